@@ -1,0 +1,129 @@
+// Contract of the disasm stage: what bytes become. Everything downstream (data matching,
+// the dependency graph, the engine) reads these shapes; change them only with all owners.
+
+/** The RFLAGS bits uopscope tracks separately (thesis §2.4: dependencies per flag bit). */
+export type Flag = 'CF' | 'PF' | 'AF' | 'ZF' | 'SF' | 'OF' | 'DF';
+export const FLAGS: readonly Flag[] = ['CF', 'PF', 'AF', 'ZF', 'SF', 'OF', 'DF'];
+
+/**
+ * An architectural register, normalized: AL/AH/AX/EAX/RAX → 'RAX', R8B/R8W/R8D/R8 → 'R8',
+ * XMMn/YMMn/ZMMn → 'XMMn' (the whole vector register n), mask registers 'K0'…'K7',
+ * 'RSP', 'RIP' is never a dependency. A flag bit is named by its Flag name ('ZF').
+ * A "resource" below is either a register or a flag.
+ */
+export type Resource = string;
+
+export interface MemoryOperand {
+  base: string | null;   // normalized register or null
+  index: string | null;  // normalized register or null
+  scale: number;         // 1, 2, 4, 8
+  displacement: number;
+  segment: string | null; // 'FS', 'GS' when overridden, else null
+  size: number;          // bytes accessed (0 for LEA / unknown)
+  read: boolean;
+  write: boolean;
+}
+
+export type BranchKind =
+  | 'conditional'    // Jcc, JRCXZ, LOOPcc
+  | 'unconditional'  // JMP rel
+  | 'indirect'       // JMP r/m
+  | 'call'
+  | 'return';
+
+export interface Branch {
+  kind: BranchKind;
+  /** target address for direct branches, else null */
+  target: number | null;
+  /** the line the target lands on inside the region, or null when it leaves the region */
+  targetLine: number | null;
+  /** target address <= own address (a loop's back edge) */
+  backward: boolean;
+}
+
+/** uops.info operand kinds as they appear in its `string` attribute. */
+export type OperandKind = string; // 'R64','R32','R16','R8','M64','M128','XMM','YMM','ZMM','K','I8','I32','Rel8','Rel32','AGEN',...
+
+export interface DecodedOperand {
+  kind: OperandKind;
+  /** normalized register for register operands */
+  register?: Resource;
+  /** the register's name as written, lower-case ('eax', 'xmm2') */
+  written?: string;
+  read: boolean;
+  write: boolean;
+  /** immediate value for immediates */
+  immediate?: number;
+}
+
+export interface DecodedInstruction {
+  /** 0-based position inside the selected region (the thesis numbers lines from 0) */
+  line: number;
+  address: number;
+  /** lower-case hex without spaces, e.g. '4801d8' */
+  bytes: string;
+  length: number;
+  intel: string;          // 'add rbx, rax'
+  att: string;            // 'addq %rax, %rbx'
+  mnemonic: string;       // upper-case iced mnemonic, 'ADD', 'VADDPD', 'JNE'
+  /** uops.info-style signature: 'ADD (R64, M64)', 'VADDPD (YMM, YMM, M256)', 'JNZ (Rel8)' */
+  signature: string;
+  /** explicit operands in Intel order */
+  operands: DecodedOperand[];
+  /** XED iform when it can be derived (e.g. 'ADD_GPRv_GPRv_01'), else null */
+  iform: string | null;
+  /** all registers read, implicit ones and address registers included, normalized, no flags */
+  reads: Resource[];
+  /** all registers written, implicit ones included, normalized, no flags */
+  writes: Resource[];
+  flagsRead: Flag[];
+  flagsWritten: Flag[];
+  memory: MemoryOperand | null;
+  /** the memory operand has an index register */
+  indexed: boolean;
+  /** all register operands name the same register (xor eax, eax; vpxor xmm1, xmm1, xmm1) */
+  sameReg: boolean;
+  /** a recognised zero/dependency-breaking idiom: then the written register does not depend on the read */
+  zeroIdiom: boolean;
+  branch: Branch | null;
+  /** LOCK / REP prefixes as written */
+  prefixes: string[];
+}
+
+export type InputFormat = 'elf64' | 'elf32' | 'pe' | 'macho' | 'raw' | 'asm';
+
+export interface Region {
+  /** 1-based number shown by `uopscope regions` */
+  index: number;
+  kind: 'iaca' | 'llvm-mca' | 'osaca' | 'function' | 'range' | 'loop' | 'whole';
+  name: string;           // e.g. 'IACA region 1', 'loop at 0x401020', symbol name
+  start: number;          // address of the first instruction
+  end: number;            // address after the last instruction
+  section?: string;
+}
+
+export interface LoadedRegion {
+  file: string;
+  format: InputFormat;
+  region: Region;
+  instructions: DecodedInstruction[];
+}
+
+/** A dependency edge: consumer `to` reads `resource` last written by `from` (read-after-write). */
+export interface DepEdge {
+  from: number;           // producer line
+  to: number;             // consumer line
+  resource: Resource;     // register or flag bit
+  /** the producer is in the previous iteration (found by doubling the program, §3.1.2) */
+  loopCarried: boolean;
+}
+
+export interface DependencyGraph {
+  lines: number;          // number of instructions (nodes 0..lines-1)
+  edges: DepEdge[];
+}
+
+export interface CfgEdge { from: number; to: number; kind: 'fallthrough' | 'taken' | 'back' }
+export interface ControlFlowGraph { lines: number; edges: CfgEdge[] }
+
+export { UserError } from '../errors.js';

@@ -1,0 +1,181 @@
+// Contract of the engine (src/sim): its input, its snapshots and its results.
+// src/sim is pure: no I/O, no terminal, deterministic. The report and the UI only read these.
+
+import type { Resource } from '../disasm/types.js';
+
+/** One instruction as the engine sees it (built from a decoded instruction + its resolved data). */
+export interface SimInstruction {
+  /** line in the original program (kept through branch analysis) */
+  line: number;
+  asm: string;                 // Intel text, for display
+  /** one entry per µop: the ports it may use (sorted). Empty array = no µop (eliminated). */
+  uops: number[][];
+  /** the instruction's own latency: cycles it executes (max of its per-operand latencies, ≥ 1 when it has µops) */
+  latency: number;
+  /** per resource it writes: cycles of execution after which a consumer reading it is released */
+  latencyByResource: Record<Resource, number>;
+  /** cycles the divider pipe is blocked once the divider µop gets its port (0: no divider use) */
+  divCycles: number;
+  /** no data was found (IACA's X) */
+  unknown: boolean;
+}
+
+/** A dependency between two instructions of the program (read-after-write). */
+export interface SimDep {
+  from: number;   // producer index into SimProgram.instructions
+  to: number;     // consumer index
+  resource: Resource;
+  /** producer is in the previous iteration */
+  loopCarried: boolean;
+}
+
+export interface SimProgram {
+  instructions: SimInstruction[];
+  deps: SimDep[];
+}
+
+export interface MachineParams {
+  arch: string;
+  ports: number[];       // all ports, e.g. [0,1,2,3,4,5]
+  issueWidth: number;    // µops loaded per cycle
+  rsSize: number;        // reservation-station capacity (µops)
+  dividerPort: number;
+}
+
+/** What-if variants (thesis §2.1) and the future-work knobs. */
+export interface Variant {
+  perfectFrontEnd: boolean;   // loads per cycle = RS capacity
+  infinitePorts: boolean;     // any number of µops per port per cycle
+  noDependencies: boolean;
+  /** per-port capacity N µops per cycle instead of 1 (ignored when infinitePorts) */
+  portCapacity?: number;
+  issueWidth?: number;        // override
+  rsSize?: number;            // override
+}
+
+export const BASELINE: Variant = { perfectFrontEnd: false, infinitePorts: false, noDependencies: false };
+
+export interface SimConfig {
+  iterations: number;          // ≥ 1; 1 = latency analysis
+  variant: Variant;
+  /** keep a per-cycle trace (memory grows with cycles); off by default */
+  trace?: boolean;
+}
+
+export type EntryState =
+  | { kind: 'loading' }                                  // not all µops loaded yet
+  | { kind: 'waiting-dep'; on: { line: number; iteration: number; resource: Resource }[] }
+  | { kind: 'waiting-port'; ports: { port: number; heldBy: { line: number; iteration: number } | null; divider?: boolean }[] }
+  | { kind: 'executing'; cyclesLeft: number; cyclesDone: number }
+  | { kind: 'done' };
+
+/** One instance (line, iteration) in the reservation station. */
+export interface RsEntry {
+  line: number;
+  iteration: number;     // 0-based
+  uops: number;          // total µops of the instruction
+  loaded: number;        // µops loaded so far
+  assigned: number;      // µops that hold a port (this or earlier cycles)
+  state: EntryState;
+}
+
+export interface PortSlot {
+  port: number;
+  /** instances whose µop uses the port this cycle (more than one only with infinite ports / capacity N) */
+  uops: { line: number; iteration: number }[];
+  /** cumulative µops assigned to this port up to and including this cycle */
+  cumulative: number;
+}
+
+export interface DividerState {
+  busy: boolean;
+  cyclesLeft: number;
+  owner: { line: number; iteration: number } | null;
+}
+
+/** Everything a viewer shows for one cycle. Immutable; plain data. */
+export interface Snapshot {
+  /** cycles performed so far (0 before the first step) */
+  cycle: number;
+  finished: boolean;
+  /** entries in the reservation station at the end of this cycle, program order */
+  rs: RsEntry[];
+  rsUsed: number;        // µops occupying the station
+  rsCapacity: number;
+  ports: PortSlot[];
+  divider: DividerState;
+  /** instances that had all dependencies resolved and all µops loaded this cycle but were not executing yet */
+  ready: { line: number; iteration: number }[];
+  frontEnd: {
+    /** next instance to load, or null when all are loaded */
+    next: { line: number; iteration: number; uopsLeft: number } | null;
+    loadedThisCycle: number;
+  };
+  /** instances finished so far */
+  completed: number;
+  total: number;         // instances in the whole run (lines × iterations)
+  /** statistics accumulated up to this cycle */
+  stats: Stats;
+}
+
+export interface LineStats {
+  line: number;
+  asm: string;
+  uops: number;
+  /** average cycles per iteration the line was delayed (dependencies or blocked ports) */
+  hadToWait: number;
+  /** average cycles per iteration the line delayed another instruction (not transitive) */
+  causedToWait: number;
+  /** port → average µops (cycles, for the divider) per iteration */
+  ports: Record<string, number>;
+  /** divider cycles per iteration (only when used) */
+  divider: number;
+  unknown: boolean;
+}
+
+export interface Stats {
+  cycles: number;
+  iterations: number;
+  /** cycles / iterations */
+  blockThroughput: number;
+  uopsPerCycle: number;
+  totalUops: number;     // µops of one iteration
+  lines: LineStats[];
+  /** per-port total average use per iteration */
+  portTotals: Record<string, number>;
+  dividerUsed: boolean;
+}
+
+/** Thesis §2.6 for one line. */
+export interface LineDetail {
+  line: number;
+  asm: string;
+  maxLatency: number;
+  /** latency of each dependency, both directions: other line → cycles (null: no such dependency) */
+  latencies: { line: number; fromThis: number | null; toThis: number | null }[];
+  /** per dependent/depended line: avg cycles that line was delayed by this one / this one by it */
+  dependencyDelays: { line: number; wasDelayed: number; hasDelayed: number }[];
+  /** per port: avg cycles this line was delayed because the port was blocked / it blocked others */
+  portDelays: { port: number; wasDelayed: number; hasDelayed: number }[];
+}
+
+export interface SimResult {
+  stats: Stats;
+  details: LineDetail[];
+}
+
+/** The steppable engine. */
+export interface Engine {
+  readonly program: SimProgram;
+  readonly machine: MachineParams;
+  readonly config: SimConfig;
+  snapshot(): Snapshot;
+  /** advance one cycle; returns the new snapshot (unchanged when finished) */
+  step(): Snapshot;
+  /** go to cycle N (forwards or backwards, clamped to [0, end]) */
+  seek(cycle: number): Snapshot;
+  runToEnd(): Snapshot;
+  /** total cycles of the whole run (runs it on first call, then cached) */
+  totalCycles(): number;
+  detail(line: number): LineDetail;
+}
