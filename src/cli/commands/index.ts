@@ -1,0 +1,6 @@
+import type { Argv } from 'yargs';
+
+/** A command module adds its command(s) to the parser. Add yours to the list below. */
+export type CommandModule = (y: Argv) => Argv;
+
+export const commands: CommandModule[] = [];
