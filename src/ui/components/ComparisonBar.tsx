@@ -12,7 +12,7 @@ export interface ComparisonBarProps {
 
 /** Split panes: each pane's block throughput (so far, and for the whole run) and where they part. */
 export function ComparisonBar(p: ComparisonBarProps) {
-  const parts = p.panes.map((x) => `${x.title} ${num(x.throughput)}${x.final === null ? '' : ` (run ${num(x.final)})`}`);
-  const text = `${p.divergence ? `${p.divergence} │ ` : ''}c/iter: ${parts.join(' │ ')}`;
+  const parts = p.panes.map((x) => `${x.title} ${num(x.throughput)}/${x.final === null ? '…' : num(x.final)}`);
+  const text = `${p.divergence ? `${p.divergence} │ ` : ''}c/iter now/run: ${parts.join(' │ ')}`;
   return <Text color={tint(p.color, 'yellow')}>{fit(text, p.width)}</Text>;
 }

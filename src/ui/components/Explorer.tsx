@@ -103,11 +103,7 @@ export function Explorer(props: ExplorerProps) {
 
   let message: React.ReactNode = <Text>{fit(state.message, width)}</Text>;
   if (ov.kind === 'prompt') {
-    message = ov.what === 'goto'
-      ? <NumberPrompt label="go to cycle" onCancel={() => actions.setOverlay({ kind: 'none' })}
-          onSubmit={(n) => { actions.setOverlay({ kind: 'none' }); actions.goTo(n); }} />
-      : <NumberPrompt label="iterations" initial={String(state.iterations)} onCancel={() => actions.setOverlay({ kind: 'none' })}
-          onSubmit={(n) => { actions.setOverlay({ kind: 'none' }); actions.setIterations(n); }} />;
+    message = <NumberPrompt label={ov.what === 'goto' ? 'go to cycle' : 'iterations'} text={state.promptText} />;
   }
 
   return (

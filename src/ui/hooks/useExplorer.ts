@@ -32,6 +32,7 @@ export interface ExplorerState extends View {
   speed: number;              // cycles per second
   message: string;
   busy: string | null;        // 'loading HSW…'
+  promptText: string;         // what is typed at the g / i prompt
   totals: (number | null)[];  // per pane, once known
 }
 
@@ -52,6 +53,7 @@ export interface ExplorerActions {
   changeSpeed(dir: 1 | -1): void;
   computeTotals(): void;
   setMessage(m: string): void;
+  setPromptText(t: string): void;
   details(): { pane: PaneInfo; detail: LineDetail | null }[];
 }
 
@@ -75,6 +77,7 @@ export function useExplorer(props: ExplorerProps, exportText: (s: ExplorerState)
   const [speed, setSpeed] = useState(10);
   const [message, setMessage] = useState('');
   const [busy, setBusy] = useState<string | null>(null);
+  const [promptText, setPromptText] = useState('');
   const [totals, setTotals] = useState<(number | null)[]>(() => view.panes.map(() => null));
   const viewRef = useRef(view);
   viewRef.current = view;
@@ -237,11 +240,11 @@ export function useExplorer(props: ExplorerProps, exportText: (s: ExplorerState)
     }));
   }, [selected]);
 
-  const state: ExplorerState = { ...view, selected, overlay, tab, playing, speed, message, busy, totals };
+  const state: ExplorerState = { ...view, selected, overlay, tab, playing, speed, message, busy, totals, promptText };
   stateRef.current = state;
   const actions = useMemo<ExplorerActions>(() => ({
     stepBy, goTo, runToEnd, runUntilSelectedIssues, select, toggleVariant, toggleBranches, setIterations,
-    switchArch, exportSession, setOverlay, setTab, togglePlay, changeSpeed, computeTotals, setMessage, details,
+    switchArch, exportSession, setOverlay, setTab, togglePlay, changeSpeed, computeTotals, setMessage, details, setPromptText,
   }), [stepBy, goTo, runToEnd, runUntilSelectedIssues, select, toggleVariant, toggleBranches, setIterations,
     switchArch, exportSession, setTab, togglePlay, changeSpeed, computeTotals, details]);
   return [state, actions];

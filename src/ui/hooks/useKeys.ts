@@ -1,14 +1,44 @@
 // The keyboard: one table from keys to actions (the footer and the help overlay list the same keys).
-import { useApp, useInput } from 'ink';
+import { useRef } from 'react';
+import { useApp, useInput, type Key } from 'ink';
 import type { ExplorerActions, ExplorerState } from './useExplorer.js';
 import { TABS } from '../types.js';
 
-export function useKeys(state: ExplorerState, actions: ExplorerActions, quit: () => void): void {
+export function useKeys(current: ExplorerState, actions: ExplorerActions, quit: () => void): void {
   const { exit } = useApp();
-  const main = state.overlay.kind === 'none' || state.overlay.kind === 'help' || state.overlay.kind === 'detail';
+  // the handler reads the latest state through a ref: keys can arrive before a re-subscription
+  const ref = useRef(current);
+  ref.current = current;
+  // one handler, always active (toggling Ink's raw mode between handlers can drop a key)
   useInput((input, key) => {
-    if ((key.ctrl && input === 'c') || input === 'q') { quit(); exit(); return; }
+    const state = ref.current;
+    if (key.ctrl && input === 'c') { quit(); exit(); return; }
+    const ov = state.overlay;
+    if (ov.kind === 'arch') return;          // the picker has the keys (esc, ↑/↓, enter)
+    if (ov.kind === 'prompt') {
+      if (key.escape) actions.setOverlay({ kind: 'none' });
+      else if (key.return) {
+        const text = state.promptText;
+        actions.setOverlay({ kind: 'none' });
+        if (text !== '') {
+          if (ov.what === 'goto') actions.goTo(Number(text)); else actions.setIterations(Number(text));
+        }
+      } else if (key.backspace || key.delete) actions.setPromptText(state.promptText.slice(0, -1));
+      else if (/^[0-9]+$/.test(input)) actions.setPromptText((state.promptText + input).slice(0, 9));
+      return;
+    }
+    if (input === 'q') { quit(); exit(); return; }
     if (state.busy) return;
+    // several keys in one chunk (fast typing, key repeat): one at a time
+    if (input.length > 1 && /^[ -~]+$/.test(input)) {
+      for (const ch of input) handleKey(ch, key);
+      return;
+    }
+    handleKey(input, key);
+  });
+
+  function handleKey(input: string, key: Key): void {
+    const state = ref.current;
     if (state.overlay.kind === 'help' || state.overlay.kind === 'detail') {
       if (key.escape || input === '?' || (key.return && state.overlay.kind === 'detail')) { actions.setOverlay({ kind: 'none' }); return; }
     }
@@ -18,7 +48,7 @@ export function useKeys(state: ExplorerState, actions: ExplorerActions, quit: ()
     else if (input === '[') actions.stepBy(-10);
     else if (input === '}') actions.stepBy(100);
     else if (input === '{') actions.stepBy(-100);
-    else if (input === 'g') actions.setOverlay({ kind: 'prompt', what: 'goto' });
+    else if (input === 'g') { actions.setPromptText(''); actions.setOverlay({ kind: 'prompt', what: 'goto' }); }
     else if (input === ' ') actions.togglePlay();
     else if (input === '+' || input === '=') actions.changeSpeed(1);
     else if (input === '-') actions.changeSpeed(-1);
@@ -35,13 +65,13 @@ export function useKeys(state: ExplorerState, actions: ExplorerActions, quit: ()
     else if (input === 'd') actions.toggleVariant('noDependencies');
     else if (input === 'b') actions.toggleBranches();
     else if (input === 'a') actions.setOverlay({ kind: 'arch' });
-    else if (input === 'i') actions.setOverlay({ kind: 'prompt', what: 'iterations' });
+    else if (input === 'i') { actions.setPromptText(String(state.iterations)); actions.setOverlay({ kind: 'prompt', what: 'iterations' }); }
     else if (input === 'x') void actions.exportSession();
     else if (input === '?') actions.setOverlay(state.overlay.kind === 'help' ? { kind: 'none' } : { kind: 'help' });
     else if (key.escape) actions.setOverlay({ kind: 'none' });
     else if (key.tab) actions.setTab(key.shift ? 'prev' : 'next');
     else if (/^[1-9]$/.test(input) && Number(input) <= TABS.length) actions.setTab(TABS[Number(input) - 1]!.id);
-  }, { isActive: main });
+  }
 }
 
 /** Footer hints: the full list when there is room, abbreviated at 80 columns. */
