@@ -54,6 +54,8 @@ export interface ExplorerActions {
   computeTotals(): void;
   setMessage(m: string): void;
   setPromptText(t: string): void;
+  /** overlay, prompt text and busy as of the last action (ahead of the rendered state) */
+  live(): { overlay: Overlay; promptText: string; busy: string | null };
   details(): { pane: PaneInfo; detail: LineDetail | null }[];
 }
 
@@ -70,14 +72,24 @@ export function makeView(session: ExplorerSession, iterations: number, variants:
 
 export function useExplorer(props: ExplorerProps, exportText: (s: ExplorerState) => string): [ExplorerState, ExplorerActions] {
   const [view, setView] = useState<View>(() => makeView(props.session, props.iterations, new Set(), false, 0));
-  const [selected, setSelected] = useState(0);
-  const [overlay, setOverlay] = useState<Overlay>({ kind: 'none' });
+  const [selected, setSelectedState] = useState(0);
+  const selectedRef = useRef(0);
+  const setSelected = useCallback((f: (s: number) => number) => {
+    selectedRef.current = f(selectedRef.current);
+    setSelectedState(selectedRef.current);
+  }, []);
+  const [overlay, setOverlayState] = useState<Overlay>({ kind: 'none' });
+  // what the key handler must see at once, before React renders (keys can come faster than frames)
+  const live = useRef({ overlay: { kind: 'none' } as Overlay, promptText: '', busy: null as string | null });
+  const setOverlay = useCallback((o: Overlay) => { live.current.overlay = o; setOverlayState(o); }, []);
   const [tab, setTabState] = useState<TabId>('rs');
   const [playing, setPlaying] = useState(false);
   const [speed, setSpeed] = useState(10);
   const [message, setMessage] = useState('');
-  const [busy, setBusy] = useState<string | null>(null);
-  const [promptText, setPromptText] = useState('');
+  const [busy, setBusyState] = useState<string | null>(null);
+  const setBusy = useCallback((b: string | null) => { live.current.busy = b; setBusyState(b); }, []);
+  const [promptText, setPromptTextState] = useState('');
+  const setPromptText = useCallback((t: string) => { live.current.promptText = t; setPromptTextState(t); }, []);
   const [totals, setTotals] = useState<(number | null)[]>(() => view.panes.map(() => null));
   const viewRef = useRef(view);
   viewRef.current = view;
@@ -118,22 +130,26 @@ export function useExplorer(props: ExplorerProps, exportText: (s: ExplorerState)
 
   const runUntilSelectedIssues = useCallback(() => {
     const v = viewRef.current;
-    const line = v.session.lines[selected]?.line;
+    const line = v.session.lines[selectedRef.current]?.line;
     if (line === undefined) return;
     const idx = v.panes.findIndex((p) => p.lines.includes(line));
     if (idx < 0) { setMessage(`line ${line} is not on this path`); return; }
     const eng = v.panes[idx]!.engine;
     let s = eng.seek(v.cycle);
+    // "issues": a µop of the line gets a port, for an instance that held none the cycle before
+    let before = new Set(s.ports.flatMap((p) => p.uops.filter((u) => u.line === line).map((u) => u.iteration)));
     for (;;) {
       if (s.finished) { setMessage(`line ${line} does not issue again`); break; }
       s = eng.step();
-      if (s.ports.some((p) => p.uops.some((u) => u.line === line))) {
+      const now = new Set(s.ports.flatMap((p) => p.uops.filter((u) => u.line === line).map((u) => u.iteration)));
+      if ([...now].some((it) => !before.has(it))) {
         setMessage(`line ${line} issues at cycle ${s.cycle}`);
         break;
       }
+      before = now;
     }
     goTo(s.cycle);
-  }, [selected, goTo]);
+  }, [goTo]);
 
   const select = useCallback((delta: number) => {
     const n = viewRef.current.session.lines.length;
@@ -233,19 +249,19 @@ export function useExplorer(props: ExplorerProps, exportText: (s: ExplorerState)
 
   const details = useCallback(() => {
     const v = viewRef.current;
-    const line = v.session.lines[selected]?.line;
+    const line = v.session.lines[selectedRef.current]?.line;
     return v.panes.map((pane) => ({
       pane,
       detail: line !== undefined && pane.lines.includes(line) ? pane.engine.detail(line) : null,
     }));
-  }, [selected]);
+  }, []);
 
   const state: ExplorerState = { ...view, selected, overlay, tab, playing, speed, message, busy, totals, promptText };
   stateRef.current = state;
   const actions = useMemo<ExplorerActions>(() => ({
     stepBy, goTo, runToEnd, runUntilSelectedIssues, select, toggleVariant, toggleBranches, setIterations,
-    switchArch, exportSession, setOverlay, setTab, togglePlay, changeSpeed, computeTotals, setMessage, details, setPromptText,
-  }), [stepBy, goTo, runToEnd, runUntilSelectedIssues, select, toggleVariant, toggleBranches, setIterations,
+    switchArch, exportSession, setOverlay, setTab, togglePlay, changeSpeed, computeTotals, setMessage, details, setPromptText, live: () => live.current,
+  }), [setOverlay, setPromptText, stepBy, goTo, runToEnd, runUntilSelectedIssues, select, toggleVariant, toggleBranches, setIterations,
     switchArch, exportSession, setTab, togglePlay, changeSpeed, computeTotals, details]);
   return [state, actions];
 }

@@ -4,31 +4,35 @@ import { useApp, useInput, type Key } from 'ink';
 import type { ExplorerActions, ExplorerState } from './useExplorer.js';
 import { TABS } from '../types.js';
 
-export function useKeys(current: ExplorerState, actions: ExplorerActions, quit: () => void): void {
+export function useKeys(current: ExplorerState, currentActions: ExplorerActions, quit: () => void): void {
   const { exit } = useApp();
   // the handler reads the latest state through a ref: keys can arrive before a re-subscription
   const ref = useRef(current);
   ref.current = current;
+  const actionsRef = useRef(currentActions);
+  actionsRef.current = currentActions;
   // one handler, always active (toggling Ink's raw mode between handlers can drop a key)
   useInput((input, key) => {
     const state = ref.current;
+    const actions = actionsRef.current;
     if (key.ctrl && input === 'c') { quit(); exit(); return; }
-    const ov = state.overlay;
+    const live = actions.live();
+    const ov = live.overlay;
     if (ov.kind === 'arch') return;          // the picker has the keys (esc, ↑/↓, enter)
     if (ov.kind === 'prompt') {
       if (key.escape) actions.setOverlay({ kind: 'none' });
       else if (key.return) {
-        const text = state.promptText;
+        const text = live.promptText;
         actions.setOverlay({ kind: 'none' });
         if (text !== '') {
           if (ov.what === 'goto') actions.goTo(Number(text)); else actions.setIterations(Number(text));
         }
-      } else if (key.backspace || key.delete) actions.setPromptText(state.promptText.slice(0, -1));
-      else if (/^[0-9]+$/.test(input)) actions.setPromptText((state.promptText + input).slice(0, 9));
+      } else if (key.backspace || key.delete) actions.setPromptText(live.promptText.slice(0, -1));
+      else if (/^[0-9]+$/.test(input)) actions.setPromptText((live.promptText + input).slice(0, 9));
       return;
     }
     if (input === 'q') { quit(); exit(); return; }
-    if (state.busy) return;
+    if (live.busy) return;
     // several keys in one chunk (fast typing, key repeat): one at a time
     if (input.length > 1 && /^[ -~]+$/.test(input)) {
       for (const ch of input) handleKey(ch, key);
@@ -39,8 +43,11 @@ export function useKeys(current: ExplorerState, actions: ExplorerActions, quit: 
 
   function handleKey(input: string, key: Key): void {
     const state = ref.current;
-    if (state.overlay.kind === 'help' || state.overlay.kind === 'detail') {
-      if (key.escape || input === '?' || (key.return && state.overlay.kind === 'detail')) { actions.setOverlay({ kind: 'none' }); return; }
+    const actions = actionsRef.current;
+    const ov = actions.live().overlay;
+    if (ov.kind === 'prompt' || ov.kind === 'arch') return;   // opened by an earlier key of the same chunk
+    if (ov.kind === 'help' || ov.kind === 'detail') {
+      if (key.escape || input === '?' || (key.return && ov.kind === 'detail')) { actions.setOverlay({ kind: 'none' }); return; }
     }
     if (key.rightArrow || input === 'l') actions.stepBy(1);
     else if (key.leftArrow || input === 'h') actions.stepBy(-1);
@@ -59,7 +66,7 @@ export function useKeys(current: ExplorerState, actions: ExplorerActions, quit: 
     else if (key.downArrow || input === 'j') actions.select(1);
     else if (key.pageUp) actions.select(-10);
     else if (key.pageDown) actions.select(10);
-    else if (key.return) actions.setOverlay(state.overlay.kind === 'detail' ? { kind: 'none' } : { kind: 'detail' });
+    else if (key.return) actions.setOverlay(ov.kind === 'detail' ? { kind: 'none' } : { kind: 'detail' });
     else if (input === 'f') actions.toggleVariant('perfectFrontEnd');
     else if (input === 'p') actions.toggleVariant('infinitePorts');
     else if (input === 'd') actions.toggleVariant('noDependencies');
@@ -67,7 +74,7 @@ export function useKeys(current: ExplorerState, actions: ExplorerActions, quit: 
     else if (input === 'a') actions.setOverlay({ kind: 'arch' });
     else if (input === 'i') { actions.setPromptText(String(state.iterations)); actions.setOverlay({ kind: 'prompt', what: 'iterations' }); }
     else if (input === 'x') void actions.exportSession();
-    else if (input === '?') actions.setOverlay(state.overlay.kind === 'help' ? { kind: 'none' } : { kind: 'help' });
+    else if (input === '?') actions.setOverlay(ov.kind === 'help' ? { kind: 'none' } : { kind: 'help' });
     else if (key.escape) actions.setOverlay({ kind: 'none' });
     else if (key.tab) actions.setTab(key.shift ? 'prev' : 'next');
     else if (/^[1-9]$/.test(input) && Number(input) <= TABS.length) actions.setTab(TABS[Number(input) - 1]!.id);

@@ -3,11 +3,18 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 export const tick = (ms = 15) => sleep(ms);
 
-/** Presses keys one by one, letting Ink render between them. */
-export async function press(stdin: { write(s: string): void }, ...keys: string[]): Promise<void> {
+/**
+ * Presses keys one by one; after each, waits for Ink to draw a new frame (Ink renders
+ * asynchronously; on a loaded machine that can take a while), or at most `settle` ms for a key
+ * that changes nothing on screen.
+ */
+export async function press(r: { stdin: { write(s: string): void }; frames: string[] }, ...keys: string[]): Promise<void> {
   for (const k of keys) {
-    stdin.write(k);
-    await tick();
+    const before = r.frames.length;
+    r.stdin.write(k);
+    const end = Date.now() + 1000;
+    while (r.frames.length === before && Date.now() < end) await tick(2);
+    await tick(2);
   }
 }
 
