@@ -1,6 +1,7 @@
 import type { Argv } from 'yargs';
+import { dataCommand } from './data.js';
 
 /** A command module adds its command(s) to the parser. Add yours to the list below. */
 export type CommandModule = (y: Argv) => Argv;
 
-export const commands: CommandModule[] = [];
+export const commands: CommandModule[] = [dataCommand];
