@@ -1,4 +1,5 @@
 import type { Argv } from 'yargs';
+import { dataCommand } from './data.js';
 import { disasmCommand } from './disasm.js';
 import { graphCommand } from './graph.js';
 import { regionsCommand } from './regions.js';
@@ -6,4 +7,4 @@ import { regionsCommand } from './regions.js';
 /** A command module adds its command(s) to the parser. Add yours to the list below. */
 export type CommandModule = (y: Argv) => Argv;
 
-export const commands: CommandModule[] = [disasmCommand, regionsCommand, graphCommand];
+export const commands: CommandModule[] = [disasmCommand, regionsCommand, graphCommand, dataCommand];
