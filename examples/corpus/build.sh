@@ -25,9 +25,10 @@ for src in src/*.c; do
         esac
         out=bin/$k.$cc.$o.$isa.o
         # -fno-asynchronous-unwind-tables: no .eh_frame, smaller objects; -fcf-protection=none:
-        # no endbr64 at function entry (distribution defaults differ between compilers)
+        # no endbr64 at function entry (distribution defaults differ between compilers); -fno-math-errno:
+        # sqrt is the instruction, not a call (as under -ffast-math)
         "$cc" -std=gnu11 -"$o" -march=$march -fno-asynchronous-unwind-tables \
-          -fcf-protection=none -fno-stack-protector -c "$src" -o "$out.tmp"
+          -fcf-protection=none -fno-stack-protector -fno-math-errno -c "$src" -o "$out.tmp"
         mv "$out.tmp" "$out"
       done
     done

@@ -10,7 +10,7 @@ import { readFileSync, readdirSync, writeFileSync, renameSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import iced from 'iced-x86';
-import { findMarkedRegion, textSections } from './elf.js';
+import { findMarkedRegion } from './elf.js';
 
 const { Decoder, DecoderOptions, Code, Mnemonic, OpKind, Register, MemorySizeExt, OpCodeOperandKind } = iced;
 
@@ -147,8 +147,8 @@ export function regionInstructions(bytes: Uint8Array) {
 
 interface Agg { count: number; isas: Set<string>; kernels: Set<string>; vector: boolean }
 
-function main() {
-  const binDir = join(here, 'bin');
+/** The text of forms.txt for the builds in binDir. */
+export function formsText(binDir = join(here, 'bin')): { text: string; builds: number; forms: number } {
   const files = readdirSync(binDir).filter((f) => f.endsWith('.o')).sort();
   const forms = new Map<string, Agg>();
   let builds = 0;
@@ -168,7 +168,6 @@ function main() {
     }
     for (const ins of r.instrs) ins.free();
   }
-  void textSections;
   const order = ['sse2', 'avx2', 'avx512'];
   const rows = [...forms.entries()].sort((x, y) => y[1].count - x[1].count || x[0].localeCompare(y[0]));
   const lines = [
@@ -185,7 +184,11 @@ function main() {
     lines.push([form, a.count, a.vector ? 'vector' : 'gpr', order.filter((o) => a.isas.has(o)).join(','),
       [...a.kernels].sort().join(',')].join('\t'));
   }
-  const text = lines.join('\n') + '\n';
+  return { text: lines.join('\n') + '\n', builds, forms: rows.length };
+}
+
+function main() {
+  const { text, builds, forms } = formsText();
   const target = join(here, 'forms.txt');
   if (process.argv.includes('--check')) {
     const old = readFileSync(target, 'utf8');
@@ -195,7 +198,7 @@ function main() {
   }
   writeFileSync(target + '.tmp', text);
   renameSync(target + '.tmp', target);
-  console.log(`${builds} builds, ${rows.length} forms → ${target}`);
+  console.log(`${builds} builds, ${forms} forms → ${target}`);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) main();
