@@ -177,8 +177,9 @@ export function formsText(binDir = join(here, 'bin')): { text: string; builds: n
       ` (non-vector: ${rows.filter((r) => !r[1].vector).length}, vector: ${rows.filter((r) => r[1].vector).length})`,
     '# columns: form<TAB>count<TAB>class (gpr|vector: has an XMM/YMM/ZMM/K operand)<TAB>ISA tiers of the builds it occurs in<TAB>kernels',
     '# count = occurrences summed over all builds (one per instruction in each region)',
-    '# LEA is listed by address shape: LEA_<B base|R rip>_<I index|IS scaled index>_<D8|D32 displacement> (R64),',
-    '# which is how uops.info splits LEA (agen attribute).',
+    '# LEA is listed by address shape: LEA_<B base|R rip>_<I index|IS scaled index>_<D8|D32 displacement> (R64).',
+    '# uops.info also splits LEA by address shape, but this spelling is this script\'s own and not verified',
+    '# against uops.info\'s strings (the project decoder re-derives forms once merged).',
   ];
   for (const [form, a] of rows) {
     lines.push([form, a.count, a.vector ? 'vector' : 'gpr', order.filter((o) => a.isas.has(o)).join(','),
