@@ -84,7 +84,7 @@ export function missingText(): string {
     '## Why so much is missing',
     '',
     'Figures may only come from public measurements read through the library search (corpus `pages`),',
-    'never estimated. What that corpus holds (37 look-ups, 2026-11-21):',
+    'never estimated. What that corpus holds (39 look-ups, 2026-11-21):',
     '',
     '- uops.info per-form pages (`https://uops.info/html-instr/<FORM>.html`) are stored for only a few',
     '  forms, and only their beginning is returned: the operand list and the first architecture block,',
