@@ -8,7 +8,7 @@ import { lineStates } from './lineStates.js';
 import { variantLabel } from './panes.js';
 import type { ExplorerState } from './hooks/useExplorer.js';
 
-function statsTable(st: Stats, ports: number[]): string[] {
+export function statsTable(st: Stats, ports: number[]): string[] {
   const head = `${'line'.padStart(4)}  ${'instruction'.padEnd(36)}${'µops'.padStart(5)}${'wait'.padStart(8)}${'caused'.padStart(8)}${ports.map((p) => `p${p}`.padStart(6)).join('')}${st.dividerUsed ? '   div' : ''}`;
   const out = [head, '-'.repeat(head.length)];
   for (const l of st.lines) {

@@ -1,10 +1,11 @@
 import type { Argv } from 'yargs';
 import { dataCommand } from './data.js';
 import { disasmCommand } from './disasm.js';
+import { exploreCommand } from './explore.js';
 import { graphCommand } from './graph.js';
 import { regionsCommand } from './regions.js';
 
 /** A command module adds its command(s) to the parser. Add yours to the list below. */
 export type CommandModule = (y: Argv) => Argv;
 
-export const commands: CommandModule[] = [disasmCommand, regionsCommand, graphCommand, dataCommand];
+export const commands: CommandModule[] = [disasmCommand, regionsCommand, graphCommand, dataCommand, exploreCommand];
