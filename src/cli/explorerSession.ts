@@ -4,12 +4,16 @@ import { basename } from 'node:path';
 import { branchPaths, buildDependencyGraph, dependencyGraphOfPath, type LoadedRegion } from '../disasm/index.js';
 import { listMachines, loadArchData, loadMachine, resolveInstructions, unknownLines } from '../data/index.js';
 import { buildSimProgram, createEngine, machineParams } from '../sim/index.js';
+import type { SimProgram, Variant } from '../sim/types.js';
+import { workerOffload } from './offload.js';
 import type { ArchChoice, ExplorerSession } from '../ui/types.js';
 
 export interface SessionOptions {
   uopsXml?: string;
   /** what to do with instructions without data: skip them (IACA's X) or count them as one ALU µop */
   fallback?: 'skip' | 'alu';
+  /** compute run lengths and divergences on the UI thread instead of a worker */
+  inThread?: boolean;
 }
 
 export async function buildExplorerSession(loaded: LoadedRegion, arch: string, opts: SessionOptions = {}): Promise<ExplorerSession> {
@@ -25,13 +29,18 @@ export async function buildExplorerSession(loaded: LoadedRegion, arch: string, o
   const notes: string[] = [`data: ${data.source.kind} (${data.source.forms} forms)`];
   if (unknown.length) notes.push(`no data for line${unknown.length === 1 ? '' : 's'} ${unknown.join(', ')} (marked X, ${opts.fallback === 'alu' ? 'counted as one ALU µop' : 'not simulated'})`);
   let branches: ExplorerSession['branches'] = null;
+  const programs: { main: SimProgram; left?: SimProgram; right?: SimProgram } = { main: program };
   if (paths) {
     const side = (label: string, lines: number[]) => {
       const g = dependencyGraphOfPath(instrs, lines, { loop: true });
       const p = buildSimProgram(instrs, g, resolved, model, { lines });
-      return { label, lines, makeEngine: (variant: Parameters<ExplorerSession['makeEngine']>[0], iterations: number) => createEngine(p, params, { iterations, variant }) };
+      return { p, source: { label, lines, makeEngine: (variant: Variant, iterations: number) => createEngine(p, params, { iterations, variant }) } };
     };
-    branches = { branchLine: paths.branchLine, paths: [side('fall-through', paths.left), side('taken', paths.right)] };
+    const left = side('fall-through', paths.left);
+    const right = side('taken', paths.right);
+    programs.left = left.p;
+    programs.right = right.p;
+    branches = { branchLine: paths.branchLine, paths: [left.source, right.source] };
   }
   return {
     file: basename(loaded.file),
@@ -43,6 +52,7 @@ export async function buildExplorerSession(loaded: LoadedRegion, arch: string, o
     makeEngine: (variant, iterations) => createEngine(program, params, { iterations, variant }),
     branches,
     notes,
+    ...(opts.inThread ? {} : { offload: workerOffload(programs, params) }),
   };
 }
 

@@ -1,8 +1,8 @@
 // Runs the Ink explorer on the real terminal: alternate screen, raw mode, and the terminal put
 // back on every way out (q, Ctrl-C, an error, SIGTERM/SIGHUP).
-import React from 'react';
 import { render } from 'ink';
 import { Explorer, RegionPicker } from '../ui/index.js';
+import { shareInkOutputCache } from '../ui/inkOutputCache.js';
 import type { ExplorerProps } from '../ui/index.js';
 import type { RegionChoice } from '../ui/components/RegionPicker.js';
 
@@ -36,6 +36,7 @@ function onSignals(restore: () => void): () => void {
 }
 
 export async function runExplorer(props: Omit<ExplorerProps, 'onQuit'>): Promise<void> {
+  await shareInkOutputCache();
   const restore = alternateScreen(process.stdout);
   const unhook = onSignals(restore);
   try {

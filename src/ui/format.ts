@@ -74,3 +74,9 @@ export function reason(e: RsEntry): string {
       return 'done';
   }
 }
+
+/** Cuts `s` to at most `w` columns without padding (Ink's output cost grows with every cell written). */
+export function clip(s: string, w: number): string {
+  if (w <= 0) return '';
+  return s.length > w ? (w === 1 ? '…' : `${s.slice(0, w - 1)}…`) : s;
+}

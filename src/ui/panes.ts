@@ -38,9 +38,10 @@ export function buildPanes(session: ExplorerSession, req: PaneRequest): PaneInfo
       title: `${p.label}${label}`,
       engine: p.makeEngine(variant, req.iterations),
       lines: p.lines,
+      spec: { variant, branch: i as 0 | 1 },
     }));
   }
-  const base: PaneInfo = { id: 'baseline', title: 'baseline', engine: session.makeEngine(BASELINE, req.iterations), lines: all };
+  const base: PaneInfo = { id: 'baseline', title: 'baseline', engine: session.makeEngine(BASELINE, req.iterations), lines: all, spec: { variant: BASELINE, branch: null } };
   if (req.variants.size === 0) return [base];
-  return [base, { id: 'variant', title: variantLabel(req.variants), engine: session.makeEngine(variant, req.iterations), lines: all }];
+  return [base, { id: 'variant', title: variantLabel(req.variants), engine: session.makeEngine(variant, req.iterations), lines: all, spec: { variant, branch: null } }];
 }

@@ -2,6 +2,7 @@
 // never builds a program and never computes the model: engines come from `makeEngine`, another
 // architecture from `loadArch`, and the export is written by `saveExport`.
 import type { Engine, Variant } from '../sim/types.js';
+import type { Divergence } from './compare.js';
 
 /** One side of the first conditional jump (thesis §2.7), ready to simulate. */
 export interface BranchPathSource {
@@ -24,6 +25,22 @@ export interface ExplorerSession {
   branches: { branchLine: number; paths: [BranchPathSource, BranchPathSource] } | null;
   /** one-line notes for the user (unknown instructions, data source) */
   notes?: string[];
+  /** long computations off the UI thread (a worker); without it they run between frames */
+  offload?: Offload;
+}
+
+/** Which run a pane shows: a variant of the whole region, or of one side of the branch. */
+export interface PaneSpec {
+  variant: Variant;
+  /** null: the whole region; 0: fall-through side; 1: taken side */
+  branch: 0 | 1 | null;
+}
+
+export interface Cancellable<T> { promise: Promise<T>; cancel(): void }
+
+export interface Offload {
+  totalCycles(pane: PaneSpec, iterations: number): Cancellable<number>;
+  divergence(a: PaneSpec, b: PaneSpec, iterations: number): Cancellable<Divergence>;
 }
 
 export interface ArchChoice {
@@ -63,6 +80,7 @@ export interface PaneInfo {
   engine: Engine;
   /** original line numbers this pane simulates, in program order */
   lines: number[];
+  spec: PaneSpec;
 }
 
 export type TabId = 'program' | 'rs' | 'ports' | 'stats';

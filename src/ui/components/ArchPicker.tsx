@@ -1,4 +1,3 @@
-import React from 'react';
 import { Box, Text, useInput } from 'ink';
 import SelectInput from 'ink-select-input';
 import type { ArchChoice } from '../types.js';

@@ -1,6 +1,5 @@
-import React from 'react';
 import { Text } from 'ink';
-import { fit, num } from '../format.js';
+import { clip, num } from '../format.js';
 import { tint } from '../theme.js';
 
 export interface ComparisonBarProps {
@@ -14,5 +13,5 @@ export interface ComparisonBarProps {
 export function ComparisonBar(p: ComparisonBarProps) {
   const parts = p.panes.map((x) => `${x.title} ${num(x.throughput)}/${x.final === null ? '…' : num(x.final)}`);
   const text = `${p.divergence ? `${p.divergence} │ ` : ''}c/iter now/run: ${parts.join(' │ ')}`;
-  return <Text color={tint(p.color, 'yellow')}>{fit(text, p.width)}</Text>;
+  return <Text color={tint(p.color, 'yellow')}>{clip(text, p.width)}</Text>;
 }

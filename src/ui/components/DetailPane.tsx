@@ -1,7 +1,6 @@
-import React from 'react';
 import { Box, Text } from 'ink';
 import type { LineDetail } from '../../sim/types.js';
-import { fit, num } from '../format.js';
+import { clip, num } from '../format.js';
 
 export interface DetailPaneProps {
   width: number;
@@ -35,7 +34,7 @@ export function DetailPane(p: DetailPaneProps) {
   const shown = lines.length > rows ? [...lines.slice(0, rows - 1), `… ${lines.length - rows + 1} more (see the export, x)`] : lines;
   return (
     <Box flexDirection="column" width={p.width}>
-      {shown.map((l, i) => <Text key={i} bold={i === 0}>{fit(l, p.width)}</Text>)}
+      {shown.map((l, i) => <Text key={i} bold={i === 0}>{clip(l, p.width)}</Text>)}
     </Box>
   );
 }

@@ -1,17 +1,18 @@
-import React, { useCallback, useEffect, useMemo, useRef } from 'react';
+import { useCallback, useMemo, useRef, type ReactNode } from 'react';
 import { Box, Text } from 'ink';
 import type { ExplorerProps } from '../types.js';
 import { useExplorer, type ExplorerActions, type ExplorerState } from '../hooks/useExplorer.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { usePlayback } from '../hooks/usePlayback.js';
 import { useDivergence } from '../hooks/useDivergence.js';
+import { useTotals } from '../hooks/useTotals.js';
 import { useTerminalSize } from '../hooks/useTerminalSize.js';
 import { computeLayout } from '../layout.js';
 import { lineStates } from '../lineStates.js';
 import { describeDivergence, type Divergence } from '../compare.js';
 import { exportText } from '../exportText.js';
 import { buildPanes, shortVariant, variantLabel } from '../panes.js';
-import { fit } from '../format.js';
+import { clip } from '../format.js';
 import { Header } from './Header.js';
 import { Footer } from './Footer.js';
 import { TabBar } from './TabBar.js';
@@ -38,18 +39,16 @@ export function Explorer(props: ExplorerProps) {
   useKeys(state, actions, quit);
   usePlayback(state.playing, state.speed, actions.stepBy);
 
-  // the run's length, once the first frame is on screen
+  // the run's length and where two panes part: in the background
   const panesKey = `${state.session.arch}|${state.iterations}|${[...state.variants].sort().join(',')}|${state.branches}`;
-  useEffect(() => {
-    const t = setTimeout(() => actions.computeTotals(), 0);
-    return () => clearTimeout(t);
-  }, [panesKey, actions]);
-
-  // first cycle where the two panes differ, on fresh engines, between frames
-  const divergence = useDivergence(panesKey, state.panes.length === 2 && !state.branches ? () => {
-    const fresh = buildPanes(state.session, { variants: state.variants, branches: state.branches, iterations: state.iterations });
-    return [fresh[0]!.engine, fresh[1]!.engine];
-  } : null);
+  useTotals(panesKey, state.panes, state.iterations, state.session.offload, actions.setTotal);
+  const divergence = useDivergence(panesKey, state.panes.length === 2 && !state.branches ? {
+    a: state.panes[0]!.spec, b: state.panes[1]!.spec, iterations: state.iterations,
+    make: () => {
+      const fresh = buildPanes(state.session, { variants: state.variants, branches: state.branches, iterations: state.iterations });
+      return [fresh[0]!.engine, fresh[1]!.engine];
+    },
+  } : null, state.session.offload);
   divRef.current = divergence;
 
   const layout = computeLayout(size.columns, size.rows, state.panes.length, state.session.lines.length, state.tab);
@@ -64,7 +63,7 @@ export function Explorer(props: ExplorerProps) {
   const width = layout.columns;
   const ov = state.overlay;
 
-  let body: React.ReactNode;
+  let body: ReactNode;
   if (ov.kind === 'help') {
     body = <HelpOverlay width={width} height={layout.bodyRows + (layout.mode === 'tabs' ? 1 : 0)} />;
   } else if (ov.kind === 'arch') {
@@ -101,7 +100,7 @@ export function Explorer(props: ExplorerProps) {
     );
   }
 
-  let message: React.ReactNode = <Text>{fit(state.message, width)}</Text>;
+  let message: ReactNode = <Text>{clip(state.message, width) || ' '}</Text>;
   if (ov.kind === 'prompt') {
     message = <NumberPrompt label={ov.what === 'goto' ? 'go to cycle' : 'iterations'} text={state.promptText} />;
   }
@@ -120,7 +119,7 @@ export function Explorer(props: ExplorerProps) {
             final: state.totals[i] === null || state.totals[i] === undefined ? null : state.totals[i]! / state.iterations,
           }))} />
       )}
-      <Box flexGrow={1} flexDirection="column" overflow="hidden">{body}</Box>
+      <Box flexGrow={1} flexDirection="column" overflowY="hidden">{body}</Box>
       <Box>{message}</Box>
       <Footer width={width} compact={layout.compact} color={color} />
     </Box>

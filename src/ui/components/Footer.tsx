@@ -1,4 +1,3 @@
-import React from 'react';
 import { Text } from 'ink';
 import { KEY_HINTS } from '../hooks/useKeys.js';
 import { tint } from '../theme.js';

@@ -1,6 +1,5 @@
-import React from 'react';
 import { Box, Text } from 'ink';
-import { fit, num } from '../format.js';
+import { clip, num } from '../format.js';
 import { tint } from '../theme.js';
 
 export interface HeaderProps {
@@ -32,8 +31,8 @@ export function Header(p: HeaderProps) {
   const where = `cycle ${p.cycle} of ${total} · block throughput so far ${num(p.throughput)} c/iter · ${status}`;
   return (
     <Box flexDirection="column" width={p.width}>
-      <Text bold color={tint(p.color, 'cyan')}>{fit(what, p.width)}</Text>
-      <Text>{fit(where, p.width)}</Text>
+      <Text bold color={tint(p.color, 'cyan')}>{clip(what, p.width)}</Text>
+      <Text>{clip(where, p.width)}</Text>
     </Box>
   );
 }

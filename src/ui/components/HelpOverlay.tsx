@@ -1,7 +1,6 @@
-import React from 'react';
 import { Box, Text } from 'ink';
 import { HELP_LINES } from '../hooks/useKeys.js';
-import { fit } from '../format.js';
+import { clip } from '../format.js';
 
 export interface HelpOverlayProps { width: number; height: number }
 
@@ -10,9 +9,9 @@ export function HelpOverlay(p: HelpOverlayProps) {
   const rows = Math.max(1, p.height - 1);
   return (
     <Box flexDirection="column" width={p.width}>
-      <Text bold>{fit('Keys (? or esc closes)', p.width)}</Text>
+      <Text bold>{clip('Keys (? or esc closes)', p.width)}</Text>
       {HELP_LINES.slice(0, rows).map(([k, what]) => (
-        <Text key={k}>{fit(`${k.padEnd(keyW)} ${what}`, p.width)}</Text>
+        <Text key={k}>{clip(`${k.padEnd(keyW)} ${what}`, p.width)}</Text>
       ))}
     </Box>
   );

@@ -1,4 +1,3 @@
-import React from 'react';
 import { Text } from 'ink';
 
 export interface NumberPromptProps { label: string; text: string }

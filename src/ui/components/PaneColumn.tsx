@@ -1,4 +1,3 @@
-import React from 'react';
 import { Box, Text } from 'ink';
 import type { Snapshot } from '../../sim/types.js';
 import type { Layout, Section } from '../layout.js';
@@ -59,7 +58,7 @@ export function PaneColumn(p: PaneColumnProps) {
     <Box flexDirection="column" width={w}>
       {title}
       {p.layout.sections.map((s) => (
-        <Box key={s.tab} height={s.rows} flexDirection="column" overflow="hidden">
+        <Box key={s.tab} height={s.rows} flexDirection="column" overflowY="hidden">
           <SectionView {...p} section={s} width={w} />
         </Box>
       ))}

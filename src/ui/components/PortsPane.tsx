@@ -1,7 +1,6 @@
-import React from 'react';
 import { Box, Text } from 'ink';
 import type { Snapshot } from '../../sim/types.js';
-import { bar, fit, inst } from '../format.js';
+import { clip, bar, fit, inst } from '../format.js';
 import { tint } from '../theme.js';
 
 export interface PortsPaneProps {
@@ -33,14 +32,14 @@ export function PortsPane(p: PortsPaneProps) {
     : `front end: all loaded, ${s.frontEnd.loadedThisCycle} this cycle`;
   return (
     <Box flexDirection="column" width={p.width}>
-      <Text bold>{fit('Ports: µop now / µops so far / use', p.width)}</Text>
-      <Text wrap="truncate-end">{s.ports.map((ps) => cell(`p${ps.port}`)).join('')}</Text>
-      <Text wrap="truncate-end" color={tint(p.color, 'green')}>{now.map(cell).join('')}</Text>
-      <Text wrap="truncate-end">{s.ports.map((ps) => cell(String(ps.cumulative))).join('')}</Text>
+      <Text bold>{clip('Ports: µop now / µops so far / use', p.width)}</Text>
+      <Text wrap="truncate-end">{s.ports.map((ps) => cell(`p${ps.port}`)).join('').trimEnd()}</Text>
+      <Text wrap="truncate-end" color={tint(p.color, 'green')}>{now.map(cell).join('').trimEnd()}</Text>
+      <Text wrap="truncate-end">{s.ports.map((ps) => cell(String(ps.cumulative))).join('').trimEnd()}</Text>
       <Text wrap="truncate-end" color={tint(p.color, 'magenta')}>{s.ports.map((ps) => bar(ps.cumulative / cycles, cw - 1) + ' ').join('')}</Text>
-      <Text wrap="truncate-end" color={d.busy ? tint(p.color, 'red') : undefined}>{fit(divider, p.width)}</Text>
-      <Text wrap="truncate-end">{fit(`ready: ${ready}`, p.width)}</Text>
-      <Text wrap="truncate-end">{fit(fe, p.width)}</Text>
+      <Text wrap="truncate-end" color={d.busy ? tint(p.color, 'red') : undefined}>{clip(divider, p.width)}</Text>
+      <Text wrap="truncate-end">{clip(`ready: ${ready}`, p.width)}</Text>
+      <Text wrap="truncate-end">{clip(fe, p.width)}</Text>
     </Box>
   );
 }

@@ -1,6 +1,5 @@
-import React from 'react';
 import { Box, Text } from 'ink';
-import { fit, fitLeft } from '../format.js';
+import { clip, fit, fitLeft } from '../format.js';
 import type { LineState } from '../lineStates.js';
 import { scrollStart } from '../layout.js';
 import { tint } from '../theme.js';
@@ -25,7 +24,7 @@ export function ProgramPane(p: ProgramPaneProps) {
   const more = p.lines.length > rows ? ` ${start + 1}-${start + shown.length}/${p.lines.length}` : '';
   return (
     <Box flexDirection="column" width={p.width}>
-      <Text bold>{fit(`Program  W wait R ready X exec D done${more}`, p.width)}</Text>
+      <Text bold>{clip(`Program  W wait R ready X exec D done${more}`, p.width)}</Text>
       {shown.map((l, k) => {
         const i = start + k;
         const st = p.states[i];
@@ -36,7 +35,7 @@ export function ProgramPane(p: ProgramPaneProps) {
         const busy = st && (st.executing > 0 ? 'green' : st.ready > 0 ? 'cyan' : st.waiting > 0 ? 'yellow' : undefined);
         return (
           <Text key={l.line} inverse={sel} dimColor={!st}>
-            {sel ? '>' : ' '}{fitLeft(String(l.line), 3)} {fit(l.asm, asmW)} <Text color={busy ? tint(p.color, busy) : undefined}>{fit(counts, countsW)}</Text>
+            {sel ? '>' : ' '}{fitLeft(String(l.line), 3)} {fit(l.asm, asmW)} <Text color={busy ? tint(p.color, busy) : undefined}>{sel ? fit(counts, countsW) : clip(counts, countsW)}</Text>
           </Text>
         );
       })}

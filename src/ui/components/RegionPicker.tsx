@@ -1,4 +1,3 @@
-import React from 'react';
 import { Box, Text, useApp, useInput } from 'ink';
 import SelectInput from 'ink-select-input';
 

@@ -1,7 +1,6 @@
-import React from 'react';
 import { Box, Text } from 'ink';
 import type { Snapshot } from '../../sim/types.js';
-import { bar, fit, inst, reason, STATE_COLOR, STATE_SYMBOL, stateWord } from '../format.js';
+import { clip, bar, inst, reason, STATE_COLOR, STATE_SYMBOL, stateWord } from '../format.js';
 import { tint } from '../theme.js';
 
 export interface RsPaneProps {
@@ -24,18 +23,18 @@ export function RsPane(p: RsPaneProps) {
   return (
     <Box flexDirection="column" width={p.width}>
       <Text bold wrap="truncate-end">{title}{bar(s.rsCapacity ? s.rsUsed / s.rsCapacity : 0, barW)}</Text>
-      {entries.length === 0 && <Text dimColor>{fit('(empty)', p.width)}</Text>}
+      {entries.length === 0 && <Text dimColor>{clip('(empty)', p.width)}</Text>}
       {shown.map((e) => {
         const w = stateWord(e.state);
         const head = `${STATE_SYMBOL[w]} ${inst(e).padEnd(9)} ${String(e.uops).padStart(2)}µ `;
         return (
           <Text key={`${e.line}.${e.iteration}`} inverse={e.line === p.selectedLine} wrap="truncate-end">
             <Text color={tint(p.color, STATE_COLOR[w])}>{head}</Text>
-            {fit(reason(e), Math.max(0, p.width - head.length))}
+            {clip(reason(e), Math.max(0, p.width - head.length))}
           </Text>
         );
       })}
-      {shown.length < entries.length && <Text dimColor>{fit(`… ${entries.length - shown.length} more entries`, p.width)}</Text>}
+      {shown.length < entries.length && <Text dimColor>{clip(`… ${entries.length - shown.length} more entries`, p.width)}</Text>}
     </Box>
   );
 }

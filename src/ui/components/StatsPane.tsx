@@ -1,7 +1,6 @@
-import React from 'react';
 import { Box, Text } from 'ink';
 import type { Stats } from '../../sim/types.js';
-import { fit, fitLeft, num } from '../format.js';
+import { clip, fit, fitLeft, num } from '../format.js';
 import { scrollStart } from '../layout.js';
 
 export interface StatsPaneProps {
@@ -29,8 +28,8 @@ export function StatsPane(p: StatsPaneProps) {
   const totals = `${num(st.blockThroughput)} c/iter · ${num(st.uopsPerCycle)} µops/c · ${st.totalUops} µops/iter${shownPorts.length < portCols.length ? ` · ${portCols.length - shownPorts.length} port columns hidden` : ''}`;
   return (
     <Box flexDirection="column" width={p.width}>
-      <Text bold>{fit(`Statistics (per iteration, so far) ${totals}`, p.width)}</Text>
-      <Text underline>{fit(head, p.width)}</Text>
+      <Text bold>{clip(`Statistics (per iteration, so far) ${totals}`, p.width)}</Text>
+      <Text underline>{clip(head, p.width)}</Text>
       {shown.map((l) => (
         <Text key={l.line} inverse={l.line === p.selectedLine} wrap="truncate-end">
           {fitLeft(String(l.line), 3)} {fit(`${l.unknown ? 'X ' : ''}${l.asm}`, asmW)}{fitLeft(String(l.uops), 4)}{fitLeft(num(l.hadToWait), 6)}{fitLeft(num(l.causedToWait), 7)}

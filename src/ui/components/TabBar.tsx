@@ -1,4 +1,3 @@
-import React from 'react';
 import { Text } from 'ink';
 import { TABS, type TabId } from '../types.js';
 

@@ -3,6 +3,7 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
 import type { LineDetail, Snapshot } from '../../sim/types.js';
 import { buildPanes } from '../panes.js';
+import { PaneCursor } from '../snapshotCache.js';
 import { TABS, type ExplorerProps, type ExplorerSession, type PaneInfo, type TabId, type VariantKey } from '../types.js';
 
 export type Overlay =
@@ -51,7 +52,7 @@ export interface ExplorerActions {
   setTab(t: TabId | 'next' | 'prev'): void;
   togglePlay(): void;
   changeSpeed(dir: 1 | -1): void;
-  computeTotals(): void;
+  setTotal(pane: PaneInfo, total: number): void;
   setMessage(m: string): void;
   setPromptText(t: string): void;
   /** overlay, prompt text and busy as of the last action (ahead of the rendered state) */
@@ -59,8 +60,16 @@ export interface ExplorerActions {
   details(): { pane: PaneInfo; detail: LineDetail | null }[];
 }
 
+const cursors = new WeakMap<PaneInfo, PaneCursor>();
+
+function cursorOf(p: PaneInfo): PaneCursor {
+  let c = cursors.get(p);
+  if (!c) { c = new PaneCursor(p.engine); cursors.set(p, c); }
+  return c;
+}
+
 function seekAll(panes: PaneInfo[], cycle: number): Snapshot[] {
-  return panes.map((p) => p.engine.seek(cycle));
+  return panes.map((p) => cursorOf(p).at(cycle));
 }
 
 export function makeView(session: ExplorerSession, iterations: number, variants: ReadonlySet<VariantKey>,
@@ -240,12 +249,11 @@ export function useExplorer(props: ExplorerProps, exportText: (s: ExplorerState)
     });
   }, []);
 
-  const computeTotals = useCallback(() => {
-    const v = viewRef.current;
-    setTotals(v.panes.map((p) => p.engine.totalCycles()));
-    // totalCycles may have run the engine: put it back where the screen is
-    goTo(v.cycle);
-  }, [goTo]);
+  const setTotal = useCallback((pane: PaneInfo, total: number) => {
+    const i = viewRef.current.panes.indexOf(pane);
+    if (i < 0) return;   // a pane of an earlier layout
+    setTotals((t) => t.map((x, k) => (k === i ? total : x)));
+  }, []);
 
   const details = useCallback(() => {
     const v = viewRef.current;
@@ -260,8 +268,8 @@ export function useExplorer(props: ExplorerProps, exportText: (s: ExplorerState)
   stateRef.current = state;
   const actions = useMemo<ExplorerActions>(() => ({
     stepBy, goTo, runToEnd, runUntilSelectedIssues, select, toggleVariant, toggleBranches, setIterations,
-    switchArch, exportSession, setOverlay, setTab, togglePlay, changeSpeed, computeTotals, setMessage, details, setPromptText, live: () => live.current,
+    switchArch, exportSession, setOverlay, setTab, togglePlay, changeSpeed, setTotal, setMessage, details, setPromptText, live: () => live.current,
   }), [setOverlay, setPromptText, stepBy, goTo, runToEnd, runUntilSelectedIssues, select, toggleVariant, toggleBranches, setIterations,
-    switchArch, exportSession, setTab, togglePlay, changeSpeed, computeTotals, details]);
+    switchArch, exportSession, setTab, togglePlay, changeSpeed, setTotal, details]);
   return [state, actions];
 }

@@ -13,7 +13,6 @@ export function useKeys(current: ExplorerState, currentActions: ExplorerActions,
   actionsRef.current = currentActions;
   // one handler, always active (toggling Ink's raw mode between handlers can drop a key)
   useInput((input, key) => {
-    const state = ref.current;
     const actions = actionsRef.current;
     if (key.ctrl && input === 'c') { quit(); exit(); return; }
     const live = actions.live();
