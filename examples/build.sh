@@ -36,4 +36,8 @@ printf '\t.text\n\t.globl main\nmain:\n\tadd x0, x0, x1\n\tret\n' > "$FIX/aarch6
 clang -target aarch64-linux-gnu -c "$FIX/aarch64.s" -o "$FIX/aarch64.elf.o"
 clang -target arm64-apple-macos11 -c "$FIX/aarch64.s" -o "$FIX/arm64.macho.o"
 rm -f "$FIX/aarch64.s"
+# x86 objects with bad markers or bytes (sources in test/disasm/fixtures)
+for f in no-markers unpaired-start unpaired-end empty-region undecodable; do
+  as --64 "$FIX/$f.s" -o "$FIX/$f.o"
+done
 echo "built: $(ls "$OUT" | wc -l) files in examples/bin"
