@@ -20,10 +20,10 @@ for src in "$SRC"/*.s; do
   as --64 "$src" -o "$OUT/$name.o"
   gcc -no-pie -Wa,--noexecstack -z noexecstack "$src" -o "$OUT/$name"
   x86_64-w64-mingw32-as "$src" -o "$OUT/$name.obj"
-  x86_64-w64-mingw32-gcc "$src" -o "$OUT/$name.exe"
+  x86_64-w64-mingw32-gcc -Wl,--no-insert-timestamp "$src" -o "$OUT/$name.exe"
   clang -target x86_64-apple-macos11 -c "$src" -o "$OUT/$name.macho.o"
 done
-x86_64-w64-mingw32-gcc -shared "$SRC/branch.s" -o "$OUT/branch.dll"
+x86_64-w64-mingw32-gcc -Wl,--no-insert-timestamp -shared "$SRC/branch.s" -o "$OUT/branch.dll"
 as --32 "$SRC/branch-i386.s" -o "$OUT/branch-i386.elf32.o"
 clang -target i386-apple-macos10.13 -c "$SRC/branch-i386.s" -o "$OUT/branch-i386.macho.o"
 "$LIPO" -create "$OUT/branch.macho.o" "$OUT/branch-i386.macho.o" -output "$OUT/branch.universal.o"
