@@ -181,5 +181,11 @@ export function selectRegion(input: LoadedInput, sel: RegionSelection = {}): Loa
   const bytes = sec.data.subarray(region.start - sec.address, region.end - sec.address);
   const where = `${input.file}: ${region.name}`;
   const instructions = decodeRegion(bytes, region.start, input.bitness, where);
+  if (region.kind === 'function') {
+    // a symbol without a size runs to the next symbol: drop the alignment padding after it
+    while (instructions.length > 1 && /^(NOP|INT3)$/.test(instructions.at(-1)!.mnemonic)) instructions.pop();
+    const last = instructions.at(-1);
+    if (last) region.end = last.address + last.length;
+  }
   return { file: input.file, format: input.format, region, instructions };
 }
