@@ -83,3 +83,39 @@ test('a region jumping forward out of itself ends that path', async () => {
   assert.deepEqual(edges(g, false), ['0->1 ZF', '2->3 RBX']);
   assert.deepEqual(edges(g, true), ['3->2 RBX']);
 });
+
+test('Algorithm 2 (every path) and reaching definitions give the same edges on random programs', async () => {
+  const { program, walkPaths, reachingDefinitions } = await import('../../src/disasm/depgraph.js');
+  let seed = 12345;
+  const next = () => { seed ^= seed << 13; seed >>>= 0; seed ^= seed >>> 17; seed ^= seed << 5; seed >>>= 0; return seed; };
+  // instructions: add r, r (01 /r), cmp r, 0, jcc forward (74 xx), jmp forward (eb xx) over 4 registers
+  const regs = [0, 1, 2, 3]; // rax, rcx, rdx, rbx
+  for (let round = 0; round < 200; round++) {
+    const parts: number[][] = [];
+    const n = 3 + (next() % 16);
+    for (let i = 0; i < n; i++) {
+      const k = next() % 5;
+      if (k <= 1) parts.push([0x48, 0x01, 0xc0 | (regs[next() % 4]! << 3) | regs[next() % 4]!]); // add
+      else if (k === 2) parts.push([0x48, 0x83, 0xf8 | regs[next() % 4]!, 0x00]); // cmp r, 0
+      else parts.push([k === 3 ? 0x74 : 0xeb, 0]); // branch, target patched below
+    }
+    // patch branch displacements to land on a later instruction boundary (or the end)
+    const offs: number[] = [];
+    let o = 0;
+    for (const p of parts) { offs.push(o); o += p.length; }
+    offs.push(o);
+    parts.forEach((p, i) => {
+      if (p.length === 2) {
+        const j = i + 1 + (next() % (parts.length - i));
+        p[1] = offs[j]! - offs[i + 1]!;
+      }
+    });
+    const hex = parts.flat().map((b) => b.toString(16).padStart(2, '0')).join('');
+    const { instructions } = await loadRegion({ hex });
+    for (const copies of [1, 2] as const) {
+      const nodes = program(instructions, copies);
+      const key = (e: [number, number, string]) => e.join(' ');
+      assert.deepEqual(walkPaths(nodes, Infinity)!.map(key).sort(), reachingDefinitions(nodes).map(key).sort(), `${hex} x${copies}`);
+    }
+  }
+});
