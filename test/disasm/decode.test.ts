@@ -29,8 +29,10 @@ test('signatures follow uops.info: XED mnemonics, operand kinds, immediate width
     ['48d1e0', 'SHL (R64, 1)'],
     ['488d0448', 'LEA (R64, AGEN)'],
     ['0fa2', 'CPUID'],
-    ['f0480fc10b', 'LOCK XADD (M64, R64)'],
-    ['f3a4', 'REP MOVSB'],
+    ['f0480fc10b', 'XADD_LOCK (M64, R64)'],
+    ['f0480fb10b', 'CMPXCHG_LOCK (M64, R64)'],
+    ['f3a4', 'REP_MOVSB'],
+    ['f2ae', 'REPNE_SCASB'],
     ['66410f6fc1', 'MOVDQA (XMM, XMM)'],
     ['62f1fd4958c2', 'VADDPD (ZMM, K, ZMM, ZMM)'],
   ];
@@ -44,6 +46,7 @@ test('iforms for the common integer forms', async () => {
   assert.equal((await one('4883d001')).iform, 'ADC_GPRv_IMMb');
   assert.equal((await one('7505')).iform, 'JNZ_RELBRb');
   assert.equal((await one('48f7f1')).iform, 'DIV_GPRv');
+  assert.equal((await one('f0480104 24'.replace(' ', ''))).iform, 'ADD_LOCK_MEMv_GPRv');
   assert.equal((await one('c5fd5801')).iform, null);
 });
 
