@@ -34,6 +34,8 @@ export function xedMnemonic(ins: Instruction): string {
     }
   }
   if (m === 'SAL') return 'SHL';
+  // XED names the SSE forms that share a string instruction's mnemonic MOVSD_XMM, CMPSD_XMM
+  if ((m === 'MOVSD' || m === 'CMPSD') && !ins.isStringInstruction) return `${m}_XMM`;
   if (m === 'XLATB') return 'XLAT';
   return m;
 }

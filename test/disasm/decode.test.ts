@@ -32,6 +32,8 @@ test('signatures follow uops.info: XED mnemonics, operand kinds, immediate width
     ['f0480fc10b', 'XADD_LOCK (M64, R64)'],
     ['f0480fb10b', 'CMPXCHG_LOCK (M64, R64)'],
     ['f3a4', 'REP_MOVSB'],
+    ['f20f10c1', 'MOVSD_XMM (XMM, XMM)'],
+    ['a5', 'MOVSD'],
     ['f2ae', 'REPNE_SCASB'],
     ['66410f6fc1', 'MOVDQA (XMM, XMM)'],
     ['62f1fd4958c2', 'VADDPD (ZMM, K, ZMM, ZMM)'],
