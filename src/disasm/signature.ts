@@ -10,7 +10,8 @@
 //   their encoded width (I8, I16, I32, I64 — `mov rax, 1` encoded C7 /0 is 'MOV (R64, I32)',
 //   the B8+r form is 'MOV (R64, I64)'); branch displacements Rel8/Rel32.
 // - Operands fixed by the opcode are named: 'SHL (R64, CL)', 'SHL (R64, 1)', 'ADD (RAX, I32)'.
-// - An instruction without explicit operands is its mnemonic alone ('CPUID', 'CDQ').
+// - An instruction without explicit operands is its mnemonic alone ('CPUID', 'CDQ', 'RET_NEAR').
+// - Near calls and returns use XED's iclasses: 'CALL_NEAR (Rel32)', 'RET_NEAR'.
 // - LOCK and REP prefixes are part of XED's iclass: 'CMPXCHG_LOCK (M64, R64)' (as on uops.info's
 //   page for lock cmpxchg), 'ADD_LOCK (M64, R64)', 'REP_MOVSB', 'REPE_CMPSB', 'REPNE_SCASB'.
 // - Opcode variants that uops.info distinguishes with a suffix ('ADD_01 (R64, R64)' vs
@@ -34,6 +35,10 @@ export function xedMnemonic(ins: Instruction): string {
     }
   }
   if (m === 'SAL') return 'SHL';
+  // XED's iclasses for near calls and returns
+  if (m === 'CALL' && (ins.isCallNear || ins.isCallNearIndirect)) return 'CALL_NEAR';
+  if (m === 'RET') return 'RET_NEAR';
+  if (m === 'RETF') return 'RET_FAR';
   // XED names the SSE forms that share a string instruction's mnemonic MOVSD_XMM, CMPSD_XMM
   if ((m === 'MOVSD' || m === 'CMPSD') && !ins.isStringInstruction) return `${m}_XMM`;
   if (m === 'XLATB') return 'XLAT';
@@ -144,7 +149,7 @@ export function iformOf(ins: Instruction, mnem: string): string | null {
   if (ins.isJmpShort) return 'JMP_RELBRb';
   if (ins.isJmpNear) return 'JMP_RELBRz';
   if (ins.isCallNear) return 'CALL_NEAR_RELBRz';
-  if (base === 'Retnq' || base === 'Retnd') return 'RET_NEAR';
+  if (base === 'Retnq' || base === 'Retnd') return ins.opCount ? 'RET_NEAR_IMMw' : 'RET_NEAR';
   if (base === 'Nopd' || base === 'Nopw' || base === 'Nopq') return 'NOP_90';
   if (base === 'Push' && /^r(16|32|64)$/.test(rest)) return 'PUSH_GPRv_50';
   if (base === 'Pop' && /^r(16|32|64)$/.test(rest)) return 'POP_GPRv_58';
