@@ -17,6 +17,17 @@ export interface Node {
 const resourcesRead = (i: DecodedInstruction): string[] => [...i.reads, ...i.flagsRead];
 const resourcesWritten = (i: DecodedInstruction): string[] => [...i.writes, ...i.flagsWritten];
 
+/**
+ * The line a backward branch continues at in the next iteration: its target line, or line 0
+ * when it jumps to just before the region (a loop head in front of the IACA start marker).
+ */
+export function backTarget(instrs: DecodedInstruction[], ins: DecodedInstruction): number | null {
+  const b = ins.branch;
+  if (!b || (b.kind !== 'conditional' && b.kind !== 'unconditional') || !b.backward) return null;
+  if (b.targetLine !== null) return b.targetLine;
+  return b.target !== null && instrs.length > 0 && b.target < instrs[0]!.address ? 0 : null;
+}
+
 /** Nodes of the program repeated `copies` times (1 or 2). */
 export function program(instrs: DecodedInstruction[], copies: 1 | 2): Node[] {
   const n = instrs.length;
@@ -28,9 +39,11 @@ export function program(instrs: DecodedInstruction[], copies: 1 | 2): Node[] {
       const succ: number[] = [];
       if (fallsThrough(ins) && (i + 1 < n || !last)) succ.push(idx + 1);
       const b = ins.branch;
-      if (b && (b.kind === 'conditional' || b.kind === 'unconditional') && b.targetLine !== null) {
-        if (!b.backward) succ.push(c * n + b.targetLine);
-        else if (!last) succ.push((c + 1) * n + b.targetLine); // the back edge enters the next iteration
+      const t = backTarget(instrs, ins);
+      if (b && (b.kind === 'conditional' || b.kind === 'unconditional') && b.targetLine !== null && !b.backward) {
+        succ.push(c * n + b.targetLine);
+      } else if (t !== null && !last) {
+        succ.push((c + 1) * n + t); // the back edge enters the next iteration
       }
       nodes.push({ line: idx, reads: resourcesRead(ins), writes: resourcesWritten(ins), succ: [...new Set(succ)] });
     });

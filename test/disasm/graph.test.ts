@@ -119,3 +119,15 @@ test('Algorithm 2 (every path) and reaching definitions give the same edges on r
     }
   }
 });
+
+test('a back branch to a loop head in front of the region (C code with IACA_START inside the loop) continues at line 0', async () => {
+  // region at 0x10: add rax, [rdi] / add rdi, 8 / dec rcx / jmp 0x8 (before the region)
+  const { instructions } = await loadRegion({ hex: '480307 4883c708 48ffc9 ebec', baseAddress: 0x10 });
+  assert.equal(instructions[3]!.branch!.target, 0x8);
+  assert.equal(instructions[3]!.branch!.targetLine, null);
+  const g = buildDependencyGraph(instructions, { loop: true });
+  assert.deepEqual(edges(g, false), []);
+  assert.deepEqual(edges(g, true), ['0->0 RAX', '1->0 RDI', '1->1 RDI', '2->2 RCX']);
+  assert.ok(buildCfg(instructions, { loop: true }).edges.some((e) => e.from === 3 && e.to === 0 && e.kind === 'back'));
+  assert.ok(!buildCfg(instructions).edges.some((e) => e.from === 3));
+});
