@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Rebuilds examples/bin/ from examples/thesis/*.s with real toolchains:
-#   ELF    NAME.o (as --64), NAME (executable, gcc), branch-i386.elf32.o (as --32)
+#   ELF    NAME.o (as --64), NAME (executable, gcc), branch.so, branch-i386.elf32.o (as --32)
 #   PE32   branch-i386.exe (i686-w64-mingw32-gcc)
 #   PE     NAME.obj (x86_64-w64-mingw32-as), NAME.exe (x86_64-w64-mingw32-gcc), branch.dll
 #   Mach-O NAME.macho.o (clang -target x86_64-apple-macos -c),
@@ -27,6 +27,7 @@ for src in "$SRC"/*.s; do
   x86_64-w64-mingw32-gcc $strip -Wl,--no-insert-timestamp "$src" -o "$OUT/$name.exe"
   clang -target x86_64-apple-macos11 -c "$src" -o "$OUT/$name.macho.o"
 done
+gcc -shared -Wa,--noexecstack -z noexecstack "$SRC/branch.s" -o "$OUT/branch.so"
 x86_64-w64-mingw32-gcc -s -Wl,--no-insert-timestamp -shared "$SRC/branch.s" -o "$OUT/branch.dll"
 as --32 "$SRC/branch-i386.s" -o "$OUT/branch-i386.elf32.o"
 i686-w64-mingw32-gcc -Wl,--no-insert-timestamp -s "$SRC/branch-i386.s" -o "$OUT/branch-i386.exe"

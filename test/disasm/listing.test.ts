@@ -16,6 +16,7 @@ for (const name of ['branch', 'six-mov', 'adc-chain', 'stencil']) {
 CASES.push({ expected: 'branch.universal.o.txt', file: 'examples/bin/branch.universal.o' });
 CASES.push({ expected: 'branch-i386.elf32.o.txt', file: 'examples/bin/branch-i386.elf32.o' });
 CASES.push({ expected: 'branch.dll.txt', file: 'examples/bin/branch.dll' });
+CASES.push({ expected: 'branch.so.txt', file: 'examples/bin/branch.so' });
 CASES.push({ expected: 'branch-i386.exe.txt', file: 'examples/bin/branch-i386.exe' });
 CASES.push({ expected: 'two-regions.region2.txt', file: 'examples/bin/two-regions', region: 2 });
 CASES.push({ expected: 'mca-markers.s.region1.txt', file: 'examples/thesis/mca-markers.s', region: 1 });
@@ -74,7 +75,7 @@ function normObjdump(line: string): string | null {
 }
 
 for (const [tool, files] of [
-  ['objdump', ['branch', 'stencil.o', 'adc-chain.exe', 'six-mov.obj', 'two-regions', 'branch.dll', 'branch-i386.exe', 'branch-i386.elf32.o']],
+  ['objdump', ['branch', 'stencil.o', 'adc-chain.exe', 'six-mov.obj', 'two-regions', 'branch.dll', 'branch-i386.exe', 'branch-i386.elf32.o', 'branch.so']],
   ['llvm-objdump-19', ['branch.macho.o', 'stencil.macho.o']],
 ] as const) {
   test(`addresses, bytes and Intel text agree with ${tool}`, { skip: !hasTool(tool) && `${tool} not installed` }, async () => {
