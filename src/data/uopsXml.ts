@@ -6,6 +6,7 @@
 import { createReadStream, statSync } from 'node:fs';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { UserError } from '../errors.js';
+import { fastElement } from './fastElement.js';
 import { ElementError, REPEATED, instructionForm, type XmlNode } from './instructionElement.js';
 import type { ArchForm, InstructionForm } from './types.js';
 
@@ -16,6 +17,8 @@ export interface ParseOptions {
   onProgress?: (done: number, total: number) => void;
   /** called for every instruction element instead of collecting per architecture */
   onForm?: (form: InstructionForm) => void;
+  /** skip the fast element reader and use fast-xml-parser for every element (tests compare both) */
+  libraryOnly?: boolean;
 }
 
 export interface ParsedUops {
@@ -141,7 +144,8 @@ class Parse {
   private instruction(xml: string): void {
     const { line, col } = this.pos;
     if (this.stack.length === 0) this.fail(line, col, '<instruction> outside the root element');
-    const v = XMLValidator.validate(xml);
+    const fast = this.opts.libraryOnly ? null : fastElement(xml, REPEATED);
+    const v = fast ? true : XMLValidator.validate(xml);
     if (v !== true) {
       const l = line + v.err.line - 1;
       const c = v.err.line === 1 ? col + v.err.col - 1 : v.err.col;
@@ -154,8 +158,8 @@ class Parse {
     }
     let form: InstructionForm;
     try {
-      const doc = parser.parse(xml) as { instruction: XmlNode[] };
-      form = instructionForm(doc.instruction[0]!, this.opts.archs);
+      const node = fast ? fast.node : (parser.parse(xml) as { instruction: XmlNode[] }).instruction[0]!;
+      form = instructionForm(node, this.opts.archs);
     } catch (e) {
       if (e instanceof ElementError) this.fail(line, col, e.message);
       throw e;
