@@ -143,7 +143,7 @@ function operand(node: XmlNode): DataOperand {
 }
 
 /** Converts one instruction element. `wanted` limits which architectures are kept. */
-export function instructionForm(node: XmlNode, wanted?: Set<string>): InstructionForm {
+export function instructionForm(node: XmlNode, wanted?: Set<string>, seen?: Set<string>): InstructionForm {
   const a = node.$ ?? {};
   if (!a.string) throw new ElementError('<instruction> without a string attribute');
   const attributes: Record<string, string> = {};
@@ -161,6 +161,7 @@ export function instructionForm(node: XmlNode, wanted?: Set<string>): Instructio
   if (a.category !== undefined) form.category = a.category;
   for (const arch of children(node, 'architecture')) {
     const name = arch.$?.name?.toUpperCase();
+    if (name && seen) seen.add(name);
     if (!name || (wanted && !wanted.has(name))) continue;
     const ms = children(arch, 'measurement');
     if (ms.length === 0) continue; // only IACA's view or a doc entry: no measurement

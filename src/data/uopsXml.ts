@@ -28,6 +28,8 @@ export interface ParsedUops {
   archs: Map<string, ArchForm[]>;
   /** number of `<instruction>` elements */
   forms: number;
+  /** every architecture named in the file (also those left out by `archs`) */
+  seen: Set<string>;
 }
 
 const parser = new XMLParser({
@@ -61,7 +63,7 @@ class Parse {
   private stack: { name: string; line: number; col: number }[] = [];
   private sawRoot = false;
   private pendingComment = false;
-  readonly result: ParsedUops = { archs: new Map(), forms: 0 };
+  readonly result: ParsedUops = { archs: new Map(), forms: 0, seen: new Set() };
 
   constructor(private readonly file: string, private readonly opts: ParseOptions) {}
 
@@ -159,7 +161,7 @@ class Parse {
     let form: InstructionForm;
     try {
       const node = fast ? fast.node : (parser.parse(xml) as { instruction: XmlNode[] }).instruction[0]!;
-      form = instructionForm(node, this.opts.archs);
+      form = instructionForm(node, this.opts.archs, this.result.seen);
     } catch (e) {
       if (e instanceof ElementError) this.fail(line, col, e.message);
       throw e;
