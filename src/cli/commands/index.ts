@@ -1,7 +1,10 @@
 import type { Argv } from 'yargs';
 import { dataCommand } from './data.js';
+import { disasmCommand } from './disasm.js';
+import { graphCommand } from './graph.js';
+import { regionsCommand } from './regions.js';
 
 /** A command module adds its command(s) to the parser. Add yours to the list below. */
 export type CommandModule = (y: Argv) => Argv;
 
-export const commands: CommandModule[] = [dataCommand];
+export const commands: CommandModule[] = [disasmCommand, regionsCommand, graphCommand, dataCommand];
