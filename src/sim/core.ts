@@ -170,6 +170,8 @@ export class Core {
   head = 0;
   fe = 0;
   feLoaded = 0;
+  feLine = 0;              // fe % n
+  feIter = 0;              // fe / n
   rsUsed = 0;
   divBusyUntil = 0;
   divOwner = -1;
@@ -188,6 +190,8 @@ export class Core {
   rDepWait!: Int32Array;   // bitmask over the consumer's pred entries still unresolved this cycle
   rPortBlock!: Int32Array; // bitmask of port indices that blocked it this cycle (bit 30: divider)
   rFreed!: Uint8Array;     // its µops already left the station
+  rLine!: Int32Array;      // line (index) of the instance in the slot
+  rIter!: Int32Array;      // its iteration
   /** next cycle a dependency-blocked instance must be looked at again (its mask cannot change before) */
   rNext!: Int32Array;
   /** its waits are accounted up to (not including) this cycle */
@@ -218,6 +222,8 @@ export class Core {
   portCaused: Float64Array;// n*P: line, holding port p, delayed others
 
   private blamed: number[] = [];
+  /** model.tieBreak as a number: 0 stable, 1 lru, 2 number, 3 numberDesc */
+  private readonly tieCode: number;
 
   constructor(program: SimProgram, machine: MachineParams, config: SimConfig, model: ModelOptions = DEFAULT_MODEL, compiled?: CompiledProgram) {
     this.cp = compiled ?? new CompiledProgram(program, machine);
@@ -229,6 +235,7 @@ export class Core {
     this.portCap = v.infinitePorts ? Number.POSITIVE_INFINITY : Math.max(1, v.portCapacity ?? 1);
     this.noDeps = v.noDependencies;
     this.model = model;
+    this.tieCode = ['stable', 'lru', 'number', 'numberDesc'].indexOf(model.tieBreak);
     const { n, P } = this.cp;
     this.usage = new Float64Array(P);
     this.order = new Int32Array(P);
@@ -261,7 +268,9 @@ export class Core {
     this.rDepWait = new Int32Array(cap);
     this.rPortBlock = new Int32Array(cap);
     this.rFreed = new Uint8Array(cap);
-    const on = this.rNext, oa = this.rAcc;
+    const on = this.rNext, oa = this.rAcc, ol = this.rLine, oi = this.rIter;
+    this.rLine = new Int32Array(cap);
+    this.rIter = new Int32Array(cap);
     this.rNext = new Int32Array(cap);
     this.rAcc = new Int32Array(cap);
     const wl = this.wList, xl = this.xList;
@@ -275,6 +284,7 @@ export class Core {
         this.rLoaded[b] = old.l[a]!; this.rAssigned[b] = old.a[a]!; this.rStart[b] = old.s[a]!;
         this.rStatus[b] = old.st[a]!; this.rDepWait[b] = old.d[a]!; this.rPortBlock[b] = old.p[a]!;
         this.rFreed[b] = old.f[a]!; this.rNext[b] = on[a]!; this.rAcc[b] = oa[a]!;
+        this.rLine[b] = ol[a]!; this.rIter[b] = oi[a]!;
         for (let u = 0; u < maxU; u++) this.rUopPort[b * maxU + u] = old.u[a * maxU + u]!;
       }
     }
@@ -287,6 +297,7 @@ export class Core {
     const s = g & this.mask;
     this.rLoaded[s] = 0; this.rAssigned[s] = 0; this.rStart[s] = -1; this.rStatus[s] = ST_LOADING;
     this.rDepWait[s] = 0; this.rPortBlock[s] = 0; this.rFreed[s] = 0; this.rNext[s] = 0; this.rAcc[s] = 0;
+    this.rLine[s] = this.feLine; this.rIter[s] = this.feIter;
     const maxU = this.cp.maxU;
     this.rUopPort.fill(-1, s * maxU, s * maxU + maxU);
     this.wList[this.wLen++] = g;
@@ -301,7 +312,8 @@ export class Core {
   step(): void {
     if (this.finished) return;
     this.cycle++;
-    this.portCount.fill(0);
+    const pc = this.portCount;
+    for (let p = 0; p < pc.length; p++) pc[p] = 0;
     if (this.model.resort === 'cycle') for (let p = 0; p < this.cp.P; p++) this.resortPort(p);
     this.load();
     this.choosePorts();
@@ -315,7 +327,7 @@ export class Core {
     this.loadedThisCycle = 0;
     while (this.fe < this.N) {
       const g = this.fe;
-      const i = g % cp.n;
+      const i = this.feLine;
       const u = cp.uops[i]!;
       if (this.feLoaded === 0) {
         if (u > 0 && loadable <= 0) break;
@@ -328,7 +340,10 @@ export class Core {
       this.rsUsed += take;
       loadable -= take;
       this.loadedThisCycle += take;
-      if (this.feLoaded >= u) { this.fe++; this.feLoaded = 0; } else break;
+      if (this.feLoaded >= u) {
+        this.fe++; this.feLoaded = 0;
+        if (++this.feLine === cp.n) { this.feLine = 0; this.feIter++; }
+      } else break;
     }
   }
 
@@ -346,13 +361,13 @@ export class Core {
       const g = wl[w]!;
       wl[keep++] = g;                                 // stays unless it starts below
       const s = g & this.mask;
-      const i = g % n;
-      const k = (g - i) / n;
+      if (this.rNext[s]! > c) continue;               // still blocked on the same producers (accounted lazily)
+      const i = this.rLine[s]!;
+      const k = this.rIter[s]!;
       // dependencies
       if (!this.noDeps) {
         const e0 = cp.predStart[i]!, e1 = cp.predStart[i + 1]!;
         if (e1 > e0) {
-          if (this.rNext[s]! > c) continue;           // still blocked on the same producers (accounted lazily)
           if (this.rStatus[s] === ST_WAIT_DEP) this.settle(s, i, c);
           let waitMask = 0;
           let next = NEVER;
@@ -469,7 +484,7 @@ export class Core {
     for (let w = 0; w < this.wLen; w++) {
       const g = this.wList[w]!;
       const s = g & this.mask;
-      if (this.rStatus[s] === ST_WAIT_DEP) this.settle(s, g % n, this.cycle + 1);
+      if (this.rStatus[s] === ST_WAIT_DEP) this.settle(s, this.rLine[s]!, this.cycle + 1);
     }
   }
 
@@ -549,11 +564,11 @@ export class Core {
     let q = 0;
     while (order[q] !== p) q++;
     const u = this.usage[p]!;
-    const tb = this.model.tieBreak;
+    const tb = this.tieCode;
     while (q + 1 < order.length) {
       const o = order[q + 1]!;
       const uo = this.usage[o]!;
-      const after = tb === 'stable' ? uo < u : tb === 'lru' ? uo <= u : tb === 'number' ? (uo < u || (uo === u && o < p)) : (uo < u || (uo === u && o > p));
+      const after = uo < u || (uo === u && (tb === 2 ? o < p : tb === 1 ? true : tb === 3 ? o > p : false));
       if (!after) break;
       order[q] = o; order[q + 1] = p; q++;
     }
@@ -569,7 +584,7 @@ export class Core {
     for (let x = 0; x < this.xLen; x++) {
       const g = xl[x]!;
       const s = g & this.mask;
-      const i = g % n;
+      const i = this.rLine[s]!;
       if (c - this.rStart[s]! + 1 >= cp.lat[i]!) {
         this.rStatus[s] = ST_DONE;
         this.completed++;
@@ -593,13 +608,13 @@ export class Core {
 
   save(): CoreState {
     const scalars = Float64Array.of(this.cycle, this.head, this.fe, this.feLoaded, this.rsUsed, this.divBusyUntil,
-      this.divOwner, this.completed, this.loadedThisCycle, this.uopsAssigned, this.wLen, this.xLen);
+      this.divOwner, this.completed, this.loadedThisCycle, this.uopsAssigned, this.wLen, this.xLen, this.feLine, this.feIter);
     return {
       scalars,
       cap: this.cap,
       arrays: [this.rLoaded, this.rAssigned, this.rUopPort, this.rStart, this.rStatus, this.rDepWait, this.rPortBlock,
         this.rFreed, this.usage, this.order, this.portCount, this.had, this.caused, this.portUse, this.divUse,
-        this.predBlame, this.portWas, this.portCaused, this.wList, this.xList, this.rNext, this.rAcc].map((a) => a.slice()),
+        this.predBlame, this.portWas, this.portCaused, this.wList, this.xList, this.rNext, this.rAcc, this.rLine, this.rIter].map((a) => a.slice()),
       hold: this.hold.slice(),
       holdCap: this.holdCap,
     };
@@ -610,6 +625,7 @@ export class Core {
     this.cycle = s[0]!; this.head = s[1]!; this.fe = s[2]!; this.feLoaded = s[3]!; this.rsUsed = s[4]!;
     this.divBusyUntil = s[5]!; this.divOwner = s[6]!; this.completed = s[7]!; this.loadedThisCycle = s[8]!;
     this.uopsAssigned = s[9]!; this.wLen = s[10]!; this.xLen = s[11]!;
+    this.feLine = s[12]!; this.feIter = s[13]!;
     this.cap = st.cap; this.mask = st.cap - 1;
     const a = st.arrays.map((x) => x.slice());
     this.rLoaded = a[0] as Int32Array; this.rAssigned = a[1] as Int32Array; this.rUopPort = a[2] as Int32Array;
@@ -620,6 +636,7 @@ export class Core {
     this.predBlame = a[15] as Float64Array; this.portWas = a[16] as Float64Array; this.portCaused = a[17] as Float64Array;
     this.wList = a[18] as Int32Array; this.xList = a[19] as Int32Array;
     this.rNext = a[20] as Int32Array; this.rAcc = a[21] as Int32Array;
+    this.rLine = a[22] as Int32Array; this.rIter = a[23] as Int32Array;
     this.hold = st.hold.slice();
     this.holdCap = st.holdCap;
   }
