@@ -145,6 +145,8 @@ export class CompiledProgram {
 }
 
 const NEVER = 0x7fffffff;
+/** instance numbers are used in 32-bit integer arithmetic */
+export const MAX_INSTANCES = 0x7ffffff0;
 
 /** Saved state of a Core (for checkpoints). */
 export interface CoreState {
@@ -228,8 +230,14 @@ export class Core {
   constructor(program: SimProgram, machine: MachineParams, config: SimConfig, model: ModelOptions = DEFAULT_MODEL, compiled?: CompiledProgram) {
     this.cp = compiled ?? new CompiledProgram(program, machine);
     const v = config.variant;
-    this.iterations = Math.max(1, Math.floor(config.iterations));
+    if (!Number.isFinite(config.iterations) || config.iterations < 1) {
+      throw new RangeError(`iterations must be a whole number ≥ 1 (got ${config.iterations})`);
+    }
+    this.iterations = Math.floor(config.iterations);
     this.N = this.cp.n * this.iterations;
+    if (this.N > MAX_INSTANCES) {
+      throw new RangeError(`${this.iterations} iterations of ${this.cp.n} instructions exceed the engine's ${MAX_INSTANCES} instances`);
+    }
     this.rsCap = Math.max(1, v.rsSize ?? machine.rsSize);
     this.feWidth = v.perfectFrontEnd ? this.rsCap : Math.max(1, v.issueWidth ?? machine.issueWidth);
     this.portCap = v.infinitePorts ? Number.POSITIVE_INFINITY : Math.max(1, v.portCapacity ?? 1);
