@@ -16,6 +16,9 @@ export interface ModelOptions {
   blame: 'unresolved' | 'all';
   /** when port_queue is re-sorted: after every assignment or once per cycle */
   resort: 'each' | 'cycle';
+  /** skip dependency-blocked instances until a producer releases (false: look at every instance
+   *  every cycle, as the thesis's pseudo code does; the statistics are the same) */
+  lazyWaits?: boolean;
 }
 
 export const DEFAULT_MODEL: ModelOptions = { rsRelease: 'finish', tieBreak: 'number', blame: 'unresolved', resort: 'each' };
@@ -226,6 +229,7 @@ export class Core {
   private blamed: number[] = [];
   /** model.tieBreak as a number: 0 stable, 1 lru, 2 number, 3 numberDesc */
   private readonly tieCode: number;
+  private readonly lazy: boolean;
 
   constructor(program: SimProgram, machine: MachineParams, config: SimConfig, model: ModelOptions = DEFAULT_MODEL, compiled?: CompiledProgram) {
     this.cp = compiled ?? new CompiledProgram(program, machine);
@@ -244,6 +248,7 @@ export class Core {
     this.noDeps = v.noDependencies;
     this.model = model;
     this.tieCode = ['stable', 'lru', 'number', 'numberDesc'].indexOf(model.tieBreak);
+    this.lazy = model.blame === 'unresolved' && model.lazyWaits !== false;
     const { n, P } = this.cp;
     this.usage = new Float64Array(P);
     this.order = new Int32Array(P);
@@ -409,7 +414,7 @@ export class Core {
             this.rAcc[s] = c + 1;
             // the mask changes only when a producer releases: at `next`, or earlier when a producer
             // that has not started yet starts (wake() lowers it then)
-            this.rNext[s] = this.model.blame === 'unresolved' && e1 - e0 <= 30 ? next : c + 1;
+            this.rNext[s] = this.lazy && e1 - e0 <= 30 ? next : c + 1;
             continue;
           }
         }
