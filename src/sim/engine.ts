@@ -1,0 +1,228 @@
+// The steppable engine: snapshots for a viewer, seeking via sparse checkpoints and replay.
+
+import { CompiledProgram, Core, DEFAULT_MODEL, ST_DONE, ST_EXEC, ST_LOADING, ST_WAIT_DEP, ST_WAIT_PORT } from './core.js';
+import type { CoreState, ModelOptions } from './core.js';
+import { coreDetail, coreStats } from './stats.js';
+import type { Engine, EntryState, LineDetail, MachineParams, PortSlot, RsEntry, SimConfig, SimProgram, SimResult, Snapshot } from './types.js';
+
+/** At most this many checkpoints are kept; past it the interval doubles and every other one goes. */
+const MAX_CHECKPOINTS = 128;
+const FIRST_INTERVAL = 64;
+
+export interface EngineOptions {
+  /** interpretation choices (see core.ts); the defaults are the ones that reproduce the thesis */
+  model?: ModelOptions;
+}
+
+function lineOf(i: number, program: SimProgram): number {
+  return program.instructions[i]!.line;
+}
+
+/** Build the snapshot of the core's current state. */
+export function snapshotOf(core: Core, program: SimProgram): Snapshot {
+  const cp = core.cp;
+  const n = cp.n;
+  const maxU = cp.maxU;
+  const inst = (g: number): { line: number; iteration: number } => ({ line: lineOf(g % n, program), iteration: Math.floor(g / n) });
+  const rs: RsEntry[] = [];
+  const ready: { line: number; iteration: number }[] = [];
+  const c = core.cycle;
+  for (let g = core.head; core.isLoaded(g); g++) {
+    const s = g & core.mask;
+    const status = core.rStatus[s]!;
+    if (status === ST_DONE) continue;
+    const i = g % n;
+    const k = Math.floor(g / n);
+    let state: EntryState;
+    if (status === ST_EXEC) {
+      const done = c - core.rStart[s]! + 1;
+      state = { kind: 'executing', cyclesDone: done, cyclesLeft: cp.lat[i]! - done };
+    } else if (status === ST_WAIT_DEP) {
+      const on: { line: number; iteration: number; resource: string }[] = [];
+      const e0 = cp.predStart[i]!;
+      const m = core.rDepWait[s]!;
+      for (let e = e0; e < cp.predStart[i + 1]!; e++) {
+        if ((m & (1 << Math.min(e - e0, 30))) === 0) continue;
+        const it = cp.predLC[e] ? k - 1 : k;
+        for (const di of cp.predDeps[e]!) {
+          on.push({ line: lineOf(cp.predLine[e]!, program), iteration: it, resource: program.deps[di]!.resource });
+        }
+      }
+      state = { kind: 'waiting-dep', on };
+    } else if (status === ST_WAIT_PORT) {
+      const ports: { port: number; heldBy: { line: number; iteration: number } | null; divider?: boolean }[] = [];
+      const m = core.rPortBlock[s]!;
+      for (let p = 0; p < cp.P; p++) {
+        if ((m & (1 << p)) === 0) continue;
+        const hs = core.holders[p]!.filter((h) => h !== g);
+        if (hs.length === 0) ports.push({ port: cp.portIds[p]!, heldBy: null });
+        for (const h of new Set(hs)) ports.push({ port: cp.portIds[p]!, heldBy: inst(h) });
+      }
+      if ((m & (1 << 30)) !== 0) {
+        ports.push({ port: cp.portIds[cp.divPort]!, heldBy: core.divOwner >= 0 ? inst(core.divOwner) : null, divider: true });
+      }
+      state = { kind: 'waiting-port', ports };
+      if (core.rLoaded[s] === cp.uops[i]) ready.push(inst(g));
+    } else if (status === ST_LOADING) {
+      state = { kind: 'loading' };
+    } else {
+      state = { kind: 'loading' };
+    }
+    let assigned = 0;
+    for (let u = 0; u < maxU; u++) if (core.rUopPort[s * maxU + u]! >= 0) assigned++;
+    rs.push({ line: lineOf(i, program), iteration: k, uops: cp.uops[i]!, loaded: core.rLoaded[s]!, assigned, state });
+  }
+  const ports: PortSlot[] = cp.portIds.map((port, p) => ({
+    port,
+    uops: core.cycle > 0 ? core.holders[p]!.map(inst) : [],
+    cumulative: core.usage[p]!,
+  }));
+  const divBusy = cp.divPort >= 0 && core.divOwner >= 0 && core.divBusyUntil >= c && c > 0;
+  const fe = core.fe < core.N
+    ? { line: lineOf(core.fe % n, program), iteration: Math.floor(core.fe / n), uopsLeft: cp.uops[core.fe % n]! - core.feLoaded }
+    : null;
+  return {
+    cycle: c,
+    finished: core.finished,
+    rs,
+    rsUsed: core.rsUsed,
+    rsCapacity: core.rsCap,
+    ports,
+    divider: {
+      busy: divBusy,
+      cyclesLeft: divBusy ? core.divBusyUntil - c : 0,
+      owner: divBusy ? inst(core.divOwner) : null,
+    },
+    ready,
+    frontEnd: { next: fe, loadedThisCycle: c > 0 ? core.loadedThisCycle : 0 },
+    completed: core.completed,
+    total: core.N,
+    stats: coreStats(core, program),
+  };
+}
+
+class SteppableEngine implements Engine {
+  private core: Core;
+  private checkpoints: CoreState[] = [];
+  private interval = FIRST_INTERVAL;
+  private end: number | null = null;
+  private current: Snapshot;
+  private trace: Snapshot[] | null;
+  private compiled: CompiledProgram;
+
+  constructor(
+    readonly program: SimProgram,
+    readonly machine: MachineParams,
+    readonly config: SimConfig,
+    private readonly model: ModelOptions,
+  ) {
+    this.compiled = new CompiledProgram(program, machine);
+    this.core = new Core(program, machine, config, model, this.compiled);
+    this.checkpoints.push(this.core.save());
+    this.current = snapshotOf(this.core, program);
+    this.trace = config.trace ? [this.current] : null;
+  }
+
+  snapshot(): Snapshot { return this.current; }
+
+  private advance(): void {
+    this.core.step();
+    const c = this.core.cycle;
+    if (this.core.finished && this.end === null) this.end = c;
+    const last = this.checkpoints[this.checkpoints.length - 1]!;
+    if (c % this.interval === 0 && c > last.scalars[0]!) {
+      this.checkpoints.push(this.core.save());
+      if (this.checkpoints.length > MAX_CHECKPOINTS) {
+        this.interval *= 2;
+        this.checkpoints = this.checkpoints.filter((cpt) => cpt.scalars[0]! % this.interval === 0);
+      }
+    }
+  }
+
+  step(): Snapshot {
+    if (this.core.finished) return this.current;
+    if (this.trace && this.trace.length > this.core.cycle + 1) {
+      // moving forward through an already recorded trace
+      const s = this.trace[this.core.cycle + 1]!;
+      this.advance();
+      this.current = s;
+      return s;
+    }
+    this.advance();
+    this.current = snapshotOf(this.core, this.program);
+    if (this.trace) this.trace.push(this.current);
+    return this.current;
+  }
+
+  seek(cycle: number): Snapshot {
+    let target = Math.max(0, Math.floor(cycle));
+    if (this.end !== null) target = Math.min(target, this.end);
+    if (target === this.core.cycle) return this.current;
+    if (this.trace && target < this.trace.length) {
+      this.restoreNearest(target);
+      while (this.core.cycle < target && !this.core.finished) this.advance();
+      this.current = this.trace[this.core.cycle]!;
+      return this.current;
+    }
+    if (target < this.core.cycle || this.nearestCheckpoint(target) > this.core.cycle) this.restoreNearest(target);
+    while (this.core.cycle < target && !this.core.finished) {
+      this.advance();
+      if (this.trace && this.trace.length === this.core.cycle) this.trace.push(snapshotOf(this.core, this.program));
+    }
+    this.current = this.trace ? this.trace[this.core.cycle]! : snapshotOf(this.core, this.program);
+    return this.current;
+  }
+
+  private nearestCheckpoint(target: number): number {
+    let best = 0;
+    for (const cpt of this.checkpoints) { const c = cpt.scalars[0]!; if (c <= target && c > best) best = c; }
+    return best;
+  }
+
+  private restoreNearest(target: number): void {
+    let best = this.checkpoints[0]!;
+    for (const cpt of this.checkpoints) if (cpt.scalars[0]! <= target && cpt.scalars[0]! >= best.scalars[0]!) best = cpt;
+    this.core.restore(best);
+  }
+
+  runToEnd(): Snapshot {
+    if (this.trace) {
+      while (!this.core.finished) this.step();
+      return this.current;
+    }
+    while (!this.core.finished) this.advance();
+    this.current = snapshotOf(this.core, this.program);
+    return this.current;
+  }
+
+  totalCycles(): number {
+    if (this.end !== null) return this.end;
+    const here = this.core.save();
+    const snap = this.current;
+    while (!this.core.finished) this.advance();
+    this.end = this.core.cycle;
+    this.core.restore(here);
+    this.current = snap;
+    return this.end;
+  }
+
+  detail(line: number): LineDetail {
+    const idx = this.program.instructions.findIndex((x) => x.line === line);
+    if (idx < 0) throw new RangeError(`no instruction with line ${line} in this program`);
+    return coreDetail(this.core, this.program, idx);
+  }
+}
+
+export function createEngine(program: SimProgram, machine: MachineParams, config: SimConfig, opts: EngineOptions = {}): Engine {
+  return new SteppableEngine(program, machine, config, opts.model ?? DEFAULT_MODEL);
+}
+
+/** Run the whole simulation (no snapshots): statistics and the detail of every line. */
+export function simulate(program: SimProgram, machine: MachineParams, config: SimConfig, opts: EngineOptions = {}): SimResult {
+  const core = new Core(program, machine, config, opts.model ?? DEFAULT_MODEL);
+  core.runToEnd();
+  return {
+    stats: coreStats(core, program),
+    details: program.instructions.map((_, i) => coreDetail(core, program, i)),
+  };
+}

@@ -1,0 +1,19 @@
+// The engine's entry points (SUACA's model, thesis ch. 3). Pure: no I/O, no terminal, deterministic.
+//
+//   const program = buildSimProgram(region.instructions, graph, resolved, machineModel);
+//   const machine = machineParams(machineModel);
+//   const result  = simulate(program, machine, { iterations: 200, variant: BASELINE });
+//   const engine  = createEngine(program, machine, { iterations: 200, variant: BASELINE });
+//   engine.step(); engine.seek(120); engine.runToEnd();
+
+export type * from './types.js';
+export { BASELINE } from './types.js';
+export { buildSimProgram, machineParams, expandPorts, simInstruction } from './program.js';
+export type { BuildOptions } from './program.js';
+export { createEngine, simulate, snapshotOf } from './engine.js';
+export type { EngineOptions } from './engine.js';
+export { allVariants, standardVariants, variantKey, variantLabel } from './variants.js';
+export { buildBranchPrograms, simulateBranches } from './branches.js';
+export type { BranchPrograms, BranchResult } from './branches.js';
+export { simulateVariants } from './run.js';
+export type { VariantsResult } from './run.js';

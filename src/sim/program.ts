@@ -1,0 +1,83 @@
+// Building the engine's input (SimProgram, MachineParams) from the earlier stages' outputs.
+// Pure: no I/O.
+
+import type { DecodedInstruction, DependencyGraph } from '../disasm/types.js';
+import type { MachineModel, PortGroup, ResolvedInstruction } from '../data/types.js';
+import type { MachineParams, SimDep, SimInstruction, SimProgram } from './types.js';
+
+export interface BuildOptions {
+  /** keep only these original lines (branch analysis, thesis §2.7); the graph's edges are in
+   *  original line numbers and edges touching other lines are dropped */
+  lines?: number[];
+}
+
+/** µops of one instruction: one entry per µop, each the sorted ports it may use (order as in the data). */
+export function expandPorts(groups: PortGroup[]): number[][] {
+  const out: number[][] = [];
+  for (const g of groups) {
+    const ports = [...g.ports].sort((a, b) => a - b);
+    for (let k = 0; k < g.count; k++) out.push(ports.slice());
+  }
+  return out;
+}
+
+/** One SimInstruction from a decoded instruction and the measurement resolved for it. */
+export function simInstruction(instr: DecodedInstruction, r: ResolvedInstruction | undefined): SimInstruction {
+  const uops = r ? expandPorts(r.ports) : [];
+  const maxLat = r ? r.maxLatency : 0;
+  const latency = uops.length > 0 ? Math.max(1, maxLat) : Math.max(0, maxLat);
+  const latencyByResource: Record<string, number> = {};
+  if (r) for (const [res, c] of Object.entries(r.latencyByResource)) latencyByResource[res] = c;
+  return {
+    line: instr.line,
+    asm: instr.intel,
+    uops,
+    latency,
+    latencyByResource,
+    divCycles: r ? r.divCycles : 0,
+    unknown: r ? r.unknown : true,
+  };
+}
+
+/**
+ * The engine's program: one SimInstruction per decoded instruction (or per selected line) and
+ * the dependency edges (indices into `instructions`).
+ */
+export function buildSimProgram(
+  instrs: DecodedInstruction[],
+  graph: DependencyGraph,
+  resolved: ResolvedInstruction[],
+  _machine: MachineModel,
+  opts: BuildOptions = {},
+): SimProgram {
+  const byLine = new Map<number, ResolvedInstruction>();
+  for (const r of resolved) byLine.set(r.line, r);
+  const keep = opts.lines ? new Set(opts.lines) : null;
+  const chosen = instrs.filter((i) => keep === null || keep.has(i.line));
+  const indexOf = new Map<number, number>();
+  chosen.forEach((ins, idx) => indexOf.set(ins.line, idx));
+  const instructions = chosen.map((ins) => simInstruction(ins, byLine.get(ins.line)));
+  const deps: SimDep[] = [];
+  const seen = new Set<string>();
+  for (const e of graph.edges) {
+    const from = indexOf.get(e.from);
+    const to = indexOf.get(e.to);
+    if (from === undefined || to === undefined) continue;
+    const key = `${from}/${to}/${e.resource}/${e.loopCarried ? 1 : 0}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    deps.push({ from, to, resource: e.resource, loopCarried: e.loopCarried });
+  }
+  return { instructions, deps };
+}
+
+/** The engine's view of a machine model. */
+export function machineParams(machine: MachineModel): MachineParams {
+  return {
+    arch: machine.arch,
+    ports: [...machine.ports].sort((a, b) => a - b),
+    issueWidth: machine.issueWidth,
+    rsSize: machine.rsSize,
+    dividerPort: machine.dividerPort,
+  };
+}
