@@ -88,6 +88,10 @@ export interface DataSource {
   /** the `date` attribute of the uops.info file, or when it was imported */
   date?: string;
   forms: number;
+  /** forms this architecture lacks were taken from this one (MachineModel.inheritsDataFrom) */
+  inheritedFrom?: string;
+  /** how many forms were inherited */
+  inheritedForms?: number;
 }
 
 /** How a decoded instruction was matched to a form (for reports and `--explain`). */

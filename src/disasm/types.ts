@@ -127,3 +127,58 @@ export interface CfgEdge { from: number; to: number; kind: 'fallthrough' | 'take
 export interface ControlFlowGraph { lines: number; edges: CfgEdge[] }
 
 export { UserError } from '../errors.js';
+
+// ---- Additions by the disasm owner (backwards compatible: new types only) ----
+
+/** Where the code comes from: exactly one of file / hex / raw. */
+export interface InputOptions {
+  /** a binary (ELF, PE/COFF, Mach-O) or an assembly source (.s, .S, .asm) */
+  file?: string;
+  /** raw machine code as hex text, e.g. '4801d8' (spaces, commas and 0x prefixes allowed) */
+  hex?: string;
+  /** a file holding raw machine code */
+  raw?: string;
+  /** which tool assembles assembly input; default 'as' */
+  assembler?: 'as' | 'clang';
+  /** address of the first byte of raw code (default 0) */
+  baseAddress?: number;
+}
+
+/** Which code to analyse; at most one of region / function / range. */
+export interface RegionSelection {
+  /** 1-based number from `uopscope regions` */
+  region?: number;
+  /** a symbol from the file's symbol table */
+  function?: string;
+  /** 'START:END' addresses (hex with 0x or decimal), END exclusive */
+  range?: string;
+}
+
+export interface ImageSection {
+  name: string;
+  address: number;
+  data: Uint8Array;
+  executable: boolean;
+}
+
+export interface ImageSymbol {
+  name: string;
+  address: number;
+  /** size in bytes when the format records it (ELF), else null */
+  size: number | null;
+  section: string | null;
+}
+
+/** A loaded input before a region is chosen. */
+export interface LoadedInput {
+  /** what the user named: a path, '<hex>' or the --raw path */
+  file: string;
+  format: InputFormat;
+  bitness: 32 | 64;
+  /** e.g. 'x86-64', 'i386', plus the slice for universal Mach-O files */
+  machine: string;
+  sections: ImageSection[];
+  symbols: ImageSymbol[];
+  /** regions marked by comments in assembly input (LLVM-MCA / OSACA) */
+  commentRegions: Region[];
+}

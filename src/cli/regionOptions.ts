@@ -1,0 +1,42 @@
+// The input and region options every analysing command shares.
+import type { Argv } from 'yargs';
+import { UserError } from '../errors.js';
+import type { InputOptions, RegionSelection } from '../disasm/types.js';
+
+export interface InputArgv {
+  file?: string;
+  hex?: string;
+  raw?: string;
+  region?: number;
+  function?: string;
+  range?: string;
+  assembler?: 'as' | 'clang';
+}
+
+/** Adds the positional FILE and --hex, --raw, --region, --function, --range, --assembler. */
+export function addInputOptions<T>(y: Argv<T>): Argv<T & InputArgv> {
+  return y
+    .positional('file', { type: 'string', describe: 'binary (ELF, PE/COFF, Mach-O) or assembly source (.s, .S, .asm)' })
+    .option('hex', { type: 'string', describe: 'raw machine code as hex, e.g. 4801d8' })
+    .option('raw', { type: 'string', describe: 'file of raw machine code' })
+    .option('region', { type: 'number', describe: 'marked region or loop N (see `uopscope regions FILE`)' })
+    .option('function', { type: 'string', describe: 'analyse the function SYMBOL' })
+    .option('range', { type: 'string', describe: 'analyse the addresses START:END (END exclusive)' })
+    .option('assembler', { choices: ['as', 'clang'] as const, default: 'as' as const, describe: 'tool that assembles assembly input' }) as unknown as Argv<T & InputArgv>;
+}
+
+/** The InputOptions & RegionSelection for the disasm stage from parsed arguments. */
+export function inputFromArgv(argv: InputArgv): InputOptions & RegionSelection {
+  const opts: InputOptions & RegionSelection = {};
+  if (argv.file !== undefined) opts.file = String(argv.file);
+  if (argv.hex !== undefined) opts.hex = String(argv.hex);
+  if (argv.raw !== undefined) opts.raw = String(argv.raw);
+  if (argv.assembler !== undefined) opts.assembler = argv.assembler;
+  if (argv.region !== undefined) {
+    if (!Number.isInteger(argv.region)) throw new UserError(`--region: '${argv.region}' is not a region number; see 'uopscope regions FILE'`);
+    opts.region = argv.region;
+  }
+  if (argv.function !== undefined) opts.function = String(argv.function);
+  if (argv.range !== undefined) opts.range = String(argv.range);
+  return opts;
+}

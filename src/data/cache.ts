@@ -1,0 +1,122 @@
+// The per-user cache of imported uops.info data: one JSON file per architecture, written into a
+// fresh directory, then published by atomically replacing index.json (so a reader sees either
+// the old import or the new one, never a mix, and a failed import leaves the old one in place).
+//
+//   <cache root>/v<N>/index.json            { version, source, date, importedAt, dir, archs }
+//   <cache root>/v<N>/import-<stamp>/SKL.json  { version, arch, forms: ArchForm[] }
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { UserError } from '../errors.js';
+import { writeFileAtomic } from './atomicWrite.js';
+import { dedupe } from './formKey.js';
+import { CACHE_VERSION, cacheDir } from './paths.js';
+import { parseUopsXmlFile } from './uopsXml.js';
+import type { ArchForm } from './types.js';
+
+export interface CacheIndex {
+  version: number;
+  /** absolute path of the imported file */
+  source: string;
+  /** `date` of the file's root element */
+  date?: string;
+  importedAt: string;
+  /** directory (inside the versioned cache dir) holding the per-arch files */
+  dir: string;
+  /** architecture → number of forms */
+  archs: Record<string, number>;
+  /** `<instruction>` elements in the file */
+  forms: number;
+}
+
+export interface ArchFile {
+  version: number;
+  arch: string;
+  forms: ArchForm[];
+}
+
+export function readIndex(dirOverride?: string): CacheIndex | null {
+  const path = join(cacheDir(dirOverride), 'index.json');
+  if (!existsSync(path)) return null;
+  try {
+    const idx = JSON.parse(readFileSync(path, 'utf8')) as CacheIndex;
+    return idx.version === CACHE_VERSION ? idx : null;
+  } catch {
+    throw new UserError(`the cache index ${path} is damaged — run 'uopscope data import FILE' again or delete it`);
+  }
+}
+
+/** Reads one architecture's forms from a directory of per-arch files, or null when absent. */
+export function readArchFile(dir: string, arch: string): ArchForm[] | null {
+  const path = join(dir, `${arch}.json`);
+  if (!existsSync(path)) return null;
+  let f: ArchFile;
+  try {
+    f = JSON.parse(readFileSync(path, 'utf8')) as ArchFile;
+  } catch {
+    throw new UserError(`the cached data ${path} is damaged — run 'uopscope data import FILE' again or delete it`);
+  }
+  return f.version === CACHE_VERSION && f.arch === arch ? f.forms : null;
+}
+
+/** Writes per-arch files into a new directory `final` (built as a temp dir, then renamed). */
+export function writeArchDir(final: string, archs: Map<string, ArchForm[]>): void {
+  const tmp = `${final}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
+  mkdirSync(tmp, { recursive: true });
+  try {
+    for (const [arch, forms] of archs) {
+      const body: ArchFile = { version: CACHE_VERSION, arch, forms };
+      writeFileSync(join(tmp, `${arch}.json`), JSON.stringify(body));
+    }
+    rmSync(final, { recursive: true, force: true });
+    renameSync(tmp, final);
+  } catch (e) {
+    rmSync(tmp, { recursive: true, force: true });
+    throw e;
+  }
+}
+
+export interface ImportOptions {
+  cacheDir?: string;
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** `uopscope data import FILE`: parses the whole file and publishes it as the imported cache. */
+export async function importUopsXml(file: string, opts: ImportOptions = {}): Promise<CacheIndex> {
+  const source = resolve(file);
+  const parsed = await parseUopsXmlFile(source, { onProgress: opts.onProgress });
+  if (parsed.forms === 0) throw new UserError(`${file} holds no <instruction> elements — is it uops.info's instructions.xml?`);
+  const base = cacheDir(opts.cacheDir);
+  const stamp = `import-${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`;
+  const archs = new Map<string, ArchForm[]>();
+  for (const [a, forms] of parsed.archs) archs.set(a, dedupe(forms));
+  try {
+    writeArchDir(join(base, stamp), archs);
+  } catch (e) {
+    throw new UserError(`cannot write the cache in ${base}: ${(e as NodeJS.ErrnoException).code ?? String(e)} — set UOPSCOPE_CACHE_DIR to a writable directory`);
+  }
+  const index: CacheIndex = {
+    version: CACHE_VERSION,
+    source,
+    importedAt: new Date().toISOString(),
+    dir: stamp,
+    archs: Object.fromEntries([...archs].map(([a, f]) => [a, f.length])),
+    forms: parsed.forms,
+  };
+  if (parsed.date) index.date = parsed.date;
+  writeFileAtomic(join(base, 'index.json'), JSON.stringify(index, null, 1));
+  // the previous import and leftovers of interrupted ones are no longer referenced
+  for (const name of readdirSync(base)) {
+    if (name.startsWith('import-') && name !== stamp) {
+      rmSync(join(base, name), { recursive: true, force: true });
+    }
+  }
+  return index;
+}
+
+/** Forms of one architecture from the imported cache, or null when it was not imported. */
+export function loadImportedArch(arch: string, dirOverride?: string): { forms: ArchForm[]; index: CacheIndex } | null {
+  const index = readIndex(dirOverride);
+  if (!index || index.archs[arch] === undefined) return null;
+  const forms = readArchFile(join(cacheDir(dirOverride), index.dir), arch);
+  return forms ? { forms, index } : null;
+}

@@ -1,0 +1,120 @@
+// The embedded default data: assets/uarch/embedded/*.xml, in uops.info's schema, read by the
+// same parser as an imported file. Parsing all of it takes longer than one architecture may
+// (≤ 100 ms), so the first parse is cached: per-arch JSON files in
+// <cache root>/v<N>/embedded-<hash of the XML files>/ — a changed XML file gets a new hash and is
+// parsed again. When the cache directory is not writable the XML is parsed on every run.
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomic } from './atomicWrite.js';
+import { readArchFile, writeArchDir } from './cache.js';
+import { dedupe } from './formKey.js';
+import { CACHE_VERSION, assetsDir, cacheDir } from './paths.js';
+import { parseUopsXmlText } from './uopsXml.js';
+import type { ArchForm } from './types.js';
+
+export interface EmbeddedSummary {
+  /** the XML files, in the order they are read (file name order; the first definition of a form wins) */
+  files: string[];
+  /** oldest `date` among the files' root elements, when any */
+  date?: string;
+  archs: Record<string, number>;
+  hash: string;
+}
+
+export function embeddedDir(): string {
+  return join(assetsDir(), 'embedded');
+}
+
+export function embeddedFiles(dir = embeddedDir()): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).filter((f) => f.endsWith('.xml')).sort().map((f) => join(dir, f));
+}
+
+interface Loaded { summary: EmbeddedSummary; archs: Map<string, ArchForm[]> | null; dir: string | null }
+const memo = new Map<string, Loaded>();
+
+function hashFiles(files: string[]): { hash: string; texts: string[] } {
+  const h = createHash('sha1');
+  h.update(`v${CACHE_VERSION}\n`);
+  const texts = files.map((f) => readFileSync(f, 'utf8'));
+  files.forEach((f, i) => { h.update(f.replace(/^.*\//, '')); h.update('\0'); h.update(texts[i]!); h.update('\0'); });
+  return { hash: h.digest('hex').slice(0, 16), texts };
+}
+
+/** Parses every embedded file into per-arch lists (the first definition of a form wins). */
+export function parseEmbedded(files: string[], texts?: string[]): { archs: Map<string, ArchForm[]>; date?: string } {
+  const archs = new Map<string, ArchForm[]>();
+  let date: string | undefined;
+  files.forEach((file, i) => {
+    const parsed = parseUopsXmlText(texts?.[i] ?? readFileSync(file, 'utf8'), file);
+    if (parsed.date && (!date || parsed.date < date)) date = parsed.date;
+    for (const [a, forms] of parsed.archs) {
+      const list = archs.get(a);
+      if (list) list.push(...forms); else archs.set(a, [...forms]);
+    }
+  });
+  for (const [a, forms] of archs) archs.set(a, dedupe(forms));
+  const out: { archs: Map<string, ArchForm[]>; date?: string } = { archs };
+  if (date) out.date = date;
+  return out;
+}
+
+/** Opens the embedded data (from the compiled cache when it is current), without reading
+ *  every architecture's forms unless it had to parse the XML. */
+function open(dirOverride?: string, sourceDir = embeddedDir()): Loaded {
+  const key = `${dirOverride ?? ''}\0${sourceDir}`;
+  const hit = memo.get(key);
+  if (hit) return hit;
+  const files = embeddedFiles(sourceDir);
+  const { hash, texts } = hashFiles(files);
+  const dir = join(cacheDir(dirOverride), `embedded-${hash}`);
+  const summaryPath = join(dir, 'summary.json');
+  let loaded: Loaded;
+  if (existsSync(summaryPath)) {
+    try {
+      const summary = JSON.parse(readFileSync(summaryPath, 'utf8')) as EmbeddedSummary;
+      loaded = { summary, archs: null, dir };
+      memo.set(key, loaded);
+      return loaded;
+    } catch { /* damaged: parse again */ }
+  }
+  const parsed = parseEmbedded(files, texts);
+  const summary: EmbeddedSummary = {
+    files,
+    archs: Object.fromEntries([...parsed.archs].map(([a, f]) => [a, f.length])),
+    hash,
+  };
+  if (parsed.date) summary.date = parsed.date;
+  let written: string | null = null;
+  try {
+    writeArchDir(dir, parsed.archs);
+    writeFileAtomic(summaryPath, JSON.stringify(summary, null, 1));
+    written = dir;
+  } catch { /* read-only cache: keep the parsed forms in memory */ }
+  loaded = { summary, archs: parsed.archs, dir: written };
+  memo.set(key, loaded);
+  return loaded;
+}
+
+export function embeddedSummary(dirOverride?: string, sourceDir?: string): EmbeddedSummary {
+  return open(dirOverride, sourceDir).summary;
+}
+
+/** Forms of one architecture in the embedded data, or null when it has none. */
+export function loadEmbeddedArch(arch: string, dirOverride?: string, sourceDir?: string): ArchForm[] | null {
+  const l = open(dirOverride, sourceDir);
+  if (l.archs) return l.archs.get(arch) ?? null;
+  if (l.summary.archs[arch] === undefined) return null;
+  const forms = l.dir ? readArchFile(l.dir, arch) : null;
+  if (forms) return forms;
+  // the cache vanished under us: parse again
+  memo.clear();
+  const fresh = parseEmbedded(l.summary.files);
+  return fresh.archs.get(arch) ?? null;
+}
+
+/** Forgets what was loaded (tests). */
+export function resetEmbeddedMemo(): void {
+  memo.clear();
+}

@@ -1,0 +1,161 @@
+// One `<instruction>` element of uops.info's instructions.xml (as fast-xml-parser returns it)
+// → an InstructionForm. Unknown attributes and elements are ignored.
+import { parsePorts } from './ports.js';
+import type { DataOperand, InstructionForm, LatencyEntry, Measurement, PortGroup } from './types.js';
+
+/** fast-xml-parser node: attributes under `$`, children by name (arrays for the repeatable ones). */
+export interface XmlNode {
+  $?: Record<string, string>;
+  '#text'?: string;
+  [child: string]: unknown;
+}
+
+/** Elements that repeat inside an instruction and so are always arrays. */
+export const REPEATED = new Set(['operand', 'architecture', 'measurement', 'latency', 'IACA', 'instruction', 'extension']);
+
+/** Instruction attributes that distinguish otherwise equal forms (kept on the form). */
+export const DISTINGUISHING = ['agen', 'bcast', 'eosz', 'high8', 'immzero', 'mask', 'rep', 'rm', 'sae', 'zeroing', 'locked'];
+
+/** A problem with one value: the caller adds where it is. */
+export class ElementError extends Error {}
+
+function num(v: string | undefined, what: string): number | undefined {
+  if (v === undefined || v === '') return undefined;
+  const n = Number(v);
+  if (!Number.isFinite(n)) throw new ElementError(`${what}="${v}" is not a number`);
+  return n;
+}
+
+function children(node: XmlNode, name: string): XmlNode[] {
+  const c = node[name];
+  if (c === undefined) return [];
+  return (Array.isArray(c) ? c : [c]) as XmlNode[];
+}
+
+function ports(v: string | undefined, what: string): PortGroup[] {
+  const p = parsePorts(v);
+  if (p === null) throw new ElementError(`${what}="${v}" is not a port string like 1*p0156+1*p23`);
+  return p;
+}
+
+// latency attribute name → field. `min_`/`max_` forms of the addr/mem figures fold into the
+// field (largest wins), since the engine uses the largest latency anyway (docs/data.md).
+const LAT_RE = /^(min_|max_)?cycles(_addr_index|_addr|_mem)?(_same_reg)?$/;
+
+function latency(node: XmlNode): LatencyEntry {
+  const a = node.$ ?? {};
+  const startOp = num(a.start_op, 'start_op');
+  const targetOp = num(a.target_op, 'target_op');
+  if (startOp === undefined || targetOp === undefined) throw new ElementError('<latency> without start_op/target_op');
+  const e: LatencyEntry = { startOp, targetOp };
+  const put = (k: 'cycles' | 'cyclesSameReg' | 'cyclesAddr' | 'cyclesAddrIndex' | 'cyclesMem' | 'minCycles' | 'maxCycles', v: number) => {
+    const old = e[k];
+    e[k] = old === undefined ? v : Math.max(old, v);
+  };
+  for (const [name, value] of Object.entries(a)) {
+    if (name.endsWith('_is_upper_bound')) {
+      if (value === '1' || value === 'true') e.upperBound = true;
+      continue;
+    }
+    const m = LAT_RE.exec(name);
+    if (!m) continue;
+    const v = num(value, name)!;
+    if (v === undefined) continue;
+    const [, minmax, kind, same] = m;
+    if (same) { put('cyclesSameReg', v); continue; }
+    if (!kind) {
+      if (minmax === 'min_') put('minCycles', v);
+      else if (minmax === 'max_') put('maxCycles', v);
+      else put('cycles', v);
+      continue;
+    }
+    put(kind === '_addr' ? 'cyclesAddr' : kind === '_addr_index' ? 'cyclesAddrIndex' : 'cyclesMem', v);
+  }
+  return e;
+}
+
+function measurement(node: XmlNode): Measurement {
+  const a = node.$ ?? {};
+  const m: Measurement = {
+    uops: num(a.uops, 'uops') ?? 0,
+    ports: ports(a.ports, 'ports'),
+    latencies: children(node, 'latency').map(latency),
+  };
+  const tpU = num(a.TP_unrolled, 'TP_unrolled'); if (tpU !== undefined) m.tpUnrolled = tpU;
+  const tpL = num(a.TP_loop, 'TP_loop'); if (tpL !== undefined) m.tpLoop = tpL;
+  const div = num(a.div_cycles, 'div_cycles'); if (div !== undefined) m.divCycles = div;
+  if (a.uops_same_reg !== undefined || a.ports_same_reg !== undefined) {
+    m.sameReg = {
+      uops: num(a.uops_same_reg, 'uops_same_reg') ?? m.uops,
+      ports: a.ports_same_reg !== undefined || a.uops_same_reg === '0' ? ports(a.ports_same_reg, 'ports_same_reg') : m.ports,
+    };
+    const t = num(a.TP_unrolled_same_reg, 'TP_unrolled_same_reg'); if (t !== undefined) m.sameReg.tpUnrolled = t;
+  }
+  if (a.uops_indexed !== undefined || a.ports_indexed !== undefined) {
+    m.indexed = {
+      uops: num(a.uops_indexed, 'uops_indexed') ?? m.uops,
+      ports: a.ports_indexed !== undefined || a.uops_indexed === '0' ? ports(a.ports_indexed, 'ports_indexed') : m.ports,
+    };
+    const t = num(a.TP_unrolled_indexed, 'TP_unrolled_indexed'); if (t !== undefined) m.indexed.tpUnrolled = t;
+  }
+  if (a.macro_fusible !== undefined && a.macro_fusible !== '') {
+    m.macroFusible = a.macro_fusible.split(';').map((s) => s.trim()).filter(Boolean);
+  }
+  return m;
+}
+
+function operand(node: XmlNode): DataOperand {
+  const a = node.$ ?? {};
+  const idx = num(a.idx, 'operand idx');
+  if (idx === undefined) throw new ElementError('<operand> without idx');
+  const op: DataOperand = {
+    idx,
+    type: a.type ?? 'reg',
+    read: a.r === '1',
+    write: a.w === '1',
+    suppressed: a.suppressed === '1',
+  };
+  const width = num(a.width, 'width'); if (width !== undefined) op.width = width;
+  const text = node['#text'];
+  if (op.type === 'reg' && typeof text === 'string' && text.trim() !== '') {
+    op.registers = text.split(',').map((r) => r.trim().toUpperCase()).filter(Boolean);
+  }
+  if (op.type === 'flags') {
+    const flags: Record<string, string> = {};
+    for (const [k, v] of Object.entries(a)) if (k.startsWith('flag_')) flags[k.slice(5)] = v;
+    op.flags = flags;
+  }
+  return op;
+}
+
+/** Converts one instruction element. `wanted` limits which architectures are kept. */
+export function instructionForm(node: XmlNode, wanted?: Set<string>): InstructionForm {
+  const a = node.$ ?? {};
+  if (!a.string) throw new ElementError('<instruction> without a string attribute');
+  const attributes: Record<string, string> = {};
+  for (const k of DISTINGUISHING) if (a[k] !== undefined) attributes[k] = a[k]!;
+  const form: InstructionForm = {
+    string: a.string,
+    iform: a.iform ?? '',
+    asm: a.asm ?? a.string.split(/[ _(]/)[0]!,
+    operands: children(node, 'operand').map(operand),
+    attributes,
+    arch: {},
+  };
+  if (a.extension !== undefined) form.extension = a.extension;
+  if (a['isa-set'] !== undefined) form.isaSet = a['isa-set'];
+  if (a.category !== undefined) form.category = a.category;
+  for (const arch of children(node, 'architecture')) {
+    const name = arch.$?.name?.toUpperCase();
+    if (!name || (wanted && !wanted.has(name))) continue;
+    const ms = children(arch, 'measurement');
+    if (ms.length === 0) continue; // only IACA's view or a doc entry: no measurement
+    try {
+      form.arch[name] = measurement(ms[0]!);
+    } catch (e) {
+      if (e instanceof ElementError) throw new ElementError(`${e.message} (architecture ${name})`);
+      throw e;
+    }
+  }
+  return form;
+}

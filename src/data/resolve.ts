@@ -1,0 +1,245 @@
+// Matching decoded instructions to uops.info forms, and the figures the engine uses.
+//
+// Resolution order (docs/data.md):
+//   1. iform   — forms whose iform equals the decoded XED iform, narrowed to the decoded signature
+//                (an iform such as ADD_GPRv_IMMb covers several widths);
+//   2. signature — forms whose normalized string equals the decoded signature (opcode-variant
+//                suffixes such as ADD_01 dropped, condition-code aliases folded);
+//   3. signature-width — same mnemonic and operand count, operands equal or both immediates /
+//                both branch offsets (I8 ↔ I32, Rel8 ↔ Rel32; the same width preferred);
+//   4. otherwise the instruction is unknown (IACA's X) and gets the fallback.
+// Among several candidates: the decoded iform, then the opcode byte named by the variant suffix,
+// then the LOCK/REP/immzero/high8 attributes, then the form without other special attributes,
+// then file order.
+import type { DecodedInstruction } from '../disasm/types.js';
+import { loadMachine } from './machines.js';
+import { normalizeRegister } from './registers.js';
+import { operandClass, operandWidth, signatureKey, splitSignature } from './signature.js';
+import type { ArchData, ArchForm, LatencyEntry, MatchRule, PortGroup, ResolvedInstruction } from './types.js';
+
+export type Fallback = 'skip' | 'alu';
+
+export interface ResolveOptions {
+  /** what an instruction without data becomes: 'skip' (0 µops, the default, as IACA) or 'alu'
+   *  (one µop on any of MachineModel.aluPorts, latency 1) */
+  fallback?: Fallback;
+}
+
+interface Index {
+  byIform: Map<string, ArchForm[]>;
+  bySig: Map<string, ArchForm[]>;
+  byMnemonic: Map<string, ArchForm[]>;
+}
+
+const indexes = new WeakMap<ArchData, Index>();
+
+function push(map: Map<string, ArchForm[]>, key: string, f: ArchForm): void {
+  const l = map.get(key);
+  if (l) l.push(f); else map.set(key, [f]);
+}
+
+function indexOf(data: ArchData): Index {
+  let idx = indexes.get(data);
+  if (idx) return idx;
+  idx = { byIform: new Map(), bySig: new Map(), byMnemonic: new Map() };
+  for (const f of data.forms) {
+    if (f.iform) push(idx.byIform, f.iform, f);
+    push(idx.bySig, signatureKey(f.string), f);
+    const s = splitSignature(f.string);
+    push(idx.byMnemonic, `${s.prefixes.join(' ')}|${s.mnemonic}|${s.operands.length}`, f);
+  }
+  indexes.set(data, idx);
+  return idx;
+}
+
+/** The first opcode byte after legacy prefixes and REX (two bytes for 0F xx), upper-case hex. */
+function opcodeBytes(hex: string): string[] {
+  const b = hex.toUpperCase().match(/../g) ?? [];
+  let i = 0;
+  while (i < b.length && /^(66|67|F0|F2|F3|2E|36|3E|26|64|65)$/.test(b[i]!)) i++;
+  if (i < b.length && /^4[0-9A-F]$/.test(b[i]!)) i++;
+  if (b[i] === '0F') return [`0F${b[i + 1] ?? ''}`, b[i + 1] ?? ''];
+  return b[i] ? [b[i]!] : [];
+}
+
+const HIGH8 = new Set(['ah', 'bh', 'ch', 'dh']);
+
+function score(f: ArchForm, d: DecodedInstruction): number {
+  let s = 0;
+  if (d.iform && f.iform === d.iform) s += 64;
+  const variant = splitSignature(f.string).variant;
+  if (variant && opcodeBytes(d.bytes).includes(variant)) s += 32;
+  const prefixes = d.prefixes.map((p) => p.toUpperCase());
+  const locked = prefixes.includes('LOCK');
+  if ((f.attributes.locked === '1') !== locked) s -= 256;
+  const rep = prefixes.some((p) => p.startsWith('REP'));
+  if ((f.attributes.rep !== undefined && f.attributes.rep !== '0') !== rep) s -= 16;
+  if (f.attributes.immzero === '1') {
+    const imm = d.operands.find((o) => o.immediate !== undefined);
+    s += imm && imm.immediate === 0 ? 8 : -128;
+  }
+  if (f.attributes.high8 !== undefined) {
+    s += d.operands.some((o) => o.written && HIGH8.has(o.written.toLowerCase())) ? 8 : -128;
+  }
+  for (const k of ['bcast', 'mask', 'zeroing', 'sae', 'rm', 'agen', 'eosz']) if (f.attributes[k] !== undefined && f.attributes[k] !== '0') s -= 1;
+  return s;
+}
+
+function best(cands: ArchForm[], d: DecodedInstruction): ArchForm {
+  let top = cands[0]!;
+  let topScore = score(top, d);
+  for (let i = 1; i < cands.length; i++) {
+    const s = score(cands[i]!, d);
+    if (s > topScore) { top = cands[i]!; topScore = s; }
+  }
+  return top;
+}
+
+/** Relaxed operand compatibility: 0 = exact, 1 = width differs only for immediates/offsets, -1 = no. */
+function relaxed(decoded: string[], form: string[], d: DecodedInstruction): number {
+  if (decoded.length !== form.length) return -1;
+  let cost = 0;
+  for (let i = 0; i < decoded.length; i++) {
+    const a = decoded[i]!, b = form[i]!;
+    if (a === b) continue;
+    const ca = operandClass(a), cb = operandClass(b);
+    if (ca === cb && (ca === 'IMM' || ca === 'REL')) { cost += Math.abs((operandWidth(a) ?? 0) - (operandWidth(b) ?? 0)) / 64 + 0.1; continue; }
+    // uops.info writes shift-by-one as the operand `1`
+    if (b === '1' && ca === 'IMM' && d.operands[i]?.immediate === 1) { cost += 0.05; continue; }
+    return -1;
+  }
+  return cost;
+}
+
+function match(d: DecodedInstruction, idx: Index): { form: ArchForm; rule: MatchRule } | null {
+  const key = signatureKey(d.signature);
+  if (d.iform) {
+    const byIform = idx.byIform.get(d.iform);
+    if (byIform) {
+      const exact = byIform.filter((f) => signatureKey(f.string) === key);
+      if (exact.length) return { form: best(exact, d), rule: 'iform' };
+    }
+  }
+  const bySig = idx.bySig.get(key);
+  if (bySig) return { form: best(bySig, d), rule: 'signature' };
+  const s = splitSignature(d.signature);
+  const cands = idx.byMnemonic.get(`${s.prefixes.join(' ')}|${s.mnemonic}|${s.operands.length}`) ?? [];
+  let top: ArchForm | null = null;
+  let topCost = Infinity;
+  for (const f of cands) {
+    const c = relaxed(s.operands, splitSignature(f.string).operands, d);
+    if (c >= 0 && (c < topCost || (c === topCost && top && score(f, d) > score(top, d)))) { top = f; topCost = c; }
+  }
+  return top ? { form: top, rule: 'signature-width' } : null;
+}
+
+/** Which resources (registers, flags) each uops.info operand idx writes, for this instruction. */
+function operandResources(form: ArchForm, d: DecodedInstruction): Map<number, string[]> {
+  const out = new Map<number, string[]>();
+  let explicit = 0;
+  for (const op of form.operands) {
+    if (!op.suppressed && op.type !== 'flags') {
+      const dop = d.operands[explicit++];
+      if (op.type === 'reg' && op.write) {
+        const r = dop?.register ?? (op.registers?.[0] ? normalizeRegister(op.registers[0]) : null);
+        if (r) out.set(op.idx, [r]);
+      }
+      continue;
+    }
+    if (op.type === 'flags') {
+      const fromFile = Object.entries(op.flags ?? {}).filter(([, v]) => /w|undef/.test(v)).map(([k]) => k.toUpperCase());
+      const all = new Set([...fromFile, ...d.flagsWritten]);
+      if (all.size) out.set(op.idx, [...all]);
+      continue;
+    }
+    if (op.type === 'reg' && op.write) {
+      const regs = (op.registers ?? []).map(normalizeRegister).filter((r): r is string => r !== null);
+      if (regs.length) out.set(op.idx, [...new Set(regs)]);
+    }
+  }
+  return out;
+}
+
+/** The latency the engine uses for one <latency> entry: the largest of its figures (SUACA waits
+ *  for all inputs, so the slowest input path counts). With `sameReg`, cycles_same_reg replaces
+ *  cycles; cycles_addr_index counts only when the address has an index register. */
+export function entryLatency(e: LatencyEntry, sameReg: boolean, indexed: boolean): number {
+  const vals: number[] = [];
+  const base = sameReg && e.cyclesSameReg !== undefined ? e.cyclesSameReg : e.cycles;
+  if (base !== undefined) vals.push(base);
+  if (!(sameReg && e.cyclesSameReg !== undefined)) {
+    if (e.maxCycles !== undefined) vals.push(e.maxCycles);
+    else if (e.minCycles !== undefined) vals.push(e.minCycles);
+  }
+  if (e.cyclesAddr !== undefined) vals.push(e.cyclesAddr);
+  if (e.cyclesAddrIndex !== undefined && indexed) vals.push(e.cyclesAddrIndex);
+  if (e.cyclesMem !== undefined) vals.push(e.cyclesMem);
+  return vals.length ? Math.max(...vals) : 0;
+}
+
+function written(d: DecodedInstruction): string[] {
+  return [...new Set([...d.writes, ...d.flagsWritten])];
+}
+
+function resolveOne(d: DecodedInstruction, idx: Index, fallback: Fallback, aluPorts: () => number[]): ResolvedInstruction {
+  const hit = match(d, idx);
+  if (!hit) {
+    const alu = fallback === 'alu';
+    const lat = alu ? 1 : 0;
+    return {
+      line: d.line, form: null, rule: alu ? 'fallback' : 'none',
+      uops: alu ? 1 : 0,
+      ports: alu ? [{ count: 1, ports: [...aluPorts()] }] : [],
+      latencyByResource: Object.fromEntries(written(d).map((r) => [r, lat])),
+      maxLatency: lat, divCycles: 0, variant: 'plain', unknown: true, fallback,
+    };
+  }
+  const { form, rule } = hit;
+  const m = form.m;
+  let uops = m.uops;
+  let ports: PortGroup[] = m.ports;
+  let variant: ResolvedInstruction['variant'] = 'plain';
+  const sameReg = d.sameReg || d.zeroIdiom;
+  if (d.indexed && m.indexed) {
+    uops = m.indexed.uops; ports = m.indexed.ports; variant = 'indexed';
+  } else if (sameReg && m.sameReg) {
+    uops = m.sameReg.uops; ports = m.sameReg.ports; variant = 'same_reg';
+  }
+  const latencies = (sameReg && m.sameReg?.latencies) || m.latencies;
+  const useSameReg = sameReg && latencies.some((e) => e.cyclesSameReg !== undefined);
+  if (useSameReg && variant === 'plain') variant = 'same_reg';
+  const resOf = operandResources(form, d);
+  const latencyByResource: Record<string, number> = {};
+  let maxLatency = 0;
+  for (const e of latencies) {
+    const v = entryLatency(e, useSameReg, d.indexed);
+    maxLatency = Math.max(maxLatency, v);
+    for (const r of resOf.get(e.targetOp) ?? []) latencyByResource[r] = Math.max(latencyByResource[r] ?? 0, v);
+  }
+  // a written resource without a latency entry (implicit operand the file does not measure)
+  // gets the instruction's maximum latency, at least 1
+  for (const r of written(d)) if (latencyByResource[r] === undefined) latencyByResource[r] = Math.max(maxLatency, 1);
+  for (const v of Object.values(latencyByResource)) maxLatency = Math.max(maxLatency, v);
+  return {
+    line: d.line, form, rule, uops, ports: ports.map((g) => ({ count: g.count, ports: [...g.ports] })),
+    latencyByResource, maxLatency, divCycles: m.divCycles ?? 0, variant, unknown: false, fallback: null,
+  };
+}
+
+export function resolveInstructions(instrs: DecodedInstruction[], data: ArchData, opts: ResolveOptions = {}): ResolvedInstruction[] {
+  const idx = indexOf(data);
+  const fallback = opts.fallback ?? 'skip';
+  let alu: number[] | undefined;
+  const aluPorts = () => {
+    if (!alu) {
+      try { alu = loadMachine(data.arch).aluPorts; } catch { alu = [0, 1, 5]; }
+    }
+    return alu;
+  };
+  return instrs.map((d) => resolveOne(d, idx, fallback, aluPorts));
+}
+
+/** The lines that have no data (IACA's X), for reports. */
+export function unknownLines(resolved: ResolvedInstruction[]): number[] {
+  return resolved.filter((r) => r.unknown).map((r) => r.line);
+}

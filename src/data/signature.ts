@@ -1,0 +1,71 @@
+// Normalized signatures so that a decoded instruction and a uops.info `string` compare equal:
+// upper case, no spaces, the opcode-variant suffix dropped (ADD_01 → ADD), condition-code
+// aliases folded to uops.info's spelling (JNE → JNZ, CMOVAE → CMOVNB, SETG → SETNLE).
+
+const CC: Record<string, string> = {
+  E: 'Z', NE: 'NZ', C: 'B', NAE: 'B', AE: 'NB', NC: 'NB', A: 'NBE', NA: 'BE',
+  GE: 'NL', G: 'NLE', NGE: 'L', NG: 'LE', PE: 'P', PO: 'NP',
+};
+
+/** Drops a uops.info opcode-variant suffix: ADD_01 → ADD, MOV_8B → MOV, NOP_0F1F → NOP. */
+export function stripVariant(mnemonic: string): { base: string; variant: string | null } {
+  const m = /^(.*?)_((?:[0-9A-F]{2}){1,2})$/.exec(mnemonic);
+  return m ? { base: m[1]!, variant: m[2]! } : { base: mnemonic, variant: null };
+}
+
+export function canonicalMnemonic(mn: string): string {
+  const u = mn.toUpperCase();
+  for (const prefix of ['CMOV', 'SET', 'J']) {
+    if (u.startsWith(prefix)) {
+      const cc = CC[u.slice(prefix.length)];
+      if (cc) return prefix + cc;
+    }
+  }
+  return u;
+}
+
+export interface SplitSignature {
+  /** prefixes written before the mnemonic (LOCK, REP, …) */
+  prefixes: string[];
+  mnemonic: string;
+  variant: string | null;
+  operands: string[];
+}
+
+const PREFIXES = new Set(['LOCK', 'REP', 'REPE', 'REPZ', 'REPNE', 'REPNZ', 'DATA16', 'ADDR32', 'BND', 'NOTRACK', 'XACQUIRE', 'XRELEASE']);
+
+/** Splits 'LOCK ADD_01 (M64, R64)' into prefixes, mnemonic, variant and operand kinds. */
+export function splitSignature(sig: string): SplitSignature {
+  const s = sig.trim().toUpperCase();
+  const paren = s.indexOf('(');
+  const head = (paren === -1 ? s : s.slice(0, paren)).trim().split(/\s+/).filter(Boolean);
+  const ops = paren === -1 ? [] : s.slice(paren + 1, s.lastIndexOf(')') === -1 ? undefined : s.lastIndexOf(')')).split(',').map((o) => o.replace(/\s+/g, '')).filter(Boolean);
+  const prefixes: string[] = [];
+  while (head.length > 1 && PREFIXES.has(head[0]!)) prefixes.push(head.shift()!);
+  const { base, variant } = stripVariant(head.join(' '));
+  return { prefixes, mnemonic: canonicalMnemonic(base), variant, operands: ops };
+}
+
+/** The key both sides are indexed by: 'ADD(R64,M64)' (prefixes kept, 'LOCK ADD(M64,R64)'). */
+export function signatureKey(sig: string): string {
+  const s = splitSignature(sig);
+  return `${s.prefixes.length ? s.prefixes.join(' ') + ' ' : ''}${s.mnemonic}(${s.operands.join(',')})`;
+}
+
+/** Operand kind classes for relaxed matching: immediates and branch offsets of any width. */
+export function operandClass(kind: string): string {
+  const k = kind.toUpperCase();
+  if (/^I(8|16|32|64)$/.test(k) || /^IMM/.test(k)) return 'IMM';
+  if (/^REL(8|16|32)$/.test(k)) return 'REL';
+  return k;
+}
+
+/** Width in bits named by an operand kind (R64 → 64, M128 → 128, XMM → 128, I8 → 8), or null. */
+export function operandWidth(kind: string): number | null {
+  const k = kind.toUpperCase();
+  if (k === 'XMM') return 128;
+  if (k === 'YMM') return 256;
+  if (k === 'ZMM') return 512;
+  const m = /^(?:R|M|I|REL|IMM)(\d+)$/.exec(k);
+  return m ? Number(m[1]) : null;
+}

@@ -1,0 +1,221 @@
+// Streaming reader of uops.info's instructions.xml. The file is 100–200 MB, so it is never held
+// as one object: it is read in chunks, cut at `</instruction>` boundaries, and each
+// `<instruction>` element is validated (XMLValidator, for line and column) and parsed
+// (XMLParser) on its own. The text between instructions (`<root>`, `<extension>`, comments) is
+// checked for balanced tags by a small scanner. Any error is a UserError naming file:line:column.
+import { createReadStream, statSync } from 'node:fs';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { UserError } from '../errors.js';
+import { ElementError, REPEATED, instructionForm, type XmlNode } from './instructionElement.js';
+import type { ArchForm, InstructionForm } from './types.js';
+
+export interface ParseOptions {
+  /** keep only these architectures (upper-case names as in the file) */
+  archs?: Set<string>;
+  /** called now and then with bytes read so far and the total */
+  onProgress?: (done: number, total: number) => void;
+  /** called for every instruction element instead of collecting per architecture */
+  onForm?: (form: InstructionForm) => void;
+}
+
+export interface ParsedUops {
+  /** `date` attribute of `<root>`, when present */
+  date?: string;
+  /** architecture → forms that have a measurement on it, in file order */
+  archs: Map<string, ArchForm[]>;
+  /** number of `<instruction>` elements */
+  forms: number;
+}
+
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '',
+  attributesGroupName: '$',
+  parseAttributeValue: false,
+  parseTagValue: false,
+  trimValues: true,
+  isArray: (name) => REPEATED.has(name),
+});
+
+const OPEN = '<instruction';
+const CLOSE = '</instruction>';
+
+/** Where in the file: the reader keeps the line and column of the current offset. */
+class Position {
+  line = 1;
+  col = 1;
+  advance(text: string, from: number, to: number): void {
+    let nl = text.lastIndexOf('\n', to - 1);
+    if (nl < from) { this.col += to - from; return; }
+    let i = text.indexOf('\n', from);
+    while (i !== -1 && i < to) { this.line++; i = text.indexOf('\n', i + 1); }
+    this.col = to - nl;
+  }
+}
+
+class Parse {
+  private pos = new Position();
+  private stack: { name: string; line: number; col: number }[] = [];
+  private sawRoot = false;
+  private pendingComment = false;
+  readonly result: ParsedUops = { archs: new Map(), forms: 0 };
+
+  constructor(private readonly file: string, private readonly opts: ParseOptions) {}
+
+  fail(line: number, col: number, what: string): never {
+    throw new UserError(`${this.file}:${line}:${col}: ${what} — fix or re-download the file (uops.info's instructions.xml)`);
+  }
+
+  /** Consumes as much of `buf` as forms complete elements; returns the unconsumed rest. */
+  feed(buf: string, final: boolean): string {
+    let p = 0;
+    for (;;) {
+      const lt = buf.indexOf('<', p);
+      if (lt === -1) { this.skeleton(buf, p, buf.length); return ''; }
+      if (lt > p) this.skeleton(buf, p, lt);
+      p = lt;
+      if (buf.startsWith('<!--', p)) {
+        const end = buf.indexOf('-->', p + 4);
+        if (end === -1) {
+          if (final) this.fail(this.pos.line, this.pos.col, 'unclosed comment');
+          return buf.slice(p);
+        }
+        this.pos.advance(buf, p, end + 3);
+        p = end + 3;
+        continue;
+      }
+      if (buf.startsWith(OPEN, p) && /[\s>/]/.test(buf[p + OPEN.length] ?? 'x')) {
+        const end = buf.indexOf(CLOSE, p);
+        if (end === -1) {
+          if (final) this.fail(this.pos.line, this.pos.col, '<instruction> is not closed');
+          return buf.slice(p);
+        }
+        this.instruction(buf.slice(p, end + CLOSE.length));
+        this.pos.advance(buf, p, end + CLOSE.length);
+        p = end + CLOSE.length;
+        continue;
+      }
+      // another tag between instructions
+      const gt = buf.indexOf('>', p);
+      if (gt === -1) {
+        if (final) this.fail(this.pos.line, this.pos.col, 'unterminated tag');
+        return buf.slice(p);
+      }
+      this.tag(buf.slice(p, gt + 1));
+      this.pos.advance(buf, p, gt + 1);
+      p = gt + 1;
+    }
+  }
+
+  private skeleton(buf: string, from: number, to: number): void {
+    const text = buf.slice(from, to);
+    if (text.trim() !== '') {
+      const off = text.search(/\S/);
+      this.pos.advance(buf, from, from + off);
+      this.fail(this.pos.line, this.pos.col, `unexpected text "${text.trim().slice(0, 20)}" outside an instruction`);
+    }
+    this.pos.advance(buf, from, to);
+  }
+
+  private tag(t: string): void {
+    const { line, col } = this.pos;
+    if (t.startsWith('<?') || t.startsWith('<!')) return;
+    const m = /^<(\/?)([A-Za-z_][\w.:-]*)((?:\s+[\w.:-]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>$/.exec(t);
+    if (!m) this.fail(line, col, `malformed tag ${t.slice(0, 40)}`);
+    const [, close, name, attrs, selfClose] = m;
+    if (close) {
+      const top = this.stack.pop();
+      if (!top) this.fail(line, col, `closing tag </${name}> without an opening tag`);
+      if (top.name !== name) this.fail(line, col, `closing tag </${name}> does not match <${top.name}> opened at line ${top.line}`);
+      return;
+    }
+    if (this.stack.length === 0) {
+      if (this.sawRoot) this.fail(line, col, `a second top-level element <${name}>`);
+      this.sawRoot = true;
+      const d = /\sdate\s*=\s*"([^"]*)"/.exec(attrs ?? '');
+      if (d && d[1]) this.result.date = d[1];
+    }
+    if (!selfClose) this.stack.push({ name: name!, line, col });
+  }
+
+  private instruction(xml: string): void {
+    const { line, col } = this.pos;
+    if (this.stack.length === 0) this.fail(line, col, '<instruction> outside the root element');
+    const v = XMLValidator.validate(xml);
+    if (v !== true) {
+      const l = line + v.err.line - 1;
+      const c = v.err.line === 1 ? col + v.err.col - 1 : v.err.col;
+      const abs = (ln: number, cl: number) => (ln === 1 ? { ln: line, cl: col + cl - 1 } : { ln: line + ln - 1, cl });
+      const msg = v.err.msg.replace(/\.$/, '').replace(/line (\d+), col (\d+)/g, (_s, ln: string, cl: string) => {
+        const a = abs(Number(ln), Number(cl));
+        return `line ${a.ln}, col ${a.cl}`;
+      });
+      this.fail(l, c, msg);
+    }
+    let form: InstructionForm;
+    try {
+      const doc = parser.parse(xml) as { instruction: XmlNode[] };
+      form = instructionForm(doc.instruction[0]!, this.opts.archs);
+    } catch (e) {
+      if (e instanceof ElementError) this.fail(line, col, e.message);
+      throw e;
+    }
+    this.result.forms++;
+    if (this.opts.onForm) { this.opts.onForm(form); return; }
+    for (const [arch, m] of Object.entries(form.arch)) {
+      let list = this.result.archs.get(arch);
+      if (!list) this.result.archs.set(arch, (list = []));
+      list.push({ string: form.string, iform: form.iform, asm: form.asm, operands: form.operands, attributes: form.attributes, m });
+    }
+  }
+
+  finish(): ParsedUops {
+    const top = this.stack.pop();
+    if (top) this.fail(top.line, top.col, `<${top.name}> is never closed (the file is truncated?)`);
+    if (!this.sawRoot) this.fail(1, 1, 'no root element: not an instructions.xml file');
+    return this.result;
+  }
+}
+
+/** Parses XML text already in memory (small files, tests). */
+export function parseUopsXmlText(text: string, file = '<xml>', opts: ParseOptions = {}): ParsedUops {
+  const p = new Parse(file, opts);
+  p.feed(text.replace(/^\uFEFF/, ''), true);
+  return p.finish();
+}
+
+/** Streams a file from disk; memory stays proportional to the largest instruction element plus
+ *  the collected forms. */
+export async function parseUopsXmlFile(file: string, opts: ParseOptions = {}): Promise<ParsedUops> {
+  let total: number;
+  try {
+    const st = statSync(file);
+    if (!st.isFile()) throw new UserError(`${file} is not a file — give the path of uops.info's instructions.xml`);
+    total = st.size;
+  } catch (e) {
+    if (e instanceof UserError) throw e;
+    throw new UserError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? String(e)} — check the path`);
+  }
+  const p = new Parse(file, opts);
+  let carry = '';
+  let done = 0;
+  let first = true;
+  const stream = createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 });
+  try {
+    for await (const chunk of stream as AsyncIterable<string>) {
+      done += Buffer.byteLength(chunk, 'utf8');
+      let buf = carry + chunk;
+      if (first) { buf = buf.replace(/^\uFEFF/, ''); first = false; }
+      carry = p.feed(buf, false);
+      opts.onProgress?.(Math.min(done, total), total);
+    }
+  } catch (e) {
+    stream.destroy();
+    if (e instanceof UserError) throw e;
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code) throw new UserError(`cannot read ${file}: ${code} — check the path and permissions`);
+    throw e;
+  }
+  p.feed(carry, true);
+  return p.finish();
+}

@@ -1,0 +1,261 @@
+// Decoding with iced-x86: bytes → DecodedInstruction (contract in types.ts), with explicit and
+// implicit register accesses from iced's InstructionInfoFactory, each RFLAGS bit separately,
+// address registers as reads, the uops.info signature and the zero-idiom / same-register facts.
+import {
+  Decoder, DecoderOptions, FlowControl, Formatter, FormatterSyntax, InstructionInfoFactory,
+  MemorySizeExt, Mnemonic, OpAccess, OpKind, Register, RflagsBits, type Instruction,
+} from 'iced-x86';
+import { UserError } from '../errors.js';
+import { hex } from './bytes.js';
+import { normalizeRegister, writtenName } from './registers.js';
+import { iformOf, operandKind, signatureOf, xedMnemonic } from './signature.js';
+import type { Branch, BranchKind, DecodedInstruction, DecodedOperand, Flag, MemoryOperand } from './types.js';
+
+const FLAG_BITS: [Flag, number][] = [
+  ['CF', RflagsBits.CF], ['PF', RflagsBits.PF], ['AF', RflagsBits.AF], ['ZF', RflagsBits.ZF],
+  ['SF', RflagsBits.SF], ['OF', RflagsBits.OF], ['DF', RflagsBits.DF],
+];
+const flagsOf = (bits: number): Flag[] => FLAG_BITS.filter(([, b]) => bits & b).map(([f]) => f);
+
+/**
+ * Zero idioms (Intel optimization manual, "dependency breaking idioms"): with all register
+ * operands the same, the result does not depend on the register's old value. PCMPEQ* gives all
+ * ones but is dependency-breaking as well. SBB r, r still depends on CF and is not listed.
+ */
+const ZERO_IDIOMS = new Set([
+  'XOR', 'SUB', 'PXOR', 'VPXOR', 'VPXORD', 'VPXORQ', 'XORPS', 'XORPD', 'VXORPS', 'VXORPD',
+  'PSUBB', 'PSUBW', 'PSUBD', 'PSUBQ', 'VPSUBB', 'VPSUBW', 'VPSUBD', 'VPSUBQ',
+  'PCMPGTB', 'PCMPGTW', 'PCMPGTD', 'PCMPGTQ', 'VPCMPGTB', 'VPCMPGTW', 'VPCMPGTD', 'VPCMPGTQ',
+  'PCMPEQB', 'PCMPEQW', 'PCMPEQD', 'PCMPEQQ', 'VPCMPEQB', 'VPCMPEQW', 'VPCMPEQD', 'VPCMPEQQ',
+  'ANDNPS', 'ANDNPD', 'VANDNPS', 'VANDNPD', 'PANDN', 'VPANDN',
+]);
+
+/** Shifts and rotates by CL leave the flags unchanged when the count is 0: the flags they
+ *  write are also read (uops.info's "cw": conditionally written). */
+const COUNT_DEPENDENT_FLAGS = new Set(['SHL', 'SHR', 'SAR', 'ROL', 'ROR', 'RCL', 'RCR', 'SHLD', 'SHRD']);
+
+const isRead = (a: OpAccess): boolean => a === OpAccess.Read || a === OpAccess.CondRead || a === OpAccess.ReadWrite || a === OpAccess.ReadCondWrite;
+const isWrite = (a: OpAccess): boolean => a === OpAccess.Write || a === OpAccess.CondWrite || a === OpAccess.ReadWrite || a === OpAccess.ReadCondWrite;
+
+function makeFormatter(syntax: FormatterSyntax): Formatter {
+  const f = new Formatter(syntax);
+  f.spaceAfterOperandSeparator = true;
+  f.hexPrefix = '0x';
+  f.hexSuffix = '';
+  f.uppercaseHex = false;
+  f.branchLeadingZeros = false;
+  f.showBranchSize = false;
+  f.smallHexNumbersInDecimal = false;
+  f.leadingZeros = false;
+  f.ripRelativeAddresses = true; // '[rip+0x10]' as objdump writes it
+  if (syntax === FormatterSyntax.Intel) f.memorySizeOptions = 1; // MemorySizeOptions.Always: 'qword ptr' like objdump
+  if (syntax === FormatterSyntax.Gas) f.gasShowMnemonicSizeSuffix = true;
+  return f;
+}
+
+let shared: { intel: Formatter; att: Formatter; info: InstructionInfoFactory } | null = null;
+function tools(): { intel: Formatter; att: Formatter; info: InstructionInfoFactory } {
+  shared ??= { intel: makeFormatter(FormatterSyntax.Intel), att: makeFormatter(FormatterSyntax.Gas), info: new InstructionInfoFactory() };
+  return shared;
+}
+
+const toHex = (b: Uint8Array): string => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+
+export interface RawDecoded {
+  address: number;
+  length: number;
+  ins: Instruction;
+}
+
+/**
+ * Decodes `data` (placed at `address`) instruction by instruction. Undecodable bytes end the
+ * walk with a UserError unless `lenient` (then decoding skips one byte and goes on; used to
+ * scan whole sections for loops).
+ */
+export function decodeBytes(data: Uint8Array, address: number, bitness: 32 | 64, where: string, lenient = false): RawDecoded[] {
+  const out: RawDecoded[] = [];
+  const dec = new Decoder(bitness, data, DecoderOptions.None);
+  dec.ip = BigInt(address);
+  let pos = 0;
+  while (pos < data.length) {
+    dec.position = pos;
+    dec.ip = BigInt(address + pos);
+    const ins = dec.decode();
+    if (ins.isInvalid || ins.length === 0 || pos + ins.length > data.length) {
+      ins.free();
+      if (lenient) {
+        pos += 1;
+        continue;
+      }
+      const bytes = toHex(data.subarray(pos, Math.min(data.length, pos + 8)));
+      const reason = pos + 16 > data.length && dec.lastError === 2 /* NoMoreBytes */ ? 'an instruction runs past the end of the code' : 'not a valid x86 instruction';
+      throw new UserError(`${where}: undecodable bytes at ${hex(address + pos)} (${bytes}…): ${reason}; check that the region starts on an instruction boundary (--range) and that this is ${bitness}-bit x86 code`);
+    }
+    out.push({ address: address + pos, length: ins.length, ins });
+    pos += ins.length;
+  }
+  dec.free();
+  return out;
+}
+
+/** Full decoding of a region's instructions; lines are 0-based within the region. */
+export function decodeRegion(data: Uint8Array, address: number, bitness: 32 | 64, where: string): DecodedInstruction[] {
+  const raw = decodeBytes(data, address, bitness, where);
+  const lineOf = new Map(raw.map((r, i) => [r.address, i]));
+  const result = raw.map((r, i) => describe(r, i, data.subarray(r.address - address, r.address - address + r.length), lineOf));
+  for (const r of raw) r.ins.free();
+  return result;
+}
+
+function describe(r: RawDecoded, line: number, bytes: Uint8Array, lineOf: Map<number, number>): DecodedInstruction {
+  const { ins } = r;
+  const t = tools();
+  const info = t.info.info(ins);
+  const mnemonic = xedMnemonic(ins);
+
+  const prefixes: string[] = [];
+  if (ins.hasLockPrefix) prefixes.push('lock');
+  if (ins.isStringInstruction) {
+    if (ins.hasRepePrefix && (ins.mnemonic === Mnemonic.Cmpsb || ins.mnemonic === Mnemonic.Cmpsw || ins.mnemonic === Mnemonic.Cmpsd || ins.mnemonic === Mnemonic.Cmpsq || ins.mnemonic === Mnemonic.Scasb || ins.mnemonic === Mnemonic.Scasw || ins.mnemonic === Mnemonic.Scasd || ins.mnemonic === Mnemonic.Scasq)) prefixes.push('repe');
+    else if (ins.hasRepPrefix) prefixes.push('rep');
+    if (ins.hasRepnePrefix) prefixes.push('repne');
+  }
+
+  // explicit operands
+  const operands: DecodedOperand[] = [];
+  let memIndex = -1;
+  for (let i = 0; i < ins.opCount; i++) {
+    const kind = operandKind(ins, i);
+    const access = info.opAccess(i);
+    const op: DecodedOperand = { kind, read: isRead(access), write: isWrite(access) };
+    const k = ins.opKind(i);
+    if (k === OpKind.Register) {
+      const reg = ins.opRegister(i);
+      const norm = normalizeRegister(reg);
+      if (norm) op.register = norm;
+      op.written = writtenName(reg);
+    } else if (k === OpKind.Memory) {
+      memIndex = i;
+    } else if (kind.startsWith('I') || kind === '1') {
+      op.immediate = Number(BigInt.asIntN(64, ins.immediate(i)));
+      op.read = false;
+      op.write = false;
+    }
+    operands.push(op);
+  }
+
+  // register reads and writes, implicit ones and address registers included
+  const reads = new Set<string>();
+  const writes = new Set<string>();
+  for (const u of info.usedRegisters()) {
+    const reg = normalizeRegister(u.register as Register);
+    const access = u.access as OpAccess;
+    u.free?.();
+    if (!reg) continue;
+    if (isRead(access)) reads.add(reg);
+    if (isWrite(access)) writes.add(reg);
+  }
+
+  const regOps = operands.filter((o) => o.register);
+  const sameReg = regOps.length >= 2 && memIndex < 0 && regOps.every((o) => o.register === regOps[0]!.register);
+  const zeroIdiom = sameReg && ZERO_IDIOMS.has(mnemonic);
+  if (zeroIdiom) {
+    // iced already drops the read for xor/sub/pxor…; dependency-breaking compares too
+    reads.delete(regOps[0]!.register!);
+    for (const o of operands) o.read = false;
+  }
+
+  // memory
+  let memory: MemoryOperand | null = null;
+  const used = info.usedMemory();
+  if (memIndex >= 0 || used.length > 0) {
+    const access = memIndex >= 0 ? info.opAccess(memIndex) : OpAccess.None;
+    let read = isRead(access);
+    let write = isWrite(access);
+    for (const m of used) {
+      const a = m.access as OpAccess;
+      read ||= isRead(a);
+      write ||= isWrite(a);
+    }
+    if (memIndex >= 0) {
+      const baseReg = ins.memoryBase;
+      memory = {
+        base: baseReg === Register.RIP || baseReg === Register.EIP ? 'RIP' : normalizeRegister(baseReg),
+        index: normalizeRegister(ins.memoryIndex),
+        scale: ins.memoryIndexScale,
+        displacement: Number(BigInt.asIntN(64, ins.memoryDisplacement)),
+        segment: ins.hasSegmentPrefix && (ins.memorySegment === Register.FS || ins.memorySegment === Register.GS) ? Register[ins.memorySegment]! : null,
+        size: ins.mnemonic === Mnemonic.Lea ? 0 : MemorySizeExt.size(ins.memorySize),
+        read: ins.mnemonic === Mnemonic.Lea ? false : read,
+        write: ins.mnemonic === Mnemonic.Lea ? false : write,
+      };
+    } else {
+      const m = used[0]!;
+      memory = {
+        base: normalizeRegister(m.base as Register),
+        index: normalizeRegister(m.index as Register),
+        scale: m.scale,
+        displacement: Number(BigInt.asIntN(64, m.displacement as bigint)),
+        segment: null,
+        size: MemorySizeExt.size(m.memorySize as never),
+        read,
+        write,
+      };
+    }
+  }
+  for (const m of used) m.free?.();
+  info.free();
+
+  // flags
+  const flagsWritten = flagsOf(ins.rflagsModified);
+  let readBits = ins.rflagsRead;
+  if (COUNT_DEPENDENT_FLAGS.has(mnemonic) && operands.some((o) => o.kind === 'CL')) readBits |= ins.rflagsModified;
+  const flagsRead = flagsOf(readBits);
+
+  // branch
+  let branch: Branch | null = null;
+  const fc = ins.flowControl;
+  const kindMap: Partial<Record<FlowControl, BranchKind>> = {
+    [FlowControl.ConditionalBranch]: 'conditional',
+    [FlowControl.UnconditionalBranch]: 'unconditional',
+    [FlowControl.IndirectBranch]: 'indirect',
+    [FlowControl.Call]: 'call',
+    [FlowControl.IndirectCall]: 'call',
+    [FlowControl.Return]: 'return',
+  };
+  const bk = kindMap[fc];
+  if (bk) {
+    const direct = fc === FlowControl.ConditionalBranch || fc === FlowControl.UnconditionalBranch || fc === FlowControl.Call;
+    const isNear = ins.op0Kind === OpKind.NearBranch16 || ins.op0Kind === OpKind.NearBranch32 || ins.op0Kind === OpKind.NearBranch64;
+    const target = direct && isNear ? Number(ins.nearBranchTarget) : null;
+    branch = {
+      kind: bk,
+      target,
+      targetLine: target !== null ? lineOf.get(target) ?? null : null,
+      backward: target !== null && target <= r.address,
+    };
+  }
+
+  return {
+    line,
+    address: r.address,
+    bytes: toHex(bytes),
+    length: r.length,
+    intel: t.intel.format(ins),
+    att: t.att.format(ins),
+    mnemonic: (Mnemonic[ins.mnemonic] ?? 'INVALID').toUpperCase(),
+    signature: signatureOf(ins, prefixes),
+    operands,
+    iform: iformOf(ins, mnemonic),
+    reads: [...reads],
+    writes: [...writes],
+    flagsRead,
+    flagsWritten,
+    memory,
+    indexed: memory !== null && memory.index !== null,
+    sameReg,
+    zeroIdiom,
+    branch,
+    prefixes,
+  };
+}

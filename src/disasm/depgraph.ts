@@ -1,0 +1,197 @@
+// SUACA's control-flow-sensitive dependency graph (thesis §2.4, §3.1, Algorithms 1 and 2):
+// read-after-write edges only, per register and per RFLAGS bit, address registers counted as
+// reads, walking every path of the CFG with its own map "resource → last writer" (no join of
+// branches), back branches ignored. Loop-carried edges (§3.1.2) come from analysing the program
+// doubled: copy 0 followed by copy 1, where copy 0's end and its backward branches continue
+// into copy 1; an edge from a line of copy 0 to a line of copy 1 crosses an iteration.
+import type { DecodedInstruction, DepEdge, DependencyGraph } from './types.js';
+import { fallsThrough } from './cfg.js';
+
+interface Node {
+  line: number; // original line
+  reads: string[];
+  writes: string[];
+  succ: number[]; // successors in the (possibly doubled) program, fall-through first
+}
+
+const resourcesRead = (i: DecodedInstruction): string[] => [...i.reads, ...i.flagsRead];
+const resourcesWritten = (i: DecodedInstruction): string[] => [...i.writes, ...i.flagsWritten];
+
+/** Nodes of the program repeated `copies` times (1 or 2). */
+function program(instrs: DecodedInstruction[], copies: 1 | 2): Node[] {
+  const n = instrs.length;
+  const nodes: Node[] = [];
+  for (let c = 0; c < copies; c++) {
+    const last = c === copies - 1;
+    instrs.forEach((ins, i) => {
+      const idx = c * n + i;
+      const succ: number[] = [];
+      if (fallsThrough(ins) && (i + 1 < n || !last)) succ.push(idx + 1);
+      const b = ins.branch;
+      if (b && (b.kind === 'conditional' || b.kind === 'unconditional') && b.targetLine !== null) {
+        if (!b.backward) succ.push(c * n + b.targetLine);
+        else if (!last) succ.push((c + 1) * n + b.targetLine); // the back edge enters the next iteration
+      }
+      nodes.push({ line: idx, reads: resourcesRead(ins), writes: resourcesWritten(ins), succ: [...new Set(succ)] });
+    });
+  }
+  return nodes;
+}
+
+/** A straight-line program of the given original lines (branch analysis paths). */
+function straight(instrs: DecodedInstruction[], lines: number[], copies: 1 | 2): { nodes: Node[]; orig: number[] } {
+  const nodes: Node[] = [];
+  const orig: number[] = [];
+  const len = lines.length;
+  for (let c = 0; c < copies; c++) {
+    lines.forEach((l, k) => {
+      const ins = instrs[l]!;
+      const idx = c * len + k;
+      nodes.push({ line: idx, reads: resourcesRead(ins), writes: resourcesWritten(ins), succ: idx + 1 < len * copies ? [idx + 1] : [] });
+      orig.push(l);
+    });
+  }
+  return { nodes, orig };
+}
+
+type RawEdge = [from: number, to: number, resource: string];
+
+const STEP_BUDGET = 2_000_000;
+
+/** Algorithm 2 over the nodes' DAG (node 0 is the start); returns raw edges in node indices. */
+function walk(nodes: Node[]): RawEdge[] {
+  const found = new Map<string, RawEdge>();
+  const addEdge = (from: number, to: number, r: string) => {
+    const k = `${from},${to},${r}`;
+    if (!found.has(k)) found.set(k, [from, to, r]);
+  };
+  if (nodes.length === 0) return [];
+  const preds = new Array<number>(nodes.length).fill(0);
+  for (const nd of nodes) for (const s of nd.succ) preds[s] = (preds[s] ?? 0) + 1;
+  const seenAtJoin = new Set<string>();
+  const stack: [number, Map<string, number>][] = [[0, new Map()]];
+  let steps = 0;
+  while (stack.length) {
+    let [node, map] = stack.pop()!;
+    for (;;) {
+      if ((preds[node] ?? 0) > 1) {
+        // paths meet here: the same map at the same node gives the same edges from now on
+        const key = `${node}|${[...map.entries()].sort().join(';')}`;
+        if (seenAtJoin.has(key)) break;
+        seenAtJoin.add(key);
+      }
+      if (++steps > STEP_BUDGET) return mergedFallback(nodes);
+      const nd = nodes[node]!;
+      for (const r of nd.reads) {
+        const w = map.get(r);
+        if (w !== undefined) addEdge(w, node, r);
+      }
+      for (const w of nd.writes) map.set(w, node);
+      if (nd.succ.length === 0) break;
+      for (let s = nd.succ.length - 1; s >= 1; s--) stack.push([nd.succ[s]!, new Map(map)]);
+      node = nd.succ[0]!;
+    }
+  }
+  return [...found.values()];
+}
+
+/**
+ * For programs with so many branches that walking every path is too costly: reaching
+ * definitions joined over paths (a superset of the per-path edges; the graph stays acyclic).
+ */
+function mergedFallback(nodes: Node[]): RawEdge[] {
+  const inSets: Map<string, Set<number>>[] = nodes.map(() => new Map());
+  const edges = new Map<string, RawEdge>();
+  // nodes are in topological order (all successors have higher indices)
+  nodes.forEach((nd, i) => {
+    const cur = inSets[i]!;
+    for (const r of nd.reads) for (const w of cur.get(r) ?? []) edges.set(`${w},${i},${r}`, [w, i, r]);
+    const out = new Map(cur);
+    for (const w of nd.writes) out.set(w, new Set([i]));
+    for (const s of nd.succ) {
+      const target = inSets[s]!;
+      for (const [r, ws] of out) {
+        const set = target.get(r) ?? new Set<number>();
+        for (const w of ws) set.add(w);
+        target.set(r, set);
+      }
+    }
+  });
+  return [...edges.values()];
+}
+
+function toGraph(raw: RawEdge[], orig: (idx: number) => number, copyOf: (idx: number) => number, lines: number): DependencyGraph {
+  const edges = new Map<string, DepEdge>();
+  for (const [a, b, r] of raw) {
+    const ca = copyOf(a);
+    const cb = copyOf(b);
+    if (ca === 1 && cb === 0) continue; // cannot happen (forward only); defensive
+    const e: DepEdge = { from: orig(a), to: orig(b), resource: r, loopCarried: ca !== cb };
+    edges.set(`${e.from},${e.to},${e.resource},${e.loopCarried}`, e);
+  }
+  const list = [...edges.values()].sort((x, y) => Number(x.loopCarried) - Number(y.loopCarried) || x.from - y.from || x.to - y.to || x.resource.localeCompare(y.resource));
+  return { lines, edges: list };
+}
+
+/** The dependency graph of a region; `loop` adds the loop-carried edges (doubling, §3.1.2). */
+export function buildDependencyGraph(instrs: DecodedInstruction[], opts: { loop: boolean } = { loop: true }): DependencyGraph {
+  const n = instrs.length;
+  const nodes = program(instrs, opts.loop ? 2 : 1);
+  return toGraph(walk(nodes), (i) => i % n, (i) => Math.floor(i / n), n);
+}
+
+/** The dependency graph of one path (original line numbers, e.g. from branchPaths). */
+export function dependencyGraphOfPath(instrs: DecodedInstruction[], lines: number[], opts: { loop: boolean } = { loop: true }): DependencyGraph {
+  for (const l of lines) if (!Number.isInteger(l) || l < 0 || l >= instrs.length) throw new RangeError(`line ${l} is not in the region (0–${instrs.length - 1})`);
+  const { nodes, orig } = straight(instrs, lines, opts.loop ? 2 : 1);
+  const len = lines.length;
+  return toGraph(walk(nodes), (i) => orig[i]!, (i) => Math.floor(i / len), instrs.length);
+}
+
+/**
+ * The two paths through the FIRST conditional jump (thesis §2.7): left = fall-through, right =
+ * taken. Later conditional jumps fall through; unconditional forward jumps are followed; a
+ * path ends at the region's end, a backward branch, or a jump out of the region.
+ */
+export function branchPaths(instrs: DecodedInstruction[]): { branchLine: number; left: number[]; right: number[] } | null {
+  const branchLine = instrs.findIndex((i) => i.branch?.kind === 'conditional');
+  if (branchLine < 0) return null;
+  const follow = (start: number | null, prefix: number[]): number[] => {
+    const path = [...prefix];
+    const seen = new Set(path);
+    let cur = start;
+    while (cur !== null && cur < instrs.length && !seen.has(cur)) {
+      path.push(cur);
+      seen.add(cur);
+      const ins = instrs[cur]!;
+      const b = ins.branch;
+      if (b && b.kind === 'unconditional') {
+        cur = b.targetLine !== null && !b.backward ? b.targetLine : null;
+      } else if (!fallsThrough(ins)) {
+        cur = null;
+      } else {
+        cur = cur + 1;
+      }
+    }
+    return path;
+  };
+  // the lines before the branch, walked from line 0 up to and including the branch
+  const head: number[] = [];
+  {
+    let cur: number | null = 0;
+    const seen = new Set<number>();
+    while (cur !== null && cur <= branchLine && !seen.has(cur)) {
+      head.push(cur);
+      seen.add(cur);
+      if (cur === branchLine) break;
+      const ins: DecodedInstruction = instrs[cur]!;
+      const b = ins.branch;
+      if (b && b.kind === 'unconditional') cur = b.targetLine !== null && !b.backward ? b.targetLine : null;
+      else cur = fallsThrough(ins) ? cur + 1 : null;
+    }
+  }
+  const br = instrs[branchLine]!.branch!;
+  const left = follow(branchLine + 1, head);
+  const right = br.targetLine !== null && !br.backward ? follow(br.targetLine, head) : [...head];
+  return { branchLine, left, right };
+}

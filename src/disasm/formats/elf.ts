@@ -1,0 +1,111 @@
+// ELF reader (32- and 64-bit, little-endian x86 only): executable sections and the symbol
+// tables (.symtab, else .dynsym). Falls back to executable PT_LOAD segments when a binary has
+// no section headers. Every read is bounds-checked by ByteReader.
+import { UserError } from '../../errors.js';
+import { ByteReader } from '../bytes.js';
+import type { ImageSection, ImageSymbol } from '../types.js';
+import type { BinaryImage } from './image.js';
+
+const EM_386 = 3;
+const EM_X86_64 = 62;
+const ELF_MACHINES: Record<number, string> = { 2: 'SPARC', 8: 'MIPS', 20: 'PowerPC', 21: 'PowerPC64', 22: 'S390', 40: 'ARM', 183: 'AArch64', 243: 'RISC-V', 258: 'LoongArch' };
+
+export function isElf(d: Uint8Array): boolean {
+  return d.length >= 4 && d[0] === 0x7f && d[1] === 0x45 && d[2] === 0x4c && d[3] === 0x46;
+}
+
+export function readElf(data: Uint8Array, file: string): BinaryImage {
+  const head = new ByteReader(data, file);
+  const cls = head.u8(4, 'ELF class');
+  const enc = head.u8(5, 'ELF data encoding');
+  if (cls !== 1 && cls !== 2) throw new UserError(`${file}: corrupted ELF header (class ${cls}, expected 1 or 2); rebuild or re-copy the binary`);
+  if (enc !== 1 && enc !== 2) throw new UserError(`${file}: corrupted ELF header (data encoding ${enc}); rebuild or re-copy the binary`);
+  const r = new ByteReader(data, file, enc === 1);
+  const is64 = cls === 2;
+  const machine = r.u16(18, 'e_machine');
+  if (machine !== EM_386 && machine !== EM_X86_64) {
+    const name = ELF_MACHINES[machine] ?? `machine ${machine}`;
+    throw new UserError(`${file}: ELF file for ${name}, not x86; uopscope analyses x86-64 and 32-bit x86 code only`);
+  }
+  if (enc !== 1) throw new UserError(`${file}: big-endian ELF cannot hold x86 code; the file is corrupted`);
+  const bitness = machine === EM_X86_64 ? 64 : 32;
+
+  const shoff = is64 ? r.u64(0x28, 'e_shoff') : r.u32(0x20, 'e_shoff');
+  const shentsize = r.u16(is64 ? 0x3a : 0x2e, 'e_shentsize');
+  const shnum = r.u16(is64 ? 0x3c : 0x30, 'e_shnum');
+  const shstrndx = r.u16(is64 ? 0x3e : 0x32, 'e_shstrndx');
+
+  interface Sh { name: number; type: number; flags: number; addr: number; offset: number; size: number; link: number; entsize: number }
+  const shs: Sh[] = [];
+  if (shoff !== 0 && shnum > 0) {
+    const minEnt = is64 ? 64 : 40;
+    if (shentsize < minEnt) throw new UserError(`${file}: corrupted ELF header (section header size ${shentsize} < ${minEnt}); rebuild or re-copy the binary`);
+    r.check(shoff, shnum * shentsize, 'section header table');
+    for (let i = 0; i < shnum; i++) {
+      const o = shoff + i * shentsize;
+      shs.push(is64
+        ? { name: r.u32(o), type: r.u32(o + 4), flags: r.u64(o + 8, 'sh_flags'), addr: r.u64(o + 0x10, 'sh_addr'), offset: r.u64(o + 0x18, 'sh_offset'), size: r.u64(o + 0x20, 'sh_size'), link: r.u32(o + 0x28), entsize: r.u64(o + 0x38, 'sh_entsize') }
+        : { name: r.u32(o), type: r.u32(o + 4), flags: r.u32(o + 8), addr: r.u32(o + 0xc), offset: r.u32(o + 0x10), size: r.u32(o + 0x14), link: r.u32(o + 0x18), entsize: r.u32(o + 0x24) });
+    }
+  }
+  const shstr = shs[shstrndx];
+  const secName = (sh: Sh): string => (shstr && shstr.type !== 8 ? r.cstring(shstr.offset + sh.name, 256, 'section name') : '');
+
+  const sections: ImageSection[] = [];
+  const byIndex = new Map<number, string>();
+  shs.forEach((sh, i) => {
+    const name = secName(sh);
+    byIndex.set(i, name);
+    const SHF_EXECINSTR = 4;
+    const SHT_NOBITS = 8;
+    if (sh.type !== SHT_NOBITS && sh.type !== 0 && sh.flags & SHF_EXECINSTR) {
+      sections.push({ name, address: sh.addr, data: r.bytes(sh.offset, sh.size, `section ${name}`), executable: true });
+    }
+  });
+
+  if (shs.length === 0) {
+    // no section headers: use executable loadable segments
+    const phoff = is64 ? r.u64(0x20, 'e_phoff') : r.u32(0x1c, 'e_phoff');
+    const phentsize = r.u16(is64 ? 0x36 : 0x2a, 'e_phentsize');
+    const phnum = r.u16(is64 ? 0x38 : 0x2c, 'e_phnum');
+    for (let i = 0; i < phnum; i++) {
+      const o = phoff + i * phentsize;
+      const type = r.u32(o, 'program header');
+      const flags = is64 ? r.u32(o + 4) : r.u32(o + 0x18);
+      if (type !== 1 || !(flags & 1)) continue;
+      const offset = is64 ? r.u64(o + 8, 'p_offset') : r.u32(o + 4);
+      const vaddr = is64 ? r.u64(o + 0x10, 'p_vaddr') : r.u32(o + 8);
+      const filesz = is64 ? r.u64(o + 0x20, 'p_filesz') : r.u32(o + 0x10);
+      sections.push({ name: `segment${i}`, address: vaddr, data: r.bytes(offset, filesz, `segment ${i}`), executable: true });
+    }
+  }
+
+  const symbols: ImageSymbol[] = [];
+  const SHT_SYMTAB = 2;
+  const SHT_DYNSYM = 11;
+  const symtab = shs.find((s) => s.type === SHT_SYMTAB) ?? shs.find((s) => s.type === SHT_DYNSYM);
+  if (symtab) {
+    const entsize = is64 ? 24 : 16;
+    const strtab = shs[symtab.link];
+    if (!strtab) throw new UserError(`${file}: corrupted ELF symbol table (string table index ${symtab.link}); rebuild or re-copy the binary`);
+    const count = Math.floor(symtab.size / entsize);
+    r.check(symtab.offset, count * entsize, 'symbol table');
+    for (let i = 1; i < count; i++) {
+      const o = symtab.offset + i * entsize;
+      const nameOff = r.u32(o);
+      const info = is64 ? r.u8(o + 4) : r.u8(o + 12);
+      const shndx = is64 ? r.u16(o + 6) : r.u16(o + 14);
+      const value = is64 ? r.u64(o + 8, 'st_value') : r.u32(o + 4);
+      const size = is64 ? r.u64(o + 16, 'st_size') : r.u32(o + 8);
+      const type = info & 0xf;
+      // STT_NOTYPE(0) and STT_FUNC(2) label code; skip sections (3), files (4), undefined
+      if ((type !== 0 && type !== 2) || shndx === 0 || shndx >= 0xff00) continue;
+      const name = r.cstring(strtab.offset + nameOff, 1024, 'symbol name');
+      if (!name) continue;
+      symbols.push({ name, address: value, size: size || null, section: byIndex.get(shndx) ?? null });
+    }
+  }
+  if (sections.length === 0) throw new UserError(`${file}: ELF file has no executable section; pass a binary that contains code`);
+  return { format: is64 ? 'elf64' : 'elf32', bitness, machine: bitness === 64 ? 'x86-64' : 'i386', sections, symbols };
+}
+

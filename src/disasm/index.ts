@@ -1,0 +1,18 @@
+// The disasm stage: bytes → instructions, regions, CFG and dependency graph.
+// Entry points agreed in the shared brief; the shapes are in ./types.ts.
+import { loadInput } from './input.js';
+import { selectRegion } from './regions.js';
+import type { InputOptions, LoadedRegion, RegionSelection } from './types.js';
+
+export * from './types.js';
+export { loadInput, parseHex, readBinary } from './input.js';
+export { listRegions, selectRegion, resolveRegion, findIacaRegions, findLoops, IACA_START, IACA_END } from './regions.js';
+export { buildCfg } from './cfg.js';
+export { buildDependencyGraph, dependencyGraphOfPath, branchPaths } from './depgraph.js';
+export { decodeRegion } from './decode.js';
+
+/** loadInput + selectRegion in one call. */
+export async function loadRegion(opts: InputOptions & RegionSelection): Promise<LoadedRegion> {
+  const input = await loadInput(opts);
+  return selectRegion(input, opts);
+}

@@ -1,0 +1,130 @@
+// loadInput: a file (binary or assembly), --hex or --raw → LoadedInput (sections + symbols).
+import { readFileSync, statSync } from 'node:fs';
+import { extname } from 'node:path';
+import { UserError } from '../errors.js';
+import { MARKER_PREFIX, assemble } from './assemble.js';
+import { isElf, readElf } from './formats/elf.js';
+import type { BinaryImage } from './formats/image.js';
+import { machoKind, readMachoAny } from './formats/macho.js';
+import { isCoffObject, isMz, readPe } from './formats/pe.js';
+import type { InputOptions, LoadedInput, Region } from './types.js';
+
+const ASM_EXTENSIONS = new Set(['.s', '.S', '.asm']);
+
+function readUserFile(file: string, what: string): Uint8Array {
+  let st;
+  try {
+    st = statSync(file);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new UserError(`${file}: no such file; check the path`);
+    if (code === 'EACCES') throw new UserError(`${file}: permission denied; make the file readable`);
+    throw new UserError(`${file}: cannot open (${code ?? String(e)})`);
+  }
+  if (st.isDirectory()) throw new UserError(`${file}: is a directory; pass ${what}`);
+  if (!st.isFile()) throw new UserError(`${file}: not a regular file; pass ${what}`);
+  if (st.size > 1 << 30) throw new UserError(`${file}: larger than 1 GiB; pass the object file that holds the loop`);
+  try {
+    return new Uint8Array(readFileSync(file));
+  } catch (e) {
+    throw new UserError(`${file}: cannot read (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+  }
+}
+
+/** Recognises the binary formats by their magic numbers; null when none matches. */
+export function readBinary(data: Uint8Array, file: string): BinaryImage | null {
+  if (isElf(data)) return readElf(data, file);
+  if (isMz(data)) return readPe(data, file);
+  if (machoKind(data)) return readMachoAny(data, file);
+  if (isCoffObject(data)) return readPe(data, file);
+  return null;
+}
+
+export function parseHex(text: string, where = '--hex'): Uint8Array {
+  const clean = text.replace(/0x|\\x|[\s,;:]/gi, '');
+  if (clean.length === 0) throw new UserError(`${where}: no machine code given; pass hex bytes such as --hex 4801d8`);
+  if (!/^[0-9a-f]*$/i.test(clean)) {
+    const bad = /[^0-9a-f]/i.exec(clean)?.[0];
+    throw new UserError(`${where}: '${bad}' is not a hex digit; pass bytes as hex such as --hex 4801d8`);
+  }
+  if (clean.length % 2) throw new UserError(`${where}: odd number of hex digits (${clean.length}); every byte needs two digits`);
+  const out = new Uint8Array(clean.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(clean.slice(2 * i, 2 * i + 2), 16);
+  return out;
+}
+
+function rawInput(file: string, data: Uint8Array, base: number): LoadedInput {
+  return {
+    file, format: 'raw', bitness: 64, machine: 'x86-64',
+    sections: [{ name: 'raw', address: base, data, executable: true }],
+    symbols: [], commentRegions: [],
+  };
+}
+
+function fromImage(file: string, img: BinaryImage, commentRegions: Region[] = []): LoadedInput {
+  return { file, format: img.format, bitness: img.bitness, machine: img.machine, sections: img.sections, symbols: img.symbols, commentRegions };
+}
+
+export async function loadInput(opts: InputOptions): Promise<LoadedInput> {
+  const given = [opts.file !== undefined, opts.hex !== undefined, opts.raw !== undefined].filter(Boolean).length;
+  if (given === 0) throw new UserError('no input: pass a FILE, --hex BYTES or --raw FILE');
+  if (given > 1) throw new UserError('more than one input: pass only one of FILE, --hex BYTES, --raw FILE');
+  const base = opts.baseAddress ?? 0;
+  if (opts.hex !== undefined) return rawInput('<hex>', parseHex(String(opts.hex)), base);
+  if (opts.raw !== undefined) {
+    const data = readUserFile(opts.raw, 'a file of raw machine code');
+    if (data.length === 0) throw new UserError(`${opts.raw}: empty file; --raw needs machine code bytes`);
+    return rawInput(opts.raw, data, base);
+  }
+  const file = opts.file!;
+  const data = readUserFile(file, 'a binary (ELF, PE/COFF, Mach-O) or an assembly file (.s, .S, .asm)');
+  if (data.length === 0) throw new UserError(`${file}: empty file; pass a binary or an assembly source`);
+  const img = readBinary(data, file);
+  if (img) return fromImage(file, img);
+  if (ASM_EXTENSIONS.has(extname(file))) return loadAssembly(file, opts.assembler ?? 'as');
+  const text = looksLikeText(data);
+  throw new UserError(
+    `${file}: unknown format (${text ? 'a text file' : `starts with ${Array.from(data.subarray(0, 4), (b) => b.toString(16).padStart(2, '0')).join(' ')}`}): not ELF, PE/COFF or Mach-O${text ? ' and not named .s/.S/.asm' : ''}; pass an x86 binary, an assembly source, or raw machine code with --raw FILE`,
+  );
+}
+
+function looksLikeText(d: Uint8Array): boolean {
+  const n = Math.min(d.length, 512);
+  for (let i = 0; i < n; i++) {
+    const c = d[i]!;
+    if (c === 0 || (c < 9) || (c > 13 && c < 32)) return false;
+  }
+  return true;
+}
+
+function loadAssembly(file: string, assembler: 'as' | 'clang'): LoadedInput {
+  const { object, markers } = assemble(file, assembler);
+  const img = readBinary(object, file);
+  if (!img) throw new UserError(`${file}: the assembler did not produce an object uopscope can read`);
+  const regions: Region[] = [];
+  const sym = (label: string) => img.symbols.find((s) => s.name === label);
+  let open: (typeof markers)[number] | null = null;
+  for (const m of markers) {
+    if (m.begin) {
+      if (open) throw new UserError(`${file}:${m.line}: ${m.kind.toUpperCase()}-BEGIN inside the region opened at line ${open.line}; close it with ${open.kind.toUpperCase()}-END first`);
+      open = m;
+      continue;
+    }
+    if (!open) throw new UserError(`${file}:${m.line}: ${m.kind.toUpperCase()}-END without a matching BEGIN; add '# ${m.kind.toUpperCase()}-BEGIN' before the loop`);
+    if (open.kind !== m.kind) throw new UserError(`${file}:${m.line}: ${m.kind.toUpperCase()}-END closes the ${open.kind.toUpperCase()}-BEGIN of line ${open.line}; use matching markers`);
+    const b = sym(open.label);
+    const e = sym(m.label);
+    if (!b || !e) throw new UserError(`${file}:${open.line}: marker label lost during assembly; put the marker comments inside a code section`);
+    if (b.section !== e.section) throw new UserError(`${file}:${open.line}: region markers in different sections (${b.section}, ${e.section}); keep BEGIN and END in the same section`);
+    const kindName = open.kind === 'llvm-mca' ? 'LLVM-MCA' : 'OSACA';
+    regions.push({
+      index: 0, kind: open.kind,
+      name: `${kindName} region${open.name ? ` '${open.name}'` : ''} (lines ${open.line}–${m.line})`,
+      start: b.address, end: e.address, section: b.section ?? undefined,
+    });
+    open = null;
+  }
+  if (open) throw new UserError(`${file}:${open.line}: ${open.kind.toUpperCase()}-BEGIN without a matching END; add '# ${open.kind.toUpperCase()}-END' after the loop`);
+  img.symbols = img.symbols.filter((s) => !s.name.startsWith(MARKER_PREFIX));
+  return fromImage(file, { ...img, format: 'asm' }, regions);
+}
