@@ -11,12 +11,14 @@ export interface ModelOptions {
    *  (Algorithm 6 removes it from the queue) or when it starts */
   rsRelease: 'finish' | 'dispatch';
   /** order among ports of equal use in port_queue (Algorithm 5) */
-  tieBreak: 'stable' | 'lru' | 'number';
+  tieBreak: 'stable' | 'lru' | 'number' | 'numberDesc';
   /** Algorithm 4 line 5: blame every direct predecessor, or only those not resolved yet */
   blame: 'unresolved' | 'all';
+  /** when port_queue is re-sorted: after every assignment or once per cycle */
+  resort: 'each' | 'cycle';
 }
 
-export const DEFAULT_MODEL: ModelOptions = { rsRelease: 'finish', tieBreak: 'stable', blame: 'unresolved' };
+export const DEFAULT_MODEL: ModelOptions = { rsRelease: 'finish', tieBreak: 'number', blame: 'unresolved', resort: 'each' };
 
 export const ST_NONE = 0;
 export const ST_LOADING = 1;
@@ -201,7 +203,7 @@ export class Core {
     const { n, P } = this.cp;
     this.usage = new Float64Array(P);
     this.order = new Int32Array(P);
-    for (let k = 0; k < P; k++) this.order[k] = k;
+    for (let k = 0; k < P; k++) this.order[k] = model.tieBreak === 'numberDesc' ? P - 1 - k : k;
     this.portCount = new Int32Array(P);
     this.holders = Array.from({ length: P }, () => []);
     this.had = new Float64Array(n);
@@ -263,6 +265,7 @@ export class Core {
     if (this.finished) return;
     this.cycle++;
     for (let p = 0; p < this.cp.P; p++) { this.portCount[p] = 0; this.holders[p]!.length = 0; }
+    if (this.model.resort === 'cycle') for (let p = 0; p < this.cp.P; p++) this.resortPort(p);
     this.load();
     this.choosePorts();
     this.execute();
@@ -420,7 +423,11 @@ export class Core {
     this.portCount[p]!++;
     this.holders[p]!.push(g);
     this.usage[p]!++;
-    // keep port_queue sorted by use
+    if (this.model.resort === 'each') this.resortPort(p);
+  }
+
+  /** keep port_queue sorted by use after port p's use grew */
+  private resortPort(p: number): void {
     const order = this.order;
     let q = 0;
     while (order[q] !== p) q++;
@@ -429,7 +436,7 @@ export class Core {
     while (q + 1 < order.length) {
       const o = order[q + 1]!;
       const uo = this.usage[o]!;
-      const after = tb === 'stable' ? uo < u : tb === 'lru' ? uo <= u : (uo < u || (uo === u && o < p));
+      const after = tb === 'stable' ? uo < u : tb === 'lru' ? uo <= u : tb === 'number' ? (uo < u || (uo === u && o < p)) : (uo < u || (uo === u && o > p));
       if (!after) break;
       order[q] = o; order[q + 1] = p; q++;
     }

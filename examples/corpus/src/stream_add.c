@@ -1,0 +1,9 @@
+/* STREAM add: c[i] = a[i] + b[i] */
+#include "../marks.h"
+void stream_add(double *restrict c, const double *restrict a, const double *restrict b, long n) {
+  for (long i = 0; i < n; i++) {
+    IACA_START;
+    c[i] = a[i] + b[i];
+  }
+  IACA_END;
+}

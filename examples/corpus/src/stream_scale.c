@@ -1,0 +1,9 @@
+/* STREAM scale: b[i] = s * c[i] */
+#include "../marks.h"
+void stream_scale(double *restrict b, const double *restrict c, double s, long n) {
+  for (long i = 0; i < n; i++) {
+    IACA_START;
+    b[i] = s * c[i];
+  }
+  IACA_END;
+}

