@@ -15,7 +15,7 @@ const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '',
 
 interface Lat { start_op: string; target_op: string; [k: string]: string }
 interface Meas { uops: string; ports?: string; latency?: Lat[]; [k: string]: unknown }
-interface Ins { string: string; iform: string; asm: string; url?: string; operand?: { idx: string; type: string }[]; architecture?: { name: string; measurement?: Meas[] }[] }
+interface Ins { string: string; iform: string; asm: string; url?: string; source?: string; operand?: { idx: string; type: string }[]; architecture?: { name: string; measurement?: Meas[] }[] }
 
 test('there is at least one embedded file', () => {
   assert.ok(files.length > 0);
@@ -37,7 +37,9 @@ for (const f of files) {
         seen.add(ins.string);
         const idx = (ins.operand ?? []).map((o) => Number(o.idx));
         assert.deepEqual(idx, idx.map((_, i) => i + 1), `${ins.string}: operands numbered 1..n`);
-        assert.ok(ins.url && comment.includes(ins.url), `${ins.string}: its page ${ins.url} is named in the file comment`);
+        // a uops.info page (url) named in the comment, or a passage of a publication the comment cites (source)
+        assert.ok((ins.url && comment.includes(ins.url)) || (ins.source && ins.source.split(/,\s*/).every((s) => comment.includes(s))),
+          `${ins.string}: its source ${ins.url ?? ins.source} is named in the file comment`);
         for (const a of ins.architecture ?? []) {
           assert.ok(KNOWN_ARCHS.has(a.name), `${ins.string}: unknown architecture ${a.name}`);
           assert.ok(a.name !== 'KBL' && a.name !== 'CFL', `${ins.string}: KBL/CFL inherit SKL, do not duplicate`);
