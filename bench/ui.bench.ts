@@ -3,17 +3,14 @@
 // The region is assembled from examples of the forms in test/fixtures/thesis/thesis-instructions.xml
 // (real uops.info figures), run through the real pipeline (disasm → data → sim) and the real Ink
 // renderer writing to an in-memory terminal of 120×40 (not the debug renderer).
-import React from 'react';
 import { EventEmitter } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { render } from 'ink';
 import { loadRegion } from '../src/disasm/index.js';
 import { buildExplorerSession } from '../src/cli/explorerSession.js';
-import { Explorer } from '../src/ui/components/Explorer.js';
 import { shareInkOutputCache } from '../src/ui/inkOutputCache.js';
 
 const XML = new URL('../test/fixtures/thesis/thesis-instructions.xml', import.meta.url).pathname;
@@ -44,6 +41,11 @@ const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); retu
 const fmt = (x: number) => `${x.toFixed(2)} ms`;
 
 export async function main(): Promise<boolean> {
+  // as the CLI runs it: React's production build (chosen when React is first loaded, below)
+  if (process.env.NODE_ENV === undefined) process.env.NODE_ENV = 'production';
+  const React = (await import('react')).default;
+  const { render } = await import('ink');
+  const { Explorer } = await import('../src/ui/components/Explorer.js');
   const dir = mkdtempSync(join(tmpdir(), 'uopscope-bench-'));
   const src = join(dir, 'sixty.s');
   const lines = Array.from({ length: 6 }, () => BODY).flat();

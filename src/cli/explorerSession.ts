@@ -1,58 +1,73 @@
-// Glue between the stages and the explorer: a loaded region + an architecture → the plain
-// ExplorerSession the UI reads (engine factories, branch sides). Reads data files; the UI does not.
+// Glue between the pipeline and the explorer: a loaded region + an architecture → the plain
+// ExplorerSession the UI reads (engine factories, branch sides, a worker for long runs). Reads
+// data files through src/cli/pipeline.ts; the UI itself does no I/O.
 import { basename } from 'node:path';
-import { branchPaths, buildDependencyGraph, dependencyGraphOfPath, type LoadedRegion } from '../disasm/index.js';
-import { listMachines, loadArchData, loadMachine, resolveInstructions, unknownLines } from '../data/index.js';
-import { buildSimProgram, createEngine, machineParams } from '../sim/index.js';
+import { buildDependencyGraph, type LoadedRegion } from '../disasm/index.js';
+import { listMachines } from '../data/index.js';
+import { createEngine } from '../sim/index.js';
 import type { SimProgram, Variant } from '../sim/types.js';
+import type { ArchChoice, ExplorerSession, PaneSpec } from '../ui/types.js';
+import { branchPrograms, forArch, loopFor, withLoop, type Analysis, type DataOptions, type RegionAnalysis } from './pipeline.js';
 import { workerOffload } from './offload.js';
-import type { ArchChoice, ExplorerSession } from '../ui/types.js';
 
-export interface SessionOptions {
-  uopsXml?: string;
-  /** what to do with instructions without data: skip them (IACA's X) or count them as one ALU µop */
-  fallback?: 'skip' | 'alu';
+export interface SessionOptions extends DataOptions {
   /** compute run lengths and divergences on the UI thread instead of a worker */
   inThread?: boolean;
 }
 
-export async function buildExplorerSession(loaded: LoadedRegion, arch: string, opts: SessionOptions = {}): Promise<ExplorerSession> {
-  const model = loadMachine(arch);
-  const data = await loadArchData(model.arch, opts.uopsXml ? { uopsXml: opts.uopsXml } : {});
-  const instrs = loaded.instructions;
-  const resolved = resolveInstructions(instrs, data, { fallback: opts.fallback ?? 'skip' });
-  const graph = buildDependencyGraph(instrs, { loop: true });
-  const program = buildSimProgram(instrs, graph, resolved, model);
-  const params = machineParams(model);
-  const paths = branchPaths(instrs);
-  const unknown = unknownLines(resolved);
-  const notes: string[] = [`data: ${data.source.kind} (${data.source.forms} forms)`];
-  if (unknown.length) notes.push(`no data for line${unknown.length === 1 ? '' : 's'} ${unknown.join(', ')} (marked X, ${opts.fallback === 'alu' ? 'counted as one ALU µop' : 'not simulated'})`);
-  let branches: ExplorerSession['branches'] = null;
-  const programs: { main: SimProgram; left?: SimProgram; right?: SimProgram } = { main: program };
-  if (paths) {
-    const side = (label: string, lines: number[]) => {
-      const g = dependencyGraphOfPath(instrs, lines, { loop: true });
-      const p = buildSimProgram(instrs, g, resolved, model, { lines });
-      return { p, source: { label, lines, makeEngine: (variant: Variant, iterations: number) => createEngine(p, params, { iterations, variant }) } };
-    };
-    const left = side('fall-through', paths.left);
-    const right = side('taken', paths.right);
-    programs.left = left.p;
-    programs.right = right.p;
-    branches = { branchLine: paths.branchLine, paths: [left.source, right.source] };
+/** The architecture-independent half, from an already selected region. */
+export function regionAnalysis(region: LoadedRegion): RegionAnalysis {
+  return { region, graph: buildDependencyGraph(region.instructions, { loop: true }), loop: true };
+}
+
+export async function buildExplorerSession(base: RegionAnalysis | LoadedRegion, arch: string, opts: SessionOptions = {}): Promise<ExplorerSession> {
+  const ra = 'graph' in base ? base : regionAnalysis(base);
+  const { inThread, ...dataOpts } = opts;
+  const withLoopEdges = await forArch(ra, arch, dataOpts);
+  // a single iteration is the latency analysis: no loop-carried dependencies (thesis §2.4)
+  const byLoop = new Map<boolean, { a: Analysis; branches: ReturnType<typeof branchPrograms> }>();
+  const analysisFor = (iterations: number) => {
+    const loop = loopFor(iterations);
+    let hit = byLoop.get(loop);
+    if (!hit) {
+      const a = withLoop(withLoopEdges, loop);
+      hit = { a, branches: branchPrograms(a) };
+      byLoop.set(loop, hit);
+    }
+    return hit;
+  };
+  const programFor = (spec: PaneSpec, iterations: number): SimProgram => {
+    const { a, branches } = analysisFor(iterations);
+    if (spec.branch === null) return a.program;
+    if (!branches) throw new Error('this region has no conditional jump');
+    return spec.branch === 0 ? branches.left : branches.right;
+  };
+  const a = withLoopEdges;
+  const params = a.params;
+  const first = analysisFor(2).branches;
+  const notes: string[] = [`data: ${a.data.source.kind} ${a.data.source.path}`];
+  if (a.unknown.length) {
+    notes.push(`no data for ${a.unknown.map((u) => `line ${u.line} (${u.asm})`).join(', ')}: ${a.fallback === 'alu' ? 'counted as one ALU µop' : 'not simulated (X)'}`);
   }
+  const engineFor = (branch: 0 | 1 | null) => (variant: Variant, iterations: number) =>
+    createEngine(programFor({ variant, branch }, iterations), params, { iterations, variant });
   return {
-    file: basename(loaded.file),
-    region: loaded.region.name,
-    arch: model.arch,
-    archName: model.name,
+    file: basename(a.region.file),
+    region: a.region.region.name,
+    arch: a.machine.arch,
+    archName: a.machine.name,
     ports: params.ports,
-    lines: instrs.map((i) => ({ line: i.line, asm: i.intel })),
-    makeEngine: (variant, iterations) => createEngine(program, params, { iterations, variant }),
-    branches,
+    lines: a.region.instructions.map((i) => ({ line: i.line, asm: i.intel })),
+    makeEngine: engineFor(null),
+    branches: first && {
+      branchLine: first.branchLine,
+      paths: [
+        { label: 'fall-through', lines: first.leftLines, makeEngine: engineFor(0) },
+        { label: 'taken', lines: first.rightLines, makeEngine: engineFor(1) },
+      ],
+    },
     notes,
-    ...(opts.inThread ? {} : { offload: workerOffload(programs, params) }),
+    ...(inThread ? {} : { offload: workerOffload(programFor, params) }),
   };
 }
 

@@ -26,18 +26,13 @@ function run<T>(req: WorkerRequest): Cancellable<T> {
   return { promise, cancel: () => { settled = true; void worker.terminate(); } };
 }
 
-export function workerOffload(programs: { main: SimProgram; left?: SimProgram; right?: SimProgram }, machine: MachineParams): Offload {
-  const programOf = (spec: PaneSpec): SimProgram => {
-    const p = spec.branch === null ? programs.main : spec.branch === 0 ? programs.left : programs.right;
-    if (!p) throw new Error('no branch program for this pane');
-    return p;
-  };
+export function workerOffload(programFor: (spec: PaneSpec, iterations: number) => SimProgram, machine: MachineParams): Offload {
   return {
-    totalCycles: (pane, iterations) => run<number>({ kind: 'total', program: programOf(pane), machine, config: { iterations, variant: pane.variant } }),
+    totalCycles: (pane, iterations) => run<number>({ kind: 'total', program: programFor(pane, iterations), machine, config: { iterations, variant: pane.variant } }),
     divergence: (a, b, iterations) => run<Divergence>({
       kind: 'diverge', machine,
-      a: { program: programOf(a), config: { iterations, variant: a.variant } },
-      b: { program: programOf(b), config: { iterations, variant: b.variant } },
+      a: { program: programFor(a, iterations), config: { iterations, variant: a.variant } },
+      b: { program: programFor(b, iterations), config: { iterations, variant: b.variant } },
     }),
   };
 }

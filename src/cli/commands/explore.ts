@@ -6,20 +6,19 @@ import { listRegions, loadInput, selectRegion } from '../../disasm/index.js';
 import { UserError } from '../../errors.js';
 import { colorEnabled } from '../../ui/theme.js';
 import { writeFileAtomic } from '../atomicWrite.js';
-import { archChoices, buildExplorerSession } from '../explorerSession.js';
+import { archChoices, buildExplorerSession, regionAnalysis } from '../explorerSession.js';
+import { BUILTIN_DEFAULTS, effectiveSettings, parseArch, parseIterations } from '../config.js';
+import { loadMachine } from '../../data/index.js';
+import { runReport } from './report.js';
 import { addInputOptions, inputFromArgv, type InputArgv } from '../regionOptions.js';
-import { printPlainReport } from '../plainReport.js';
 
 export interface ExploreArgv extends InputArgv {
-  arch: string;
-  iterations: number;
-  'uops-xml'?: string;
-  fallback: 'skip' | 'alu';
-  'export-dir': string;
+  arch?: string;
+  iterations?: string | number;
+  uopsXml?: string;
+  fallback?: 'skip' | 'alu';
+  exportDir: string;
 }
-
-export const DEFAULT_ARCH = 'SKL';
-export const DEFAULT_ITERATIONS = 200;
 
 function stamp(d = new Date()): string {
   const p = (n: number) => String(n).padStart(2, '0');
@@ -31,17 +30,24 @@ export function exploreCommand(y: Argv): Argv {
     '$0 [file]',
     'explore how the scheduler runs the loop, cycle by cycle (the report when not on a terminal)',
     (a) => addInputOptions(a)
-      .option('arch', { type: 'string', default: DEFAULT_ARCH, describe: 'architecture (see `uopscope data list`)' })
-      .option('iterations', { type: 'number', default: DEFAULT_ITERATIONS, describe: 'loop iterations to simulate (1 = latency analysis)' })
-      .option('uops-xml', { type: 'string', describe: "uops.info's instructions.xml to read instead of the imported or embedded data" })
-      .option('fallback', { choices: ['skip', 'alu'] as const, default: 'skip' as const, describe: 'instructions without data: skip (IACA\'s X) or one ALU µop' })
-      .option('export-dir', { type: 'string', default: '.', describe: 'directory the explorer\'s export (x) is written to' }),
+      .option('arch', { alias: 'a', type: 'string', describe: `microarchitecture (default ${BUILTIN_DEFAULTS.arch}; 'uopscope config set arch X'); switch on the fly with a` })
+      .option('iterations', { alias: 'i', type: 'string', describe: `loop iterations to simulate; 1 = latency analysis (default ${BUILTIN_DEFAULTS.iterations}; 'uopscope config set iterations N')` })
+      .option('uops-xml', { type: 'string', describe: "use this uops.info instructions.xml instead of the imported or embedded data" })
+      .option('fallback', { choices: ['skip', 'alu'] as const, describe: 'instructions without data: skip them (IACA\'s X), or count one ALU µop of latency 1 (default skip)' })
+      .option('export-dir', { type: 'string', default: '.', describe: 'directory the explorer\'s export (x) is written to' })
+      .example('$0 examples/bin/branch', 'explore the thesis\'s branch example')
+      .example('$0 examples/bin/stencil --arch IVB -i 3000 | less', 'not a terminal: the report'),
     async (argv) => {
       const args = argv as unknown as ExploreArgv;
       const sel = inputFromArgv(args);
       if (!sel.file && !sel.hex && !sel.raw) throw new UserError("no input: give a FILE (a binary or an assembly source), --hex or --raw; see 'uopscope --help'");
-      const iterations = Number(args.iterations);
-      if (!Number.isInteger(iterations) || iterations < 1) throw new UserError(`--iterations ${args.iterations}: give a whole number ≥ 1`);
+      const eff = effectiveSettings({
+        ...(args.arch !== undefined ? { arch: parseArch(args.arch, '--arch') } : {}),
+        ...(args.iterations !== undefined ? { iterations: parseIterations(args.iterations, '--iterations') } : {}),
+      });
+      const arch = eff.arch.value;
+      const iterations = eff.iterations.value;
+      loadMachine(arch);   // an unknown architecture is refused before the input is read
       const input = await loadInput(sel);
       const tty = Boolean(process.stdout.isTTY && process.stdin.isTTY);
       const regions = listRegions(input);
@@ -58,18 +64,20 @@ export function exploreCommand(y: Argv): Argv {
         region = picked;
       }
       const loaded = selectRegion(input, { ...sel, ...(region !== undefined ? { region } : {}) });
-      const opts = { ...(args['uops-xml'] ? { uopsXml: args['uops-xml'] } : {}), fallback: args.fallback };
-      const session = await buildExplorerSession(loaded, String(args.arch), opts);
+      const dataOpts = { ...(args.uopsXml !== undefined ? { uopsXml: args.uopsXml } : {}), ...(args.fallback !== undefined ? { fallback: args.fallback } : {}) };
       if (!tty || !runExplorer) {
-        process.stdout.write(printPlainReport(session, iterations));
+        // not a terminal: the report (`uopscope report` with the same input and settings)
+        process.stdout.write(await runReport({ ...sel, ...(region !== undefined ? { region } : {}) }, { arch, iterations, ...dataOpts }));
         return;
       }
-      const dir = resolve(args['export-dir']);
+      const base = regionAnalysis(loaded);
+      const session = await buildExplorerSession(base, arch, dataOpts);
+      const dir = resolve(args.exportDir);
       await runExplorer({
         session,
         iterations,
         archs: archChoices(),
-        loadArch: (arch) => buildExplorerSession(loaded, arch, opts),
+        loadArch: (other) => buildExplorerSession(base, other, dataOpts),
         saveExport: async (text) => {
           const path = join(dir, `uopscope-${basename(loaded.file).replace(/[^\w.-]/g, '_')}-${stamp()}.txt`);
           writeFileAtomic(path, text, 'export');
