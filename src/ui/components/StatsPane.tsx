@@ -28,7 +28,7 @@ export function StatsPane(p: StatsPaneProps) {
   const totals = `${num(st.blockThroughput)} c/iter · ${num(st.uopsPerCycle)} µops/c · ${st.totalUops} µops/iter${shownPorts.length < portCols.length ? ` · ${portCols.length - shownPorts.length} port columns hidden` : ''}`;
   return (
     <Box flexDirection="column" width={p.width}>
-      <Text bold>{clip(`Statistics (per iteration, so far) ${totals}`, p.width)}</Text>
+      <Text bold>{clip(p.width >= 70 ? `Statistics (per iteration, so far) ${totals}` : `Stats so far: ${num(st.blockThroughput)} c/iter, ${num(st.uopsPerCycle)} µops/c`, p.width)}</Text>
       <Text underline>{clip(head, p.width)}</Text>
       {shown.map((l) => (
         <Text key={l.line} inverse={l.line === p.selectedLine} wrap="truncate-end">
