@@ -1,4 +1,5 @@
-// Runs the explorer's long computations in a worker thread so that keys stay responsive.
+// Runs the explorer's long computations in one worker thread, one job at a time, so that the
+// UI thread keeps a core to itself and keys stay responsive.
 import { Worker } from 'node:worker_threads';
 import type { MachineParams, SimProgram } from '../sim/types.js';
 import type { Divergence } from '../ui/compare.js';
@@ -10,26 +11,73 @@ const here = new URL(import.meta.url);
 const ext = here.pathname.endsWith('.ts') ? '.ts' : '.js';
 const WORKER = new URL(`./simWorker${ext}`, here);
 
-function run<T>(req: WorkerRequest): Cancellable<T> {
+function spawn(): Worker {
   // under tsx the worker registers tsx's loader itself (a Worker's --import is not honoured everywhere)
-  const worker = ext === '.ts'
+  const w = ext === '.ts'
     ? new Worker(`import('tsx/esm/api').then((api) => { api.register(); return import(${JSON.stringify(WORKER.href)}); })`, { eval: true })
     : new Worker(WORKER);
-  let settled = false;
-  const promise = new Promise<T>((resolve, reject) => {
-    worker.once('message', (m: T) => { settled = true; resolve(m); void worker.terminate(); });
-    worker.once('error', (e) => { settled = true; reject(e); });
-    worker.once('exit', (code) => { if (!settled) reject(new Error(`worker stopped (${code})`)); });
-  });
-  worker.postMessage(req);
-  worker.unref();   // never keeps uopscope running after the explorer quits
-  return { promise, cancel: () => { settled = true; void worker.terminate(); } };
+  w.unref();   // never keeps uopscope running after the explorer quits
+  return w;
 }
 
-export function workerOffload(programFor: (spec: PaneSpec, iterations: number) => SimProgram, machine: MachineParams): Offload {
+interface Job { id: number; req: WorkerRequest; resolve(v: unknown): void; reject(e: unknown): void }
+
+/** One worker, a queue of jobs; cancelling the running job restarts the worker. */
+export class JobQueue {
+  private worker: Worker | null = null;
+  private queue: Job[] = [];
+  private current: Job | null = null;
+  private nextId = 1;
+
+  submit<T>(req: WorkerRequest): Cancellable<T> {
+    let job!: Job;
+    const promise = new Promise<T>((resolve, reject) => {
+      job = { id: this.nextId++, req, resolve: resolve as (v: unknown) => void, reject };
+    });
+    this.queue.push(job);
+    this.pump();
+    return { promise, cancel: () => this.cancel(job) };
+  }
+
+  private ensureWorker(): Worker {
+    if (this.worker) return this.worker;
+    const w = spawn();
+    w.on('message', (m: { id: number; result: unknown }) => {
+      if (this.current?.id === m.id) { const j = this.current; this.current = null; j.resolve(m.result); }
+      this.pump();
+    });
+    w.on('error', (e) => { const j = this.current; this.current = null; this.worker = null; j?.reject(e); this.pump(); });
+    w.on('exit', () => { if (this.worker === w) { this.worker = null; const j = this.current; this.current = null; j?.reject(new Error('worker stopped')); this.pump(); } });
+    this.worker = w;
+    return w;
+  }
+
+  private pump(): void {
+    if (this.current || this.queue.length === 0) return;
+    this.current = this.queue.shift()!;
+    this.ensureWorker().postMessage({ id: this.current.id, req: this.current.req });
+  }
+
+  private cancel(job: Job): void {
+    const i = this.queue.indexOf(job);
+    if (i >= 0) { this.queue.splice(i, 1); job.reject(new Error('cancelled')); return; }
+    if (this.current === job) {
+      const w = this.worker;
+      this.worker = null;
+      this.current = null;
+      job.reject(new Error('cancelled'));
+      void w?.terminate();
+      this.pump();
+    }
+  }
+}
+
+const shared = new JobQueue();
+
+export function workerOffload(programFor: (spec: PaneSpec, iterations: number) => SimProgram, machine: MachineParams, queue = shared): Offload {
   return {
-    totalCycles: (pane, iterations) => run<number>({ kind: 'total', program: programFor(pane, iterations), machine, config: { iterations, variant: pane.variant } }),
-    divergence: (a, b, iterations) => run<Divergence>({
+    totalCycles: (pane, iterations) => queue.submit<number>({ kind: 'total', program: programFor(pane, iterations), machine, config: { iterations, variant: pane.variant } }),
+    divergence: (a, b, iterations) => queue.submit<Divergence>({
       kind: 'diverge', machine,
       a: { program: programFor(a, iterations), config: { iterations, variant: a.variant } },
       b: { program: programFor(b, iterations), config: { iterations, variant: b.variant } },
