@@ -58,6 +58,17 @@ export class JobQueue {
     this.ensureWorker().postMessage({ id: this.current.id, req: this.current.req });
   }
 
+  /** Drops every job and stops the worker (when the explorer quits). */
+  stop(): void {
+    for (const j of this.queue) j.reject(new Error('stopped'));
+    this.queue = [];
+    this.current?.reject(new Error('stopped'));
+    this.current = null;
+    const w = this.worker;
+    this.worker = null;
+    void w?.terminate();
+  }
+
   private cancel(job: Job): void {
     const i = this.queue.indexOf(job);
     if (i >= 0) { this.queue.splice(i, 1); job.reject(new Error('cancelled')); return; }
@@ -73,6 +84,9 @@ export class JobQueue {
 }
 
 const shared = new JobQueue();
+
+/** Stops the background worker (the explorer has quit). */
+export function stopBackground(): void { shared.stop(); }
 
 export function workerOffload(programFor: (spec: PaneSpec, iterations: number) => SimProgram, machine: MachineParams, queue = shared): Offload {
   return {

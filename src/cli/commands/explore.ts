@@ -10,6 +10,7 @@ import { archChoices, buildExplorerSession, regionAnalysis } from '../explorerSe
 import { BUILTIN_DEFAULTS, effectiveSettings, parseArch, parseIterations } from '../config.js';
 import { loadMachine } from '../../data/index.js';
 import { runReport } from './report.js';
+import { stopBackground } from '../offload.js';
 import { addInputOptions, inputFromArgv, type InputArgv } from '../regionOptions.js';
 
 export interface ExploreArgv extends InputArgv {
@@ -73,18 +74,22 @@ export function exploreCommand(y: Argv): Argv {
       const base = regionAnalysis(loaded);
       const session = await buildExplorerSession(base, arch, dataOpts);
       const dir = resolve(args.exportDir);
-      await runExplorer({
-        session,
-        iterations,
-        archs: archChoices(),
-        loadArch: (other) => buildExplorerSession(base, other, dataOpts),
-        saveExport: async (text) => {
-          const path = join(dir, `uopscope-${basename(loaded.file).replace(/[^\w.-]/g, '_')}-${stamp()}.txt`);
-          writeFileAtomic(path, text, 'export');
-          return path;
-        },
-        color: colorEnabled(),
-      });
+      try {
+        await runExplorer({
+          session,
+          iterations,
+          archs: archChoices(),
+          loadArch: (other) => buildExplorerSession(base, other, dataOpts),
+          saveExport: async (text) => {
+            const path = join(dir, `uopscope-${basename(loaded.file).replace(/[^\w.-]/g, '_')}-${stamp()}.txt`);
+            writeFileAtomic(path, text, 'export');
+            return path;
+          },
+          color: colorEnabled(),
+        });
+      } finally {
+        stopBackground();
+      }
     },
   );
 }
