@@ -58,6 +58,8 @@ export class JobQueue {
     this.ensureWorker().postMessage({ id: this.current.id, req: this.current.req });
   }
 
+  get idle(): boolean { return this.current === null && this.queue.length === 0; }
+
   /** Drops every job and stops the worker (when the explorer quits). */
   stop(): void {
     for (const j of this.queue) j.reject(new Error('stopped'));
@@ -84,6 +86,9 @@ export class JobQueue {
 }
 
 const shared = new JobQueue();
+
+/** No background job is queued or running (benchmarks wait for it). */
+export function backgroundIdle(): boolean { return shared.idle; }
 
 /** Stops the background worker (the explorer has quit). */
 export function stopBackground(): void { shared.stop(); }
