@@ -48,15 +48,15 @@ export async function runExplorer(props: Omit<ExplorerProps, 'onQuit'>): Promise
   }
 }
 
-/** Lets the user choose one of several regions; null when they quit. */
+/** Lets the user choose one of several regions; null when they quit. The picker is erased after. */
 export async function pickRegion(file: string, regions: RegionChoice[]): Promise<number | null> {
-  let picked: number | null = null;
-  const app = render(<RegionPicker file={file} regions={regions} onPick={(i) => { picked = i; }} onCancel={() => { picked = null; }} />,
-    { exitOnCtrlC: false });
-  try {
-    await app.waitUntilExit();
-  } finally {
-    app.cleanup();
-  }
-  return picked;
+  return new Promise<number | null>((resolve) => {
+    const done = (v: number | null) => {
+      app.clear();
+      app.unmount();
+      resolve(v);
+    };
+    const app = render(<RegionPicker file={file} regions={regions} onPick={(i) => done(i)} onCancel={() => done(null)} />,
+      { exitOnCtrlC: false });
+  });
 }

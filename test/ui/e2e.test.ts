@@ -110,6 +110,12 @@ test('a file with two regions opens the picker; SIGTERM and NO_COLOR still leave
     assert.doesNotMatch(ansi, /\u001B\[(?:[0-9;]*;)?3[1-7]m/, 'NO_COLOR: no colour codes on screen');
     tmux('send-keys', '-t', session, 'l');
     await waitFor(session, /cycle 1 of/, 'a step');
+    // a larger terminal: every section at once, no tabs
+    tmux('resize-window', '-t', session, '-x', '130', '-y', '45');
+    const big = await waitFor(session, /Statistics \(per iteration, so far\)/, 'the layout of a large terminal');
+    assert.doesNotMatch(big, /tab: next pane/);
+    assert.match(big, /Reservation station \d+\/\d+ µops/);
+    assert.match(big, /divider: (free|busy)/);
     // the node process under the pane's shell
     const shell = tmux('display-message', '-p', '-t', session, '#{pane_pid}').trim();
     const pid = execFileSync('pgrep', ['-P', shell, 'node'], { encoding: 'utf8' }).trim().split('\n')[0]!;

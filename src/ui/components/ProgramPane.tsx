@@ -20,7 +20,7 @@ export function ProgramPane(p: ProgramPaneProps) {
   const start = scrollStart(p.selected, p.lines.length, rows);
   const shown = p.lines.slice(start, start + rows);
   const countsW = Math.min(28, Math.max(16, Math.floor(p.width * 0.4)));
-  const asmW = Math.max(6, p.width - 2 - 4 - countsW);
+  const asmW = Math.max(6, Math.min(44, p.width - 2 - 4 - countsW));
   const more = p.lines.length > rows ? ` ${start + 1}-${start + shown.length}/${p.lines.length}` : '';
   return (
     <Box flexDirection="column" width={p.width}>

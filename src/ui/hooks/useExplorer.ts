@@ -94,7 +94,8 @@ export function useExplorer(props: ExplorerProps, exportText: (s: ExplorerState)
   const [tab, setTabState] = useState<TabId>('rs');
   const [playing, setPlaying] = useState(false);
   const [speed, setSpeed] = useState(10);
-  const [message, setMessage] = useState('');
+  // the first message: what the data could not cover, else where it came from
+  const [message, setMessage] = useState(() => props.session.notes?.find((n) => n.startsWith('no data')) ?? props.session.notes?.[0] ?? '');
   const [busy, setBusyState] = useState<string | null>(null);
   const setBusy = useCallback((b: string | null) => { live.current.busy = b; setBusyState(b); }, []);
   const [promptText, setPromptTextState] = useState('');
