@@ -111,6 +111,50 @@ function relaxed(decoded: string[], form: string[], d: DecodedInstruction): numb
   return cost;
 }
 
+type Shape = { base: 'B' | 'R' | null; index: 'I' | 'IS' | null; disp: 'D8' | 'D32' | 'D' | null };
+
+/** The address shape of a decoded LEA: base (B) or RIP (R), index (I) or scaled index (IS),
+ *  8- or 32-bit displacement. */
+function leaShape(d: DecodedInstruction): Shape | null {
+  const m = d.memory;
+  if (!m) return null;
+  const rip = m.base === 'RIP';
+  const disp = rip || (m.base === null && m.index === null) ? 'D32'
+    : m.displacement === 0 ? null : m.displacement >= -128 && m.displacement <= 127 ? 'D8' : 'D32';
+  return { base: rip ? 'R' : m.base ? 'B' : null, index: m.index ? (m.scale > 1 ? 'IS' : 'I') : null, disp };
+}
+
+/** The shape a uops.info LEA form names, from its `agen` attribute or its string
+ *  (LEA_B_D8, LEA_BISD, LEA_R_D32, LEA_IS …), or null when it names none. */
+function formShape(f: ArchForm): Shape | null {
+  const mn = splitSignature(f.string).mnemonic;
+  const text = (f.attributes.agen ?? mn.replace(/^LEA_?/, '')).toUpperCase().replace(/[^A-Z0-9]/g, '');
+  const m = /^(B|R)?(IS|I)?(D8|D32|D)?$/.exec(text);
+  if (!m || text === '') return null;
+  return { base: (m[1] as 'B' | 'R' | undefined) ?? null, index: (m[2] as 'I' | 'IS' | undefined) ?? null, disp: (m[3] as Shape['disp'] | undefined) ?? null };
+}
+
+/** LEA forms are split by address shape in uops.info; the decoder gives 'LEA (R64, AGEN)'. */
+function matchLea(d: DecodedInstruction, idx: Index): ArchForm | null {
+  const want = leaShape(d);
+  if (!want) return null;
+  const width = splitSignature(d.signature).operands[0];
+  let top: ArchForm | null = null;
+  let topScore = -1;
+  for (const [key, forms] of idx.byMnemonic) {
+    if (!key.startsWith('|LEA')) continue;
+    for (const f of forms) {
+      const ops = splitSignature(f.string).operands;
+      if (ops[0] !== width) continue;
+      const have = formShape(f);
+      if (!have || have.base !== want.base || have.index !== want.index) continue;
+      const score = have.disp === want.disp ? 3 : have.disp === 'D' && want.disp ? 2 : want.disp && have.disp ? 1 : 0;
+      if (score > topScore) { top = f; topScore = score; }
+    }
+  }
+  return top;
+}
+
 function match(d: DecodedInstruction, idx: Index): { form: ArchForm; rule: MatchRule } | null {
   const key = signatureKey(d.signature);
   if (d.iform) {
@@ -122,6 +166,10 @@ function match(d: DecodedInstruction, idx: Index): { form: ArchForm; rule: Match
   }
   const bySig = idx.bySig.get(key);
   if (bySig) return { form: best(bySig, d), rule: 'signature' };
+  if (d.mnemonic === 'LEA') {
+    const lea = matchLea(d, idx);
+    if (lea) return { form: lea, rule: 'signature' };
+  }
   const s = splitSignature(d.signature);
   const cands = idx.byMnemonic.get(`${s.prefixes.join(' ')}|${s.mnemonic}|${s.operands.length}`) ?? [];
   let top: ArchForm | null = null;

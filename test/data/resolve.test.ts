@@ -138,3 +138,21 @@ test('the resolved list keeps line numbers and order', async () => {
   const rs = resolveInstructions([addRR({ line: 0 }), decoded('CPUID', { line: 1 }), addRR({ line: 2 })], data, { fallback: 'alu' });
   assert.deepEqual(rs.map((r) => [r.line, r.unknown]), [[0, false], [1, true], [2, false]]);
 });
+
+test('LEA: matched by address shape (uops.info splits LEA forms by base/index/scale/displacement)', async () => {
+  const base = (await skl()).forms.find((f) => f.string === 'ADD (R64, I8)')!;
+  const form = (string: string, uops: number, attributes: Record<string, string> = {}): ArchForm => ({ ...base, string, iform: 'LEA_GPRv_AGEN', asm: 'LEA', attributes, m: { ...base.m, uops } });
+  const data: ArchData = { arch: 'SKL', source: { kind: 'file', path: 'test', forms: 5 }, forms: [
+    form('LEA_B_D8 (R64)', 1), form('LEA_B_IS_D8 (R64)', 2), form('LEA_R_D32 (R64)', 3), form('LEA_B_D8 (R32)', 4), form('LEA_BISD (R64)', 5),
+  ] };
+  const lea = (kind: string, memory: { base: string | null; index: string | null; scale: number; displacement: number }) =>
+    decoded(`LEA (${kind}, AGEN)`, { mnemonic: 'LEA', iform: 'LEA_GPRv_AGEN', ops: [reg(kind, 'RAX', kind === 'R64' ? 'rax' : 'eax', false, true), { kind: 'AGEN', read: false, write: false }],
+      writes: ['RAX'], memory: { ...memory, segment: null, size: 0, read: false, write: false }, indexed: memory.index !== null });
+  const r = (d: ReturnType<typeof lea>) => resolveInstructions([d], data)[0]!;
+  assert.equal(r(lea('R64', { base: 'RBX', index: null, scale: 1, displacement: 8 })).form!.string, 'LEA_B_D8 (R64)');
+  assert.equal(r(lea('R32', { base: 'RBX', index: null, scale: 1, displacement: 8 })).form!.string, 'LEA_B_D8 (R32)');
+  assert.equal(r(lea('R64', { base: 'RBX', index: 'RCX', scale: 4, displacement: 16 })).form!.string, 'LEA_B_IS_D8 (R64)');
+  assert.equal(r(lea('R64', { base: 'RIP', index: null, scale: 1, displacement: 100 })).form!.string, 'LEA_R_D32 (R64)');
+  // a shape the data lacks (index without base) is unknown rather than a wrong shape
+  assert.equal(r(lea('R64', { base: null, index: 'RCX', scale: 8, displacement: 4096 })).unknown, true);
+});
