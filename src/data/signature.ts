@@ -44,7 +44,17 @@ export function splitSignature(sig: string): SplitSignature {
   const ops = paren === -1 ? [] : s.slice(paren + 1, s.lastIndexOf(')') === -1 ? undefined : s.lastIndexOf(')')).split(',').map((o) => o.replace(/\s+/g, '')).filter(Boolean);
   const prefixes: string[] = [];
   while (head.length > 1 && PREFIXES.has(head[0]!)) prefixes.push(head.shift()!);
-  const { base, variant } = stripVariant(head.join(' '));
+  let mn = head.join(' ');
+  // uops.info writes locked and repeated forms as ADD_LOCK, REP_STOSB / STOSB_REP (iclass style)
+  for (;;) {
+    const suffix = /^(.+)_(LOCK|REP|REPE|REPNE)$/.exec(mn);
+    if (suffix) { prefixes.push(suffix[2]!); mn = suffix[1]!; continue; }
+    const prefix = /^(LOCK|REP|REPE|REPNE)_(.+)$/.exec(mn);
+    if (prefix) { prefixes.push(prefix[1]!); mn = prefix[2]!; continue; }
+    break;
+  }
+  prefixes.sort();
+  const { base, variant } = stripVariant(mn);
   return { prefixes, mnemonic: canonicalMnemonic(base), variant, operands: ops };
 }
 
