@@ -105,3 +105,11 @@ test('cache location: option, UOPSCOPE_CACHE_DIR, XDG_CACHE_HOME, ~/.cache', () 
   }
   void existsSync; void readFileSync;
 });
+
+test('a file without instructions is refused', async () => {
+  const dir = tempDir('empty');
+  const f = join(dir, 'empty.xml');
+  writeFileSync(f, '<?xml version="1.0"?>\n<root date="2023-01-01">\n</root>\n');
+  await assert.rejects(importUopsXml(f, { cacheDir: join(dir, 'cache') }), (e: unknown) => e instanceof UserError && /holds no <instruction> elements/.test(e.message));
+  assert.equal(readIndex(join(dir, 'cache')), null);
+});
