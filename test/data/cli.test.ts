@@ -24,6 +24,8 @@ test('data import, then data list shows the imported architectures', () => {
   assert.equal(list.code, 0, list.err);
   assert.match(list.out, /^SKL\s+Skylake \(client\)\s+imported\s+13\s+2023-07-31\s+\S+small-instructions\.xml\s+\(used\)$/m);
   assert.match(list.out, /^KBL\s+Kaby Lake\s+inherited\s+13\s+SKL/m);
+  const rows = JSON.parse(run(['data', 'list', '--json'], cache).out) as { arch: string; kind: string; forms: number }[];
+  assert.deepEqual(rows.find((r) => r.arch === 'SNB' && r.kind === 'imported')?.forms, 1);
 });
 
 test('a corrupt file: one line with file:line:column, exit 2, cache untouched', () => {
