@@ -34,7 +34,7 @@ function runList(cacheDir?: string, json = false): void {
   const table = [['arch', 'name', 'source', 'forms', 'date', 'from', ''],
     ...rows.map((r) => [r.arch, r.name ?? '', r.kind, String(r.forms), r.date ?? '', r.path, r.active ? '(used)' : ''])];
   const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
-  for (const row of table) process.stdout.write(`${row.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()}\n`);
+  process.stdout.write(table.map((row) => `${row.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()}\n`).join(''));
 }
 
 async function runFetch(url: string, cacheDir?: string): Promise<void> {
