@@ -15,7 +15,7 @@ import type { DecodedInstruction } from '../disasm/types.js';
 import { loadMachine } from './machines.js';
 import { normalizeRegister } from './registers.js';
 import { operandClass, operandWidth, signatureKey, splitSignature } from './signature.js';
-import type { ArchData, ArchForm, LatencyEntry, MatchRule, PortGroup, ResolvedInstruction } from './types.js';
+import type { ArchData, ArchForm, DataOperand, LatencyEntry, MatchRule, PortGroup, ResolvedInstruction } from './types.js';
 
 export type Fallback = 'skip' | 'alu';
 
@@ -182,14 +182,46 @@ function match(d: DecodedInstruction, idx: Index): { form: ArchForm; rule: Match
 }
 
 /** Which resources (registers, flags) each uops.info operand idx writes, for this instruction. */
+/** Operand class for pairing uops.info operands with decoded ones: gpr, vec, k, mem, imm, rel, agen. */
+function dataClass(op: DataOperand): string {
+  if (op.type === 'reg') {
+    const r = op.registers?.[0] ?? '';
+    if (/^K\d$/.test(r)) return 'k';
+    if (/^[XYZ]MM/.test(r)) return 'vec';
+    if (/^(MM\d|ST)/.test(r)) return 'other';
+    return 'gpr';
+  }
+  return op.type === 'relbr' ? 'rel' : op.type;
+}
+
+function decodedClass(kind: string): string {
+  const k = kind.toUpperCase();
+  if (k === 'K') return 'k';
+  if (/^[XYZ]MM$/.test(k)) return 'vec';
+  if (/^R(8|16|32|64)$/.test(k) || /^(AL|AX|EAX|RAX|CL|DX)$/.test(k)) return 'gpr';
+  if (/^M/.test(k)) return 'mem';
+  if (/^(I\d+|1)$/.test(k)) return 'imm';
+  if (/^REL/.test(k)) return 'rel';
+  if (k === 'AGEN') return 'agen';
+  return 'other';
+}
+
+/** Which resources (registers, flags) each uops.info operand idx writes, for this instruction.
+ *  Explicit uops.info operands are paired in order with the decoded operands of the same class
+ *  (a decoder may leave out an operand the signature names, such as an AVX-512 mask). */
 function operandResources(form: ArchForm, d: DecodedInstruction): Map<number, string[]> {
   const out = new Map<number, string[]>();
-  let explicit = 0;
+  let next = 0;
   for (const op of form.operands) {
     if (!op.suppressed && op.type !== 'flags') {
-      const dop = d.operands[explicit++];
+      const cls = dataClass(op);
+      let k = next;
+      while (k < d.operands.length && decodedClass(d.operands[k]!.kind) !== cls) k++;
+      const dop = k < d.operands.length ? d.operands[k] : undefined;
+      if (dop) next = k + 1;
       if (op.type === 'reg' && op.write) {
-        const r = dop?.register ?? (op.registers?.[0] ? normalizeRegister(op.registers[0]) : null);
+        const fixed = op.registers?.length === 1 ? normalizeRegister(op.registers[0]!) : null;
+        const r = dop?.register ?? fixed;
         if (r) out.set(op.idx, [r]);
       }
       continue;

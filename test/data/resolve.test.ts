@@ -156,3 +156,20 @@ test('LEA: matched by address shape (uops.info splits LEA forms by base/index/sc
   // a shape the data lacks (index without base) is unknown rather than a wrong shape
   assert.equal(r(lea('R64', { base: null, index: 'RCX', scale: 8, displacement: 4096 })).unknown, true);
 });
+
+test('operand pairing: by class, never guessing a register from the file\'s list', async () => {
+  // the decoder gave no operand details: only its own writes count, not the file's first register
+  const bare = await one(decoded('ADD (R64, R64)', { writes: ['RBX'], flagsWritten: ['ZF'] }));
+  assert.deepEqual(bare.latencyByResource, { RBX: 1, AF: 1, CF: 1, OF: 1, PF: 1, SF: 1, ZF: 1 });
+  // a mask register the decoder leaves out of its operand list does not shift the pairing
+  const base = (await skl()).forms.find((f) => f.string === 'VADDPD (YMM, YMM, YMM)')!;
+  const zmm = (idx: number, r: boolean, w: boolean) => ({ idx, type: 'reg', read: r, write: w, suppressed: false, width: 512, registers: ['ZMM0', 'ZMM1'] });
+  const masked: ArchForm = {
+    ...base, string: 'VADDPD (ZMM, K, ZMM, ZMM)', attributes: { mask: '1' },
+    operands: [zmm(1, true, true), { idx: 2, type: 'reg', read: true, write: false, suppressed: false, width: 64, registers: ['K1', 'K2'] }, zmm(3, true, false), zmm(4, true, false)],
+    m: { uops: 1, ports: [{ count: 1, ports: [0, 5] }], latencies: [{ startOp: 3, targetOp: 1, cycles: 4 }, { startOp: 2, targetOp: 1, cycles: 3 }] },
+  };
+  const data: ArchData = { arch: 'SKX', source: { kind: 'file', path: 'test', forms: 1 }, forms: [masked] };
+  const d = decoded('VADDPD (ZMM, K, ZMM, ZMM)', { ops: [reg('ZMM', 'XMM1', 'zmm1', true, true), reg('ZMM', 'XMM2', 'zmm2', true, false), reg('ZMM', 'XMM3', 'zmm3', true, false)], writes: ['XMM1'] });
+  assert.deepEqual(resolveInstructions([d], data)[0]!.latencyByResource, { XMM1: 4 });
+});
