@@ -9,7 +9,10 @@ type EncOperand = [idx: number, type: string, rws: number, width: number, regs: 
 type EncLatency = number[]; // start, target, then optional fields (-1 = absent), ub flag
 type EncVariant = [uops: number, ports: number, tp: number];
 interface EncExtra { tu?: number; tl?: number; d?: number; sr?: EncVariant; srl?: EncLatency[]; ix?: EncVariant; mf?: string[] }
-type EncForm = [string: string, iform: string, asm: string | 0, ops: number, attrs: Record<string, string> | 0, uops: number, ports: number, lats: EncLatency[], extra: EncExtra | 0];
+/** The measurement, JSON-encoded inside the form's array: loading an architecture then creates one
+ *  string per form instead of a dozen small arrays (less work for the garbage collector). */
+type EncMeasurement = [uops: number, ports: number, lats: EncLatency[], extra: EncExtra | 0];
+type EncForm = [string: string, iform: string, asm: string | 0, ops: number, attrs: Record<string, string> | 0, measurement: string];
 
 export interface EncodedArch {
   version: number;
@@ -112,8 +115,9 @@ export class ArchEncoder {
     }
     if (m.indexed) x.ix = [m.indexed.uops, this.port(m.indexed.ports), m.indexed.tpUnrolled ?? -1];
     if (m.macroFusible) x.mf = m.macroFusible;
+    const mEnc: EncMeasurement = [m.uops, this.port(m.ports), m.latencies.map(encLat), Object.keys(x).length ? x : 0];
     const enc: EncForm = [f.string, f.iform, f.asm === defaultAsm(f.string) ? 0 : f.asm, this.internOps(f.operands),
-      Object.keys(f.attributes).length ? f.attributes : 0, m.uops, this.port(m.ports), m.latencies.map(encLat), Object.keys(x).length ? x : 0];
+      Object.keys(f.attributes).length ? f.attributes : 0, JSON.stringify(mEnc)];
     this.forms.push(JSON.stringify(enc));
     return true;
   }
@@ -148,7 +152,7 @@ export function decodeArch(e: EncodedArch): ArchForm[] {
 }
 
 function decodeMeasurement(f: EncForm, ports: (i: number) => PortGroup[]): Measurement {
-  const [, , , , , uops, p, lats, x] = f;
+  const [uops, p, lats, x] = JSON.parse(f[5]) as EncMeasurement;
   const m: Measurement = { uops, ports: ports(p), latencies: lats.map(decLat) };
   if (x) {
     if (x.tu !== undefined) m.tpUnrolled = x.tu;

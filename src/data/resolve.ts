@@ -14,7 +14,7 @@
 import type { DecodedInstruction } from '../disasm/types.js';
 import { loadMachine } from './machines.js';
 import { normalizeRegister } from './registers.js';
-import { operandClass, operandWidth, signatureKey, splitSignature } from './signature.js';
+import { canonicalMnemonic, operandClass, operandWidth, signatureKey, splitSignature } from './signature.js';
 import type { ArchData, ArchForm, DataOperand, LatencyEntry, MatchRule, PortGroup, ResolvedInstruction } from './types.js';
 
 export type Fallback = 'skip' | 'alu';
@@ -25,10 +25,17 @@ export interface ResolveOptions {
   fallback?: Fallback;
 }
 
-interface Index {
-  byIform: Map<string, ArchForm[]>;
+interface Sub {
   bySig: Map<string, ArchForm[]>;
   byMnemonic: Map<string, ArchForm[]>;
+}
+
+interface Index {
+  byIform: Map<string, ArchForm[]>;
+  /** forms by mnemonic root (ADD for ADD_01, ADD_LOCK, LOCK ADD; LEA for LEA_B_D8) */
+  byRoot: Map<string, ArchForm[]>;
+  /** signature indexes of one root, built when an instruction with that root is resolved */
+  subs: Map<string, Sub>;
 }
 
 const indexes = new WeakMap<ArchData, Index>();
@@ -38,18 +45,56 @@ function push(map: Map<string, ArchForm[]>, key: string, f: ArchForm): void {
   if (l) l.push(f); else map.set(key, [f]);
 }
 
+const PREFIX_TOKENS = new Set(['LOCK', 'REP', 'REPE', 'REPZ', 'REPNE', 'REPNZ']);
+
+/** The mnemonic root of a signature, with plain string operations (15,000 forms are indexed
+ *  on every run): prefixes and `_…` suffixes dropped, condition codes folded. */
+export function rootOf(sig: string): string {
+  const n = sig.length;
+  let i = 0;
+  while (i < n && sig.charCodeAt(i) === 32) i++;
+  for (;;) {
+    let j = i;
+    while (j < n) {
+      const c = sig.charCodeAt(j);
+      if (c === 32 || c === 95 || c === 40) break; // ' ', '_', '('
+      j++;
+    }
+    const tok = sig.slice(i, j).toUpperCase();
+    const after = sig.charCodeAt(j);
+    if ((after === 32 || after === 95) && PREFIX_TOKENS.has(tok)) {
+      let k = j + 1;
+      while (k < n && sig.charCodeAt(k) === 32) k++;
+      if (k < n && sig.charCodeAt(k) !== 40) { i = k; continue; }
+    }
+    const first = tok.charCodeAt(0);
+    return first === 74 || first === 83 || first === 67 ? canonicalMnemonic(tok) : tok; // J…, SET…, CMOV…
+  }
+}
+
 function indexOf(data: ArchData): Index {
   let idx = indexes.get(data);
   if (idx) return idx;
-  idx = { byIform: new Map(), bySig: new Map(), byMnemonic: new Map() };
+  idx = { byIform: new Map(), byRoot: new Map(), subs: new Map() };
   for (const f of data.forms) {
     if (f.iform) push(idx.byIform, f.iform, f);
-    push(idx.bySig, signatureKey(f.string), f);
-    const s = splitSignature(f.string);
-    push(idx.byMnemonic, `${s.prefixes.join(' ')}|${s.mnemonic}|${s.operands.length}`, f);
+    push(idx.byRoot, rootOf(f.string), f);
   }
   indexes.set(data, idx);
   return idx;
+}
+
+function sub(idx: Index, root: string): Sub {
+  let s = idx.subs.get(root);
+  if (s) return s;
+  s = { bySig: new Map(), byMnemonic: new Map() };
+  for (const f of idx.byRoot.get(root) ?? []) {
+    push(s.bySig, signatureKey(f.string), f);
+    const sp = splitSignature(f.string);
+    push(s.byMnemonic, `${sp.prefixes.join(' ')}|${sp.mnemonic}|${sp.operands.length}`, f);
+  }
+  idx.subs.set(root, s);
+  return s;
 }
 
 /** The first opcode byte after legacy prefixes and REX (two bytes for 0F xx), upper-case hex. */
@@ -141,7 +186,7 @@ function matchLea(d: DecodedInstruction, idx: Index): ArchForm | null {
   const width = splitSignature(d.signature).operands[0];
   let top: ArchForm | null = null;
   let topScore = -1;
-  for (const [key, forms] of idx.byMnemonic) {
+  for (const [key, forms] of sub(idx, 'LEA').byMnemonic) {
     if (!key.startsWith('|LEA')) continue;
     for (const f of forms) {
       const ops = splitSignature(f.string).operands;
@@ -164,14 +209,15 @@ function match(d: DecodedInstruction, idx: Index): { form: ArchForm; rule: Match
       if (exact.length) return { form: best(exact, d), rule: 'iform' };
     }
   }
-  const bySig = idx.bySig.get(key);
+  const local = sub(idx, rootOf(d.signature));
+  const bySig = local.bySig.get(key);
   if (bySig) return { form: best(bySig, d), rule: 'signature' };
   if (d.mnemonic === 'LEA') {
     const lea = matchLea(d, idx);
     if (lea) return { form: lea, rule: 'signature' };
   }
   const s = splitSignature(d.signature);
-  const cands = idx.byMnemonic.get(`${s.prefixes.join(' ')}|${s.mnemonic}|${s.operands.length}`) ?? [];
+  const cands = local.byMnemonic.get(`${s.prefixes.join(' ')}|${s.mnemonic}|${s.operands.length}`) ?? [];
   let top: ArchForm | null = null;
   let topCost = Infinity;
   for (const f of cands) {
