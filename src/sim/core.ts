@@ -10,9 +10,10 @@ export { CompiledProgram };
 
 /** Interpretation choices the thesis leaves open (fixed defaults; tests document why). */
 export interface ModelOptions {
-  /** when an instance's µops leave the reservation station: when it finishes executing
-   *  (Algorithm 6 removes it from the queue) or when it starts */
-  rsRelease: 'finish' | 'dispatch';
+  /** when µops leave the reservation station: each when it gets its port (reproduces the
+   *  thesis's §4.2 Examples 6–9), all when the instance starts, or when it finishes (Algorithm 6
+   *  removes it from the queue) */
+  rsRelease: 'finish' | 'dispatch' | 'uop';
   /** order among ports of equal use in port_queue (Algorithm 5) */
   tieBreak: 'stable' | 'lru' | 'number' | 'numberDesc';
   /** Algorithm 4 line 5: blame every direct predecessor, or only those not resolved yet */
@@ -24,7 +25,7 @@ export interface ModelOptions {
   lazyWaits?: boolean;
 }
 
-export const DEFAULT_MODEL: ModelOptions = { rsRelease: 'finish', tieBreak: 'number', blame: 'unresolved', resort: 'each' };
+export const DEFAULT_MODEL: ModelOptions = { rsRelease: 'uop', tieBreak: 'number', blame: 'unresolved', resort: 'each' };
 
 export const ST_LOADING = 1;
 export const ST_WAIT_DEP = 2;
@@ -115,6 +116,7 @@ export class Core {
   /** model.tieBreak as a number: 0 stable, 1 lru, 2 number, 3 numberDesc */
   private readonly tieCode: number;
   private readonly lazy: boolean;
+  private readonly releaseUop: boolean;
 
   constructor(program: SimProgram, machine: MachineParams, config: SimConfig, model: ModelOptions = DEFAULT_MODEL, compiled?: CompiledProgram) {
     this.cp = compiled ?? new CompiledProgram(program, machine);
@@ -134,6 +136,7 @@ export class Core {
     this.model = model;
     this.tieCode = ['stable', 'lru', 'number', 'numberDesc'].indexOf(model.tieBreak);
     this.lazy = model.blame === 'unresolved' && model.lazyWaits !== false;
+    this.releaseUop = model.rsRelease === 'uop';
     const { n, P } = this.cp;
     this.usage = new Float64Array(P);
     this.order = new Int32Array(P);
@@ -318,6 +321,7 @@ export class Core {
         this.rAssigned[s]!++;
         this.portUse[i * P + p]!++;
         this.uopsAssigned++;
+        if (this.releaseUop) this.rsUsed--;
       }
       if (ok) {
         this.rStart[s] = c;
@@ -325,7 +329,8 @@ export class Core {
         keep--;
         this.xList[this.xLen++] = g;
         this.wake(g, i, k, c);
-        if (this.model.rsRelease === 'dispatch') { this.rsUsed -= cp.uops[i]!; this.rFreed[s] = 1; }
+        if (this.model.rsRelease === 'dispatch') this.rsUsed -= cp.uops[i]!;
+        if (this.model.rsRelease !== 'finish') this.rFreed[s] = 1;
         continue;
       }
       this.rPortBlock[s] = blocked;
