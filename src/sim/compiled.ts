@@ -12,6 +12,7 @@ export class CompiledProgram {
   readonly maxU: number;
   readonly uops: Int32Array;
   readonly uopMask: Int32Array;        // n*maxU: bitmask over port indices
+  readonly uopSingle: Int32Array;      // n*maxU: the port index when the µop may use only one port, else -1
   readonly lat: Int32Array;
   readonly div: Int32Array;
   readonly divUop: Int32Array;         // which µop uses the divider (-1 none)
@@ -75,6 +76,11 @@ export class CompiledProgram {
       }
     });
     this.totalUops = total;
+    this.uopSingle = new Int32Array(n * maxU).fill(-1);
+    for (let x = 0; x < n * maxU; x++) {
+      const m = this.uopMask[x]!;
+      if (m !== 0 && (m & (m - 1)) === 0) this.uopSingle[x] = 31 - Math.clz32(m);
+    }
     // group dependencies by consumer and distinct producer instance (line, loop-carried)
     const groups: { line: number; lc: boolean; lat: number; deps: number[] }[][] = Array.from({ length: n }, () => []);
     program.deps.forEach((d, di) => {

@@ -408,6 +408,18 @@ export class Core {
     const cp = this.cp;
     const m = cp.uopMask[i * cp.maxU + u]!;
     const isDiv = cp.div[i]! > 0 && cp.divUop[i] === u;
+    const sp = cp.uopSingle[i * cp.maxU + u]!;
+    if (sp >= 0 && !isDiv) {
+      // fast path for a µop with one possible port (same outcome as the loops below)
+      const cnt = this.portCount[sp]!;
+      if (cnt < this.portCap) { this.take(g, sp); return sp; }
+      const base = sp * this.holdCap;
+      let own = true;
+      for (let h = 0; h < cnt; h++) if (this.hold[base + h] !== g) { own = false; break; }
+      if (own) { this.take(g, sp); return sp; }
+      this.lastBlocked = 1 << sp;
+      return -1;
+    }
     const c = this.cycle;
     const P = cp.P;
     let blocked = 0;
@@ -465,7 +477,7 @@ export class Core {
   private resortPort(p: number): void {
     const order = this.order;
     let q = 0;
-    while (order[q] !== p) q++;
+    while (order[q] !== p) q++;   // P ≤ 12: a scan is as quick as an index
     const u = this.usage[p]!;
     const tb = this.tieCode;
     while (q + 1 < order.length) {
