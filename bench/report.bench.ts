@@ -1,0 +1,138 @@
+// Benchmark of `uopscope report` (issue 4, item 8): simulated µops per second and whole-process
+// time on the IVB stencil example at 1,000 / 100,000 / 1,000,000 iterations, side by side with
+// llvm-mca (`llvm-mca-19 -mcpu=ivybridge -iterations=N`) on the same instructions, medians of
+// several runs, and peak RSS against iterations. Run with `npm run bench` (or directly:
+// `node --import tsx bench/report.bench.ts`). BENCH_RUNS=n changes the runs per figure;
+// BENCH_ITERATIONS=1000,100000 the iteration counts.
+
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { analyse } from '../src/cli/pipeline.js';
+import { simulate, BASELINE } from '../src/sim/index.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const ARCH = 'IVB';
+const MCA = ['llvm-mca-19', 'llvm-mca'].find((c) => spawnSync(c, ['--version'], { stdio: 'ignore' }).status === 0);
+const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
+const iterationsList = (process.env.BENCH_ITERATIONS ?? '1000,100000,1000000').split(',').map(Number);
+const runsFor = (n: number) => Number(process.env.BENCH_RUNS ?? (n >= 1_000_000 ? 3 : 5));
+
+const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2; };
+
+/** The stencil binary of the examples (thesis §4.2), as built by examples/build. */
+function stencilFile(): string {
+  const dir = join(root, 'examples', 'bin');
+  const hit = existsSync(dir) ? readdirSync(dir).filter((f) => /stencil/i.test(f)).sort() : [];
+  if (!hit.length) throw new Error(`no stencil binary under ${dir}; build the examples first`);
+  // prefer the ELF build (no extension) over .exe / .o variants
+  return join(dir, hit.find((f) => !f.includes('.')) ?? hit[0]!);
+}
+
+/** Builds dist/ when it is missing or older than src/ (whole-process time is measured on dist). */
+function ensureBuilt(): string {
+  const main = join(root, 'dist', 'cli', 'main.js');
+  const newest = (dir: string): number => readdirSync(dir, { withFileTypes: true })
+    .reduce((m, e) => Math.max(m, e.isDirectory() ? newest(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs), 0);
+  if (!existsSync(main) || statSync(main).mtimeMs < newest(join(root, 'src'))) {
+    console.log('building dist/ (npm run build) …');
+    const r = spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+    if (r.status !== 0 || !existsSync(main)) throw new Error('npm run build failed');
+  }
+  return main;
+}
+
+/** Wall time (s) and peak RSS (KB) of one process. */
+function timeProcess(cmd: string, args: string[]): { seconds: number; rssKb: number | null; stdout: string } {
+  const argv = TIME ? [TIME, ['-f', '__RSS_KB=%M', cmd, ...args]] as const : [cmd, args] as const;
+  const t0 = performance.now();
+  const r = spawnSync(argv[0], [...argv[1]], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 28 });
+  const seconds = (performance.now() - t0) / 1000;
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed: ${r.stderr}`);
+  const m = /__RSS_KB=(\d+)/.exec(r.stderr ?? '');
+  return { seconds, rssKb: m ? Number(m[1]) : null, stdout: r.stdout };
+}
+
+/**
+ * Data for the stencil's instructions: BENCH_UOPS_XML, else the engine's thesis fixture (the
+ * facts the thesis's IVB runs used) when present, else whatever the project has (imported or
+ * embedded uops.info data).
+ */
+const thesisFixture = join(root, 'test', 'fixtures', 'thesis', 'thesis-instructions.xml');
+const uopsXml = process.env.BENCH_UOPS_XML ?? (existsSync(thesisFixture) ? thesisFixture : undefined);
+const dataArgs = uopsXml ? ['--uops-xml', uopsXml] : [];
+
+const file = stencilFile();
+const analysis = await analyse({ file, arch: ARCH, loop: true, ...(uopsXml ? { uopsXml } : {}) });
+const program = analysis.program;
+const uopsPerIteration = program.instructions.reduce((a, i) => a + i.uops.length, 0);
+const cli = ensureBuilt();
+
+// the same instructions for llvm-mca, in Intel syntax, looping back to the first
+const tmp = mkdtempSync(join(tmpdir(), 'uopscope-bench-'));
+const asmFile = join(tmp, 'stencil.s');
+const body = analysis.region.instructions.map((i) => (i.branch?.kind === 'conditional' && i.branch.backward ? `${i.mnemonic.toLowerCase()} .Lloop` : i.intel));
+writeFileSync(asmFile, ['.intel_syntax noprefix', '.Lloop:', ...body, ''].join('\n'));
+
+console.log(`uopscope report vs llvm-mca — ${relative(root, file)} (${analysis.region.region.name}), ${ARCH}, ` +
+  `${program.instructions.length} instructions, ${uopsPerIteration} µops per iteration`);
+console.log(`data: ${uopsXml ? relative(root, uopsXml) : 'imported / embedded uops.info data'}`);
+console.log(`llvm-mca: ${MCA ?? 'not installed (apt-get install llvm-19)'}; peak RSS via ${TIME ?? '(unavailable)'}`);
+if (analysis.unknown.length) console.log(`warning: no data for line(s) ${analysis.unknown.map((u) => u.line).join(', ')} — figures are not comparable`);
+console.log('');
+
+interface Row { n: number; simSec: number; uopsPerSec: number; procSec: number; procAllSec: number | null; rssKb: number | null; mcaSec: number | null; mcaRssKb: number | null; mcaCycles: number | null; ourCycles: number }
+const rows: Row[] = [];
+for (const n of iterationsList) {
+  const runs = runsFor(n);
+  const sim: number[] = [];
+  let ourCycles = 0;
+  for (let k = 0; k < runs; k++) {
+    const t0 = performance.now();
+    ourCycles = simulate(program, analysis.params, { iterations: n, variant: BASELINE }).stats.cycles;
+    sim.push((performance.now() - t0) / 1000);
+  }
+  const proc: number[] = []; const rss: number[] = [];
+  for (let k = 0; k < runs; k++) {
+    const r = timeProcess(process.execPath, [cli, 'report', file, '--arch', ARCH, '--iterations', String(n), '--fast', '--json', ...dataArgs]);
+    proc.push(r.seconds); if (r.rssKb !== null) rss.push(r.rssKb);
+  }
+  // the full report (with the three what-if runs), once per count up to 100,000
+  const procAll = n <= 100_000 ? timeProcess(process.execPath, [cli, 'report', file, '--arch', ARCH, '--iterations', String(n), ...dataArgs]).seconds : null;
+  let mcaSec: number | null = null; let mcaRssKb: number | null = null; let mcaCycles: number | null = null;
+  if (MCA) {
+    const t: number[] = []; const m: number[] = [];
+    for (let k = 0; k < runs; k++) {
+      const r = timeProcess(MCA, ['-mcpu=ivybridge', `-iterations=${n}`, asmFile]);
+      t.push(r.seconds); if (r.rssKb !== null) m.push(r.rssKb);
+      mcaCycles = Number(/Total Cycles:\s+(\d+)/.exec(r.stdout)?.[1] ?? NaN);
+    }
+    mcaSec = median(t); mcaRssKb = m.length ? median(m) : null;
+  }
+  const simSec = median(sim);
+  rows.push({ n, simSec, uopsPerSec: (uopsPerIteration * n) / simSec, procSec: median(proc), procAllSec: procAll, rssKb: rss.length ? median(rss) : null, mcaSec, mcaRssKb, mcaCycles, ourCycles });
+  console.log(`  ${n.toLocaleString('en')} iterations done (${runs} runs each)`);
+}
+rmSync(tmp, { recursive: true, force: true });
+
+const f = (x: number | null, d = 2) => (x === null ? '-' : x.toFixed(d));
+const mb = (kb: number | null) => (kb === null ? '-' : (kb / 1024).toFixed(0));
+console.log('');
+console.log('iterations | sim µops/s | sim s  | uopscope --fast s | full report s | llvm-mca s | llvm-mca/uopscope | RSS MB (ours / mca) | cycles (ours / mca)');
+for (const r of rows) {
+  console.log([
+    r.n.toLocaleString('en').padStart(10),
+    `${(r.uopsPerSec / 1e6).toFixed(2)} M`.padStart(10),
+    f(r.simSec, 3).padStart(6),
+    f(r.procSec).padStart(17),
+    f(r.procAllSec).padStart(13),
+    f(r.mcaSec).padStart(10),
+    (r.mcaSec === null ? '-' : `${(r.mcaSec / r.procSec).toFixed(2)}×`).padStart(17),
+    `${mb(r.rssKb)} / ${mb(r.mcaRssKb)}`.padStart(19),
+    `${r.ourCycles} / ${r.mcaCycles ?? '-'}`,
+  ].join(' | '));
+}
+console.log('');
+console.log('llvm-mca/uopscope > 1 means uopscope (one simulation, --fast) finished first; "full report" adds the three what-if runs.');

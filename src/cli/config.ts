@@ -1,0 +1,112 @@
+// Persistent defaults (SUACA's --setup / --print-default): a small JSON file in the XDG config
+// directory, $XDG_CONFIG_HOME/uopscope/config.json (~/.config/uopscope/config.json), or in
+// $UOPSCOPE_CONFIG_DIR when set. Written atomically (temp file + rename).
+
+import { mkdirSync, readFileSync, renameSync, writeFileSync, rmSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { UserError } from '../errors.js';
+
+/** Built-in defaults when neither a flag nor the config file says otherwise. */
+export const BUILTIN_DEFAULTS = { arch: 'SKL', iterations: 200 } as const;
+
+export interface UserConfig {
+  arch?: string;
+  iterations?: number;
+}
+
+export type ConfigKey = keyof UserConfig;
+export const CONFIG_KEYS: readonly ConfigKey[] = ['arch', 'iterations'];
+
+/** Largest iteration count accepted (memory stays flat; time grows linearly). */
+export const MAX_ITERATIONS = 100_000_000;
+
+export function configDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.UOPSCOPE_CONFIG_DIR) return env.UOPSCOPE_CONFIG_DIR;
+  const base = env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME.length > 0 ? env.XDG_CONFIG_HOME : join(homedir(), '.config');
+  return join(base, 'uopscope');
+}
+
+export function configPath(env: NodeJS.ProcessEnv = process.env): string {
+  return join(configDir(env), 'config.json');
+}
+
+/** The saved settings ({} when there is no file). A broken file is a UserError naming it. */
+export function readConfig(env: NodeJS.ProcessEnv = process.env): UserConfig {
+  const path = configPath(env);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw new UserError(`cannot read the config file ${path}: ${(err as Error).message}; check its permissions or delete it`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    throw new UserError(`the config file ${path} is not valid JSON; fix it, or delete it to go back to the defaults`);
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw new UserError(`the config file ${path} must hold a JSON object such as {"arch":"SKL","iterations":200}; fix it or delete it`);
+  }
+  const obj = raw as Record<string, unknown>;
+  const out: UserConfig = {};
+  if (obj.arch !== undefined) out.arch = parseArch(obj.arch, `"arch" in ${path}`);
+  if (obj.iterations !== undefined) out.iterations = parseIterations(obj.iterations, `"iterations" in ${path}`);
+  return out;
+}
+
+/** Saves the settings atomically; returns the file written. */
+export function writeConfig(cfg: UserConfig, env: NodeJS.ProcessEnv = process.env): string {
+  const dir = configDir(env);
+  const path = configPath(env);
+  const tmp = join(dir, `.config.json.${process.pid}.${Date.now()}.tmp`);
+  try {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(tmp, JSON.stringify(cfg, null, 2) + '\n', 'utf8');
+    renameSync(tmp, path);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw new UserError(`cannot write the config file ${path}: ${(err as Error).message}; set UOPSCOPE_CONFIG_DIR to a writable directory`);
+  }
+  return path;
+}
+
+/** Validates and normalises a value given on the command line for `key`. */
+export function parseConfigValue(key: string, value: unknown): UserConfig {
+  if (key === 'arch') return { arch: parseArch(value, 'arch') };
+  if (key === 'iterations') return { iterations: parseIterations(value, 'iterations') };
+  throw new UserError(`unknown setting '${key}'; the settings are: ${CONFIG_KEYS.join(', ')}`);
+}
+
+export function parseArch(value: unknown, where: string): string {
+  const s = typeof value === 'string' ? value.trim().toUpperCase() : '';
+  if (!/^[A-Z][A-Z0-9-]*$/.test(s)) {
+    throw new UserError(`${where}: '${String(value)}' is not an architecture name; use one such as SNB, IVB, SKL (see 'uopscope machines')`);
+  }
+  return s;
+}
+
+export function parseIterations(value: unknown, where: string): number {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
+  if (!Number.isInteger(n) || n < 1 || n > MAX_ITERATIONS) {
+    throw new UserError(`${where}: '${String(value)}' is not an iteration count; give a whole number from 1 to ${MAX_ITERATIONS}`);
+  }
+  return n;
+}
+
+export interface EffectiveSetting<T> { value: T; from: 'flag' | 'config' | 'default' }
+
+/** A flag beats the config file, which beats the built-in default. */
+export function effectiveSettings(flags: UserConfig, env: NodeJS.ProcessEnv = process.env): {
+  arch: EffectiveSetting<string>; iterations: EffectiveSetting<number>;
+} {
+  const saved = readConfig(env);
+  const pick = <K extends ConfigKey>(k: K): EffectiveSetting<NonNullable<UserConfig[K]>> => {
+    if (flags[k] !== undefined) return { value: flags[k] as NonNullable<UserConfig[K]>, from: 'flag' };
+    if (saved[k] !== undefined) return { value: saved[k] as NonNullable<UserConfig[K]>, from: 'config' };
+    return { value: BUILTIN_DEFAULTS[k] as NonNullable<UserConfig[K]>, from: 'default' };
+  };
+  return { arch: pick('arch'), iterations: pick('iterations') };
+}

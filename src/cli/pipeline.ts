@@ -1,0 +1,121 @@
+// The glue every command and the explorer share: input + region options → LoadedRegion (disasm)
+// → machine model + uops.info data (data) → resolved instructions → dependency graph →
+// SimProgram (sim). Nothing is cached globally; everything returned is plain data. The
+// architecture-independent half (region, graph) is kept apart so that switching architecture
+// (the explorer does it on the fly) only redoes the cheap part: forArch().
+
+import { branchPaths, buildDependencyGraph, dependencyGraphOfPath, loadRegion } from '../disasm/index.js';
+import type { DependencyGraph, InputOptions, LoadedRegion, RegionSelection } from '../disasm/types.js';
+import { loadArchData, loadMachine, resolveInstructions } from '../data/index.js';
+import type { ArchData, MachineModel, ResolvedInstruction } from '../data/types.js';
+import { buildSimProgram, machineParams } from '../sim/index.js';
+import type { MachineParams, SimProgram } from '../sim/types.js';
+import type { UnknownInstruction } from '../report/model.js';
+
+export interface DataOptions {
+  /** an explicit uops.info instructions.xml (--uops-xml) */
+  uopsXml?: string;
+  /** where imported data is cached (default: the data stage's) */
+  cacheDir?: string;
+  /** what to do with instructions without data (default 'skip', as the data stage) */
+  fallback?: 'skip' | 'alu';
+}
+
+export interface AnalyseOptions extends InputOptions, RegionSelection, DataOptions {
+  arch: string;
+  /** the dependency graph gets loop-carried edges when the run has more than one iteration
+   *  (thesis §2.4: a single iteration is the latency analysis, without them); default true */
+  loop?: boolean;
+}
+
+/** The architecture-independent part: the code and its dependencies. */
+export interface RegionAnalysis {
+  region: LoadedRegion;
+  /** read-after-write dependencies; loop-carried edges when `loop` */
+  graph: DependencyGraph;
+  loop: boolean;
+}
+
+/** Everything that depends on the architecture as well. */
+export interface Analysis extends RegionAnalysis {
+  machine: MachineModel;
+  params: MachineParams;
+  data: ArchData;
+  resolved: ResolvedInstruction[];
+  program: SimProgram;
+  /** instructions without data (IACA's X) and the fallback applied */
+  unknown: UnknownInstruction[];
+  fallback: 'skip' | 'alu';
+}
+
+/** The two sides of the first conditional jump as programs (thesis §2.7), original lines kept. */
+export interface BranchPrograms {
+  branchLine: number;
+  left: SimProgram;
+  right: SimProgram;
+  leftLines: number[];
+  rightLines: number[];
+}
+
+/** Loads the input and selects the region, then builds its dependency graph. */
+export async function analyseRegion(opts: InputOptions & RegionSelection & { loop?: boolean }): Promise<RegionAnalysis> {
+  const region = await loadRegion(opts);
+  const loop = opts.loop ?? true;
+  const graph = buildDependencyGraph(region.instructions, { loop });
+  return { region, graph, loop };
+}
+
+/** The whole pipeline for one architecture. */
+export async function analyse(opts: AnalyseOptions): Promise<Analysis> {
+  // an unknown architecture is refused before the input is read
+  loadMachine(opts.arch);
+  const base = await analyseRegion(opts);
+  return forArch(base, opts.arch, opts);
+}
+
+/** Rebuilds the architecture-dependent part for `arch`, reusing the region and its graph. */
+export async function forArch(base: RegionAnalysis, arch: string, opts: DataOptions = {}): Promise<Analysis> {
+  const machine = loadMachine(arch);
+  const data = await loadArchData(machine.arch, {
+    ...(opts.uopsXml !== undefined ? { uopsXml: opts.uopsXml } : {}),
+    ...(opts.cacheDir !== undefined ? { cacheDir: opts.cacheDir } : {}),
+  });
+  const fallback = opts.fallback ?? 'skip';
+  const instrs = base.region.instructions;
+  const resolved = resolveInstructions(instrs, data, { fallback });
+  const program = buildSimProgram(instrs, base.graph, resolved, machine);
+  const unknown: UnknownInstruction[] = resolved.filter((r) => r.unknown).map((r) => ({
+    line: r.line,
+    asm: instrs.find((i) => i.line === r.line)?.intel ?? '?',
+    fallback: r.fallback,
+  }));
+  return {
+    region: base.region, graph: base.graph, loop: base.loop,
+    machine, params: machineParams(machine), data, resolved, program, unknown, fallback,
+  };
+}
+
+/** The loop flag a run of `iterations` needs; rebuild the graph with withLoop() when it changes. */
+export function loopFor(iterations: number): boolean {
+  return iterations > 1;
+}
+
+/** The same analysis with the dependency graph built for `loop` (cheap: no I/O). */
+export function withLoop(a: Analysis, loop: boolean): Analysis {
+  if (a.loop === loop) return a;
+  const graph = buildDependencyGraph(a.region.instructions, { loop });
+  const program = buildSimProgram(a.region.instructions, graph, a.resolved, a.machine);
+  return { ...a, graph, loop, program };
+}
+
+/** Programs of the two sides of the first conditional jump, or null when there is none. */
+export function branchPrograms(a: Analysis): BranchPrograms | null {
+  const instrs = a.region.instructions;
+  const paths = branchPaths(instrs);
+  if (!paths) return null;
+  const side = (lines: number[]): SimProgram => {
+    const graph = dependencyGraphOfPath(instrs, lines, { loop: a.loop });
+    return buildSimProgram(instrs, graph, a.resolved, a.machine, { lines });
+  };
+  return { branchLine: paths.branchLine, left: side(paths.left), right: side(paths.right), leftLines: paths.left, rightLines: paths.right };
+}

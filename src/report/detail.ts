@@ -1,0 +1,50 @@
+// The detail analysis of one line in the layout of thesis §2.6.
+
+import type { LineDetail } from '../sim/types.js';
+import { fixed, layoutTable, type Column } from './format.js';
+
+/**
+ * "Detailed delay information for instruction: … in line N", its maximum latency, the
+ * latencies of its dependencies in both directions, and the delays caused and suffered per
+ * dependent line and per blocked port. The thesis reads both delay tables from the other
+ * side's point of view: "was delayed" is what the other line (or the other users of the port)
+ * suffered from this line, "has delayed" what this line suffered from it (§2.6: line 0 of the
+ * branch example "was delayed" 13.5 on port 1 = the delay it caused by holding port 1, "has
+ * delayed" 15.1 = the delay it suffered). The contract's LineDetail.portDelays names its fields
+ * from this line's point of view (wasDelayed = this line suffered), so they are swapped here.
+ */
+export function renderDetail(d: LineDetail): string {
+  const n = d.line;
+  const out = [
+    `Detailed delay information for instruction: ${d.asm} in line ${n}`,
+    `Maximum latency: ${d.maxLatency}`,
+    'Latencies for dependencies:',
+  ];
+  const sep = ' || ';
+  const latCols: Column[] = [
+    { header: ['Line'], align: 'right' },
+    { header: [`${n} -> Line`], align: 'right', sep },
+    { header: [`Line -> ${n}`], align: 'right', sep },
+  ];
+  const lat = (v: number | null) => (v === null ? '-' : String(v));
+  out.push(...tableOrNone(latCols, d.latencies.map((l) => [String(l.line), lat(l.fromThis), lat(l.toThis)]), 'no dependencies'));
+  out.push('Delay caused by dependencies:');
+  const depCols: Column[] = [
+    { header: ['Line'], align: 'right' },
+    { header: ['was delayed'], align: 'right', sep },
+    { header: ['has delayed'], align: 'right', sep },
+  ];
+  out.push(...tableOrNone(depCols, d.dependencyDelays.map((l) => [String(l.line), fixed(l.wasDelayed, 1), fixed(l.hasDelayed, 1)]), 'no dependencies'));
+  out.push('Delay caused by blocked ports:');
+  const portCols: Column[] = [
+    { header: ['Port'], align: 'right' },
+    { header: ['was delayed'], align: 'right', sep },
+    { header: ['has delayed'], align: 'right', sep },
+  ];
+  out.push(...tableOrNone(portCols, d.portDelays.map((p) => [String(p.port), fixed(p.hasDelayed, 1), fixed(p.wasDelayed, 1)]), 'no ports used'));
+  return out.join('\n') + '\n';
+}
+
+function tableOrNone(cols: Column[], rows: string[][], none: string): string[] {
+  return rows.length ? layoutTable(cols, rows) : [`  (${none})`];
+}

@@ -1,0 +1,83 @@
+// Number formatting and a small fixed-width table layout shared by the text renderers.
+
+/**
+ * A figure with `digits` decimals, rounded half away from zero on the decimal value a reader
+ * sees (2.345 → "2.35"), not on its binary approximation.
+ */
+export function fixed(value: number, digits: number): string {
+  if (!Number.isFinite(value)) return String(value);
+  const scale = 10 ** digits;
+  const scaled = Math.abs(value) * scale;
+  // nudge by a relative epsilon so that binary noise (2.3449999…) rounds as written
+  const rounded = Math.round(scaled * (1 + 1e-12)) / scale;
+  const out = (Math.sign(value) < 0 && rounded !== 0 ? -rounded : rounded).toFixed(digits);
+  return out;
+}
+
+/** The thesis prints a blank where a value is exactly zero and "0.0" where it only rounds to zero. */
+export function blankIfZero(value: number, digits = 1): string {
+  return value === 0 ? '' : fixed(value, digits);
+}
+
+export type Align = 'left' | 'right';
+
+export interface Column {
+  /** header rows, top to bottom (all columns get as many rows as the tallest) */
+  header: string[];
+  align: Align;
+  /** separator printed BEFORE this column (ignored for the first) */
+  sep?: string;
+}
+
+/** A title printed on its own header row, centred over columns `from`..`to` (inclusive). */
+export interface Span { from: number; to: number; text: string }
+
+/** Lays out rows of cells under multi-row headers; trailing spaces are trimmed. */
+export function layoutTable(columns: Column[], rows: string[][], spans: Span[] = []): string[] {
+  const headerRows = Math.max(0, ...columns.map((c) => c.header.length));
+  const widths = columns.map((c, i) =>
+    Math.max(0, ...c.header.map((h) => h.length), ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[], header: boolean): string => {
+    let out = '';
+    columns.forEach((c, i) => {
+      const w = widths[i] ?? 0;
+      const text = cells[i] ?? '';
+      // headers are centred over right-aligned figures, left-aligned over text
+      const cell = c.align === 'left' ? text.padEnd(w)
+        : header ? centre(text, w) : text.padStart(w);
+      out += (i === 0 ? '' : (c.sep ?? ' ')) + cell;
+    });
+    return out.replace(/\s+$/, '');
+  };
+  const lines: string[] = [];
+  for (let h = 0; h < headerRows; h++) {
+    // bottom-align the header texts (a one-row header sits on the last header row)
+    lines.push(line(columns.map((c) => c.header[h - (headerRows - c.header.length)] ?? ''), true));
+  }
+  if (spans.length) {
+    // offsets of each column's first character
+    const starts: number[] = [];
+    let at = 0;
+    columns.forEach((c, i) => {
+      if (i > 0) at += (c.sep ?? ' ').length;
+      starts.push(at);
+      at += widths[i] ?? 0;
+    });
+    // a span goes on the first header row (over columns whose headers are shorter), else on a row of its own
+    if (headerRows < 2) lines.unshift('');
+    for (const s of spans) {
+      const from = starts[s.from] ?? 0;
+      const to = (starts[s.to] ?? 0) + (widths[s.to] ?? 0);
+      const text = centre(s.text, Math.max(s.text.length, to - from));
+      const first = (lines[0] ?? '').padEnd(from + text.length);
+      lines[0] = (first.slice(0, from) + text + first.slice(from + text.length)).replace(/\s+$/, '');
+    }
+  }
+  for (const r of rows) lines.push(line(r, false));
+  return lines;
+}
+
+function centre(text: string, width: number): string {
+  const left = Math.ceil((width - text.length) / 2);
+  return (' '.repeat(Math.max(0, left)) + text).padEnd(width);
+}

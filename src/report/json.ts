@@ -1,0 +1,174 @@
+// The report as one JSON object (`uopscope report --json`): the same figures as the text,
+// unrounded, with names that read without the thesis at hand.
+
+import type { LineDetail, Variant } from '../sim/types.js';
+import type { ReportModel, Section, VariantFigures } from './model.js';
+
+export interface FiguresJson { cycles: number; blockThroughput: number; uopsPerCycle: number }
+export interface CombinationJson extends FiguresJson { perfectFrontEnd: boolean; infinitePorts: boolean; noDependencies: boolean }
+
+export interface VariantsJson {
+  perfectFrontEnd: FiguresJson;
+  infinitePorts: FiguresJson;
+  noDependencies: FiguresJson;
+  /** all 8 combinations, only with --all-variants */
+  combinations?: CombinationJson[];
+}
+
+export interface LineJson {
+  line: number;
+  asm: string;
+  uops: number;
+  hadToWait: number;
+  causedToWait: number;
+  /** every port of the machine → average µops per iteration on it */
+  ports: Record<string, number>;
+  /** divider cycles per iteration; present when the divider is used */
+  divider?: number;
+  unknown: boolean;
+}
+
+export interface SectionJson extends FiguresJson {
+  totalUops: number;
+  /** null with --fast (what-if runs skipped) */
+  variants: VariantsJson | null;
+  lines: LineJson[];
+  /** port → average µops per iteration, all lines together */
+  portTotals: Record<string, number>;
+  dividerUsed: boolean;
+}
+
+export interface DetailJson {
+  line: number;
+  asm: string;
+  maxLatency: number;
+  /** per line this one depends on or that depends on it */
+  dependencies: {
+    line: number;
+    /** latency of the dependency this line → other (null: none) */
+    latencyFromThis: number | null;
+    /** latency of the dependency other → this line (null: none) */
+    latencyToThis: number | null;
+    /** average cycles per iteration the other line waited for this one */
+    otherDelayedByThis: number;
+    /** average cycles per iteration this line waited for the other */
+    thisDelayedByOther: number;
+  }[];
+  ports: {
+    port: number;
+    /** average cycles per iteration others waited because this line held the port */
+    othersDelayedByThis: number;
+    /** average cycles per iteration this line waited because the port was blocked */
+    thisDelayedByPort: number;
+  }[];
+}
+
+export interface ReportJson extends SectionJson {
+  arch: string;
+  archName?: string;
+  iterations: number;
+  /** switches of the main analysis (--pf, --ip, --nd) */
+  variant: Variant;
+  source?: { file: string; region: string };
+  unknown: { line: number; asm: string; fallback: 'skip' | 'alu' | null }[];
+  /** with --branch; null when the region has no conditional jump */
+  branch?: { branchLine: number; left: SectionJson; right: SectionJson } | null;
+  /** with --detail LINE */
+  detail?: DetailJson;
+}
+
+export function reportJson(model: ReportModel): ReportJson {
+  const out: ReportJson = {
+    arch: model.arch,
+    ...(model.archName !== undefined ? { archName: model.archName } : {}),
+    iterations: model.iterations,
+    variant: { ...model.variant },
+    ...(model.source ? { source: { ...model.source } } : {}),
+    ...sectionJson(model.main, model.ports),
+    unknown: model.unknown.map((u) => ({ ...u })),
+  };
+  if (model.branch !== undefined) {
+    out.branch = model.branch === null ? null : {
+      branchLine: model.branch.branchLine,
+      left: sectionJson(model.branch.left, model.ports),
+      right: sectionJson(model.branch.right, model.ports),
+    };
+  }
+  if (model.detail) out.detail = detailJson(model.detail);
+  return out;
+}
+
+export function sectionJson(section: Section, ports: number[]): SectionJson {
+  const s = section.stats;
+  let variants: VariantsJson | null = null;
+  if (section.whatIf) {
+    variants = {
+      perfectFrontEnd: figures(section.whatIf.perfectFrontEnd),
+      infinitePorts: figures(section.whatIf.infinitePorts),
+      noDependencies: figures(section.whatIf.noDependencies),
+    };
+  }
+  if (section.combinations) {
+    variants ??= {} as VariantsJson;
+    variants.combinations = section.combinations.map((c) => ({
+      perfectFrontEnd: c.variant.perfectFrontEnd,
+      infinitePorts: c.variant.infinitePorts,
+      noDependencies: c.variant.noDependencies,
+      ...figures(c),
+    }));
+  }
+  return {
+    cycles: s.cycles,
+    blockThroughput: s.blockThroughput,
+    uopsPerCycle: s.uopsPerCycle,
+    totalUops: s.totalUops,
+    variants,
+    lines: s.lines.map((l) => ({
+      line: l.line,
+      asm: l.asm,
+      uops: l.uops,
+      hadToWait: l.hadToWait,
+      causedToWait: l.causedToWait,
+      ports: allPorts(l.ports, ports),
+      ...(s.dividerUsed || l.divider > 0 ? { divider: l.divider } : {}),
+      unknown: l.unknown,
+    })),
+    portTotals: allPorts(s.portTotals, ports),
+    dividerUsed: s.dividerUsed,
+  };
+}
+
+export function detailJson(d: LineDetail): DetailJson {
+  const lines = new Set<number>([...d.latencies.map((l) => l.line), ...d.dependencyDelays.map((l) => l.line)]);
+  return {
+    line: d.line,
+    asm: d.asm,
+    maxLatency: d.maxLatency,
+    dependencies: [...lines].sort((a, b) => a - b).map((line) => {
+      const lat = d.latencies.find((l) => l.line === line);
+      const delay = d.dependencyDelays.find((l) => l.line === line);
+      return {
+        line,
+        latencyFromThis: lat?.fromThis ?? null,
+        latencyToThis: lat?.toThis ?? null,
+        otherDelayedByThis: delay?.wasDelayed ?? 0,
+        thisDelayedByOther: delay?.hasDelayed ?? 0,
+      };
+    }),
+    // contract: portDelays.wasDelayed = this line was delayed; hasDelayed = it blocked others
+    ports: d.portDelays.map((p) => ({ port: p.port, othersDelayedByThis: p.hasDelayed, thisDelayedByPort: p.wasDelayed })),
+  };
+}
+
+function figures(f: VariantFigures): FiguresJson {
+  return { cycles: f.cycles, blockThroughput: f.blockThroughput, uopsPerCycle: f.uopsPerCycle };
+}
+
+function allPorts(used: Record<string, number>, ports: number[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const p of ports) out[String(p)] = used[String(p)] ?? 0;
+  // a port the machine model does not list (should not happen) is kept, not dropped
+  for (const [k, v] of Object.entries(used)) if (!(k in out)) out[k] = v;
+  return out;
+}
+

@@ -1,0 +1,109 @@
+// The report in the layout of the SUACA thesis (ch. 2 and 4): headline figures, the per-line
+// table with one column per port, the branch sections, the combinations and the unknown list.
+
+import type { LineStats, Stats, Variant } from '../sim/types.js';
+import { blankIfZero, fixed, layoutTable, type Column } from './format.js';
+import { renderDetail } from './detail.js';
+import { variantName, type ReportModel, type Section, type VariantFigures } from './model.js';
+
+/** The whole text report, ending with a newline. */
+export function renderText(model: ReportModel): string {
+  const out: string[] = [];
+  if (model.source) out.push(`Region: ${model.source.region} in ${model.source.file}`);
+  out.push(`Iterations: ${model.iterations}`);
+  if (!isBaseline(model.variant)) out.push(`Analysis with: ${variantName(model.variant)}`);
+  out.push('');
+  out.push(...renderSection(model, model.main));
+  if (model.main.combinations) out.push('', ...renderCombinations(model.main.combinations));
+  if (model.branch === null) {
+    out.push('', 'Branch analysis: the region has no conditional jump.');
+  } else if (model.branch) {
+    out.push('', `Branch analysis (first conditional jump, line ${model.branch.branchLine}):`);
+    out.push('', 'Left branch analysis:', ...renderSection(model, model.branch.left));
+    out.push('', 'Right branch analysis:', ...renderSection(model, model.branch.right));
+  }
+  if (model.unknown.length) out.push('', ...renderUnknown(model));
+  if (model.detail) out.push('', renderDetail(model.detail).replace(/\n$/, ''));
+  return out.join('\n') + '\n';
+}
+
+/** Headline figures, architecture line, per-line table and µop total of one analysed program. */
+export function renderSection(model: Pick<ReportModel, 'arch' | 'ports' | 'dividerPort' | 'variant'>, section: Section): string[] {
+  const s = section.stats;
+  const out = [`Block throughput: ${fixed(s.blockThroughput, 2)} cycles`];
+  const w = section.whatIf;
+  if (w) {
+    if (!model.variant.perfectFrontEnd) out.push(`Block throughput with perfect front-end: ${fixed(w.perfectFrontEnd.blockThroughput, 2)} cycles`);
+    if (!model.variant.infinitePorts) out.push(`Block throughput with infinitely usable ports: ${fixed(w.infinitePorts.blockThroughput, 2)} cycles`);
+    if (!model.variant.noDependencies) out.push(`Block throughput without dependencies: ${fixed(w.noDependencies.blockThroughput, 2)} cycles`);
+  }
+  out.push(`Microops per cycle: ${fixed(s.uopsPerCycle, 2)}`);
+  out.push(`Analysis for architecture: ${model.arch}`);
+  out.push(...renderLineTable(s, model.ports, model.dividerPort));
+  out.push(`Total number of Uops: ${s.totalUops}`);
+  return out;
+}
+
+/**
+ * The per-line table: Line || Num Uops || had to wait || caused to wait || one column per port
+ * (and DV after the divider's port when the divider is used) || asm. Zero is printed blank,
+ * a value that only rounds to zero as 0.0 (as the thesis does); unknown lines are marked X.
+ */
+export function renderLineTable(stats: Stats, ports: number[], dividerPort: number): string[] {
+  const showDv = stats.dividerUsed || stats.lines.some((l) => l.divider > 0);
+  const anyUnknown = stats.lines.some((l) => l.unknown);
+  const portCols: { label: string; value: (l: LineStats) => number }[] = [];
+  for (const p of ports) {
+    portCols.push({ label: String(p), value: (l) => l.ports[String(p)] ?? 0 });
+    if (showDv && p === dividerPort) portCols.push({ label: 'DV', value: (l) => l.divider });
+  }
+  const columns: Column[] = [
+    { header: ['Line'], align: 'right' },
+    { header: ['Num', 'Uops'], align: 'right', sep: ' || ' },
+    { header: ['had', 'to wait'], align: 'right', sep: ' || ' },
+    { header: ['caused', 'to wait'], align: 'right', sep: ' || ' },
+    ...portCols.map((c, i): Column => ({ header: [c.label], align: 'right', sep: i === 0 ? ' || ' : ' | ' })),
+    { header: [''], align: 'left', sep: ' || ' },
+  ];
+  const rows = stats.lines.map((l) => [
+    String(l.line),
+    String(l.uops),
+    blankIfZero(l.hadToWait),
+    blankIfZero(l.causedToWait),
+    ...portCols.map((c) => blankIfZero(c.value(l))),
+    (anyUnknown ? (l.unknown ? 'X ' : '  ') : '') + l.asm,
+  ]);
+  const first = 4;
+  return layoutTable(columns, rows, [{ from: first, to: first + portCols.length - 1, text: 'Used Ports' }]);
+}
+
+/** The 8 combinations of perfect front-end / infinite ports / no dependencies (thesis §2.1). */
+export function renderCombinations(runs: VariantFigures[]): string[] {
+  const yes = (b: boolean) => (b ? 'yes' : '-');
+  const columns: Column[] = [
+    { header: ['perfect', 'front-end'], align: 'right' },
+    { header: ['infinite', 'ports'], align: 'right', sep: ' || ' },
+    { header: ['no', 'deps'], align: 'right', sep: ' || ' },
+    { header: ['block', 'throughput'], align: 'right', sep: ' || ' },
+    { header: ['microops', 'per cycle'], align: 'right', sep: ' || ' },
+  ];
+  const rows = runs.map((r) => [
+    yes(r.variant.perfectFrontEnd), yes(r.variant.infinitePorts), yes(r.variant.noDependencies),
+    fixed(r.blockThroughput, 2), fixed(r.uopsPerCycle, 2),
+  ]);
+  return ['All combinations of the what-if analyses:', ...layoutTable(columns, rows)];
+}
+
+function renderUnknown(model: ReportModel): string[] {
+  const out = ['X - no data for this instruction on ' + model.arch + ':'];
+  for (const u of model.unknown) {
+    const how = u.fallback === 'alu' ? 'counted as 1 µop on any ALU port, latency 1'
+      : u.fallback === 'skip' ? 'skipped (no µop, no latency)' : 'no fallback';
+    out.push(`  line ${u.line}: ${u.asm} (${how})`);
+  }
+  return out;
+}
+
+function isBaseline(v: Variant): boolean {
+  return variantName(v) === 'baseline';
+}

@@ -1,0 +1,117 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { renderText, renderLineTable, renderCombinations } from '../../src/report/text.js';
+import { fixed, blankIfZero } from '../../src/report/format.js';
+import { figures, latencyExample, line, stats } from './fixtures.js';
+
+test('figures are rounded as written, zero is blank and a tiny value prints 0.0', () => {
+  assert.equal(fixed(2.345, 2), '2.35');
+  assert.equal(fixed(468 / 200, 2), '2.34');
+  assert.equal(fixed(0.04, 1), '0.0');
+  assert.equal(fixed(0.05, 1), '0.1');
+  assert.equal(fixed(15.649999, 1), '15.6');
+  assert.equal(fixed(3, 2), '3.00');
+  assert.equal(blankIfZero(0), '');
+  assert.equal(blankIfZero(0.001), '0.0');
+  assert.equal(blankIfZero(1), '1.0');
+});
+
+test('the latency analysis of the branch example prints in the thesis layout', () => {
+  const text = renderText(latencyExample());
+  assert.deepEqual(text.split('\n').slice(0, 8), [
+    'Iterations: 1',
+    '',
+    'Block throughput: 3.00 cycles',
+    'Block throughput with perfect front-end: 3.00 cycles',
+    'Block throughput with infinitely usable ports: 3.00 cycles',
+    'Block throughput without dependencies: 3.00 cycles',
+    'Microops per cycle: 2.33',
+    'Analysis for architecture: SNB',
+  ]);
+  assert.match(text, /Total number of Uops: 7\n$/);
+});
+
+test('the line table has one column per port, blanks for zero and the asm last', () => {
+  const m = latencyExample();
+  const lines = renderLineTable(m.main.stats, m.ports, m.dividerPort);
+  assert.deepEqual(lines, [
+    '     ||  Num ||   had   ||  caused ||          Used Ports         ||',
+    'Line || Uops || to wait || to wait ||  0  |  1  | 2 | 3 | 4 |  5  ||',
+    '   0 ||    1 ||         ||     1.0 ||     | 1.0 |   |   |   |     || mov rax, 0x1',
+    '   1 ||    1 ||         ||         || 1.0 |     |   |   |   |     || cmp rcx, 0x0',
+    '   2 ||    1 ||     1.0 ||     1.0 ||     |     |   |   |   | 1.0 || jnz 0x7',
+    '   3 ||    1 ||     1.0 ||     1.0 || 1.0 |     |   |   |   |     || add rbx, rax',
+    '   4 ||    1 ||     1.0 ||     1.0 ||     |     |   |   |   | 1.0 || jmp 0x5',
+    '   5 ||    1 ||         ||     1.0 ||     | 1.0 |   |   |   |     || add rbx, rax',
+    '   6 ||    1 ||     1.0 ||         || 1.0 |     |   |   |   |     || add rbx, rbx',
+  ]);
+});
+
+test('the divider column appears after the divider port only when the divider is used', () => {
+  const without = stats([line(0, 'add rax, rbx', { ports: { '0': 1 } })], 1, 1);
+  assert.doesNotMatch(renderLineTable(without, [0, 1, 5], 0).join('\n'), /DV/);
+  const withDiv = stats([
+    line(0, 'div rcx', { uops: 1, ports: { '0': 1 }, divider: 21.5 }),
+    line(1, 'add rax, rbx', { ports: { '1': 1 } }),
+  ], 30, 1);
+  const t = renderLineTable(withDiv, [0, 1, 5], 0);
+  assert.match(t[1]!, /\|\|  0  \|  DV  \|  1  \| 5 \|\|/);
+  assert.match(t[2]!, /\| 1\.0 \| 21\.5 \|/);
+  // the add line leaves the divider blank
+  assert.match(t[3]!, /\|     \|      \| 1\.0 \|/);
+});
+
+test('unknown instructions are marked X and listed with the fallback used', () => {
+  const m = latencyExample();
+  m.main.stats.lines[1] = { ...m.main.stats.lines[1]!, unknown: true, asm: 'vfoo xmm1, xmm2' };
+  m.unknown = [{ line: 1, asm: 'vfoo xmm1, xmm2', fallback: 'alu' }];
+  const text = renderText(m);
+  assert.match(text, /\|\| X vfoo xmm1, xmm2\n/);
+  assert.match(text, /\|\|   mov rax, 0x1\n/);
+  assert.match(text, /X - no data for this instruction on SNB:\n  line 1: vfoo xmm1, xmm2 \(counted as 1 µop on any ALU port, latency 1\)/);
+  m.unknown[0]!.fallback = 'skip';
+  assert.match(renderText(m), /line 1: vfoo xmm1, xmm2 \(skipped \(no µop, no latency\)\)/);
+});
+
+test('a variant run omits the what-if line of its own switch and says which variant ran', () => {
+  const m = latencyExample();
+  m.variant = { perfectFrontEnd: true, infinitePorts: false, noDependencies: false };
+  const text = renderText(m);
+  assert.match(text, /Analysis with: perfect front-end\n/);
+  assert.doesNotMatch(text, /with perfect front-end:/);
+  assert.match(text, /with infinitely usable ports: 3\.00 cycles/);
+  m.main.whatIf = null;
+  assert.doesNotMatch(renderText(m), /Block throughput with/);
+});
+
+test('the combinations table lists the 8 runs', () => {
+  const runs = [];
+  for (const pf of [false, true]) for (const ip of [false, true]) for (const nd of [false, true])
+    runs.push(figures(pf, ip, nd, ip ? 400 : 468, 200, 7));
+  const lines = renderCombinations(runs);
+  assert.equal(lines.length, 1 + 2 + 8);
+  assert.equal(lines[3], '        - ||        - ||    - ||       2.34 ||      2.99');
+  assert.equal(lines[10], '      yes ||      yes ||  yes ||       2.00 ||      3.50');
+});
+
+test('branch sections print left and right with their own tables', () => {
+  const m = latencyExample();
+  const left = { ...m.main, stats: stats([m.main.stats.lines[0]!, m.main.stats.lines[3]!], 400, 200) };
+  const right = { ...m.main, stats: stats([m.main.stats.lines[0]!, m.main.stats.lines[5]!, m.main.stats.lines[6]!], 500, 200) };
+  m.branch = { branchLine: 2, left, right };
+  const text = renderText(m);
+  const li = text.indexOf('Left branch analysis:');
+  const ri = text.indexOf('Right branch analysis:');
+  assert.ok(li > 0 && ri > li);
+  assert.match(text.slice(li, ri), /Block throughput: 2\.00 cycles[\s\S]*   3 \|\|[\s\S]*Total number of Uops: 2/);
+  assert.match(text.slice(ri), /Block throughput: 2\.50 cycles[\s\S]*   6 \|\|[\s\S]*Total number of Uops: 3/);
+  m.branch = null;
+  assert.match(renderText(m), /Branch analysis: the region has no conditional jump\./);
+});
+
+test('the numeric part of a 6-port table fits in 80 columns', () => {
+  const m = latencyExample();
+  for (const l of renderLineTable(m.main.stats, m.ports, 0)) {
+    assert.ok(l.replace(/ \|\| [^|]*$/, '').length <= 80, l);
+  }
+});
