@@ -3,7 +3,9 @@
         .intel_syntax noprefix
         .text
         .globl  main
+        .globl  _main                   # the name 32-bit Windows C code links against
 main:
+_main:
         push    ebx
         xor     ecx, ecx
         mov     edx, 1000

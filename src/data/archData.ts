@@ -56,7 +56,7 @@ export async function loadArchData(archIn: string, opts: LoadArchOptions = {}): 
     if (parsed.date) base.date = parsed.date;
     const data = combine(arch, chain.map((a) => parsed.archs.get(a) ?? null), chain, base);
     if (!data) {
-      throw new UserError(`${opts.uopsXml} has no measurements for ${arch} — pick one of ${[...parsed.archs.keys()].join(', ') || '(none)'}`);
+      throw new UserError(`${opts.uopsXml} has no measurements for ${arch} — pick one of ${[...parsed.seen].join(', ') || '(none)'}`);
     }
     memo.set(key, data);
     return data;

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, w
 import { join, resolve } from 'node:path';
 import { UserError } from '../errors.js';
 import { writeFileAtomic } from './atomicWrite.js';
+import { decodeArch, encodeArch, type EncodedArch } from './cacheFormat.js';
 import { dedupe } from './formKey.js';
 import { CACHE_VERSION, cacheDir } from './paths.js';
 import { parseUopsXmlFile } from './uopsXml.js';
@@ -28,12 +29,6 @@ export interface CacheIndex {
   forms: number;
 }
 
-export interface ArchFile {
-  version: number;
-  arch: string;
-  forms: ArchForm[];
-}
-
 export function readIndex(dirOverride?: string): CacheIndex | null {
   const path = join(cacheDir(dirOverride), 'index.json');
   if (!existsSync(path)) return null;
@@ -49,13 +44,12 @@ export function readIndex(dirOverride?: string): CacheIndex | null {
 export function readArchFile(dir: string, arch: string): ArchForm[] | null {
   const path = join(dir, `${arch}.json`);
   if (!existsSync(path)) return null;
-  let f: ArchFile;
   try {
-    f = JSON.parse(readFileSync(path, 'utf8')) as ArchFile;
+    const f = JSON.parse(readFileSync(path, 'utf8')) as EncodedArch;
+    return f.version === CACHE_VERSION && f.arch === arch ? decodeArch(f) : null;
   } catch {
     throw new UserError(`the cached data ${path} is damaged — run 'uopscope data import FILE' again or delete it`);
   }
-  return f.version === CACHE_VERSION && f.arch === arch ? f.forms : null;
 }
 
 /** Writes per-arch files into a new directory `final` (built as a temp dir, then renamed). */
@@ -64,8 +58,7 @@ export function writeArchDir(final: string, archs: Map<string, ArchForm[]>): voi
   mkdirSync(tmp, { recursive: true });
   try {
     for (const [arch, forms] of archs) {
-      const body: ArchFile = { version: CACHE_VERSION, arch, forms };
-      writeFileSync(join(tmp, `${arch}.json`), JSON.stringify(body));
+      writeFileSync(join(tmp, `${arch}.json`), JSON.stringify(encodeArch(CACHE_VERSION, arch, forms)));
     }
     rmSync(final, { recursive: true, force: true });
     renameSync(tmp, final);

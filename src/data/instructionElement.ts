@@ -42,24 +42,38 @@ function ports(v: string | undefined, what: string): PortGroup[] {
 // field (largest wins), since the engine uses the largest latency anyway (docs/data.md).
 const LAT_RE = /^(min_|max_)?cycles(_addr_index|_addr|_mem)?(_same_reg)?$/;
 
+type LatField = 'cycles' | 'cyclesSameReg' | 'cyclesAddr' | 'cyclesAddrIndex' | 'cyclesMem' | 'minCycles' | 'maxCycles';
+const FIELD: Record<string, LatField | undefined> = {
+  cycles: 'cycles', cycles_same_reg: 'cyclesSameReg', cycles_addr: 'cyclesAddr', cycles_addr_index: 'cyclesAddrIndex',
+  cycles_mem: 'cyclesMem', min_cycles: 'minCycles', max_cycles: 'maxCycles',
+};
+
 function latency(node: XmlNode): LatencyEntry {
   const a = node.$ ?? {};
   const startOp = num(a.start_op, 'start_op');
   const targetOp = num(a.target_op, 'target_op');
   if (startOp === undefined || targetOp === undefined) throw new ElementError('<latency> without start_op/target_op');
   const e: LatencyEntry = { startOp, targetOp };
-  const put = (k: 'cycles' | 'cyclesSameReg' | 'cyclesAddr' | 'cyclesAddrIndex' | 'cyclesMem' | 'minCycles' | 'maxCycles', v: number) => {
+  const put = (k: LatField, v: number) => {
     const old = e[k];
     e[k] = old === undefined ? v : Math.max(old, v);
   };
-  for (const [name, value] of Object.entries(a)) {
+  for (const name in a) {
+    const value = a[name]!;
+    if (name === 'start_op' || name === 'target_op') continue;
+    const field = FIELD[name];
+    if (field) {
+      const v = num(value, name);
+      if (v !== undefined) put(field, v);
+      continue;
+    }
     if (name.endsWith('_is_upper_bound')) {
       if (value === '1' || value === 'true') e.upperBound = true;
       continue;
     }
     const m = LAT_RE.exec(name);
     if (!m) continue;
-    const v = num(value, name)!;
+    const v = num(value, name);
     if (v === undefined) continue;
     const [, minmax, kind, same] = m;
     if (same) { put('cyclesSameReg', v); continue; }
@@ -129,7 +143,7 @@ function operand(node: XmlNode): DataOperand {
 }
 
 /** Converts one instruction element. `wanted` limits which architectures are kept. */
-export function instructionForm(node: XmlNode, wanted?: Set<string>): InstructionForm {
+export function instructionForm(node: XmlNode, wanted?: Set<string>, seen?: Set<string>): InstructionForm {
   const a = node.$ ?? {};
   if (!a.string) throw new ElementError('<instruction> without a string attribute');
   const attributes: Record<string, string> = {};
@@ -147,6 +161,7 @@ export function instructionForm(node: XmlNode, wanted?: Set<string>): Instructio
   if (a.category !== undefined) form.category = a.category;
   for (const arch of children(node, 'architecture')) {
     const name = arch.$?.name?.toUpperCase();
+    if (name && seen) seen.add(name);
     if (!name || (wanted && !wanted.has(name))) continue;
     const ms = children(arch, 'measurement');
     if (ms.length === 0) continue; // only IACA's view or a doc entry: no measurement

@@ -57,7 +57,7 @@ function loadAll(): Map<string, MachineModel> {
 /** The model of one core; arch names as uops.info spells them (SKL, ADL-P), case-insensitive. */
 export function loadMachine(arch: string): MachineModel {
   const m = loadAll().get(arch.trim().toUpperCase());
-  if (!m) throw new UserError(`unknown architecture '${arch}' — known: ${[...loadAll().keys()].join(', ')}`);
+  if (!m) throw new UserError(`unknown architecture '${arch}' — known: ${listMachines().map((x) => x.arch).join(', ')}`);
   return m;
 }
 

@@ -6,6 +6,7 @@
 import { createReadStream, statSync } from 'node:fs';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { UserError } from '../errors.js';
+import { fastElement } from './fastElement.js';
 import { ElementError, REPEATED, instructionForm, type XmlNode } from './instructionElement.js';
 import type { ArchForm, InstructionForm } from './types.js';
 
@@ -16,6 +17,8 @@ export interface ParseOptions {
   onProgress?: (done: number, total: number) => void;
   /** called for every instruction element instead of collecting per architecture */
   onForm?: (form: InstructionForm) => void;
+  /** skip the fast element reader and use fast-xml-parser for every element (tests compare both) */
+  libraryOnly?: boolean;
 }
 
 export interface ParsedUops {
@@ -25,6 +28,8 @@ export interface ParsedUops {
   archs: Map<string, ArchForm[]>;
   /** number of `<instruction>` elements */
   forms: number;
+  /** every architecture named in the file (also those left out by `archs`) */
+  seen: Set<string>;
 }
 
 const parser = new XMLParser({
@@ -58,7 +63,7 @@ class Parse {
   private stack: { name: string; line: number; col: number }[] = [];
   private sawRoot = false;
   private pendingComment = false;
-  readonly result: ParsedUops = { archs: new Map(), forms: 0 };
+  readonly result: ParsedUops = { archs: new Map(), forms: 0, seen: new Set() };
 
   constructor(private readonly file: string, private readonly opts: ParseOptions) {}
 
@@ -141,7 +146,8 @@ class Parse {
   private instruction(xml: string): void {
     const { line, col } = this.pos;
     if (this.stack.length === 0) this.fail(line, col, '<instruction> outside the root element');
-    const v = XMLValidator.validate(xml);
+    const fast = this.opts.libraryOnly ? null : fastElement(xml, REPEATED);
+    const v = fast ? true : XMLValidator.validate(xml);
     if (v !== true) {
       const l = line + v.err.line - 1;
       const c = v.err.line === 1 ? col + v.err.col - 1 : v.err.col;
@@ -154,8 +160,8 @@ class Parse {
     }
     let form: InstructionForm;
     try {
-      const doc = parser.parse(xml) as { instruction: XmlNode[] };
-      form = instructionForm(doc.instruction[0]!, this.opts.archs);
+      const node = fast ? fast.node : (parser.parse(xml) as { instruction: XmlNode[] }).instruction[0]!;
+      form = instructionForm(node, this.opts.archs, this.result.seen);
     } catch (e) {
       if (e instanceof ElementError) this.fail(line, col, e.message);
       throw e;

@@ -18,8 +18,13 @@ export function buildCfg(instrs: DecodedInstruction[], opts: { loop?: boolean } 
   instrs.forEach((ins, i) => {
     if (fallsThrough(ins) && i + 1 < n) add({ from: i, to: i + 1, kind: 'fallthrough' });
     const b = ins.branch;
-    if (b && (b.kind === 'conditional' || b.kind === 'unconditional') && b.targetLine !== null) {
-      add({ from: i, to: b.targetLine, kind: b.backward ? 'back' : 'taken' });
+    if (b && (b.kind === 'conditional' || b.kind === 'unconditional')) {
+      if (b.targetLine !== null && !b.backward) add({ from: i, to: b.targetLine, kind: 'taken' });
+      else if (b.backward && (b.targetLine !== null || opts.loop)) {
+        // a loop head just before the region (in front of the IACA start marker) is line 0
+        const t = b.targetLine ?? (b.target !== null && b.target < instrs[0]!.address ? 0 : null);
+        if (t !== null) add({ from: i, to: t, kind: 'back' });
+      }
     }
   });
   if (opts.loop && n > 0) {

@@ -88,7 +88,7 @@ export function decodeBytes(data: Uint8Array, address: number, bitness: 32 | 64,
         continue;
       }
       const bytes = toHex(data.subarray(pos, Math.min(data.length, pos + 8)));
-      const reason = pos + 16 > data.length && dec.lastError === 2 /* NoMoreBytes */ ? 'an instruction runs past the end of the code' : 'not a valid x86 instruction';
+      const reason = validWithMoreBytes(data.subarray(pos, pos + 15), bitness) ? 'an instruction runs past the end of the code' : 'not a valid x86 instruction';
       throw new UserError(`${where}: undecodable bytes at ${hex(address + pos)} (${bytes}…): ${reason}; check that the region starts on an instruction boundary (--range) and that this is ${bitness}-bit x86 code`);
     }
     out.push({ address: address + pos, length: ins.length, ins });
@@ -96,6 +96,18 @@ export function decodeBytes(data: Uint8Array, address: number, bitness: 32 | 64,
   }
   dec.free();
   return out;
+}
+
+/** Whether the bytes start a valid instruction once followed by more (nop) bytes. */
+function validWithMoreBytes(head: Uint8Array, bitness: 32 | 64): boolean {
+  const padded = new Uint8Array(head.length + 15).fill(0x90);
+  padded.set(head);
+  const d = new Decoder(bitness, padded, DecoderOptions.None);
+  const ins = d.decode();
+  const ok = !ins.isInvalid && ins.length > head.length;
+  ins.free();
+  d.free();
+  return ok;
 }
 
 /** Full decoding of a region's instructions; lines are 0-based within the region. */

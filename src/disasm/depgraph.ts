@@ -7,7 +7,7 @@
 import type { DecodedInstruction, DepEdge, DependencyGraph } from './types.js';
 import { fallsThrough } from './cfg.js';
 
-interface Node {
+export interface Node {
   line: number; // original line
   reads: string[];
   writes: string[];
@@ -17,8 +17,19 @@ interface Node {
 const resourcesRead = (i: DecodedInstruction): string[] => [...i.reads, ...i.flagsRead];
 const resourcesWritten = (i: DecodedInstruction): string[] => [...i.writes, ...i.flagsWritten];
 
+/**
+ * The line a backward branch continues at in the next iteration: its target line, or line 0
+ * when it jumps to just before the region (a loop head in front of the IACA start marker).
+ */
+export function backTarget(instrs: DecodedInstruction[], ins: DecodedInstruction): number | null {
+  const b = ins.branch;
+  if (!b || (b.kind !== 'conditional' && b.kind !== 'unconditional') || !b.backward) return null;
+  if (b.targetLine !== null) return b.targetLine;
+  return b.target !== null && instrs.length > 0 && b.target < instrs[0]!.address ? 0 : null;
+}
+
 /** Nodes of the program repeated `copies` times (1 or 2). */
-function program(instrs: DecodedInstruction[], copies: 1 | 2): Node[] {
+export function program(instrs: DecodedInstruction[], copies: 1 | 2): Node[] {
   const n = instrs.length;
   const nodes: Node[] = [];
   for (let c = 0; c < copies; c++) {
@@ -28,9 +39,11 @@ function program(instrs: DecodedInstruction[], copies: 1 | 2): Node[] {
       const succ: number[] = [];
       if (fallsThrough(ins) && (i + 1 < n || !last)) succ.push(idx + 1);
       const b = ins.branch;
-      if (b && (b.kind === 'conditional' || b.kind === 'unconditional') && b.targetLine !== null) {
-        if (!b.backward) succ.push(c * n + b.targetLine);
-        else if (!last) succ.push((c + 1) * n + b.targetLine); // the back edge enters the next iteration
+      const t = backTarget(instrs, ins);
+      if (b && (b.kind === 'conditional' || b.kind === 'unconditional') && b.targetLine !== null && !b.backward) {
+        succ.push(c * n + b.targetLine);
+      } else if (t !== null && !last) {
+        succ.push((c + 1) * n + t); // the back edge enters the next iteration
       }
       nodes.push({ line: idx, reads: resourcesRead(ins), writes: resourcesWritten(ins), succ: [...new Set(succ)] });
     });
@@ -54,12 +67,23 @@ function straight(instrs: DecodedInstruction[], lines: number[], copies: 1 | 2):
   return { nodes, orig };
 }
 
-type RawEdge = [from: number, to: number, resource: string];
+export type RawEdge = [from: number, to: number, resource: string];
 
-const STEP_BUDGET = 2_000_000;
+const STEP_BUDGET = 50_000;
+const MAX_WALK_BRANCHES = 16;
 
-/** Algorithm 2 over the nodes' DAG (node 0 is the start); returns raw edges in node indices. */
-function walk(nodes: Node[]): RawEdge[] {
+/**
+ * The dependency edges of the nodes' DAG (node 0 is the start), in node indices: Algorithm 2
+ * when the number of paths is manageable, else the equivalent reaching-definitions form.
+ */
+export function walk(nodes: Node[]): RawEdge[] {
+  // up to 2^branches paths: with many branches go straight to the polynomial form
+  if (nodes.filter((nd) => nd.succ.length > 1).length > MAX_WALK_BRANCHES) return reachingDefinitions(nodes);
+  return walkPaths(nodes, STEP_BUDGET) ?? reachingDefinitions(nodes);
+}
+
+/** Algorithm 2: every path with its own map "resource -> last writer"; null past `budget` steps. */
+export function walkPaths(nodes: Node[], budget: number): RawEdge[] | null {
   const found = new Map<string, RawEdge>();
   const addEdge = (from: number, to: number, r: string) => {
     const k = `${from},${to},${r}`;
@@ -80,7 +104,7 @@ function walk(nodes: Node[]): RawEdge[] {
         if (seenAtJoin.has(key)) break;
         seenAtJoin.add(key);
       }
-      if (++steps > STEP_BUDGET) return mergedFallback(nodes);
+      if (++steps > budget) return null;
       const nd = nodes[node]!;
       for (const r of nd.reads) {
         const w = map.get(r);
@@ -96,19 +120,25 @@ function walk(nodes: Node[]): RawEdge[] {
 }
 
 /**
- * For programs with so many branches that walking every path is too costly: reaching
- * definitions joined over paths (a superset of the per-path edges; the graph stays acyclic).
+ * Reaching definitions over the same DAG: an edge w -> r for resource x exists iff some path
+ * from the start passes w and then reaches r without another write of x. That is exactly the
+ * union of the per-path edges of Algorithm 2, computed in polynomial time; used when a region
+ * has so many branches that walking every path would take too long.
  */
-function mergedFallback(nodes: Node[]): RawEdge[] {
+export function reachingDefinitions(nodes: Node[]): RawEdge[] {
+  const reachable = new Array<boolean>(nodes.length).fill(false);
+  if (nodes.length) reachable[0] = true;
   const inSets: Map<string, Set<number>>[] = nodes.map(() => new Map());
   const edges = new Map<string, RawEdge>();
   // nodes are in topological order (all successors have higher indices)
   nodes.forEach((nd, i) => {
+    if (!reachable[i]) return;
     const cur = inSets[i]!;
     for (const r of nd.reads) for (const w of cur.get(r) ?? []) edges.set(`${w},${i},${r}`, [w, i, r]);
     const out = new Map(cur);
     for (const w of nd.writes) out.set(w, new Set([i]));
     for (const s of nd.succ) {
+      reachable[s] = true;
       const target = inSets[s]!;
       for (const [r, ws] of out) {
         const set = target.get(r) ?? new Set<number>();
@@ -116,6 +146,7 @@ function mergedFallback(nodes: Node[]): RawEdge[] {
         target.set(r, set);
       }
     }
+    inSets[i] = new Map(); // no longer needed
   });
   return [...edges.values()];
 }
@@ -129,7 +160,7 @@ function toGraph(raw: RawEdge[], orig: (idx: number) => number, copyOf: (idx: nu
     const e: DepEdge = { from: orig(a), to: orig(b), resource: r, loopCarried: ca !== cb };
     edges.set(`${e.from},${e.to},${e.resource},${e.loopCarried}`, e);
   }
-  const list = [...edges.values()].sort((x, y) => Number(x.loopCarried) - Number(y.loopCarried) || x.from - y.from || x.to - y.to || x.resource.localeCompare(y.resource));
+  const list = [...edges.values()].sort((x, y) => Number(x.loopCarried) - Number(y.loopCarried) || x.from - y.from || x.to - y.to || (x.resource < y.resource ? -1 : x.resource > y.resource ? 1 : 0));
   return { lines, edges: list };
 }
 

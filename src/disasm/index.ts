@@ -5,7 +5,7 @@ import { selectRegion } from './regions.js';
 import type { InputOptions, LoadedRegion, RegionSelection } from './types.js';
 
 export * from './types.js';
-export { loadInput, parseHex, readBinary } from './input.js';
+export { loadInput, parseHex, readBinary, inputFromBytes } from './input.js';
 export { listRegions, selectRegion, resolveRegion, findIacaRegions, findLoops, IACA_START, IACA_END } from './regions.js';
 export { buildCfg } from './cfg.js';
 export { buildDependencyGraph, dependencyGraphOfPath, branchPaths } from './depgraph.js';

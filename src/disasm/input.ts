@@ -88,6 +88,14 @@ export async function loadInput(opts: InputOptions): Promise<LoadedInput> {
   );
 }
 
+/** A binary already in memory (ELF, PE/COFF, Mach-O) as a LoadedInput; UserError otherwise. */
+export function inputFromBytes(data: Uint8Array, file: string): LoadedInput {
+  if (data.length === 0) throw new UserError(`${file}: empty file; pass a binary or an assembly source`);
+  const img = readBinary(data, file);
+  if (!img) throw new UserError(`${file}: unknown format: not ELF, PE/COFF or Mach-O; pass an x86 binary`);
+  return fromImage(file, img);
+}
+
 function looksLikeText(d: Uint8Array): boolean {
   const n = Math.min(d.length, 512);
   for (let i = 0; i < n; i++) {

@@ -98,10 +98,16 @@ function enclosingSymbol(input: LoadedInput, sec: ImageSection, addr: number): s
 
 const number = (list: Region[]): Region[] => list.map((r, i) => ({ ...r, index: i + 1 }));
 
-/** The regions `uopscope regions` lists: marked ones if any, else the loop candidates. */
+/** The regions `uopscope regions` lists: marked ones if any, else (raw code: all bytes, then)
+ *  the loop candidates, innermost first. Without a selection the first one is analysed. */
 export function listRegions(input: LoadedInput): Region[] {
   const marked = [...findIacaRegions(input), ...input.commentRegions];
   if (marked.length) return number(marked);
+  if (input.format === 'raw') {
+    // raw code without markers: all of it first (what --hex usually means), then its loops
+    const s = input.sections[0]!;
+    return number([{ index: 0, kind: 'whole', name: 'all bytes', start: s.address, end: s.address + s.data.length, section: s.name }, ...findLoops(input)]);
+  }
   return number(findLoops(input));
 }
 
@@ -162,10 +168,6 @@ export function resolveRegion(input: LoadedInput, sel: RegionSelection = {}): Re
     return list[n - 1]!;
   }
   if (list.length) return list[0]!;
-  if (input.format === 'raw') {
-    const s = input.sections[0]!;
-    return { index: 1, kind: 'whole', name: 'all bytes', start: s.address, end: s.address + s.data.length, section: s.name };
-  }
   throw new UserError(`${input.file}: no IACA markers, no LLVM-MCA/OSACA markers and no loop found; mark the loop (mov ebx, 111; .byte 0x64, 0x67, 0x90 … mov ebx, 222; .byte 0x64, 0x67, 0x90) or pass --function SYMBOL or --range START:END`);
 }
 
@@ -179,5 +181,11 @@ export function selectRegion(input: LoadedInput, sel: RegionSelection = {}): Loa
   const bytes = sec.data.subarray(region.start - sec.address, region.end - sec.address);
   const where = `${input.file}: ${region.name}`;
   const instructions = decodeRegion(bytes, region.start, input.bitness, where);
+  if (region.kind === 'function') {
+    // a symbol without a size runs to the next symbol: drop the alignment padding after it
+    while (instructions.length > 1 && /^(NOP|INT3)$/.test(instructions.at(-1)!.mnemonic)) instructions.pop();
+    const last = instructions.at(-1);
+    if (last) region.end = last.address + last.length;
+  }
   return { file: input.file, format: input.format, region, instructions };
 }

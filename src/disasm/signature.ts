@@ -10,8 +10,10 @@
 //   their encoded width (I8, I16, I32, I64 — `mov rax, 1` encoded C7 /0 is 'MOV (R64, I32)',
 //   the B8+r form is 'MOV (R64, I64)'); branch displacements Rel8/Rel32.
 // - Operands fixed by the opcode are named: 'SHL (R64, CL)', 'SHL (R64, 1)', 'ADD (RAX, I32)'.
-// - An instruction without explicit operands is its mnemonic alone ('CPUID', 'CDQ').
-// - LOCK and REP prefixes precede the mnemonic ('LOCK ADD (M64, R64)', 'REP MOVSB').
+// - An instruction without explicit operands is its mnemonic alone ('CPUID', 'CDQ', 'RET_NEAR').
+// - Near calls and returns use XED's iclasses: 'CALL_NEAR (Rel32)', 'RET_NEAR'.
+// - LOCK and REP prefixes are part of XED's iclass: 'CMPXCHG_LOCK (M64, R64)' (as on uops.info's
+//   page for lock cmpxchg), 'ADD_LOCK (M64, R64)', 'REP_MOVSB', 'REPE_CMPSB', 'REPNE_SCASB'.
 // - Opcode variants that uops.info distinguishes with a suffix ('ADD_01 (R64, R64)' vs
 //   'ADD_03') are told apart here by the iform ('ADD_GPRv_GPRv_01'), not by the string.
 import { Code, ConditionCode, Mnemonic, OpCodeOperandKind, OpKind, type Instruction, MemorySizeExt } from 'iced-x86';
@@ -33,6 +35,12 @@ export function xedMnemonic(ins: Instruction): string {
     }
   }
   if (m === 'SAL') return 'SHL';
+  // XED's iclasses for near calls and returns
+  if (m === 'CALL' && (ins.isCallNear || ins.isCallNearIndirect)) return 'CALL_NEAR';
+  if (m === 'RET') return 'RET_NEAR';
+  if (m === 'RETF') return 'RET_FAR';
+  // XED names the SSE forms that share a string instruction's mnemonic MOVSD_XMM, CMPSD_XMM
+  if ((m === 'MOVSD' || m === 'CMPSD') && !ins.isStringInstruction) return `${m}_XMM`;
   if (m === 'XLATB') return 'XLAT';
   return m;
 }
@@ -95,9 +103,12 @@ export function signatureOf(ins: Instruction, prefixes: string[]): string {
       if (i === 0 && ins.hasOpMask) kinds.push('K');
     }
   }
-  const pre = prefixes.map((p) => p.toUpperCase()).join(' ');
-  const body = kinds.length ? `${mnem} (${kinds.join(', ')})` : mnem;
-  return pre ? `${pre} ${body}` : body;
+  let name = mnem;
+  for (const p of prefixes) {
+    if (p === 'lock') name = `${name}_LOCK`;
+    else name = `${p.toUpperCase()}_${name}`;
+  }
+  return kinds.length ? `${name} (${kinds.join(', ')})` : name;
 }
 
 // ---- XED iforms for the common integer forms (null for the rest) ----
@@ -115,7 +126,7 @@ export function iformOf(ins: Instruction, mnem: string): string | null {
   const G = w === '8' ? 'GPR8' : 'GPRv';
   const M = w === '8' ? 'MEMb' : 'MEMv';
   if (ALU.includes(base) || base === 'Mov' || base === 'Test') {
-    const up = base.toUpperCase();
+    const up = base.toUpperCase() + (ins.hasLockPrefix ? '_LOCK' : '');
     if (/^(AL|AX|EAX|RAX)_imm/.test(rest)) return `${up}_${rest.startsWith('AL') ? 'AL_IMMb' : 'OrAX_IMMz'}`;
     if (/^rm(8|16|32|64)_r(8|16|32|64)$/.test(rest)) {
       if (base === 'Test') return op0Reg ? `TEST_${G}_${G}` : `TEST_${M}_${G}`;
@@ -129,7 +140,7 @@ export function iformOf(ins: Instruction, mnem: string): string | null {
     if (base === 'Mov' && rest === 'r8_imm8') return 'MOV_GPR8_IMMb_B0';
     return null;
   }
-  if (base === 'Inc' || base === 'Dec') return `${base.toUpperCase()}_${op0Reg ? (w === '8' ? 'GPR8' : `GPRv_FFr${base === 'Inc' ? 0 : 1}`) : M}`;
+  if (base === 'Inc' || base === 'Dec') return `${base.toUpperCase()}${ins.hasLockPrefix ? '_LOCK' : ''}_${op0Reg ? (w === '8' ? 'GPR8' : `GPRv_FFr${base === 'Inc' ? 0 : 1}`) : M}`;
   if (base === 'Lea') return 'LEA_GPRv_AGEN';
   if (base === 'Imul' && ins.opCount === 2) return op1Reg ? 'IMUL_GPRv_GPRv' : 'IMUL_GPRv_MEMv';
   if (base === 'Imul' && ins.opCount === 3) return `IMUL_GPRv_${op1Reg ? 'GPRv' : 'MEMv'}_IMM${/imm8$/.test(rest) ? 'b' : 'z'}`;
@@ -138,7 +149,7 @@ export function iformOf(ins: Instruction, mnem: string): string | null {
   if (ins.isJmpShort) return 'JMP_RELBRb';
   if (ins.isJmpNear) return 'JMP_RELBRz';
   if (ins.isCallNear) return 'CALL_NEAR_RELBRz';
-  if (base === 'Retnq' || base === 'Retnd') return 'RET_NEAR';
+  if (base === 'Retnq' || base === 'Retnd') return ins.opCount ? 'RET_NEAR_IMMw' : 'RET_NEAR';
   if (base === 'Nopd' || base === 'Nopw' || base === 'Nopq') return 'NOP_90';
   if (base === 'Push' && /^r(16|32|64)$/.test(rest)) return 'PUSH_GPRv_50';
   if (base === 'Pop' && /^r(16|32|64)$/.test(rest)) return 'POP_GPRv_58';

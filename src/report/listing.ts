@@ -1,6 +1,8 @@
 // The instruction listing of `uopscope disasm` (text and JSON). Columns are a list so that
 // later stages can add theirs (µops, ports, latency with --arch) without touching the rest.
 import type { DecodedInstruction, LoadedRegion } from '../disasm/types.js';
+import type { ArchData, ResolvedInstruction } from '../data/types.js';
+import { formatPorts } from '../data/ports.js';
 
 export interface ListingColumn {
   header: string;
@@ -66,6 +68,44 @@ export function listingJson(r: LoadedRegion): object {
       zeroIdiom: i.zeroIdiom,
       branch: i.branch,
       prefixes: i.prefixes,
+    })),
+  };
+}
+
+/** Columns of `disasm --arch A`: µops, ports and latency from the architecture's data; `X` (as
+ *  IACA) where an instruction has no data — then the fallback's figures are not shown. */
+export function dataColumns(resolved: ResolvedInstruction[]): ListingColumn[] {
+  const byLine = new Map(resolved.map((r) => [r.line, r]));
+  const cell = (f: (r: ResolvedInstruction) => string) => (i: DecodedInstruction) => {
+    const r = byLine.get(i.line);
+    return !r || r.unknown ? 'X' : f(r);
+  };
+  return [
+    { header: 'uops', value: cell((r) => String(r.uops)), right: true },
+    { header: 'ports', value: cell((r) => (r.ports.length ? formatPorts(r.ports) : '-') + (r.variant === 'plain' ? '' : ` (${r.variant})`)) },
+    { header: 'lat', value: cell((r) => String(r.maxLatency)), right: true },
+  ];
+}
+
+/** One line under the listing: where the figures come from, the unknown lines, the fallback. */
+export function dataFootnote(data: ArchData, resolved: ResolvedInstruction[]): string {
+  const s = data.source;
+  const from = `${data.arch}: ${s.kind} data (${s.path}${s.date ? `, ${s.date}` : ''}, ${s.forms} forms${s.inheritedFrom ? `, ${s.inheritedForms ?? 0} inherited from ${s.inheritedFrom}` : ''})`;
+  const unknown = resolved.filter((r) => r.unknown);
+  if (unknown.length === 0) return `${from}; every instruction has data\n`;
+  const fb = unknown[0]!.fallback === 'alu' ? 'counted as 1 µop on an ALU port, latency 1' : 'skipped (0 µops)';
+  return `${from}; X = no data for line${unknown.length > 1 ? 's' : ''} ${unknown.map((r) => r.line).join(', ')} — ${fb}\n`;
+}
+
+/** The JSON of the resolved figures, per line (added to listingJson's output by `disasm --arch`). */
+export function resolvedJson(data: ArchData, resolved: ResolvedInstruction[]): object {
+  return {
+    arch: data.arch,
+    source: data.source,
+    resolved: resolved.map((r) => ({
+      line: r.line, form: r.form?.string ?? null, rule: r.rule, uops: r.uops, ports: r.ports.length ? formatPorts(r.ports) : '',
+      latencyByResource: r.latencyByResource, maxLatency: r.maxLatency, divCycles: r.divCycles, variant: r.variant,
+      unknown: r.unknown, fallback: r.fallback,
     })),
   };
 }

@@ -16,6 +16,9 @@ export interface ModelOptions {
   blame: 'unresolved' | 'all';
   /** when port_queue is re-sorted: after every assignment or once per cycle */
   resort: 'each' | 'cycle';
+  /** skip dependency-blocked instances until a producer releases (false: look at every instance
+   *  every cycle, as the thesis's pseudo code does; the statistics are the same) */
+  lazyWaits?: boolean;
 }
 
 export const DEFAULT_MODEL: ModelOptions = { rsRelease: 'finish', tieBreak: 'number', blame: 'unresolved', resort: 'each' };
@@ -47,6 +50,10 @@ export class CompiledProgram {
   /** per pred entry: the dependency indices of program.deps it stands for */
   readonly predDeps: number[][];
   readonly totalUops: number;
+  // per producer line: the pred entries (of consumer lines) it stands for
+  readonly succStart: Int32Array;
+  readonly succPred: Int32Array;     // pred entry index e (consumer line = predOwner[e])
+  readonly predOwner: Int32Array;    // consumer line of pred entry e
 
   constructor(program: SimProgram, machine: MachineParams) {
     const ins = program.instructions;
@@ -128,14 +135,28 @@ export class CompiledProgram {
       }
     });
     this.predStart[n] = e;
+    this.predOwner = new Int32Array(E);
+    for (let i = 0; i < n; i++) for (let x = this.predStart[i]!; x < this.predStart[i + 1]!; x++) this.predOwner[x] = i;
+    const byProd: number[][] = Array.from({ length: n }, () => []);
+    for (let x = 0; x < E; x++) byProd[this.predLine[x]!]!.push(x);
+    this.succStart = new Int32Array(n + 1);
+    this.succPred = new Int32Array(E);
+    let q = 0;
+    byProd.forEach((list, j) => { this.succStart[j] = q; for (const x of list) this.succPred[q++] = x; });
+    this.succStart[n] = q;
   }
 }
+
+const NEVER = 0x7fffffff;
+/** instance numbers are used in 32-bit integer arithmetic */
+export const MAX_INSTANCES = 0x7ffffff0;
 
 /** Saved state of a Core (for checkpoints). */
 export interface CoreState {
   scalars: Float64Array;
   arrays: (Int32Array | Uint8Array | Float64Array)[];
-  holders: number[][];
+  hold: Int32Array;
+  holdCap: number;
   cap: number;
 }
 
@@ -154,6 +175,8 @@ export class Core {
   head = 0;
   fe = 0;
   feLoaded = 0;
+  feLine = 0;              // fe % n
+  feIter = 0;              // fe / n
   rsUsed = 0;
   divBusyUntil = 0;
   divOwner = -1;
@@ -172,12 +195,27 @@ export class Core {
   rDepWait!: Int32Array;   // bitmask over the consumer's pred entries still unresolved this cycle
   rPortBlock!: Int32Array; // bitmask of port indices that blocked it this cycle (bit 30: divider)
   rFreed!: Uint8Array;     // its µops already left the station
+  rLine!: Int32Array;      // line (index) of the instance in the slot
+  rIter!: Int32Array;      // its iteration
+  /** next cycle a dependency-blocked instance must be looked at again (its mask cannot change before) */
+  rNext!: Int32Array;
+  /** its waits are accounted up to (not including) this cycle */
+  rAcc!: Int32Array;
+  /** loaded instances that have not started, program order */
+  wList!: Int32Array;
+  wLen = 0;
+  /** instances executing */
+  xList!: Int32Array;
+  xLen = 0;
 
   // ports
   usage: Float64Array;
   order: Int32Array;
   portCount: Int32Array;
-  holders: number[][];     // instances holding each port this cycle (kept until the next cycle)
+  /** instances holding each port this cycle (kept until the next cycle): port p's are
+   *  hold[p*holdCap .. p*holdCap + portCount[p]) */
+  hold: Int32Array;
+  holdCap = 4;
 
   // statistics (counts; divided by iterations when read)
   had: Float64Array;
@@ -189,23 +227,34 @@ export class Core {
   portCaused: Float64Array;// n*P: line, holding port p, delayed others
 
   private blamed: number[] = [];
+  /** model.tieBreak as a number: 0 stable, 1 lru, 2 number, 3 numberDesc */
+  private readonly tieCode: number;
+  private readonly lazy: boolean;
 
   constructor(program: SimProgram, machine: MachineParams, config: SimConfig, model: ModelOptions = DEFAULT_MODEL, compiled?: CompiledProgram) {
     this.cp = compiled ?? new CompiledProgram(program, machine);
     const v = config.variant;
-    this.iterations = Math.max(1, Math.floor(config.iterations));
+    if (!Number.isFinite(config.iterations) || config.iterations < 1) {
+      throw new RangeError(`iterations must be a whole number ≥ 1 (got ${config.iterations})`);
+    }
+    this.iterations = Math.floor(config.iterations);
     this.N = this.cp.n * this.iterations;
+    if (this.N > MAX_INSTANCES) {
+      throw new RangeError(`${this.iterations} iterations of ${this.cp.n} instructions exceed the engine's ${MAX_INSTANCES} instances`);
+    }
     this.rsCap = Math.max(1, v.rsSize ?? machine.rsSize);
     this.feWidth = v.perfectFrontEnd ? this.rsCap : Math.max(1, v.issueWidth ?? machine.issueWidth);
     this.portCap = v.infinitePorts ? Number.POSITIVE_INFINITY : Math.max(1, v.portCapacity ?? 1);
     this.noDeps = v.noDependencies;
     this.model = model;
+    this.tieCode = ['stable', 'lru', 'number', 'numberDesc'].indexOf(model.tieBreak);
+    this.lazy = model.blame === 'unresolved' && model.lazyWaits !== false;
     const { n, P } = this.cp;
     this.usage = new Float64Array(P);
     this.order = new Int32Array(P);
     for (let k = 0; k < P; k++) this.order[k] = model.tieBreak === 'numberDesc' ? P - 1 - k : k;
     this.portCount = new Int32Array(P);
-    this.holders = Array.from({ length: P }, () => []);
+    this.hold = new Int32Array(P * this.holdCap);
     this.had = new Float64Array(n);
     this.caused = new Float64Array(n);
     this.portUse = new Float64Array(n * P);
@@ -232,13 +281,23 @@ export class Core {
     this.rDepWait = new Int32Array(cap);
     this.rPortBlock = new Int32Array(cap);
     this.rFreed = new Uint8Array(cap);
+    const on = this.rNext, oa = this.rAcc, ol = this.rLine, oi = this.rIter;
+    this.rLine = new Int32Array(cap);
+    this.rIter = new Int32Array(cap);
+    this.rNext = new Int32Array(cap);
+    this.rAcc = new Int32Array(cap);
+    const wl = this.wList, xl = this.xList;
+    this.wList = new Int32Array(cap);
+    this.xList = new Int32Array(cap);
+    if (wl) { this.wList.set(wl.subarray(0, this.wLen)); this.xList.set(xl.subarray(0, this.xLen)); }
     const newMask = cap - 1;
     if (old) {
       for (let g = this.head; g <= this.fe && g < this.N; g++) {
         const a = g & old.mask, b = g & newMask;
         this.rLoaded[b] = old.l[a]!; this.rAssigned[b] = old.a[a]!; this.rStart[b] = old.s[a]!;
         this.rStatus[b] = old.st[a]!; this.rDepWait[b] = old.d[a]!; this.rPortBlock[b] = old.p[a]!;
-        this.rFreed[b] = old.f[a]!;
+        this.rFreed[b] = old.f[a]!; this.rNext[b] = on[a]!; this.rAcc[b] = oa[a]!;
+        this.rLine[b] = ol[a]!; this.rIter[b] = oi[a]!;
         for (let u = 0; u < maxU; u++) this.rUopPort[b * maxU + u] = old.u[a * maxU + u]!;
       }
     }
@@ -250,9 +309,11 @@ export class Core {
     if (g - this.head + 2 > this.cap) this.allocRing(this.cap * 2);
     const s = g & this.mask;
     this.rLoaded[s] = 0; this.rAssigned[s] = 0; this.rStart[s] = -1; this.rStatus[s] = ST_LOADING;
-    this.rDepWait[s] = 0; this.rPortBlock[s] = 0; this.rFreed[s] = 0;
+    this.rDepWait[s] = 0; this.rPortBlock[s] = 0; this.rFreed[s] = 0; this.rNext[s] = 0; this.rAcc[s] = 0;
+    this.rLine[s] = this.feLine; this.rIter[s] = this.feIter;
     const maxU = this.cp.maxU;
     this.rUopPort.fill(-1, s * maxU, s * maxU + maxU);
+    this.wList[this.wLen++] = g;
   }
 
   /** Is instance g at least partially loaded (in the station or beyond)? */
@@ -264,7 +325,8 @@ export class Core {
   step(): void {
     if (this.finished) return;
     this.cycle++;
-    for (let p = 0; p < this.cp.P; p++) { this.portCount[p] = 0; this.holders[p]!.length = 0; }
+    const pc = this.portCount;
+    for (let p = 0; p < pc.length; p++) pc[p] = 0;
     if (this.model.resort === 'cycle') for (let p = 0; p < this.cp.P; p++) this.resortPort(p);
     this.load();
     this.choosePorts();
@@ -278,7 +340,7 @@ export class Core {
     this.loadedThisCycle = 0;
     while (this.fe < this.N) {
       const g = this.fe;
-      const i = g % cp.n;
+      const i = this.feLine;
       const u = cp.uops[i]!;
       if (this.feLoaded === 0) {
         if (u > 0 && loadable <= 0) break;
@@ -291,7 +353,10 @@ export class Core {
       this.rsUsed += take;
       loadable -= take;
       this.loadedThisCycle += take;
-      if (this.feLoaded >= u) { this.fe++; this.feLoaded = 0; } else break;
+      if (this.feLoaded >= u) {
+        this.fe++; this.feLoaded = 0;
+        if (++this.feLine === cp.n) { this.feLine = 0; this.feIter++; }
+      } else break;
     }
   }
 
@@ -302,39 +367,60 @@ export class Core {
     const c = this.cycle;
     const maxU = cp.maxU;
     const P = cp.P;
-    for (let g = this.head; g < this.fe || (g === this.fe && this.feLoaded > 0); g++) {
+    const wl = this.wList;
+    const wLen = this.wLen;
+    let keep = 0;
+    for (let w = 0; w < wLen; w++) {
+      const g = wl[w]!;
+      wl[keep++] = g;                                 // stays unless it starts below
       const s = g & this.mask;
-      if (this.rStart[s]! >= 0) continue;              // executing or done: nothing to choose
-      const i = g % n;
-      const k = (g - i) / n;
-      this.rPortBlock[s] = 0;
-      this.rDepWait[s] = 0;
+      if (this.rNext[s]! > c) continue;               // still blocked on the same producers (accounted lazily)
+      const i = this.rLine[s]!;
+      const k = this.rIter[s]!;
       // dependencies
       if (!this.noDeps) {
-        let waitMask = 0;
         const e0 = cp.predStart[i]!, e1 = cp.predStart[i + 1]!;
-        for (let e = e0; e < e1; e++) {
-          let pg: number;
-          if (cp.predLC[e]) { if (k === 0) continue; pg = (k - 1) * n + cp.predLine[e]!; }
-          else pg = k * n + cp.predLine[e]!;
-          if (pg < this.head) continue;                 // finished long ago
-          const st = this.rStart[pg & this.mask]!;
-          if (st < 0 || st + cp.predLat[e]! > c) waitMask |= 1 << Math.min(e - e0, 30);
-        }
-        if (waitMask !== 0) {
-          this.had[i]!++;
+        if (e1 > e0) {
+          if (this.rStatus[s] === ST_WAIT_DEP) this.settle(s, i, c);
+          let waitMask = 0;
+          let next = NEVER;
           for (let e = e0; e < e1; e++) {
-            const unresolved = (waitMask & (1 << Math.min(e - e0, 30))) !== 0;
-            if (!unresolved && this.model.blame === 'unresolved') continue;
-            if (cp.predLC[e] && k === 0) continue;
-            this.caused[cp.predLine[e]!]!++;
-            this.predBlame[e]!++;
+            let pg: number;
+            if (cp.predLC[e]) { if (k === 0) continue; pg = (k - 1) * n + cp.predLine[e]!; }
+            else pg = k * n + cp.predLine[e]!;
+            if (pg < this.head) continue;               // finished long ago
+            const st = this.rStart[pg & this.mask]!;
+            const rel = st < 0 ? NEVER : st + cp.predLat[e]!;
+            if (rel > c) {
+              waitMask |= 1 << Math.min(e - e0, 30);
+              if (rel < next) next = rel;
+              this.caused[cp.predLine[e]!]!++;
+              this.predBlame[e]!++;
+            }
           }
-          this.rDepWait[s] = waitMask;
-          this.rStatus[s] = ST_WAIT_DEP;
-          continue;
+          if (waitMask !== 0) {
+            this.had[i]!++;
+            if (this.model.blame === 'all') {
+              // Algorithm 4 read literally: every direct predecessor is blamed, resolved or not
+              for (let e = e0; e < e1; e++) {
+                if ((waitMask & (1 << Math.min(e - e0, 30))) !== 0 || (cp.predLC[e] && k === 0)) continue;
+                this.caused[cp.predLine[e]!]!++;
+                this.predBlame[e]!++;
+              }
+            }
+            this.rDepWait[s] = waitMask;
+            this.rPortBlock[s] = 0;
+            this.rStatus[s] = ST_WAIT_DEP;
+            this.rAcc[s] = c + 1;
+            // the mask changes only when a producer releases: at `next`, or earlier when a producer
+            // that has not started yet starts (wake() lowers it then)
+            this.rNext[s] = this.lazy && e1 - e0 <= 30 ? next : c + 1;
+            continue;
+          }
         }
       }
+      this.rDepWait[s] = 0;
+      this.rPortBlock[s] = 0;
       // ports
       const loaded = this.rLoaded[s]!;
       let ok = loaded === cp.uops[i]!;
@@ -351,6 +437,9 @@ export class Core {
       if (ok) {
         this.rStart[s] = c;
         this.rStatus[s] = ST_EXEC;
+        keep--;
+        this.xList[this.xLen++] = g;
+        this.wake(g, i, k, c);
         if (this.model.rsRelease === 'dispatch') { this.rsUsed -= cp.uops[i]!; this.rFreed[s] = 1; }
         continue;
       }
@@ -361,12 +450,54 @@ export class Core {
         bl.length = 0;
         for (let p = 0; p < P; p++) {
           if ((blocked & (1 << p)) === 0) continue;
-          const hs = this.holders[p]!;
-          for (let h = 0; h < hs.length; h++) this.blame(hs[h]!, g, i, p, bl);
+          const base = p * this.holdCap;
+          for (let h = 0; h < this.portCount[p]!; h++) this.blame(this.hold[base + h]!, g, i, p, bl);
         }
         if ((blocked & (1 << 30)) !== 0 && this.divOwner >= 0) this.blame(this.divOwner, g, i, cp.divPort, bl);
       }
       this.had[i]!++;
+    }
+    this.wLen = keep;
+  }
+
+  /** Account the cycles [rAcc, upTo) an instance spent blocked on the producers of its mask. */
+  private settle(s: number, i: number, upTo: number): void {
+    const d = upTo - this.rAcc[s]!;
+    if (d <= 0) return;
+    const cp = this.cp;
+    const e0 = cp.predStart[i]!;
+    const m = this.rDepWait[s]!;
+    this.had[i]! += d;
+    for (let e = e0; e < cp.predStart[i + 1]!; e++) {
+      if ((m & (1 << (e - e0))) === 0) continue;
+      this.caused[cp.predLine[e]!]! += d;
+      this.predBlame[e]! += d;
+    }
+    this.rAcc[s] = upTo;
+  }
+
+  /** Instance g (line i, iteration k) started in cycle c: its waiting consumers look again at its release. */
+  private wake(g: number, i: number, k: number, c: number): void {
+    const cp = this.cp;
+    const n = cp.n;
+    for (let q = cp.succStart[i]!; q < cp.succStart[i + 1]!; q++) {
+      const e = cp.succPred[q]!;
+      const cg = (cp.predLC[e] ? k + 1 : k) * n + cp.predOwner[e]!;
+      if (cg <= g || !this.isLoaded(cg)) continue;
+      const s2 = cg & this.mask;
+      if (this.rStatus[s2] !== ST_WAIT_DEP) continue;
+      const rel = c + cp.predLat[e]!;
+      if (rel < this.rNext[s2]!) this.rNext[s2] = rel;
+    }
+  }
+
+  /** Bring the wait counters up to date (dependency waits are accounted lazily). */
+  flush(): void {
+    const n = this.cp.n;
+    for (let w = 0; w < this.wLen; w++) {
+      const g = this.wList[w]!;
+      const s = g & this.mask;
+      if (this.rStatus[s] === ST_WAIT_DEP) this.settle(s, this.rLine[s]!, this.cycle + 1);
     }
   }
 
@@ -410,18 +541,32 @@ export class Core {
       const p = this.order[q]!;
       if ((m & (1 << p)) === 0) continue;
       if (isDiv && p === cp.divPort && this.divBusyUntil >= c && this.divOwner !== g) continue;
-      const hs = this.holders[p]!;
-      let own = hs.length > 0;
-      for (let h = 0; h < hs.length; h++) if (hs[h] !== g) { own = false; break; }
+      const cnt = this.portCount[p]!;
+      const base = p * this.holdCap;
+      let own = cnt > 0;
+      for (let h = 0; h < cnt; h++) if (this.hold[base + h] !== g) { own = false; break; }
       if (own) { this.take(g, p); return p; }
     }
     this.lastBlocked = blocked;
     return -1;
   }
 
+  /** instances holding port index p this cycle */
+  holdersOf(p: number): number[] {
+    return Array.from(this.hold.subarray(p * this.holdCap, p * this.holdCap + this.portCount[p]!));
+  }
+
   private take(g: number, p: number): void {
-    this.portCount[p]!++;
-    this.holders[p]!.push(g);
+    const cnt = this.portCount[p]!;
+    if (cnt >= this.holdCap) {
+      const P = this.cp.P, hc = this.holdCap * 2;
+      const h = new Int32Array(P * hc);
+      for (let q = 0; q < P; q++) h.set(this.hold.subarray(q * this.holdCap, q * this.holdCap + this.portCount[q]!), q * hc);
+      this.hold = h;
+      this.holdCap = hc;
+    }
+    this.hold[p * this.holdCap + cnt] = g;
+    this.portCount[p] = cnt + 1;
     this.usage[p]!++;
     if (this.model.resort === 'each') this.resortPort(p);
   }
@@ -432,11 +577,11 @@ export class Core {
     let q = 0;
     while (order[q] !== p) q++;
     const u = this.usage[p]!;
-    const tb = this.model.tieBreak;
+    const tb = this.tieCode;
     while (q + 1 < order.length) {
       const o = order[q + 1]!;
       const uo = this.usage[o]!;
-      const after = tb === 'stable' ? uo < u : tb === 'lru' ? uo <= u : tb === 'number' ? (uo < u || (uo === u && o < p)) : (uo < u || (uo === u && o > p));
+      const after = uo < u || (uo === u && (tb === 2 ? o < p : tb === 1 ? true : tb === 3 ? o > p : false));
       if (!after) break;
       order[q] = o; order[q + 1] = p; q++;
     }
@@ -447,17 +592,19 @@ export class Core {
     const cp = this.cp;
     const n = cp.n;
     const c = this.cycle;
-    for (let g = this.head; g < this.fe || (g === this.fe && this.feLoaded > 0); g++) {
+    const xl = this.xList;
+    let keep = 0;
+    for (let x = 0; x < this.xLen; x++) {
+      const g = xl[x]!;
       const s = g & this.mask;
-      const st = this.rStart[s]!;
-      if (st < 0 || this.rStatus[s] === ST_DONE) continue;
-      const i = g % n;
-      if (c - st + 1 >= cp.lat[i]!) {
+      const i = this.rLine[s]!;
+      if (c - this.rStart[s]! + 1 >= cp.lat[i]!) {
         this.rStatus[s] = ST_DONE;
         this.completed++;
         if (!this.rFreed[s]) { this.rsUsed -= cp.uops[i]!; this.rFreed[s] = 1; }
-      }
+      } else xl[keep++] = g;
     }
+    this.xLen = keep;
     while (this.head < this.fe && this.rStatus[this.head & this.mask] === ST_DONE) this.head++;
   }
 
@@ -474,14 +621,15 @@ export class Core {
 
   save(): CoreState {
     const scalars = Float64Array.of(this.cycle, this.head, this.fe, this.feLoaded, this.rsUsed, this.divBusyUntil,
-      this.divOwner, this.completed, this.loadedThisCycle, this.uopsAssigned);
+      this.divOwner, this.completed, this.loadedThisCycle, this.uopsAssigned, this.wLen, this.xLen, this.feLine, this.feIter);
     return {
       scalars,
       cap: this.cap,
       arrays: [this.rLoaded, this.rAssigned, this.rUopPort, this.rStart, this.rStatus, this.rDepWait, this.rPortBlock,
         this.rFreed, this.usage, this.order, this.portCount, this.had, this.caused, this.portUse, this.divUse,
-        this.predBlame, this.portWas, this.portCaused].map((a) => a.slice()),
-      holders: this.holders.map((h) => h.slice()),
+        this.predBlame, this.portWas, this.portCaused, this.wList, this.xList, this.rNext, this.rAcc, this.rLine, this.rIter].map((a) => a.slice()),
+      hold: this.hold.slice(),
+      holdCap: this.holdCap,
     };
   }
 
@@ -489,7 +637,8 @@ export class Core {
     const s = st.scalars;
     this.cycle = s[0]!; this.head = s[1]!; this.fe = s[2]!; this.feLoaded = s[3]!; this.rsUsed = s[4]!;
     this.divBusyUntil = s[5]!; this.divOwner = s[6]!; this.completed = s[7]!; this.loadedThisCycle = s[8]!;
-    this.uopsAssigned = s[9]!;
+    this.uopsAssigned = s[9]!; this.wLen = s[10]!; this.xLen = s[11]!;
+    this.feLine = s[12]!; this.feIter = s[13]!;
     this.cap = st.cap; this.mask = st.cap - 1;
     const a = st.arrays.map((x) => x.slice());
     this.rLoaded = a[0] as Int32Array; this.rAssigned = a[1] as Int32Array; this.rUopPort = a[2] as Int32Array;
@@ -498,6 +647,10 @@ export class Core {
     this.order = a[9] as Int32Array; this.portCount = a[10] as Int32Array; this.had = a[11] as Float64Array;
     this.caused = a[12] as Float64Array; this.portUse = a[13] as Float64Array; this.divUse = a[14] as Float64Array;
     this.predBlame = a[15] as Float64Array; this.portWas = a[16] as Float64Array; this.portCaused = a[17] as Float64Array;
-    this.holders = st.holders.map((h) => h.slice());
+    this.wList = a[18] as Int32Array; this.xList = a[19] as Int32Array;
+    this.rNext = a[20] as Int32Array; this.rAcc = a[21] as Int32Array;
+    this.rLine = a[22] as Int32Array; this.rIter = a[23] as Int32Array;
+    this.hold = st.hold.slice();
+    this.holdCap = st.holdCap;
   }
 }

@@ -54,7 +54,7 @@ export function snapshotOf(core: Core, program: SimProgram): Snapshot {
       const m = core.rPortBlock[s]!;
       for (let p = 0; p < cp.P; p++) {
         if ((m & (1 << p)) === 0) continue;
-        const hs = core.holders[p]!.filter((h) => h !== g);
+        const hs = core.holdersOf(p).filter((h) => h !== g);
         if (hs.length === 0) ports.push({ port: cp.portIds[p]!, heldBy: null });
         for (const h of new Set(hs)) ports.push({ port: cp.portIds[p]!, heldBy: inst(h) });
       }
@@ -74,7 +74,7 @@ export function snapshotOf(core: Core, program: SimProgram): Snapshot {
   }
   const ports: PortSlot[] = cp.portIds.map((port, p) => ({
     port,
-    uops: core.cycle > 0 ? core.holders[p]!.map(inst) : [],
+    uops: core.cycle > 0 ? core.holdersOf(p).map(inst) : [],
     cumulative: core.usage[p]!,
   }));
   const divBusy = cp.divPort >= 0 && core.divOwner >= 0 && core.divBusyUntil >= c && c > 0;

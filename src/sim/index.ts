@@ -17,3 +17,5 @@ export { buildBranchPrograms, simulateBranches } from './branches.js';
 export type { BranchPrograms, BranchResult } from './branches.js';
 export { simulateVariants } from './run.js';
 export type { VariantsResult } from './run.js';
+export { DEFAULT_MODEL, MAX_INSTANCES } from './core.js';
+export type { ModelOptions } from './core.js';

@@ -5,6 +5,7 @@ import type { Core } from './core.js';
 import type { LineDetail, LineStats, SimProgram, Stats } from './types.js';
 
 export function coreStats(core: Core, program: SimProgram): Stats {
+  core.flush();
   const cp = core.cp;
   const K = core.iterations;
   const P = cp.P;
@@ -48,6 +49,7 @@ export function coreStats(core: Core, program: SimProgram): Stats {
 
 /** Thesis §2.6 for the instruction at index `idx` of the program. */
 export function coreDetail(core: Core, program: SimProgram, idx: number): LineDetail {
+  core.flush();
   const cp = core.cp;
   const K = core.iterations;
   const P = cp.P;

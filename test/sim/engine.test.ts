@@ -251,3 +251,14 @@ test('Snapshot.ports lists every machine port even when a program uses few', () 
   const s = createEngine({ instructions: [I(0, [[2, 3]])], deps: [] }, m, cfg(2)).step();
   assert.deepEqual(s.ports.map((p) => p.port), [0, 1, 2, 3, 4, 5]);
 });
+
+test('bad configurations are refused with a clear error; an empty program takes no cycles', () => {
+  const p = branchExample('SNB');
+  assert.throws(() => simulate(p, SNB, cfg(0)), /iterations must be a whole number ≥ 1/);
+  assert.throws(() => createEngine(p, SNB, cfg(Number.NaN)), /iterations/);
+  assert.throws(() => simulate(p, SNB, cfg(1e9)), /exceed the engine/);
+  const empty = simulate({ instructions: [], deps: [] }, SNB, cfg(10));
+  assert.equal(empty.stats.cycles, 0);
+  assert.equal(empty.stats.blockThroughput, 0);
+  assert.equal(createEngine({ instructions: [], deps: [] }, SNB, cfg(10)).step().finished, true);
+});

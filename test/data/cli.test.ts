@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { spawnSync } from 'node:child_process';
+import { readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SMALL, smallText, tempDir } from './helpers.js';
+
+const MAIN = join(import.meta.dirname, '..', '..', 'src', 'cli', 'main.ts');
+
+function run(args: string[], cacheDir: string) {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+    encoding: 'utf8', env: { ...process.env, UOPSCOPE_CACHE_DIR: cacheDir }, timeout: 60000,
+  });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+test('data import, then data list shows the imported architectures', () => {
+  const cache = tempDir('cli');
+  const imp = run(['data', 'import', SMALL], cache);
+  assert.equal(imp.code, 0, imp.err);
+  assert.match(imp.out, /imported 13 instruction forms \(file dated 2023-07-31\)/);
+  assert.equal(imp.err, '', 'no progress bar when stderr is not a terminal');
+  const list = run(['data', 'list'], cache);
+  assert.equal(list.code, 0, list.err);
+  assert.match(list.out, /^SKL\s+Skylake \(client\)\s+imported\s+13\s+2023-07-31\s+\S+small-instructions\.xml\s+\(used\)$/m);
+  assert.match(list.out, /^KBL\s+Kaby Lake\s+inherited\s+13\s+SKL/m);
+});
+
+test('a corrupt file: one line with file:line:column, exit 2, cache untouched', () => {
+  const cache = tempDir('cli');
+  const bad = join(tempDir('bad'), 'broken.xml');
+  writeFileSync(bad, smallText().replace('<measurement TP_loop="1.0" TP_unrolled="1.0" ports="1*p1" uops="1">', '<measurement TP_loop="1.0" TP_unrolled="1.0" ports="1*p1" uops="1"'));
+  const r = run(['data', 'import', bad], cache);
+  assert.equal(r.code, 2);
+  assert.match(r.err, /^uopscope: \S+broken\.xml:\d+:\d+: .+ — fix or re-download/);
+  assert.equal(r.err.trim().split('\n').length, 1);
+  assert.doesNotMatch(r.err, /at .*\.ts:\d+/);
+  assert.deepEqual(readdirSync(cache), []);
+});
+
+test('data fetch without network: one clear line, non-zero exit', () => {
+  const r = run(['data', 'fetch', '--url', 'http://127.0.0.1:9/instructions.xml'], tempDir('cli'));
+  assert.equal(r.code, 2);
+  assert.match(r.err, /^uopscope: cannot download http:\/\/127\.0\.0\.1:9\/instructions\.xml \(.+\) — .*uopscope data import FILE/);
+  assert.equal(r.err.trim().split('\n').length, 1);
+});
+
+test('disasm --arch: µops, ports and latency per line, X where data is missing, the fallback stated', () => {
+  const bin = join(import.meta.dirname, '..', '..', 'examples', 'bin', 'branch.o');
+  const r = run(['disasm', bin, '--arch', 'SKL', '--uops-xml', SMALL, '--fallback', 'alu'], tempDir('cli'));
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /^\s+3\s+1e\s+48 01 c3\s+add rbx, rax\s+1\s+1\*p0156\s+1\s+ADD \(R64, R64\)/m);
+  assert.match(r.out, /^\s+2\s+1c\s+75 05\s+jne 0x23\s+1\s+1\*p06\s+0\s/m);
+  assert.match(r.out, /^\s+0\s+11\s+48 c7 c0 01 00 00 00\s+mov rax, 0x1\s+X\s+X\s+X\s/m);
+  assert.match(r.out, /X = no data for lines 0, 1, 4 — counted as 1 µop on an ALU port, latency 1$/m);
+  const j = run(['disasm', bin, '--arch', 'SKL', '--uops-xml', SMALL, '--json'], tempDir('cli'));
+  const data = JSON.parse(j.out).data;
+  assert.equal(data.arch, 'SKL');
+  assert.deepEqual(data.resolved[3], { line: 3, form: 'ADD_01 (R64, R64)', rule: 'iform', uops: 1, ports: '1*p0156', latencyByResource: { RBX: 1, AF: 1, CF: 1, OF: 1, PF: 1, SF: 1, ZF: 1 }, maxLatency: 1, divCycles: 0, variant: 'plain', unknown: false, fallback: null });
+  assert.equal(data.resolved[0].unknown, true);
+  assert.equal(data.resolved[0].fallback, 'skip');
+  const bad = run(['disasm', bin, '--arch', 'P4'], tempDir('cli'));
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /^uopscope: unknown architecture 'P4' — known: NHM, /);
+});

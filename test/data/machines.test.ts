@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { inheritanceChain, listMachines, loadMachine, validateMachine } from '../../src/data/machines.js';
+import { UserError } from '../../src/errors.js';
+
+const ARCHS = ['NHM', 'WSM', 'SNB', 'IVB', 'HSW', 'BDW', 'SKL', 'SKX', 'KBL', 'CFL', 'CLX', 'ICL', 'TGL', 'RKL', 'ADL-P'];
+
+test('all 15 machine models are there, valid and sourced', () => {
+  const ms = listMachines();
+  assert.deepEqual(ms.map((m) => m.arch), ARCHS);
+  for (const m of ms) {
+    assert.deepEqual(validateMachine(m), [], m.arch);
+    assert.ok(m.sources.length >= 2, `${m.arch} cites its sources`);
+    for (const p of [...m.aluPorts, ...m.loadPorts, ...m.storeAddressPorts, ...m.storeDataPorts, ...m.branchPorts, m.dividerPort]) {
+      assert.ok(m.ports.includes(p), `${m.arch} port ${p}`);
+    }
+  }
+});
+
+test('figures of the reference table (shared/reference/machines.md)', () => {
+  const row = (a: string) => loadMachine(a);
+  assert.deepEqual([row('NHM').issueWidth, row('NHM').rsSize, row('NHM').robSize], [4, 36, 128]);
+  assert.deepEqual([row('SNB').rsSize, row('IVB').robSize, row('SNB').loadPorts, row('SNB').branchPorts], [54, 168, [2, 3], [5]]);
+  assert.deepEqual([row('HSW').rsSize, row('HSW').storeAddressPorts, row('HSW').aluPorts], [60, [2, 3, 7], [0, 1, 5, 6]]);
+  assert.deepEqual([row('SKL').rsSize, row('SKL').robSize, row('CFL').rsSize], [97, 224, 97]);
+  assert.deepEqual([row('ICL').issueWidth, row('ICL').rsSize, row('ICL').robSize, row('ICL').storeAddressPorts, row('TGL').storeDataPorts], [5, 160, 352, [7, 8], [4, 9]]);
+  assert.deepEqual([row('ADL-P').issueWidth, row('ADL-P').robSize, row('ADL-P').aluPorts, row('ADL-P').loadPorts], [6, 512, [0, 1, 5, 6, 10], [2, 3, 11]]);
+  for (const m of listMachines()) assert.equal(m.dividerPort, 0);
+});
+
+test('ISA lists: AVX-512 only on the server and Ice Lake family cores, AVX2+FMA from Haswell', () => {
+  const has = (a: string, isa: string) => loadMachine(a).isa.includes(isa);
+  for (const a of ['SKX', 'CLX', 'ICL', 'TGL', 'RKL']) assert.ok(has(a, 'AVX512F'), a);
+  for (const a of ['NHM', 'SNB', 'HSW', 'SKL', 'KBL', 'CFL', 'ADL-P']) assert.ok(!has(a, 'AVX512F'), a);
+  for (const a of ['HSW', 'BDW', 'SKL', 'ADL-P']) assert.ok(has(a, 'AVX2') && has(a, 'FMA'), a);
+  assert.ok(!has('SNB', 'AVX2') && has('SNB', 'AVX') && !has('NHM', 'AVX'));
+  for (const m of listMachines()) assert.ok(m.isa.includes('SSE2'), m.arch);
+});
+
+test('inheritance is explicit and resolves to existing models', () => {
+  assert.deepEqual(inheritanceChain('KBL'), ['KBL', 'SKL']);
+  assert.deepEqual(inheritanceChain('CFL'), ['CFL', 'SKL']);
+  assert.deepEqual(inheritanceChain('CLX'), ['CLX', 'SKX']);
+  assert.deepEqual(inheritanceChain('SKL'), ['SKL']);
+  for (const m of listMachines()) if (m.inheritsDataFrom) assert.ok(loadMachine(m.inheritsDataFrom));
+});
+
+test('an unknown architecture is a UserError listing the known ones', () => {
+  assert.equal(loadMachine('skl').arch, 'SKL');
+  assert.throws(() => loadMachine('P4'), (e: unknown) => e instanceof UserError && /unknown architecture 'P4' — known: .*SNB.*ADL-P/.test(e.message));
+  assert.deepEqual(validateMachine({ arch: 'X' }).slice(0, 2), ['name', 'ports']);
+});

@@ -1,0 +1,122 @@
+// Region selection: IACA regions (several per file), LLVM-MCA/OSACA comment markers in
+// assembly, --function (ELF, PE, Mach-O symbol tables), --range, loop candidates, raw input.
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { listRegions, loadInput, loadRegion } from '../../src/disasm/index.js';
+import { hasTool, runCli } from './helpers.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'uopscope-regions-'));
+
+test('two IACA regions in one file, in ELF, PE and Mach-O builds', async () => {
+  for (const f of ['two-regions', 'two-regions.o', 'two-regions.exe', 'two-regions.obj', 'two-regions.macho.o']) {
+    const input = await loadInput({ file: `examples/bin/${f}` });
+    const regions = listRegions(input);
+    assert.deepEqual(regions.map((r) => [r.index, r.kind, r.name]), [[1, 'iaca', 'IACA region 1'], [2, 'iaca', 'IACA region 2']], f);
+    const r1 = await loadRegion({ file: `examples/bin/${f}`, region: 1 });
+    assert.deepEqual(r1.instructions.map((i) => i.signature), ['IMUL (R64, R64)', 'IMUL (R64, R64)', 'DEC (R64)', 'JNZ (Rel8)'], f);
+    assert.equal(r1.instructions[3]!.branch!.targetLine, 0);
+    const r2 = await loadRegion({ file: `examples/bin/${f}`, region: 2 });
+    assert.deepEqual(r2.instructions.map((i) => i.signature), ['ADD (R64, M64)', 'ADD (R64, M64)', 'SUB (R64, I8)', 'JNZ (Rel8)'], f);
+  }
+});
+
+test('LLVM-MCA and OSACA comment markers in assembly input (as and clang)', async () => {
+  for (const assembler of ['as', 'clang'] as const) {
+    if (assembler === 'clang' && !hasTool('clang')) continue;
+    const input = await loadInput({ file: 'examples/thesis/mca-markers.s', assembler });
+    const regions = listRegions(input);
+    assert.deepEqual(regions.map((r) => r.kind), ['llvm-mca', 'osaca'], assembler);
+    assert.match(regions[0]!.name, /LLVM-MCA region 'dot' \(lines 11–16\)/);
+    // the injected labels are not reported as symbols
+    assert.ok(!input.symbols.some((s) => s.name.includes('uopscope')));
+    const r = await loadRegion({ file: 'examples/thesis/mca-markers.s', assembler, region: 2 });
+    assert.deepEqual(r.instructions.map((i) => i.intel), ['lea rax, [rax+rcx*2]', 'xor rdx, rax', 'sub ecx, 0x1', 'jne 0x19']);
+  }
+});
+
+test('unpaired and mismatched comment markers are errors naming the line', async () => {
+  const f1 = join(tmp, 'open.s');
+  writeFileSync(f1, '\t.text\n# LLVM-MCA-BEGIN\n\tadd %rax, %rbx\n');
+  await assert.rejects(loadInput({ file: f1 }), /open\.s:2: LLVM-MCA-BEGIN without a matching END/);
+  const f2 = join(tmp, 'mismatch.s');
+  writeFileSync(f2, '\t.text\n# OSACA-BEGIN\n\tadd %rax, %rbx\n# LLVM-MCA-END\n');
+  await assert.rejects(loadInput({ file: f2 }), /mismatch\.s:4: LLVM-MCA-END closes the OSACA-BEGIN of line 2/);
+});
+
+test('.S input is preprocessed; IACA markers written in the source work too', async () => {
+  const f = join(tmp, 'macro.S');
+  writeFileSync(f, '#define STEP 3\n\t.intel_syntax noprefix\n\t.text\n\tmov ebx, 111\n\t.byte 0x64, 0x67, 0x90\n\tadd rax, STEP\n\tmov ebx, 222\n\t.byte 0x64, 0x67, 0x90\n');
+  const r = await loadRegion({ file: f });
+  assert.equal(r.format, 'asm');
+  assert.deepEqual(r.instructions.map((i) => i.intel), ['add rax, 0x3']);
+});
+
+test('--function finds symbols in ELF, PE, Mach-O and universal files', async () => {
+  for (const f of ['branch', 'branch.o', 'branch.exe', 'branch.obj', 'branch.macho.o', 'branch.universal.o']) {
+    const r = await loadRegion({ file: `examples/bin/${f}`, function: 'main' });
+    assert.equal(r.region.kind, 'function');
+    assert.equal(r.instructions[0]!.intel, 'push rbx', f);
+    assert.equal(r.instructions.at(-1)!.intel, 'ret', f);
+    assert.equal(r.instructions.length, 19, f);
+  }
+});
+
+test('--range START:END (hex or decimal, END exclusive)', async () => {
+  const r = await loadRegion({ file: 'examples/bin/branch', range: '0x401117:0x401124' });
+  assert.deepEqual(r.instructions.map((i) => i.line), [0, 1, 2]);
+  const d = await loadRegion({ file: 'examples/bin/branch.o', range: '17:41' });
+  assert.equal(d.instructions.length, 7);
+  assert.equal(d.instructions[2]!.branch!.targetLine, 5);
+});
+
+test('without markers: loops from backward branches, innermost first', async () => {
+  const input = await loadInput({ file: 'examples/bin/mca-markers' });
+  const loops = listRegions(input);
+  assert.ok(loops.length >= 2);
+  assert.ok(loops.every((l) => l.kind === 'loop'));
+  for (let i = 1; i < loops.length; i++) assert.ok(loops[i]!.end - loops[i]!.start >= loops[i - 1]!.end - loops[i - 1]!.start);
+  assert.match(loops[0]!.name, /^loop at 0x[0-9a-f]+ in main/);
+  // nested loops: the inner one comes first
+  // 0: add rax,1 / 1: add rbx,1 / 2: dec rcx / 3: jnz 1 / 4: dec rdx / 5: jnz 0
+  const nested = await loadInput({ hex: '4883c001 4883c301 48ffc9 75f7 48ffca 75ee' });
+  const l = listRegions(nested).filter((r) => r.kind === 'loop');
+  assert.deepEqual(l.map((r) => [r.start, r.end]), [[4, 13], [0, 18]]);
+  const inner = await loadRegion({ hex: '4883c001 4883c301 48ffc9 75f7 48ffca 75ee', region: 2 });
+  assert.deepEqual(inner.instructions.map((i) => i.mnemonic), ['ADD', 'DEC', 'JNE']);
+});
+
+test('raw input: --hex and --raw FILE', async () => {
+  const h = await loadRegion({ hex: '0x48 0x01 0xd8' });
+  assert.equal(h.format, 'raw');
+  assert.equal(h.region.kind, 'whole');
+  assert.equal(h.instructions[0]!.intel, 'add rax, rbx');
+  const f = join(tmp, 'code.bin');
+  writeFileSync(f, Uint8Array.from([0x48, 0x01, 0xd8, 0xc3]));
+  const r = await loadRegion({ raw: f });
+  assert.deepEqual(r.instructions.map((i) => i.intel), ['add rax, rbx', 'ret']);
+});
+
+test('CLI: regions, disasm --json and graph write what they say', () => {
+  const reg = runCli(['regions', 'examples/bin/two-regions.exe']);
+  assert.equal(reg.code, 0, reg.stderr);
+  assert.match(reg.stdout, /examples\/bin\/two-regions\.exe \(pe, x86-64\): 2 regions/);
+  assert.match(reg.stdout, /2 {2}iaca {6}0x14000[0-9a-f]+–0x14000[0-9a-f]+ {2}15 bytes {2}IACA region 2/);
+  const js = runCli(['disasm', 'examples/bin/stencil.macho.o', '--json']);
+  assert.equal(js.code, 0, js.stderr);
+  const parsed = JSON.parse(js.stdout) as { instructions: { signature: string }[] };
+  assert.equal(parsed.instructions.length, 8);
+  assert.equal(parsed.instructions[1]!.signature, 'VADDSD (XMM, XMM, M64)');
+  const cfg = join(tmp, 'cfg.dot');
+  const dg = join(tmp, 'dg.dot');
+  const g = runCli(['graph', 'examples/bin/branch', '--cfg', cfg, '--dg', dg]);
+  assert.equal(g.code, 0, g.stderr);
+  const dot = readFileSync(dg, 'utf8');
+  assert.match(dot, /^digraph "dg" \{/);
+  assert.match(dot, /n1 -> n2 \[label="zf"\];/);
+  assert.match(dot, /n6 -> n3 \[label="rbx", style=dashed, color=red\];/);
+  assert.equal((dot.match(/->/g) ?? []).length, 7);
+  assert.match(readFileSync(cfg, 'utf8'), /n6 -> n0 \[style=dashed, color=red, label="back"\];/);
+});
