@@ -76,6 +76,8 @@ test('bad input: one line on stderr, nothing on stdout, non-zero exit', () => {
     [['report', 'examples/bin/branch', '--arch', 'SNB', '--detail', '9', '--uops-xml', uopsXml], /--detail 9: no such line in the region; give a line from 0 to 6/],
     [['report', 'examples/bin/branch', '--arch', 'NOPE'], /NOPE/],
     [['config', 'set', 'arch', 'NOPE'], /NOPE/],
+    [['report', 'examples/bin/branch', '--fallback', 'foo'], /^uopscope: --fallback foo: use skip/],
+    [['report', 'examples/bin/branch', '--detail', 'x'], /^uopscope: --detail x: give a line number/],
   ];
   for (const [args, msg] of cases) {
     const r = uopscope(args);
