@@ -3,6 +3,7 @@ import { loadMachine } from '../../data/index.js';
 import { configCommand } from './config.js';
 import { dataCommand } from './data.js';
 import { disasmCommand } from './disasm.js';
+import { exploreCommand } from './explore.js';
 import { graphCommand } from './graph.js';
 import { regionsCommand } from './regions.js';
 import { reportCommand } from './report.js';
@@ -14,4 +15,5 @@ export const commands: CommandModule[] = [
   disasmCommand, regionsCommand, graphCommand, dataCommand,
   reportCommand,
   configCommand((arch) => { loadMachine(arch); }),
+  exploreCommand,
 ];

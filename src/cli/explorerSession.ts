@@ -1,0 +1,76 @@
+// Glue between the pipeline and the explorer: a loaded region + an architecture → the plain
+// ExplorerSession the UI reads (engine factories, branch sides, a worker for long runs). Reads
+// data files through src/cli/pipeline.ts; the UI itself does no I/O.
+import { basename } from 'node:path';
+import { buildDependencyGraph, type LoadedRegion } from '../disasm/index.js';
+import { listMachines } from '../data/index.js';
+import { createEngine } from '../sim/index.js';
+import type { SimProgram, Variant } from '../sim/types.js';
+import type { ArchChoice, ExplorerSession, PaneSpec } from '../ui/types.js';
+import { branchPrograms, forArch, loopFor, withLoop, type Analysis, type DataOptions, type RegionAnalysis } from './pipeline.js';
+import { workerOffload } from './offload.js';
+
+export interface SessionOptions extends DataOptions {
+  /** compute run lengths and divergences on the UI thread instead of a worker */
+  inThread?: boolean;
+}
+
+/** The architecture-independent half, from an already selected region. */
+export function regionAnalysis(region: LoadedRegion): RegionAnalysis {
+  return { region, graph: buildDependencyGraph(region.instructions, { loop: true }), loop: true };
+}
+
+export async function buildExplorerSession(base: RegionAnalysis | LoadedRegion, arch: string, opts: SessionOptions = {}): Promise<ExplorerSession> {
+  const ra = 'graph' in base ? base : regionAnalysis(base);
+  const { inThread, ...dataOpts } = opts;
+  const withLoopEdges = await forArch(ra, arch, dataOpts);
+  // a single iteration is the latency analysis: no loop-carried dependencies (thesis §2.4)
+  const byLoop = new Map<boolean, { a: Analysis; branches: ReturnType<typeof branchPrograms> }>();
+  const analysisFor = (iterations: number) => {
+    const loop = loopFor(iterations);
+    let hit = byLoop.get(loop);
+    if (!hit) {
+      const a = withLoop(withLoopEdges, loop);
+      hit = { a, branches: branchPrograms(a) };
+      byLoop.set(loop, hit);
+    }
+    return hit;
+  };
+  const programFor = (spec: PaneSpec, iterations: number): SimProgram => {
+    const { a, branches } = analysisFor(iterations);
+    if (spec.branch === null) return a.program;
+    if (!branches) throw new Error('this region has no conditional jump');
+    return spec.branch === 0 ? branches.left : branches.right;
+  };
+  const a = withLoopEdges;
+  const params = a.params;
+  const first = analysisFor(2).branches;
+  const notes: string[] = [`data: ${a.data.source.kind} ${a.data.source.path}`];
+  if (a.unknown.length) {
+    notes.push(`no data for ${a.unknown.map((u) => `line ${u.line} (${u.asm})`).join(', ')}: ${a.fallback === 'alu' ? 'counted as one ALU µop' : 'not simulated (X)'}`);
+  }
+  const engineFor = (branch: 0 | 1 | null) => (variant: Variant, iterations: number) =>
+    createEngine(programFor({ variant, branch }, iterations), params, { iterations, variant });
+  return {
+    file: basename(a.region.file),
+    region: a.region.region.name,
+    arch: a.machine.arch,
+    archName: a.machine.name,
+    ports: params.ports,
+    lines: a.region.instructions.map((i) => ({ line: i.line, asm: i.intel })),
+    makeEngine: engineFor(null),
+    branches: first && {
+      branchLine: first.branchLine,
+      paths: [
+        { label: 'fall-through', lines: first.leftLines, makeEngine: engineFor(0) },
+        { label: 'taken', lines: first.rightLines, makeEngine: engineFor(1) },
+      ],
+    },
+    notes,
+    ...(inThread ? {} : { offload: workerOffload(programFor, params) }),
+  };
+}
+
+export function archChoices(): ArchChoice[] {
+  return listMachines().map((m) => ({ arch: m.arch, name: m.name }));
+}

@@ -1,0 +1,17 @@
+import { Text } from 'ink';
+import { clip, num } from '../format.js';
+import { tint } from '../theme.js';
+
+export interface ComparisonBarProps {
+  width: number;
+  color: boolean;
+  panes: { title: string; throughput: number; final: number | null }[];
+  divergence: string;
+}
+
+/** Split panes: each pane's block throughput (so far, and for the whole run) and where they part. */
+export function ComparisonBar(p: ComparisonBarProps) {
+  const parts = p.panes.map((x) => `${x.title} ${num(x.throughput)}/${x.final === null ? '…' : num(x.final)}`);
+  const text = `${p.divergence ? `${p.divergence} │ ` : ''}c/iter now/run: ${parts.join(' │ ')}`;
+  return <Text color={tint(p.color, 'yellow')}>{clip(text, p.width)}</Text>;
+}

@@ -1,0 +1,67 @@
+import { Box, Text } from 'ink';
+import type { Snapshot } from '../../sim/types.js';
+import type { Layout, Section } from '../layout.js';
+import type { LineState } from '../lineStates.js';
+import { fit } from '../format.js';
+import { ProgramPane } from './ProgramPane.js';
+import { RsPane } from './RsPane.js';
+import { PortsPane } from './PortsPane.js';
+import { StatsPane } from './StatsPane.js';
+
+export interface PaneColumnProps {
+  title: string | null;          // shown when several panes are side by side
+  layout: Layout;
+  color: boolean;
+  snapshot: Snapshot;
+  lines: { line: number; asm: string }[];
+  states: (LineState | null)[];
+  selected: number;
+  ports: number[];
+}
+
+function SectionView(p: PaneColumnProps & { section: Section; width: number }) {
+  const sel = p.lines[p.selected]?.line ?? null;
+  switch (p.section.tab) {
+    case 'program':
+      return <ProgramPane width={p.width} height={p.section.rows} color={p.color} lines={p.lines} states={p.states} selected={p.selected} />;
+    case 'rs':
+      return <RsPane width={p.width} height={p.section.rows} color={p.color} snapshot={p.snapshot} selectedLine={sel} />;
+    case 'ports':
+      return <PortsPane width={p.width} color={p.color} snapshot={p.snapshot} />;
+    case 'stats':
+      return <StatsPane width={p.width} height={p.section.rows} stats={p.snapshot.stats} ports={p.ports} selectedLine={sel} />;
+  }
+}
+
+/** One engine's view: its sections stacked (or the active tab), in `layout.paneWidth` columns. */
+export function PaneColumn(p: PaneColumnProps) {
+  const w = p.layout.paneWidth;
+  const title = p.title !== null ? <Text bold inverse>{fit(` ${p.title}`, w)}</Text> : null;
+  if (p.layout.twoColumns) {
+    const half = Math.floor((w - 1) / 2);
+    const [a, b, c, d] = p.layout.sections;
+    return (
+      <Box flexDirection="column" width={w}>
+        {title}
+        <Box flexDirection="row">
+          <Box flexDirection="column" width={half} marginRight={1}>
+            {[a, b].filter((s): s is Section => !!s).map((s) => <SectionView key={s.tab} {...p} section={s} width={half} />)}
+          </Box>
+          <Box flexDirection="column" width={w - half - 1}>
+            {[c, d].filter((s): s is Section => !!s).map((s) => <SectionView key={s.tab} {...p} section={s} width={w - half - 1} />)}
+          </Box>
+        </Box>
+      </Box>
+    );
+  }
+  return (
+    <Box flexDirection="column" width={w}>
+      {title}
+      {p.layout.sections.map((s) => (
+        <Box key={s.tab} height={s.rows} flexDirection="column" overflowY="hidden">
+          <SectionView {...p} section={s} width={w} />
+        </Box>
+      ))}
+    </Box>
+  );
+}

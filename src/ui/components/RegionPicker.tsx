@@ -1,0 +1,27 @@
+import { Box, Text, useApp, useInput } from 'ink';
+import SelectInput from 'ink-select-input';
+
+export interface RegionChoice { index: number; label: string }
+
+export interface RegionPickerProps {
+  file: string;
+  regions: RegionChoice[];
+  onPick(index: number): void;
+  onCancel(): void;
+}
+
+/** When a file holds several marked regions or candidate loops: choose one (↑/↓, enter; q quits). */
+export function RegionPicker(p: RegionPickerProps) {
+  const { exit } = useApp();
+  useInput((input, key) => {
+    if (input === 'q' || key.escape || (key.ctrl && input === 'c')) { p.onCancel(); exit(); }
+  });
+  return (
+    <Box flexDirection="column">
+      <Text bold>{p.file} holds {p.regions.length} regions: pick one (↑/↓, enter; q quits)</Text>
+      <SelectInput items={p.regions.map((r) => ({ key: String(r.index), label: r.label, value: r.index }))}
+        limit={Math.max(3, (process.stdout.rows || 24) - 3)}
+        onSelect={(it) => { p.onPick(it.value); exit(); }} />
+    </Box>
+  );
+}

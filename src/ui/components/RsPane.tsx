@@ -1,0 +1,40 @@
+import { Box, Text } from 'ink';
+import type { Snapshot } from '../../sim/types.js';
+import { clip, bar, inst, reason, STATE_COLOR, STATE_SYMBOL, stateWord } from '../format.js';
+import { tint } from '../theme.js';
+
+export interface RsPaneProps {
+  width: number;
+  height: number;
+  color: boolean;
+  snapshot: Snapshot;
+  selectedLine: number | null;
+}
+
+/** The reservation station: each entry with its state and why, and the fill level. */
+export function RsPane(p: RsPaneProps) {
+  const s = p.snapshot;
+  const rows = Math.max(1, p.height - 1);
+  const entries = s.rs;
+  const shown = entries.length > rows ? entries.slice(0, rows - 1) : entries;
+  const fill = `${s.rsUsed}/${s.rsCapacity} µops`;
+  const title = `Reservation station ${fill} `;
+  const barW = Math.max(0, Math.min(20, p.width - title.length));
+  return (
+    <Box flexDirection="column" width={p.width}>
+      <Text bold wrap="truncate-end">{title}{bar(s.rsCapacity ? s.rsUsed / s.rsCapacity : 0, barW)}</Text>
+      {entries.length === 0 && <Text dimColor>{clip('(empty)', p.width)}</Text>}
+      {shown.map((e) => {
+        const w = stateWord(e.state);
+        const head = `${STATE_SYMBOL[w]} ${inst(e).padEnd(9)} ${String(e.uops).padStart(2)}µ `;
+        return (
+          <Text key={`${e.line}.${e.iteration}`} inverse={e.line === p.selectedLine} wrap="truncate-end">
+            <Text color={tint(p.color, STATE_COLOR[w])}>{head}</Text>
+            {clip(reason(e), Math.max(0, p.width - head.length))}
+          </Text>
+        );
+      })}
+      {shown.length < entries.length && <Text dimColor>{clip(`… ${entries.length - shown.length} more entries`, p.width)}</Text>}
+    </Box>
+  );
+}

@@ -1,0 +1,86 @@
+// The session as a plain-text report (x): inputs, architecture, variants, the current cycle and its
+// snapshot, the summary and per-line table of every pane shown, the detail of the selected line.
+import type { LineDetail, Snapshot, Stats } from '../sim/types.js';
+import { describeDivergence, type Divergence } from './compare.js';
+import { detailLines } from './components/DetailPane.js';
+import { inst, num, reason, stateWord } from './format.js';
+import { lineStates } from './lineStates.js';
+import { variantLabel } from './panes.js';
+import type { ExplorerState } from './hooks/useExplorer.js';
+
+export function statsTable(st: Stats, ports: number[]): string[] {
+  const head = `${'line'.padStart(4)}  ${'instruction'.padEnd(36)}${'µops'.padStart(5)}${'wait'.padStart(8)}${'caused'.padStart(8)}${ports.map((p) => `p${p}`.padStart(6)).join('')}${st.dividerUsed ? '   div' : ''}`;
+  const out = [head, '-'.repeat(head.length)];
+  for (const l of st.lines) {
+    out.push(`${String(l.line).padStart(4)}  ${`${l.unknown ? 'X ' : ''}${l.asm}`.padEnd(36).slice(0, 36)}${String(l.uops).padStart(5)}${num(l.hadToWait).padStart(8)}${num(l.causedToWait).padStart(8)}`
+      + ports.map((p) => (l.ports[String(p)] ? num(l.ports[String(p)]!) : '').padStart(6)).join('')
+      + (st.dividerUsed ? num(l.divider).padStart(6) : ''));
+  }
+  out.push(`${''.padStart(4)}  ${'total'.padEnd(36)}${String(st.totalUops).padStart(5)}${''.padStart(16)}${ports.map((p) => num(st.portTotals[String(p)] ?? 0).padStart(6)).join('')}`);
+  return out;
+}
+
+function snapshotLines(s: Snapshot, ls: { line: number; asm: string }[], paneLines: number[], iterations: number): string[] {
+  const out: string[] = [];
+  out.push(`cycle ${s.cycle}${s.finished ? ' (finished)' : ''}: ${s.completed} of ${s.total} instances done`);
+  out.push('program (W waiting, R ready, X executing, D done, N not loaded):');
+  const states = lineStates(s, paneLines, iterations);
+  const asm = new Map(ls.map((l) => [l.line, l.asm]));
+  for (const st of states) {
+    out.push(`  ${String(st.line).padStart(3)}  ${(asm.get(st.line) ?? '').padEnd(36).slice(0, 36)} W${st.waiting} R${st.ready} X${st.executing} D${st.done} N${st.notLoaded}`);
+  }
+  out.push(`reservation station: ${s.rsUsed}/${s.rsCapacity} µops, ${s.rs.length} entries`);
+  for (const e of s.rs) out.push(`  ${inst(e).padEnd(10)} ${String(e.uops).padStart(2)} µops  ${stateWord(e.state).padEnd(9)} ${reason(e)}`);
+  out.push('ports (µop this cycle, µops so far):');
+  for (const p of s.ports) out.push(`  p${p.port}: ${p.uops.length ? p.uops.map(inst).join(' ') : '-'}  (${p.cumulative})`);
+  out.push(`divider: ${s.divider.busy ? `busy, ${s.divider.cyclesLeft} cycles left${s.divider.owner ? `, held by ${inst(s.divider.owner)}` : ''}` : 'free'}`);
+  out.push(`ready: ${s.ready.length ? s.ready.map(inst).join(' ') : 'none'}`);
+  out.push(`front end: ${s.frontEnd.next ? `next ${inst(s.frontEnd.next)} (${s.frontEnd.next.uopsLeft} µops left)` : 'all loaded'}, ${s.frontEnd.loadedThisCycle} µops loaded this cycle`);
+  return out;
+}
+
+export interface ExportExtras {
+  divergence?: Divergence;
+  details: { title: string; detail: LineDetail | null }[];
+  date?: Date;
+}
+
+export function exportText(state: ExplorerState, extras: ExportExtras): string {
+  const s = state.session;
+  const sel = s.lines[state.selected];
+  const out: string[] = [];
+  out.push('uopscope explorer session');
+  out.push(`date: ${(extras.date ?? new Date()).toISOString()}`);
+  out.push('');
+  out.push('== Inputs');
+  out.push(`file: ${s.file}`);
+  out.push(`region: ${s.region} (${s.lines.length} instructions)`);
+  out.push(`architecture: ${s.arch} (${s.archName}), ports ${s.ports.map((p) => `p${p}`).join(' ')}`);
+  out.push(`iterations: ${state.iterations}`);
+  out.push(`variants: ${variantLabel(state.variants)}`);
+  out.push(`branch comparison: ${state.branches && s.branches ? `on (jump at line ${s.branches.branchLine})` : 'off'}`);
+  for (const n of s.notes ?? []) out.push(`note: ${n}`);
+  out.push(`current cycle: ${state.cycle}`);
+  out.push(`selected line: ${sel ? `${sel.line} ${sel.asm}` : '-'}`);
+  if (state.panes.length > 1) out.push(`comparison: ${describeDivergence(extras.divergence)}`);
+  state.panes.forEach((pane, i) => {
+    const snap = state.snaps[i]!;
+    const total = state.totals[i];
+    out.push('');
+    out.push(`== Pane: ${pane.title}`);
+    out.push(`block throughput so far: ${num(snap.stats.blockThroughput)} cycles/iteration, ${num(snap.stats.uopsPerCycle)} µops/cycle`);
+    if (total !== null && total !== undefined) out.push(`whole run: ${total} cycles, ${num(total / state.iterations)} cycles/iteration`);
+    out.push('');
+    out.push('-- Snapshot');
+    out.push(...snapshotLines(snap, s.lines, pane.lines, state.iterations));
+    out.push('');
+    out.push('-- Per-line statistics (per iteration, up to this cycle)');
+    out.push(...statsTable(snap.stats, s.ports));
+  });
+  for (const d of extras.details) {
+    out.push('');
+    out.push(`== Detail of the selected line (${d.title})`);
+    out.push(...detailLines(sel?.line ?? -1, d.detail));
+  }
+  return `${out.join('\n')}\n`;
+}

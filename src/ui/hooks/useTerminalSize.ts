@@ -1,0 +1,19 @@
+import { useEffect, useState } from 'react';
+import { useStdout } from 'ink';
+
+export interface TerminalSize { columns: number; rows: number }
+
+/** The terminal's size, followed on resize; `fixed` (tests) wins. */
+export function useTerminalSize(fixed?: TerminalSize): TerminalSize {
+  const { stdout } = useStdout();
+  const read = (): TerminalSize => ({ columns: stdout.columns || 80, rows: stdout.rows || 24 });
+  const [size, setSize] = useState<TerminalSize>(fixed ?? read());
+  useEffect(() => {
+    if (fixed) { setSize(fixed); return; }
+    const onResize = () => setSize(read());
+    stdout.on('resize', onResize);
+    return () => { stdout.off('resize', onResize); };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [stdout, fixed?.columns, fixed?.rows]);
+  return size;
+}

@@ -1,0 +1,37 @@
+// Snapshots by cycle for one pane, so that stepping back is as quick as stepping forward.
+// Snapshots are immutable plain data: a cached one is exactly what the engine would return again.
+import type { Engine, Snapshot } from '../sim/types.js';
+
+export class PaneCursor {
+  private cache = new Map<number, Snapshot>();
+
+  constructor(readonly engine: Engine, private readonly limit = 512, private readonly window = 16) {}
+
+  private put(s: Snapshot): Snapshot {
+    this.cache.delete(s.cycle);
+    this.cache.set(s.cycle, s);
+    if (this.cache.size > this.limit) this.cache.delete(this.cache.keys().next().value!);
+    return s;
+  }
+
+  /** The snapshot at `cycle` (clamped to the run by the engine). */
+  at(cycle: number): Snapshot {
+    const c = Math.max(0, Math.floor(cycle));
+    const hit = this.cache.get(c);
+    if (hit) return this.put(hit);
+    const cur = this.engine.snapshot();
+    if (c === cur.cycle) return this.put(cur);
+    if (c > cur.cycle) {
+      if (cur.finished) return this.put(cur);
+      // forward: the engine runs without building the snapshots in between
+      return this.put(this.engine.seek(c));
+    }
+    // backward: seek a little further back and step up, so the next steps back are cached
+    let s = this.put(this.engine.seek(Math.max(0, c - this.window)));
+    while (s.cycle < c && !s.finished) s = this.put(this.engine.step());
+    return s;
+  }
+
+  /** Drops what is cached (after the engine was run elsewhere, nothing changes: kept). */
+  clear(): void { this.cache.clear(); }
+}

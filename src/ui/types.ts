@@ -1,0 +1,92 @@
+// What the explorer is given: plain data plus factories and callbacks. The UI never reads files,
+// never builds a program and never computes the model: engines come from `makeEngine`, another
+// architecture from `loadArch`, and the export is written by `saveExport`.
+import type { Engine, Variant } from '../sim/types.js';
+import type { Divergence } from './compare.js';
+
+/** One side of the first conditional jump (thesis §2.7), ready to simulate. */
+export interface BranchPathSource {
+  label: string;              // 'fall-through', 'taken'
+  /** original line numbers of the path, in execution order */
+  lines: number[];
+  makeEngine(variant: Variant, iterations: number): Engine;
+}
+
+/** Everything about one region on one architecture. */
+export interface ExplorerSession {
+  file: string;
+  region: string;
+  arch: string;               // 'SKL'
+  archName: string;           // 'Skylake (client)'
+  ports: number[];
+  /** the region's instructions (line numbers as in the engine's snapshots) */
+  lines: { line: number; asm: string }[];
+  makeEngine(variant: Variant, iterations: number): Engine;
+  branches: { branchLine: number; paths: [BranchPathSource, BranchPathSource] } | null;
+  /** one-line notes for the user (unknown instructions, data source) */
+  notes?: string[];
+  /** long computations off the UI thread (a worker); without it they run between frames */
+  offload?: Offload;
+}
+
+/** Which run a pane shows: a variant of the whole region, or of one side of the branch. */
+export interface PaneSpec {
+  variant: Variant;
+  /** null: the whole region; 0: fall-through side; 1: taken side */
+  branch: 0 | 1 | null;
+}
+
+export interface Cancellable<T> { promise: Promise<T>; cancel(): void }
+
+export interface Offload {
+  totalCycles(pane: PaneSpec, iterations: number): Cancellable<number>;
+  divergence(a: PaneSpec, b: PaneSpec, iterations: number): Cancellable<Divergence>;
+}
+
+export interface ArchChoice {
+  arch: string;
+  name: string;
+}
+
+export interface ExplorerProps {
+  session: ExplorerSession;
+  iterations: number;
+  archs: ArchChoice[];
+  /** builds the same region for another architecture (I/O lives in the caller) */
+  loadArch(arch: string): Promise<ExplorerSession>;
+  /** writes the export atomically, returns the path written */
+  saveExport(text: string): Promise<string>;
+  /** colours on/off (off under NO_COLOR); state is always shown by symbols or words too */
+  color?: boolean;
+  /** fixed terminal size (tests); otherwise stdout's columns/rows, followed on resize */
+  size?: { columns: number; rows: number };
+  /** called after the user quits (q, Ctrl-C), before unmount */
+  onQuit?(): void;
+}
+
+/** Names of the variant toggles, with their key. */
+export type VariantKey = 'perfectFrontEnd' | 'infinitePorts' | 'noDependencies';
+
+export const VARIANT_KEYS: { key: string; field: VariantKey; label: string; short: string }[] = [
+  { key: 'f', field: 'perfectFrontEnd', label: 'perfect front end', short: 'perfect FE' },
+  { key: 'p', field: 'infinitePorts', label: 'infinitely usable ports', short: 'inf. ports' },
+  { key: 'd', field: 'noDependencies', label: 'no dependencies', short: 'no deps' },
+];
+
+/** One column of the screen: an engine and what it shows. */
+export interface PaneInfo {
+  id: string;
+  title: string;
+  engine: Engine;
+  /** original line numbers this pane simulates, in program order */
+  lines: number[];
+  spec: PaneSpec;
+}
+
+export type TabId = 'program' | 'rs' | 'ports' | 'stats';
+export const TABS: { id: TabId; label: string }[] = [
+  { id: 'program', label: 'Program' },
+  { id: 'rs', label: 'Reservation station' },
+  { id: 'ports', label: 'Ports & front end' },
+  { id: 'stats', label: 'Statistics' },
+];

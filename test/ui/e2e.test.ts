@@ -1,0 +1,124 @@
+// End to end in a real pseudo-terminal: `uopscope FILE` runs inside a detached tmux session of
+// 80x24; keys go in with send-keys, the screen comes back with capture-pane.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const hasTmux = spawnSync('tmux', ['-V']).status === 0;
+const SOCKET = `uopscope-test-${process.pid}`;
+
+const tmux = (...args: string[]) => execFileSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8' });
+const SKIP = hasTmux ? false : 'tmux is not installed (apt-get install tmux) — the pseudo-terminal test cannot run';
+
+/** Polls the pane until `re` shows up; fails with the screen when it does not. */
+async function waitFor(session: string, re: RegExp, what: string, ms = 20_000): Promise<string> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const s = tmux('capture-pane', '-p', '-t', session);
+    if (re.test(s)) return s;
+    if (Date.now() > end) assert.fail(`timed out waiting for ${what} (${re}); the screen:\n${s}`);
+    await sleep(100);
+  }
+}
+
+// after uopscope ends: its exit status and whether the terminal is back to canonical mode with echo
+const AFTER = "; echo \"EXITED rc=$? TTY: $(stty -a | tr ' ;' '\\n\\n' | grep -x -e '-*icanon' -e '-*echo' | tr '\\n' ' ')END\"; sleep 120";
+
+test('uopscope in a real terminal: step, variant, branches, arch switch, export, quit', { skip: SKIP, timeout: 120_000 }, async () => {
+  const out = mkdtempSync(join(tmpdir(), 'uopscope-e2e-'));
+  const session = 'explorer';
+  const screen = () => tmux('capture-pane', '-p', '-t', session);
+  const waitForHere = (re: RegExp, what: string) => waitFor(session, re, what);
+  const keys = async (...k: string[]) => { tmux('send-keys', '-t', session, ...k); await sleep(150); };
+  const cmd = [
+    'node --import tsx src/cli/main.ts examples/bin/branch',
+    '--uops-xml test/fixtures/thesis/thesis-instructions.xml --arch SKL --iterations 50',
+    `--export-dir ${out}`,
+    AFTER,
+  ].join(' ');
+  try {
+    tmux('new-session', '-d', '-s', session, '-x', '80', '-y', '24', '-c', ROOT, cmd);
+    let s = await waitForHere(/cycle 0 of \d+/, 'the explorer');
+    assert.match(s, /branch · IACA region 1 · SKL/);
+    assert.match(s, /q quit/, 'the footer lists the keys');
+    for (const line of s.split('\n')) assert.ok(line.length <= 80);
+
+    await keys('l', 'l', 'l');
+    await waitForHere(/cycle 3 of/, 'three steps');
+    await keys('Left');
+    s = await waitForHere(/cycle 2 of/, 'one step back');
+
+    await keys('f');
+    s = await waitForHere(/diverge at cycle \d+/, 'the variant pane and its divergence');
+    assert.match(s, /variant: perfect front end/);
+    assert.match(s, /baseline\s+perfect front end/);
+    await keys('f', 'b');
+    s = await waitForHere(/fall-through\s+taken/, 'the branch panes');
+    assert.match(s, /not on this path/);
+    await keys('b');
+    await waitForHere(/variant: baseline/, 'back to the baseline');
+
+    await keys(']');
+    await waitForHere(/cycle 12 of/, '+10');
+    await keys('a');
+    await waitForHere(/❯ SKL/, 'the architecture picker');
+    for (let i = 0; i < 10 && !/❯ CFL/.test(screen()); i++) await keys('Down');
+    await keys('Enter');
+    s = await waitForHere(/CFL .*still at cycle 12/s, 'the switch to CFL at the same cycle');
+    assert.match(s, /cycle 12 of/);
+
+    await keys('x');
+    s = await waitForHere(/exported to \S+/, 'the export');
+    const files = readdirSync(out).filter((f) => f.endsWith('.txt'));
+    assert.equal(files.length, 1, 'one export file, no temporary left');
+    const text = readFileSync(join(out, files[0]!), 'utf8');
+    assert.match(text, /architecture: CFL/);
+    assert.match(text, /current cycle: 12/);
+    assert.match(text, /-- Per-line statistics/);
+    assert.match(s.replace(/\s+/g, ''), new RegExp(files[0]!.replace(/[.]/g, '\\.')), 'the screen shows the path');
+
+    await keys('q');
+    s = await waitForHere(/EXITED rc=\d+ TTY: .*END/, 'the end');
+    assert.match(s, /EXITED rc=0 /);
+    assert.match(s, /TTY: icanon echo END/, 'the terminal is back in canonical mode with echo');
+    assert.doesNotMatch(s, /cycle \d+ of/, 'the alternate screen is gone');
+  } finally {
+    try { tmux('kill-server'); } catch { /* already gone */ }
+    rmSync(out, { recursive: true, force: true });
+  }
+});
+
+test('a file with two regions opens the picker; SIGTERM and NO_COLOR still leave the terminal usable', { skip: SKIP, timeout: 120_000 }, async () => {
+  const session = 'picker';
+  const cmd = `NO_COLOR=1 node --import tsx src/cli/main.ts examples/bin/two-regions.o --iterations 20${AFTER}`;
+  try {
+    tmux('new-session', '-d', '-s', session, '-x', '80', '-y', '24', '-c', ROOT, cmd);
+    await waitFor(session, /holds 2 regions: pick one/, 'the region picker');
+    tmux('send-keys', '-t', session, 'Down');
+    await waitFor(session, /❯\s+2 /, 'region 2 highlighted');
+    tmux('send-keys', '-t', session, 'Enter');
+    const s = await waitFor(session, /cycle 0 of/, 'the explorer on region 2');
+    assert.match(s, /IACA region 2/);
+    // no colour: the screen's cells carry no foreground colour
+    const ansi = tmux('capture-pane', '-p', '-e', '-t', session);
+    assert.doesNotMatch(ansi, /\u001B\[(?:[0-9;]*;)?3[1-7]m/, 'NO_COLOR: no colour codes on screen');
+    tmux('send-keys', '-t', session, 'l');
+    await waitFor(session, /cycle 1 of/, 'a step');
+    // the node process under the pane's shell
+    const shell = tmux('display-message', '-p', '-t', session, '#{pane_pid}').trim();
+    const pid = execFileSync('pgrep', ['-P', shell, 'node'], { encoding: 'utf8' }).trim().split('\n')[0]!;
+    process.kill(Number(pid), 'SIGTERM');
+    const after = await waitFor(session, /EXITED rc=\d+ TTY: .*END/, 'the end after SIGTERM');
+    assert.match(after, /EXITED rc=143/, 'ended by the signal');
+    assert.match(after, /TTY: icanon echo END/, 'the terminal is back in canonical mode with echo');
+    assert.doesNotMatch(after, /cycle \d+ of/, 'the alternate screen is gone');
+  } finally {
+    try { tmux('kill-server'); } catch { /* already gone */ }
+  }
+});

@@ -1,0 +1,216 @@
+// Frame tests of the explorer on scripted snapshots: press keys, assert on what the screen shows.
+import { test, afterEach } from 'node:test';
+import assert from 'node:assert/strict';
+import React from 'react';
+import { render, cleanup } from 'ink-testing-library';
+import { Explorer } from '../../src/ui/components/Explorer.js';
+import type { ExplorerProps } from '../../src/ui/types.js';
+import { scriptedSession } from './helpers/scriptedEngine.js';
+import { KEY, plain, press, tick, until } from './helpers/render.js';
+
+afterEach(() => cleanup());
+
+function mount(over: Partial<ExplorerProps> = {}) {
+  const exports: string[] = [];
+  const loaded: string[] = [];
+  let quit = 0;
+  const props: ExplorerProps = {
+    session: scriptedSession('SKL'),
+    iterations: 10,
+    archs: [{ arch: 'SKL', name: 'Skylake' }, { arch: 'HSW', name: 'Haswell' }],
+    loadArch: async (a) => { loaded.push(a); return scriptedSession(a); },
+    saveExport: async (t) => { exports.push(t); return '/tmp/uopscope-session.txt'; },
+    size: { columns: 80, rows: 24 },
+    color: false,
+    onQuit: () => { quit++; },
+    ...over,
+  };
+  const r = render(<Explorer {...props} />);
+  const frame = () => plain(r.lastFrame());
+  return { r, frame, exports, loaded, quits: () => quit };
+}
+
+test('steps forward and back one, ten and a hundred cycles', async () => {
+  const { r, frame } = mount();
+  await tick(30);
+  assert.match(frame(), /cycle 0 of/);
+  await press(r, KEY.right, 'l', 'l');
+  assert.match(frame(), /cycle 3 of 100 /);
+  await press(r, KEY.left);
+  assert.match(frame(), /cycle 2 of/);
+  await press(r, 'h');
+  assert.match(frame(), /cycle 1 of/);
+  await press(r, ']');
+  assert.match(frame(), /cycle 11 of/);
+  await press(r, '[', '[');
+  assert.match(frame(), /cycle 0 of/);
+  await press(r, '}');
+  assert.match(frame(), /cycle 100 of 100 .*finished/);
+  await press(r, '{');
+  assert.match(frame(), /cycle 0 of/);
+});
+
+test('the program pane shows per-line states and the RS its entries with reasons', async () => {
+  const { r, frame } = mount();
+  await press(r, 'l', 'l', 'l');
+  const f = frame();
+  // cycle 3 of the script: L0#0 done, L1#0 executing, L2#0 ready behind it, L3#0 waiting on L2#0
+  assert.match(f, />\s+0 add rax, rbx\s+W0 R0 X0 D1/);
+  assert.match(f, /1 cmp rax, rcx\s+W0 R0 X1 D0/);
+  assert.match(f, /▶ L1#0\s+1µ executing, 1 cycle left/);
+  assert.match(f, /○ L2#0\s+1µ p0 busy by L1#0/);
+  assert.match(f, /… L3#0\s+1µ waits on L2#0 \(RAX\)/);
+  assert.match(f, /Reservation station 3\/8 µops/);
+});
+
+test('at 80x24 the frame fits, panes are tabs, the footer lists the main keys; no colour when off', async () => {
+  const { r } = mount();
+  await press(r, 'l');
+  const raw = r.lastFrame() ?? '';
+  assert.doesNotMatch(raw, /\u001B\[3[0-9]m/, 'no colour codes with color=false');
+  const lines = plain(raw).split('\n');
+  assert.ok(lines.length <= 23, `${lines.length} lines`);
+  for (const l of lines) assert.ok(l.length <= 80, `too wide: ${l}`);
+  const f = plain(raw);
+  assert.match(f, /\[2 Reservation\]/);
+  for (const k of ['←→ step', 'fpd variants', 'b branches', 'a arch', 'x export', '? help', 'q quit']) assert.ok(f.includes(k), k);
+  await press(r, KEY.tab);
+  assert.match(plain(r.lastFrame()), /\[3 Ports\]/);
+  assert.match(plain(r.lastFrame()), /p0\s+p1\s+p5\s+p6/);
+  assert.match(plain(r.lastFrame()), /divider: free/);
+  await press(r, '4');
+  assert.match(plain(r.lastFrame()), /Statistics \(per iteration, so far\)/);
+});
+
+test('a larger terminal shows every section at once and re-lays out on resize', async () => {
+  const { r, frame } = mount({ size: { columns: 120, rows: 50 } });
+  await press(r, 'l');
+  let f = frame();
+  for (const s of ['Program', 'Reservation station', 'Ports:', 'Statistics']) assert.ok(f.includes(s), s);
+  assert.doesNotMatch(f, /tab: next pane/);
+  r.rerender(<Explorer session={scriptedSession('SKL')} iterations={10} archs={[]} loadArch={async (a) => scriptedSession(a)}
+    saveExport={async () => 'x'} size={{ columns: 80, rows: 24 }} color={false} />);
+  await tick(30);
+  f = frame();
+  assert.match(f, /tab: next pane/);
+});
+
+test('variant f: split pane beside the baseline, both throughputs and the divergence cycle', async () => {
+  const { r, frame } = mount();
+  await press(r, 'f');
+  await until(() => /diverge at cycle \d+/.test(frame()), 'divergence');
+  const f = frame();
+  // the script keeps both runs identical up to cycle 6, then the variant finishes one per cycle
+  assert.match(f, /diverge at cycle 7/);
+  assert.match(f, / baseline\s+perfect front end/);
+  assert.match(f, /c\/iter now\/run: baseline 0\.00\/10\.00 │ perfect FE 0\.00\/5\.30/);
+  assert.match(f, /variant: perfect front end/);
+  await press(r, ...'llllllll'.split(''));
+  assert.match(frame(), /cycle 8 of/);
+  await press(r, 'f');
+  assert.doesNotMatch(frame(), /diverge/);
+  assert.match(frame(), /variant: baseline/);
+});
+
+test('variants that never differ are reported as identical', async () => {
+  const { r, frame } = mount();
+  await press(r, 'd');   // the script ignores noDependencies: same snapshots throughout
+  await until(() => /identical for all \d+ cycles/.test(frame()), 'no divergence');
+  assert.match(frame(), /identical for all 100 cycles/);
+});
+
+test('b: the two sides of the jump side by side in lockstep', async () => {
+  const { r, frame } = mount();
+  await press(r, 'b', 'l', 'l', 'l', 'l');
+  const f = frame();
+  assert.match(f, /branches: jump at line 2/);
+  assert.match(f, / fall-through\s+taken/);
+  assert.match(f, /3 imul rbx, rbx\s+W\d R\d X\d D\d\s+.*3 imul rbx, rbx\s+not on this path/);
+  await until(() => /cycle 4 of 100 /.test(frame()), 'the longer path\'s run length (100 cycles) in the header');
+  await press(r, 'b');
+  assert.doesNotMatch(frame(), /fall-through/);
+});
+
+test('a: switching architecture keeps the cycle', async () => {
+  const { r, frame, loaded } = mount();
+  await press(r, ']', 'l', 'l');
+  assert.match(frame(), /cycle 12 of/);
+  await press(r, 'a');
+  assert.match(frame(), /Switch architecture/);
+  await until(() => /❯ SKL/.test(frame()), 'the picker');
+  await tick(30);
+  await press(r, KEY.down);
+  await until(() => /❯ HSW/.test(frame()), 'HSW highlighted');
+  await press(r, KEY.enter);
+  await until(() => /still at cycle/.test(frame()), 'arch switch');
+  assert.deepEqual(loaded, ['HSW']);
+  assert.match(frame(), /· HSW .*10 iter/);
+  assert.match(frame(), /cycle 12 of/);
+  assert.match(frame(), /still at cycle 12/);
+});
+
+test('g goes to a typed cycle, i changes the iterations, n runs until the selected line issues', async () => {
+  const { r, frame } = mount();
+  await press(r, 'g', '4', '2', KEY.enter);
+  assert.match(frame(), /cycle 42 of/);
+  await press(r, 'i');
+  assert.match(frame(), /iterations: 10 /);
+  await press(r, '\u007F', '\u007F', '3', KEY.enter);
+  assert.match(frame(), /3 iter/);
+  await until(() => /cycle 30 of 30 /.test(frame()), '3 iterations end at cycle 30: the cycle is clamped');
+  await press(r, '{', 'j', 'j');          // select line 2
+  await press(r, 'n');
+  // in the script, instance k holds a port at cycle 2k: line 2's first instance at cycle 4
+  assert.match(frame(), /line 2 issues at cycle 4/);
+  assert.match(frame(), /cycle 4 of/);
+  await press(r, 'n');
+  assert.match(frame(), /line 2 issues at cycle 14/);
+});
+
+test('x exports the session; the screen shows the path', async () => {
+  const { r, frame, exports } = mount();
+  await press(r, 'f', 'l', 'l', 'l', 'j');
+  await until(() => /diverge at/.test(frame()), 'divergence');
+  await press(r, 'x');
+  await until(() => /exported to/.test(frame()), 'export');
+  assert.match(frame(), /exported to \/tmp\/uopscope-session\.txt/);
+  assert.equal(exports.length, 1);
+  const t = exports[0]!;
+  for (const s of ['file: loop.o', 'region: IACA region 1', 'architecture: SKL', 'iterations: 10', 'variants: perfect front end',
+    'current cycle: 3', 'comparison: diverge at cycle 7', '== Pane: baseline', '== Pane: perfect front end', '-- Snapshot',
+    'cycle 3: 1 of 50 instances done', 'L2#0', 'p0 busy by L1#0', '-- Per-line statistics', 'selected line: 1 cmp rax, rcx',
+    '== Detail of the selected line (baseline)', 'maximum latency 3']) {
+    assert.ok(t.includes(s), `export lacks "${s}"`);
+  }
+});
+
+test('enter shows the detail of the selected line, ? the help, q quits', async () => {
+  const { r, frame, quits } = mount();
+  await press(r, 'j', KEY.enter);
+  assert.match(frame(), /Detail of line 1: asm of 1/);
+  assert.match(frame(), /port delays/);
+  await press(r, KEY.escape);
+  await tick(40);
+  assert.doesNotMatch(frame(), /Detail of line/);
+  await press(r, '?');
+  assert.match(frame(), /Keys \(\? or esc closes\)/);
+  assert.match(frame(), /run until the selected line next issues/);
+  await press(r, '?');
+  await press(r, 'q');
+  assert.equal(quits(), 1);
+});
+
+test('space plays and pauses', async () => {
+  const { r, frame } = mount();
+  await press(r, '+', '+');   // 10 → 20 → 50 cycles per second
+  await press(r, ' ');
+  assert.match(frame(), /playing 50\/s/);
+  await tick(200);
+  await press(r, ' ');
+  const m = /cycle (\d+) of/.exec(frame());
+  assert.ok(m && Number(m[1]) > 0, 'advanced while playing');
+  const c = Number(m![1]);
+  await tick(100);
+  assert.match(frame(), new RegExp(`cycle ${c} of`));
+  assert.match(frame(), /paused/);
+});

@@ -1,0 +1,112 @@
+// Frame tests on the real pipeline: the thesis's branch example (examples/bin/branch) through
+// disasm → data (the thesis fixture in uops.info's schema) → the engine. What the screen says is
+// checked against engines the test runs itself.
+import { test, before, afterEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { render, cleanup } from 'ink-testing-library';
+import { fileURLToPath } from 'node:url';
+import { loadRegion, type LoadedRegion } from '../../src/disasm/index.js';
+import { buildExplorerSession } from '../../src/cli/explorerSession.js';
+import { Explorer } from '../../src/ui/components/Explorer.js';
+import { BASELINE, type Snapshot } from '../../src/sim/types.js';
+import type { ExplorerSession } from '../../src/ui/types.js';
+import { KEY, plain, press, until } from './helpers/render.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const XML = `${ROOT}test/fixtures/thesis/thesis-instructions.xml`;
+const ITER = 20;
+let loaded: LoadedRegion;
+let skl: ExplorerSession;
+const sessionFor = (arch: string) => buildExplorerSession(loaded, arch, { uopsXml: XML, inThread: true });
+
+before(async () => {
+  loaded = await loadRegion({ file: `${ROOT}examples/bin/branch` });
+  skl = await sessionFor('SKL');
+});
+afterEach(() => cleanup());
+
+function mount() {
+  const exports: string[] = [];
+  const r = render(<Explorer session={skl} iterations={ITER} archs={[{ arch: 'SKL', name: 'Skylake' }, { arch: 'CFL', name: 'Coffee Lake' }]}
+    loadArch={sessionFor} saveExport={async (t) => { exports.push(t); return '/tmp/uopscope-real.txt'; }} size={{ columns: 80, rows: 24 }} color={false} />);
+  return { r, frame: () => plain(r.lastFrame()), exports };
+}
+
+/** What the screen shows of a cycle, compared field by field (not through the UI's own key). */
+const visible = (s: Snapshot) => JSON.stringify({ rs: s.rs, ports: s.ports.map((p) => p.uops), d: s.divider, fe: s.frontEnd, done: s.completed });
+
+test('variant f: the divergence cycle is the first cycle at which the two runs differ', async () => {
+  const a = skl.makeEngine(BASELINE, ITER);
+  const b = skl.makeEngine({ ...BASELINE, perfectFrontEnd: true }, ITER);
+  let expected = -1;
+  for (let c = 0; c < 1000; c++) {
+    if (visible(a.seek(c)) !== visible(b.seek(c))) { expected = c; break; }
+  }
+  assert.ok(expected >= 0, 'the perfect front end changes the run of the branch example');
+  const { r, frame } = mount();
+  await press(r, 'f');
+  await until(() => /diverge at cycle \d+/.test(frame()), 'the divergence');
+  assert.match(frame(), new RegExp(`diverge at cycle ${expected} `));
+  await press(r, 'l', 'l', 'l', 'l', 'l');
+  const ta = a.seek(5).stats.blockThroughput.toFixed(2);
+  const tb = b.seek(5).stats.blockThroughput.toFixed(2);
+  await until(() => /perfect FE \d+\.\d\d\/\d/.test(frame()), 'both run lengths');
+  const runA = (a.totalCycles() / ITER).toFixed(2);
+  const runB = (b.totalCycles() / ITER).toFixed(2);
+  assert.match(frame(), new RegExp(`baseline ${ta}/${runA} │ perfect FE ${tb}/${runB}`));
+  assert.match(frame(), new RegExp(`Reservation station ${a.seek(5).rsUsed}/97 µops.*Reservation station ${b.seek(5).rsUsed}/97 µops`));
+});
+
+test('b: the two sides of the first conditional jump, in lockstep with their own engines', async () => {
+  const { r, frame } = mount();
+  await press(r, 'b');
+  for (let i = 0; i < 7; i++) await press(r, 'l');
+  const f = frame();
+  assert.match(f, /branches: jump at line 2/);
+  assert.match(f, / fall-through\s+taken/);
+  // the thesis's paths: fall-through 0 1 2 3 4 6, taken 0 1 2 5 6
+  assert.match(f, /4 jmp 0x[0-9a-f]+\s+W\d+ R\d+ X\d+ D\d+\s+4 jmp 0x[0-9a-f]+\s+not on this path/);
+  assert.match(f, /5 add rbx, rax\s+not on this path\s+5 add rbx, rax\s+W\d+/);
+  const [left, right] = skl.branches!.paths;
+  const l7 = left.makeEngine(BASELINE, ITER).seek(7);
+  const r7 = right.makeEngine(BASELINE, ITER).seek(7);
+  assert.match(f, new RegExp(`Reservation station ${l7.rsUsed}/97 µops.*Reservation station ${r7.rsUsed}/97 µops`));
+  assert.match(f, /cycle 7 of/);
+});
+
+test('a: switching to CFL keeps the cycle and shows CFL\'s run there', async () => {
+  const { r, frame } = mount();
+  await press(r, ']', 'l', 'l');
+  await press(r, 'a');
+  await until(() => /❯ SKL/.test(frame()), 'the picker');
+  await press(r, KEY.down);
+  await until(() => /❯ CFL/.test(frame()), 'CFL highlighted');
+  await press(r, KEY.enter);
+  await until(() => /still at cycle 12/.test(frame()), 'the switch');
+  const cfl = await sessionFor('CFL');
+  const s = cfl.makeEngine(BASELINE, ITER).seek(12);
+  const f = frame();
+  assert.match(f, /· CFL \(Coffee Lake\) · 20 iter/);
+  assert.match(f, /cycle 12 of/);
+  assert.match(f, new RegExp(`block throughput so far ${s.stats.blockThroughput.toFixed(2)} c/iter`));
+  assert.match(f, new RegExp(`Reservation station ${s.rsUsed}/${s.rsCapacity} µops`));
+});
+
+test('x: the export holds the inputs, both panes\' snapshots and tables, and the selected line\'s detail', async () => {
+  const { r, frame, exports } = mount();
+  await press(r, 'd', ']', 'j', 'j', 'j');
+  await until(() => /diverge at|identical for all/.test(frame()), 'the comparison');
+  await press(r, 'x');
+  await until(() => /exported to \/tmp\/uopscope-real\.txt/.test(frame()), 'the export');
+  const t = exports[0]!;
+  const base = skl.makeEngine(BASELINE, ITER).seek(10);
+  const nd = skl.makeEngine({ ...BASELINE, noDependencies: true }, ITER).seek(10);
+  for (const s of ['file: branch', 'region: IACA region 1 (7 instructions)', 'architecture: SKL (Skylake (client))', `iterations: ${ITER}`,
+    'variants: no dependencies', 'current cycle: 10', 'selected line: 3 add rbx, rax', '== Pane: baseline', '== Pane: no dependencies',
+    `cycle 10: ${base.completed} of ${base.total} instances done`, `cycle 10: ${nd.completed} of ${nd.total} instances done`,
+    `reservation station: ${base.rsUsed}/97 µops`, '== Detail of the selected line (baseline)', 'Detail of line 3: add rbx, rax']) {
+    assert.ok(t.includes(s), `export lacks "${s}"`);
+  }
+  const detail = skl.makeEngine(BASELINE, ITER).detail(3);
+  assert.ok(t.includes(`maximum latency ${detail.maxLatency}`));
+});
