@@ -41,6 +41,7 @@ try {
   rows.push(['import (full file)', `${ms(imp.wallMs)} wall, ${ms(imp.cpuMs)} CPU, peak ${imp.maxRssMB.toFixed(0)} MB`, imp.wallMs <= 20000 && imp.maxRssMB <= 1536 ? 'ok (≤ 20 s, ≤ 1.5 GB)' : 'OVER TARGET']);
   const load = child('load', 'SKL', cache);
   rows.push([`load SKL from cache (${load.forms} forms)`, `${ms(load.wallMs)} wall, ${ms(load.cpuMs)} CPU`, load.wallMs <= 100 ? 'ok (≤ 100 ms)' : 'OVER TARGET']);
+  rows.push(['  then the first resolve (indexes the forms)', ms(load.resolveMs as number), '']);
 
   const emb = join(tmp, 'cache-embedded');
   if (embeddedFiles().length === 0) rows.push(['load SKL embedded', '-', 'no assets/uarch/embedded/*.xml yet']);

@@ -7,7 +7,7 @@
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { analyse } from '../src/cli/pipeline.js';
@@ -78,6 +78,7 @@ writeFileSync(asmFile, ['.intel_syntax noprefix', '.Lloop:', ...body, ''].join('
 
 console.log(`uopscope report vs llvm-mca — ${relative(root, file)} (${analysis.region.region.name}), ${ARCH}, ` +
   `${program.instructions.length} instructions, ${uopsPerIteration} µops per iteration`);
+console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} at start (timings are only comparable on an idle machine)`);
 console.log(`data: ${uopsXml ? relative(root, uopsXml) : 'imported / embedded uops.info data'}`);
 console.log(`llvm-mca: ${MCA ?? 'not installed (apt-get install llvm-19)'}; peak RSS via ${TIME ?? '(unavailable)'}`);
 if (analysis.unknown.length) console.log(`warning: no data for line(s) ${analysis.unknown.map((u) => u.line).join(', ')} — figures are not comparable`);
@@ -135,4 +136,5 @@ for (const r of rows) {
   ].join(' | '));
 }
 console.log('');
+console.log(`load average at the end: ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
 console.log('llvm-mca/uopscope > 1 means uopscope (one simulation, --fast) finished first; "full report" adds the three what-if runs.');

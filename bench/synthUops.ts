@@ -25,7 +25,7 @@ function rng(seed: number): () => number {
 
 const GPR64 = 'RAX,RCX,RDX,RBX,RSP,RBP,RSI,RDI,R8,R9,R10,R11,R12,R13,R14,R15';
 const XMM = Array.from({ length: 16 }, (_, i) => `XMM${i}`).join(',');
-const PORT_SETS = ['0156', '015', '06', '23', '237', '4', '01', '5', '0', '1', '05', '15', '49', '78', '0156A', '23B'];
+const PORT_SETS = ['0156', '015', '06', '23', '237', '4', '01', '5', '0', '1', '05', '15', '49', '78', '0156B', '23A'];
 
 /** The real file has a few hundred distinct port strings per architecture (the same port
  *  combinations recur); the filler draws from a fixed pool of that order. */

@@ -8,8 +8,8 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, w
 import { join, resolve } from 'node:path';
 import { UserError } from '../errors.js';
 import { writeFileAtomic } from './atomicWrite.js';
-import { decodeArch, encodeArch, type EncodedArch } from './cacheFormat.js';
-import { dedupe } from './formKey.js';
+import { ArchEncoder, decodeArch, type EncodedArch } from './cacheFormat.js';
+import { formKey } from './formKey.js';
 import { CACHE_VERSION, cacheDir } from './paths.js';
 import { parseUopsXmlFile } from './uopsXml.js';
 import type { ArchForm } from './types.js';
@@ -53,12 +53,15 @@ export function readArchFile(dir: string, arch: string): ArchForm[] | null {
 }
 
 /** Writes per-arch files into a new directory `final` (built as a temp dir, then renamed). */
-export function writeArchDir(final: string, archs: Map<string, ArchForm[]>): void {
+export function writeArchDir(final: string, archs: Map<string, ArchForm[]> | Map<string, ArchEncoder>): void {
   const tmp = `${final}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
   mkdirSync(tmp, { recursive: true });
   try {
     for (const [arch, forms] of archs) {
-      writeFileSync(join(tmp, `${arch}.json`), JSON.stringify(encodeArch(CACHE_VERSION, arch, forms)));
+      let enc: ArchEncoder;
+      if (forms instanceof ArchEncoder) enc = forms;
+      else { enc = new ArchEncoder(arch); for (const f of forms) enc.add(f); }
+      writeFileSync(join(tmp, `${arch}.json`), enc.toJSON(CACHE_VERSION));
     }
     rmSync(final, { recursive: true, force: true });
     renameSync(tmp, final);
@@ -76,12 +79,22 @@ export interface ImportOptions {
 /** `uopscope data import FILE`: parses the whole file and publishes it as the imported cache. */
 export async function importUopsXml(file: string, opts: ImportOptions = {}): Promise<CacheIndex> {
   const source = resolve(file);
-  const parsed = await parseUopsXmlFile(source, { onProgress: opts.onProgress });
+  // each form is encoded as it is read (the first of equal forms wins, as everywhere)
+  const archs = new Map<string, ArchEncoder>();
+  const parsed = await parseUopsXmlFile(source, {
+    onProgress: opts.onProgress,
+    onForm: (form) => {
+      const key = formKey(form);
+      for (const [a, m] of Object.entries(form.arch)) {
+        let enc = archs.get(a);
+        if (!enc) archs.set(a, (enc = new ArchEncoder(a)));
+        enc.add({ string: form.string, iform: form.iform, asm: form.asm, operands: form.operands, attributes: form.attributes, m }, key);
+      }
+    },
+  });
   if (parsed.forms === 0) throw new UserError(`${file} holds no <instruction> elements — is it uops.info's instructions.xml?`);
   const base = cacheDir(opts.cacheDir);
   const stamp = `import-${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`;
-  const archs = new Map<string, ArchForm[]>();
-  for (const [a, forms] of parsed.archs) archs.set(a, dedupe(forms));
   try {
     writeArchDir(join(base, stamp), archs);
   } catch (e) {
@@ -92,7 +105,7 @@ export async function importUopsXml(file: string, opts: ImportOptions = {}): Pro
     source,
     importedAt: new Date().toISOString(),
     dir: stamp,
-    archs: Object.fromEntries([...archs].map(([a, f]) => [a, f.length])),
+    archs: Object.fromEntries([...archs].map(([a, e]) => [a, e.size])),
     forms: parsed.forms,
   };
   if (parsed.date) index.date = parsed.date;

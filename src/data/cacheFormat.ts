@@ -9,7 +9,10 @@ type EncOperand = [idx: number, type: string, rws: number, width: number, regs: 
 type EncLatency = number[]; // start, target, then optional fields (-1 = absent), ub flag
 type EncVariant = [uops: number, ports: number, tp: number];
 interface EncExtra { tu?: number; tl?: number; d?: number; sr?: EncVariant; srl?: EncLatency[]; ix?: EncVariant; mf?: string[] }
-type EncForm = [string: string, iform: string, asm: string | 0, ops: number, attrs: Record<string, string> | 0, uops: number, ports: number, lats: EncLatency[], extra: EncExtra | 0];
+/** The measurement, JSON-encoded inside the form's array: loading an architecture then creates one
+ *  string per form instead of a dozen small arrays (less work for the garbage collector). */
+type EncMeasurement = [uops: number, ports: number, lats: EncLatency[], extra: EncExtra | 0];
+type EncForm = [string: string, iform: string, asm: string | 0, ops: number, attrs: Record<string, string> | 0, measurement: string];
 
 export interface EncodedArch {
   version: number;
@@ -49,51 +52,87 @@ function defaultAsm(s: string): string {
 // an instruction's operand list is one array shared by all its architectures: key it once
 const opKeys = new WeakMap<DataOperand[], string>();
 
-export function encodeArch(version: number, arch: string, forms: ArchForm[]): EncodedArch {
-  const regs: string[] = [];
-  const regIdx = new Map<string, number>();
-  const encOps = (ops: DataOperand[]): EncOperand[] => ops.map((o) => {
-    let r = -1;
-    if (o.registers) {
-      const key = o.registers.join(',');
-      r = regIdx.get(key) ?? -1;
-      if (r === -1) { r = regs.length; regs.push(key); regIdx.set(key, r); }
-    }
-    return [o.idx, o.type, (o.read ? 1 : 0) | (o.write ? 2 : 0) | (o.suppressed ? 4 : 0), o.width ?? -1, r, o.flags ?? 0];
-  });
-  const portTab: string[] = [];
-  const portIdx = new Map<string, number>();
-  const port = (g: PortGroup[]): number => {
+/**
+ * Encodes one architecture's forms one at a time, keeping each encoded form as a JSON string:
+ * during an import this holds ~300,000 small strings instead of as many object graphs, which
+ * keeps the garbage collector's work (and the peak memory) down.
+ */
+export class ArchEncoder {
+  private regs: string[] = [];
+  private regIdx = new Map<string, number>();
+  private portTab: string[] = [];
+  private portIdx = new Map<string, number>();
+  private opLists: EncOperand[][] = [];
+  private opIdx = new Map<string, number>();
+  private forms: string[] = [];
+  private keys = new Set<string>();
+
+  constructor(readonly arch: string) {}
+
+  get size(): number { return this.forms.length; }
+
+  private encOps(ops: DataOperand[]): EncOperand[] {
+    return ops.map((o) => {
+      let r = -1;
+      if (o.registers) {
+        const key = o.registers.join(',');
+        r = this.regIdx.get(key) ?? -1;
+        if (r === -1) { r = this.regs.length; this.regs.push(key); this.regIdx.set(key, r); }
+      }
+      return [o.idx, o.type, (o.read ? 1 : 0) | (o.write ? 2 : 0) | (o.suppressed ? 4 : 0), o.width ?? -1, r, o.flags ?? 0];
+    });
+  }
+
+  private port(g: PortGroup[]): number {
     const k = formatPorts(g);
-    let i = portIdx.get(k);
-    if (i === undefined) { i = portTab.length; portTab.push(k); portIdx.set(k, i); }
+    let i = this.portIdx.get(k);
+    if (i === undefined) { i = this.portTab.length; this.portTab.push(k); this.portIdx.set(k, i); }
     return i;
-  };
-  const opLists: EncOperand[][] = [];
-  const opIdx = new Map<string, number>();
-  const internOps = (ops: DataOperand[]): number => {
+  }
+
+  private internOps(ops: DataOperand[]): number {
     let key = opKeys.get(ops);
     if (key === undefined) { key = JSON.stringify(ops); opKeys.set(ops, key); }
-    let i = opIdx.get(key);
-    if (i === undefined) { i = opLists.length; opLists.push(encOps(ops)); opIdx.set(key, i); }
+    let i = this.opIdx.get(key);
+    if (i === undefined) { i = this.opLists.length; this.opLists.push(this.encOps(ops)); this.opIdx.set(key, i); }
     return i;
-  };
-  const enc: EncForm[] = forms.map((f) => {
+  }
+
+  /** Adds a form; a form with the same key as an earlier one (string + attributes) is dropped. */
+  add(f: ArchForm, key?: string): boolean {
+    if (key !== undefined) {
+      if (this.keys.has(key)) return false;
+      this.keys.add(key);
+    }
     const m = f.m;
     const x: EncExtra = {};
     if (m.tpUnrolled !== undefined) x.tu = m.tpUnrolled;
     if (m.tpLoop !== undefined) x.tl = m.tpLoop;
     if (m.divCycles !== undefined) x.d = m.divCycles;
     if (m.sameReg) {
-      x.sr = [m.sameReg.uops, port(m.sameReg.ports), m.sameReg.tpUnrolled ?? -1];
+      x.sr = [m.sameReg.uops, this.port(m.sameReg.ports), m.sameReg.tpUnrolled ?? -1];
       if (m.sameReg.latencies) x.srl = m.sameReg.latencies.map(encLat);
     }
-    if (m.indexed) x.ix = [m.indexed.uops, port(m.indexed.ports), m.indexed.tpUnrolled ?? -1];
+    if (m.indexed) x.ix = [m.indexed.uops, this.port(m.indexed.ports), m.indexed.tpUnrolled ?? -1];
     if (m.macroFusible) x.mf = m.macroFusible;
-    return [f.string, f.iform, f.asm === defaultAsm(f.string) ? 0 : f.asm, internOps(f.operands), Object.keys(f.attributes).length ? f.attributes : 0,
-      m.uops, port(m.ports), m.latencies.map(encLat), Object.keys(x).length ? x : 0];
-  });
-  return { version, arch, regs, ports: portTab, ops: opLists, forms: enc };
+    const mEnc: EncMeasurement = [m.uops, this.port(m.ports), m.latencies.map(encLat), Object.keys(x).length ? x : 0];
+    const enc: EncForm = [f.string, f.iform, f.asm === defaultAsm(f.string) ? 0 : f.asm, this.internOps(f.operands),
+      Object.keys(f.attributes).length ? f.attributes : 0, JSON.stringify(mEnc)];
+    this.forms.push(JSON.stringify(enc));
+    return true;
+  }
+
+  /** The file's text: an EncodedArch in JSON. */
+  toJSON(version: number): string {
+    const head = JSON.stringify({ version, arch: this.arch, regs: this.regs, ports: this.portTab, ops: this.opLists });
+    return `${head.slice(0, -1)},"forms":[${this.forms.join(',')}]}`;
+  }
+}
+
+export function encodeArch(version: number, arch: string, forms: ArchForm[]): EncodedArch {
+  const e = new ArchEncoder(arch);
+  for (const f of forms) e.add(f);
+  return JSON.parse(e.toJSON(version)) as EncodedArch;
 }
 
 export function decodeArch(e: EncodedArch): ArchForm[] {
@@ -113,7 +152,7 @@ export function decodeArch(e: EncodedArch): ArchForm[] {
 }
 
 function decodeMeasurement(f: EncForm, ports: (i: number) => PortGroup[]): Measurement {
-  const [, , , , , uops, p, lats, x] = f;
+  const [uops, p, lats, x] = JSON.parse(f[5]) as EncMeasurement;
   const m: Measurement = { uops, ports: ports(p), latencies: lats.map(decLat) };
   if (x) {
     if (x.tu !== undefined) m.tpUnrolled = x.tu;

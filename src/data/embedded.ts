@@ -110,7 +110,7 @@ export function loadEmbeddedArch(arch: string, dirOverride?: string, sourceDir?:
   if (forms) return forms;
   // the cache vanished under us: parse again
   memo.clear();
-  const fresh = parseEmbedded(l.summary.files);
+  const fresh = parseEmbedded(embeddedFiles(sourceDir ?? embeddedDir()));
   return fresh.archs.get(arch) ?? null;
 }
 

@@ -11,8 +11,11 @@ const TAG = /<(\/?)([A-Za-z_][\w.:-]*)((?:\s+[A-Za-z_][\w.:-]*="[^"<]*")*)\s*(\/
 const ATTR = /([A-Za-z_][\w.:-]*)="([^"<]*)"/g;
 const ENT: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
+const BARE_AMP = /&(?!(?:#x[0-9a-fA-F]+|#\d+|amp|lt|gt|quot|apos);)/;
+
 function decode(s: string): string | null {
   if (s.indexOf('&') === -1) return s;
+  if (BARE_AMP.test(s)) return null; // not well-formed: fast-xml-parser's validator says where
   let bad = false;
   const out = s.replace(/&(#x[0-9a-fA-F]+|#\d+|\w+);?/g, (m, e: string) => {
     if (!m.endsWith(';')) { bad = true; return m; }

@@ -6,7 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Version of the cache layout; bump when ArchForm or the file layout changes. */
-export const CACHE_VERSION = 1;
+export const CACHE_VERSION = 2;
 
 let pkgRoot: string | undefined;
 

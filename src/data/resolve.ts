@@ -14,8 +14,8 @@
 import type { DecodedInstruction } from '../disasm/types.js';
 import { loadMachine } from './machines.js';
 import { normalizeRegister } from './registers.js';
-import { operandClass, operandWidth, signatureKey, splitSignature } from './signature.js';
-import type { ArchData, ArchForm, LatencyEntry, MatchRule, PortGroup, ResolvedInstruction } from './types.js';
+import { canonicalMnemonic, operandClass, operandWidth, signatureKey, splitSignature } from './signature.js';
+import type { ArchData, ArchForm, DataOperand, LatencyEntry, MatchRule, PortGroup, ResolvedInstruction } from './types.js';
 
 export type Fallback = 'skip' | 'alu';
 
@@ -25,10 +25,17 @@ export interface ResolveOptions {
   fallback?: Fallback;
 }
 
-interface Index {
-  byIform: Map<string, ArchForm[]>;
+interface Sub {
   bySig: Map<string, ArchForm[]>;
   byMnemonic: Map<string, ArchForm[]>;
+}
+
+interface Index {
+  byIform: Map<string, ArchForm[]>;
+  /** forms by mnemonic root (ADD for ADD_01, ADD_LOCK, LOCK ADD; LEA for LEA_B_D8) */
+  byRoot: Map<string, ArchForm[]>;
+  /** signature indexes of one root, built when an instruction with that root is resolved */
+  subs: Map<string, Sub>;
 }
 
 const indexes = new WeakMap<ArchData, Index>();
@@ -38,18 +45,56 @@ function push(map: Map<string, ArchForm[]>, key: string, f: ArchForm): void {
   if (l) l.push(f); else map.set(key, [f]);
 }
 
+const PREFIX_TOKENS = new Set(['LOCK', 'REP', 'REPE', 'REPZ', 'REPNE', 'REPNZ']);
+
+/** The mnemonic root of a signature, with plain string operations (15,000 forms are indexed
+ *  on every run): prefixes and `_…` suffixes dropped, condition codes folded. */
+export function rootOf(sig: string): string {
+  const n = sig.length;
+  let i = 0;
+  while (i < n && sig.charCodeAt(i) === 32) i++;
+  for (;;) {
+    let j = i;
+    while (j < n) {
+      const c = sig.charCodeAt(j);
+      if (c === 32 || c === 95 || c === 40) break; // ' ', '_', '('
+      j++;
+    }
+    const tok = sig.slice(i, j).toUpperCase();
+    const after = sig.charCodeAt(j);
+    if ((after === 32 || after === 95) && PREFIX_TOKENS.has(tok)) {
+      let k = j + 1;
+      while (k < n && sig.charCodeAt(k) === 32) k++;
+      if (k < n && sig.charCodeAt(k) !== 40) { i = k; continue; }
+    }
+    const first = tok.charCodeAt(0);
+    return first === 74 || first === 83 || first === 67 ? canonicalMnemonic(tok) : tok; // J…, SET…, CMOV…
+  }
+}
+
 function indexOf(data: ArchData): Index {
   let idx = indexes.get(data);
   if (idx) return idx;
-  idx = { byIform: new Map(), bySig: new Map(), byMnemonic: new Map() };
+  idx = { byIform: new Map(), byRoot: new Map(), subs: new Map() };
   for (const f of data.forms) {
     if (f.iform) push(idx.byIform, f.iform, f);
-    push(idx.bySig, signatureKey(f.string), f);
-    const s = splitSignature(f.string);
-    push(idx.byMnemonic, `${s.prefixes.join(' ')}|${s.mnemonic}|${s.operands.length}`, f);
+    push(idx.byRoot, rootOf(f.string), f);
   }
   indexes.set(data, idx);
   return idx;
+}
+
+function sub(idx: Index, root: string): Sub {
+  let s = idx.subs.get(root);
+  if (s) return s;
+  s = { bySig: new Map(), byMnemonic: new Map() };
+  for (const f of idx.byRoot.get(root) ?? []) {
+    push(s.bySig, signatureKey(f.string), f);
+    const sp = splitSignature(f.string);
+    push(s.byMnemonic, `${sp.prefixes.join(' ')}|${sp.mnemonic}|${sp.operands.length}`, f);
+  }
+  idx.subs.set(root, s);
+  return s;
 }
 
 /** The first opcode byte after legacy prefixes and REX (two bytes for 0F xx), upper-case hex. */
@@ -111,6 +156,50 @@ function relaxed(decoded: string[], form: string[], d: DecodedInstruction): numb
   return cost;
 }
 
+type Shape = { base: 'B' | 'R' | null; index: 'I' | 'IS' | null; disp: 'D8' | 'D32' | 'D' | null };
+
+/** The address shape of a decoded LEA: base (B) or RIP (R), index (I) or scaled index (IS),
+ *  8- or 32-bit displacement. */
+function leaShape(d: DecodedInstruction): Shape | null {
+  const m = d.memory;
+  if (!m) return null;
+  const rip = m.base === 'RIP';
+  const disp = rip || (m.base === null && m.index === null) ? 'D32'
+    : m.displacement === 0 ? null : m.displacement >= -128 && m.displacement <= 127 ? 'D8' : 'D32';
+  return { base: rip ? 'R' : m.base ? 'B' : null, index: m.index ? (m.scale > 1 ? 'IS' : 'I') : null, disp };
+}
+
+/** The shape a uops.info LEA form names, from its `agen` attribute or its string
+ *  (LEA_B_D8, LEA_BISD, LEA_R_D32, LEA_IS …), or null when it names none. */
+function formShape(f: ArchForm): Shape | null {
+  const mn = splitSignature(f.string).mnemonic;
+  const text = (f.attributes.agen ?? mn.replace(/^LEA_?/, '')).toUpperCase().replace(/[^A-Z0-9]/g, '');
+  const m = /^(B|R)?(IS|I)?(D8|D32|D)?$/.exec(text);
+  if (!m || text === '') return null;
+  return { base: (m[1] as 'B' | 'R' | undefined) ?? null, index: (m[2] as 'I' | 'IS' | undefined) ?? null, disp: (m[3] as Shape['disp'] | undefined) ?? null };
+}
+
+/** LEA forms are split by address shape in uops.info; the decoder gives 'LEA (R64, AGEN)'. */
+function matchLea(d: DecodedInstruction, idx: Index): ArchForm | null {
+  const want = leaShape(d);
+  if (!want) return null;
+  const width = splitSignature(d.signature).operands[0];
+  let top: ArchForm | null = null;
+  let topScore = -1;
+  for (const [key, forms] of sub(idx, 'LEA').byMnemonic) {
+    if (!key.startsWith('|LEA')) continue;
+    for (const f of forms) {
+      const ops = splitSignature(f.string).operands;
+      if (ops[0] !== width) continue;
+      const have = formShape(f);
+      if (!have || have.base !== want.base || have.index !== want.index) continue;
+      const score = have.disp === want.disp ? 3 : have.disp === 'D' && want.disp ? 2 : want.disp && have.disp ? 1 : 0;
+      if (score > topScore) { top = f; topScore = score; }
+    }
+  }
+  return top;
+}
+
 function match(d: DecodedInstruction, idx: Index): { form: ArchForm; rule: MatchRule } | null {
   const key = signatureKey(d.signature);
   if (d.iform) {
@@ -120,10 +209,15 @@ function match(d: DecodedInstruction, idx: Index): { form: ArchForm; rule: Match
       if (exact.length) return { form: best(exact, d), rule: 'iform' };
     }
   }
-  const bySig = idx.bySig.get(key);
+  const local = sub(idx, rootOf(d.signature));
+  const bySig = local.bySig.get(key);
   if (bySig) return { form: best(bySig, d), rule: 'signature' };
+  if (d.mnemonic === 'LEA') {
+    const lea = matchLea(d, idx);
+    if (lea) return { form: lea, rule: 'signature' };
+  }
   const s = splitSignature(d.signature);
-  const cands = idx.byMnemonic.get(`${s.prefixes.join(' ')}|${s.mnemonic}|${s.operands.length}`) ?? [];
+  const cands = local.byMnemonic.get(`${s.prefixes.join(' ')}|${s.mnemonic}|${s.operands.length}`) ?? [];
   let top: ArchForm | null = null;
   let topCost = Infinity;
   for (const f of cands) {
@@ -134,14 +228,46 @@ function match(d: DecodedInstruction, idx: Index): { form: ArchForm; rule: Match
 }
 
 /** Which resources (registers, flags) each uops.info operand idx writes, for this instruction. */
+/** Operand class for pairing uops.info operands with decoded ones: gpr, vec, k, mem, imm, rel, agen. */
+function dataClass(op: DataOperand): string {
+  if (op.type === 'reg') {
+    const r = op.registers?.[0] ?? '';
+    if (/^K\d$/.test(r)) return 'k';
+    if (/^[XYZ]MM/.test(r)) return 'vec';
+    if (/^(MM\d|ST)/.test(r)) return 'other';
+    return 'gpr';
+  }
+  return op.type === 'relbr' ? 'rel' : op.type;
+}
+
+function decodedClass(kind: string): string {
+  const k = kind.toUpperCase();
+  if (k === 'K') return 'k';
+  if (/^[XYZ]MM$/.test(k)) return 'vec';
+  if (/^R(8|16|32|64)$/.test(k) || /^(AL|AX|EAX|RAX|CL|DX)$/.test(k)) return 'gpr';
+  if (/^M/.test(k)) return 'mem';
+  if (/^(I\d+|1)$/.test(k)) return 'imm';
+  if (/^REL/.test(k)) return 'rel';
+  if (k === 'AGEN') return 'agen';
+  return 'other';
+}
+
+/** Which resources (registers, flags) each uops.info operand idx writes, for this instruction.
+ *  Explicit uops.info operands are paired in order with the decoded operands of the same class
+ *  (a decoder may leave out an operand the signature names, such as an AVX-512 mask). */
 function operandResources(form: ArchForm, d: DecodedInstruction): Map<number, string[]> {
   const out = new Map<number, string[]>();
-  let explicit = 0;
+  let next = 0;
   for (const op of form.operands) {
     if (!op.suppressed && op.type !== 'flags') {
-      const dop = d.operands[explicit++];
+      const cls = dataClass(op);
+      let k = next;
+      while (k < d.operands.length && decodedClass(d.operands[k]!.kind) !== cls) k++;
+      const dop = k < d.operands.length ? d.operands[k] : undefined;
+      if (dop) next = k + 1;
       if (op.type === 'reg' && op.write) {
-        const r = dop?.register ?? (op.registers?.[0] ? normalizeRegister(op.registers[0]) : null);
+        const fixed = op.registers?.length === 1 ? normalizeRegister(op.registers[0]!) : null;
+        const r = dop?.register ?? fixed;
         if (r) out.set(op.idx, [r]);
       }
       continue;

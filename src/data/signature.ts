@@ -9,6 +9,8 @@ const CC: Record<string, string> = {
 
 /** Drops a uops.info opcode-variant suffix: ADD_01 → ADD, MOV_8B → MOV, NOP_0F1F → NOP. */
 export function stripVariant(mnemonic: string): { base: string; variant: string | null } {
+  // LEA's suffix names the address shape (LEA_B_D8), not an opcode
+  if (mnemonic.startsWith('LEA_')) return { base: mnemonic, variant: null };
   const m = /^(.*?)_((?:[0-9A-F]{2}){1,2})$/.exec(mnemonic);
   return m ? { base: m[1]!, variant: m[2]! } : { base: mnemonic, variant: null };
 }
@@ -42,7 +44,17 @@ export function splitSignature(sig: string): SplitSignature {
   const ops = paren === -1 ? [] : s.slice(paren + 1, s.lastIndexOf(')') === -1 ? undefined : s.lastIndexOf(')')).split(',').map((o) => o.replace(/\s+/g, '')).filter(Boolean);
   const prefixes: string[] = [];
   while (head.length > 1 && PREFIXES.has(head[0]!)) prefixes.push(head.shift()!);
-  const { base, variant } = stripVariant(head.join(' '));
+  let mn = head.join(' ');
+  // uops.info writes locked and repeated forms as ADD_LOCK, REP_STOSB / STOSB_REP (iclass style)
+  for (;;) {
+    const suffix = /^(.+)_(LOCK|REP|REPE|REPNE)$/.exec(mn);
+    if (suffix) { prefixes.push(suffix[2]!); mn = suffix[1]!; continue; }
+    const prefix = /^(LOCK|REP|REPE|REPNE)_(.+)$/.exec(mn);
+    if (prefix) { prefixes.push(prefix[1]!); mn = prefix[2]!; continue; }
+    break;
+  }
+  prefixes.sort();
+  const { base, variant } = stripVariant(mn);
   return { prefixes, mnemonic: canonicalMnemonic(base), variant, operands: ops };
 }
 

@@ -1,8 +1,10 @@
 // Streaming reader of uops.info's instructions.xml. The file is 100–200 MB, so it is never held
 // as one object: it is read in chunks, cut at `</instruction>` boundaries, and each
-// `<instruction>` element is validated (XMLValidator, for line and column) and parsed
-// (XMLParser) on its own. The text between instructions (`<root>`, `<extension>`, comments) is
-// checked for balanced tags by a small scanner. Any error is a UserError naming file:line:column.
+// `<instruction>` element is read on its own: by the strict fast reader (fastElement.ts) when it
+// has the file's plain shape, else validated (XMLValidator, for line and column) and parsed
+// (XMLParser) by fast-xml-parser. The text between instructions (`<root>`, `<extension>`,
+// comments) is checked for balanced tags by a small scanner. Any error is a UserError naming
+// file:line:column.
 import { createReadStream, statSync } from 'node:fs';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { UserError } from '../errors.js';

@@ -47,10 +47,15 @@ export function collectReport(subject: ReportSubject, req: ReportRequest): Repor
     unknown: subject.unknown,
   };
   if (subject.branch !== undefined) {
+    const side = (program: SimProgram): Section => {
+      const r = runSection(program, params, { ...req, allVariants: false });
+      const d = req.detail === undefined ? undefined : r.result.details.find((x) => x.line === req.detail);
+      return d ? { ...r.section, detail: d } : r.section;
+    };
     model.branch = subject.branch === null ? null : {
       branchLine: subject.branch.branchLine,
-      left: runSection(subject.branch.left, params, { ...req, allVariants: false }).section,
-      right: runSection(subject.branch.right, params, { ...req, allVariants: false }).section,
+      left: side(subject.branch.left),
+      right: side(subject.branch.right),
     };
   }
   if (req.detail !== undefined) {

@@ -1,17 +1,25 @@
 // Number formatting and a small fixed-width table layout shared by the text renderers.
 
 /**
- * A figure with `digits` decimals, rounded half away from zero on the decimal value a reader
- * sees (2.345 → "2.35"), not on its binary approximation.
+ * A figure with `digits` decimals, rounded as C's printf("%.*f") rounds — on the exact binary
+ * value, exact ties to even — which is how SUACA printed its figures: 401/200 = 2.005 is
+ * 2.00499999… in binary and prints "2.00", as the thesis shows for such runs (§2.1, §2.5, §4.2).
+ * Number#toFixed does the same except that it rounds exact ties up; those are handled here.
  */
 export function fixed(value: number, digits: number): string {
   if (!Number.isFinite(value)) return String(value);
-  const scale = 10 ** digits;
-  const scaled = Math.abs(value) * scale;
-  // nudge by a relative epsilon so that binary noise (2.3449999…) rounds as written
-  const rounded = Math.round(scaled * (1 + 1e-12)) / scale;
-  const out = (Math.sign(value) < 0 && rounded !== 0 ? -rounded : rounded).toFixed(digits);
-  return out;
+  const extra = 30;
+  const precise = Math.abs(value).toFixed(Math.min(100, digits + extra));
+  const tail = precise.slice(precise.length - extra);
+  if (/^50*$/.test(tail)) {
+    // an exact tie: keep the truncated figure when its last digit is even
+    const truncated = precise.slice(0, precise.length - extra).replace(/\.$/, '');
+    const last = Number(truncated.replace('.', '').slice(-1));
+    const magnitude = last % 2 === 0 ? truncated : Math.abs(value).toFixed(digits);
+    return (value < 0 && Number(magnitude) !== 0 ? '-' : '') + magnitude;
+  }
+  const out = value.toFixed(digits);
+  return out.startsWith('-') && Number(out) === 0 ? out.slice(1) : out;
 }
 
 /** The thesis prints a blank where a value is exactly zero and "0.0" where it only rounds to zero. */

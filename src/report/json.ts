@@ -36,6 +36,8 @@ export interface SectionJson extends FiguresJson {
   /** port → average µops per iteration, all lines together */
   portTotals: Record<string, number>;
   dividerUsed: boolean;
+  /** branch sides only: the --detail line's detail when the side contains the line */
+  detail?: DetailJson;
 }
 
 export interface DetailJson {
@@ -135,6 +137,7 @@ export function sectionJson(section: Section, ports: number[]): SectionJson {
     })),
     portTotals: allPorts(s.portTotals, ports),
     dividerUsed: s.dividerUsed,
+    ...(section.detail ? { detail: detailJson(section.detail) } : {}),
   };
 }
 

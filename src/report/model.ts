@@ -28,6 +28,9 @@ export interface Section {
   whatIf: WhatIf | null;
   /** all 8 combinations of the three switches, in the order of allVariants() (--all-variants) */
   combinations: VariantFigures[] | null;
+  /** a branch side's detail of the --detail line, when the side contains it (the main
+   *  analysis's detail is ReportModel.detail) */
+  detail?: LineDetail;
 }
 
 /** An instruction without data (IACA's X) and what was done about it. */

@@ -19,8 +19,10 @@ export function renderText(model: ReportModel): string {
     out.push('', 'Branch analysis: the region has no conditional jump.');
   } else if (model.branch) {
     out.push('', `Branch analysis (first conditional jump, line ${model.branch.branchLine}):`);
-    out.push('', 'Left branch analysis:', ...renderSection(model, model.branch.left));
-    out.push('', 'Right branch analysis:', ...renderSection(model, model.branch.right));
+    for (const [name, side] of [['Left', model.branch.left], ['Right', model.branch.right]] as const) {
+      out.push('', `${name} branch analysis:`, ...renderSection(model, side));
+      if (side.detail) out.push('', renderDetail(side.detail).replace(/\n$/, ''));
+    }
   }
   if (model.unknown.length) out.push('', ...renderUnknown(model));
   if (model.detail) out.push('', renderDetail(model.detail).replace(/\n$/, ''));

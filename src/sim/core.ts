@@ -3,13 +3,17 @@
 // the oldest unfinished instance and the front end live in a ring buffer, so memory does not grow
 // with the number of iterations. Pure and deterministic.
 
+import { CompiledProgram } from './compiled.js';
 import type { MachineParams, SimConfig, SimProgram } from './types.js';
+
+export { CompiledProgram };
 
 /** Interpretation choices the thesis leaves open (fixed defaults; tests document why). */
 export interface ModelOptions {
-  /** when an instance's µops leave the reservation station: when it finishes executing
-   *  (Algorithm 6 removes it from the queue) or when it starts */
-  rsRelease: 'finish' | 'dispatch';
+  /** when µops leave the reservation station: each when it gets its port (reproduces the
+   *  thesis's §4.2 Examples 6–9), all when the instance starts, or when it finishes (Algorithm 6
+   *  removes it from the queue) */
+  rsRelease: 'finish' | 'dispatch' | 'uop';
   /** order among ports of equal use in port_queue (Algorithm 5) */
   tieBreak: 'stable' | 'lru' | 'number' | 'numberDesc';
   /** Algorithm 4 line 5: blame every direct predecessor, or only those not resolved yet */
@@ -21,131 +25,13 @@ export interface ModelOptions {
   lazyWaits?: boolean;
 }
 
-export const DEFAULT_MODEL: ModelOptions = { rsRelease: 'finish', tieBreak: 'number', blame: 'unresolved', resort: 'each' };
+export const DEFAULT_MODEL: ModelOptions = { rsRelease: 'uop', tieBreak: 'number', blame: 'unresolved', resort: 'each' };
 
-export const ST_NONE = 0;
 export const ST_LOADING = 1;
 export const ST_WAIT_DEP = 2;
 export const ST_WAIT_PORT = 3;
 export const ST_EXEC = 4;
 export const ST_DONE = 5;
-
-/** Static, precomputed view of the program. */
-export class CompiledProgram {
-  readonly n: number;
-  readonly P: number;
-  readonly portIds: number[];
-  readonly maxU: number;
-  readonly uops: Int32Array;
-  readonly uopMask: Int32Array;        // n*maxU: bitmask over port indices
-  readonly lat: Int32Array;
-  readonly div: Int32Array;
-  readonly divUop: Int32Array;         // which µop uses the divider (-1 none)
-  readonly divPort: number;            // port index of the divider (-1 if absent)
-  // distinct predecessors per consumer line, grouped: predStart[i]..predStart[i+1]
-  readonly predStart: Int32Array;
-  readonly predLine: Int32Array;
-  readonly predLC: Uint8Array;
-  readonly predLat: Int32Array;
-  /** per pred entry: the dependency indices of program.deps it stands for */
-  readonly predDeps: number[][];
-  readonly totalUops: number;
-  // per producer line: the pred entries (of consumer lines) it stands for
-  readonly succStart: Int32Array;
-  readonly succPred: Int32Array;     // pred entry index e (consumer line = predOwner[e])
-  readonly predOwner: Int32Array;    // consumer line of pred entry e
-
-  constructor(program: SimProgram, machine: MachineParams) {
-    const ins = program.instructions;
-    const n = ins.length;
-    this.n = n;
-    this.portIds = [...machine.ports].sort((a, b) => a - b);
-    // ports a µop names that the machine does not list still need a slot
-    for (const x of ins) for (const u of x.uops) for (const p of u) if (!this.portIds.includes(p)) this.portIds.push(p);
-    this.portIds.sort((a, b) => a - b);
-    if (this.portIds.length > 30) throw new Error('too many ports for the engine (max 30)');
-    const P = this.portIds.length;
-    this.P = P;
-    const pidx = new Map<number, number>();
-    this.portIds.forEach((p, k) => pidx.set(p, k));
-    let maxU = 1;
-    // a µop that names no port cannot be placed: it is treated as not using a port
-    const uopsOf = ins.map((x) => x.uops.filter((u) => u.length > 0));
-    for (const u of uopsOf) maxU = Math.max(maxU, u.length);
-    this.maxU = maxU;
-    this.uops = new Int32Array(n);
-    this.uopMask = new Int32Array(n * maxU);
-    this.lat = new Int32Array(n);
-    this.div = new Int32Array(n);
-    this.divUop = new Int32Array(n).fill(-1);
-    this.divPort = pidx.get(machine.dividerPort) ?? -1;
-    let total = 0;
-    ins.forEach((x, i) => {
-      const xu = uopsOf[i]!;
-      this.uops[i] = xu.length;
-      total += xu.length;
-      xu.forEach((ports, u) => {
-        let m = 0;
-        for (const p of ports) m |= 1 << (pidx.get(p) as number);
-        this.uopMask[i * maxU + u] = m;
-      });
-      this.lat[i] = Math.max(1, x.latency);
-      if (x.divCycles > 0 && this.divPort >= 0) {
-        this.div[i] = x.divCycles;
-        // §3.6: the µop that uses the divider port exclusively; else the first that may use it
-        const bit = 1 << this.divPort;
-        let k = xu.findIndex((_, u) => this.uopMask[i * maxU + u] === bit);
-        if (k < 0) k = xu.findIndex((_, u) => (this.uopMask[i * maxU + u]! & bit) !== 0);
-        this.divUop[i] = k;
-        if (k < 0) this.div[i] = 0;
-      }
-    });
-    this.totalUops = total;
-    // group dependencies by consumer and distinct producer instance (line, loop-carried)
-    const groups: { line: number; lc: boolean; lat: number; deps: number[] }[][] = Array.from({ length: n }, () => []);
-    program.deps.forEach((d, di) => {
-      if (d.from < 0 || d.from >= n || d.to < 0 || d.to >= n) return;
-      // an in-iteration dependency on a later (or the same) line can only mean the previous iteration
-      const lc = d.loopCarried || d.from >= d.to;
-      const prod = ins[d.from]!;
-      const own = Math.max(1, prod.latency);
-      const byRes = prod.latencyByResource[d.resource];
-      const l = Math.min(own, Math.max(1, byRes === undefined ? own : byRes));
-      const list = groups[d.to]!;
-      let g = list.find((x) => x.line === d.from && x.lc === lc);
-      if (!g) { g = { line: d.from, lc, lat: 0, deps: [] }; list.push(g); }
-      g.lat = Math.max(g.lat, l);
-      g.deps.push(di);
-    });
-    let E = 0;
-    for (const l of groups) E += l.length;
-    this.predStart = new Int32Array(n + 1);
-    this.predLine = new Int32Array(E);
-    this.predLC = new Uint8Array(E);
-    this.predLat = new Int32Array(E);
-    this.predDeps = [];
-    let e = 0;
-    groups.forEach((list, i) => {
-      this.predStart[i] = e;
-      list.sort((a, b) => (a.lc === b.lc ? a.line - b.line : a.lc ? -1 : 1));
-      for (const g of list) {
-        this.predLine[e] = g.line; this.predLC[e] = g.lc ? 1 : 0; this.predLat[e] = g.lat;
-        this.predDeps.push(g.deps);
-        e++;
-      }
-    });
-    this.predStart[n] = e;
-    this.predOwner = new Int32Array(E);
-    for (let i = 0; i < n; i++) for (let x = this.predStart[i]!; x < this.predStart[i + 1]!; x++) this.predOwner[x] = i;
-    const byProd: number[][] = Array.from({ length: n }, () => []);
-    for (let x = 0; x < E; x++) byProd[this.predLine[x]!]!.push(x);
-    this.succStart = new Int32Array(n + 1);
-    this.succPred = new Int32Array(E);
-    let q = 0;
-    byProd.forEach((list, j) => { this.succStart[j] = q; for (const x of list) this.succPred[q++] = x; });
-    this.succStart[n] = q;
-  }
-}
 
 const NEVER = 0x7fffffff;
 /** instance numbers are used in 32-bit integer arithmetic */
@@ -230,6 +116,7 @@ export class Core {
   /** model.tieBreak as a number: 0 stable, 1 lru, 2 number, 3 numberDesc */
   private readonly tieCode: number;
   private readonly lazy: boolean;
+  private readonly releaseUop: boolean;
 
   constructor(program: SimProgram, machine: MachineParams, config: SimConfig, model: ModelOptions = DEFAULT_MODEL, compiled?: CompiledProgram) {
     this.cp = compiled ?? new CompiledProgram(program, machine);
@@ -249,6 +136,7 @@ export class Core {
     this.model = model;
     this.tieCode = ['stable', 'lru', 'number', 'numberDesc'].indexOf(model.tieBreak);
     this.lazy = model.blame === 'unresolved' && model.lazyWaits !== false;
+    this.releaseUop = model.rsRelease === 'uop';
     const { n, P } = this.cp;
     this.usage = new Float64Array(P);
     this.order = new Int32Array(P);
@@ -433,6 +321,7 @@ export class Core {
         this.rAssigned[s]!++;
         this.portUse[i * P + p]!++;
         this.uopsAssigned++;
+        if (this.releaseUop) this.rsUsed--;
       }
       if (ok) {
         this.rStart[s] = c;
@@ -440,7 +329,8 @@ export class Core {
         keep--;
         this.xList[this.xLen++] = g;
         this.wake(g, i, k, c);
-        if (this.model.rsRelease === 'dispatch') { this.rsUsed -= cp.uops[i]!; this.rFreed[s] = 1; }
+        if (this.model.rsRelease === 'dispatch') this.rsUsed -= cp.uops[i]!;
+        if (this.model.rsRelease !== 'finish') this.rFreed[s] = 1;
         continue;
       }
       this.rPortBlock[s] = blocked;
@@ -518,6 +408,18 @@ export class Core {
     const cp = this.cp;
     const m = cp.uopMask[i * cp.maxU + u]!;
     const isDiv = cp.div[i]! > 0 && cp.divUop[i] === u;
+    const sp = cp.uopSingle[i * cp.maxU + u]!;
+    if (sp >= 0 && !isDiv) {
+      // fast path for a µop with one possible port (same outcome as the loops below)
+      const cnt = this.portCount[sp]!;
+      if (cnt < this.portCap) { this.take(g, sp); return sp; }
+      const base = sp * this.holdCap;
+      let own = true;
+      for (let h = 0; h < cnt; h++) if (this.hold[base + h] !== g) { own = false; break; }
+      if (own) { this.take(g, sp); return sp; }
+      this.lastBlocked = 1 << sp;
+      return -1;
+    }
     const c = this.cycle;
     const P = cp.P;
     let blocked = 0;
@@ -575,7 +477,7 @@ export class Core {
   private resortPort(p: number): void {
     const order = this.order;
     let q = 0;
-    while (order[q] !== p) q++;
+    while (order[q] !== p) q++;   // P ≤ 12: a scan is as quick as an index
     const u = this.usage[p]!;
     const tb = this.tieCode;
     while (q + 1 < order.length) {
@@ -590,7 +492,6 @@ export class Core {
   /** Algorithm 6: advance executing instances, finish those that reached their latency. */
   private execute(): void {
     const cp = this.cp;
-    const n = cp.n;
     const c = this.cycle;
     const xl = this.xList;
     let keep = 0;

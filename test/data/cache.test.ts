@@ -6,7 +6,7 @@ import { importUopsXml, readIndex } from '../../src/data/cache.js';
 import { decodeArch, encodeArch, plainForm } from '../../src/data/cacheFormat.js';
 import { loadArchData, resetArchDataMemo } from '../../src/data/archData.js';
 import { listDataSources } from '../../src/data/sources.js';
-import { cacheRoot } from '../../src/data/paths.js';
+import { CACHE_VERSION, cacheRoot } from '../../src/data/paths.js';
 import { parseUopsXmlText } from '../../src/data/uopsXml.js';
 import { UserError } from '../../src/errors.js';
 import { SMALL, smallText, tempDir } from './helpers.js';
@@ -34,7 +34,7 @@ test('import → cache → load gives the same figures as the file', async () =>
   assert.equal(fromFile.source.kind, 'file');
   assert.deepEqual(fromCache.forms.map(plainForm), fromFile.forms.map(plainForm));
   // the layout: versioned directory, one file per architecture, no temp leftovers
-  const v = join(cacheDir, 'v1');
+  const v = join(cacheDir, `v${CACHE_VERSION}`);
   const dirs = readdirSync(v).filter((d) => d.startsWith('import-'));
   assert.equal(dirs.length, 1);
   assert.deepEqual(readdirSync(join(v, dirs[0]!)).sort(), ['SKL.json', 'SNB.json', 'ZEN2.json']);
@@ -57,7 +57,7 @@ test('a failed import leaves the previous import in place and nothing half-writt
   writeFileSync(bad, smallText().replace('</extension>\n  <extension name="SSE2">', '</extension>\n  <extensio name="SSE2">'));
   await assert.rejects(importUopsXml(bad, { cacheDir }), (e: unknown) => e instanceof UserError && /bad\.xml:\d+:\d+:/.test(e.message));
   assert.deepEqual(readIndex(cacheDir), first);
-  const v = join(cacheDir, 'v1');
+  const v = join(cacheDir, `v${CACHE_VERSION}`);
   assert.deepEqual(readdirSync(v).filter((d) => d.startsWith('import-')), [first.dir]);
   assert.ok(!readdirSync(v).some((d) => d.includes('.tmp-')));
   // a re-import replaces the old one
@@ -69,7 +69,7 @@ test('a failed import leaves the previous import in place and nothing half-writt
 test('a damaged cache is reported, not crashed on', async () => {
   const cacheDir = tempDir('cache');
   const idx = await importUopsXml(SMALL, { cacheDir });
-  writeFileSync(join(cacheDir, 'v1', idx.dir, 'SKL.json'), '{"version":1,');
+  writeFileSync(join(cacheDir, `v${CACHE_VERSION}`, idx.dir, 'SKL.json'), '{"version":1,');
   resetArchDataMemo();
   await assert.rejects(loadArchData('SKL', { cacheDir }), (e: unknown) => e instanceof UserError && /damaged/.test(e.message));
 });
@@ -104,4 +104,12 @@ test('cache location: option, UOPSCOPE_CACHE_DIR, XDG_CACHE_HOME, ~/.cache', () 
     if (saved.x === undefined) delete process.env.XDG_CACHE_HOME; else process.env.XDG_CACHE_HOME = saved.x;
   }
   void existsSync; void readFileSync;
+});
+
+test('a file without instructions is refused', async () => {
+  const dir = tempDir('empty');
+  const f = join(dir, 'empty.xml');
+  writeFileSync(f, '<?xml version="1.0"?>\n<root date="2023-01-01">\n</root>\n');
+  await assert.rejects(importUopsXml(f, { cacheDir: join(dir, 'cache') }), (e: unknown) => e instanceof UserError && /holds no <instruction> elements/.test(e.message));
+  assert.equal(readIndex(join(dir, 'cache')), null);
 });

@@ -6,6 +6,7 @@ import { embeddedFiles, embeddedSummary, loadEmbeddedArch, parseEmbedded, resetE
 import { importUopsXml } from '../../src/data/cache.js';
 import { loadArchData, resetArchDataMemo } from '../../src/data/archData.js';
 import { plainForm } from '../../src/data/cacheFormat.js';
+import { CACHE_VERSION } from '../../src/data/paths.js';
 import { parseUopsXmlText } from '../../src/data/uopsXml.js';
 import type { ArchForm, InstructionForm } from '../../src/data/types.js';
 import { writeSyntheticXml } from '../../bench/synthUops.js';
@@ -18,7 +19,7 @@ test('embedded-style data: first load parses the XML and caches it, later loads 
   resetEmbeddedMemo();
   const first = loadEmbeddedArch('SKL', cacheDir, FIXTURES)!;
   assert.equal(first.length, 13);
-  const dirs = readdirSync(join(cacheDir, 'v1')).filter((d) => d.startsWith('embedded-'));
+  const dirs = readdirSync(join(cacheDir, `v${CACHE_VERSION}`)).filter((d) => d.startsWith('embedded-'));
   assert.equal(dirs.length, 1);
   resetEmbeddedMemo();
   const again = loadEmbeddedArch('SKL', cacheDir, FIXTURES)!;

@@ -24,7 +24,8 @@ test('figures of the reference table (shared/reference/machines.md)', () => {
   assert.deepEqual([row('HSW').rsSize, row('HSW').storeAddressPorts, row('HSW').aluPorts], [60, [2, 3, 7], [0, 1, 5, 6]]);
   assert.deepEqual([row('SKL').rsSize, row('SKL').robSize, row('CFL').rsSize], [97, 224, 97]);
   assert.deepEqual([row('ICL').issueWidth, row('ICL').rsSize, row('ICL').robSize, row('ICL').storeAddressPorts, row('TGL').storeDataPorts], [5, 160, 352, [7, 8], [4, 9]]);
-  assert.deepEqual([row('ADL-P').issueWidth, row('ADL-P').robSize, row('ADL-P').aluPorts, row('ADL-P').loadPorts], [6, 512, [0, 1, 5, 6, 10], [2, 3, 11]]);
+  // ADL-P: ports 10/11 as uops.info numbers them (A = load port 10, B = ALU port 11; docs/data.md)
+  assert.deepEqual([row('ADL-P').issueWidth, row('ADL-P').robSize, row('ADL-P').aluPorts, row('ADL-P').loadPorts], [6, 512, [0, 1, 5, 6, 11], [2, 3, 10]]);
   for (const m of listMachines()) assert.equal(m.dividerPort, 0);
 });
 

@@ -164,3 +164,26 @@ test('a file that cannot be read is a UserError naming it', async () => {
   const r = await parseUopsXmlFile(big);
   assert.equal(r.forms, copies * 13);
 });
+
+test('CRLF line ends and a byte-order mark are read like the plain file', async () => {
+  const crlf = '\uFEFF' + smallText().replace(/\n/g, '\r\n');
+  const a = parseUopsXmlText(crlf, SMALL);
+  const b = parseUopsXmlText(smallText(), SMALL);
+  assert.deepEqual([...a.archs], [...b.archs]);
+  const f = join(tempDir(), 'crlf.xml');
+  writeFileSync(f, crlf);
+  assert.deepEqual([...(await parseUopsXmlFile(f)).archs], [...b.archs]);
+  // line numbers still count lines
+  try {
+    parseUopsXmlText(crlf.replace('</extension>\r\n  <extension name="SSE2">', '</extensio>\r\n  <extension name="SSE2">'), 'bad.xml');
+    assert.fail('no error');
+  } catch (e) {
+    const line = smallText().split('\n').findIndex((l) => l.includes('<extension name="SSE2">'));
+    assert.match((e as Error).message, new RegExp(`^bad\\.xml:${line}:3: `));
+  }
+});
+
+test('a bare & (not well-formed) goes to fast-xml-parser, which tolerates it like an unknown attribute', () => {
+  const text = smallText().replace('summary="Signed Multiply"', 'summary="Signed & Multiply"');
+  assert.deepEqual([...parseUopsXmlText(text, 'amp.xml').archs], [...parseUopsXmlText(smallText(), SMALL).archs]);
+});

@@ -138,3 +138,38 @@ test('the resolved list keeps line numbers and order', async () => {
   const rs = resolveInstructions([addRR({ line: 0 }), decoded('CPUID', { line: 1 }), addRR({ line: 2 })], data, { fallback: 'alu' });
   assert.deepEqual(rs.map((r) => [r.line, r.unknown]), [[0, false], [1, true], [2, false]]);
 });
+
+test('LEA: matched by address shape (uops.info splits LEA forms by base/index/scale/displacement)', async () => {
+  const base = (await skl()).forms.find((f) => f.string === 'ADD (R64, I8)')!;
+  const form = (string: string, uops: number, attributes: Record<string, string> = {}): ArchForm => ({ ...base, string, iform: 'LEA_GPRv_AGEN', asm: 'LEA', attributes, m: { ...base.m, uops } });
+  const data: ArchData = { arch: 'SKL', source: { kind: 'file', path: 'test', forms: 5 }, forms: [
+    form('LEA_B_D8 (R64)', 1), form('LEA_B_IS_D8 (R64)', 2), form('LEA_R_D32 (R64)', 3), form('LEA_B_D8 (R32)', 4), form('LEA_BISD (R64)', 5),
+  ] };
+  const lea = (kind: string, memory: { base: string | null; index: string | null; scale: number; displacement: number }) =>
+    decoded(`LEA (${kind}, AGEN)`, { mnemonic: 'LEA', iform: 'LEA_GPRv_AGEN', ops: [reg(kind, 'RAX', kind === 'R64' ? 'rax' : 'eax', false, true), { kind: 'AGEN', read: false, write: false }],
+      writes: ['RAX'], memory: { ...memory, segment: null, size: 0, read: false, write: false }, indexed: memory.index !== null });
+  const r = (d: ReturnType<typeof lea>) => resolveInstructions([d], data)[0]!;
+  assert.equal(r(lea('R64', { base: 'RBX', index: null, scale: 1, displacement: 8 })).form!.string, 'LEA_B_D8 (R64)');
+  assert.equal(r(lea('R32', { base: 'RBX', index: null, scale: 1, displacement: 8 })).form!.string, 'LEA_B_D8 (R32)');
+  assert.equal(r(lea('R64', { base: 'RBX', index: 'RCX', scale: 4, displacement: 16 })).form!.string, 'LEA_B_IS_D8 (R64)');
+  assert.equal(r(lea('R64', { base: 'RIP', index: null, scale: 1, displacement: 100 })).form!.string, 'LEA_R_D32 (R64)');
+  // a shape the data lacks (index without base) is unknown rather than a wrong shape
+  assert.equal(r(lea('R64', { base: null, index: 'RCX', scale: 8, displacement: 4096 })).unknown, true);
+});
+
+test('operand pairing: by class, never guessing a register from the file\'s list', async () => {
+  // the decoder gave no operand details: only its own writes count, not the file's first register
+  const bare = await one(decoded('ADD (R64, R64)', { writes: ['RBX'], flagsWritten: ['ZF'] }));
+  assert.deepEqual(bare.latencyByResource, { RBX: 1, AF: 1, CF: 1, OF: 1, PF: 1, SF: 1, ZF: 1 });
+  // a mask register the decoder leaves out of its operand list does not shift the pairing
+  const base = (await skl()).forms.find((f) => f.string === 'VADDPD (YMM, YMM, YMM)')!;
+  const zmm = (idx: number, r: boolean, w: boolean) => ({ idx, type: 'reg', read: r, write: w, suppressed: false, width: 512, registers: ['ZMM0', 'ZMM1'] });
+  const masked: ArchForm = {
+    ...base, string: 'VADDPD (ZMM, K, ZMM, ZMM)', attributes: { mask: '1' },
+    operands: [zmm(1, true, true), { idx: 2, type: 'reg', read: true, write: false, suppressed: false, width: 64, registers: ['K1', 'K2'] }, zmm(3, true, false), zmm(4, true, false)],
+    m: { uops: 1, ports: [{ count: 1, ports: [0, 5] }], latencies: [{ startOp: 3, targetOp: 1, cycles: 4 }, { startOp: 2, targetOp: 1, cycles: 3 }] },
+  };
+  const data: ArchData = { arch: 'SKX', source: { kind: 'file', path: 'test', forms: 1 }, forms: [masked] };
+  const d = decoded('VADDPD (ZMM, K, ZMM, ZMM)', { ops: [reg('ZMM', 'XMM1', 'zmm1', true, true), reg('ZMM', 'XMM2', 'zmm2', true, false), reg('ZMM', 'XMM3', 'zmm3', true, false)], writes: ['XMM1'] });
+  assert.deepEqual(resolveInstructions([d], data)[0]!.latencyByResource, { XMM1: 4 });
+});

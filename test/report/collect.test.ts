@@ -64,6 +64,17 @@ test('branch sides are simulated with the same settings and keep original lines'
   assert.deepEqual(m.branch!.left.stats.lines.map((l) => l.line), [0, 2]);
   assert.deepEqual(m.branch!.right.stats.lines.map((l) => l.line), [0, 4, 5]);
   assert.equal(m.branch!.right.stats.cycles, simulate(right, snb, { iterations: 30, variant: baseline }).stats.cycles);
+  // --detail with --branch: each side that holds the line gets its own detail (thesis §2.7)
+  const d = collectReport({ program: sixMoves, params: snb, unknown: [], branch: { branchLine: 1, left, right } }, { iterations: 30, variant: baseline, detail: 2 });
+  assert.equal(d.detail!.line, 2);
+  assert.equal(d.branch!.left.detail!.line, 2);
+  assert.equal(d.branch!.right.detail, undefined);
+  const text = renderText(d);
+  assert.match(text.slice(text.indexOf('Left branch analysis:'), text.indexOf('Right branch analysis:')), /Detailed delay information for instruction: mov rax, 0x6 in line 2\n/);
+  assert.doesNotMatch(text.slice(text.indexOf('Right branch analysis:')), /Detailed delay information for instruction: mov rax, 0x6 in line 2\n[\s\S]*Detailed/);
+  const j = reportJson(d);
+  assert.equal(j.branch!.left.detail!.line, 2);
+  assert.equal(j.branch!.right.detail, undefined);
   const none = collectReport({ program: sixMoves, params: snb, unknown: [], branch: null }, { iterations: 3, variant: baseline });
   assert.equal(none.branch, null);
 });

@@ -69,8 +69,11 @@ test('uopscope config works as a command: output, exit codes, one-line errors', 
   const ok = run('config', 'set', 'iterations', '1000');
   assert.equal(ok.status, 0, ok.stderr);
   assert.match(ok.stdout, /^iterations = 1000 \(saved in .*config\.json\)\n$/);
-  const show = run('config', 'show');
+  const show = run('config');
   assert.match(show.stdout, /iterations: 1000 \(config file\)/);
+  const badAction = run('config', 'frob');
+  assert.equal(badAction.status, 2);
+  assert.equal(badAction.stderr, "uopscope: config: unknown action 'frob'; use show, set or unset\n");
   const bad = run('config', 'set', 'iterations', 'lots');
   assert.equal(bad.status, 2);
   assert.equal(bad.stdout, '');

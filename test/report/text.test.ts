@@ -4,11 +4,21 @@ import { renderText, renderLineTable, renderCombinations } from '../../src/repor
 import { fixed, blankIfZero } from '../../src/report/format.js';
 import { figures, latencyExample, line, stats } from './fixtures.js';
 
-test('figures are rounded as written, zero is blank and a tiny value prints 0.0', () => {
-  assert.equal(fixed(2.345, 2), '2.35');
+test('figures are rounded as C\'s printf rounds them (as SUACA printed), zero is blank, a tiny value prints 0.0', () => {
   assert.equal(fixed(468 / 200, 2), '2.34');
+  // x.xx5 from an odd cycle count is below the tie in binary: printf("%.2f", 401/200.0) = 2.00
+  assert.equal(fixed(401 / 200, 2), '2.00');
+  assert.equal(fixed(467 / 200, 2), '2.33');
+  assert.equal(fixed(351 / 200, 2), '1.75');
+  assert.equal(fixed(9015 / 3000, 2), '3.00');
+  assert.equal(fixed(2.345, 2), '2.35'); // 2.34500000000000019…
+  // exact ties go to even, as glibc's printf
+  assert.equal(fixed(0.125, 2), '0.12');
+  assert.equal(fixed(0.375, 2), '0.38');
+  assert.equal(fixed(0.25, 1), '0.2');
+  assert.equal(fixed(2.5, 0), '2');
+  assert.equal(fixed(-0.001, 1), '0.0');
   assert.equal(fixed(0.04, 1), '0.0');
-  assert.equal(fixed(0.05, 1), '0.1');
   assert.equal(fixed(15.649999, 1), '15.6');
   assert.equal(fixed(3, 2), '3.00');
   assert.equal(blankIfZero(0), '');

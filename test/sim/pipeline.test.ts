@@ -3,10 +3,13 @@
 // thesis fixture in uops.info's schema, and the embedded data when it is there) →
 // buildSimProgram → simulate. Same figures as the hand-built programs of thesis.test.ts.
 
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import type { TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { branchPaths, buildDependencyGraph, dependencyGraphOfPath, loadRegion } from '../../src/disasm/index.js';
 import { loadArchData, loadMachine, resolveInstructions } from '../../src/data/index.js';
 import type { ArchData } from '../../src/data/types.js';
@@ -81,9 +84,12 @@ test('pipeline: branch analysis of the branch example, SNB, 200 (§2.7)', async 
 
 // Issue 4 item 7: the runs that need only standard facts give the same block throughputs with the
 // embedded data. Skipped (with the reason) while no embedded data for the architecture is present.
+// A private cache directory: the user's shared cache may hold files written by another version.
+const CACHE = mkdtempSync(join(tmpdir(), 'uopscope-sim-test-'));
+after(() => rmSync(CACHE, { recursive: true, force: true }));
 async function embedded(t: TestContext, arch: string): Promise<ArchData | null> {
   try {
-    return await loadArchData(arch);
+    return await loadArchData(arch, { cacheDir: CACHE });
   } catch (e) {
     t.skip(`no embedded data for ${arch} yet: ${(e as Error).message}`);
     return null;

@@ -10,10 +10,10 @@ export type ArchCheck = (arch: string) => void;
 
 export function configCommand(checkArch: ArchCheck = () => {}) {
   return (y: Argv): Argv => y.command(
-    'config <action> [key] [value]',
+    'config [action] [key] [value]',
     `show or set the defaults of --arch (built in: ${BUILTIN_DEFAULTS.arch}) and --iterations (built in: ${BUILTIN_DEFAULTS.iterations})`,
     (c) => c
-      .positional('action', { choices: ['show', 'set', 'unset'] as const, describe: 'show the defaults; set KEY VALUE; unset KEY (back to the built-in default)' })
+      .positional('action', { type: 'string', default: 'show', describe: 'show (the default): the values in effect; set KEY VALUE; unset KEY (back to the built-in default)' })
       .positional('key', { type: 'string', describe: `one of: ${CONFIG_KEYS.join(', ')}` })
       .positional('value', { type: 'string', describe: 'new value (set)' })
       .example('$0 config set arch SNB', 'analyse for Sandy Bridge unless --arch says otherwise')
@@ -28,6 +28,7 @@ export function configCommand(checkArch: ArchCheck = () => {}) {
 /** The command's work, returning what it prints (tests call this with a temp config dir). */
 export function runConfig(action: string, key: string | undefined, value: string | undefined, checkArch: ArchCheck = () => {}, env: NodeJS.ProcessEnv = process.env): string {
   if (action === 'show') {
+    if (key !== undefined) throw new UserError(`config show: takes no setting name; it shows them all`);
     const eff = effectiveSettings({}, env);
     const from = (f: string) => (f === 'config' ? 'config file' : 'built-in default');
     return [
@@ -37,6 +38,7 @@ export function runConfig(action: string, key: string | undefined, value: string
       '',
     ].join('\n');
   }
+  if (action !== 'set' && action !== 'unset') throw new UserError(`config: unknown action '${action}'; use show, set or unset`);
   if (key === undefined) throw new UserError(`config ${action}: name a setting (${CONFIG_KEYS.join(', ')}), e.g. 'uopscope config ${action} arch${action === 'set' ? ' SKL' : ''}'`);
   if (!(CONFIG_KEYS as readonly string[]).includes(key)) throw new UserError(`config ${action}: unknown setting '${key}'; the settings are: ${CONFIG_KEYS.join(', ')}`);
   const cfg = readConfig(env);

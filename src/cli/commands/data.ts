@@ -28,12 +28,13 @@ async function runImport(file: string, cacheDir?: string): Promise<void> {
   }
 }
 
-function runList(cacheDir?: string): void {
+function runList(cacheDir?: string, json = false): void {
   const rows = listDataSources({ cacheDir });
+  if (json) { process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`); return; }
   const table = [['arch', 'name', 'source', 'forms', 'date', 'from', ''],
     ...rows.map((r) => [r.arch, r.name ?? '', r.kind, String(r.forms), r.date ?? '', r.path, r.active ? '(used)' : ''])];
   const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
-  for (const row of table) process.stdout.write(`${row.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()}\n`);
+  process.stdout.write(table.map((row) => `${row.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()}\n`).join(''));
 }
 
 async function runFetch(url: string, cacheDir?: string): Promise<void> {
@@ -79,8 +80,9 @@ export const dataCommand: CommandModule = (y: Argv) =>
         .command('import <file>', 'convert uops.info\'s instructions.xml into the per-architecture cache', (c) =>
           c.positional('file', { type: 'string', demandOption: true, describe: 'instructions.xml downloaded from uops.info' }),
         async (argv) => runImport(String(argv.file), argv['cache-dir'] as string | undefined))
-        .command('list', 'show every architecture with data and where it comes from', () => {},
-          (argv) => runList(argv['cache-dir'] as string | undefined))
+        .command('list', 'show every architecture with data and where it comes from', (c) =>
+          c.option('json', { type: 'boolean', default: false, describe: 'print JSON' }),
+        (argv) => runList(argv['cache-dir'] as string | undefined, Boolean(argv.json)))
         .command('fetch', `download ${UOPS_INFO_URL} and import it`, (c) =>
           c.option('url', { type: 'string', default: UOPS_INFO_URL, describe: 'where to download from' }),
         async (argv) => runFetch(String(argv.url), argv['cache-dir'] as string | undefined))

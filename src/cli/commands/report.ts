@@ -19,15 +19,15 @@ export interface ReportArgs {
   pf?: boolean;
   ip?: boolean;
   nd?: boolean;
-  portCapacity?: number;
-  issueWidth?: number;
-  rsSize?: number;
+  portCapacity?: number | string;
+  issueWidth?: number | string;
+  rsSize?: number | string;
   fast?: boolean;
   allVariants?: boolean;
   branch?: boolean;
-  detail?: number;
+  detail?: number | string;
   json?: boolean;
-  fallback?: 'skip' | 'alu';
+  fallback?: string;
   uopsXml?: string;
 }
 
@@ -41,15 +41,15 @@ export function reportCommand(y: Argv): Argv {
       .option('pf', { type: 'boolean', describe: 'main analysis with a perfect front end (µops loaded per cycle = reservation-station capacity)' })
       .option('ip', { type: 'boolean', describe: 'main analysis with infinitely usable ports' })
       .option('nd', { type: 'boolean', describe: 'main analysis without dependencies' })
-      .option('port-capacity', { type: 'number', describe: 'µops each port takes per cycle (instead of 1; thesis future work)' })
-      .option('issue-width', { type: 'number', describe: 'override the µops the front end loads per cycle' })
-      .option('rs-size', { type: 'number', describe: 'override the reservation-station capacity (µops)' })
+      .option('port-capacity', { type: 'string', describe: 'µops each port takes per cycle (instead of 1; thesis future work)' })
+      .option('issue-width', { type: 'string', describe: 'override the µops the front end loads per cycle' })
+      .option('rs-size', { type: 'string', describe: 'override the reservation-station capacity (µops)' })
       .option('fast', { alias: 'p', type: 'boolean', describe: 'skip the three what-if runs (SUACA\'s performance mode)' })
       .option('all-variants', { type: 'boolean', describe: 'also run all 8 combinations of --pf, --ip, --nd' })
       .option('branch', { alias: 'b', type: 'boolean', describe: 'also analyse both sides of the first conditional jump' })
-      .option('detail', { type: 'number', describe: 'detail analysis of this line (delays per dependency and per port)' })
+      .option('detail', { type: 'string', describe: 'detail analysis of this line (delays per dependency and per port)' })
       .option('json', { type: 'boolean', describe: 'print the figures as one JSON object' })
-      .option('fallback', { choices: ['skip', 'alu'] as const, describe: 'instructions without data: skip them, or count one ALU µop of latency 1 (default skip)' })
+      .option('fallback', { type: 'string', describe: 'instructions without data: skip them, or count one ALU µop of latency 1 (default skip)' })
       .option('uops-xml', { type: 'string', describe: 'use this uops.info instructions.xml instead of the imported or embedded data' })
       .example('$0 report examples/bin/stencil --arch IVB --iterations 3000', '')
       .example('$0 report --hex 4801d8 --iterations 1 --json', ''),
@@ -63,11 +63,8 @@ export function reportCommand(y: Argv): Argv {
 /** Flags → the variant of the main analysis. */
 export function variantFromArgs(a: ReportArgs): Variant {
   const v: Variant = { perfectFrontEnd: !!a.pf, infinitePorts: !!a.ip, noDependencies: !!a.nd };
-  const positive = (name: string, n: number | undefined): number | undefined => {
-    if (n === undefined) return undefined;
-    if (!Number.isInteger(n) || n < 1) throw new UserError(`--${name} ${String(n)}: give a whole number of at least 1`);
-    return n;
-  };
+  const positive = (name: string, n: number | string | undefined): number | undefined =>
+    (n === undefined ? undefined : wholeNumber(`--${name}`, n, 1));
   const pc = positive('port-capacity', a.portCapacity);
   const iw = positive('issue-width', a.issueWidth);
   const rs = positive('rs-size', a.rsSize);
@@ -77,6 +74,15 @@ export function variantFromArgs(a: ReportArgs): Variant {
   return v;
 }
 
+/** A whole number ≥ min from a flag's text, else a UserError naming the flag. */
+export function wholeNumber(flag: string, value: number | string, min: number, hint?: string): number {
+  const n = typeof value === 'number' ? value : /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
+  if (!Number.isInteger(n) || n < min) {
+    throw new UserError(`${flag} ${String(value)}: ${hint ?? `give a whole number of at least ${min}`}`);
+  }
+  return n;
+}
+
 /** Builds the report model: the pipeline, then every simulation the flags ask for. */
 export async function buildReport(input: InputOptions & RegionSelection, a: ReportArgs): Promise<{ model: ReportModel; analysis: Analysis }> {
   const eff = effectiveSettings({
@@ -84,22 +90,24 @@ export async function buildReport(input: InputOptions & RegionSelection, a: Repo
     ...(a.iterations !== undefined ? { iterations: parseIterations(a.iterations, '--iterations') } : {}),
   });
   const iterations = eff.iterations.value;
-  if (a.detail !== undefined && (!Number.isInteger(a.detail) || a.detail < 0)) {
-    throw new UserError(`--detail ${String(a.detail)}: give a line number (0 is the first instruction)`);
+  const detail = a.detail === undefined ? undefined : wholeNumber('--detail', a.detail, 0, 'give a line number (0 is the first instruction)');
+  if (a.fallback !== undefined && a.fallback !== 'skip' && a.fallback !== 'alu') {
+    throw new UserError(`--fallback ${a.fallback}: use skip (no µop, the default) or alu (one ALU µop of latency 1)`);
   }
+  const fallback = a.fallback as 'skip' | 'alu' | undefined;
   const analysis = await analyse({
     ...input,
     arch: eff.arch.value,
     loop: loopFor(iterations),
     ...(a.uopsXml !== undefined ? { uopsXml: a.uopsXml } : {}),
-    ...(a.fallback !== undefined ? { fallback: a.fallback } : {}),
+    ...(fallback !== undefined ? { fallback } : {}),
   });
   const req: ReportRequest = {
     iterations,
     variant: variantFromArgs(a),
     ...(a.fast ? { fast: true } : {}),
     ...(a.allVariants ? { allVariants: true } : {}),
-    ...(a.detail !== undefined ? { detail: a.detail } : {}),
+    ...(detail !== undefined ? { detail } : {}),
   };
   const branch = a.branch ? branchPrograms(analysis) : undefined;
   const model = collectReport({

@@ -1,0 +1,129 @@
+// The program as the core reads it: µops as port bitmasks, latencies, the divider µop, and the
+// dependencies grouped per consumer line and distinct producer (line, previous iteration or not),
+// with the reverse lists for waking consumers. Built once per engine; pure.
+
+import type { MachineParams, SimProgram } from './types.js';
+
+/** Static, precomputed view of the program. */
+export class CompiledProgram {
+  readonly n: number;
+  readonly P: number;
+  readonly portIds: number[];
+  readonly maxU: number;
+  readonly uops: Int32Array;
+  readonly uopMask: Int32Array;        // n*maxU: bitmask over port indices
+  readonly uopSingle: Int32Array;      // n*maxU: the port index when the µop may use only one port, else -1
+  readonly lat: Int32Array;
+  readonly div: Int32Array;
+  readonly divUop: Int32Array;         // which µop uses the divider (-1 none)
+  readonly divPort: number;            // port index of the divider (-1 if absent)
+  // distinct predecessors per consumer line, grouped: predStart[i]..predStart[i+1]
+  readonly predStart: Int32Array;
+  readonly predLine: Int32Array;
+  readonly predLC: Uint8Array;
+  readonly predLat: Int32Array;
+  /** per pred entry: the dependency indices of program.deps it stands for */
+  readonly predDeps: number[][];
+  readonly totalUops: number;
+  // per producer line: the pred entries (of consumer lines) it stands for
+  readonly succStart: Int32Array;
+  readonly succPred: Int32Array;     // pred entry index e (consumer line = predOwner[e])
+  readonly predOwner: Int32Array;    // consumer line of pred entry e
+
+  constructor(program: SimProgram, machine: MachineParams) {
+    const ins = program.instructions;
+    const n = ins.length;
+    this.n = n;
+    this.portIds = [...machine.ports].sort((a, b) => a - b);
+    // ports a µop names that the machine does not list still need a slot
+    for (const x of ins) for (const u of x.uops) for (const p of u) if (!this.portIds.includes(p)) this.portIds.push(p);
+    this.portIds.sort((a, b) => a - b);
+    if (this.portIds.length > 30) throw new Error('too many ports for the engine (max 30)');
+    const P = this.portIds.length;
+    this.P = P;
+    const pidx = new Map<number, number>();
+    this.portIds.forEach((p, k) => pidx.set(p, k));
+    let maxU = 1;
+    // a µop that names no port cannot be placed: it is treated as not using a port
+    const uopsOf = ins.map((x) => x.uops.filter((u) => u.length > 0));
+    for (const u of uopsOf) maxU = Math.max(maxU, u.length);
+    this.maxU = maxU;
+    this.uops = new Int32Array(n);
+    this.uopMask = new Int32Array(n * maxU);
+    this.lat = new Int32Array(n);
+    this.div = new Int32Array(n);
+    this.divUop = new Int32Array(n).fill(-1);
+    this.divPort = pidx.get(machine.dividerPort) ?? -1;
+    let total = 0;
+    ins.forEach((x, i) => {
+      const xu = uopsOf[i]!;
+      this.uops[i] = xu.length;
+      total += xu.length;
+      xu.forEach((ports, u) => {
+        let m = 0;
+        for (const p of ports) m |= 1 << (pidx.get(p) as number);
+        this.uopMask[i * maxU + u] = m;
+      });
+      this.lat[i] = Math.max(1, x.latency);
+      if (x.divCycles > 0 && this.divPort >= 0) {
+        this.div[i] = x.divCycles;
+        // §3.6: the µop that uses the divider port exclusively; else the first that may use it
+        const bit = 1 << this.divPort;
+        let k = xu.findIndex((_, u) => this.uopMask[i * maxU + u] === bit);
+        if (k < 0) k = xu.findIndex((_, u) => (this.uopMask[i * maxU + u]! & bit) !== 0);
+        this.divUop[i] = k;
+        if (k < 0) this.div[i] = 0;
+      }
+    });
+    this.totalUops = total;
+    this.uopSingle = new Int32Array(n * maxU).fill(-1);
+    for (let x = 0; x < n * maxU; x++) {
+      const m = this.uopMask[x]!;
+      if (m !== 0 && (m & (m - 1)) === 0) this.uopSingle[x] = 31 - Math.clz32(m);
+    }
+    // group dependencies by consumer and distinct producer instance (line, loop-carried)
+    const groups: { line: number; lc: boolean; lat: number; deps: number[] }[][] = Array.from({ length: n }, () => []);
+    program.deps.forEach((d, di) => {
+      if (d.from < 0 || d.from >= n || d.to < 0 || d.to >= n) return;
+      // an in-iteration dependency on a later (or the same) line can only mean the previous iteration
+      const lc = d.loopCarried || d.from >= d.to;
+      const prod = ins[d.from]!;
+      const own = Math.max(1, prod.latency);
+      const byRes = prod.latencyByResource[d.resource];
+      const l = Math.min(own, Math.max(1, byRes === undefined ? own : byRes));
+      const list = groups[d.to]!;
+      let g = list.find((x) => x.line === d.from && x.lc === lc);
+      if (!g) { g = { line: d.from, lc, lat: 0, deps: [] }; list.push(g); }
+      g.lat = Math.max(g.lat, l);
+      g.deps.push(di);
+    });
+    let E = 0;
+    for (const l of groups) E += l.length;
+    this.predStart = new Int32Array(n + 1);
+    this.predLine = new Int32Array(E);
+    this.predLC = new Uint8Array(E);
+    this.predLat = new Int32Array(E);
+    this.predDeps = [];
+    let e = 0;
+    groups.forEach((list, i) => {
+      this.predStart[i] = e;
+      list.sort((a, b) => (a.lc === b.lc ? a.line - b.line : a.lc ? -1 : 1));
+      for (const g of list) {
+        this.predLine[e] = g.line; this.predLC[e] = g.lc ? 1 : 0; this.predLat[e] = g.lat;
+        this.predDeps.push(g.deps);
+        e++;
+      }
+    });
+    this.predStart[n] = e;
+    this.predOwner = new Int32Array(E);
+    for (let i = 0; i < n; i++) for (let x = this.predStart[i]!; x < this.predStart[i + 1]!; x++) this.predOwner[x] = i;
+    const byProd: number[][] = Array.from({ length: n }, () => []);
+    for (let x = 0; x < E; x++) byProd[this.predLine[x]!]!.push(x);
+    this.succStart = new Int32Array(n + 1);
+    this.succPred = new Int32Array(E);
+    let q = 0;
+    byProd.forEach((list, j) => { this.succStart[j] = q; for (const x of list) this.succPred[q++] = x; });
+    this.succStart[n] = q;
+  }
+}
+
