@@ -48,6 +48,10 @@ test('steps forward and back one, ten and a hundred cycles', async () => {
   assert.match(frame(), /cycle 100 of 100 .*finished/);
   await press(r, '{');
   assert.match(frame(), /cycle 0 of/);
+  await press(r, 'G');
+  await until(() => /cycle 100 of 100 .*finished/.test(frame()), 'G: the end of the run');
+  await press(r, KEY.home);
+  assert.match(frame(), /cycle 0 of 100/);
 });
 
 test('the program pane shows per-line states and the RS its entries with reasons', async () => {

@@ -13,6 +13,9 @@ export type Overlay =
   | { kind: 'arch' }
   | { kind: 'prompt'; what: 'goto' | 'iterations' };
 
+/** `n` looks this many cycles ahead at most (each one is a snapshot). */
+export const ISSUE_SEARCH_LIMIT = 5000;
+
 export const SPEEDS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000];
 
 export interface View {
@@ -127,16 +130,21 @@ export function useExplorer(props: ExplorerProps, exportText: (s: ExplorerState)
   }, [goTo]);
 
   const runToEnd = useCallback(() => {
-    const v = viewRef.current;
-    const snaps = v.panes.map((p) => p.engine.runToEnd());
-    const cycle = Math.max(...snaps.map((s) => s.cycle));
-    const aligned = seekAll(v.panes, cycle);
-    const nv = { ...v, snaps: aligned, cycle };
-    viewRef.current = nv;
-    setView(nv);
-    setTotals(v.panes.map((p) => p.engine.totalCycles()));
     setPlaying(false);
-  }, []);
+    // a long run takes a moment: say so on screen first, then run
+    setBusy('running to the end…');
+    setTimeout(() => {
+      const v = viewRef.current;
+      const snaps = v.panes.map((p) => p.engine.runToEnd());
+      const cycle = Math.max(...snaps.map((s) => s.cycle));
+      const aligned = seekAll(v.panes, cycle);
+      const nv = { ...v, snaps: aligned, cycle };
+      viewRef.current = nv;
+      setView(nv);
+      setTotals(v.panes.map((p) => p.engine.totalCycles()));
+      setBusy(null);
+    }, 0);
+  }, [setBusy]);
 
   const runUntilSelectedIssues = useCallback(() => {
     const v = viewRef.current;
@@ -148,8 +156,9 @@ export function useExplorer(props: ExplorerProps, exportText: (s: ExplorerState)
     let s = eng.seek(v.cycle);
     // "issues": a µop of the line gets a port, for an instance that held none the cycle before
     let before = new Set(s.ports.flatMap((p) => p.uops.filter((u) => u.line === line).map((u) => u.iteration)));
-    for (;;) {
+    for (let n = 0; ; n++) {
       if (s.finished) { setMessage(`line ${line} does not issue again`); break; }
+      if (n === ISSUE_SEARCH_LIMIT) { setMessage(`line ${line} did not issue within ${n} cycles (n again to go on)`); break; }
       s = eng.step();
       const now = new Set(s.ports.flatMap((p) => p.uops.filter((u) => u.line === line).map((u) => u.iteration)));
       if ([...now].some((it) => !before.has(it))) {

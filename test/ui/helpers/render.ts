@@ -19,7 +19,7 @@ export async function press(r: { stdin: { write(s: string): void }; frames: stri
 }
 
 export const KEY = {
-  right: '\u001B[C', left: '\u001B[D', up: '\u001B[A', down: '\u001B[B', enter: '\r', escape: '\u001B', end: '\u001B[F', tab: '\t', ctrlC: '\u0003',
+  right: '\u001B[C', left: '\u001B[D', up: '\u001B[A', down: '\u001B[B', enter: '\r', escape: '\u001B', end: '\u001B[F', home: '\u001B[H', tab: '\t', ctrlC: '\u0003',
 };
 
 /** Removes ANSI escapes. */
