@@ -3,6 +3,7 @@
 import type { LineDetail, Snapshot, Stats } from '../sim/types.js';
 import { describeDivergence, type Divergence } from './compare.js';
 import { detailLines } from './components/DetailPane.js';
+import { renderDetail } from '../report/detail.js';
 import { inst, num, reason, stateWord } from './format.js';
 import { lineStates } from './lineStates.js';
 import { variantLabel } from './panes.js';
@@ -80,7 +81,8 @@ export function exportText(state: ExplorerState, extras: ExportExtras): string {
   for (const d of extras.details) {
     out.push('');
     out.push(`== Detail of the selected line (${d.title})`);
-    out.push(...detailLines(sel?.line ?? -1, d.detail));
+    // the thesis's layout, as `uopscope report --detail` prints it
+    out.push(...(d.detail ? renderDetail(d.detail).trimEnd().split('\n') : detailLines(sel?.line ?? -1, null)));
   }
   return `${out.join('\n')}\n`;
 }

@@ -183,7 +183,7 @@ test('x exports the session; the screen shows the path', async () => {
   for (const s of ['file: loop.o', 'region: IACA region 1', 'architecture: SKL', 'iterations: 10', 'variants: perfect front end',
     'current cycle: 3', 'comparison: diverge at cycle 7', '== Pane: baseline', '== Pane: perfect front end', '-- Snapshot',
     'cycle 3: 1 of 50 instances done', 'L2#0', 'p0 busy by L1#0', '-- Per-line statistics', 'selected line: 1 cmp rax, rcx',
-    '== Detail of the selected line (baseline)', 'maximum latency 3']) {
+    '== Detail of the selected line (baseline)', 'Detailed delay information for instruction: asm of 1 in line 1', 'Maximum latency: 3']) {
     assert.ok(t.includes(s), `export lacks "${s}"`);
   }
 });
@@ -192,7 +192,10 @@ test('enter shows the detail of the selected line, ? the help, q quits', async (
   const { r, frame, quits } = mount();
   await press(r, 'j', KEY.enter);
   assert.match(frame(), /Detail of line 1: asm of 1/);
-  assert.match(frame(), /port delays/);
+  // the scripted detail: latency 3 to line 0, line 0 waited 0.5, port 0: this 0.25, others 0.75
+  assert.match(frame(), /maximum latency 3/);
+  assert.match(frame(), /\n\s+0\s+3\s+–\s+0\.50\s+0\.00\n/);
+  assert.match(frame(), /p0\s+0\.25\s+0\.75/);
   await press(r, KEY.escape);
   await tick(40);
   assert.doesNotMatch(frame(), /Detail of line/);

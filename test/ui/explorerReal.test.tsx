@@ -104,9 +104,14 @@ test('x: the export holds the inputs, both panes\' snapshots and tables, and the
   for (const s of ['file: branch', 'region: IACA region 1 (7 instructions)', 'architecture: SKL (Skylake (client))', `iterations: ${ITER}`,
     'variants: no dependencies', 'current cycle: 10', 'selected line: 3 add rbx, rax', '== Pane: baseline', '== Pane: no dependencies',
     `cycle 10: ${base.completed} of ${base.total} instances done`, `cycle 10: ${nd.completed} of ${nd.total} instances done`,
-    `reservation station: ${base.rsUsed}/97 µops`, '== Detail of the selected line (baseline)', 'Detail of line 3: add rbx, rax']) {
+    `reservation station: ${base.rsUsed}/97 µops`, '== Detail of the selected line (baseline)',
+    'Detailed delay information for instruction: add rbx, rax in line 3']) {
     assert.ok(t.includes(s), `export lacks "${s}"`);
   }
-  const detail = skl.makeEngine(BASELINE, ITER).detail(3);
-  assert.ok(t.includes(`maximum latency ${detail.maxLatency}`));
+  const e = skl.makeEngine(BASELINE, ITER);
+  e.seek(10);
+  const detail = e.detail(3);
+  assert.ok(t.includes(`Maximum latency: ${detail.maxLatency}`));
+  // the detail as of the current cycle: each dependency's delays, as the report renders them
+  for (const x of detail.dependencyDelays) assert.match(t, new RegExp(`\\b${x.line} \\|\\|\\s+${x.wasDelayed.toFixed(1)} \\|\\|\\s+${x.hasDelayed.toFixed(1)}`));
 });

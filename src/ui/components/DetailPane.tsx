@@ -9,21 +9,31 @@ export interface DetailPaneProps {
   detail: LineDetail | null;
 }
 
-/** Thesis §2.6 for the selected line: latencies, delays through dependencies and through ports. */
+/**
+ * Thesis §2.6 for the selected line, compact enough for half of an 80-column screen. Delays are
+ * named from both sides, as src/report/detail.ts reads the contract: for a dependency,
+ * `wasDelayed` is what the other line waited because of this one and `hasDelayed` what this line
+ * waited because of it; for a port, `wasDelayed` is what this line waited for the port and
+ * `hasDelayed` what others waited for it because this line held it.
+ */
 export function detailLines(line: number, d: LineDetail | null): string[] {
   if (!d) return [`Detail of line ${line}: not on this path`];
   const out = [`Detail of line ${d.line}: ${d.asm}`, `maximum latency ${d.maxLatency}`];
-  if (d.latencies.length) {
-    out.push('latency of dependencies (cycles): line  from this  to this');
-    for (const l of d.latencies) out.push(`  L${l.line}`.padEnd(8) + `${l.fromThis ?? '–'}`.padStart(10) + `${l.toThis ?? '–'}`.padStart(9));
-  }
-  if (d.dependencyDelays.length) {
-    out.push('dependency delays (avg cycles/iter): line  it delayed this  this delayed it');
-    for (const x of d.dependencyDelays) out.push(`  L${x.line}`.padEnd(8) + num(x.wasDelayed).padStart(16) + num(x.hasDelayed).padStart(17));
-  }
+  const lines = [...new Set([...d.latencies.map((l) => l.line), ...d.dependencyDelays.map((l) => l.line)])].sort((a, b) => a - b);
+  if (lines.length) {
+    out.push('dependencies: latency, wait c/iter');
+    out.push(`${'L'.padStart(4)}${'lat→L'.padStart(7)}${'lat←L'.padStart(7)}${'L waits'.padStart(9)}${'this waits'.padStart(11)}`);
+    for (const l of lines) {
+      const lat = d.latencies.find((x) => x.line === l);
+      const dl = d.dependencyDelays.find((x) => x.line === l);
+      out.push(`${String(l).padStart(4)}${String(lat?.fromThis ?? '–').padStart(7)}${String(lat?.toThis ?? '–').padStart(7)}`
+        + `${(dl ? num(dl.wasDelayed) : '–').padStart(9)}${(dl ? num(dl.hasDelayed) : '–').padStart(11)}`);
+    }
+  } else out.push('no dependencies');
   if (d.portDelays.length) {
-    out.push('port delays (avg cycles/iter): port  was delayed  has delayed');
-    for (const x of d.portDelays) out.push(`  p${x.port}`.padEnd(8) + num(x.wasDelayed).padStart(12) + num(x.hasDelayed).padStart(13));
+    out.push('ports: wait (c/iter)');
+    out.push(`${'port'.padStart(4)}${'this waits'.padStart(12)}${'others wait'.padStart(13)}`);
+    for (const x of d.portDelays) out.push(`${`p${x.port}`.padStart(4)}${num(x.wasDelayed).padStart(12)}${num(x.hasDelayed).padStart(13)}`);
   }
   return out;
 }
