@@ -3,7 +3,7 @@
 // data files through src/cli/pipeline.ts; the UI itself does no I/O.
 import { basename } from 'node:path';
 import { buildDependencyGraph, type LoadedRegion } from '../disasm/index.js';
-import { listMachines } from '../data/index.js';
+import { listDataSources, listMachines } from '../data/index.js';
 import { createEngine } from '../sim/index.js';
 import type { SimProgram, Variant } from '../sim/types.js';
 import type { ArchChoice, ExplorerSession, PaneSpec } from '../ui/types.js';
@@ -71,6 +71,11 @@ export async function buildExplorerSession(base: RegionAnalysis | LoadedRegion, 
   };
 }
 
-export function archChoices(): ArchChoice[] {
-  return listMachines().map((m) => ({ arch: m.arch, name: m.name }));
+/** The machine models for the picker; without --uops-xml, those without data say so. */
+export function archChoices(opts: DataOptions = {}): ArchChoice[] {
+  const sources = opts.uopsXml ? null : listDataSources(opts.cacheDir ? { cacheDir: opts.cacheDir } : {});
+  return listMachines().map((m) => {
+    const none = sources?.filter((r) => r.arch === m.arch).every((r) => r.kind === 'none');
+    return { arch: m.arch, name: m.name, ...(none ? { note: "no data: see 'uopscope data import'" } : {}) };
+  });
 }

@@ -46,6 +46,8 @@ export interface Offload {
 export interface ArchChoice {
   arch: string;
   name: string;
+  /** shown beside the name, e.g. that there is no data for it */
+  note?: string;
 }
 
 export interface ExplorerProps {

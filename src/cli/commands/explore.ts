@@ -78,7 +78,7 @@ export function exploreCommand(y: Argv): Argv {
         await runExplorer({
           session,
           iterations,
-          archs: archChoices(),
+          archs: archChoices(dataOpts),
           loadArch: (other) => buildExplorerSession(base, other, dataOpts),
           saveExport: async (text) => {
             const path = join(dir, `uopscope-${basename(loaded.file).replace(/[^\w.-]/g, '_')}-${stamp()}.txt`);

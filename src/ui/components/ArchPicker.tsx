@@ -13,7 +13,7 @@ export interface ArchPickerProps {
 /** Choose another architecture (↑/↓, enter; esc cancels). */
 export function ArchPicker(p: ArchPickerProps) {
   useInput((_i, key) => { if (key.escape) p.onCancel(); });
-  const items = p.archs.map((a) => ({ key: a.arch, label: `${a.arch.padEnd(5)} ${a.name}${a.arch === p.current ? ' (current)' : ''}`, value: a.arch }));
+  const items = p.archs.map((a) => ({ key: a.arch, label: `${a.arch.padEnd(5)} ${a.name}${a.arch === p.current ? ' (current)' : ''}${a.note ? ` — ${a.note}` : ''}`, value: a.arch }));
   const initial = Math.max(0, p.archs.findIndex((a) => a.arch === p.current));
   return (
     <Box flexDirection="column">
