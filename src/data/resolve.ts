@@ -8,6 +8,8 @@
 //   3. signature-width — same mnemonic and operand count, operands equal or both immediates /
 //                both branch offsets (I8 ↔ I32, Rel8 ↔ Rel32; the same width preferred);
 //   4. otherwise the instruction is unknown (IACA's X) and gets the fallback.
+// TZCNT / LZCNT on a core whose machine model lacks BMI1 / LZCNT are looked up as BSF / BSR (the
+// core executes REP BSF / REP BSR as those).
 // Among several candidates: the decoded iform, then the opcode byte named by the variant suffix,
 // then the LOCK/REP/immzero/high8 attributes, then the form without other special attributes,
 // then file order.
@@ -352,6 +354,22 @@ function resolveOne(d: DecodedInstruction, idx: Index, fallback: Fallback, aluPo
   };
 }
 
+/** TZCNT and LZCNT are REP BSF / REP BSR encodings: a core without BMI1 (TZCNT) or LZCNT ignores
+ *  the F3 prefix and executes BSF / BSR (Intel SDM, TZCNT and LZCNT), so its figures are those. */
+const PRE_EXTENSION: Record<string, { needs: string; runs: string }> = {
+  TZCNT: { needs: 'BMI1', runs: 'BSF' },
+  LZCNT: { needs: 'LZCNT', runs: 'BSR' },
+};
+
+/** The instruction as the core executes it (see PRE_EXTENSION); itself when nothing changes. */
+function asExecuted(d: DecodedInstruction, isa: () => readonly string[] | null): DecodedInstruction {
+  const alt = PRE_EXTENSION[d.mnemonic];
+  if (!alt) return d;
+  const have = isa();
+  if (!have || have.includes(alt.needs)) return d;
+  return { ...d, mnemonic: alt.runs, signature: d.signature.replace(d.mnemonic, alt.runs), iform: null };
+}
+
 export function resolveInstructions(instrs: DecodedInstruction[], data: ArchData, opts: ResolveOptions = {}): ResolvedInstruction[] {
   const idx = indexOf(data);
   const fallback = opts.fallback ?? 'skip';
@@ -362,7 +380,14 @@ export function resolveInstructions(instrs: DecodedInstruction[], data: ArchData
     }
     return alu;
   };
-  return instrs.map((d) => resolveOne(d, idx, fallback, aluPorts));
+  let isa: readonly string[] | null | undefined;
+  const isaOf = () => {
+    if (isa === undefined) {
+      try { isa = loadMachine(data.arch).isa; } catch { isa = null; }
+    }
+    return isa;
+  };
+  return instrs.map((d) => resolveOne(asExecuted(d, isaOf), idx, fallback, aluPorts));
 }
 
 /** The lines that have no data (IACA's X), for reports. */

@@ -1,6 +1,7 @@
 // Normalized signatures so that a decoded instruction and a uops.info `string` compare equal:
 // upper case, no spaces, the opcode-variant suffix dropped (ADD_01 → ADD), condition-code
-// aliases folded to uops.info's spelling (JNE → JNZ, CMOVAE → CMOVNB, SETG → SETNLE).
+// aliases folded to uops.info's spelling (JNE → JNZ, CMOVAE → CMOVNB, SETG → SETNLE), XED's
+// MOVSD_XMM / CMPSD_XMM folded to MOVSD / CMPSD.
 
 const CC: Record<string, string> = {
   E: 'Z', NE: 'NZ', C: 'B', NAE: 'B', AE: 'NB', NC: 'NB', A: 'NBE', NA: 'BE',
@@ -15,8 +16,15 @@ export function stripVariant(mnemonic: string): { base: string; variant: string 
   return m ? { base: m[1]!, variant: m[2]! } : { base: mnemonic, variant: null };
 }
 
+/** XED's iclasses for the SSE forms that share a string instruction's mnemonic (the decoder writes
+ *  'MOVSD_XMM (XMM, M64)'); folded to the assembler mnemonic so that either spelling in a uops.info
+ *  `string` matches. The operand list keeps them apart from the string instructions. */
+const XMM_ICLASS: Record<string, string> = { MOVSD_XMM: 'MOVSD', CMPSD_XMM: 'CMPSD' };
+
 export function canonicalMnemonic(mn: string): string {
   const u = mn.toUpperCase();
+  const xmm = XMM_ICLASS[u];
+  if (xmm) return xmm;
   for (const prefix of ['CMOV', 'SET', 'J']) {
     if (u.startsWith(prefix)) {
       const cc = CC[u.slice(prefix.length)];

@@ -62,8 +62,8 @@ test('each build holds exactly one marked region, and it is a loop', () => {
   assert.deepEqual(problems, []);
 });
 
-test('forms.txt is up to date with the builds', () => {
-  const { text, builds: n } = formsText(join(dir, 'bin'));
+test('forms.txt is up to date with the builds', async () => {
+  const { text, builds: n } = await formsText(join(dir, 'bin'));
   assert.equal(n, builds.length);
   assert.equal(readFileSync(join(dir, 'forms.txt'), 'utf8'), text, 'run node --import tsx examples/corpus/forms.ts');
 });
