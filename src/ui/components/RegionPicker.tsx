@@ -1,4 +1,4 @@
-import { Box, Text, useInput } from 'ink';
+import { Box, Text, useInput, useStdout } from 'ink';
 import SelectInput from 'ink-select-input';
 
 export interface RegionChoice { index: number; label: string }
@@ -12,6 +12,7 @@ export interface RegionPickerProps {
 
 /** When a file holds several marked regions or candidate loops: choose one (↑/↓, enter; q quits). */
 export function RegionPicker(p: RegionPickerProps) {
+  const { stdout } = useStdout();
   useInput((input, key) => {
     if (input === 'q' || key.escape || (key.ctrl && input === 'c')) p.onCancel();
   });
@@ -19,7 +20,7 @@ export function RegionPicker(p: RegionPickerProps) {
     <Box flexDirection="column">
       <Text bold>{p.file} holds {p.regions.length} regions: pick one (↑/↓, enter; q quits)</Text>
       <SelectInput items={p.regions.map((r) => ({ key: String(r.index), label: r.label, value: r.index }))}
-        limit={Math.max(3, (process.stdout.rows || 24) - 3)}
+        limit={Math.max(3, (stdout.rows || 24) - 3)}
         onSelect={(it) => p.onPick(it.value)} />
     </Box>
   );

@@ -16,7 +16,11 @@ export function RsPane(p: RsPaneProps) {
   const s = p.snapshot;
   const rows = Math.max(1, p.height - 1);
   const entries = s.rs;
-  const shown = entries.length > rows ? entries.slice(0, rows - 1) : entries;
+  // program order; when the selected line's first entry is further down, the window starts there
+  const first = p.selectedLine === null ? -1 : entries.findIndex((e) => e.line === p.selectedLine);
+  const room = entries.length > rows ? rows - 1 : rows;   // one row for '… more'
+  const start = first >= room ? Math.min(first, entries.length - room) : 0;
+  const shown = entries.slice(start, start + room);
   const fill = `${s.rsUsed}/${s.rsCapacity} µops`;
   const title = `Reservation station ${fill} `;
   const barW = Math.max(0, Math.min(20, p.width - title.length));
@@ -34,7 +38,7 @@ export function RsPane(p: RsPaneProps) {
           </Text>
         );
       })}
-      {shown.length < entries.length && <Text dimColor>{clip(`… ${entries.length - shown.length} more entries`, p.width)}</Text>}
+      {shown.length < entries.length && <Text dimColor>{clip(start ? `… ${start} above, ${entries.length - start - shown.length} below` : `… ${entries.length - shown.length} more entries`, p.width)}</Text>}
     </Box>
   );
 }
