@@ -16,6 +16,15 @@ const SOCKET = `uopscope-test-${process.pid}`;
 const tmux = (...args: string[]) => execFileSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8' });
 const SKIP = hasTmux ? false : 'tmux is not installed (apt-get install tmux) — the pseudo-terminal test cannot run';
 
+/** The first child process of `pid` (Linux /proc, else pgrep). */
+function childOf(pid: string): string {
+  try {
+    const kids = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+    if (kids[0]) return kids[0];
+  } catch { /* not Linux */ }
+  return execFileSync('pgrep', ['-P', pid], { encoding: 'utf8' }).trim().split('\n')[0]!;
+}
+
 /** Polls the pane until `re` shows up; fails with the screen when it does not. */
 async function waitFor(session: string, re: RegExp, what: string, ms = 20_000): Promise<string> {
   const end = Date.now() + ms;
@@ -118,7 +127,7 @@ test('a file with two regions opens the picker; SIGTERM and NO_COLOR still leave
     assert.match(big, /divider: (free|busy)/);
     // the node process under the pane's shell
     const shell = tmux('display-message', '-p', '-t', session, '#{pane_pid}').trim();
-    const pid = execFileSync('pgrep', ['-P', shell, 'node'], { encoding: 'utf8' }).trim().split('\n')[0]!;
+    const pid = childOf(shell);
     process.kill(Number(pid), 'SIGTERM');
     const after = await waitFor(session, /EXITED rc=\d+ TTY: .*END/, 'the end after SIGTERM');
     assert.match(after, /EXITED rc=143/, 'ended by the signal');
