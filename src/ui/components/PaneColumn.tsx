@@ -45,10 +45,14 @@ export function PaneColumn(p: PaneColumnProps) {
         {title}
         <Box flexDirection="row">
           <Box flexDirection="column" width={half} marginRight={1}>
-            {[a, b].filter((s): s is Section => !!s).map((s) => <SectionView key={s.tab} {...p} section={s} width={half} />)}
+            {[a, b].filter((s): s is Section => !!s).map((s) => (
+              <Box key={s.tab} height={s.rows} flexDirection="column" overflowY="hidden"><SectionView {...p} section={s} width={half} /></Box>
+            ))}
           </Box>
           <Box flexDirection="column" width={w - half - 1}>
-            {[c, d].filter((s): s is Section => !!s).map((s) => <SectionView key={s.tab} {...p} section={s} width={w - half - 1} />)}
+            {[c, d].filter((s): s is Section => !!s).map((s) => (
+              <Box key={s.tab} height={s.rows} flexDirection="column" overflowY="hidden"><SectionView {...p} section={s} width={w - half - 1} /></Box>
+            ))}
           </Box>
         </Box>
       </Box>
