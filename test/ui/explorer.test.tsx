@@ -1,7 +1,6 @@
 // Frame tests of the explorer on scripted snapshots: press keys, assert on what the screen shows.
 import { test, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import React from 'react';
 import { render, cleanup } from 'ink-testing-library';
 import { Explorer } from '../../src/ui/components/Explorer.js';
 import type { ExplorerProps } from '../../src/ui/types.js';
