@@ -1,7 +1,6 @@
 // Glue between the pipeline and the explorer: a loaded region + an architecture → the plain
 // ExplorerSession the UI reads (engine factories, branch sides, a worker for long runs). Reads
 // data files through src/cli/pipeline.ts; the UI itself does no I/O.
-import { basename } from 'node:path';
 import { buildDependencyGraph, type LoadedRegion } from '../disasm/index.js';
 import { listDataSources, listMachines } from '../data/index.js';
 import { createEngine } from '../sim/index.js';
@@ -52,7 +51,7 @@ export async function buildExplorerSession(base: RegionAnalysis | LoadedRegion, 
   const engineFor = (branch: 0 | 1 | null) => (variant: Variant, iterations: number) =>
     createEngine(programFor({ variant, branch }, iterations), params, { iterations, variant });
   return {
-    file: basename(a.region.file),
+    file: a.region.file,
     region: a.region.region.name,
     arch: a.machine.arch,
     archName: a.machine.name,

@@ -14,6 +14,7 @@ export interface BranchPathSource {
 
 /** Everything about one region on one architecture. */
 export interface ExplorerSession {
+  /** the input as the user gave it (the header shows its name) */
   file: string;
   region: string;
   arch: string;               // 'SKL'

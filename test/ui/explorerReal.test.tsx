@@ -101,7 +101,7 @@ test('x: the export holds the inputs, both panes\' snapshots and tables, and the
   const t = exports[0]!;
   const base = skl.makeEngine(BASELINE, ITER).seek(10);
   const nd = skl.makeEngine({ ...BASELINE, noDependencies: true }, ITER).seek(10);
-  for (const s of ['file: branch', 'region: IACA region 1 (7 instructions)', 'architecture: SKL (Skylake (client))', `iterations: ${ITER}`,
+  for (const s of [`file: ${ROOT}examples/bin/branch`, 'region: IACA region 1 (7 instructions)', 'architecture: SKL (Skylake (client))', `iterations: ${ITER}`,
     'variants: no dependencies', 'current cycle: 10', 'selected line: 3 add rbx, rax', '== Pane: baseline', '== Pane: no dependencies',
     `cycle 10: ${base.completed} of ${base.total} instances done`, `cycle 10: ${nd.completed} of ${nd.total} instances done`,
     `reservation station: ${base.rsUsed}/97 µops`, '== Detail of the selected line (baseline)',

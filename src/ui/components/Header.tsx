@@ -23,9 +23,10 @@ export interface HeaderProps {
 
 /** Two lines: what is simulated, and where the run is. */
 export function Header(p: HeaderProps) {
+  const file = p.file.split(/[\\/]/).pop() ?? p.file;   // the name; the export has the path
   const tail = ` · ${p.iterations} iter · ${p.branches ? 'branches' : 'variant'}: ${p.variants}`;
-  const full = `${p.file} · ${p.region} · ${p.arch} (${p.archName})${tail}`;
-  const what = full.length <= p.width ? full : `${p.file} · ${p.region} · ${p.arch}${tail}`;
+  const full = `${file} · ${p.region} · ${p.arch} (${p.archName})${tail}`;
+  const what = full.length <= p.width ? full : `${file} · ${p.region} · ${p.arch}${tail}`;
   const total = p.total === null ? '…' : String(p.total);
   const status = p.busy ?? (p.finished ? 'finished' : p.playing ? `playing ${p.speed}/s` : `paused (${p.speed}/s)`);
   const where = `cycle ${p.cycle} of ${total} · block throughput so far ${num(p.throughput)} c/iter · ${status}`;
