@@ -39,15 +39,15 @@ async function waitFor(session: string, re: RegExp, what: string, ms = 20_000): 
 // after uopscope ends: its exit status and whether the terminal is back to canonical mode with echo
 const AFTER = "; echo \"EXITED rc=$? TTY: $(stty -a | tr ' ;' '\\n\\n' | grep -x -e '-*icanon' -e '-*echo' | tr '\\n' ' ')END\"; sleep 120";
 
-test('uopscope in a real terminal: step, variant, branches, arch switch, export, quit', { skip: SKIP, timeout: 120_000 }, async () => {
+test('uopscope in a real terminal, as npm start runs it: step, variant, branches, arch switch, export, quit', { skip: SKIP, timeout: 120_000 }, async () => {
   const out = mkdtempSync(join(tmpdir(), 'uopscope-e2e-'));
   const session = 'explorer';
   const screen = () => tmux('capture-pane', '-p', '-t', session);
   const waitForHere = (re: RegExp, what: string) => waitFor(session, re, what);
   const keys = async (...k: string[]) => { tmux('send-keys', '-t', session, ...k); await sleep(150); };
   const cmd = [
-    'node --import tsx src/cli/main.ts examples/bin/branch',
-    '--uops-xml test/fixtures/thesis/thesis-instructions.xml --arch SKL --iterations 50',
+    // what `npm start` runs (the bundled example, the embedded data), from the sources
+    'node --import tsx src/cli/main.ts examples/bin/branch --arch SKL --iterations 50',
     `--export-dir ${out}`,
     AFTER,
   ].join(' ');
@@ -77,9 +77,10 @@ test('uopscope in a real terminal: step, variant, branches, arch switch, export,
     await waitForHere(/cycle 12 of/, '+10');
     await keys('a');
     await waitForHere(/❯ SKL/, 'the architecture picker');
-    for (let i = 0; i < 10 && !/❯ CFL/.test(screen()); i++) await keys('Down');
+    for (let i = 0; i < 10 && !/❯ SNB/.test(screen()); i++) await keys('Up');
     await keys('Enter');
-    s = await waitForHere(/CFL .*still at cycle 12/s, 'the switch to CFL at the same cycle');
+    s = await waitForHere(/SNB .*still at cycle 12/s, 'the switch to SNB at the same cycle');
+    assert.match(s, /· SNB \(Sandy Bridge\)/);
     assert.match(s, /cycle 12 of/);
 
     await keys('x');
@@ -87,7 +88,8 @@ test('uopscope in a real terminal: step, variant, branches, arch switch, export,
     const files = readdirSync(out).filter((f) => f.endsWith('.txt'));
     assert.equal(files.length, 1, 'one export file, no temporary left');
     const text = readFileSync(join(out, files[0]!), 'utf8');
-    assert.match(text, /architecture: CFL/);
+    assert.match(text, /architecture: SNB/);
+    assert.match(text, /ports p0 p1 p2 p3 p4 p5\n/, 'Sandy Bridge has six ports');
     assert.match(text, /current cycle: 12/);
     assert.match(text, /-- Per-line statistics/);
     assert.match(s.replace(/\s+/g, ''), new RegExp(files[0]!.replace(/[.]/g, '\\.')), 'the screen shows the path');
