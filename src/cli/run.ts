@@ -14,7 +14,21 @@ export function reportFailure(err: unknown): never {
   process.exit(70);
 }
 
+/**
+ * Output read by a program that stops early (`uopscope report … | head`): the write fails with
+ * EPIPE. That is not an error of uopscope; stop quietly with status 0, as when all was read.
+ */
+export function quietOnClosedPipe(stream: NodeJS.WriteStream = process.stdout, exit: (code: number) => void = (c) => process.exit(c)): void {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') { exit(0); return; }
+    reportFailure(err);
+  });
+}
+
 export async function runCli(y: Argv): Promise<void> {
+  quietOnClosedPipe(process.stdout);
+  // a closed stderr leaves no one to tell; never turn it into an uncaught exception
+  process.stderr.on('error', () => {});
   let cli = y.scriptName('uopscope').strict().help().alias('h', 'help').version()
     .wrap(Math.min(100, process.stdout.columns || 80))
     .fail((msg, err) => {
