@@ -34,6 +34,16 @@ export const ST_EXEC = 4;
 export const ST_DONE = 5;
 
 const NEVER = 0x7fffffff;
+
+/** Port capacity for "infinitely usable": more µops than a cycle can ever put on one port (the
+ *  holders of a port are kept in an array), and a small integer, so that the per-cycle code only
+ *  ever compares small integers (an Infinity here made V8 throw away its optimised code). */
+export const UNLIMITED_PORT_CAP = 0x3fffffff;
+
+/** `count < cap` for a whole count is `count < ceil(cap)`; capped at UNLIMITED_PORT_CAP. */
+function portCapOf(cap: number): number {
+  return cap >= UNLIMITED_PORT_CAP ? UNLIMITED_PORT_CAP : Number.isNaN(cap) ? cap : Math.ceil(cap);
+}
 /** instance numbers are used in 32-bit integer arithmetic */
 export const MAX_INSTANCES = 0x7ffffff0;
 
@@ -52,6 +62,7 @@ export class Core {
   readonly N: number;
   readonly feWidth: number;
   readonly rsCap: number;
+  /** µops each port takes per cycle (UNLIMITED_PORT_CAP: infinitely usable ports) */
   readonly portCap: number;
   readonly noDeps: boolean;
   readonly model: ModelOptions;
@@ -112,11 +123,19 @@ export class Core {
   portWas: Float64Array;   // n*P: line delayed with port p blamed
   portCaused: Float64Array;// n*P: line, holding port p, delayed others
 
+  /** instances blamed already for the current blocked instance: blamed[0 .. blamedLen) */
   private blamed: number[] = [];
+  private blamedLen = 0;
   /** model.tieBreak as a number: 0 stable, 1 lru, 2 number, 3 numberDesc */
   private readonly tieCode: number;
   private readonly lazy: boolean;
   private readonly releaseUop: boolean;
+  // the model's string options as flags (read in the per-cycle path)
+  private readonly releaseDispatch: boolean;
+  private readonly releaseFinish: boolean;
+  private readonly resortEach: boolean;
+  private readonly resortCycle: boolean;
+  private readonly blameAll: boolean;
 
   constructor(program: SimProgram, machine: MachineParams, config: SimConfig, model: ModelOptions = DEFAULT_MODEL, compiled?: CompiledProgram) {
     this.cp = compiled ?? new CompiledProgram(program, machine);
@@ -131,12 +150,17 @@ export class Core {
     }
     this.rsCap = Math.max(1, v.rsSize ?? machine.rsSize);
     this.feWidth = v.perfectFrontEnd ? this.rsCap : Math.max(1, v.issueWidth ?? machine.issueWidth);
-    this.portCap = v.infinitePorts ? Number.POSITIVE_INFINITY : Math.max(1, v.portCapacity ?? 1);
+    this.portCap = portCapOf(v.infinitePorts ? Number.POSITIVE_INFINITY : Math.max(1, v.portCapacity ?? 1));
     this.noDeps = v.noDependencies;
     this.model = model;
     this.tieCode = ['stable', 'lru', 'number', 'numberDesc'].indexOf(model.tieBreak);
     this.lazy = model.blame === 'unresolved' && model.lazyWaits !== false;
     this.releaseUop = model.rsRelease === 'uop';
+    this.releaseDispatch = model.rsRelease === 'dispatch';
+    this.releaseFinish = model.rsRelease === 'finish';
+    this.resortEach = model.resort === 'each';
+    this.resortCycle = model.resort === 'cycle';
+    this.blameAll = model.blame === 'all';
     const { n, P } = this.cp;
     this.usage = new Float64Array(P);
     this.order = new Int32Array(P);
@@ -200,7 +224,9 @@ export class Core {
     this.rDepWait[s] = 0; this.rPortBlock[s] = 0; this.rFreed[s] = 0; this.rNext[s] = 0; this.rAcc[s] = 0;
     this.rLine[s] = this.feLine; this.rIter[s] = this.feIter;
     const maxU = this.cp.maxU;
-    this.rUopPort.fill(-1, s * maxU, s * maxU + maxU);
+    // a loop, not TypedArray.fill: for a few elements the builtin call costs more than the stores
+    const up = this.rUopPort;
+    for (let x = s * maxU, end = x + maxU; x < end; x++) up[x] = -1;
     this.wList[this.wLen++] = g;
   }
 
@@ -215,7 +241,7 @@ export class Core {
     this.cycle++;
     const pc = this.portCount;
     for (let p = 0; p < pc.length; p++) pc[p] = 0;
-    if (this.model.resort === 'cycle') for (let p = 0; p < this.cp.P; p++) this.resortPort(p);
+    if (this.resortCycle) for (let p = 0; p < this.cp.P; p++) this.resortPort(p);
     this.load();
     this.choosePorts();
     this.execute();
@@ -288,7 +314,7 @@ export class Core {
           }
           if (waitMask !== 0) {
             this.had[i]!++;
-            if (this.model.blame === 'all') {
+            if (this.blameAll) {
               // Algorithm 4 read literally: every direct predecessor is blamed, resolved or not
               for (let e = e0; e < e1; e++) {
                 if ((waitMask & (1 << Math.min(e - e0, 30))) !== 0 || (cp.predLC[e] && k === 0)) continue;
@@ -329,21 +355,20 @@ export class Core {
         keep--;
         this.xList[this.xLen++] = g;
         this.wake(g, i, k, c);
-        if (this.model.rsRelease === 'dispatch') this.rsUsed -= cp.uops[i]!;
-        if (this.model.rsRelease !== 'finish') this.rFreed[s] = 1;
+        if (this.releaseDispatch) this.rsUsed -= cp.uops[i]!;
+        if (!this.releaseFinish) this.rFreed[s] = 1;
         continue;
       }
       this.rPortBlock[s] = blocked;
       this.rStatus[s] = blocked !== 0 ? ST_WAIT_PORT : ST_LOADING;
       if (blocked !== 0) {
-        const bl = this.blamed;
-        bl.length = 0;
+        this.blamedLen = 0;
         for (let p = 0; p < P; p++) {
           if ((blocked & (1 << p)) === 0) continue;
           const base = p * this.holdCap;
-          for (let h = 0; h < this.portCount[p]!; h++) this.blame(this.hold[base + h]!, g, i, p, bl);
+          for (let h = 0; h < this.portCount[p]!; h++) this.blame(this.hold[base + h]!, g, i, p);
         }
-        if ((blocked & (1 << 30)) !== 0 && this.divOwner >= 0) this.blame(this.divOwner, g, i, cp.divPort, bl);
+        if ((blocked & (1 << 30)) !== 0 && this.divOwner >= 0) this.blame(this.divOwner, g, i, cp.divPort);
       }
       this.had[i]!++;
     }
@@ -391,9 +416,13 @@ export class Core {
     }
   }
 
-  private blame(holder: number, g: number, i: number, p: number, bl: number[]): void {
-    if (holder === g || bl.includes(holder)) return;
-    bl.push(holder);
+  private blame(holder: number, g: number, i: number, p: number): void {
+    if (holder === g) return;
+    const bl = this.blamed;
+    const len = this.blamedLen;
+    for (let x = 0; x < len; x++) if (bl[x] === holder) return;
+    bl[len] = holder;
+    this.blamedLen = len + 1;
     const hl = holder % this.cp.n;
     const P = this.cp.P;
     this.caused[hl]!++;
@@ -470,7 +499,7 @@ export class Core {
     this.hold[p * this.holdCap + cnt] = g;
     this.portCount[p] = cnt + 1;
     this.usage[p]!++;
-    if (this.model.resort === 'each') this.resortPort(p);
+    if (this.resortEach) this.resortPort(p);
   }
 
   /** keep port_queue sorted by use after port p's use grew */
