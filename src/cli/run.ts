@@ -25,6 +25,19 @@ export function quietOnClosedPipe(stream: NodeJS.WriteStream = process.stdout, e
   });
 }
 
+/**
+ * Before it runs a command's handler, yargs renders that command's whole help text and keeps it,
+ * to show should the command fail later. uopscope never shows help on a failure (see .fail()
+ * above: one line), so the rendering (≈ 40 ms of string-width and wrap-ansi at every run,
+ * measured with --cpu-prof) is skipped. --help itself renders the help as before. Uses yargs's
+ * internal methods where they exist; without them, nothing changes.
+ */
+function skipHelpCache(cli: Argv): void {
+  type Internals = { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: unknown } | undefined } };
+  const usage = (cli as unknown as Internals).getInternalMethods?.().getUsageInstance?.();
+  if (usage && typeof usage.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => {};
+}
+
 export async function runCli(y: Argv): Promise<void> {
   quietOnClosedPipe(process.stdout);
   // a closed stderr leaves no one to tell; never turn it into an uncaught exception
@@ -37,6 +50,7 @@ export async function runCli(y: Argv): Promise<void> {
       process.exit(2);
     });
   for (const c of commands) cli = c(cli);
+  skipHelpCache(cli);
   try {
     await cli.parseAsync();
   } catch (err) {
