@@ -8,13 +8,18 @@ import type { WorkerRequest } from './simWorker.js';
 // under tsx (tests, development) this file is .ts and so is the worker; built, both are .js
 const here = new URL(import.meta.url);
 const ext = here.pathname.endsWith('.ts') ? '.ts' : '.js';
-const WORKER = new URL(`./simWorker${ext}`, here);
+
+/** A worker thread running src/cli/<name>.ts (tests, development under tsx) or dist/cli/<name>.js. */
+export function spawnWorker(name: string): Worker {
+  const url = new URL(`./${name}${ext}`, here);
+  // under tsx the worker registers tsx's loader itself (a Worker's --import is not honoured everywhere)
+  return ext === '.ts'
+    ? new Worker(`import('tsx/esm/api').then((api) => { api.register(); return import(${JSON.stringify(url.href)}); })`, { eval: true })
+    : new Worker(url);
+}
 
 function run<T>(req: WorkerRequest): Cancellable<T> {
-  // under tsx the worker registers tsx's loader itself (a Worker's --import is not honoured everywhere)
-  const worker = ext === '.ts'
-    ? new Worker(`import('tsx/esm/api').then((api) => { api.register(); return import(${JSON.stringify(WORKER.href)}); })`, { eval: true })
-    : new Worker(WORKER);
+  const worker = spawnWorker('simWorker');
   let settled = false;
   const promise = new Promise<T>((resolve, reject) => {
     worker.once('message', (m: T) => { settled = true; resolve(m); void worker.terminate(); });

@@ -3,11 +3,13 @@
 
 import { effectiveSettings, parseArch, parseIterations } from '../config.js';
 import { analyse, branchPrograms, loopFor, type Analysis } from '../pipeline.js';
-import { collectReport, type ReportRequest } from '../../report/collect.js';
+import { collectReport, sectionVariants, type ReportRequest, type Simulate } from '../../report/collect.js';
+import { simulate } from '../../sim/index.js';
+import { simulateAll } from '../simPool.js';
 import { renderText } from '../../report/text.js';
 import { reportJson } from '../../report/json.js';
 import type { ReportModel } from '../../report/model.js';
-import type { Variant } from '../../sim/types.js';
+import type { SimProgram, MachineParams, Variant } from '../../sim/types.js';
 import type { InputOptions, RegionSelection } from '../../disasm/types.js';
 import { UserError } from '../../errors.js';
 import type { ReportArgs } from './report.js';
@@ -64,6 +66,7 @@ export async function buildReport(input: InputOptions & RegionSelection, a: Repo
     ...(detail !== undefined ? { detail } : {}),
   };
   const branch = a.branch ? branchPrograms(analysis) : undefined;
+  const sim = await parallelRuns(analysis.program, analysis.params, req);
   const model = collectReport({
     program: analysis.program,
     params: analysis.params,
@@ -71,8 +74,26 @@ export async function buildReport(input: InputOptions & RegionSelection, a: Repo
     unknown: analysis.unknown,
     source: { file: analysis.region.file, region: analysis.region.region.name },
     ...(branch !== undefined ? { branch: branch && { branchLine: branch.branchLine, left: branch.left, right: branch.right } } : {}),
-  }, req);
+  }, req, sim);
   return { model, analysis };
+}
+
+/** Below this many simulated instances (iterations × instructions) per run, the runs of a report
+ *  go one after the other: a worker thread costs more to start than the run. */
+export const PARALLEL_MIN_INSTANCES = 200_000;
+
+/**
+ * The main analysis and its what-if runs (and combinations) of a large report, simulated at once
+ * in worker threads (simPool.ts), as the Simulate that collectReport then reads them from; for a
+ * small one, or when only one run is asked, plain simulate().
+ */
+async function parallelRuns(program: SimProgram, params: MachineParams, req: ReportRequest): Promise<Simulate> {
+  const variants = sectionVariants(req);
+  if (variants.length < 2 || req.iterations * program.instructions.length < PARALLEL_MIN_INSTANCES) return simulate;
+  const results = await simulateAll(program, params, variants.map((variant) => ({ iterations: req.iterations, variant })));
+  const key = (v: Variant) => JSON.stringify([v.perfectFrontEnd, v.infinitePorts, v.noDependencies, v.portCapacity, v.issueWidth, v.rsSize]);
+  const done = new Map(variants.map((v, k) => [key(v), results[k]!]));
+  return (p, m, config) => (p === program && m === params && config.iterations === req.iterations && config.trace === undefined && done.get(key(config.variant))) || simulate(p, m, config);
 }
 
 /** What `uopscope report` prints. */
