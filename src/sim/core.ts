@@ -124,7 +124,7 @@ export class Core {
   portCaused: Float64Array;// n*P: line, holding port p, delayed others
 
   /** instances blamed already for the current blocked instance: blamed[0 .. blamedLen) */
-  private blamed: number[] = [];
+  private blamed: Int32Array;
   private blamedLen = 0;
   /** model.tieBreak as a number: 0 stable, 1 lru, 2 number, 3 numberDesc */
   private readonly tieCode: number;
@@ -174,7 +174,13 @@ export class Core {
     this.predBlame = new Float64Array(this.cp.predLine.length);
     this.portWas = new Float64Array(n * P);
     this.portCaused = new Float64Array(n * P);
-    this.allocRing(64);
+    // holders of all ports, plus the divider's owner: the most one blocked instance can blame
+    this.blamed = new Int32Array(P * this.holdCap + 1);
+    // room for a full station and as many instances executing, so that the ring rarely grows
+    // in a run (growing is correct at any time, but V8 re-optimises the loop after it)
+    let cap = 64;
+    while (cap < 2 * (this.rsCap + n) + 2 && cap < 4096) cap *= 2;
+    this.allocRing(cap);
   }
 
   get finished(): boolean { return this.completed >= this.N; }
@@ -416,6 +422,12 @@ export class Core {
     }
   }
 
+  /** blamed holds every holder of every port and the divider's owner */
+  private sizeBlamed(): void {
+    const need = this.cp.P * this.holdCap + 1;
+    if (this.blamed.length < need) this.blamed = new Int32Array(need);
+  }
+
   private blame(holder: number, g: number, i: number, p: number): void {
     if (holder === g) return;
     const bl = this.blamed;
@@ -495,6 +507,7 @@ export class Core {
       for (let q = 0; q < P; q++) h.set(this.hold.subarray(q * this.holdCap, q * this.holdCap + this.portCount[q]!), q * hc);
       this.hold = h;
       this.holdCap = hc;
+      this.sizeBlamed();
     }
     this.hold[p * this.holdCap + cnt] = g;
     this.portCount[p] = cnt + 1;
@@ -539,13 +552,17 @@ export class Core {
   }
 
   runToEnd(): void {
-    // guard against a program that cannot progress (should not happen)
-    let idle = 0;
+    // guard against a program that cannot progress (should not happen): more than 1,000,000
+    // cycles in a row without an instance completing. (Every cycle runs the same property reads
+    // and the same comparison: code first reached late in a run made V8 throw away the
+    // optimised loop.)
     let lastCompleted = this.completed;
+    let lastProgress = this.cycle;
     while (!this.finished) {
       this.step();
-      if (this.completed === lastCompleted) { if (++idle > 1_000_000) throw new Error('engine made no progress for 1,000,000 cycles'); }
-      else { idle = 0; lastCompleted = this.completed; }
+      const c = this.cycle, done = this.completed;
+      if (done !== lastCompleted) { lastCompleted = done; lastProgress = c; }
+      if (c - lastProgress > 1_000_000) throw new Error('engine made no progress for 1,000,000 cycles');
     }
   }
 
@@ -582,5 +599,6 @@ export class Core {
     this.rLine = a[22] as Int32Array; this.rIter = a[23] as Int32Array;
     this.hold = st.hold.slice();
     this.holdCap = st.holdCap;
+    this.sizeBlamed();
   }
 }
