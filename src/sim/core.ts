@@ -108,6 +108,8 @@ export class Core {
   // ports
   usage: Float64Array;
   order: Int32Array;
+  /** orderPos[p]: where port index p is in order */
+  orderPos: Int32Array;
   portCount: Int32Array;
   /** instances holding each port this cycle (kept until the next cycle): port p's are
    *  hold[p*holdCap .. p*holdCap + portCount[p]) */
@@ -165,6 +167,8 @@ export class Core {
     this.usage = new Float64Array(P);
     this.order = new Int32Array(P);
     for (let k = 0; k < P; k++) this.order[k] = model.tieBreak === 'numberDesc' ? P - 1 - k : k;
+    this.orderPos = new Int32Array(P);
+    this.indexOrder();
     this.portCount = new Int32Array(P);
     this.hold = new Int32Array(P * this.holdCap);
     this.had = new Float64Array(n);
@@ -289,84 +293,89 @@ export class Core {
     const P = cp.P;
     const wl = this.wList;
     const wLen = this.wLen;
+    // the arrays as locals: nothing below reallocates them (the ring grows only in load(), the
+    // port holders, not cached, in take()), and nothing below moves head or the ring's mask
+    const mask = this.mask, head = this.head;
+    const { rNext, rLine, rIter, rStatus, rStart, caused, predBlame, had, rDepWait, rPortBlock, rAcc, rLoaded, rUopPort, rAssigned, portUse, xList } = this;
+    const { predStart, predLC, predLine, predLat, uops } = cp;
     let keep = 0;
     for (let w = 0; w < wLen; w++) {
       const g = wl[w]!;
       wl[keep++] = g;                                 // stays unless it starts below
-      const s = g & this.mask;
-      if (this.rNext[s]! > c) continue;               // still blocked on the same producers (accounted lazily)
-      const i = this.rLine[s]!;
-      const k = this.rIter[s]!;
+      const s = g & mask;
+      if (rNext[s]! > c) continue;               // still blocked on the same producers (accounted lazily)
+      const i = rLine[s]!;
+      const k = rIter[s]!;
       // dependencies
       if (!this.noDeps) {
-        const e0 = cp.predStart[i]!, e1 = cp.predStart[i + 1]!;
+        const e0 = predStart[i]!, e1 = predStart[i + 1]!;
         if (e1 > e0) {
-          if (this.rStatus[s] === ST_WAIT_DEP) this.settle(s, i, c);
+          if (rStatus[s] === ST_WAIT_DEP) this.settle(s, i, c);
           let waitMask = 0;
           let next = NEVER;
           for (let e = e0; e < e1; e++) {
             let pg: number;
-            if (cp.predLC[e]) { if (k === 0) continue; pg = (k - 1) * n + cp.predLine[e]!; }
-            else pg = k * n + cp.predLine[e]!;
-            if (pg < this.head) continue;               // finished long ago
-            const st = this.rStart[pg & this.mask]!;
-            const rel = st < 0 ? NEVER : st + cp.predLat[e]!;
+            if (predLC[e]) { if (k === 0) continue; pg = (k - 1) * n + predLine[e]!; }
+            else pg = k * n + predLine[e]!;
+            if (pg < head) continue;               // finished long ago
+            const st = rStart[pg & mask]!;
+            const rel = st < 0 ? NEVER : st + predLat[e]!;
             if (rel > c) {
               waitMask |= 1 << Math.min(e - e0, 30);
               if (rel < next) next = rel;
-              this.caused[cp.predLine[e]!]!++;
-              this.predBlame[e]!++;
+              caused[predLine[e]!]!++;
+              predBlame[e]!++;
             }
           }
           if (waitMask !== 0) {
-            this.had[i]!++;
+            had[i]!++;
             if (this.blameAll) {
               // Algorithm 4 read literally: every direct predecessor is blamed, resolved or not
               for (let e = e0; e < e1; e++) {
-                if ((waitMask & (1 << Math.min(e - e0, 30))) !== 0 || (cp.predLC[e] && k === 0)) continue;
-                this.caused[cp.predLine[e]!]!++;
-                this.predBlame[e]!++;
+                if ((waitMask & (1 << Math.min(e - e0, 30))) !== 0 || (predLC[e] && k === 0)) continue;
+                caused[predLine[e]!]!++;
+                predBlame[e]!++;
               }
             }
-            this.rDepWait[s] = waitMask;
-            this.rPortBlock[s] = 0;
-            this.rStatus[s] = ST_WAIT_DEP;
-            this.rAcc[s] = c + 1;
+            rDepWait[s] = waitMask;
+            rPortBlock[s] = 0;
+            rStatus[s] = ST_WAIT_DEP;
+            rAcc[s] = c + 1;
             // the mask changes only when a producer releases: at `next`, or earlier when a producer
             // that has not started yet starts (wake() lowers it then)
-            this.rNext[s] = this.lazy && e1 - e0 <= 30 ? next : c + 1;
+            rNext[s] = this.lazy && e1 - e0 <= 30 ? next : c + 1;
             continue;
           }
         }
       }
-      this.rDepWait[s] = 0;
-      this.rPortBlock[s] = 0;
+      rDepWait[s] = 0;
+      rPortBlock[s] = 0;
       // ports
-      const loaded = this.rLoaded[s]!;
-      let ok = loaded === cp.uops[i]!;
+      const loaded = rLoaded[s]!;
+      let ok = loaded === uops[i]!;
       let blocked = 0;
       for (let u = 0; u < loaded; u++) {
-        if (this.rUopPort[s * maxU + u]! >= 0) continue;
+        if (rUopPort[s * maxU + u]! >= 0) continue;
         const p = this.assign(g, i, u);
         if (p < 0) { ok = false; blocked |= this.lastBlocked; continue; }
-        this.rUopPort[s * maxU + u] = p;
-        this.rAssigned[s]!++;
-        this.portUse[i * P + p]!++;
+        rUopPort[s * maxU + u] = p;
+        rAssigned[s]!++;
+        portUse[i * P + p]!++;
         this.uopsAssigned++;
         if (this.releaseUop) this.rsUsed--;
       }
       if (ok) {
-        this.rStart[s] = c;
-        this.rStatus[s] = ST_EXEC;
+        rStart[s] = c;
+        rStatus[s] = ST_EXEC;
         keep--;
-        this.xList[this.xLen++] = g;
+        xList[this.xLen++] = g;
         this.wake(g, i, k, c);
-        if (this.releaseDispatch) this.rsUsed -= cp.uops[i]!;
+        if (this.releaseDispatch) this.rsUsed -= uops[i]!;
         if (!this.releaseFinish) this.rFreed[s] = 1;
         continue;
       }
-      this.rPortBlock[s] = blocked;
-      this.rStatus[s] = blocked !== 0 ? ST_WAIT_PORT : ST_LOADING;
+      rPortBlock[s] = blocked;
+      rStatus[s] = blocked !== 0 ? ST_WAIT_PORT : ST_LOADING;
       if (blocked !== 0) {
         this.blamedLen = 0;
         for (let p = 0; p < P; p++) {
@@ -376,7 +385,7 @@ export class Core {
         }
         if ((blocked & (1 << 30)) !== 0 && this.divOwner >= 0) this.blame(this.divOwner, g, i, cp.divPort);
       }
-      this.had[i]!++;
+      had[i]!++;
     }
     this.wLen = keep;
   }
@@ -515,20 +524,27 @@ export class Core {
     if (this.resortEach) this.resortPort(p);
   }
 
+  private indexOrder(): void {
+    for (let q = 0; q < this.order.length; q++) this.orderPos[this.order[q]!] = q;
+  }
+
   /** keep port_queue sorted by use after port p's use grew */
   private resortPort(p: number): void {
     const order = this.order;
-    let q = 0;
-    while (order[q] !== p) q++;   // P ≤ 12: a scan is as quick as an index
-    const u = this.usage[p]!;
+    const pos = this.orderPos;
+    const usage = this.usage;
+    let q = pos[p]!;
+    const u = usage[p]!;
     const tb = this.tieCode;
-    while (q + 1 < order.length) {
+    const last = order.length - 1;
+    while (q < last) {
       const o = order[q + 1]!;
-      const uo = this.usage[o]!;
+      const uo = usage[o]!;
       const after = uo < u || (uo === u && (tb === 2 ? o < p : tb === 1 ? true : tb === 3 ? o > p : false));
       if (!after) break;
-      order[q] = o; order[q + 1] = p; q++;
+      order[q] = o; pos[o] = q; q++;
     }
+    order[q] = p; pos[p] = q;
   }
 
   /** Algorithm 6: advance executing instances, finish those that reached their latency. */
@@ -592,6 +608,7 @@ export class Core {
     this.rStart = a[3] as Int32Array; this.rStatus = a[4] as Uint8Array; this.rDepWait = a[5] as Int32Array;
     this.rPortBlock = a[6] as Int32Array; this.rFreed = a[7] as Uint8Array; this.usage = a[8] as Float64Array;
     this.order = a[9] as Int32Array; this.portCount = a[10] as Int32Array; this.had = a[11] as Float64Array;
+    this.indexOrder();
     this.caused = a[12] as Float64Array; this.portUse = a[13] as Float64Array; this.divUse = a[14] as Float64Array;
     this.predBlame = a[15] as Float64Array; this.portWas = a[16] as Float64Array; this.portCaused = a[17] as Float64Array;
     this.wList = a[18] as Int32Array; this.xList = a[19] as Int32Array;
