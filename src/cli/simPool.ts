@@ -1,12 +1,12 @@
-// Several simulations of one program at once: worker threads take them from a queue, and the
-// calling thread takes its share between them. Used by `uopscope report` for the what-if runs at
+// Several simulations of one program at once: worker threads and the calling thread take them
+// from a shared queue. Used by `uopscope report` for the what-if runs at
 // large iteration counts (each run is independent and deterministic, so the figures are the same
 // as one after the other; only the time differs).
 import { availableParallelism } from 'node:os';
 import { simulate } from '../sim/index.js';
 import type { MachineParams, SimConfig, SimProgram, SimResult } from '../sim/types.js';
 import { spawnWorker } from './offload.js';
-import type { PoolJob } from './simPoolWorker.js';
+import type { PoolJobs, PoolMessage } from './simPoolWorker.js';
 
 export interface PoolOptions {
   /** worker threads to start (default: one less than the CPUs, at most one per job; 0: none) */
@@ -21,38 +21,31 @@ export function defaultWorkers(env: NodeJS.ProcessEnv = process.env): number {
 }
 
 /**
- * Runs `configs` on `program` and returns their results in the same order. The calling thread
- * runs jobs too (it starts with the first), so with no worker this is a plain loop.
+ * Runs `configs` on `program` and returns their results in the same order. Every thread — the
+ * calling one and the workers — takes the next job from a shared counter when it is free, so
+ * the calling thread starts with the first and no thread waits while a job is left; with no
+ * worker this is a plain loop.
  */
 export async function simulateAll(program: SimProgram, machine: MachineParams, configs: SimConfig[], opts: PoolOptions = {}): Promise<SimResult[]> {
   const results: (SimResult | undefined)[] = new Array(configs.length);
-  let next = 0;
+  const next = new Int32Array(new SharedArrayBuffer(4));
+  const take = (): number => Atomics.add(next, 0, 1);
+  let k = take();                                   // the first job is the calling thread's
   const nWorkers = Math.max(0, Math.min(opts.workers ?? defaultWorkers(), configs.length - 1));
   const workers = Array.from({ length: nWorkers }, () => spawnWorker('simPoolWorker'));
   const done = workers.map((w) => new Promise<void>((resolve) => {
-    let current = -1;
-    const give = (): void => {
-      if (next >= configs.length) { resolve(); return; }
-      current = next++;
-      const job: PoolJob = { program, machine, config: configs[current]! };
-      w.postMessage(job);
-    };
-    w.on('message', (r: SimResult) => { results[current] = r; give(); });
+    w.on('message', (m: PoolMessage) => { if ('done' in m) resolve(); else results[m.k] = m.result; });
     // a worker that fails leaves its job to the calling thread (below)
     w.once('error', () => resolve());
     w.once('exit', () => resolve());
-    give();
+    const jobs: PoolJobs = { program, machine, configs, next };
+    w.postMessage(jobs);
   }));
   try {
-    // the calling thread's share: one job at a time, letting the workers pick up theirs in between
-    while (next < configs.length) {
-      const k = next++;
-      results[k] = simulate(program, machine, configs[k]!);
-      await new Promise<void>((r) => setImmediate(r));
-    }
+    for (; k < configs.length; k = take()) results[k] = simulate(program, machine, configs[k]!);
     await Promise.all(done);
   } finally {
     await Promise.all(workers.map((w) => w.terminate()));
   }
-  return results.map((r, k) => r ?? simulate(program, machine, configs[k]!));
+  return results.map((r, j) => r ?? simulate(program, machine, configs[j]!));
 }
