@@ -1,7 +1,8 @@
 // Benchmark of `uopscope report` (issue 4, item 8): simulated µops per second and whole-process
 // time on the IVB stencil example at 1,000 / 100,000 / 1,000,000 iterations, side by side with
 // llvm-mca (`llvm-mca-19 -mcpu=ivybridge -iterations=N`) on the same instructions, medians of
-// several runs, and peak RSS against iterations. Run with `npm run bench` (or directly:
+// several runs (wall and CPU time), the start-up alone (`--version`, `--help`), and peak RSS
+// against iterations. Run with `npm run bench` (or directly:
 // `node --import tsx bench/report.bench.ts`). BENCH_RUNS=n changes the runs per figure;
 // BENCH_ITERATIONS=1000,100000 the iteration counts.
 
@@ -44,15 +45,16 @@ function ensureBuilt(): string {
   return main;
 }
 
-/** Wall time (s) and peak RSS (KB) of one process. */
-function timeProcess(cmd: string, args: string[]): { seconds: number; rssKb: number | null; stdout: string } {
-  const argv = TIME ? [TIME, ['-f', '__RSS_KB=%M', cmd, ...args]] as const : [cmd, args] as const;
+/** Wall time (s), CPU time (user + system, s) and peak RSS (KB) of one process. */
+function timeProcess(cmd: string, args: string[]): { seconds: number; cpuSec: number | null; rssKb: number | null; stdout: string } {
+  const argv = TIME ? [TIME, ['-f', '__RSS_KB=%M __CPU=%U+%S', cmd, ...args]] as const : [cmd, args] as const;
   const t0 = performance.now();
   const r = spawnSync(argv[0], [...argv[1]], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 28 });
   const seconds = (performance.now() - t0) / 1000;
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed: ${r.stderr}`);
   const m = /__RSS_KB=(\d+)/.exec(r.stderr ?? '');
-  return { seconds, rssKb: m ? Number(m[1]) : null, stdout: r.stdout };
+  const c = /__CPU=([\d.]+)\+([\d.]+)/.exec(r.stderr ?? '');
+  return { seconds, cpuSec: c ? Number(c[1]) + Number(c[2]) : null, rssKb: m ? Number(m[1]) : null, stdout: r.stdout };
 }
 
 /**
@@ -84,7 +86,20 @@ console.log(`llvm-mca: ${MCA ?? 'not installed (apt-get install llvm-19)'}; peak
 if (analysis.unknown.length) console.log(`warning: no data for line(s) ${analysis.unknown.map((u) => u.line).join(', ')} — figures are not comparable`);
 console.log('');
 
-interface Row { n: number; simSec: number; uopsPerSec: number; procSec: number; procAllSec: number | null; rssKb: number | null; mcaSec: number | null; mcaRssKb: number | null; mcaCycles: number | null; ourCycles: number }
+// start-up: what every command pays before it does anything
+const startRuns = Number(process.env.BENCH_RUNS ?? 7);
+const startup = (args: string[]) => {
+  const w: number[] = []; const c: number[] = [];
+  for (let k = 0; k < startRuns; k++) { const r = timeProcess(process.execPath, args); w.push(r.seconds); if (r.cpuSec !== null) c.push(r.cpuSec); }
+  return { wall: median(w), cpu: c.length ? median(c) : null };
+};
+const starts = [
+  { what: 'node -e 0 (Node alone)', ...startup(['-e', '0']) },
+  { what: 'uopscope --version', ...startup([cli, '--version']) },
+  { what: 'uopscope --help', ...startup([cli, '--help']) },
+];
+
+interface Row { n: number; simSec: number; uopsPerSec: number; procSec: number; procCpuSec: number | null; procAllSec: number | null; procAllCpuSec: number | null; rssKb: number | null; mcaSec: number | null; mcaCpuSec: number | null; mcaRssKb: number | null; mcaCycles: number | null; ourCycles: number }
 const rows: Row[] = [];
 for (const n of iterationsList) {
   const runs = runsFor(n);
@@ -95,41 +110,52 @@ for (const n of iterationsList) {
     ourCycles = simulate(program, analysis.params, { iterations: n, variant: BASELINE }).stats.cycles;
     sim.push((performance.now() - t0) / 1000);
   }
-  const proc: number[] = []; const rss: number[] = [];
+  const proc: number[] = []; const procCpu: number[] = []; const rss: number[] = [];
   for (let k = 0; k < runs; k++) {
     const r = timeProcess(process.execPath, [cli, 'report', file, '--arch', ARCH, '--iterations', String(n), '--fast', '--json', ...dataArgs]);
-    proc.push(r.seconds); if (r.rssKb !== null) rss.push(r.rssKb);
+    proc.push(r.seconds); if (r.cpuSec !== null) procCpu.push(r.cpuSec); if (r.rssKb !== null) rss.push(r.rssKb);
   }
-  // the full report (with the three what-if runs), once per count up to 100,000
-  const procAll = n <= 100_000 ? timeProcess(process.execPath, [cli, 'report', file, '--arch', ARCH, '--iterations', String(n), ...dataArgs]).seconds : null;
-  let mcaSec: number | null = null; let mcaRssKb: number | null = null; let mcaCycles: number | null = null;
+  // the full report (with the three what-if runs), up to 100,000 iterations
+  const all: number[] = []; const allCpu: number[] = [];
+  for (let k = 0; n <= 100_000 && k < Math.min(runs, 3); k++) {
+    const r = timeProcess(process.execPath, [cli, 'report', file, '--arch', ARCH, '--iterations', String(n), ...dataArgs]);
+    all.push(r.seconds); if (r.cpuSec !== null) allCpu.push(r.cpuSec);
+  }
+  let mcaSec: number | null = null; let mcaCpuSec: number | null = null; let mcaRssKb: number | null = null; let mcaCycles: number | null = null;
   if (MCA) {
-    const t: number[] = []; const m: number[] = [];
+    const t: number[] = []; const tc: number[] = []; const m: number[] = [];
     for (let k = 0; k < runs; k++) {
       const r = timeProcess(MCA, ['-mcpu=ivybridge', `-iterations=${n}`, asmFile]);
-      t.push(r.seconds); if (r.rssKb !== null) m.push(r.rssKb);
+      t.push(r.seconds); if (r.cpuSec !== null) tc.push(r.cpuSec); if (r.rssKb !== null) m.push(r.rssKb);
       mcaCycles = Number(/Total Cycles:\s+(\d+)/.exec(r.stdout)?.[1] ?? NaN);
     }
-    mcaSec = median(t); mcaRssKb = m.length ? median(m) : null;
+    mcaSec = median(t); mcaCpuSec = tc.length ? median(tc) : null; mcaRssKb = m.length ? median(m) : null;
   }
   const simSec = median(sim);
-  rows.push({ n, simSec, uopsPerSec: (uopsPerIteration * n) / simSec, procSec: median(proc), procAllSec: procAll, rssKb: rss.length ? median(rss) : null, mcaSec, mcaRssKb, mcaCycles, ourCycles });
+  rows.push({ n, simSec, uopsPerSec: (uopsPerIteration * n) / simSec, procSec: median(proc), procCpuSec: procCpu.length ? median(procCpu) : null,
+    procAllSec: all.length ? median(all) : null, procAllCpuSec: allCpu.length ? median(allCpu) : null,
+    rssKb: rss.length ? median(rss) : null, mcaSec, mcaCpuSec, mcaRssKb, mcaCycles, ourCycles });
   console.log(`  ${n.toLocaleString('en')} iterations done (${runs} runs each)`);
 }
 rmSync(tmp, { recursive: true, force: true });
 
 const f = (x: number | null, d = 2) => (x === null ? '-' : x.toFixed(d));
 const mb = (kb: number | null) => (kb === null ? '-' : (kb / 1024).toFixed(0));
+const wc = (w: number | null, c: number | null) => `${f(w)} (${f(c)})`;
 console.log('');
-console.log('iterations | sim µops/s | sim s  | uopscope --fast s | full report s | llvm-mca s | llvm-mca/uopscope | RSS MB (ours / mca) | cycles (ours / mca)');
+console.log(`start-up, medians of ${startRuns} runs: wall s (CPU s)`);
+for (const s0 of starts) console.log(`  ${s0.what.padEnd(24)} ${wc(s0.wall, s0.cpu)}`);
+console.log('');
+console.log('wall s (CPU s = user + system), medians');
+console.log('iterations | sim µops/s | sim s  | uopscope --fast s | full report s | llvm-mca s  | llvm-mca/uopscope | RSS MB (ours / mca) | cycles (ours / mca)');
 for (const r of rows) {
   console.log([
     r.n.toLocaleString('en').padStart(10),
     `${(r.uopsPerSec / 1e6).toFixed(2)} M`.padStart(10),
     f(r.simSec, 3).padStart(6),
-    f(r.procSec).padStart(17),
-    f(r.procAllSec).padStart(13),
-    f(r.mcaSec).padStart(10),
+    wc(r.procSec, r.procCpuSec).padStart(17),
+    wc(r.procAllSec, r.procAllCpuSec).padStart(13),
+    wc(r.mcaSec, r.mcaCpuSec).padStart(11),
     (r.mcaSec === null ? '-' : `${(r.mcaSec / r.procSec).toFixed(2)}×`).padStart(17),
     `${mb(r.rssKb)} / ${mb(r.mcaRssKb)}`.padStart(19),
     `${r.ourCycles} / ${r.mcaCycles ?? '-'}`,

@@ -9,13 +9,17 @@ import type { WorkerRequest } from './simWorker.js';
 // under tsx (tests, development) this file is .ts and so is the worker; built, both are .js
 const here = new URL(import.meta.url);
 const ext = here.pathname.endsWith('.ts') ? '.ts' : '.js';
-const WORKER = new URL(`./simWorker${ext}`, here);
+/** A worker thread running src/cli/<name>.ts (tests, development under tsx) or dist/cli/<name>.js. */
+export function spawnWorker(name: string): Worker {
+  const url = new URL(`./${name}${ext}`, here);
+  // under tsx the worker registers tsx's loader itself (a Worker's --import is not honoured everywhere)
+  return ext === '.ts'
+    ? new Worker(`import('tsx/esm/api').then((api) => { api.register(); return import(${JSON.stringify(url.href)}); })`, { eval: true })
+    : new Worker(url);
+}
 
 function spawn(): Worker {
-  // under tsx the worker registers tsx's loader itself (a Worker's --import is not honoured everywhere)
-  const w = ext === '.ts'
-    ? new Worker(`import('tsx/esm/api').then((api) => { api.register(); return import(${JSON.stringify(WORKER.href)}); })`, { eval: true })
-    : new Worker(WORKER);
+  const w = spawnWorker('simWorker');
   w.unref();   // never keeps uopscope running after the explorer quits
   return w;
 }

@@ -14,7 +14,34 @@ export function reportFailure(err: unknown): never {
   process.exit(70);
 }
 
+/**
+ * Output read by a program that stops early (`uopscope report … | head`): the write fails with
+ * EPIPE. That is not an error of uopscope; stop quietly with status 0, as when all was read.
+ */
+export function quietOnClosedPipe(stream: NodeJS.WriteStream = process.stdout, exit: (code: number) => void = (c) => process.exit(c)): void {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') { exit(0); return; }
+    reportFailure(err);
+  });
+}
+
+/**
+ * Before it runs a command's handler, yargs renders that command's whole help text and keeps it,
+ * to show should the command fail later. uopscope never shows help on a failure (see .fail()
+ * above: one line), so the rendering (≈ 40 ms of string-width and wrap-ansi at every run,
+ * measured with --cpu-prof) is skipped. --help itself renders the help as before. Uses yargs's
+ * internal methods where they exist; without them, nothing changes.
+ */
+function skipHelpCache(cli: Argv): void {
+  type Internals = { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: unknown } | undefined } };
+  const usage = (cli as unknown as Internals).getInternalMethods?.().getUsageInstance?.();
+  if (usage && typeof usage.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => {};
+}
+
 export async function runCli(y: Argv): Promise<void> {
+  quietOnClosedPipe(process.stdout);
+  // a closed stderr leaves no one to tell; never turn it into an uncaught exception
+  process.stderr.on('error', () => {});
   let cli = y.scriptName('uopscope').strict().help().alias('h', 'help').version()
     .wrap(Math.min(100, process.stdout.columns || 80))
     .fail((msg, err) => {
@@ -23,6 +50,7 @@ export async function runCli(y: Argv): Promise<void> {
       process.exit(2);
     });
   for (const c of commands) cli = c(cli);
+  skipHelpCache(cli);
   try {
     await cli.parseAsync();
   } catch (err) {

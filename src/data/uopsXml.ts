@@ -6,7 +6,8 @@
 // comments) is checked for balanced tags by a small scanner. Any error is a UserError naming
 // file:line:column.
 import { createReadStream, statSync } from 'node:fs';
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { createRequire } from 'node:module';
+import type * as Fxp from 'fast-xml-parser';
 import { UserError } from '../errors.js';
 import { fastElement } from './fastElement.js';
 import { ElementError, REPEATED, instructionForm, type XmlNode } from './instructionElement.js';
@@ -34,15 +35,29 @@ export interface ParsedUops {
   seen: Set<string>;
 }
 
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '',
-  attributesGroupName: '$',
-  parseAttributeValue: false,
-  parseTagValue: false,
-  trimValues: true,
-  isArray: (name) => REPEATED.has(name),
-});
+/**
+ * fast-xml-parser, loaded on first use: most files never need it (the fast element reader takes
+ * every element of the plain shape), and loading it costs ≈ 50 ms at every start of uopscope.
+ * Its CommonJS build (the same code) is loaded with require() so that this stays synchronous.
+ */
+let fxp: { parser: Fxp.XMLParser; validator: typeof Fxp.XMLValidator } | null = null;
+function xmlParser(): NonNullable<typeof fxp> {
+  if (fxp) return fxp;
+  const { XMLParser, XMLValidator } = createRequire(import.meta.url)('fast-xml-parser') as typeof Fxp;
+  fxp = {
+    parser: new XMLParser({
+      ignoreAttributes: false,
+      attributeNamePrefix: '',
+      attributesGroupName: '$',
+      parseAttributeValue: false,
+      parseTagValue: false,
+      trimValues: true,
+      isArray: (name) => REPEATED.has(name),
+    }),
+    validator: XMLValidator,
+  };
+  return fxp;
+}
 
 const OPEN = '<instruction';
 const CLOSE = '</instruction>';
@@ -149,7 +164,7 @@ class Parse {
     const { line, col } = this.pos;
     if (this.stack.length === 0) this.fail(line, col, '<instruction> outside the root element');
     const fast = this.opts.libraryOnly ? null : fastElement(xml, REPEATED);
-    const v = fast ? true : XMLValidator.validate(xml);
+    const v = fast ? true : xmlParser().validator.validate(xml);
     if (v !== true) {
       const l = line + v.err.line - 1;
       const c = v.err.line === 1 ? col + v.err.col - 1 : v.err.col;
@@ -162,7 +177,7 @@ class Parse {
     }
     let form: InstructionForm;
     try {
-      const node = fast ? fast.node : (parser.parse(xml) as { instruction: XmlNode[] }).instruction[0]!;
+      const node = fast ? fast.node : (xmlParser().parser.parse(xml) as { instruction: XmlNode[] }).instruction[0]!;
       form = instructionForm(node, this.opts.archs, this.result.seen);
     } catch (e) {
       if (e instanceof ElementError) this.fail(line, col, e.message);

@@ -4,7 +4,7 @@
 import {
   Decoder, DecoderOptions, FlowControl, Formatter, FormatterSyntax, InstructionInfoFactory,
   MemorySizeExt, Mnemonic, OpAccess, OpKind, Register, RflagsBits, type Instruction,
-} from 'iced-x86';
+} from './iced.js';
 import { UserError } from '../errors.js';
 import { hex } from './bytes.js';
 import { normalizeRegister, writtenName } from './registers.js';

@@ -1,6 +1,6 @@
 // Region selection: IACA byte markers, LLVM-MCA/OSACA comment markers (assembly input),
 // --function SYMBOL, --range START:END, and loops found from backward branches.
-import { Decoder, DecoderOptions, FlowControl, Instruction, OpKind } from 'iced-x86';
+import { Decoder, DecoderOptions, FlowControl, Instruction, OpKind } from './iced.js';
 import { UserError } from '../errors.js';
 import { hex } from './bytes.js';
 import { decodeRegion } from './decode.js';

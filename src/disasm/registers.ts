@@ -1,7 +1,7 @@
 // Normalization of iced-x86 registers to the architectural registers the dependency graph
 // tracks (contract in types.ts): AL/AH/AX/EAX/RAX → 'RAX', R8B…R8 → 'R8', XMMn/YMMn/ZMMn →
 // 'XMMn', K0–K7, MMn, ST0–ST7. RIP and segment registers are never dependencies (null).
-import { Register, RegisterExt } from 'iced-x86';
+import { Register, RegisterExt } from './iced.js';
 
 export function normalizeRegister(r: Register): string | null {
   if (r === Register.None) return null;

@@ -16,7 +16,7 @@
 //   page for lock cmpxchg), 'ADD_LOCK (M64, R64)', 'REP_MOVSB', 'REPE_CMPSB', 'REPNE_SCASB'.
 // - Opcode variants that uops.info distinguishes with a suffix ('ADD_01 (R64, R64)' vs
 //   'ADD_03') are told apart here by the iform ('ADD_GPRv_GPRv_01'), not by the string.
-import { Code, ConditionCode, Mnemonic, OpCodeOperandKind, OpKind, type Instruction, MemorySizeExt } from 'iced-x86';
+import { Code, ConditionCode, Mnemonic, OpCodeOperandKind, OpKind, type Instruction, MemorySizeExt } from './iced.js';
 import { registerKind } from './registers.js';
 
 const XED_CC: Record<string, string> = {

@@ -1,7 +1,7 @@
 // Runs the simulations a report needs and assembles its ReportModel (pure; no I/O).
 
 import { allVariants, simulate } from '../sim/index.js';
-import type { MachineParams, SimProgram, SimResult, Variant } from '../sim/types.js';
+import type { MachineParams, SimConfig, SimProgram, SimResult, Variant } from '../sim/types.js';
 import { UserError } from '../errors.js';
 import type { ReportModel, Section, UnknownInstruction, VariantFigures, WhatIf } from './model.js';
 
@@ -27,14 +27,18 @@ export interface ReportSubject {
   branch?: { branchLine: number; left: SimProgram; right: SimProgram } | null;
 }
 
+/** How a report runs one simulation (default: sim's simulate; the CLI may hand in results it
+ *  computed elsewhere, e.g. in worker threads). */
+export type Simulate = (program: SimProgram, params: MachineParams, config: SimConfig) => SimResult;
+
 /** All the simulations of one report: main, what-ifs, combinations, branch sides, detail. */
-export function collectReport(subject: ReportSubject, req: ReportRequest): ReportModel {
+export function collectReport(subject: ReportSubject, req: ReportRequest, sim: Simulate = simulate): ReportModel {
   const { params } = subject;
   if (req.detail !== undefined && !subject.program.instructions.some((i) => i.line === req.detail)) {
     const n = subject.program.instructions.length;
     throw new UserError(`--detail ${req.detail}: no such line in the region; give a line from 0 to ${n - 1}`);
   }
-  const main = runSection(subject.program, params, req);
+  const main = runSection(subject.program, params, req, sim);
   const model: ReportModel = {
     arch: params.arch,
     ...(subject.archName !== undefined ? { archName: subject.archName } : {}),
@@ -48,7 +52,7 @@ export function collectReport(subject: ReportSubject, req: ReportRequest): Repor
   };
   if (subject.branch !== undefined) {
     const side = (program: SimProgram): Section => {
-      const r = runSection(program, params, { ...req, allVariants: false });
+      const r = runSection(program, params, { ...req, allVariants: false }, sim);
       const d = req.detail === undefined ? undefined : r.result.details.find((x) => x.line === req.detail);
       return d ? { ...r.section, detail: d } : r.section;
     };
@@ -65,16 +69,33 @@ export function collectReport(subject: ReportSubject, req: ReportRequest): Repor
   return model;
 }
 
+/** The variants runSection simulates for `req`, the main analysis's first, each once. */
+export function sectionVariants(req: ReportRequest): Variant[] {
+  const list: Variant[] = [];
+  const key = (v: Variant) => `${+v.perfectFrontEnd}${+v.infinitePorts}${+v.noDependencies}`;
+  const seen = new Set<string>();
+  const add = (v: Variant): void => { if (!seen.has(key(v))) { seen.add(key(v)); list.push(v); } };
+  add(req.variant);
+  const withSwitch = (sw: Partial<Variant>): Variant => ({ ...req.variant, ...sw });
+  if (!req.fast) for (const sw of WHAT_IF_SWITCHES) add(withSwitch(sw));
+  if (req.allVariants) {
+    for (const v of allVariants()) add(withSwitch({ perfectFrontEnd: v.perfectFrontEnd, infinitePorts: v.infinitePorts, noDependencies: v.noDependencies }));
+  }
+  return list;
+}
+
+const WHAT_IF_SWITCHES: Partial<Variant>[] = [{ perfectFrontEnd: true }, { infinitePorts: true }, { noDependencies: true }];
+
 /** One program's main run plus its what-if runs and (optionally) the 8 combinations. */
-export function runSection(program: SimProgram, params: MachineParams, req: ReportRequest): { section: Section; result: SimResult } {
+export function runSection(program: SimProgram, params: MachineParams, req: ReportRequest, sim: Simulate = simulate): { section: Section; result: SimResult } {
   const runs = new Map<string, VariantFigures>();
   const key = (v: Variant) => `${+v.perfectFrontEnd}${+v.infinitePorts}${+v.noDependencies}`;
-  const result = simulate(program, params, { iterations: req.iterations, variant: req.variant });
+  const result = sim(program, params, { iterations: req.iterations, variant: req.variant });
   runs.set(key(req.variant), figuresOf(req.variant, result));
   const run = (v: Variant): VariantFigures => {
     const known = runs.get(key(v));
     if (known) return known;
-    const f = figuresOf(v, simulate(program, params, { iterations: req.iterations, variant: v }));
+    const f = figuresOf(v, sim(program, params, { iterations: req.iterations, variant: v }));
     runs.set(key(v), f);
     return f;
   };

@@ -34,6 +34,16 @@ export const ST_EXEC = 4;
 export const ST_DONE = 5;
 
 const NEVER = 0x7fffffff;
+
+/** Port capacity for "infinitely usable": more µops than a cycle can ever put on one port (the
+ *  holders of a port are kept in an array), and a small integer, so that the per-cycle code only
+ *  ever compares small integers (an Infinity here made V8 throw away its optimised code). */
+export const UNLIMITED_PORT_CAP = 0x3fffffff;
+
+/** `count < cap` for a whole count is `count < ceil(cap)`; capped at UNLIMITED_PORT_CAP. */
+function portCapOf(cap: number): number {
+  return cap >= UNLIMITED_PORT_CAP ? UNLIMITED_PORT_CAP : Number.isNaN(cap) ? cap : Math.ceil(cap);
+}
 /** instance numbers are used in 32-bit integer arithmetic */
 export const MAX_INSTANCES = 0x7ffffff0;
 
@@ -52,6 +62,7 @@ export class Core {
   readonly N: number;
   readonly feWidth: number;
   readonly rsCap: number;
+  /** µops each port takes per cycle (UNLIMITED_PORT_CAP: infinitely usable ports) */
   readonly portCap: number;
   readonly noDeps: boolean;
   readonly model: ModelOptions;
@@ -97,6 +108,8 @@ export class Core {
   // ports
   usage: Float64Array;
   order: Int32Array;
+  /** orderPos[p]: where port index p is in order */
+  orderPos: Int32Array;
   portCount: Int32Array;
   /** instances holding each port this cycle (kept until the next cycle): port p's are
    *  hold[p*holdCap .. p*holdCap + portCount[p]) */
@@ -112,11 +125,19 @@ export class Core {
   portWas: Float64Array;   // n*P: line delayed with port p blamed
   portCaused: Float64Array;// n*P: line, holding port p, delayed others
 
-  private blamed: number[] = [];
+  /** instances blamed already for the current blocked instance: blamed[0 .. blamedLen) */
+  private blamed: Int32Array;
+  private blamedLen = 0;
   /** model.tieBreak as a number: 0 stable, 1 lru, 2 number, 3 numberDesc */
   private readonly tieCode: number;
   private readonly lazy: boolean;
   private readonly releaseUop: boolean;
+  // the model's string options as flags (read in the per-cycle path)
+  private readonly releaseDispatch: boolean;
+  private readonly releaseFinish: boolean;
+  private readonly resortEach: boolean;
+  private readonly resortCycle: boolean;
+  private readonly blameAll: boolean;
 
   constructor(program: SimProgram, machine: MachineParams, config: SimConfig, model: ModelOptions = DEFAULT_MODEL, compiled?: CompiledProgram) {
     this.cp = compiled ?? new CompiledProgram(program, machine);
@@ -131,16 +152,23 @@ export class Core {
     }
     this.rsCap = Math.max(1, v.rsSize ?? machine.rsSize);
     this.feWidth = v.perfectFrontEnd ? this.rsCap : Math.max(1, v.issueWidth ?? machine.issueWidth);
-    this.portCap = v.infinitePorts ? Number.POSITIVE_INFINITY : Math.max(1, v.portCapacity ?? 1);
+    this.portCap = portCapOf(v.infinitePorts ? Number.POSITIVE_INFINITY : Math.max(1, v.portCapacity ?? 1));
     this.noDeps = v.noDependencies;
     this.model = model;
     this.tieCode = ['stable', 'lru', 'number', 'numberDesc'].indexOf(model.tieBreak);
     this.lazy = model.blame === 'unresolved' && model.lazyWaits !== false;
     this.releaseUop = model.rsRelease === 'uop';
+    this.releaseDispatch = model.rsRelease === 'dispatch';
+    this.releaseFinish = model.rsRelease === 'finish';
+    this.resortEach = model.resort === 'each';
+    this.resortCycle = model.resort === 'cycle';
+    this.blameAll = model.blame === 'all';
     const { n, P } = this.cp;
     this.usage = new Float64Array(P);
     this.order = new Int32Array(P);
     for (let k = 0; k < P; k++) this.order[k] = model.tieBreak === 'numberDesc' ? P - 1 - k : k;
+    this.orderPos = new Int32Array(P);
+    this.indexOrder();
     this.portCount = new Int32Array(P);
     this.hold = new Int32Array(P * this.holdCap);
     this.had = new Float64Array(n);
@@ -150,7 +178,13 @@ export class Core {
     this.predBlame = new Float64Array(this.cp.predLine.length);
     this.portWas = new Float64Array(n * P);
     this.portCaused = new Float64Array(n * P);
-    this.allocRing(64);
+    // holders of all ports, plus the divider's owner: the most one blocked instance can blame
+    this.blamed = new Int32Array(P * this.holdCap + 1);
+    // room for a full station and as many instances executing, so that the ring rarely grows
+    // in a run (growing is correct at any time, but V8 re-optimises the loop after it)
+    let cap = 64;
+    while (cap < 2 * (this.rsCap + n) + 2 && cap < 4096) cap *= 2;
+    this.allocRing(cap);
   }
 
   get finished(): boolean { return this.completed >= this.N; }
@@ -200,7 +234,9 @@ export class Core {
     this.rDepWait[s] = 0; this.rPortBlock[s] = 0; this.rFreed[s] = 0; this.rNext[s] = 0; this.rAcc[s] = 0;
     this.rLine[s] = this.feLine; this.rIter[s] = this.feIter;
     const maxU = this.cp.maxU;
-    this.rUopPort.fill(-1, s * maxU, s * maxU + maxU);
+    // a loop, not TypedArray.fill: for a few elements the builtin call costs more than the stores
+    const up = this.rUopPort;
+    for (let x = s * maxU, end = x + maxU; x < end; x++) up[x] = -1;
     this.wList[this.wLen++] = g;
   }
 
@@ -215,7 +251,7 @@ export class Core {
     this.cycle++;
     const pc = this.portCount;
     for (let p = 0; p < pc.length; p++) pc[p] = 0;
-    if (this.model.resort === 'cycle') for (let p = 0; p < this.cp.P; p++) this.resortPort(p);
+    if (this.resortCycle) for (let p = 0; p < this.cp.P; p++) this.resortPort(p);
     this.load();
     this.choosePorts();
     this.execute();
@@ -257,95 +293,99 @@ export class Core {
     const P = cp.P;
     const wl = this.wList;
     const wLen = this.wLen;
+    // the arrays as locals: nothing below reallocates them (the ring grows only in load(), the
+    // port holders, not cached, in take()), and nothing below moves head or the ring's mask
+    const mask = this.mask, head = this.head;
+    const { rNext, rLine, rIter, rStatus, rStart, caused, predBlame, had, rDepWait, rPortBlock, rAcc, rLoaded, rUopPort, rAssigned, portUse, xList } = this;
+    const { predStart, predLC, predLine, predLat, uops } = cp;
     let keep = 0;
     for (let w = 0; w < wLen; w++) {
       const g = wl[w]!;
       wl[keep++] = g;                                 // stays unless it starts below
-      const s = g & this.mask;
-      if (this.rNext[s]! > c) continue;               // still blocked on the same producers (accounted lazily)
-      const i = this.rLine[s]!;
-      const k = this.rIter[s]!;
+      const s = g & mask;
+      if (rNext[s]! > c) continue;               // still blocked on the same producers (accounted lazily)
+      const i = rLine[s]!;
+      const k = rIter[s]!;
       // dependencies
       if (!this.noDeps) {
-        const e0 = cp.predStart[i]!, e1 = cp.predStart[i + 1]!;
+        const e0 = predStart[i]!, e1 = predStart[i + 1]!;
         if (e1 > e0) {
-          if (this.rStatus[s] === ST_WAIT_DEP) this.settle(s, i, c);
+          if (rStatus[s] === ST_WAIT_DEP) this.settle(s, i, c);
           let waitMask = 0;
           let next = NEVER;
           for (let e = e0; e < e1; e++) {
             let pg: number;
-            if (cp.predLC[e]) { if (k === 0) continue; pg = (k - 1) * n + cp.predLine[e]!; }
-            else pg = k * n + cp.predLine[e]!;
-            if (pg < this.head) continue;               // finished long ago
-            const st = this.rStart[pg & this.mask]!;
-            const rel = st < 0 ? NEVER : st + cp.predLat[e]!;
+            if (predLC[e]) { if (k === 0) continue; pg = (k - 1) * n + predLine[e]!; }
+            else pg = k * n + predLine[e]!;
+            if (pg < head) continue;               // finished long ago
+            const st = rStart[pg & mask]!;
+            const rel = st < 0 ? NEVER : st + predLat[e]!;
             if (rel > c) {
               waitMask |= 1 << Math.min(e - e0, 30);
               if (rel < next) next = rel;
-              this.caused[cp.predLine[e]!]!++;
-              this.predBlame[e]!++;
+              caused[predLine[e]!]!++;
+              predBlame[e]!++;
             }
           }
           if (waitMask !== 0) {
-            this.had[i]!++;
-            if (this.model.blame === 'all') {
+            had[i]!++;
+            if (this.blameAll) {
               // Algorithm 4 read literally: every direct predecessor is blamed, resolved or not
               for (let e = e0; e < e1; e++) {
-                if ((waitMask & (1 << Math.min(e - e0, 30))) !== 0 || (cp.predLC[e] && k === 0)) continue;
-                this.caused[cp.predLine[e]!]!++;
-                this.predBlame[e]!++;
+                if ((waitMask & (1 << Math.min(e - e0, 30))) !== 0 || (predLC[e] && k === 0)) continue;
+                caused[predLine[e]!]!++;
+                predBlame[e]!++;
               }
             }
-            this.rDepWait[s] = waitMask;
-            this.rPortBlock[s] = 0;
-            this.rStatus[s] = ST_WAIT_DEP;
-            this.rAcc[s] = c + 1;
+            rDepWait[s] = waitMask;
+            rPortBlock[s] = 0;
+            rStatus[s] = ST_WAIT_DEP;
+            rAcc[s] = c + 1;
             // the mask changes only when a producer releases: at `next`, or earlier when a producer
             // that has not started yet starts (wake() lowers it then)
-            this.rNext[s] = this.lazy && e1 - e0 <= 30 ? next : c + 1;
+            rNext[s] = this.lazy && e1 - e0 <= 30 ? next : c + 1;
             continue;
           }
         }
       }
-      this.rDepWait[s] = 0;
-      this.rPortBlock[s] = 0;
+      rDepWait[s] = 0;
+      rPortBlock[s] = 0;
       // ports
-      const loaded = this.rLoaded[s]!;
-      let ok = loaded === cp.uops[i]!;
+      const loaded = rLoaded[s]!;
+      let ok = loaded === uops[i]!;
       let blocked = 0;
       for (let u = 0; u < loaded; u++) {
-        if (this.rUopPort[s * maxU + u]! >= 0) continue;
+        if (rUopPort[s * maxU + u]! >= 0) continue;
         const p = this.assign(g, i, u);
         if (p < 0) { ok = false; blocked |= this.lastBlocked; continue; }
-        this.rUopPort[s * maxU + u] = p;
-        this.rAssigned[s]!++;
-        this.portUse[i * P + p]!++;
+        rUopPort[s * maxU + u] = p;
+        rAssigned[s]!++;
+        portUse[i * P + p]!++;
         this.uopsAssigned++;
         if (this.releaseUop) this.rsUsed--;
       }
       if (ok) {
-        this.rStart[s] = c;
-        this.rStatus[s] = ST_EXEC;
+        rStart[s] = c;
+        rStatus[s] = ST_EXEC;
         keep--;
-        this.xList[this.xLen++] = g;
+        xList[this.xLen++] = g;
         this.wake(g, i, k, c);
-        if (this.model.rsRelease === 'dispatch') this.rsUsed -= cp.uops[i]!;
-        if (this.model.rsRelease !== 'finish') this.rFreed[s] = 1;
+        if (this.releaseDispatch) this.rsUsed -= uops[i]!;
+        if (!this.releaseFinish) this.rFreed[s] = 1;
         continue;
       }
-      this.rPortBlock[s] = blocked;
-      this.rStatus[s] = blocked !== 0 ? ST_WAIT_PORT : ST_LOADING;
+      rPortBlock[s] = blocked;
+      rStatus[s] = blocked !== 0 ? ST_WAIT_PORT : ST_LOADING;
       if (blocked !== 0) {
-        const bl = this.blamed;
-        bl.length = 0;
+        this.blamedLen = 0;
         for (let p = 0; p < P; p++) {
           if ((blocked & (1 << p)) === 0) continue;
           const base = p * this.holdCap;
-          for (let h = 0; h < this.portCount[p]!; h++) this.blame(this.hold[base + h]!, g, i, p, bl);
+          for (let h = 0; h < this.portCount[p]!; h++) this.blame(this.hold[base + h]!, g, i, p);
         }
-        if ((blocked & (1 << 30)) !== 0 && this.divOwner >= 0) this.blame(this.divOwner, g, i, cp.divPort, bl);
+        if ((blocked & (1 << 30)) !== 0 && this.divOwner >= 0) this.blame(this.divOwner, g, i, cp.divPort);
       }
-      this.had[i]!++;
+      had[i]!++;
     }
     this.wLen = keep;
   }
@@ -391,9 +431,19 @@ export class Core {
     }
   }
 
-  private blame(holder: number, g: number, i: number, p: number, bl: number[]): void {
-    if (holder === g || bl.includes(holder)) return;
-    bl.push(holder);
+  /** blamed holds every holder of every port and the divider's owner */
+  private sizeBlamed(): void {
+    const need = this.cp.P * this.holdCap + 1;
+    if (this.blamed.length < need) this.blamed = new Int32Array(need);
+  }
+
+  private blame(holder: number, g: number, i: number, p: number): void {
+    if (holder === g) return;
+    const bl = this.blamed;
+    const len = this.blamedLen;
+    for (let x = 0; x < len; x++) if (bl[x] === holder) return;
+    bl[len] = holder;
+    this.blamedLen = len + 1;
     const hl = holder % this.cp.n;
     const P = this.cp.P;
     this.caused[hl]!++;
@@ -466,27 +516,35 @@ export class Core {
       for (let q = 0; q < P; q++) h.set(this.hold.subarray(q * this.holdCap, q * this.holdCap + this.portCount[q]!), q * hc);
       this.hold = h;
       this.holdCap = hc;
+      this.sizeBlamed();
     }
     this.hold[p * this.holdCap + cnt] = g;
     this.portCount[p] = cnt + 1;
     this.usage[p]!++;
-    if (this.model.resort === 'each') this.resortPort(p);
+    if (this.resortEach) this.resortPort(p);
+  }
+
+  private indexOrder(): void {
+    for (let q = 0; q < this.order.length; q++) this.orderPos[this.order[q]!] = q;
   }
 
   /** keep port_queue sorted by use after port p's use grew */
   private resortPort(p: number): void {
     const order = this.order;
-    let q = 0;
-    while (order[q] !== p) q++;   // P ≤ 12: a scan is as quick as an index
-    const u = this.usage[p]!;
+    const pos = this.orderPos;
+    const usage = this.usage;
+    let q = pos[p]!;
+    const u = usage[p]!;
     const tb = this.tieCode;
-    while (q + 1 < order.length) {
+    const last = order.length - 1;
+    while (q < last) {
       const o = order[q + 1]!;
-      const uo = this.usage[o]!;
+      const uo = usage[o]!;
       const after = uo < u || (uo === u && (tb === 2 ? o < p : tb === 1 ? true : tb === 3 ? o > p : false));
       if (!after) break;
-      order[q] = o; order[q + 1] = p; q++;
+      order[q] = o; pos[o] = q; q++;
     }
+    order[q] = p; pos[p] = q;
   }
 
   /** Algorithm 6: advance executing instances, finish those that reached their latency. */
@@ -510,13 +568,17 @@ export class Core {
   }
 
   runToEnd(): void {
-    // guard against a program that cannot progress (should not happen)
-    let idle = 0;
+    // guard against a program that cannot progress (should not happen): more than 1,000,000
+    // cycles in a row without an instance completing. (Every cycle runs the same property reads
+    // and the same comparison: code first reached late in a run made V8 throw away the
+    // optimised loop.)
     let lastCompleted = this.completed;
+    let lastProgress = this.cycle;
     while (!this.finished) {
       this.step();
-      if (this.completed === lastCompleted) { if (++idle > 1_000_000) throw new Error('engine made no progress for 1,000,000 cycles'); }
-      else { idle = 0; lastCompleted = this.completed; }
+      const c = this.cycle, done = this.completed;
+      if (done !== lastCompleted) { lastCompleted = done; lastProgress = c; }
+      if (c - lastProgress > 1_000_000) throw new Error('engine made no progress for 1,000,000 cycles');
     }
   }
 
@@ -546,6 +608,7 @@ export class Core {
     this.rStart = a[3] as Int32Array; this.rStatus = a[4] as Uint8Array; this.rDepWait = a[5] as Int32Array;
     this.rPortBlock = a[6] as Int32Array; this.rFreed = a[7] as Uint8Array; this.usage = a[8] as Float64Array;
     this.order = a[9] as Int32Array; this.portCount = a[10] as Int32Array; this.had = a[11] as Float64Array;
+    this.indexOrder();
     this.caused = a[12] as Float64Array; this.portUse = a[13] as Float64Array; this.divUse = a[14] as Float64Array;
     this.predBlame = a[15] as Float64Array; this.portWas = a[16] as Float64Array; this.portCaused = a[17] as Float64Array;
     this.wList = a[18] as Int32Array; this.xList = a[19] as Int32Array;
@@ -553,5 +616,6 @@ export class Core {
     this.rLine = a[22] as Int32Array; this.rIter = a[23] as Int32Array;
     this.hold = st.hold.slice();
     this.holdCap = st.holdCap;
+    this.sizeBlamed();
   }
 }

@@ -105,9 +105,9 @@ test('uopscope in a real terminal, as npm start runs it: step, variant, branches
   }
 });
 
-test('a file with two regions opens the picker; SIGTERM and NO_COLOR still leave the terminal usable', { skip: SKIP, timeout: 120_000 }, async () => {
+test('a file with two regions opens the picker; SIGTERM and NO_COLOR still leave the terminal usable; CI=true does not stop a terminal from being interactive', { skip: SKIP, timeout: 120_000 }, async () => {
   const session = 'picker';
-  const cmd = `NO_COLOR=1 node --import tsx src/cli/main.ts examples/bin/two-regions.o --iterations 20${AFTER}`;
+  const cmd = `CI=true NO_COLOR=1 node --import tsx src/cli/main.ts examples/bin/two-regions.o --iterations 20${AFTER}`;
   try {
     tmux('new-session', '-d', '-s', session, '-x', '80', '-y', '24', '-c', ROOT, cmd);
     await waitFor(session, /holds 2 regions: pick one/, 'the region picker');

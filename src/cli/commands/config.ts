@@ -7,8 +7,10 @@ import { UserError } from '../../errors.js';
 
 /** Checks that an architecture exists before it is saved (the machine models decide). */
 export type ArchCheck = (arch: string) => void;
+/** An ArchCheck loaded when the command runs (so that declaring the command stays cheap). */
+export interface LazyArchCheck { load: () => Promise<ArchCheck> }
 
-export function configCommand(checkArch: ArchCheck = () => {}) {
+export function configCommand(checkArch: ArchCheck | LazyArchCheck = () => {}) {
   return (y: Argv): Argv => y.command(
     'config [action] [key] [value]',
     `show or set the defaults of --arch (built in: ${BUILTIN_DEFAULTS.arch}) and --iterations (built in: ${BUILTIN_DEFAULTS.iterations})`,
@@ -19,8 +21,9 @@ export function configCommand(checkArch: ArchCheck = () => {}) {
       .example('$0 config set arch SNB', 'analyse for Sandy Bridge unless --arch says otherwise')
       .example('$0 config set iterations 500', '')
       .example('$0 config show', ''),
-    (argv) => {
-      process.stdout.write(runConfig(String(argv.action), argv.key, argv.value, checkArch));
+    async (argv) => {
+      const check = typeof checkArch === 'function' ? checkArch : await checkArch.load();
+      process.stdout.write(runConfig(String(argv.action), argv.key, argv.value, check));
     },
   );
 }

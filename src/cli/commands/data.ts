@@ -1,75 +1,11 @@
-// `uopscope data import FILE | list | fetch`: the uops.info measurement data.
-import { createWriteStream, mkdirSync, renameSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+// `uopscope data import FILE | list | fetch`: the uops.info measurement data. This module only
+// declares the commands; the work is in dataRun.ts, imported when one runs.
 import type { Argv } from 'yargs';
-import { UserError } from '../../errors.js';
-import { importUopsXml, listDataSources, cacheRoot, type CacheIndex } from '../../data/index.js';
-import { progressBar } from '../progress.js';
 import type { CommandModule } from './index.js';
 
 export const UOPS_INFO_URL = 'https://uops.info/instructions.xml';
 
-function summary(idx: CacheIndex, root: string): string {
-  const archs = Object.entries(idx.archs).map(([a, n]) => `${a} ${n}`).join(', ');
-  return `imported ${idx.forms} instruction forms${idx.date ? ` (file dated ${idx.date})` : ''} into ${root}\n${archs}\n`;
-}
-
-async function runImport(file: string, cacheDir?: string): Promise<void> {
-  const bar = progressBar('importing');
-  try {
-    const idx = await importUopsXml(file, { cacheDir, onProgress: (d, t) => bar.update(d, t) });
-    bar.done();
-    process.stdout.write(summary(idx, cacheRoot(cacheDir)));
-  } catch (e) {
-    bar.done();
-    throw e;
-  }
-}
-
-function runList(cacheDir?: string, json = false): void {
-  const rows = listDataSources({ cacheDir });
-  if (json) { process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`); return; }
-  const table = [['arch', 'name', 'source', 'forms', 'date', 'from', ''],
-    ...rows.map((r) => [r.arch, r.name ?? '', r.kind, String(r.forms), r.date ?? '', r.path, r.active ? '(used)' : ''])];
-  const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
-  process.stdout.write(table.map((row) => `${row.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()}\n`).join(''));
-}
-
-async function runFetch(url: string, cacheDir?: string): Promise<void> {
-  const root = cacheRoot(cacheDir);
-  let res: Response;
-  try {
-    res = await fetch(url, { signal: AbortSignal.timeout(20000) });
-  } catch (e) {
-    const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-    const why = cause?.code ?? cause?.message ?? (e as Error).message;
-    throw new UserError(`cannot download ${url} (${why}) — download it on a machine with network access and run 'uopscope data import FILE'`);
-  }
-  if (!res.ok || !res.body) {
-    throw new UserError(`cannot download ${url} (HTTP ${res.status}) — download it on a machine with network access and run 'uopscope data import FILE'`);
-  }
-  mkdirSync(root, { recursive: true });
-  const target = join(root, 'instructions.xml');
-  const tmp = `${target}.tmp-${process.pid}`;
-  const total = Number(res.headers.get('content-length') ?? 0);
-  const bar = progressBar('downloading');
-  let done = 0;
-  try {
-    const body = Readable.fromWeb(res.body as import('node:stream/web').ReadableStream<Uint8Array>);
-    body.on('data', (c: Buffer) => { done += c.length; bar.update(done, total || done); });
-    await pipeline(body, createWriteStream(tmp));
-    renameSync(tmp, target);
-  } catch (e) {
-    rmSync(tmp, { force: true });
-    bar.done();
-    throw new UserError(`download of ${url} failed (${(e as Error).message}) — try again or import a downloaded file with 'uopscope data import FILE'`);
-  }
-  bar.done();
-  process.stderr.write(`downloaded ${target}\n`);
-  await runImport(target, cacheDir);
-}
+const work = () => import('./dataRun.js');
 
 export const dataCommand: CommandModule = (y: Argv) =>
   y
@@ -79,11 +15,11 @@ export const dataCommand: CommandModule = (y: Argv) =>
         .option('cache-dir', { type: 'string', describe: 'cache directory (default: $UOPSCOPE_CACHE_DIR, $XDG_CACHE_HOME/uopscope, ~/.cache/uopscope)' })
         .command('import <file>', 'convert uops.info\'s instructions.xml into the per-architecture cache', (c) =>
           c.positional('file', { type: 'string', demandOption: true, describe: 'instructions.xml downloaded from uops.info' }),
-        async (argv) => runImport(String(argv.file), argv['cache-dir'] as string | undefined))
+        async (argv) => (await work()).runImport(String(argv.file), argv['cache-dir'] as string | undefined))
         .command('list', 'show every architecture with data and where it comes from', (c) =>
           c.option('json', { type: 'boolean', default: false, describe: 'print JSON' }),
-        (argv) => runList(argv['cache-dir'] as string | undefined, Boolean(argv.json)))
+        async (argv) => (await work()).runList(argv['cache-dir'] as string | undefined, Boolean(argv.json)))
         .command('fetch', `download ${UOPS_INFO_URL} and import it`, (c) =>
           c.option('url', { type: 'string', default: UOPS_INFO_URL, describe: 'where to download from' }),
-        async (argv) => runFetch(String(argv.url), argv['cache-dir'] as string | undefined))
+        async (argv) => (await work()).runFetch(String(argv.url), argv['cache-dir'] as string | undefined))
         .demandCommand(1, 'name a data command: import, list or fetch'));

@@ -1,0 +1,76 @@
+// The work of `uopscope [FILE]` (see explore.ts for the options), loaded only when it runs: the
+// explorer on a terminal, else the report.
+import { basename, join, resolve } from 'node:path';
+import { listRegions, loadInput, selectRegion } from '../../disasm/index.js';
+import { UserError } from '../../errors.js';
+import { colorEnabled } from '../../ui/theme.js';
+import { writeFileAtomic } from '../atomicWrite.js';
+import { archChoices, buildExplorerSession, regionAnalysis } from '../explorerSession.js';
+import { effectiveSettings, parseArch, parseIterations } from '../config.js';
+import { loadMachine } from '../../data/index.js';
+import { runReport } from './reportRun.js';
+import { inputFromArgv } from '../regionOptions.js';
+import { stopBackground } from '../offload.js';
+import type { ExploreArgv } from './explore.js';
+
+function stamp(d = new Date()): string {
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}${p(d.getMonth() + 1)}${p(d.getDate())}-${p(d.getHours())}${p(d.getMinutes())}${p(d.getSeconds())}`;
+}
+
+export async function runExplore(args: ExploreArgv): Promise<void> {
+  const sel = inputFromArgv(args);
+  if (!sel.file && !sel.hex && !sel.raw) throw new UserError("no input: give a FILE (a binary or an assembly source), --hex or --raw; see 'uopscope --help'");
+  const eff = effectiveSettings({
+    ...(args.arch !== undefined ? { arch: parseArch(args.arch, '--arch') } : {}),
+    ...(args.iterations !== undefined ? { iterations: parseIterations(args.iterations, '--iterations') } : {}),
+  });
+  const arch = eff.arch.value;
+  const iterations = eff.iterations.value;
+  loadMachine(arch);   // an unknown architecture is refused before the input is read
+  const input = await loadInput(sel);
+  const tty = Boolean(process.stdout.isTTY && process.stdin.isTTY);
+  const regions = listRegions(input);
+  let region = sel.region;
+  // React's production build (several times faster per frame) unless the user asked otherwise;
+  // React is first loaded by the import below
+  if (tty && process.env.NODE_ENV === undefined) process.env.NODE_ENV = 'production';
+  // A terminal is a terminal: Ink renders no live frames when it believes it runs in CI (the
+  // CI / CONTINUOUS_INTEGRATION variables, read once when Ink loads), which would leave a blank
+  // screen. The explorer only starts when stdin and stdout are terminals, so it is interactive.
+  if (tty) { delete process.env.CI; delete process.env.CONTINUOUS_INTEGRATION; }
+  const { runExplorer, pickRegion } = tty ? await import('../runExplorer.js') : { runExplorer: null, pickRegion: null };
+  if (tty && pickRegion && region === undefined && sel.function === undefined && sel.range === undefined && regions.length > 1) {
+    const picked = await pickRegion(input.file, regions.map((r) => ({
+      index: r.index, label: `${String(r.index).padStart(2)}  ${r.kind.padEnd(8)} 0x${r.start.toString(16)}–0x${r.end.toString(16)}  ${r.name}`,
+    })));
+    if (picked === null) return;
+    region = picked;
+  }
+  const loaded = selectRegion(input, { ...sel, ...(region !== undefined ? { region } : {}) });
+  const dataOpts = { ...(args.uopsXml !== undefined ? { uopsXml: args.uopsXml } : {}), ...(args.fallback !== undefined ? { fallback: args.fallback } : {}) };
+  if (!tty || !runExplorer) {
+    // not a terminal: the report (`uopscope report` with the same input and settings)
+    process.stdout.write(await runReport({ ...sel, ...(region !== undefined ? { region } : {}) }, { arch, iterations, ...dataOpts }));
+    return;
+  }
+  const base = regionAnalysis(loaded);
+  const session = await buildExplorerSession(base, arch, dataOpts);
+  const dir = resolve(args.exportDir);
+  try {
+    await runExplorer({
+      session,
+      iterations,
+      archs: archChoices(dataOpts),
+      loadArch: (other) => buildExplorerSession(base, other, dataOpts),
+      saveExport: async (text) => {
+        const path = join(dir, `uopscope-${basename(loaded.file).replace(/[^\w.-]/g, '_')}-${stamp()}.txt`);
+        writeFileAtomic(path, text, 'export');
+        return path;
+      },
+      color: colorEnabled(),
+    });
+  } finally {
+    stopBackground();
+  }
+}

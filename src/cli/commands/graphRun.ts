@@ -1,0 +1,18 @@
+// The work of `uopscope graph` (see graph.ts for its options), loaded only when it runs.
+import { buildCfg, buildDependencyGraph, loadRegion } from '../../disasm/index.js';
+import { cfgToDot, dgToDot } from '../../report/dot.js';
+import { writeFileAtomic } from '../atomicWrite.js';
+import { inputFromArgv } from '../regionOptions.js';
+import type { GraphArgv } from './graph.js';
+
+export async function runGraph(args: GraphArgv): Promise<void> {
+  const region = await loadRegion(inputFromArgv(args));
+  const cfg = cfgToDot(region.instructions, buildCfg(region.instructions, { loop: args.loop }), 'cfg');
+  const dg = dgToDot(region.instructions, buildDependencyGraph(region.instructions, { loop: args.loop }), 'dg');
+  if (!args.cfg && !args.dg) {
+    process.stdout.write(cfg + dg);
+    return;
+  }
+  if (args.cfg) writeFileAtomic(args.cfg, cfg, 'control-flow graph');
+  if (args.dg) writeFileAtomic(args.dg, dg, 'dependency graph');
+}

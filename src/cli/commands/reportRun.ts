@@ -1,0 +1,103 @@
+// The work of `uopscope report` (see report.ts for the command's options): loaded only when
+// the command runs, so that the CLI starts without the disasm, data, sim and report stages.
+
+import { effectiveSettings, parseArch, parseIterations } from '../config.js';
+import { analyse, branchPrograms, loopFor, type Analysis } from '../pipeline.js';
+import { collectReport, sectionVariants, type ReportRequest, type Simulate } from '../../report/collect.js';
+import { simulate } from '../../sim/index.js';
+import { simulateAll } from '../simPool.js';
+import { renderText } from '../../report/text.js';
+import { reportJson } from '../../report/json.js';
+import type { ReportModel } from '../../report/model.js';
+import type { SimProgram, MachineParams, Variant } from '../../sim/types.js';
+import type { InputOptions, RegionSelection } from '../../disasm/types.js';
+import { UserError } from '../../errors.js';
+import type { ReportArgs } from './report.js';
+
+export type { ReportArgs };
+
+/** Flags → the variant of the main analysis. */
+export function variantFromArgs(a: ReportArgs): Variant {
+  const v: Variant = { perfectFrontEnd: !!a.pf, infinitePorts: !!a.ip, noDependencies: !!a.nd };
+  const positive = (name: string, n: number | string | undefined): number | undefined =>
+    (n === undefined ? undefined : wholeNumber(`--${name}`, n, 1));
+  const pc = positive('port-capacity', a.portCapacity);
+  const iw = positive('issue-width', a.issueWidth);
+  const rs = positive('rs-size', a.rsSize);
+  if (pc !== undefined) v.portCapacity = pc;
+  if (iw !== undefined) v.issueWidth = iw;
+  if (rs !== undefined) v.rsSize = rs;
+  return v;
+}
+
+/** A whole number ≥ min from a flag's text, else a UserError naming the flag. */
+export function wholeNumber(flag: string, value: number | string, min: number, hint?: string): number {
+  const n = typeof value === 'number' ? value : /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
+  if (!Number.isInteger(n) || n < min) {
+    throw new UserError(`${flag} ${String(value)}: ${hint ?? `give a whole number of at least ${min}`}`);
+  }
+  return n;
+}
+
+/** Builds the report model: the pipeline, then every simulation the flags ask for. */
+export async function buildReport(input: InputOptions & RegionSelection, a: ReportArgs): Promise<{ model: ReportModel; analysis: Analysis }> {
+  const eff = effectiveSettings({
+    ...(a.arch !== undefined ? { arch: parseArch(a.arch, '--arch') } : {}),
+    ...(a.iterations !== undefined ? { iterations: parseIterations(a.iterations, '--iterations') } : {}),
+  });
+  const iterations = eff.iterations.value;
+  const detail = a.detail === undefined ? undefined : wholeNumber('--detail', a.detail, 0, 'give a line number (0 is the first instruction)');
+  if (a.fallback !== undefined && a.fallback !== 'skip' && a.fallback !== 'alu') {
+    throw new UserError(`--fallback ${a.fallback}: use skip (no µop, the default) or alu (one ALU µop of latency 1)`);
+  }
+  const fallback = a.fallback as 'skip' | 'alu' | undefined;
+  const analysis = await analyse({
+    ...input,
+    arch: eff.arch.value,
+    loop: loopFor(iterations),
+    ...(a.uopsXml !== undefined ? { uopsXml: a.uopsXml } : {}),
+    ...(fallback !== undefined ? { fallback } : {}),
+  });
+  const req: ReportRequest = {
+    iterations,
+    variant: variantFromArgs(a),
+    ...(a.fast ? { fast: true } : {}),
+    ...(a.allVariants ? { allVariants: true } : {}),
+    ...(detail !== undefined ? { detail } : {}),
+  };
+  const branch = a.branch ? branchPrograms(analysis) : undefined;
+  const sim = await parallelRuns(analysis.program, analysis.params, req);
+  const model = collectReport({
+    program: analysis.program,
+    params: analysis.params,
+    archName: analysis.machine.name,
+    unknown: analysis.unknown,
+    source: { file: analysis.region.file, region: analysis.region.region.name },
+    ...(branch !== undefined ? { branch: branch && { branchLine: branch.branchLine, left: branch.left, right: branch.right } } : {}),
+  }, req, sim);
+  return { model, analysis };
+}
+
+/** Below this many simulated instances (iterations × instructions) per run, the runs of a report
+ *  go one after the other: a worker thread costs more to start than the run. */
+export const PARALLEL_MIN_INSTANCES = 200_000;
+
+/**
+ * The main analysis and its what-if runs (and combinations) of a large report, simulated at once
+ * in worker threads (simPool.ts), as the Simulate that collectReport then reads them from; for a
+ * small one, or when only one run is asked, plain simulate().
+ */
+async function parallelRuns(program: SimProgram, params: MachineParams, req: ReportRequest): Promise<Simulate> {
+  const variants = sectionVariants(req);
+  if (variants.length < 2 || req.iterations * program.instructions.length < PARALLEL_MIN_INSTANCES) return simulate;
+  const results = await simulateAll(program, params, variants.map((variant) => ({ iterations: req.iterations, variant })));
+  const key = (v: Variant) => JSON.stringify([v.perfectFrontEnd, v.infinitePorts, v.noDependencies, v.portCapacity, v.issueWidth, v.rsSize]);
+  const done = new Map(variants.map((v, k) => [key(v), results[k]!]));
+  return (p, m, config) => (p === program && m === params && config.iterations === req.iterations && config.trace === undefined && done.get(key(config.variant))) || simulate(p, m, config);
+}
+
+/** What `uopscope report` prints. */
+export async function runReport(input: InputOptions & RegionSelection, a: ReportArgs): Promise<string> {
+  const { model } = await buildReport(input, a);
+  return a.json ? JSON.stringify(reportJson(model), null, 2) + '\n' : renderText(model);
+}
