@@ -83,7 +83,7 @@ export function parseConfigValue(key: string, value: unknown): UserConfig {
 export function parseArch(value: unknown, where: string): string {
   const s = typeof value === 'string' ? value.trim().toUpperCase() : '';
   if (!/^[A-Z][A-Z0-9-]*$/.test(s)) {
-    throw new UserError(`${where}: '${String(value)}' is not an architecture name; use one such as SNB, IVB, SKL (see 'uopscope machines')`);
+    throw new UserError(`${where}: '${String(value)}' is not an architecture name; use one such as SNB, IVB, SKL (see 'uopscope data list')`);
   }
   return s;
 }

@@ -4,6 +4,7 @@
 // architecture-independent half (region, graph) is kept apart so that switching architecture
 // (the explorer does it on the fly) only redoes the cheap part: forArch().
 
+import { UserError } from '../errors.js';
 import { branchPaths, buildDependencyGraph, dependencyGraphOfPath, loadRegion } from '../disasm/index.js';
 import type { DependencyGraph, InputOptions, LoadedRegion, RegionSelection } from '../disasm/types.js';
 import { loadArchData, loadMachine, resolveInstructions } from '../data/index.js';
@@ -83,6 +84,7 @@ export async function forArch(base: RegionAnalysis, arch: string, opts: DataOpti
   const fallback = opts.fallback ?? 'skip';
   const instrs = base.region.instructions;
   const resolved = resolveInstructions(instrs, data, { fallback });
+  checkPorts(resolved, machine, instrs);
   const program = buildSimProgram(instrs, base.graph, resolved, machine);
   const unknown: UnknownInstruction[] = resolved.filter((r) => r.unknown).map((r) => ({
     line: r.line,
@@ -93,6 +95,19 @@ export async function forArch(base: RegionAnalysis, arch: string, opts: DataOpti
     region: base.region, graph: base.graph, loop: base.loop,
     machine, params: machineParams(machine), data, resolved, program, unknown, fallback,
   };
+}
+
+/** A µop on a port the machine model does not have would silently run nowhere: refuse the data. */
+function checkPorts(resolved: ResolvedInstruction[], machine: MachineModel, instrs: LoadedRegion['instructions']): void {
+  const known = new Set(machine.ports);
+  for (const r of resolved) {
+    for (const g of r.ports) {
+      const bad = g.ports.find((p) => !known.has(p));
+      if (bad === undefined) continue;
+      const asm = instrs.find((i) => i.line === r.line)?.intel ?? `line ${r.line}`;
+      throw new UserError(`${r.form?.string ?? asm} (line ${r.line}) uses port ${bad} on ${machine.arch}, which its machine model does not have (ports ${machine.ports.join(', ')}); check the measurement file`);
+    }
+  }
 }
 
 /** The loop flag a run of `iterations` needs; rebuild the graph with withLoop() when it changes. */

@@ -46,7 +46,7 @@ export async function runCli(y: Argv): Promise<void> {
     .wrap(Math.min(100, process.stdout.columns || 80))
     .fail((msg, err) => {
       if (err) reportFailure(err);
-      process.stderr.write(`uopscope: ${msg} (see 'uopscope --help')\n`);
+      process.stderr.write(`uopscope: ${String(msg).replace(/\s*\n\s*/g, ' ')} (see 'uopscope --help')\n`);
       process.exit(2);
     });
   for (const c of commands) cli = c(cli);

@@ -376,7 +376,7 @@ export function resolveInstructions(instrs: DecodedInstruction[], data: ArchData
   let alu: number[] | undefined;
   const aluPorts = () => {
     if (!alu) {
-      try { alu = loadMachine(data.arch).aluPorts; } catch { alu = [0, 1, 5]; }
+      alu = loadMachine(data.arch).aluPorts;   // an unknown architecture is the machine model's UserError
     }
     return alu;
   };
