@@ -37,7 +37,7 @@ export interface Section {
 export interface UnknownInstruction {
   line: number;
   asm: string;
-  /** 'alu': counted as one µop on any ALU port with latency 1; 'skip': no µop, no latency */
+  /** 'alu': counted as one µop on any ALU port with latency 1; 'skip': no µop and no port; an instruction that reads its result still waits the engine's minimum latency of 1 cycle */
   fallback: 'skip' | 'alu' | null;
 }
 

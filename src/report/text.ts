@@ -100,7 +100,7 @@ function renderUnknown(model: ReportModel): string[] {
   const out = ['X - no data for this instruction on ' + model.arch + ':'];
   for (const u of model.unknown) {
     const how = u.fallback === 'alu' ? 'counted as 1 µop on any ALU port, latency 1'
-      : u.fallback === 'skip' ? 'skipped (no µop, no latency)' : 'no fallback';
+      : u.fallback === 'skip' ? 'skipped (no µop; dependants still wait the engine\'s minimum of 1 cycle)' : 'no fallback';
     out.push(`  line ${u.line}: ${u.asm} (${how})`);
   }
   return out;

@@ -80,7 +80,7 @@ test('unknown instructions are marked X and listed with the fallback used', () =
   assert.match(text, /\|\|   mov rax, 0x1\n/);
   assert.match(text, /X - no data for this instruction on SNB:\n  line 1: vfoo xmm1, xmm2 \(counted as 1 µop on any ALU port, latency 1\)/);
   m.unknown[0]!.fallback = 'skip';
-  assert.match(renderText(m), /line 1: vfoo xmm1, xmm2 \(skipped \(no µop, no latency\)\)/);
+  assert.match(renderText(m), /line 1: vfoo xmm1, xmm2 \(skipped \(no µop; dependants still wait the engine's minimum of 1 cycle\)\)/);
 });
 
 test('a variant run omits the what-if line of its own switch and says which variant ran', () => {

@@ -39,8 +39,6 @@ test('branch example, SNB, 200 iterations (§2.1)', () => {
   // the §2.6 detail) is reproduced, so we keep the model as written and state the one-cycle gap.
   assert.equal(r[1]!.stats.cycles, 467);
   assert.equal(r[3]!.stats.cycles, 467);
-  near(r[1]!.stats.blockThroughput, 2.34, 0.006, 'perfect front end');
-  near(r[3]!.stats.blockThroughput, 2.34, 0.006, 'no dependencies');
   assert.equal(f2(s.uopsPerCycle), '2.99');
   assert.equal(s.totalUops, 7);
   // the table of §2.1: had to wait / caused to wait per line
