@@ -4,7 +4,7 @@
 // <cache root>/v<N>/embedded-<hash of the XML files>/ — a changed XML file gets a new hash and is
 // parsed again. When the cache directory is not writable the XML is parsed on every run.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomicWrite.js';
 import { readArchFile, writeArchDir } from './cache.js';
@@ -106,9 +106,16 @@ export function loadEmbeddedArch(arch: string, dirOverride?: string, sourceDir?:
   const l = open(dirOverride, sourceDir);
   if (l.archs) return l.archs.get(arch) ?? null;
   if (l.summary.archs[arch] === undefined) return null;
-  const forms = l.dir ? readArchFile(l.dir, arch) : null;
+  let forms: ArchForm[] | null = null;
+  try {
+    forms = l.dir ? readArchFile(l.dir, arch) : null;
+  } catch {
+    // a damaged compiled file: the shipped XML is the source, so drop the compiled copy (the next
+    // run writes it anew) and parse again — nothing for the user to do
+    if (l.dir) rmSync(l.dir, { recursive: true, force: true });
+  }
   if (forms) return forms;
-  // the cache vanished under us: parse again
+  // the cache vanished or was damaged: parse again
   memo.clear();
   const fresh = parseEmbedded(embeddedFiles(sourceDir ?? embeddedDir()));
   return fresh.archs.get(arch) ?? null;

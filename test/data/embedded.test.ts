@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { embeddedFiles, embeddedSummary, loadEmbeddedArch, parseEmbedded, resetEmbeddedMemo } from '../../src/data/embedded.js';
 import { importUopsXml } from '../../src/data/cache.js';
@@ -26,6 +26,19 @@ test('embedded-style data: first load parses the XML and caches it, later loads 
   assert.deepEqual(again.map(plainForm), first.map(plainForm));
   assert.deepEqual(embeddedSummary(cacheDir, FIXTURES).archs, { SKL: 13, SNB: 1, ZEN2: 1 });
   assert.equal(loadEmbeddedArch('ICL', cacheDir, FIXTURES), null);
+});
+
+test('a damaged compiled copy of the embedded data is dropped and parsed again, silently', () => {
+  const cacheDir = tempDir('emb-damaged');
+  resetEmbeddedMemo();
+  const first = loadEmbeddedArch('SKL', cacheDir, FIXTURES)!;
+  const dir = readdirSync(join(cacheDir, `v${CACHE_VERSION}`)).find((d) => d.startsWith('embedded-'))!;
+  writeFileSync(join(cacheDir, `v${CACHE_VERSION}`, dir, 'SKL.json'), 'garbage');
+  resetEmbeddedMemo();
+  const again = loadEmbeddedArch('SKL', cacheDir, FIXTURES)!;
+  assert.deepEqual(again.map(plainForm), first.map(plainForm));
+  assert.ok(!existsSync(join(cacheDir, `v${CACHE_VERSION}`, dir, 'SKL.json')) || readFileSync(join(cacheDir, `v${CACHE_VERSION}`, dir, 'SKL.json'), 'utf8') !== 'garbage',
+    'the damaged file is not left in place');
 });
 
 /** Imports a synthetic file seeded with `seed` and checks the seed's figures came through unchanged. */
