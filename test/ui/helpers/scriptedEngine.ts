@@ -44,7 +44,7 @@ export function scriptedEngine(script: Script, lines: number[], variant: Variant
     const cyc = Math.max(1, c);
     return {
       cycle: c, finished, rs, rsUsed: rs.length, rsCapacity: 8,
-      ports: script.ports.map((p, i) => ({ port: p, uops: i === done % script.ports.length && !finished && c > 0 ? [at(done)] : [], cumulative: Math.floor((done + script.ports.length - 1 - i) / script.ports.length) })),
+      ports: script.ports.map((p, i) => ({ port: p, uops: i === done % script.ports.length && !finished && c > 0 ? [at(done)] : [], cumulative: Math.floor((done + script.ports.length - 1 - i) / script.ports.length), use: Math.floor((done + script.ports.length - 1 - i) / script.ports.length) / cyc })),
       divider: { busy: false, cyclesLeft: 0, owner: null },
       ready: rs.filter((e) => e.state.kind === 'waiting-port').map((e) => ({ line: e.line, iteration: e.iteration })),
       frontEnd: { next: loadedTo < total ? { ...at(loadedTo), uopsLeft: 1 } : null, loadedThisCycle: c > 0 && !finished ? 1 : 0 },
