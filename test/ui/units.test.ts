@@ -63,13 +63,13 @@ test('per-line states add up to the iterations, and match the engine\'s reservat
   const lines = session.lines.map((l) => l.line);
   for (const c of [0, 1, 3, 7, 15, 30]) {
     const s = e.seek(c);
-    const st = lineStates(s, lines, 20);
+    const st = lineStates(s, lines);
     for (const x of st) assert.equal(x.notLoaded + x.waiting + x.ready + x.executing + x.done, 20, `cycle ${c} line ${x.line}`);
     const inRs = st.reduce((n, x) => n + x.waiting + x.ready + x.executing, 0);
     assert.equal(inRs, s.rs.filter((r) => r.state.kind !== 'done').length, `cycle ${c}`);
   }
   const end = e.runToEnd();
-  assert.ok(lineStates(end, lines, 20).every((x) => x.done === 20));
+  assert.ok(lineStates(end, lines).every((x) => x.done === 20));
 });
 
 test('the snapshot cache returns what the engine returns, in any order of cycles', () => {

@@ -53,10 +53,10 @@ export function Explorer(props: ExplorerProps) {
 
   const layout = computeLayout(size.columns, size.rows, state.panes.length, state.session.lines.length, state.tab);
   const states = useMemo(() => state.panes.map((pane, i) => {
-    const ls = lineStates(state.snaps[i]!, pane.lines, state.iterations);
+    const ls = lineStates(state.snaps[i]!, pane.lines);
     const byLine = new Map(ls.map((x) => [x.line, x]));
     return state.session.lines.map((l) => byLine.get(l.line) ?? null);
-  }), [state.panes, state.snaps, state.iterations, state.session]);
+  }), [state.panes, state.snaps, state.session]);
 
   const primary = state.snaps[0]!;
   const total = state.totals.every((t) => t !== null) ? Math.max(...(state.totals as number[])) : null;

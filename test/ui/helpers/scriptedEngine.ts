@@ -42,6 +42,16 @@ export function scriptedEngine(script: Script, lines: number[], variant: Variant
     const loadedTo = Math.min(total, done + 3);
     const finished = done >= total;
     const cyc = Math.max(1, c);
+    // where each instance is in this script: done before `done`, in the station up to `loadedTo`
+    const lineCounts = lines.map((line) => ({ line, notLoaded: 0, waiting: 0, ready: 0, executing: 0, done: 0 }));
+    for (let k = 0; k < total; k++) {
+      const lc = lineCounts[k % n]!;
+      if (k < done) lc.done++;
+      else if (k >= loadedTo) lc.notLoaded++;
+      else if (k === done) lc.executing++;
+      else if (k === done + 1) lc.ready++;
+      else lc.waiting++;
+    }
     return {
       cycle: c, finished, rs, rsUsed: rs.length, rsCapacity: 8,
       ports: script.ports.map((p, i) => ({ port: p, uops: i === done % script.ports.length && !finished && c > 0 ? [at(done)] : [], cumulative: Math.floor((done + script.ports.length - 1 - i) / script.ports.length), use: Math.floor((done + script.ports.length - 1 - i) / script.ports.length) / cyc })),
@@ -54,6 +64,7 @@ export function scriptedEngine(script: Script, lines: number[], variant: Variant
         lines: lines.map((l) => ({ line: l, asm: program.instructions.find((x) => x.line === l)!.asm, uops: 1, hadToWait: 0.5, causedToWait: 0.25, ports: { [String(script.ports[0])]: 1 }, divider: 0, unknown: false })),
         portTotals: { [String(script.ports[0])]: n }, dividerUsed: false,
       },
+      lineCounts,
     };
   };
   let cur = 0;
