@@ -87,20 +87,22 @@ test('the worker computes the same run length and divergence as the UI thread; c
   const off = workerOffload(() => a.program, a.params, queue);
   try {
     const pf = { ...BASELINE, perfectFrontEnd: true };
-    const total = await off.totalCycles({ variant: BASELINE, branch: null }, 30).promise;
-    assert.equal(total, session.makeEngine(BASELINE, 30).totalCycles());
+    const total = await off.wholeRun({ variant: BASELINE, branch: null }, 30).promise;
+    const here = session.makeEngine(BASELINE, 30);
+    assert.equal(total.cycles, here.totalCycles());
+    assert.equal(total.blockThroughput, here.runToEnd().stats.blockThroughput);
     const scan = startScan(session.makeEngine(BASELINE, 30), session.makeEngine({ ...BASELINE, noDependencies: true }, 30));
     let local = scan.result;
     while (local.kind === 'searching') local = continueScan(scan, 100);
     assert.deepEqual(await off.divergence({ variant: BASELINE, branch: null }, { variant: { ...BASELINE, noDependencies: true }, branch: null }, 30).promise, local);
-    const slow = off.totalCycles({ variant: pf, branch: null }, 200_000);
-    const queued = off.totalCycles({ variant: BASELINE, branch: null }, 200_000);
+    const slow = off.wholeRun({ variant: pf, branch: null }, 200_000);
+    const queued = off.wholeRun({ variant: BASELINE, branch: null }, 200_000);
     queued.cancel();
     slow.cancel();
     await assert.rejects(slow.promise, /cancelled/);
     await assert.rejects(queued.promise, /cancelled/);
     // the queue goes on after a cancel
-    assert.equal(await off.totalCycles({ variant: BASELINE, branch: null }, 30).promise, total);
+    assert.deepEqual(await off.wholeRun({ variant: BASELINE, branch: null }, 30).promise, total);
   } finally {
     queue.stop();
   }
