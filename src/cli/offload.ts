@@ -3,7 +3,7 @@
 import { Worker } from 'node:worker_threads';
 import type { MachineParams, SimProgram } from '../sim/types.js';
 import type { Divergence } from '../ui/compare.js';
-import type { Cancellable, Offload, PaneSpec } from '../ui/types.js';
+import type { Cancellable, Offload, PaneSpec, RunTotal } from '../ui/types.js';
 import type { WorkerRequest } from './simWorker.js';
 
 // under tsx (tests, development) this file is .ts and so is the worker; built, both are .js
@@ -99,7 +99,7 @@ export function stopBackground(): void { shared.stop(); }
 
 export function workerOffload(programFor: (spec: PaneSpec, iterations: number) => SimProgram, machine: MachineParams, queue = shared): Offload {
   return {
-    totalCycles: (pane, iterations) => queue.submit<number>({ kind: 'total', program: programFor(pane, iterations), machine, config: { iterations, variant: pane.variant } }),
+    wholeRun: (pane, iterations) => queue.submit<RunTotal>({ kind: 'total', program: programFor(pane, iterations), machine, config: { iterations, variant: pane.variant } }),
     divergence: (a, b, iterations) => queue.submit<Divergence>({
       kind: 'diverge', machine,
       a: { program: programFor(a, iterations), config: { iterations, variant: a.variant } },

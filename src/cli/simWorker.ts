@@ -1,17 +1,22 @@
 // Worker thread for the explorer's long computations: a run's length, and the first cycle at
-// which two runs differ. Plain data in (programs, machine, config), a number or a Divergence out.
+// which two runs differ. Plain data in (programs, machine, config); out: the run's cycles and block
+// throughput from the engine's final statistics, or a Divergence.
 // One job at a time, in order; the main thread terminates the worker to cancel the running one.
 import { parentPort } from 'node:worker_threads';
 import { createEngine } from '../sim/index.js';
 import type { MachineParams, SimConfig, SimProgram } from '../sim/types.js';
 import { continueScan, startScan, type Divergence } from '../ui/compare.js';
+import type { RunTotal } from '../ui/types.js';
 
 export type WorkerRequest =
   | { kind: 'total'; program: SimProgram; machine: MachineParams; config: SimConfig }
   | { kind: 'diverge'; a: { program: SimProgram; config: SimConfig }; b: { program: SimProgram; config: SimConfig }; machine: MachineParams };
 
-export function runRequest(req: WorkerRequest): number | Divergence {
-  if (req.kind === 'total') return createEngine(req.program, req.machine, req.config).totalCycles();
+export function runRequest(req: WorkerRequest): RunTotal | Divergence {
+  if (req.kind === 'total') {
+    const st = createEngine(req.program, req.machine, req.config).runToEnd().stats;
+    return { cycles: st.cycles, blockThroughput: st.blockThroughput };
+  }
   const scan = startScan(createEngine(req.a.program, req.machine, req.a.config), createEngine(req.b.program, req.machine, req.b.config));
   let r = scan.result;
   while (r.kind === 'searching') r = continueScan(scan, 4096);

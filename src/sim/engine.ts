@@ -3,7 +3,7 @@
 import { CompiledProgram, Core, DEFAULT_MODEL, ST_DONE, ST_EXEC, ST_LOADING, ST_WAIT_DEP, ST_WAIT_PORT } from './core.js';
 import type { CoreState, ModelOptions } from './core.js';
 import { coreDetail, coreStats } from './stats.js';
-import type { Engine, EntryState, LineDetail, MachineParams, PortSlot, RsEntry, SimConfig, SimProgram, SimResult, Snapshot } from './types.js';
+import type { Engine, EntryState, LineCount, LineDetail, MachineParams, PortSlot, RsEntry, SimConfig, SimProgram, SimResult, Snapshot, Stats } from './types.js';
 
 /** At most this many checkpoints are kept; past it the interval doubles and every other one goes. */
 const MAX_CHECKPOINTS = 128;
@@ -27,7 +27,9 @@ export function snapshotOf(core: Core, program: SimProgram): Snapshot {
   const rs: RsEntry[] = [];
   const ready: { line: number; iteration: number }[] = [];
   const c = core.cycle;
-  for (let g = core.head; core.isLoaded(g); g++) {
+  const counts: LineCount[] = program.instructions.map((x) => ({ line: x.line, notLoaded: 0, waiting: 0, ready: 0, executing: 0, done: 0 }));
+  let g = core.head;
+  for (; core.isLoaded(g); g++) {
     const s = g & core.mask;
     const status = core.rStatus[s]!;
     if (status === ST_DONE) continue;
@@ -71,11 +73,23 @@ export function snapshotOf(core: Core, program: SimProgram): Snapshot {
     let assigned = 0;
     for (let u = 0; u < maxU; u++) if (core.rUopPort[s * maxU + u]! >= 0) assigned++;
     rs.push({ line: lineOf(i, program), iteration: k, uops: cp.uops[i]!, loaded: core.rLoaded[s]!, assigned, state });
+    const lc = counts[i]!;
+    if (status === ST_EXEC) lc.executing++;
+    else if (status === ST_WAIT_PORT) lc.ready++;
+    else lc.waiting++;
+  }
+  // instances begun loading: every g before the first one not loaded (those before head are done)
+  for (let i = 0; i < n; i++) {
+    const lc = counts[i]!;
+    const started = Math.floor(g / n) + (i < g % n ? 1 : 0);
+    lc.notLoaded = core.iterations - started;
+    lc.done = started - lc.waiting - lc.ready - lc.executing;
   }
   const ports: PortSlot[] = cp.portIds.map((port, p) => ({
     port,
     uops: core.cycle > 0 ? core.holdersOf(p).map(inst) : [],
     cumulative: core.usage[p]!,
+    use: core.usage[p]! / Math.max(1, c),
   }));
   const divBusy = cp.divPort >= 0 && core.divOwner >= 0 && core.divBusyUntil >= c && c > 0;
   const fe = core.fe < core.N
@@ -98,6 +112,7 @@ export function snapshotOf(core: Core, program: SimProgram): Snapshot {
     completed: core.completed,
     total: core.N,
     stats: coreStats(core, program),
+    lineCounts: counts,
   };
 }
 
@@ -106,6 +121,7 @@ class SteppableEngine implements Engine {
   private checkpoints: CoreState[] = [];
   private interval = FIRST_INTERVAL;
   private end: number | null = null;
+  private final: Stats | null = null;
   private current: Snapshot;
   private trace: Snapshot[] | null;
   private compiled: CompiledProgram;
@@ -204,6 +220,16 @@ class SteppableEngine implements Engine {
     this.core.restore(here);
     this.current = snap;
     return this.end;
+  }
+
+  finalStats(): Stats {
+    if (this.final) return this.final;
+    const here = this.core.save();
+    while (!this.core.finished) this.advance();
+    this.end = this.core.cycle;
+    this.final = coreStats(this.core, this.program);
+    this.core.restore(here);
+    return this.final;
   }
 
   detail(line: number): LineDetail {

@@ -85,6 +85,21 @@ export interface PortSlot {
   uops: { line: number; iteration: number }[];
   /** cumulative µops assigned to this port up to and including this cycle */
   cumulative: number;
+  /** share of the cycles so far the port was used: cumulative ÷ max(1, cycle) (optional: added later) */
+  use?: number;
+}
+
+/** Where the instances of one line are at a snapshot (they add up to the run's iterations). */
+export interface LineCount {
+  line: number;
+  /** not loaded by the front end yet (an instance partly loaded counts as loaded) */
+  notLoaded: number;
+  /** in the station, loading or waiting on a dependency */
+  waiting: number;
+  /** in the station, dependencies resolved, waiting for a port */
+  ready: number;
+  executing: number;
+  done: number;
 }
 
 export interface DividerState {
@@ -116,6 +131,8 @@ export interface Snapshot {
   total: number;         // instances in the whole run (lines × iterations)
   /** statistics accumulated up to this cycle */
   stats: Stats;
+  /** per line of the program, in program order: how many instances are in which state (optional: added later) */
+  lineCounts?: LineCount[];
 }
 
 export interface LineStats {
@@ -177,5 +194,7 @@ export interface Engine {
   runToEnd(): Snapshot;
   /** total cycles of the whole run (runs it on first call, then cached) */
   totalCycles(): number;
+  /** statistics of the whole run, without moving the position (optional: added later) */
+  finalStats?(): Stats;
   detail(line: number): LineDetail;
 }

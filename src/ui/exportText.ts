@@ -21,11 +21,11 @@ export function statsTable(st: Stats, ports: number[]): string[] {
   return out;
 }
 
-function snapshotLines(s: Snapshot, ls: { line: number; asm: string }[], paneLines: number[], iterations: number): string[] {
+function snapshotLines(s: Snapshot, ls: { line: number; asm: string }[], paneLines: number[]): string[] {
   const out: string[] = [];
   out.push(`cycle ${s.cycle}${s.finished ? ' (finished)' : ''}: ${s.completed} of ${s.total} instances done`);
   out.push('program (W waiting, R ready, X executing, D done, N not loaded):');
-  const states = lineStates(s, paneLines, iterations);
+  const states = lineStates(s, paneLines);
   const asm = new Map(ls.map((l) => [l.line, l.asm]));
   for (const st of states) {
     out.push(`  ${String(st.line).padStart(3)}  ${(asm.get(st.line) ?? '').padEnd(36).slice(0, 36)} W${st.waiting} R${st.ready} X${st.executing} D${st.done} N${st.notLoaded}`);
@@ -70,10 +70,10 @@ export function exportText(state: ExplorerState, extras: ExportExtras): string {
     out.push('');
     out.push(`== Pane: ${pane.title}`);
     out.push(`block throughput so far: ${num(snap.stats.blockThroughput)} cycles/iteration, ${num(snap.stats.uopsPerCycle)} µops/cycle`);
-    if (total !== null && total !== undefined) out.push(`whole run: ${total} cycles, ${num(total / state.iterations)} cycles/iteration`);
+    if (total !== null && total !== undefined) out.push(`whole run: ${total.cycles} cycles${total.blockThroughput === null ? '' : `, ${num(total.blockThroughput)} cycles/iteration`}`);
     out.push('');
     out.push('-- Snapshot');
-    out.push(...snapshotLines(snap, s.lines, pane.lines, state.iterations));
+    out.push(...snapshotLines(snap, s.lines, pane.lines));
     out.push('');
     out.push('-- Per-line statistics (per iteration, up to this cycle)');
     out.push(...statsTable(snap.stats, s.ports));

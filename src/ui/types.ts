@@ -39,8 +39,15 @@ export interface PaneSpec {
 
 export interface Cancellable<T> { promise: Promise<T>; cancel(): void }
 
+/** The whole run of a pane, as the engine computes it. */
+export interface RunTotal {
+  cycles: number;
+  /** the final statistics' block throughput (null: the engine does not offer its final statistics) */
+  blockThroughput: number | null;
+}
+
 export interface Offload {
-  totalCycles(pane: PaneSpec, iterations: number): Cancellable<number>;
+  wholeRun(pane: PaneSpec, iterations: number): Cancellable<RunTotal>;
   divergence(a: PaneSpec, b: PaneSpec, iterations: number): Cancellable<Divergence>;
 }
 

@@ -63,13 +63,13 @@ test('per-line states add up to the iterations, and match the engine\'s reservat
   const lines = session.lines.map((l) => l.line);
   for (const c of [0, 1, 3, 7, 15, 30]) {
     const s = e.seek(c);
-    const st = lineStates(s, lines, 20);
+    const st = lineStates(s, lines);
     for (const x of st) assert.equal(x.notLoaded + x.waiting + x.ready + x.executing + x.done, 20, `cycle ${c} line ${x.line}`);
     const inRs = st.reduce((n, x) => n + x.waiting + x.ready + x.executing, 0);
     assert.equal(inRs, s.rs.filter((r) => r.state.kind !== 'done').length, `cycle ${c}`);
   }
   const end = e.runToEnd();
-  assert.ok(lineStates(end, lines, 20).every((x) => x.done === 20));
+  assert.ok(lineStates(end, lines).every((x) => x.done === 20));
 });
 
 test('the snapshot cache returns what the engine returns, in any order of cycles', () => {
@@ -87,20 +87,22 @@ test('the worker computes the same run length and divergence as the UI thread; c
   const off = workerOffload(() => a.program, a.params, queue);
   try {
     const pf = { ...BASELINE, perfectFrontEnd: true };
-    const total = await off.totalCycles({ variant: BASELINE, branch: null }, 30).promise;
-    assert.equal(total, session.makeEngine(BASELINE, 30).totalCycles());
+    const total = await off.wholeRun({ variant: BASELINE, branch: null }, 30).promise;
+    const here = session.makeEngine(BASELINE, 30);
+    assert.equal(total.cycles, here.totalCycles());
+    assert.equal(total.blockThroughput, here.runToEnd().stats.blockThroughput);
     const scan = startScan(session.makeEngine(BASELINE, 30), session.makeEngine({ ...BASELINE, noDependencies: true }, 30));
     let local = scan.result;
     while (local.kind === 'searching') local = continueScan(scan, 100);
     assert.deepEqual(await off.divergence({ variant: BASELINE, branch: null }, { variant: { ...BASELINE, noDependencies: true }, branch: null }, 30).promise, local);
-    const slow = off.totalCycles({ variant: pf, branch: null }, 200_000);
-    const queued = off.totalCycles({ variant: BASELINE, branch: null }, 200_000);
+    const slow = off.wholeRun({ variant: pf, branch: null }, 200_000);
+    const queued = off.wholeRun({ variant: BASELINE, branch: null }, 200_000);
     queued.cancel();
     slow.cancel();
     await assert.rejects(slow.promise, /cancelled/);
     await assert.rejects(queued.promise, /cancelled/);
     // the queue goes on after a cancel
-    assert.equal(await off.totalCycles({ variant: BASELINE, branch: null }, 30).promise, total);
+    assert.deepEqual(await off.wholeRun({ variant: BASELINE, branch: null }, 30).promise, total);
   } finally {
     queue.stop();
   }

@@ -53,13 +53,13 @@ export function Explorer(props: ExplorerProps) {
 
   const layout = computeLayout(size.columns, size.rows, state.panes.length, state.session.lines.length, state.tab);
   const states = useMemo(() => state.panes.map((pane, i) => {
-    const ls = lineStates(state.snaps[i]!, pane.lines, state.iterations);
+    const ls = lineStates(state.snaps[i]!, pane.lines);
     const byLine = new Map(ls.map((x) => [x.line, x]));
     return state.session.lines.map((l) => byLine.get(l.line) ?? null);
-  }), [state.panes, state.snaps, state.iterations, state.session]);
+  }), [state.panes, state.snaps, state.session]);
 
   const primary = state.snaps[0]!;
-  const total = state.totals.every((t) => t !== null) ? Math.max(...(state.totals as number[])) : null;
+  const total = state.totals.every((t) => t !== null) ? Math.max(...state.totals.map((t) => t!.cycles)) : null;
   const width = layout.columns;
   const ov = state.overlay;
 
@@ -116,7 +116,7 @@ export function Explorer(props: ExplorerProps) {
         <ComparisonBar width={width} color={color} divergence={describeDivergence(divergence)}
           panes={state.panes.map((p, i) => ({
             title: state.branches ? p.title.replace(/ \(.*\)$/, '') : i === 0 ? 'baseline' : shortVariant(state.variants), throughput: state.snaps[i]!.stats.blockThroughput,
-            final: state.totals[i] === null || state.totals[i] === undefined ? null : state.totals[i]! / state.iterations,
+            final: state.totals[i]?.blockThroughput ?? null,
           }))} />
       )}
       <Box flexGrow={1} flexDirection="column" overflowY="hidden">{body}</Box>

@@ -21,7 +21,6 @@ export function PortsPane(p: PortsPaneProps) {
     const label = cw >= 9 ? inst(first) : `L${first.line}`;
     return ps.uops.length > 1 ? `${label}+${ps.uops.length - 1}` : label;
   });
-  const cycles = Math.max(1, s.cycle);
   const d = s.divider;
   const divider = d.busy
     ? `divider: busy, ${d.cyclesLeft} cycle${d.cyclesLeft === 1 ? '' : 's'} left${d.owner ? `, held by ${inst(d.owner)}` : ''}`
@@ -36,7 +35,7 @@ export function PortsPane(p: PortsPaneProps) {
       <Text wrap="truncate-end">{s.ports.map((ps) => cell(`p${ps.port}`)).join('').trimEnd()}</Text>
       <Text wrap="truncate-end" color={tint(p.color, 'green')}>{now.map(cell).join('').trimEnd()}</Text>
       <Text wrap="truncate-end">{s.ports.map((ps) => cell(String(ps.cumulative))).join('').trimEnd()}</Text>
-      <Text wrap="truncate-end" color={tint(p.color, 'magenta')}>{s.ports.map((ps) => bar(ps.cumulative / cycles, cw - 1) + ' ').join('')}</Text>
+      <Text wrap="truncate-end" color={tint(p.color, 'magenta')}>{s.ports.map((ps) => bar(ps.use ?? 0, cw - 1) + ' ').join('')}</Text>
       <Text wrap="truncate-end" color={d.busy ? tint(p.color, 'red') : undefined}>{clip(divider, p.width)}</Text>
       <Text wrap="truncate-end">{clip(`ready: ${ready}`, p.width)}</Text>
       <Text wrap="truncate-end">{clip(fe, p.width)}</Text>

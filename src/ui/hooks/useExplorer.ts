@@ -4,7 +4,8 @@ import { useCallback, useMemo, useRef, useState } from 'react';
 import type { LineDetail, Snapshot } from '../../sim/types.js';
 import { buildPanes } from '../panes.js';
 import { PaneCursor } from '../snapshotCache.js';
-import { TABS, type ExplorerProps, type ExplorerSession, type PaneInfo, type TabId, type VariantKey } from '../types.js';
+import { TABS, type ExplorerProps, type ExplorerSession, type PaneInfo, type RunTotal, type TabId, type VariantKey } from '../types.js';
+import { wholeRunOf } from './useTotals.js';
 
 export type Overlay =
   | { kind: 'none' }
@@ -37,7 +38,7 @@ export interface ExplorerState extends View {
   message: string;
   busy: string | null;        // 'loading HSW…'
   promptText: string;         // what is typed at the g / i prompt
-  totals: (number | null)[];  // per pane, once known
+  totals: (RunTotal | null)[];  // per pane, once known
 }
 
 export interface ExplorerActions {
@@ -55,7 +56,7 @@ export interface ExplorerActions {
   setTab(t: TabId | 'next' | 'prev'): void;
   togglePlay(): void;
   changeSpeed(dir: 1 | -1): void;
-  setTotal(pane: PaneInfo, total: number): void;
+  setTotal(pane: PaneInfo, total: RunTotal): void;
   setMessage(m: string): void;
   setPromptText(t: string): void;
   /** overlay, prompt text and busy as of the last action (ahead of the rendered state) */
@@ -103,7 +104,7 @@ export function useExplorer(props: ExplorerProps, exportText: (s: ExplorerState)
   const setBusy = useCallback((b: string | null) => { live.current.busy = b; setBusyState(b); }, []);
   const [promptText, setPromptTextState] = useState('');
   const setPromptText = useCallback((t: string) => { live.current.promptText = t; setPromptTextState(t); }, []);
-  const [totals, setTotals] = useState<(number | null)[]>(() => view.panes.map(() => null));
+  const [totals, setTotals] = useState<(RunTotal | null)[]>(() => view.panes.map(() => null));
   const viewRef = useRef(view);
   viewRef.current = view;
 
@@ -141,7 +142,7 @@ export function useExplorer(props: ExplorerProps, exportText: (s: ExplorerState)
       const nv = { ...v, snaps: aligned, cycle };
       viewRef.current = nv;
       setView(nv);
-      setTotals(v.panes.map((p) => p.engine.totalCycles()));
+      setTotals(v.panes.map((p) => wholeRunOf(p.engine)));
       setBusy(null);
     }, 0);
   }, [setBusy]);
@@ -259,7 +260,7 @@ export function useExplorer(props: ExplorerProps, exportText: (s: ExplorerState)
     });
   }, []);
 
-  const setTotal = useCallback((pane: PaneInfo, total: number) => {
+  const setTotal = useCallback((pane: PaneInfo, total: RunTotal) => {
     const i = viewRef.current.panes.indexOf(pane);
     if (i < 0) return;   // a pane of an earlier layout
     setTotals((t) => t.map((x, k) => (k === i ? total : x)));

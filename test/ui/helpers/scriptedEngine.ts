@@ -42,9 +42,19 @@ export function scriptedEngine(script: Script, lines: number[], variant: Variant
     const loadedTo = Math.min(total, done + 3);
     const finished = done >= total;
     const cyc = Math.max(1, c);
+    // where each instance is in this script: done before `done`, in the station up to `loadedTo`
+    const lineCounts = lines.map((line) => ({ line, notLoaded: 0, waiting: 0, ready: 0, executing: 0, done: 0 }));
+    for (let k = 0; k < total; k++) {
+      const lc = lineCounts[k % n]!;
+      if (k < done) lc.done++;
+      else if (k >= loadedTo) lc.notLoaded++;
+      else if (k === done) lc.executing++;
+      else if (k === done + 1) lc.ready++;
+      else lc.waiting++;
+    }
     return {
       cycle: c, finished, rs, rsUsed: rs.length, rsCapacity: 8,
-      ports: script.ports.map((p, i) => ({ port: p, uops: i === done % script.ports.length && !finished && c > 0 ? [at(done)] : [], cumulative: Math.floor((done + script.ports.length - 1 - i) / script.ports.length) })),
+      ports: script.ports.map((p, i) => ({ port: p, uops: i === done % script.ports.length && !finished && c > 0 ? [at(done)] : [], cumulative: Math.floor((done + script.ports.length - 1 - i) / script.ports.length), use: Math.floor((done + script.ports.length - 1 - i) / script.ports.length) / cyc })),
       divider: { busy: false, cyclesLeft: 0, owner: null },
       ready: rs.filter((e) => e.state.kind === 'waiting-port').map((e) => ({ line: e.line, iteration: e.iteration })),
       frontEnd: { next: loadedTo < total ? { ...at(loadedTo), uopsLeft: 1 } : null, loadedThisCycle: c > 0 && !finished ? 1 : 0 },
@@ -54,6 +64,7 @@ export function scriptedEngine(script: Script, lines: number[], variant: Variant
         lines: lines.map((l) => ({ line: l, asm: program.instructions.find((x) => x.line === l)!.asm, uops: 1, hadToWait: 0.5, causedToWait: 0.25, ports: { [String(script.ports[0])]: 1 }, divider: 0, unknown: false })),
         portTotals: { [String(script.ports[0])]: n }, dividerUsed: false,
       },
+      lineCounts,
     };
   };
   let cur = 0;
@@ -64,6 +75,7 @@ export function scriptedEngine(script: Script, lines: number[], variant: Variant
     seek: (c: number) => { cur = Math.max(0, Math.min(end, c)); return snap(cur); },
     runToEnd: () => { cur = end; return snap(cur); },
     totalCycles: () => end,
+    finalStats: () => snap(end).stats,
     detail: (line: number): LineDetail => ({ line, asm: `asm of ${line}`, maxLatency: 3, latencies: [{ line: 0, fromThis: 3, toThis: null }], dependencyDelays: [{ line: 0, wasDelayed: 0.5, hasDelayed: 0 }], portDelays: [{ port: 0, wasDelayed: 0.25, hasDelayed: 0.75 }] }),
   };
 }
