@@ -2,7 +2,8 @@
 // directory, $XDG_CONFIG_HOME/uopscope/config.json (~/.config/uopscope/config.json), or in
 // $UOPSCOPE_CONFIG_DIR when set. Written atomically (temp file + rename).
 
-import { mkdirSync, readFileSync, renameSync, writeFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { writeFileAtomic } from '../atomicWrite.js';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
@@ -59,15 +60,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): UserConfig {
 
 /** Saves the settings atomically; returns the file written. */
 export function writeConfig(cfg: UserConfig, env: NodeJS.ProcessEnv = process.env): string {
-  const dir = configDir(env);
   const path = configPath(env);
-  const tmp = join(dir, `.config.json.${process.pid}.${Date.now()}.tmp`);
   try {
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(tmp, JSON.stringify(cfg, null, 2) + '\n', 'utf8');
-    renameSync(tmp, path);
+    writeFileAtomic(path, JSON.stringify(cfg, null, 2) + '\n', { mkdir: true });
   } catch (err) {
-    rmSync(tmp, { force: true });
     throw new UserError(`cannot write the config file ${path}: ${(err as Error).message}; set UOPSCOPE_CONFIG_DIR to a writable directory`);
   }
   return path;

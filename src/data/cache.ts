@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { UserError } from '../errors.js';
-import { writeFileAtomic } from './atomicWrite.js';
+import { writeFileAtomic } from '../atomicWrite.js';
 import { ArchEncoder, decodeArch, type EncodedArch } from './cacheFormat.js';
 import { formKey } from './formKey.js';
 import { CACHE_VERSION, cacheDir } from './paths.js';
@@ -109,7 +109,7 @@ export async function importUopsXml(file: string, opts: ImportOptions = {}): Pro
     forms: parsed.forms,
   };
   if (parsed.date) index.date = parsed.date;
-  writeFileAtomic(join(base, 'index.json'), JSON.stringify(index, null, 1));
+  writeFileAtomic(join(base, 'index.json'), JSON.stringify(index, null, 1), { mkdir: true });
   // the previous import and leftovers of interrupted ones are no longer referenced
   for (const name of readdirSync(base)) {
     if (name.startsWith('import-') && name !== stamp) {

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from './atomicWrite.js';
+import { writeFileAtomic } from '../atomicWrite.js';
 import { readArchFile, writeArchDir } from './cache.js';
 import { dedupe } from './formKey.js';
 import { CACHE_VERSION, assetsDir, cacheDir } from './paths.js';
@@ -89,7 +89,7 @@ function open(dirOverride?: string, sourceDir = embeddedDir()): Loaded {
   let written: string | null = null;
   try {
     writeArchDir(dir, parsed.archs);
-    writeFileAtomic(summaryPath, JSON.stringify(summary, null, 1));
+    writeFileAtomic(summaryPath, JSON.stringify(summary, null, 1), { mkdir: true });
     written = dir;
   } catch { /* read-only cache: keep the parsed forms in memory */ }
   loaded = { summary, archs: parsed.archs, dir: written };
