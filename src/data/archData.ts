@@ -8,6 +8,7 @@ import { loadImportedArch, readIndex } from './cache.js';
 import { embeddedFiles, embeddedSummary, loadEmbeddedArch } from './embedded.js';
 import { mergeInherited } from './formKey.js';
 import { inheritanceChain } from './machines.js';
+import { loadLlvmModel } from './llvmModel.js';
 import { parseUopsXmlFile } from './uopsXml.js';
 import type { ArchData, ArchForm, DataSource } from './types.js';
 
@@ -41,9 +42,31 @@ function combine(arch: string, lists: (ArchForm[] | null)[], chain: string[], ba
   return { arch, source, forms };
 }
 
+/** The embedded XML forms of `arch` (with inheritance), or null when it has none. */
+function embeddedData(arch: string, chain: string[], opts: LoadArchOptions): ArchData | null {
+  const key = `embedded\0${opts.cacheDir ?? ''}\0${arch}`;
+  const hit = memo.get(key);
+  if (hit) return hit;
+  const summary = embeddedSummary(opts.cacheDir);
+  const base: Omit<DataSource, 'forms'> = { kind: 'embedded', path: embeddedFiles().length ? embeddedFiles()[0]!.replace(/\/[^/]*$/, '') : '(none)' };
+  if (summary.date) base.date = summary.date;
+  const data = combine(arch, chain.map((a) => loadEmbeddedArch(a, opts.cacheDir)), chain, base);
+  if (data) { data.llvm = loadLlvmModel(arch); memo.set(key, data); }
+  return data;
+}
+
+/** The layers of an architecture's figures (docs/data.md): the forms of an explicit --uops-xml
+ *  file or of the imported cache, else of the embedded XML; then the embedded XML forms (when
+ *  the first layer was a file or the cache); then the LLVM-derived model. */
 export async function loadArchData(archIn: string, opts: LoadArchOptions = {}): Promise<ArchData> {
   const arch = archIn.trim().toUpperCase();
   const chain = knownChain(arch);
+  const withLower = (data: ArchData): ArchData => {
+    const emb = embeddedData(arch, chain, opts);
+    if (emb?.forms.length) data.embeddedForms = emb.forms;
+    data.llvm = loadLlvmModel(arch);
+    return data;
+  };
   if (opts.uopsXml) {
     const path = resolve(opts.uopsXml);
     let mtime = 0;
@@ -58,6 +81,7 @@ export async function loadArchData(archIn: string, opts: LoadArchOptions = {}): 
     if (!data) {
       throw new UserError(`${opts.uopsXml} has no measurements for ${arch} — pick one of ${[...parsed.seen].join(', ') || '(none)'}`);
     }
+    withLower(data);
     memo.set(key, data);
     return data;
   }
@@ -69,19 +93,20 @@ export async function loadArchData(archIn: string, opts: LoadArchOptions = {}): 
     const lists = chain.map((a) => loadImportedArch(a, opts.cacheDir)?.forms ?? null);
     const base: Omit<DataSource, 'forms'> = { kind: 'imported', path: index.source, date: index.date ?? index.importedAt };
     const data = combine(arch, lists, chain, base);
-    if (data) { memo.set(key, data); return data; }
+    if (data) { withLower(data); memo.set(key, data); return data; }
   }
-  const key = `embedded\0${opts.cacheDir ?? ''}\0${arch}`;
+  const emb = embeddedData(arch, chain, opts);
+  if (emb) return emb;
+  const key = `llvm\0${arch}`;
   const hit = memo.get(key);
   if (hit) return hit;
-  const summary = embeddedSummary(opts.cacheDir);
-  const base: Omit<DataSource, 'forms'> = { kind: 'embedded', path: embeddedFiles().length ? embeddedFiles()[0]!.replace(/\/[^/]*$/, '') : '(none)' };
-  if (summary.date) base.date = summary.date;
-  const data = combine(arch, chain.map((a) => loadEmbeddedArch(a, opts.cacheDir)), chain, base);
-  if (!data) {
+  const llvm = loadLlvmModel(arch);
+  if (!llvm) {
+    const summary = embeddedSummary(opts.cacheDir);
     const have = new Set([...Object.keys(summary.archs), ...Object.keys(index?.archs ?? {})]);
-    throw new UserError(`no measurements for ${arch} — available: ${[...have].join(', ') || '(none)'}; import uops.info's file with 'uopscope data import FILE' or pass --uops-xml FILE`);
+    throw new UserError(`no figures for ${arch}: no uops.info data and no LLVM model — available: ${[...have].join(', ') || '(none)'}; import uops.info's file with 'uopscope data import FILE' or pass --uops-xml FILE`);
   }
+  const data: ArchData = { arch, source: { kind: 'none', path: '', forms: 0 }, forms: [], llvm };
   memo.set(key, data);
   return data;
 }

@@ -14,7 +14,10 @@ export interface XmlNode {
 export const REPEATED = new Set(['operand', 'architecture', 'measurement', 'latency', 'IACA', 'instruction', 'extension']);
 
 /** Instruction attributes that distinguish otherwise equal forms (kept on the form). */
-export const DISTINGUISHING = ['agen', 'bcast', 'eosz', 'high8', 'immzero', 'mask', 'rep', 'rm', 'sae', 'zeroing', 'locked'];
+export const DISTINGUISHING = ['agen', 'bcast', 'eosz', 'high8', 'immzero', 'mask', 'rep', 'rm', 'sae', 'zeroing', 'locked',
+  // not in uops.info's file: uopscope's embedded files name each form's source with it
+  // ('thesis §2.1', 'uops.info page DIV_R64'), and the resolver reports thesis forms as such
+  'source'];
 
 /** A problem with one value: the caller adds where it is. */
 export class ElementError extends Error {}

@@ -79,7 +79,7 @@ export function inheritanceChain(arch: string): string[] {
   return chain;
 }
 
-export const ARCH_ORDER = ['NHM', 'WSM', 'SNB', 'IVB', 'HSW', 'BDW', 'SKL', 'SKX', 'KBL', 'CFL', 'CLX', 'ICL', 'TGL', 'RKL', 'ADL-P'];
+export const ARCH_ORDER = ['NHM', 'WSM', 'SNB', 'IVB', 'HSW', 'BDW', 'SKL', 'SKX', 'KBL', 'CFL', 'CLX', 'ICL', 'TGL', 'RKL', 'ADL-P', 'SPR'];
 
 function rank(order: string[], a: string): number {
   const i = order.indexOf(a);

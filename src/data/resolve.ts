@@ -7,17 +7,24 @@
 //                suffixes such as ADD_01 dropped, condition-code aliases folded);
 //   3. signature-width — same mnemonic and operand count, operands equal or both immediates /
 //                both branch offsets (I8 ↔ I32, Rel8 ↔ Rel32; the same width preferred);
-//   4. otherwise the instruction is unknown (IACA's X) and gets the fallback.
+//   4. the same three rules on the embedded forms, when `forms` came from an imported file;
+//   5. code    — the LLVM-derived model's record for the decoded iced-x86 Code (exact: the data
+//                is keyed to the decoder's encoding form, src/data/llvmModel.ts);
+//   6. otherwise the instruction is unknown (IACA's X) and gets the fallback.
+// Before all of these: an instruction the core's ISA lacks (AVX-512 on Haswell) is unknown,
+// with the missing extensions named.
 // TZCNT / LZCNT on a core whose machine model lacks BMI1 / LZCNT are looked up as BSF / BSR (the
 // core executes REP BSF / REP BSR as those).
 // Among several candidates: the decoded iform, then the opcode byte named by the variant suffix,
 // then the LOCK/REP/immzero/high8 attributes, then the form without other special attributes,
 // then file order.
 import type { DecodedInstruction } from '../disasm/types.js';
+import { missingIsa } from './isa.js';
+import type { LlvmArchModel, LlvmRecord } from './llvmModel.js';
 import { loadMachine } from './machines.js';
 import { normalizeRegister } from './registers.js';
 import { canonicalMnemonic, operandClass, operandWidth, signatureKey, splitSignature } from './signature.js';
-import type { ArchData, ArchForm, DataOperand, LatencyEntry, MatchRule, PortGroup, ResolvedInstruction } from './types.js';
+import type { ArchData, ArchForm, DataOperand, FigureOrigin, LatencyEntry, MatchRule, PortGroup, ResolvedInstruction } from './types.js';
 
 export type Fallback = 'skip' | 'alu';
 
@@ -40,7 +47,7 @@ interface Index {
   subs: Map<string, Sub>;
 }
 
-const indexes = new WeakMap<ArchData, Index>();
+const indexes = new WeakMap<ArchForm[], Index>();
 
 function push(map: Map<string, ArchForm[]>, key: string, f: ArchForm): void {
   const l = map.get(key);
@@ -74,16 +81,22 @@ export function rootOf(sig: string): string {
   }
 }
 
-function indexOf(data: ArchData): Index {
-  let idx = indexes.get(data);
+function indexOf(forms: ArchForm[]): Index {
+  let idx = indexes.get(forms);
   if (idx) return idx;
   idx = { byIform: new Map(), byRoot: new Map(), subs: new Map() };
-  for (const f of data.forms) {
+  for (const f of forms) {
     if (f.iform) push(idx.byIform, f.iform, f);
     push(idx.byRoot, rootOf(f.string), f);
   }
-  indexes.set(data, idx);
+  indexes.set(forms, idx);
   return idx;
+}
+
+/** The origin of an XML form: embedded forms read from the SUACA thesis say so in their
+ *  `source` attribute ('thesis §2.1'); every other form is uops.info's. */
+export function formOrigin(f: ArchForm): FigureOrigin {
+  return f.attributes.source?.startsWith('thesis') ? 'thesis' : 'uops.info';
 }
 
 function sub(idx: Index, root: string): Sub {
@@ -309,19 +322,57 @@ function written(d: DecodedInstruction): string[] {
   return [...new Set([...d.writes, ...d.flagsWritten])];
 }
 
-function resolveOne(d: DecodedInstruction, idx: Index, fallback: Fallback, aluPorts: () => number[]): ResolvedInstruction {
-  const hit = match(d, idx);
-  if (!hit) {
-    const alu = fallback === 'alu';
-    const lat = alu ? 1 : 0;
-    return {
-      line: d.line, form: null, rule: alu ? 'fallback' : 'none',
-      uops: alu ? 1 : 0,
-      ports: alu ? [{ count: 1, ports: [...aluPorts()] }] : [],
-      latencyByResource: Object.fromEntries(written(d).map((r) => [r, lat])),
-      maxLatency: lat, divCycles: 0, variant: 'plain', unknown: true, fallback,
-    };
+function unknownOne(d: DecodedInstruction, fallback: Fallback, aluPorts: () => number[], why: string, missing?: string[]): ResolvedInstruction {
+  const alu = fallback === 'alu';
+  const lat = alu ? 1 : 0;
+  const r: ResolvedInstruction = {
+    line: d.line, form: null, rule: alu ? 'fallback' : 'none',
+    uops: alu ? 1 : 0,
+    ports: alu ? [{ count: 1, ports: [...aluPorts()] }] : [],
+    latencyByResource: Object.fromEntries(written(d).map((x) => [x, lat])),
+    maxLatency: lat, divCycles: 0, variant: 'plain', unknown: true, fallback, origin: 'none', why,
+  };
+  if (missing) r.missingIsa = missing;
+  return r;
+}
+
+/** A register or flag named by the LLVM data for this instruction: `oN` is explicit operand N,
+ *  'EFLAGS' every flag bit the instruction writes (or reads), anything else an implicit register. */
+function llvmResources(tok: string, d: DecodedInstruction, flags: readonly string[]): string[] {
+  if (tok.startsWith('o') && /^o\d+$/.test(tok)) {
+    const r = d.operands[Number(tok.slice(1))]?.register;
+    return r ? [r] : [];
   }
+  if (tok === 'EFLAGS' || tok === 'RFLAGS') return [...flags];
+  const r = normalizeRegister(tok);
+  return r ? [r] : [];
+}
+
+/** Figures from the LLVM-derived model. A destination's latency is its def latency, less the
+ *  read advance of the source it comes from when every source of the instruction is read
+ *  late (SUACA's engine has one latency per written resource, so the slowest input path
+ *  counts, as for uops.info's per-operand-pair latencies). */
+function fromLlvm(d: DecodedInstruction, rec: LlvmRecord, model: LlvmArchModel): ResolvedInstruction {
+  const sources = [...d.reads, ...d.flagsRead];
+  const advanced = new Map<string, number>();
+  for (const [tok, c] of rec.readAdvance) for (const r of llvmResources(tok, d, d.flagsRead)) advanced.set(r, Math.max(advanced.get(r) ?? 0, c));
+  const minAdvance = sources.length ? Math.min(...sources.map((r) => advanced.get(r) ?? 0)) : 0;
+  const latencyByResource: Record<string, number> = {};
+  for (const [tok, lat] of rec.defs) {
+    for (const r of llvmResources(tok, d, d.flagsWritten)) latencyByResource[r] = Math.max(latencyByResource[r] ?? 0, Math.max(0, lat - minAdvance));
+  }
+  for (const r of written(d)) if (latencyByResource[r] === undefined) latencyByResource[r] = Math.max(0, rec.latency - minAdvance);
+  let maxLatency = 0;
+  for (const v of Object.values(latencyByResource)) maxLatency = Math.max(maxLatency, v);
+  return {
+    line: d.line, form: null, rule: 'code', uops: rec.uops, ports: rec.ports.map((g) => ({ count: g.count, ports: [...g.ports] })),
+    latencyByResource, maxLatency, divCycles: rec.divCycles,
+    variant: rec.key.endsWith(':s') ? 'same_reg' : 'plain', unknown: false, fallback: null, origin: 'llvm',
+    llvm: { key: rec.key, cpu: model.cpu, version: model.llvm, rthroughput: rec.rthroughput, readAdvance: rec.readAdvance },
+  };
+}
+
+function fromForm(d: DecodedInstruction, hit: { form: ArchForm; rule: MatchRule }): ResolvedInstruction {
   const { form, rule } = hit;
   const m = form.m;
   let uops = m.uops;
@@ -351,6 +402,7 @@ function resolveOne(d: DecodedInstruction, idx: Index, fallback: Fallback, aluPo
   return {
     line: d.line, form, rule, uops, ports: ports.map((g) => ({ count: g.count, ports: [...g.ports] })),
     latencyByResource, maxLatency, divCycles: m.divCycles ?? 0, variant, unknown: false, fallback: null,
+    origin: formOrigin(form),
   };
 }
 
@@ -367,11 +419,16 @@ function asExecuted(d: DecodedInstruction, isa: () => readonly string[] | null):
   if (!alt) return d;
   const have = isa();
   if (!have || have.includes(alt.needs)) return d;
-  return { ...d, mnemonic: alt.runs, signature: d.signature.replace(d.mnemonic, alt.runs), iform: null };
+  return {
+    ...d, mnemonic: alt.runs, signature: d.signature.replace(d.mnemonic, alt.runs), iform: null,
+    code: d.code.replace(/^(Tzcnt|Lzcnt)/, alt.runs === 'BSF' ? 'Bsf' : 'Bsr'), cpuid: ['INTEL386'],
+  };
 }
 
 export function resolveInstructions(instrs: DecodedInstruction[], data: ArchData, opts: ResolveOptions = {}): ResolvedInstruction[] {
-  const idx = indexOf(data);
+  const layers = [indexOf(data.forms)];
+  if (data.embeddedForms?.length) layers.push(indexOf(data.embeddedForms));
+  const llvm = data.llvm ?? null;
   const fallback = opts.fallback ?? 'skip';
   let alu: number[] | undefined;
   const aluPorts = () => {
@@ -387,7 +444,20 @@ export function resolveInstructions(instrs: DecodedInstruction[], data: ArchData
     }
     return isa;
   };
-  return instrs.map((d) => resolveOne(asExecuted(d, isaOf), idx, fallback, aluPorts));
+  return instrs.map((orig) => {
+    const d = asExecuted(orig, isaOf);
+    const have = isaOf();
+    const missing = have && d.cpuid ? missingIsa(have, d.cpuid) : [];
+    if (missing.length) return unknownOne(orig, fallback, aluPorts, `${data.arch} cannot run it (needs ${missing.join(', ')})`, missing);
+    for (const idx of layers) {
+      const hit = match(d, idx);
+      if (hit) return fromForm(d, hit);
+    }
+    const rec = llvm?.lookup(d) ?? null;
+    if (rec && rec.placeholder) return unknownOne(orig, fallback, aluPorts, `LLVM's ${llvm!.cpu} model has only a placeholder for it (microcoded or system instruction), and no other source has figures`);
+    if (rec) return fromLlvm(d, rec, llvm!);
+    return unknownOne(orig, fallback, aluPorts, llvm ? 'no source has figures for this form' : `no source has figures for this form (uopscope has no LLVM model of ${data.arch})`);
+  });
 }
 
 /** The lines that have no data (IACA's X), for reports. */

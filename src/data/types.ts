@@ -67,8 +67,14 @@ export interface InstructionForm {
 /** All forms known for one architecture, as the engine needs them. */
 export interface ArchData {
   arch: string;            // 'SKL'
+  /** the XML source of `forms` (kind 'none' when there are no XML forms, only the LLVM model) */
   source: DataSource;
   forms: ArchForm[];
+  /** the embedded XML forms, tried after `forms` when those come from an imported or
+   *  --uops-xml file (absent when `forms` are the embedded ones) */
+  embeddedForms?: ArchForm[];
+  /** the LLVM-derived model, tried last (null when uopscope has none for this core) */
+  llvm?: import('./llvmModel.js').LlvmArchModel | null;
 }
 
 /** A form reduced to one architecture (what the cache stores per architecture). */
@@ -82,7 +88,7 @@ export interface ArchForm {
 }
 
 export interface DataSource {
-  kind: 'embedded' | 'imported' | 'file';
+  kind: 'embedded' | 'imported' | 'file' | 'none';
   /** file the figures were read from */
   path: string;
   /** the `date` attribute of the uops.info file, or when it was imported */
@@ -94,8 +100,22 @@ export interface DataSource {
   inheritedForms?: number;
 }
 
-/** How a decoded instruction was matched to a form (for reports and `--explain`). */
-export type MatchRule = 'iform' | 'signature' | 'signature-width' | 'fallback' | 'none';
+/** How a decoded instruction was matched to a form (for reports and `--explain`): by the XML
+ *  forms' iform / signature / relaxed widths, or by its exact encoding form in the LLVM-derived
+ *  data ('code'). */
+export type MatchRule = 'iform' | 'signature' | 'signature-width' | 'code' | 'fallback' | 'none';
+
+/** Where a line's figures come from, in the order the resolver tries them: uops.info's
+ *  measurements (an imported or --uops-xml instructions.xml, or an embedded file read from
+ *  uops.info's pages), the SUACA thesis's printed facts (embedded), LLVM 19's scheduling model
+ *  (embedded, a model, not measurements), or none. */
+export type FigureOrigin = 'uops.info' | 'thesis' | 'llvm' | 'none';
+
+/** One letter per origin, for listings and panes (legend in docs/data.md). */
+export const ORIGIN_LETTER: Record<FigureOrigin, string> = { 'uops.info': 'M', thesis: 'T', llvm: 'L', none: '?' };
+export const ORIGIN_TEXT: Record<FigureOrigin, string> = {
+  'uops.info': 'measured by uops.info', thesis: 'SUACA thesis', llvm: 'LLVM 19 model', none: 'no figures',
+};
 
 /** The measurement chosen for one decoded instruction on one architecture. */
 export interface ResolvedInstruction {
@@ -116,6 +136,15 @@ export interface ResolvedInstruction {
   unknown: boolean;
   /** when unknown and the fallback 'alu' was chosen: 1 µop on any ALU port, latency 1 */
   fallback: 'skip' | 'alu' | null;
+  /** where the figures come from ('none' when unknown) */
+  origin: FigureOrigin;
+  /** for origin 'llvm': the LLVM data's key, CPU and version ('Add_rm64_imm8 on skylake, LLVM 19.1.7') */
+  llvm?: { key: string; cpu: string; version: string; rthroughput: number; readAdvance: [string, number][] };
+  /** when unknown: why ('no source has figures for this form', 'LLVM models it only as a
+   *  placeholder (microcoded/system)', 'SKL cannot run it (needs AVX512F)') */
+  why?: string;
+  /** ISA extensions this core lacks for the instruction (a line the core cannot run) */
+  missingIsa?: string[];
 }
 
 /** Machine model of one core (assets/uarch/machines/*.json). */

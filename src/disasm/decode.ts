@@ -2,7 +2,7 @@
 // implicit register accesses from iced's InstructionInfoFactory, each RFLAGS bit separately,
 // address registers as reads, the uops.info signature and the zero-idiom / same-register facts.
 import {
-  Decoder, DecoderOptions, FlowControl, Formatter, FormatterSyntax, InstructionInfoFactory,
+  Code, CpuidFeature, Decoder, DecoderOptions, FlowControl, Formatter, FormatterSyntax, InstructionInfoFactory,
   MemorySizeExt, Mnemonic, OpAccess, OpKind, Register, RflagsBits, type Instruction,
 } from './iced.js';
 import { UserError } from '../errors.js';
@@ -269,5 +269,9 @@ function describe(r: RawDecoded, line: number, bytes: Uint8Array, lineOf: Map<nu
     zeroIdiom,
     branch,
     prefixes,
+    code: Code[ins.code] ?? `Code${ins.code}`,
+    cpuid: Array.from(ins.cpuidFeatures(), (f) => CpuidFeature[f] ?? `CPUID${f}`),
+    masking: ins.opMask === Register.None ? null : ins.zeroingMasking ? 'zero' : 'merge',
+    broadcast: ins.isBroadcast,
   };
 }

@@ -9,6 +9,7 @@ const iced = createRequire(import.meta.url)('iced-x86') as typeof Iced;
 
 export const Code = iced.Code; export type Code = Iced.Code;
 export const ConditionCode = iced.ConditionCode; export type ConditionCode = Iced.ConditionCode;
+export const CpuidFeature = iced.CpuidFeature; export type CpuidFeature = Iced.CpuidFeature;
 export const Decoder = iced.Decoder; export type Decoder = Iced.Decoder;
 export const DecoderOptions = iced.DecoderOptions; export type DecoderOptions = Iced.DecoderOptions;
 export const FlowControl = iced.FlowControl; export type FlowControl = Iced.FlowControl;

@@ -88,6 +88,15 @@ export interface DecodedInstruction {
   branch: Branch | null;
   /** LOCK / REP prefixes as written */
   prefixes: string[];
+  /** iced-x86's Code name ('Add_rm64_imm8'): the exact encoding form, the key of the
+   *  LLVM-derived data (src/data/llvmModel.ts) */
+  code: string;
+  /** iced-x86's CPUID feature names the instruction needs ('AVX512F', 'AVX512VL') */
+  cpuid: string[];
+  /** EVEX op-mask: merge-masking ({k1}), zero-masking ({k1}{z}) or none */
+  masking: 'merge' | 'zero' | null;
+  /** EVEX embedded broadcast of the memory operand ({1to16}) */
+  broadcast: boolean;
 }
 
 export type InputFormat = 'elf64' | 'elf32' | 'pe' | 'macho' | 'raw' | 'asm';

@@ -22,6 +22,7 @@ export function decoded(signature: string, over: Partial<DecodedInstruction> & {
     mnemonic: signature.split(' ')[0]!.toUpperCase(), signature,
     operands: ops ?? [], iform: null, reads: [], writes: [], flagsRead: [], flagsWritten: [],
     memory: null, indexed: false, sameReg: false, zeroIdiom: false, branch: null, prefixes: [],
+    code: '', cpuid: [], masking: null, broadcast: false,
     ...rest,
   };
 }

@@ -197,11 +197,12 @@ function decoded(line: number, intel: string): DecodedInstruction {
     line, address: 0x1000 + line * 4, bytes: '', length: 4, intel, att: '', mnemonic: intel.split(' ')[0]!.toUpperCase(),
     signature: '', operands: [], iform: null, reads: [], writes: [], flagsRead: [], flagsWritten: [], memory: null,
     indexed: false, sameReg: false, zeroIdiom: false, branch: null, prefixes: [],
+    code: '', cpuid: [], masking: null, broadcast: false,
   };
 }
 function resolved(line: number, ports: { count: number; ports: number[] }[], maxLatency: number, byRes: Record<string, number> = {}): ResolvedInstruction {
   return { line, form: null, rule: 'iform', uops: ports.reduce((a, g) => a + g.count, 0), ports, latencyByResource: byRes, maxLatency,
-    divCycles: 0, variant: 'plain', unknown: false, fallback: null };
+    divCycles: 0, variant: 'plain', unknown: false, fallback: null, origin: 'uops.info' };
 }
 const snbModel: MachineModel = {
   arch: 'SNB', name: 'Sandy Bridge', ports: [5, 4, 3, 2, 1, 0], portRoles: {}, aluPorts: [0, 1, 5], loadPorts: [2, 3],

@@ -1,0 +1,136 @@
+// The LLVM-derived data layer (assets/uarch/llvm, made by tools/llvm-sched from LLVM 19's X86
+// scheduling models): figures for every instruction form LLVM models, keyed exactly to the
+// decoder — one record per iced-x86 Code (and register / memory / same-register / masked /
+// broadcast instance). A model, not measurements: the resolver uses it only for forms that no
+// uops.info file and no embedded thesis fact covers, and every line it resolves says so.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { UserError } from '../errors.js';
+import type { DecodedInstruction } from '../disasm/types.js';
+import { assetsDir } from './paths.js';
+import { parsePorts } from './ports.js';
+import type { PortGroup } from './types.js';
+
+/** One form's figures in one core's LLVM model. */
+export interface LlvmRecord {
+  /** the key it was found under: iced Code name plus `:m`, `:s`, `:k`, `:z` or `:b` */
+  key: string;
+  uops: number;
+  latency: number;
+  rthroughput: number;
+  ports: PortGroup[];
+  portString: string;
+  divCycles: number;
+  /** per destination: `oN` (the instruction's explicit operand N) or an implicit register
+   *  ('EFLAGS', 'RAX'), and its latency */
+  defs: [string, number][];
+  /** register sources read late (LLVM's ReadAdvance: e.g. the register operand of a load-op
+   *  form, read after the load), by `oN` or implicit name */
+  readAdvance: [string, number][];
+  /** LLVM gives this form only a placeholder class (WriteMicrocoded / WriteSystem: nominal
+   *  latency 100, no real resource usage) — not figures */
+  placeholder: boolean;
+}
+
+export interface LlvmArchModel {
+  arch: string;
+  /** LLVM's CPU name (-mcpu) whose model the figures come from */
+  cpu: string;
+  /** LLVM version, e.g. '19.1.7' */
+  llvm: string;
+  forms: number;
+  placeholders: number;
+  /** the record for this decoded instruction, or null when LLVM's model has none for it */
+  lookup(d: DecodedInstruction): LlvmRecord | null;
+}
+
+type RawRec = [number, number, number, string, number, string, string, string];
+interface Index { llvm: string; archs: Record<string, { cpu: string; file: string; forms: number; placeholders: number }>; keys: string[] }
+
+let index: { meta: Index; pos: Map<string, number> } | null = null;
+const models = new Map<string, LlvmArchModel | null>();
+
+export function llvmDir(): string {
+  return join(assetsDir(), 'llvm');
+}
+
+function readJson<T>(path: string): T {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as T;
+  } catch (e) {
+    throw new UserError(`the LLVM-derived data ${path} cannot be read (${(e as Error).message}) — reinstall uopscope`);
+  }
+}
+
+function loadIndex(): { meta: Index; pos: Map<string, number> } {
+  if (index) return index;
+  const meta = readJson<Index>(join(llvmDir(), 'index.json'));
+  const pos = new Map<string, number>();
+  meta.keys.forEach((k, i) => pos.set(k, i));
+  return (index = { meta, pos });
+}
+
+/** Architectures with an LLVM-derived file, with their CPU and form counts. */
+export function llvmArchs(): Record<string, { cpu: string; forms: number; placeholders: number; llvm: string }> {
+  const { meta } = loadIndex();
+  return Object.fromEntries(Object.entries(meta.archs).map(([a, v]) => [a, { cpu: v.cpu, forms: v.forms, placeholders: v.placeholders, llvm: meta.llvm }]));
+}
+
+const splitPairs = (s: string): [string, number][] =>
+  s ? s.split(',').map((p) => { const i = p.lastIndexOf(':'); return [p.slice(0, i), Number(p.slice(i + 1))] as [string, number]; }) : [];
+
+/** The keys to try for a decoded instruction, most specific first. `hasKey` tells whether a key
+ *  exists at all: an instruction with a memory operand whose Code has no separate memory
+ *  instance (string instructions: the memory operands are implicit) uses the plain key. */
+export function llvmKeys(d: Pick<DecodedInstruction, 'code' | 'memory' | 'sameReg' | 'masking' | 'broadcast'>, hasKey: (k: string) => boolean): string[] {
+  if (!d.code) return [];
+  const base = d.memory && hasKey(`${d.code}:m`) ? `${d.code}:m` : d.code;
+  const out: string[] = [];
+  if (d.memory && d.broadcast) out.push(`${d.code}:b`);
+  if (!d.memory && d.masking === 'merge') out.push(`${d.code}:k`);
+  if (!d.memory && d.masking === 'zero') out.push(`${d.code}:z`, `${d.code}:k`);
+  if (!d.memory && d.sameReg) out.push(`${d.code}:s`);
+  out.push(base);
+  return out;
+}
+
+/** The LLVM-derived model of one core, or null when there is none for it. */
+export function loadLlvmModel(arch: string): LlvmArchModel | null {
+  const hit = models.get(arch);
+  if (hit !== undefined) return hit;
+  const { meta, pos } = loadIndex();
+  const entry = meta.archs[arch];
+  if (!entry) { models.set(arch, null); return null; }
+  const file = readJson<{ cpu: string; records: RawRec[]; index: number[] }>(join(llvmDir(), entry.file));
+  const decoded = new Map<number, LlvmRecord>();
+  const record = (key: string): LlvmRecord | null => {
+    const p = pos.get(key);
+    if (p === undefined) return null;
+    const ri = file.index[p] ?? -1;
+    if (ri < 0) return null;
+    let r = decoded.get(ri);
+    if (!r) {
+      const raw = file.records[ri]!;
+      const ports = parsePorts(raw[3]);
+      if (!ports) throw new UserError(`the LLVM-derived data for ${arch} has a bad port string '${raw[3]}' — reinstall uopscope`);
+      r = {
+        key, uops: raw[0], latency: raw[1], rthroughput: raw[2], ports, portString: raw[3], divCycles: raw[4],
+        defs: splitPairs(raw[5]), readAdvance: splitPairs(raw[6]), placeholder: raw[7] === 'P',
+      };
+      decoded.set(ri, r);
+    }
+    return r.key === key ? r : { ...r, key };
+  };
+  const model: LlvmArchModel = {
+    arch, cpu: entry.cpu, llvm: meta.llvm, forms: entry.forms, placeholders: entry.placeholders,
+    lookup(d) {
+      for (const k of llvmKeys(d, (key) => pos.has(key))) {
+        const r = record(k);
+        if (r) return r;
+      }
+      return null;
+    },
+  };
+  models.set(arch, model);
+  return model;
+}

@@ -1,0 +1,200 @@
+// Regenerates assets/uarch/llvm/ from LLVM 19's X86 scheduling models (Debian: llvm-19,
+// llvm-19-dev). Run: `npm run gen:llvm` (= node --import tsx tools/llvm-sched/generate.ts).
+//
+// 1. tools/llvm-sched/instances.ts makes one canonical machine-code instance per iced-x86 Code
+//    (register, memory, same-register, masked and broadcast forms);
+// 2. gen.cpp, built here with g++ against libLLVM-19, decodes each instance with LLVM's X86
+//    disassembler and reads the scheduling class of the decoded opcode on each CPU (variant
+//    classes resolved with that MCInst, as llvm-mca does);
+// 3. this script turns LLVM's resource usage into uops.info-style port groups (implied group
+//    usage subtracted as llvm-mca's InstrBuilder does), keeps only forms the core's ISA has,
+//    marks placeholder classes, and writes compact per-core files plus the shared key list.
+// The output depends only on the inputs (LLVM 19, iced-x86, the machine models): rerunning it
+// gives byte-identical files (test/data/llvmModel.test.ts checks the committed files' digest
+// against a regeneration when LLVM 19 is installed).
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Code, CodeExt, Instruction } from 'iced-x86';
+import { CpuidFeature } from 'iced-x86';
+import { canonicalInstances, type CanonicalInstance } from './instances.js';
+import { missingIsa } from '../../src/data/isa.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..', '..');
+const outDir = join(root, 'assets', 'uarch', 'llvm');
+
+/** uopscope architecture → LLVM 19 CPU name (its -mcpu). LLVM has no Kaby Lake / Coffee Lake
+ *  CPU: they are Skylake cores and use `skylake`, as their machine models inherit SKL's data. */
+export const LLVM_CPU: Record<string, string> = {
+  SNB: 'sandybridge', IVB: 'ivybridge', HSW: 'haswell', BDW: 'broadwell',
+  SKL: 'skylake', KBL: 'skylake', CFL: 'skylake', SKX: 'skylake-avx512', CLX: 'cascadelake',
+  ICL: 'icelake-client', TGL: 'tigerlake', RKL: 'rocketlake', 'ADL-P': 'alderlake', SPR: 'sapphirerapids',
+};
+
+interface Raw {
+  cpu: string; k: string; op?: string; err?: string; uops?: number; lat?: number; rtp?: number;
+  res?: [string, number, number[]][]; div?: number; defs?: [string, number][]; ra?: [string, number][];
+  load?: number; store?: number;
+}
+
+const portChar = (p: number): string => (p < 10 ? String(p) : String.fromCharCode(55 + p)); // 10 → A, 11 → B
+
+/** llvm-mca's InstrBuilder::initializeUsedResources: resources sorted by size (units before
+ *  groups, small groups before large); each one's cycles are subtracted from every larger group
+ *  containing it, because TableGen adds a unit's usage to the groups that contain it. What is
+ *  left are the µops each port set executes. */
+export function portGroups(res: [string, number, number[]][]): { count: number; ports: number[] }[] {
+  const items = res.filter((r) => r[2].length > 0).map((r) => ({ ports: [...r[2]].sort((a, b) => a - b), cycles: r[1] }));
+  items.sort((a, b) => a.ports.length - b.ports.length);
+  for (let i = 0; i < items.length; i++) {
+    const a = items[i]!;
+    for (let j = i + 1; j < items.length; j++) {
+      const b = items[j]!;
+      if (b.ports.length > a.ports.length && a.ports.every((p) => b.ports.includes(p))) b.cycles -= Math.max(0, a.cycles);
+    }
+  }
+  const merged = new Map<string, { count: number; ports: number[] }>();
+  for (const it of items) {
+    if (it.cycles <= 0) continue;
+    const key = it.ports.join(',');
+    const m = merged.get(key);
+    if (m) m.count += it.cycles; else merged.set(key, { count: it.cycles, ports: it.ports });
+  }
+  return [...merged.values()];
+}
+
+export function portString(groups: { count: number; ports: number[] }[]): string {
+  return groups.map((g) => `${g.count}*p${g.ports.map(portChar).join('')}`).sort().join('+');
+}
+
+/** A def or read name in the instance → 'o<iced operand index>' for explicit registers. */
+function token(name: string, inst: CanonicalInstance): string {
+  const i = inst.regs[name];
+  return i === undefined ? name : `o${i}`;
+}
+
+/** The record of one instance on one core: [uops, latency, rthroughput, ports, divider,
+ *  defs ('o0:6,EFLAGS:6'), read advances ('o1:5'), flags ('P' = LLVM's placeholder class)]. */
+type Rec = [number, number, number, string, number, string, string, string];
+
+/** LLVM's Golden Cove models (alderlake, sapphirerapids) number the fifth ALU port 10 and the
+ *  third load port 11, as Intel's diagrams do; uops.info and uopscope's machine models use the
+ *  performance-counter numbering (load 10 = A, ALU 11 = B). */
+const SWAP_10_11 = new Set(['alderlake', 'sapphirerapids']);
+
+function record(r: Raw, inst: CanonicalInstance): Rec | null {
+  if (r.err || r.uops === undefined) return null;
+  const res = SWAP_10_11.has(r.cpu)
+    ? (r.res ?? []).map(([n, c, ps]) => [n, c, ps.map((p) => (p === 10 ? 11 : p === 11 ? 10 : p))] as [string, number, number[]])
+    : r.res ?? [];
+  const groups = portGroups(res);
+  const lat = r.lat ?? 0;
+  // WriteMicrocoded / WriteSystem: LLVM's X86 models give microcoded and system instructions a
+  // nominal latency of 100 and no real resource usage — not figures.
+  const placeholder = lat >= 100;
+  const defs = (r.defs ?? []).map(([n, c]) => `${token(n, inst)}:${c}`).join(',');
+  const ra = (r.ra ?? []).map(([n, c]) => `${token(n, inst)}:${c}`).join(',');
+  return [r.uops, lat, r.rtp ?? 0, portString(groups), r.div ?? 0, defs, ra, placeholder ? 'P' : ''];
+}
+
+function cpuidOf(code: string): string[] {
+  const ins = Instruction.create(Code[code as keyof typeof Code]);
+  try { return Array.from(ins.cpuidFeatures(), (f) => CpuidFeature[f]!); } finally { ins.free(); }
+}
+
+function main(): void {
+  const llvmVersion = execFileSync('llvm-config-19', ['--version'], { encoding: 'utf8' }).trim();
+  const cxxflags = execFileSync('llvm-config-19', ['--cxxflags'], { encoding: 'utf8' }).trim().split(/\s+/);
+  const ldflags = execFileSync('llvm-config-19', ['--ldflags'], { encoding: 'utf8' }).trim().split(/\s+/);
+  const work = mkdtempSync(join(tmpdir(), 'uopscope-llvm-'));
+  try {
+    const bin = join(work, 'gen');
+    execFileSync('g++', ['-O1', ...cxxflags, join(here, 'gen.cpp'), '-o', bin, ...ldflags, '-lLLVM-19'], { stdio: 'inherit' });
+    const instances = canonicalInstances();
+    const input = instances.map((i) => `${i.key} ${i.hex}\n`).join('');
+    const cpus = [...new Set(Object.values(LLVM_CPU))];
+    const out = execFileSync(bin, cpus, { input, maxBuffer: 1 << 30, encoding: 'utf8' });
+    const byCpu = new Map<string, Map<string, Raw>>();
+    for (const line of out.split('\n')) {
+      if (!line) continue;
+      const r = JSON.parse(line) as Raw;
+      let m = byCpu.get(r.cpu);
+      if (!m) byCpu.set(r.cpu, m = new Map());
+      m.set(r.k, r);
+    }
+    const cpuid = new Map<string, string[]>();
+    for (const i of instances) if (!cpuid.has(i.code)) cpuid.set(i.code, cpuidOf(i.code));
+
+    // keys: every instance some core has figures for, in instance order
+    const perArch = new Map<string, (Rec | null)[]>();
+    for (const [arch, cpu] of Object.entries(LLVM_CPU)) {
+      const machine = JSON.parse(readFileSync(join(root, 'assets', 'uarch', 'machines', `${arch}.json`), 'utf8')) as { isa: string[] };
+      const raws = byCpu.get(cpu)!;
+      perArch.set(arch, instances.map((inst) => {
+        if (missingIsa(machine.isa, cpuid.get(inst.code)!).length) return null;
+        return record(raws.get(inst.key)!, inst);
+      }));
+    }
+    const used = instances.map((_, i) => [...perArch.values()].some((l) => l[i] !== null));
+    const keys = instances.filter((_, i) => used[i]!);
+
+    rmSync(outDir, { recursive: true, force: true });
+    mkdirSync(outDir, { recursive: true });
+    const files = new Map<string, string>(); // content digest → file name
+    const archs: Record<string, { cpu: string; file: string; forms: number; placeholders: number }> = {};
+    for (const [arch, list] of perArch) {
+      const kept = list.filter((_, i) => used[i]!);
+      const table: Rec[] = [];
+      const seen = new Map<string, number>();
+      const index = kept.map((r) => {
+        if (!r) return -1;
+        const s = JSON.stringify(r);
+        let n = seen.get(s);
+        if (n === undefined) { n = table.length; table.push(r); seen.set(s, n); }
+        return n;
+      });
+      const body = `{"cpu":${JSON.stringify(LLVM_CPU[arch])},"records":[\n${table.map((r) => JSON.stringify(r)).join(',\n')}\n],"index":${JSON.stringify(index)}}\n`;
+      const digest = createHash('sha256').update(body).digest('hex').slice(0, 16);
+      let file = files.get(digest);
+      if (!file) {
+        file = `${arch}.json`;
+        files.set(digest, file);
+        writeFileSync(join(outDir, file), body);
+      }
+      archs[arch] = {
+        cpu: LLVM_CPU[arch]!, file,
+        forms: kept.filter((r) => r && r[7] !== 'P').length,
+        placeholders: kept.filter((r) => r && r[7] === 'P').length,
+      };
+    }
+    const iced = JSON.parse(readFileSync(join(root, 'node_modules', 'iced-x86', 'package.json'), 'utf8')) as { version: string };
+    const meta = {
+      what: 'Scheduling figures derived from the LLVM 19 X86 scheduling models (a model, not measurements)',
+      generator: 'tools/llvm-sched/generate.ts + gen.cpp',
+      llvm: llvmVersion,
+      icedX86: iced.version,
+      record: ['uops', 'latency', 'reciprocal throughput', 'ports (uops.info notation)', 'divider cycles', 'per-def latency (oN = iced operand N)', 'read advance', 'P = placeholder class'],
+      archs,
+      keys: keys.map((k) => k.key),
+    };
+    writeFileSync(join(outDir, 'index.json'), `${JSON.stringify({ ...meta, keys: undefined }, null, 1).replace(/\n}$/, '')},\n "keys": [\n${meta.keys.map((k) => JSON.stringify(k)).join(',\n')}\n ]\n}\n`);
+    const apache = readFileSync('/usr/share/common-licenses/Apache-2.0', 'utf8');
+    const copyright = readFileSync('/usr/share/doc/llvm-19/copyright', 'utf8');
+    const exc = /---- LLVM Exceptions to the Apache 2.0 License ----[\s\S]*?(?=\n\S[^\n]*:\s|\n\n\S+:)/.exec(copyright)?.[0] ?? '';
+    writeFileSync(join(outDir, 'LICENSE.TXT'),
+      `The figures in this directory are derived from the X86 scheduling models of LLVM ${llvmVersion}\n` +
+      `(llvm/lib/Target/X86/X86Sched*.td, as compiled into Debian's libLLVM-19), read through LLVM's MC\n` +
+      `layer by tools/llvm-sched. LLVM is distributed under the Apache License v2.0 with LLVM Exceptions:\n\n` +
+      `${apache}\n${exc.trim()}\n`);
+    const listing = readdirSync(outDir).sort().join(', ');
+    process.stderr.write(`wrote ${listing} (${keys.length} keys)\n`);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+main();
