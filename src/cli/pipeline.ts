@@ -90,6 +90,7 @@ export async function forArch(base: RegionAnalysis, arch: string, opts: DataOpti
     line: r.line,
     asm: instrs.find((i) => i.line === r.line)?.intel ?? '?',
     fallback: r.fallback,
+    ...(r.why ? { why: r.why } : {}),
   }));
   return {
     region: base.region, graph: base.graph, loop: base.loop,

@@ -3,6 +3,7 @@
 import { allVariants, simulate } from '../sim/index.js';
 import type { MachineParams, SimConfig, SimProgram, SimResult, Variant } from '../sim/types.js';
 import { UserError } from '../errors.js';
+import type { FigureOrigin } from '../data/types.js';
 import type { ReportModel, Section, UnknownInstruction, VariantFigures, WhatIf } from './model.js';
 
 export interface ReportRequest {
@@ -22,6 +23,8 @@ export interface ReportSubject {
   params: MachineParams;
   archName?: string;
   unknown: UnknownInstruction[];
+  /** where each line's figures come from, by line number */
+  origins: FigureOrigin[];
   source?: { file: string; region: string };
   /** the two sides of the first conditional jump; undefined: not asked; null: there is none */
   branch?: { branchLine: number; left: SimProgram; right: SimProgram } | null;
@@ -49,6 +52,7 @@ export function collectReport(subject: ReportSubject, req: ReportRequest, sim: S
     ...(subject.source ? { source: subject.source } : {}),
     main: main.section,
     unknown: subject.unknown,
+    origins: [...subject.origins],
   };
   if (subject.branch !== undefined) {
     const side = (program: SimProgram): Section => {

@@ -2,7 +2,8 @@
 // unrounded, with names that read without the thesis at hand.
 
 import type { LineDetail, Variant } from '../sim/types.js';
-import type { ReportModel, Section, VariantFigures } from './model.js';
+import { nothingSimulated, originSummary, type ReportModel, type Section, type VariantFigures } from './model.js';
+import type { FigureOrigin } from '../data/types.js';
 
 export interface FiguresJson { cycles: number; blockThroughput: number; uopsPerCycle: number }
 export interface CombinationJson extends FiguresJson { perfectFrontEnd: boolean; infinitePorts: boolean; noDependencies: boolean }
@@ -72,7 +73,16 @@ export interface ReportJson extends SectionJson {
   /** switches of the main analysis (--pf, --ip, --nd) */
   variant: Variant;
   source?: { file: string; region: string };
-  unknown: { line: number; asm: string; fallback: 'skip' | 'alu' | null }[];
+  /** false when a line has no figures from any source: the throughputs leave it out */
+  complete: boolean;
+  /** false when no line has figures: then the figures are 0 and mean nothing */
+  simulated: boolean;
+  /** where each line's figures come from, by line: 'uops.info' | 'thesis' | 'llvm' | 'none' */
+  origins: FigureOrigin[];
+  /** the header's summary, e.g. '17 lines: 15 LLVM 19 model, 2 SUACA thesis' */
+  figures: string;
+  /** the lines without figures, with the reason and the fallback applied */
+  unknown: { line: number; asm: string; fallback: 'skip' | 'alu' | null; why?: string }[];
   /** with --branch; null when the region has no conditional jump */
   branch?: { branchLine: number; left: SectionJson; right: SectionJson } | null;
   /** with --detail LINE */
@@ -86,6 +96,10 @@ export function reportJson(model: ReportModel): ReportJson {
     iterations: model.iterations,
     variant: { ...model.variant },
     ...(model.source ? { source: { ...model.source } } : {}),
+    complete: model.unknown.length === 0,
+    simulated: !nothingSimulated(model),
+    origins: [...model.origins],
+    figures: originSummary(model.origins),
     ...sectionJson(model.main, model.ports),
     unknown: model.unknown.map((u) => ({ ...u })),
   };

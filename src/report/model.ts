@@ -1,6 +1,7 @@
 // What a report shows: plain data assembled from simulation results (see collect.ts), read by
 // the renderers (text.ts, detail.ts, json.ts). No I/O here.
 
+import type { FigureOrigin } from '../data/types.js';
 import type { LineDetail, Stats, Variant } from '../sim/types.js';
 
 /** One simulation's headline figures. */
@@ -39,6 +40,9 @@ export interface UnknownInstruction {
   asm: string;
   /** 'alu': counted as one µop on any ALU port with latency 1; 'skip': no µop and no port; an instruction that reads its result still waits the engine's minimum latency of 1 cycle */
   fallback: 'skip' | 'alu' | null;
+  /** why there are no figures (no source knows the form, the core lacks its ISA extension, LLVM
+   *  has only a placeholder) */
+  why?: string;
 }
 
 export interface ReportModel {
@@ -56,6 +60,9 @@ export interface ReportModel {
   source?: { file: string; region: string };
   main: Section;
   unknown: UnknownInstruction[];
+  /** where each line's figures come from, by line number (renderers show it per line and
+   *  summarise it in the header) */
+  origins: FigureOrigin[];
   /** thesis §2.7: the two sides of the first conditional jump (--branch); null when asked but there is none */
   branch?: { branchLine: number; left: Section; right: Section } | null;
   /** thesis §2.6 for one line of the main analysis (--detail LINE) */
@@ -71,4 +78,17 @@ export function variantName(v: Variant): string {
   if (v.issueWidth !== undefined) parts.push(`front end ${v.issueWidth} µops/cycle`);
   if (v.rsSize !== undefined) parts.push(`reservation station ${v.rsSize} µops`);
   return parts.length ? parts.join(', ') : 'baseline';
+}
+
+/** The header's summary of where the figures come from: '17 lines: 15 LLVM 19 model, 2 SUACA thesis'. */
+export function originSummary(origins: readonly FigureOrigin[]): string {
+  const order: FigureOrigin[] = ['uops.info', 'thesis', 'llvm', 'none'];
+  const label: Record<FigureOrigin, string> = { 'uops.info': 'measured by uops.info', thesis: 'SUACA thesis', llvm: 'LLVM 19 model', none: 'no figures' };
+  const parts = order.map((o) => [o, origins.filter((x) => x === o).length] as const).filter(([, n]) => n > 0).map(([o, n]) => `${n} ${label[o]}`);
+  return `${origins.length} line${origins.length === 1 ? '' : 's'}: ${parts.join(', ')}`;
+}
+
+/** No line has figures: nothing was simulated, and no throughput may be shown. */
+export function nothingSimulated(model: Pick<ReportModel, 'origins'>): boolean {
+  return model.origins.length > 0 && model.origins.every((o) => o === 'none');
 }

@@ -4,7 +4,8 @@
 import type { LineStats, Stats, Variant } from '../sim/types.js';
 import { blankIfZero, fixed, layoutTable, type Column } from './format.js';
 import { renderDetail } from './detail.js';
-import { variantName, type ReportModel, type Section, type VariantFigures } from './model.js';
+import { ORIGIN_LETTER, ORIGIN_TEXT, type FigureOrigin } from '../data/types.js';
+import { nothingSimulated, originSummary, variantName, type ReportModel, type Section, type VariantFigures } from './model.js';
 
 /** The whole text report, ending with a newline. */
 export function renderText(model: ReportModel): string {
@@ -12,6 +13,15 @@ export function renderText(model: ReportModel): string {
   if (model.source) out.push(`Region: ${model.source.region} in ${model.source.file}`);
   out.push(`Iterations: ${model.iterations}`);
   if (!isBaseline(model.variant)) out.push(`Analysis with: ${variantName(model.variant)}`);
+  out.push(`Figures: ${originSummary(model.origins)}`);
+  if (nothingSimulated(model)) {
+    out.push('', `Nothing simulated: no line of the region has figures on ${model.arch}.`, '', ...renderUnknown(model));
+    return out.join('\n') + '\n';
+  }
+  if (model.unknown.length) {
+    const lines = model.unknown.map((u) => u.line).join(', ');
+    out.push(`INCOMPLETE: ${model.unknown.length} of ${model.origins.length} lines have no figures on ${model.arch} (line${model.unknown.length === 1 ? '' : 's'} ${lines}); every throughput below leaves them out (list at the end)`);
+  }
   out.push('');
   out.push(...renderSection(model, model.main));
   if (model.main.combinations) out.push('', ...renderCombinations(model.main.combinations));
@@ -25,14 +35,16 @@ export function renderText(model: ReportModel): string {
     }
   }
   if (model.unknown.length) out.push('', ...renderUnknown(model));
+  out.push('', `Source: ${(['uops.info', 'thesis', 'llvm', 'none'] as FigureOrigin[]).map((o) => `${ORIGIN_LETTER[o]} ${ORIGIN_TEXT[o]}`).join(', ')}`);
   if (model.detail) out.push('', renderDetail(model.detail).replace(/\n$/, ''));
   return out.join('\n') + '\n';
 }
 
 /** Headline figures, architecture line, per-line table and µop total of one analysed program. */
-export function renderSection(model: Pick<ReportModel, 'arch' | 'ports' | 'dividerPort' | 'variant'>, section: Section): string[] {
+export function renderSection(model: Pick<ReportModel, 'arch' | 'ports' | 'dividerPort' | 'variant' | 'origins' | 'unknown'>, section: Section): string[] {
   const s = section.stats;
-  const out = [`Block throughput: ${fixed(s.blockThroughput, 2)} cycles`];
+  const incomplete = model.unknown.length ? ` (incomplete: ${model.unknown.length} line${model.unknown.length === 1 ? '' : 's'} without figures)` : '';
+  const out = [`Block throughput: ${fixed(s.blockThroughput, 2)} cycles${incomplete}`];
   const w = section.whatIf;
   if (w) {
     if (!model.variant.perfectFrontEnd) out.push(`Block throughput with perfect front-end: ${fixed(w.perfectFrontEnd.blockThroughput, 2)} cycles`);
@@ -41,7 +53,7 @@ export function renderSection(model: Pick<ReportModel, 'arch' | 'ports' | 'divid
   }
   out.push(`Microops per cycle: ${fixed(s.uopsPerCycle, 2)}`);
   out.push(`Analysis for architecture: ${model.arch}`);
-  out.push(...renderLineTable(s, model.ports, model.dividerPort));
+  out.push(...renderLineTable(s, model.ports, model.dividerPort, model.origins));
   out.push(`Total number of Uops: ${s.totalUops}`);
   return out;
 }
@@ -51,9 +63,9 @@ export function renderSection(model: Pick<ReportModel, 'arch' | 'ports' | 'divid
  * (and DV after the divider's port when the divider is used) || asm. Zero is printed blank,
  * a value that only rounds to zero as 0.0 (as the thesis does); unknown lines are marked X.
  */
-export function renderLineTable(stats: Stats, ports: number[], dividerPort: number): string[] {
+export function renderLineTable(stats: Stats, ports: number[], dividerPort: number, origins?: readonly FigureOrigin[]): string[] {
   const showDv = stats.dividerUsed || stats.lines.some((l) => l.divider > 0);
-  const anyUnknown = stats.lines.some((l) => l.unknown);
+  const anyUnknown = !origins && stats.lines.some((l) => l.unknown);
   const portCols: { label: string; value: (l: LineStats) => number }[] = [];
   for (const p of ports) {
     portCols.push({ label: String(p), value: (l) => l.ports[String(p)] ?? 0 });
@@ -73,7 +85,7 @@ export function renderLineTable(stats: Stats, ports: number[], dividerPort: numb
     blankIfZero(l.hadToWait),
     blankIfZero(l.causedToWait),
     ...portCols.map((c) => blankIfZero(c.value(l))),
-    (anyUnknown ? (l.unknown ? 'X ' : '  ') : '') + l.asm,
+    (origins ? `${ORIGIN_LETTER[origins[l.line] ?? (l.unknown ? 'none' : 'uops.info')]} ` : anyUnknown ? (l.unknown ? 'X ' : '  ') : '') + l.asm,
   ]);
   const first = 4;
   return layoutTable(columns, rows, [{ from: first, to: first + portCols.length - 1, text: 'Used Ports' }]);
@@ -97,11 +109,11 @@ export function renderCombinations(runs: VariantFigures[]): string[] {
 }
 
 function renderUnknown(model: ReportModel): string[] {
-  const out = ['X - no data for this instruction on ' + model.arch + ':'];
+  const out = [`${ORIGIN_LETTER.none} - no figures for this instruction on ${model.arch}:`];
   for (const u of model.unknown) {
     const how = u.fallback === 'alu' ? 'counted as 1 µop on any ALU port, latency 1'
       : u.fallback === 'skip' ? 'skipped (no µop; dependants still wait the engine\'s minimum of 1 cycle)' : 'no fallback';
-    out.push(`  line ${u.line}: ${u.asm} (${how})`);
+    out.push(`  line ${u.line}: ${u.asm} — ${u.why ?? 'no source has figures for it'}; ${how}`);
   }
   return out;
 }

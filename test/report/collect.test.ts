@@ -16,7 +16,7 @@ const sixMoves: SimProgram = { instructions: [0, 1, 2, 3, 4, 5].map(mov), deps: 
 const baseline = { perfectFrontEnd: false, infinitePorts: false, noDependencies: false };
 
 test('the what-if figures are the runs of the main variant with one more switch', () => {
-  const m = collectReport({ program: sixMoves, params: snb, unknown: [] }, { iterations: 200, variant: baseline });
+  const m = collectReport({ program: sixMoves, params: snb, unknown: [], origins: [] }, { iterations: 200, variant: baseline });
   const ip = simulate(sixMoves, snb, { iterations: 200, variant: { ...baseline, infinitePorts: true } });
   assert.equal(m.main.whatIf!.infinitePorts.blockThroughput, ip.stats.blockThroughput);
   assert.deepEqual(m.main.whatIf!.infinitePorts.variant, { ...baseline, infinitePorts: true });
@@ -28,17 +28,17 @@ test('the what-if figures are the runs of the main variant with one more switch'
 });
 
 test('a variant flag runs the main analysis with it and keeps it in every what-if run', () => {
-  const m = collectReport({ program: sixMoves, params: snb, unknown: [] }, { iterations: 200, variant: { ...baseline, infinitePorts: true } });
+  const m = collectReport({ program: sixMoves, params: snb, unknown: [], origins: [] }, { iterations: 200, variant: { ...baseline, infinitePorts: true } });
   assert.equal(m.main.stats.blockThroughput, 1.5);
   assert.deepEqual(m.main.whatIf!.perfectFrontEnd.variant, { perfectFrontEnd: true, infinitePorts: true, noDependencies: false });
   assert.equal(m.main.whatIf!.infinitePorts.blockThroughput, m.main.stats.blockThroughput);
-  const fast = collectReport({ program: sixMoves, params: snb, unknown: [] }, { iterations: 10, variant: baseline, fast: true });
+  const fast = collectReport({ program: sixMoves, params: snb, unknown: [], origins: [] }, { iterations: 10, variant: baseline, fast: true });
   assert.equal(fast.main.whatIf, null);
   assert.doesNotMatch(renderText(fast), /with perfect/);
 });
 
 test('--all-variants gives the 8 combinations, baseline first, equal to single runs', () => {
-  const m = collectReport({ program: sixMoves, params: snb, unknown: [] }, { iterations: 50, variant: baseline, allVariants: true });
+  const m = collectReport({ program: sixMoves, params: snb, unknown: [], origins: [] }, { iterations: 50, variant: baseline, allVariants: true });
   const c = m.main.combinations!;
   assert.equal(c.length, 8);
   assert.deepEqual(c[0]!.variant, baseline);
@@ -50,22 +50,22 @@ test('--all-variants gives the 8 combinations, baseline first, equal to single r
 });
 
 test('--detail picks the line of the main run and refuses a line outside the region', () => {
-  const m = collectReport({ program: sixMoves, params: snb, unknown: [] }, { iterations: 20, variant: baseline, detail: 3 });
+  const m = collectReport({ program: sixMoves, params: snb, unknown: [], origins: [] }, { iterations: 20, variant: baseline, detail: 3 });
   assert.equal(m.detail!.line, 3);
   assert.match(renderText(m), /Detailed delay information for instruction: mov rax, 0x6 in line 3\n/);
-  assert.throws(() => collectReport({ program: sixMoves, params: snb, unknown: [] }, { iterations: 20, variant: baseline, detail: 6 }),
+  assert.throws(() => collectReport({ program: sixMoves, params: snb, unknown: [], origins: [] }, { iterations: 20, variant: baseline, detail: 6 }),
     (e: unknown) => e instanceof UserError && e.message === '--detail 6: no such line in the region; give a line from 0 to 5');
 });
 
 test('branch sides are simulated with the same settings and keep original lines', () => {
   const left: SimProgram = { instructions: [mov(0), mov(2)], deps: [] };
   const right: SimProgram = { instructions: [mov(0), mov(4), mov(5)], deps: [] };
-  const m = collectReport({ program: sixMoves, params: snb, unknown: [], branch: { branchLine: 1, left, right } }, { iterations: 30, variant: baseline });
+  const m = collectReport({ program: sixMoves, params: snb, unknown: [], origins: [], branch: { branchLine: 1, left, right } }, { iterations: 30, variant: baseline });
   assert.deepEqual(m.branch!.left.stats.lines.map((l) => l.line), [0, 2]);
   assert.deepEqual(m.branch!.right.stats.lines.map((l) => l.line), [0, 4, 5]);
   assert.equal(m.branch!.right.stats.cycles, simulate(right, snb, { iterations: 30, variant: baseline }).stats.cycles);
   // --detail with --branch: each side that holds the line gets its own detail (thesis §2.7)
-  const d = collectReport({ program: sixMoves, params: snb, unknown: [], branch: { branchLine: 1, left, right } }, { iterations: 30, variant: baseline, detail: 2 });
+  const d = collectReport({ program: sixMoves, params: snb, unknown: [], origins: [], branch: { branchLine: 1, left, right } }, { iterations: 30, variant: baseline, detail: 2 });
   assert.equal(d.detail!.line, 2);
   assert.equal(d.branch!.left.detail!.line, 2);
   assert.equal(d.branch!.right.detail, undefined);
@@ -75,6 +75,6 @@ test('branch sides are simulated with the same settings and keep original lines'
   const j = reportJson(d);
   assert.equal(j.branch!.left.detail!.line, 2);
   assert.equal(j.branch!.right.detail, undefined);
-  const none = collectReport({ program: sixMoves, params: snb, unknown: [], branch: null }, { iterations: 3, variant: baseline });
+  const none = collectReport({ program: sixMoves, params: snb, unknown: [], origins: [], branch: null }, { iterations: 3, variant: baseline });
   assert.equal(none.branch, null);
 });

@@ -41,7 +41,7 @@ export function latencyExample(): ReportModel {
     },
     combinations: null,
   };
-  return { arch: 'SNB', iterations: 1, variant: { ...BASELINE }, ports: [0, 1, 2, 3, 4, 5], dividerPort: 0, main, unknown: [] };
+  return { arch: 'SNB', iterations: 1, variant: { ...BASELINE }, ports: [0, 1, 2, 3, 4, 5], dividerPort: 0, main, unknown: [], origins: s.lines.map(() => 'thesis' as const) };
 }
 
 /** The figures the thesis prints in §2.6 (branch example, SNB, 200 iterations, line 0). */

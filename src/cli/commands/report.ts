@@ -24,6 +24,7 @@ export interface ReportArgs {
   json?: boolean;
   fallback?: string;
   uopsXml?: string;
+  strict?: boolean;
 }
 
 export function reportCommand(y: Argv): Argv {
@@ -45,6 +46,7 @@ export function reportCommand(y: Argv): Argv {
       .option('detail', { type: 'string', describe: 'detail analysis of this line (delays per dependency and per port)' })
       .option('json', { type: 'boolean', describe: 'print the figures as one JSON object' })
       .option('fallback', { type: 'string', describe: 'instructions without data: skip them, or count one ALU µop of latency 1 (default skip)' })
+      .option('strict', { type: 'boolean', describe: 'fail (exit 2) when a line of the region has no figures from any source' })
       .option('uops-xml', { type: 'string', describe: 'use this uops.info instructions.xml instead of the imported or embedded data' })
       .example('$0 report examples/bin/stencil --arch IVB --iterations 3000', '')
       .example('$0 report --hex 4801d8 --iterations 1 --json', ''),

@@ -65,6 +65,7 @@ export async function buildReport(input: InputOptions & RegionSelection, a: Repo
     ...(a.allVariants ? { allVariants: true } : {}),
     ...(detail !== undefined ? { detail } : {}),
   };
+  if (a.strict) refuseIncomplete(analysis);
   const branch = a.branch ? branchPrograms(analysis) : undefined;
   const sim = await parallelRuns(analysis.program, analysis.params, req);
   const model = collectReport({
@@ -72,6 +73,7 @@ export async function buildReport(input: InputOptions & RegionSelection, a: Repo
     params: analysis.params,
     archName: analysis.machine.name,
     unknown: analysis.unknown,
+    origins: analysis.resolved.map((r) => r.origin),
     source: { file: analysis.region.file, region: analysis.region.region.name },
     ...(branch !== undefined ? { branch: branch && { branchLine: branch.branchLine, left: branch.left, right: branch.right } } : {}),
   }, req, sim);
@@ -100,4 +102,12 @@ async function parallelRuns(program: SimProgram, params: MachineParams, req: Rep
 export async function runReport(input: InputOptions & RegionSelection, a: ReportArgs): Promise<string> {
   const { model } = await buildReport(input, a);
   return a.json ? JSON.stringify(reportJson(model), null, 2) + '\n' : renderText(model);
+}
+
+/** --strict: a region with a line that no source has figures for is an error, not a report. */
+export function refuseIncomplete(analysis: Pick<Analysis, 'unknown' | 'machine'>): void {
+  if (!analysis.unknown.length) return;
+  const first = analysis.unknown[0]!;
+  const more = analysis.unknown.length > 1 ? ` and ${analysis.unknown.length - 1} more line${analysis.unknown.length > 2 ? 's' : ''}` : '';
+  throw new UserError(`--strict: line ${first.line} (${first.asm}) has no figures on ${analysis.machine.arch}: ${first.why ?? 'no source has figures for it'}${more} — import uops.info's file ('uopscope data import FILE'), pick another --arch, or drop --strict`);
 }
