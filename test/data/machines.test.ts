@@ -3,9 +3,9 @@ import { test } from 'node:test';
 import { inheritanceChain, listMachines, loadMachine, validateMachine } from '../../src/data/machines.js';
 import { UserError } from '../../src/errors.js';
 
-const ARCHS = ['NHM', 'WSM', 'SNB', 'IVB', 'HSW', 'BDW', 'SKL', 'SKX', 'KBL', 'CFL', 'CLX', 'ICL', 'TGL', 'RKL', 'ADL-P'];
+const ARCHS = ['NHM', 'WSM', 'SNB', 'IVB', 'HSW', 'BDW', 'SKL', 'SKX', 'KBL', 'CFL', 'CLX', 'ICL', 'TGL', 'RKL', 'ADL-P', 'SPR'];
 
-test('all 15 machine models are there, valid and sourced', () => {
+test('all 16 machine models are there, valid and sourced', () => {
   const ms = listMachines();
   assert.deepEqual(ms.map((m) => m.arch), ARCHS);
   for (const m of ms) {

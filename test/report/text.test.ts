@@ -28,8 +28,9 @@ test('figures are rounded as C\'s printf rounds them (as SUACA printed), zero is
 
 test('the latency analysis of the branch example prints in the thesis layout', () => {
   const text = renderText(latencyExample());
-  assert.deepEqual(text.split('\n').slice(0, 8), [
+  assert.deepEqual(text.split('\n').slice(0, 9), [
     'Iterations: 1',
+    'Figures: 7 lines: 7 SUACA thesis',
     '',
     'Block throughput: 3.00 cycles',
     'Block throughput with perfect front-end: 3.00 cycles',
@@ -38,7 +39,7 @@ test('the latency analysis of the branch example prints in the thesis layout', (
     'Microops per cycle: 2.33',
     'Analysis for architecture: SNB',
   ]);
-  assert.match(text, /Total number of Uops: 7\n$/);
+  assert.match(text, /Total number of Uops: 7\n\nSource: M measured by uops\.info, T SUACA thesis, L LLVM 19 model, \? no figures\n$/);
 });
 
 test('the line table has one column per port, blanks for zero and the asm last', () => {
@@ -71,16 +72,33 @@ test('the divider column appears after the divider port only when the divider is
   assert.match(t[3]!, /\|     \|      \| 1\.0 \|/);
 });
 
-test('unknown instructions are marked X and listed with the fallback used', () => {
+test('lines without figures are marked ?, announced before any throughput, and listed with the reason and the fallback', () => {
   const m = latencyExample();
   m.main.stats.lines[1] = { ...m.main.stats.lines[1]!, unknown: true, asm: 'vfoo xmm1, xmm2' };
-  m.unknown = [{ line: 1, asm: 'vfoo xmm1, xmm2', fallback: 'alu' }];
+  m.unknown = [{ line: 1, asm: 'vfoo xmm1, xmm2', fallback: 'alu', why: 'no source has figures for this form' }];
+  m.origins[1] = 'none';
   const text = renderText(m);
-  assert.match(text, /\|\| X vfoo xmm1, xmm2\n/);
-  assert.match(text, /\|\|   mov rax, 0x1\n/);
-  assert.match(text, /X - no data for this instruction on SNB:\n  line 1: vfoo xmm1, xmm2 \(counted as 1 µop on any ALU port, latency 1\)/);
+  const lines = text.split('\n');
+  assert.deepEqual(lines.slice(0, 3), [
+    'Iterations: 1',
+    'Figures: 7 lines: 6 SUACA thesis, 1 no figures',
+    'INCOMPLETE: 1 of 7 lines have no figures on SNB (line 1); every throughput below leaves them out (list at the end)',
+  ]);
+  assert.equal(lines[4], 'Block throughput: 3.00 cycles (incomplete: 1 line without figures)');
+  assert.match(text, /\|\| \? vfoo xmm1, xmm2\n/);
+  assert.match(text, /\|\| T mov rax, 0x1\n/);
+  assert.match(text, /\? - no figures for this instruction on SNB:\n  line 1: vfoo xmm1, xmm2 — no source has figures for this form; counted as 1 µop on any ALU port, latency 1/);
   m.unknown[0]!.fallback = 'skip';
-  assert.match(renderText(m), /line 1: vfoo xmm1, xmm2 \(skipped \(no µop; dependants still wait the engine's minimum of 1 cycle\)\)/);
+  assert.match(renderText(m), /line 1: vfoo xmm1, xmm2 — no source has figures for this form; skipped \(no µop; dependants still wait the engine's minimum of 1 cycle\)/);
+});
+
+test('a region whose lines all lack figures says nothing was simulated and shows no throughput', () => {
+  const m = latencyExample();
+  m.origins = m.origins.map(() => 'none' as const);
+  m.unknown = m.main.stats.lines.map((l) => ({ line: l.line, asm: l.asm, fallback: 'skip' as const, why: 'ADL-P cannot run it' }));
+  const text = renderText(m);
+  assert.match(text, /\nNothing simulated: no line of the region has figures on SNB\.\n/);
+  assert.doesNotMatch(text, /throughput/i);
 });
 
 test('a variant run omits the what-if line of its own switch and says which variant ran', () => {
