@@ -74,7 +74,10 @@ export async function buildExplorerSession(base: RegionAnalysis | LoadedRegion, 
 export function archChoices(opts: DataOptions = {}): ArchChoice[] {
   const sources = opts.uopsXml ? null : listDataSources(opts.cacheDir ? { cacheDir: opts.cacheDir } : {});
   return listMachines().map((m) => {
-    const none = sources?.filter((r) => r.arch === m.arch).every((r) => r.kind === 'none');
-    return { arch: m.arch, name: m.name, ...(none ? { note: "no data: see 'uopscope data import'" } : {}) };
+    const rows = sources?.filter((r) => r.arch === m.arch) ?? [];
+    const none = sources && rows.every((r) => r.kind === 'none');
+    const onlyLlvm = sources && !none && rows.every((r) => r.kind === 'llvm' || r.kind === 'none');
+    const note = none ? "no data: see 'uopscope data import'" : onlyLlvm ? 'LLVM model only' : undefined;
+    return { arch: m.arch, name: m.name, ...(note ? { note } : {}) };
   });
 }

@@ -173,4 +173,6 @@ export interface MachineModel {
   inheritsDataFrom?: string;
   /** where each figure comes from */
   sources: string[];
+  /** the model approximates the core in ways docs/data.md lists (AMD cores) */
+  experimental?: boolean;
 }

@@ -79,11 +79,22 @@ test('data list shows imported, inherited and missing architectures', async () =
   await importUopsXml(SMALL, { cacheDir });
   const rows = listDataSources({ cacheDir });
   const find = (arch: string, kind: string) => rows.find((r) => r.arch === arch && r.kind === kind);
-  assert.deepEqual(find('SKL', 'imported'), { arch: 'SKL', name: 'Skylake (client)', kind: 'imported', path: SMALL, forms: 13, active: true, date: '2023-07-31' });
+  assert.deepEqual(find('SKL', 'imported'), { arch: 'SKL', name: 'Skylake (client)', kind: 'imported', origin: 'uops.info', path: SMALL, forms: 13, active: true, date: '2023-07-31' });
   assert.equal(find('KBL', 'inherited')!.path, 'SKL');
   assert.ok(find('ZEN2', 'imported'));
+  // the embedded XML follows, counted per origin: the thesis's forms on SKL, uops.info's pages on ADL-P
+  assert.deepEqual([find('SKL', 'embedded')!.origin, find('SKL', 'embedded')!.forms], ['thesis', 6]);
+  assert.deepEqual([find('ADL-P', 'embedded')!.origin, find('ADL-P', 'embedded')!.forms], ['uops.info', 2]);
+  // then LLVM's model, for every Intel core from Sandy Bridge on; its placeholders counted apart
+  const l = find('HSW', 'llvm')!;
+  assert.equal(l.origin, 'llvm');
+  assert.ok(l.forms > 1000 && l.placeholders! > 0, JSON.stringify(l));
+  assert.match(l.path, /LLVM 19\.\d+\.\d+ haswell/);
+  assert.equal(find('NHM', 'llvm'), undefined);
+  // the order of the rows is the order the resolver tries the sources
+  assert.deepEqual(rows.filter((r) => r.arch === 'SKL').map((r) => r.kind), ['imported', 'embedded', 'llvm']);
   // every machine model appears, with or without data
-  for (const a of ['NHM', 'WSM', 'SNB', 'IVB', 'HSW', 'BDW', 'SKL', 'SKX', 'KBL', 'CFL', 'CLX', 'ICL', 'TGL', 'RKL', 'ADL-P']) {
+  for (const a of ['NHM', 'WSM', 'SNB', 'IVB', 'HSW', 'BDW', 'SKL', 'SKX', 'KBL', 'CFL', 'CLX', 'ICL', 'TGL', 'RKL', 'ADL-P', 'SPR']) {
     assert.ok(rows.some((r) => r.arch === a), a);
   }
 });

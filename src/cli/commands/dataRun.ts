@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { UserError } from '../../errors.js';
-import { importUopsXml, listDataSources, cacheRoot, type CacheIndex } from '../../data/index.js';
+import { importUopsXml, listDataSources, cacheRoot, type CacheIndex, type DataSourceRow } from '../../data/index.js';
 import { progressBar } from '../progress.js';
 
 function summary(idx: CacheIndex, root: string): string {
@@ -28,10 +28,13 @@ export async function runImport(file: string, cacheDir?: string): Promise<void> 
 export function runList(cacheDir?: string, json = false): void {
   const rows = listDataSources({ cacheDir });
   if (json) { process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`); return; }
-  const table = [['arch', 'name', 'source', 'forms', 'date', 'from', ''],
-    ...rows.map((r) => [r.arch, r.name ?? '', r.kind, String(r.forms), r.date ?? '', r.path, r.active ? '(used)' : ''])];
+  const what: Record<DataSourceRow['origin'], string> = { 'uops.info': 'measured (uops.info)', thesis: 'SUACA thesis', llvm: 'LLVM model', none: 'no figures' };
+  const table = [['arch', 'name', 'source', 'figures', 'forms', 'date', 'from'],
+    ...rows.map((r) => [r.arch, `${r.name ?? ''}${r.experimental ? ' (experimental)' : ''}`, r.kind, what[r.origin],
+      `${r.forms}${r.placeholders ? ` (+${r.placeholders} placeholders)` : ''}`, r.date ?? '', r.path])];
   const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
   process.stdout.write(table.map((row) => `${row.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()}\n`).join(''));
+  process.stdout.write('Per line, the first of these sources that has figures for the form is used, in the order listed.\n');
 }
 
 export async function runFetch(url: string, cacheDir?: string): Promise<void> {
