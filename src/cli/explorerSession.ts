@@ -8,6 +8,8 @@ import type { SimProgram, Variant } from '../sim/types.js';
 import type { ArchChoice, ExplorerSession, PaneSpec } from '../ui/types.js';
 import { branchPrograms, forArch, loopFor, withLoop, type Analysis, type DataOptions, type RegionAnalysis } from './pipeline.js';
 import { workerOffload } from './offload.js';
+import { ORIGIN_TEXT } from '../data/types.js';
+import { originSummary } from '../report/model.js';
 
 export interface SessionOptions extends DataOptions {
   /** compute run lengths and divergences on the UI thread instead of a worker */
@@ -46,7 +48,7 @@ export async function buildExplorerSession(base: RegionAnalysis | LoadedRegion, 
   const first = analysisFor(2).branches;
   const notes: string[] = [`data: ${a.data.source.kind} ${a.data.source.path}`];
   if (a.unknown.length) {
-    notes.push(`no data for ${a.unknown.map((u) => `line ${u.line} (${u.asm})`).join(', ')}: ${a.fallback === 'alu' ? 'counted as one ALU µop' : 'not simulated (X)'}`);
+    notes.push(`no figures for ${a.unknown.map((u) => `line ${u.line} (${u.asm}: ${u.why ?? 'no source'})`).join(', ')}: ${a.fallback === 'alu' ? 'counted as one ALU µop' : 'not simulated (?)'}`);
   }
   const engineFor = (branch: 0 | 1 | null) => (variant: Variant, iterations: number) =>
     createEngine(programFor({ variant, branch }, iterations), params, { iterations, variant });
@@ -56,7 +58,14 @@ export async function buildExplorerSession(base: RegionAnalysis | LoadedRegion, 
     arch: a.machine.arch,
     archName: a.machine.name,
     ports: params.ports,
-    lines: a.region.instructions.map((i) => ({ line: i.line, asm: i.intel })),
+    lines: a.region.instructions.map((i, k) => {
+      const r = a.resolved[k]!;
+      const figures = r.unknown ? r.why ?? 'no source has figures for it'
+        : r.llvm ? `LLVM ${r.llvm.version} ${r.llvm.cpu} model (${r.llvm.key})`
+        : `${ORIGIN_TEXT[r.origin]}${r.form ? ` (${r.form.string})` : ''}`;
+      return { line: i.line, asm: i.intel, origin: r.origin, figures };
+    }),
+    figures: originSummary(a.resolved.map((r) => r.origin)),
     makeEngine: engineFor(null),
     branches: first && {
       branchLine: first.branchLine,

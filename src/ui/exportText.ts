@@ -1,6 +1,7 @@
 // The session as a plain-text report (x): inputs, architecture, variants, the current cycle and its
 // snapshot, the summary and per-line table of every pane shown, the detail of the selected line.
 import type { LineDetail, Snapshot, Stats } from '../sim/types.js';
+import { ORIGIN_LETTER, ORIGIN_TEXT } from '../data/types.js';
 import { describeDivergence, type Divergence } from './compare.js';
 import { detailLines } from './components/DetailPane.js';
 import { renderDetail } from '../report/detail.js';
@@ -57,12 +58,15 @@ export function exportText(state: ExplorerState, extras: ExportExtras): string {
   out.push(`file: ${s.file}`);
   out.push(`region: ${s.region} (${s.lines.length} instructions)`);
   out.push(`architecture: ${s.arch} (${s.archName}), ports ${s.ports.map((p) => `p${p}`).join(' ')}`);
+  if (s.figures) out.push(`figures: ${s.figures}`);
+  const missing = s.lines.filter((l) => l.origin === 'none');
+  if (missing.length) out.push(`INCOMPLETE: ${missing.length} line${missing.length === 1 ? '' : 's'} without figures (${missing.map((l) => `line ${l.line}: ${l.figures ?? 'no source'}`).join('; ')}); every throughput leaves them out`);
   out.push(`iterations: ${state.iterations}`);
   out.push(`variants: ${variantLabel(state.variants)}`);
   out.push(`branch comparison: ${state.branches && s.branches ? `on (jump at line ${s.branches.branchLine})` : 'off'}`);
   for (const n of s.notes ?? []) out.push(`note: ${n}`);
   out.push(`current cycle: ${state.cycle}`);
-  out.push(`selected line: ${sel ? `${sel.line} ${sel.asm}` : '-'}`);
+  out.push(`selected line: ${sel ? `${sel.line} ${sel.asm}${sel.figures ? ` (figures: ${sel.figures})` : ''}` : '-'}`);
   if (state.panes.length > 1) out.push(`comparison: ${describeDivergence(extras.divergence)}`);
   state.panes.forEach((pane, i) => {
     const snap = state.snaps[i]!;
@@ -74,6 +78,9 @@ export function exportText(state: ExplorerState, extras: ExportExtras): string {
     out.push('');
     out.push('-- Snapshot');
     out.push(...snapshotLines(snap, s.lines, pane.lines));
+    out.push('');
+    out.push(`-- Sources of the figures (${(['uops.info', 'thesis', 'llvm', 'none'] as const).map((o) => `${ORIGIN_LETTER[o]} ${ORIGIN_TEXT[o]}`).join(', ')})`);
+    for (const l of s.lines) if (pane.lines.includes(l.line)) out.push(`  ${String(l.line).padStart(3)}  ${l.origin ? ORIGIN_LETTER[l.origin] : ' '} ${l.asm.padEnd(36).slice(0, 36)} ${l.figures ?? ''}`.trimEnd());
     out.push('');
     out.push('-- Per-line statistics (per iteration, up to this cycle)');
     out.push(...statsTable(snap.stats, s.ports));

@@ -2,6 +2,17 @@
 // never builds a program and never computes the model: engines come from `makeEngine`, another
 // architecture from `loadArch`, and the export is written by `saveExport`.
 import type { Engine, Variant } from '../sim/types.js';
+import type { FigureOrigin } from '../data/types.js';
+
+/** One instruction of the region, with where its figures come from. */
+export interface SessionLine {
+  line: number;
+  asm: string;
+  /** the source of the line's figures ('none': no source has any; the engine left it out) */
+  origin?: FigureOrigin;
+  /** a short note on the figures: the LLVM record and CPU, or why there are none */
+  figures?: string;
+}
 import type { Divergence } from './compare.js';
 
 /** One side of the first conditional jump (thesis §2.7), ready to simulate. */
@@ -21,7 +32,9 @@ export interface ExplorerSession {
   archName: string;           // 'Skylake (client)'
   ports: number[];
   /** the region's instructions (line numbers as in the engine's snapshots) */
-  lines: { line: number; asm: string }[];
+  lines: SessionLine[];
+  /** where the figures come from, e.g. '17 lines: 15 LLVM 19 model, 2 SUACA thesis' */
+  figures?: string;
   makeEngine(variant: Variant, iterations: number): Engine;
   branches: { branchLine: number; paths: [BranchPathSource, BranchPathSource] } | null;
   /** one-line notes for the user (unknown instructions, data source) */

@@ -65,8 +65,8 @@ test('b: the two sides of the first conditional jump, in lockstep with their own
   assert.match(f, /branches: jump at line 2/);
   assert.match(f, / fall-through\s+taken/);
   // the thesis's paths: fall-through 0 1 2 3 4 6, taken 0 1 2 5 6
-  assert.match(f, /4 jmp 0x[0-9a-f]+\s+W\d+ R\d+ X\d+ D\d+\s+4 jmp 0x[0-9a-f]+\s+not on this path/);
-  assert.match(f, /5 add rbx, rax\s+not on this path\s+5 add rbx, rax\s+W\d+/);
+  assert.match(f, /4 M jmp 0x[0-9a-f]+\s+W\d+ R\d+ X\d+ D\d+\s+4 M jmp 0x[0-9a-f]+\s+not on this path/);
+  assert.match(f, /5 M add rbx, rax\s+not on this path\s+5 M add rbx, rax\s+W\d+/);
   const [left, right] = skl.branches!.paths;
   const l7 = left.makeEngine(BASELINE, ITER).seek(7);
   const r7 = right.makeEngine(BASELINE, ITER).seek(7);

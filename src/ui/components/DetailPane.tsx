@@ -7,6 +7,8 @@ export interface DetailPaneProps {
   height: number;
   line: number;
   detail: LineDetail | null;
+  /** where the line's figures come from (SessionLine.figures) */
+  figures?: string;
 }
 
 /**
@@ -40,6 +42,7 @@ export function detailLines(line: number, d: LineDetail | null): string[] {
 
 export function DetailPane(p: DetailPaneProps) {
   const lines = detailLines(p.line, p.detail);
+  if (p.figures) lines.splice(1, 0, `figures: ${p.figures}`);
   const rows = Math.max(1, p.height);
   const shown = lines.length > rows ? [...lines.slice(0, rows - 1), `… ${lines.length - rows + 1} more (see the export, x)`] : lines;
   return (

@@ -73,12 +73,13 @@ export function Explorer(props: ExplorerProps) {
         onCancel={() => actions.setOverlay({ kind: 'none' })} />
     );
   } else if (ov.kind === 'detail') {
-    const sel = state.session.lines[state.selected]?.line ?? -1;
+    const selLine = state.session.lines[state.selected];
+    const sel = selLine?.line ?? -1;
     body = (
       <Box flexDirection="row">
         {actions.details().map((d, i) => (
           <Box key={d.pane.id} marginRight={i < state.panes.length - 1 ? 1 : 0}>
-            <DetailPane width={layout.paneWidth} height={layout.bodyRows + (layout.mode === 'tabs' ? 1 : 0)} line={sel} detail={d.detail} />
+            <DetailPane width={layout.paneWidth} height={layout.bodyRows + (layout.mode === 'tabs' ? 1 : 0)} line={sel} detail={d.detail} {...(selLine?.figures ? { figures: selLine.figures } : {})} />
           </Box>
         ))}
       </Box>
@@ -111,7 +112,8 @@ export function Explorer(props: ExplorerProps) {
         arch={state.session.arch} archName={state.session.archName} iterations={state.iterations}
         variants={state.branches ? `jump at line ${state.session.branches?.branchLine}` : variantLabel(state.variants)}
         branches={state.branches} cycle={state.cycle} total={total} throughput={primary.stats.blockThroughput}
-        finished={state.snaps.every((s) => s.finished)} playing={state.playing} speed={state.speed} busy={state.busy} />
+        finished={state.snaps.every((s) => s.finished)} playing={state.playing} speed={state.speed} busy={state.busy}
+        missing={state.session.lines.filter((l) => l.origin === 'none').length} />
       {state.panes.length > 1 && (
         <ComparisonBar width={width} color={color} divergence={describeDivergence(divergence)}
           panes={state.panes.map((p, i) => ({

@@ -19,6 +19,8 @@ export interface HeaderProps {
   playing: boolean;
   speed: number;
   busy: string | null;
+  /** lines without figures (marked ? in the Program pane); 0 when every line has figures */
+  missing?: number;
 }
 
 /** Two lines: what is simulated, and where the run is. */
@@ -29,11 +31,12 @@ export function Header(p: HeaderProps) {
   const what = full.length <= p.width ? full : `${file} · ${p.region} · ${p.arch}${tail}`;
   const total = p.total === null ? '…' : String(p.total);
   const status = p.busy ?? (p.finished ? 'finished' : p.playing ? `playing ${p.speed}/s` : `paused (${p.speed}/s)`);
-  const where = `cycle ${p.cycle} of ${total} · block throughput so far ${num(p.throughput)} c/iter · ${status}`;
+  const warn = p.missing ? `INCOMPLETE: ${p.missing} line${p.missing === 1 ? '' : 's'} without figures (?) · ` : '';
+  const where = `${warn}cycle ${p.cycle} of ${total} · block throughput so far ${num(p.throughput)} c/iter · ${status}`;
   return (
     <Box flexDirection="column" width={p.width}>
       <Text bold color={tint(p.color, 'cyan')}>{clip(what, p.width)}</Text>
-      <Text>{clip(where, p.width)}</Text>
+      <Text color={warn ? tint(p.color, 'red') : undefined}>{clip(where, p.width)}</Text>
     </Box>
   );
 }

@@ -3,12 +3,14 @@ import { clip, fit, fitLeft } from '../format.js';
 import type { LineState } from '../lineStates.js';
 import { scrollStart } from '../layout.js';
 import { tint } from '../theme.js';
+import { ORIGIN_LETTER } from '../../data/types.js';
+import type { SessionLine } from '../types.js';
 
 export interface ProgramPaneProps {
   width: number;
   height: number;              // rows including the title
   color: boolean;
-  lines: { line: number; asm: string }[];
+  lines: SessionLine[];
   /** per line of `lines` (null: the line is not on this pane's path) */
   states: (LineState | null)[];
   selected: number;            // index into lines
@@ -20,7 +22,9 @@ export function ProgramPane(p: ProgramPaneProps) {
   const start = scrollStart(p.selected, p.lines.length, rows);
   const shown = p.lines.slice(start, start + rows);
   const countsW = Math.min(28, Math.max(16, Math.floor(p.width * 0.4)));
-  const asmW = Math.max(6, Math.min(44, p.width - 2 - 4 - countsW));
+  // the source letter (M T L ?) when the session knows where the figures come from
+  const src = p.lines.some((l) => l.origin !== undefined);
+  const asmW = Math.max(6, Math.min(44, p.width - 2 - 4 - (src ? 2 : 0) - countsW));
   const more = p.lines.length > rows ? ` ${start + 1}-${start + shown.length}/${p.lines.length}` : '';
   return (
     <Box flexDirection="column" width={p.width}>
@@ -35,7 +39,7 @@ export function ProgramPane(p: ProgramPaneProps) {
         const busy = st && (st.executing > 0 ? 'green' : st.ready > 0 ? 'cyan' : st.waiting > 0 ? 'yellow' : undefined);
         return (
           <Text key={l.line} inverse={sel} dimColor={!st}>
-            {sel ? '>' : ' '}{fitLeft(String(l.line), 3)} {fit(l.asm, asmW)} <Text color={busy ? tint(p.color, busy) : undefined}>{sel ? fit(counts, countsW) : clip(counts, countsW)}</Text>
+            {sel ? '>' : ' '}{fitLeft(String(l.line), 3)} {src ? <Text bold={l.origin === 'none'} color={l.origin === 'none' ? tint(p.color, 'red') : undefined}>{l.origin ? ORIGIN_LETTER[l.origin] : ' '} </Text> : null}{fit(l.asm, asmW)} <Text color={busy ? tint(p.color, busy) : undefined}>{sel ? fit(counts, countsW) : clip(counts, countsW)}</Text>
           </Text>
         );
       })}
