@@ -22,8 +22,11 @@ test('data import, then data list shows the imported architectures', () => {
   assert.equal(imp.err, '', 'no progress bar when stderr is not a terminal');
   const list = run(['data', 'list'], cache);
   assert.equal(list.code, 0, list.err);
-  assert.match(list.out, /^SKL\s+Skylake \(client\)\s+imported\s+13\s+2023-07-31\s+\S+small-instructions\.xml\s+\(used\)$/m);
-  assert.match(list.out, /^KBL\s+Kaby Lake\s+inherited\s+13\s+SKL/m);
+  assert.match(list.out, /^SKL\s+Skylake \(client\)\s+imported\s+measured \(uops\.info\)\s+13\s+2023-07-31\s+\S+small-instructions\.xml$/m);
+  assert.match(list.out, /^SKL\s+Skylake \(client\)\s+embedded\s+SUACA thesis\s+6\s/m);
+  assert.match(list.out, /^SKL\s+Skylake \(client\)\s+llvm\s+LLVM model\s+\d{4,} \(\+\d+ placeholders\)\s+\S+ \(LLVM 19\.\d+\.\d+ skylake\)$/m);
+  assert.match(list.out, /^KBL\s+Kaby Lake\s+inherited\s+measured \(uops\.info\)\s+13\s+SKL/m);
+  assert.match(list.out, /^Per line, the first of these sources that has figures for the form is used, in the order listed\.$/m);
   const rows = JSON.parse(run(['data', 'list', '--json'], cache).out) as { arch: string; kind: string; forms: number }[];
   assert.deepEqual(rows.find((r) => r.arch === 'SNB' && r.kind === 'imported')?.forms, 1);
 });
