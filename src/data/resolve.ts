@@ -348,20 +348,19 @@ function llvmResources(tok: string, d: DecodedInstruction, flags: readonly strin
   return r ? [r] : [];
 }
 
-/** Figures from the LLVM-derived model. A destination's latency is its def latency, less the
- *  read advance of the source it comes from when every source of the instruction is read
- *  late (SUACA's engine has one latency per written resource, so the slowest input path
- *  counts, as for uops.info's per-operand-pair latencies). */
+/** Figures from the LLVM-derived model. Each written register or flag gets the latency of the
+ *  def that writes it. LLVM's read advances (a load-op form reads its register operand only
+ *  after the load) are kept in `llvm.readAdvance` and shown, but not subtracted: SUACA's engine
+ *  has one latency per written resource, and, as with uops.info's per-operand-pair latencies,
+ *  the slowest input path (through the address registers and memory) counts. */
 function fromLlvm(d: DecodedInstruction, rec: LlvmRecord, model: LlvmArchModel): ResolvedInstruction {
-  const sources = [...d.reads, ...d.flagsRead];
-  const advanced = new Map<string, number>();
-  for (const [tok, c] of rec.readAdvance) for (const r of llvmResources(tok, d, d.flagsRead)) advanced.set(r, Math.max(advanced.get(r) ?? 0, c));
-  const minAdvance = sources.length ? Math.min(...sources.map((r) => advanced.get(r) ?? 0)) : 0;
   const latencyByResource: Record<string, number> = {};
   for (const [tok, lat] of rec.defs) {
-    for (const r of llvmResources(tok, d, d.flagsWritten)) latencyByResource[r] = Math.max(latencyByResource[r] ?? 0, Math.max(0, lat - minAdvance));
+    for (const r of llvmResources(tok, d, d.flagsWritten)) latencyByResource[r] = Math.max(latencyByResource[r] ?? 0, lat);
   }
-  for (const r of written(d)) if (latencyByResource[r] === undefined) latencyByResource[r] = Math.max(0, rec.latency - minAdvance);
+  // a written resource LLVM names no def for (the decoder tracks more implicit writes) gets the
+  // instruction's latency, as llvm-mca gives a def without a write-latency entry
+  for (const r of written(d)) if (latencyByResource[r] === undefined) latencyByResource[r] = rec.latency;
   let maxLatency = 0;
   for (const v of Object.values(latencyByResource)) maxLatency = Math.max(maxLatency, v);
   return {

@@ -93,9 +93,11 @@ function record(r: Raw, inst: CanonicalInstance): Rec | null {
     : r.res ?? [];
   const groups = portGroups(res);
   const lat = r.lat ?? 0;
-  // WriteMicrocoded / WriteSystem: LLVM's X86 models give microcoded and system instructions a
-  // nominal latency of 100 and no real resource usage — not figures.
-  const placeholder = lat >= 100;
+  // WriteMicrocoded / WriteSystem: LLVM's X86 models give microcoded and system instructions
+  // they do not describe one µop of nominal latency 100 on the ALU port group — not figures.
+  // (Long real figures exist: IDIV r64 on skylake is 66 µops, latency 102; ADL-P's RDRAND r16
+  // 25 µops, latency 1386; those are kept.)
+  const placeholder = lat === 100 && r.uops <= 1;
   const defs = (r.defs ?? []).map(([n, c]) => `${token(n, inst)}:${c}`).join(',');
   const ra = (r.ra ?? []).map(([n, c]) => `${token(n, inst)}:${c}`).join(',');
   return [r.uops, lat, r.rtp ?? 0, portString(groups), r.div ?? 0, defs, ra, placeholder ? 'P' : ''];
