@@ -1,0 +1,85 @@
+// The LLVM-derived layer (src/data/llvmModel.ts, assets/uarch/llvm) on real decoded
+// instructions: the record is found by the decoder's own iced-x86 Code and instance kind
+// (register, memory, same register, masked, broadcast), its figures become the line's, and the
+// cases where it must not give figures (a placeholder class, an ISA the core lacks) say why.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadRegion } from '../../src/disasm/index.js';
+import { loadArchData, resolveInstructions } from '../../src/data/index.js';
+import { formatPorts } from '../../src/data/ports.js';
+import { llvmArchs, loadLlvmModel } from '../../src/data/llvmModel.js';
+import type { ResolvedInstruction } from '../../src/data/types.js';
+
+const cacheDir = mkdtempSync(join(tmpdir(), 'uopscope-llvm-'));
+
+async function resolveHex(hex: string, arch: string): Promise<{ intel: string; r: ResolvedInstruction }[]> {
+  const region = await loadRegion({ hex });
+  const data = await loadArchData(arch, { cacheDir });
+  const res = resolveInstructions(region.instructions, data);
+  return region.instructions.map((d, i) => ({ intel: d.intel, r: res[i]! }));
+}
+
+test('every Intel core from Sandy Bridge to Sapphire Rapids has an LLVM-derived file', () => {
+  assert.deepEqual(Object.keys(llvmArchs()).sort(), ['ADL-P', 'BDW', 'CFL', 'CLX', 'HSW', 'ICL', 'IVB', 'KBL', 'RKL', 'SKL', 'SKX', 'SNB', 'SPR', 'TGL']);
+  assert.equal(loadLlvmModel('NHM'), null);
+  assert.equal(loadLlvmModel('KBL')!.cpu, 'skylake');
+});
+
+test('a load-op form: the memory record, each written register and flag with its def latency', async () => {
+  // add rax, qword ptr [rbx] on Haswell
+  const [{ r }] = await resolveHex('480303', 'HSW');
+  assert.equal(r.origin, 'llvm');
+  assert.equal(r.llvm!.key, 'Add_r64_rm64:m');
+  assert.equal(formatPorts(r.ports), '1*p0156+1*p23');
+  assert.equal(r.latencyByResource.RAX, 6);
+  assert.equal(r.latencyByResource.ZF, 6);
+  // the register operand is read after the load (LLVM's ReadAfterLd): kept, not subtracted
+  assert.deepEqual(r.llvm!.readAdvance, [['o0', 5]]);
+});
+
+test('the same register twice takes the same-register record: zero idioms have no port and no latency', async () => {
+  const [xor, add] = await resolveHex('31c0 4801d8', 'HSW');
+  assert.deepEqual([xor!.r.llvm!.key, xor!.r.variant, xor!.r.ports, xor!.r.latencyByResource.RAX], ['Xor_rm32_r32:s', 'same_reg', [], 0]);
+  assert.deepEqual([add!.r.llvm!.key, add!.r.latencyByResource.RAX], ['Add_rm64_r64', 1]);
+});
+
+test('EVEX masking and broadcast find their own instances, else the plain one', async () => {
+  // vaddps zmm0{k1}{z}, zmm1, zmm2; vaddps zmm0, zmm1, dword bcst [rax]; vaddps zmm0{k1}, zmm1, zmm2
+  const lines = await resolveHex('62f174c958c2 62f1745858 00 62f1744958c2'.replace(/ /g, ''), 'SKX');
+  assert.deepEqual(lines.map((l) => l.r.llvm?.key), [
+    'EVEX_Vaddps_zmm_k1z_zmm_zmmm512b32_er:z', 'EVEX_Vaddps_zmm_k1z_zmm_zmmm512b32_er:b', 'EVEX_Vaddps_zmm_k1z_zmm_zmmm512b32_er:k',
+  ]);
+  assert.ok(lines.every((l) => l.r.origin === 'llvm' && l.r.uops >= 1), JSON.stringify(lines));
+});
+
+test('string instructions (implicit memory operands) use their plain record', async () => {
+  const [{ r }] = await resolveHex('a4', 'HSW');
+  assert.deepEqual([r.llvm?.key, r.latencyByResource.RDI, r.latencyByResource.RSI], ['Movsb_m8_m8', 4, 4]);
+  // Skylake's model gives MOVSB only the placeholder class
+  const [{ r: s }] = await resolveHex('a4', 'SKL');
+  assert.equal(s.unknown, true);
+});
+
+test('the FP divider: its occupancy comes from the model\'s divider resource', async () => {
+  // vdivpd ymm0, ymm1, ymm2 on Skylake: SKLFPDivider is held for 8 cycles
+  const [{ r }] = await resolveHex('c5f55ec2', 'SKL');
+  assert.deepEqual([r.llvm!.key, r.divCycles, r.latencyByResource.XMM0], ['VEX_Vdivpd_ymm_ymm_ymmm256', 8, 14]);
+});
+
+test('no figures where LLVM has only a placeholder, or the core lacks the ISA; each says why', async () => {
+  const [ud2, zmm] = await resolveHex('0f0b 62f1744858c2', 'HSW');
+  assert.equal(ud2!.r.unknown, true);
+  assert.match(ud2!.r.why!, /LLVM's haswell model has only a placeholder/);
+  assert.equal(zmm!.r.unknown, true);
+  assert.deepEqual([zmm!.r.why, zmm!.r.missingIsa], ['HSW cannot run it (needs AVX512F)', ['AVX512F']]);
+});
+
+test('TZCNT on a core without BMI1 runs as BSF, and takes BSF\'s record', async () => {
+  const [{ r }] = await resolveHex('f3480fbcc1', 'SNB');
+  assert.deepEqual([r.unknown, r.llvm?.key], [false, 'Bsf_r64_rm64']);
+  const [{ r: h }] = await resolveHex('f3480fbcc1', 'HSW');
+  assert.equal(h.llvm?.key, 'Tzcnt_r64_rm64');
+});
