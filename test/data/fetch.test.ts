@@ -265,3 +265,24 @@ test('Ctrl-C during the download: the temporary file is removed, exit 130, the p
   assert.match(r.err, /^uopscope: data fetch interrupted \(SIGINT\); nothing was installed from this download\n$/);
   assert.deepEqual(snapshot(cache), was);
 });
+
+test('https (a test certificate trusted with NODE_EXTRA_CA_CERTS), also after a redirect from http; an untrusted certificate is one line', async () => {
+  const tlsDir = join(import.meta.dirname, '..', 'fixtures', 'tls');
+  const tls = await startFetchServer(file, { key: readFileSync(join(tlsDir, 'key.pem')), cert: readFileSync(join(tlsDir, 'cert.pem')) });
+  try {
+    const cache = tempDir('fetch-tls');
+    const trust = { NODE_EXTRA_CA_CERTS: join(tlsDir, 'cert.pem') };
+    const url = `${server.base}/redirect-to/${encodeURIComponent(`${tls.base}/full.xml`)}`;
+    const r = await cli(['data', 'fetch', '--url', url], cache, trust);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, new RegExp(`^downloaded \\S+ MB from ${tls.base}/full\\.xml in `));
+    assert.match(r.out, new RegExp(`imported ${FORMS} instruction forms`));
+    assert.equal(tls.hits('/full.xml'), 1);
+    const was = snapshot(cache);
+    const u = await cli(['data', 'fetch', '--url', `${tls.base}/full.xml`], cache);
+    oneLine(u, /^uopscope: cannot download https:\/\/127\.0\.0\.1:\d+\/full\.xml: self[- ]signed certificate \(DEPTH_ZERO_SELF_SIGNED_CERT\) — download it on a machine/);
+    assert.deepEqual(snapshot(cache), was);
+  } finally {
+    await tls.close();
+  }
+});

@@ -1,7 +1,8 @@
 // A real HTTP server on 127.0.0.1 standing in for uops.info in the `data fetch` tests. Each path
 // is one behaviour of a server or a network; every request is logged (path and the headers that
-// matter) so that tests can check what the client asked for.
+// matter) so that tests can check what the client asked for. With `tls`, the same over https.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import { createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
 import { createHash } from 'node:crypto';
 
@@ -53,10 +54,11 @@ function sendRanged(req: IncomingMessage, res: ServerResponse, body: Buffer, eta
  *   /notend.xml          `<root` at the start, big enough, but no `</root>` at the end
  *   /redirect.xml        302 to /full.xml (relative Location)
  *   /loop.xml            redirects to itself
+ *   /redirect-to/<URL>   302 to the (percent-encoded) URL
  *   /broken.xml          passes the sanity check, but an element inside is broken (the import fails)
  *   /404.xml, /500.xml   HTTP errors
  */
-export async function startFetchServer(file: Buffer): Promise<FetchServer> {
+export async function startFetchServer(file: Buffer, tls?: { key: Buffer; cert: Buffer }): Promise<FetchServer> {
   const log: Logged[] = [];
   const etag = `"${createHash('sha1').update(file).digest('hex').slice(0, 16)}"`;
   const hits = new Map<string, number>();
@@ -64,7 +66,7 @@ export async function startFetchServer(file: Buffer): Promise<FetchServer> {
   const text = file.toString('latin1');
   const at = text.indexOf('<measurement ', text.length >> 1);
   const broken = Buffer.from(`${text.slice(0, at)}<measurement <${text.slice(at + 13)}`, 'latin1');
-  const server: Server = createServer((req, res) => {
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
     const path = req.url ?? '';
     const n = (hits.get(path) ?? 0) + 1;
     hits.set(path, n);
@@ -116,13 +118,16 @@ export async function startFetchServer(file: Buffer): Promise<FetchServer> {
       case '/loop.xml': res.writeHead(301, { location: '/loop.xml' }).end(); return;
       case '/500.xml': res.writeHead(500).end('oops'); return;
       case '/broken.xml': res.writeHead(200).end(broken); return;
-      default: res.writeHead(404).end('not here');
+      default:
+        if (path.startsWith('/redirect-to/')) { res.writeHead(302, { location: decodeURIComponent(path.slice(13)) }).end(); return; }
+        res.writeHead(404).end('not here');
     }
-  });
+  };
+  const server: Server = tls ? createTlsServer({ key: tls.key, cert: tls.cert }, handler) : createServer(handler);
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   const port = (server.address() as { port: number }).port;
   return {
-    base: `http://127.0.0.1:${port}`,
+    base: `${tls ? 'https' : 'http'}://127.0.0.1:${port}`,
     port,
     log,
     hits: (p) => hits.get(p) ?? 0,
