@@ -195,7 +195,7 @@ export async function downloadFile(url: string, file: string, opts: DownloadOpti
     if (size > 0 && !resume) size = 0;
     const headers: Record<string, string> = { ...base };
     if (resume) { headers.range = `bytes=${size}-`; headers['if-range'] = (v!.etag ?? v!.lastModified)!; }
-    const before = size;
+    let before = size;
     let a: Attempt | undefined;
     try {
       const cur = await open(url, headers, t, url);
@@ -212,7 +212,7 @@ export async function downloadFile(url: string, file: string, opts: DownloadOpti
       } else if (status === 200) {
         // a fresh whole file (also the answer to a Range request when the file changed)
         if (size > 0) restarted = true;
-        size = 0;
+        size = before = 0;
         v = validators(cur.res);
         const len = cur.res.headers['content-length'];
         total = len !== undefined && /^\d+$/.test(len) ? Number(len) : null;
