@@ -16,7 +16,7 @@ import type { ArchForm } from './types.js';
 
 export interface CacheIndex {
   version: number;
-  /** absolute path of the imported file */
+  /** absolute path of the imported file (the URL for `data fetch`) */
   source: string;
   /** `date` of the file's root element */
   date?: string;
@@ -74,6 +74,8 @@ export function writeArchDir(final: string, archs: Map<string, ArchForm[]> | Map
 export interface ImportOptions {
   cacheDir?: string;
   onProgress?: (done: number, total: number) => void;
+  /** what the index names as the source instead of the file's path (`data fetch`: the URL) */
+  source?: string;
 }
 
 /** `uopscope data import FILE`: parses the whole file and publishes it as the imported cache. */
@@ -102,7 +104,7 @@ export async function importUopsXml(file: string, opts: ImportOptions = {}): Pro
   }
   const index: CacheIndex = {
     version: CACHE_VERSION,
-    source,
+    source: opts.source ?? source,
     importedAt: new Date().toISOString(),
     dir: stamp,
     archs: Object.fromEntries([...archs].map(([a, e]) => [a, e.size])),

@@ -19,7 +19,14 @@ export const dataCommand: CommandModule = (y: Argv) =>
         .command('list', 'show every architecture with data and where it comes from', (c) =>
           c.option('json', { type: 'boolean', default: false, describe: 'print JSON' }),
         async (argv) => (await work()).runList(argv['cache-dir'] as string | undefined, Boolean(argv.json)))
-        .command('fetch', `download ${UOPS_INFO_URL} and import it`, (c) =>
-          c.option('url', { type: 'string', default: UOPS_INFO_URL, describe: 'where to download from' }),
-        async (argv) => (await work()).runFetch(String(argv.url), argv['cache-dir'] as string | undefined))
+        .command('fetch', `download ${UOPS_INFO_URL} and import it (progress, timeouts, resume: docs/data.md)`, (c) =>
+          c.option('url', { type: 'string', default: UOPS_INFO_URL, describe: 'where to download from (http:// or https://)' })
+            // for tests and slow links; documented in docs/data.md, not in --help
+            .option('connect-timeout', { type: 'number', hidden: true, describe: 'seconds to wait for a connection (default 5, or $UOPSCOPE_FETCH_CONNECT_TIMEOUT)' })
+            .option('stall-timeout', { type: 'number', hidden: true, describe: 'seconds without data before a transfer counts as broken (default 30, or $UOPSCOPE_FETCH_STALL_TIMEOUT)' }),
+        async (argv) => (await work()).runFetch(String(argv.url), {
+          cacheDir: argv['cache-dir'] as string | undefined,
+          connectTimeout: argv['connect-timeout'] as number | undefined,
+          stallTimeout: argv['stall-timeout'] as number | undefined,
+        }))
         .demandCommand(1, 'name a data command: import, list or fetch'));

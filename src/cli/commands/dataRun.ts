@@ -1,12 +1,10 @@
 // The work of `uopscope data import | list | fetch` (see data.ts for the options), loaded only
 // when one of them runs.
-import { createWriteStream, mkdirSync, renameSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { mkdirSync, rmdirSync, rmSync } from 'node:fs';
 import { UserError } from '../../errors.js';
 import { importUopsXml, listDataSources, cacheRoot, type CacheIndex, type DataSourceRow } from '../../data/index.js';
-import { progressBar } from '../progress.js';
+import { checkDownloadedXml, DEFAULT_CONNECT_TIMEOUT_S, DEFAULT_STALL_TIMEOUT_S, downloadFile, removeStaleDownloads, tempDownloadPath } from '../../data/fetch.js';
+import { downloadBar, progressBar } from '../progress.js';
 
 function summary(idx: CacheIndex, root: string): string {
   const archs = Object.entries(idx.archs).map(([a, n]) => `${a} ${n}`).join(', ');
@@ -37,36 +35,87 @@ export function runList(cacheDir?: string, json = false): void {
   process.stdout.write('Per line, the first of these sources that has figures for the form is used, in the order listed.\n');
 }
 
-export async function runFetch(url: string, cacheDir?: string): Promise<void> {
-  const root = cacheRoot(cacheDir);
-  let res: Response;
+export interface FetchCliOptions {
+  cacheDir?: string;
+  /** seconds; also UOPSCOPE_FETCH_CONNECT_TIMEOUT */
+  connectTimeout?: number;
+  /** seconds; also UOPSCOPE_FETCH_STALL_TIMEOUT */
+  stallTimeout?: number;
+  /** where the progress bar goes (a terminal only) */
+  stderr?: NodeJS.WriteStream;
+  /** where the summary goes (tests) */
+  stdout?: NodeJS.WritableStream;
+}
+
+function seconds(flag: string, env: string, given: number | undefined, dflt: number): number {
+  const raw = given ?? process.env[env];
+  if (raw === undefined || raw === '') return dflt;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0 || n > 3600) throw new UserError(`${given !== undefined ? `--${flag}` : env} must be a number of seconds between 0 and 3600, not '${raw}'`);
+  return n;
+}
+
+/**
+ * `uopscope data fetch`: downloads into a temporary file in the cache root, checks it, imports it
+ * with the same code as `data import` (which publishes atomically) and removes the temporary
+ * file, also on failure and on Ctrl-C. Until the import's index is replaced, the previous import
+ * stays in force untouched.
+ */
+export async function runFetch(url: string, opts: FetchCliOptions = {}): Promise<void> {
+  const connectTimeoutS = seconds('connect-timeout', 'UOPSCOPE_FETCH_CONNECT_TIMEOUT', opts.connectTimeout, DEFAULT_CONNECT_TIMEOUT_S);
+  const stallTimeoutS = seconds('stall-timeout', 'UOPSCOPE_FETCH_STALL_TIMEOUT', opts.stallTimeout, DEFAULT_STALL_TIMEOUT_S);
+  const root = cacheRoot(opts.cacheDir);
+  let made: string | undefined;
   try {
-    res = await fetch(url, { signal: AbortSignal.timeout(20000) });
+    made = mkdirSync(root, { recursive: true });
   } catch (e) {
-    const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-    const why = cause?.code ?? cause?.message ?? (e as Error).message;
-    throw new UserError(`cannot download ${url} (${why}) — download it on a machine with network access and run 'uopscope data import FILE'`);
+    throw new UserError(`cannot create the cache directory ${root}: ${(e as NodeJS.ErrnoException).code ?? String(e)} — set UOPSCOPE_CACHE_DIR to a writable directory`);
   }
-  if (!res.ok || !res.body) {
-    throw new UserError(`cannot download ${url} (HTTP ${res.status}) — download it on a machine with network access and run 'uopscope data import FILE'`);
-  }
-  mkdirSync(root, { recursive: true });
-  const target = join(root, 'instructions.xml');
-  const tmp = `${target}.tmp-${process.pid}`;
-  const total = Number(res.headers.get('content-length') ?? 0);
-  const bar = progressBar('downloading');
-  let done = 0;
-  try {
-    const body = Readable.fromWeb(res.body as import('node:stream/web').ReadableStream<Uint8Array>);
-    body.on('data', (c: Buffer) => { done += c.length; bar.update(done, total || done); });
-    await pipeline(body, createWriteStream(tmp));
-    renameSync(tmp, target);
-  } catch (e) {
+  removeStaleDownloads(root);
+  const tmp = tempDownloadPath(root);
+  const cleanup = () => {
     rmSync(tmp, { force: true });
+    // a cache directory this run created and left empty goes too
+    if (made) { try { rmdirSync(made); } catch { /* not empty: something was installed */ } }
+  };
+  const bar = downloadBar('downloading', opts.stderr);
+  const onSignal = (sig: NodeJS.Signals) => {
     bar.done();
-    throw new UserError(`download of ${url} failed (${(e as Error).message}) — try again or import a downloaded file with 'uopscope data import FILE'`);
+    cleanup();
+    process.stderr.write(`uopscope: data fetch interrupted (${sig}); nothing was installed from this download\n`);
+    process.exit(130);
+  };
+  const sigs: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  for (const s of sigs) process.on(s, onSignal);
+  const started = Date.now();
+  try {
+    let got;
+    try {
+      got = await downloadFile(url, tmp, { connectTimeoutS, stallTimeoutS, onProgress: (d, t) => bar.update(d, t) });
+    } finally {
+      bar.done();
+    }
+    checkDownloadedXml(tmp, url);
+    const secs = (Date.now() - started) / 1000;
+    const how = [got.resumed ? `resumed ${got.resumed === 1 ? 'once' : `${got.resumed} times`}` : '', got.restarted ? 'started over once' : '']
+      .filter(Boolean).join(', ');
+    const out = opts.stdout ?? process.stdout;
+    out.write(`downloaded ${(got.bytes / 1e6).toFixed(1)} MB from ${got.finalUrl} in ${secs.toFixed(1)} s${how ? ` (${how})` : ''}\n`);
+    const ibar = progressBar('importing', opts.stderr);
+    let idx: CacheIndex;
+    try {
+      idx = await importUopsXml(tmp, { cacheDir: opts.cacheDir, source: url, onProgress: (d, t) => ibar.update(d, t) });
+    } catch (e) {
+      // the file is gone after this: name the URL, not the temporary file
+      if (e instanceof UserError) throw new UserError(`${e.message.split(tmp).join(url)}`, e.exitCode);
+      throw e;
+    } finally {
+      ibar.done();
+    }
+    made = undefined;
+    out.write(summary(idx, root));
+  } finally {
+    for (const s of sigs) process.off(s, onSignal);
+    cleanup();
   }
-  bar.done();
-  process.stderr.write(`downloaded ${target}\n`);
-  await runImport(target, cacheDir);
 }
