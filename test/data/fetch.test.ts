@@ -115,7 +115,10 @@ test('a transfer cut off half way is resumed with Range and If-Range, and the re
   const reqs = server.log.slice(before);
   assert.equal(reqs.length, 2);
   assert.equal(reqs[0]!.range, undefined);
-  assert.equal(reqs[1]!.range, `bytes=${Math.floor(file.length * 0.4)}-`);
+  // the resume starts where the partial file ends: at most the 40 % the server sent (a
+  // connection reset can drop bytes the client had not read yet; they are then asked for again)
+  const start = Number(/^bytes=(\d+)-$/.exec(reqs[1]!.range ?? '')?.[1] ?? NaN);
+  assert.ok(start > 0 && start <= Math.floor(file.length * 0.4), `resumed from ${reqs[1]!.range}`);
   assert.match(reqs[1]!.ifRange ?? '', /^"[0-9a-f]{16}"$/);
   assert.deepEqual(partFiles(cache), []);
 });

@@ -30,7 +30,7 @@ test('every Intel core from Sandy Bridge to Sapphire Rapids has an LLVM-derived 
 
 test('a load-op form: the memory record, each written register and flag with its def latency', async () => {
   // add rax, qword ptr [rbx] on Haswell
-  const [{ r }] = await resolveHex('480303', 'HSW');
+  const r = (await resolveHex('480303', 'HSW'))[0]!.r;
   assert.equal(r.origin, 'llvm');
   assert.equal(r.llvm!.key, 'Add_r64_rm64:m');
   assert.equal(formatPorts(r.ports), '1*p0156+1*p23');
@@ -56,16 +56,16 @@ test('EVEX masking and broadcast find their own instances, else the plain one', 
 });
 
 test('string instructions (implicit memory operands) use their plain record', async () => {
-  const [{ r }] = await resolveHex('a4', 'HSW');
+  const r = (await resolveHex('a4', 'HSW'))[0]!.r;
   assert.deepEqual([r.llvm?.key, r.latencyByResource.RDI, r.latencyByResource.RSI], ['Movsb_m8_m8', 4, 4]);
   // Skylake's model gives MOVSB only the placeholder class
-  const [{ r: s }] = await resolveHex('a4', 'SKL');
+  const s = (await resolveHex('a4', 'SKL'))[0]!.r;
   assert.equal(s.unknown, true);
 });
 
 test('the FP divider: its occupancy comes from the model\'s divider resource', async () => {
   // vdivpd ymm0, ymm1, ymm2 on Skylake: SKLFPDivider is held for 8 cycles
-  const [{ r }] = await resolveHex('c5f55ec2', 'SKL');
+  const r = (await resolveHex('c5f55ec2', 'SKL'))[0]!.r;
   assert.deepEqual([r.llvm!.key, r.divCycles, r.latencyByResource.XMM0], ['VEX_Vdivpd_ymm_ymm_ymmm256', 8, 14]);
 });
 
@@ -78,8 +78,8 @@ test('no figures where LLVM has only a placeholder, or the core lacks the ISA; e
 });
 
 test('TZCNT on a core without BMI1 runs as BSF, and takes BSF\'s record', async () => {
-  const [{ r }] = await resolveHex('f3480fbcc1', 'SNB');
+  const r = (await resolveHex('f3480fbcc1', 'SNB'))[0]!.r;
   assert.deepEqual([r.unknown, r.llvm?.key], [false, 'Bsf_r64_rm64']);
-  const [{ r: h }] = await resolveHex('f3480fbcc1', 'HSW');
+  const h = (await resolveHex('f3480fbcc1', 'HSW'))[0]!.r;
   assert.equal(h.llvm?.key, 'Tzcnt_r64_rm64');
 });
