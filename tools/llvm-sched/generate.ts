@@ -1,5 +1,7 @@
 // Regenerates assets/uarch/llvm/ from LLVM 19's X86 scheduling models (Debian: llvm-19,
-// llvm-19-dev). Run: `npm run gen:llvm` (= node --import tsx tools/llvm-sched/generate.ts).
+// llvm-19-dev). Run: `npm run gen:llvm` (= node --import tsx tools/llvm-sched/generate.ts);
+// `npm run gen:llvm -- --out DIR` writes the files into DIR instead (a new or empty directory, or
+// one an earlier run wrote: only its *.json and LICENSE.TXT are replaced).
 //
 // 1. tools/llvm-sched/instances.ts makes one canonical machine-code instance per iced-x86 Code
 //    (register, memory, same-register, masked and broadcast forms);
@@ -10,14 +12,16 @@
 //    usage subtracted as llvm-mca's InstrBuilder does), keeps only forms the core's ISA has,
 //    marks placeholder classes, and writes compact per-core files plus the shared key list.
 // The output depends only on the inputs (LLVM 19, iced-x86, the machine models): rerunning it
-// gives byte-identical files (test/data/llvmModel.test.ts checks the committed files' digest
-// against a regeneration when LLVM 19 is installed).
+// gives byte-identical files (test/data/llvmGenerate.test.ts regenerates into a temporary
+// directory and compares every file with the committed ones; test/data/llvmCrossCheck.test.ts
+// compares the figures with llvm-mca-19's).
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { Code, CodeExt, Instruction } from 'iced-x86';
 import { CpuidFeature } from 'iced-x86';
 import { canonicalInstances, type CanonicalInstance } from './instances.js';
@@ -25,7 +29,32 @@ import { missingIsa } from '../../src/data/isa.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
-const outDir = join(root, 'assets', 'uarch', 'llvm');
+
+/** What the generator writes, and so the only files it replaces in an existing directory. */
+const GENERATED = (name: string): boolean => name.endsWith('.json') || name === 'LICENSE.TXT';
+
+class UsageError extends Error {}
+
+/** The output directory from `--out DIR` (default assets/uarch/llvm), checked before any work:
+ *  it may be missing, empty, or hold an earlier run's files (an index.json) — never anything
+ *  else, so a wrong `--out` cannot delete a user's files. */
+function outputDir(argv: string[]): string {
+  let values: { out?: string };
+  try {
+    ({ values } = parseArgs({ args: argv, options: { out: { type: 'string' } }, strict: true, allowPositionals: false }));
+  } catch (e) {
+    throw new UsageError(`${(e as Error).message} — usage: generate.ts [--out DIR]`);
+  }
+  const dir = values.out === undefined ? join(root, 'assets', 'uarch', 'llvm') : resolve(values.out);
+  if (!existsSync(dir)) return dir;
+  if (!statSync(dir).isDirectory()) throw new UsageError(`--out ${dir} is not a directory — name a new or empty directory`);
+  const names = readdirSync(dir);
+  if (names.length && !names.includes('index.json'))
+    throw new UsageError(`--out ${dir} is not empty and holds no index.json of an earlier run — name a new or empty directory`);
+  const foreign = names.filter((n) => !GENERATED(n) || !statSync(join(dir, n)).isFile());
+  if (foreign.length) throw new UsageError(`--out ${dir} holds files the generator did not write (${foreign.slice(0, 3).join(', ')}) — name a new or empty directory`);
+  return dir;
+}
 
 /** uopscope architecture → LLVM 19 CPU name (its -mcpu). LLVM has no Kaby Lake / Coffee Lake
  *  CPU: they are Skylake cores and use `skylake`, as their machine models inherit SKL's data. */
@@ -108,11 +137,14 @@ function cpuidOf(code: string): string[] {
   try { return Array.from(ins.cpuidFeatures(), (f) => CpuidFeature[f]!); } finally { ins.free(); }
 }
 
-function main(): void {
+function main(finalDir: string): void {
   const llvmVersion = execFileSync('llvm-config-19', ['--version'], { encoding: 'utf8' }).trim();
   const cxxflags = execFileSync('llvm-config-19', ['--cxxflags'], { encoding: 'utf8' }).trim().split(/\s+/);
   const ldflags = execFileSync('llvm-config-19', ['--ldflags'], { encoding: 'utf8' }).trim().split(/\s+/);
   const work = mkdtempSync(join(tmpdir(), 'uopscope-llvm-'));
+  // the files are written here first and moved into finalDir only when all of them are complete
+  mkdirSync(dirname(finalDir), { recursive: true });
+  const staging = mkdtempSync(join(dirname(finalDir), `.${basename(finalDir)}-`));
   try {
     const bin = join(work, 'gen');
     execFileSync('g++', ['-O1', ...cxxflags, join(here, 'gen.cpp'), '-o', bin, ...ldflags, '-lLLVM-19'], { stdio: 'inherit' });
@@ -144,8 +176,6 @@ function main(): void {
     const used = instances.map((_, i) => [...perArch.values()].some((l) => l[i] !== null));
     const keys = instances.filter((_, i) => used[i]!);
 
-    rmSync(outDir, { recursive: true, force: true });
-    mkdirSync(outDir, { recursive: true });
     const files = new Map<string, string>(); // content digest → file name
     const archs: Record<string, { cpu: string; file: string; forms: number; placeholders: number }> = {};
     for (const [arch, list] of perArch) {
@@ -165,7 +195,7 @@ function main(): void {
       if (!file) {
         file = `${arch}.json`;
         files.set(digest, file);
-        writeFileSync(join(outDir, file), body);
+        writeFileSync(join(staging, file), body);
       }
       archs[arch] = {
         cpu: LLVM_CPU[arch]!, file,
@@ -183,20 +213,30 @@ function main(): void {
       archs,
       keys: keys.map((k) => k.key),
     };
-    writeFileSync(join(outDir, 'index.json'), `${JSON.stringify({ ...meta, keys: undefined }, null, 1).replace(/\n}$/, '')},\n "keys": [\n${meta.keys.map((k) => JSON.stringify(k)).join(',\n')}\n ]\n}\n`);
+    writeFileSync(join(staging, 'index.json'), `${JSON.stringify({ ...meta, keys: undefined }, null, 1).replace(/\n}$/, '')},\n "keys": [\n${meta.keys.map((k) => JSON.stringify(k)).join(',\n')}\n ]\n}\n`);
     const apache = readFileSync('/usr/share/common-licenses/Apache-2.0', 'utf8');
     const copyright = readFileSync('/usr/share/doc/llvm-19/copyright', 'utf8');
     const exc = /---- LLVM Exceptions to the Apache 2.0 License ----[\s\S]*?(?=\n\S[^\n]*:\s|\n\n\S+:)/.exec(copyright)?.[0] ?? '';
-    writeFileSync(join(outDir, 'LICENSE.TXT'),
+    writeFileSync(join(staging, 'LICENSE.TXT'),
       `The figures in this directory are derived from the X86 scheduling models of LLVM ${llvmVersion}\n` +
       `(llvm/lib/Target/X86/X86Sched*.td, as compiled into Debian's libLLVM-19), read through LLVM's MC\n` +
       `layer by tools/llvm-sched. LLVM is distributed under the Apache License v2.0 with LLVM Exceptions:\n\n` +
       `${apache}\n${exc.trim()}\n`);
-    const listing = readdirSync(outDir).sort().join(', ');
-    process.stderr.write(`wrote ${listing} (${keys.length} keys)\n`);
+    const written = readdirSync(staging).sort();
+    mkdirSync(finalDir, { recursive: true });
+    for (const n of readdirSync(finalDir)) if (GENERATED(n) && !written.includes(n)) rmSync(join(finalDir, n));
+    for (const n of written) renameSync(join(staging, n), join(finalDir, n));
+    process.stderr.write(`wrote ${written.join(', ')} (${keys.length} keys) to ${finalDir}\n`);
   } finally {
     rmSync(work, { recursive: true, force: true });
+    rmSync(staging, { recursive: true, force: true });
   }
 }
 
-main();
+try {
+  main(outputDir(process.argv.slice(2)));
+} catch (e) {
+  if (!(e instanceof UsageError)) throw e;
+  process.stderr.write(`generate.ts: ${e.message}\n`);
+  process.exit(2);
+}

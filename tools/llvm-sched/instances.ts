@@ -95,7 +95,7 @@ function build(code: Code, info: OpCodeInfo, plan: Plan): { ins: Instruction; re
       const vsib = VSIB_INDEX[k];
       if (vsib !== undefined) { ins.memoryIndex = vsib; ins.memoryIndexScale = 1; }
       else if (k === K.sibmem) { ins.memoryIndex = Register.R15; ins.memoryIndexScale = 1; }
-      ins.memoryDisplacement = 0x40n as unknown as number;
+      ins.memoryDisplacement = 0x40n;
       ins.memoryDisplSize = 1;
       if (plan.bcast) ins.isBroadcast = true;
       continue;
