@@ -9,7 +9,7 @@ import { branchPaths, buildDependencyGraph, dependencyGraphOfPath, loadRegion } 
 import type { DependencyGraph, InputOptions, LoadedRegion, RegionSelection } from '../disasm/types.js';
 import { loadArchData, loadMachine, resolveInstructions } from '../data/index.js';
 import type { ArchData, MachineModel, ResolvedInstruction } from '../data/types.js';
-import { buildSimProgram, machineParams } from '../sim/index.js';
+import { buildBranchPrograms, buildSimProgram, machineParams, type BranchPrograms } from '../sim/index.js';
 import type { MachineParams, SimProgram } from '../sim/types.js';
 import type { UnknownInstruction } from '../report/model.js';
 
@@ -49,15 +49,6 @@ export interface Analysis extends RegionAnalysis {
   fallback: 'skip' | 'alu';
 }
 
-/** The two sides of the first conditional jump as programs (thesis §2.7), original lines kept. */
-export interface BranchPrograms {
-  branchLine: number;
-  left: SimProgram;
-  right: SimProgram;
-  leftLines: number[];
-  rightLines: number[];
-}
-
 /** Loads the input and selects the region, then builds its dependency graph. */
 export async function analyseRegion(opts: InputOptions & RegionSelection & { loop?: boolean }): Promise<RegionAnalysis> {
   const region = await loadRegion(opts);
@@ -85,7 +76,7 @@ export async function forArch(base: RegionAnalysis, arch: string, opts: DataOpti
   const instrs = base.region.instructions;
   const resolved = resolveInstructions(instrs, data, { fallback });
   checkPorts(resolved, machine, instrs);
-  const program = buildSimProgram(instrs, base.graph, resolved, machine);
+  const program = buildSimProgram(instrs, base.graph, resolved);
   const unknown: UnknownInstruction[] = resolved.filter((r) => r.unknown).map((r) => ({
     line: r.line,
     asm: instrs.find((i) => i.line === r.line)?.intel ?? '?',
@@ -119,18 +110,15 @@ export function loopFor(iterations: number): boolean {
 export function withLoop(a: Analysis, loop: boolean): Analysis {
   if (a.loop === loop) return a;
   const graph = buildDependencyGraph(a.region.instructions, { loop });
-  const program = buildSimProgram(a.region.instructions, graph, a.resolved, a.machine);
+  const program = buildSimProgram(a.region.instructions, graph, a.resolved);
   return { ...a, graph, loop, program };
 }
 
-/** Programs of the two sides of the first conditional jump, or null when there is none. */
+/** The two sides of the first conditional jump (src/sim's BranchPrograms), or null when there is none. */
 export function branchPrograms(a: Analysis): BranchPrograms | null {
   const instrs = a.region.instructions;
   const paths = branchPaths(instrs);
   if (!paths) return null;
-  const side = (lines: number[]): SimProgram => {
-    const graph = dependencyGraphOfPath(instrs, lines, { loop: a.loop });
-    return buildSimProgram(instrs, graph, a.resolved, a.machine, { lines });
-  };
-  return { branchLine: paths.branchLine, left: side(paths.left), right: side(paths.right), leftLines: paths.left, rightLines: paths.right };
+  const graphOf = (lines: number[]) => dependencyGraphOfPath(instrs, lines, { loop: a.loop });
+  return buildBranchPrograms(instrs, paths, { left: graphOf(paths.left), right: graphOf(paths.right) }, a.resolved);
 }
