@@ -56,6 +56,7 @@ export async function buildExplorerSession(base: RegionAnalysis | LoadedRegion, 
     arch: a.machine.arch,
     archName: a.machine.name,
     ports: params.ports,
+    dividerPort: params.dividerPort,
     lines: a.region.instructions.map((i) => ({ line: i.line, asm: i.intel })),
     makeEngine: engineFor(null),
     branches: first && {

@@ -21,6 +21,8 @@ export interface ExplorerSession {
   arch: string;               // 'SKL'
   archName: string;           // 'Skylake (client)'
   ports: number[];
+  /** the port of the divider pipe (the per-line table's DV column follows it) */
+  dividerPort: number;
   /** the region's instructions (line numbers as in the engine's snapshots) */
   lines: { line: number; asm: string }[];
   makeEngine(variant: Variant, iterations: number): Engine;

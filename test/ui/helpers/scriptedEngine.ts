@@ -96,7 +96,7 @@ export const SCRIPT: Script = {
 export function scriptedSession(arch = 'SKL', script: Script = SCRIPT): ExplorerSession {
   const all = script.lines.map((l) => l.line);
   return {
-    file: 'loop.o', region: 'IACA region 1', arch, archName: `${arch} test machine`, ports: script.ports, lines: script.lines,
+    file: 'loop.o', region: 'IACA region 1', arch, archName: `${arch} test machine`, ports: script.ports, dividerPort: 0, lines: script.lines,
     makeEngine: (v, it) => scriptedEngine(script, all, v ?? BASELINE, it),
     branches: {
       branchLine: 2,
