@@ -18,13 +18,10 @@ export function validateMachine(m: Partial<MachineModel>): string[] {
   if (typeof m.arch !== 'string' || !m.arch) bad.push('arch');
   if (typeof m.name !== 'string' || !m.name) bad.push('name');
   if (!isNums(m.ports) || m.ports!.length === 0) bad.push('ports');
-  for (const k of ['aluPorts', 'loadPorts', 'storeAddressPorts', 'storeDataPorts', 'branchPorts'] as const) {
-    if (!isNums(m[k]) || m[k]!.length === 0) bad.push(k);
-    else if (m.ports && m[k]!.some((p) => !m.ports!.includes(p))) bad.push(`${k} (not in ports)`);
-  }
+  if (!isNums(m.aluPorts) || m.aluPorts!.length === 0) bad.push('aluPorts');
+  else if (m.ports && m.aluPorts!.some((p) => !m.ports!.includes(p))) bad.push('aluPorts (not in ports)');
   if (!Number.isInteger(m.dividerPort) || (m.ports && !m.ports.includes(m.dividerPort!))) bad.push('dividerPort');
-  for (const k of ['issueWidth', 'rsSize', 'robSize'] as const) if (!Number.isInteger(m[k]) || m[k]! <= 0) bad.push(k);
-  if (!m.portRoles || !m.ports?.every((p) => typeof m.portRoles![String(p)] === 'string')) bad.push('portRoles');
+  for (const k of ['issueWidth', 'rsSize'] as const) if (!Number.isInteger(m[k]) || m[k]! <= 0) bad.push(k);
   if (!Array.isArray(m.isa) || m.isa.length === 0) bad.push('isa');
   if (!Array.isArray(m.sources) || m.sources.length === 0) bad.push('sources');
   return bad;

@@ -124,20 +124,14 @@ export interface MachineModel {
   name: string;            // 'Skylake (client)'
   /** every execution port, in order, e.g. [0,1,2,3,4,5,6,7] */
   ports: number[];
-  /** what each port does, for display: { '0': 'ALU, FMA, DIV, branch', … } */
-  portRoles: Record<string, string>;
+  /** ports of the 'alu' fallback for instructions without data */
   aluPorts: number[];
-  loadPorts: number[];
-  storeAddressPorts: number[];
-  storeDataPorts: number[];
-  branchPorts: number[];
   /** port of the divider pipe */
   dividerPort: number;
   /** µops the front end delivers per cycle (SUACA's loads per cycle) */
   issueWidth: number;
   /** reservation-station (scheduler) capacity in µops */
   rsSize: number;
-  robSize: number;
   /** ISA extensions the core supports ('SSE2','AVX','AVX2','FMA','AVX512F',…) */
   isa: string[];
   /** architectures whose data this one inherits when it has none of its own (KBL, CFL → SKL) */

@@ -227,8 +227,7 @@ function resolved(line: number, ports: { count: number; ports: number[] }[], max
     divCycles: 0, variant: 'plain', unknown: false, fallback: null };
 }
 const snbModel: MachineModel = {
-  arch: 'SNB', name: 'Sandy Bridge', ports: [5, 4, 3, 2, 1, 0], portRoles: {}, aluPorts: [0, 1, 5], loadPorts: [2, 3],
-  storeAddressPorts: [2, 3], storeDataPorts: [4], branchPorts: [5], dividerPort: 0, issueWidth: 4, rsSize: 54, robSize: 168,
+  arch: 'SNB', name: 'Sandy Bridge', ports: [5, 4, 3, 2, 1, 0], aluPorts: [0, 1, 5], dividerPort: 0, issueWidth: 4, rsSize: 54,
   isa: [], sources: [],
 };
 
