@@ -59,7 +59,7 @@ export function exportText(state: ExplorerState, extras: ExportExtras): string {
     out.push('');
     out.push(`== Pane: ${pane.title}`);
     out.push(`block throughput so far: ${num(snap.stats.blockThroughput)} cycles/iteration, ${num(snap.stats.uopsPerCycle)} µops/cycle`);
-    if (total !== null && total !== undefined) out.push(`whole run: ${total.cycles} cycles${total.blockThroughput === null ? '' : `, ${num(total.blockThroughput)} cycles/iteration`}`);
+    if (total !== null && total !== undefined) out.push(`whole run: ${total.cycles} cycles, ${num(total.blockThroughput)} cycles/iteration`);
     out.push('');
     out.push('-- Snapshot');
     out.push(...snapshotLines(snap, s.lines, pane.lines));

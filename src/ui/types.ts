@@ -45,8 +45,8 @@ export interface Cancellable<T> { promise: Promise<T>; cancel(): void }
 /** The whole run of a pane, as the engine computes it. */
 export interface RunTotal {
   cycles: number;
-  /** the final statistics' block throughput (null: the engine does not offer its final statistics) */
-  blockThroughput: number | null;
+  /** the final statistics' block throughput */
+  blockThroughput: number;
 }
 
 export interface Offload {
