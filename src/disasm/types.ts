@@ -1,5 +1,5 @@
 // Contract of the disasm stage: what bytes become. Everything downstream (data matching,
-// the dependency graph, the engine) reads these shapes; change them only with all owners.
+// the dependency graph, the engine) reads these shapes, so a change here is a change of every stage.
 
 /** The RFLAGS bits uopscope tracks separately (thesis §2.4: dependencies per flag bit). */
 export type Flag = 'CF' | 'PF' | 'AF' | 'ZF' | 'SF' | 'OF' | 'DF';
@@ -128,7 +128,7 @@ export interface ControlFlowGraph { lines: number; edges: CfgEdge[] }
 
 export { UserError } from '../errors.js';
 
-// ---- Additions by the disasm owner (backwards compatible: new types only) ----
+// ---- Inputs and loaded images ----
 
 /** Where the code comes from: exactly one of file / hex / raw. */
 export interface InputOptions {

@@ -3,7 +3,7 @@ import { loadRegion } from '../../disasm/index.js';
 import { loadArchData, loadMachine, resolveInstructions } from '../../data/index.js';
 import { baseColumns, dataColumns, dataFootnote, detailColumns, listingJson, renderListing, resolvedJson } from '../../report/listing.js';
 import { inputFromArgv } from '../regionOptions.js';
-import type { DisasmArgv } from './disasm.js';
+import type { DisasmArgv } from './args.js';
 
 export async function runDisasm(args: DisasmArgv): Promise<void> {
   if (args.arch !== undefined) loadMachine(args.arch); // an unknown arch fails before the input is read

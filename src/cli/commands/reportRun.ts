@@ -12,7 +12,7 @@ import type { ReportModel } from '../../report/model.js';
 import type { SimProgram, MachineParams, Variant } from '../../sim/types.js';
 import type { InputOptions, RegionSelection } from '../../disasm/types.js';
 import { UserError } from '../../errors.js';
-import type { ReportArgs } from './report.js';
+import type { ReportArgs } from './args.js';
 
 export type { ReportArgs };
 
