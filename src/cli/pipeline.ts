@@ -8,7 +8,7 @@ import { UserError } from '../errors.js';
 import { branchPaths, buildDependencyGraph, dependencyGraphOfPath, loadRegion } from '../disasm/index.js';
 import type { DependencyGraph, InputOptions, LoadedRegion, RegionSelection } from '../disasm/types.js';
 import { loadArchData, loadMachine, resolveInstructions } from '../data/index.js';
-import type { ArchData, MachineModel, ResolvedInstruction } from '../data/types.js';
+import type { ArchData, ArchName, MachineModel, ResolvedInstruction } from '../data/types.js';
 import { buildBranchPrograms, buildSimProgram, machineParams, type BranchPrograms } from '../sim/index.js';
 import type { MachineParams, SimProgram } from '../sim/types.js';
 import type { UnknownInstruction } from '../report/model.js';
@@ -23,7 +23,7 @@ export interface DataOptions {
 }
 
 export interface AnalyseOptions extends InputOptions, RegionSelection, DataOptions {
-  arch: string;
+  arch: ArchName;
   /** the dependency graph gets loop-carried edges when the run has more than one iteration
    *  (thesis §2.4: a single iteration is the latency analysis, without them); default true */
   loop?: boolean;
@@ -60,21 +60,20 @@ export async function analyseRegion(opts: InputOptions & RegionSelection & { loo
 /** The whole pipeline for one architecture. */
 export async function analyse(opts: AnalyseOptions): Promise<Analysis> {
   // an unknown architecture is refused before the input is read
-  loadMachine(opts.arch);
+  const machine = loadMachine(opts.arch);
   const base = await analyseRegion(opts);
-  return forArch(base, opts.arch, opts);
+  return forArch(base, machine, opts);
 }
 
-/** Rebuilds the architecture-dependent part for `arch`, reusing the region and its graph. */
-export async function forArch(base: RegionAnalysis, arch: string, opts: DataOptions = {}): Promise<Analysis> {
-  const machine = loadMachine(arch);
+/** Rebuilds the architecture-dependent part for `machine`, reusing the region and its graph. */
+export async function forArch(base: RegionAnalysis, machine: MachineModel, opts: DataOptions = {}): Promise<Analysis> {
   const data = await loadArchData(machine.arch, {
     ...(opts.uopsXml !== undefined ? { uopsXml: opts.uopsXml } : {}),
     ...(opts.cacheDir !== undefined ? { cacheDir: opts.cacheDir } : {}),
   });
   const fallback = opts.fallback ?? 'skip';
   const instrs = base.region.instructions;
-  const resolved = resolveInstructions(instrs, data, { fallback });
+  const resolved = resolveInstructions(instrs, data, { fallback, machine });
   checkPorts(resolved, machine, instrs);
   const program = buildSimProgram(instrs, base.graph, resolved);
   const unknown: UnknownInstruction[] = resolved.filter((r) => r.unknown).map((r) => ({

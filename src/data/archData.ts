@@ -9,7 +9,7 @@ import { embeddedFiles, embeddedSummary, loadEmbeddedArch } from './embedded.js'
 import { mergeInherited } from './formKey.js';
 import { inheritanceChain } from './machines.js';
 import { parseUopsXmlFile } from './uopsXml.js';
-import type { ArchData, ArchForm, DataSource } from './types.js';
+import type { ArchData, ArchForm, ArchName, DataSource } from './types.js';
 
 export interface LoadArchOptions {
   /** use this instructions.xml for this run instead of the cache / embedded data */
@@ -20,12 +20,12 @@ export interface LoadArchOptions {
 
 const memo = new Map<string, ArchData>();
 
-function knownChain(arch: string): string[] {
+function knownChain(arch: ArchName): ArchName[] {
   try { return inheritanceChain(arch); } catch { return [arch]; }
 }
 
 /** Combines the chain's lists: own forms first, then each ancestor's missing ones. */
-function combine(arch: string, lists: (ArchForm[] | null)[], chain: string[], base: Omit<DataSource, 'forms'>): ArchData | null {
+function combine(arch: ArchName, lists: (ArchForm[] | null)[], chain: ArchName[], base: Omit<DataSource, 'forms'>): ArchData | null {
   let forms: ArchForm[] | null = null;
   let inheritedFrom: string | undefined;
   let inherited = 0;
@@ -41,8 +41,7 @@ function combine(arch: string, lists: (ArchForm[] | null)[], chain: string[], ba
   return { arch, source, forms };
 }
 
-export async function loadArchData(archIn: string, opts: LoadArchOptions = {}): Promise<ArchData> {
-  const arch = archIn.trim().toUpperCase();
+export async function loadArchData(arch: ArchName, opts: LoadArchOptions = {}): Promise<ArchData> {
   const chain = knownChain(arch);
   if (opts.uopsXml) {
     const path = resolve(opts.uopsXml);

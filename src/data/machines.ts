@@ -3,7 +3,19 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
 import { assetsDir } from './paths.js';
-import type { MachineModel } from './types.js';
+import type { ArchName, MachineModel } from './types.js';
+
+export type { ArchName };
+
+/**
+ * The one place a name the user wrote ('skl', ' ADL-P ') becomes an ArchName: trimmed and
+ * upper-cased as uops.info and the machine models spell it; null when it cannot be one. Whether
+ * the architecture exists is loadMachine's to say.
+ */
+export function parseArchName(value: unknown): ArchName | null {
+  const s = typeof value === 'string' ? value.trim().toUpperCase() : '';
+  return /^[A-Z][A-Z0-9-]*$/.test(s) ? (s as ArchName) : null;
+}
 
 let all: Map<string, MachineModel> | undefined;
 
@@ -15,7 +27,8 @@ export function machinesDir(): string {
 export function validateMachine(m: Partial<MachineModel>): string[] {
   const bad: string[] = [];
   const isNums = (v: unknown) => Array.isArray(v) && v.every((x) => Number.isInteger(x) && x >= 0);
-  if (typeof m.arch !== 'string' || !m.arch) bad.push('arch');
+  if (typeof m.arch !== 'string' || parseArchName(m.arch) !== m.arch) bad.push('arch');
+  if (m.inheritsDataFrom !== undefined && parseArchName(m.inheritsDataFrom) !== m.inheritsDataFrom) bad.push('inheritsDataFrom');
   if (typeof m.name !== 'string' || !m.name) bad.push('name');
   if (!isNums(m.ports) || m.ports!.length === 0) bad.push('ports');
   if (!isNums(m.aluPorts) || m.aluPorts!.length === 0) bad.push('aluPorts');
@@ -41,19 +54,19 @@ function loadAll(): Map<string, MachineModel> {
     }
     const bad = validateMachine(m);
     if (bad.length) throw new UserError(`machine model ${path} has bad fields: ${bad.join(', ')} — fix the file`);
-    map.set(m.arch.toUpperCase(), m);
+    map.set(m.arch, m);
   }
   for (const m of map.values()) {
-    if (m.inheritsDataFrom && !map.has(m.inheritsDataFrom.toUpperCase())) {
+    if (m.inheritsDataFrom && !map.has(m.inheritsDataFrom)) {
       throw new UserError(`machine model ${m.arch} inherits data from unknown ${m.inheritsDataFrom} — fix assets/uarch/machines/${m.arch}.json`);
     }
   }
   return (all = map);
 }
 
-/** The model of one core; arch names as uops.info spells them (SKL, ADL-P), case-insensitive. */
-export function loadMachine(arch: string): MachineModel {
-  const m = loadAll().get(arch.trim().toUpperCase());
+/** The model of one core (parseArchName makes the name from what the user wrote). */
+export function loadMachine(arch: ArchName): MachineModel {
+  const m = loadAll().get(arch);
   if (!m) throw new UserError(`unknown architecture '${arch}' — known: ${listMachines().map((x) => x.arch).join(', ')}`);
   return m;
 }
@@ -65,11 +78,11 @@ export function listMachines(): MachineModel[] {
 }
 
 /** The chain of architectures whose data `arch` uses: itself, then what it inherits from. */
-export function inheritanceChain(arch: string): string[] {
-  const chain = [arch.toUpperCase()];
+export function inheritanceChain(arch: ArchName): ArchName[] {
+  const chain = [arch];
   const map = loadAll();
-  for (let m = map.get(chain[0]!); m?.inheritsDataFrom; m = map.get(m.inheritsDataFrom.toUpperCase())) {
-    const next = m.inheritsDataFrom.toUpperCase();
+  for (let m = map.get(arch); m?.inheritsDataFrom; m = map.get(m.inheritsDataFrom)) {
+    const next = m.inheritsDataFrom;
     if (chain.includes(next)) break;
     chain.push(next);
   }

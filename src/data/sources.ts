@@ -19,7 +19,7 @@ export interface DataSourceRow {
 
 export function listDataSources(opts: { cacheDir?: string } = {}): DataSourceRow[] {
   const rows: DataSourceRow[] = [];
-  const machines = new Map(listMachines().map((m) => [m.arch, m]));
+  const machines = new Map(listMachines().map((m): [string, typeof m] => [m.arch, m]));
   const index = readIndex(opts.cacheDir);
   const emb = embeddedSummary(opts.cacheDir);
   const archs = new Set<string>([...machines.keys(), ...Object.keys(index?.archs ?? {}), ...Object.keys(emb.archs)]);

@@ -66,7 +66,7 @@ export interface InstructionForm {
 
 /** All forms known for one architecture, as the engine needs them. */
 export interface ArchData {
-  arch: string;            // 'SKL'
+  arch: ArchName;          // 'SKL'
   source: DataSource;
   forms: ArchForm[];
 }
@@ -118,9 +118,13 @@ export interface ResolvedInstruction {
   fallback: 'skip' | 'alu' | null;
 }
 
+/** An architecture as uops.info and the machine models name it: upper-case ('SKL', 'ADL-P').
+ *  Names the user writes become one through src/data/machines.ts's parseArchName. */
+export type ArchName = Uppercase<string>;
+
 /** Machine model of one core (assets/uarch/machines/*.json). */
 export interface MachineModel {
-  arch: string;            // 'SKL'
+  arch: ArchName;          // 'SKL'
   name: string;            // 'Skylake (client)'
   /** every execution port, in order, e.g. [0,1,2,3,4,5,6,7] */
   ports: number[];
@@ -135,7 +139,7 @@ export interface MachineModel {
   /** ISA extensions the core supports ('SSE2','AVX','AVX2','FMA','AVX512F',…) */
   isa: string[];
   /** architectures whose data this one inherits when it has none of its own (KBL, CFL → SKL) */
-  inheritsDataFrom?: string;
+  inheritsDataFrom?: ArchName;
   /** where each figure comes from */
   sources: string[];
 }

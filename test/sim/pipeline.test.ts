@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { branchPaths, buildDependencyGraph, dependencyGraphOfPath, loadRegion } from '../../src/disasm/index.js';
 import { loadArchData, loadMachine, resolveInstructions } from '../../src/data/index.js';
-import type { ArchData } from '../../src/data/types.js';
+import type { ArchData, ArchName } from '../../src/data/types.js';
 import { BASELINE, buildBranchPrograms, buildSimProgram, machineParams, simulate, simulateWhatIfs } from '../../src/sim/index.js';
 import type { SimProgram } from '../../src/sim/index.js';
 import { FIXTURE, adcChain, branchExample, sixMoves, stencil } from './thesisPrograms.js';
@@ -20,7 +20,7 @@ import { FIXTURE, adcChain, branchExample, sixMoves, stencil } from './thesisPro
 const bin = (name: string): string => fileURLToPath(new URL(`../../examples/bin/${name}`, import.meta.url));
 const VARIANTS = [{}, { perfectFrontEnd: true }, { infinitePorts: true }, { noDependencies: true }];
 
-async function pipeline(name: string, arch: string, iterations: number, data?: ArchData): Promise<{ program: SimProgram; tp: string[]; upc: string }> {
+async function pipeline(name: string, arch: ArchName, iterations: number, data?: ArchData): Promise<{ program: SimProgram; tp: string[]; upc: string }> {
   const region = await loadRegion({ file: bin(name), region: 1 });
   const archData = data ?? await loadArchData(arch, { uopsXml: FIXTURE });
   const resolved = resolveInstructions(region.instructions, archData);
@@ -32,7 +32,7 @@ async function pipeline(name: string, arch: string, iterations: number, data?: A
   return { program, tp: r.map((x) => x.stats.blockThroughput.toFixed(2)), upc: r[0]!.stats.uopsPerCycle.toFixed(2) };
 }
 
-const cases: [string, string, number, () => SimProgram, string[], string][] = [
+const cases: [string, ArchName, number, () => SimProgram, string[], string][] = [
   ['branch', 'SNB', 200, () => branchExample('SNB'), ['2.34', '2.33', '2.00', '2.33'], '2.99'], // 2.33: see thesis.test.ts
   ['branch', 'SNB', 1, () => branchExample('SNB'), ['3.00', '3.00', '3.00', '3.00'], '2.33'],
   ['branch', 'CFL', 200, () => branchExample('CFL'), ['2.00', '2.00', '2.00', '1.75'], '3.49'],
@@ -90,7 +90,7 @@ test('pipeline: branch analysis of the branch example, SNB, 200 (§2.7)', async 
 // A private cache directory: the user's shared cache may hold files written by another version.
 const CACHE = mkdtempSync(join(tmpdir(), 'uopscope-sim-test-'));
 after(() => rmSync(CACHE, { recursive: true, force: true }));
-async function embedded(_t: TestContext, arch: string): Promise<ArchData | null> {
+async function embedded(_t: TestContext, arch: ArchName): Promise<ArchData | null> {
   // the embedded data for these runs is committed (assets/uarch/embedded/thesis-forms.xml): a
   // failure to load it is a failure, not a reason to skip
   return loadArchData(arch, { cacheDir: CACHE });

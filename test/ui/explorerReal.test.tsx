@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { render, cleanup } from 'ink-testing-library';
 import { fileURLToPath } from 'node:url';
 import { loadRegion, type LoadedRegion } from '../../src/disasm/index.js';
-import { buildExplorerSession } from '../../src/cli/explorerSession.js';
+import { regionAnalysis, sessionLoader } from '../../src/cli/explorerSession.js';
 import { Explorer } from '../../src/ui/components/Explorer.js';
 import { BASELINE, type Snapshot } from '../../src/sim/types.js';
 import type { ExplorerSession } from '../../src/ui/types.js';
@@ -19,7 +19,7 @@ const XML = `${ROOT}test/fixtures/thesis/thesis-instructions.xml`;
 const ITER = 20;
 let loaded: LoadedRegion;
 let skl: ExplorerSession;
-const sessionFor = (arch: string) => buildExplorerSession(loaded, arch, { uopsXml: XML, inThread: true });
+const sessionFor = (arch: string) => sessionLoader(regionAnalysis(loaded), { uopsXml: XML, inThread: true })(arch);
 
 before(async () => {
   loaded = await loadRegion({ file: `${ROOT}examples/bin/branch` });

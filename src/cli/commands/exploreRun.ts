@@ -5,7 +5,7 @@ import { listRegions, loadInput, selectRegion } from '../../disasm/index.js';
 import { UserError } from '../../errors.js';
 import { colorEnabled } from '../../ui/theme.js';
 import { writeOutputFile } from '../outputFile.js';
-import { archChoices, buildExplorerSession, regionAnalysis } from '../explorerSession.js';
+import { archChoices, buildExplorerSession, regionAnalysis, sessionLoader } from '../explorerSession.js';
 import { effectiveSettings, parseArch, parseIterations } from '../config.js';
 import { loadMachine } from '../../data/index.js';
 import { runReport } from './reportRun.js';
@@ -27,7 +27,7 @@ export async function runExplore(args: ExploreArgv): Promise<void> {
   });
   const arch = eff.arch.value;
   const iterations = eff.iterations.value;
-  loadMachine(arch);   // an unknown architecture is refused before the input is read
+  const machine = loadMachine(arch);   // an unknown architecture is refused before the input is read
   const input = await loadInput(sel);
   const tty = Boolean(process.stdout.isTTY && process.stdin.isTTY);
   const regions = listRegions(input);
@@ -55,14 +55,14 @@ export async function runExplore(args: ExploreArgv): Promise<void> {
     return;
   }
   const base = regionAnalysis(loaded);
-  const session = await buildExplorerSession(base, arch, dataOpts);
+  const session = await buildExplorerSession(base, machine, dataOpts);
   const dir = resolve(args.exportDir);
   try {
     await runExplorer({
       session,
       iterations,
       archs: archChoices(dataOpts),
-      loadArch: (other) => buildExplorerSession(base, other, dataOpts),
+      loadArch: sessionLoader(base, dataOpts),
       saveExport: async (text) => {
         const path = join(dir, `uopscope-${basename(loaded.file).replace(/[^\w.-]/g, '_')}-${stamp()}.txt`);
         writeOutputFile(path, text, 'export');
