@@ -284,7 +284,7 @@ function operandResources(form: ArchForm, d: DecodedInstruction): Map<number, st
       continue;
     }
     if (op.type === 'reg' && op.write) {
-      const regs = (op.registers ?? []).map(normalizeRegister).filter((r): r is string => r !== null);
+      const regs = (op.registers ?? []).map(normalizeRegister).filter((r) => r !== null);
       if (regs.length) out.set(op.idx, [...new Set(regs)]);
     }
   }

@@ -1,5 +1,7 @@
 // Contract of the data stage: uops.info's measurements and the machine models.
 
+import type { Resource } from '../disasm/types.js';
+
 /** One group of `ports="2*p015+1*p23"`: `count` µops, each of which may use any of `ports`. */
 export interface PortGroup {
   count: number;
@@ -107,7 +109,7 @@ export interface ResolvedInstruction {
   ports: PortGroup[];
   /** per-operand latency: cycles until a consumer reading `resource` (a register or flag the
    *  instruction writes) may start, i.e. the largest latency to the operand writing it */
-  latencyByResource: Record<string, number>;
+  latencyByResource: Record<Resource, number>;
   /** the instruction's own maximum latency (thesis §1.5) */
   maxLatency: number;
   divCycles: number;

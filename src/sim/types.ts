@@ -3,6 +3,8 @@
 
 import type { Resource } from '../disasm/types.js';
 
+export type { Resource };
+
 /** One instruction as the engine sees it (built from a decoded instruction + its resolved data). */
 export interface SimInstruction {
   /** line in the original program (kept through branch analysis) */
