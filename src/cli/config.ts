@@ -7,7 +7,8 @@ import { writeFileAtomic } from '../atomicWrite.js';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
-import { parseArchName, type ArchName } from '../data/machines.js';
+import { parseArchName } from '../data/archName.js';
+import type { ArchName } from '../data/types.js';
 
 /** Built-in defaults when neither a flag nor the config file says otherwise. */
 export const BUILTIN_DEFAULTS = { arch: 'SKL', iterations: 200 } as const;

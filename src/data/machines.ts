@@ -3,19 +3,11 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
 import { assetsDir } from './paths.js';
+import { parseArchName } from './archName.js';
 import type { ArchName, MachineModel } from './types.js';
 
 export type { ArchName };
-
-/**
- * The one place a name the user wrote ('skl', ' ADL-P ') becomes an ArchName: trimmed and
- * upper-cased as uops.info and the machine models spell it; null when it cannot be one. Whether
- * the architecture exists is loadMachine's to say.
- */
-export function parseArchName(value: unknown): ArchName | null {
-  const s = typeof value === 'string' ? value.trim().toUpperCase() : '';
-  return /^[A-Z][A-Z0-9-]*$/.test(s) ? (s as ArchName) : null;
-}
+export { parseArchName };
 
 let all: Map<string, MachineModel> | undefined;
 
