@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadRegion, type LoadedRegion } from '../src/disasm/index.js';
-import { buildExplorerSession, regionAnalysis } from '../src/cli/explorerSession.js';
+import { regionAnalysis, sessionLoader } from '../src/cli/explorerSession.js';
 import { backgroundIdle, stopBackground } from '../src/cli/offload.js';
 import { shareInkOutputCache } from '../src/ui/inkOutputCache.js';
 
@@ -57,13 +57,14 @@ async function measure(loaded: LoadedRegion, columns: number, rows: number): Pro
   const { render } = await import('ink');
   const { Explorer } = await import('../src/ui/components/Explorer.js');
   const base = regionAnalysis(loaded);
-  const session = await buildExplorerSession(base, 'SKL', { uopsXml: XML });
+  const load = sessionLoader(base, { uopsXml: XML });
+  const session = await load('SKL');
   let archLoaded = false;
   const stdout = new Stdout(columns, rows);
   const stdin = new Stdin();
   const app = render(React.createElement(Explorer, {
     session, iterations: ITERATIONS, archs: [{ arch: 'SKL', name: 'Skylake' }, { arch: 'CFL', name: 'Coffee Lake' }],
-    loadArch: async (a: string) => { const s = await buildExplorerSession(base, a, { uopsXml: XML }); archLoaded = true; return s; },
+    loadArch: async (a: string) => { const s = await load(a); archLoaded = true; return s; },
     saveExport: async () => '/dev/null', color: true,
   }), { stdout: stdout as unknown as NodeJS.WriteStream, stdin: stdin as unknown as NodeJS.ReadStream, debug: false, exitOnCtrlC: false, patchConsole: false, maxFps: 60 });
   const cpu: number[] = [];

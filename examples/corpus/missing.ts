@@ -16,7 +16,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadArchData, loadMachine, resolveInstructions } from '../../src/data/index.js';
 import { UserError } from '../../src/errors.js';
-import type { ArchData, ResolvedInstruction } from '../../src/data/types.js';
+import type { ArchData, ArchName, ResolvedInstruction } from '../../src/data/types.js';
 import { decodeCorpus, formRows, runsTier, type DecodedBuild, type FormRow } from './forms.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -41,7 +41,7 @@ export interface Cell {
 export interface CoverageRow extends FormRow { cells: Record<string, Cell> }
 
 /** The embedded data of one architecture, with inheritance; no forms when it has none. */
-export async function embeddedArchData(arch: string, cacheDir: string): Promise<ArchData> {
+export async function embeddedArchData(arch: ArchName, cacheDir: string): Promise<ArchData> {
   try {
     return await loadArchData(arch, { cacheDir });
   } catch (e) {

@@ -7,12 +7,14 @@ import { writeFileAtomic } from '../atomicWrite.js';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
+import { parseArchName } from '../data/archName.js';
+import type { ArchName } from '../data/types.js';
 
 /** Built-in defaults when neither a flag nor the config file says otherwise. */
 export const BUILTIN_DEFAULTS = { arch: 'SKL', iterations: 200 } as const;
 
 export interface UserConfig {
-  arch?: string;
+  arch?: ArchName;
   iterations?: number;
 }
 
@@ -76,9 +78,11 @@ export function parseConfigValue(key: string, value: unknown): UserConfig {
   throw new UserError(`unknown setting '${key}'; the settings are: ${CONFIG_KEYS.join(', ')}`);
 }
 
-export function parseArch(value: unknown, where: string): string {
-  const s = typeof value === 'string' ? value.trim().toUpperCase() : '';
-  if (!/^[A-Z][A-Z0-9-]*$/.test(s)) {
+/** An architecture name from a flag, the config file or the explorer (the edge where text becomes
+ *  an ArchName); a UserError naming `where` when it cannot be one. */
+export function parseArch(value: unknown, where: string): ArchName {
+  const s = parseArchName(value);
+  if (s === null) {
     throw new UserError(`${where}: '${String(value)}' is not an architecture name; use one such as SNB, IVB, SKL (see 'uopscope data list')`);
   }
   return s;
@@ -96,7 +100,7 @@ export interface EffectiveSetting<T> { value: T; from: 'flag' | 'config' | 'defa
 
 /** A flag beats the config file, which beats the built-in default. */
 export function effectiveSettings(flags: UserConfig, env: NodeJS.ProcessEnv = process.env): {
-  arch: EffectiveSetting<string>; iterations: EffectiveSetting<number>;
+  arch: EffectiveSetting<ArchName>; iterations: EffectiveSetting<number>;
 } {
   const saved = readConfig(env);
   const pick = <K extends ConfigKey>(k: K): EffectiveSetting<NonNullable<UserConfig[K]>> => {

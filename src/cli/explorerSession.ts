@@ -2,7 +2,9 @@
 // ExplorerSession the UI reads (engine factories, branch sides, a worker for long runs). Reads
 // data files through src/cli/pipeline.ts; the UI itself does no I/O.
 import { buildDependencyGraph, type LoadedRegion } from '../disasm/index.js';
-import { listDataSources, listMachines } from '../data/index.js';
+import { listDataSources, listMachines, loadMachine } from '../data/index.js';
+import { parseArch } from './config.js';
+import type { MachineModel } from '../data/types.js';
 import { createEngine } from '../sim/index.js';
 import type { SimProgram, Variant } from '../sim/types.js';
 import type { ArchChoice, ExplorerSession, PaneSpec } from '../ui/types.js';
@@ -21,10 +23,11 @@ export function regionAnalysis(region: LoadedRegion): RegionAnalysis {
   return { region, graph: buildDependencyGraph(region.instructions, { loop: true }), loop: true };
 }
 
-export async function buildExplorerSession(base: RegionAnalysis | LoadedRegion, arch: string, opts: SessionOptions = {}): Promise<ExplorerSession> {
+/** The session of one region on one machine model (load it with loadMachine once, at the edge). */
+export async function buildExplorerSession(base: RegionAnalysis | LoadedRegion, machine: MachineModel, opts: SessionOptions = {}): Promise<ExplorerSession> {
   const ra = 'graph' in base ? base : regionAnalysis(base);
   const { inThread, ...dataOpts } = opts;
-  const withLoopEdges = await forArch(ra, arch, dataOpts);
+  const withLoopEdges = await forArch(ra, machine, dataOpts);
   // a single iteration is the latency analysis: no loop-carried dependencies (thesis §2.4)
   const byLoop = new Map<boolean, { a: Analysis; branches: ReturnType<typeof branchPrograms> }>();
   const analysisFor = (iterations: number) => {
@@ -58,6 +61,7 @@ export async function buildExplorerSession(base: RegionAnalysis | LoadedRegion, 
     arch: a.machine.arch,
     archName: a.machine.name,
     ports: params.ports,
+    dividerPort: params.dividerPort,
     lines: a.region.instructions.map((i, k) => {
       const r = a.resolved[k]!;
       const figures = r.unknown ? r.why ?? 'no source has figures for it'
@@ -77,6 +81,11 @@ export async function buildExplorerSession(base: RegionAnalysis | LoadedRegion, 
     notes,
     ...(inThread ? {} : { offload: workerOffload(programFor, params) }),
   };
+}
+
+/** The explorer's loadArch: a name from the picker → the same region's session on that machine. */
+export function sessionLoader(base: RegionAnalysis, opts: SessionOptions = {}): (arch: string) => Promise<ExplorerSession> {
+  return async (arch) => buildExplorerSession(base, loadMachine(parseArch(arch, 'architecture')), opts);
 }
 
 /** The machine models for the picker; without --uops-xml, those without data say so. */

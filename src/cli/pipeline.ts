@@ -8,8 +8,8 @@ import { UserError } from '../errors.js';
 import { branchPaths, buildDependencyGraph, dependencyGraphOfPath, loadRegion } from '../disasm/index.js';
 import type { DependencyGraph, InputOptions, LoadedRegion, RegionSelection } from '../disasm/types.js';
 import { loadArchData, loadMachine, resolveInstructions } from '../data/index.js';
-import type { ArchData, MachineModel, ResolvedInstruction } from '../data/types.js';
-import { buildSimProgram, machineParams } from '../sim/index.js';
+import type { ArchData, ArchName, MachineModel, ResolvedInstruction } from '../data/types.js';
+import { buildBranchPrograms, buildSimProgram, machineParams, type BranchPrograms } from '../sim/index.js';
 import type { MachineParams, SimProgram } from '../sim/types.js';
 import type { UnknownInstruction } from '../report/model.js';
 
@@ -23,7 +23,7 @@ export interface DataOptions {
 }
 
 export interface AnalyseOptions extends InputOptions, RegionSelection, DataOptions {
-  arch: string;
+  arch: ArchName;
   /** the dependency graph gets loop-carried edges when the run has more than one iteration
    *  (thesis §2.4: a single iteration is the latency analysis, without them); default true */
   loop?: boolean;
@@ -49,15 +49,6 @@ export interface Analysis extends RegionAnalysis {
   fallback: 'skip' | 'alu';
 }
 
-/** The two sides of the first conditional jump as programs (thesis §2.7), original lines kept. */
-export interface BranchPrograms {
-  branchLine: number;
-  left: SimProgram;
-  right: SimProgram;
-  leftLines: number[];
-  rightLines: number[];
-}
-
 /** Loads the input and selects the region, then builds its dependency graph. */
 export async function analyseRegion(opts: InputOptions & RegionSelection & { loop?: boolean }): Promise<RegionAnalysis> {
   const region = await loadRegion(opts);
@@ -69,23 +60,22 @@ export async function analyseRegion(opts: InputOptions & RegionSelection & { loo
 /** The whole pipeline for one architecture. */
 export async function analyse(opts: AnalyseOptions): Promise<Analysis> {
   // an unknown architecture is refused before the input is read
-  loadMachine(opts.arch);
+  const machine = loadMachine(opts.arch);
   const base = await analyseRegion(opts);
-  return forArch(base, opts.arch, opts);
+  return forArch(base, machine, opts);
 }
 
-/** Rebuilds the architecture-dependent part for `arch`, reusing the region and its graph. */
-export async function forArch(base: RegionAnalysis, arch: string, opts: DataOptions = {}): Promise<Analysis> {
-  const machine = loadMachine(arch);
+/** Rebuilds the architecture-dependent part for `machine`, reusing the region and its graph. */
+export async function forArch(base: RegionAnalysis, machine: MachineModel, opts: DataOptions = {}): Promise<Analysis> {
   const data = await loadArchData(machine.arch, {
     ...(opts.uopsXml !== undefined ? { uopsXml: opts.uopsXml } : {}),
     ...(opts.cacheDir !== undefined ? { cacheDir: opts.cacheDir } : {}),
   });
   const fallback = opts.fallback ?? 'skip';
   const instrs = base.region.instructions;
-  const resolved = resolveInstructions(instrs, data, { fallback });
+  const resolved = resolveInstructions(instrs, data, { fallback, machine });
   checkPorts(resolved, machine, instrs);
-  const program = buildSimProgram(instrs, base.graph, resolved, machine);
+  const program = buildSimProgram(instrs, base.graph, resolved);
   const unknown: UnknownInstruction[] = resolved.filter((r) => r.unknown).map((r) => ({
     line: r.line,
     asm: instrs.find((i) => i.line === r.line)?.intel ?? '?',
@@ -120,18 +110,15 @@ export function loopFor(iterations: number): boolean {
 export function withLoop(a: Analysis, loop: boolean): Analysis {
   if (a.loop === loop) return a;
   const graph = buildDependencyGraph(a.region.instructions, { loop });
-  const program = buildSimProgram(a.region.instructions, graph, a.resolved, a.machine);
+  const program = buildSimProgram(a.region.instructions, graph, a.resolved);
   return { ...a, graph, loop, program };
 }
 
-/** Programs of the two sides of the first conditional jump, or null when there is none. */
+/** The two sides of the first conditional jump (src/sim's BranchPrograms), or null when there is none. */
 export function branchPrograms(a: Analysis): BranchPrograms | null {
   const instrs = a.region.instructions;
   const paths = branchPaths(instrs);
   if (!paths) return null;
-  const side = (lines: number[]): SimProgram => {
-    const graph = dependencyGraphOfPath(instrs, lines, { loop: a.loop });
-    return buildSimProgram(instrs, graph, a.resolved, a.machine, { lines });
-  };
-  return { branchLine: paths.branchLine, left: side(paths.left), right: side(paths.right), leftLines: paths.left, rightLines: paths.right };
+  const graphOf = (lines: number[]) => dependencyGraphOfPath(instrs, lines, { loop: a.loop });
+  return buildBranchPrograms(instrs, paths, { left: graphOf(paths.left), right: graphOf(paths.right) }, a.resolved);
 }

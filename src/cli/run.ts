@@ -1,6 +1,7 @@
 import type { Argv } from 'yargs';
 import { UserError } from '../errors.js';
 import { commands } from './commands/index.js';
+import { skipHelpCache } from './yargsHelpCache.js';
 
 /** Prints a UserError as its one line and exits non-zero; anything else is a bug. */
 export function reportFailure(err: unknown): never {
@@ -25,19 +26,6 @@ export function quietOnClosedPipe(stream: NodeJS.WriteStream = process.stdout, e
   });
 }
 
-/**
- * Before it runs a command's handler, yargs renders that command's whole help text and keeps it,
- * to show should the command fail later. uopscope never shows help on a failure (see .fail()
- * above: one line), so the rendering (≈ 40 ms of string-width and wrap-ansi at every run,
- * measured with --cpu-prof) is skipped. --help itself renders the help as before. Uses yargs's
- * internal methods where they exist; without them, nothing changes.
- */
-function skipHelpCache(cli: Argv): void {
-  type Internals = { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: unknown } | undefined } };
-  const usage = (cli as unknown as Internals).getInternalMethods?.().getUsageInstance?.();
-  if (usage && typeof usage.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => {};
-}
-
 export async function runCli(y: Argv): Promise<void> {
   quietOnClosedPipe(process.stdout);
   // a closed stderr leaves no one to tell; never turn it into an uncaught exception
@@ -50,7 +38,7 @@ export async function runCli(y: Argv): Promise<void> {
       process.exit(2);
     });
   for (const c of commands) cli = c(cli);
-  skipHelpCache(cli);
+  skipHelpCache(cli);   // see yargsHelpCache.ts: why, and the test that guards it
   try {
     await cli.parseAsync();
   } catch (err) {

@@ -10,7 +10,7 @@ import { mergeInherited } from './formKey.js';
 import { inheritanceChain } from './machines.js';
 import { loadLlvmModel } from './llvmModel.js';
 import { parseUopsXmlFile } from './uopsXml.js';
-import type { ArchData, ArchForm, DataSource } from './types.js';
+import type { ArchData, ArchForm, ArchName, DataSource } from './types.js';
 
 export interface LoadArchOptions {
   /** use this instructions.xml for this run instead of the cache / embedded data */
@@ -21,12 +21,12 @@ export interface LoadArchOptions {
 
 const memo = new Map<string, ArchData>();
 
-function knownChain(arch: string): string[] {
+function knownChain(arch: ArchName): ArchName[] {
   try { return inheritanceChain(arch); } catch { return [arch]; }
 }
 
 /** Combines the chain's lists: own forms first, then each ancestor's missing ones. */
-function combine(arch: string, lists: (ArchForm[] | null)[], chain: string[], base: Omit<DataSource, 'forms'>): ArchData | null {
+function combine(arch: ArchName, lists: (ArchForm[] | null)[], chain: ArchName[], base: Omit<DataSource, 'forms'>): ArchData | null {
   let forms: ArchForm[] | null = null;
   let inheritedFrom: string | undefined;
   let inherited = 0;
@@ -43,7 +43,7 @@ function combine(arch: string, lists: (ArchForm[] | null)[], chain: string[], ba
 }
 
 /** The embedded XML forms of `arch` (with inheritance), or null when it has none. */
-function embeddedData(arch: string, chain: string[], opts: LoadArchOptions): ArchData | null {
+function embeddedData(arch: ArchName, chain: ArchName[], opts: LoadArchOptions): ArchData | null {
   const key = `embedded\0${opts.cacheDir ?? ''}\0${arch}`;
   const hit = memo.get(key);
   if (hit) return hit;
@@ -58,8 +58,7 @@ function embeddedData(arch: string, chain: string[], opts: LoadArchOptions): Arc
 /** The layers of an architecture's figures (docs/data.md): the forms of an explicit --uops-xml
  *  file or of the imported cache, else of the embedded XML; then the embedded XML forms (when
  *  the first layer was a file or the cache); then the LLVM-derived model. */
-export async function loadArchData(archIn: string, opts: LoadArchOptions = {}): Promise<ArchData> {
-  const arch = archIn.trim().toUpperCase();
+export async function loadArchData(arch: ArchName, opts: LoadArchOptions = {}): Promise<ArchData> {
   const chain = knownChain(arch);
   const withLower = (data: ArchData): ArchData => {
     const emb = embeddedData(arch, chain, opts);

@@ -3,7 +3,11 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
 import { assetsDir } from './paths.js';
-import type { MachineModel } from './types.js';
+import { parseArchName } from './archName.js';
+import type { ArchName, MachineModel } from './types.js';
+
+export type { ArchName };
+export { parseArchName };
 
 let all: Map<string, MachineModel> | undefined;
 
@@ -15,16 +19,14 @@ export function machinesDir(): string {
 export function validateMachine(m: Partial<MachineModel>): string[] {
   const bad: string[] = [];
   const isNums = (v: unknown) => Array.isArray(v) && v.every((x) => Number.isInteger(x) && x >= 0);
-  if (typeof m.arch !== 'string' || !m.arch) bad.push('arch');
+  if (typeof m.arch !== 'string' || parseArchName(m.arch) !== m.arch) bad.push('arch');
+  if (m.inheritsDataFrom !== undefined && parseArchName(m.inheritsDataFrom) !== m.inheritsDataFrom) bad.push('inheritsDataFrom');
   if (typeof m.name !== 'string' || !m.name) bad.push('name');
   if (!isNums(m.ports) || m.ports!.length === 0) bad.push('ports');
-  for (const k of ['aluPorts', 'loadPorts', 'storeAddressPorts', 'storeDataPorts', 'branchPorts'] as const) {
-    if (!isNums(m[k]) || m[k]!.length === 0) bad.push(k);
-    else if (m.ports && m[k]!.some((p) => !m.ports!.includes(p))) bad.push(`${k} (not in ports)`);
-  }
+  if (!isNums(m.aluPorts) || m.aluPorts!.length === 0) bad.push('aluPorts');
+  else if (m.ports && m.aluPorts!.some((p) => !m.ports!.includes(p))) bad.push('aluPorts (not in ports)');
   if (!Number.isInteger(m.dividerPort) || (m.ports && !m.ports.includes(m.dividerPort!))) bad.push('dividerPort');
-  for (const k of ['issueWidth', 'rsSize', 'robSize'] as const) if (!Number.isInteger(m[k]) || m[k]! <= 0) bad.push(k);
-  if (!m.portRoles || !m.ports?.every((p) => typeof m.portRoles![String(p)] === 'string')) bad.push('portRoles');
+  for (const k of ['issueWidth', 'rsSize'] as const) if (!Number.isInteger(m[k]) || m[k]! <= 0) bad.push(k);
   if (!Array.isArray(m.isa) || m.isa.length === 0) bad.push('isa');
   if (!Array.isArray(m.sources) || m.sources.length === 0) bad.push('sources');
   return bad;
@@ -44,19 +46,19 @@ function loadAll(): Map<string, MachineModel> {
     }
     const bad = validateMachine(m);
     if (bad.length) throw new UserError(`machine model ${path} has bad fields: ${bad.join(', ')} — fix the file`);
-    map.set(m.arch.toUpperCase(), m);
+    map.set(m.arch, m);
   }
   for (const m of map.values()) {
-    if (m.inheritsDataFrom && !map.has(m.inheritsDataFrom.toUpperCase())) {
+    if (m.inheritsDataFrom && !map.has(m.inheritsDataFrom)) {
       throw new UserError(`machine model ${m.arch} inherits data from unknown ${m.inheritsDataFrom} — fix assets/uarch/machines/${m.arch}.json`);
     }
   }
   return (all = map);
 }
 
-/** The model of one core; arch names as uops.info spells them (SKL, ADL-P), case-insensitive. */
-export function loadMachine(arch: string): MachineModel {
-  const m = loadAll().get(arch.trim().toUpperCase());
+/** The model of one core (parseArchName makes the name from what the user wrote). */
+export function loadMachine(arch: ArchName): MachineModel {
+  const m = loadAll().get(arch);
   if (!m) throw new UserError(`unknown architecture '${arch}' — known: ${listMachines().map((x) => x.arch).join(', ')}`);
   return m;
 }
@@ -68,11 +70,11 @@ export function listMachines(): MachineModel[] {
 }
 
 /** The chain of architectures whose data `arch` uses: itself, then what it inherits from. */
-export function inheritanceChain(arch: string): string[] {
-  const chain = [arch.toUpperCase()];
+export function inheritanceChain(arch: ArchName): ArchName[] {
+  const chain = [arch];
   const map = loadAll();
-  for (let m = map.get(chain[0]!); m?.inheritsDataFrom; m = map.get(m.inheritsDataFrom.toUpperCase())) {
-    const next = m.inheritsDataFrom.toUpperCase();
+  for (let m = map.get(arch); m?.inheritsDataFrom; m = map.get(m.inheritsDataFrom)) {
+    const next = m.inheritsDataFrom;
     if (chain.includes(next)) break;
     chain.push(next);
   }

@@ -24,7 +24,7 @@ import type { LlvmArchModel, LlvmRecord } from './llvmModel.js';
 import { loadMachine } from './machines.js';
 import { normalizeRegister } from './registers.js';
 import { canonicalMnemonic, operandClass, operandWidth, signatureKey, splitSignature } from './signature.js';
-import type { ArchData, ArchForm, DataOperand, FigureOrigin, LatencyEntry, MatchRule, PortGroup, ResolvedInstruction } from './types.js';
+import type { ArchData, ArchForm, DataOperand, FigureOrigin, LatencyEntry, MachineModel, MatchRule, PortGroup, ResolvedInstruction } from './types.js';
 
 export type Fallback = 'skip' | 'alu';
 
@@ -32,6 +32,9 @@ export interface ResolveOptions {
   /** what an instruction without data becomes: 'skip' (0 µops, the default, as IACA) or 'alu'
    *  (one µop on any of MachineModel.aluPorts, latency 1) */
   fallback?: Fallback;
+  /** the architecture's machine model (its ALU ports for the fallback, its ISA list); default:
+   *  loaded for data.arch */
+  machine?: MachineModel;
 }
 
 interface Sub {
@@ -294,7 +297,7 @@ function operandResources(form: ArchForm, d: DecodedInstruction): Map<number, st
       continue;
     }
     if (op.type === 'reg' && op.write) {
-      const regs = (op.registers ?? []).map(normalizeRegister).filter((r): r is string => r !== null);
+      const regs = (op.registers ?? []).map(normalizeRegister).filter((r) => r !== null);
       if (regs.length) out.set(op.idx, [...new Set(regs)]);
     }
   }
@@ -432,14 +435,14 @@ export function resolveInstructions(instrs: DecodedInstruction[], data: ArchData
   let alu: number[] | undefined;
   const aluPorts = () => {
     if (!alu) {
-      alu = loadMachine(data.arch).aluPorts;   // an unknown architecture is the machine model's UserError
+      alu = (opts.machine ?? loadMachine(data.arch)).aluPorts;   // an unknown architecture is the machine model's UserError
     }
     return alu;
   };
   let isa: readonly string[] | null | undefined;
   const isaOf = () => {
     if (isa === undefined) {
-      try { isa = loadMachine(data.arch).isa; } catch { isa = null; }
+      try { isa = (opts.machine ?? loadMachine(data.arch)).isa; } catch { isa = null; }
     }
     return isa;
   };

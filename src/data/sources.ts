@@ -33,7 +33,7 @@ export interface DataSourceRow {
 
 export function listDataSources(opts: { cacheDir?: string } = {}): DataSourceRow[] {
   const rows: DataSourceRow[] = [];
-  const machines = new Map(listMachines().map((m) => [m.arch, m]));
+  const machines = new Map(listMachines().map((m): [string, typeof m] => [m.arch, m]));
   const index = readIndex(opts.cacheDir);
   const emb = embeddedSummary(opts.cacheDir);
   const llvm = llvmArchs();

@@ -1,5 +1,7 @@
 // Contract of the data stage: uops.info's measurements and the machine models.
 
+import type { Resource } from '../disasm/types.js';
+
 /** One group of `ports="2*p015+1*p23"`: `count` µops, each of which may use any of `ports`. */
 export interface PortGroup {
   count: number;
@@ -66,7 +68,7 @@ export interface InstructionForm {
 
 /** All forms known for one architecture, as the engine needs them. */
 export interface ArchData {
-  arch: string;            // 'SKL'
+  arch: ArchName;          // 'SKL'
   /** the XML source of `forms` (kind 'none' when there are no XML forms, only the LLVM model) */
   source: DataSource;
   forms: ArchForm[];
@@ -127,7 +129,7 @@ export interface ResolvedInstruction {
   ports: PortGroup[];
   /** per-operand latency: cycles until a consumer reading `resource` (a register or flag the
    *  instruction writes) may start, i.e. the largest latency to the operand writing it */
-  latencyByResource: Record<string, number>;
+  latencyByResource: Record<Resource, number>;
   /** the instruction's own maximum latency (thesis §1.5) */
   maxLatency: number;
   divCycles: number;
@@ -147,30 +149,28 @@ export interface ResolvedInstruction {
   missingIsa?: string[];
 }
 
+/** An architecture as uops.info and the machine models name it: upper-case ('SKL', 'ADL-P').
+ *  Names the user writes become one through src/data/machines.ts's parseArchName. */
+export type ArchName = Uppercase<string>;
+
 /** Machine model of one core (assets/uarch/machines/*.json). */
 export interface MachineModel {
-  arch: string;            // 'SKL'
+  arch: ArchName;          // 'SKL'
   name: string;            // 'Skylake (client)'
   /** every execution port, in order, e.g. [0,1,2,3,4,5,6,7] */
   ports: number[];
-  /** what each port does, for display: { '0': 'ALU, FMA, DIV, branch', … } */
-  portRoles: Record<string, string>;
+  /** ports of the 'alu' fallback for instructions without data */
   aluPorts: number[];
-  loadPorts: number[];
-  storeAddressPorts: number[];
-  storeDataPorts: number[];
-  branchPorts: number[];
   /** port of the divider pipe */
   dividerPort: number;
   /** µops the front end delivers per cycle (SUACA's loads per cycle) */
   issueWidth: number;
   /** reservation-station (scheduler) capacity in µops */
   rsSize: number;
-  robSize: number;
   /** ISA extensions the core supports ('SSE2','AVX','AVX2','FMA','AVX512F',…) */
   isa: string[];
   /** architectures whose data this one inherits when it has none of its own (KBL, CFL → SKL) */
-  inheritsDataFrom?: string;
+  inheritsDataFrom?: ArchName;
   /** where each figure comes from */
   sources: string[];
   /** the model approximates the core in ways docs/data.md lists (AMD cores) */

@@ -7,9 +7,9 @@ import {
 } from './iced.js';
 import { UserError } from '../errors.js';
 import { hex } from './bytes.js';
-import { normalizeRegister, writtenName } from './registers.js';
+import { resourceOfRegister, writtenName } from './icedRegisters.js';
 import { iformOf, operandKind, signatureOf, xedMnemonic } from './signature.js';
-import type { Branch, BranchKind, DecodedInstruction, DecodedOperand, Flag, MemoryOperand } from './types.js';
+import type { Branch, BranchKind, DecodedInstruction, DecodedOperand, Flag, MemoryOperand, Resource } from './types.js';
 
 const FLAG_BITS: [Flag, number][] = [
   ['CF', RflagsBits.CF], ['PF', RflagsBits.PF], ['AF', RflagsBits.AF], ['ZF', RflagsBits.ZF],
@@ -143,7 +143,7 @@ function describe(r: RawDecoded, line: number, bytes: Uint8Array, lineOf: Map<nu
     const k = ins.opKind(i);
     if (k === OpKind.Register) {
       const reg = ins.opRegister(i);
-      const norm = normalizeRegister(reg);
+      const norm = resourceOfRegister(reg);
       if (norm) op.register = norm;
       op.written = writtenName(reg);
     } else if (k === OpKind.Memory) {
@@ -157,10 +157,10 @@ function describe(r: RawDecoded, line: number, bytes: Uint8Array, lineOf: Map<nu
   }
 
   // register reads and writes, implicit ones and address registers included
-  const reads = new Set<string>();
-  const writes = new Set<string>();
+  const reads = new Set<Resource>();
+  const writes = new Set<Resource>();
   for (const u of info.usedRegisters()) {
-    const reg = normalizeRegister(u.register as Register);
+    const reg = resourceOfRegister(u.register as Register);
     const access = u.access as OpAccess;
     u.free?.();
     if (!reg) continue;
@@ -192,8 +192,8 @@ function describe(r: RawDecoded, line: number, bytes: Uint8Array, lineOf: Map<nu
     if (memIndex >= 0) {
       const baseReg = ins.memoryBase;
       memory = {
-        base: baseReg === Register.RIP || baseReg === Register.EIP ? 'RIP' : normalizeRegister(baseReg),
-        index: normalizeRegister(ins.memoryIndex),
+        base: baseReg === Register.RIP || baseReg === Register.EIP ? 'RIP' : resourceOfRegister(baseReg),
+        index: resourceOfRegister(ins.memoryIndex),
         scale: ins.memoryIndexScale,
         displacement: Number(BigInt.asIntN(64, ins.memoryDisplacement)),
         segment: ins.hasSegmentPrefix && (ins.memorySegment === Register.FS || ins.memorySegment === Register.GS) ? Register[ins.memorySegment]! : null,
@@ -204,8 +204,8 @@ function describe(r: RawDecoded, line: number, bytes: Uint8Array, lineOf: Map<nu
     } else {
       const m = used[0]!;
       memory = {
-        base: normalizeRegister(m.base as Register),
-        index: normalizeRegister(m.index as Register),
+        base: resourceOfRegister(m.base as Register),
+        index: resourceOfRegister(m.index as Register),
         scale: m.scale,
         displacement: Number(BigInt.asIntN(64, m.displacement as bigint)),
         segment: null,

@@ -4,18 +4,18 @@
 // branches), back branches ignored. Loop-carried edges (§3.1.2) come from analysing the program
 // doubled: copy 0 followed by copy 1, where copy 0's end and its backward branches continue
 // into copy 1; an edge from a line of copy 0 to a line of copy 1 crosses an iteration.
-import type { DecodedInstruction, DepEdge, DependencyGraph } from './types.js';
+import type { DecodedInstruction, DepEdge, DependencyGraph, Resource } from './types.js';
 import { fallsThrough } from './cfg.js';
 
 export interface Node {
   line: number; // original line
-  reads: string[];
-  writes: string[];
+  reads: Resource[];
+  writes: Resource[];
   succ: number[]; // successors in the (possibly doubled) program, fall-through first
 }
 
-const resourcesRead = (i: DecodedInstruction): string[] => [...i.reads, ...i.flagsRead];
-const resourcesWritten = (i: DecodedInstruction): string[] => [...i.writes, ...i.flagsWritten];
+const resourcesRead = (i: DecodedInstruction): Resource[] => [...i.reads, ...i.flagsRead];
+const resourcesWritten = (i: DecodedInstruction): Resource[] => [...i.writes, ...i.flagsWritten];
 
 /**
  * The line a backward branch continues at in the next iteration: its target line, or line 0
@@ -67,7 +67,7 @@ function straight(instrs: DecodedInstruction[], lines: number[], copies: 1 | 2):
   return { nodes, orig };
 }
 
-export type RawEdge = [from: number, to: number, resource: string];
+export type RawEdge = [from: number, to: number, resource: Resource];
 
 const STEP_BUDGET = 50_000;
 const MAX_WALK_BRANCHES = 16;
@@ -85,7 +85,7 @@ export function walk(nodes: Node[]): RawEdge[] {
 /** Algorithm 2: every path with its own map "resource -> last writer"; null past `budget` steps. */
 export function walkPaths(nodes: Node[], budget: number): RawEdge[] | null {
   const found = new Map<string, RawEdge>();
-  const addEdge = (from: number, to: number, r: string) => {
+  const addEdge = (from: number, to: number, r: Resource) => {
     const k = `${from},${to},${r}`;
     if (!found.has(k)) found.set(k, [from, to, r]);
   };

@@ -1,5 +1,5 @@
 // The disasm stage: bytes → instructions, regions, CFG and dependency graph.
-// Entry points agreed in the shared brief; the shapes are in ./types.ts.
+// Its entry points; the shapes they return are in ./types.ts.
 import { loadInput } from './input.js';
 import { selectRegion } from './regions.js';
 import type { InputOptions, LoadedRegion, RegionSelection } from './types.js';

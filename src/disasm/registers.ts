@@ -1,38 +1,37 @@
-// Normalization of iced-x86 registers to the architectural registers the dependency graph
-// tracks (contract in types.ts): AL/AH/AX/EAX/RAX → 'RAX', R8B…R8 → 'R8', XMMn/YMMn/ZMMn →
-// 'XMMn', K0–K7, MMn, ST0–ST7. RIP and segment registers are never dependencies (null).
-import { Register, RegisterExt } from './iced.js';
+// Register names → the architectural registers the dependency graph tracks (the contract's
+// Resource, types.ts): AL/AH/AX/EAX/RAX → 'RAX', R8B/R8L/R8W/R8D → 'R8', XMMn/YMMn/ZMMn → 'XMMn',
+// ST(i) → 'STi'; K0–K7, MMn and the rest keep their upper-case name. RIP and segment registers
+// are never dependencies (null). The one normalization of register names: the decoder's (iced
+// registers, icedRegisters.ts) and the data stage's (uops.info's operand names, src/data) both
+// use it. No iced-x86 here, so that the data stage can use it without loading the decoder.
+import type { Resource } from './types.js';
 
-export function normalizeRegister(r: Register): string | null {
-  if (r === Register.None) return null;
-  if (RegisterExt.isIP(r) || RegisterExt.isSegmentRegister(r)) return null;
-  if (RegisterExt.isGPR(r)) return Register[RegisterExt.fullRegister(r)] ?? null;
-  const name = Register[r] ?? `REG${r}`;
-  if (RegisterExt.isVectorRegister(r)) return name.replace(/^[XYZ]MM/, 'XMM');
-  return name.toUpperCase();
+const GPR64 = ['RAX', 'RCX', 'RDX', 'RBX', 'RSP', 'RBP', 'RSI', 'RDI'] as const;
+const ALIASES: Record<string, Resource> = {};
+for (const r of GPR64) {
+  const x = r.slice(1); // AX, CX, …, SP, BP, SI, DI
+  ALIASES[r] = r;
+  ALIASES[`E${x}`] = r;
+  ALIASES[x] = r;
 }
+Object.assign(ALIASES, {
+  AL: 'RAX', AH: 'RAX', CL: 'RCX', CH: 'RCX', DL: 'RDX', DH: 'RDX', BL: 'RBX', BH: 'RBX',
+  SPL: 'RSP', BPL: 'RBP', SIL: 'RSI', DIL: 'RDI',
+});
+const NOT_TRACKED = new Set(['', 'RIP', 'EIP', 'IP', 'ES', 'CS', 'SS', 'DS', 'FS', 'GS']);
 
-/** The register as written in Intel syntax, lower-case ('eax', 'r8b', 'xmm2'). */
-export function writtenName(r: Register): string {
-  const n = (Register[r] ?? '').toLowerCase();
-  // iced spells the low bytes of r8–r15 'r8l'; assemblers and objdump write 'r8b'
-  return /^r\d+l$/.test(n) ? `${n.slice(0, -1)}b` : n;
-}
-
-/** uops.info operand kind of a register operand: 'R64', 'XMM', 'K', … */
-export function registerKind(r: Register): string {
-  if (RegisterExt.isGPR8(r)) return 'R8';
-  if (RegisterExt.isGPR16(r)) return 'R16';
-  if (RegisterExt.isGPR32(r)) return 'R32';
-  if (RegisterExt.isGPR64(r)) return 'R64';
-  if (RegisterExt.isXMM(r)) return 'XMM';
-  if (RegisterExt.isYMM(r)) return 'YMM';
-  if (RegisterExt.isZMM(r)) return 'ZMM';
-  if (RegisterExt.isK(r)) return 'K';
-  if (RegisterExt.isMM(r)) return 'MM';
-  if (RegisterExt.isST(r)) return r === Register.ST0 ? 'ST(0)' : 'ST(i)';
-  if (RegisterExt.isSegmentRegister(r)) return 'SREG';
-  if (RegisterExt.isCR(r)) return 'CR';
-  if (RegisterExt.isDR(r)) return 'DR';
-  return (Register[r] ?? 'REG').toUpperCase();
+/** A register name as any stage writes it ('eax', 'R8D', 'YMM3', 'ST(1)') → its Resource, or
+ *  null for something that is never a dependency (RIP, segment registers). */
+export function normalizeRegisterName(name: string): Resource | null {
+  const r = name.trim().toUpperCase() as Resource;
+  if (NOT_TRACKED.has(r)) return null;
+  const alias = ALIASES[r];
+  if (alias) return alias;
+  let m = /^R(\d+)[BWDL]?$/.exec(r);
+  if (m) return `R${m[1]!}` as Resource;
+  m = /^[XYZ]MM(\d+)$/.exec(r);
+  if (m) return `XMM${m[1]!}` as Resource;
+  m = /^ST\((\d)\)$/.exec(r);
+  if (m) return `ST${m[1]!}` as Resource;
+  return r;
 }

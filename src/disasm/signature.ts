@@ -17,7 +17,7 @@
 // - Opcode variants that uops.info distinguishes with a suffix ('ADD_01 (R64, R64)' vs
 //   'ADD_03') are told apart here by the iform ('ADD_GPRv_GPRv_01'), not by the string.
 import { Code, ConditionCode, Mnemonic, OpCodeOperandKind, OpKind, type Instruction, MemorySizeExt } from './iced.js';
-import { registerKind } from './registers.js';
+import { registerKind } from './icedRegisters.js';
 
 const XED_CC: Record<string, string> = {
   o: 'O', no: 'NO', b: 'B', ae: 'NB', e: 'Z', ne: 'NZ', be: 'BE', a: 'NBE',

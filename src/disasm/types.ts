@@ -1,17 +1,19 @@
 // Contract of the disasm stage: what bytes become. Everything downstream (data matching,
-// the dependency graph, the engine) reads these shapes; change them only with all owners.
+// the dependency graph, the engine) reads these shapes, so a change here is a change of every stage.
 
 /** The RFLAGS bits uopscope tracks separately (thesis §2.4: dependencies per flag bit). */
 export type Flag = 'CF' | 'PF' | 'AF' | 'ZF' | 'SF' | 'OF' | 'DF';
 export const FLAGS: readonly Flag[] = ['CF', 'PF', 'AF', 'ZF', 'SF', 'OF', 'DF'];
 
 /**
- * An architectural register, normalized: AL/AH/AX/EAX/RAX → 'RAX', R8B/R8W/R8D/R8 → 'R8',
- * XMMn/YMMn/ZMMn → 'XMMn' (the whole vector register n), mask registers 'K0'…'K7',
- * 'RSP', 'RIP' is never a dependency. A flag bit is named by its Flag name ('ZF').
- * A "resource" below is either a register or a flag.
+ * What a dependency is on: an architectural register, normalized by registers.ts's
+ * normalizeRegisterName (AL/AH/AX/EAX/RAX → 'RAX', R8B/R8W/R8D/R8 → 'R8', XMMn/YMMn/ZMMn →
+ * 'XMMn', the whole vector register n; mask registers 'K0'…'K7'; RIP is never a dependency),
+ * or a flag bit by its Flag name ('ZF'). Always upper-case, so a name that was not normalized
+ * ('rax', 'eax' is not caught, but its lower-case spelling is) does not type-check. The same
+ * names key the data stage's latencies and the engine's dependencies.
  */
-export type Resource = string;
+export type Resource = Uppercase<string>;
 
 export interface MemoryOperand {
   base: string | null;   // normalized register or null
@@ -137,7 +139,7 @@ export interface ControlFlowGraph { lines: number; edges: CfgEdge[] }
 
 export { UserError } from '../errors.js';
 
-// ---- Additions by the disasm owner (backwards compatible: new types only) ----
+// ---- Inputs and loaded images ----
 
 /** Where the code comes from: exactly one of file / hex / raw. */
 export interface InputOptions {

@@ -1,19 +1,15 @@
 // Runs the simulations a report needs and assembles its ReportModel (pure; no I/O).
 
-import { allVariants, simulate } from '../sim/index.js';
-import type { MachineParams, SimConfig, SimProgram, SimResult, Variant } from '../sim/types.js';
+import { simulate, simulateWhatIfs, type Simulate, type WhatIfRequest } from '../sim/index.js';
+import type { MachineParams, SimProgram, SimResult } from '../sim/types.js';
 import { UserError } from '../errors.js';
 import type { FigureOrigin } from '../data/types.js';
-import type { ReportModel, Section, UnknownInstruction, VariantFigures, WhatIf } from './model.js';
+import type { ReportModel, Section, UnknownInstruction } from './model.js';
 
-export interface ReportRequest {
-  iterations: number;
-  /** the main analysis's variant (--pf, --ip, --nd) */
-  variant: Variant;
-  /** skip the three what-if runs (SUACA's -p) */
-  fast?: boolean;
-  /** also run all 8 combinations of the three switches */
-  allVariants?: boolean;
+export type { Simulate };
+
+/** The main analysis's variant (--pf, --ip, --nd and the knobs), --fast, --all-variants, and: */
+export interface ReportRequest extends WhatIfRequest {
   /** line for the §2.6 detail analysis */
   detail?: number;
 }
@@ -29,10 +25,6 @@ export interface ReportSubject {
   /** the two sides of the first conditional jump; undefined: not asked; null: there is none */
   branch?: { branchLine: number; left: SimProgram; right: SimProgram } | null;
 }
-
-/** How a report runs one simulation (default: sim's simulate; the CLI may hand in results it
- *  computed elsewhere, e.g. in worker threads). */
-export type Simulate = (program: SimProgram, params: MachineParams, config: SimConfig) => SimResult;
 
 /** All the simulations of one report: main, what-ifs, combinations, branch sides, detail. */
 export function collectReport(subject: ReportSubject, req: ReportRequest, sim: Simulate = simulate): ReportModel {
@@ -73,52 +65,8 @@ export function collectReport(subject: ReportSubject, req: ReportRequest, sim: S
   return model;
 }
 
-/** The variants runSection simulates for `req`, the main analysis's first, each once. */
-export function sectionVariants(req: ReportRequest): Variant[] {
-  const list: Variant[] = [];
-  const key = (v: Variant) => `${+v.perfectFrontEnd}${+v.infinitePorts}${+v.noDependencies}`;
-  const seen = new Set<string>();
-  const add = (v: Variant): void => { if (!seen.has(key(v))) { seen.add(key(v)); list.push(v); } };
-  add(req.variant);
-  const withSwitch = (sw: Partial<Variant>): Variant => ({ ...req.variant, ...sw });
-  if (!req.fast) for (const sw of WHAT_IF_SWITCHES) add(withSwitch(sw));
-  if (req.allVariants) {
-    for (const v of allVariants()) add(withSwitch({ perfectFrontEnd: v.perfectFrontEnd, infinitePorts: v.infinitePorts, noDependencies: v.noDependencies }));
-  }
-  return list;
-}
-
-const WHAT_IF_SWITCHES: Partial<Variant>[] = [{ perfectFrontEnd: true }, { infinitePorts: true }, { noDependencies: true }];
-
-/** One program's main run plus its what-if runs and (optionally) the 8 combinations. */
+/** One program's main run plus its what-if runs and (optionally) the 8 combinations (src/sim). */
 export function runSection(program: SimProgram, params: MachineParams, req: ReportRequest, sim: Simulate = simulate): { section: Section; result: SimResult } {
-  const runs = new Map<string, VariantFigures>();
-  const key = (v: Variant) => `${+v.perfectFrontEnd}${+v.infinitePorts}${+v.noDependencies}`;
-  const result = sim(program, params, { iterations: req.iterations, variant: req.variant });
-  runs.set(key(req.variant), figuresOf(req.variant, result));
-  const run = (v: Variant): VariantFigures => {
-    const known = runs.get(key(v));
-    if (known) return known;
-    const f = figuresOf(v, sim(program, params, { iterations: req.iterations, variant: v }));
-    runs.set(key(v), f);
-    return f;
-  };
-  // the future-work knobs (port capacity, front-end width, RS size) carry over into every run
-  const withSwitch = (sw: Partial<Variant>): Variant => ({ ...req.variant, ...sw });
-  let whatIf: WhatIf | null = null;
-  if (!req.fast) {
-    whatIf = {
-      perfectFrontEnd: run(withSwitch({ perfectFrontEnd: true })),
-      infinitePorts: run(withSwitch({ infinitePorts: true })),
-      noDependencies: run(withSwitch({ noDependencies: true })),
-    };
-  }
-  const combinations = req.allVariants
-    ? allVariants().map((v) => run(withSwitch({ perfectFrontEnd: v.perfectFrontEnd, infinitePorts: v.infinitePorts, noDependencies: v.noDependencies })))
-    : null;
-  return { section: { stats: result.stats, whatIf, combinations }, result };
-}
-
-function figuresOf(variant: Variant, r: SimResult): VariantFigures {
-  return { variant: { ...variant }, cycles: r.stats.cycles, blockThroughput: r.stats.blockThroughput, uopsPerCycle: r.stats.uopsPerCycle };
+  const r = simulateWhatIfs(program, params, req, sim);
+  return { section: { stats: r.main.stats, whatIf: r.whatIf, combinations: r.combinations }, result: r.main };
 }

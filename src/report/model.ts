@@ -3,24 +3,9 @@
 
 import type { FigureOrigin } from '../data/types.js';
 import type { LineDetail, Stats, Variant } from '../sim/types.js';
+import type { VariantFigures, WhatIf } from '../sim/whatIf.js';
 
-/** One simulation's headline figures. */
-export interface VariantFigures {
-  variant: Variant;
-  cycles: number;
-  blockThroughput: number;
-  uopsPerCycle: number;
-}
-
-/**
- * The three what-if runs of thesis §2.1, each the main analysis's variant with one more switch
- * turned on (so with --pf the "perfect front-end" figure equals the main one).
- */
-export interface WhatIf {
-  perfectFrontEnd: VariantFigures;
-  infinitePorts: VariantFigures;
-  noDependencies: VariantFigures;
-}
+export type { VariantFigures, WhatIf } from '../sim/whatIf.js';
 
 /** One analysed program: the whole region, or one side of a branch (thesis §2.7). */
 export interface Section {
@@ -68,18 +53,6 @@ export interface ReportModel {
   /** thesis §2.6 for one line of the main analysis (--detail LINE) */
   detail?: LineDetail;
 }
-
-export function variantName(v: Variant): string {
-  const parts: string[] = [];
-  if (v.perfectFrontEnd) parts.push('perfect front-end');
-  if (v.infinitePorts) parts.push('infinitely usable ports');
-  else if (v.portCapacity !== undefined && v.portCapacity !== 1) parts.push(`${v.portCapacity} µops per port per cycle`);
-  if (v.noDependencies) parts.push('no dependencies');
-  if (v.issueWidth !== undefined) parts.push(`front end ${v.issueWidth} µops/cycle`);
-  if (v.rsSize !== undefined) parts.push(`reservation station ${v.rsSize} µops`);
-  return parts.length ? parts.join(', ') : 'baseline';
-}
-
 /** The header's summary of where the figures come from: '17 lines: 15 LLVM 19 model, 2 SUACA thesis'. */
 export function originSummary(origins: readonly FigureOrigin[]): string {
   const order: FigureOrigin[] = ['uops.info', 'thesis', 'llvm', 'none'];

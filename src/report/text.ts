@@ -1,18 +1,19 @@
 // The report in the layout of the SUACA thesis (ch. 2 and 4): headline figures, the per-line
 // table with one column per port, the branch sections, the combinations and the unknown list.
 
-import type { LineStats, Stats, Variant } from '../sim/types.js';
+import type { LineStats, Stats } from '../sim/types.js';
 import { blankIfZero, fixed, layoutTable, type Column } from './format.js';
 import { renderDetail } from './detail.js';
 import { ORIGIN_LETTER, ORIGIN_TEXT, type FigureOrigin } from '../data/types.js';
-import { nothingSimulated, originSummary, variantName, type ReportModel, type Section, type VariantFigures } from './model.js';
+import { isBaseline, variantLabel } from '../sim/variants.js';
+import { nothingSimulated, originSummary, type ReportModel, type Section, type VariantFigures } from './model.js';
 
 /** The whole text report, ending with a newline. */
 export function renderText(model: ReportModel): string {
   const out: string[] = [];
   if (model.source) out.push(`Region: ${model.source.region} in ${model.source.file}`);
   out.push(`Iterations: ${model.iterations}`);
-  if (!isBaseline(model.variant)) out.push(`Analysis with: ${variantName(model.variant)}`);
+  if (!isBaseline(model.variant)) out.push(`Analysis with: ${variantLabel(model.variant)}`);
   out.push(`Figures: ${originSummary(model.origins)}`);
   if (nothingSimulated(model)) {
     out.push('', `Nothing simulated: no line of the region has figures on ${model.arch}.`, '', ...renderUnknown(model));
@@ -116,8 +117,4 @@ function renderUnknown(model: ReportModel): string[] {
     out.push(`  line ${u.line}: ${u.asm} — ${u.why ?? 'no source has figures for it'}; ${how}`);
   }
   return out;
-}
-
-function isBaseline(v: Variant): boolean {
-  return variantName(v) === 'baseline';
 }

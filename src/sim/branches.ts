@@ -1,12 +1,10 @@
-// Branch analysis (thesis §2.7): the two sides of the first conditional jump, simulated as two
-// programs that keep the original line numbers.
+// Branch analysis (thesis §2.7): the two sides of the first conditional jump as two programs
+// that keep the original line numbers. The report and the explorer both simulate these.
 
 import type { DecodedInstruction, DependencyGraph } from '../disasm/types.js';
-import type { MachineModel, ResolvedInstruction } from '../data/types.js';
-import { simulate } from './engine.js';
-import type { EngineOptions } from './engine.js';
+import type { ResolvedInstruction } from '../data/types.js';
 import { buildSimProgram } from './program.js';
-import type { MachineParams, SimConfig, SimProgram, SimResult } from './types.js';
+import type { SimProgram } from './types.js';
 
 export interface BranchPrograms {
   /** line of the first conditional jump */
@@ -15,12 +13,9 @@ export interface BranchPrograms {
   left: SimProgram;
   /** taken side */
   right: SimProgram;
-}
-
-export interface BranchResult {
-  branchLine: number;
-  left: SimResult;
-  right: SimResult;
+  /** original line numbers of each side, in execution order */
+  leftLines: number[];
+  rightLines: number[];
 }
 
 /**
@@ -33,20 +28,12 @@ export function buildBranchPrograms(
   paths: { branchLine: number; left: number[]; right: number[] },
   graphs: { left: DependencyGraph; right: DependencyGraph },
   resolved: ResolvedInstruction[],
-  machine: MachineModel,
 ): BranchPrograms {
   return {
     branchLine: paths.branchLine,
-    left: buildSimProgram(instrs, graphs.left, resolved, machine, { lines: paths.left }),
-    right: buildSimProgram(instrs, graphs.right, resolved, machine, { lines: paths.right }),
-  };
-}
-
-/** Simulate both sides with the same machine and configuration. */
-export function simulateBranches(programs: BranchPrograms, machine: MachineParams, config: SimConfig, opts: EngineOptions = {}): BranchResult {
-  return {
-    branchLine: programs.branchLine,
-    left: simulate(programs.left, machine, config, opts),
-    right: simulate(programs.right, machine, config, opts),
+    left: buildSimProgram(instrs, graphs.left, resolved, { lines: paths.left }),
+    right: buildSimProgram(instrs, graphs.right, resolved, { lines: paths.right }),
+    leftLines: paths.left,
+    rightLines: paths.right,
   };
 }

@@ -8,24 +8,20 @@ import type { MachineParams, SimConfig, SimProgram } from './types.js';
 
 export { CompiledProgram };
 
-/** Interpretation choices the thesis leaves open (fixed defaults; tests document why). */
+/**
+ * How the core runs (the model itself has no options: where the thesis leaves a detail open, the
+ * engine does what reproduces its printed tables — µops leave the station when they get their
+ * port, port ties go to the lower port number, only unresolved producers are blamed; see
+ * docs/engine.md, "Interpretation choices").
+ */
 export interface ModelOptions {
-  /** when µops leave the reservation station: each when it gets its port (reproduces the
-   *  thesis's §4.2 Examples 6–9), all when the instance starts, or when it finishes (Algorithm 6
-   *  removes it from the queue) */
-  rsRelease: 'finish' | 'dispatch' | 'uop';
-  /** order among ports of equal use in port_queue (Algorithm 5) */
-  tieBreak: 'stable' | 'lru' | 'number' | 'numberDesc';
-  /** Algorithm 4 line 5: blame every direct predecessor, or only those not resolved yet */
-  blame: 'unresolved' | 'all';
-  /** when port_queue is re-sorted: after every assignment or once per cycle */
-  resort: 'each' | 'cycle';
   /** skip dependency-blocked instances until a producer releases (false: look at every instance
-   *  every cycle, as the thesis's pseudo code does; the statistics are the same) */
+   *  every cycle, as the thesis's pseudo code does; test/sim/random.test.ts checks that the
+   *  statistics are the same) */
   lazyWaits?: boolean;
 }
 
-export const DEFAULT_MODEL: ModelOptions = { rsRelease: 'uop', tieBreak: 'number', blame: 'unresolved', resort: 'each' };
+export const DEFAULT_MODEL: ModelOptions = {};
 
 export const ST_LOADING = 1;
 export const ST_WAIT_DEP = 2;
@@ -91,7 +87,6 @@ export class Core {
   rStatus!: Uint8Array;
   rDepWait!: Int32Array;   // bitmask over the consumer's pred entries still unresolved this cycle
   rPortBlock!: Int32Array; // bitmask of port indices that blocked it this cycle (bit 30: divider)
-  rFreed!: Uint8Array;     // its µops already left the station
   rLine!: Int32Array;      // line (index) of the instance in the slot
   rIter!: Int32Array;      // its iteration
   /** next cycle a dependency-blocked instance must be looked at again (its mask cannot change before) */
@@ -128,16 +123,7 @@ export class Core {
   /** instances blamed already for the current blocked instance: blamed[0 .. blamedLen) */
   private blamed: Int32Array;
   private blamedLen = 0;
-  /** model.tieBreak as a number: 0 stable, 1 lru, 2 number, 3 numberDesc */
-  private readonly tieCode: number;
   private readonly lazy: boolean;
-  private readonly releaseUop: boolean;
-  // the model's string options as flags (read in the per-cycle path)
-  private readonly releaseDispatch: boolean;
-  private readonly releaseFinish: boolean;
-  private readonly resortEach: boolean;
-  private readonly resortCycle: boolean;
-  private readonly blameAll: boolean;
 
   constructor(program: SimProgram, machine: MachineParams, config: SimConfig, model: ModelOptions = DEFAULT_MODEL, compiled?: CompiledProgram) {
     this.cp = compiled ?? new CompiledProgram(program, machine);
@@ -155,18 +141,11 @@ export class Core {
     this.portCap = portCapOf(v.infinitePorts ? Number.POSITIVE_INFINITY : Math.max(1, v.portCapacity ?? 1));
     this.noDeps = v.noDependencies;
     this.model = model;
-    this.tieCode = ['stable', 'lru', 'number', 'numberDesc'].indexOf(model.tieBreak);
-    this.lazy = model.blame === 'unresolved' && model.lazyWaits !== false;
-    this.releaseUop = model.rsRelease === 'uop';
-    this.releaseDispatch = model.rsRelease === 'dispatch';
-    this.releaseFinish = model.rsRelease === 'finish';
-    this.resortEach = model.resort === 'each';
-    this.resortCycle = model.resort === 'cycle';
-    this.blameAll = model.blame === 'all';
+    this.lazy = model.lazyWaits !== false;
     const { n, P } = this.cp;
     this.usage = new Float64Array(P);
     this.order = new Int32Array(P);
-    for (let k = 0; k < P; k++) this.order[k] = model.tieBreak === 'numberDesc' ? P - 1 - k : k;
+    for (let k = 0; k < P; k++) this.order[k] = k;
     this.orderPos = new Int32Array(P);
     this.indexOrder();
     this.portCount = new Int32Array(P);
@@ -192,7 +171,7 @@ export class Core {
   private allocRing(cap: number): void {
     const old = this.cap > 0 ? {
       l: this.rLoaded, a: this.rAssigned, u: this.rUopPort, s: this.rStart, st: this.rStatus,
-      d: this.rDepWait, p: this.rPortBlock, f: this.rFreed, mask: this.mask,
+      d: this.rDepWait, p: this.rPortBlock, mask: this.mask,
     } : null;
     const maxU = this.cp.maxU;
     this.rLoaded = new Int32Array(cap);
@@ -202,7 +181,6 @@ export class Core {
     this.rStatus = new Uint8Array(cap);
     this.rDepWait = new Int32Array(cap);
     this.rPortBlock = new Int32Array(cap);
-    this.rFreed = new Uint8Array(cap);
     const on = this.rNext, oa = this.rAcc, ol = this.rLine, oi = this.rIter;
     this.rLine = new Int32Array(cap);
     this.rIter = new Int32Array(cap);
@@ -218,7 +196,7 @@ export class Core {
         const a = g & old.mask, b = g & newMask;
         this.rLoaded[b] = old.l[a]!; this.rAssigned[b] = old.a[a]!; this.rStart[b] = old.s[a]!;
         this.rStatus[b] = old.st[a]!; this.rDepWait[b] = old.d[a]!; this.rPortBlock[b] = old.p[a]!;
-        this.rFreed[b] = old.f[a]!; this.rNext[b] = on[a]!; this.rAcc[b] = oa[a]!;
+        this.rNext[b] = on[a]!; this.rAcc[b] = oa[a]!;
         this.rLine[b] = ol[a]!; this.rIter[b] = oi[a]!;
         for (let u = 0; u < maxU; u++) this.rUopPort[b * maxU + u] = old.u[a * maxU + u]!;
       }
@@ -231,7 +209,7 @@ export class Core {
     if (g - this.head + 2 > this.cap) this.allocRing(this.cap * 2);
     const s = g & this.mask;
     this.rLoaded[s] = 0; this.rAssigned[s] = 0; this.rStart[s] = -1; this.rStatus[s] = ST_LOADING;
-    this.rDepWait[s] = 0; this.rPortBlock[s] = 0; this.rFreed[s] = 0; this.rNext[s] = 0; this.rAcc[s] = 0;
+    this.rDepWait[s] = 0; this.rPortBlock[s] = 0; this.rNext[s] = 0; this.rAcc[s] = 0;
     this.rLine[s] = this.feLine; this.rIter[s] = this.feIter;
     const maxU = this.cp.maxU;
     // a loop, not TypedArray.fill: for a few elements the builtin call costs more than the stores
@@ -251,7 +229,6 @@ export class Core {
     this.cycle++;
     const pc = this.portCount;
     for (let p = 0; p < pc.length; p++) pc[p] = 0;
-    if (this.resortCycle) for (let p = 0; p < this.cp.P; p++) this.resortPort(p);
     this.load();
     this.choosePorts();
     this.execute();
@@ -329,14 +306,6 @@ export class Core {
           }
           if (waitMask !== 0) {
             had[i]!++;
-            if (this.blameAll) {
-              // Algorithm 4 read literally: every direct predecessor is blamed, resolved or not
-              for (let e = e0; e < e1; e++) {
-                if ((waitMask & (1 << Math.min(e - e0, 30))) !== 0 || (predLC[e] && k === 0)) continue;
-                caused[predLine[e]!]!++;
-                predBlame[e]!++;
-              }
-            }
             rDepWait[s] = waitMask;
             rPortBlock[s] = 0;
             rStatus[s] = ST_WAIT_DEP;
@@ -362,7 +331,7 @@ export class Core {
         rAssigned[s]!++;
         portUse[i * P + p]!++;
         this.uopsAssigned++;
-        if (this.releaseUop) this.rsUsed--;
+        this.rsUsed--;                                // a µop leaves the station when it gets its port
       }
       if (ok) {
         rStart[s] = c;
@@ -370,8 +339,6 @@ export class Core {
         keep--;
         xList[this.xLen++] = g;
         this.wake(g, i, k, c);
-        if (this.releaseDispatch) this.rsUsed -= uops[i]!;
-        if (!this.releaseFinish) this.rFreed[s] = 1;
         continue;
       }
       rPortBlock[s] = blocked;
@@ -521,26 +488,25 @@ export class Core {
     this.hold[p * this.holdCap + cnt] = g;
     this.portCount[p] = cnt + 1;
     this.usage[p]!++;
-    if (this.resortEach) this.resortPort(p);
+    this.resortPort(p);
   }
 
   private indexOrder(): void {
     for (let q = 0; q < this.order.length; q++) this.orderPos[this.order[q]!] = q;
   }
 
-  /** keep port_queue sorted by use after port p's use grew */
+  /** keep port_queue sorted by use after port p's use grew; ties: the lower port number first */
   private resortPort(p: number): void {
     const order = this.order;
     const pos = this.orderPos;
     const usage = this.usage;
     let q = pos[p]!;
     const u = usage[p]!;
-    const tb = this.tieCode;
     const last = order.length - 1;
     while (q < last) {
       const o = order[q + 1]!;
       const uo = usage[o]!;
-      const after = uo < u || (uo === u && (tb === 2 ? o < p : tb === 1 ? true : tb === 3 ? o > p : false));
+      const after = uo < u || (uo === u && o < p);
       if (!after) break;
       order[q] = o; pos[o] = q; q++;
     }
@@ -560,7 +526,6 @@ export class Core {
       if (c - this.rStart[s]! + 1 >= cp.lat[i]!) {
         this.rStatus[s] = ST_DONE;
         this.completed++;
-        if (!this.rFreed[s]) { this.rsUsed -= cp.uops[i]!; this.rFreed[s] = 1; }
       } else xl[keep++] = g;
     }
     this.xLen = keep;
@@ -589,7 +554,7 @@ export class Core {
       scalars,
       cap: this.cap,
       arrays: [this.rLoaded, this.rAssigned, this.rUopPort, this.rStart, this.rStatus, this.rDepWait, this.rPortBlock,
-        this.rFreed, this.usage, this.order, this.portCount, this.had, this.caused, this.portUse, this.divUse,
+        this.usage, this.order, this.portCount, this.had, this.caused, this.portUse, this.divUse,
         this.predBlame, this.portWas, this.portCaused, this.wList, this.xList, this.rNext, this.rAcc, this.rLine, this.rIter].map((a) => a.slice()),
       hold: this.hold.slice(),
       holdCap: this.holdCap,
@@ -606,14 +571,14 @@ export class Core {
     const a = st.arrays.map((x) => x.slice());
     this.rLoaded = a[0] as Int32Array; this.rAssigned = a[1] as Int32Array; this.rUopPort = a[2] as Int32Array;
     this.rStart = a[3] as Int32Array; this.rStatus = a[4] as Uint8Array; this.rDepWait = a[5] as Int32Array;
-    this.rPortBlock = a[6] as Int32Array; this.rFreed = a[7] as Uint8Array; this.usage = a[8] as Float64Array;
-    this.order = a[9] as Int32Array; this.portCount = a[10] as Int32Array; this.had = a[11] as Float64Array;
+    this.rPortBlock = a[6] as Int32Array; this.usage = a[7] as Float64Array;
+    this.order = a[8] as Int32Array; this.portCount = a[9] as Int32Array; this.had = a[10] as Float64Array;
     this.indexOrder();
-    this.caused = a[12] as Float64Array; this.portUse = a[13] as Float64Array; this.divUse = a[14] as Float64Array;
-    this.predBlame = a[15] as Float64Array; this.portWas = a[16] as Float64Array; this.portCaused = a[17] as Float64Array;
-    this.wList = a[18] as Int32Array; this.xList = a[19] as Int32Array;
-    this.rNext = a[20] as Int32Array; this.rAcc = a[21] as Int32Array;
-    this.rLine = a[22] as Int32Array; this.rIter = a[23] as Int32Array;
+    this.caused = a[11] as Float64Array; this.portUse = a[12] as Float64Array; this.divUse = a[13] as Float64Array;
+    this.predBlame = a[14] as Float64Array; this.portWas = a[15] as Float64Array; this.portCaused = a[16] as Float64Array;
+    this.wList = a[17] as Int32Array; this.xList = a[18] as Int32Array;
+    this.rNext = a[19] as Int32Array; this.rAcc = a[20] as Int32Array;
+    this.rLine = a[21] as Int32Array; this.rIter = a[22] as Int32Array;
     this.hold = st.hold.slice();
     this.holdCap = st.holdCap;
     this.sizeBlamed();

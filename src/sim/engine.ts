@@ -3,6 +3,7 @@
 import { CompiledProgram, Core, DEFAULT_MODEL, ST_DONE, ST_EXEC, ST_LOADING, ST_WAIT_DEP, ST_WAIT_PORT } from './core.js';
 import type { CoreState, ModelOptions } from './core.js';
 import { coreDetail, coreStats } from './stats.js';
+import type { Resource } from '../disasm/types.js';
 import type { Engine, EntryState, LineCount, LineDetail, MachineParams, PortSlot, RsEntry, SimConfig, SimProgram, SimResult, Snapshot, Stats } from './types.js';
 
 /** At most this many checkpoints are kept; past it the interval doubles and every other one goes. */
@@ -40,7 +41,7 @@ export function snapshotOf(core: Core, program: SimProgram): Snapshot {
       const done = c - core.rStart[s]! + 1;
       state = { kind: 'executing', cyclesDone: done, cyclesLeft: cp.lat[i]! - done };
     } else if (status === ST_WAIT_DEP) {
-      const on: { line: number; iteration: number; resource: string }[] = [];
+      const on: { line: number; iteration: number; resource: Resource }[] = [];
       const e0 = cp.predStart[i]!;
       const m = core.rDepWait[s]!;
       for (let e = e0; e < cp.predStart[i + 1]!; e++) {

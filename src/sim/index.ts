@@ -1,6 +1,6 @@
 // The engine's entry points (SUACA's model, thesis ch. 3). Pure: no I/O, no terminal, deterministic.
 //
-//   const program = buildSimProgram(region.instructions, graph, resolved, machineModel);
+//   const program = buildSimProgram(region.instructions, graph, resolved);
 //   const machine = machineParams(machineModel);
 //   const result  = simulate(program, machine, { iterations: 200, variant: BASELINE });
 //   const engine  = createEngine(program, machine, { iterations: 200, variant: BASELINE });
@@ -12,10 +12,11 @@ export { buildSimProgram, machineParams, expandPorts, simInstruction } from './p
 export type { BuildOptions } from './program.js';
 export { createEngine, simulate, snapshotOf } from './engine.js';
 export type { EngineOptions } from './engine.js';
-export { allVariants, standardVariants, variantKey, variantLabel } from './variants.js';
-export { buildBranchPrograms, simulateBranches } from './branches.js';
-export type { BranchPrograms, BranchResult } from './branches.js';
-export { simulateVariants } from './run.js';
-export type { VariantsResult } from './run.js';
+export { VARIANT_SWITCHES, allVariants, isBaseline, variantKey, variantLabel, variantShortLabel, withSwitches } from './variants.js';
+export type { SwitchInfo, VariantSwitch } from './variants.js';
+export { simulateWhatIfs, whatIfVariants } from './whatIf.js';
+export type { Simulate, VariantFigures, WhatIf, WhatIfRequest, WhatIfRuns } from './whatIf.js';
+export { buildBranchPrograms } from './branches.js';
+export type { BranchPrograms } from './branches.js';
 export { DEFAULT_MODEL, MAX_INSTANCES } from './core.js';
 export type { ModelOptions } from './core.js';

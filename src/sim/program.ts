@@ -47,7 +47,6 @@ export function buildSimProgram(
   instrs: DecodedInstruction[],
   graph: DependencyGraph,
   resolved: ResolvedInstruction[],
-  _machine: MachineModel,
   opts: BuildOptions = {},
 ): SimProgram {
   const byLine = new Map<number, ResolvedInstruction>();

@@ -3,6 +3,8 @@
 
 import type { Resource } from '../disasm/types.js';
 
+export type { Resource };
+
 /** One instruction as the engine sees it (built from a decoded instruction + its resolved data). */
 export interface SimInstruction {
   /** line in the original program (kept through branch analysis) */
@@ -85,8 +87,8 @@ export interface PortSlot {
   uops: { line: number; iteration: number }[];
   /** cumulative µops assigned to this port up to and including this cycle */
   cumulative: number;
-  /** share of the cycles so far the port was used: cumulative ÷ max(1, cycle) (optional: added later) */
-  use?: number;
+  /** share of the cycles so far the port was used: cumulative ÷ max(1, cycle) */
+  use: number;
 }
 
 /** Where the instances of one line are at a snapshot (they add up to the run's iterations). */
@@ -131,8 +133,8 @@ export interface Snapshot {
   total: number;         // instances in the whole run (lines × iterations)
   /** statistics accumulated up to this cycle */
   stats: Stats;
-  /** per line of the program, in program order: how many instances are in which state (optional: added later) */
-  lineCounts?: LineCount[];
+  /** per line of the program, in program order: how many instances are in which state */
+  lineCounts: LineCount[];
 }
 
 export interface LineStats {
@@ -194,7 +196,7 @@ export interface Engine {
   runToEnd(): Snapshot;
   /** total cycles of the whole run (runs it on first call, then cached) */
   totalCycles(): number;
-  /** statistics of the whole run, without moving the position (optional: added later) */
-  finalStats?(): Stats;
+  /** statistics of the whole run, without moving the position */
+  finalStats(): Stats;
   detail(line: number): LineDetail;
 }

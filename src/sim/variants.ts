@@ -1,6 +1,27 @@
-// What-if variants (thesis §2.1) and their names.
+// The what-if variants (thesis §2.1): the one definition of their switches, flags, keys and
+// labels. The report, the CLI and the explorer all name and compare variants through this file.
 
 import type { Variant } from './types.js';
+
+/** The three what-if switches of a Variant. */
+export type VariantSwitch = 'perfectFrontEnd' | 'infinitePorts' | 'noDependencies';
+
+export interface SwitchInfo {
+  field: VariantSwitch;
+  /** the report's command-line flag (--pf, --ip, --nd) */
+  flag: 'pf' | 'ip' | 'nd';
+  /** as the thesis prints it ("Analysis with: perfect front-end") */
+  label: string;
+  /** for narrow places (the explorer's comparison line) */
+  short: string;
+}
+
+/** The switches in the thesis's order (the order of every label and key). */
+export const VARIANT_SWITCHES: readonly SwitchInfo[] = [
+  { field: 'perfectFrontEnd', flag: 'pf', label: 'perfect front-end', short: 'perfect FE' },
+  { field: 'infinitePorts', flag: 'ip', label: 'infinitely usable ports', short: 'inf. ports' },
+  { field: 'noDependencies', flag: 'nd', label: 'no dependencies', short: 'no deps' },
+];
 
 /** All 8 combinations of perfect front end / infinite ports / no dependencies, baseline first. */
 export function allVariants(): Variant[] {
@@ -11,35 +32,50 @@ export function allVariants(): Variant[] {
   return out;
 }
 
-/** The three single what-if variants the thesis prints under the block throughput. */
-export function standardVariants(): { key: 'perfectFrontEnd' | 'infinitePorts' | 'noDependencies'; variant: Variant }[] {
-  return [
-    { key: 'perfectFrontEnd', variant: { perfectFrontEnd: true, infinitePorts: false, noDependencies: false } },
-    { key: 'infinitePorts', variant: { perfectFrontEnd: false, infinitePorts: true, noDependencies: false } },
-    { key: 'noDependencies', variant: { perfectFrontEnd: false, infinitePorts: false, noDependencies: true } },
-  ];
+/** `v` with the three switches set from `sw` (the knobs — port capacity, issue width, RS size — kept). */
+export function withSwitches(v: Variant, sw: Partial<Pick<Variant, VariantSwitch>>): Variant {
+  return { ...v, ...sw };
 }
 
-/** A stable key for a variant: 'baseline', 'perfectFrontEnd', 'perfectFrontEnd+infinitePorts', … plus knobs. */
+/** The port capacity a variant runs with (1 unless set; ignored with infinitely usable ports). */
+function portCapacityOf(v: Variant): number | undefined {
+  return v.infinitePorts || v.portCapacity === undefined || v.portCapacity === 1 ? undefined : v.portCapacity;
+}
+
+/**
+ * A stable key for a variant: 'baseline', 'perfectFrontEnd', 'perfectFrontEnd+infinitePorts', …
+ * plus the knobs ('portCapacity=2', 'issueWidth=6', 'rsSize=20'). Two variants have the same key
+ * exactly when the engine runs them alike (a port capacity of 1, or one beside infinitely usable
+ * ports, is no knob).
+ */
 export function variantKey(v: Variant): string {
-  const parts: string[] = [];
-  if (v.perfectFrontEnd) parts.push('perfectFrontEnd');
-  if (v.infinitePorts) parts.push('infinitePorts');
-  if (v.noDependencies) parts.push('noDependencies');
-  if (v.portCapacity !== undefined && !v.infinitePorts) parts.push(`portCapacity=${v.portCapacity}`);
+  const parts: string[] = VARIANT_SWITCHES.filter((s) => v[s.field]).map((s) => s.field);
+  const pc = portCapacityOf(v);
+  if (pc !== undefined) parts.push(`portCapacity=${pc}`);
   if (v.issueWidth !== undefined) parts.push(`issueWidth=${v.issueWidth}`);
   if (v.rsSize !== undefined) parts.push(`rsSize=${v.rsSize}`);
   return parts.length === 0 ? 'baseline' : parts.join('+');
 }
 
-/** Human label as the thesis prints it: "with perfect front-end", … */
+/** The label as the report prints it: "perfect front-end, no dependencies", … or 'baseline'. */
 export function variantLabel(v: Variant): string {
   const parts: string[] = [];
-  if (v.perfectFrontEnd) parts.push('perfect front-end');
-  if (v.infinitePorts) parts.push('infinitely usable ports');
-  if (v.noDependencies) parts.push('no dependencies');
-  if (v.portCapacity !== undefined && !v.infinitePorts) parts.push(`${v.portCapacity} µops per port`);
-  if (v.issueWidth !== undefined) parts.push(`issue width ${v.issueWidth}`);
-  if (v.rsSize !== undefined) parts.push(`RS ${v.rsSize}`);
-  return parts.length === 0 ? 'baseline' : parts.join(', ');
+  if (v.perfectFrontEnd) parts.push(VARIANT_SWITCHES[0]!.label);
+  if (v.infinitePorts) parts.push(VARIANT_SWITCHES[1]!.label);
+  else if (portCapacityOf(v) !== undefined) parts.push(`${v.portCapacity} µops per port per cycle`);
+  if (v.noDependencies) parts.push(VARIANT_SWITCHES[2]!.label);
+  if (v.issueWidth !== undefined) parts.push(`front end ${v.issueWidth} µops/cycle`);
+  if (v.rsSize !== undefined) parts.push(`reservation station ${v.rsSize} µops`);
+  return parts.length ? parts.join(', ') : 'baseline';
+}
+
+/** A short label of the switches: 'perfect FE+no deps', or 'baseline'. */
+export function variantShortLabel(v: Variant): string {
+  const names = VARIANT_SWITCHES.filter((s) => v[s.field]).map((s) => s.short);
+  return names.length ? names.join('+') : 'baseline';
+}
+
+/** Is this the baseline (no switch and no knob)? */
+export function isBaseline(v: Variant): boolean {
+  return variantKey(v) === 'baseline';
 }

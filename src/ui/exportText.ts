@@ -1,26 +1,15 @@
 // The session as a plain-text report (x): inputs, architecture, variants, the current cycle and its
 // snapshot, the summary and per-line table of every pane shown, the detail of the selected line.
-import type { LineDetail, Snapshot, Stats } from '../sim/types.js';
+import type { LineDetail, Snapshot } from '../sim/types.js';
 import { ORIGIN_LETTER, ORIGIN_TEXT } from '../data/types.js';
 import { describeDivergence, type Divergence } from './compare.js';
 import { detailLines } from './components/DetailPane.js';
 import { renderDetail } from '../report/detail.js';
+import { renderLineTable } from '../report/text.js';
 import { inst, num, reason, stateWord } from './format.js';
 import { lineStates } from './lineStates.js';
 import { variantLabel } from './panes.js';
 import type { ExplorerState } from './hooks/useExplorer.js';
-
-export function statsTable(st: Stats, ports: number[]): string[] {
-  const head = `${'line'.padStart(4)}  ${'instruction'.padEnd(36)}${'µops'.padStart(5)}${'wait'.padStart(8)}${'caused'.padStart(8)}${ports.map((p) => `p${p}`.padStart(6)).join('')}${st.dividerUsed ? '   div' : ''}`;
-  const out = [head, '-'.repeat(head.length)];
-  for (const l of st.lines) {
-    out.push(`${String(l.line).padStart(4)}  ${`${l.unknown ? 'X ' : ''}${l.asm}`.padEnd(36).slice(0, 36)}${String(l.uops).padStart(5)}${num(l.hadToWait).padStart(8)}${num(l.causedToWait).padStart(8)}`
-      + ports.map((p) => (l.ports[String(p)] ? num(l.ports[String(p)]!) : '').padStart(6)).join('')
-      + (st.dividerUsed ? num(l.divider).padStart(6) : ''));
-  }
-  out.push(`${''.padStart(4)}  ${'total'.padEnd(36)}${String(st.totalUops).padStart(5)}${''.padStart(16)}${ports.map((p) => num(st.portTotals[String(p)] ?? 0).padStart(6)).join('')}`);
-  return out;
-}
 
 function snapshotLines(s: Snapshot, ls: { line: number; asm: string }[], paneLines: number[]): string[] {
   const out: string[] = [];
@@ -74,7 +63,7 @@ export function exportText(state: ExplorerState, extras: ExportExtras): string {
     out.push('');
     out.push(`== Pane: ${pane.title}`);
     out.push(`block throughput so far: ${num(snap.stats.blockThroughput)} cycles/iteration, ${num(snap.stats.uopsPerCycle)} µops/cycle`);
-    if (total !== null && total !== undefined) out.push(`whole run: ${total.cycles} cycles${total.blockThroughput === null ? '' : `, ${num(total.blockThroughput)} cycles/iteration`}`);
+    if (total !== null && total !== undefined) out.push(`whole run: ${total.cycles} cycles, ${num(total.blockThroughput)} cycles/iteration`);
     out.push('');
     out.push('-- Snapshot');
     out.push(...snapshotLines(snap, s.lines, pane.lines));
@@ -83,7 +72,11 @@ export function exportText(state: ExplorerState, extras: ExportExtras): string {
     for (const l of s.lines) if (pane.lines.includes(l.line)) out.push(`  ${String(l.line).padStart(3)}  ${l.origin ? ORIGIN_LETTER[l.origin] : ' '} ${l.asm.padEnd(36).slice(0, 36)} ${l.figures ?? ''}`.trimEnd());
     out.push('');
     out.push('-- Per-line statistics (per iteration, up to this cycle)');
-    out.push(...statsTable(snap.stats, s.ports));
+    // the report's table (src/report/text.ts): at the last cycle it is `uopscope report`'s
+    // each line's source letter, as the report prints it, when the session knows every line's
+    const origins = s.lines.every((l) => l.origin !== undefined) ? s.lines.map((l) => l.origin!) : undefined;
+    out.push(...renderLineTable(snap.stats, s.ports, s.dividerPort, origins));
+    out.push(`Total number of Uops: ${snap.stats.totalUops}`);
   });
   for (const d of extras.details) {
     out.push('');

@@ -1,6 +1,7 @@
 // Small text helpers shared by the panes and the export: every state has a word or a symbol,
 // so the screen stays readable without colour (NO_COLOR).
 import type { EntryState, RsEntry } from '../sim/types.js';
+import { fixed } from '../report/format.js';
 
 export function inst(x: { line: number; iteration: number }): string {
   return `L${x.line}#${x.iteration}`;
@@ -19,9 +20,10 @@ export function fitLeft(s: string, w: number): string {
   return s.padStart(w);
 }
 
+/** A figure as the report rounds it (src/report/format.ts: C's printf rounding), '–' when not finite. */
 export function num(x: number, digits = 2): string {
   if (!Number.isFinite(x)) return '–';
-  return x.toFixed(digits);
+  return fixed(x, digits);
 }
 
 /** A horizontal bar of `w` cells filled to `frac` (0..1), with '#' and '.' so it survives NO_COLOR. */

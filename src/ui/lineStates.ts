@@ -6,7 +6,7 @@ export type LineState = LineCount;
 
 /** `lines`: the pane's original line numbers in program order; a line the snapshot has no count for is left out. */
 export function lineStates(snap: Snapshot, lines: number[]): LineState[] {
-  const byLine = new Map((snap.lineCounts ?? []).map((x) => [x.line, x]));
+  const byLine = new Map(snap.lineCounts.map((x) => [x.line, x]));
   const out: LineState[] = [];
   for (const l of lines) {
     const x = byLine.get(l);

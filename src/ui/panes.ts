@@ -1,25 +1,22 @@
 // Which panes the screen shows: the baseline alone, the baseline beside a what-if variant, or
 // the two sides of the first conditional jump. Engines come from the session's factories.
 import { BASELINE, type Variant } from '../sim/types.js';
-import { VARIANT_KEYS, type ExplorerSession, type PaneInfo, type VariantKey } from './types.js';
+import { VARIANT_SWITCHES, variantLabel as labelOf, variantShortLabel } from '../sim/variants.js';
+import type { ExplorerSession, PaneInfo, VariantKey } from './types.js';
 
 export function variantOf(active: ReadonlySet<VariantKey>): Variant {
-  return {
-    ...BASELINE,
-    perfectFrontEnd: active.has('perfectFrontEnd'),
-    infinitePorts: active.has('infinitePorts'),
-    noDependencies: active.has('noDependencies'),
-  };
+  const v: Variant = { ...BASELINE };
+  for (const s of VARIANT_SWITCHES) v[s.field] = active.has(s.field);
+  return v;
 }
 
+/** The switches turned on, as the report names them (src/sim/variants.ts). */
 export function variantLabel(active: ReadonlySet<VariantKey>): string {
-  const names = VARIANT_KEYS.filter((v) => active.has(v.field)).map((v) => v.label);
-  return names.length ? names.join(' + ') : 'baseline';
+  return labelOf(variantOf(active));
 }
 
 export function shortVariant(active: ReadonlySet<VariantKey>): string {
-  const names = VARIANT_KEYS.filter((v) => active.has(v.field)).map((v) => v.short);
-  return names.length ? names.join('+') : 'baseline';
+  return variantShortLabel(variantOf(active));
 }
 
 export interface PaneRequest {

@@ -31,7 +31,4 @@ export class PaneCursor {
     while (s.cycle < c && !s.finished) s = this.put(this.engine.step());
     return s;
   }
-
-  /** Drops what is cached (after the engine was run elsewhere, nothing changes: kept). */
-  clear(): void { this.cache.clear(); }
 }

@@ -2,6 +2,7 @@
 // never builds a program and never computes the model: engines come from `makeEngine`, another
 // architecture from `loadArch`, and the export is written by `saveExport`.
 import type { Engine, Variant } from '../sim/types.js';
+import { VARIANT_SWITCHES, type VariantSwitch } from '../sim/variants.js';
 import type { FigureOrigin } from '../data/types.js';
 
 /** One instruction of the region, with where its figures come from. */
@@ -31,6 +32,8 @@ export interface ExplorerSession {
   arch: string;               // 'SKL'
   archName: string;           // 'Skylake (client)'
   ports: number[];
+  /** the port of the divider pipe (the per-line table's DV column follows it) */
+  dividerPort: number;
   /** the region's instructions (line numbers as in the engine's snapshots) */
   lines: SessionLine[];
   /** where the figures come from, e.g. '17 lines: 15 LLVM 19 model, 2 SUACA thesis' */
@@ -55,8 +58,8 @@ export interface Cancellable<T> { promise: Promise<T>; cancel(): void }
 /** The whole run of a pane, as the engine computes it. */
 export interface RunTotal {
   cycles: number;
-  /** the final statistics' block throughput (null: the engine does not offer its final statistics) */
-  blockThroughput: number | null;
+  /** the final statistics' block throughput */
+  blockThroughput: number;
 }
 
 export interface Offload {
@@ -87,14 +90,14 @@ export interface ExplorerProps {
   onQuit?(): void;
 }
 
-/** Names of the variant toggles, with their key. */
-export type VariantKey = 'perfectFrontEnd' | 'infinitePorts' | 'noDependencies';
+/** A what-if switch the explorer toggles (names and labels: src/sim/variants.ts). */
+export type VariantKey = VariantSwitch;
 
-export const VARIANT_KEYS: { key: string; field: VariantKey; label: string; short: string }[] = [
-  { key: 'f', field: 'perfectFrontEnd', label: 'perfect front end', short: 'perfect FE' },
-  { key: 'p', field: 'infinitePorts', label: 'infinitely usable ports', short: 'inf. ports' },
-  { key: 'd', field: 'noDependencies', label: 'no dependencies', short: 'no deps' },
-];
+const TOGGLE_KEY: Record<VariantSwitch, string> = { perfectFrontEnd: 'f', infinitePorts: 'p', noDependencies: 'd' };
+
+/** The variant toggles: the key that flips each switch, with the switch's labels from src/sim. */
+export const VARIANT_KEYS: readonly { key: string; field: VariantKey; label: string; short: string }[] =
+  VARIANT_SWITCHES.map((s) => ({ key: TOGGLE_KEY[s.field], field: s.field, label: s.label, short: s.short }));
 
 /** One column of the screen: an engine and what it shows. */
 export interface PaneInfo {

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, symlinkSync, lstatSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../../src/cli/atomicWrite.js';
+import { writeOutputFile } from '../../src/cli/outputFile.js';
 import { UserError } from '../../src/errors.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'uopscope-hardening-'));
@@ -24,21 +24,21 @@ test('writing through a symbolic link replaces the target and keeps the link', (
   const link = join(dir, 'link.dot');
   writeFileSync(real, 'old');
   symlinkSync(real, link);
-  writeFileAtomic(link, 'new');
+  writeOutputFile(link, 'new');
   assert.ok(lstatSync(link).isSymbolicLink(), 'the link is still a link');
   assert.equal(readFileSync(real, 'utf8'), 'new');
 });
 
 test('a device is written directly, never renamed over; a full device is one clear error', () => {
   if (!existsSync('/dev/full') || !lstatSync('/dev/full').isCharacterDevice()) return;
-  assert.throws(() => writeFileAtomic('/dev/full', 'x', 'graph'), (e: unknown) => e instanceof UserError && /\/dev\/full: cannot write the graph \(ENOSPC\)/.test(e.message));
+  assert.throws(() => writeOutputFile('/dev/full', 'x', 'graph'), (e: unknown) => e instanceof UserError && /\/dev\/full: cannot write the graph \(ENOSPC\)/.test(e.message));
   assert.ok(lstatSync('/dev/full').isCharacterDevice(), '/dev/full is still a device');
-  writeFileAtomic('/dev/null', 'x');
+  writeOutputFile('/dev/null', 'x');
   assert.ok(lstatSync('/dev/null').isCharacterDevice());
 });
 
 test('a directory as the output path is refused with one line', () => {
-  assert.throws(() => writeFileAtomic(dir, 'x', 'export'), (e: unknown) => e instanceof UserError && /is a directory/.test(e.message));
+  assert.throws(() => writeOutputFile(dir, 'x', 'export'), (e: unknown) => e instanceof UserError && /is a directory/.test(e.message));
 });
 
 test('data that puts a µop on a port the machine does not have is refused, naming form and port', () => {

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadArchData, loadMachine, resolveInstructions } from '../../src/data/index.js';
 import { UserError } from '../../src/errors.js';
-import type { ArchData, ResolvedInstruction } from '../../src/data/types.js';
+import type { ArchData, ArchName, ResolvedInstruction } from '../../src/data/types.js';
 import { decodeCorpus, runsTier, type DecodedBuild } from '../../examples/corpus/forms.js';
 import { EMBEDDED_ARCHS, INHERITING_ARCHS } from '../../examples/corpus/missing.js';
 
@@ -27,7 +27,7 @@ const results = new Map<string, Map<string, ResolvedInstruction[] | null>>();
 let builds: DecodedBuild[] = [];
 let cacheDir = '';
 
-async function embedded(arch: string): Promise<ArchData> {
+async function embedded(arch: ArchName): Promise<ArchData> {
   try {
     return await loadArchData(arch, { cacheDir });
   } catch (e) {

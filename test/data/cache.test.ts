@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { importUopsXml, readIndex } from '../../src/data/cache.js';
 import { decodeArch, encodeArch, plainForm } from '../../src/data/cacheFormat.js';
 import { loadArchData, resetArchDataMemo } from '../../src/data/archData.js';
+import { parseArchName } from '../../src/data/machines.js';
 import { listDataSources } from '../../src/data/sources.js';
 import { CACHE_VERSION, cacheRoot } from '../../src/data/paths.js';
 import { parseUopsXmlText } from '../../src/data/uopsXml.js';
@@ -42,7 +43,7 @@ test('import → cache → load gives the same figures as the file', async () =>
 });
 
 test('inheritance: KBL and CFL use SKL data, stated in the source', async () => {
-  const kbl = await loadArchData('kbl', { uopsXml: SMALL });
+  const kbl = await loadArchData(parseArchName('kbl')!, { uopsXml: SMALL });
   assert.equal(kbl.arch, 'KBL');
   assert.equal(kbl.source.inheritedFrom, 'SKL');
   assert.equal(kbl.source.inheritedForms, 13);

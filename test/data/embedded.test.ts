@@ -9,6 +9,7 @@ import { plainForm } from '../../src/data/cacheFormat.js';
 import { CACHE_VERSION } from '../../src/data/paths.js';
 import { parseUopsXmlText } from '../../src/data/uopsXml.js';
 import type { ArchForm, InstructionForm } from '../../src/data/types.js';
+import { parseArchName } from '../../src/data/machines.js';
 import { writeSyntheticXml } from '../../bench/synthUops.js';
 import { FIXTURES, SMALL, tempDir } from './helpers.js';
 
@@ -54,7 +55,7 @@ async function syntheticMatches(seed: InstructionForm[], reference: Map<string, 
   for (const arch of archs) {
     const want = reference.get(arch) ?? [];
     if (want.length === 0) continue;
-    const got = new Map((await loadArchData(arch, { cacheDir })).forms.map((f) => [key(f), f]));
+    const got = new Map((await loadArchData(parseArchName(arch)!, { cacheDir })).forms.map((f) => [key(f), f]));
     for (const f of want) {
       const g = got.get(key(f));
       assert.ok(g, `${arch} ${f.string} imported`);

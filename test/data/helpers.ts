@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { DecodedInstruction, DecodedOperand } from '../../src/disasm/types.js';
+import type { DecodedInstruction, DecodedOperand, Resource } from '../../src/disasm/types.js';
 
 export const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'data');
 export const SMALL = join(FIXTURES, 'small-instructions.xml');
@@ -27,7 +27,7 @@ export function decoded(signature: string, over: Partial<DecodedInstruction> & {
   };
 }
 
-export const reg = (kind: string, register: string, written: string, read: boolean, write: boolean): DecodedOperand =>
+export const reg = (kind: string, register: Resource, written: string, read: boolean, write: boolean): DecodedOperand =>
   ({ kind, register, written, read, write });
 export const mem = (kind: string, read: boolean, write: boolean): DecodedOperand => ({ kind, read, write });
 export const imm = (kind: string, immediate: number): DecodedOperand => ({ kind, immediate, read: true, write: false });

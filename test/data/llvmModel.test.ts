@@ -11,11 +11,11 @@ import { loadRegion } from '../../src/disasm/index.js';
 import { loadArchData, resolveInstructions } from '../../src/data/index.js';
 import { formatPorts } from '../../src/data/ports.js';
 import { llvmArchs, loadLlvmModel } from '../../src/data/llvmModel.js';
-import type { ResolvedInstruction } from '../../src/data/types.js';
+import type { ArchName, ResolvedInstruction } from '../../src/data/types.js';
 
 const cacheDir = mkdtempSync(join(tmpdir(), 'uopscope-llvm-'));
 
-async function resolveHex(hex: string, arch: string): Promise<{ intel: string; r: ResolvedInstruction }[]> {
+async function resolveHex(hex: string, arch: ArchName): Promise<{ intel: string; r: ResolvedInstruction }[]> {
   const region = await loadRegion({ hex });
   const data = await loadArchData(arch, { cacheDir });
   const res = resolveInstructions(region.instructions, data);

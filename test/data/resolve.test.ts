@@ -54,7 +54,7 @@ test('immediate width: I8 and I32 forms are told apart, and a missing width fall
 });
 
 test('_indexed figures when the address has an index register', async () => {
-  const st = (indexed: boolean) => decoded('MOV (M64, R64)', { ops: [mem('M64', false, true), reg('R64', 'RBX', 'rbx', true, false)], reads: ['RAX', 'RBX', ...(indexed ? ['RCX'] : [])], indexed });
+  const st = (indexed: boolean) => decoded('MOV (M64, R64)', { ops: [mem('M64', false, true), reg('R64', 'RBX', 'rbx', true, false)], reads: ['RAX', 'RBX', ...(indexed ? ['RCX' as const] : [])], indexed });
   const plain = await one(st(false));
   assert.equal(plain.variant, 'plain');
   assert.deepEqual(plain.ports, [{ count: 1, ports: [2, 3, 7] }, { count: 1, ports: [4] }]);

@@ -7,7 +7,7 @@
 // The forms below carry figures only as markers (distinct µop counts) for telling matches apart.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { ArchData, ArchForm } from '../../src/data/types.js';
+import type { ArchData, ArchForm, ArchName } from '../../src/data/types.js';
 import { resolveInstructions } from '../../src/data/resolve.js';
 import { loadRegion } from '../../src/disasm/index.js';
 
@@ -17,21 +17,21 @@ function form(string: string, uops: number, iform = ''): ArchForm {
     m: { uops, ports: [{ count: uops, ports: [0] }], latencies: [] },
   };
 }
-const archData = (arch: string, forms: ArchForm[]): ArchData => ({ arch, source: { kind: 'file', path: '(test)', forms: forms.length }, forms });
+const archData = (arch: ArchName, forms: ArchForm[]): ArchData => ({ arch, source: { kind: 'file', path: '(test)', forms: forms.length }, forms });
 const decode = async (hex: string) => (await loadRegion({ hex })).instructions;
 
 test('TZCNT on a core without BMI1 resolves as BSF, on a core with BMI1 as TZCNT', async () => {
   const [tz] = await decode('f3480fbcc7'); // tzcnt rax, rdi (rep bsf)
   assert.equal(tz!.signature, 'TZCNT (R64, R64)');
   const forms = [form('BSF (R64, R64)', 3, 'BSF_GPRv_GPRv'), form('TZCNT (R64, R64)', 1, 'TZCNT_GPRv_GPRv')];
-  for (const arch of ['SNB', 'IVB']) {
+  for (const arch of ['SNB', 'IVB'] as const) {
     const [r] = resolveInstructions([tz!], archData(arch, forms));
     assert.equal(r!.form?.string, 'BSF (R64, R64)', arch);
     assert.equal(r!.uops, 3);
     const [none] = resolveInstructions([tz!], archData(arch, [forms[1]!]));
     assert.equal(none!.unknown, true, `${arch}: TZCNT figures do not apply to a core without BMI1`);
   }
-  for (const arch of ['HSW', 'SKL', 'ADL-P']) {
+  for (const arch of ['HSW', 'SKL', 'ADL-P'] as const) {
     const [r] = resolveInstructions([tz!], archData(arch, forms));
     assert.equal(r!.form?.string, 'TZCNT (R64, R64)', arch);
   }

@@ -18,7 +18,7 @@ test('the thesis\'s figures win over the LLVM model, and where they differ is ex
   const cacheDir = mkdtempSync(join(tmpdir(), 'uopscope-thesis-llvm-'));
   const differences = new Set<string>();
   const seen = new Set<string>();
-  for (const arch of ['SNB', 'SKL']) {
+  for (const arch of ['SNB', 'SKL'] as const) {
     const data = await loadArchData(arch, { cacheDir });
     assert.ok(data.llvm, `${arch} has an LLVM model`);
     for (const file of EXAMPLES) {

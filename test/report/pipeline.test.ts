@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyse, branchPrograms, forArch, withLoop } from '../../src/cli/pipeline.js';
 import { UserError } from '../../src/errors.js';
+import { loadMachine } from '../../src/data/machines.js';
 
 const branchBin = 'examples/bin/branch';
 const uopsXml = 'test/fixtures/report/branch-example.xml';
@@ -20,7 +21,7 @@ test('analyse: the branch example on SNB becomes a 7-instruction program with lo
 
 test('forArch reuses the region and graph and redoes the machine-dependent part', async () => {
   const a = await analyse({ file: branchBin, arch: 'SNB', uopsXml });
-  const b = await forArch(a, 'SKL', { uopsXml });
+  const b = await forArch(a, loadMachine('SKL'), { uopsXml });
   assert.equal(b.region, a.region);
   assert.equal(b.graph, a.graph);
   assert.equal(b.params.arch, 'SKL');

@@ -3,7 +3,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASELINE, allVariants, buildSimProgram, createEngine, machineParams, simulate, simulateBranches, simulateVariants, variantKey } from '../../src/sim/index.js';
+import { BASELINE, allVariants, buildSimProgram, createEngine, machineParams, simulate, simulateWhatIfs, variantKey, variantLabel, whatIfVariants } from '../../src/sim/index.js';
 import type { MachineParams, SimInstruction, SimProgram, Snapshot } from '../../src/sim/index.js';
 import type { DecodedInstruction, DependencyGraph } from '../../src/disasm/types.js';
 import type { MachineModel, ResolvedInstruction } from '../../src/data/types.js';
@@ -171,17 +171,40 @@ test('variants: infinite ports, port capacity N, overrides of issue width and RS
   for (let k = 0; k < 200; k++) { const s = e.step(); assert.ok(s.rsUsed <= 20 && s.rsCapacity === 20); }
 });
 
-test('allVariants gives the 8 combinations; simulateVariants runs the what-ifs', () => {
+test('allVariants gives the 8 combinations; simulateWhatIfs runs the what-ifs, each variant once', () => {
   const all = allVariants();
   assert.equal(all.length, 8);
   assert.equal(new Set(all.map(variantKey)).size, 8);
   assert.equal(variantKey(all[0]!), 'baseline');
-  const r = simulateVariants(branchExample('SNB'), SNB, 200);
-  assert.deepEqual(Object.keys(r.throughputs), ['perfectFrontEnd', 'infinitePorts', 'noDependencies']);
-  assert.equal(r.throughputs.infinitePorts, 2.005);
-  const every = simulateVariants(branchExample('SNB'), SNB, 200, { all: true });
-  assert.equal(Object.keys(every.throughputs).length, 7);
-  assert.ok('perfectFrontEnd+infinitePorts+noDependencies' in every.throughputs);
+  assert.ok(all.map(variantKey).includes('perfectFrontEnd+infinitePorts+noDependencies'));
+  let runs = 0;
+  const counting = (...a: Parameters<typeof simulate>) => { runs++; return simulate(...a); };
+  const r = simulateWhatIfs(branchExample('SNB'), SNB, { iterations: 200, variant: BASELINE }, counting);
+  assert.equal(runs, 4);
+  assert.equal(r.main.stats.cycles, 468);
+  assert.equal(r.whatIf!.infinitePorts.blockThroughput, 2.005);
+  assert.deepEqual(r.whatIf!.infinitePorts.variant, { ...BASELINE, infinitePorts: true });
+  assert.equal(r.combinations, null);
+  // the 8 combinations reuse the main and what-if runs: 8 runs in all, not 12
+  runs = 0;
+  const every = simulateWhatIfs(branchExample('SNB'), SNB, { iterations: 200, variant: BASELINE, allVariants: true }, counting);
+  assert.equal(runs, 8);
+  assert.deepEqual(every.combinations!.map((f) => variantKey(f.variant)), all.map(variantKey));
+  assert.equal(every.combinations![2]!.blockThroughput, every.whatIf!.infinitePorts.blockThroughput);
+  // knobs of the main run carry over into every what-if; --fast runs only the main one
+  const knobs = { ...BASELINE, rsSize: 20 };
+  assert.deepEqual(whatIfVariants({ iterations: 1, variant: knobs }).map(variantKey),
+    ['rsSize=20', 'perfectFrontEnd+rsSize=20', 'infinitePorts+rsSize=20', 'noDependencies+rsSize=20']);
+  assert.deepEqual(whatIfVariants({ iterations: 1, variant: knobs, fast: true }), [knobs]);
+});
+
+test('variant keys and labels: one name per run the engine tells apart', () => {
+  assert.equal(variantKey({ ...BASELINE, portCapacity: 1 }), 'baseline');
+  assert.equal(variantKey({ ...BASELINE, infinitePorts: true, portCapacity: 2 }), 'infinitePorts');
+  assert.equal(variantKey({ ...BASELINE, portCapacity: 2, issueWidth: 6 }), 'portCapacity=2+issueWidth=6');
+  assert.equal(variantLabel(BASELINE), 'baseline');
+  assert.equal(variantLabel({ ...BASELINE, perfectFrontEnd: true, noDependencies: true }), 'perfect front-end, no dependencies');
+  assert.equal(variantLabel({ ...BASELINE, portCapacity: 2, rsSize: 20 }), '2 µops per port per cycle, reservation station 20 µops');
 });
 
 test('the simulation is deterministic', () => {
@@ -205,8 +228,7 @@ function resolved(line: number, ports: { count: number; ports: number[] }[], max
     divCycles: 0, variant: 'plain', unknown: false, fallback: null, origin: 'uops.info' };
 }
 const snbModel: MachineModel = {
-  arch: 'SNB', name: 'Sandy Bridge', ports: [5, 4, 3, 2, 1, 0], portRoles: {}, aluPorts: [0, 1, 5], loadPorts: [2, 3],
-  storeAddressPorts: [2, 3], storeDataPorts: [4], branchPorts: [5], dividerPort: 0, issueWidth: 4, rsSize: 54, robSize: 168,
+  arch: 'SNB', name: 'Sandy Bridge', ports: [5, 4, 3, 2, 1, 0], aluPorts: [0, 1, 5], dividerPort: 0, issueWidth: 4, rsSize: 54,
   isa: [], sources: [],
 };
 
@@ -222,17 +244,17 @@ test('buildSimProgram and machineParams', () => {
     { from: 6, to: 5, resource: 'RBX', loopCarried: true }] };
   const m = machineParams(snbModel);
   assert.deepEqual(m, SNB);
-  const p = buildSimProgram(instrs, graph, res, snbModel);
+  const p = buildSimProgram(instrs, graph, res);
   assert.deepEqual(p.instructions[0]!.uops, [[0, 1, 5]]);
   assert.equal(p.instructions[3]!.asm, 'add rbx, rax');
   const hand = branchExample('SNB');
   assert.equal(simulate(p, m, cfg(200)).stats.cycles, simulate(hand, m, cfg(200)).stats.cycles);
   // branch analysis: the sides keep their original line numbers and dependency edges
-  const left = buildSimProgram(instrs, { lines: 7, edges: graph.edges.filter((e) => e.to !== 5 && e.from !== 5) }, res, snbModel, { lines: [0, 1, 2, 3, 4, 6] });
-  const right = buildSimProgram(instrs, { lines: 7, edges: graph.edges.filter((e) => e.to !== 3 && e.from !== 3) }, res, snbModel, { lines: [0, 1, 2, 5, 6] });
+  const left = buildSimProgram(instrs, { lines: 7, edges: graph.edges.filter((e) => e.to !== 5 && e.from !== 5) }, res, { lines: [0, 1, 2, 3, 4, 6] });
+  const right = buildSimProgram(instrs, { lines: 7, edges: graph.edges.filter((e) => e.to !== 3 && e.from !== 3) }, res, { lines: [0, 1, 2, 5, 6] });
   assert.deepEqual(right.instructions.map((i) => i.line), [0, 1, 2, 5, 6]);
   assert.deepEqual(right.deps.map((d) => [d.from, d.to]), [[0, 3], [1, 2], [3, 4], [4, 3]]);
-  const b = simulateBranches({ branchLine: 2, left, right }, m, cfg(200));
+  const b = { left: simulate(left, m, cfg(200)), right: simulate(right, m, cfg(200)) };
   assert.equal(b.left.stats.blockThroughput.toFixed(2), '2.00');
   assert.equal(b.right.stats.uopsPerCycle.toFixed(2), '2.49');
   assert.deepEqual(b.right.stats.lines.map((l) => l.line), [0, 1, 2, 5, 6]);

@@ -12,27 +12,27 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { branchPaths, buildDependencyGraph, dependencyGraphOfPath, loadRegion } from '../../src/disasm/index.js';
 import { loadArchData, loadMachine, resolveInstructions } from '../../src/data/index.js';
-import type { ArchData } from '../../src/data/types.js';
-import { buildBranchPrograms, buildSimProgram, machineParams, simulate, simulateBranches } from '../../src/sim/index.js';
+import type { ArchData, ArchName } from '../../src/data/types.js';
+import { BASELINE, buildBranchPrograms, buildSimProgram, machineParams, simulate, simulateWhatIfs } from '../../src/sim/index.js';
 import type { SimProgram } from '../../src/sim/index.js';
 import { FIXTURE, adcChain, branchExample, sixMoves, stencil } from './thesisPrograms.js';
 
 const bin = (name: string): string => fileURLToPath(new URL(`../../examples/bin/${name}`, import.meta.url));
 const VARIANTS = [{}, { perfectFrontEnd: true }, { infinitePorts: true }, { noDependencies: true }];
 
-async function pipeline(name: string, arch: string, iterations: number, data?: ArchData): Promise<{ program: SimProgram; tp: string[]; upc: string }> {
+async function pipeline(name: string, arch: ArchName, iterations: number, data?: ArchData): Promise<{ program: SimProgram; tp: string[]; upc: string }> {
   const region = await loadRegion({ file: bin(name), region: 1 });
   const archData = data ?? await loadArchData(arch, { uopsXml: FIXTURE });
   const resolved = resolveInstructions(region.instructions, archData);
   const graph = buildDependencyGraph(region.instructions, { loop: iterations > 1 });
   const model = loadMachine(arch);
-  const program = buildSimProgram(region.instructions, graph, resolved, model);
+  const program = buildSimProgram(region.instructions, graph, resolved);
   const m = machineParams(model);
   const r = VARIANTS.map((v) => simulate(program, m, { iterations, variant: { perfectFrontEnd: false, infinitePorts: false, noDependencies: false, ...v } }));
   return { program, tp: r.map((x) => x.stats.blockThroughput.toFixed(2)), upc: r[0]!.stats.uopsPerCycle.toFixed(2) };
 }
 
-const cases: [string, string, number, () => SimProgram, string[], string][] = [
+const cases: [string, ArchName, number, () => SimProgram, string[], string][] = [
   ['branch', 'SNB', 200, () => branchExample('SNB'), ['2.34', '2.33', '2.00', '2.33'], '2.99'], // 2.33: see thesis.test.ts
   ['branch', 'SNB', 1, () => branchExample('SNB'), ['3.00', '3.00', '3.00', '3.00'], '2.33'],
   ['branch', 'CFL', 200, () => branchExample('CFL'), ['2.00', '2.00', '2.00', '1.75'], '3.49'],
@@ -68,18 +68,21 @@ test('pipeline: branch analysis of the branch example, SNB, 200 (§2.7)', async 
   };
   const model = loadMachine('SNB');
   const resolved = resolveInstructions(region.instructions, await loadArchData('SNB', { uopsXml: FIXTURE }));
-  const progs = buildBranchPrograms(region.instructions, paths, graphs, resolved, model);
-  const r = simulateBranches(progs, machineParams(model), { iterations: 200, variant: { perfectFrontEnd: false, infinitePorts: false, noDependencies: false } });
-  assert.equal(r.branchLine, 2);
-  assert.deepEqual(r.left.stats.lines.map((l) => l.line), [0, 1, 2, 3, 4, 6]);
-  assert.deepEqual(r.right.stats.lines.map((l) => l.line), [0, 1, 2, 5, 6]);
-  assert.equal(r.left.stats.blockThroughput.toFixed(2), '2.00');
-  assert.equal(r.left.stats.uopsPerCycle.toFixed(2), '2.99');
-  assert.equal(r.right.stats.blockThroughput.toFixed(2), '2.00');
-  assert.equal(r.right.stats.uopsPerCycle.toFixed(2), '2.49');
-  const nd = simulateBranches(progs, machineParams(model), { iterations: 200, variant: { perfectFrontEnd: false, infinitePorts: false, noDependencies: true } });
-  assert.equal(nd.right.stats.blockThroughput.toFixed(2), '1.67');
-  assert.equal(nd.left.stats.blockThroughput.toFixed(2), '2.00');
+  const progs = buildBranchPrograms(region.instructions, paths, graphs, resolved);
+  assert.equal(progs.branchLine, 2);
+  assert.deepEqual(progs.leftLines, [0, 1, 2, 3, 4, 6]);
+  assert.deepEqual(progs.rightLines, [0, 1, 2, 5, 6]);
+  // each side as the report runs it: the main run and its what-if runs
+  const side = (p: SimProgram) => simulateWhatIfs(p, machineParams(model), { iterations: 200, variant: BASELINE });
+  const left = side(progs.left), right = side(progs.right);
+  assert.deepEqual(left.main.stats.lines.map((l) => l.line), [0, 1, 2, 3, 4, 6]);
+  assert.deepEqual(right.main.stats.lines.map((l) => l.line), [0, 1, 2, 5, 6]);
+  assert.equal(left.main.stats.blockThroughput.toFixed(2), '2.00');
+  assert.equal(left.main.stats.uopsPerCycle.toFixed(2), '2.99');
+  assert.equal(right.main.stats.blockThroughput.toFixed(2), '2.00');
+  assert.equal(right.main.stats.uopsPerCycle.toFixed(2), '2.49');
+  assert.equal(right.whatIf!.noDependencies.blockThroughput.toFixed(2), '1.67');
+  assert.equal(left.whatIf!.noDependencies.blockThroughput.toFixed(2), '2.00');
 });
 
 // Issue 4 item 7: the runs that need only standard facts give the same block throughputs with the
@@ -87,7 +90,7 @@ test('pipeline: branch analysis of the branch example, SNB, 200 (§2.7)', async 
 // A private cache directory: the user's shared cache may hold files written by another version.
 const CACHE = mkdtempSync(join(tmpdir(), 'uopscope-sim-test-'));
 after(() => rmSync(CACHE, { recursive: true, force: true }));
-async function embedded(_t: TestContext, arch: string): Promise<ArchData | null> {
+async function embedded(_t: TestContext, arch: ArchName): Promise<ArchData | null> {
   // the embedded data for these runs is committed (assets/uarch/embedded/thesis-forms.xml): a
   // failure to load it is a failure, not a reason to skip
   return loadArchData(arch, { cacheDir: CACHE });

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULT_MODEL, createEngine, simulate } from '../../src/sim/index.js';
-import type { MachineParams, SimDep, SimInstruction, SimProgram, Snapshot, Variant } from '../../src/sim/index.js';
+import type { MachineParams, Resource, SimDep, SimInstruction, SimProgram, Snapshot, Variant } from '../../src/sim/index.js';
 
 function rng(seed: number): () => number {
   let x = seed >>> 0 || 1;
@@ -32,7 +32,7 @@ function program(seed: number): SimProgram {
   const m = Math.floor(r() * 2 * n);
   for (let d = 0; d < m; d++) {
     const from = Math.floor(r() * n), to = Math.floor(r() * n);
-    deps.push({ from, to, resource: r() < 0.5 ? `R${from}` : `S${from}`, loopCarried: from >= to || r() < 0.2 });
+    deps.push({ from, to, resource: (r() < 0.5 ? `R${from}` : `S${from}`) as Resource, loopCarried: from >= to || r() < 0.2 });
   }
   return { instructions, deps };
 }

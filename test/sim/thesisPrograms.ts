@@ -5,6 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { XMLParser } from 'fast-xml-parser';
+import type { Resource } from '../../src/disasm/types.js';
+import { normalizeRegisterName } from '../../src/disasm/registers.js';
 import type { MachineParams, SimDep, SimInstruction, SimProgram } from '../../src/sim/types.js';
 
 export const FIXTURE = fileURLToPath(new URL('../fixtures/thesis/thesis-instructions.xml', import.meta.url));
@@ -56,7 +58,7 @@ function ins(line: number, asm: string, form: string, arch: string): SimInstruct
   if (!f) throw new Error(`fixture has no ${form} on ${arch}`);
   return { line, asm, uops: f.ports, latency: f.latency, latencyByResource: {}, divCycles: 0, unknown: false };
 }
-const dep = (from: number, to: number, resource: string, loopCarried = false): SimDep => ({ from, to, resource, loopCarried });
+const dep = (from: number, to: number, resource: Resource, loopCarried = false): SimDep => ({ from, to, resource, loopCarried });
 
 export const MACHINES: Record<string, MachineParams> = {
   // thesis §3.2 and /work/shared/reference/machines.md
@@ -107,7 +109,7 @@ export function adcChain(): SimProgram {
   const deps: SimDep[] = [];
   for (let i = 1; i < 8; i++) deps.push(dep(i - 1, i, 'CF'));
   deps.push(dep(7, 0, 'CF', true));
-  regs.forEach((r, i) => deps.push(dep(i, i, r.toUpperCase(), true)));
+  regs.forEach((r, i) => deps.push(dep(i, i, normalizeRegisterName(r)!, true)));
   return { instructions: regs.map((r, i) => ins(i, `adc ${r}, 0x1`, 'ADC (R64, I8)', 'SKL')), deps };
 }
 

@@ -65,8 +65,8 @@ test('uopscope in a real terminal, as npm start runs it: step, variant, branches
 
     await keys('f');
     s = await waitForHere(/diverge at cycle \d+/, 'the variant pane and its divergence');
-    assert.match(s, /variant: perfect front end/);
-    assert.match(s, /baseline\s+perfect front end/);
+    assert.match(s, /variant: perfect front-end/);
+    assert.match(s, /baseline\s+perfect front-end/);
     await keys('f', 'b');
     s = await waitForHere(/fall-through\s+taken/, 'the branch panes');
     assert.match(s, /not on this path/);

@@ -105,9 +105,9 @@ test('variant f: split pane beside the baseline, both throughputs and the diverg
   const f = frame();
   // the script keeps both runs identical up to cycle 6, then the variant finishes one per cycle
   assert.match(f, /diverge at cycle 7/);
-  assert.match(f, / baseline\s+perfect front end/);
+  assert.match(f, / baseline\s+perfect front-end/);
   assert.match(f, /c\/iter now\/run: baseline 0\.00\/10\.00 │ perfect FE 0\.00\/5\.30/);
-  assert.match(f, /variant: perfect front end/);
+  assert.match(f, /variant: perfect front-end/);
   await press(r, ...'llllllll'.split(''));
   assert.match(frame(), /cycle 8 of/);
   await press(r, 'f');
@@ -179,8 +179,8 @@ test('x exports the session; the screen shows the path', async () => {
   assert.match(frame(), /exported to \/tmp\/uopscope-session\.txt/);
   assert.equal(exports.length, 1);
   const t = exports[0]!;
-  for (const s of ['file: loop.o', 'region: IACA region 1', 'architecture: SKL', 'iterations: 10', 'variants: perfect front end',
-    'current cycle: 3', 'comparison: diverge at cycle 7', '== Pane: baseline', '== Pane: perfect front end', '-- Snapshot',
+  for (const s of ['file: loop.o', 'region: IACA region 1', 'architecture: SKL', 'iterations: 10', 'variants: perfect front-end',
+    'current cycle: 3', 'comparison: diverge at cycle 7', '== Pane: baseline', '== Pane: perfect front-end', '-- Snapshot',
     'cycle 3: 1 of 50 instances done', 'L2#0', 'p0 busy by L1#0', '-- Per-line statistics', 'selected line: 1 cmp rax, rcx',
     '== Detail of the selected line (baseline)', 'Detailed delay information for instruction: asm of 1 in line 1', 'Maximum latency: 3']) {
     assert.ok(t.includes(s), `export lacks "${s}"`);

@@ -6,18 +6,20 @@ import assert from 'node:assert/strict';
 import { render, cleanup } from 'ink-testing-library';
 import { fileURLToPath } from 'node:url';
 import { loadRegion, type LoadedRegion } from '../../src/disasm/index.js';
-import { buildExplorerSession } from '../../src/cli/explorerSession.js';
+import { regionAnalysis, sessionLoader } from '../../src/cli/explorerSession.js';
 import { Explorer } from '../../src/ui/components/Explorer.js';
 import { BASELINE, type Snapshot } from '../../src/sim/types.js';
 import type { ExplorerSession } from '../../src/ui/types.js';
 import { KEY, plain, press, until } from './helpers/render.js';
+import { buildReport } from '../../src/cli/commands/reportRun.js';
+import { renderText } from '../../src/report/text.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const XML = `${ROOT}test/fixtures/thesis/thesis-instructions.xml`;
 const ITER = 20;
 let loaded: LoadedRegion;
 let skl: ExplorerSession;
-const sessionFor = (arch: string) => buildExplorerSession(loaded, arch, { uopsXml: XML, inThread: true });
+const sessionFor = (arch: string) => sessionLoader(regionAnalysis(loaded), { uopsXml: XML, inThread: true })(arch);
 
 before(async () => {
   loaded = await loadRegion({ file: `${ROOT}examples/bin/branch` });
@@ -115,3 +117,32 @@ test('x: the export holds the inputs, both panes\' snapshots and tables, and the
   // the detail as of the current cycle: each dependency's delays, as the report renders them
   for (const x of detail.dependencyDelays) assert.match(t, new RegExp(`\\b${x.line} \\|\\|\\s+${x.wasDelayed.toFixed(1)} \\|\\|\\s+${x.hasDelayed.toFixed(1)}`));
 });
+
+test('x at the last cycle: the export\'s per-line table is `uopscope report`\'s, line for line', async () => {
+  const { r, frame, exports } = mount();
+  await press(r, 'p', 'G');
+  await until(() => /finished/.test(frame()), 'the end of the run');
+  await press(r, 'x');
+  await until(() => exports.length === 1, 'the export');
+  const tables = exportTables(exports[0]!);
+  assert.equal(tables.length, 2, 'one table per pane (baseline, infinitely usable ports)');
+  const report = async (ip: boolean) => renderText((await buildReport({ file: `${ROOT}examples/bin/branch` },
+    { arch: 'SKL', iterations: ITER, uopsXml: XML, ...(ip ? { ip: true } : {}) })).model);
+  for (const [i, text] of [await report(false), await report(true)].entries()) {
+    const t = tables[i]!;
+    assert.ok(t.length >= 9, 'header rows, 7 lines and the µop total');
+    assert.ok(text.includes(`\n${t.join('\n')}\n`), `pane ${i}'s table is not the report's:\n${t.join('\n')}\n--- report:\n${text}`);
+  }
+});
+
+/** Each pane's per-line table in an export, through its "Total number of Uops" line. */
+function exportTables(text: string): string[][] {
+  const out: string[][] = [];
+  const lines = text.split('\n');
+  lines.forEach((l, i) => {
+    if (!l.startsWith('-- Per-line statistics')) return;
+    const end = lines.findIndex((x, j) => j > i && x.startsWith('Total number of Uops:'));
+    out.push(lines.slice(i + 1, end + 1));
+  });
+  return out;
+}

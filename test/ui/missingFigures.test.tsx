@@ -6,19 +6,21 @@ import { test, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { render, cleanup } from 'ink-testing-library';
 import { loadRegion } from '../../src/disasm/index.js';
-import { buildExplorerSession } from '../../src/cli/explorerSession.js';
+import { buildExplorerSession, regionAnalysis, sessionLoader } from '../../src/cli/explorerSession.js';
+import { loadMachine } from '../../src/data/machines.js';
+import type { ArchName } from '../../src/data/types.js';
 import { Explorer } from '../../src/ui/components/Explorer.js';
 import { KEY, plain, press, until } from './helpers/render.js';
 
 afterEach(() => cleanup());
 
-async function mount(arch: string) {
+async function mount(arch: ArchName) {
   // add rax, rbx; vaddps zmm0, zmm1, zmm2; add rbx, rax
   const loaded = await loadRegion({ hex: '4801d8 62f1744858c2 4801c3' });
-  const session = await buildExplorerSession(loaded, arch, { inThread: true });
+  const session = await buildExplorerSession(loaded, loadMachine(arch), { inThread: true });
   const exports: string[] = [];
   const r = render(<Explorer session={session} iterations={10} archs={[{ arch, name: arch }]}
-    loadArch={(a) => buildExplorerSession(loaded, a, { inThread: true })}
+    loadArch={sessionLoader(regionAnalysis(loaded), { inThread: true })}
     saveExport={async (t) => { exports.push(t); return '/tmp/uopscope-missing.txt'; }} size={{ columns: 80, rows: 24 }} color={false} />);
   return { r, frame: () => plain(r.lastFrame()), exports };
 }

@@ -7,6 +7,7 @@ import { loadRegion } from '../../src/disasm/index.js';
 import { buildExplorerSession } from '../../src/cli/explorerSession.js';
 import { JobQueue, workerOffload } from '../../src/cli/offload.js';
 import { forArch } from '../../src/cli/pipeline.js';
+import { loadMachine } from '../../src/data/machines.js';
 import { regionAnalysis } from '../../src/cli/explorerSession.js';
 import { BASELINE } from '../../src/sim/types.js';
 import type { ExplorerSession } from '../../src/ui/types.js';
@@ -21,7 +22,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const XML = `${ROOT}test/fixtures/thesis/thesis-instructions.xml`;
 let session: ExplorerSession;
 before(async () => {
-  session = await buildExplorerSession(await loadRegion({ file: `${ROOT}examples/bin/branch` }), 'SKL', { uopsXml: XML, inThread: true });
+  session = await buildExplorerSession(await loadRegion({ file: `${ROOT}examples/bin/branch` }), loadMachine('SKL'), { uopsXml: XML, inThread: true });
 });
 
 test('layout: tabs at 80×24 with the program on top, every section in a large terminal, split width', () => {
@@ -82,7 +83,7 @@ test('the snapshot cache returns what the engine returns, in any order of cycles
 
 test('the worker computes the same run length and divergence as the UI thread; cancelled jobs reject', async () => {
   const ra = regionAnalysis(await loadRegion({ file: `${ROOT}examples/bin/branch` }));
-  const a = await forArch(ra, 'SKL', { uopsXml: XML });
+  const a = await forArch(ra, loadMachine('SKL'), { uopsXml: XML });
   const queue = new JobQueue();
   const off = workerOffload(() => a.program, a.params, queue);
   try {

@@ -4,9 +4,10 @@
 import type { Argv } from 'yargs';
 import { BUILTIN_DEFAULTS, CONFIG_KEYS, configPath, effectiveSettings, parseConfigValue, readConfig, writeConfig, type UserConfig } from '../config.js';
 import { UserError } from '../../errors.js';
+import type { ArchName } from '../../data/types.js';
 
 /** Checks that an architecture exists before it is saved (the machine models decide). */
-export type ArchCheck = (arch: string) => void;
+export type ArchCheck = (arch: ArchName) => void;
 /** An ArchCheck loaded when the command runs (so that declaring the command stays cheap). */
 export interface LazyArchCheck { load: () => Promise<ArchCheck> }
 

@@ -1,7 +1,7 @@
 // `uopscope data import FILE | list | fetch`: the uops.info measurement data. This module only
 // declares the commands; the work is in dataRun.ts, imported when one runs.
 import type { Argv } from 'yargs';
-import type { CommandModule } from './index.js';
+import type { CommandModule } from './args.js';
 
 export const UOPS_INFO_URL = 'https://uops.info/instructions.xml';
 

@@ -1,7 +1,6 @@
 import type { Argv } from 'yargs';
-import { addInputOptions, type InputArgv } from '../regionOptions.js';
-
-export type DisasmArgv = InputArgv & { json: boolean; att: boolean; arch?: string; fallback: 'skip' | 'alu'; uopsXml?: string };
+import { addInputOptions } from '../regionOptions.js';
+import type { DisasmArgv } from './args.js';
 
 /** `uopscope disasm FILE [region options] [--json] [--att]`: the decoded region (work in disasmRun.ts). */
 export function disasmCommand(y: Argv): Argv {

@@ -3,17 +3,20 @@ import { loadRegion } from '../../disasm/index.js';
 import { loadArchData, loadMachine, resolveInstructions } from '../../data/index.js';
 import { baseColumns, dataColumns, dataFootnote, detailColumns, listingJson, renderListing, resolvedJson } from '../../report/listing.js';
 import { inputFromArgv } from '../regionOptions.js';
-import type { DisasmArgv } from './disasm.js';
+import { parseArch } from '../config.js';
+import type { DisasmArgv } from './args.js';
 
 export async function runDisasm(args: DisasmArgv): Promise<void> {
-  if (args.arch !== undefined) loadMachine(args.arch); // an unknown arch fails before the input is read
+  const arch = args.arch === undefined ? undefined : parseArch(args.arch, '--arch');
+  // an unknown architecture fails before the input is read
+  const machine = arch === undefined ? undefined : loadMachine(arch);
   const region = await loadRegion(inputFromArgv(args));
-  if (args.arch === undefined) {
+  if (arch === undefined || machine === undefined) {
     process.stdout.write(args.json ? `${JSON.stringify(listingJson(region), null, 2)}\n` : renderListing(region, undefined, { att: args.att }));
     return;
   }
-  const data = await loadArchData(args.arch, args.uopsXml ? { uopsXml: args.uopsXml } : {});
-  const resolved = resolveInstructions(region.instructions, data, { fallback: args.fallback });
+  const data = await loadArchData(arch, args.uopsXml ? { uopsXml: args.uopsXml } : {});
+  const resolved = resolveInstructions(region.instructions, data, { fallback: args.fallback, machine });
   if (args.json) {
     process.stdout.write(`${JSON.stringify({ ...listingJson(region), data: resolvedJson(data, resolved) }, null, 2)}\n`);
     return;

@@ -3,15 +3,8 @@
 // This module only declares the command; the work is in exploreRun.ts, imported when it runs.
 import type { Argv } from 'yargs';
 import { BUILTIN_DEFAULTS } from '../config.js';
-import { addInputOptions, type InputArgv } from '../regionOptions.js';
-
-export interface ExploreArgv extends InputArgv {
-  arch?: string;
-  iterations?: string | number;
-  uopsXml?: string;
-  fallback?: 'skip' | 'alu';
-  exportDir: string;
-}
+import { addInputOptions } from '../regionOptions.js';
+import type { ExploreArgv } from './args.js';
 
 export function exploreCommand(y: Argv): Argv {
   return y.command(

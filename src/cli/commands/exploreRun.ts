@@ -4,14 +4,14 @@ import { basename, join, resolve } from 'node:path';
 import { listRegions, loadInput, selectRegion } from '../../disasm/index.js';
 import { UserError } from '../../errors.js';
 import { colorEnabled } from '../../ui/theme.js';
-import { writeFileAtomic } from '../atomicWrite.js';
-import { archChoices, buildExplorerSession, regionAnalysis } from '../explorerSession.js';
+import { writeOutputFile } from '../outputFile.js';
+import { archChoices, buildExplorerSession, regionAnalysis, sessionLoader } from '../explorerSession.js';
 import { effectiveSettings, parseArch, parseIterations } from '../config.js';
 import { loadMachine } from '../../data/index.js';
 import { runReport } from './reportRun.js';
 import { inputFromArgv } from '../regionOptions.js';
 import { stopBackground } from '../offload.js';
-import type { ExploreArgv } from './explore.js';
+import type { ExploreArgv } from './args.js';
 
 function stamp(d = new Date()): string {
   const p = (n: number) => String(n).padStart(2, '0');
@@ -27,7 +27,7 @@ export async function runExplore(args: ExploreArgv): Promise<void> {
   });
   const arch = eff.arch.value;
   const iterations = eff.iterations.value;
-  loadMachine(arch);   // an unknown architecture is refused before the input is read
+  const machine = loadMachine(arch);   // an unknown architecture is refused before the input is read
   const input = await loadInput(sel);
   const tty = Boolean(process.stdout.isTTY && process.stdin.isTTY);
   const regions = listRegions(input);
@@ -55,17 +55,17 @@ export async function runExplore(args: ExploreArgv): Promise<void> {
     return;
   }
   const base = regionAnalysis(loaded);
-  const session = await buildExplorerSession(base, arch, dataOpts);
+  const session = await buildExplorerSession(base, machine, dataOpts);
   const dir = resolve(args.exportDir);
   try {
     await runExplorer({
       session,
       iterations,
       archs: archChoices(dataOpts),
-      loadArch: (other) => buildExplorerSession(base, other, dataOpts),
+      loadArch: sessionLoader(base, dataOpts),
       saveExport: async (text) => {
         const path = join(dir, `uopscope-${basename(loaded.file).replace(/[^\w.-]/g, '_')}-${stamp()}.txt`);
-        writeFileAtomic(path, text, 'export');
+        writeOutputFile(path, text, 'export');
         return path;
       },
       color: colorEnabled(),

@@ -1,7 +1,6 @@
 import type { Argv } from 'yargs';
-import { addInputOptions, type InputArgv } from '../regionOptions.js';
-
-export type GraphArgv = InputArgv & { cfg?: string; dg?: string; loop: boolean };
+import { addInputOptions } from '../regionOptions.js';
+import type { GraphArgv } from './args.js';
 
 /** `uopscope graph FILE --cfg cfg.dot --dg dg.dot`: Graphviz DOT of the CFG and the dependency graph (work in graphRun.ts). */
 export function graphCommand(y: Argv): Argv {

@@ -1,9 +1,9 @@
 // The work of `uopscope graph` (see graph.ts for its options), loaded only when it runs.
 import { buildCfg, buildDependencyGraph, loadRegion } from '../../disasm/index.js';
 import { cfgToDot, dgToDot } from '../../report/dot.js';
-import { writeFileAtomic } from '../atomicWrite.js';
+import { writeOutputFile } from '../outputFile.js';
 import { inputFromArgv } from '../regionOptions.js';
-import type { GraphArgv } from './graph.js';
+import type { GraphArgv } from './args.js';
 
 export async function runGraph(args: GraphArgv): Promise<void> {
   const region = await loadRegion(inputFromArgv(args));
@@ -13,6 +13,6 @@ export async function runGraph(args: GraphArgv): Promise<void> {
     process.stdout.write(cfg + dg);
     return;
   }
-  if (args.cfg) writeFileAtomic(args.cfg, cfg, 'control-flow graph');
-  if (args.dg) writeFileAtomic(args.dg, dg, 'dependency graph');
+  if (args.cfg) writeOutputFile(args.cfg, cfg, 'control-flow graph');
+  if (args.dg) writeOutputFile(args.dg, dg, 'dependency graph');
 }

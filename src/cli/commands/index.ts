@@ -1,4 +1,3 @@
-import type { Argv } from 'yargs';
 import { configCommand } from './config.js';
 import { dataCommand } from './data.js';
 import { disasmCommand } from './disasm.js';
@@ -6,14 +5,9 @@ import { exploreCommand } from './explore.js';
 import { graphCommand } from './graph.js';
 import { regionsCommand } from './regions.js';
 import { reportCommand } from './report.js';
+import type { CommandModule } from './args.js';
 
-/**
- * A command module adds its command(s) to the parser. Add yours to the list below. Keep the
- * module that declares a command cheap to load (yargs, the option definitions, nothing else):
- * every run of uopscope loads them all. The command's work goes into a separate module that
- * its handler loads with `await import(…)` (see report.ts and reportRun.ts).
- */
-export type CommandModule = (y: Argv) => Argv;
+export type { CommandModule };
 
 export const commands: CommandModule[] = [
   disasmCommand, regionsCommand, graphCommand, dataCommand,

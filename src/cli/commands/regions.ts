@@ -1,7 +1,6 @@
 import type { Argv } from 'yargs';
-import { addInputOptions, type InputArgv } from '../regionOptions.js';
-
-export type RegionsArgv = InputArgv & { json: boolean };
+import { addInputOptions } from '../regionOptions.js';
+import type { RegionsArgv } from './args.js';
 
 /** `uopscope regions FILE`: the marked regions, or the loop candidates when nothing is marked (work in regionsRun.ts). */
 export function regionsCommand(y: Argv): Argv {

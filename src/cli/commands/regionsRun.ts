@@ -1,7 +1,7 @@
 // The work of `uopscope regions` (see regions.ts for its options), loaded only when it runs.
 import { listRegions, loadInput } from '../../disasm/index.js';
 import { inputFromArgv } from '../regionOptions.js';
-import type { RegionsArgv } from './regions.js';
+import type { RegionsArgv } from './args.js';
 
 export async function runRegions(args: RegionsArgv): Promise<void> {
   const input = await loadInput(inputFromArgv(args));

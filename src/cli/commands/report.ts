@@ -7,25 +7,7 @@
 import type { Argv } from 'yargs';
 import { addInputOptions, inputFromArgv } from '../regionOptions.js';
 import { BUILTIN_DEFAULTS } from '../config.js';
-
-export interface ReportArgs {
-  arch?: string;
-  iterations?: number | string;
-  pf?: boolean;
-  ip?: boolean;
-  nd?: boolean;
-  portCapacity?: number | string;
-  issueWidth?: number | string;
-  rsSize?: number | string;
-  fast?: boolean;
-  allVariants?: boolean;
-  branch?: boolean;
-  detail?: number | string;
-  json?: boolean;
-  fallback?: string;
-  uopsXml?: string;
-  strict?: boolean;
-}
+import type { ReportArgs } from './args.js';
 
 export function reportCommand(y: Argv): Argv {
   return y.command(

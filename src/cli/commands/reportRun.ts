@@ -3,8 +3,8 @@
 
 import { effectiveSettings, parseArch, parseIterations } from '../config.js';
 import { analyse, branchPrograms, loopFor, type Analysis } from '../pipeline.js';
-import { collectReport, sectionVariants, type ReportRequest, type Simulate } from '../../report/collect.js';
-import { simulate } from '../../sim/index.js';
+import { collectReport, type ReportRequest } from '../../report/collect.js';
+import { BASELINE, VARIANT_SWITCHES, simulate, variantKey, whatIfVariants, type Simulate } from '../../sim/index.js';
 import { simulateAll } from '../simPool.js';
 import { renderText } from '../../report/text.js';
 import { reportJson } from '../../report/json.js';
@@ -12,13 +12,14 @@ import type { ReportModel } from '../../report/model.js';
 import type { SimProgram, MachineParams, Variant } from '../../sim/types.js';
 import type { InputOptions, RegionSelection } from '../../disasm/types.js';
 import { UserError } from '../../errors.js';
-import type { ReportArgs } from './report.js';
+import type { ReportArgs } from './args.js';
 
 export type { ReportArgs };
 
 /** Flags → the variant of the main analysis. */
 export function variantFromArgs(a: ReportArgs): Variant {
-  const v: Variant = { perfectFrontEnd: !!a.pf, infinitePorts: !!a.ip, noDependencies: !!a.nd };
+  const v: Variant = { ...BASELINE };
+  for (const s of VARIANT_SWITCHES) v[s.field] = !!a[s.flag];
   const positive = (name: string, n: number | string | undefined): number | undefined =>
     (n === undefined ? undefined : wholeNumber(`--${name}`, n, 1));
   const pc = positive('port-capacity', a.portCapacity);
@@ -75,7 +76,7 @@ export async function buildReport(input: InputOptions & RegionSelection, a: Repo
     unknown: analysis.unknown,
     origins: analysis.resolved.map((r) => r.origin),
     source: { file: analysis.region.file, region: analysis.region.region.name },
-    ...(branch !== undefined ? { branch: branch && { branchLine: branch.branchLine, left: branch.left, right: branch.right } } : {}),
+    ...(branch !== undefined ? { branch } : {}),
   }, req, sim);
   return { model, analysis };
 }
@@ -90,12 +91,11 @@ export const PARALLEL_MIN_INSTANCES = 200_000;
  * small one, or when only one run is asked, plain simulate().
  */
 async function parallelRuns(program: SimProgram, params: MachineParams, req: ReportRequest): Promise<Simulate> {
-  const variants = sectionVariants(req);
+  const variants = whatIfVariants(req);
   if (variants.length < 2 || req.iterations * program.instructions.length < PARALLEL_MIN_INSTANCES) return simulate;
   const results = await simulateAll(program, params, variants.map((variant) => ({ iterations: req.iterations, variant })));
-  const key = (v: Variant) => JSON.stringify([v.perfectFrontEnd, v.infinitePorts, v.noDependencies, v.portCapacity, v.issueWidth, v.rsSize]);
-  const done = new Map(variants.map((v, k) => [key(v), results[k]!]));
-  return (p, m, config) => (p === program && m === params && config.iterations === req.iterations && config.trace === undefined && done.get(key(config.variant))) || simulate(p, m, config);
+  const done = new Map(variants.map((v, k) => [variantKey(v), results[k]!]));
+  return (p, m, config) => (p === program && m === params && config.iterations === req.iterations && config.trace === undefined && done.get(variantKey(config.variant))) || simulate(p, m, config);
 }
 
 /** What `uopscope report` prints. */

@@ -35,7 +35,7 @@ export function PortsPane(p: PortsPaneProps) {
       <Text wrap="truncate-end">{s.ports.map((ps) => cell(`p${ps.port}`)).join('').trimEnd()}</Text>
       <Text wrap="truncate-end" color={tint(p.color, 'green')}>{now.map(cell).join('').trimEnd()}</Text>
       <Text wrap="truncate-end">{s.ports.map((ps) => cell(String(ps.cumulative))).join('').trimEnd()}</Text>
-      <Text wrap="truncate-end" color={tint(p.color, 'magenta')}>{s.ports.map((ps) => bar(ps.use ?? 0, cw - 1) + ' ').join('')}</Text>
+      <Text wrap="truncate-end" color={tint(p.color, 'magenta')}>{s.ports.map((ps) => bar(ps.use, cw - 1) + ' ').join('')}</Text>
       <Text wrap="truncate-end" color={d.busy ? tint(p.color, 'red') : undefined}>{clip(divider, p.width)}</Text>
       <Text wrap="truncate-end">{clip(`ready: ${ready}`, p.width)}</Text>
       <Text wrap="truncate-end">{clip(fe, p.width)}</Text>

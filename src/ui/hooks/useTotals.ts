@@ -4,8 +4,7 @@ import type { Offload, PaneInfo, RunTotal } from '../types.js';
 
 /** The whole run of an engine, as it computes it (without moving its position). */
 export function wholeRunOf(engine: Engine): RunTotal {
-  const st = engine.finalStats?.();
-  return { cycles: engine.totalCycles(), blockThroughput: st ? st.blockThroughput : null };
+  return { cycles: engine.totalCycles(), blockThroughput: engine.finalStats().blockThroughput };
 }
 
 /**

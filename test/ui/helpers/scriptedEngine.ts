@@ -36,7 +36,7 @@ export function scriptedEngine(script: Script, lines: number[], variant: Variant
       const state = k === done
         ? { kind: 'executing' as const, cyclesLeft: 1, cyclesDone: 1 }
         : k === done + 1 ? { kind: 'waiting-port' as const, ports: [{ port: script.ports[0]!, heldBy: at(done) }] }
-          : { kind: 'waiting-dep' as const, on: [{ ...at(k - 1), resource: 'RAX' }] };
+          : { kind: 'waiting-dep' as const, on: [{ ...at(k - 1), resource: 'RAX' as const }] };
       rs.push({ ...x, uops: 1, loaded: 1, assigned: k === done ? 1 : 0, state });
     }
     const loadedTo = Math.min(total, done + 3);
@@ -96,7 +96,7 @@ export const SCRIPT: Script = {
 export function scriptedSession(arch = 'SKL', script: Script = SCRIPT): ExplorerSession {
   const all = script.lines.map((l) => l.line);
   return {
-    file: 'loop.o', region: 'IACA region 1', arch, archName: `${arch} test machine`, ports: script.ports, lines: script.lines,
+    file: 'loop.o', region: 'IACA region 1', arch, archName: `${arch} test machine`, ports: script.ports, dividerPort: 0, lines: script.lines,
     makeEngine: (v, it) => scriptedEngine(script, all, v ?? BASELINE, it),
     branches: {
       branchLine: 2,

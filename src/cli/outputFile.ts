@@ -1,10 +1,11 @@
-import { writeFileAtomic as writeRaw } from '../atomicWrite.js';
+import { writeFileAtomic } from '../atomicWrite.js';
 import { UserError } from '../errors.js';
 
-/** Writes a user-named output file atomically (see src/atomicWrite.ts); failures are one line. */
-export function writeFileAtomic(path: string, text: string, what = 'output'): void {
+/** Writes a file the user named (a graph, an export) atomically with src/atomicWrite.ts; a failure
+ *  is one UserError line naming the file and what to do. */
+export function writeOutputFile(path: string, text: string, what = 'output'): void {
   try {
-    writeRaw(path, text);
+    writeFileAtomic(path, text);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code ?? String(e);
     if (code === 'EISDIR') throw new UserError(`${path}: is a directory; give a file name for the ${what}`);

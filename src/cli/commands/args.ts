@@ -1,0 +1,46 @@
+// The arguments of each command, and the shape of a command module: in one file that both a
+// command's declaration (report.ts, …) and its work (reportRun.ts, …) import, so that neither
+// imports the other for its types.
+import type { Argv } from 'yargs';
+import type { InputArgv } from '../regionOptions.js';
+
+/**
+ * A command module adds its command(s) to the parser. Add yours to the list in index.ts. Keep the
+ * module that declares a command cheap to load (yargs, the option definitions, nothing else):
+ * every run of uopscope loads them all. The command's work goes into a separate module that
+ * its handler loads with `await import(…)` (see report.ts and reportRun.ts).
+ */
+export type CommandModule = (y: Argv) => Argv;
+
+export interface ReportArgs {
+  arch?: string;
+  iterations?: number | string;
+  pf?: boolean;
+  ip?: boolean;
+  nd?: boolean;
+  portCapacity?: number | string;
+  issueWidth?: number | string;
+  rsSize?: number | string;
+  fast?: boolean;
+  allVariants?: boolean;
+  branch?: boolean;
+  detail?: number | string;
+  json?: boolean;
+  fallback?: string;
+  uopsXml?: string;
+  strict?: boolean;
+}
+
+export interface ExploreArgv extends InputArgv {
+  arch?: string;
+  iterations?: string | number;
+  uopsXml?: string;
+  fallback?: 'skip' | 'alu';
+  exportDir: string;
+}
+
+export type GraphArgv = InputArgv & { cfg?: string; dg?: string; loop: boolean };
+
+export type RegionsArgv = InputArgv & { json: boolean };
+
+export type DisasmArgv = InputArgv & { json: boolean; att: boolean; arch?: string; fallback: 'skip' | 'alu'; uopsXml?: string };
