@@ -49,7 +49,10 @@ export async function buildExplorerSession(base: RegionAnalysis | LoadedRegion, 
   const a = withLoopEdges;
   const params = a.params;
   const first = analysisFor(2).branches;
-  const notes: string[] = [`data: ${a.data.source.kind} ${a.data.source.path}`];
+  const src = a.data.source;
+  const xml = src.kind === 'none' ? [] : [`${src.kind} ${src.path}`];
+  const llvm = a.data.llvm ? [`LLVM ${a.data.llvm.llvm} ${a.data.llvm.cpu} model`] : [];
+  const notes: string[] = [`data: ${[...xml, ...llvm].join(', then ')} · figures: ${originSummary(a.resolved.map((r) => r.origin))}`];
   if (a.unknown.length) {
     notes.push(`no figures for ${a.unknown.map((u) => `line ${u.line} (${u.asm}: ${u.why ?? 'no source'})`).join(', ')}: ${a.fallback === 'alu' ? 'counted as one ALU µop' : 'not simulated (?)'}`);
   }
