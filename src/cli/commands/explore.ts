@@ -24,7 +24,7 @@ export function exploreCommand(y: Argv): Argv {
       .option('fallback', { choices: ['skip', 'alu'] as const, describe: 'instructions without data: skip them (IACA\'s X), or count one ALU µop of latency 1 (default skip)' })
       .option('export-dir', { type: 'string', default: '.', describe: 'directory the explorer\'s export (x) is written to' })
       .example('$0 examples/bin/branch', 'explore the thesis\'s branch example')
-      .example('$0 examples/bin/stencil --arch IVB -i 3000 | less', 'not a terminal: the report'),
+      .example('$0 examples/bin/branch | less', 'not a terminal: the report'),
     async (argv) => {
       const { runExplore } = await import('./exploreRun.js');
       await runExplore(argv as unknown as ExploreArgv);
