@@ -4,4 +4,5 @@ import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { runCli } from './run.js';
 
-await runCli(yargs(hideBin(process.argv)));
+const args = hideBin(process.argv);
+await runCli(yargs(args), args);

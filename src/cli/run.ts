@@ -1,6 +1,39 @@
+import { existsSync } from 'node:fs';
 import type { Argv } from 'yargs';
 import { UserError } from '../errors.js';
 import { commands } from './commands/index.js';
+
+/** The commands a first word can name (the default command takes a FILE instead). */
+export const COMMAND_NAMES = ['report', 'disasm', 'regions', 'graph', 'data', 'config'];
+
+/** Edit distance (insertions, deletions, substitutions, adjacent transpositions). */
+export function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+/**
+ * The first word is neither a command nor an existing file, and either looks like a mistyped
+ * command or is followed by more words (which only a command takes): say that, with the nearest
+ * command, instead of yargs's "Unknown argument" about the word after it.
+ */
+export function checkFirstWord(args: string[], exists: (p: string) => boolean = existsSync): void {
+  const first = args[0];
+  if (first === undefined || first.startsWith('-') || COMMAND_NAMES.includes(first) || exists(first)) return;
+  const near = COMMAND_NAMES.map((c) => ({ c, d: editDistance(first.toLowerCase(), c) })).sort((x, y) => x.d - y.d)[0]!;
+  const close = near.d <= Math.max(1, Math.floor(near.c.length / 3)) || (first.length >= 3 && near.c.startsWith(first.toLowerCase()));
+  const more = args.slice(1).some((a) => !a.startsWith('-'));
+  if (!close && !more) return;   // a missing file: the input stage says so
+  const suggest = close ? `did you mean 'uopscope ${near.c}'?` : `the commands are ${COMMAND_NAMES.join(', ')}`;
+  throw new UserError(`'${first}' is not a uopscope command (nor an existing file): ${suggest} (see 'uopscope --help')`);
+}
 
 /** Prints a UserError as its one line and exits non-zero; anything else is a bug. */
 export function reportFailure(err: unknown): never {
@@ -38,10 +71,13 @@ function skipHelpCache(cli: Argv): void {
   if (usage && typeof usage.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => {};
 }
 
-export async function runCli(y: Argv): Promise<void> {
+export async function runCli(y: Argv, args?: string[]): Promise<void> {
   quietOnClosedPipe(process.stdout);
   // a closed stderr leaves no one to tell; never turn it into an uncaught exception
   process.stderr.on('error', () => {});
+  if (args) {
+    try { checkFirstWord(args); } catch (err) { reportFailure(err); }
+  }
   let cli = y.scriptName('uopscope').strict().help().alias('h', 'help').version()
     .wrap(Math.min(100, process.stdout.columns || 80))
     .fail((msg, err) => {
