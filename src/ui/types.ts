@@ -58,6 +58,8 @@ export interface ArchChoice {
   note?: string;
 }
 
+export type QuitHow = 'quit' | 'interrupt';
+
 export interface ExplorerProps {
   session: ExplorerSession;
   iterations: number;
@@ -70,8 +72,9 @@ export interface ExplorerProps {
   color?: boolean;
   /** fixed terminal size (tests); otherwise stdout's columns/rows, followed on resize */
   size?: { columns: number; rows: number };
-  /** called after the user quits (q, Ctrl-C), before unmount */
-  onQuit?(): void;
+  /** called after the user quits, before unmount: 'quit' (q) or 'interrupt' (Ctrl-C, which
+   *  ends the program with status 130 as terminal programs do) */
+  onQuit?(how: QuitHow): void;
 }
 
 /** Names of the variant toggles, with their key. */

@@ -139,3 +139,33 @@ test('a file with two regions opens the picker; SIGTERM and NO_COLOR still leave
     try { tmux('kill-server'); } catch { /* already gone */ }
   }
 });
+
+test('what can be checked is checked before asking: no data for the architecture is said before the region picker', { skip: SKIP, timeout: 60_000 }, async () => {
+  const session = 'nodata';
+  const cmd = `node --import tsx src/cli/main.ts examples/bin/two-regions.o --arch SKX${AFTER}`;
+  try {
+    tmux('new-session', '-d', '-s', session, '-x', '80', '-y', '24', '-c', ROOT, cmd);
+    const s = await waitFor(session, /EXITED rc=\d+ TTY: .*END|pick one/, 'the error or the picker');
+    assert.doesNotMatch(s, /pick one/, 'no picker before the data check');
+    assert.match(s, /no measurements for SKX/);
+    assert.match(s, /EXITED rc=2 /);
+  } finally {
+    try { tmux('kill-server'); } catch { /* already gone */ }
+  }
+});
+
+test('Ctrl-C ends the explorer, and the region picker, with status 130 and the terminal restored', { skip: SKIP, timeout: 90_000 }, async () => {
+  try {
+    for (const [session, file, ready] of [['ctrlc-explorer', 'examples/bin/branch', /cycle 0 of/], ['ctrlc-picker', 'examples/bin/two-regions.o', /pick one/]] as const) {
+      const cmd = `node --import tsx src/cli/main.ts ${file} --arch SKL --iterations 20${AFTER}`;
+      tmux('new-session', '-d', '-s', session, '-x', '80', '-y', '24', '-c', ROOT, cmd);
+      await waitFor(session, ready, `${session}: ready`);
+      tmux('send-keys', '-t', session, 'C-c');
+      const s = await waitFor(session, /EXITED rc=\d+ TTY: .*END/, `${session}: the end`);
+      assert.match(s, /EXITED rc=130 /, session);
+      assert.match(s, /TTY: icanon echo END/, session);
+    }
+  } finally {
+    try { tmux('kill-server'); } catch { /* already gone */ }
+  }
+});

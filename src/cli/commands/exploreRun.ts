@@ -7,7 +7,7 @@ import { colorEnabled } from '../../ui/theme.js';
 import { writeFileAtomic } from '../atomicWrite.js';
 import { archChoices, buildExplorerSession, regionAnalysis } from '../explorerSession.js';
 import { effectiveSettings, parseArch, parseIterations } from '../config.js';
-import { loadMachine } from '../../data/index.js';
+import { loadArchData, loadMachine } from '../../data/index.js';
 import { runReport } from './reportRun.js';
 import { inputFromArgv } from '../regionOptions.js';
 import { stopBackground } from '../offload.js';
@@ -27,7 +27,11 @@ export async function runExplore(args: ExploreArgv): Promise<void> {
   });
   const arch = eff.arch.value;
   const iterations = eff.iterations.value;
-  loadMachine(arch);   // an unknown architecture is refused before the input is read
+  // what can be checked before the user is asked anything (the region picker): the architecture
+  // is known and there are measurements for it (memoized: the session reuses them)
+  const dataOpts = { ...(args.uopsXml !== undefined ? { uopsXml: args.uopsXml } : {}), ...(args.fallback !== undefined ? { fallback: args.fallback } : {}) };
+  const machine = loadMachine(arch);
+  await loadArchData(machine.arch, args.uopsXml !== undefined ? { uopsXml: args.uopsXml } : {});
   const input = await loadInput(sel);
   const tty = Boolean(process.stdout.isTTY && process.stdin.isTTY);
   const regions = listRegions(input);
@@ -44,11 +48,11 @@ export async function runExplore(args: ExploreArgv): Promise<void> {
     const picked = await pickRegion(input.file, regions.map((r) => ({
       index: r.index, label: `${String(r.index).padStart(2)}  ${r.kind.padEnd(8)} 0x${r.start.toString(16)}–0x${r.end.toString(16)}  ${r.name}`,
     })));
-    if (picked === null) return;
+    if (picked === 'interrupt') { process.exitCode = 130; return; }
+    if (picked === 'quit') return;
     region = picked;
   }
   const loaded = selectRegion(input, { ...sel, ...(region !== undefined ? { region } : {}) });
-  const dataOpts = { ...(args.uopsXml !== undefined ? { uopsXml: args.uopsXml } : {}), ...(args.fallback !== undefined ? { fallback: args.fallback } : {}) };
   if (!tty || !runExplorer) {
     // not a terminal: the report (`uopscope report` with the same input and settings)
     process.stdout.write(await runReport({ ...sel, ...(region !== undefined ? { region } : {}) }, { arch, iterations, ...dataOpts }));
@@ -58,7 +62,7 @@ export async function runExplore(args: ExploreArgv): Promise<void> {
   const session = await buildExplorerSession(base, arch, dataOpts);
   const dir = resolve(args.exportDir);
   try {
-    await runExplorer({
+    const how = await runExplorer({
       session,
       iterations,
       archs: archChoices(dataOpts),
@@ -70,6 +74,8 @@ export async function runExplore(args: ExploreArgv): Promise<void> {
       },
       color: colorEnabled(),
     });
+    // Ctrl-C: the status terminal programs end with on SIGINT (128 + 2)
+    if (how === 'interrupt') process.exitCode = 130;
   } finally {
     stopBackground();
   }

@@ -1,6 +1,6 @@
 import { useCallback, useMemo, useRef, type ReactNode } from 'react';
 import { Box, Text } from 'ink';
-import type { ExplorerProps } from '../types.js';
+import type { ExplorerProps, QuitHow } from '../types.js';
 import { useExplorer, type ExplorerActions, type ExplorerState } from '../hooks/useExplorer.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { usePlayback } from '../hooks/usePlayback.js';
@@ -35,7 +35,7 @@ export function Explorer(props: ExplorerProps) {
   const [state, actions] = useExplorer(props, makeExport);
   actionsRef.current = actions;
   const size = useTerminalSize(props.size);
-  const quit = useCallback(() => { props.onQuit?.(); }, [props]);
+  const quit = useCallback((how: QuitHow) => { props.onQuit?.(how); }, [props]);
   useKeys(state, actions, quit);
   usePlayback(state.playing, state.speed, actions.stepBy);
 

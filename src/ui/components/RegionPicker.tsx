@@ -7,14 +7,16 @@ export interface RegionPickerProps {
   file: string;
   regions: RegionChoice[];
   onPick(index: number): void;
-  onCancel(): void;
+  /** q or esc: 'quit'; Ctrl-C: 'interrupt' */
+  onCancel(how: 'quit' | 'interrupt'): void;
 }
 
 /** When a file holds several marked regions or candidate loops: choose one (↑/↓, enter; q quits). */
 export function RegionPicker(p: RegionPickerProps) {
   const { stdout } = useStdout();
   useInput((input, key) => {
-    if (input === 'q' || key.escape || (key.ctrl && input === 'c')) p.onCancel();
+    if (key.ctrl && input === 'c') p.onCancel('interrupt');
+    else if (input === 'q' || key.escape) p.onCancel('quit');
   });
   return (
     <Box flexDirection="column">

@@ -4,7 +4,7 @@ import { useApp, useInput, type Key } from 'ink';
 import type { ExplorerActions, ExplorerState } from './useExplorer.js';
 import { TABS } from '../types.js';
 
-export function useKeys(current: ExplorerState, currentActions: ExplorerActions, quit: () => void): void {
+export function useKeys(current: ExplorerState, currentActions: ExplorerActions, quit: (how: 'quit' | 'interrupt') => void): void {
   const { exit } = useApp();
   // the handler reads the latest state through a ref: keys can arrive before a re-subscription
   const ref = useRef(current);
@@ -14,7 +14,7 @@ export function useKeys(current: ExplorerState, currentActions: ExplorerActions,
   // one handler, always active (toggling Ink's raw mode between handlers can drop a key)
   useInput((input, key) => {
     const actions = actionsRef.current;
-    if (key.ctrl && input === 'c') { quit(); exit(); return; }
+    if (key.ctrl && input === 'c') { quit('interrupt'); exit(); return; }
     const live = actions.live();
     const ov = live.overlay;
     if (ov.kind === 'arch') return;          // the picker has the keys (esc, ↑/↓, enter)
@@ -30,7 +30,7 @@ export function useKeys(current: ExplorerState, currentActions: ExplorerActions,
       else if (/^[0-9]+$/.test(input)) actions.setPromptText((live.promptText + input).slice(0, 9));
       return;
     }
-    if (input === 'q') { quit(); exit(); return; }
+    if (input === 'q') { quit('quit'); exit(); return; }
     if (live.busy) return;
     // several keys in one chunk (fast typing, key repeat): one at a time
     if (input.length > 1 && /^[ -~]+$/.test(input)) {
