@@ -11,6 +11,7 @@ export { BASELINE } from './types.js';
 export { buildSimProgram, machineParams, expandPorts, simInstruction } from './program.js';
 export type { BuildOptions } from './program.js';
 export { createEngine, simulate, snapshotOf } from './engine.js';
+export { simulatesNothing } from './stats.js';
 export type { EngineOptions } from './engine.js';
 export { allVariants, standardVariants, variantKey, variantLabel } from './variants.js';
 export { buildBranchPrograms, simulateBranches } from './branches.js';

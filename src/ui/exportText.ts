@@ -7,6 +7,8 @@ import { renderDetail } from '../report/detail.js';
 import { inst, num, reason, stateWord } from './format.js';
 import { lineStates } from './lineStates.js';
 import { variantLabel } from './panes.js';
+import { simulatesNothing } from '../sim/stats.js';
+import { iterationsDone } from './components/Header.js';
 import type { ExplorerState } from './hooks/useExplorer.js';
 
 export function statsTable(st: Stats, ports: number[]): string[] {
@@ -69,13 +71,21 @@ export function exportText(state: ExplorerState, extras: ExportExtras): string {
     const total = state.totals[i];
     out.push('');
     out.push(`== Pane: ${pane.title}`);
-    out.push(`block throughput so far: ${num(snap.stats.blockThroughput)} cycles/iteration, ${num(snap.stats.uopsPerCycle)} µops/cycle`);
-    if (total !== null && total !== undefined) out.push(`whole run: ${total.cycles} cycles${total.blockThroughput === null ? '' : `, ${num(total.blockThroughput)} cycles/iteration`}`);
+    if (simulatesNothing(snap.stats)) {
+      // nothing simulated: the cycles say nothing about the code, so no throughput
+      out.push('no throughput: no line of this pane has data, nothing was simulated');
+      if (total !== null && total !== undefined) out.push(`whole run: ${total.cycles} cycles (of placeholders, no throughput)`);
+    } else {
+      out.push(snap.stats.iterationsCompleted > 0
+        ? `block throughput over the ${iterationsDone(snap.stats.iterationsCompleted)} iterations done by cycle ${snap.cycle}: ${num(snap.stats.blockThroughput)} cycles/iteration, ${num(snap.stats.uopsPerCycle)} µops/cycle`
+        : `block throughput: – (no instruction completed by cycle ${snap.cycle}), ${num(snap.stats.uopsPerCycle)} µops/cycle`);
+      if (total !== null && total !== undefined) out.push(`whole run: ${total.cycles} cycles${total.blockThroughput === null ? '' : `, ${num(total.blockThroughput)} cycles/iteration`}`);
+    }
     out.push('');
     out.push('-- Snapshot');
     out.push(...snapshotLines(snap, s.lines, pane.lines));
     out.push('');
-    out.push('-- Per-line statistics (per iteration, up to this cycle)');
+    out.push(`-- Per-line statistics (per iteration done: ${iterationsDone(snap.stats.iterationsCompleted)} of ${state.iterations} by this cycle)`);
     out.push(...statsTable(snap.stats, s.ports));
   });
   for (const d of extras.details) {

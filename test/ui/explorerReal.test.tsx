@@ -88,7 +88,7 @@ test('a: switching to CFL keeps the cycle and shows CFL\'s run there', async () 
   const f = frame();
   assert.match(f, /· CFL \(Coffee Lake\) · 20 iter/);
   assert.match(f, /cycle 12 of/);
-  assert.match(f, new RegExp(`block throughput so far ${s.stats.blockThroughput.toFixed(2)} c/iter`));
+  assert.match(f, new RegExp(`${s.stats.blockThroughput.toFixed(2)} c/iter over the ${s.stats.iterationsCompleted.toFixed(1)} iterations done`));
   assert.match(f, new RegExp(`Reservation station ${s.rsUsed}/${s.rsCapacity} µops`));
 });
 
@@ -114,4 +114,24 @@ test('x: the export holds the inputs, both panes\' snapshots and tables, and the
   assert.ok(t.includes(`Maximum latency: ${detail.maxLatency}`));
   // the detail as of the current cycle: each dependency's delays, as the report renders them
   for (const x of detail.dependencyDelays) assert.match(t, new RegExp(`\\b${x.line} \\|\\|\\s+${x.wasDelayed.toFixed(1)} \\|\\|\\s+${x.hasDelayed.toFixed(1)}`));
+});
+
+test('nothing simulated (ADL-P\'s embedded data has none of the branch example\'s forms): no throughput in the header, the comparison or the export', async () => {
+  const adl = await buildExplorerSession(loaded, 'ADL-P', { inThread: true });
+  const exports: string[] = [];
+  const r = render(<Explorer session={adl} iterations={ITER} archs={[{ arch: 'ADL-P', name: 'Alder Lake' }]}
+    loadArch={async () => adl} saveExport={async (t) => { exports.push(t); return '/tmp/uopscope-adl.txt'; }} size={{ columns: 120, rows: 40 }} color={false} />);
+  const frame = () => plain(r.lastFrame());
+  await press(r, ']', ']');
+  assert.match(frame(), /no throughput: no line has data, nothing simulated/);
+  assert.doesNotMatch(frame(), /\d c\/iter/);
+  await press(r, 'G');
+  await until(() => /finished/.test(frame()), 'the end');
+  await press(r, 'f');
+  await until(() => /perfect FE –\/–/.test(frame()), 'the comparison line');
+  assert.match(frame(), /baseline –\/–/);
+  await press(r, 'x');
+  await until(() => exports.length === 1, 'the export');
+  assert.match(exports[0]!, /no throughput: no line of this pane has data, nothing was simulated/);
+  assert.doesNotMatch(exports[0]!, /cycles\/iteration/);
 });

@@ -13,6 +13,7 @@ import { describeDivergence, type Divergence } from '../compare.js';
 import { exportText } from '../exportText.js';
 import { buildPanes, shortVariant, variantLabel } from '../panes.js';
 import { clip } from '../format.js';
+import { simulatesNothing } from '../../sim/stats.js';
 import { Header } from './Header.js';
 import { Footer } from './Footer.js';
 import { TabBar } from './TabBar.js';
@@ -111,12 +112,13 @@ export function Explorer(props: ExplorerProps) {
         arch={state.session.arch} archName={state.session.archName} iterations={state.iterations}
         variants={state.branches ? `jump at line ${state.session.branches?.branchLine}` : variantLabel(state.variants)}
         branches={state.branches} cycle={state.cycle} total={total} throughput={primary.stats.blockThroughput}
+        completed={primary.stats.iterationsCompleted} nothingSimulated={simulatesNothing(primary.stats)}
         finished={state.snaps.every((s) => s.finished)} playing={state.playing} speed={state.speed} busy={state.busy} />
       {state.panes.length > 1 && (
         <ComparisonBar width={width} color={color} divergence={describeDivergence(divergence)}
           panes={state.panes.map((p, i) => ({
-            title: state.branches ? p.title.replace(/ \(.*\)$/, '') : i === 0 ? 'baseline' : shortVariant(state.variants), throughput: state.snaps[i]!.stats.blockThroughput,
-            final: state.totals[i]?.blockThroughput ?? null,
+            title: state.branches ? p.title.replace(/ \(.*\)$/, '') : i === 0 ? 'baseline' : shortVariant(state.variants), throughput: simulatesNothing(state.snaps[i]!.stats) ? NaN : state.snaps[i]!.stats.blockThroughput,
+            final: simulatesNothing(state.snaps[i]!.stats) ? NaN : state.totals[i]?.blockThroughput ?? null,
           }))} />
       )}
       <Box flexGrow={1} flexDirection="column" overflowY="hidden">{body}</Box>

@@ -14,11 +14,28 @@ export interface HeaderProps {
   branches: boolean;
   cycle: number;
   total: number | null;
+  /** the rate so far: cycles ÷ the iterations completed (NaN before the first) */
   throughput: number;
+  /** iterations' worth of instances completed (the divisor of `throughput`) */
+  completed: number;
+  /** no line has figures: nothing is simulated, no throughput is shown */
+  nothingSimulated: boolean;
   finished: boolean;
   playing: boolean;
   speed: number;
   busy: string | null;
+}
+
+/** Iterations' worth of completed instances: whole when large, else to one decimal (2.5). */
+export function iterationsDone(x: number): string {
+  return Number.isInteger(x) || x >= 100 ? String(Math.floor(x)) : x.toFixed(1);
+}
+
+/** The rate so far and what it is over: the iterations completed, not all of them. */
+export function throughputSoFar(p: Pick<HeaderProps, 'throughput' | 'completed' | 'nothingSimulated' | 'finished'>): string {
+  if (p.nothingSimulated) return 'no throughput: no line has data, nothing simulated';
+  if (!(p.completed > 0)) return 'throughput: – (no instruction completed yet)';
+  return `${num(p.throughput)} c/iter over ${p.finished ? 'all' : 'the'} ${iterationsDone(p.completed)} iterations done`;
 }
 
 /** Two lines: what is simulated, and where the run is. */
@@ -29,7 +46,7 @@ export function Header(p: HeaderProps) {
   const what = full.length <= p.width ? full : `${file} · ${p.region} · ${p.arch}${tail}`;
   const total = p.total === null ? '…' : String(p.total);
   const status = p.busy ?? (p.finished ? 'finished' : p.playing ? `playing ${p.speed}/s` : `paused (${p.speed}/s)`);
-  const where = `cycle ${p.cycle} of ${total} · block throughput so far ${num(p.throughput)} c/iter · ${status}`;
+  const where = `cycle ${p.cycle} of ${total} · ${throughputSoFar(p)} · ${status}`;
   return (
     <Box flexDirection="column" width={p.width}>
       <Text bold color={tint(p.color, 'cyan')}>{clip(what, p.width)}</Text>

@@ -2,6 +2,8 @@ import { Box, Text } from 'ink';
 import type { Stats } from '../../sim/types.js';
 import { clip, fit, fitLeft, num } from '../format.js';
 import { scrollStart } from '../layout.js';
+import { iterationsDone } from './Header.js';
+import { simulatesNothing } from '../../sim/stats.js';
 
 export interface StatsPaneProps {
   width: number;
@@ -25,10 +27,11 @@ export function StatsPane(p: StatsPaneProps) {
   const sel = Math.max(0, st.lines.findIndex((l) => l.line === p.selectedLine));
   const start = scrollStart(sel, st.lines.length, rows);
   const shown = st.lines.slice(start, start + rows);
-  const totals = `${num(st.blockThroughput)} c/iter · ${num(st.uopsPerCycle)} µops/c · ${st.totalUops} µops/iter${shownPorts.length < portCols.length ? ` · ${portCols.length - shownPorts.length} port columns hidden` : ''}`;
+  const tp = simulatesNothing(st) ? 'no throughput (nothing simulated)' : `${num(st.blockThroughput)} c/iter`;
+  const totals = `${tp} · ${num(st.uopsPerCycle)} µops/c · ${st.totalUops} µops/iter${shownPorts.length < portCols.length ? ` · ${portCols.length - shownPorts.length} port columns hidden` : ''}`;
   return (
     <Box flexDirection="column" width={p.width}>
-      <Text bold>{clip(p.width >= 70 ? `Statistics (per iteration, so far) ${totals}` : `Stats so far: ${num(st.blockThroughput)} c/iter, ${num(st.uopsPerCycle)} µops/c`, p.width)}</Text>
+      <Text bold>{clip(p.width >= 70 ? `Statistics (per iteration done: ${iterationsDone(st.iterationsCompleted)}) ${totals}` : `Stats per iteration done (${iterationsDone(st.iterationsCompleted)}): ${tp}`, p.width)}</Text>
       <Text underline>{clip(head, p.width)}</Text>
       {shown.map((l) => (
         <Text key={l.line} inverse={l.line === p.selectedLine} wrap="truncate-end">
