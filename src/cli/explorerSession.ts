@@ -1,7 +1,7 @@
 // Glue between the pipeline and the explorer: a loaded region + an architecture → the plain
 // ExplorerSession the UI reads (engine factories, branch sides, a worker for long runs). Reads
 // data files through src/cli/pipeline.ts; the UI itself does no I/O.
-import { buildDependencyGraph, type LoadedRegion } from '../disasm/index.js';
+import { buildDependencyGraph, onlyLoopJumps, type LoadedRegion } from '../disasm/index.js';
 import { listDataSources, listMachines } from '../data/index.js';
 import { createEngine } from '../sim/index.js';
 import type { SimProgram, Variant } from '../sim/types.js';
@@ -65,9 +65,18 @@ export async function buildExplorerSession(base: RegionAnalysis | LoadedRegion, 
         { label: 'taken', lines: first.rightLines, makeEngine: engineFor(1) },
       ],
     },
+    ...(first ? {} : { noBranches: noBranchesReason(a) }),
     notes,
     ...(inThread ? {} : { offload: workerOffload(programFor, params) }),
   };
+}
+
+/** Why `b` has nothing to compare: no conditional jump, or only the loop's own (back edge / exit). */
+function noBranchesReason(a: Analysis): string {
+  const jumps = onlyLoopJumps(a.region.instructions);
+  if (jumps.length === 0) return 'no conditional jump in this region: nothing to compare';
+  const which = jumps.map((k) => `line ${a.region.instructions[k]!.line}`).join(', ');
+  return `no branch inside the loop to compare: the only conditional jump${jumps.length > 1 ? 's' : ''} (${which}) ${jumps.length > 1 ? 'are' : 'is'} the loop's own (back edge or exit)`;
 }
 
 /** The machine models for the picker; without --uops-xml, those without data say so. */

@@ -8,7 +8,7 @@ export * from './types.js';
 export { loadInput, parseHex, readBinary, inputFromBytes } from './input.js';
 export { listRegions, selectRegion, resolveRegion, findIacaRegions, findLoops, IACA_START, IACA_END } from './regions.js';
 export { buildCfg } from './cfg.js';
-export { buildDependencyGraph, dependencyGraphOfPath, branchPaths } from './depgraph.js';
+export { buildDependencyGraph, dependencyGraphOfPath, branchPaths, onlyLoopJumps } from './depgraph.js';
 export { decodeRegion } from './decode.js';
 
 /** loadInput + selectRegion in one call. */

@@ -24,6 +24,8 @@ export interface ExplorerSession {
   lines: { line: number; asm: string }[];
   makeEngine(variant: Variant, iterations: number): Engine;
   branches: { branchLine: number; paths: [BranchPathSource, BranchPathSource] } | null;
+  /** when `branches` is null: why there is nothing to compare (default: no conditional jump) */
+  noBranches?: string;
   /** one-line notes for the user (unknown instructions, data source) */
   notes?: string[];
   /** long computations off the UI thread (a worker); without it they run between frames */

@@ -135,3 +135,13 @@ test('nothing simulated (ADL-P\'s embedded data has none of the branch example\'
   assert.match(exports[0]!, /no throughput: no line of this pane has data, nothing was simulated/);
   assert.doesNotMatch(exports[0]!, /cycles\/iteration/);
 });
+
+test('b on a loop whose only conditional jump is its back edge says there is no branch inside to compare', async () => {
+  const mca = await buildExplorerSession(await loadRegion({ file: `${ROOT}examples/bin/mca-markers` }), 'SKL', { inThread: true });
+  const r = render(<Explorer session={mca} iterations={ITER} archs={[{ arch: 'SKL', name: 'Skylake' }]}
+    loadArch={async () => mca} saveExport={async () => 'x'} size={{ columns: 120, rows: 40 }} color={false} />);
+  await press(r, 'b');
+  const f = plain(r.lastFrame());
+  assert.match(f, /no branch inside the loop to compare: the only conditional jump \(line 3\) is the loop's own/);
+  assert.doesNotMatch(f, /fall-through/);
+});

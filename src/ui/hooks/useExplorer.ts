@@ -193,7 +193,7 @@ export function useExplorer(props: ExplorerProps, exportText: (s: ExplorerState)
 
   const toggleBranches = useCallback(() => {
     const v = viewRef.current;
-    if (!v.session.branches) { setMessage('no conditional jump in this region: nothing to compare'); return; }
+    if (!v.session.branches) { setMessage(v.session.noBranches ?? 'no conditional jump in this region: nothing to compare'); return; }
     rebuild({ branches: !v.branches });
     setMessage(v.branches ? 'branch comparison off' : `branch comparison: the two sides of the jump at line ${v.session.branches.branchLine}`);
   }, [rebuild]);
