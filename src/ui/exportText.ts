@@ -26,11 +26,11 @@ export function statsTable(st: Stats, ports: number[]): string[] {
 function snapshotLines(s: Snapshot, ls: { line: number; asm: string }[], paneLines: number[]): string[] {
   const out: string[] = [];
   out.push(`cycle ${s.cycle}${s.finished ? ' (finished)' : ''}: ${s.completed} of ${s.total} instances done`);
-  out.push('program (W waiting, R ready, X executing, D done, N not loaded):');
+  out.push('program (W waiting, R ready, E executing, D done, N not loaded):');
   const states = lineStates(s, paneLines);
   const asm = new Map(ls.map((l) => [l.line, l.asm]));
   for (const st of states) {
-    out.push(`  ${String(st.line).padStart(3)}  ${(asm.get(st.line) ?? '').padEnd(36).slice(0, 36)} W${st.waiting} R${st.ready} X${st.executing} D${st.done} N${st.notLoaded}`);
+    out.push(`  ${String(st.line).padStart(3)}  ${(asm.get(st.line) ?? '').padEnd(36).slice(0, 36)} W${st.waiting} R${st.ready} E${st.executing} D${st.done} N${st.notLoaded}`);
   }
   out.push(`reservation station: ${s.rsUsed}/${s.rsCapacity} µops, ${s.rs.length} entries`);
   for (const e of s.rs) out.push(`  ${inst(e).padEnd(10)} ${String(e.uops).padStart(2)} µops  ${stateWord(e.state).padEnd(9)} ${reason(e)}`);

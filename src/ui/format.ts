@@ -80,3 +80,53 @@ export function clip(s: string, w: number): string {
   if (w <= 0) return '';
   return s.length > w ? (w === 1 ? '…' : `${s.slice(0, w - 1)}…`) : s;
 }
+
+/** Greedy word wrap into rows of `w` columns (a word longer than a row is split). */
+export function wrapWords(s: string, w: number): string[] {
+  const rows: string[] = [];
+  let cur = '';
+  for (let word of s.split(' ')) {
+    while (word.length > w) {
+      if (cur) { rows.push(cur); cur = ''; }
+      rows.push(word.slice(0, w));
+      word = word.slice(w);
+    }
+    if (!cur) cur = word;
+    else if (cur.length + 1 + word.length <= w) cur += ` ${word}`;
+    else { rows.push(cur); cur = word; }
+  }
+  if (cur || rows.length === 0) rows.push(cur);
+  return rows;
+}
+
+/**
+ * A status message in at most `lines` rows of `w` columns (joined by newlines), its end (the
+ * reason) kept: when it is too long, the middle of its longest path-like word is cut
+ * ("/very/long/…/file.txt"), then the middle of the message. Newlines become spaces.
+ */
+export function fitMessage(msg: string, w: number, lines = 2): string {
+  let s = msg.replace(/\s*\n\s*/g, ' ').trim();
+  let rows = wrapWords(s, w);
+  if (rows.length <= lines) return rows.join('\n');
+  const words = s.split(' ');
+  let longest = -1;
+  words.forEach((x, i) => { if (x.includes('/') && (longest < 0 || x.length > words[longest]!.length)) longest = i; });
+  for (let over = 1; ; over += 2) {
+    let t = s;
+    if (longest >= 0) {
+      const word = words[longest]!;
+      const keep = Math.max(9, word.length - over - 1);
+      if (keep < word.length) t = [...words.slice(0, longest), `${word.slice(0, Math.ceil(keep / 2))}…${word.slice(word.length - Math.floor(keep / 2))}`, ...words.slice(longest + 1)].join(' ');
+    }
+    rows = wrapWords(t, w);
+    if (rows.length <= lines) return rows.join('\n');
+    if (longest < 0 || over > s.length) break;
+  }
+  // still too long: cut the middle of the message, keep its end
+  const room = w * lines - 1;
+  const half = Math.floor(room / 3);
+  s = `${s.slice(0, half)}…${s.slice(s.length - (room - 1 - half))}`;
+  rows = [];
+  for (let i = 0; i < lines; i++) rows.push(s.slice(i * w, (i + 1) * w));
+  return rows.filter((r) => r.length > 0).join('\n');
+}

@@ -68,8 +68,11 @@ export interface ExplorerProps {
   archs: ArchChoice[];
   /** builds the same region for another architecture (I/O lives in the caller) */
   loadArch(arch: string): Promise<ExplorerSession>;
-  /** writes the export atomically, returns the path written */
-  saveExport(text: string): Promise<string>;
+  /** writes the export atomically to `path` (as typed at the prompt: relative to the export
+   *  directory), returns the path written */
+  saveExport(text: string, path: string): Promise<string>;
+  /** the path `x` proposes (shown in its prompt, to accept or change) */
+  exportPath?(): string;
   /** colours on/off (off under NO_COLOR); state is always shown by symbols or words too */
   color?: boolean;
   /** fixed terminal size (tests); otherwise stdout's columns/rows, followed on resize */

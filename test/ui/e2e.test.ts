@@ -84,6 +84,9 @@ test('uopscope in a real terminal, as npm start runs it: step, variant, branches
     assert.match(s, /cycle 12 of/);
 
     await keys('x');
+    s = await waitForHere(/export to: \S+/, 'the export prompt with the proposed path');
+    assert.match(s.replace(/\s+/g, ''), new RegExp(out.replace(/[.]/g, '\\.').replace(/\s+/g, '')), 'it proposes the --export-dir');
+    await keys('Enter');
     s = await waitForHere(/exported to \S+/, 'the export');
     const files = readdirSync(out).filter((f) => f.endsWith('.txt'));
     assert.equal(files.length, 1, 'one export file, no temporary left');

@@ -19,6 +19,7 @@ function mount(over: Partial<ExplorerProps> = {}) {
     archs: [{ arch: 'SKL', name: 'Skylake' }, { arch: 'HSW', name: 'Haswell' }],
     loadArch: async (a) => { loaded.push(a); return scriptedSession(a); },
     saveExport: async (t) => { exports.push(t); return '/tmp/uopscope-session.txt'; },
+    exportPath: () => '/tmp/proposed.txt',
     size: { columns: 80, rows: 24 },
     color: false,
     onQuit: () => { quit++; },
@@ -58,8 +59,8 @@ test('the program pane shows per-line states and the RS its entries with reasons
   await press(r, 'l', 'l', 'l');
   const f = frame();
   // cycle 3 of the script: L0#0 done, L1#0 executing, L2#0 ready behind it, L3#0 waiting on L2#0
-  assert.match(f, />\s+0 add rax, rbx\s+W0 R0 X0 D1/);
-  assert.match(f, /1 cmp rax, rcx\s+W0 R0 X1 D0/);
+  assert.match(f, />\s+0 add rax, rbx\s+W0 R0 E0 D1/);
+  assert.match(f, /1 cmp rax, rcx\s+W0 R0 E1 D0/);
   assert.match(f, /▶ L1#0\s+1µ executing, 1 cycle left/);
   assert.match(f, /○ L2#0\s+1µ p0 busy by L1#0/);
   assert.match(f, /… L3#0\s+1µ waits on L2#0 \(RAX\)/);
@@ -128,7 +129,7 @@ test('b: the two sides of the jump side by side in lockstep', async () => {
   const f = frame();
   assert.match(f, /branches: jump at line 2/);
   assert.match(f, / fall-through\s+taken/);
-  assert.match(f, /3 imul rbx, rbx\s+W\d R\d X\d D\d\s+.*3 imul rbx, rbx\s+not on this path/);
+  assert.match(f, /3 imul rbx, rbx\s+W\d R\d E\d D\d\s+.*3 imul rbx, rbx\s+not on this path/);
   await until(() => /cycle 4 of 100 /.test(frame()), 'the longer path\'s run length (100 cycles) in the header');
   await press(r, 'b');
   assert.doesNotMatch(frame(), /fall-through/);
@@ -154,20 +155,22 @@ test('a: switching architecture keeps the cycle', async () => {
 
 test('g goes to a typed cycle, i changes the iterations, n runs until the selected line issues', async () => {
   const { r, frame } = mount();
-  await press(r, 'g', '4', '2', KEY.enter);
+  await press(r, 'g');
+  assert.match(frame(), /go to cycle: 0 /, 'the prompt proposes the current cycle');
+  await press(r, '4', '2', KEY.enter);
   assert.match(frame(), /cycle 42 of/);
   await press(r, 'i');
   assert.match(frame(), /iterations: 10 /);
   await press(r, '\u007F', '\u007F', '3', KEY.enter);
-  assert.match(frame(), /3 iter/);
+  await until(() => /3 iter/.test(frame()), 'the new iteration count');
   await until(() => /cycle 30 of 30 /.test(frame()), '3 iterations end at cycle 30: the cycle is clamped');
   await press(r, '{', 'j', 'j');          // select line 2
   await press(r, 'n');
   // in the script, instance k holds a port at cycle 2k: line 2's first instance at cycle 4
-  assert.match(frame(), /line 2 issues at cycle 4/);
+  await until(() => /line 2 issues at cycle 4/.test(frame()), 'n');
   assert.match(frame(), /cycle 4 of/);
   await press(r, 'n');
-  assert.match(frame(), /line 2 issues at cycle 14/);
+  await until(() => /line 2 issues at cycle 14/.test(frame()), 'n again');
 });
 
 test('x exports the session; the screen shows the path', async () => {
@@ -175,6 +178,8 @@ test('x exports the session; the screen shows the path', async () => {
   await press(r, 'f', 'l', 'l', 'l', 'j');
   await until(() => /diverge at/.test(frame()), 'divergence');
   await press(r, 'x');
+  assert.match(frame(), /export to: \/tmp\/proposed\.txt/, 'the prompt shows the path before writing');
+  await press(r, KEY.enter);
   await until(() => /exported to/.test(frame()), 'export');
   assert.match(frame(), /exported to \/tmp\/uopscope-session\.txt/);
   assert.equal(exports.length, 1);

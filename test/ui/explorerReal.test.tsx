@@ -28,7 +28,7 @@ afterEach(() => cleanup());
 function mount() {
   const exports: string[] = [];
   const r = render(<Explorer session={skl} iterations={ITER} archs={[{ arch: 'SKL', name: 'Skylake' }, { arch: 'CFL', name: 'Coffee Lake' }]}
-    loadArch={sessionFor} saveExport={async (t) => { exports.push(t); return '/tmp/uopscope-real.txt'; }} size={{ columns: 80, rows: 24 }} color={false} />);
+    loadArch={sessionFor} saveExport={async (t) => { exports.push(t); return '/tmp/uopscope-real.txt'; }} exportPath={() => 'session.txt'} size={{ columns: 80, rows: 24 }} color={false} />);
   return { r, frame: () => plain(r.lastFrame()), exports };
 }
 
@@ -65,7 +65,7 @@ test('b: the two sides of the first conditional jump, in lockstep with their own
   assert.match(f, /branches: jump at line 2/);
   assert.match(f, / fall-through\s+taken/);
   // the thesis's paths: fall-through 0 1 2 3 4 6, taken 0 1 2 5 6
-  assert.match(f, /4 jmp 0x[0-9a-f]+\s+W\d+ R\d+ X\d+ D\d+\s+4 jmp 0x[0-9a-f]+\s+not on this path/);
+  assert.match(f, /4 jmp 0x[0-9a-f]+\s+W\d+ R\d+ E\d+ D\d+\s+4 jmp 0x[0-9a-f]+\s+not on this path/);
   assert.match(f, /5 add rbx, rax\s+not on this path\s+5 add rbx, rax\s+W\d+/);
   const [left, right] = skl.branches!.paths;
   const l7 = left.makeEngine(BASELINE, ITER).seek(7);
@@ -96,7 +96,7 @@ test('x: the export holds the inputs, both panes\' snapshots and tables, and the
   const { r, frame, exports } = mount();
   await press(r, 'd', ']', 'j', 'j', 'j');
   await until(() => /diverge at|identical for all/.test(frame()), 'the comparison');
-  await press(r, 'x');
+  await press(r, 'x', KEY.enter);
   await until(() => /exported to \/tmp\/uopscope-real\.txt/.test(frame()), 'the export');
   const t = exports[0]!;
   const base = skl.makeEngine(BASELINE, ITER).seek(10);
@@ -120,7 +120,7 @@ test('nothing simulated (ADL-P\'s embedded data has none of the branch example\'
   const adl = await buildExplorerSession(loaded, 'ADL-P', { inThread: true });
   const exports: string[] = [];
   const r = render(<Explorer session={adl} iterations={ITER} archs={[{ arch: 'ADL-P', name: 'Alder Lake' }]}
-    loadArch={async () => adl} saveExport={async (t) => { exports.push(t); return '/tmp/uopscope-adl.txt'; }} size={{ columns: 120, rows: 40 }} color={false} />);
+    loadArch={async () => adl} saveExport={async (t) => { exports.push(t); return '/tmp/uopscope-adl.txt'; }} exportPath={() => 'adl.txt'} size={{ columns: 120, rows: 40 }} color={false} />);
   const frame = () => plain(r.lastFrame());
   await press(r, ']', ']');
   assert.match(frame(), /no throughput: no line has data, nothing simulated/);
@@ -130,7 +130,7 @@ test('nothing simulated (ADL-P\'s embedded data has none of the branch example\'
   await press(r, 'f');
   await until(() => /perfect FE –\/–/.test(frame()), 'the comparison line');
   assert.match(frame(), /baseline –\/–/);
-  await press(r, 'x');
+  await press(r, 'x', KEY.enter);
   await until(() => exports.length === 1, 'the export');
   assert.match(exports[0]!, /no throughput: no line of this pane has data, nothing was simulated/);
   assert.doesNotMatch(exports[0]!, /cycles\/iteration/);

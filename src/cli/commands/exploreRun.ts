@@ -1,5 +1,6 @@
 // The work of `uopscope [FILE]` (see explore.ts for the options), loaded only when it runs: the
 // explorer on a terminal, else the report.
+import { homedir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { listRegions, loadInput, selectRegion } from '../../disasm/index.js';
 import { UserError } from '../../errors.js';
@@ -67,8 +68,9 @@ export async function runExplore(args: ExploreArgv): Promise<void> {
       iterations,
       archs: archChoices(dataOpts),
       loadArch: (other) => buildExplorerSession(base, other, dataOpts),
-      saveExport: async (text) => {
-        const path = join(dir, `uopscope-${basename(loaded.file).replace(/[^\w.-]/g, '_')}-${stamp()}.txt`);
+      exportPath: () => join(dir, `uopscope-${basename(loaded.file).replace(/[^\w.-]/g, '_')}-${stamp()}.txt`),
+      saveExport: async (text, typed) => {
+        const path = resolve(dir, typed.startsWith('~/') ? join(homedir(), typed.slice(2)) : typed);
         writeFileAtomic(path, text, 'export');
         return path;
       },

@@ -24,13 +24,13 @@ export function ProgramPane(p: ProgramPaneProps) {
   const more = p.lines.length > rows ? ` ${start + 1}-${start + shown.length}/${p.lines.length}` : '';
   return (
     <Box flexDirection="column" width={p.width}>
-      <Text bold>{clip(`Program  W wait R ready X exec D done${more}`, p.width)}</Text>
+      <Text bold>{clip(`Program  W wait R ready E exec D done${more}`, p.width)}</Text>
       {shown.map((l, k) => {
         const i = start + k;
         const st = p.states[i];
         const sel = i === p.selected;
         const counts = st
-          ? `W${st.waiting} R${st.ready} X${st.executing} D${st.done}`
+          ? `W${st.waiting} R${st.ready} E${st.executing} D${st.done}`
           : 'not on this path';
         const busy = st && (st.executing > 0 ? 'green' : st.ready > 0 ? 'cyan' : st.waiting > 0 ? 'yellow' : undefined);
         return (
