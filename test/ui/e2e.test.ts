@@ -172,3 +172,30 @@ test('Ctrl-C ends the explorer, and the region picker, with status 130 and the t
     try { tmux('kill-server'); } catch { /* already gone */ }
   }
 });
+
+test('x proposes the export directory of uopscope config, in a prompt the user can change before anything is written', { skip: SKIP, timeout: 90_000 }, async () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'uopscope-e2e-cfg-'));
+  const session = 'exportdir';
+  const env = `UOPSCOPE_CONFIG_DIR=${tmp}/cfg`;
+  try {
+    execFileSync('node', ['--import', 'tsx', 'src/cli/main.ts', 'config', 'set', 'export-dir', `${tmp}/out`], { cwd: ROOT, env: { ...process.env, UOPSCOPE_CONFIG_DIR: `${tmp}/cfg` } });
+    execFileSync('mkdir', ['-p', `${tmp}/out`, `${tmp}/other`]);
+    tmux('new-session', '-d', '-s', session, '-x', '120', '-y', '40', '-c', ROOT, `${env} node --import tsx src/cli/main.ts examples/bin/branch --iterations 20${AFTER}`);
+    await waitFor(session, /cycle 0 of/, 'the explorer');
+    tmux('send-keys', '-t', session, 'x');
+    const s = await waitFor(session, /export to: /, 'the prompt');
+    assert.match(s, new RegExp(`export to: ${tmp}/out/uopscope-branch-\\d{8}-\\d{6}\\.txt`));
+    assert.deepEqual(readdirSync(`${tmp}/out`), [], 'nothing is written before enter');
+    // the user types another path: it replaces the proposal
+    tmux('send-keys', '-t', session, '-l', `${tmp}/other/mine.txt`);
+    tmux('send-keys', '-t', session, 'Enter');
+    await waitFor(session, /exported to \S*mine\.txt/, 'the export');
+    assert.deepEqual(readdirSync(`${tmp}/other`), ['mine.txt']);
+    assert.deepEqual(readdirSync(`${tmp}/out`), []);
+    tmux('send-keys', '-t', session, 'q');
+    await waitFor(session, /EXITED rc=0 /, 'the end');
+  } finally {
+    try { tmux('kill-server'); } catch { /* already gone */ }
+    rmSync(tmp, { recursive: true, force: true });
+  }
+});

@@ -25,6 +25,7 @@ export async function runExplore(args: ExploreArgv): Promise<void> {
   const eff = effectiveSettings({
     ...(args.arch !== undefined ? { arch: parseArch(args.arch, '--arch') } : {}),
     ...(args.iterations !== undefined ? { iterations: parseIterations(args.iterations, '--iterations') } : {}),
+    ...(args.exportDir !== undefined ? { 'export-dir': args.exportDir } : {}),
   });
   const arch = eff.arch.value;
   const iterations = eff.iterations.value;
@@ -61,7 +62,7 @@ export async function runExplore(args: ExploreArgv): Promise<void> {
   }
   const base = regionAnalysis(loaded);
   const session = await buildExplorerSession(base, arch, dataOpts);
-  const dir = resolve(args.exportDir);
+  const dir = resolve(eff['export-dir'].value);
   try {
     const how = await runExplorer({
       session,
