@@ -82,7 +82,7 @@ export const EXPLORER_KEYS: Binding[] = [
   { keys: 'tab / 1-4', hint: 'tab', short: 'tab', what: 'pane', help: 'switch pane (small terminals)', priority: 6,
     match: (i, k) => k.tab || (/^[1-9]$/.test(i) && Number(i) <= TABS.length),
     run: (o, _s, i, k) => o.tab(k.tab ? (k.shift ? 'prev' : 'next') : Number(i) - 1) },
-  { keys: '?  esc', hint: '?', short: '?', what: 'help', help: 'this help / close', priority: 1,
+  { keys: '?  esc', hint: '?', short: '?', what: 'help', help: 'this help (again: its next page) / close', priority: 1,
     match: (i, k) => i === '?' || k.escape, run: (o, _s, i) => (i === '?' ? o.toggleOverlay('help') : o.closeOverlay()) },
   { keys: 'q / Ctrl-C', hint: 'q', short: 'q', what: 'quit', help: 'quit', priority: 0,
     match: is('q'), run: (o) => o.quit('quit') },
@@ -145,5 +145,6 @@ export const NOTATIONS: [string, string][] = [
   ['+ … ○ ▶ ✓', 'loading, waiting on an operand, ready (waits for a port), executing, done'],
   ['12k  1.2M', 'counts abbreviated: thousands, millions'],
   ['–', 'no value yet (nothing completed), or none'],
+  ['X asm', 'no data for this instruction: not simulated (see the message)'],
   ['text…', 'cut to fit (names only; numbers are never cut)'],
 ];

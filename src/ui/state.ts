@@ -13,7 +13,8 @@ export type PromptKind = 'goto' | 'iterations' | 'export';
 
 export type Overlay =
   | { kind: 'none' }
-  | { kind: 'help' }
+  /** `page`: which screenful of the help (small terminals page through it with ?) */
+  | { kind: 'help'; page: number }
   | { kind: 'detail' }
   | { kind: 'arch'; index: number }
   /** `fresh`: the text is the proposed value, shown selected: typing replaces it */

@@ -204,9 +204,14 @@ test('enter shows the detail of the selected line, ? the help, q quits', async (
   await tick(40);
   assert.doesNotMatch(frame(), /Detail of line/);
   await press(r, '?');
-  assert.match(frame(), /Keys \(\? or esc closes\)/);
+  assert.match(frame(), /Keys and notation, page 1 of 2 \(\? next page, esc closes\)/);
   assert.match(frame(), /run until the selected line next issues/);
   await press(r, '?');
+  assert.match(frame(), /page 2 of 2/);
+  assert.match(frame(), /L3#50\s+line 3 of the program, iteration 50/, 'the notations are explained');
+  assert.match(frame(), /○ ▶ ✓\s+loading, waiting on an operand, ready/);
+  await press(r, '?');
+  assert.doesNotMatch(frame(), /Keys and notation/);
   await press(r, 'q');
   assert.equal(quits(), 1);
 });
@@ -224,4 +229,58 @@ test('space plays and pauses', async () => {
   await tick(100);
   assert.match(frame(), new RegExp(`cycle ${c} of`));
   assert.match(frame(), /paused/);
+});
+
+test('keys in one burst all count: the architecture menu, the prompts, and a key right after the one that opens them', async () => {
+  const { r, frame, loaded } = mount({ archs: [{ arch: 'SKL', name: 'Skylake' }, { arch: 'HSW', name: 'Haswell' }, { arch: 'SNB', name: 'Sandy Bridge' }] });
+  await tick(30);
+  // one chunk: a, Down, Down, Enter
+  r.stdin.write(`a${KEY.down}${KEY.down}${KEY.enter}`);
+  await until(() => loaded.length === 1, 'the switch');
+  assert.deepEqual(loaded, ['SNB'], 'two Downs moved two entries');
+  await until(() => /· SNB /.test(frame()), 'SNB on screen');
+  // one chunk: i, two backspaces over the proposed 10, 7, enter
+  r.stdin.write('i\u007F\u007F7\r');
+  await until(() => /· 7 iter/.test(frame()), '7 iterations');
+  r.stdin.write('g25\r');
+  await until(() => /cycle 25 of/.test(frame()), 'g 25 in one chunk');
+  // q in the architecture menu quits, as the footer says
+  await press(r, 'a');
+  assert.match(frame(), /q quit/);
+});
+
+test('the iterations prompt proposes the current value selected: typing replaces it (5000, not 105000)', async () => {
+  const { r, frame } = mount();
+  await press(r, 'i');
+  assert.match(frame(), /iterations: 10 \(type to replace/);
+  await press(r, '5', '0', '0', '0');
+  assert.match(frame(), /iterations: 5000▏/);
+  await press(r, KEY.enter);
+  await until(() => /· 5000 iter/.test(frame()), '5000 iterations');
+});
+
+test('a status message goes with the next key; a long one wraps and keeps its reason', async () => {
+  const { r, frame } = mount({
+    saveExport: async () => { throw new Error('/nonexistent/directory/that/is/long/uopscope-loop.o-20261123-190000.txt: cannot write: no such directory; create it or give another path'); },
+    exportPath: () => '/nonexistent/directory/that/is/long/uopscope-loop.o-20261123-190000.txt',
+  });
+  await press(r, 'i', KEY.enter);
+  await until(() => /10 iterations, cycle 0/.test(frame()), 'the message');
+  await press(r, 'l');
+  assert.doesNotMatch(frame(), /10 iterations, cycle 0/, 'cleared by the next action');
+  await press(r, 'x', KEY.enter);
+  await until(() => /export failed/.test(frame()), 'the failure');
+  const f = frame();
+  assert.match(f.replace(/\n/g, ' '), /create it or give another path/, 'the reason is on screen');
+  for (const l of f.split('\n')) assert.ok(l.length <= 80, l);
+  assert.ok(f.split('\n').length <= 23, 'the frame still fits');
+});
+
+test('a slow action shows that it works before the frame it leads to', async () => {
+  const { r, frame } = mount();
+  await press(r, 'i', '9', '0', '0', '0');
+  const before = r.frames.length;
+  await press(r, KEY.enter);
+  await until(() => /· 9000 iter/.test(frame()), 'the rebuild');
+  assert.ok(r.frames.slice(before).some((f) => /simulating 9000 iterations…/.test(plain(f))), 'the busy status was drawn first');
 });

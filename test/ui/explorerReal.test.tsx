@@ -145,3 +145,34 @@ test('b on a loop whose only conditional jump is its back edge says there is no 
   assert.match(f, /no branch inside the loop to compare: the only conditional jump \(line 3\) is the loop's own/);
   assert.doesNotMatch(f, /fall-through/);
 });
+
+test('the detail is of the displayed cycle, also after stepping back to cycles the cache holds (the engine stands elsewhere)', async () => {
+  const it = 200;
+  const at = (c: number, line: number) => { const e = skl.makeEngine(BASELINE, it); e.seek(c); return e.detail(line); };
+  const differs = (a: number, b: number) => a.toFixed(2) !== b.toFixed(2);
+  // a line and dependency whose delays differ between cycles 29 and 39 (else this test could not fail)
+  let pick: { line: number; dep: number } | null = null;
+  for (const { line } of skl.lines) {
+    const now = at(29, line);
+    const later = at(39, line);
+    const d = now.dependencyDelays.find((x) => later.dependencyDelays.some((y) => y.line === x.line && (differs(y.wasDelayed, x.wasDelayed) || differs(y.hasDelayed, x.hasDelayed))));
+    if (d) { pick = { line, dep: d.line }; break; }
+  }
+  assert.ok(pick, 'some line\'s delays differ between cycles 29 and 39');
+  const r = render(<Explorer session={skl} iterations={it} archs={[{ arch: 'SKL', name: 'Skylake' }]}
+    loadArch={sessionFor} saveExport={async () => 'x'} size={{ columns: 120, rows: 40 }} color={false} />);
+  const frame = () => plain(r.lastFrame());
+  for (let i = 0; i < 39; i++) await press(r, 'l');
+  assert.match(frame(), /cycle 39 of/);
+  await press(r, '[');
+  assert.match(frame(), /cycle 29 of/);
+  for (let i = 0; i < skl.lines.findIndex((l) => l.line === pick!.line); i++) await press(r, 'j');
+  await press(r, KEY.enter);
+  const row = (c: number) => {
+    const x = at(c, pick!.line).dependencyDelays.find((y) => y.line === pick!.dep)!;
+    return new RegExp(`\\n\\s+${pick!.dep}\\s+\\S+\\s+\\S+\\s+${x.wasDelayed.toFixed(2)}\\s+${x.hasDelayed.toFixed(2)}\\s*\\n`);
+  };
+  assert.match(frame(), new RegExp(`Detail of line ${pick.line}`));
+  assert.match(frame(), row(29));
+  assert.doesNotMatch(frame(), row(39));
+});

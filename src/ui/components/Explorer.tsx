@@ -20,7 +20,7 @@ import { TabBar } from './TabBar.js';
 import { PaneColumn } from './PaneColumn.js';
 import { ComparisonBar } from './ComparisonBar.js';
 import { DetailPane } from './DetailPane.js';
-import { HelpOverlay } from './HelpOverlay.js';
+import { HelpOverlay, helpLayout } from './HelpOverlay.js';
 import { NumberPrompt } from './NumberPrompt.js';
 import { ArchPicker } from './ArchPicker.js';
 
@@ -71,9 +71,11 @@ export function Explorer(props: ExplorerProps) {
   const width = layout.columns;
   const ov = state.overlay;
 
+  const helpHeight = layout.bodyRows + (layout.mode === 'tabs' ? 1 : 0);
+  control.viewport.helpPages = helpLayout(width, helpHeight).pages;
   let body: ReactNode;
   if (ov.kind === 'help') {
-    body = <HelpOverlay width={width} height={layout.bodyRows + (layout.mode === 'tabs' ? 1 : 0)} />;
+    body = <HelpOverlay width={width} height={helpHeight} page={ov.page} />;
   } else if (ov.kind === 'arch') {
     body = (
       <ArchPicker archs={props.archs} current={state.session.arch} index={ov.index} height={layout.bodyRows}

@@ -34,7 +34,7 @@ export function iterationsDone(x: number): string {
 /** The rate so far and what it is over: the iterations completed, not all of them. */
 export function throughputSoFar(p: Pick<HeaderProps, 'throughput' | 'completed' | 'nothingSimulated' | 'finished'>): string {
   if (p.nothingSimulated) return 'no throughput: no line has data, nothing simulated';
-  if (!(p.completed > 0)) return 'throughput: – (no instruction completed yet)';
+  if (!(p.completed > 0)) return 'throughput – (nothing completed yet)';
   return `${num(p.throughput)} c/iter over ${p.finished ? 'all' : 'the'} ${iterationsDone(p.completed)} iterations done`;
 }
 
@@ -46,7 +46,8 @@ export function Header(p: HeaderProps) {
   const what = full.length <= p.width ? full : `${file} · ${p.region} · ${p.arch}${tail}`;
   const total = p.total === null ? '…' : String(p.total);
   const status = p.busy ?? (p.finished ? 'finished' : p.playing ? `playing ${p.speed}/s` : `paused (${p.speed}/s)`);
-  const where = `cycle ${p.cycle} of ${total} · ${throughputSoFar(p)} · ${status}`;
+  // busy: said before the rest, so that it is never cut off
+  const where = p.busy ? `cycle ${p.cycle} of ${total} · ${p.busy} · ${throughputSoFar(p)}` : `cycle ${p.cycle} of ${total} · ${throughputSoFar(p)} · ${status}`;
   return (
     <Box flexDirection="column" width={p.width}>
       <Text bold color={tint(p.color, 'cyan')}>{clip(what, p.width)}</Text>

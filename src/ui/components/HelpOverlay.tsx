@@ -2,7 +2,7 @@ import { Box, Text } from 'ink';
 import { ARCH_KEYS, EXPLORER_KEYS, NOTATIONS, PROMPT_KEYS } from '../keys.js';
 import { clip } from '../format.js';
 
-export interface HelpOverlayProps { width: number; height: number }
+export interface HelpOverlayProps { width: number; height: number; page: number }
 
 /** Every line of the help: the keys (from the key tables), then the notations of the screen. */
 export function helpLines(): string[] {
@@ -17,18 +17,27 @@ export function helpLines(): string[] {
   ];
 }
 
+/** How the help is laid out in `width` × `height`: two columns when wide, pages when short. */
+export function helpLayout(width: number, height: number): { rows: number; columns: 1 | 2; pages: number } {
+  const rows = Math.max(1, height - 1);
+  const n = helpLines().length;
+  const columns = n > rows && width >= 140 ? 2 : 1;
+  return { rows, columns, pages: Math.max(1, Math.ceil(n / (rows * columns))) };
+}
+
 export function HelpOverlay(p: HelpOverlayProps) {
-  const rows = Math.max(1, p.height - 1);
+  const { rows, columns, pages } = helpLayout(p.width, p.height);
   const lines = helpLines();
-  // two columns when the terminal is wide enough and one would not hold every line
-  const twoCols = lines.length > rows && p.width >= 140;
+  const page = Math.min(p.page, pages - 1);
+  const twoCols = columns === 2;
   const colW = twoCols ? Math.floor((p.width - 2) / 2) : p.width;
-  const first = twoCols ? lines.slice(0, rows) : lines.slice(0, rows);
-  const second = twoCols ? lines.slice(rows, 2 * rows) : [];
-  const hidden = lines.length - first.length - second.length;
+  const at = page * rows * columns;
+  const first = lines.slice(at, at + rows);
+  const second = twoCols ? lines.slice(at + rows, at + 2 * rows) : [];
+  const title = pages > 1 ? `Keys and notation, page ${page + 1} of ${pages} (? ${page + 1 < pages ? 'next page' : 'closes'}, esc closes)` : 'Keys and notation (? or esc closes)';
   return (
     <Box flexDirection="column" width={p.width}>
-      <Text bold>{clip(`Keys (? or esc closes)${hidden > 0 ? ` — ${hidden} more lines: make the terminal taller` : ''}`, p.width)}</Text>
+      <Text bold>{clip(title, p.width)}</Text>
       <Box flexDirection="row">
         <Box flexDirection="column" width={colW}>
           {first.map((l, i) => <Text key={i}>{clip(l, colW)}</Text>)}

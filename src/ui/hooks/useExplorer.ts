@@ -27,6 +27,8 @@ export interface ExplorerControl {
   router: KeyRouter;
   setTotal(pane: ExplorerState['panes'][number], total: import('../types.js').RunTotal): void;
   details: typeof detailsAt;
+  /** set by the Explorer from the terminal's size: how many pages the help has */
+  viewport: { helpPages: number };
 }
 
 export function contextOf(o: Overlay): KeyContext {
@@ -48,6 +50,8 @@ export function useExplorer(props: ExplorerProps, exportText: (s: ExplorerState)
   const exportRef = useRef(exportText);
   exportRef.current = exportText;
 
+  // what the screen's size decides, for the keys (set by the Explorer as it renders)
+  const viewport = useRef({ helpPages: 1 }).current;
   const control = useMemo<ExplorerControl>(() => {
     const get = () => store.current.state;
     const dispatch = (a: Action) => {
@@ -149,7 +153,16 @@ export function useExplorer(props: ExplorerProps, exportText: (s: ExplorerState)
         const s = get();
         dispatch({ type: 'overlay', overlay: { kind: 'arch', index: Math.max(0, s.archs.indexOf(s.session.arch)) } });
       },
-      toggleOverlay: (kind) => dispatch({ type: 'overlay', overlay: get().overlay.kind === kind ? { kind: 'none' } : { kind } }),
+      toggleOverlay: (kind) => {
+        const o = get().overlay;
+        if (kind === 'help') {
+          // ? pages through the help, and closes it after the last page
+          const next = o.kind === 'help' ? o.page + 1 : 0;
+          dispatch({ type: 'overlay', overlay: next < viewport.helpPages ? { kind: 'help', page: next } : { kind: 'none' } });
+          return;
+        }
+        dispatch({ type: 'overlay', overlay: o.kind === kind ? { kind: 'none' } : { kind } });
+      },
       closeOverlay: () => dispatch({ type: 'overlay', overlay: { kind: 'none' } }),
       tab: (to) => dispatch({ type: 'tab', to: typeof to === 'number' ? TABS[to]!.id : to }),
       togglePlay: () => dispatch({ type: 'play' }),
@@ -208,7 +221,7 @@ export function useExplorer(props: ExplorerProps, exportText: (s: ExplorerState)
     };
 
     return {
-      ops, router, details: detailsAt,
+      ops, router, details: detailsAt, viewport,
       setTotal: (pane, total) => dispatch({ type: 'total', pane, total }),
     };
   }, [exit]);
