@@ -130,3 +130,49 @@ export function fitMessage(msg: string, w: number, lines = 2): string {
   for (let i = 0; i < lines; i++) rows.push(s.slice(i * w, (i + 1) * w));
   return rows.filter((r) => r.length > 0).join('\n');
 }
+
+/** An abbreviation of a large magnitude: 12.3k, 205k, 1.2M (k = thousands, M = millions). */
+function abbreviate(x: number, digits: number): string {
+  const a = Math.abs(x);
+  if (a >= 1e6) return `${(x / 1e6).toFixed(digits)}M`;
+  return `${(x / 1e3).toFixed(digits)}k`;
+}
+
+/**
+ * A count in at most `w` columns, never cut: as it is when it fits, else abbreviated (12.3k,
+ * 205k, 1.2M); when even that does not fit, the shortest form (wider than `w`: the caller
+ * must make room, a number is never cut).
+ */
+export function count(n: number, w = Infinity): string {
+  const plain = String(n);
+  if (plain.length <= w || Math.abs(n) < 1000) return plain;
+  const forms = [abbreviate(n, 1), abbreviate(n, 0)];
+  return forms.find((f) => f.length <= w) ?? forms[forms.length - 1]!;
+}
+
+/** A figure in at most `w` columns, never cut: fewer decimals first, then 1.2k; '–' when none. */
+export function numFit(x: number, w: number): string {
+  if (!Number.isFinite(x)) return '–';
+  const forms = [x.toFixed(2), x.toFixed(1), x.toFixed(0)];
+  if (Math.abs(x) >= 1000) forms.push(abbreviate(x, 1), abbreviate(x, 0));
+  return forms.find((f) => f.length <= w) ?? forms[forms.length - 1]!;
+}
+
+/** The first of `forms` that fits in `w` columns, else the last (the shortest the caller has). */
+export function firstFitting(w: number, forms: string[]): string {
+  return forms.find((f) => f.length <= w) ?? forms[forms.length - 1]!;
+}
+
+/** `prefix` and as many whole items as fit in `w` columns, then "+N" for the rest (never half an item). */
+export function fitList(prefix: string, items: string[], w: number, none = 'none'): string {
+  if (items.length === 0) return `${prefix}${none}`;
+  let out = prefix;
+  for (let i = 0; i < items.length; i++) {
+    const rest = items.length - i - 1;
+    const more = rest > 0 ? ` +${rest}` : '';
+    const next = `${out}${i ? ' ' : ''}${items[i]}`;
+    if (next.length + more.length > w) return i === 0 ? `${prefix}${items.length} instances` : `${out} +${items.length - i}`;
+    out = next;
+  }
+  return out;
+}

@@ -88,7 +88,7 @@ test('a: switching to CFL keeps the cycle and shows CFL\'s run there', async () 
   const f = frame();
   assert.match(f, /· CFL \(Coffee Lake\) · 20 iter/);
   assert.match(f, /cycle 12 of/);
-  assert.match(f, new RegExp(`${s.stats.blockThroughput.toFixed(2)} c/iter over the ${s.stats.iterationsCompleted.toFixed(1)} iterations done`));
+  assert.match(f, new RegExp(`${s.stats.blockThroughput.toFixed(2)} c/iter over ${s.stats.iterationsCompleted.toFixed(1)} iter. done`));
   assert.match(f, new RegExp(`Reservation station ${s.rsUsed}/${s.rsCapacity} µops`));
 });
 
@@ -175,4 +175,39 @@ test('the detail is of the displayed cycle, also after stepping back to cycles t
   assert.match(frame(), new RegExp(`Detail of line ${pick.line}`));
   assert.match(frame(), row(29));
   assert.doesNotMatch(frame(), row(39));
+});
+
+test('numbers are never cut: 205,000 iterations at cycle 200,000 on 80 columns; the split statistics at 120 keep the ports in use and say which are hidden', async () => {
+  const it = 205_000;
+  const r = render(<Explorer session={skl} iterations={it} archs={[{ arch: 'SKL', name: 'Skylake' }]}
+    loadArch={sessionFor} saveExport={async () => 'x'} size={{ columns: 80, rows: 24 }} color={false} />);
+  const frame = () => plain(r.lastFrame());
+  await press(r, 'g');
+  r.stdin.write('200000\r');
+  await until(() => /cycle 200000 of/.test(frame()), 'cycle 200,000', 20_000);
+  // split: two panes of 39 columns
+  await press(r, 'f');
+  await until(() => /baseline\s+perfect front end/.test(frame()), 'the split', 20_000);
+  for (const tab of ['1', '2', '3', '4']) {
+    await press(r, tab);
+    const f = frame();
+    // (an instruction's text may be cut: `jne 0x4…`; a figure may not)
+    assert.doesNotMatch(f, /(?<!0x[0-9a-f]*)\d…|…\d/, `tab ${tab}: a number is cut:\n${f}`);
+    for (const l of f.split('\n')) assert.ok(l.length <= 80, l);
+  }
+  assert.match(frame(), /Statistics|Stats/);
+  r.unmount();
+
+  const wide = render(<Explorer session={skl} iterations={ITER} archs={[{ arch: 'SKL', name: 'Skylake' }]}
+    loadArch={sessionFor} saveExport={async () => 'x'} size={{ columns: 120, rows: 40 }} color={false} />);
+  await press(wide, 'f', ']', '4');
+  await until(() => /perfect front end/.test(plain(wide.lastFrame())), 'the split');
+  const e = skl.makeEngine(BASELINE, ITER);
+  const totals = e.seek(10).stats.portTotals;
+  const used = Object.keys(totals).filter((p) => totals[p]! > 0).map((p) => `p${p}`);
+  assert.ok(used.includes('p6'), 'the branch example uses p6 on SKL');
+  const f = plain(wide.lastFrame());
+  const header = f.split('\n').find((l) => /ln instruc/.test(l)) ?? assert.fail(f);
+  for (const p of used) assert.match(header, new RegExp(`${p}\\b.*${p}\\b`), `both panes show ${p}: ${header}`);
+  assert.match(f, /\d unused ports hidden/);
 });

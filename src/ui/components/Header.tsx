@@ -35,7 +35,7 @@ export function iterationsDone(x: number): string {
 export function throughputSoFar(p: Pick<HeaderProps, 'throughput' | 'completed' | 'nothingSimulated' | 'finished'>): string {
   if (p.nothingSimulated) return 'no throughput: no line has data, nothing simulated';
   if (!(p.completed > 0)) return 'throughput – (nothing completed yet)';
-  return `${num(p.throughput)} c/iter over ${p.finished ? 'all' : 'the'} ${iterationsDone(p.completed)} iterations done`;
+  return p.finished ? `${num(p.throughput)} c/iter over all ${iterationsDone(p.completed)} iterations` : `${num(p.throughput)} c/iter over ${iterationsDone(p.completed)} iter. done`;
 }
 
 /** Two lines: what is simulated, and where the run is. */

@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { clip, fit, fitLeft } from '../format.js';
+import { clip, count, fit, fitLeft } from '../format.js';
 import type { LineState } from '../lineStates.js';
 import { scrollStart } from '../layout.js';
 import { tint } from '../theme.js';
@@ -19,7 +19,14 @@ export function ProgramPane(p: ProgramPaneProps) {
   const rows = Math.max(1, p.height - 1);
   const start = scrollStart(p.selected, p.lines.length, rows);
   const shown = p.lines.slice(start, start + rows);
-  const countsW = Math.min(28, Math.max(16, Math.floor(p.width * 0.4)));
+  // the counts are never cut: abbreviated (12k) when long, and the instruction gives way
+  const countsOf = (st: LineState | null, w: number) => (st
+    ? `W${count(st.waiting, w)} R${count(st.ready, w)} E${count(st.executing, w)} D${count(st.done, w)}`
+    : 'not on this path');
+  const widest = (w: number) => Math.max(16, ...shown.map((l, k) => countsOf(p.states[start + k] ?? null, w).length));
+  let digits = 6;
+  while (digits > 3 && widest(digits) > Math.max(16, p.width - 2 - 4 - 6)) digits--;
+  const countsW = Math.min(Math.max(widest(digits), Math.min(28, Math.floor(p.width * 0.4))), p.width - 2 - 4 - 6);
   const asmW = Math.max(6, Math.min(44, p.width - 2 - 4 - countsW));
   const more = p.lines.length > rows ? ` ${start + 1}-${start + shown.length}/${p.lines.length}` : '';
   return (
@@ -29,13 +36,11 @@ export function ProgramPane(p: ProgramPaneProps) {
         const i = start + k;
         const st = p.states[i];
         const sel = i === p.selected;
-        const counts = st
-          ? `W${st.waiting} R${st.ready} E${st.executing} D${st.done}`
-          : 'not on this path';
+        const counts = countsOf(st ?? null, digits);
         const busy = st && (st.executing > 0 ? 'green' : st.ready > 0 ? 'cyan' : st.waiting > 0 ? 'yellow' : undefined);
         return (
           <Text key={l.line} inverse={sel} dimColor={!st}>
-            {sel ? '>' : ' '}{fitLeft(String(l.line), 3)} {fit(l.asm, asmW)} <Text color={busy ? tint(p.color, busy) : undefined}>{sel ? fit(counts, countsW) : clip(counts, countsW)}</Text>
+            {sel ? '>' : ' '}{fitLeft(String(l.line), 3)} {fit(l.asm, asmW)} <Text color={busy ? tint(p.color, busy) : undefined}>{sel ? counts.padEnd(countsW) : counts}</Text>
           </Text>
         );
       })}
