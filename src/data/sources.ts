@@ -34,8 +34,10 @@ export function listDataSources(opts: { cacheDir?: string } = {}): DataSourceRow
     }
     const e = emb.archs[arch];
     if (e !== undefined) {
-      const r: DataSourceRow = { arch, kind: 'embedded', path: embeddedDir(), forms: e, active: imp === undefined };
-      if (emb.date) r.date = emb.date;
+      const origin = emb.origins?.[arch];
+      const r: DataSourceRow = { arch, kind: 'embedded', path: origin ? origin.files.join(', ') : embeddedDir(), forms: e, active: imp === undefined };
+      const date = origin ? origin.date : emb.date;
+      if (date) r.date = date;
       own.push(r);
     }
     const parent = machines.get(arch)?.inheritsDataFrom;
