@@ -5,4 +5,6 @@ import { hideBin } from 'yargs/helpers';
 import { runCli } from './run.js';
 
 const args = hideBin(process.argv);
-await runCli(yargs(args), args);
+// `-` (standard input, as llvm-mca takes it) would reach yargs as an empty string: name it
+const STDIN_ARG = '<stdin>';
+await runCli(yargs(args.map((a) => (a === '-' ? STDIN_ARG : a))), args);

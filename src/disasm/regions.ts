@@ -108,7 +108,13 @@ export function listRegions(input: LoadedInput): Region[] {
     const s = input.sections[0]!;
     return number([{ index: 0, kind: 'whole', name: 'all bytes', start: s.address, end: s.address + s.data.length, section: s.name }, ...findLoops(input)]);
   }
-  return number(findLoops(input));
+  const loops = findLoops(input);
+  if (loops.length === 0 && input.format === 'asm') {
+    // assembly without markers or loops (a block piped in, as llvm-mca takes it): all its code
+    const s = input.sections.find((x) => x.executable && x.data.length > 0);
+    if (s) return number([{ index: 0, kind: 'whole', name: `all code of ${s.name}`, start: s.address, end: s.address + s.data.length, section: s.name }]);
+  }
+  return number(loops);
 }
 
 function parseAddress(s: string, what: string): number {
