@@ -44,7 +44,7 @@ export async function buildExplorerSession(base: RegionAnalysis | LoadedRegion, 
   const a = withLoopEdges;
   const params = a.params;
   const first = analysisFor(2).branches;
-  const notes: string[] = [`data: ${a.data.source.kind} ${a.data.source.path}`];
+  const notes: string[] = [...(a.region.region.note ? [a.region.region.note] : []), `data: ${a.data.source.kind} ${a.data.source.path}`];
   if (a.unknown.length) {
     notes.push(`no data for ${a.unknown.map((u) => `line ${u.line} (${u.asm})`).join(', ')}: ${a.fallback === 'alu' ? 'counted as one ALU µop' : 'not simulated (X)'}`);
   }

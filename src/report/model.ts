@@ -53,7 +53,8 @@ export interface ReportModel {
   /** port of the divider pipe: the DV column follows it when the divider is used */
   dividerPort: number;
   /** where the region came from, for the header (optional) */
-  source?: { file: string; region: string };
+  /** `note`: how the region was chosen when the user did not name it exactly */
+  source?: { file: string; region: string; note?: string };
   main: Section;
   unknown: UnknownInstruction[];
   /** thesis §2.7: the two sides of the first conditional jump (--branch); null when asked but there is none */

@@ -10,6 +10,7 @@ import { variantName, type ReportModel, type Section, type VariantFigures } from
 export function renderText(model: ReportModel): string {
   const out: string[] = [];
   if (model.source) out.push(`Region: ${model.source.region} in ${model.source.file}`);
+  if (model.source?.note) out.push(`(${model.source.note})`);
   out.push(`Iterations: ${model.iterations}`);
   if (!isBaseline(model.variant)) out.push(`Analysis with: ${variantName(model.variant)}`);
   out.push('');

@@ -199,3 +199,23 @@ test('x proposes the export directory of uopscope config, in a prompt the user c
     rmSync(tmp, { recursive: true, force: true });
   }
 });
+
+test('--function on a function with several loops offers them in the picker (keys in one burst count)', { skip: SKIP || (spawnSync('gcc', ['--version']).status === 0 ? false : 'gcc is not installed'), timeout: 90_000 }, async () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'uopscope-e2e-fn-'));
+  const session = 'function';
+  try {
+    execFileSync('gcc', ['-O1', '-x', 'c', '-c', '-', '-o', `${tmp}/kern.o`], { input: 'long mat(long *a, long n) { long s = 0; for (long i = 0; i < n; i++) for (long j = 0; j < n; j++) s += a[i * n + j]; return s; }\n' });
+    tmux('new-session', '-d', '-s', session, '-x', '100', '-y', '30', '-c', ROOT, `node --import tsx src/cli/main.ts ${tmp}/kern.o --function mat --arch SKL --iterations 20${AFTER}`);
+    const s = await waitFor(session, /function mat holds \d+ regions: pick one/, 'the picker of the function\'s loops');
+    assert.match(s, /the whole function mat, as one straight block/);
+    // Down, Down, Enter in one burst: the third entry
+    tmux('send-keys', '-t', session, 'Down', 'Down', 'Enter');
+    const e = await waitFor(session, /cycle 0 of/, 'the explorer');
+    assert.match(e, /range 0x[0-9a-f]+:0x[0-9a-f]+|mat/);
+    tmux('send-keys', '-t', session, 'q');
+    await waitFor(session, /EXITED rc=0 /, 'the end');
+  } finally {
+    try { tmux('kill-server'); } catch { /* already gone */ }
+    rmSync(tmp, { recursive: true, force: true });
+  }
+});

@@ -7,7 +7,8 @@ import type { DisasmArgv } from './disasm.js';
 
 export async function runDisasm(args: DisasmArgv): Promise<void> {
   if (args.arch !== undefined) loadMachine(args.arch); // an unknown arch fails before the input is read
-  const region = await loadRegion(inputFromArgv(args));
+  // a listing shows the whole function (a simulation takes its innermost loop)
+  const region = await loadRegion({ ...inputFromArgv(args), wholeFunction: true });
   if (args.arch === undefined) {
     process.stdout.write(args.json ? `${JSON.stringify(listingJson(region), null, 2)}\n` : renderListing(region, undefined, { att: args.att }));
     return;

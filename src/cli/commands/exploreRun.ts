@@ -2,7 +2,7 @@
 // explorer on a terminal, else the report.
 import { homedir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { listRegions, loadInput, selectRegion } from '../../disasm/index.js';
+import { functionExtent, functionLoops, listRegions, loadInput, selectRegion } from '../../disasm/index.js';
 import { UserError } from '../../errors.js';
 import { colorEnabled } from '../../ui/theme.js';
 import { writeFileAtomic } from '../atomicWrite.js';
@@ -53,6 +53,22 @@ export async function runExplore(args: ExploreArgv): Promise<void> {
     if (picked === 'interrupt') { process.exitCode = 130; return; }
     if (picked === 'quit') return;
     region = picked;
+  }
+  if (tty && pickRegion && sel.function !== undefined) {
+    // a function with several loops: the user picks one (or the whole function)
+    const ext = functionExtent(input, sel.function);
+    const loops = functionLoops(input, ext.sec.name, ext.sym.address, ext.end);
+    if (loops.length > 1) {
+      const choices = [...loops, { index: 0, kind: 'function' as const, name: `the whole function ${ext.sym.name}, as one straight block`, start: ext.sym.address, end: ext.end }];
+      const picked = await pickRegion(`function ${ext.sym.name}`, choices.map((r, i) => ({
+        index: i + 1, label: `${String(i + 1).padStart(2)}  ${r.kind.padEnd(8)} 0x${r.start.toString(16)}–0x${r.end.toString(16)}  ${r.name}`,
+      })));
+      if (picked === 'interrupt') { process.exitCode = 130; return; }
+      if (picked === 'quit') return;
+      const c = choices[picked - 1]!;
+      if (c.kind === 'function') sel.wholeFunction = true;
+      else { delete sel.function; sel.range = `0x${c.start.toString(16)}:0x${c.end.toString(16)}`; }
+    }
   }
   const loaded = selectRegion(input, { ...sel, ...(region !== undefined ? { region } : {}) });
   if (!tty || !runExplorer) {
