@@ -6,6 +6,17 @@ import { commands } from './commands/index.js';
 /** The commands a first word can name (the default command takes a FILE instead). */
 export const COMMAND_NAMES = ['report', 'disasm', 'regions', 'graph', 'data', 'config'];
 
+/** The subcommands of `uopscope data`. */
+export const DATA_COMMANDS = ['import', 'list', 'fetch'];
+
+/** The closest of `names` to `word` when it is close enough to be a typo, else null. */
+export function nearest(word: string, names: readonly string[]): string | null {
+  const w = word.toLowerCase().replace(/^-+/, '');
+  const best = names.map((c) => ({ c, d: editDistance(w, c) })).sort((x, y) => x.d - y.d)[0];
+  if (!best) return null;
+  return best.d <= Math.max(1, Math.floor(best.c.length / 3)) || (w.length >= 3 && best.c.startsWith(w)) ? best.c : null;
+}
+
 /** Edit distance (insertions, deletions, substitutions, adjacent transpositions). */
 export function editDistance(a: string, b: string): number {
   const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
@@ -26,6 +37,10 @@ export function editDistance(a: string, b: string): number {
  */
 export function checkFirstWord(args: string[], exists: (p: string) => boolean = existsSync): void {
   const first = args[0];
+  if (first === 'data' && args[1] !== undefined && !args[1].startsWith('-') && !DATA_COMMANDS.includes(args[1])) {
+    const near = nearest(args[1], DATA_COMMANDS);
+    throw new UserError(`'data ${args[1]}' is not a uopscope command: ${near ? `did you mean 'uopscope data ${near}'?` : `the data commands are ${DATA_COMMANDS.join(', ')}`} (see 'uopscope data --help')`);
+  }
   if (first === undefined || first.startsWith('-') || COMMAND_NAMES.includes(first) || exists(first)) return;
   const near = COMMAND_NAMES.map((c) => ({ c, d: editDistance(first.toLowerCase(), c) })).sort((x, y) => x.d - y.d)[0]!;
   const close = near.d <= Math.max(1, Math.floor(near.c.length / 3)) || (first.length >= 3 && near.c.startsWith(first.toLowerCase()));
@@ -71,6 +86,30 @@ function skipHelpCache(cli: Argv): void {
   if (usage && typeof usage.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => {};
 }
 
+/** Every long option of every command (for suggestions when yargs cannot list the command's);
+ *  test/cli/mistypes.test.ts checks that each is accepted by some command. */
+export const ALL_OPTIONS = ['arch', 'iterations', 'uops-xml', 'fallback', 'export-dir', 'hex', 'raw', 'region', 'function', 'range',
+  'assembler', 'pf', 'ip', 'nd', 'port-capacity', 'issue-width', 'rs-size', 'fast', 'all-variants', 'branch', 'detail', 'json',
+  'cfg', 'dg', 'loop', 'no-loop', 'att', 'cache-dir', 'url', 'help', 'version'];
+
+/** yargs's "Unknown argument: arhc" with the option the user probably meant (--arch). */
+export function unknownOptionHint(msg: string, y?: Argv): string {
+  const one = msg.replace(/\s*\n\s*/g, ' ');
+  const m = /^Unknown arguments?: (.+)$/.exec(one);
+  if (!m) return one;
+  let known: string[] = [];
+  try {
+    const opts = (y as unknown as { getOptions?: () => { key?: Record<string, unknown> } } | undefined)?.getOptions?.();
+    known = Object.keys(opts?.key ?? {}).filter((k) => k.length > 1);
+    if (known.length === 0) known = ALL_OPTIONS;
+  } catch { /* no options known */ }
+  const parts = m[1]!.split(', ').map((name) => {
+    const near = nearest(name, known);
+    return near ? `'${name}' (did you mean --${near}?)` : `'${name}'`;
+  });
+  return `unknown argument${parts.length > 1 ? 's' : ''}: ${parts.join(', ')}`;
+}
+
 export async function runCli(y: Argv, args?: string[]): Promise<void> {
   quietOnClosedPipe(process.stdout);
   // a closed stderr leaves no one to tell; never turn it into an uncaught exception
@@ -80,9 +119,9 @@ export async function runCli(y: Argv, args?: string[]): Promise<void> {
   }
   let cli = y.scriptName('uopscope').strict().help().alias('h', 'help').version()
     .wrap(Math.min(100, process.stdout.columns || 80))
-    .fail((msg, err) => {
+    .fail((msg, err, y) => {
       if (err) reportFailure(err);
-      process.stderr.write(`uopscope: ${String(msg).replace(/\s*\n\s*/g, ' ')} (see 'uopscope --help')\n`);
+      process.stderr.write(`uopscope: ${unknownOptionHint(String(msg), y ?? cli)} (see 'uopscope --help')\n`);
       process.exit(2);
     });
   for (const c of commands) cli = c(cli);

@@ -2,7 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { checkFirstWord, editDistance } from '../../src/cli/run.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import { ALL_OPTIONS, checkFirstWord, editDistance } from '../../src/cli/run.js';
 
 function uopscope(args: string[]) {
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { encoding: 'utf8' });
@@ -41,4 +42,22 @@ test('--region quotes what was typed', () => {
   const ok = uopscope(['report', 'examples/bin/two-regions.o', '--region', '2', '--fast']);
   assert.equal(ok.status, 0, ok.stderr);
   assert.match(ok.stdout, /IACA region 2/);
+});
+
+test('a mistyped data command or option gets the nearest one', () => {
+  const d = uopscope(['data', 'imprt', 'x.xml']);
+  assert.equal(d.status, 2);
+  assert.equal(d.stderr, "uopscope: 'data imprt' is not a uopscope command: did you mean 'uopscope data import'? (see 'uopscope data --help')\n");
+  const o = uopscope(['report', 'examples/bin/branch', '--arhc', 'SNB']);
+  assert.equal(o.status, 2);
+  assert.equal(o.stderr, "uopscope: unknown argument: 'arhc' (did you mean --arch?) (see 'uopscope --help')\n");
+});
+
+test('the option list for suggestions holds every option a command declares', () => {
+  const declared = new Set<string>();
+  for (const f of readdirSync('src/cli/commands').map((x) => `src/cli/commands/${x}`).concat('src/cli/regionOptions.ts')) {
+    for (const m of readFileSync(f, 'utf8').matchAll(/\.option\('([a-z-]+)'/g)) declared.add(m[1]!);
+  }
+  assert.ok(declared.size > 15);
+  for (const o of declared) assert.ok(ALL_OPTIONS.includes(o), `ALL_OPTIONS lacks ${o}`);
 });
