@@ -122,13 +122,15 @@ export function fitMessage(msg: string, w: number, lines = 2): string {
     if (rows.length <= lines) return rows.join('\n');
     if (longest < 0 || over > s.length) break;
   }
-  // still too long: cut the middle of the message, keep its end
-  const room = w * lines - 1;
-  const half = Math.floor(room / 3);
-  s = `${s.slice(0, half)}…${s.slice(s.length - (room - 1 - half))}`;
-  rows = [];
-  for (let i = 0; i < lines; i++) rows.push(s.slice(i * w, (i + 1) * w));
-  return rows.filter((r) => r.length > 0).join('\n');
+  // still too long: cut the middle of the message (at word boundaries where it can), keep its
+  // start and its end (the reason)
+  for (let room = w * lines - 2; room > 8; room -= 2) {
+    const head = Math.floor(room / 3);
+    const t = `${s.slice(0, head).replace(/\s+\S*$/, '')} … ${s.slice(s.length - (room - 3 - head)).replace(/^\S*\s+/, '')}`;
+    rows = wrapWords(t, w);
+    if (rows.length <= lines) return rows.join('\n');
+  }
+  return s.slice(s.length - w);
 }
 
 /** An abbreviation of a large magnitude: 12.3k, 205k, 1.2M (k = thousands, M = millions). */

@@ -64,7 +64,7 @@ export const EXPLORER_KEYS: Binding[] = [
     match: (i, k) => i === 'G' || k.end || k.home, run: (o, _s, _i, k) => (k.home ? o.home() : o.runToEnd()) },
   { keys: 'n', short: 'n', what: 'next issue', help: 'run until the selected line next issues', priority: 13,
     match: is('n'), run: (o) => o.nextIssue() },
-  { keys: '↑ / k, ↓ / j, PgUp/PgDn', hint: '↑/↓', short: '↑↓', what: 'line', help: 'select a line (PgUp/PgDn: 10)', priority: 8,
+  { keys: '↑↓ k j PgUp/Dn', hint: '↑/↓', short: '↑↓', what: 'line', help: 'select a line (PgUp / PgDn: 10 lines)', priority: 8,
     match: (i, k) => k.upArrow || k.downArrow || k.pageUp || k.pageDown || i === 'k' || i === 'j',
     run: (o, _s, i, k) => o.select(k.pageUp ? -10 : k.pageDown ? 10 : k.upArrow || i === 'k' ? -1 : 1) },
   { keys: 'enter', short: '⏎', what: 'detail', help: 'detail of the selected line at this cycle (thesis §2.6)', priority: 12,

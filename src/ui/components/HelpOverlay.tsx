@@ -10,8 +10,10 @@ export function helpLines(): string[] {
   const row = (k: string, what: string) => `${k.padEnd(keyW)} ${what}`;
   return [
     ...EXPLORER_KEYS.map((b) => row(b.keys, b.help)),
-    row('in prompts', PROMPT_KEYS.filter((b) => b.keys !== 'esc' && b.keys !== 'enter').map((b) => `${b.keys}: ${b.help}`).join('; ')),
-    row('in menus', `${ARCH_KEYS[0]!.keys} choose, enter pick, esc cancel`),
+    'In prompts (g, i, x)',
+    ...PROMPT_KEYS.map((b) => row(b.keys, b.help)),
+    'In the architecture menu',
+    ...ARCH_KEYS.map((b) => row(b.keys, b.help)),
     'Notation',
     ...NOTATIONS.map(([k, what]) => row(k, what)),
   ];
