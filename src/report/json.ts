@@ -71,7 +71,8 @@ export interface ReportJson extends SectionJson {
   iterations: number;
   /** switches of the main analysis (--pf, --ip, --nd) */
   variant: Variant;
-  source?: { file: string; region: string };
+  /** `note`: how the region was chosen when the user did not name it exactly */
+  source?: { file: string; region: string; note?: string };
   unknown: { line: number; asm: string; fallback: 'skip' | 'alu' | null }[];
   /** with --branch; null when the region has no conditional jump */
   branch?: { branchLine: number; left: SectionJson; right: SectionJson } | null;
