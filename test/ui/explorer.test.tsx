@@ -284,3 +284,16 @@ test('a slow action shows that it works before the frame it leads to', async () 
   await until(() => /· 9000 iter/.test(frame()), 'the rebuild');
   assert.ok(r.frames.slice(before).some((f) => /simulating 9000 iterations…/.test(plain(f))), 'the busy status was drawn first');
 });
+
+test('a variant toggled late in a long run, and a far seek, show that they work first', async () => {
+  const { r, frame } = mount({ iterations: 1000 });
+  await press(r, 'g', '5', '0', '0', '0');
+  let before = r.frames.length;
+  await press(r, KEY.enter);
+  await until(() => /cycle 5000 of/.test(frame()), 'the seek');
+  assert.ok(r.frames.slice(before).some((f) => /seeking…/.test(plain(f))), 'the far seek said so');
+  before = r.frames.length;
+  await press(r, 'f');
+  await until(() => /variant: perfect front end/.test(frame()), 'the variant');
+  assert.ok(r.frames.slice(before).some((f) => /computing the variant…/.test(plain(f))), 'the rebuild said so first');
+});
