@@ -5,21 +5,23 @@
 import { readFileSync } from 'node:fs';
 import { writeFileAtomic } from '../atomicWrite.js';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { UserError } from '../errors.js';
 import { parseArchName } from '../data/archName.js';
 import type { ArchName } from '../data/types.js';
 
 /** Built-in defaults when neither a flag nor the config file says otherwise. */
-export const BUILTIN_DEFAULTS = { arch: 'SKL', iterations: 200 } as const;
+export const BUILTIN_DEFAULTS = { arch: 'SKL', iterations: 200, 'export-dir': '.' } as const;
 
 export interface UserConfig {
   arch?: ArchName;
   iterations?: number;
+  /** where the explorer's export (x) proposes to write (an absolute path) */
+  'export-dir'?: string;
 }
 
 export type ConfigKey = keyof UserConfig;
-export const CONFIG_KEYS: readonly ConfigKey[] = ['arch', 'iterations'];
+export const CONFIG_KEYS: readonly ConfigKey[] = ['arch', 'iterations', 'export-dir'];
 
 /** Largest iteration count accepted (memory stays flat; time grows linearly). */
 export const MAX_ITERATIONS = 100_000_000;
@@ -57,6 +59,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): UserConfig {
   const out: UserConfig = {};
   if (obj.arch !== undefined) out.arch = parseArch(obj.arch, `"arch" in ${path}`);
   if (obj.iterations !== undefined) out.iterations = parseIterations(obj.iterations, `"iterations" in ${path}`);
+  if (obj['export-dir'] !== undefined) out['export-dir'] = parseDir(obj['export-dir'], `"export-dir" in ${path}`);
   return out;
 }
 
@@ -75,7 +78,16 @@ export function writeConfig(cfg: UserConfig, env: NodeJS.ProcessEnv = process.en
 export function parseConfigValue(key: string, value: unknown): UserConfig {
   if (key === 'arch') return { arch: parseArch(value, 'arch') };
   if (key === 'iterations') return { iterations: parseIterations(value, 'iterations') };
+  if (key === 'export-dir') return { 'export-dir': resolve(parseDir(value, 'export-dir')) };
   throw new UserError(`unknown setting '${key}'; the settings are: ${CONFIG_KEYS.join(', ')}`);
+}
+
+/** A directory name (not checked for existence: the export says when it cannot write). */
+export function parseDir(value: unknown, where: string): string {
+  if (typeof value !== 'string' || value.trim() === '' || value.includes('\0')) {
+    throw new UserError(`${where}: '${String(value)}' is not a directory name`);
+  }
+  return value.trim().startsWith('~/') ? join(homedir(), value.trim().slice(2)) : value.trim();
 }
 
 /** An architecture name from a flag, the config file or the explorer (the edge where text becomes
@@ -100,7 +112,7 @@ export interface EffectiveSetting<T> { value: T; from: 'flag' | 'config' | 'defa
 
 /** A flag beats the config file, which beats the built-in default. */
 export function effectiveSettings(flags: UserConfig, env: NodeJS.ProcessEnv = process.env): {
-  arch: EffectiveSetting<ArchName>; iterations: EffectiveSetting<number>;
+  arch: EffectiveSetting<ArchName>; iterations: EffectiveSetting<number>; 'export-dir': EffectiveSetting<string>;
 } {
   const saved = readConfig(env);
   const pick = <K extends ConfigKey>(k: K): EffectiveSetting<NonNullable<UserConfig[K]>> => {
@@ -108,5 +120,5 @@ export function effectiveSettings(flags: UserConfig, env: NodeJS.ProcessEnv = pr
     if (saved[k] !== undefined) return { value: saved[k] as NonNullable<UserConfig[K]>, from: 'config' };
     return { value: BUILTIN_DEFAULTS[k] as NonNullable<UserConfig[K]>, from: 'default' };
   };
-  return { arch: pick('arch'), iterations: pick('iterations') };
+  return { arch: pick('arch'), iterations: pick('iterations'), 'export-dir': pick('export-dir') };
 }

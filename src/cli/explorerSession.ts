@@ -1,7 +1,7 @@
 // Glue between the pipeline and the explorer: a loaded region + an architecture → the plain
 // ExplorerSession the UI reads (engine factories, branch sides, a worker for long runs). Reads
 // data files through src/cli/pipeline.ts; the UI itself does no I/O.
-import { buildDependencyGraph, type LoadedRegion } from '../disasm/index.js';
+import { buildDependencyGraph, onlyLoopJumps, type LoadedRegion } from '../disasm/index.js';
 import { listDataSources, listMachines, loadMachine } from '../data/index.js';
 import { parseArch } from './config.js';
 import type { MachineModel } from '../data/types.js';
@@ -52,7 +52,7 @@ export async function buildExplorerSession(base: RegionAnalysis | LoadedRegion, 
   const src = a.data.source;
   const xml = src.kind === 'none' ? [] : [`${src.kind} ${src.path}`];
   const llvm = a.data.llvm ? [`LLVM ${a.data.llvm.llvm} ${a.data.llvm.cpu} model`] : [];
-  const notes: string[] = [`data: ${[...xml, ...llvm].join(', then ')} · figures: ${originSummary(a.resolved.map((r) => r.origin))}`];
+  const notes: string[] = [...(a.region.region.note ? [a.region.region.note] : []), `data: ${[...xml, ...llvm].join(', then ')} · figures: ${originSummary(a.resolved.map((r) => r.origin))}`];
   if (a.unknown.length) {
     notes.push(`no figures for ${a.unknown.map((u) => `line ${u.line} (${u.asm}: ${u.why ?? 'no source'})`).join(', ')}: ${a.fallback === 'alu' ? 'counted as one ALU µop' : 'not simulated (?)'}`);
   }
@@ -81,6 +81,7 @@ export async function buildExplorerSession(base: RegionAnalysis | LoadedRegion, 
         { label: 'taken', lines: first.rightLines, makeEngine: engineFor(1) },
       ],
     },
+    ...(first ? {} : { noBranches: noBranchesReason(a) }),
     notes,
     ...(inThread ? {} : { offload: workerOffload(programFor, params) }),
   };
@@ -89,6 +90,14 @@ export async function buildExplorerSession(base: RegionAnalysis | LoadedRegion, 
 /** The explorer's loadArch: a name from the picker → the same region's session on that machine. */
 export function sessionLoader(base: RegionAnalysis, opts: SessionOptions = {}): (arch: string) => Promise<ExplorerSession> {
   return async (arch) => buildExplorerSession(base, loadMachine(parseArch(arch, 'architecture')), opts);
+}
+
+/** Why `b` has nothing to compare: no conditional jump, or only the loop's own (back edge / exit). */
+function noBranchesReason(a: Analysis): string {
+  const jumps = onlyLoopJumps(a.region.instructions);
+  if (jumps.length === 0) return 'no conditional jump in this region: nothing to compare';
+  const which = jumps.map((k) => `line ${a.region.instructions[k]!.line}`).join(', ');
+  return `no branch inside the loop to compare: the only conditional jump${jumps.length > 1 ? 's' : ''} (${which}) ${jumps.length > 1 ? 'are' : 'is'} the loop's own (back edge or exit)`;
 }
 
 /** The machine models for the picker; without --uops-xml, those without data say so. */

@@ -4,4 +4,7 @@ import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { runCli } from './run.js';
 
-await runCli(yargs(hideBin(process.argv)));
+const args = hideBin(process.argv);
+// `-` (standard input, as llvm-mca takes it) would reach yargs as an empty string: name it
+const STDIN_ARG = '<stdin>';
+await runCli(yargs(args.map((a) => (a === '-' ? STDIN_ARG : a))), args);

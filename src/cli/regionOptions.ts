@@ -7,7 +7,7 @@ export interface InputArgv {
   file?: string;
   hex?: string;
   raw?: string;
-  region?: number;
+  region?: number | string;
   function?: string;
   range?: string;
   assembler?: 'as' | 'clang';
@@ -19,7 +19,7 @@ export function addInputOptions<T>(y: Argv<T>): Argv<T & InputArgv> {
     .positional('file', { type: 'string', describe: 'binary (ELF, PE/COFF, Mach-O) or assembly source (.s, .S, .asm)' })
     .option('hex', { type: 'string', describe: 'raw machine code as hex, e.g. 4801d8' })
     .option('raw', { type: 'string', describe: 'file of raw machine code' })
-    .option('region', { type: 'number', describe: 'marked region or loop N (see `uopscope regions FILE`)' })
+    .option('region', { type: 'string', describe: 'marked region or loop N (see `uopscope regions FILE`)' })
     .option('function', { type: 'string', describe: 'analyse the function SYMBOL' })
     .option('range', { type: 'string', describe: 'analyse the addresses START:END (END exclusive)' })
     .option('assembler', { choices: ['as', 'clang'] as const, default: 'as' as const, describe: 'tool that assembles assembly input' }) as unknown as Argv<T & InputArgv>;
@@ -33,8 +33,10 @@ export function inputFromArgv(argv: InputArgv): InputOptions & RegionSelection {
   if (argv.raw !== undefined) opts.raw = String(argv.raw);
   if (argv.assembler !== undefined) opts.assembler = argv.assembler;
   if (argv.region !== undefined) {
-    if (!Number.isInteger(argv.region)) throw new UserError(`--region: '${argv.region}' is not a region number; see 'uopscope regions FILE'`);
-    opts.region = argv.region;
+    // the text as typed (a number option would turn 'abc' into NaN before we see it)
+    const typed = String(argv.region);
+    if (!/^\s*\d+\s*$/.test(typed)) throw new UserError(`--region '${typed}': not a region number (1, 2, …); see 'uopscope regions FILE'`);
+    opts.region = Number(typed);
   }
   if (argv.function !== undefined) opts.function = String(argv.function);
   if (argv.range !== undefined) opts.range = String(argv.range);

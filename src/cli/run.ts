@@ -1,7 +1,55 @@
+import { existsSync } from 'node:fs';
 import type { Argv } from 'yargs';
 import { UserError } from '../errors.js';
 import { commands } from './commands/index.js';
 import { skipHelpCache } from './yargsHelpCache.js';
+
+/** The commands a first word can name (the default command takes a FILE instead). */
+export const COMMAND_NAMES = ['report', 'disasm', 'regions', 'graph', 'data', 'config'];
+
+/** The subcommands of `uopscope data`. */
+export const DATA_COMMANDS = ['import', 'list', 'fetch'];
+
+/** The closest of `names` to `word` when it is close enough to be a typo, else null. */
+export function nearest(word: string, names: readonly string[]): string | null {
+  const w = word.toLowerCase().replace(/^-+/, '');
+  const best = names.map((c) => ({ c, d: editDistance(w, c) })).sort((x, y) => x.d - y.d)[0];
+  if (!best) return null;
+  return best.d <= Math.max(1, Math.floor(best.c.length / 3)) || (w.length >= 3 && best.c.startsWith(w)) ? best.c : null;
+}
+
+/** Edit distance (insertions, deletions, substitutions, adjacent transpositions). */
+export function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+/**
+ * The first word is neither a command nor an existing file, and either looks like a mistyped
+ * command or is followed by more words (which only a command takes): say that, with the nearest
+ * command, instead of yargs's "Unknown argument" about the word after it.
+ */
+export function checkFirstWord(args: string[], exists: (p: string) => boolean = existsSync): void {
+  const first = args[0];
+  if (first === 'data' && args[1] !== undefined && !args[1].startsWith('-') && !DATA_COMMANDS.includes(args[1])) {
+    const near = nearest(args[1], DATA_COMMANDS);
+    throw new UserError(`'data ${args[1]}' is not a uopscope command: ${near ? `did you mean 'uopscope data ${near}'?` : `the data commands are ${DATA_COMMANDS.join(', ')}`} (see 'uopscope data --help')`);
+  }
+  if (first === undefined || first.startsWith('-') || COMMAND_NAMES.includes(first) || exists(first)) return;
+  const near = COMMAND_NAMES.map((c) => ({ c, d: editDistance(first.toLowerCase(), c) })).sort((x, y) => x.d - y.d)[0]!;
+  const close = near.d <= Math.max(1, Math.floor(near.c.length / 3)) || (first.length >= 3 && near.c.startsWith(first.toLowerCase()));
+  const more = args.slice(1).some((a) => !a.startsWith('-'));
+  if (!close && !more) return;   // a missing file: the input stage says so
+  const suggest = close ? `did you mean 'uopscope ${near.c}'?` : `the commands are ${COMMAND_NAMES.join(', ')}`;
+  throw new UserError(`'${first}' is not a uopscope command (nor an existing file): ${suggest} (see 'uopscope --help')`);
+}
 
 /** Prints a UserError as its one line and exits non-zero; anything else is a bug. */
 export function reportFailure(err: unknown): never {
@@ -26,15 +74,42 @@ export function quietOnClosedPipe(stream: NodeJS.WriteStream = process.stdout, e
   });
 }
 
-export async function runCli(y: Argv): Promise<void> {
+/** Every long option of every command (for suggestions when yargs cannot list the command's);
+ *  test/cli/mistypes.test.ts checks that each is accepted by some command. */
+export const ALL_OPTIONS = ['arch', 'iterations', 'uops-xml', 'fallback', 'export-dir', 'hex', 'raw', 'region', 'function', 'range',
+  'assembler', 'pf', 'ip', 'nd', 'port-capacity', 'issue-width', 'rs-size', 'fast', 'all-variants', 'branch', 'detail', 'json',
+  'cfg', 'dg', 'loop', 'no-loop', 'att', 'cache-dir', 'url', 'connect-timeout', 'stall-timeout', 'strict', 'help', 'version'];
+
+/** yargs's "Unknown argument: arhc" with the option the user probably meant (--arch). */
+export function unknownOptionHint(msg: string, y?: Argv): string {
+  const one = msg.replace(/\s*\n\s*/g, ' ');
+  const m = /^Unknown arguments?: (.+)$/.exec(one);
+  if (!m) return one;
+  let known: string[] = [];
+  try {
+    const opts = (y as unknown as { getOptions?: () => { key?: Record<string, unknown> } } | undefined)?.getOptions?.();
+    known = Object.keys(opts?.key ?? {}).filter((k) => k.length > 1);
+    if (known.length === 0) known = ALL_OPTIONS;
+  } catch { /* no options known */ }
+  const parts = m[1]!.split(', ').map((name) => {
+    const near = nearest(name, known);
+    return near ? `'${name}' (did you mean --${near}?)` : `'${name}'`;
+  });
+  return `unknown argument${parts.length > 1 ? 's' : ''}: ${parts.join(', ')}`;
+}
+
+export async function runCli(y: Argv, args?: string[]): Promise<void> {
   quietOnClosedPipe(process.stdout);
   // a closed stderr leaves no one to tell; never turn it into an uncaught exception
   process.stderr.on('error', () => {});
+  if (args) {
+    try { checkFirstWord(args); } catch (err) { reportFailure(err); }
+  }
   let cli = y.scriptName('uopscope').strict().help().alias('h', 'help').version()
     .wrap(Math.min(100, process.stdout.columns || 80))
-    .fail((msg, err) => {
+    .fail((msg, err, y) => {
       if (err) reportFailure(err);
-      process.stderr.write(`uopscope: ${String(msg).replace(/\s*\n\s*/g, ' ')} (see 'uopscope --help')\n`);
+      process.stderr.write(`uopscope: ${unknownOptionHint(String(msg), y ?? cli)} (see 'uopscope --help')\n`);
       process.exit(2);
     });
   for (const c of commands) cli = c(cli);

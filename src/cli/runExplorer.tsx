@@ -4,6 +4,7 @@ import { render } from 'ink';
 import { Explorer, RegionPicker } from '../ui/index.js';
 import { shareInkOutputCache } from '../ui/inkOutputCache.js';
 import type { ExplorerProps } from '../ui/index.js';
+import type { QuitHow } from '../ui/types.js';
 import type { RegionChoice } from '../ui/components/RegionPicker.js';
 
 const ENTER_ALT = '\u001B[?1049h\u001B[H';
@@ -35,28 +36,32 @@ function onSignals(restore: () => void): () => void {
   return () => { for (const s of sigs) process.removeListener(s, handler); };
 }
 
-export async function runExplorer(props: Omit<ExplorerProps, 'onQuit'>): Promise<void> {
+/** Runs the explorer until the user leaves; 'interrupt' when that was Ctrl-C (exit status 130). */
+export async function runExplorer(props: Omit<ExplorerProps, 'onQuit'>): Promise<QuitHow> {
   await shareInkOutputCache();
   const restore = alternateScreen(process.stdout);
   const unhook = onSignals(restore);
+  let how: QuitHow = 'quit';
   try {
-    const app = render(<Explorer {...props} />, { exitOnCtrlC: false, patchConsole: true, maxFps: 60 });
+    const app = render(<Explorer {...props} onQuit={(h) => { how = h; }} />, { exitOnCtrlC: false, patchConsole: true, maxFps: 60 });
     await app.waitUntilExit();
   } finally {
     unhook();
     restore();
   }
+  return how;
 }
 
-/** Lets the user choose one of several regions; null when they quit. The picker is erased after. */
-export async function pickRegion(file: string, regions: RegionChoice[]): Promise<number | null> {
-  return new Promise<number | null>((resolve) => {
-    const done = (v: number | null) => {
+/** Lets the user choose one of several regions; 'quit' / 'interrupt' (Ctrl-C) when they leave.
+ *  The picker is erased after. */
+export async function pickRegion(file: string, regions: RegionChoice[]): Promise<number | QuitHow> {
+  return new Promise<number | QuitHow>((resolve) => {
+    const done = (v: number | QuitHow) => {
       app.clear();
       app.unmount();
       resolve(v);
     };
-    const app = render(<RegionPicker file={file} regions={regions} onPick={(i) => done(i)} onCancel={() => done(null)} />,
+    const app = render(<RegionPicker file={file} regions={regions} onPick={(i) => done(i)} onCancel={(how) => done(how)} />,
       { exitOnCtrlC: false });
   });
 }

@@ -48,8 +48,11 @@ function embeddedData(arch: ArchName, chain: ArchName[], opts: LoadArchOptions):
   const hit = memo.get(key);
   if (hit) return hit;
   const summary = embeddedSummary(opts.cacheDir);
-  const base: Omit<DataSource, 'forms'> = { kind: 'embedded', path: embeddedFiles().length ? embeddedFiles()[0]!.replace(/\/[^/]*$/, '') : '(none)' };
-  if (summary.date) base.date = summary.date;
+  // credited to the files that define this architecture (or the one it inherits from)
+  const origin = chain.map((a) => summary.origins?.[a]).find((o) => o !== undefined);
+  const base: Omit<DataSource, 'forms'> = { kind: 'embedded', path: origin ? origin.files.join(', ') : embeddedFiles().length ? embeddedFiles()[0]!.replace(/\/[^/]*$/, '') : '(none)' };
+  const date = origin ? origin.date : summary.date;
+  if (date) base.date = date;
   const data = combine(arch, chain.map((a) => loadEmbeddedArch(a, opts.cacheDir)), chain, base);
   if (data) { data.llvm = loadLlvmModel(arch); memo.set(key, data); }
   return data;

@@ -19,6 +19,9 @@ export interface EmbeddedSummary {
   /** oldest `date` among the files' root elements, when any */
   date?: string;
   archs: Record<string, number>;
+  /** per architecture, where its figures come from: the files that define it and their `date`s
+   *  (an architecture of one file is credited to that file's origin, not to another file's) */
+  origins: Record<string, { files: string[]; date?: string }>;
   hash: string;
 }
 
@@ -36,15 +39,17 @@ const memo = new Map<string, Loaded>();
 
 function hashFiles(files: string[]): { hash: string; texts: string[] } {
   const h = createHash('sha1');
-  h.update(`v${CACHE_VERSION}\n`);
+  // the summary's layout is part of the key (origins per architecture since summary 2)
+  h.update(`v${CACHE_VERSION}\nsummary 2\n`);
   const texts = files.map((f) => readFileSync(f, 'utf8'));
   files.forEach((f, i) => { h.update(f.replace(/^.*\//, '')); h.update('\0'); h.update(texts[i]!); h.update('\0'); });
   return { hash: h.digest('hex').slice(0, 16), texts };
 }
 
 /** Parses every embedded file into per-arch lists (the first definition of a form wins). */
-export function parseEmbedded(files: string[], texts?: string[]): { archs: Map<string, ArchForm[]>; date?: string } {
+export function parseEmbedded(files: string[], texts?: string[]): { archs: Map<string, ArchForm[]>; date?: string; origins: EmbeddedSummary['origins'] } {
   const archs = new Map<string, ArchForm[]>();
+  const origins: EmbeddedSummary['origins'] = {};
   let date: string | undefined;
   files.forEach((file, i) => {
     const parsed = parseUopsXmlText(texts?.[i] ?? readFileSync(file, 'utf8'), file);
@@ -52,10 +57,13 @@ export function parseEmbedded(files: string[], texts?: string[]): { archs: Map<s
     for (const [a, forms] of parsed.archs) {
       const list = archs.get(a);
       if (list) list.push(...forms); else archs.set(a, [...forms]);
+      const o = (origins[a] ??= { files: [] });
+      o.files.push(file);
+      if (parsed.date) o.date = o.date ? `${o.date}; ${parsed.date}` : parsed.date;
     }
   });
   for (const [a, forms] of archs) archs.set(a, dedupe(forms));
-  const out: { archs: Map<string, ArchForm[]>; date?: string } = { archs };
+  const out: { archs: Map<string, ArchForm[]>; date?: string; origins: EmbeddedSummary['origins'] } = { archs, origins };
   if (date) out.date = date;
   return out;
 }
@@ -83,6 +91,7 @@ function open(dirOverride?: string, sourceDir = embeddedDir()): Loaded {
   const summary: EmbeddedSummary = {
     files,
     archs: Object.fromEntries([...parsed.archs].map(([a, f]) => [a, f.length])),
+    origins: parsed.origins,
     hash,
   };
   if (parsed.date) summary.date = parsed.date;

@@ -401,11 +401,30 @@ function fromForm(d: DecodedInstruction, hit: { form: ArchForm; rule: MatchRule 
   // gets the instruction's maximum latency, at least 1
   for (const r of written(d)) if (latencyByResource[r] === undefined) latencyByResource[r] = Math.max(maxLatency, 1);
   for (const v of Object.values(latencyByResource)) maxLatency = Math.max(maxLatency, v);
+  const div = dividerCycles(form.asm, m);
   return {
     line: d.line, form, rule, uops, ports: ports.map((g) => ({ count: g.count, ports: [...g.ports] })),
-    latencyByResource, maxLatency, divCycles: m.divCycles ?? 0, variant, unknown: false, fallback: null,
+    latencyByResource, maxLatency, divCycles: div.cycles, variant, unknown: false, fallback: null,
+    ...(div.from !== 'div_cycles' && div.cycles > 0 ? { divCyclesFrom: div.from } : {}),
     origin: formOrigin(form),
   };
+}
+
+/** Divisions and square roots: the forms that occupy a divider unit. */
+export const DIVIDER_MNEMONIC = /^(I?DIV|V?DIV[SP][SDH]|V?SQRT[SP][SDH])$/i;
+
+/**
+ * The cycles a form keeps the divider busy: the file's div_cycles; for a division without it
+ * but with a measured throughput (TP_loop, else TP_unrolled), that throughput, so that the
+ * engine never runs the form faster than it was measured (docs/data.md, "Divider cycles").
+ */
+export function dividerCycles(mnemonic: string, m: { divCycles?: number; tpLoop?: number; tpUnrolled?: number }): { cycles: number; from: 'div_cycles' | 'TP_loop' | 'TP_unrolled' } {
+  if (m.divCycles !== undefined) return { cycles: m.divCycles, from: 'div_cycles' };
+  if (DIVIDER_MNEMONIC.test(mnemonic)) {
+    if (m.tpLoop !== undefined && m.tpLoop > 0) return { cycles: Math.ceil(m.tpLoop), from: 'TP_loop' };
+    if (m.tpUnrolled !== undefined && m.tpUnrolled > 0) return { cycles: Math.ceil(m.tpUnrolled), from: 'TP_unrolled' };
+  }
+  return { cycles: 0, from: 'div_cycles' };
 }
 
 /** TZCNT and LZCNT are REP BSF / REP BSR encodings: a core without BMI1 (TZCNT) or LZCNT ignores

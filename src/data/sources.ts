@@ -48,11 +48,13 @@ export function listDataSources(opts: { cacheDir?: string } = {}): DataSourceRow
     }
     if (emb.archs[arch] !== undefined) {
       const forms = loadEmbeddedArch(arch, opts.cacheDir) ?? [];
+      const files = emb.origins?.[arch];
       for (const origin of ['uops.info', 'thesis'] as const) {
         const n = forms.filter((f) => formOrigin(f) === origin).length;
         if (!n) continue;
-        const r: DataSourceRow = { arch, kind: 'embedded', origin, path: embeddedDir(), forms: n, active: true };
-        if (origin === 'thesis' && emb.date) r.date = emb.date;
+        const r: DataSourceRow = { arch, kind: 'embedded', origin, path: files ? files.files.join(', ') : embeddedDir(), forms: n, active: true };
+        const date = files ? files.date : emb.date;
+        if (date) r.date = date;
         own.push(r);
       }
     }

@@ -133,6 +133,9 @@ export interface ResolvedInstruction {
   /** the instruction's own maximum latency (thesis §1.5) */
   maxLatency: number;
   divCycles: number;
+  /** set when `divCycles` is not the file's div_cycles but the form's measured throughput
+   *  (a division without divider figures: never faster than measured) */
+  divCyclesFrom?: 'TP_loop' | 'TP_unrolled';
   /** `_indexed` / `_same_reg` figures were used */
   variant: 'plain' | 'indexed' | 'same_reg';
   unknown: boolean;

@@ -50,9 +50,10 @@ function run(tool: string, args: string[], file: string, hint: string): void {
   }
 }
 
-/** Assembles `file` into an object; returns its bytes and the injected markers. */
-export function assemble(file: string, assembler: 'as' | 'clang' = 'as'): { object: Uint8Array; markers: AssembledMarker[] } {
-  const text = readFileSync(file, 'utf8');
+/** Assembles `file` (or `text`, named `file` in messages) into an object; returns its bytes and
+ *  the injected markers. */
+export function assemble(file: string, assembler: 'as' | 'clang' = 'as', given?: string): { object: Uint8Array; markers: AssembledMarker[] } {
+  const text = given ?? readFileSync(file, 'utf8');
   const { source, markers } = injectMarkerLabels(text);
   const dir = mkdtempSync(join(tmpdir(), 'uopscope-asm-'));
   try {

@@ -179,13 +179,29 @@ export function dependencyGraphOfPath(instrs: DecodedInstruction[], lines: numbe
   return toGraph(walk(nodes), (i) => orig[i]!, (i) => Math.floor(i / len), instrs.length);
 }
 
+/** A conditional jump that stays in the region and goes forward: a branch inside the loop. */
+function insideBranch(i: DecodedInstruction): boolean {
+  return i.branch?.kind === 'conditional' && i.branch.targetLine !== null && !i.branch.backward;
+}
+
 /**
- * The two paths through the FIRST conditional jump (thesis §2.7): left = fall-through, right =
- * taken. Later conditional jumps fall through; unconditional forward jumps are followed; a
- * path ends at the region's end, a backward branch, or a jump out of the region.
+ * When a region has conditional jumps but none is a branch inside the loop (each is the loop's
+ * back edge or leaves the region), their lines: the two "sides" would be the same path.
+ */
+export function onlyLoopJumps(instrs: DecodedInstruction[]): number[] {
+  if (instrs.some(insideBranch)) return [];
+  return instrs.flatMap((i, k) => (i.branch?.kind === 'conditional' ? [k] : []));
+}
+
+/**
+ * The two paths through the FIRST conditional jump inside the loop (thesis §2.7; forward, to a
+ * line of the region — the loop's back edge or a jump out has no second side): left =
+ * fall-through, right = taken. Later conditional jumps fall through; unconditional forward
+ * jumps are followed; a path ends at the region's end, a backward branch, or a jump out of the
+ * region. Null when there is no such jump (see onlyLoopJumps).
  */
 export function branchPaths(instrs: DecodedInstruction[]): { branchLine: number; left: number[]; right: number[] } | null {
-  const branchLine = instrs.findIndex((i) => i.branch?.kind === 'conditional');
+  const branchLine = instrs.findIndex(insideBranch);
   if (branchLine < 0) return null;
   const follow = (start: number | null, prefix: number[]): number[] => {
     const path = [...prefix];

@@ -6,9 +6,9 @@ import type { InputOptions, LoadedRegion, RegionSelection } from './types.js';
 
 export * from './types.js';
 export { loadInput, parseHex, readBinary, inputFromBytes } from './input.js';
-export { listRegions, selectRegion, resolveRegion, findIacaRegions, findLoops, IACA_START, IACA_END } from './regions.js';
+export { listRegions, selectRegion, resolveRegion, findIacaRegions, findLoops, functionExtent, functionLoops, IACA_START, IACA_END } from './regions.js';
 export { buildCfg } from './cfg.js';
-export { buildDependencyGraph, dependencyGraphOfPath, branchPaths } from './depgraph.js';
+export { buildDependencyGraph, dependencyGraphOfPath, branchPaths, onlyLoopJumps } from './depgraph.js';
 export { decodeRegion } from './decode.js';
 
 /** loadInput + selectRegion in one call. */

@@ -1,5 +1,5 @@
 // loadInput: a file (binary or assembly), --hex or --raw → LoadedInput (sections + symbols).
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, readSync, statSync } from 'node:fs';
 import { extname } from 'node:path';
 import { UserError } from '../errors.js';
 import { MARKER_PREFIX, assemble } from './assemble.js';
@@ -65,11 +65,51 @@ function fromImage(file: string, img: BinaryImage, commentRegions: Region[] = []
   return { file, format: img.format, bitness: img.bitness, machine: img.machine, sections: img.sections, symbols: img.symbols, commentRegions };
 }
 
+/** What `-` names: standard input, as llvm-mca reads it. */
+export const STDIN_NAME = '<stdin>';
+
+/** Largest input read from standard input. */
+const STDIN_MAX = 256 << 20;
+
+/**
+ * Reads standard input to its end (a pipe or a redirected file), at most STDIN_MAX bytes; a
+ * terminal is refused (the user meant to pipe something in).
+ */
+let stdinRead: Uint8Array | null = null;
+
+export function readStdin(what: string, fd = 0, isTTY = Boolean(process.stdin.isTTY)): Uint8Array {
+  // read once per process: the explorer command reads the input, then its report reads it again
+  if (fd === 0 && stdinRead) return stdinRead;
+  if (isTTY) throw new UserError(`${what}: standard input is a terminal; pipe the input in, e.g. 'gcc -O2 -S -o - kern.c | uopscope report -'`);
+  const chunks: Buffer[] = [];
+  let total = 0;
+  const buf = Buffer.alloc(1 << 16);
+  for (;;) {
+    let n: number;
+    try {
+      n = readSync(fd, buf, 0, buf.length, null);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EAGAIN') { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5); continue; }
+      if (code === 'EOF') break;
+      throw new UserError(`${what}: cannot read standard input (${code ?? String(e)})`);
+    }
+    if (n === 0) break;
+    total += n;
+    if (total > STDIN_MAX) throw new UserError(`${what}: more than ${STDIN_MAX >> 20} MiB on standard input; pass the object file that holds the loop`);
+    chunks.push(Buffer.from(buf.subarray(0, n)));
+  }
+  const out = new Uint8Array(Buffer.concat(chunks));
+  if (fd === 0) stdinRead = out;
+  return out;
+}
+
 export async function loadInput(opts: InputOptions): Promise<LoadedInput> {
   const given = [opts.file !== undefined, opts.hex !== undefined, opts.raw !== undefined].filter(Boolean).length;
   if (given === 0) throw new UserError('no input: pass a FILE, --hex BYTES or --raw FILE');
   if (given > 1) throw new UserError('more than one input: pass only one of FILE, --hex BYTES, --raw FILE');
   const base = opts.baseAddress ?? 0;
+  if (opts.hex === '-' || opts.hex === STDIN_NAME) return rawInput(STDIN_NAME, parseHex(Buffer.from(readStdin('--hex -')).toString('utf8'), '--hex - (standard input)'), base);
   if (opts.hex !== undefined) return rawInput('<hex>', parseHex(String(opts.hex)), base);
   if (opts.raw !== undefined) {
     const data = readUserFile(opts.raw, 'a file of raw machine code');
@@ -77,6 +117,15 @@ export async function loadInput(opts: InputOptions): Promise<LoadedInput> {
     return rawInput(opts.raw, data, base);
   }
   const file = opts.file!;
+  if (file === '-' || file === STDIN_NAME) {
+    // standard input: a binary (by its magic number), else assembly text (as llvm-mca reads it)
+    const data = readStdin('-');
+    if (data.length === 0) throw new UserError('-: nothing on standard input; pipe a binary or assembly text in');
+    const img = readBinary(data, STDIN_NAME);
+    if (img) return fromImage(STDIN_NAME, img);
+    if (!looksLikeText(data)) throw new UserError('-: standard input is neither an x86 binary (ELF, PE/COFF, Mach-O) nor assembly text');
+    return loadAssembly(STDIN_NAME, opts.assembler ?? 'as', Buffer.from(data).toString('utf8'));
+  }
   const data = readUserFile(file, 'a binary (ELF, PE/COFF, Mach-O) or an assembly file (.s, .S, .asm)');
   if (data.length === 0) throw new UserError(`${file}: empty file; pass a binary or an assembly source`);
   const img = readBinary(data, file);
@@ -105,8 +154,8 @@ function looksLikeText(d: Uint8Array): boolean {
   return true;
 }
 
-function loadAssembly(file: string, assembler: 'as' | 'clang'): LoadedInput {
-  const { object, markers } = assemble(file, assembler);
+function loadAssembly(file: string, assembler: 'as' | 'clang', text?: string): LoadedInput {
+  const { object, markers } = assemble(file, assembler, text);
   const img = readBinary(object, file);
   if (!img) throw new UserError(`${file}: the assembler did not produce an object uopscope can read`);
   const regions: Region[] = [];

@@ -98,6 +98,11 @@ function enclosingSymbol(input: LoadedInput, sec: ImageSection, addr: number): s
 
 const number = (list: Region[]): Region[] => list.map((r, i) => ({ ...r, index: i + 1 }));
 
+/** The loops inside [start, end) of a section, innermost first. */
+export function functionLoops(input: LoadedInput, section: string, start: number, end: number): Region[] {
+  return findLoops(input).filter((l) => l.section === section && l.start >= start && l.end <= end);
+}
+
 /** The regions `uopscope regions` lists: marked ones if any, else (raw code: all bytes, then)
  *  the loop candidates, innermost first. Without a selection the first one is analysed. */
 export function listRegions(input: LoadedInput): Region[] {
@@ -108,7 +113,13 @@ export function listRegions(input: LoadedInput): Region[] {
     const s = input.sections[0]!;
     return number([{ index: 0, kind: 'whole', name: 'all bytes', start: s.address, end: s.address + s.data.length, section: s.name }, ...findLoops(input)]);
   }
-  return number(findLoops(input));
+  const loops = findLoops(input);
+  if (loops.length === 0 && input.format === 'asm') {
+    // assembly without markers or loops (a block piped in, as llvm-mca takes it): all its code
+    const s = input.sections.find((x) => x.executable && x.data.length > 0);
+    if (s) return number([{ index: 0, kind: 'whole', name: `all code of ${s.name}`, start: s.address, end: s.address + s.data.length, section: s.name }]);
+  }
+  return number(loops);
 }
 
 function parseAddress(s: string, what: string): number {
@@ -128,6 +139,26 @@ function describeSections(input: LoadedInput): string {
   return input.sections.filter((s) => s.executable).map((s) => `${s.name} ${hex(s.address)}–${hex(s.address + s.data.length)}`).join(', ');
 }
 
+/** The symbol, section and end address of a function (--function NAME); UserError when absent. */
+export function functionExtent(input: LoadedInput, fname: string): { sym: { name: string; address: number }; sec: ImageSection; end: number } {
+  const name = fname;
+  const sym = input.symbols.find((s) => s.name === name) ?? input.symbols.find((s) => s.name === `_${name}`) ?? input.symbols.find((s) => s.name.replace(/^_/, '') === name);
+  if (!sym) {
+    const some = [...new Set(input.symbols.map((s) => s.name).filter((n) => !n.startsWith('.L') && !n.startsWith('L')))].slice(0, 8);
+    throw new UserError(`${input.file}: no symbol '${name}' in the symbol table${some.length ? ` (it has e.g. ${some.join(', ')})` : ' (the file has no symbols; use --range)'}`);
+  }
+  const sec = input.sections.find((s) => s.executable && (sym.section ? s.name === sym.section : true) && sym.address >= s.address && sym.address < s.address + s.data.length);
+  if (!sec) throw new UserError(`${input.file}: symbol '${sym.name}' is not in a code section; pass a function`);
+  let end = sym.size ? sym.address + sym.size : sec.address + sec.data.length;
+  if (!sym.size) {
+    for (const s of input.symbols) {
+      if (s.section === sym.section && s.address > sym.address && s.address < end && !/^L|^\.L/.test(s.name)) end = s.address;
+    }
+  }
+  end = Math.min(end, sec.address + sec.data.length);
+  return { sym, sec, end };
+}
+
 /** Resolves a selection to a region of the input (without decoding it). */
 export function resolveRegion(input: LoadedInput, sel: RegionSelection = {}): Region {
   const chosen = [sel.region !== undefined, sel.function !== undefined, sel.range !== undefined].filter(Boolean).length;
@@ -143,22 +174,20 @@ export function resolveRegion(input: LoadedInput, sel: RegionSelection = {}): Re
     return { index: 1, kind: 'range', name: `range ${hex(start)}:${hex(end)}`, start, end, section: sec.name };
   }
   if (sel.function !== undefined) {
-    const name = String(sel.function);
-    const sym = input.symbols.find((s) => s.name === name) ?? input.symbols.find((s) => s.name === `_${name}`) ?? input.symbols.find((s) => s.name.replace(/^_/, '') === name);
-    if (!sym) {
-      const some = [...new Set(input.symbols.map((s) => s.name).filter((n) => !n.startsWith('.L') && !n.startsWith('L')))].slice(0, 8);
-      throw new UserError(`${input.file}: no symbol '${name}' in the symbol table${some.length ? ` (it has e.g. ${some.join(', ')})` : ' (the file has no symbols; use --range)'}`);
-    }
-    const sec = input.sections.find((s) => s.executable && (sym.section ? s.name === sym.section : true) && sym.address >= s.address && sym.address < s.address + s.data.length);
-    if (!sec) throw new UserError(`${input.file}: symbol '${sym.name}' is not in a code section; pass a function`);
-    let end = sym.size ? sym.address + sym.size : sec.address + sec.data.length;
-    if (!sym.size) {
-      for (const s of input.symbols) {
-        if (s.section === sym.section && s.address > sym.address && s.address < end && !/^L|^\.L/.test(s.name)) end = s.address;
+    const { sym, sec, end } = functionExtent(input, String(sel.function));
+    if (!sel.wholeFunction) {
+      // a function with loops: its innermost loop (the loops are listed innermost first)
+      const loops = functionLoops(input, sec.name, sym.address, end);
+      if (loops.length) {
+        const l = loops[0]!;
+        const more = loops.length > 1 ? `the innermost of its ${loops.length} loops (the others: --range ${loops.slice(1).map((x) => `${hex(x.start)}:${hex(x.end)}`).join(', ')})` : 'its loop';
+        return { ...l, index: 1, note: `function ${sym.name}: analysing ${more}, ${hex(l.start)}:${hex(l.end)}` };
       }
     }
-    end = Math.min(end, sec.address + sec.data.length);
-    return { index: 1, kind: 'function', name: sym.name, start: sym.address, end, section: sec.name };
+    return {
+      index: 1, kind: 'function', name: sym.name, start: sym.address, end, section: sec.name,
+      ...(sel.wholeFunction ? {} : { note: `function ${sym.name} has no loop: analysed whole, as one straight block` }),
+    };
   }
   const list = listRegions(input);
   if (sel.region !== undefined) {
@@ -166,6 +195,9 @@ export function resolveRegion(input: LoadedInput, sel: RegionSelection = {}): Re
     if (list.length === 0) throw new UserError(`${input.file}: no marked regions or loops to pick --region ${n} from; use --function or --range`);
     if (!Number.isInteger(n) || n < 1 || n > list.length) throw new UserError(`--region ${sel.region}: ${input.file} has ${list.length} region${list.length === 1 ? '' : 's'} (1–${list.length}); see 'uopscope regions ${input.file}'`);
     return list[n - 1]!;
+  }
+  if (list.length > 1) {
+    return { ...list[0]!, note: `${input.file} holds ${list.length} regions; analysing region 1 (${list[0]!.name}); choose another with --region N (see 'uopscope regions ${input.file}')` };
   }
   if (list.length) return list[0]!;
   throw new UserError(`${input.file}: no IACA markers, no LLVM-MCA/OSACA markers and no loop found; mark the loop (mov ebx, 111; .byte 0x64, 0x67, 0x90 … mov ebx, 222; .byte 0x64, 0x67, 0x90) or pass --function SYMBOL or --range START:END`);

@@ -111,6 +111,9 @@ export interface Region {
   start: number;          // address of the first instruction
   end: number;            // address after the last instruction
   section?: string;
+  /** how the region was chosen when the user did not name it exactly (one line, for stderr and
+   *  the report): the innermost loop of a function, region 1 of several, … */
+  note?: string;
 }
 
 export interface LoadedRegion {
@@ -163,6 +166,10 @@ export interface RegionSelection {
   function?: string;
   /** 'START:END' addresses (hex with 0x or decimal), END exclusive */
   range?: string;
+  /** --function: the whole function even when it holds loops (a listing); by default a function
+   *  with loops is its innermost loop, since straight-line simulation of a function with loops
+   *  means nothing */
+  wholeFunction?: boolean;
 }
 
 export interface ImageSection {

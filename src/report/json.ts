@@ -72,7 +72,8 @@ export interface ReportJson extends SectionJson {
   iterations: number;
   /** switches of the main analysis (--pf, --ip, --nd) */
   variant: Variant;
-  source?: { file: string; region: string };
+  /** `note`: how the region was chosen when the user did not name it exactly */
+  source?: { file: string; region: string; note?: string };
   /** false when a line has no figures from any source: the throughputs leave it out */
   complete: boolean;
   /** false when no line has figures: then the figures are 0 and mean nothing */

@@ -3,6 +3,7 @@
 
 import type { FigureOrigin } from '../data/types.js';
 import type { LineDetail, Stats, Variant } from '../sim/types.js';
+import { simulatesNothing } from '../sim/stats.js';
 import type { VariantFigures, WhatIf } from '../sim/whatIf.js';
 
 export type { VariantFigures, WhatIf } from '../sim/whatIf.js';
@@ -42,7 +43,8 @@ export interface ReportModel {
   /** port of the divider pipe: the DV column follows it when the divider is used */
   dividerPort: number;
   /** where the region came from, for the header (optional) */
-  source?: { file: string; region: string };
+  /** `note`: how the region was chosen when the user did not name it exactly */
+  source?: { file: string; region: string; note?: string };
   main: Section;
   unknown: UnknownInstruction[];
   /** where each line's figures come from, by line number (renderers show it per line and
@@ -61,7 +63,8 @@ export function originSummary(origins: readonly FigureOrigin[]): string {
   return `${origins.length} line${origins.length === 1 ? '' : 's'}: ${parts.join(', ')}`;
 }
 
-/** No line has figures: nothing was simulated, and no throughput may be shown. */
-export function nothingSimulated(model: Pick<ReportModel, 'origins'>): boolean {
-  return model.origins.length > 0 && model.origins.every((o) => o === 'none');
+/** No line has figures: nothing was simulated, and no throughput may be shown (the engine's
+ *  rule, src/sim/stats.ts simulatesNothing, applied to the main analysis). */
+export function nothingSimulated(model: Pick<ReportModel, 'main'>): boolean {
+  return simulatesNothing(model.main.stats);
 }

@@ -12,6 +12,7 @@ import { nothingSimulated, originSummary, type ReportModel, type Section, type V
 export function renderText(model: ReportModel): string {
   const out: string[] = [];
   if (model.source) out.push(`Region: ${model.source.region} in ${model.source.file}`);
+  if (model.source?.note) out.push(`(${model.source.note})`);
   out.push(`Iterations: ${model.iterations}`);
   if (!isBaseline(model.variant)) out.push(`Analysis with: ${variantLabel(model.variant)}`);
   out.push(`Figures: ${originSummary(model.origins)}`);
@@ -27,7 +28,7 @@ export function renderText(model: ReportModel): string {
   out.push(...renderSection(model, model.main));
   if (model.main.combinations) out.push('', ...renderCombinations(model.main.combinations));
   if (model.branch === null) {
-    out.push('', 'Branch analysis: the region has no conditional jump.');
+    out.push('', 'Branch analysis: the region has no conditional jump inside the loop (none, or only the loop\'s back edge or exit).');
   } else if (model.branch) {
     out.push('', `Branch analysis (first conditional jump, line ${model.branch.branchLine}):`);
     for (const [name, side] of [['Left', model.branch.left], ['Right', model.branch.right]] as const) {

@@ -17,6 +17,9 @@ export class CompiledProgram {
   readonly div: Int32Array;
   readonly divUop: Int32Array;         // which µop uses the divider (-1 none)
   readonly divPort: number;            // port index of the divider (-1 if absent)
+  /** per instruction: the port index its divider µop blocks (the machine's divider port, or the
+   *  port of a division none of whose µops may use it, e.g. ADL-P's integer DIV on p1); -1: none */
+  readonly divPortOf: Int32Array;
   // distinct predecessors per consumer line, grouped: predStart[i]..predStart[i+1]
   readonly predStart: Int32Array;
   readonly predLine: Int32Array;
@@ -54,6 +57,7 @@ export class CompiledProgram {
     this.div = new Int32Array(n);
     this.divUop = new Int32Array(n).fill(-1);
     this.divPort = pidx.get(machine.dividerPort) ?? -1;
+    this.divPortOf = new Int32Array(n).fill(-1);
     let total = 0;
     ins.forEach((x, i) => {
       const xu = uopsOf[i]!;
@@ -65,13 +69,21 @@ export class CompiledProgram {
         this.uopMask[i * maxU + u] = m;
       });
       this.lat[i] = Math.max(1, x.latency);
-      if (x.divCycles > 0 && this.divPort >= 0) {
+      if (x.divCycles > 0) {
         this.div[i] = x.divCycles;
         // §3.6: the µop that uses the divider port exclusively; else the first that may use it
-        const bit = 1 << this.divPort;
-        let k = xu.findIndex((_, u) => this.uopMask[i * maxU + u] === bit);
-        if (k < 0) k = xu.findIndex((_, u) => (this.uopMask[i * maxU + u]! & bit) !== 0);
+        let port = this.divPort;
+        const bit = 1 << port;
+        let k = port < 0 ? -1 : xu.findIndex((_, u) => this.uopMask[i * maxU + u] === bit);
+        if (k < 0 && port >= 0) k = xu.findIndex((_, u) => (this.uopMask[i * maxU + u]! & bit) !== 0);
+        if (k < 0) {
+          // a division none of whose µops may use the machine's divider port (the data places
+          // it elsewhere): its divider is behind the port of its first single-port µop
+          k = xu.findIndex((_, u) => { const m = this.uopMask[i * maxU + u]!; return m !== 0 && (m & (m - 1)) === 0; });
+          port = k < 0 ? -1 : Math.log2(this.uopMask[i * maxU + k]!);
+        }
         this.divUop[i] = k;
+        this.divPortOf[i] = port;
         if (k < 0) this.div[i] = 0;
       }
     });

@@ -350,7 +350,7 @@ export class Core {
           const base = p * this.holdCap;
           for (let h = 0; h < this.portCount[p]!; h++) this.blame(this.hold[base + h]!, g, i, p);
         }
-        if ((blocked & (1 << 30)) !== 0 && this.divOwner >= 0) this.blame(this.divOwner, g, i, cp.divPort);
+        if ((blocked & (1 << 30)) !== 0 && this.divOwner >= 0) this.blame(this.divOwner, g, i, cp.divPortOf[i]!);
       }
       had[i]!++;
     }
@@ -443,10 +443,10 @@ export class Core {
     for (let q = 0; q < P; q++) {
       const p = this.order[q]!;
       if ((m & (1 << p)) === 0) continue;
-      if (isDiv && p === cp.divPort && this.divBusyUntil >= c && this.divOwner !== g) { blocked |= 1 << 30; continue; }
+      if (isDiv && p === cp.divPortOf[i] && this.divBusyUntil >= c && this.divOwner !== g) { blocked |= 1 << 30; continue; }
       if (this.portCount[p]! < this.portCap) {
         this.take(g, p);
-        if (isDiv && p === cp.divPort) {
+        if (isDiv && p === cp.divPortOf[i]) {
           this.divBusyUntil = c + cp.div[i]! - 1;
           this.divOwner = g;
           this.divUse[i]! += cp.div[i]!;
@@ -459,7 +459,7 @@ export class Core {
     for (let q = 0; q < P; q++) {
       const p = this.order[q]!;
       if ((m & (1 << p)) === 0) continue;
-      if (isDiv && p === cp.divPort && this.divBusyUntil >= c && this.divOwner !== g) continue;
+      if (isDiv && p === cp.divPortOf[i] && this.divBusyUntil >= c && this.divOwner !== g) continue;
       const cnt = this.portCount[p]!;
       const base = p * this.holdCap;
       let own = cnt > 0;

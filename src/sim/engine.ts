@@ -62,7 +62,7 @@ export function snapshotOf(core: Core, program: SimProgram): Snapshot {
         for (const h of new Set(hs)) ports.push({ port: cp.portIds[p]!, heldBy: inst(h) });
       }
       if ((m & (1 << 30)) !== 0) {
-        ports.push({ port: cp.portIds[cp.divPort]!, heldBy: core.divOwner >= 0 ? inst(core.divOwner) : null, divider: true });
+        ports.push({ port: cp.portIds[cp.divPortOf[i]!]!, heldBy: core.divOwner >= 0 ? inst(core.divOwner) : null, divider: true });
       }
       state = { kind: 'waiting-port', ports };
       if (core.rLoaded[s] === cp.uops[i]) ready.push(inst(g));
@@ -92,7 +92,7 @@ export function snapshotOf(core: Core, program: SimProgram): Snapshot {
     cumulative: core.usage[p]!,
     use: core.usage[p]! / Math.max(1, c),
   }));
-  const divBusy = cp.divPort >= 0 && core.divOwner >= 0 && core.divBusyUntil >= c && c > 0;
+  const divBusy = core.divOwner >= 0 && core.divBusyUntil >= c && c > 0;
   const fe = core.fe < core.N
     ? { line: lineOf(core.fe % n, program), iteration: Math.floor(core.fe / n), uopsLeft: cp.uops[core.fe % n]! - core.feLoaded }
     : null;

@@ -11,6 +11,7 @@ export { BASELINE } from './types.js';
 export { buildSimProgram, machineParams, expandPorts, simInstruction } from './program.js';
 export type { BuildOptions } from './program.js';
 export { createEngine, simulate, snapshotOf } from './engine.js';
+export { simulatesNothing } from './stats.js';
 export type { EngineOptions } from './engine.js';
 export { VARIANT_SWITCHES, allVariants, isBaseline, variantKey, variantLabel, variantShortLabel, withSwitches } from './variants.js';
 export type { SwitchInfo, VariantSwitch } from './variants.js';

@@ -1,5 +1,7 @@
 // Statistics as the thesis defines them (§2.1, §2.2) and the detail analysis of one line (§2.6),
-// read from a Core's counters. Averages are per iteration of the whole run.
+// read from a Core's counters. Averages are per iteration of the whole run; during a run (a
+// snapshot), per iteration completed so far (the completed instances ÷ the lines), since the
+// cycles and counters so far belong to what has been done, not to the iterations still to come.
 
 import type { Core } from './core.js';
 import type { LineDetail, LineStats, SimProgram, Stats } from './types.js';
@@ -7,7 +9,10 @@ import type { LineDetail, LineStats, SimProgram, Stats } from './types.js';
 export function coreStats(core: Core, program: SimProgram): Stats {
   core.flush();
   const cp = core.cp;
-  const K = core.iterations;
+  // the divisor: all iterations at the end; before, the iterations' worth of instances completed
+  // (NaN, shown as '–', until the first instance completes)
+  const done = core.finished ? core.iterations : core.completed / cp.n;
+  const K = done > 0 ? done : NaN;
   const P = cp.P;
   const lines: LineStats[] = [];
   const portTotals: Record<string, number> = {};
@@ -37,7 +42,8 @@ export function coreStats(core: Core, program: SimProgram): Stats {
   const cycles = core.cycle;
   return {
     cycles,
-    iterations: K,
+    iterations: core.iterations,
+    iterationsCompleted: done,
     blockThroughput: cycles / K,
     uopsPerCycle: cycles > 0 ? core.uopsAssigned / cycles : 0,
     totalUops: cp.totalUops,
@@ -45,6 +51,14 @@ export function coreStats(core: Core, program: SimProgram): Stats {
     portTotals,
     dividerUsed,
   };
+}
+
+/**
+ * No line of the program has figures (every one is without data): nothing was simulated, so the
+ * run's cycles say nothing about the code and no throughput may be shown for it.
+ */
+export function simulatesNothing(stats: Pick<Stats, 'lines'>): boolean {
+  return stats.lines.length > 0 && stats.lines.every((l) => l.unknown);
 }
 
 /** Thesis §2.6 for the instruction at index `idx` of the program. */

@@ -155,7 +155,11 @@ export interface LineStats {
 export interface Stats {
   cycles: number;
   iterations: number;
-  /** cycles / iterations */
+  /** iterations' worth of instances completed (completed instances ÷ lines; = iterations at the
+   *  end). Every per-iteration figure here is over these: cycles / iterationsCompleted is the
+   *  rate so far; NaN until the first instance completes. */
+  iterationsCompleted: number;
+  /** cycles / iterationsCompleted (at the end: cycles / iterations) */
   blockThroughput: number;
   uopsPerCycle: number;
   totalUops: number;     // µops of one iteration

@@ -9,16 +9,18 @@ import { renderLineTable } from '../report/text.js';
 import { inst, num, reason, stateWord } from './format.js';
 import { lineStates } from './lineStates.js';
 import { variantLabel } from './panes.js';
+import { simulatesNothing } from '../sim/stats.js';
+import { iterationsDone } from './components/Header.js';
 import type { ExplorerState } from './hooks/useExplorer.js';
 
 function snapshotLines(s: Snapshot, ls: { line: number; asm: string }[], paneLines: number[]): string[] {
   const out: string[] = [];
   out.push(`cycle ${s.cycle}${s.finished ? ' (finished)' : ''}: ${s.completed} of ${s.total} instances done`);
-  out.push('program (W waiting, R ready, X executing, D done, N not loaded):');
+  out.push('program (W waiting, R ready, E executing, D done, N not loaded):');
   const states = lineStates(s, paneLines);
   const asm = new Map(ls.map((l) => [l.line, l.asm]));
   for (const st of states) {
-    out.push(`  ${String(st.line).padStart(3)}  ${(asm.get(st.line) ?? '').padEnd(36).slice(0, 36)} W${st.waiting} R${st.ready} X${st.executing} D${st.done} N${st.notLoaded}`);
+    out.push(`  ${String(st.line).padStart(3)}  ${(asm.get(st.line) ?? '').padEnd(36).slice(0, 36)} W${st.waiting} R${st.ready} E${st.executing} D${st.done} N${st.notLoaded}`);
   }
   out.push(`reservation station: ${s.rsUsed}/${s.rsCapacity} µops, ${s.rs.length} entries`);
   for (const e of s.rs) out.push(`  ${inst(e).padEnd(10)} ${String(e.uops).padStart(2)} µops  ${stateWord(e.state).padEnd(9)} ${reason(e)}`);
@@ -62,8 +64,16 @@ export function exportText(state: ExplorerState, extras: ExportExtras): string {
     const total = state.totals[i];
     out.push('');
     out.push(`== Pane: ${pane.title}`);
-    out.push(`block throughput so far: ${num(snap.stats.blockThroughput)} cycles/iteration, ${num(snap.stats.uopsPerCycle)} µops/cycle`);
-    if (total !== null && total !== undefined) out.push(`whole run: ${total.cycles} cycles, ${num(total.blockThroughput)} cycles/iteration`);
+    if (simulatesNothing(snap.stats)) {
+      // nothing simulated: the cycles say nothing about the code, so no throughput
+      out.push('no throughput: no line of this pane has data, nothing was simulated');
+      if (total !== null && total !== undefined) out.push(`whole run: ${total.cycles} cycles (of placeholders, no throughput)`);
+    } else {
+      out.push(snap.stats.iterationsCompleted > 0
+        ? `block throughput over the ${iterationsDone(snap.stats.iterationsCompleted)} iterations done by cycle ${snap.cycle}: ${num(snap.stats.blockThroughput)} cycles/iteration, ${num(snap.stats.uopsPerCycle)} µops/cycle`
+        : `block throughput: – (no instruction completed by cycle ${snap.cycle}), ${num(snap.stats.uopsPerCycle)} µops/cycle`);
+      if (total !== null && total !== undefined) out.push(`whole run: ${total.cycles} cycles, ${num(total.blockThroughput)} cycles/iteration`);
+    }
     out.push('');
     out.push('-- Snapshot');
     out.push(...snapshotLines(snap, s.lines, pane.lines));
@@ -71,7 +81,7 @@ export function exportText(state: ExplorerState, extras: ExportExtras): string {
     out.push(`-- Sources of the figures (${(['uops.info', 'thesis', 'llvm', 'none'] as const).map((o) => `${ORIGIN_LETTER[o]} ${ORIGIN_TEXT[o]}`).join(', ')})`);
     for (const l of s.lines) if (pane.lines.includes(l.line)) out.push(`  ${String(l.line).padStart(3)}  ${l.origin ? ORIGIN_LETTER[l.origin] : ' '} ${l.asm.padEnd(36).slice(0, 36)} ${l.figures ?? ''}`.trimEnd());
     out.push('');
-    out.push('-- Per-line statistics (per iteration, up to this cycle)');
+    out.push(`-- Per-line statistics (per iteration done: ${iterationsDone(snap.stats.iterationsCompleted)} of ${state.iterations} by this cycle)`);
     // the report's table (src/report/text.ts): at the last cycle it is `uopscope report`'s
     // each line's source letter, as the report prints it, when the session knows every line's
     const origins = s.lines.every((l) => l.origin !== undefined) ? s.lines.map((l) => l.origin!) : undefined;

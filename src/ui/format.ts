@@ -82,3 +82,101 @@ export function clip(s: string, w: number): string {
   if (w <= 0) return '';
   return s.length > w ? (w === 1 ? '…' : `${s.slice(0, w - 1)}…`) : s;
 }
+
+/** Greedy word wrap into rows of `w` columns (a word longer than a row is split). */
+export function wrapWords(s: string, w: number): string[] {
+  const rows: string[] = [];
+  let cur = '';
+  for (let word of s.split(' ')) {
+    while (word.length > w) {
+      if (cur) { rows.push(cur); cur = ''; }
+      rows.push(word.slice(0, w));
+      word = word.slice(w);
+    }
+    if (!cur) cur = word;
+    else if (cur.length + 1 + word.length <= w) cur += ` ${word}`;
+    else { rows.push(cur); cur = word; }
+  }
+  if (cur || rows.length === 0) rows.push(cur);
+  return rows;
+}
+
+/**
+ * A status message in at most `lines` rows of `w` columns (joined by newlines), its end (the
+ * reason) kept: when it is too long, the middle of its longest path-like word is cut
+ * ("/very/long/…/file.txt"), then the middle of the message. Newlines become spaces.
+ */
+export function fitMessage(msg: string, w: number, lines = 2): string {
+  let s = msg.replace(/\s*\n\s*/g, ' ').trim();
+  let rows = wrapWords(s, w);
+  if (rows.length <= lines) return rows.join('\n');
+  const words = s.split(' ');
+  let longest = -1;
+  words.forEach((x, i) => { if (x.includes('/') && (longest < 0 || x.length > words[longest]!.length)) longest = i; });
+  for (let over = 1; ; over += 2) {
+    let t = s;
+    if (longest >= 0) {
+      const word = words[longest]!;
+      const keep = Math.max(9, word.length - over - 1);
+      if (keep < word.length) t = [...words.slice(0, longest), `${word.slice(0, Math.ceil(keep / 2))}…${word.slice(word.length - Math.floor(keep / 2))}`, ...words.slice(longest + 1)].join(' ');
+    }
+    rows = wrapWords(t, w);
+    if (rows.length <= lines) return rows.join('\n');
+    if (longest < 0 || over > s.length) break;
+  }
+  // still too long: cut the middle of the message (at word boundaries where it can), keep its
+  // start and its end (the reason)
+  for (let room = w * lines - 2; room > 8; room -= 2) {
+    const head = Math.floor(room / 3);
+    const t = `${s.slice(0, head).replace(/\s+\S*$/, '')} … ${s.slice(s.length - (room - 3 - head)).replace(/^\S*\s+/, '')}`;
+    rows = wrapWords(t, w);
+    if (rows.length <= lines) return rows.join('\n');
+  }
+  return s.slice(s.length - w);
+}
+
+/** An abbreviation of a large magnitude: 12.3k, 205k, 1.2M (k = thousands, M = millions). */
+function abbreviate(x: number, digits: number): string {
+  const a = Math.abs(x);
+  if (a >= 1e6) return `${(x / 1e6).toFixed(digits)}M`;
+  return `${(x / 1e3).toFixed(digits)}k`;
+}
+
+/**
+ * A count in at most `w` columns, never cut: as it is when it fits, else abbreviated (12.3k,
+ * 205k, 1.2M); when even that does not fit, the shortest form (wider than `w`: the caller
+ * must make room, a number is never cut).
+ */
+export function count(n: number, w = Infinity): string {
+  const plain = String(n);
+  if (plain.length <= w || Math.abs(n) < 1000) return plain;
+  const forms = [abbreviate(n, 1), abbreviate(n, 0)];
+  return forms.find((f) => f.length <= w) ?? forms[forms.length - 1]!;
+}
+
+/** A figure in at most `w` columns, never cut: fewer decimals first, then 1.2k; '–' when none. */
+export function numFit(x: number, w: number): string {
+  if (!Number.isFinite(x)) return '–';
+  const forms = [x.toFixed(2), x.toFixed(1), x.toFixed(0)];
+  if (Math.abs(x) >= 1000) forms.push(abbreviate(x, 1), abbreviate(x, 0));
+  return forms.find((f) => f.length <= w) ?? forms[forms.length - 1]!;
+}
+
+/** The first of `forms` that fits in `w` columns, else the last (the shortest the caller has). */
+export function firstFitting(w: number, forms: string[]): string {
+  return forms.find((f) => f.length <= w) ?? forms[forms.length - 1]!;
+}
+
+/** `prefix` and as many whole items as fit in `w` columns, then "+N" for the rest (never half an item). */
+export function fitList(prefix: string, items: string[], w: number, none = 'none'): string {
+  if (items.length === 0) return `${prefix}${none}`;
+  let out = prefix;
+  for (let i = 0; i < items.length; i++) {
+    const rest = items.length - i - 1;
+    const more = rest > 0 ? ` +${rest}` : '';
+    const next = `${out}${i ? ' ' : ''}${items[i]}`;
+    if (next.length + more.length > w) return i === 0 ? `${prefix}${items.length} instances` : `${out} +${items.length - i}`;
+    out = next;
+  }
+  return out;
+}

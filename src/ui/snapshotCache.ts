@@ -1,6 +1,6 @@
 // Snapshots by cycle for one pane, so that stepping back is as quick as stepping forward.
 // Snapshots are immutable plain data: a cached one is exactly what the engine would return again.
-import type { Engine, Snapshot } from '../sim/types.js';
+import type { Engine, LineDetail, Snapshot } from '../sim/types.js';
 
 export class PaneCursor {
   private cache = new Map<number, Snapshot>();
@@ -31,4 +31,22 @@ export class PaneCursor {
     while (s.cycle < c && !s.finished) s = this.put(this.engine.step());
     return s;
   }
+
+  /**
+   * The detail (thesis §2.6) of `line` as of `cycle`: the engine is first brought to that cycle
+   * (it may stand elsewhere: the cache answers steps back without moving it). Memoized per
+   * cycle and line.
+   */
+  detailAt(cycle: number, line: number): LineDetail {
+    const key = `${cycle}:${line}`;
+    if (this.detailKey === key && this.detailValue) return this.detailValue;
+    if (this.engine.snapshot().cycle !== cycle) this.engine.seek(cycle);
+    this.detailKey = key;
+    this.detailValue = this.engine.detail(line);
+    return this.detailValue;
+  }
+
+  private detailKey = '';
+  private detailValue: LineDetail | null = null;
+
 }

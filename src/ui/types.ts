@@ -40,6 +40,8 @@ export interface ExplorerSession {
   figures?: string;
   makeEngine(variant: Variant, iterations: number): Engine;
   branches: { branchLine: number; paths: [BranchPathSource, BranchPathSource] } | null;
+  /** when `branches` is null: why there is nothing to compare (default: no conditional jump) */
+  noBranches?: string;
   /** one-line notes for the user (unknown instructions, data source) */
   notes?: string[];
   /** long computations off the UI thread (a worker); without it they run between frames */
@@ -74,20 +76,26 @@ export interface ArchChoice {
   note?: string;
 }
 
+export type QuitHow = 'quit' | 'interrupt';
+
 export interface ExplorerProps {
   session: ExplorerSession;
   iterations: number;
   archs: ArchChoice[];
   /** builds the same region for another architecture (I/O lives in the caller) */
   loadArch(arch: string): Promise<ExplorerSession>;
-  /** writes the export atomically, returns the path written */
-  saveExport(text: string): Promise<string>;
+  /** writes the export atomically to `path` (as typed at the prompt: relative to the export
+   *  directory), returns the path written */
+  saveExport(text: string, path: string): Promise<string>;
+  /** the path `x` proposes (shown in its prompt, to accept or change) */
+  exportPath?(): string;
   /** colours on/off (off under NO_COLOR); state is always shown by symbols or words too */
   color?: boolean;
   /** fixed terminal size (tests); otherwise stdout's columns/rows, followed on resize */
   size?: { columns: number; rows: number };
-  /** called after the user quits (q, Ctrl-C), before unmount */
-  onQuit?(): void;
+  /** called after the user quits, before unmount: 'quit' (q) or 'interrupt' (Ctrl-C, which
+   *  ends the program with status 130 as terminal programs do) */
+  onQuit?(how: QuitHow): void;
 }
 
 /** A what-if switch the explorer toggles (names and labels: src/sim/variants.ts). */

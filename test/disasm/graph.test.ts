@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
-  branchPaths, buildCfg, buildDependencyGraph, dependencyGraphOfPath, loadRegion,
+  branchPaths, onlyLoopJumps, buildCfg, buildDependencyGraph, dependencyGraphOfPath, loadRegion,
   type DependencyGraph,
 } from '../../src/disasm/index.js';
 
@@ -130,4 +130,14 @@ test('a back branch to a loop head in front of the region (C code with IACA_STAR
   assert.deepEqual(edges(g, true), ['0->0 RAX', '1->0 RDI', '1->1 RDI', '2->2 RCX']);
   assert.ok(buildCfg(instructions, { loop: true }).edges.some((e) => e.from === 3 && e.to === 0 && e.kind === 'back'));
   assert.ok(!buildCfg(instructions).edges.some((e) => e.from === 3));
+});
+
+test('a loop whose only conditional jump is its own back edge has no branch inside to compare', async () => {
+  const { instructions } = await loadRegion({ file: 'examples/bin/mca-markers' });
+  const last = instructions.length - 1;
+  assert.equal(instructions[last]!.branch?.kind, 'conditional');
+  assert.equal(branchPaths(instructions), null, 'the two "sides" of the back edge would be the same path');
+  assert.deepEqual(onlyLoopJumps(instructions), [last]);
+  assert.deepEqual(onlyLoopJumps((await loadRegion({ file: 'examples/bin/branch' })).instructions), []);
+  assert.deepEqual(onlyLoopJumps((await loadRegion({ file: 'examples/bin/six-mov' })).instructions), []);
 });

@@ -54,9 +54,9 @@ test('.S input is preprocessed; IACA markers written in the source work too', as
   assert.deepEqual(r.instructions.map((i) => i.intel), ['add rax, 0x3']);
 });
 
-test('--function finds symbols in ELF, PE, Mach-O and universal files', async () => {
+test('--function finds symbols in ELF, PE, Mach-O and universal files (the whole function, as disasm lists it)', async () => {
   for (const f of ['branch', 'branch.o', 'branch.exe', 'branch.obj', 'branch.macho.o', 'branch.universal.o']) {
-    const r = await loadRegion({ file: `examples/bin/${f}`, function: 'main' });
+    const r = await loadRegion({ file: `examples/bin/${f}`, function: 'main', wholeFunction: true });
     assert.equal(r.region.kind, 'function');
     assert.equal(r.instructions[0]!.intel, 'push rbx', f);
     assert.equal(r.instructions.at(-1)!.intel, 'ret', f);

@@ -79,3 +79,14 @@ test('uopscope config works as a command: output, exit codes, one-line errors', 
   assert.equal(bad.stdout, '');
   assert.match(bad.stderr, /^uopscope: iterations: 'lots' is not an iteration count; give a whole number from 1 to \d+\n$/);
 });
+
+test('config set export-dir: the explorer\'s export proposes it; show lists it', (t) => {
+  const { env, dir, done } = tempEnv();
+  t.after(done);
+  assert.match(runConfig('show', undefined, undefined, undefined, env), /\nexport-dir: the current directory \(built-in default\)\n/);
+  runConfig('set', 'export-dir', join(dir, 'exports'), undefined, env);
+  assert.deepEqual(readConfig(env), { 'export-dir': join(dir, 'exports') });
+  assert.equal(effectiveSettings({}, env)['export-dir'].value, join(dir, 'exports'));
+  assert.deepEqual(effectiveSettings({ 'export-dir': '/x' }, env)['export-dir'], { value: '/x', from: 'flag' });
+  assert.throws(() => runConfig('set', 'export-dir', '  ', undefined, env), UserError);
+});

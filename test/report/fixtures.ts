@@ -12,7 +12,7 @@ export function stats(lines: LineStats[], cycles: number, iterations: number, ov
   const portTotals: Record<string, number> = {};
   for (const l of lines) for (const [p, v] of Object.entries(l.ports)) portTotals[p] = (portTotals[p] ?? 0) + v;
   return {
-    cycles, iterations, blockThroughput: cycles / iterations, uopsPerCycle: (totalUops * iterations) / cycles,
+    cycles, iterations, iterationsCompleted: iterations, blockThroughput: cycles / iterations, uopsPerCycle: (totalUops * iterations) / cycles,
     totalUops, lines, portTotals, dividerUsed: lines.some((l) => l.divider > 0), ...over,
   };
 }

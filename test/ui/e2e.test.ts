@@ -84,6 +84,9 @@ test('uopscope in a real terminal, as npm start runs it: step, variant, branches
     assert.match(s, /cycle 12 of/);
 
     await keys('x');
+    s = await waitForHere(/export to: \S+/, 'the export prompt with the proposed path');
+    assert.match(s.replace(/\s+/g, ''), new RegExp(out.replace(/[.]/g, '\\.').replace(/\s+/g, '')), 'it proposes the --export-dir');
+    await keys('Enter');
     s = await waitForHere(/exported to \S+/, 'the export');
     const files = readdirSync(out).filter((f) => f.endsWith('.txt'));
     assert.equal(files.length, 1, 'one export file, no temporary left');
@@ -123,7 +126,7 @@ test('a file with two regions opens the picker; SIGTERM and NO_COLOR still leave
     await waitFor(session, /cycle 1 of/, 'a step');
     // a larger terminal: every section at once, no tabs
     tmux('resize-window', '-t', session, '-x', '130', '-y', '45');
-    const big = await waitFor(session, /Statistics \(per iteration, so far\)/, 'the layout of a large terminal');
+    const big = await waitFor(session, /Statistics \(per iteration done: [\d.]+\)/, 'the layout of a large terminal');
     assert.doesNotMatch(big, /tab: next pane/);
     assert.match(big, /Reservation station \d+\/\d+ µops/);
     assert.match(big, /divider: (free|busy)/);
@@ -137,5 +140,83 @@ test('a file with two regions opens the picker; SIGTERM and NO_COLOR still leave
     assert.doesNotMatch(after, /cycle \d+ of/, 'the alternate screen is gone');
   } finally {
     try { tmux('kill-server'); } catch { /* already gone */ }
+  }
+});
+
+test('what can be checked is checked before asking: no data for the architecture is said before the region picker', { skip: SKIP, timeout: 60_000 }, async () => {
+  const session = 'nodata';
+  // NHM: a core with a machine model but no figures at all (no uops.info data, no LLVM model)
+  const cmd = `node --import tsx src/cli/main.ts examples/bin/two-regions.o --arch NHM${AFTER}`;
+  try {
+    tmux('new-session', '-d', '-s', session, '-x', '80', '-y', '24', '-c', ROOT, cmd);
+    const s = await waitFor(session, /EXITED rc=\d+ TTY: .*END|pick one/, 'the error or the picker');
+    assert.doesNotMatch(s, /pick one/, 'no picker before the data check');
+    assert.match(s, /no figures for NHM/);
+    assert.match(s, /EXITED rc=2 /);
+  } finally {
+    try { tmux('kill-server'); } catch { /* already gone */ }
+  }
+});
+
+test('Ctrl-C ends the explorer, and the region picker, with status 130 and the terminal restored', { skip: SKIP, timeout: 90_000 }, async () => {
+  try {
+    for (const [session, file, ready] of [['ctrlc-explorer', 'examples/bin/branch', /cycle 0 of/], ['ctrlc-picker', 'examples/bin/two-regions.o', /pick one/]] as const) {
+      const cmd = `node --import tsx src/cli/main.ts ${file} --arch SKL --iterations 20${AFTER}`;
+      tmux('new-session', '-d', '-s', session, '-x', '80', '-y', '24', '-c', ROOT, cmd);
+      await waitFor(session, ready, `${session}: ready`);
+      tmux('send-keys', '-t', session, 'C-c');
+      const s = await waitFor(session, /EXITED rc=\d+ TTY: .*END/, `${session}: the end`);
+      assert.match(s, /EXITED rc=130 /, session);
+      assert.match(s, /TTY: icanon echo END/, session);
+    }
+  } finally {
+    try { tmux('kill-server'); } catch { /* already gone */ }
+  }
+});
+
+test('x proposes the export directory of uopscope config, in a prompt the user can change before anything is written', { skip: SKIP, timeout: 90_000 }, async () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'uopscope-e2e-cfg-'));
+  const session = 'exportdir';
+  const env = `UOPSCOPE_CONFIG_DIR=${tmp}/cfg`;
+  try {
+    execFileSync('node', ['--import', 'tsx', 'src/cli/main.ts', 'config', 'set', 'export-dir', `${tmp}/out`], { cwd: ROOT, env: { ...process.env, UOPSCOPE_CONFIG_DIR: `${tmp}/cfg` } });
+    execFileSync('mkdir', ['-p', `${tmp}/out`, `${tmp}/other`]);
+    tmux('new-session', '-d', '-s', session, '-x', '120', '-y', '40', '-c', ROOT, `${env} node --import tsx src/cli/main.ts examples/bin/branch --iterations 20${AFTER}`);
+    await waitFor(session, /cycle 0 of/, 'the explorer');
+    tmux('send-keys', '-t', session, 'x');
+    const s = await waitFor(session, /export to: /, 'the prompt');
+    assert.match(s, new RegExp(`export to: ${tmp}/out/uopscope-branch-\\d{8}-\\d{6}\\.txt`));
+    assert.deepEqual(readdirSync(`${tmp}/out`), [], 'nothing is written before enter');
+    // the user types another path: it replaces the proposal
+    tmux('send-keys', '-t', session, '-l', `${tmp}/other/mine.txt`);
+    tmux('send-keys', '-t', session, 'Enter');
+    await waitFor(session, /exported to \S*mine\.txt/, 'the export');
+    assert.deepEqual(readdirSync(`${tmp}/other`), ['mine.txt']);
+    assert.deepEqual(readdirSync(`${tmp}/out`), []);
+    tmux('send-keys', '-t', session, 'q');
+    await waitFor(session, /EXITED rc=0 /, 'the end');
+  } finally {
+    try { tmux('kill-server'); } catch { /* already gone */ }
+    rmSync(tmp, { recursive: true, force: true });
+  }
+});
+
+test('--function on a function with several loops offers them in the picker (keys in one burst count)', { skip: SKIP || (spawnSync('gcc', ['--version']).status === 0 ? false : 'gcc is not installed'), timeout: 90_000 }, async () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'uopscope-e2e-fn-'));
+  const session = 'function';
+  try {
+    execFileSync('gcc', ['-O1', '-x', 'c', '-c', '-', '-o', `${tmp}/kern.o`], { input: 'long mat(long *a, long n) { long s = 0; for (long i = 0; i < n; i++) for (long j = 0; j < n; j++) s += a[i * n + j]; return s; }\n' });
+    tmux('new-session', '-d', '-s', session, '-x', '100', '-y', '30', '-c', ROOT, `node --import tsx src/cli/main.ts ${tmp}/kern.o --function mat --arch SKL --iterations 20${AFTER}`);
+    const s = await waitFor(session, /function mat holds \d+ regions: pick one/, 'the picker of the function\'s loops');
+    assert.match(s, /the whole function mat, as one straight block/);
+    // Down, Down, Enter in one burst: the third entry
+    tmux('send-keys', '-t', session, 'Down', 'Down', 'Enter');
+    const e = await waitFor(session, /cycle 0 of/, 'the explorer');
+    assert.match(e, /range 0x[0-9a-f]+:0x[0-9a-f]+|mat/);
+    tmux('send-keys', '-t', session, 'q');
+    await waitFor(session, /EXITED rc=0 /, 'the end');
+  } finally {
+    try { tmux('kill-server'); } catch { /* already gone */ }
+    rmSync(tmp, { recursive: true, force: true });
   }
 });

@@ -19,6 +19,7 @@ function mount(over: Partial<ExplorerProps> = {}) {
     archs: [{ arch: 'SKL', name: 'Skylake' }, { arch: 'HSW', name: 'Haswell' }],
     loadArch: async (a) => { loaded.push(a); return scriptedSession(a); },
     saveExport: async (t) => { exports.push(t); return '/tmp/uopscope-session.txt'; },
+    exportPath: () => '/tmp/proposed.txt',
     size: { columns: 80, rows: 24 },
     color: false,
     onQuit: () => { quit++; },
@@ -58,8 +59,8 @@ test('the program pane shows per-line states and the RS its entries with reasons
   await press(r, 'l', 'l', 'l');
   const f = frame();
   // cycle 3 of the script: L0#0 done, L1#0 executing, L2#0 ready behind it, L3#0 waiting on L2#0
-  assert.match(f, />\s+0 add rax, rbx\s+W0 R0 X0 D1/);
-  assert.match(f, /1 cmp rax, rcx\s+W0 R0 X1 D0/);
+  assert.match(f, />\s+0 add rax, rbx\s+W0 R0 E0 D1/);
+  assert.match(f, /1 cmp rax, rcx\s+W0 R0 E1 D0/);
   assert.match(f, /▶ L1#0\s+1µ executing, 1 cycle left/);
   assert.match(f, /○ L2#0\s+1µ p0 busy by L1#0/);
   assert.match(f, /… L3#0\s+1µ waits on L2#0 \(RAX\)/);
@@ -82,7 +83,7 @@ test('at 80x24 the frame fits, panes are tabs, the footer lists the main keys; n
   assert.match(plain(r.lastFrame()), /p0\s+p1\s+p5\s+p6/);
   assert.match(plain(r.lastFrame()), /divider: free/);
   await press(r, '4');
-  assert.match(plain(r.lastFrame()), /Statistics \(per iteration, so far\)/);
+  assert.match(plain(r.lastFrame()), /Statistics \(per iteration done: [\d.]+\)/);
 });
 
 test('a larger terminal shows every section at once and re-lays out on resize', async () => {
@@ -106,7 +107,7 @@ test('variant f: split pane beside the baseline, both throughputs and the diverg
   // the script keeps both runs identical up to cycle 6, then the variant finishes one per cycle
   assert.match(f, /diverge at cycle 7/);
   assert.match(f, / baseline\s+perfect front-end/);
-  assert.match(f, /c\/iter now\/run: baseline 0\.00\/10\.00 │ perfect FE 0\.00\/5\.30/);
+  assert.match(f, /c\/iter done\/run: baseline –\/10\.00 │ perfect FE –\/5\.30/);
   assert.match(f, /variant: perfect front-end/);
   await press(r, ...'llllllll'.split(''));
   assert.match(frame(), /cycle 8 of/);
@@ -128,7 +129,7 @@ test('b: the two sides of the jump side by side in lockstep', async () => {
   const f = frame();
   assert.match(f, /branches: jump at line 2/);
   assert.match(f, / fall-through\s+taken/);
-  assert.match(f, /3 imul rbx, rbx\s+W\d R\d X\d D\d\s+.*3 imul rbx, rbx\s+not on this path/);
+  assert.match(f, /3 imul rbx, rbx\s+W\d R\d E\d D\d\s+.*3 imul rbx, rbx\s+not on this path/);
   await until(() => /cycle 4 of 100 /.test(frame()), 'the longer path\'s run length (100 cycles) in the header');
   await press(r, 'b');
   assert.doesNotMatch(frame(), /fall-through/);
@@ -154,20 +155,22 @@ test('a: switching architecture keeps the cycle', async () => {
 
 test('g goes to a typed cycle, i changes the iterations, n runs until the selected line issues', async () => {
   const { r, frame } = mount();
-  await press(r, 'g', '4', '2', KEY.enter);
+  await press(r, 'g');
+  assert.match(frame(), /go to cycle: 0 /, 'the prompt proposes the current cycle');
+  await press(r, '4', '2', KEY.enter);
   assert.match(frame(), /cycle 42 of/);
   await press(r, 'i');
   assert.match(frame(), /iterations: 10 /);
   await press(r, '\u007F', '\u007F', '3', KEY.enter);
-  assert.match(frame(), /3 iter/);
+  await until(() => /3 iter/.test(frame()), 'the new iteration count');
   await until(() => /cycle 30 of 30 /.test(frame()), '3 iterations end at cycle 30: the cycle is clamped');
   await press(r, '{', 'j', 'j');          // select line 2
   await press(r, 'n');
   // in the script, instance k holds a port at cycle 2k: line 2's first instance at cycle 4
-  assert.match(frame(), /line 2 issues at cycle 4/);
+  await until(() => /line 2 issues at cycle 4/.test(frame()), 'n');
   assert.match(frame(), /cycle 4 of/);
   await press(r, 'n');
-  assert.match(frame(), /line 2 issues at cycle 14/);
+  await until(() => /line 2 issues at cycle 14/.test(frame()), 'n again');
 });
 
 test('x exports the session; the screen shows the path', async () => {
@@ -175,6 +178,8 @@ test('x exports the session; the screen shows the path', async () => {
   await press(r, 'f', 'l', 'l', 'l', 'j');
   await until(() => /diverge at/.test(frame()), 'divergence');
   await press(r, 'x');
+  assert.match(frame(), /export to: \/tmp\/proposed\.txt/, 'the prompt shows the path before writing');
+  await press(r, KEY.enter);
   await until(() => /exported to/.test(frame()), 'export');
   assert.match(frame(), /exported to \/tmp\/uopscope-session\.txt/);
   assert.equal(exports.length, 1);
@@ -199,9 +204,14 @@ test('enter shows the detail of the selected line, ? the help, q quits', async (
   await tick(40);
   assert.doesNotMatch(frame(), /Detail of line/);
   await press(r, '?');
-  assert.match(frame(), /Keys \(\? or esc closes\)/);
+  assert.match(frame(), /Keys and notation, page 1 of 2 \(\? next page, esc closes\)/);
   assert.match(frame(), /run until the selected line next issues/);
   await press(r, '?');
+  assert.match(frame(), /page 2 of 2/);
+  assert.match(frame(), /L3#50\s+line 3 of the program, iteration 50/, 'the notations are explained');
+  assert.match(frame(), /○ ▶ ✓\s+loading, waiting on an operand, ready/);
+  await press(r, '?');
+  assert.doesNotMatch(frame(), /Keys and notation/);
   await press(r, 'q');
   assert.equal(quits(), 1);
 });
@@ -219,4 +229,71 @@ test('space plays and pauses', async () => {
   await tick(100);
   assert.match(frame(), new RegExp(`cycle ${c} of`));
   assert.match(frame(), /paused/);
+});
+
+test('keys in one burst all count: the architecture menu, the prompts, and a key right after the one that opens them', async () => {
+  const { r, frame, loaded } = mount({ archs: [{ arch: 'SKL', name: 'Skylake' }, { arch: 'HSW', name: 'Haswell' }, { arch: 'SNB', name: 'Sandy Bridge' }] });
+  await tick(30);
+  // one chunk: a, Down, Down, Enter
+  r.stdin.write(`a${KEY.down}${KEY.down}${KEY.enter}`);
+  await until(() => loaded.length === 1, 'the switch');
+  assert.deepEqual(loaded, ['SNB'], 'two Downs moved two entries');
+  await until(() => /· SNB /.test(frame()), 'SNB on screen');
+  // one chunk: i, two backspaces over the proposed 10, 7, enter
+  r.stdin.write('i\u007F\u007F7\r');
+  await until(() => /· 7 iter/.test(frame()), '7 iterations');
+  r.stdin.write('g25\r');
+  await until(() => /cycle 25 of/.test(frame()), 'g 25 in one chunk');
+  // q in the architecture menu quits, as the footer says
+  await press(r, 'a');
+  assert.match(frame(), /q quit/);
+});
+
+test('the iterations prompt proposes the current value selected: typing replaces it (5000, not 105000)', async () => {
+  const { r, frame } = mount();
+  await press(r, 'i');
+  assert.match(frame(), /iterations: 10 \(type to replace/);
+  await press(r, '5', '0', '0', '0');
+  assert.match(frame(), /iterations: 5000▏/);
+  await press(r, KEY.enter);
+  await until(() => /· 5000 iter/.test(frame()), '5000 iterations');
+});
+
+test('a status message goes with the next key; a long one wraps and keeps its reason', async () => {
+  const { r, frame } = mount({
+    saveExport: async () => { throw new Error('/nonexistent/directory/that/is/long/uopscope-loop.o-20261123-190000.txt: cannot write: no such directory; create it or give another path'); },
+    exportPath: () => '/nonexistent/directory/that/is/long/uopscope-loop.o-20261123-190000.txt',
+  });
+  await press(r, 'i', KEY.enter);
+  await until(() => /10 iterations, cycle 0/.test(frame()), 'the message');
+  await press(r, 'l');
+  assert.doesNotMatch(frame(), /10 iterations, cycle 0/, 'cleared by the next action');
+  await press(r, 'x', KEY.enter);
+  await until(() => /export failed/.test(frame()), 'the failure');
+  const f = frame();
+  assert.match(f.replace(/\n/g, ' '), /create it or give another path/, 'the reason is on screen');
+  for (const l of f.split('\n')) assert.ok(l.length <= 80, l);
+  assert.ok(f.split('\n').length <= 23, 'the frame still fits');
+});
+
+test('a slow action shows that it works before the frame it leads to', async () => {
+  const { r, frame } = mount();
+  await press(r, 'i', '9', '0', '0', '0');
+  const before = r.frames.length;
+  await press(r, KEY.enter);
+  await until(() => /· 9000 iter/.test(frame()), 'the rebuild');
+  assert.ok(r.frames.slice(before).some((f) => /simulating 9000 iterations…/.test(plain(f))), 'the busy status was drawn first');
+});
+
+test('a variant toggled late in a long run, and a far seek, show that they work first', async () => {
+  const { r, frame } = mount({ iterations: 1000 });
+  await press(r, 'g', '5', '0', '0', '0');
+  let before = r.frames.length;
+  await press(r, KEY.enter);
+  await until(() => /cycle 5000 of/.test(frame()), 'the seek');
+  assert.ok(r.frames.slice(before).some((f) => /seeking…/.test(plain(f))), 'the far seek said so');
+  before = r.frames.length;
+  await press(r, 'f');
+  await until(() => /variant: perfect front-end/.test(frame()), 'the variant');
+  assert.ok(r.frames.slice(before).some((f) => /computing the variant…/.test(plain(f))), 'the rebuild said so first');
 });

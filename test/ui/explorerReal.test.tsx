@@ -30,7 +30,7 @@ afterEach(() => cleanup());
 function mount() {
   const exports: string[] = [];
   const r = render(<Explorer session={skl} iterations={ITER} archs={[{ arch: 'SKL', name: 'Skylake' }, { arch: 'CFL', name: 'Coffee Lake' }]}
-    loadArch={sessionFor} saveExport={async (t) => { exports.push(t); return '/tmp/uopscope-real.txt'; }} size={{ columns: 80, rows: 24 }} color={false} />);
+    loadArch={sessionFor} saveExport={async (t) => { exports.push(t); return '/tmp/uopscope-real.txt'; }} exportPath={() => 'session.txt'} size={{ columns: 80, rows: 24 }} color={false} />);
   return { r, frame: () => plain(r.lastFrame()), exports };
 }
 
@@ -67,7 +67,7 @@ test('b: the two sides of the first conditional jump, in lockstep with their own
   assert.match(f, /branches: jump at line 2/);
   assert.match(f, / fall-through\s+taken/);
   // the thesis's paths: fall-through 0 1 2 3 4 6, taken 0 1 2 5 6
-  assert.match(f, /4 M jmp 0x[0-9a-f]+\s+W\d+ R\d+ X\d+ D\d+\s+4 M jmp 0x[0-9a-f]+\s+not on this path/);
+  assert.match(f, /4 M jmp 0x[0-9a-f]+\s+W\d+ R\d+ E\d+ D\d+\s+4 M jmp 0x[0-9a-f]+\s+not on this path/);
   assert.match(f, /5 M add rbx, rax\s+not on this path\s+5 M add rbx, rax\s+W\d+/);
   const [left, right] = skl.branches!.paths;
   const l7 = left.makeEngine(BASELINE, ITER).seek(7);
@@ -90,7 +90,7 @@ test('a: switching to CFL keeps the cycle and shows CFL\'s run there', async () 
   const f = frame();
   assert.match(f, /· CFL \(Coffee Lake\) · 20 iter/);
   assert.match(f, /cycle 12 of/);
-  assert.match(f, new RegExp(`block throughput so far ${s.stats.blockThroughput.toFixed(2)} c/iter`));
+  assert.match(f, new RegExp(`${s.stats.blockThroughput.toFixed(2)} c/iter over ${s.stats.iterationsCompleted.toFixed(1)} iter. done`));
   assert.match(f, new RegExp(`Reservation station ${s.rsUsed}/${s.rsCapacity} µops`));
 });
 
@@ -98,7 +98,7 @@ test('x: the export holds the inputs, both panes\' snapshots and tables, and the
   const { r, frame, exports } = mount();
   await press(r, 'd', ']', 'j', 'j', 'j');
   await until(() => /diverge at|identical for all/.test(frame()), 'the comparison');
-  await press(r, 'x');
+  await press(r, 'x', KEY.enter);
   await until(() => /exported to \/tmp\/uopscope-real\.txt/.test(frame()), 'the export');
   const t = exports[0]!;
   const base = skl.makeEngine(BASELINE, ITER).seek(10);
@@ -122,7 +122,7 @@ test('x at the last cycle: the export\'s per-line table is `uopscope report`\'s,
   const { r, frame, exports } = mount();
   await press(r, 'p', 'G');
   await until(() => /finished/.test(frame()), 'the end of the run');
-  await press(r, 'x');
+  await press(r, 'x', KEY.enter);
   await until(() => exports.length === 1, 'the export');
   const tables = exportTables(exports[0]!);
   assert.equal(tables.length, 2, 'one table per pane (baseline, infinitely usable ports)');
@@ -146,3 +146,99 @@ function exportTables(text: string): string[][] {
   });
   return out;
 }
+
+test('nothing simulated (no line has figures: AVX-512 instructions on Haswell): no throughput in the header, the comparison or the export', async () => {
+  const adl = await sessionLoader(regionAnalysis(await loadRegion({ hex: '62f1744858c2 62f1744859c2' })), { inThread: true })('HSW');
+  const exports: string[] = [];
+  const r = render(<Explorer session={adl} iterations={ITER} archs={[{ arch: 'HSW', name: 'Haswell' }]}
+    loadArch={async () => adl} saveExport={async (t) => { exports.push(t); return '/tmp/uopscope-adl.txt'; }} exportPath={() => 'adl.txt'} size={{ columns: 120, rows: 40 }} color={false} />);
+  const frame = () => plain(r.lastFrame());
+  await press(r, ']', ']');
+  assert.match(frame(), /no throughput: no line has data, nothing simulated/);
+  assert.doesNotMatch(frame(), /\d c\/iter/);
+  await press(r, 'G');
+  await until(() => /finished/.test(frame()), 'the end');
+  await press(r, 'f');
+  await until(() => /perfect FE –\/–/.test(frame()), 'the comparison line');
+  assert.match(frame(), /baseline –\/–/);
+  await press(r, 'x', KEY.enter);
+  await until(() => exports.length === 1, 'the export');
+  assert.match(exports[0]!, /no throughput: no line of this pane has data, nothing was simulated/);
+  assert.doesNotMatch(exports[0]!, /cycles\/iteration/);
+});
+
+test('b on a loop whose only conditional jump is its back edge says there is no branch inside to compare', async () => {
+  const mca = await sessionLoader(regionAnalysis(await loadRegion({ file: `${ROOT}examples/bin/mca-markers` })), { inThread: true })('SKL');
+  const r = render(<Explorer session={mca} iterations={ITER} archs={[{ arch: 'SKL', name: 'Skylake' }]}
+    loadArch={async () => mca} saveExport={async () => 'x'} size={{ columns: 120, rows: 40 }} color={false} />);
+  await press(r, 'b');
+  const f = plain(r.lastFrame());
+  assert.match(f, /no branch inside the loop to compare: the only conditional jump \(line 3\) is the loop's own/);
+  assert.doesNotMatch(f, /fall-through/);
+});
+
+test('the detail is of the displayed cycle, also after stepping back to cycles the cache holds (the engine stands elsewhere)', async () => {
+  const it = 200;
+  const at = (c: number, line: number) => { const e = skl.makeEngine(BASELINE, it); e.seek(c); return e.detail(line); };
+  const differs = (a: number, b: number) => a.toFixed(2) !== b.toFixed(2);
+  // a line and dependency whose delays differ between cycles 29 and 39 (else this test could not fail)
+  let pick: { line: number; dep: number } | null = null;
+  for (const { line } of skl.lines) {
+    const now = at(29, line);
+    const later = at(39, line);
+    const d = now.dependencyDelays.find((x) => later.dependencyDelays.some((y) => y.line === x.line && (differs(y.wasDelayed, x.wasDelayed) || differs(y.hasDelayed, x.hasDelayed))));
+    if (d) { pick = { line, dep: d.line }; break; }
+  }
+  assert.ok(pick, 'some line\'s delays differ between cycles 29 and 39');
+  const r = render(<Explorer session={skl} iterations={it} archs={[{ arch: 'SKL', name: 'Skylake' }]}
+    loadArch={sessionFor} saveExport={async () => 'x'} size={{ columns: 120, rows: 40 }} color={false} />);
+  const frame = () => plain(r.lastFrame());
+  for (let i = 0; i < 39; i++) await press(r, 'l');
+  assert.match(frame(), /cycle 39 of/);
+  await press(r, '[');
+  assert.match(frame(), /cycle 29 of/);
+  for (let i = 0; i < skl.lines.findIndex((l) => l.line === pick!.line); i++) await press(r, 'j');
+  await press(r, KEY.enter);
+  const row = (c: number) => {
+    const x = at(c, pick!.line).dependencyDelays.find((y) => y.line === pick!.dep)!;
+    return new RegExp(`\\n\\s+${pick!.dep}\\s+\\S+\\s+\\S+\\s+${x.wasDelayed.toFixed(2)}\\s+${x.hasDelayed.toFixed(2)}\\s*\\n`);
+  };
+  assert.match(frame(), new RegExp(`Detail of line ${pick.line}`));
+  assert.match(frame(), row(29));
+  assert.doesNotMatch(frame(), row(39));
+});
+
+test('numbers are never cut: 205,000 iterations at cycle 200,000 on 80 columns; the split statistics at 120 keep the ports in use and say which are hidden', async () => {
+  const it = 205_000;
+  const r = render(<Explorer session={skl} iterations={it} archs={[{ arch: 'SKL', name: 'Skylake' }]}
+    loadArch={sessionFor} saveExport={async () => 'x'} size={{ columns: 80, rows: 24 }} color={false} />);
+  const frame = () => plain(r.lastFrame());
+  await press(r, 'g');
+  r.stdin.write('200000\r');
+  await until(() => /cycle 200000 of/.test(frame()), 'cycle 200,000', 20_000);
+  // split: two panes of 39 columns
+  await press(r, 'f');
+  await until(() => /baseline\s+perfect front-end/.test(frame()), 'the split', 20_000);
+  for (const tab of ['1', '2', '3', '4']) {
+    await press(r, tab);
+    const f = frame();
+    // (an instruction's text may be cut: `jne 0x4…`; a figure may not)
+    assert.doesNotMatch(f, /(?<!0x[0-9a-f]*)\d…|…\d/, `tab ${tab}: a number is cut:\n${f}`);
+    for (const l of f.split('\n')) assert.ok(l.length <= 80, l);
+  }
+  assert.match(frame(), /Statistics|Stats/);
+  r.unmount();
+
+  const wide = render(<Explorer session={skl} iterations={ITER} archs={[{ arch: 'SKL', name: 'Skylake' }]}
+    loadArch={sessionFor} saveExport={async () => 'x'} size={{ columns: 120, rows: 40 }} color={false} />);
+  await press(wide, 'f', ']', '4');
+  await until(() => /perfect front-end/.test(plain(wide.lastFrame())), 'the split');
+  const e = skl.makeEngine(BASELINE, ITER);
+  const totals = e.seek(10).stats.portTotals;
+  const used = Object.keys(totals).filter((p) => totals[p]! > 0).map((p) => `p${p}`);
+  assert.ok(used.includes('p6'), 'the branch example uses p6 on SKL');
+  const f = plain(wide.lastFrame());
+  const header = f.split('\n').find((l) => /ln instruc/.test(l)) ?? assert.fail(f);
+  for (const p of used) assert.match(header, new RegExp(`${p}\\b.*${p}\\b`), `both panes show ${p}: ${header}`);
+  assert.match(f, /\d unused ports hidden/);
+});

@@ -21,7 +21,7 @@ async function mount(arch: ArchName) {
   const exports: string[] = [];
   const r = render(<Explorer session={session} iterations={10} archs={[{ arch, name: arch }]}
     loadArch={sessionLoader(regionAnalysis(loaded), { inThread: true })}
-    saveExport={async (t) => { exports.push(t); return '/tmp/uopscope-missing.txt'; }} size={{ columns: 80, rows: 24 }} color={false} />);
+    saveExport={async (t) => { exports.push(t); return '/tmp/uopscope-missing.txt'; }} exportPath={() => 'missing.txt'} size={{ columns: 80, rows: 24 }} color={false} />);
   return { r, frame: () => plain(r.lastFrame()), exports };
 }
 
@@ -34,7 +34,8 @@ test('a line no source has figures for is marked ?, the header says INCOMPLETE, 
   assert.match(f, /^\s*2 L add rbx, rax/m);
   await press(r, KEY.down, KEY.enter);
   await until(() => /figures: HSW cannot run it \(needs AVX512F\)/.test(frame()), 'the detail names the reason');
-  await press(r, KEY.escape, 'x');
+  await press(r, KEY.escape);
+  await press(r, 'x', KEY.enter);
   await until(() => exports.length === 1, 'the export');
   assert.match(exports[0]!, /^figures: 3 lines: 2 LLVM 19 model, 1 no figures$/m);
   assert.match(exports[0]!, /^INCOMPLETE: 1 line without figures \(line 1: HSW cannot run it \(needs AVX512F\)\); every throughput leaves them out$/m);

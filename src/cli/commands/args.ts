@@ -36,7 +36,7 @@ export interface ExploreArgv extends InputArgv {
   iterations?: string | number;
   uopsXml?: string;
   fallback?: 'skip' | 'alu';
-  exportDir: string;
+  exportDir?: string;
 }
 
 export type GraphArgv = InputArgv & { cfg?: string; dg?: string; loop: boolean };

@@ -10,7 +10,8 @@ export async function runDisasm(args: DisasmArgv): Promise<void> {
   const arch = args.arch === undefined ? undefined : parseArch(args.arch, '--arch');
   // an unknown architecture fails before the input is read
   const machine = arch === undefined ? undefined : loadMachine(arch);
-  const region = await loadRegion(inputFromArgv(args));
+  // a listing shows the whole function (a simulation takes its innermost loop)
+  const region = await loadRegion({ ...inputFromArgv(args), wholeFunction: true });
   if (arch === undefined || machine === undefined) {
     process.stdout.write(args.json ? `${JSON.stringify(listingJson(region), null, 2)}\n` : renderListing(region, undefined, { att: args.att }));
     return;

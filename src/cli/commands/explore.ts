@@ -15,9 +15,9 @@ export function exploreCommand(y: Argv): Argv {
       .option('iterations', { alias: 'i', type: 'string', describe: `loop iterations to simulate; 1 = latency analysis (default ${BUILTIN_DEFAULTS.iterations}; 'uopscope config set iterations N')` })
       .option('uops-xml', { type: 'string', describe: "use this uops.info instructions.xml instead of the imported or embedded data" })
       .option('fallback', { choices: ['skip', 'alu'] as const, describe: 'instructions without data: skip them (IACA\'s X), or count one ALU µop of latency 1 (default skip)' })
-      .option('export-dir', { type: 'string', default: '.', describe: 'directory the explorer\'s export (x) is written to' })
+      .option('export-dir', { type: 'string', describe: 'directory the explorer\'s export (x) proposes (default: \'uopscope config set export-dir DIR\', else the current directory)' })
       .example('$0 examples/bin/branch', 'explore the thesis\'s branch example')
-      .example('$0 examples/bin/stencil --arch IVB -i 3000 | less', 'not a terminal: the report'),
+      .example('$0 examples/bin/branch | less', 'not a terminal: the report'),
     async (argv) => {
       const { runExplore } = await import('./exploreRun.js');
       await runExplore(argv as unknown as ExploreArgv);

@@ -1,13 +1,14 @@
 // The work of `uopscope [FILE]` (see explore.ts for the options), loaded only when it runs: the
 // explorer on a terminal, else the report.
+import { homedir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { listRegions, loadInput, selectRegion } from '../../disasm/index.js';
+import { functionExtent, functionLoops, listRegions, loadInput, selectRegion } from '../../disasm/index.js';
 import { UserError } from '../../errors.js';
 import { colorEnabled } from '../../ui/theme.js';
 import { writeOutputFile } from '../outputFile.js';
 import { archChoices, buildExplorerSession, regionAnalysis, sessionLoader } from '../explorerSession.js';
 import { effectiveSettings, parseArch, parseIterations } from '../config.js';
-import { loadMachine } from '../../data/index.js';
+import { loadArchData, loadMachine } from '../../data/index.js';
 import { runReport } from './reportRun.js';
 import { inputFromArgv } from '../regionOptions.js';
 import { stopBackground } from '../offload.js';
@@ -24,10 +25,15 @@ export async function runExplore(args: ExploreArgv): Promise<void> {
   const eff = effectiveSettings({
     ...(args.arch !== undefined ? { arch: parseArch(args.arch, '--arch') } : {}),
     ...(args.iterations !== undefined ? { iterations: parseIterations(args.iterations, '--iterations') } : {}),
+    ...(args.exportDir !== undefined ? { 'export-dir': args.exportDir } : {}),
   });
   const arch = eff.arch.value;
   const iterations = eff.iterations.value;
-  const machine = loadMachine(arch);   // an unknown architecture is refused before the input is read
+  // what can be checked before the user is asked anything (the region picker): the architecture
+  // is known and there are measurements for it (memoized: the session reuses them)
+  const dataOpts = { ...(args.uopsXml !== undefined ? { uopsXml: args.uopsXml } : {}), ...(args.fallback !== undefined ? { fallback: args.fallback } : {}) };
+  const machine = loadMachine(arch);
+  await loadArchData(machine.arch, args.uopsXml !== undefined ? { uopsXml: args.uopsXml } : {});
   const input = await loadInput(sel);
   const tty = Boolean(process.stdout.isTTY && process.stdin.isTTY);
   const regions = listRegions(input);
@@ -44,11 +50,27 @@ export async function runExplore(args: ExploreArgv): Promise<void> {
     const picked = await pickRegion(input.file, regions.map((r) => ({
       index: r.index, label: `${String(r.index).padStart(2)}  ${r.kind.padEnd(8)} 0x${r.start.toString(16)}–0x${r.end.toString(16)}  ${r.name}`,
     })));
-    if (picked === null) return;
+    if (picked === 'interrupt') { process.exitCode = 130; return; }
+    if (picked === 'quit') return;
     region = picked;
   }
+  if (tty && pickRegion && sel.function !== undefined) {
+    // a function with several loops: the user picks one (or the whole function)
+    const ext = functionExtent(input, sel.function);
+    const loops = functionLoops(input, ext.sec.name, ext.sym.address, ext.end);
+    if (loops.length > 1) {
+      const choices = [...loops, { index: 0, kind: 'function' as const, name: `the whole function ${ext.sym.name}, as one straight block`, start: ext.sym.address, end: ext.end }];
+      const picked = await pickRegion(`function ${ext.sym.name}`, choices.map((r, i) => ({
+        index: i + 1, label: `${String(i + 1).padStart(2)}  ${r.kind.padEnd(8)} 0x${r.start.toString(16)}–0x${r.end.toString(16)}  ${r.name}`,
+      })));
+      if (picked === 'interrupt') { process.exitCode = 130; return; }
+      if (picked === 'quit') return;
+      const c = choices[picked - 1]!;
+      if (c.kind === 'function') sel.wholeFunction = true;
+      else { delete sel.function; sel.range = `0x${c.start.toString(16)}:0x${c.end.toString(16)}`; }
+    }
+  }
   const loaded = selectRegion(input, { ...sel, ...(region !== undefined ? { region } : {}) });
-  const dataOpts = { ...(args.uopsXml !== undefined ? { uopsXml: args.uopsXml } : {}), ...(args.fallback !== undefined ? { fallback: args.fallback } : {}) };
   if (!tty || !runExplorer) {
     // not a terminal: the report (`uopscope report` with the same input and settings)
     process.stdout.write(await runReport({ ...sel, ...(region !== undefined ? { region } : {}) }, { arch, iterations, ...dataOpts }));
@@ -56,20 +78,23 @@ export async function runExplore(args: ExploreArgv): Promise<void> {
   }
   const base = regionAnalysis(loaded);
   const session = await buildExplorerSession(base, machine, dataOpts);
-  const dir = resolve(args.exportDir);
+  const dir = resolve(eff['export-dir'].value);
   try {
-    await runExplorer({
+    const how = await runExplorer({
       session,
       iterations,
       archs: archChoices(dataOpts),
       loadArch: sessionLoader(base, dataOpts),
-      saveExport: async (text) => {
-        const path = join(dir, `uopscope-${basename(loaded.file).replace(/[^\w.-]/g, '_')}-${stamp()}.txt`);
+      exportPath: () => join(dir, `uopscope-${basename(loaded.file).replace(/[^\w.-]/g, '_')}-${stamp()}.txt`),
+      saveExport: async (text, typed) => {
+        const path = resolve(dir, typed.startsWith('~/') ? join(homedir(), typed.slice(2)) : typed);
         writeOutputFile(path, text, 'export');
         return path;
       },
       color: colorEnabled(),
     });
+    // Ctrl-C: the status terminal programs end with on SIGINT (128 + 2)
+    if (how === 'interrupt') process.exitCode = 130;
   } finally {
     stopBackground();
   }

@@ -30,7 +30,8 @@ export function reportCommand(y: Argv): Argv {
       .option('fallback', { type: 'string', describe: 'instructions without data: skip them, or count one ALU µop of latency 1 (default skip)' })
       .option('strict', { type: 'boolean', describe: 'fail (exit 2) when a line of the region has no figures from any source' })
       .option('uops-xml', { type: 'string', describe: 'use this uops.info instructions.xml instead of the imported or embedded data' })
-      .example('$0 report examples/bin/stencil --arch IVB --iterations 3000', '')
+      .example('$0 report examples/bin/branch --arch SNB --branch', '')
+      .example('$0 report examples/bin/adc-chain -i 1 --detail 0', '')
       .example('$0 report --hex 4801d8 --iterations 1 --json', ''),
     async (argv) => {
       const { runReport } = await import('./reportRun.js');

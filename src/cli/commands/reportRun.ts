@@ -75,7 +75,7 @@ export async function buildReport(input: InputOptions & RegionSelection, a: Repo
     archName: analysis.machine.name,
     unknown: analysis.unknown,
     origins: analysis.resolved.map((r) => r.origin),
-    source: { file: analysis.region.file, region: analysis.region.region.name },
+    source: { file: analysis.region.file, region: analysis.region.region.name, ...(analysis.region.region.note ? { note: analysis.region.region.note } : {}) },
     ...(branch !== undefined ? { branch } : {}),
   }, req, sim);
   return { model, analysis };
@@ -100,7 +100,10 @@ async function parallelRuns(program: SimProgram, params: MachineParams, req: Rep
 
 /** What `uopscope report` prints. */
 export async function runReport(input: InputOptions & RegionSelection, a: ReportArgs): Promise<string> {
-  const { model } = await buildReport(input, a);
+  const { model, analysis } = await buildReport(input, a);
+  // how the region was chosen, when the user did not name it exactly: also on stderr, where a
+  // script's reader sees it even when stdout goes to a file
+  if (analysis.region.region.note) process.stderr.write(`uopscope: note: ${analysis.region.region.note}\n`);
   return a.json ? JSON.stringify(reportJson(model), null, 2) + '\n' : renderText(model);
 }
 

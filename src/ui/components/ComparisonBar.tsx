@@ -9,9 +9,10 @@ export interface ComparisonBarProps {
   divergence: string;
 }
 
-/** Split panes: each pane's block throughput (so far, and for the whole run) and where they part. */
+/** Split panes: each pane's block throughput (over the iterations done so far, and for the whole
+ *  run; '–' when there is none) and where they part. */
 export function ComparisonBar(p: ComparisonBarProps) {
   const parts = p.panes.map((x) => `${x.title} ${num(x.throughput)}/${x.final === null ? '…' : num(x.final)}`);
-  const text = `${p.divergence ? `${p.divergence} │ ` : ''}c/iter now/run: ${parts.join(' │ ')}`;
+  const text = `${p.divergence ? `${p.divergence} │ ` : ''}c/iter done/run: ${parts.join(' │ ')}`;
   return <Text color={tint(p.color, 'yellow')}>{clip(text, p.width)}</Text>;
 }

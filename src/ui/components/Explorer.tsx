@@ -1,8 +1,8 @@
 import { useCallback, useMemo, useRef, type ReactNode } from 'react';
-import { Box, Text } from 'ink';
+import { Box, Text, useInput } from 'ink';
 import type { ExplorerProps } from '../types.js';
-import { useExplorer, type ExplorerActions, type ExplorerState } from '../hooks/useExplorer.js';
-import { useKeys } from '../hooks/useKeys.js';
+import { contextOf, useExplorer, useKeyContext, type ExplorerControl, type ExplorerState } from '../hooks/useExplorer.js';
+import { detailsAt } from '../state.js';
 import { usePlayback } from '../hooks/usePlayback.js';
 import { useDivergence } from '../hooks/useDivergence.js';
 import { useTotals } from '../hooks/useTotals.js';
@@ -12,14 +12,15 @@ import { lineStates } from '../lineStates.js';
 import { describeDivergence, type Divergence } from '../compare.js';
 import { exportText } from '../exportText.js';
 import { buildPanes, shortVariant, variantLabel } from '../panes.js';
-import { clip } from '../format.js';
+import { fitMessage } from '../format.js';
+import { simulatesNothing } from '../../sim/stats.js';
 import { Header } from './Header.js';
 import { Footer } from './Footer.js';
 import { TabBar } from './TabBar.js';
 import { PaneColumn } from './PaneColumn.js';
 import { ComparisonBar } from './ComparisonBar.js';
 import { DetailPane } from './DetailPane.js';
-import { HelpOverlay } from './HelpOverlay.js';
+import { HelpOverlay, helpLayout } from './HelpOverlay.js';
 import { NumberPrompt } from './NumberPrompt.js';
 import { ArchPicker } from './ArchPicker.js';
 
@@ -27,21 +28,25 @@ import { ArchPicker } from './ArchPicker.js';
 export function Explorer(props: ExplorerProps) {
   const color = props.color ?? true;
   const divRef = useRef<Divergence | undefined>(undefined);
-  const actionsRef = useRef<ExplorerActions | null>(null);
+  // the export: the displayed state, its divergence and the detail at the displayed cycle
   const makeExport = useCallback((s: ExplorerState) => exportText(s, {
     divergence: divRef.current,
-    details: (actionsRef.current?.details() ?? []).map((d) => ({ title: d.pane.title, detail: d.detail })),
+    details: detailsAt(s).map((d) => ({ title: d.pane.title, detail: d.detail })),
   }), []);
-  const [state, actions] = useExplorer(props, makeExport);
-  actionsRef.current = actions;
+  const [state, control]: [ExplorerState, ExplorerControl] = useExplorer(props, makeExport);
+  const { ops, router } = control;
   const size = useTerminalSize(props.size);
-  const quit = useCallback(() => { props.onQuit?.(); }, [props]);
-  useKeys(state, actions, quit);
-  usePlayback(state.playing, state.speed, actions.stepBy);
+  // Ctrl-C quits from anywhere; this handler is always active, so Ink's raw mode stays on while
+  // the overlays' handlers come and go
+  useInput((input, key) => { if (key.ctrl && input === 'c') ops.quit('interrupt'); });
+  const ctx = contextOf(state.overlay);
+  useKeyContext(router, 'explorer', ctx === 'explorer');
+  const stepBy = useCallback((n: number) => ops.step(n), [ops]);
+  usePlayback(state.playing, state.speed, stepBy);
 
   // the run's length and where two panes part: in the background
   const panesKey = `${state.session.arch}|${state.iterations}|${[...state.variants].sort().join(',')}|${state.branches}`;
-  useTotals(panesKey, state.panes, state.iterations, state.session.offload, actions.setTotal);
+  useTotals(panesKey, state.panes, state.iterations, state.session.offload, control.setTotal);
   const divergence = useDivergence(panesKey, state.panes.length === 2 && !state.branches ? {
     a: state.panes[0]!.spec, b: state.panes[1]!.spec, iterations: state.iterations,
     make: () => {
@@ -51,7 +56,10 @@ export function Explorer(props: ExplorerProps) {
   } : null, state.session.offload);
   divRef.current = divergence;
 
-  const layout = computeLayout(size.columns, size.rows, state.panes.length, state.session.lines.length, state.tab);
+  // a message that needs a second row takes it from the body
+  const messageText = fitMessage(state.message, Math.max(40, size.columns));
+  const messageRows = state.overlay.kind !== 'prompt' && messageText.includes('\n') ? 2 : 1;
+  const layout = computeLayout(size.columns, size.rows - (messageRows - 1), state.panes.length, state.session.lines.length, state.tab);
   const states = useMemo(() => state.panes.map((pane, i) => {
     const ls = lineStates(state.snaps[i]!, pane.lines);
     const byLine = new Map(ls.map((x) => [x.line, x]));
@@ -63,21 +71,22 @@ export function Explorer(props: ExplorerProps) {
   const width = layout.columns;
   const ov = state.overlay;
 
+  const helpHeight = layout.bodyRows + (layout.mode === 'tabs' ? 1 : 0);
+  control.viewport.helpPages = helpLayout(width, helpHeight).pages;
   let body: ReactNode;
   if (ov.kind === 'help') {
-    body = <HelpOverlay width={width} height={layout.bodyRows + (layout.mode === 'tabs' ? 1 : 0)} />;
+    body = <HelpOverlay width={width} height={helpHeight} page={ov.page} />;
   } else if (ov.kind === 'arch') {
     body = (
-      <ArchPicker archs={props.archs} current={state.session.arch} height={layout.bodyRows}
-        onPick={(a) => { actions.setOverlay({ kind: 'none' }); void actions.switchArch(a); }}
-        onCancel={() => actions.setOverlay({ kind: 'none' })} />
+      <ArchPicker archs={props.archs} current={state.session.arch} index={ov.index} height={layout.bodyRows}
+        width={width} color={color} router={router} />
     );
   } else if (ov.kind === 'detail') {
     const selLine = state.session.lines[state.selected];
     const sel = selLine?.line ?? -1;
     body = (
       <Box flexDirection="row">
-        {actions.details().map((d, i) => (
+        {detailsAt(state).map((d, i) => (
           <Box key={d.pane.id} marginRight={i < state.panes.length - 1 ? 1 : 0}>
             <DetailPane width={layout.paneWidth} height={layout.bodyRows + (layout.mode === 'tabs' ? 1 : 0)} line={sel} detail={d.detail} {...(selLine?.figures ? { figures: selLine.figures } : {})} />
           </Box>
@@ -101,29 +110,31 @@ export function Explorer(props: ExplorerProps) {
     );
   }
 
-  let message: ReactNode = <Text>{clip(state.message, width) || ' '}</Text>;
+  // up to two lines, so that the reason of a message is never cut off (the body gives way)
+  let message: ReactNode = <Text>{messageText || ' '}</Text>;
   if (ov.kind === 'prompt') {
-    message = <NumberPrompt label={ov.what === 'goto' ? 'go to cycle' : 'iterations'} text={state.promptText} />;
+    message = <NumberPrompt what={ov.what} text={ov.text} fresh={ov.fresh} width={width} router={router} />;
   }
 
   return (
-    <Box flexDirection="column" width={width} height={layout.rows - 1}>
+    <Box flexDirection="column" width={width} height={layout.rows - 1 + (messageRows - 1)}>
       <Header width={width} color={color} file={state.session.file} region={state.session.region}
         arch={state.session.arch} archName={state.session.archName} iterations={state.iterations}
         variants={state.branches ? `jump at line ${state.session.branches?.branchLine}` : variantLabel(state.variants)}
         branches={state.branches} cycle={state.cycle} total={total} throughput={primary.stats.blockThroughput}
+        completed={primary.stats.iterationsCompleted} nothingSimulated={simulatesNothing(primary.stats)}
         finished={state.snaps.every((s) => s.finished)} playing={state.playing} speed={state.speed} busy={state.busy}
         missing={state.session.lines.filter((l) => l.origin === 'none').length} />
       {state.panes.length > 1 && (
         <ComparisonBar width={width} color={color} divergence={describeDivergence(divergence)}
           panes={state.panes.map((p, i) => ({
-            title: state.branches ? p.title.replace(/ \(.*\)$/, '') : i === 0 ? 'baseline' : shortVariant(state.variants), throughput: state.snaps[i]!.stats.blockThroughput,
-            final: state.totals[i]?.blockThroughput ?? null,
+            title: state.branches ? p.title.replace(/ \(.*\)$/, '') : i === 0 ? 'baseline' : shortVariant(state.variants), throughput: simulatesNothing(state.snaps[i]!.stats) ? NaN : state.snaps[i]!.stats.blockThroughput,
+            final: simulatesNothing(state.snaps[i]!.stats) ? NaN : state.totals[i]?.blockThroughput ?? null,
           }))} />
       )}
       <Box flexGrow={1} flexDirection="column" overflowY="hidden">{body}</Box>
       <Box>{message}</Box>
-      <Footer width={width} compact={layout.compact} color={color} />
+      <Footer width={width} compact={layout.compact} color={color} context={ctx} />
     </Box>
   );
 }

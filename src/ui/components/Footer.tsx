@@ -1,17 +1,19 @@
 import { Text } from 'ink';
-import { KEY_HINTS } from '../hooks/useKeys.js';
+import { bindingsOf, type KeyContext } from '../keys.js';
 import { tint } from '../theme.js';
 
-export interface FooterProps { width: number; compact: boolean; color: boolean }
+export interface FooterProps { width: number; compact: boolean; color: boolean; context?: KeyContext }
 
 /**
- * The keys, on one line: as many as fit, most important first (stepping, variants, branches,
- * architecture, export, help, quit), shown in their usual order; abbreviated at 80 columns.
+ * The keys of the context on screen (the explorer, a prompt, the architecture menu), from its
+ * key table, on one line: as many as fit, most important first, shown in the table's order;
+ * abbreviated at 80 columns.
  */
-export function footerText(width: number, compact: boolean): string {
+export function footerText(width: number, compact: boolean, context: KeyContext = 'explorer'): string {
+  const hints = bindingsOf(context).filter((b) => b.priority !== null);
   const sep = compact ? '  ' : ' · ';
-  const label = (h: (typeof KEY_HINTS)[number]) => `${compact ? h.short : h.keys} ${h.what}`;
-  const byPriority = [...KEY_HINTS].sort((a, b) => a.priority - b.priority);
+  const label = (h: (typeof hints)[number]) => `${compact ? h.short : h.hint ?? h.keys} ${h.what}`;
+  const byPriority = [...hints].sort((a, b) => a.priority! - b.priority!);
   const chosen = new Set<string>();
   let used = 0;
   for (const h of byPriority) {
@@ -20,9 +22,9 @@ export function footerText(width: number, compact: boolean): string {
     chosen.add(h.what);
     used += add;
   }
-  return KEY_HINTS.filter((h) => chosen.has(h.what)).map(label).join(sep);
+  return hints.filter((h) => chosen.has(h.what)).map(label).join(sep);
 }
 
 export function Footer(p: FooterProps) {
-  return <Text color={tint(p.color, 'gray')}>{footerText(p.width, p.compact)}</Text>;
+  return <Text color={tint(p.color, 'gray')}>{footerText(p.width, p.compact, p.context)}</Text>;
 }

@@ -1,8 +1,29 @@
 import { Text } from 'ink';
+import { useKeyContext, type KeyRouter } from '../hooks/useExplorer.js';
+import type { PromptKind } from '../state.js';
 
-export interface NumberPromptProps { label: string; text: string }
+export interface NumberPromptProps {
+  what: PromptKind;
+  text: string;
+  /** the proposed value, shown selected: typing replaces it */
+  fresh: boolean;
+  width: number;
+  router: KeyRouter;
+}
 
-/** The one-line prompt of g (go to cycle) and i (iterations); the keys are handled by useKeys. */
+const LABELS: Record<PromptKind, string> = { goto: 'go to cycle', iterations: 'iterations', export: 'export to' };
+
+/** The one-line prompt of g (go to cycle), i (iterations) and x (export path); owns its keys. */
 export function NumberPrompt(p: NumberPromptProps) {
-  return <Text>{p.label}: <Text inverse>{p.text || ' '}</Text> (digits, enter: ok, esc: cancel)</Text>;
+  useKeyContext(p.router, 'prompt', true);
+  const label = `${LABELS[p.what]}: `;
+  const hint = p.fresh ? ' (type to replace, → to edit)' : '';
+  // a long path: its end, where the user edits, stays visible; the hint only when there is room
+  // (the footer lists the prompt's keys too)
+  const room = Math.max(8, p.width - label.length - 2);
+  const shown = p.text.length > room ? `…${p.text.slice(p.text.length - room + 1)}` : p.text;
+  const tail = label.length + shown.length + 1 + hint.length <= p.width ? hint : '';
+  return (
+    <Text>{label}<Text inverse={p.fresh}>{shown || ' '}</Text>{p.fresh ? '' : '▏'}{tail}</Text>
+  );
 }

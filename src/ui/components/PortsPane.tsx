@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import type { Snapshot } from '../../sim/types.js';
-import { clip, bar, fit, inst } from '../format.js';
+import { clip, bar, firstFitting, fit, fitList, inst } from '../format.js';
 import { tint } from '../theme.js';
 
 export interface PortsPaneProps {
@@ -25,19 +25,27 @@ export function PortsPane(p: PortsPaneProps) {
   const divider = d.busy
     ? `divider: busy, ${d.cyclesLeft} cycle${d.cyclesLeft === 1 ? '' : 's'} left${d.owner ? `, held by ${inst(d.owner)}` : ''}`
     : 'divider: free';
-  const ready = s.ready.length ? s.ready.map(inst).join(' ') : 'none';
-  const fe = s.frontEnd.next
-    ? `front end: next ${inst(s.frontEnd.next)} (${s.frontEnd.next.uopsLeft} µop${s.frontEnd.next.uopsLeft === 1 ? '' : 's'} left), loaded ${s.frontEnd.loadedThisCycle} this cycle`
-    : `front end: all loaded, ${s.frontEnd.loadedThisCycle} this cycle`;
+  const ready = fitList('ready: ', s.ready.map(inst), p.width, 'none');
+  // the longest form that fits: numbers are never cut
+  const next = s.frontEnd.next;
+  const fe = firstFitting(p.width, next
+    ? [`front end: next ${inst(next)} (${next.uopsLeft} µop${next.uopsLeft === 1 ? '' : 's'} left), loaded ${s.frontEnd.loadedThisCycle} this cycle`,
+      `front end: next ${inst(next)} (${next.uopsLeft} left), ${s.frontEnd.loadedThisCycle} loaded`,
+      `FE: next ${inst(next)} (${next.uopsLeft} left), ${s.frontEnd.loadedThisCycle} loaded`,
+      `FE: ${inst(next)}, ${s.frontEnd.loadedThisCycle} loaded`]
+    : [`front end: all loaded, ${s.frontEnd.loadedThisCycle} this cycle`, `FE: all loaded, ${s.frontEnd.loadedThisCycle} now`]);
+  // µops so far: one unit for the row (k, M) when a count would not fit its column
+  const scale = [1, 1e3, 1e6].find((u) => s.ports.every((ps) => String(Math.round(ps.cumulative / u)).length <= cw - 1)) ?? 1e6;
+  const unit = scale === 1 ? '' : scale === 1e3 ? ' (so far in thousands)' : ' (so far in millions)';
   return (
     <Box flexDirection="column" width={p.width}>
-      <Text bold>{clip('Ports: µop now / µops so far / use', p.width)}</Text>
+      <Text bold>{clip(`Ports: µop now / µops so far / use${unit}`, p.width)}</Text>
       <Text wrap="truncate-end">{s.ports.map((ps) => cell(`p${ps.port}`)).join('').trimEnd()}</Text>
       <Text wrap="truncate-end" color={tint(p.color, 'green')}>{now.map(cell).join('').trimEnd()}</Text>
-      <Text wrap="truncate-end">{s.ports.map((ps) => cell(String(ps.cumulative))).join('').trimEnd()}</Text>
+      <Text wrap="truncate-end">{s.ports.map((ps) => cell(String(Math.round(ps.cumulative / scale)))).join('').trimEnd()}</Text>
       <Text wrap="truncate-end" color={tint(p.color, 'magenta')}>{s.ports.map((ps) => bar(ps.use, cw - 1) + ' ').join('')}</Text>
       <Text wrap="truncate-end" color={d.busy ? tint(p.color, 'red') : undefined}>{clip(divider, p.width)}</Text>
-      <Text wrap="truncate-end">{clip(`ready: ${ready}`, p.width)}</Text>
+      <Text wrap="truncate-end">{ready}</Text>
       <Text wrap="truncate-end">{clip(fe, p.width)}</Text>
     </Box>
   );

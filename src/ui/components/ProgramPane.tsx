@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { clip, fit, fitLeft } from '../format.js';
+import { clip, count, fit, fitLeft } from '../format.js';
 import type { LineState } from '../lineStates.js';
 import { scrollStart } from '../layout.js';
 import { tint } from '../theme.js';
@@ -21,25 +21,31 @@ export function ProgramPane(p: ProgramPaneProps) {
   const rows = Math.max(1, p.height - 1);
   const start = scrollStart(p.selected, p.lines.length, rows);
   const shown = p.lines.slice(start, start + rows);
-  const countsW = Math.min(28, Math.max(16, Math.floor(p.width * 0.4)));
   // the source letter (M T L ?) when the session knows where the figures come from
   const src = p.lines.some((l) => l.origin !== undefined);
-  const asmW = Math.max(6, Math.min(44, p.width - 2 - 4 - (src ? 2 : 0) - countsW));
+  const srcW = src ? 2 : 0;
+  // the counts are never cut: abbreviated (12k) when long, and the instruction gives way
+  const countsOf = (st: LineState | null, w: number) => (st
+    ? `W${count(st.waiting, w)} R${count(st.ready, w)} E${count(st.executing, w)} D${count(st.done, w)}`
+    : 'not on this path');
+  const widest = (w: number) => Math.max(16, ...shown.map((l, k) => countsOf(p.states[start + k] ?? null, w).length));
+  let digits = 6;
+  while (digits > 3 && widest(digits) > Math.max(16, p.width - 2 - 4 - srcW - 6)) digits--;
+  const countsW = Math.min(Math.max(widest(digits), Math.min(28, Math.floor(p.width * 0.4))), p.width - 2 - 4 - srcW - 6);
+  const asmW = Math.max(6, Math.min(44, p.width - 2 - 4 - srcW - countsW));
   const more = p.lines.length > rows ? ` ${start + 1}-${start + shown.length}/${p.lines.length}` : '';
   return (
     <Box flexDirection="column" width={p.width}>
-      <Text bold>{clip(`Program  W wait R ready X exec D done${more}`, p.width)}</Text>
+      <Text bold>{clip(`Program  W wait R ready E exec D done${more}`, p.width)}</Text>
       {shown.map((l, k) => {
         const i = start + k;
         const st = p.states[i];
         const sel = i === p.selected;
-        const counts = st
-          ? `W${st.waiting} R${st.ready} X${st.executing} D${st.done}`
-          : 'not on this path';
+        const counts = countsOf(st ?? null, digits);
         const busy = st && (st.executing > 0 ? 'green' : st.ready > 0 ? 'cyan' : st.waiting > 0 ? 'yellow' : undefined);
         return (
           <Text key={l.line} inverse={sel} dimColor={!st}>
-            {sel ? '>' : ' '}{fitLeft(String(l.line), 3)} {src ? <Text bold={l.origin === 'none'} color={l.origin === 'none' ? tint(p.color, 'red') : undefined}>{l.origin ? ORIGIN_LETTER[l.origin] : ' '} </Text> : null}{fit(l.asm, asmW)} <Text color={busy ? tint(p.color, busy) : undefined}>{sel ? fit(counts, countsW) : clip(counts, countsW)}</Text>
+            {sel ? '>' : ' '}{fitLeft(String(l.line), 3)} {src ? <Text bold={l.origin === 'none'} color={l.origin === 'none' ? tint(p.color, 'red') : undefined}>{l.origin ? ORIGIN_LETTER[l.origin] : ' '} </Text> : null}{fit(l.asm, asmW)} <Text color={busy ? tint(p.color, busy) : undefined}>{sel ? counts.padEnd(countsW) : counts}</Text>
           </Text>
         );
       })}

@@ -1,5 +1,9 @@
+import { useRef, useState } from 'react';
 import { Box, Text, useInput, useStdout } from 'ink';
-import SelectInput from 'ink-select-input';
+import { clip } from '../format.js';
+import { scrollStart } from '../layout.js';
+import { splitKeys } from '../keys.js';
+import { colorEnabled, tint } from '../theme.js';
 
 export interface RegionChoice { index: number; label: string }
 
@@ -7,21 +11,46 @@ export interface RegionPickerProps {
   file: string;
   regions: RegionChoice[];
   onPick(index: number): void;
-  onCancel(): void;
+  /** q or esc: 'quit'; Ctrl-C: 'interrupt' */
+  onCancel(how: 'quit' | 'interrupt'): void;
 }
 
-/** When a file holds several marked regions or candidate loops: choose one (↑/↓, enter; q quits). */
+/**
+ * When a file holds several marked regions or candidate loops (or a function several loops):
+ * choose one (↑/↓, enter; q quits). The highlighted entry is kept in a ref as well as in state,
+ * so that keys arriving in one burst (Down Down Enter) each move it.
+ */
 export function RegionPicker(p: RegionPickerProps) {
   const { stdout } = useStdout();
+  const [index, setIndex] = useState(0);
+  const at = useRef(0);
+  const done = useRef(false);
+  const move = (by: number) => {
+    at.current = Math.max(0, Math.min(p.regions.length - 1, at.current + by));
+    setIndex(at.current);
+  };
   useInput((input, key) => {
-    if (input === 'q' || key.escape || (key.ctrl && input === 'c')) p.onCancel();
+    for (const ev of splitKeys(input, key)) {
+      if (done.current) return;
+      const k = ev.key;
+      if (k.ctrl && ev.input === 'c') { done.current = true; p.onCancel('interrupt'); return; }
+      if (ev.input === 'q' || k.escape) { done.current = true; p.onCancel('quit'); return; }
+      if (k.upArrow || ev.input === 'k') move(-1);
+      else if (k.downArrow || ev.input === 'j') move(1);
+      else if (k.pageUp) move(-10);
+      else if (k.pageDown) move(10);
+      else if (k.return) { done.current = true; p.onPick(p.regions[at.current]!.index); return; }
+    }
   });
+  const width = stdout.columns || 80;
+  const rows = Math.max(3, (stdout.rows || 24) - 3);
+  const start = scrollStart(index, p.regions.length, rows);
   return (
     <Box flexDirection="column">
-      <Text bold>{p.file} holds {p.regions.length} regions: pick one (↑/↓, enter; q quits)</Text>
-      <SelectInput items={p.regions.map((r) => ({ key: String(r.index), label: r.label, value: r.index }))}
-        limit={Math.max(3, (stdout.rows || 24) - 3)}
-        onSelect={(it) => p.onPick(it.value)} />
+      <Text bold>{clip(`${p.file} holds ${p.regions.length} regions: pick one (↑/↓, enter; q quits)`, width)}</Text>
+      {p.regions.slice(start, start + rows).map((r, k) => (
+        <Text key={r.index} color={start + k === index ? tint(colorEnabled(), 'blue') : undefined}>{clip(`${start + k === index ? '❯' : ' '} ${r.label}`, width)}</Text>
+      ))}
     </Box>
   );
 }

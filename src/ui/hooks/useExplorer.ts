@@ -1,286 +1,234 @@
-// The explorer's state and what the keys do with it. Engines are stepped and sought here; every
-// number on screen comes from their snapshots.
-import { useCallback, useMemo, useRef, useState } from 'react';
-import type { LineDetail, Snapshot } from '../../sim/types.js';
-import { buildPanes } from '../panes.js';
-import { PaneCursor } from '../snapshotCache.js';
-import { TABS, type ExplorerProps, type ExplorerSession, type PaneInfo, type RunTotal, type TabId, type VariantKey } from '../types.js';
+// The explorer's state (src/ui/state.ts's reducer) held in a small store, and the operations the
+// keys run on it (src/ui/keys.ts). The store is updated synchronously on every action, so that
+// keys arriving in one burst, before React renders, each see the state the previous one left.
+// Keys that arrive for a context that is not on screen yet (the digits typed right after `g`)
+// wait in a queue until that context's handler is active, then run in order.
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useApp, useInput, type Key } from 'ink';
+import { explorerReducer, detailsAt, initialState, nextIssue, parsePrompt, type Action, type ExplorerState, type Overlay } from '../state.js';
+import { lookup, splitKeys, type KeyContext, type KeyOps } from '../keys.js';
+import { TABS, type ExplorerProps, type QuitHow, type VariantKey } from '../types.js';
 import { wholeRunOf } from './useTotals.js';
 
-export type Overlay =
-  | { kind: 'none' }
-  | { kind: 'help' }
-  | { kind: 'detail' }
-  | { kind: 'arch' }
-  | { kind: 'prompt'; what: 'goto' | 'iterations' };
+export type { ExplorerState, Overlay } from '../state.js';
 
-/** `n` looks this many cycles ahead at most (each one is a snapshot). */
-export const ISSUE_SEARCH_LIMIT = 5000;
+/** Past this cycle (or distance), rebuilding or seeking can take long enough to show that it works. */
+const SLOW_CYCLES = 2000;
 
-export const SPEEDS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000];
-
-export interface View {
-  session: ExplorerSession;
-  iterations: number;
-  variants: ReadonlySet<VariantKey>;
-  branches: boolean;
-  panes: PaneInfo[];
-  snaps: Snapshot[];
-  cycle: number;
+export interface KeyRouter {
+  /** a key for `ctx`; queued when another context is live (or while busy) */
+  handle(ctx: KeyContext, input: string, key: Key): void;
+  /** runs the queued keys while `ctx` is live */
+  drain(ctx: KeyContext): void;
 }
 
-export interface ExplorerState extends View {
-  selected: number;           // index into session.lines
-  overlay: Overlay;
-  tab: TabId;
-  playing: boolean;
-  speed: number;              // cycles per second
-  message: string;
-  busy: string | null;        // 'loading HSW…'
-  promptText: string;         // what is typed at the g / i prompt
-  totals: (RunTotal | null)[];  // per pane, once known
+export interface ExplorerControl {
+  ops: KeyOps;
+  router: KeyRouter;
+  setTotal(pane: ExplorerState['panes'][number], total: import('../types.js').RunTotal): void;
+  details: typeof detailsAt;
+  /** set by the Explorer from the terminal's size: how many pages the help has */
+  viewport: { helpPages: number };
 }
 
-export interface ExplorerActions {
-  stepBy(n: number): void;
-  goTo(cycle: number): void;
-  runToEnd(): void;
-  runUntilSelectedIssues(): void;
-  select(delta: number): void;
-  toggleVariant(v: VariantKey): void;
-  toggleBranches(): void;
-  setIterations(n: number): void;
-  switchArch(arch: string): Promise<void>;
-  exportSession(): Promise<void>;
-  setOverlay(o: Overlay): void;
-  setTab(t: TabId | 'next' | 'prev'): void;
-  togglePlay(): void;
-  changeSpeed(dir: 1 | -1): void;
-  setTotal(pane: PaneInfo, total: RunTotal): void;
-  setMessage(m: string): void;
-  setPromptText(t: string): void;
-  /** overlay, prompt text and busy as of the last action (ahead of the rendered state) */
-  live(): { overlay: Overlay; promptText: string; busy: string | null };
-  details(): { pane: PaneInfo; detail: LineDetail | null }[];
+export function contextOf(o: Overlay): KeyContext {
+  return o.kind === 'prompt' ? 'prompt' : o.kind === 'arch' ? 'arch' : 'explorer';
 }
 
-const cursors = new WeakMap<PaneInfo, PaneCursor>();
-
-function cursorOf(p: PaneInfo): PaneCursor {
-  let c = cursors.get(p);
-  if (!c) { c = new PaneCursor(p.engine); cursors.set(p, c); }
-  return c;
+/** Routes the keys of one context through the router while it is on screen (Ink's isActive). */
+export function useKeyContext(router: KeyRouter, ctx: KeyContext, active: boolean): void {
+  useInput((input, key) => router.handle(ctx, input, key), { isActive: active });
+  useEffect(() => { if (active) router.drain(ctx); }, [active, router, ctx]);
 }
 
-function seekAll(panes: PaneInfo[], cycle: number): Snapshot[] {
-  return panes.map((p) => cursorOf(p).at(cycle));
-}
+export function useExplorer(props: ExplorerProps, exportText: (s: ExplorerState) => string): [ExplorerState, ExplorerControl] {
+  const { exit } = useApp();
+  const [state, setState] = useState<ExplorerState>(() => initialState(props.session, props.iterations, props.archs.map((a) => a.arch)));
+  const store = useRef({ state, pending: [] as { input: string; key: Key }[] });
+  const propsRef = useRef(props);
+  propsRef.current = props;
+  const exportRef = useRef(exportText);
+  exportRef.current = exportText;
 
-export function makeView(session: ExplorerSession, iterations: number, variants: ReadonlySet<VariantKey>,
-  branches: boolean, cycle: number): View {
-  const panes = buildPanes(session, { variants, branches, iterations });
-  const snaps = seekAll(panes, cycle);
-  return { session, iterations, variants, branches, panes, snaps, cycle: Math.max(0, ...snaps.map((s) => s.cycle)) };
-}
+  // what the screen's size decides, for the keys (set by the Explorer as it renders)
+  const viewport = useRef({ helpPages: 1 }).current;
+  const control = useMemo<ExplorerControl>(() => {
+    const get = () => store.current.state;
+    const dispatch = (a: Action) => {
+      const next = explorerReducer(store.current.state, a);
+      if (next === store.current.state) return;
+      store.current.state = next;
+      setState(next);
+    };
+    const say = (text: string) => dispatch({ type: 'message', text });
+    /** Work that may take a while: say so on screen first (the header's status), then do it. */
+    const slow = (label: string, work: () => void | Promise<void>, when = true) => {
+      if (!when) { void work(); return; }
+      dispatch({ type: 'busy', label });
+      // long enough for Ink to draw the frame that shows the label (it renders at most 60/s)
+      setTimeout(() => {
+        Promise.resolve().then(work).catch((err: unknown) => say(String(err instanceof Error ? err.message : err)))
+          .finally(() => { dispatch({ type: 'busy', label: null }); router.drain(contextOf(get().overlay)); });
+      }, 20);
+    };
+    const far = (target: number) => Math.abs(target - get().cycle) > SLOW_CYCLES;
 
-export function useExplorer(props: ExplorerProps, exportText: (s: ExplorerState) => string): [ExplorerState, ExplorerActions] {
-  const [view, setView] = useState<View>(() => makeView(props.session, props.iterations, new Set(), false, 0));
-  const [selected, setSelectedState] = useState(0);
-  const selectedRef = useRef(0);
-  const setSelected = useCallback((f: (s: number) => number) => {
-    selectedRef.current = f(selectedRef.current);
-    setSelectedState(selectedRef.current);
-  }, []);
-  const [overlay, setOverlayState] = useState<Overlay>({ kind: 'none' });
-  // what the key handler must see at once, before React renders (keys can come faster than frames)
-  const live = useRef({ overlay: { kind: 'none' } as Overlay, promptText: '', busy: null as string | null });
-  const setOverlay = useCallback((o: Overlay) => { live.current.overlay = o; setOverlayState(o); }, []);
-  const [tab, setTabState] = useState<TabId>('rs');
-  const [playing, setPlaying] = useState(false);
-  const [speed, setSpeed] = useState(10);
-  // the first message: what the data could not cover, else where it came from
-  const [message, setMessage] = useState(() => props.session.notes?.find((n) => n.startsWith('no data')) ?? props.session.notes?.[0] ?? '');
-  const [busy, setBusyState] = useState<string | null>(null);
-  const setBusy = useCallback((b: string | null) => { live.current.busy = b; setBusyState(b); }, []);
-  const [promptText, setPromptTextState] = useState('');
-  const setPromptText = useCallback((t: string) => { live.current.promptText = t; setPromptTextState(t); }, []);
-  const [totals, setTotals] = useState<(RunTotal | null)[]>(() => view.panes.map(() => null));
-  const viewRef = useRef(view);
-  viewRef.current = view;
+    const seek = (cycle: number) => slow('seeking…', () => dispatch({ type: 'seek', cycle }), far(cycle));
+    const rebuild = (label: string, patch: Extract<Action, { type: 'rebuild' }>['patch'], message?: Extract<Action, { type: 'rebuild' }>['message']) =>
+      slow(label, () => dispatch({ type: 'rebuild', patch, ...(message ? { message } : {}) }), get().cycle > SLOW_CYCLES || (patch.iterations ?? 0) > 0);
 
-  const applyView = useCallback((v: View) => {
-    viewRef.current = v;
-    setView(v);
-    setTotals(v.panes.map(() => null));
-  }, []);
-
-  const goTo = useCallback((cycle: number) => {
-    const v = viewRef.current;
-    const c = Math.max(0, Math.round(cycle));
-    const snaps = seekAll(v.panes, c);
-    const nv = { ...v, snaps, cycle: Math.max(...snaps.map((s) => s.cycle)) };
-    viewRef.current = nv;
-    setView(nv);
-    if (snaps.every((s) => s.finished)) setPlaying(false);
-  }, []);
-
-  const stepBy = useCallback((n: number) => {
-    const v = viewRef.current;
-    if (n > 0 && v.snaps.every((s) => s.finished)) { setPlaying(false); return; }
-    goTo(v.cycle + n);
-  }, [goTo]);
-
-  const runToEnd = useCallback(() => {
-    setPlaying(false);
-    // a long run takes a moment: say so on screen first, then run
-    setBusy('running to the end…');
-    setTimeout(() => {
-      const v = viewRef.current;
-      const snaps = v.panes.map((p) => p.engine.runToEnd());
-      const cycle = Math.max(...snaps.map((s) => s.cycle));
-      const aligned = seekAll(v.panes, cycle);
-      const nv = { ...v, snaps: aligned, cycle };
-      viewRef.current = nv;
-      setView(nv);
-      setTotals(v.panes.map((p) => wholeRunOf(p.engine)));
-      setBusy(null);
-    }, 0);
-  }, [setBusy]);
-
-  const runUntilSelectedIssues = useCallback(() => {
-    const v = viewRef.current;
-    const line = v.session.lines[selectedRef.current]?.line;
-    if (line === undefined) return;
-    const idx = v.panes.findIndex((p) => p.lines.includes(line));
-    if (idx < 0) { setMessage(`line ${line} is not on this path`); return; }
-    const eng = v.panes[idx]!.engine;
-    let s = eng.seek(v.cycle);
-    // "issues": a µop of the line gets a port, for an instance that held none the cycle before
-    let before = new Set(s.ports.flatMap((p) => p.uops.filter((u) => u.line === line).map((u) => u.iteration)));
-    for (let n = 0; ; n++) {
-      if (s.finished) { setMessage(`line ${line} does not issue again`); break; }
-      if (n === ISSUE_SEARCH_LIMIT) { setMessage(`line ${line} did not issue within ${n} cycles (n again to go on)`); break; }
-      s = eng.step();
-      const now = new Set(s.ports.flatMap((p) => p.uops.filter((u) => u.line === line).map((u) => u.iteration)));
-      if ([...now].some((it) => !before.has(it))) {
-        setMessage(`line ${line} issues at cycle ${s.cycle}`);
-        break;
+    const exportTo = async (path: string) => {
+      try {
+        const written = await propsRef.current.saveExport(exportRef.current(get()), path);
+        say(`exported to ${written}`);
+      } catch (err) {
+        say(`export failed: ${err instanceof Error ? err.message : String(err)}`);
       }
-      before = now;
-    }
-    goTo(s.cycle);
-  }, [goTo]);
+    };
 
-  const select = useCallback((delta: number) => {
-    const n = viewRef.current.session.lines.length;
-    setSelected((s) => Math.max(0, Math.min(n - 1, s + delta)));
-  }, []);
+    const switchArch = async (arch: string) => {
+      const s = get();
+      if (arch === s.session.arch) return;
+      dispatch({ type: 'overlay', overlay: { kind: 'none' } });
+      slow(`loading ${arch}…`, async () => {
+        try {
+          const session = await propsRef.current.loadArch(arch);
+          const wanted = get().cycle;
+          dispatch({
+            type: 'rebuild', patch: { session, branches: get().branches && session.branches !== null },
+            message: (v) => (v.cycle === wanted ? `${session.arch} (${session.archName}), still at cycle ${v.cycle}`
+              : `${session.arch} (${session.archName}): run ends at cycle ${v.cycle} (was at ${wanted})`),
+          });
+        } catch (err) {
+          say(`could not switch to ${arch}: ${err instanceof Error ? err.message : String(err)}`);
+        }
+      });
+    };
 
-  const rebuild = useCallback((patch: Partial<Pick<View, 'session' | 'iterations' | 'variants' | 'branches'>>) => {
-    const v = viewRef.current;
-    const nv = makeView(patch.session ?? v.session, patch.iterations ?? v.iterations,
-      patch.variants ?? v.variants, patch.branches ?? v.branches, v.cycle);
-    applyView(nv);
-    return nv;
-  }, [applyView]);
+    const ops: KeyOps = {
+      step: (by) => {
+        const s = get();
+        if (by > 0 && s.snaps.every((x) => x.finished)) { dispatch({ type: 'step', by }); return; }
+        const target = s.cycle + by;
+        slow('seeking…', () => dispatch({ type: 'step', by }), far(target));
+      },
+      home: () => seek(0),
+      runToEnd: () => {
+        dispatch({ type: 'overlay', overlay: get().overlay.kind === 'detail' ? get().overlay : { kind: 'none' } });
+        if (get().playing) dispatch({ type: 'play' });
+        slow('running to the end…', () => {
+          const totals = get().panes.map((p) => wholeRunOf(p.engine));
+          dispatch({ type: 'seek', cycle: Math.max(...totals.map((t) => t.cycles)) });
+          dispatch({ type: 'totals', totals });
+        });
+      },
+      nextIssue: () => {
+        const s = get();
+        const line = s.session.lines[s.selected]?.line;
+        if (line === undefined) return;
+        slow(`running until line ${line} issues…`, () => {
+          const r = nextIssue(get(), line);
+          dispatch({ type: 'seek', cycle: r.cycle });
+          say(r.message);
+        });
+      },
+      select: (by) => dispatch({ type: 'select', by }),
+      toggleVariant: (k: VariantKey) => {
+        const next = new Set(get().variants);
+        if (next.has(k)) next.delete(k); else next.add(k);
+        rebuild('computing the variant…', { variants: next });
+      },
+      toggleBranches: () => {
+        const s = get();
+        if (!s.session.branches) { say(s.session.noBranches ?? 'no conditional jump in this region: nothing to compare'); return; }
+        const line = s.session.branches.branchLine;
+        rebuild('computing both sides…', { branches: !s.branches }, () => (s.branches ? 'branch comparison off' : `branch comparison: the two sides of the jump at line ${line}`));
+      },
+      openPrompt: (what) => {
+        const s = get();
+        const text = what === 'goto' ? String(s.cycle) : what === 'iterations' ? String(s.iterations) : propsRef.current.exportPath?.() ?? '';
+        dispatch({ type: 'prompt-open', what, text });
+      },
+      openArch: () => {
+        const s = get();
+        dispatch({ type: 'overlay', overlay: { kind: 'arch', index: Math.max(0, s.archs.indexOf(s.session.arch)) } });
+      },
+      toggleOverlay: (kind) => {
+        const o = get().overlay;
+        if (kind === 'help') {
+          // ? pages through the help, and closes it after the last page
+          const next = o.kind === 'help' ? o.page + 1 : 0;
+          dispatch({ type: 'overlay', overlay: next < viewport.helpPages ? { kind: 'help', page: next } : { kind: 'none' } });
+          return;
+        }
+        dispatch({ type: 'overlay', overlay: o.kind === kind ? { kind: 'none' } : { kind } });
+      },
+      closeOverlay: () => dispatch({ type: 'overlay', overlay: { kind: 'none' } }),
+      tab: (to) => dispatch({ type: 'tab', to: typeof to === 'number' ? TABS[to]!.id : to }),
+      togglePlay: () => dispatch({ type: 'play' }),
+      speed: (dir) => dispatch({ type: 'speed', dir }),
+      quit: (how: QuitHow) => { propsRef.current.onQuit?.(how); exit(); },
+      promptType: (text) => dispatch({ type: 'prompt-type', text }),
+      promptBackspace: () => dispatch({ type: 'prompt-backspace' }),
+      promptKeep: () => dispatch({ type: 'prompt-keep' }),
+      promptSubmit: () => {
+        const o = get().overlay;
+        if (o.kind !== 'prompt') return;
+        dispatch({ type: 'overlay', overlay: { kind: 'none' } });
+        const v = parsePrompt(o.what, o.text);
+        if ('error' in v) { say(v.error); return; }
+        if (o.what === 'goto') seek(v.value as number);
+        else if (o.what === 'iterations') {
+          const n = v.value as number;
+          rebuild(`simulating ${n} iterations…`, { iterations: n }, (nv) => `${n} iteration${n === 1 ? '' : 's'}, cycle ${nv.cycle}`);
+        } else slow('exporting…', () => exportTo(v.value as string));
+      },
+      archMove: (by) => dispatch({ type: 'arch-move', by }),
+      archPick: () => {
+        const o = get().overlay;
+        if (o.kind !== 'arch') return;
+        const arch = get().archs[o.index];
+        dispatch({ type: 'overlay', overlay: { kind: 'none' } });
+        if (arch !== undefined) void switchArch(arch);
+      },
+    };
 
-  const toggleVariant = useCallback((k: VariantKey) => {
-    const v = viewRef.current;
-    const next = new Set(v.variants);
-    if (next.has(k)) next.delete(k); else next.add(k);
-    rebuild({ variants: next });
-  }, [rebuild]);
+    const run = (ctx: KeyContext, input: string, key: Key) => {
+      const b = lookup(ctx, input, key);
+      if (!b) return;
+      // a message is about the last action: the next one clears it
+      if (ctx === 'explorer') say('');
+      b.run(ops, get(), input, key);
+    };
 
-  const toggleBranches = useCallback(() => {
-    const v = viewRef.current;
-    if (!v.session.branches) { setMessage('no conditional jump in this region: nothing to compare'); return; }
-    rebuild({ branches: !v.branches });
-    setMessage(v.branches ? 'branch comparison off' : `branch comparison: the two sides of the jump at line ${v.session.branches.branchLine}`);
-  }, [rebuild]);
+    const router: KeyRouter = {
+      handle: (ctx, input, key) => {
+        for (const ev of splitKeys(input, key)) {
+          const s = get();
+          // q quits at once, even while busy
+          if (ev.input === 'q' && contextOf(s.overlay) !== 'prompt') { ops.quit('quit'); return; }
+          if (s.busy || contextOf(s.overlay) !== ctx || store.current.pending.length > 0) { store.current.pending.push(ev); continue; }
+          run(ctx, ev.input, ev.key);
+        }
+      },
+      drain: (ctx) => {
+        const q = store.current.pending;
+        while (q.length > 0 && !get().busy && contextOf(get().overlay) === ctx) {
+          const ev = q.shift()!;
+          run(ctx, ev.input, ev.key);
+        }
+      },
+    };
 
-  const setIterations = useCallback((n: number) => {
-    if (!Number.isInteger(n) || n < 1) { setMessage('iterations must be a whole number ≥ 1'); return; }
-    const nv = rebuild({ iterations: n });
-    setMessage(`${n} iteration${n === 1 ? '' : 's'}, cycle ${nv.cycle}`);
-  }, [rebuild]);
+    return {
+      ops, router, details: detailsAt, viewport,
+      setTotal: (pane, total) => dispatch({ type: 'total', pane, total }),
+    };
+  }, [exit]);
 
-  const switchArch = useCallback(async (arch: string) => {
-    const v = viewRef.current;
-    if (arch === v.session.arch) return;
-    setBusy(`loading ${arch}…`);
-    setPlaying(false);
-    try {
-      const session = await props.loadArch(arch);
-      const wanted = viewRef.current.cycle;
-      const nv = rebuild({ session, branches: viewRef.current.branches && session.branches !== null });
-      setSelected((s) => Math.min(s, session.lines.length - 1));
-      setMessage(nv.cycle === wanted ? `${session.arch} (${session.archName}), still at cycle ${nv.cycle}`
-        : `${session.arch} (${session.archName}): run ends at cycle ${nv.cycle} (was at ${wanted})`);
-    } catch (err) {
-      setMessage(`could not switch to ${arch}: ${err instanceof Error ? err.message : String(err)}`);
-    } finally {
-      setBusy(null);
-    }
-  }, [props, rebuild]);
+  // keys queued for a context that has been on screen all along (busy ended, a prompt closed
+  // within the same burst): run them once the state has settled
+  useEffect(() => { control.router.drain(contextOf(state.overlay)); }, [state.overlay, state.busy, control]);
 
-  const stateRef = useRef<ExplorerState | null>(null);
-
-  const exportSession = useCallback(async () => {
-    const s = stateRef.current;
-    if (!s) return;
-    setBusy('exporting…');
-    try {
-      const path = await props.saveExport(exportText(s));
-      setMessage(`exported to ${path}`);
-    } catch (err) {
-      setMessage(`export failed: ${err instanceof Error ? err.message : String(err)}`);
-    } finally {
-      setBusy(null);
-    }
-  }, [props, exportText]);
-
-  const setTab = useCallback((t: TabId | 'next' | 'prev') => {
-    setTabState((cur) => {
-      if (t !== 'next' && t !== 'prev') return t;
-      const i = TABS.findIndex((x) => x.id === cur);
-      const n = TABS.length;
-      return TABS[(i + (t === 'next' ? 1 : n - 1)) % n]!.id;
-    });
-  }, []);
-
-  const togglePlay = useCallback(() => {
-    if (viewRef.current.snaps.every((s) => s.finished)) { setMessage('at the end of the run (← or g to go back)'); setPlaying(false); return; }
-    setPlaying((p) => !p);
-  }, []);
-
-  const changeSpeed = useCallback((dir: 1 | -1) => {
-    setSpeed((s) => {
-      const i = SPEEDS.indexOf(s);
-      return SPEEDS[Math.max(0, Math.min(SPEEDS.length - 1, i + dir))]!;
-    });
-  }, []);
-
-  const setTotal = useCallback((pane: PaneInfo, total: RunTotal) => {
-    const i = viewRef.current.panes.indexOf(pane);
-    if (i < 0) return;   // a pane of an earlier layout
-    setTotals((t) => t.map((x, k) => (k === i ? total : x)));
-  }, []);
-
-  const details = useCallback(() => {
-    const v = viewRef.current;
-    const line = v.session.lines[selectedRef.current]?.line;
-    return v.panes.map((pane) => ({
-      pane,
-      detail: line !== undefined && pane.lines.includes(line) ? pane.engine.detail(line) : null,
-    }));
-  }, []);
-
-  const state: ExplorerState = { ...view, selected, overlay, tab, playing, speed, message, busy, totals, promptText };
-  stateRef.current = state;
-  const actions = useMemo<ExplorerActions>(() => ({
-    stepBy, goTo, runToEnd, runUntilSelectedIssues, select, toggleVariant, toggleBranches, setIterations,
-    switchArch, exportSession, setOverlay, setTab, togglePlay, changeSpeed, setTotal, setMessage, details, setPromptText, live: () => live.current,
-  }), [setOverlay, setPromptText, stepBy, goTo, runToEnd, runUntilSelectedIssues, select, toggleVariant, toggleBranches, setIterations,
-    switchArch, exportSession, setTab, togglePlay, changeSpeed, setTotal, details]);
-  return [state, actions];
+  return [state, control];
 }

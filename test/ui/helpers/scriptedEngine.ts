@@ -60,7 +60,8 @@ export function scriptedEngine(script: Script, lines: number[], variant: Variant
       frontEnd: { next: loadedTo < total ? { ...at(loadedTo), uopsLeft: 1 } : null, loadedThisCycle: c > 0 && !finished ? 1 : 0 },
       completed: done, total,
       stats: {
-        cycles: c, iterations, blockThroughput: c / iterations, uopsPerCycle: done / cyc, totalUops: n,
+        // as the engine: per iteration completed so far (all of them at the end)
+        cycles: c, iterations, iterationsCompleted: finished ? iterations : done / n, blockThroughput: done > 0 ? c / (finished ? iterations : done / n) : NaN, uopsPerCycle: done / cyc, totalUops: n,
         lines: lines.map((l) => ({ line: l, asm: program.instructions.find((x) => x.line === l)!.asm, uops: 1, hadToWait: 0.5, causedToWait: 0.25, ports: { [String(script.ports[0])]: 1 }, divider: 0, unknown: false })),
         portTotals: { [String(script.ports[0])]: n }, dividerUsed: false,
       },

@@ -1,0 +1,150 @@
+// The keys, as one table per context (the explorer, a prompt, the architecture menu): what each
+// key does, and how the footer and the help overlay name it. The footer and `?` are drawn from
+// these tables; the handlers (useExplorer's and each overlay's useInput) look keys up here.
+import type { Key } from 'ink';
+import { TABS, type VariantKey } from './types.js';
+import type { ExplorerState } from './state.js';
+
+/** What the bindings can ask for (implemented by useExplorer). */
+export interface KeyOps {
+  step(by: number): void;
+  home(): void;
+  runToEnd(): void;
+  nextIssue(): void;
+  select(by: number): void;
+  toggleVariant(v: VariantKey): void;
+  toggleBranches(): void;
+  openPrompt(what: 'goto' | 'iterations' | 'export'): void;
+  openArch(): void;
+  toggleOverlay(kind: 'help' | 'detail'): void;
+  closeOverlay(): void;
+  tab(to: 'next' | 'prev' | number): void;
+  togglePlay(): void;
+  speed(dir: 1 | -1): void;
+  quit(how: 'quit' | 'interrupt'): void;
+  // prompt
+  promptType(text: string): void;
+  promptBackspace(): void;
+  promptKeep(): void;
+  promptSubmit(): void;
+  // architecture menu
+  archMove(by: number): void;
+  archPick(): void;
+}
+
+export interface Binding {
+  /** the keys as the help lists them */
+  keys: string;
+  /** the keys as the footer names them when there is room (default: `keys`) */
+  hint?: string;
+  /** abbreviation for the footer at 80 columns */
+  short: string;
+  /** the footer's word */
+  what: string;
+  /** the help's line */
+  help: string;
+  /** footer priority (lower: kept first when the line is short); null: help only */
+  priority: number | null;
+  match(input: string, key: Key): boolean;
+  run(ops: KeyOps, state: ExplorerState, input: string, key: Key): void;
+}
+
+const is = (...chars: string[]) => (input: string) => chars.includes(input);
+
+export const EXPLORER_KEYS: Binding[] = [
+  { keys: '→ / l, ← / h', hint: '←/→ h/l', short: '←→', what: 'step', help: 'step one cycle forward / back', priority: 0,
+    match: (i, k) => k.rightArrow || k.leftArrow || i === 'l' || i === 'h', run: (o, _s, i, k) => o.step(k.rightArrow || i === 'l' ? 1 : -1) },
+  { keys: '] / [, } / {', hint: '[ ] { }', short: '[]', what: '±10', help: '10 / 100 cycles forward / back', priority: 9,
+    match: is(']', '[', '}', '{'), run: (o, _s, i) => o.step(({ ']': 10, '[': -10, '}': 100, '{': -100 } as Record<string, number>)[i]!) },
+  { keys: 'g', short: 'g', what: 'go to', help: 'go to a cycle (type it, enter)', priority: 10,
+    match: is('g'), run: (o) => o.openPrompt('goto') },
+  { keys: 'space, + / -', hint: 'space', short: '␣', what: 'play', help: 'play / pause; faster / slower', priority: 7,
+    match: (i) => i === ' ' || i === '+' || i === '=' || i === '-', run: (o, _s, i) => (i === ' ' ? o.togglePlay() : o.speed(i === '-' ? -1 : 1)) },
+  { keys: 'G / End, Home', hint: 'G', short: 'G', what: 'end', help: 'run to the end, back to cycle 0', priority: 11,
+    match: (i, k) => i === 'G' || k.end || k.home, run: (o, _s, _i, k) => (k.home ? o.home() : o.runToEnd()) },
+  { keys: 'n', short: 'n', what: 'next issue', help: 'run until the selected line next issues', priority: 13,
+    match: is('n'), run: (o) => o.nextIssue() },
+  { keys: '↑↓ k j PgUp/Dn', hint: '↑/↓', short: '↑↓', what: 'line', help: 'select a line (PgUp / PgDn: 10 lines)', priority: 8,
+    match: (i, k) => k.upArrow || k.downArrow || k.pageUp || k.pageDown || i === 'k' || i === 'j',
+    run: (o, _s, i, k) => o.select(k.pageUp ? -10 : k.pageDown ? 10 : k.upArrow || i === 'k' ? -1 : 1) },
+  { keys: 'enter', short: '⏎', what: 'detail', help: 'detail of the selected line at this cycle (thesis §2.6)', priority: 12,
+    match: (_i, k) => k.return, run: (o) => o.toggleOverlay('detail') },
+  { keys: 'f  p  d', hint: 'f p d', short: 'fpd', what: 'variants', help: 'variant: perfect front end, infinite ports, no dependencies', priority: 2,
+    match: is('f', 'p', 'd'), run: (o, _s, i) => o.toggleVariant(i === 'f' ? 'perfectFrontEnd' : i === 'p' ? 'infinitePorts' : 'noDependencies') },
+  { keys: 'b', short: 'b', what: 'branches', help: 'compare the two sides of the first branch inside the loop', priority: 3,
+    match: is('b'), run: (o) => o.toggleBranches() },
+  { keys: 'a', short: 'a', what: 'arch', help: 'switch architecture (keeps the cycle)', priority: 4,
+    match: is('a'), run: (o) => o.openArch() },
+  { keys: 'i', short: 'i', what: 'iters', help: 'change the number of iterations', priority: 14,
+    match: is('i'), run: (o) => o.openPrompt('iterations') },
+  { keys: 'x', short: 'x', what: 'export', help: 'export the session as a text report (asks for the path)', priority: 5,
+    match: is('x'), run: (o) => o.openPrompt('export') },
+  { keys: 'tab / 1-4', hint: 'tab', short: 'tab', what: 'pane', help: 'switch pane (small terminals)', priority: 6,
+    match: (i, k) => k.tab || (/^[1-9]$/.test(i) && Number(i) <= TABS.length),
+    run: (o, _s, i, k) => o.tab(k.tab ? (k.shift ? 'prev' : 'next') : Number(i) - 1) },
+  { keys: '?  esc', hint: '?', short: '?', what: 'help', help: 'this help (again: its next page) / close', priority: 1,
+    match: (i, k) => i === '?' || k.escape, run: (o, _s, i) => (i === '?' ? o.toggleOverlay('help') : o.closeOverlay()) },
+  { keys: 'q / Ctrl-C', hint: 'q', short: 'q', what: 'quit', help: 'quit', priority: 0,
+    match: is('q'), run: (o) => o.quit('quit') },
+];
+
+export const PROMPT_KEYS: Binding[] = [
+  { keys: 'type', short: 'type', what: 'replace', help: 'the proposed value is selected: typing replaces it', priority: 0,
+    match: (i, k) => i.length > 0 && !k.ctrl && !k.meta && !k.return && !k.escape && !k.tab && !k.backspace && !k.delete, run: (o, _s, i) => o.promptType(i) },
+  { keys: '⌫', short: '⌫', what: 'delete', help: 'delete the last character (and keep the rest)', priority: 2,
+    match: (_i, k) => k.backspace || k.delete, run: (o) => o.promptBackspace() },
+  { keys: '→ / End', short: '→', what: 'edit', help: 'keep the proposed value and edit its end', priority: 3,
+    match: (_i, k) => k.rightArrow || k.end, run: (o) => o.promptKeep() },
+  { keys: 'enter', short: '⏎', what: 'ok', help: 'accept', priority: 0,
+    match: (_i, k) => k.return, run: (o) => o.promptSubmit() },
+  { keys: 'esc', short: 'esc', what: 'cancel', help: 'cancel', priority: 1,
+    match: (_i, k) => k.escape, run: (o) => o.closeOverlay() },
+];
+
+export const ARCH_KEYS: Binding[] = [
+  { keys: '↑ / ↓', short: '↑↓', what: 'choose', help: 'choose an architecture', priority: 0,
+    match: (i, k) => k.upArrow || k.downArrow || k.pageUp || k.pageDown || i === 'k' || i === 'j',
+    run: (o, _s, i, k) => o.archMove(k.pageUp ? -10 : k.pageDown ? 10 : k.upArrow || i === 'k' ? -1 : 1) },
+  { keys: 'enter', short: '⏎', what: 'switch', help: 'switch to it (the cycle is kept)', priority: 0,
+    match: (_i, k) => k.return, run: (o) => o.archPick() },
+  { keys: 'esc', short: 'esc', what: 'cancel', help: 'cancel', priority: 1,
+    match: (_i, k) => k.escape, run: (o) => o.closeOverlay() },
+  { keys: 'q', short: 'q', what: 'quit', help: 'quit', priority: 0,
+    match: is('q'), run: (o) => o.quit('quit') },
+];
+
+export type KeyContext = 'explorer' | 'prompt' | 'arch';
+
+export function bindingsOf(ctx: KeyContext): Binding[] {
+  return ctx === 'prompt' ? PROMPT_KEYS : ctx === 'arch' ? ARCH_KEYS : EXPLORER_KEYS;
+}
+
+/** The binding a key runs in a context, if any. */
+export function lookup(ctx: KeyContext, input: string, key: Key): Binding | undefined {
+  return bindingsOf(ctx).find((b) => b.match(input, key));
+}
+
+/** Several keys in one chunk (fast typing, a terminal's burst, a paste): one key event each. */
+export function splitKeys(input: string, key: Key): { input: string; key: Key }[] {
+  if (input.length <= 1 || key.ctrl || key.meta) return [{ input, key }];
+  const none: Key = { ...key, return: false, backspace: false, delete: false, tab: false, escape: false, shift: false };
+  return [...input].map((ch) => {
+    if (ch === '\r' || ch === '\n') return { input: '', key: { ...none, return: true } };
+    if (ch === '\u007F' || ch === '\b') return { input: '', key: { ...none, backspace: true } };
+    if (ch === '\t') return { input: '', key: { ...none, tab: true } };
+    return { input: ch, key: { ...none, shift: /[A-Z]/.test(ch) } };
+  });
+}
+
+/**
+ * Notations of the screen, for the help overlay (with the symbols of src/ui/format.ts).
+ */
+export const NOTATIONS: [string, string][] = [
+  ['L3#50', 'line 3 of the program, iteration 50 (an instance)'],
+  ['W R E D', 'Program: instances waiting, ready, executing, done'],
+  ['+ … ○ ▶ ✓', 'loading, waiting on an operand, ready (waits for a port), executing, done'],
+  ['12k  1.2M', 'counts abbreviated: thousands, millions'],
+  ['–', 'no value yet (nothing completed), or none'],
+  ['X asm', 'no data for this instruction: not simulated (see the message)'],
+  ['text…', 'cut to fit (names only; numbers are never cut)'],
+];
