@@ -63,7 +63,7 @@ export function renderSection(model: Pick<ReportModel, 'arch' | 'ports' | 'divid
 /**
  * The per-line table: Line || Num Uops || had to wait || caused to wait || one column per port
  * (and DV after the divider's port when the divider is used) || asm. Zero is printed blank,
- * a value that only rounds to zero as 0.0 (as the thesis does); unknown lines are marked X.
+ * a value that only rounds to zero as 0.0 (as the thesis does); each line starts with the source letter of its figures (? for none).
  */
 export function renderLineTable(stats: Stats, ports: number[], dividerPort: number, origins?: readonly FigureOrigin[]): string[] {
   const showDv = stats.dividerUsed || stats.lines.some((l) => l.divider > 0);

@@ -145,6 +145,6 @@ export const NOTATIONS: [string, string][] = [
   ['+ … ○ ▶ ✓', 'loading, waiting on an operand, ready (waits for a port), executing, done'],
   ['12k  1.2M', 'counts abbreviated: thousands, millions'],
   ['–', 'no value yet (nothing completed), or none'],
-  ['X asm', 'no data for this instruction: not simulated (see the message)'],
+  ['M T L ?', 'where a line\'s figures come from: uops.info measured, SUACA thesis, LLVM 19 model; ? none: not simulated (see the message)'],
   ['text…', 'cut to fit (names only; numbers are never cut)'],
 ];

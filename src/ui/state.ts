@@ -95,7 +95,7 @@ export function initialState(session: ExplorerSession, iterations: number, archs
   const view = makeView(session, iterations, new Set(), false, 0);
   return {
     ...view, selected: 0, overlay: { kind: 'none' }, tab: 'rs', playing: false, speed: 10,
-    message: session.notes?.find((n) => n.startsWith('no data')) ?? session.notes?.[0] ?? '',
+    message: session.notes?.find((n) => n.startsWith('no figures')) ?? session.notes?.[0] ?? '',
     busy: null, totals: view.panes.map(() => null), archs,
   };
 }

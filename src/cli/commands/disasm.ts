@@ -10,7 +10,7 @@ export function disasmCommand(y: Argv): Argv {
     (a) => addInputOptions(a)
       .option('json', { type: 'boolean', default: false, describe: 'print JSON' })
       .option('att', { type: 'boolean', default: false, describe: 'AT&T syntax in the text listing' })
-      .option('arch', { type: 'string', describe: 'add µops, ports and latency from this architecture\'s data (SKL, ICL, …); X = no data' })
+      .option('arch', { type: 'string', describe: 'add the source, µops, ports and latency from this architecture\'s data (SKL, ICL, …); ? = no figures' })
       .option('fallback', { choices: ['skip', 'alu'] as const, default: 'skip' as const, describe: 'with --arch: an instruction without data is skipped or counted as 1 µop on an ALU port' }),
     async (argv) => {
       const { runDisasm } = await import('./disasmRun.js');

@@ -45,7 +45,7 @@ export function StatsPane(p: StatsPaneProps) {
       <Text underline>{clip(head, p.width)}</Text>
       {shown.map((l) => (
         <Text key={l.line} inverse={l.line === p.selectedLine} wrap="truncate-end">
-          {fitLeft(String(l.line), 3)} {fit(`${l.unknown ? 'X ' : ''}${l.asm}`, asmW)}{` ${count(l.uops, 4)}`.padStart(5)}{cell(l.hadToWait, 6)}{cell(l.causedToWait, 7)}
+          {fitLeft(String(l.line), 3)} {fit(`${l.unknown ? '? ' : ''}${l.asm}`, asmW)}{` ${count(l.uops, 4)}`.padStart(5)}{cell(l.hadToWait, 6)}{cell(l.causedToWait, 7)}
           {shownPorts.map((x) => (l.ports[String(x)] ? cell(l.ports[String(x)]!, 5) : ''.padStart(5))).join('')}
         </Text>
       ))}
