@@ -353,9 +353,8 @@ function llvmResources(tok: string, d: DecodedInstruction, flags: readonly strin
 
 /** Figures from the LLVM-derived model. Each written register or flag gets the latency of the
  *  def that writes it. LLVM's read advances (a load-op form reads its register operand only
- *  after the load) are kept in `llvm.readAdvance` and shown, but not subtracted: SUACA's engine
- *  has one latency per written resource, and, as with uops.info's per-operand-pair latencies,
- *  the slowest input path (through the address registers and memory) counts. */
+ *  after the load) are the consumer's: `readAdvance` per read resource, by which the engine
+ *  shortens a dependency on it (src/sim/compiled.ts), as llvm-mca does. */
 function fromLlvm(d: DecodedInstruction, rec: LlvmRecord, model: LlvmArchModel): ResolvedInstruction {
   const latencyByResource: Record<string, number> = {};
   for (const [tok, lat] of rec.defs) {
@@ -366,7 +365,12 @@ function fromLlvm(d: DecodedInstruction, rec: LlvmRecord, model: LlvmArchModel):
   for (const r of written(d)) if (latencyByResource[r] === undefined) latencyByResource[r] = rec.latency;
   let maxLatency = 0;
   for (const v of Object.values(latencyByResource)) maxLatency = Math.max(maxLatency, v);
+  const readAdvance: Record<string, number> = {};
+  for (const [tok, c] of rec.readAdvance) {
+    for (const r of llvmResources(tok, d, d.flagsRead)) if (c > 0) readAdvance[r] = Math.max(readAdvance[r] ?? 0, c);
+  }
   return {
+    ...(Object.keys(readAdvance).length ? { readAdvance } : {}),
     line: d.line, form: null, rule: 'code', uops: rec.uops, ports: rec.ports.map((g) => ({ count: g.count, ports: [...g.ports] })),
     latencyByResource, maxLatency, divCycles: rec.divCycles,
     variant: rec.key.endsWith(':s') ? 'same_reg' : 'plain', unknown: false, fallback: null, origin: 'llvm',

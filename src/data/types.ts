@@ -150,6 +150,9 @@ export interface ResolvedInstruction {
   why?: string;
   /** ISA extensions this core lacks for the instruction (a line the core cannot run) */
   missingIsa?: string[];
+  /** registers and flags this instruction reads late, with the cycles (LLVM's ReadAdvance, e.g.
+   *  the register operand of a load-op form): a dependency on them is that much shorter */
+  readAdvance?: Record<string, number>;
 }
 
 /** An architecture as uops.info and the machine models name it: upper-case ('SKL', 'ADL-P').

@@ -102,7 +102,8 @@ export class CompiledProgram {
       const prod = ins[d.from]!;
       const own = Math.max(1, prod.latency);
       const byRes = prod.latencyByResource[d.resource];
-      const l = Math.min(own, Math.max(1, byRes === undefined ? own : byRes));
+      const early = ins[d.to]!.readAdvance?.[d.resource] ?? 0;
+      const l = Math.max(1, Math.min(own, Math.max(1, byRes === undefined ? own : byRes)) - early);
       const list = groups[d.to]!;
       let g = list.find((x) => x.line === d.from && x.lc === lc);
       if (!g) { g = { line: d.from, lc, lat: 0, deps: [] }; list.push(g); }

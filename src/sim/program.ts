@@ -36,6 +36,7 @@ export function simInstruction(instr: DecodedInstruction, r: ResolvedInstruction
     latencyByResource,
     divCycles: r ? r.divCycles : 0,
     unknown: r ? r.unknown : true,
+    ...(r?.readAdvance ? { readAdvance: { ...r.readAdvance } } : {}),
   };
 }
 

@@ -20,6 +20,10 @@ export interface SimInstruction {
   divCycles: number;
   /** no data was found (IACA's X) */
   unknown: boolean;
+  /** per resource it reads late: cycles by which a dependency on it is shortened (LLVM's
+   *  ReadAdvance: a load-op form reads its register operand only after the load), so that a
+   *  chain through that operand costs the operation's latency, not the load's as well */
+  readAdvance?: Record<Resource, number>;
 }
 
 /** A dependency between two instructions of the program (read-after-write). */
