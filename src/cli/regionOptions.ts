@@ -1,6 +1,6 @@
 // The input and region options every analysing command shares.
 import type { Argv } from 'yargs';
-import { UserError } from '../errors.js';
+import { UserError, printable } from '../errors.js';
 import type { InputOptions, RegionSelection } from '../disasm/types.js';
 
 export interface InputArgv {
@@ -26,7 +26,17 @@ export function addInputOptions<T>(y: Argv<T>): Argv<T & InputArgv> {
 }
 
 /** The InputOptions & RegionSelection for the disasm stage from parsed arguments. */
-export function inputFromArgv(argv: InputArgv): InputOptions & RegionSelection {
+export function inputFromArgv(argv: InputArgv & { _?: (string | number)[] }): InputOptions & RegionSelection {
+  // an option given twice arrives as an array: refuse it rather than joining the values (--hex)
+  for (const k of ['file', 'hex', 'raw', 'region', 'function', 'range', 'assembler'] as const) {
+    if (Array.isArray(argv[k])) throw new UserError(`${k === 'file' ? 'FILE' : `--${k}`} is given more than once; give it once`);
+  }
+  // `uopscope regions -- -leading.s`: after `--` the file name arrives among the positionals
+  const rest = (argv._ ?? []).slice(1).map(String);
+  if (rest.length > 0) {
+    if (argv.file !== undefined || rest.length > 1) throw new UserError(`more than one input file (${printable([argv.file, ...rest].filter((x) => x !== undefined).join(', '), 120)}); pass one`);
+    argv = { ...argv, file: rest[0]! };
+  }
   const opts: InputOptions & RegionSelection = {};
   if (argv.file !== undefined) opts.file = String(argv.file);
   if (argv.hex !== undefined) opts.hex = String(argv.hex);

@@ -1,11 +1,12 @@
 import type { Argv } from 'yargs';
-import { UserError } from '../errors.js';
+import { UserError, printable } from '../errors.js';
 import { commands } from './commands/index.js';
 
 /** Prints a UserError as its one line and exits non-zero; anything else is a bug. */
 export function reportFailure(err: unknown): never {
   if (err instanceof UserError) {
-    process.stderr.write(`uopscope: ${err.message}\n`);
+    // a message may quote input (a file name, a tag, a flag): never let it drive the terminal
+    process.stderr.write(`uopscope: ${printable(err.message, 2000)}\n`);
     process.exit(err.exitCode);
   }
   const msg = err instanceof Error ? err.message : String(err);
@@ -46,7 +47,7 @@ export async function runCli(y: Argv): Promise<void> {
     .wrap(Math.min(100, process.stdout.columns || 80))
     .fail((msg, err) => {
       if (err) reportFailure(err);
-      process.stderr.write(`uopscope: ${String(msg).replace(/\s*\n\s*/g, ' ')} (see 'uopscope --help')\n`);
+      process.stderr.write(`uopscope: ${printable(String(msg).replace(/\s*\n\s*/g, ' '), 2000)} (see 'uopscope --help')\n`);
       process.exit(2);
     });
   for (const c of commands) cli = c(cli);

@@ -5,9 +5,12 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 const MAIN = join(ROOT, 'src', 'cli', 'main.ts');
+/** tsx by its URL, so that the CLI can run from any working directory */
+export const TSX = pathToFileURL(join(ROOT, 'node_modules', 'tsx', 'dist', 'esm', 'index.mjs')).href;
 export const SMALL = join(ROOT, 'test', 'fixtures', 'data', 'small-instructions.xml');
 export const smallText = (): string => readFileSync(SMALL, 'utf8');
 
@@ -18,7 +21,7 @@ export function tempDir(tag: string): string {
 export interface Run { code: number | null; out: string; err: string; signal: NodeJS.Signals | null }
 
 export function cli(args: string[], opts: { cache?: string; env?: NodeJS.ProcessEnv; cwd?: string; timeout?: number; input?: string } = {}): Run {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+  const r = spawnSync(process.execPath, ['--import', TSX, MAIN, ...args], {
     encoding: 'utf8', cwd: opts.cwd ?? ROOT, timeout: opts.timeout ?? 60_000, input: opts.input,
     env: { ...process.env, UOPSCOPE_CACHE_DIR: opts.cache ?? tempDir('cache'), UOPSCOPE_CONFIG_DIR: tempDir('config'), ...opts.env },
   });
