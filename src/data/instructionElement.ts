@@ -47,9 +47,9 @@ function children(node: XmlNode, name: string): XmlNode[] {
   return (Array.isArray(c) ? c : [c]) as XmlNode[];
 }
 
-// Port numbers need no bound of their own: the syntax allows p0–p9, pA, pB only, and a port the
-// machine model does not list gets its own slot in the engine (src/sim/compiled.ts), as before —
-// real files name ports per core, and refusing a whole import over one would cost more than it saves.
+// Port numbers need no bound here: the syntax allows p0–p9, pA, pB only, and a port the machine
+// model does not have is refused, naming form and port, when an analysis uses the form
+// (src/cli/pipeline.ts) — not at import, where one odd form would refuse the whole file.
 function ports(v: string | undefined, what: string): PortGroup[] {
   const p = parsePorts(v);
   if (p === null) throw new ElementError(`${what}="${printable(v ?? '', 30)}" is not a port string like 1*p0156+1*p23`);
