@@ -68,20 +68,36 @@ const CLOSE = '</instruction>';
 
 /**
  * Where in the file: the reader keeps the line and column of the current offset. It moves
- * forward only, looking at each character once (`scanned` counts them), so keeping the position
- * costs time linear in the input whatever its layout — a whole file on one line included.
+ * forward only and remembers where the next newline is, so each character of a buffer is
+ * searched once (`scanned` counts them) — time linear in the input whatever its layout, a whole
+ * file on one line included (searching back to the last newline for every element was
+ * quadratic there). Call start() for each new buffer.
  */
 export class Position {
   line = 1;
   col = 1;
-  /** characters looked at so far (tests check that this stays the input's length) */
+  /** characters searched for newlines so far (tests check that this stays the input's length) */
   scanned = 0;
+  private started = false;
+  /** offset reached in the current buffer, and the next newline at or after it (or the end) */
+  private at = 0;
+  private nl = 0;
+
+  start(): void {
+    this.started = false;
+  }
+
+  private find(text: string, i: number): number {
+    const j = text.indexOf('\n', i);
+    this.scanned += j === -1 ? text.length - i : j + 1 - i;
+    return j === -1 ? text.length : j;
+  }
+
   advance(text: string, from: number, to: number): void {
+    if (!this.started || from < this.at || this.nl < from) { this.started = true; this.nl = this.find(text, from); }
     let last = -1;
-    for (let i = from; i < to; i++) {
-      if (text.charCodeAt(i) === 10) { this.line++; last = i; }
-    }
-    this.scanned += to > from ? to - from : 0;
+    while (this.nl < to) { this.line++; last = this.nl; this.nl = this.find(text, this.nl + 1); }
+    this.at = to;
     if (last === -1) this.col += to - from;
     else this.col = to - last;
   }
@@ -126,6 +142,7 @@ class Parse {
 
   /** Consumes as much of `buf` as forms complete elements; returns the unconsumed rest. */
   feed(buf: string, final: boolean): string {
+    this.pos.start();
     let p = 0;
     for (;;) {
       const lt = buf.indexOf('<', p);

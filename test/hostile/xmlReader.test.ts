@@ -43,10 +43,17 @@ test('defect 3: parse time grows linearly with a one-line file (4× the elements
     return best;
   };
   for (const gen of [flat, nested]) {
-    const small = time(gen(20_000));
-    const large = time(gen(80_000));
-    // linear: ≈ 4×; the old quadratic tracking was ≈ 16× (80k elements: tens of seconds)
-    assert.ok(large < 10 * small + 50, `${gen.name}: ${small.toFixed(1)} ms → ${large.toFixed(1)} ms`);
+    // linear: ≈ 4×; the old quadratic tracking was ≈ 16× (80k elements: tens of seconds). A busy
+    // machine can disturb one comparison, not three in a row
+    const seen: string[] = [];
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const small = time(gen(20_000));
+      const large = time(gen(80_000));
+      seen.push(`${small.toFixed(1)} ms → ${large.toFixed(1)} ms`);
+      if (large < 10 * small + 50) break;
+    }
+    const last = seen.at(-1)!.split(' → ').map((x) => parseFloat(x));
+    assert.ok(seen.length < 3 || last[1]! < 10 * last[0]! + 50, `${gen.name}: ${seen.join('; ')}`);
   }
 });
 
