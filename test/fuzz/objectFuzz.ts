@@ -181,6 +181,7 @@ export function exerciseObject(data: Uint8Array, name: string): CaseResult {
     outcome = 'ok';
   } catch (e) {
     if (!(e instanceof UserError)) throw e;
+    if (e.exitCode !== 2) throw new Error(`exit status ${e.exitCode} for bad input: ${e.message}`);
     if (e.message.includes('\n') || e.message.length === 0) throw new Error(`not one line: ${JSON.stringify(e.message)}`);
     if (/[\x00-\x08\x0b-\x1f\x7f]/.test(e.message)) throw new Error(`control characters in the message: ${JSON.stringify(e.message)}`);
     outcome = 'user-error';

@@ -126,6 +126,7 @@ function checkParsed(p: ParsedUops, text: string, where: string): void {
 
 function checkUserError(e: unknown, where: string): void {
   if (!(e instanceof UserError)) throw e;
+  if (e.exitCode !== 2) throw new Error(`${where}: exit status ${e.exitCode} for bad input`);
   if (e.message.includes('\n') || !e.message) throw new Error(`${where}: not one line: ${JSON.stringify(e.message)}`);
   if (/[\x00-\x08\x0b-\x1f\x7f]/.test(e.message)) throw new Error(`${where}: control characters in ${JSON.stringify(e.message)}`);
   if (e.message.includes(SECRET)) throw new Error(`${where}: the external entity's file was read`);
