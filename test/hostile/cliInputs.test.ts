@@ -101,6 +101,10 @@ test('minor: `regions -- -leading.s` reads the file after --', () => {
   const r = cli(['regions', '--', '-leading.s'], { cwd: dir });
   assert.equal(r.code, 0, r.err);
   assert.match(r.out, /^-leading\.s \(asm, x86-64\): 1 region/);
+  // also for the default command (the explorer, which prints the report when not on a terminal)
+  const d = cli(['-i', '3', '--', '-leading.s'], { cwd: dir });
+  assert.equal(d.code, 0, d.err);
+  assert.match(d.out, /^Region: loop at 0x0 .* in -leading\.s/m);
 });
 
 test('minor: --rs-size 99999999999999999999 and a repeated --hex are refused', () => {
