@@ -171,17 +171,19 @@ export function instructionForm(node: XmlNode, wanted?: Set<string>, seen?: Set<
   if (!a.string) throw new ElementError('<instruction> without a string attribute');
   const attributes: Record<string, string> = {};
   for (const k of DISTINGUISHING) if (a[k] !== undefined) attributes[k] = a[k]!;
+  // names from the file are printed in listings and reports: no control character gets through
+  const text = (v: string): string => printable(v, Infinity);
   const form: InstructionForm = {
-    string: a.string,
-    iform: a.iform ?? '',
-    asm: a.asm ?? a.string.split(/[ _(]/)[0]!,
+    string: text(a.string),
+    iform: text(a.iform ?? ''),
+    asm: text(a.asm ?? a.string.split(/[ _(]/)[0]!),
     operands: children(node, 'operand').map(operand),
     attributes,
     arch: {},
   };
-  if (a.extension !== undefined) form.extension = a.extension;
-  if (a['isa-set'] !== undefined) form.isaSet = a['isa-set'];
-  if (a.category !== undefined) form.category = a.category;
+  if (a.extension !== undefined) form.extension = text(a.extension);
+  if (a['isa-set'] !== undefined) form.isaSet = text(a['isa-set']);
+  if (a.category !== undefined) form.category = text(a.category);
   for (const arch of children(node, 'architecture')) {
     const name = arch.$?.name?.toUpperCase();
     if (name !== undefined && !isArchName(name)) {

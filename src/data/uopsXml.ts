@@ -208,7 +208,7 @@ class Parse {
       if (this.sawRoot) this.fail(line, col, `a second top-level element <${name}>`);
       this.sawRoot = true;
       const d = /\sdate\s*=\s*"([^"]*)"/.exec(attrs ?? '');
-      if (d && d[1]) this.result.date = d[1];
+      if (d && d[1]) this.result.date = printable(d[1], 40); // shown in listings and reports
     }
     if (!selfClose) this.stack.push({ name: name!, line, col });
   }

@@ -119,6 +119,7 @@ function checkParsed(p: ParsedUops, text: string, where: string): void {
     if (!isArchName(arch)) throw new Error(`${where}: accepted architecture name ${JSON.stringify(arch)}`);
     for (const f of forms) {
       if (JSON.stringify(f).includes(SECRET)) throw new Error(`${where}: the external entity's file was read`);
+      if (/[\x00-\x1f\x7f]/.test(f.string + f.iform + f.asm + (p.date ?? ''))) throw new Error(`${where}: a control character in a name shown in listings: ${JSON.stringify(f.string)}`);
       checkFigures(f.m, `${where} ${f.string} ${arch}`);
     }
   }

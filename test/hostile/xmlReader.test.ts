@@ -93,3 +93,11 @@ test('defect 4 in-process: fast-xml-parser\'s errors arrive as UserErrors with f
   const text = `<root>\n<instruction string="X (R64)"><!DOCTYPE x [<!ENTITY e SYSTEM "/etc/passwd">]><operand idx="1">&e;</operand></instruction></root>`;
   assert.throws(() => parseUopsXmlText(text, 'e.xml'), (e: unknown) => e instanceof UserError && /^e\.xml:2:1: /.test(e.message));
 });
+
+test('names from the file that listings show (string, iform, asm, the date) carry no control characters', () => {
+  const text = `<root date="2024\x1b[2J"><instruction string="ADD\x1b]0;pwned\x07 (R64, R64)" asm="A\x1bDD" iform="X\x00"><architecture name="SKL"><measurement uops="1" ports="1*p0"/></architecture></instruction></root>`;
+  const r = parseUopsXmlText(text, 'ctl.xml');
+  const f = r.archs.get('SKL')![0]!;
+  for (const s of [f.string, f.asm, f.iform, r.date ?? '']) assert.doesNotMatch(s, /[\x00-\x1f\x7f]/, JSON.stringify(s));
+  assert.equal(f.string, 'ADD\\x1b]0;pwned\\x07 (R64, R64)');
+});
