@@ -22,6 +22,8 @@ export interface ParseOptions {
   onForm?: (form: InstructionForm) => void;
   /** skip the fast element reader and use fast-xml-parser for every element (tests compare both) */
   libraryOnly?: boolean;
+  /** characters per chunk when streaming a file (default 1 MiB; tests use tiny ones) */
+  chunkSize?: number;
 }
 
 export interface ParsedUops {
@@ -292,7 +294,7 @@ export async function parseUopsXmlFile(file: string, opts: ParseOptions = {}): P
   let carry = '';
   let done = 0;
   let first = true;
-  const stream = createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 });
+  const stream = createReadStream(file, { encoding: 'utf8', highWaterMark: opts.chunkSize ?? 1 << 20 });
   try {
     for await (const chunk of stream as AsyncIterable<string>) {
       done += Buffer.byteLength(chunk, 'utf8');

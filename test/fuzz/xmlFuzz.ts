@@ -14,7 +14,7 @@ import { importUopsXml } from '../../src/data/cache.js';
 import { loadArchData, resetArchDataMemo } from '../../src/data/archData.js';
 import { isArchName } from '../../src/data/archName.js';
 import { MAX_CYCLES, MAX_OPERAND_FIELD, MAX_THROUGHPUT, MAX_UOPS } from '../../src/data/limits.js';
-import { parseUopsXmlText, type ParsedUops } from '../../src/data/uopsXml.js';
+import { parseUopsXmlFile, parseUopsXmlText, type ParsedUops } from '../../src/data/uopsXml.js';
 import type { Measurement } from '../../src/data/types.js';
 import { UserError } from '../../src/errors.js';
 import { caseSeed, chance, pick, rng, type Rng } from './rng.js';
@@ -133,6 +133,14 @@ function checkUserError(e: unknown, where: string): void {
   if (e.message.includes(SECRET)) throw new Error(`${where}: the external entity's file was read`);
 }
 
+/** where a message says the problem is (file:line:col), or the whole message */
+const where_ = (e: Error): string => /^(.*?:\d+:\d+):/.exec(e.message)?.[1] ?? e.message;
+
+/** what a parse gave, to compare two ways of reading the same text */
+function summary(p: ParsedUops): string {
+  return JSON.stringify({ date: p.date, forms: p.forms, seen: [...p.seen].sort(), archs: [...p.archs].map(([a, f]) => [a, f.length, createHash('sha1').update(JSON.stringify(f)).digest('hex')]) });
+}
+
 /** path → sha1 of every file under `dir` */
 function snapshot(dir: string): Map<string, string> {
   const out = new Map<string, string>();
@@ -174,15 +182,27 @@ export async function runXmlFuzz(seed: number, seconds: number, maxCases = Infin
       const text = genXmlCase(cs, secret);
       const where = `xml fuzz seed ${seed} case ${i} (case seed ${cs}, ${text.length} chars)`;
       const t0 = performance.now();
+      let inMemory: string;
       try {
-        checkParsed(parseUopsXmlText(text, 'case.xml'), text, where);
+        const p = parseUopsXmlText(text, file);
+        checkParsed(p, text, where);
+        inMemory = summary(p);
         stats.accepted++;
       } catch (e) {
         checkUserError(e, where);
+        inMemory = where_(e as Error);
         stats.refused++;
       }
       if (i % 4 === 0) {
         writeFileSync(file, text);
+        // streamed in small chunks: elements, comments and tags cut anywhere give the same
+        // result, or a message at the same line and column (the quoted excerpt may be shorter)
+        const chunkSize = 1 + (cs % 97);
+        let streamed: string;
+        try { streamed = summary(await parseUopsXmlFile(file, { chunkSize })); } catch (e) { checkUserError(e, `${where} (streamed)`); streamed = where_(e as Error); }
+        if (streamed !== inMemory) {
+          throw new Error(`${where}: streamed in chunks of ${chunkSize} gives ${streamed.slice(0, 300)} but in memory ${inMemory.slice(0, 300)}`);
+        }
         stats.imports++;
         try {
           await importUopsXml(file, { cacheDir });
