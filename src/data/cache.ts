@@ -114,7 +114,12 @@ export async function importUopsXml(file: string, opts: ImportOptions = {}): Pro
     forms: parsed.forms,
   };
   if (parsed.date) index.date = parsed.date;
-  writeFileAtomic(join(base, 'index.json'), JSON.stringify(index, null, 1), { mkdir: true });
+  try {
+    writeFileAtomic(join(base, 'index.json'), JSON.stringify(index, null, 1), { mkdir: true });
+  } catch (e) {
+    rmSync(join(base, stamp), { recursive: true, force: true }); // the old import stays as it was
+    throw new UserError(`cannot write the cache index in ${base}: ${(e as NodeJS.ErrnoException).code ?? String(e)} — set UOPSCOPE_CACHE_DIR to a writable directory`);
+  }
   // the previous import and leftovers of interrupted ones are no longer referenced
   for (const name of readdirSync(base)) {
     if (name.startsWith('import-') && name !== stamp) {

@@ -99,3 +99,14 @@ test('defect 5 at --uops-xml load: latency cycles="1e10" is bad input, not an in
   const r = cli(['report', '--hex', '4801c0', '--arch', 'SKL', '--iterations', '1', '--fast', '--uops-xml', xml]);
   assertOneLine(r, /lat\.xml:\d+:\d+: cycles="1e10" is above 10000/);
 });
+
+test('an import whose index cannot be written leaves no new import directory behind', async () => {
+  const { importUopsXml } = await import('../../src/data/cache.js');
+  const { CACHE_VERSION } = await import('../../src/data/paths.js');
+  const cacheDir = tempDir('cache');
+  const v = join(cacheDir, `v${CACHE_VERSION}`);
+  mkdirSync(join(v, 'index.json'), { recursive: true }); // a directory where the index goes
+  await assert.rejects(importUopsXml(join(import.meta.dirname, '..', 'fixtures', 'data', 'small-instructions.xml'), { cacheDir }),
+    (e: unknown) => e instanceof UserError && /cannot write the cache index/.test(e.message));
+  assert.deepEqual(readdirSync(v), ['index.json']);
+});
