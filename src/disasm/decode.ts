@@ -94,6 +94,9 @@ export function decodeBytes(data: Uint8Array, address: number, bitness: 32 | 64,
       // that an assembly source pulled in (.incbin) through the message
       const bytes = toHex(data.subarray(pos, Math.min(data.length, pos + UNDECODABLE_ECHO)));
       const reason = validWithMoreBytes(data.subarray(pos, pos + 15), bitness) ? 'an instruction runs past the end of the code' : 'not a valid x86 instruction';
+      // iced's objects live in WebAssembly memory: free what was decoded before giving up
+      for (const r of out) r.ins.free();
+      dec.free();
       throw new UserError(`${where}: undecodable bytes at ${hex(address + pos)} (${bytes}…): ${reason}; check that the region starts on an instruction boundary (--range) and that this is ${bitness}-bit x86 code`);
     }
     out.push({ address: address + pos, length: ins.length, ins });
