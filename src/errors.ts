@@ -9,3 +9,12 @@ export class UserError extends Error {
     this.name = 'UserError';
   }
 }
+
+/**
+ * Text from an input, made safe to quote in a one-line message: control characters (C0, DEL,
+ * C1, also newlines) become \xNN escapes and anything longer than `max` is cut with '…'.
+ */
+export function printable(s: string, max = 60): string {
+  const t = s.length > max ? `${s.slice(0, max)}…` : s;
+  return t.replace(/[\x00-\x1f\x7f-\x9f\u2028\u2029]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}

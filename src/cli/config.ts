@@ -2,11 +2,11 @@
 // directory, $XDG_CONFIG_HOME/uopscope/config.json (~/.config/uopscope/config.json), or in
 // $UOPSCOPE_CONFIG_DIR when set. Written atomically (temp file + rename).
 
-import { readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { writeFileAtomic } from '../atomicWrite.js';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { UserError } from '../errors.js';
+import { UserError, printable } from '../errors.js';
 import { parseArchName } from '../data/archName.js';
 import type { ArchName } from '../data/types.js';
 
@@ -41,8 +41,12 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): UserConfig {
   const path = configPath(env);
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    const t = readSmallRegularFile(path, MAX_CONFIG_BYTES);
+    if (t === 'not-a-file') throw new UserError(`the config file ${path} is not a regular file (a device, FIFO or directory); delete it or replace it with a file`);
+    if (t === 'too-large') throw new UserError(`the config file ${path} is larger than ${MAX_CONFIG_BYTES >> 10} KiB, not a uopscope config; delete it`);
+    text = t;
   } catch (err) {
+    if (err instanceof UserError) throw err;
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
     throw new UserError(`cannot read the config file ${path}: ${(err as Error).message}; check its permissions or delete it`);
   }
@@ -74,6 +78,31 @@ export function writeConfig(cfg: UserConfig, env: NodeJS.ProcessEnv = process.en
   return path;
 }
 
+/** Largest config file read (the real one is a few dozen bytes). */
+export const MAX_CONFIG_BYTES = 64 << 10;
+
+/**
+ * Reads a file only when it is a regular file of at most `max` bytes. It is opened without
+ * blocking (a FIFO put in its place does not hang the open) and checked on the open descriptor,
+ * and never more than `max` + 1 bytes are read, so a symlink to /dev/zero or a growing file
+ * cannot fill the memory.
+ */
+function readSmallRegularFile(path: string, max: number): string | 'not-a-file' | 'too-large' {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return 'not-a-file';
+    if (st.size > max) return 'too-large';
+    const buf = Buffer.alloc(max + 1);
+    let n = 0;
+    for (let r; n < buf.length && (r = readSync(fd, buf, n, buf.length - n, null)) > 0;) n += r;
+    if (n > max) return 'too-large';
+    return buf.subarray(0, n).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Validates and normalises a value given on the command line for `key`. */
 export function parseConfigValue(key: string, value: unknown): UserConfig {
   if (key === 'arch') return { arch: parseArch(value, 'arch') };
@@ -95,7 +124,7 @@ export function parseDir(value: unknown, where: string): string {
 export function parseArch(value: unknown, where: string): ArchName {
   const s = parseArchName(value);
   if (s === null) {
-    throw new UserError(`${where}: '${String(value)}' is not an architecture name; use one such as SNB, IVB, SKL (see 'uopscope data list')`);
+    throw new UserError(`${where}: '${printable(String(value), 40)}' is not an architecture name; use one such as SNB, IVB, SKL (see 'uopscope data list')`);
   }
   return s;
 }
@@ -103,7 +132,7 @@ export function parseArch(value: unknown, where: string): ArchName {
 export function parseIterations(value: unknown, where: string): number {
   const n = typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
   if (!Number.isInteger(n) || n < 1 || n > MAX_ITERATIONS) {
-    throw new UserError(`${where}: '${String(value)}' is not an iteration count; give a whole number from 1 to ${MAX_ITERATIONS}`);
+    throw new UserError(`${where}: '${printable(String(value), 40)}' is not an iteration count; give a whole number from 1 to ${MAX_ITERATIONS}`);
   }
   return n;
 }

@@ -1,6 +1,6 @@
 // The input and region options every analysing command shares.
 import type { Argv } from 'yargs';
-import { UserError } from '../errors.js';
+import { UserError, printable } from '../errors.js';
 import type { InputOptions, RegionSelection } from '../disasm/types.js';
 
 export interface InputArgv {
@@ -25,8 +25,23 @@ export function addInputOptions<T>(y: Argv<T>): Argv<T & InputArgv> {
     .option('assembler', { choices: ['as', 'clang'] as const, default: 'as' as const, describe: 'tool that assembles assembly input' }) as unknown as Argv<T & InputArgv>;
 }
 
+/** Commands that take the input options, as they appear first among yargs's positionals. */
+const NAMED_COMMANDS = new Set(['regions', 'report', 'disasm', 'graph']);
+
 /** The InputOptions & RegionSelection for the disasm stage from parsed arguments. */
-export function inputFromArgv(argv: InputArgv): InputOptions & RegionSelection {
+export function inputFromArgv(argv: InputArgv & { _?: (string | number)[] }): InputOptions & RegionSelection {
+  // an option given twice arrives as an array: refuse it rather than joining the values (--hex)
+  for (const k of ['file', 'hex', 'raw', 'region', 'function', 'range', 'assembler'] as const) {
+    if (Array.isArray(argv[k])) throw new UserError(`${k === 'file' ? 'FILE' : `--${k}`} is given more than once; give it once`);
+  }
+  // `uopscope regions -- -leading.s`: after `--` the file name arrives among the positionals
+  // (the default command, the explorer, has no name among them; the others have theirs first)
+  const rest = (argv._ ?? []).map(String);
+  if (rest[0] !== undefined && NAMED_COMMANDS.has(rest[0])) rest.shift();
+  if (rest.length > 0) {
+    if (argv.file !== undefined || rest.length > 1) throw new UserError(`more than one input file (${printable([argv.file, ...rest].filter((x) => x !== undefined).join(', '), 120)}); pass one`);
+    argv = { ...argv, file: rest[0]! };
+  }
   const opts: InputOptions & RegionSelection = {};
   if (argv.file !== undefined) opts.file = String(argv.file);
   if (argv.hex !== undefined) opts.hex = String(argv.hex);

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { Argv } from 'yargs';
-import { UserError } from '../errors.js';
+import { UserError, printable } from '../errors.js';
 import { commands } from './commands/index.js';
 import { skipHelpCache } from './yargsHelpCache.js';
 
@@ -54,7 +54,8 @@ export function checkFirstWord(args: string[], exists: (p: string) => boolean = 
 /** Prints a UserError as its one line and exits non-zero; anything else is a bug. */
 export function reportFailure(err: unknown): never {
   if (err instanceof UserError) {
-    process.stderr.write(`uopscope: ${err.message}\n`);
+    // a message may quote input (a file name, a tag, a flag): never let it drive the terminal
+    process.stderr.write(`uopscope: ${printable(err.message, 2000)}\n`);
     process.exit(err.exitCode);
   }
   const msg = err instanceof Error ? err.message : String(err);
@@ -109,7 +110,7 @@ export async function runCli(y: Argv, args?: string[]): Promise<void> {
     .wrap(Math.min(100, process.stdout.columns || 80))
     .fail((msg, err, y) => {
       if (err) reportFailure(err);
-      process.stderr.write(`uopscope: ${unknownOptionHint(String(msg), y ?? cli)} (see 'uopscope --help')\n`);
+      process.stderr.write(`uopscope: ${printable(unknownOptionHint(String(msg), y ?? cli), 2000)} (see 'uopscope --help')\n`);
       process.exit(2);
     });
   for (const c of commands) cli = c(cli);

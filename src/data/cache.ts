@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, w
 import { join, resolve } from 'node:path';
 import { UserError } from '../errors.js';
 import { writeFileAtomic } from '../atomicWrite.js';
+import { archFile, isArchName } from './archName.js';
 import { ArchEncoder, decodeArch, type EncodedArch } from './cacheFormat.js';
 import { formKey } from './formKey.js';
 import { CACHE_VERSION, cacheDir } from './paths.js';
@@ -34,7 +35,11 @@ export function readIndex(dirOverride?: string): CacheIndex | null {
   if (!existsSync(path)) return null;
   try {
     const idx = JSON.parse(readFileSync(path, 'utf8')) as CacheIndex;
-    return idx.version === CACHE_VERSION ? idx : null;
+    if (idx.version !== CACHE_VERSION) return null;
+    // `dir` and the architecture names become paths: only what importUopsXml writes is accepted
+    if (typeof idx.dir !== 'string' || !/^import-[\w-]+$/.test(idx.dir) || typeof idx.archs !== 'object' || idx.archs === null ||
+        !Object.keys(idx.archs).every(isArchName)) throw new Error('bad index');
+    return idx;
   } catch {
     throw new UserError(`the cache index ${path} is damaged — run 'uopscope data import FILE' again or delete it`);
   }
@@ -42,7 +47,7 @@ export function readIndex(dirOverride?: string): CacheIndex | null {
 
 /** Reads one architecture's forms from a directory of per-arch files, or null when absent. */
 export function readArchFile(dir: string, arch: string): ArchForm[] | null {
-  const path = join(dir, `${arch}.json`);
+  const path = archFile(dir, arch);
   if (!existsSync(path)) return null;
   try {
     const f = JSON.parse(readFileSync(path, 'utf8')) as EncodedArch;
@@ -61,7 +66,7 @@ export function writeArchDir(final: string, archs: Map<string, ArchForm[]> | Map
       let enc: ArchEncoder;
       if (forms instanceof ArchEncoder) enc = forms;
       else { enc = new ArchEncoder(arch); for (const f of forms) enc.add(f); }
-      writeFileSync(join(tmp, `${arch}.json`), enc.toJSON(CACHE_VERSION));
+      writeFileSync(archFile(tmp, arch), enc.toJSON(CACHE_VERSION));
     }
     rmSync(final, { recursive: true, force: true });
     renameSync(tmp, final);
@@ -111,7 +116,12 @@ export async function importUopsXml(file: string, opts: ImportOptions = {}): Pro
     forms: parsed.forms,
   };
   if (parsed.date) index.date = parsed.date;
-  writeFileAtomic(join(base, 'index.json'), JSON.stringify(index, null, 1), { mkdir: true });
+  try {
+    writeFileAtomic(join(base, 'index.json'), JSON.stringify(index, null, 1), { mkdir: true });
+  } catch (e) {
+    rmSync(join(base, stamp), { recursive: true, force: true }); // the old import stays as it was
+    throw new UserError(`cannot write the cache index in ${base}: ${(e as NodeJS.ErrnoException).code ?? String(e)} — set UOPSCOPE_CACHE_DIR to a writable directory`);
+  }
   // the previous import and leftovers of interrupted ones are no longer referenced
   for (const name of readdirSync(base)) {
     if (name.startsWith('import-') && name !== stamp) {

@@ -85,7 +85,8 @@ export function fastElement(xml: string, repeated: Set<string>): { name: string;
         if (prev === undefined) parent.node[name!] = [node];
         else (prev as XmlNode[]).push(node);
       } else if (prev === undefined) parent.node[name!] = node;
-      else parent.node[name!] = Array.isArray(prev) ? [...prev, node] : [prev, node];
+      else if (Array.isArray(prev)) prev.push(node); // (copying it each time would cost siblings²)
+      else parent.node[name!] = [prev, node];
     } else {
       root = { name: name!, node };
     }

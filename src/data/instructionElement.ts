@@ -1,5 +1,8 @@
 // One `<instruction>` element of uops.info's instructions.xml (as fast-xml-parser returns it)
 // → an InstructionForm. Unknown attributes and elements are ignored.
+import { printable } from '../errors.js';
+import { isArchName } from './archName.js';
+import { MAX_CYCLES, MAX_OPERAND_FIELD, MAX_THROUGHPUT, MAX_UOPS } from './limits.js';
 import { parsePorts } from './ports.js';
 import type { DataOperand, InstructionForm, LatencyEntry, Measurement, PortGroup } from './types.js';
 
@@ -22,12 +25,24 @@ export const DISTINGUISHING = ['agen', 'bcast', 'eosz', 'high8', 'immzero', 'mas
 /** A problem with one value: the caller adds where it is. */
 export class ElementError extends Error {}
 
-function num(v: string | undefined, what: string): number | undefined {
+interface Bound { max: number; integer?: boolean }
+
+/** A figure of the file: a finite number in 0..max (a whole number when `integer`), else an
+ *  ElementError naming it. No figure is narrowed later without being inside these bounds. */
+function num(v: string | undefined, what: string, bound: Bound): number | undefined {
   if (v === undefined || v === '') return undefined;
   const n = Number(v);
-  if (!Number.isFinite(n)) throw new ElementError(`${what}="${v}" is not a number`);
+  if (!Number.isFinite(n)) throw new ElementError(`${what}="${printable(v, 30)}" is not a number`);
+  if (n < 0) throw new ElementError(`${what}="${printable(v, 30)}" is negative`);
+  if (bound.integer && !Number.isInteger(n)) throw new ElementError(`${what}="${printable(v, 30)}" is not a whole number`);
+  if (n > bound.max) throw new ElementError(`${what}="${printable(v, 30)}" is above ${bound.max}, more than any core needs`);
   return n;
 }
+
+const UOPS: Bound = { max: MAX_UOPS, integer: true };
+const CYCLES: Bound = { max: MAX_CYCLES };
+const TP: Bound = { max: MAX_THROUGHPUT };
+const OPERAND: Bound = { max: MAX_OPERAND_FIELD, integer: true };
 
 function children(node: XmlNode, name: string): XmlNode[] {
   const c = node[name];
@@ -35,9 +50,17 @@ function children(node: XmlNode, name: string): XmlNode[] {
   return (Array.isArray(c) ? c : [c]) as XmlNode[];
 }
 
+// Port numbers need no bound here: the syntax allows p0–p9, pA, pB only, and a port the machine
+// model does not have is refused, naming form and port, when an analysis uses the form
+// (src/cli/pipeline.ts) — not at import, where one odd form would refuse the whole file.
 function ports(v: string | undefined, what: string): PortGroup[] {
   const p = parsePorts(v);
-  if (p === null) throw new ElementError(`${what}="${v}" is not a port string like 1*p0156+1*p23`);
+  if (p === null) throw new ElementError(`${what}="${printable(v ?? '', 30)}" is not a port string like 1*p0156+1*p23`);
+  let total = 0;
+  for (const g of p) {
+    total += g.count;
+  }
+  if (total > MAX_UOPS) throw new ElementError(`${what}="${printable(v ?? '', 30)}" counts ${total} µops, above ${MAX_UOPS}, more than any core needs`);
   return p;
 }
 
@@ -53,8 +76,8 @@ const FIELD: Record<string, LatField | undefined> = {
 
 function latency(node: XmlNode): LatencyEntry {
   const a = node.$ ?? {};
-  const startOp = num(a.start_op, 'start_op');
-  const targetOp = num(a.target_op, 'target_op');
+  const startOp = num(a.start_op, 'start_op', OPERAND);
+  const targetOp = num(a.target_op, 'target_op', OPERAND);
   if (startOp === undefined || targetOp === undefined) throw new ElementError('<latency> without start_op/target_op');
   const e: LatencyEntry = { startOp, targetOp };
   const put = (k: LatField, v: number) => {
@@ -66,7 +89,7 @@ function latency(node: XmlNode): LatencyEntry {
     if (name === 'start_op' || name === 'target_op') continue;
     const field = FIELD[name];
     if (field) {
-      const v = num(value, name);
+      const v = num(value, name, CYCLES);
       if (v !== undefined) put(field, v);
       continue;
     }
@@ -76,7 +99,7 @@ function latency(node: XmlNode): LatencyEntry {
     }
     const m = LAT_RE.exec(name);
     if (!m) continue;
-    const v = num(value, name);
+    const v = num(value, name, CYCLES);
     if (v === undefined) continue;
     const [, minmax, kind, same] = m;
     if (same) { put('cyclesSameReg', v); continue; }
@@ -94,26 +117,26 @@ function latency(node: XmlNode): LatencyEntry {
 function measurement(node: XmlNode): Measurement {
   const a = node.$ ?? {};
   const m: Measurement = {
-    uops: num(a.uops, 'uops') ?? 0,
+    uops: num(a.uops, 'uops', UOPS) ?? 0,
     ports: ports(a.ports, 'ports'),
     latencies: children(node, 'latency').map(latency),
   };
-  const tpU = num(a.TP_unrolled, 'TP_unrolled'); if (tpU !== undefined) m.tpUnrolled = tpU;
-  const tpL = num(a.TP_loop, 'TP_loop'); if (tpL !== undefined) m.tpLoop = tpL;
-  const div = num(a.div_cycles, 'div_cycles'); if (div !== undefined) m.divCycles = div;
+  const tpU = num(a.TP_unrolled, 'TP_unrolled', TP); if (tpU !== undefined) m.tpUnrolled = tpU;
+  const tpL = num(a.TP_loop, 'TP_loop', TP); if (tpL !== undefined) m.tpLoop = tpL;
+  const div = num(a.div_cycles, 'div_cycles', CYCLES); if (div !== undefined) m.divCycles = div;
   if (a.uops_same_reg !== undefined || a.ports_same_reg !== undefined) {
     m.sameReg = {
-      uops: num(a.uops_same_reg, 'uops_same_reg') ?? m.uops,
+      uops: num(a.uops_same_reg, 'uops_same_reg', UOPS) ?? m.uops,
       ports: a.ports_same_reg !== undefined || a.uops_same_reg === '0' ? ports(a.ports_same_reg, 'ports_same_reg') : m.ports,
     };
-    const t = num(a.TP_unrolled_same_reg, 'TP_unrolled_same_reg'); if (t !== undefined) m.sameReg.tpUnrolled = t;
+    const t = num(a.TP_unrolled_same_reg, 'TP_unrolled_same_reg', TP); if (t !== undefined) m.sameReg.tpUnrolled = t;
   }
   if (a.uops_indexed !== undefined || a.ports_indexed !== undefined) {
     m.indexed = {
-      uops: num(a.uops_indexed, 'uops_indexed') ?? m.uops,
+      uops: num(a.uops_indexed, 'uops_indexed', UOPS) ?? m.uops,
       ports: a.ports_indexed !== undefined || a.uops_indexed === '0' ? ports(a.ports_indexed, 'ports_indexed') : m.ports,
     };
-    const t = num(a.TP_unrolled_indexed, 'TP_unrolled_indexed'); if (t !== undefined) m.indexed.tpUnrolled = t;
+    const t = num(a.TP_unrolled_indexed, 'TP_unrolled_indexed', TP); if (t !== undefined) m.indexed.tpUnrolled = t;
   }
   if (a.macro_fusible !== undefined && a.macro_fusible !== '') {
     m.macroFusible = a.macro_fusible.split(';').map((s) => s.trim()).filter(Boolean);
@@ -123,7 +146,7 @@ function measurement(node: XmlNode): Measurement {
 
 function operand(node: XmlNode): DataOperand {
   const a = node.$ ?? {};
-  const idx = num(a.idx, 'operand idx');
+  const idx = num(a.idx, 'operand idx', OPERAND);
   if (idx === undefined) throw new ElementError('<operand> without idx');
   const op: DataOperand = {
     idx,
@@ -132,7 +155,7 @@ function operand(node: XmlNode): DataOperand {
     write: a.w === '1',
     suppressed: a.suppressed === '1',
   };
-  const width = num(a.width, 'width'); if (width !== undefined) op.width = width;
+  const width = num(a.width, 'width', OPERAND); if (width !== undefined) op.width = width;
   const text = node['#text'];
   if (op.type === 'reg' && typeof text === 'string' && text.trim() !== '') {
     op.registers = text.split(',').map((r) => r.trim().toUpperCase()).filter(Boolean);
@@ -151,19 +174,24 @@ export function instructionForm(node: XmlNode, wanted?: Set<string>, seen?: Set<
   if (!a.string) throw new ElementError('<instruction> without a string attribute');
   const attributes: Record<string, string> = {};
   for (const k of DISTINGUISHING) if (a[k] !== undefined) attributes[k] = a[k]!;
+  // names from the file are printed in listings and reports: no control character gets through
+  const text = (v: string): string => printable(v, Infinity);
   const form: InstructionForm = {
-    string: a.string,
-    iform: a.iform ?? '',
-    asm: a.asm ?? a.string.split(/[ _(]/)[0]!,
+    string: text(a.string),
+    iform: text(a.iform ?? ''),
+    asm: text(a.asm ?? a.string.split(/[ _(]/)[0]!),
     operands: children(node, 'operand').map(operand),
     attributes,
     arch: {},
   };
-  if (a.extension !== undefined) form.extension = a.extension;
-  if (a['isa-set'] !== undefined) form.isaSet = a['isa-set'];
-  if (a.category !== undefined) form.category = a.category;
+  if (a.extension !== undefined) form.extension = text(a.extension);
+  if (a['isa-set'] !== undefined) form.isaSet = text(a['isa-set']);
+  if (a.category !== undefined) form.category = text(a.category);
   for (const arch of children(node, 'architecture')) {
     const name = arch.$?.name?.toUpperCase();
+    if (name !== undefined && !isArchName(name)) {
+      throw new ElementError(`<architecture name="${printable(arch.$!.name!, 40)}"> is not an architecture name (letters, digits, + - _; at most 16 characters)`);
+    }
     if (name && seen) seen.add(name);
     if (!name || (wanted && !wanted.has(name))) continue;
     const ms = children(arch, 'measurement');
@@ -171,7 +199,7 @@ export function instructionForm(node: XmlNode, wanted?: Set<string>, seen?: Set<
     try {
       form.arch[name] = measurement(ms[0]!);
     } catch (e) {
-      if (e instanceof ElementError) throw new ElementError(`${e.message} (architecture ${name})`);
+      if (e instanceof ElementError) throw new ElementError(`${e.message} (form "${printable(form.string, 60)}", architecture ${name})`);
       throw e;
     }
   }

@@ -8,7 +8,7 @@
 import { createReadStream, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type * as Fxp from 'fast-xml-parser';
-import { UserError } from '../errors.js';
+import { UserError, printable } from '../errors.js';
 import { fastElement } from './fastElement.js';
 import { ElementError, REPEATED, instructionForm, type XmlNode } from './instructionElement.js';
 import type { ArchForm, InstructionForm } from './types.js';
@@ -22,6 +22,8 @@ export interface ParseOptions {
   onForm?: (form: InstructionForm) => void;
   /** skip the fast element reader and use fast-xml-parser for every element (tests compare both) */
   libraryOnly?: boolean;
+  /** characters per chunk when streaming a file (default 1 MiB; tests use tiny ones) */
+  chunkSize?: number;
 }
 
 export interface ParsedUops {
@@ -33,6 +35,8 @@ export interface ParsedUops {
   forms: number;
   /** every architecture named in the file (also those left out by `archs`) */
   seen: Set<string>;
+  /** characters the line/column tracking looked at (the input's length: tests check it) */
+  positionWork?: number;
 }
 
 /**
@@ -60,18 +64,44 @@ function xmlParser(): NonNullable<typeof fxp> {
 }
 
 const OPEN = '<instruction';
+/** Longest single element, comment or tag the streaming reader accepts (chars). */
+export const MAX_CONSTRUCT = 16 << 20;
 const CLOSE = '</instruction>';
 
-/** Where in the file: the reader keeps the line and column of the current offset. */
-class Position {
+/**
+ * Where in the file: the reader keeps the line and column of the current offset. It moves
+ * forward only and remembers where the next newline is, so each character of a buffer is
+ * searched once (`scanned` counts them) — time linear in the input whatever its layout, a whole
+ * file on one line included (searching back to the last newline for every element was
+ * quadratic there). Call start() for each new buffer.
+ */
+export class Position {
   line = 1;
   col = 1;
+  /** characters searched for newlines so far (tests check that this stays the input's length) */
+  scanned = 0;
+  private started = false;
+  /** offset reached in the current buffer, and the next newline at or after it (or the end) */
+  private at = 0;
+  private nl = 0;
+
+  start(): void {
+    this.started = false;
+  }
+
+  private find(text: string, i: number): number {
+    const j = text.indexOf('\n', i);
+    this.scanned += j === -1 ? text.length - i : j + 1 - i;
+    return j === -1 ? text.length : j;
+  }
+
   advance(text: string, from: number, to: number): void {
-    let nl = text.lastIndexOf('\n', to - 1);
-    if (nl < from) { this.col += to - from; return; }
-    let i = text.indexOf('\n', from);
-    while (i !== -1 && i < to) { this.line++; i = text.indexOf('\n', i + 1); }
-    this.col = to - nl;
+    if (!this.started || from < this.at || this.nl < from) { this.started = true; this.nl = this.find(text, from); }
+    let last = -1;
+    while (this.nl < to) { this.line++; last = this.nl; this.nl = this.find(text, this.nl + 1); }
+    this.at = to;
+    if (last === -1) this.col += to - from;
+    else this.col = to - last;
   }
 }
 
@@ -85,32 +115,57 @@ class Parse {
   constructor(private readonly file: string, private readonly opts: ParseOptions) {}
 
   fail(line: number, col: number, what: string): never {
-    throw new UserError(`${this.file}:${line}:${col}: ${what} — fix or re-download the file (uops.info's instructions.xml)`);
+    throw new UserError(`${printable(this.file, 200)}:${line}:${col}: ${printable(what, 300)} — fix or re-download the file (uops.info's instructions.xml)`);
+  }
+
+  /**
+   * How much of the unfinished construct carried over from the last chunk (it starts at 0 of the
+   * next `buf`) was already searched for its end. The search resumes there, so a long element
+   * spread over many chunks is scanned once, not once per chunk.
+   */
+  private searched = 0;
+
+  /** Where to look for `term` of the construct at `p`, which cannot end before `min`. */
+  private resume(p: number, min: number, term: string): number {
+    const from = p === 0 && this.searched > 0 ? Math.max(min, this.searched - term.length + 1) : min;
+    this.searched = 0;
+    return from;
+  }
+
+  private carry(buf: string, p: number): string {
+    this.searched = buf.length - p;
+    // the real file's elements are a few kB; one that spans many chunks would make each chunk
+    // copy it again (time ~ size²/chunk), so a single construct has a size limit
+    if (this.searched > MAX_CONSTRUCT) {
+      this.fail(this.pos.line, this.pos.col, `an element or comment longer than ${MAX_CONSTRUCT >> 20} MiB (unclosed?)`);
+    }
+    return buf.slice(p);
   }
 
   /** Consumes as much of `buf` as forms complete elements; returns the unconsumed rest. */
   feed(buf: string, final: boolean): string {
+    this.pos.start();
     let p = 0;
     for (;;) {
       const lt = buf.indexOf('<', p);
-      if (lt === -1) { this.skeleton(buf, p, buf.length); return ''; }
+      if (lt === -1) { this.skeleton(buf, p, buf.length); this.searched = 0; return ''; }
       if (lt > p) this.skeleton(buf, p, lt);
       p = lt;
       if (buf.startsWith('<!--', p)) {
-        const end = buf.indexOf('-->', p + 4);
+        const end = buf.indexOf('-->', this.resume(p, p + 4, '-->'));
         if (end === -1) {
           if (final) this.fail(this.pos.line, this.pos.col, 'unclosed comment');
-          return buf.slice(p);
+          return this.carry(buf, p);
         }
         this.pos.advance(buf, p, end + 3);
         p = end + 3;
         continue;
       }
       if (buf.startsWith(OPEN, p) && /[\s>/]/.test(buf[p + OPEN.length] ?? 'x')) {
-        const end = buf.indexOf(CLOSE, p);
+        const end = buf.indexOf(CLOSE, this.resume(p, p, CLOSE));
         if (end === -1) {
           if (final) this.fail(this.pos.line, this.pos.col, '<instruction> is not closed');
-          return buf.slice(p);
+          return this.carry(buf, p);
         }
         this.instruction(buf.slice(p, end + CLOSE.length));
         this.pos.advance(buf, p, end + CLOSE.length);
@@ -118,10 +173,10 @@ class Parse {
         continue;
       }
       // another tag between instructions
-      const gt = buf.indexOf('>', p);
+      const gt = buf.indexOf('>', this.resume(p, p, '>'));
       if (gt === -1) {
         if (final) this.fail(this.pos.line, this.pos.col, 'unterminated tag');
-        return buf.slice(p);
+        return this.carry(buf, p);
       }
       this.tag(buf.slice(p, gt + 1));
       this.pos.advance(buf, p, gt + 1);
@@ -155,7 +210,7 @@ class Parse {
       if (this.sawRoot) this.fail(line, col, `a second top-level element <${name}>`);
       this.sawRoot = true;
       const d = /\sdate\s*=\s*"([^"]*)"/.exec(attrs ?? '');
-      if (d && d[1]) this.result.date = d[1];
+      if (d && d[1]) this.result.date = printable(d[1], 40); // shown in listings and reports
     }
     if (!selfClose) this.stack.push({ name: name!, line, col });
   }
@@ -164,7 +219,7 @@ class Parse {
     const { line, col } = this.pos;
     if (this.stack.length === 0) this.fail(line, col, '<instruction> outside the root element');
     const fast = this.opts.libraryOnly ? null : fastElement(xml, REPEATED);
-    const v = fast ? true : xmlParser().validator.validate(xml);
+    const v = fast ? true : this.library(line, col, () => xmlParser().validator.validate(xml));
     if (v !== true) {
       const l = line + v.err.line - 1;
       const c = v.err.line === 1 ? col + v.err.col - 1 : v.err.col;
@@ -177,7 +232,8 @@ class Parse {
     }
     let form: InstructionForm;
     try {
-      const node = fast ? fast.node : (xmlParser().parser.parse(xml) as { instruction: XmlNode[] }).instruction[0]!;
+      const node = fast ? fast.node : this.library(line, col, () => (xmlParser().parser.parse(xml) as { instruction?: XmlNode[] }).instruction?.[0]);
+      if (!node) this.fail(line, col, 'an <instruction> element the XML reader cannot read');
       form = instructionForm(node, this.opts.archs, this.result.seen);
     } catch (e) {
       if (e instanceof ElementError) this.fail(line, col, e.message);
@@ -192,10 +248,25 @@ class Parse {
     }
   }
 
+  /**
+   * Runs fast-xml-parser on one element. What it throws (its nesting limit, `External entities
+   * are not supported`, …) is a property of the input, so it becomes the usual one line with
+   * file:line:column; the library never reads an external entity (it refuses them).
+   */
+  private library<T>(line: number, col: number, f: () => T): T {
+    try {
+      return f();
+    } catch (e) {
+      if (e instanceof UserError) throw e;
+      this.fail(line, col, `the <instruction> element here cannot be read: ${printable(e instanceof Error ? e.message : String(e), 120)}`);
+    }
+  }
+
   finish(): ParsedUops {
     const top = this.stack.pop();
     if (top) this.fail(top.line, top.col, `<${top.name}> is never closed (the file is truncated?)`);
     if (!this.sawRoot) this.fail(1, 1, 'no root element: not an instructions.xml file');
+    this.result.positionWork = this.pos.scanned;
     return this.result;
   }
 }
@@ -223,7 +294,7 @@ export async function parseUopsXmlFile(file: string, opts: ParseOptions = {}): P
   let carry = '';
   let done = 0;
   let first = true;
-  const stream = createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 });
+  const stream = createReadStream(file, { encoding: 'utf8', highWaterMark: opts.chunkSize ?? 1 << 20 });
   try {
     for await (const chunk of stream as AsyncIterable<string>) {
       done += Buffer.byteLength(chunk, 'utf8');

@@ -6,8 +6,8 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
-import { UserError } from '../errors.js';
+import { basename, dirname, join, resolve } from 'node:path';
+import { UserError, printable } from '../errors.js';
 
 export const MARKER_PREFIX = '__uopscope_marker_';
 
@@ -45,7 +45,10 @@ function run(tool: string, args: string[], file: string, hint: string): void {
   }
   if (res.status !== 0) {
     const first = (res.stderr || res.stdout || '').split('\n').find((l) => /error/i.test(l)) ?? (res.stderr || '').split('\n')[0] ?? '';
-    const where = first.replace(/^.*?\.(s|S|asm):/, `${basename(file)}:`).trim();
+    // the assembler quotes the offending line, which may come from any file the source
+    // includes (.include "/etc/passwd"): keep a short excerpt of it only
+    const where = printable(first.replace(/^.*?\.(s|S|asm):/, `${basename(file)}:`).trim()
+      .replace(/`([^`']{24})[^`']*'/g, '`$1…\''), 160);
     throw new UserError(`${file}: the assembler (${tool}) rejected the source: ${where || `exit status ${res.status}`}; fix the source (GNU as syntax; use .intel_syntax noprefix for Intel syntax)`);
   }
 }
@@ -55,6 +58,9 @@ function run(tool: string, args: string[], file: string, hint: string): void {
 export function assemble(file: string, assembler: 'as' | 'clang' = 'as', given?: string): { object: Uint8Array; markers: AssembledMarker[] } {
   const text = given ?? readFileSync(file, 'utf8');
   const { source, markers } = injectMarkerLabels(text);
+  // the source is copied into a temporary directory (with its markers replaced): its own
+  // directory goes on the include path, so `#include "x.h"` and `.include "x.s"` next to it are found
+  const inc = ['-I', dirname(resolve(file))];
   const dir = mkdtempSync(join(tmpdir(), 'uopscope-asm-'));
   try {
     const preprocess = file.endsWith('.S');
@@ -62,14 +68,14 @@ export function assemble(file: string, assembler: 'as' | 'clang' = 'as', given?:
     const obj = join(dir, 'input.o');
     writeFileSync(src, source);
     if (assembler === 'clang') {
-      run('clang', ['-c', '-target', 'x86_64-linux-gnu', ...(preprocess ? [] : ['-x', 'assembler']), src, '-o', obj], file, 'install clang (apt-get install clang) or use --assembler as');
+      run('clang', ['-c', '-target', 'x86_64-linux-gnu', ...inc, ...(preprocess ? [] : ['-x', 'assembler']), src, '-o', obj], file, 'install clang (apt-get install clang) or use --assembler as');
     } else {
       let input = src;
       if (preprocess) {
         input = join(dir, 'input.s');
-        run('cpp', ['-P', '-x', 'assembler-with-cpp', src, '-o', input], file, 'install cpp (apt-get install cpp) to preprocess .S files, or use --assembler clang');
+        run('cpp', ['-P', '-x', 'assembler-with-cpp', ...inc, src, '-o', input], file, 'install cpp (apt-get install cpp) to preprocess .S files, or use --assembler clang');
       }
-      run('as', ['--64', input, '-o', obj], file, 'install binutils (apt-get install binutils) or pass --assembler clang');
+      run('as', ['--64', ...inc, input, '-o', obj], file, 'install binutils (apt-get install binutils) or pass --assembler clang');
     }
     return { object: new Uint8Array(readFileSync(obj)), markers };
   } finally {

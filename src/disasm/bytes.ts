@@ -73,9 +73,12 @@ export class ByteReader {
   }
 }
 
+/** Bytes as Latin-1 text, for names read from a binary (sections, symbols). Control characters
+ *  (C0, DEL, C1) become \xNN: a name is printed in listings and messages, and a hostile file
+ *  must not be able to send escape sequences to the terminal through it. */
 export function latin1(b: Uint8Array): string {
   let s = '';
-  for (const c of b) s += String.fromCharCode(c);
+  for (const c of b) s += c < 0x20 || (c >= 0x7f && c < 0xa0) ? `\\x${c.toString(16).padStart(2, '0')}` : String.fromCharCode(c);
   return s;
 }
 

@@ -11,6 +11,9 @@ import { resourceOfRegister, writtenName } from './icedRegisters.js';
 import { iformOf, operandKind, signatureOf, xedMnemonic } from './signature.js';
 import type { Branch, BranchKind, DecodedInstruction, DecodedOperand, Flag, MemoryOperand, Resource } from './types.js';
 
+/** How many undecodable bytes a message shows. */
+export const UNDECODABLE_ECHO = 4;
+
 const FLAG_BITS: [Flag, number][] = [
   ['CF', RflagsBits.CF], ['PF', RflagsBits.PF], ['AF', RflagsBits.AF], ['ZF', RflagsBits.ZF],
   ['SF', RflagsBits.SF], ['OF', RflagsBits.OF], ['DF', RflagsBits.DF],
@@ -87,8 +90,13 @@ export function decodeBytes(data: Uint8Array, address: number, bitness: 32 | 64,
         pos += 1;
         continue;
       }
-      const bytes = toHex(data.subarray(pos, Math.min(data.length, pos + 8)));
+      // at most 4 bytes: enough to recognise the instruction, too few to leak a file's contents
+      // that an assembly source pulled in (.incbin) through the message
+      const bytes = toHex(data.subarray(pos, Math.min(data.length, pos + UNDECODABLE_ECHO)));
       const reason = validWithMoreBytes(data.subarray(pos, pos + 15), bitness) ? 'an instruction runs past the end of the code' : 'not a valid x86 instruction';
+      // iced's objects live in WebAssembly memory: free what was decoded before giving up
+      for (const r of out) r.ins.free();
+      dec.free();
       throw new UserError(`${where}: undecodable bytes at ${hex(address + pos)} (${bytes}…): ${reason}; check that the region starts on an instruction boundary (--range) and that this is ${bitness}-bit x86 code`);
     }
     out.push({ address: address + pos, length: ins.length, ins });

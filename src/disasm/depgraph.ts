@@ -6,6 +6,7 @@
 // into copy 1; an edge from a line of copy 0 to a line of copy 1 crosses an iteration.
 import type { DecodedInstruction, DepEdge, DependencyGraph, Resource } from './types.js';
 import { fallsThrough } from './cfg.js';
+import { UserError } from '../errors.js';
 
 export interface Node {
   line: number; // original line
@@ -70,6 +71,8 @@ function straight(instrs: DecodedInstruction[], lines: number[], copies: 1 | 2):
 export type RawEdge = [from: number, to: number, resource: Resource];
 
 const STEP_BUDGET = 50_000;
+/** Steps (set insertions, edges) reachingDefinitions may take: a few seconds at most. */
+export const REACHING_BUDGET = 50_000_000;
 const MAX_WALK_BRANCHES = 16;
 
 /**
@@ -125,7 +128,18 @@ export function walkPaths(nodes: Node[], budget: number): RawEdge[] | null {
  * union of the per-path edges of Algorithm 2, computed in polynomial time; used when a region
  * has so many branches that walking every path would take too long.
  */
-export function reachingDefinitions(nodes: Node[]): RawEdge[] {
+export function reachingDefinitions(nodes: Node[], budget = REACHING_BUDGET): RawEdge[] {
+  // Writers that reach a point only through some paths pile up (a register written under one
+  // branch after another): the sets, and the edges, can grow with the square of the region's
+  // length. A hostile region of 40,000 such instructions took minutes; past the budget the
+  // region is refused in one line instead.
+  let work = 0;
+  const spend = (n: number): void => {
+    work += n;
+    if (work > budget) {
+      throw new UserError(`the region's branches leave too many possible last writers to trace (over ${budget.toLocaleString('en-US')} steps for ${nodes.length} instructions of the unrolled loop); analyse a smaller region with --range or --region`);
+    }
+  };
   const reachable = new Array<boolean>(nodes.length).fill(false);
   if (nodes.length) reachable[0] = true;
   const inSets: Map<string, Set<number>>[] = nodes.map(() => new Map());
@@ -134,13 +148,19 @@ export function reachingDefinitions(nodes: Node[]): RawEdge[] {
   nodes.forEach((nd, i) => {
     if (!reachable[i]) return;
     const cur = inSets[i]!;
-    for (const r of nd.reads) for (const w of cur.get(r) ?? []) edges.set(`${w},${i},${r}`, [w, i, r]);
+    for (const r of nd.reads) {
+      const ws = cur.get(r);
+      if (!ws) continue;
+      spend(ws.size);
+      for (const w of ws) edges.set(`${w},${i},${r}`, [w, i, r]);
+    }
     const out = new Map(cur);
     for (const w of nd.writes) out.set(w, new Set([i]));
     for (const s of nd.succ) {
       reachable[s] = true;
       const target = inSets[s]!;
       for (const [r, ws] of out) {
+        spend(ws.size + 1);
         const set = target.get(r) ?? new Set<number>();
         for (const w of ws) set.add(w);
         target.set(r, set);

@@ -4,7 +4,7 @@ import { extname } from 'node:path';
 import { UserError } from '../errors.js';
 import { MARKER_PREFIX, assemble } from './assemble.js';
 import { isElf, readElf } from './formats/elf.js';
-import type { BinaryImage } from './formats/image.js';
+import { mergeOverlappingSections, type BinaryImage } from './formats/image.js';
 import { machoKind, readMachoAny } from './formats/macho.js';
 import { isCoffObject, isMz, readPe } from './formats/pe.js';
 import type { InputOptions, LoadedInput, Region } from './types.js';
@@ -33,11 +33,13 @@ function readUserFile(file: string, what: string): Uint8Array {
 
 /** Recognises the binary formats by their magic numbers; null when none matches. */
 export function readBinary(data: Uint8Array, file: string): BinaryImage | null {
-  if (isElf(data)) return readElf(data, file);
-  if (isMz(data)) return readPe(data, file);
-  if (machoKind(data)) return readMachoAny(data, file);
-  if (isCoffObject(data)) return readPe(data, file);
-  return null;
+  const img = isElf(data) ? readElf(data, file)
+    : isMz(data) ? readPe(data, file)
+    : machoKind(data) ? readMachoAny(data, file)
+    : isCoffObject(data) ? readPe(data, file)
+    : null;
+  // each byte of the file in at most one code section: work stays bounded by the file's size
+  return img && mergeOverlappingSections(img);
 }
 
 export function parseHex(text: string, where = '--hex'): Uint8Array {

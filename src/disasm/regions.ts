@@ -56,6 +56,7 @@ export function findLoops(input: LoadedInput): Region[] {
   const loops: Region[] = [];
   const seen = new Set<string>();
   for (const sec of input.sections.filter((s) => s.executable)) {
+    const enclosingSymbol = symbolFinder(input, sec);
     const dec = new Decoder(input.bitness, sec.data, DecoderOptions.None);
     const ins = new Instruction();
     let pos = 0;
@@ -74,7 +75,7 @@ export function findLoops(input: LoadedInput): Region[] {
           const key = `${sec.name}:${target}:${end}`;
           if (!seen.has(key)) {
             seen.add(key);
-            const fn = enclosingSymbol(input, sec, target);
+            const fn = enclosingSymbol(target);
             loops.push({ index: 0, kind: 'loop', name: `loop at ${hex(target)}${fn ? ` in ${fn}` : ''} (${end - target} bytes)`, start: target, end, section: sec.name });
           }
         }
@@ -87,13 +88,23 @@ export function findLoops(input: LoadedInput): Region[] {
   return loops.sort((a, b) => a.end - a.start - (b.end - b.start) || a.start - b.start);
 }
 
-function enclosingSymbol(input: LoadedInput, sec: ImageSection, addr: number): string | null {
-  let best: { name: string; address: number } | null = null;
-  for (const s of input.symbols) {
-    if (s.section !== sec.name || s.address > addr || s.name.startsWith('.L')) continue;
-    if (!best || s.address > best.address) best = s;
-  }
-  return best?.name ?? null;
+/** Finds the symbol a code address lies in (the nearest at or below it) for one section, by
+ *  binary search: built once per section, so naming n loops costs n·log(symbols), not n·symbols. */
+function symbolFinder(input: LoadedInput, sec: ImageSection): (addr: number) => string | null {
+  const list = input.symbols.filter((s) => s.section === sec.name && !s.name.startsWith('.L'));
+  // stable sort; of equal addresses the first in the symbol table wins (as before)
+  const sorted = list.map((s, i) => ({ s, i })).sort((a, b) => a.s.address - b.s.address || a.i - b.i).map((x) => x.s);
+  const uniq = sorted.filter((s, k) => k === 0 || sorted[k - 1]!.address !== s.address);
+  return (addr) => {
+    let lo = 0;
+    let hi = uniq.length - 1;
+    let best = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (uniq[mid]!.address <= addr) { best = mid; lo = mid + 1; } else hi = mid - 1;
+    }
+    return best >= 0 ? uniq[best]!.name : null;
+  };
 }
 
 const number = (list: Region[]): Region[] => list.map((r, i) => ({ ...r, index: i + 1 }));

@@ -4,6 +4,13 @@
 
 import type { MachineParams, SimProgram } from './types.js';
 
+/** A figure stored in an Int32Array: checked, never wrapped around (the data layer bounds every
+ *  figure far below this, see src/data/limits.ts; this guards the engine's own arithmetic). */
+function int32(v: number, what: string): number {
+  if (!(v >= 0 && v <= 0x7fffffff)) throw new RangeError(`${what} ${v} does not fit the engine's 32-bit counters`);
+  return v;
+}
+
 /** Static, precomputed view of the program. */
 export class CompiledProgram {
   readonly n: number;
@@ -68,9 +75,9 @@ export class CompiledProgram {
         for (const p of ports) m |= 1 << (pidx.get(p) as number);
         this.uopMask[i * maxU + u] = m;
       });
-      this.lat[i] = Math.max(1, x.latency);
+      this.lat[i] = int32(Math.max(1, x.latency), 'latency');
       if (x.divCycles > 0) {
-        this.div[i] = x.divCycles;
+        this.div[i] = int32(x.divCycles, 'divider cycles');
         // §3.6: the µop that uses the divider port exclusively; else the first that may use it
         let port = this.divPort;
         const bit = 1 << port;
@@ -122,7 +129,7 @@ export class CompiledProgram {
       this.predStart[i] = e;
       list.sort((a, b) => (a.lc === b.lc ? a.line - b.line : a.lc ? -1 : 1));
       for (const g of list) {
-        this.predLine[e] = g.line; this.predLC[e] = g.lc ? 1 : 0; this.predLat[e] = g.lat;
+        this.predLine[e] = g.line; this.predLC[e] = g.lc ? 1 : 0; this.predLat[e] = int32(g.lat, 'latency');
         this.predDeps.push(g.deps);
         e++;
       }

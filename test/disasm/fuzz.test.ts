@@ -94,3 +94,15 @@ test(`fuzz: ${MUTATIONS} seeded mutations of ${SEEDS.length} example binaries en
   assert.ok(counts.ok > MUTATIONS / 10, JSON.stringify(counts));
   assert.ok(counts['user-error'] > MUTATIONS / 20, JSON.stringify(counts));
 });
+
+// Structure-aware: object files built from their parts with drawn counts, offsets, sizes and
+// indices (test/fuzz/objectFuzz.ts). Bounded here; `npm run fuzz -- --seconds 600` runs it longer.
+test('structure-aware fuzz of ELF, PE/COFF, Mach-O and universal files: a result or one line, work bounded by the file size', { timeout: 120_000 }, async () => {
+  const { runObjectFuzz } = await import('../fuzz/objectFuzz.js');
+  const stats = runObjectFuzz(0x0b1ec7, 4, 3000);
+  console.log(`structure-aware object fuzz: ${JSON.stringify(stats)}`);
+  assert.ok(stats.cases >= 200, `only ${stats.cases} cases in the time`);
+  // every format is reached, and cases get past the headers as well as failing in them
+  for (const k of ['elf', 'coff', 'macho', 'universal']) assert.ok((stats.kinds[k] ?? 0) > stats.cases / 8, JSON.stringify(stats.kinds));
+  assert.ok(stats.ok > stats.cases / 10 && stats.userError > stats.cases / 10, JSON.stringify(stats));
+});

@@ -11,7 +11,7 @@ import { reportJson } from '../../report/json.js';
 import type { ReportModel } from '../../report/model.js';
 import type { SimProgram, MachineParams, Variant } from '../../sim/types.js';
 import type { InputOptions, RegionSelection } from '../../disasm/types.js';
-import { UserError } from '../../errors.js';
+import { UserError, printable } from '../../errors.js';
 import type { ReportArgs } from './args.js';
 
 export type { ReportArgs };
@@ -20,11 +20,13 @@ export type { ReportArgs };
 export function variantFromArgs(a: ReportArgs): Variant {
   const v: Variant = { ...BASELINE };
   for (const s of VARIANT_SWITCHES) v[s.field] = !!a[s.flag];
-  const positive = (name: string, n: number | string | undefined): number | undefined =>
-    (n === undefined ? undefined : wholeNumber(`--${name}`, n, 1));
-  const pc = positive('port-capacity', a.portCapacity);
-  const iw = positive('issue-width', a.issueWidth);
-  const rs = positive('rs-size', a.rsSize);
+  // upper bounds far above any core (RS ≤ a few hundred, width ≤ 8): the engine's memory grows
+  // with the station's size times the µops of the largest instruction
+  const positive = (name: string, n: number | string | undefined, max: number): number | undefined =>
+    (n === undefined ? undefined : wholeNumber(`--${name}`, n, 1, undefined, max));
+  const pc = positive('port-capacity', a.portCapacity, 1024);
+  const iw = positive('issue-width', a.issueWidth, 1024);
+  const rs = positive('rs-size', a.rsSize, 4096);
   if (pc !== undefined) v.portCapacity = pc;
   if (iw !== undefined) v.issueWidth = iw;
   if (rs !== undefined) v.rsSize = rs;
@@ -32,10 +34,11 @@ export function variantFromArgs(a: ReportArgs): Variant {
 }
 
 /** A whole number ≥ min from a flag's text, else a UserError naming the flag. */
-export function wholeNumber(flag: string, value: number | string, min: number, hint?: string): number {
+export function wholeNumber(flag: string, value: number | string, min: number, hint?: string, max = Number.MAX_SAFE_INTEGER): number {
+  if (Array.isArray(value)) throw new UserError(`${flag} is given more than once; give it once`);
   const n = typeof value === 'number' ? value : /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
-  if (!Number.isInteger(n) || n < min) {
-    throw new UserError(`${flag} ${String(value)}: ${hint ?? `give a whole number of at least ${min}`}`);
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    throw new UserError(`${printable(`${flag} ${String(value)}`, 80)}: ${hint ?? `give a whole number from ${min} to ${max}`}`);
   }
   return n;
 }
