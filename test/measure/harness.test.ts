@@ -12,9 +12,9 @@ import { assemble, times } from './asm.js';
 const cache = mkdtempSync(join(tmpdir(), 'uopscope-measure-'));
 process.on('exit', () => rmSync(cache, { recursive: true, force: true }));
 const linux = process.platform === 'linux' && process.arch === 'x64';
-const RCX = 1;
+const R15 = 15; // the loop counter: a register no test region touches
 const run = (intel: string, extra: { maxPages?: number; timeoutSeconds?: number } = {}): HarnessResult =>
-  runHarness(assemble(intel), { counter: RCX, cacheDir: cache, repetitions: 100, ...extra });
+  runHarness(assemble(intel), { counter: R15, cacheDir: cache, repetitions: 100, ...extra });
 
 type Ok = Extract<HarnessResult, { ok: true }>;
 function ok(r: HarnessResult): Ok {
@@ -72,4 +72,19 @@ test('faults are not measurable, with the reason', { skip: !linux && 'Linux x86-
   // a new page every iteration: refused at the page budget
   assert.match(reason('add rax, 4096\nmov [rax], rbx', { maxPages: 16 }), /more than 16 pages/);
   assert.match(reason('1: jmp 1b', { timeoutSeconds: 1 }), /ran longer than 1 s/);
+});
+
+test('throughput bounds: independent adds run on several ALU ports, independent loads on several load ports', { skip: !linux && 'Linux x86-64 only' }, (t) => {
+  const chain = ok(run(times(8, 'add rax, r8')));
+  const indep = ok(run(['rax', 'rbx', 'rcx', 'rdx', 'rsi', 'rdi', 'r9', 'r10'].map((r) => `add ${r}, r8`).join('\n')));
+  const loads = ok(run(['rax', 'rbx', 'rcx', 'rdx', 'rdi', 'r9', 'r10', 'r11'].map((r, k) => `mov ${r}, [rsi+${8 * k}]`).join('\n')));
+  const c = cyclesOf(chain, chain.unrolled.p10) / 8;
+  const i = cyclesOf(indep, indep.unrolled.p10) / 8;
+  const l = cyclesOf(loads, loads.unrolled.p10) / 8;
+  if (c <= 0 || i <= 0 || l <= 0) { t.skip(`this host's cycle counts are unusable (${c}, ${i}, ${l})`); return; }
+  // every Intel core uopscope models has at least 3 ALU ports and 2 load ports (SNB on): at most
+  // 1/3 and 1/2 cycle each, with slack for a noisy machine; and at least 1/6 (no core has more)
+  assert.ok(i >= 1 / 6 - 0.03 && i <= 0.45, `independent adds: ${i} cycles per add`);
+  assert.ok(c / i >= 2, `chain ${c} vs independent ${i}`);
+  assert.ok(l >= 0.2 && l <= 0.7, `independent loads: ${l} cycles per load`);
 });
