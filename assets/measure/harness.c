@@ -13,7 +13,8 @@
  * ("unrolled"), or the body once closed by `dec COUNTER; jnz` ("loop") — and runs it. Pages the
  * code touches are mapped on demand (SIGSEGV handler) onto one shared physical page (a memfd)
  * filled with PATTERN, so pointers loaded from memory point into mapped memory again and data
- * stays in L1. Each variant runs at two sizes (n1, n2) interleaved over REPS repetitions; the
+ * stays in L1. MXCSR has denormals-are-zero and flush-to-zero set (PATTERN read as a double is
+ * a denormal). The caller's MXCSR is not restored: the child ends after the runs. Each variant runs at two sizes (n1, n2) interleaved over REPS repetitions; the
  * difference of their low percentiles, divided by n2 - n1, is the cost of one iteration with
  * the prologue's cost cancelled. Cycles come from perf_event_open (core cycles, user space) when
  * the kernel allows it, else from the TSC, converted to core cycles by a chain of dependent
@@ -66,6 +67,10 @@ struct result {
 
 static int memfd = -1, outfd = -1, perffd = -1, max_pages, pages, phase;
 static uint64_t saved_rsp;
+/* MXCSR for the region: all exceptions masked, round to nearest, and denormals-are-zero plus
+   flush-to-zero, because the memory pattern read as a double is a denormal; without them every
+   floating-point operation on loaded data would take a microcode assist. */
+static uint32_t region_mxcsr = 0x1F80 | 0x8000 | 0x0040;
 static struct result res;
 
 static void send_result(void) {
@@ -126,6 +131,9 @@ static void *build(const uint8_t *body, size_t len, uint64_t copies, int counter
     put1(&b, 0x66); if (i >= 8) put1(&b, 0x45);
     put1(&b, 0x0F); put1(&b, 0xEF); put1(&b, (uint8_t)(0xC0 | ((i & 7) << 3) | (i & 7)));
   }
+  movabs(&b, 0, (uint64_t)(uintptr_t)&region_mxcsr);
+  static const uint8_t ldmxcsr[] = { 0x0F, 0xAE, 0x10 };            /* ldmxcsr [rax] */
+  put(&b, ldmxcsr, sizeof ldmxcsr);
   movabs(&b, 0, PATTERN);
   static const uint8_t set_rsp[] = { 0x48, 0x89, 0xC4 };            /* mov rsp, rax */
   put(&b, set_rsp, sizeof set_rsp);
