@@ -69,7 +69,7 @@ static int memfd = -1, outfd = -1, perffd = -1, max_pages, pages, phase;
 static uint64_t saved_rsp;
 /* MXCSR for the region: all exceptions masked, round to nearest, and denormals-are-zero plus
    flush-to-zero, because the memory pattern read as a double is a denormal; without them every
-   floating-point operation on loaded data would take a microcode assist. */
+   floating-point operation on loaded data can take a microcode assist. */
 static uint32_t region_mxcsr = 0x1F80 | 0x8000 | 0x0040;
 static struct result res;
 
