@@ -25,7 +25,12 @@ export function prepareRegion(instrs: readonly DecodedInstruction[], bitness: 32
   if (bitness !== 64) return { ok: false, why: 'uopscope measure runs 64-bit code only; this region is 32-bit' };
   if (!instrs.length) return { ok: false, why: 'the region has no instructions' };
   const last = instrs[instrs.length - 1]!;
-  const closing = last.branch && (last.branch.kind === 'conditional' || last.branch.kind === 'unconditional') && last.branch.targetLine === 0 ? last.line : null;
+  // the loop's closing branch: the last instruction, jumping back to the region's start or before
+  // it (an IACA-marked loop jumps back to its start marker, just before the region)
+  const b = last.branch;
+  const backToStart = !!b && (b.kind === 'conditional' || b.kind === 'unconditional')
+    && (b.targetLine === 0 || (b.targetLine === null && b.target !== null && b.target <= instrs[0]!.address));
+  const closing = backToStart ? last.line : null;
   const body = closing === null ? instrs : instrs.slice(0, -1);
   for (const i of body) {
     if (SYSTEM.has(i.mnemonic)) return { ok: false, why: `line ${i.line} (${i.intel}) is a system call or interrupt: the harness does not run it` };

@@ -56,6 +56,12 @@ test('preparation: the closing branch comes off, the counter is a register the l
   assert.equal(p.region.body.length, r.instructions.slice(0, -1).reduce((n, i) => n + i.length, 0));
   const used = new Set<string>(r.instructions.flatMap((i) => [...i.reads, ...i.writes]));
   assert.ok(!used.has(p.region.counter.name.toUpperCase()), p.region.counter.name);
+  // an IACA-marked loop jumps back to its start marker, just before the region: its closing branch
+  const iaca = await loadRegion({ file: join(ROOT, 'examples/corpus/bin/sum_int.gcc.O2.sse2.o') });
+  const pi = prepareRegion(iaca.instructions);
+  assert.ok(pi.ok, JSON.stringify(pi));
+  assert.equal(pi.region.closingBranch, iaca.instructions.length - 1);
+  assert.ok(iaca.instructions[iaca.instructions.length - 1]!.branch!.target! < iaca.instructions[0]!.address);
   const branch = prepareRegion((await loadRegion({ file: join(ROOT, 'examples/bin/branch') })).instructions);
   assert.equal(branch.ok, false);
   assert.match((branch as { why: string }).why, /line 2 \(jne .*\) branches inside the region/);
