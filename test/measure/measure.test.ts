@@ -123,3 +123,15 @@ test('bad regions: one line each, exit 2, nothing on stdout, the working directo
   // the cache holds the harness and nothing half-written
   assert.deepEqual(readdirSync(join(scratch, 'cache', 'measure')).filter((f) => !/^harness-[0-9a-f]{16}$/.test(f)), []);
 });
+
+test('without a C compiler: one line that says so, exit 2', { skip: !linux && 'Linux x86-64 only' }, () => {
+  const fresh = mkdtempSync(join(scratch, 'nocc-'));
+  const r = spawnSync(process.execPath, ['--import', import.meta.resolve('tsx'), join(ROOT, 'src/cli/main.ts'), 'measure', '--hex', '4801c3'], {
+    cwd: ROOT, encoding: 'utf8', timeout: 60_000,
+    env: { ...env, UOPSCOPE_CACHE_DIR: join(fresh, 'cache'), PATH: join(fresh, 'empty'), CC: '' },
+  });
+  assert.equal(r.status, 2, r.stderr);
+  assert.equal(r.stdout, '');
+  assert.match(r.stderr, /^uopscope: uopscope measure builds a small C harness on first use and found no C compiler \(tried cc, gcc, clang\): install one/);
+  assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+});

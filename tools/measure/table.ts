@@ -1,4 +1,5 @@
-// Regenerates the measured table of docs/measure.md (between its measure-table markers): every
+// Regenerates the measured table of docs/measure.md and its summary in README.md (between their
+// measure-table markers): every
 // corpus kernel's marked loop (gcc -O2, sse2 build) and the thesis examples of examples/bin, run
 // on this machine with `uopscope measure`, beside uopscope's prediction and llvm-mca-19's
 // (Total Cycles / Iterations, -iterations=200, the same instructions) for the host's core, with
@@ -21,6 +22,7 @@ import type { DecodedInstruction } from '../../src/disasm/types.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const DOC = join(ROOT, 'docs', 'measure.md');
+const README = join(ROOT, 'README.md');
 const BEGIN = '<!-- measure-table:begin (tools/measure/table.ts writes this part) -->';
 const END = '<!-- measure-table:end -->';
 const MCA = 'llvm-mca-19';
@@ -105,11 +107,18 @@ async function main(): Promise<void> {
     '',
     END,
   ];
-  const doc = readFileSync(DOC, 'utf8');
-  const a = doc.indexOf(BEGIN), b = doc.indexOf(END);
-  if (a < 0 || b < a) throw new Error(`${DOC} has no measure-table markers`);
-  writeFileSync(DOC, doc.slice(0, a) + out.join('\n') + doc.slice(b + END.length));
-  process.stderr.write(`wrote the table into ${DOC}\n`);
+  const summary = [
+    BEGIN,
+    `Measured on ${host ? `${host.modelName} (${host.cpuid}${host.virtual ? ', a VM' : ''})` : 'an unknown host'}, ${new Date().toISOString().slice(0, 10)}: ${ok.length} of ${rows.length} loops measurable (the corpus and the thesis examples); mean absolute percentage error of the predictions for ${arch}: uopscope ${mape((r) => r.uopscope)}, llvm-mca-19 ${mape((r) => r.mca)}. The table, how to read it and the largest misses: [docs/measure.md](docs/measure.md#measured-against-the-predictions).`,
+    END,
+  ];
+  for (const [file, text] of [[DOC, out], [README, summary]] as const) {
+    const doc = readFileSync(file, 'utf8');
+    const a = doc.indexOf(BEGIN), b = doc.indexOf(END);
+    if (a < 0 || b < a) throw new Error(`${file} has no measure-table markers`);
+    writeFileSync(file, doc.slice(0, a) + text.join('\n') + doc.slice(b + END.length));
+    process.stderr.write(`wrote the table into ${file}\n`);
+  }
 }
 
 await main();
