@@ -109,7 +109,7 @@ test('bad regions: one line each, exit 2, nothing on stdout, the working directo
     ['31c948f7f1', /not measurable: an arithmetic fault .*division by zero/],     // xor ecx, ecx; div rcx
     ['f4', /not measurable: a general-protection fault .*hlt/],                  // hlt
     ['b801000000bf010000000f05', /line 2 \(syscall\) is a system call/],        // write(1, …)
-    ['480500100000488918', /more than 64 pages/],                                // add rax, 4096; mov [rax], rbx
+    ['480500100000488918', /more than 512 pages/],                                // add rax, 4096; mov [rax], rbx
   ];
   for (const [hex, why] of cases) {
     const r = uopscope(['--hex', hex, '--repetitions', '10'], cwd);
