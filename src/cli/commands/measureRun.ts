@@ -130,7 +130,7 @@ export function renderMeasure(m: MeasureResult): string {
   out.push(line('loop', `the body closed by dec ${me.counterRegister}; jnz`));
   out.push(line('unrolled', `the body ×${me.unrolled.sizes[0]} and ×${me.unrolled.sizes[1]}, straight-line`));
   out.push(me.closingBranchRemoved !== null
-    ? `(the region's closing branch, line ${me.closingBranchRemoved}, is replaced by the harness's; "loop" runs the region as the simulation does, one taken branch per iteration)`
+    ? `(the region's closing branch, line ${me.closingBranchRemoved}, is replaced by the harness's; "loop" runs it as a loop, as the simulation does)`
     : '(the region has no closing branch: "unrolled" runs it as the simulation does, back to back; "loop" adds the harness\'s dec/jnz)');
   if (me.ticksPerCycle) out.push(`TSC ticks per core cycle: ${me.ticksPerCycle[0].toFixed(3)} before, ${me.ticksPerCycle[1].toFixed(3)} after`);
   out.push(`Pages mapped on demand: ${me.pagesMapped} (all onto one physical page)`);
