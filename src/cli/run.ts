@@ -5,7 +5,7 @@ import { commands } from './commands/index.js';
 import { skipHelpCache } from './yargsHelpCache.js';
 
 /** The commands a first word can name (the default command takes a FILE instead). */
-export const COMMAND_NAMES = ['report', 'disasm', 'regions', 'graph', 'data', 'config'];
+export const COMMAND_NAMES = ['report', 'disasm', 'regions', 'graph', 'data', 'config', 'measure'];
 
 /** The subcommands of `uopscope data`. */
 export const DATA_COMMANDS = ['import', 'list', 'fetch'];
@@ -79,7 +79,7 @@ export function quietOnClosedPipe(stream: NodeJS.WriteStream = process.stdout, e
  *  test/cli/mistypes.test.ts checks that each is accepted by some command. */
 export const ALL_OPTIONS = ['arch', 'iterations', 'uops-xml', 'fallback', 'export-dir', 'hex', 'raw', 'region', 'function', 'range',
   'assembler', 'pf', 'ip', 'nd', 'port-capacity', 'issue-width', 'rs-size', 'fast', 'all-variants', 'branch', 'detail', 'json',
-  'cfg', 'dg', 'loop', 'no-loop', 'att', 'cache-dir', 'url', 'connect-timeout', 'stall-timeout', 'strict', 'help', 'version'];
+  'cfg', 'dg', 'loop', 'no-loop', 'att', 'cache-dir', 'url', 'connect-timeout', 'stall-timeout', 'strict', 'repetitions', 'help', 'version'];
 
 /** yargs's "Unknown argument: arhc" with the option the user probably meant (--arch). */
 export function unknownOptionHint(msg: string, y?: Argv): string {

@@ -44,3 +44,10 @@ export type GraphArgv = InputArgv & { cfg?: string; dg?: string; loop: boolean }
 export type RegionsArgv = InputArgv & { json: boolean };
 
 export type DisasmArgv = InputArgv & { json: boolean; att: boolean; arch?: string; fallback: 'skip' | 'alu'; uopsXml?: string };
+
+export interface MeasureArgv extends InputArgv {
+  arch?: string;
+  iterations?: string | number;
+  repetitions?: string | number;
+  json?: boolean;
+}

@@ -1,0 +1,120 @@
+// The native measurement harness (assets/measure/harness.c): built on first use with the system's
+// C compiler into the cache directory (keyed by the source's hash, so a changed harness is
+// rebuilt), then run with its parameters in argv and the region's body bytes on stdin — never
+// through a shell. See docs/measure.md for the method.
+
+import { createHash } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { cacheRoot, packageRoot } from '../data/paths.js';
+import { UserError } from '../errors.js';
+
+/** The compilers tried, in order ($CC first when set). */
+export function compilers(): string[] {
+  const cc = process.env.CC?.trim();
+  return [...(cc && !/\s/.test(cc) ? [cc] : []), 'cc', 'gcc', 'clang'];
+}
+
+export function harnessSource(): string {
+  return join(packageRoot(), 'assets', 'measure', 'harness.c');
+}
+
+/**
+ * The path of the built harness, building it when the cache has none for this source. A build
+ * goes to a temporary name in the cache directory and is renamed into place, so a concurrent or
+ * interrupted build never leaves a half-written executable.
+ */
+export function ensureHarness(opts: { cacheDir?: string } = {}): string {
+  const src = harnessSource();
+  const hash = createHash('sha256').update(readFileSync(src)).digest('hex').slice(0, 16);
+  const dir = join(cacheRoot(opts.cacheDir), 'measure');
+  const exe = join(dir, `harness-${hash}`);
+  if (existsSync(exe)) return exe;
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (e) {
+    throw new UserError(`cannot create ${dir} for the measurement harness: ${(e as NodeJS.ErrnoException).code ?? String(e)} — set UOPSCOPE_CACHE_DIR to a writable directory`);
+  }
+  const tmp = `${exe}.${process.pid}.tmp`;
+  const tried: string[] = [];
+  for (const cc of compilers()) {
+    const r = spawnSync(cc, ['-O2', '-std=gnu11', '-o', tmp, src], { encoding: 'utf8', timeout: 120_000 });
+    if (r.error && (r.error as NodeJS.ErrnoException).code === 'ENOENT') { tried.push(cc); continue; }
+    if (r.status === 0 && existsSync(tmp)) {
+      renameSync(tmp, exe);
+      return exe;
+    }
+    rmSync(tmp, { force: true });
+    const first = (r.stderr || r.error?.message || '').split('\n').find((l) => /error/i.test(l)) ?? `exit ${r.status}`;
+    throw new UserError(`cannot build the measurement harness with ${cc}: ${first.trim()} — uopscope measure needs a C compiler for Linux x86-64 with the kernel headers (Debian: apt-get install gcc linux-libc-dev)`);
+  }
+  throw new UserError(`uopscope measure builds a small C harness on first use and found no C compiler (tried ${tried.join(', ')}): install one (Debian: apt-get install gcc) or set CC`);
+}
+
+/** One measured variant: core cycles per iteration, low (10th) and middle percentile. */
+export interface HarnessVariant { p10: number; p50: number; n1: number; n2: number }
+
+export type HarnessResult =
+  | { ok: true; method: 'perf' | 'tsc'; repetitions: number; pages: number; calibration: [number, number]; unrolled: HarnessVariant; loop: HarnessVariant }
+  | { ok: false; reason: string; phase?: string; signal?: number; code?: number; address?: number; pages?: number; maxPages?: number; detail?: string; timeout?: number; status?: number };
+
+export interface HarnessOptions {
+  /** x86 number (0 = rax … 15 = r15, not 4) of a register the region does not touch */
+  counter: number;
+  repetitions?: number;
+  timeoutSeconds?: number;
+  maxPages?: number;
+  cacheDir?: string;
+}
+
+export const DEFAULT_REPETITIONS = 200;
+export const DEFAULT_TIMEOUT_S = 10;
+/** pages mapped on demand (2 MiB of addresses, all on one physical page: the cost is page-table
+ *  entries); the corpus's jacobi2d_vec (gcc -O3 avx512) touches 35 in its 2000 iterations */
+export const DEFAULT_MAX_PAGES = 512;
+export const MAX_BODY_BYTES = 4096;
+
+/** Runs the harness on `body` (the region's bytes, its closing branch removed). */
+export function runHarness(body: Uint8Array, o: HarnessOptions): HarnessResult {
+  if (body.length === 0 || body.length > MAX_BODY_BYTES) throw new UserError(`the region has ${body.length} bytes of code; uopscope measure takes 1 to ${MAX_BODY_BYTES}`);
+  const exe = ensureHarness(o.cacheDir !== undefined ? { cacheDir: o.cacheDir } : {});
+  const timeout = o.timeoutSeconds ?? DEFAULT_TIMEOUT_S;
+  const args = [o.counter, o.repetitions ?? DEFAULT_REPETITIONS, timeout, o.maxPages ?? DEFAULT_MAX_PAGES].map(String);
+  const r = spawnSync(exe, args, { input: body, encoding: 'utf8', timeout: (timeout + 5) * 1000, maxBuffer: 1 << 20 });
+  if (r.error) throw new UserError(`the measurement harness (${exe}) did not run: ${r.error.message}`);
+  const line = r.stdout.trim();
+  if (r.status !== 0 || !line.startsWith('{')) {
+    throw new UserError(`the measurement harness (${exe}) failed: ${(r.stderr || `exit ${r.status}`).trim().split('\n')[0]}`);
+  }
+  return JSON.parse(line) as HarnessResult;
+}
+
+/** Core cycles per iteration from a harness figure: TSC ticks over ticks per cycle (the
+ *  calibration chain's, mean of before and after), or the perf counter's cycles as they are. */
+export function cyclesOf(r: Extract<HarnessResult, { ok: true }>, ticks: number): number {
+  if (r.method === 'perf') return ticks;
+  const perCycle = (r.calibration[0] + r.calibration[1]) / 2;
+  return ticks / perCycle;
+}
+
+/** One line saying why a region could not be measured. */
+export function notMeasurable(r: Extract<HarnessResult, { ok: false }>): string {
+  const at = r.phase && r.phase !== 'unrolled' && r.phase !== 'loop' ? ` (during the harness's ${r.phase})` : '';
+  const hex = r.address !== undefined ? `0x${r.address.toString(16)}` : '?';
+  switch (r.reason) {
+    case 'illegal-instruction': return `not measurable: an illegal or unsupported instruction (SIGILL)${at}`;
+    case 'arithmetic': return `not measurable: an arithmetic fault (SIGFPE: a division by zero or an overflowing division)${at}`;
+    case 'general-protection': return `not measurable: a general-protection fault (a privileged instruction such as hlt, or a non-canonical address)${at}`;
+    case 'protection': return `not measurable: the region wrote to or executed protected memory at ${hex}${at}`;
+    case 'pages': return `not measurable: the region touches more than ${r.maxPages} pages of memory (the harness's budget; the next was at ${hex})`;
+    case 'map': return `not measurable: the region accessed ${hex}, where the harness cannot map a page`;
+    case 'segv': return `not measurable: the region accessed ${hex}, outside user space`;
+    case 'bus': return `not measurable: a bus error (SIGBUS) at ${hex}`;
+    case 'trap': return `not measurable: a trap (SIGTRAP: int3 or a debug instruction)`;
+    case 'syscall': return 'not measurable: the region made a system call, which the harness forbids';
+    case 'timeout': return `not measurable: the region ran longer than ${r.timeout} s`;
+    case 'setup': return `not measurable: the harness could not set up (${r.detail})`;
+    default: return `not measurable: the harness's child ended unexpectedly (${r.reason}${r.signal ? `, signal ${r.signal}` : ''}${r.status !== undefined ? `, status ${r.status}` : ''})`;
+  }
+}

@@ -1,0 +1,124 @@
+// Regenerates the measured table of docs/measure.md and its summary in README.md (between their
+// measure-table markers): every
+// corpus kernel's marked loop (gcc -O2, sse2 build) and the thesis examples of examples/bin, run
+// on this machine with `uopscope measure`, beside uopscope's prediction and llvm-mca-19's
+// (Total Cycles / Iterations, -iterations=200, the same instructions) for the host's core, with
+// each tool's mean absolute percentage error over the measurable loops.
+//
+//   node --import tsx tools/measure/table.ts [--arch A]
+//
+// --arch: predict for A instead of the host's core (the table says which).
+// Takes a few minutes (each loop is measured with 200 repetitions). Run it on a quiet machine.
+
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { measure, type MeasureResult } from '../../src/cli/commands/measureRun.js';
+import { loadRegion } from '../../src/disasm/index.js';
+import { UserError } from '../../src/errors.js';
+import type { DecodedInstruction } from '../../src/disasm/types.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const DOC = join(ROOT, 'docs', 'measure.md');
+const README = join(ROOT, 'README.md');
+const BEGIN = '<!-- measure-table:begin (tools/measure/table.ts writes this part) -->';
+const END = '<!-- measure-table:end -->';
+const MCA = 'llvm-mca-19';
+
+/** uopscope architecture → LLVM 19 -mcpu (as tools/llvm-sched/generate.ts's LLVM_CPU). */
+const LLVM_CPU: Record<string, string> = {
+  SNB: 'sandybridge', IVB: 'ivybridge', HSW: 'haswell', BDW: 'broadwell',
+  SKL: 'skylake', KBL: 'skylake', CFL: 'skylake', SKX: 'skylake-avx512', CLX: 'cascadelake',
+  ICL: 'icelake-client', TGL: 'tigerlake', RKL: 'rocketlake', 'ADL-P': 'alderlake', SPR: 'sapphirerapids',
+};
+
+interface Row { name: string; file: string; measured?: number; variant?: string; spread?: number; uopscope?: number | null; mca?: number | null; why?: string }
+
+/** llvm-mca-19's cycles per iteration for the region's instructions (closing branch to a label). */
+function mcaCycles(instrs: readonly DecodedInstruction[], cpu: string, dir: string): number | null {
+  const lines = instrs.map((i, k) => (i.branch && k === instrs.length - 1 ? `${i.att.split(/\s+/)[0]} .Ltop` : i.att));
+  const file = join(dir, 'region.s');
+  writeFileSync(file, `.Ltop:\n${lines.join('\n')}\n`);
+  const r = spawnSync(MCA, [`-mcpu=${cpu}`, '-iterations=200', file], { encoding: 'utf8' });
+  if (r.status !== 0) return null;
+  const cycles = /Total Cycles:\s+(\d+)/.exec(r.stdout);
+  const its = /Iterations:\s+(\d+)/.exec(r.stdout);
+  return cycles && its ? Number(cycles[1]) / Number(its[1]) : null;
+}
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  const archFlag = argv[0] === '--arch' && argv[1] ? argv[1] : undefined;
+  if (argv.length && !archFlag) { process.stderr.write('usage: node --import tsx tools/measure/table.ts [--arch A]\n'); process.exit(2); }
+  const kernels = [...new Set(readdirSync(join(ROOT, 'examples/corpus/bin')).filter((f) => f.endsWith('.gcc.O2.sse2.o')))].sort();
+  const inputs: { name: string; file: string }[] = [
+    ...['adc-chain', 'six-mov', 'stencil', 'branch', 'mca-markers'].map((n) => ({ name: n, file: `examples/bin/${n}` })),
+    ...kernels.map((f) => ({ name: f.replace('.gcc.O2.sse2.o', ''), file: `examples/corpus/bin/${f}` })),
+  ];
+  const dir = mkdtempSync(join(tmpdir(), 'uopscope-table-'));
+  const rows: Row[] = [];
+  let host: MeasureResult['host'] = null;
+  let arch = '';
+  try {
+    for (const { name, file } of inputs) {
+      const row: Row = { name, file };
+      rows.push(row);
+      try {
+        const m = await measure({ file: join(ROOT, file) }, { repetitions: 200, ...(archFlag ? { arch: archFlag } : {}) });
+        host = m.host; arch = m.prediction.arch;
+        const v = m.measurement[m.measurement.comparable];
+        row.measured = v.cyclesPerIteration; row.variant = m.measurement.comparable; row.spread = v.spread;
+        row.uopscope = m.prediction.blockThroughput;
+        const cpu = LLVM_CPU[arch];
+        row.mca = cpu ? mcaCycles((await loadRegion({ file: join(ROOT, file) })).instructions, cpu, dir) : null;
+      } catch (e) {
+        if (!(e instanceof UserError)) throw e;
+        const inside = /line (\d+) \((.*?)\) branches inside the region/.exec(e.message);
+        row.why = inside ? `a branch inside the loop (line ${inside[1]}, ${inside[2]}); per-side measurement not implemented` : e.message.replace(/^.*?not measurable: /, '');
+      }
+      process.stderr.write(`${name}: ${row.why ?? `${row.measured?.toFixed(2)} measured, ${row.uopscope?.toFixed(2)} uopscope, ${row.mca?.toFixed(2)} llvm-mca`}\n`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const ok = rows.filter((r) => r.measured !== undefined && r.measured > 0);
+  const mape = (pick: (r: Row) => number | null | undefined): string => {
+    const xs = ok.filter((r) => typeof pick(r) === 'number');
+    if (!xs.length) return '–';
+    return `${(100 * xs.reduce((s, r) => s + Math.abs(pick(r)! - r.measured!) / r.measured!, 0) / xs.length).toFixed(1)} % (${xs.length} loops)`;
+  };
+  const f2 = (n: number | null | undefined): string => (typeof n === 'number' ? n.toFixed(2) : '–');
+  const mcaVersion = spawnSync(MCA, ['--version'], { encoding: 'utf8' }).stdout.match(/LLVM version [\d.]+/)?.[0] ?? MCA;
+  const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+  const out: string[] = [
+    BEGIN,
+    '',
+    `Generated ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by \`node --import tsx tools/measure/table.ts\` on ${host ? `${host.modelName} (${host.cpuid}${host.virtual ? ', a virtual machine' : ''})` : 'an unknown host'}, ${cpus().length} cores, load average ${load} when it finished. Predictions for ${arch}${archFlag ? ' (--arch)' : ' (the host\'s core by CPUID)'}; llvm-mca: ${mcaVersion}, \`-mcpu=${LLVM_CPU[arch] ?? '?'} -iterations=200\`, Total Cycles / Iterations. Measured: the variant that corresponds to the simulation (loop for a loop), 10th percentile of 200 repetitions, cycles per iteration.`,
+    '',
+    `Mean absolute percentage error against the measurement: **uopscope ${mape((r) => r.uopscope)}**, **llvm-mca-19 ${mape((r) => r.mca)}**.`,
+    '',
+    '| loop | measured | spread | uopscope | llvm-mca-19 |',
+    '|---|---:|---:|---:|---:|',
+    ...rows.map((r) => (r.why !== undefined
+      ? `| ${r.name} | not measurable: ${r.why.replace(/\|/g, '\\|')} | | | |`
+      : `| ${r.name} | ${f2(r.measured)} | ${((r.spread ?? 0) * 100).toFixed(1)} % | ${f2(r.uopscope)} | ${f2(r.mca)} |`)),
+    '',
+    END,
+  ];
+  const summary = [
+    BEGIN,
+    `Measured on ${host ? `${host.modelName} (${host.cpuid}${host.virtual ? ', a VM' : ''})` : 'an unknown host'}, ${new Date().toISOString().slice(0, 10)}: ${ok.length} of ${rows.length} loops measurable (the corpus and the thesis examples); mean absolute percentage error of the predictions for ${arch}: uopscope ${mape((r) => r.uopscope)}, llvm-mca-19 ${mape((r) => r.mca)}. The table, how to read it and the largest misses: [docs/measure.md](docs/measure.md#measured-against-the-predictions).`,
+    END,
+  ];
+  for (const [file, text] of [[DOC, out], [README, summary]] as const) {
+    const doc = readFileSync(file, 'utf8');
+    const a = doc.indexOf(BEGIN), b = doc.indexOf(END);
+    if (a < 0 || b < a) throw new Error(`${file} has no measure-table markers`);
+    writeFileSync(file, doc.slice(0, a) + text.join('\n') + doc.slice(b + END.length));
+    process.stderr.write(`wrote the table into ${file}\n`);
+  }
+}
+
+await main();
