@@ -1,4 +1,5 @@
 // The input and region options every analysing command shares.
+import { COMMAND_NAMES } from './commandNames.js';
 import type { Argv } from 'yargs';
 import { UserError, printable } from '../errors.js';
 import type { InputOptions, RegionSelection } from '../disasm/types.js';
@@ -25,8 +26,8 @@ export function addInputOptions<T>(y: Argv<T>): Argv<T & InputArgv> {
     .option('assembler', { choices: ['as', 'clang'] as const, default: 'as' as const, describe: 'tool that assembles assembly input' }) as unknown as Argv<T & InputArgv>;
 }
 
-/** Commands that take the input options, as they appear first among yargs's positionals. */
-const NAMED_COMMANDS = new Set(['regions', 'report', 'disasm', 'graph']);
+/** Named commands, as they appear first among yargs's positionals. */
+const NAMED_COMMANDS: ReadonlySet<string> = new Set(COMMAND_NAMES);
 
 /** The InputOptions & RegionSelection for the disasm stage from parsed arguments. */
 export function inputFromArgv(argv: InputArgv & { _?: (string | number)[] }): InputOptions & RegionSelection {

@@ -4,11 +4,9 @@ import { UserError, printable } from '../errors.js';
 import { commands } from './commands/index.js';
 import { skipHelpCache } from './yargsHelpCache.js';
 
-/** The commands a first word can name (the default command takes a FILE instead). */
-export const COMMAND_NAMES = ['report', 'disasm', 'regions', 'graph', 'data', 'config', 'measure'];
+import { COMMAND_NAMES, DATA_COMMANDS } from './commandNames.js';
 
-/** The subcommands of `uopscope data`. */
-export const DATA_COMMANDS = ['import', 'list', 'fetch'];
+export { COMMAND_NAMES, DATA_COMMANDS };
 
 /** The closest of `names` to `word` when it is close enough to be a typo, else null. */
 export function nearest(word: string, names: readonly string[]): string | null {

@@ -61,3 +61,20 @@ test('the option list for suggestions holds every option a command declares', ()
   assert.ok(declared.size > 15);
   for (const o of declared) assert.ok(ALL_OPTIONS.includes(o), `ALL_OPTIONS lacks ${o}`);
 });
+
+test('every command that --help lists is a command name the typo hints and the input options know', async () => {
+  const { COMMAND_NAMES } = await import('../../src/cli/commandNames.js');
+  const help = uopscope(['--help']);
+  assert.equal(help.status, 0);
+  const commands = help.stdout.slice(help.stdout.indexOf('Commands:'), help.stdout.indexOf('Options:'));
+  const listed = [...commands.matchAll(/^ {2}uopscope (\w+)/gm)].map((m) => m[1]!).sort();
+  assert.ok(listed.length >= 6, help.stdout);
+  assert.deepEqual(listed, [...COMMAND_NAMES].sort());
+});
+
+test('a named command is never taken for an input file (measure with a file)', () => {
+  const r = uopscope(['measure', 'examples/bin/no-such-file']);
+  assert.equal(r.status, 2);
+  assert.doesNotMatch(r.stderr, /more than one input/);
+  assert.match(r.stderr, /no-such-file/);
+});
