@@ -3,6 +3,7 @@
 import { CompiledProgram, Core, DEFAULT_MODEL, ST_DONE, ST_EXEC, ST_LOADING, ST_WAIT_DEP, ST_WAIT_PORT } from './core.js';
 import type { CoreState, ModelOptions } from './core.js';
 import { coreDetail, coreStats } from './stats.js';
+import { runToEndSteady } from './steady.js';
 import type { Resource } from '../disasm/types.js';
 import type { Engine, EntryState, LineCount, LineDetail, MachineParams, PortSlot, RsEntry, SimConfig, SimProgram, SimResult, Snapshot, Stats } from './types.js';
 
@@ -13,6 +14,9 @@ const FIRST_INTERVAL = 64;
 export interface EngineOptions {
   /** interpretation choices (see core.ts); the defaults are the ones that reproduce the thesis */
   model?: ModelOptions;
+  /** simulate every cycle of simulate()'s run (default: skip the periodic part, see steady.ts;
+   *  the results are the same, test/sim/steady.test.ts compares them) */
+  fullSimulation?: boolean;
 }
 
 function lineOf(i: number, program: SimProgram): number {
@@ -247,7 +251,8 @@ export function createEngine(program: SimProgram, machine: MachineParams, config
 /** Run the whole simulation (no snapshots): statistics and the detail of every line. */
 export function simulate(program: SimProgram, machine: MachineParams, config: SimConfig, opts: EngineOptions = {}): SimResult {
   const core = new Core(program, machine, config, opts.model ?? DEFAULT_MODEL);
-  core.runToEnd();
+  if (opts.fullSimulation) core.runToEnd();
+  else runToEndSteady(core);
   return {
     stats: coreStats(core, program),
     details: program.instructions.map((_, i) => coreDetail(core, program, i)),
