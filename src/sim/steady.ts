@@ -12,7 +12,7 @@
 // A run whose state never repeats is simulated in full. Results are bit-identical to the full
 // simulation (test/sim/steady.test.ts).
 
-import type { Core } from './core.js';
+import type { Core, CoreState } from './core.js';
 import { ST_DONE, ST_EXEC, ST_WAIT_DEP } from './core.js';
 
 const NEVER = 0x7fffffff;
@@ -134,11 +134,35 @@ function shift(core: Core, m: number, dc: number, dg: number, delta: Float64Arra
   }
 }
 
+/** A confirmed period: the core's state at its start, and what one period changes. */
+export interface SteadyPeriod {
+  start: CoreState;
+  /** cycle of `start` */
+  cycle: number;
+  dc: number;
+  dg: number;
+  delta: Float64Array[];
+  dUops: number;
+  /** periods that may be skipped from `start` (the front end stays before the program's end) */
+  periods: number;
+}
+
+/** Put the core (any run of the same program and config) at `target` when the period covers it:
+ *  its start moved by whole periods, then fewer than a period's cycles simulated. */
+export function seekPeriodic(core: Core, period: SteadyPeriod, target: number): boolean {
+  if (target < period.cycle) return false;
+  const j = Math.min(period.periods, Math.floor((target - period.cycle) / period.dc));
+  core.restore(period.start);
+  if (j > 0) shift(core, j, period.dc, period.dg, period.delta, period.dUops);
+  while (core.cycle < target && !core.finished) core.step();
+  return true;
+}
+
 /**
  * Run the core to its end, skipping the periodic part of the run (see the top); returns the cycles
  * skipped. Same guard as Core.runToEnd: an error after 1,000,000 cycles without an instance completing.
  */
-export function runToEndSteady(core: Core): number {
+export function runToEndSteady(core: Core, onPeriod?: (p: SteadyPeriod) => void): number {
   const n = core.cp.n;
   let lastCompleted = core.completed;
   let lastProgress = core.cycle;
@@ -149,7 +173,7 @@ export function runToEndSteady(core: Core): number {
   let nextBoundary = (Math.floor(core.head / n) + 1) * n;
   // a candidate period being confirmed: state at its start
   let skipped = 0;
-  let cand: { key: Int32Array; cycle: number; head: number; dc: number; dg: number; counters: Float64Array[]; uops: number } | null = null;
+  let cand: { key: Int32Array; cycle: number; head: number; dc: number; dg: number; counters: Float64Array[]; uops: number; state: CoreState | null } | null = null;
   while (!core.finished) {
     core.step();
     const c = core.cycle, done = core.completed;
@@ -171,7 +195,9 @@ export function runToEndSteady(core: Core): number {
         if (m >= 1) {
           const now = counters(core);
           const delta = now.map((a, j) => { const b = cand!.counters[j]!; const d = new Float64Array(a.length); for (let x = 0; x < a.length; x++) d[x] = a[x]! - b[x]!; return d; });
-          shift(core, m, cand.dc, cand.dg, delta, core.uopsAssigned - cand.uops);
+          const dUops = core.uopsAssigned - cand.uops;
+          if (onPeriod && cand.state) onPeriod({ start: cand.state, cycle: cand.cycle, dc: cand.dc, dg: cand.dg, delta, dUops, periods: m + 1 });
+          shift(core, m, cand.dc, cand.dg, delta, dUops);
           skipped = m * cand.dc;
           lastProgress = core.cycle; lastCompleted = core.completed;
         }
@@ -188,7 +214,7 @@ export function runToEndSteady(core: Core): number {
     if (prev !== undefined) {
       const dg = core.head - logHead[prev]!;
       if (dg > 0 && dg % n === 0) {
-        cand = { key: key.slice(0, len), cycle: c, head: core.head, dc: c - logCycle[prev]!, dg, counters: copyCounters(core), uops: core.uopsAssigned };
+        cand = { key: key.slice(0, len), cycle: c, head: core.head, dc: c - logCycle[prev]!, dg, counters: copyCounters(core), uops: core.uopsAssigned, state: onPeriod ? core.save() : null };
       }
     }
     if (seen.size > MAX_KEYS) detecting = false;

@@ -4,11 +4,12 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_MODEL, allVariants, simulate } from '../../src/sim/index.js';
+import { DEFAULT_MODEL, allVariants, createEngine, simulate } from '../../src/sim/index.js';
+import type { Snapshot } from '../../src/sim/index.js';
 import { Core } from '../../src/sim/core.js';
 import { runToEndSteady } from '../../src/sim/steady.js';
 import { coreStats } from '../../src/sim/stats.js';
-import { SKL, program, variants } from './generated.js';
+import { SKL, program, rng, variants } from './generated.js';
 import { MACHINES, stencil } from './thesisPrograms.js';
 
 const VARIANTS = [...allVariants(), ...variants.filter((v) => v.portCapacity !== undefined)];
@@ -45,4 +46,34 @@ test('the thesis stencil skips all but its transient, with the full simulation\'
     assert.ok(skipped > core.cycle - 2000, `skipped ${skipped} of ${core.cycle}`);
     assert.deepEqual(coreStats(core, stencil()), simulate(stencil(), MACHINES.IVB!, config, { fullSimulation: true }).stats);
   }
+});
+
+test('the engine seeks through the periodic part and runs to the end with the stepped snapshots', () => {
+  let periodic = 0;
+  for (let seed = 200; seed < 216; seed++) {
+    const p = program(seed);
+    const variant = VARIANTS[seed % VARIANTS.length]!;
+    const config = { iterations: 3000, variant };
+    const stepped = createEngine(p, SKL, config);
+    const r = rng(seed);
+    const want = new Map<number, Snapshot>();
+    let s = stepped.snapshot();
+    const picks = new Set<number>();
+    while (!s.finished) {
+      s = stepped.step();
+      if (s.cycle > 5000 && r() < 0.002) { want.set(s.cycle, s); picks.add(s.cycle); }
+    }
+    want.set(s.cycle, s);
+    const end = s.cycle;
+    const a = createEngine(p, SKL, config);
+    assert.equal(a.totalCycles(), end);
+    assert.deepEqual(a.finalStats(), s.stats);
+    // far seeks forward and back, in a shuffled order
+    const order = [...want.keys()].sort(() => r() - 0.5);
+    for (const c of order) assert.deepEqual(a.seek(c), want.get(c), `seed ${seed} seek ${c}`);
+    assert.deepEqual(createEngine(p, SKL, config).runToEnd(), s, `seed ${seed} runToEnd`);
+    const core = new Core(p, SKL, config);
+    if (runToEndSteady(core) > 0) periodic++;
+  }
+  assert.ok(periodic >= 8, `${periodic} of 16 runs periodic`);
 });
