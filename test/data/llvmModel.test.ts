@@ -83,3 +83,12 @@ test('TZCNT on a core without BMI1 runs as BSF, and takes BSF\'s record', async 
   const h = (await resolveHex('f3480fbcc1', 'HSW'))[0]!.r;
   assert.equal(h.llvm?.key, 'Tzcnt_r64_rm64');
 });
+
+test('the head of index.json read without its keys gives the whole file\'s architectures and version', async () => {
+  const { readFileSync } = await import('node:fs');
+  const { llvmDir } = await import('../../src/data/llvmModel.js');
+  const whole = JSON.parse(readFileSync(join(llvmDir(), 'index.json'), 'utf8')) as { llvm: string; archs: Record<string, { cpu: string; forms: number; placeholders: number }> };
+  const want = Object.fromEntries(Object.entries(whole.archs).map(([a, v]) => [a, { cpu: v.cpu, forms: v.forms, placeholders: v.placeholders, llvm: whole.llvm }]));
+  assert.deepEqual(llvmArchs(), want);
+  assert.ok(Object.keys(want).length >= 10);
+});
