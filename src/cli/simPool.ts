@@ -43,7 +43,11 @@ export async function simulateAll(program: SimProgram, machine: MachineParams, c
   }));
   try {
     for (; k < configs.length; k = take()) results[k] = simulate(program, machine, configs[k]!);
-    await Promise.all(done);
+    // the calling thread ran every job (runs whose periodic part is skipped take milliseconds,
+    // less than a worker takes to start): do not wait for the workers to start only to stop
+    let all = true;
+    for (let j = 0; j < results.length; j++) if (results[j] === undefined) all = false;   // (a sparse array: not every())
+    if (!all) await Promise.all(done);
   } finally {
     await Promise.all(workers.map((w) => w.terminate()));
   }
