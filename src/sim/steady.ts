@@ -137,7 +137,7 @@ function shift(core: Core, m: number, dc: number, dg: number, delta: Float64Arra
 /** A confirmed period: the core's state at its start, and what one period changes. */
 export interface SteadyPeriod {
   start: CoreState;
-  /** cycle of `start` */
+  /** cycle of `start` (the end of the period that confirmed it) */
   cycle: number;
   dc: number;
   dg: number;
@@ -173,7 +173,7 @@ export function runToEndSteady(core: Core, onPeriod?: (p: SteadyPeriod) => void)
   let nextBoundary = (Math.floor(core.head / n) + 1) * n;
   // a candidate period being confirmed: state at its start
   let skipped = 0;
-  let cand: { key: Int32Array; cycle: number; head: number; dc: number; dg: number; counters: Float64Array[]; uops: number; state: CoreState | null } | null = null;
+  let cand: { key: Int32Array; cycle: number; head: number; dc: number; dg: number; counters: Float64Array[]; uops: number } | null = null;
   while (!core.finished) {
     core.step();
     const c = core.cycle, done = core.completed;
@@ -196,7 +196,9 @@ export function runToEndSteady(core: Core, onPeriod?: (p: SteadyPeriod) => void)
           const now = counters(core);
           const delta = now.map((a, j) => { const b = cand!.counters[j]!; const d = new Float64Array(a.length); for (let x = 0; x < a.length; x++) d[x] = a[x]! - b[x]!; return d; });
           const dUops = core.uopsAssigned - cand.uops;
-          if (onPeriod && cand.state) onPeriod({ start: cand.state, cycle: cand.cycle, dc: cand.dc, dg: cand.dg, delta, dUops, periods: m + 1 });
+          // the end of the confirmed period: its last cycle (port holders, µops loaded) is the
+          // last cycle of every later period too, which the start of the first one is not
+          if (onPeriod) onPeriod({ start: core.save(), cycle: c, dc: cand.dc, dg: cand.dg, delta, dUops, periods: m });
           shift(core, m, cand.dc, cand.dg, delta, dUops);
           skipped = m * cand.dc;
           lastProgress = core.cycle; lastCompleted = core.completed;
@@ -214,7 +216,7 @@ export function runToEndSteady(core: Core, onPeriod?: (p: SteadyPeriod) => void)
     if (prev !== undefined) {
       const dg = core.head - logHead[prev]!;
       if (dg > 0 && dg % n === 0) {
-        cand = { key: key.slice(0, len), cycle: c, head: core.head, dc: c - logCycle[prev]!, dg, counters: copyCounters(core), uops: core.uopsAssigned, state: onPeriod ? core.save() : null };
+        cand = { key: key.slice(0, len), cycle: c, head: core.head, dc: c - logCycle[prev]!, dg, counters: copyCounters(core), uops: core.uopsAssigned };
       }
     }
     if (seen.size > MAX_KEYS) detecting = false;

@@ -58,10 +58,12 @@ test('the engine seeks through the periodic part and runs to the end with the st
     const r = rng(seed);
     const want = new Map<number, Snapshot>();
     let s = stepped.snapshot();
-    const picks = new Set<number>();
+    // cycles exactly whole periods after the period's start too (no cycle simulated after the move)
+    const exact = new Set<number>();
+    runToEndSteady(new Core(p, SKL, config), (per) => { for (const j of [3, 7, per.periods]) exact.add(per.cycle + j * per.dc); });
     while (!s.finished) {
       s = stepped.step();
-      if (s.cycle > 5000 && r() < 0.002) { want.set(s.cycle, s); picks.add(s.cycle); }
+      if ((s.cycle > 5000 && r() < 0.002) || exact.has(s.cycle)) want.set(s.cycle, s);
     }
     want.set(s.cycle, s);
     const end = s.cycle;
