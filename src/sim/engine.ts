@@ -245,9 +245,11 @@ class SteppableEngine implements Engine {
       return this.current;
     }
     if (this.core.finished) return this.current;
-    // the end of a fresh run that skipped its periodic part (the same state: test/sim/steady.test.ts)
+    // the end of a fresh run that skipped its periodic part (the same state: test/sim/steady.test.ts);
+    // a run without a period is run here instead, leaving checkpoints for seeking back
     const end = this.runSteady();
-    this.core.restore(end.save());
+    if (this.period !== null) this.core.restore(end.save());
+    else while (!this.core.finished) this.advance();
     this.current = snapshotOf(this.core, this.program);
     return this.current;
   }
