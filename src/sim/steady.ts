@@ -16,8 +16,8 @@ import type { Core, CoreState } from './core.js';
 import { ST_DONE, ST_EXEC, ST_WAIT_DEP } from './core.js';
 
 const NEVER = 0x7fffffff;
-/** keys remembered before giving up (a run whose state does not repeat within so many boundaries
- *  is simulated in full; bounds the memory) */
+/** keys remembered before giving up (a run whose state does not repeat within so many boundaries,
+ *  or is not confirmed within four times as many, is simulated in full; bounds memory and time) */
 const MAX_KEYS = 20_000;
 
 /** the counters a period changes */
@@ -167,8 +167,8 @@ export function runToEndSteady(core: Core, onPeriod?: (p: SteadyPeriod) => void)
   let lastCompleted = core.completed;
   let lastProgress = core.cycle;
   let detecting = core.iterations >= 4;
-  const seen = new Map<number, number>();          // key hash → index into the boundary log
-  const logCycle: number[] = [], logHead: number[] = [];
+  const seen = new Map<number, [number, number]>(); // key hash → [cycle, head] of its last boundary
+  let boundaries = 0;
   const buf = { a: new Int32Array(1024) };
   let nextBoundary = (Math.floor(core.head / n) + 1) * n;
   // a candidate period being confirmed: state at its start
@@ -210,16 +210,14 @@ export function runToEndSteady(core: Core, onPeriod?: (p: SteadyPeriod) => void)
     }
     const h = hashKey(key, len);
     const prev = seen.get(h);
-    const idx = logCycle.length;
-    logCycle.push(c); logHead.push(core.head);
-    seen.set(h, idx);
+    seen.set(h, [c, core.head]);
     if (prev !== undefined) {
-      const dg = core.head - logHead[prev]!;
+      const dg = core.head - prev[1];
       if (dg > 0 && dg % n === 0) {
-        cand = { key: key.slice(0, len), cycle: c, head: core.head, dc: c - logCycle[prev]!, dg, counters: copyCounters(core), uops: core.uopsAssigned };
+        cand = { key: key.slice(0, len), cycle: c, head: core.head, dc: c - prev[0], dg, counters: copyCounters(core), uops: core.uopsAssigned };
       }
     }
-    if (seen.size > MAX_KEYS) detecting = false;
+    if (seen.size > MAX_KEYS || ++boundaries > 4 * MAX_KEYS) detecting = false;
   }
   return skipped;
 }
