@@ -1,5 +1,5 @@
 // Benchmark of `uopscope report` (issue 4, item 8): simulated µops per second and whole-process
-// time on the IVB stencil example at 1,000 / 100,000 / 1,000,000 iterations, side by side with
+// time on the IVB stencil example at 1 / 1,000 / 100,000 / 1,000,000 iterations, side by side with
 // llvm-mca (`llvm-mca-19 -mcpu=ivybridge -iterations=N`) on the same instructions, medians of
 // several runs (wall and CPU time), the start-up alone (`--version`, `--help`), and peak RSS
 // against iterations. Run with `npm run bench` (or directly:
@@ -18,7 +18,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ARCH = 'IVB';
 const MCA = ['llvm-mca-19', 'llvm-mca'].find((c) => spawnSync(c, ['--version'], { stdio: 'ignore' }).status === 0);
 const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
-const iterationsList = (process.env.BENCH_ITERATIONS ?? '1000,100000,1000000').split(',').map(Number);
+const iterationsList = (process.env.BENCH_ITERATIONS ?? '1,1000,100000,1000000').split(',').map(Number);
 const runsFor = (n: number) => Number(process.env.BENCH_RUNS ?? (n >= 1_000_000 ? 3 : 5));
 
 const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2; };
