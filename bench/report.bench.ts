@@ -1,5 +1,5 @@
 // Benchmark of `uopscope report` (issue 4, item 8): simulated µops per second and whole-process
-// time on the IVB stencil example at 1,000 / 100,000 / 1,000,000 iterations, side by side with
+// time on the IVB stencil example at 1 / 1,000 / 100,000 / 1,000,000 iterations, side by side with
 // llvm-mca (`llvm-mca-19 -mcpu=ivybridge -iterations=N`) on the same instructions, medians of
 // several runs (wall and CPU time), the start-up alone (`--version`, `--help`), and peak RSS
 // against iterations. Run with `npm run bench` (or directly:
@@ -18,7 +18,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ARCH = 'IVB';
 const MCA = ['llvm-mca-19', 'llvm-mca'].find((c) => spawnSync(c, ['--version'], { stdio: 'ignore' }).status === 0);
 const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
-const iterationsList = (process.env.BENCH_ITERATIONS ?? '1000,100000,1000000').split(',').map(Number);
+const iterationsList = (process.env.BENCH_ITERATIONS ?? '1,1000,100000,1000000').split(',').map(Number);
 const runsFor = (n: number) => Number(process.env.BENCH_RUNS ?? (n >= 1_000_000 ? 3 : 5));
 
 const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2; };
@@ -99,16 +99,22 @@ const starts = [
   { what: 'uopscope --help', ...startup([cli, '--help']) },
 ];
 
-interface Row { n: number; simSec: number; uopsPerSec: number; procSec: number; procCpuSec: number | null; procAllSec: number | null; procAllCpuSec: number | null; rssKb: number | null; mcaSec: number | null; mcaCpuSec: number | null; mcaRssKb: number | null; mcaCycles: number | null; ourCycles: number }
+interface Row { n: number; simSec: number; fullSimSec: number; uopsPerSec: number; procSec: number; procCpuSec: number | null; procAllSec: number | null; procAllCpuSec: number | null; rssKb: number | null; mcaSec: number | null; mcaCpuSec: number | null; mcaRssKb: number | null; mcaCycles: number | null; ourCycles: number }
 const rows: Row[] = [];
 for (const n of iterationsList) {
   const runs = runsFor(n);
-  const sim: number[] = [];
+  const sim: number[] = []; const fullSim: number[] = [];
   let ourCycles = 0;
   for (let k = 0; k < runs; k++) {
-    const t0 = performance.now();
+    // simulate() as the report runs it (the periodic part skipped), and every cycle simulated
+    // (the engine's own speed: µops per second)
+    let t0 = performance.now();
     ourCycles = simulate(program, analysis.params, { iterations: n, variant: BASELINE }).stats.cycles;
     sim.push((performance.now() - t0) / 1000);
+    t0 = performance.now();
+    const full = simulate(program, analysis.params, { iterations: n, variant: BASELINE }, { fullSimulation: true }).stats.cycles;
+    fullSim.push((performance.now() - t0) / 1000);
+    if (full !== ourCycles) throw new Error(`steady-state run ${ourCycles} cycles, full run ${full}`);
   }
   const proc: number[] = []; const procCpu: number[] = []; const rss: number[] = [];
   for (let k = 0; k < runs; k++) {
@@ -132,7 +138,8 @@ for (const n of iterationsList) {
     mcaSec = median(t); mcaCpuSec = tc.length ? median(tc) : null; mcaRssKb = m.length ? median(m) : null;
   }
   const simSec = median(sim);
-  rows.push({ n, simSec, uopsPerSec: (uopsPerIteration * n) / simSec, procSec: median(proc), procCpuSec: procCpu.length ? median(procCpu) : null,
+  const fullSimSec = median(fullSim);
+  rows.push({ n, simSec, fullSimSec, uopsPerSec: (uopsPerIteration * n) / fullSimSec, procSec: median(proc), procCpuSec: procCpu.length ? median(procCpu) : null,
     procAllSec: all.length ? median(all) : null, procAllCpuSec: allCpu.length ? median(allCpu) : null,
     rssKb: rss.length ? median(rss) : null, mcaSec, mcaCpuSec, mcaRssKb, mcaCycles, ourCycles });
   console.log(`  ${n.toLocaleString('en')} iterations done (${runs} runs each)`);
@@ -147,11 +154,12 @@ console.log(`start-up, medians of ${startRuns} runs: wall s (CPU s)`);
 for (const s0 of starts) console.log(`  ${s0.what.padEnd(24)} ${wc(s0.wall, s0.cpu)}`);
 console.log('');
 console.log('wall s (CPU s = user + system), medians');
-console.log('iterations | sim µops/s | sim s  | uopscope --fast s | full report s | llvm-mca s  | llvm-mca/uopscope | RSS MB (ours / mca) | cycles (ours / mca)');
+console.log('iterations | full sim µops/s | full sim s | sim s  | uopscope --fast s | full report s | llvm-mca s  | llvm-mca/uopscope | RSS MB (ours / mca) | cycles (ours / mca)');
 for (const r of rows) {
   console.log([
     r.n.toLocaleString('en').padStart(10),
-    `${(r.uopsPerSec / 1e6).toFixed(2)} M`.padStart(10),
+    `${(r.uopsPerSec / 1e6).toFixed(2)} M`.padStart(15),
+    f(r.fullSimSec, 3).padStart(10),
     f(r.simSec, 3).padStart(6),
     wc(r.procSec, r.procCpuSec).padStart(17),
     wc(r.procAllSec, r.procAllCpuSec).padStart(13),
@@ -163,4 +171,5 @@ for (const r of rows) {
 }
 console.log('');
 console.log(`load average at the end: ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+console.log('full sim: in process, every cycle simulated (the engine\'s speed); sim s: simulate() as reports run it, the periodic part skipped (src/sim/steady.ts).');
 console.log('llvm-mca/uopscope > 1 means uopscope (one simulation, --fast) finished first; "full report" adds the three what-if runs.');

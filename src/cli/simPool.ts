@@ -41,11 +41,17 @@ export async function simulateAll(program: SimProgram, machine: MachineParams, c
     const jobs: PoolJobs = { program, machine, configs, next };
     w.postMessage(jobs);
   }));
+  let all = false;
   try {
     for (; k < configs.length; k = take()) results[k] = simulate(program, machine, configs[k]!);
-    await Promise.all(done);
+    // the calling thread ran every job (runs whose periodic part is skipped take milliseconds,
+    // less than a worker takes to start): do not wait for the workers to start, nor to stop
+    all = true;
+    for (let j = 0; j < results.length; j++) if (results[j] === undefined) all = false;   // (a sparse array: not every())
+    if (!all) await Promise.all(done);
   } finally {
-    await Promise.all(workers.map((w) => w.terminate()));
+    if (all) for (const w of workers) { w.unref(); void w.terminate(); }
+    else await Promise.all(workers.map((w) => w.terminate()));
   }
   return results.map((r, j) => r ?? simulate(program, machine, configs[j]!));
 }

@@ -3,7 +3,7 @@
 // throughput from the engine's final statistics, or a Divergence.
 // One job at a time, in order; the main thread terminates the worker to cancel the running one.
 import { parentPort } from 'node:worker_threads';
-import { createEngine } from '../sim/index.js';
+import { createEngine, simulate } from '../sim/index.js';
 import type { MachineParams, SimConfig, SimProgram } from '../sim/types.js';
 import { continueScan, startScan, type Divergence } from '../ui/compare.js';
 import type { RunTotal } from '../ui/types.js';
@@ -14,7 +14,8 @@ export type WorkerRequest =
 
 export function runRequest(req: WorkerRequest): RunTotal | Divergence {
   if (req.kind === 'total') {
-    const st = createEngine(req.program, req.machine, req.config).runToEnd().stats;
+    // the run's length without snapshots, its periodic part skipped (src/sim/steady.ts)
+    const st = simulate(req.program, req.machine, req.config).stats;
     return { cycles: st.cycles, blockThroughput: st.blockThroughput };
   }
   const scan = startScan(createEngine(req.a.program, req.machine, req.a.config), createEngine(req.b.program, req.machine, req.b.config));

@@ -45,34 +45,66 @@ export interface LlvmArchModel {
 }
 
 type RawRec = [number, number, number, string, number, string, string, string];
-interface Index { llvm: string; archs: Record<string, { cpu: string; file: string; forms: number; placeholders: number }>; keys: string[] }
+type Meta = { llvm: string; archs: Record<string, { cpu: string; file: string; forms: number; placeholders: number }> };
+interface Index extends Meta { keys: string[] }
 
-let index: { meta: Index; pos: Map<string, number> } | null = null;
+// index.json is read in two steps: its head (version, architectures) for every run, and the
+// 13,000 keys only when a lookup needs them (most runs find every form in uops.info's data).
+// generate.ts writes the keys last, one per line after `"keys": [`; a file laid out otherwise is
+// parsed whole.
+let metaText: { meta: Meta; text: string } | null = null;
+let index: { meta: Meta; pos: Map<string, number> } | null = null;
 const models = new Map<string, LlvmArchModel | null>();
 
 export function llvmDir(): string {
   return join(assetsDir(), 'llvm');
 }
 
-function readJson<T>(path: string): T {
+function parseJson<T>(path: string, text: string): T {
   try {
-    return JSON.parse(readFileSync(path, 'utf8')) as T;
+    return JSON.parse(text) as T;
   } catch (e) {
     throw new UserError(`the LLVM-derived data ${path} cannot be read (${(e as Error).message}) — reinstall uopscope`);
   }
 }
 
-function loadIndex(): { meta: Index; pos: Map<string, number> } {
+function readText(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new UserError(`the LLVM-derived data ${path} cannot be read (${(e as Error).message}) — reinstall uopscope`);
+  }
+}
+
+function readJson<T>(path: string): T {
+  return parseJson<T>(path, readText(path));
+}
+
+const KEYS_AT = '\n "keys": [';
+
+function loadMeta(): { meta: Meta; text: string } {
+  if (metaText) return metaText;
+  const path = join(llvmDir(), 'index.json');
+  const text = readText(path);
+  const at = text.indexOf(KEYS_AT);
+  const head = at > 0 && text[at - 1] === ',' ? text.slice(0, at - 1) + '}' : null;
+  const meta = head !== null ? parseJson<Meta>(path, head) : parseJson<Index>(path, text);
+  return (metaText = { meta, text });
+}
+
+function loadIndex(): { meta: Meta; pos: Map<string, number> } {
   if (index) return index;
-  const meta = readJson<Index>(join(llvmDir(), 'index.json'));
+  const { meta, text } = loadMeta();
+  const full = parseJson<Index>(join(llvmDir(), 'index.json'), text);
   const pos = new Map<string, number>();
-  meta.keys.forEach((k, i) => pos.set(k, i));
+  full.keys.forEach((k, i) => pos.set(k, i));
+  metaText = { meta, text: '' };   // the keys live on in pos
   return (index = { meta, pos });
 }
 
 /** Architectures with an LLVM-derived file, with their CPU and form counts. */
 export function llvmArchs(): Record<string, { cpu: string; forms: number; placeholders: number; llvm: string }> {
-  const { meta } = loadIndex();
+  const { meta } = loadMeta();
   return Object.fromEntries(Object.entries(meta.archs).map(([a, v]) => [a, { cpu: v.cpu, forms: v.forms, placeholders: v.placeholders, llvm: meta.llvm }]));
 }
 
@@ -98,12 +130,16 @@ export function llvmKeys(d: Pick<DecodedInstruction, 'code' | 'memory' | 'sameRe
 export function loadLlvmModel(arch: string): LlvmArchModel | null {
   const hit = models.get(arch);
   if (hit !== undefined) return hit;
-  const { meta, pos } = loadIndex();
+  const { meta } = loadMeta();
   const entry = meta.archs[arch];
   if (!entry) { models.set(arch, null); return null; }
-  const file = readJson<{ cpu: string; records: RawRec[]; index: number[] }>(join(llvmDir(), entry.file));
+  // the keys and this core's records are read at the first lookup
+  let file: { cpu: string; records: RawRec[]; index: number[] } | null = null;
+  let pos: Map<string, number> | null = null;
   const decoded = new Map<number, LlvmRecord>();
   const record = (key: string): LlvmRecord | null => {
+    pos ??= loadIndex().pos;
+    file ??= readJson<{ cpu: string; records: RawRec[]; index: number[] }>(join(llvmDir(), entry.file));
     const p = pos.get(key);
     if (p === undefined) return null;
     const ri = file.index[p] ?? -1;
@@ -124,7 +160,9 @@ export function loadLlvmModel(arch: string): LlvmArchModel | null {
   const model: LlvmArchModel = {
     arch, cpu: entry.cpu, llvm: meta.llvm, forms: entry.forms, placeholders: entry.placeholders,
     lookup(d) {
-      for (const k of llvmKeys(d, (key) => pos.has(key))) {
+      pos ??= loadIndex().pos;
+      const known = pos;
+      for (const k of llvmKeys(d, (key) => known.has(key))) {
         const r = record(k);
         if (r) return r;
       }

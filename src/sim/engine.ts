@@ -3,8 +3,14 @@
 import { CompiledProgram, Core, DEFAULT_MODEL, ST_DONE, ST_EXEC, ST_LOADING, ST_WAIT_DEP, ST_WAIT_PORT } from './core.js';
 import type { CoreState, ModelOptions } from './core.js';
 import { coreDetail, coreStats } from './stats.js';
+import { runToEndSteady, seekPeriodic } from './steady.js';
+import type { SteadyPeriod } from './steady.js';
 import type { Resource } from '../disasm/types.js';
 import type { Engine, EntryState, LineCount, LineDetail, MachineParams, PortSlot, RsEntry, SimConfig, SimProgram, SimResult, Snapshot, Stats } from './types.js';
+
+/** A seek further than this many cycles from where replay would start uses the run's period
+ *  (found once, by a run to the end that skips the periodic part; see steady.ts). */
+const FAR_SEEK = 4096;
 
 /** At most this many checkpoints are kept; past it the interval doubles and every other one goes. */
 const MAX_CHECKPOINTS = 128;
@@ -13,6 +19,9 @@ const FIRST_INTERVAL = 64;
 export interface EngineOptions {
   /** interpretation choices (see core.ts); the defaults are the ones that reproduce the thesis */
   model?: ModelOptions;
+  /** simulate every cycle of simulate()'s run (default: skip the periodic part, see steady.ts;
+   *  the results are the same, test/sim/steady.test.ts compares them) */
+  fullSimulation?: boolean;
 }
 
 function lineOf(i: number, program: SimProgram): number {
@@ -126,6 +135,10 @@ class SteppableEngine implements Engine {
   private current: Snapshot;
   private trace: Snapshot[] | null;
   private compiled: CompiledProgram;
+  /** the run's period, once a run to the end looked for it (null: none found or not looked yet) */
+  private period: SteadyPeriod | null = null;
+  /** a finished core from that run (given away to runToEnd) */
+  private ended: Core | null = null;
 
   constructor(
     readonly program: SimProgram,
@@ -171,10 +184,34 @@ class SteppableEngine implements Engine {
     return this.current;
   }
 
+  /** Run a fresh core of the same run to its end, skipping its periodic part: the run's length,
+   *  final statistics and period, without touching the current core. */
+  private runSteady(): Core {
+    if (this.ended) return this.ended;
+    const core = new Core(this.program, this.machine, this.config, this.model, this.compiled);
+    runToEndSteady(core, (p) => { this.period = p; });
+    this.end = core.cycle;
+    this.final = coreStats(core, this.program);
+    this.ended = core;
+    return core;
+  }
+
   seek(cycle: number): Snapshot {
     let target = Math.max(0, Math.floor(cycle));
     if (this.end !== null) target = Math.min(target, this.end);
     if (target === this.core.cycle) return this.current;
+    if (!this.trace) {
+      const from = target >= this.core.cycle ? Math.max(this.core.cycle, this.nearestCheckpoint(target)) : this.nearestCheckpoint(target);
+      if (target - from > FAR_SEEK) {
+        if (this.end === null) this.runSteady();
+        target = Math.min(target, this.end!);
+        const p = this.period;
+        if (p !== null && target - Math.max(from, p.cycle) > 2 * p.dc && seekPeriodic(this.core, p, target)) {
+          this.current = snapshotOf(this.core, this.program);
+          return this.current;
+        }
+      }
+    }
     if (this.trace && target < this.trace.length) {
       this.restoreNearest(target);
       while (this.core.cycle < target && !this.core.finished) this.advance();
@@ -207,30 +244,24 @@ class SteppableEngine implements Engine {
       while (!this.core.finished) this.step();
       return this.current;
     }
-    while (!this.core.finished) this.advance();
+    if (this.core.finished) return this.current;
+    // the end of a fresh run that skipped its periodic part (the same state: test/sim/steady.test.ts);
+    // a run without a period is run here instead, leaving checkpoints for seeking back
+    const end = this.runSteady();
+    if (this.period !== null) this.core.restore(end.save());
+    else while (!this.core.finished) this.advance();
     this.current = snapshotOf(this.core, this.program);
     return this.current;
   }
 
   totalCycles(): number {
-    if (this.end !== null) return this.end;
-    const here = this.core.save();
-    const snap = this.current;
-    while (!this.core.finished) this.advance();
-    this.end = this.core.cycle;
-    this.core.restore(here);
-    this.current = snap;
-    return this.end;
+    if (this.end === null) this.runSteady();
+    return this.end!;
   }
 
   finalStats(): Stats {
-    if (this.final) return this.final;
-    const here = this.core.save();
-    while (!this.core.finished) this.advance();
-    this.end = this.core.cycle;
-    this.final = coreStats(this.core, this.program);
-    this.core.restore(here);
-    return this.final;
+    if (this.final === null) this.runSteady();
+    return this.final!;
   }
 
   detail(line: number): LineDetail {
@@ -247,7 +278,8 @@ export function createEngine(program: SimProgram, machine: MachineParams, config
 /** Run the whole simulation (no snapshots): statistics and the detail of every line. */
 export function simulate(program: SimProgram, machine: MachineParams, config: SimConfig, opts: EngineOptions = {}): SimResult {
   const core = new Core(program, machine, config, opts.model ?? DEFAULT_MODEL);
-  core.runToEnd();
+  if (opts.fullSimulation) core.runToEnd();
+  else runToEndSteady(core);
   return {
     stats: coreStats(core, program),
     details: program.instructions.map((_, i) => coreDetail(core, program, i)),

@@ -100,3 +100,12 @@ test('a load-op form reads its register operand after the load: a loop-carried c
     assert.ok(Math.abs(r.stats.blockThroughput - addLatency) < 0.05, `${arch}: ${r.stats.blockThroughput}`);
   }
 });
+
+test('the head of index.json read without its keys gives the whole file\'s architectures and version', async () => {
+  const { readFileSync } = await import('node:fs');
+  const { llvmDir } = await import('../../src/data/llvmModel.js');
+  const whole = JSON.parse(readFileSync(join(llvmDir(), 'index.json'), 'utf8')) as { llvm: string; archs: Record<string, { cpu: string; forms: number; placeholders: number }> };
+  const want = Object.fromEntries(Object.entries(whole.archs).map(([a, v]) => [a, { cpu: v.cpu, forms: v.forms, placeholders: v.placeholders, llvm: whole.llvm }]));
+  assert.deepEqual(llvmArchs(), want);
+  assert.ok(Object.keys(want).length >= 10);
+});

@@ -1,0 +1,81 @@
+// The steady-state skip (src/sim/steady.ts) gives exactly the figures of simulating every cycle:
+// generated programs, all eight switch combinations and the knob variant, both model options,
+// several iteration counts (periods that do not divide them, counts too small to skip anything).
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { DEFAULT_MODEL, allVariants, createEngine, simulate } from '../../src/sim/index.js';
+import type { Snapshot } from '../../src/sim/index.js';
+import { Core } from '../../src/sim/core.js';
+import { runToEndSteady } from '../../src/sim/steady.js';
+import { coreStats } from '../../src/sim/stats.js';
+import { SKL, program, rng, variants } from './generated.js';
+import { MACHINES, stencil } from './thesisPrograms.js';
+
+const VARIANTS = [...allVariants(), ...variants.filter((v) => v.portCapacity !== undefined)];
+const COUNTS = [1, 5, 37, 250, 1001];
+
+test('the steady-state skip gives exactly the full simulation\'s figures on generated programs', () => {
+  let runs = 0, skippedRuns = 0;
+  for (let seed = 1; seed <= 30; seed++) {
+    const p = program(seed);
+    for (const variant of VARIANTS) {
+      for (const iterations of COUNTS) {
+        for (const model of [DEFAULT_MODEL, { ...DEFAULT_MODEL, lazyWaits: false }]) {
+          if (!model.lazyWaits && model !== DEFAULT_MODEL && iterations > 250) continue;
+          const what = `seed ${seed} ${JSON.stringify(variant)} ${iterations} ${JSON.stringify(model)}`;
+          const full = simulate(p, SKL, { iterations, variant }, { model, fullSimulation: true });
+          const fast = simulate(p, SKL, { iterations, variant }, { model });
+          assert.deepEqual(fast, full, what);
+          const core = new Core(p, SKL, { iterations, variant }, model);
+          if (runToEndSteady(core) > 0) skippedRuns++;
+          runs++;
+        }
+      }
+    }
+  }
+  // the comparison means something only if runs were skipped: most long runs are periodic
+  assert.ok(skippedRuns > runs / 4, `${skippedRuns} of ${runs} runs skipped a periodic part`);
+});
+
+test('the thesis stencil skips all but its transient, with the full simulation\'s figures', () => {
+  for (const N of [1000, 12_345, 100_000]) {
+    const config = { iterations: N, variant: allVariants()[0]! };
+    const core = new Core(stencil(), MACHINES.IVB!, config);
+    const skipped = runToEndSteady(core);
+    assert.ok(skipped > core.cycle - 2000, `skipped ${skipped} of ${core.cycle}`);
+    assert.deepEqual(coreStats(core, stencil()), simulate(stencil(), MACHINES.IVB!, config, { fullSimulation: true }).stats);
+  }
+});
+
+test('the engine seeks through the periodic part and runs to the end with the stepped snapshots', () => {
+  let periodic = 0;
+  for (let seed = 200; seed < 216; seed++) {
+    const p = program(seed);
+    const variant = VARIANTS[seed % VARIANTS.length]!;
+    const config = { iterations: 3000, variant };
+    const stepped = createEngine(p, SKL, config);
+    const r = rng(seed);
+    const want = new Map<number, Snapshot>();
+    let s = stepped.snapshot();
+    // cycles exactly whole periods after the period's start too (no cycle simulated after the move)
+    const exact = new Set<number>();
+    runToEndSteady(new Core(p, SKL, config), (per) => { for (const j of [3, 7, per.periods]) exact.add(per.cycle + j * per.dc); });
+    while (!s.finished) {
+      s = stepped.step();
+      if ((s.cycle > 5000 && r() < 0.002) || exact.has(s.cycle)) want.set(s.cycle, s);
+    }
+    want.set(s.cycle, s);
+    const end = s.cycle;
+    const a = createEngine(p, SKL, config);
+    assert.equal(a.totalCycles(), end);
+    assert.deepEqual(a.finalStats(), s.stats);
+    // far seeks forward and back, in a shuffled order
+    const order = [...want.keys()].sort(() => r() - 0.5);
+    for (const c of order) assert.deepEqual(a.seek(c), want.get(c), `seed ${seed} seek ${c}`);
+    assert.deepEqual(createEngine(p, SKL, config).runToEnd(), s, `seed ${seed} runToEnd`);
+    const core = new Core(p, SKL, config);
+    if (runToEndSteady(core) > 0) periodic++;
+  }
+  assert.ok(periodic >= 8, `${periodic} of 16 runs periodic`);
+});
