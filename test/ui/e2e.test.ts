@@ -25,6 +25,18 @@ function childOf(pid: string): string {
   return execFileSync('pgrep', ['-P', pid], { encoding: 'utf8' }).trim().split('\n')[0]!;
 }
 
+/** Ends the test's tmux server and waits until it is gone: `kill-server` returns before the
+ *  server has exited, and the next test's `new-session` would otherwise reach the dying server
+ *  ("server exited unexpectedly", seen on the loaded CI machine). */
+async function stopServer(): Promise<void> {
+  try { tmux('kill-server'); } catch { /* already gone */ }
+  const end = Date.now() + 5_000;
+  while (Date.now() < end) {
+    if (spawnSync('tmux', ['-L', SOCKET, 'list-sessions']).status !== 0) return;
+    await sleep(50);
+  }
+}
+
 /** Polls the pane until `re` shows up; fails with the screen when it does not. */
 async function waitFor(session: string, re: RegExp, what: string, ms = 20_000): Promise<string> {
   const end = Date.now() + ms;
@@ -103,7 +115,7 @@ test('uopscope in a real terminal, as npm start runs it: step, variant, branches
     assert.match(s, /TTY: icanon echo END/, 'the terminal is back in canonical mode with echo');
     assert.doesNotMatch(s, /cycle \d+ of/, 'the alternate screen is gone');
   } finally {
-    try { tmux('kill-server'); } catch { /* already gone */ }
+    await stopServer();
     rmSync(out, { recursive: true, force: true });
   }
 });
@@ -139,7 +151,7 @@ test('a file with two regions opens the picker; SIGTERM and NO_COLOR still leave
     assert.match(after, /TTY: icanon echo END/, 'the terminal is back in canonical mode with echo');
     assert.doesNotMatch(after, /cycle \d+ of/, 'the alternate screen is gone');
   } finally {
-    try { tmux('kill-server'); } catch { /* already gone */ }
+    await stopServer();
   }
 });
 
@@ -154,7 +166,7 @@ test('what can be checked is checked before asking: no data for the architecture
     assert.match(s, /no figures for NHM/);
     assert.match(s, /EXITED rc=2 /);
   } finally {
-    try { tmux('kill-server'); } catch { /* already gone */ }
+    await stopServer();
   }
 });
 
@@ -170,7 +182,7 @@ test('Ctrl-C ends the explorer, and the region picker, with status 130 and the t
       assert.match(s, /TTY: icanon echo END/, session);
     }
   } finally {
-    try { tmux('kill-server'); } catch { /* already gone */ }
+    await stopServer();
   }
 });
 
@@ -196,7 +208,7 @@ test('x proposes the export directory of uopscope config, in a prompt the user c
     tmux('send-keys', '-t', session, 'q');
     await waitFor(session, /EXITED rc=0 /, 'the end');
   } finally {
-    try { tmux('kill-server'); } catch { /* already gone */ }
+    await stopServer();
     rmSync(tmp, { recursive: true, force: true });
   }
 });
@@ -216,7 +228,7 @@ test('--function on a function with several loops offers them in the picker (key
     tmux('send-keys', '-t', session, 'q');
     await waitFor(session, /EXITED rc=0 /, 'the end');
   } finally {
-    try { tmux('kill-server'); } catch { /* already gone */ }
+    await stopServer();
     rmSync(tmp, { recursive: true, force: true });
   }
 });
