@@ -6,20 +6,11 @@ import { test } from 'node:test';
 import { UserError } from '../../src/errors.js';
 import { branchPaths, buildCfg, buildDependencyGraph, inputFromBytes, listRegions, selectRegion } from '../../src/disasm/index.js';
 import { IACA_END, IACA_START } from '../../src/disasm/regions.js';
+import { rng } from '../fuzz/rng.js';
 
 const SEEDS = ['branch', 'branch.o', 'branch.obj', 'branch.exe', 'branch.dll', 'branch.macho.o', 'branch.universal.o', 'branch-i386.elf32.o', 'stencil.o', 'adc-chain.macho.o', 'two-regions.obj'];
 const MUTATIONS = 12_000;
 
-/** xorshift32: a small deterministic generator, so a failure can be replayed by its number. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13; s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5; s >>>= 0;
-    return s;
-  };
-}
 
 function mutate(src: Uint8Array, next: () => number): Uint8Array {
   const b = Uint8Array.from(src);
