@@ -1,11 +1,11 @@
 // loadArchData: the forms of one architecture from, in this order, an explicit --uops-xml file,
 // the imported cache, or the embedded default — with inheritance (MachineModel.inheritsDataFrom):
 // forms the architecture lacks are taken from the one it inherits from.
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { statSync } from 'node:fs';
 import { UserError } from '../errors.js';
 import { loadImportedArch, readIndex } from './cache.js';
-import { embeddedFiles, embeddedSummary, loadEmbeddedArch } from './embedded.js';
+import { embeddedDir, embeddedFiles, embeddedSummary, loadEmbeddedArch } from './embedded.js';
 import { mergeInherited } from './formKey.js';
 import { inheritanceChain } from './machines.js';
 import { loadLlvmModel } from './llvmModel.js';
@@ -50,7 +50,7 @@ function embeddedData(arch: ArchName, chain: ArchName[], opts: LoadArchOptions):
   const summary = embeddedSummary(opts.cacheDir);
   // credited to the files that define this architecture (or the one it inherits from)
   const origin = chain.map((a) => summary.origins?.[a]).find((o) => o !== undefined);
-  const base: Omit<DataSource, 'forms'> = { kind: 'embedded', path: origin ? origin.files.join(', ') : embeddedFiles().length ? embeddedFiles()[0]!.replace(/\/[^/]*$/, '') : '(none)' };
+  const base: Omit<DataSource, 'forms'> = { kind: 'embedded', path: origin ? origin.files.map((f) => join(embeddedDir(), f)).join(', ') : embeddedFiles().length ? embeddedFiles()[0]!.replace(/\/[^/]*$/, '') : '(none)' };
   const date = origin ? origin.date : summary.date;
   if (date) base.date = date;
   const data = combine(arch, chain.map((a) => loadEmbeddedArch(a, opts.cacheDir)), chain, base);

@@ -39,8 +39,9 @@ const memo = new Map<string, Loaded>();
 
 function hashFiles(files: string[]): { hash: string; texts: string[] } {
   const h = createHash('sha1');
-  // the summary's layout is part of the key (origins per architecture since summary 2)
-  h.update(`v${CACHE_VERSION}\nsummary 2\n`);
+  // the summary's layout is part of the key (origins per architecture since summary 2; their
+  // file names without the directory since summary 3)
+  h.update(`v${CACHE_VERSION}\nsummary 3\n`);
   const texts = files.map((f) => readFileSync(f, 'utf8'));
   files.forEach((f, i) => { h.update(f.replace(/^.*\//, '')); h.update('\0'); h.update(texts[i]!); h.update('\0'); });
   return { hash: h.digest('hex').slice(0, 16), texts };
@@ -58,7 +59,8 @@ export function parseEmbedded(files: string[], texts?: string[]): { archs: Map<s
       const list = archs.get(a);
       if (list) list.push(...forms); else archs.set(a, [...forms]);
       const o = (origins[a] ??= { files: [] });
-      o.files.push(file);
+      // the name only: the compiled summary is shared by every install with the same files
+      o.files.push(file.replace(/^.*\//, ''));
       if (parsed.date) o.date = o.date ? `${o.date}; ${parsed.date}` : parsed.date;
     }
   });

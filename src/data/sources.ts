@@ -2,6 +2,7 @@
 // figures in the order the resolver tries them (docs/data.md): the imported uops.info file, the
 // embedded XML (uops.info pages and the SUACA thesis's facts, counted separately), forms inherited
 // from another architecture's XML data, and the LLVM-derived model.
+import { join } from 'node:path';
 import { readIndex } from './cache.js';
 import { embeddedDir, embeddedSummary, loadEmbeddedArch } from './embedded.js';
 import { llvmArchs, llvmDir } from './llvmModel.js';
@@ -52,7 +53,7 @@ export function listDataSources(opts: { cacheDir?: string } = {}): DataSourceRow
       for (const origin of ['uops.info', 'thesis'] as const) {
         const n = forms.filter((f) => formOrigin(f) === origin).length;
         if (!n) continue;
-        const r: DataSourceRow = { arch, kind: 'embedded', origin, path: files ? files.files.join(', ') : embeddedDir(), forms: n, active: true };
+        const r: DataSourceRow = { arch, kind: 'embedded', origin, path: files ? files.files.map((f) => join(embeddedDir(), f)).join(', ') : embeddedDir(), forms: n, active: true };
         const date = files ? files.date : emb.date;
         if (date) r.date = date;
         own.push(r);

@@ -26,6 +26,12 @@ test('data list credits ADL-P to the uops.info pages and SNB/SKL to the thesis, 
     const data = await loadArchData('ADL-P', { cacheDir });
     assert.match(data.source.date ?? '', /uops\.info pages/);
     assert.match(data.source.path, /div\.xml$/);
+    // the compiled summary is shared by every install with the same files: it keeps file names
+    // only, and the path shown is this install's (a clone elsewhere once showed another's path)
+    const { embeddedDir, embeddedSummary } = await import('../../src/data/embedded.js');
+    assert.deepEqual(embeddedSummary(cacheDir).origins['ADL-P']!.files, ['div.xml']);
+    assert.equal(adl.path, join(embeddedDir(), 'div.xml'));
+    assert.equal(data.source.path, join(embeddedDir(), 'div.xml'));
   } finally {
     rmSync(cacheDir, { recursive: true, force: true });
   }
