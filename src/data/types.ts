@@ -119,6 +119,11 @@ export const ORIGIN_TEXT: Record<FigureOrigin, string> = {
   'uops.info': 'measured by uops.info', thesis: 'SUACA thesis', llvm: 'LLVM 19 model', none: 'no figures',
 };
 
+/** The legend of the source letters, in resolution order: 'M measured by uops.info, T …'. */
+export function originLegend(): string {
+  return (['uops.info', 'thesis', 'llvm', 'none'] as const).map((o) => `${ORIGIN_LETTER[o]} ${ORIGIN_TEXT[o]}`).join(', ');
+}
+
 /** The measurement chosen for one decoded instruction on one architecture. */
 export interface ResolvedInstruction {
   line: number;

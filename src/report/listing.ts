@@ -1,6 +1,6 @@
 // The instruction listing of `uopscope disasm` (text and JSON). Columns are a list so that
 // later stages can add theirs (µops, ports, latency with --arch) without touching the rest.
-import { ORIGIN_LETTER, ORIGIN_TEXT } from '../data/types.js';
+import { ORIGIN_LETTER, originLegend } from '../data/types.js';
 import { originSummary } from './model.js';
 import type { DecodedInstruction, LoadedRegion } from '../disasm/types.js';
 import type { ArchData, ResolvedInstruction } from '../data/types.js';
@@ -96,7 +96,7 @@ export function dataFootnote(data: ArchData, resolved: ResolvedInstruction[]): s
   const s = data.source;
   const xml = s.kind === 'none' ? 'no uops.info or thesis data' : `${s.kind} data (${s.path}${s.date ? `, ${s.date}` : ''}, ${s.forms} forms${s.inheritedFrom ? `, ${s.inheritedForms ?? 0} inherited from ${s.inheritedFrom}` : ''})`;
   const llvm = data.llvm ? `, then LLVM ${data.llvm.llvm}'s ${data.llvm.cpu} model` : '';
-  const from = `${data.arch}: ${xml}${llvm}. Figures: ${originSummary(resolved.map((r) => r.origin))} (src: ${(['uops.info', 'thesis', 'llvm', 'none'] as const).map((o) => `${ORIGIN_LETTER[o]} ${ORIGIN_TEXT[o]}`).join(', ')})`;
+  const from = `${data.arch}: ${xml}${llvm}. Figures: ${originSummary(resolved.map((r) => r.origin))} (src: ${originLegend()})`;
   const unknown = resolved.filter((r) => r.unknown);
   if (unknown.length === 0) return `${from}; every instruction has figures\n`;
   const fb = unknown[0]!.fallback === 'alu' ? 'counted as 1 µop on an ALU port, latency 1' : 'skipped (0 µops)';

@@ -1,7 +1,7 @@
 // What a report shows: plain data assembled from simulation results (see collect.ts), read by
 // the renderers (text.ts, detail.ts, json.ts). No I/O here.
 
-import type { FigureOrigin } from '../data/types.js';
+import { ORIGIN_TEXT, type FigureOrigin } from '../data/types.js';
 import type { LineDetail, Stats, Variant } from '../sim/types.js';
 import { simulatesNothing } from '../sim/stats.js';
 import type { VariantFigures, WhatIf } from '../sim/whatIf.js';
@@ -58,8 +58,7 @@ export interface ReportModel {
 /** The header's summary of where the figures come from: '17 lines: 15 LLVM 19 model, 2 SUACA thesis'. */
 export function originSummary(origins: readonly FigureOrigin[]): string {
   const order: FigureOrigin[] = ['uops.info', 'thesis', 'llvm', 'none'];
-  const label: Record<FigureOrigin, string> = { 'uops.info': 'measured by uops.info', thesis: 'SUACA thesis', llvm: 'LLVM 19 model', none: 'no figures' };
-  const parts = order.map((o) => [o, origins.filter((x) => x === o).length] as const).filter(([, n]) => n > 0).map(([o, n]) => `${n} ${label[o]}`);
+  const parts = order.map((o) => [o, origins.filter((x) => x === o).length] as const).filter(([, n]) => n > 0).map(([o, n]) => `${n} ${ORIGIN_TEXT[o]}`);
   return `${origins.length} line${origins.length === 1 ? '' : 's'}: ${parts.join(', ')}`;
 }
 

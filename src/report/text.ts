@@ -4,7 +4,7 @@
 import type { LineStats, Stats } from '../sim/types.js';
 import { blankIfZero, fixed, layoutTable, type Column } from './format.js';
 import { renderDetail } from './detail.js';
-import { ORIGIN_LETTER, ORIGIN_TEXT, type FigureOrigin } from '../data/types.js';
+import { ORIGIN_LETTER, originLegend, type FigureOrigin } from '../data/types.js';
 import { isBaseline, variantLabel } from '../sim/variants.js';
 import { nothingSimulated, originSummary, type ReportModel, type Section, type VariantFigures } from './model.js';
 
@@ -37,7 +37,7 @@ export function renderText(model: ReportModel): string {
     }
   }
   if (model.unknown.length) out.push('', ...renderUnknown(model));
-  out.push('', `Source: ${(['uops.info', 'thesis', 'llvm', 'none'] as FigureOrigin[]).map((o) => `${ORIGIN_LETTER[o]} ${ORIGIN_TEXT[o]}`).join(', ')}`);
+  out.push('', `Source: ${originLegend()}`);
   if (model.detail) out.push('', renderDetail(model.detail).replace(/\n$/, ''));
   return out.join('\n') + '\n';
 }
@@ -87,7 +87,7 @@ export function renderLineTable(stats: Stats, ports: number[], dividerPort: numb
     blankIfZero(l.hadToWait),
     blankIfZero(l.causedToWait),
     ...portCols.map((c) => blankIfZero(c.value(l))),
-    (origins ? `${ORIGIN_LETTER[origins[l.line] ?? (l.unknown ? 'none' : 'uops.info')]} ` : anyUnknown ? (l.unknown ? 'X ' : '  ') : '') + l.asm,
+    (origins ? `${origins[l.line] ? ORIGIN_LETTER[origins[l.line]!] : ' '} ` : anyUnknown ? (l.unknown ? 'X ' : '  ') : '') + l.asm,
   ]);
   const first = 4;
   return layoutTable(columns, rows, [{ from: first, to: first + portCols.length - 1, text: 'Used Ports' }]);

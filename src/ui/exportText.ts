@@ -1,7 +1,7 @@
 // The session as a plain-text report (x): inputs, architecture, variants, the current cycle and its
 // snapshot, the summary and per-line table of every pane shown, the detail of the selected line.
 import type { LineDetail, Snapshot } from '../sim/types.js';
-import { ORIGIN_LETTER, ORIGIN_TEXT } from '../data/types.js';
+import { ORIGIN_LETTER, originLegend } from '../data/types.js';
 import { describeDivergence, type Divergence } from './compare.js';
 import { detailLines } from './components/DetailPane.js';
 import { renderDetail } from '../report/detail.js';
@@ -78,7 +78,7 @@ export function exportText(state: ExplorerState, extras: ExportExtras): string {
     out.push('-- Snapshot');
     out.push(...snapshotLines(snap, s.lines, pane.lines));
     out.push('');
-    out.push(`-- Sources of the figures (${(['uops.info', 'thesis', 'llvm', 'none'] as const).map((o) => `${ORIGIN_LETTER[o]} ${ORIGIN_TEXT[o]}`).join(', ')})`);
+    out.push(`-- Sources of the figures (${originLegend()})`);
     for (const l of s.lines) if (pane.lines.includes(l.line)) out.push(`  ${String(l.line).padStart(3)}  ${l.origin ? ORIGIN_LETTER[l.origin] : ' '} ${l.asm.padEnd(36).slice(0, 36)} ${l.figures ?? ''}`.trimEnd());
     out.push('');
     out.push(`-- Per-line statistics (per iteration done: ${iterationsDone(snap.stats.iterationsCompleted)} of ${state.iterations} by this cycle)`);
