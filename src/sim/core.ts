@@ -5,6 +5,7 @@
 
 import { CompiledProgram } from './compiled.js';
 import type { MachineParams, SimConfig, SimProgram } from './types.js';
+import type { MechanismSet } from './mechanisms.js';
 
 export { CompiledProgram };
 
@@ -19,6 +20,8 @@ export interface ModelOptions {
    *  every cycle, as the thesis's pseudo code does; test/sim/random.test.ts checks that the
    *  statistics are the same) */
   lazyWaits?: boolean;
+  /** the refined model's mechanisms (src/sim/mechanisms.ts); absent or all off: SUACA's model */
+  mechanisms?: Partial<MechanismSet>;
 }
 
 export const DEFAULT_MODEL: ModelOptions = {};

@@ -21,3 +21,5 @@ export { buildBranchPrograms } from './branches.js';
 export type { BranchPrograms } from './branches.js';
 export { DEFAULT_MODEL, MAX_INSTANCES } from './core.js';
 export type { ModelOptions } from './core.js';
+export { MECHANISMS, MECHANISM_INFO, MODEL_NAMES, REFINED_MECHANISMS, SUACA_MECHANISMS, isSuaca, mechanismLabel, mechanismsOf } from './mechanisms.js';
+export type { Mechanism, MechanismInfo, MechanismSet, ModelName } from './mechanisms.js';

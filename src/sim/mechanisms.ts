@@ -1,0 +1,77 @@
+// The refined model's mechanisms (issue 13): what SUACA's thesis leaves out (ch. 5), each a named
+// switch. The one home of their names, flags and labels: the CLI, the report, the JSON output and
+// the explorer all name mechanisms through this file. All off is SUACA's model exactly.
+
+/** The mechanisms, in the order every list shows them. */
+export const MECHANISMS = [
+  'macroFusion',
+  'microFusion',
+  'zeroIdioms',
+  'moveElimination',
+  'frontEnd',
+  'loadStorePorts',
+  'storeForwarding',
+  'portChoice',
+] as const;
+
+export type Mechanism = (typeof MECHANISMS)[number];
+
+/** Which mechanisms are on. */
+export type MechanismSet = Record<Mechanism, boolean>;
+
+export interface MechanismInfo {
+  id: Mechanism;
+  /** the command-line switch: --no-<flag> turns it off, --<flag> on */
+  flag: string;
+  /** for lists and reports */
+  label: string;
+  /** for narrow places (the explorer's header and comparison line) */
+  short: string;
+}
+
+export const MECHANISM_INFO: readonly MechanismInfo[] = [
+  { id: 'macroFusion', flag: 'macro-fusion', label: 'macro-fusion (flag-setting instruction + Jcc)', short: 'macro-fus' },
+  { id: 'microFusion', flag: 'micro-fusion', label: 'micro-fusion and unlamination (fused-domain µops)', short: 'micro-fus' },
+  { id: 'zeroIdioms', flag: 'zero-idioms', label: 'zero idioms (no port, no latency, no input)', short: 'zero-idiom' },
+  { id: 'moveElimination', flag: 'move-elimination', label: 'move elimination (register moves at rename)', short: 'mov-elim' },
+  { id: 'frontEnd', flag: 'front-end', label: 'front end (issue width, decoders, µop cache, loop stream detector)', short: 'front end' },
+  { id: 'loadStorePorts', flag: 'load-store-ports', label: 'load and store ports (store-address port rules)', short: 'ld/st ports' },
+  { id: 'storeForwarding', flag: 'store-forwarding', label: 'store-to-load forwarding (same address expression)', short: 'st-fwd' },
+  { id: 'portChoice', flag: 'port-choice', label: 'port choice at issue (as the real scheduler)', short: 'port choice' },
+];
+
+export type ModelName = 'suaca' | 'refined';
+
+export const MODEL_NAMES: readonly ModelName[] = ['suaca', 'refined'];
+
+/** SUACA's model: every mechanism off (the thesis's results). */
+export const SUACA_MECHANISMS: Readonly<MechanismSet> = Object.freeze(
+  Object.fromEntries(MECHANISMS.map((m) => [m, false])) as MechanismSet,
+);
+
+/** The refined model: every mechanism on. */
+export const REFINED_MECHANISMS: Readonly<MechanismSet> = Object.freeze(
+  Object.fromEntries(MECHANISMS.map((m) => [m, true])) as MechanismSet,
+);
+
+/** The mechanisms of a named model with some switched. */
+export function mechanismsOf(model: ModelName, overrides: Partial<MechanismSet> = {}): MechanismSet {
+  return { ...(model === 'suaca' ? SUACA_MECHANISMS : REFINED_MECHANISMS), ...overrides };
+}
+
+/** true when no mechanism is on (SUACA's model) */
+export function isSuaca(m: Partial<MechanismSet> | undefined): boolean {
+  return m === undefined || MECHANISMS.every((k) => !m[k]);
+}
+
+/** 'suaca', 'refined', or 'refined −macro-fusion −front end' / 'suaca +zero-idiom' */
+export function mechanismLabel(m: Partial<MechanismSet> | undefined): string {
+  const on = MECHANISMS.filter((k) => m?.[k] === true);
+  if (on.length === 0) return 'suaca';
+  if (on.length === MECHANISMS.length) return 'refined';
+  const info = (k: Mechanism): string => MECHANISM_INFO.find((x) => x.id === k)!.short;
+  if (on.length * 2 >= MECHANISMS.length) {
+    return `refined ${MECHANISMS.filter((k) => m?.[k] !== true).map((k) => `−${info(k)}`).join(' ')}`;
+  }
+  return `suaca ${on.map((k) => `+${info(k)}`).join(' ')}`;
+}
