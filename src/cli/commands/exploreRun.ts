@@ -85,6 +85,7 @@ export async function runExplore(args: ExploreArgv): Promise<void> {
     const how = await runExplorer({
       session,
       iterations,
+      mechanisms,
       archs: archChoices(dataOpts),
       loadArch: sessionLoader(base, dataOpts),
       exportPath: () => join(dir, `uopscope-${basename(loaded.file).replace(/[^\w.-]/g, '_')}-${stamp()}.txt`),
