@@ -44,8 +44,9 @@ export function wholeNumber(flag: string, value: number | string, min: number, h
   return n;
 }
 
-/** Builds the report model: the pipeline, then every simulation the flags ask for. */
-export async function buildReport(input: InputOptions & RegionSelection, a: ReportArgs): Promise<{ model: ReportModel; analysis: Analysis }> {
+/** Builds the report model: the pipeline, then every simulation the flags ask for (through `sim`
+ *  when given — tests see what each run was asked — else through the worker pool). */
+export async function buildReport(input: InputOptions & RegionSelection, a: ReportArgs, sim?: Simulate): Promise<{ model: ReportModel; analysis: Analysis }> {
   const eff = effectiveSettings({
     ...(a.arch !== undefined ? { arch: parseArch(a.arch, '--arch') } : {}),
     ...(a.iterations !== undefined ? { iterations: parseIterations(a.iterations, '--iterations') } : {}),
@@ -74,7 +75,7 @@ export async function buildReport(input: InputOptions & RegionSelection, a: Repo
   };
   if (a.strict) refuseIncomplete(analysis);
   const branch = a.branch ? branchPrograms(analysis) : undefined;
-  const sim = await parallelRuns(analysis.program, analysis.params, req);
+  const run = sim ?? await parallelRuns(analysis.program, analysis.params, req);
   const model = collectReport({
     program: analysis.program,
     params: analysis.params,
@@ -83,7 +84,7 @@ export async function buildReport(input: InputOptions & RegionSelection, a: Repo
     origins: analysis.resolved.map((r) => r.origin),
     source: { file: analysis.region.file, region: analysis.region.region.name, ...(analysis.region.region.note ? { note: analysis.region.region.note } : {}) },
     ...(branch !== undefined ? { branch } : {}),
-  }, req, sim);
+  }, req, run);
   return { model, analysis };
 }
 
