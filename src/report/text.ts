@@ -120,9 +120,10 @@ export function renderMechanisms(run: ModelRun): string[] {
     if (isSuaca(run.mechanisms)) return ['Mechanisms: none (SUACA\'s model); --model refined switches them on, --all-variants runs each one switched on'];
     return [`Mechanisms on: ${on.map((k) => mechanismInfo(k).flag).join(', ')} (their effects: without --fast)`];
   }
+  const anyOff = run.effects.some((e) => !e.on);
   const out = [isSuaca(run.mechanisms)
-    ? 'Mechanisms (none on, SUACA\'s model): block throughput with each one switched on'
-    : 'Mechanisms: block throughput with each one switched off (change: with it minus without it)'];
+    ? 'Mechanisms (none on, SUACA\'s model): block throughput with each one switched on (change: with it minus without it)'
+    : `Mechanisms: block throughput with each one switched off${anyOff ? ' (each one that is off: switched on)' : ''} (change: with it minus without it)`];
   const rows = run.effects.map((e) => [
     `${e.on ? 'without' : 'with'} ${mechanismInfo(e.mechanism).flag}:`,
     `${fixed(e.flipped.blockThroughput, 2)} cycles`,

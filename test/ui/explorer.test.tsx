@@ -313,6 +313,10 @@ test('s: the model menu toggles a mechanism, the header names the model, the eng
   assert.match(frame(), /Model: suaca \(↑\/↓, enter toggles, esc closes\)/);
   assert.match(frame(), /❯ \[ \] macro-fusion/);
   assert.match(frame(), /\[ \] port choice at issue/);
+  assert.match(frame(), /split pane: compare with refined/);
+  const lines = frame().split('\n');
+  assert.ok(lines.length <= 23, `the menu fits 80×24: ${lines.length} lines`);
+  for (const l of lines) assert.ok(l.length <= 80, `too wide: ${l}`);
   await press(r, KEY.enter);
   await until(() => /· suaca \+macro-fus · 10 iter/.test(frame()), 'the header names the toggled model');
   assert.match(frame(), /❯ \[x\] macro-fusion/, 'the menu stays open and shows the switch on');
