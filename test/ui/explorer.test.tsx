@@ -307,7 +307,7 @@ test('s: the model menu toggles a mechanism, the header names the model, the eng
   const session = { ...base, makeEngine: (v: Parameters<typeof base.makeEngine>[0], it: number, m?: Parameters<typeof base.makeEngine>[2]) => { got.push(m && { ...m }); return base.makeEngine(v, it, m); } };
   const { r, frame, exports } = mount({ session });
   await tick(30);
-  assert.match(frame(), /· suaca · 10 iter/, 'the default model (suaca) in the header');
+  assert.match(frame(), /· 10 iter · suaca · /, 'the default model (suaca) in the header');
   assert.equal(got.at(-1)?.macroFusion, false, 'the engine is made with every switch named (all off)');
   await press(r, 's');
   assert.match(frame(), /Model: suaca \(↑\/↓, enter toggles, esc closes\)/);
@@ -318,12 +318,12 @@ test('s: the model menu toggles a mechanism, the header names the model, the eng
   assert.ok(lines.length <= 23, `the menu fits 80×24: ${lines.length} lines`);
   for (const l of lines) assert.ok(l.length <= 80, `too wide: ${l}`);
   await press(r, KEY.enter);
-  await until(() => /· suaca \+macro-fus · 10 iter/.test(frame()), 'the header names the toggled model');
+  await until(() => /· 10 iter · suaca \+macro-fus · /.test(frame()), 'the header names the toggled model');
   assert.match(frame(), /❯ \[x\] macro-fusion/, 'the menu stays open and shows the switch on');
   assert.deepEqual(got.at(-1), { macroFusion: true, microFusion: false, zeroIdioms: false, moveElimination: false, frontEnd: false, loadStorePorts: false, storeForwarding: false, portChoice: false });
   // the refined preset (after the 8 mechanisms and the SUACA preset), then the comparison row
   await press(r, 'j', 'j', 'j', 'j', 'j', 'j', 'j', 'j', 'j', KEY.enter);
-  await until(() => /· refined · 10 iter/.test(frame()), 'refined: every mechanism on');
+  await until(() => /· 10 iter · refined · /.test(frame()), 'refined: every mechanism on');
   assert.ok(Object.values(got.at(-1)!).every((x) => x === true));
   await press(r, 'j', KEY.enter);
   await press(r, KEY.escape);
