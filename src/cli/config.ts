@@ -9,19 +9,23 @@ import { join, resolve } from 'node:path';
 import { UserError, printable } from '../errors.js';
 import { parseArchName } from '../data/archName.js';
 import type { ArchName } from '../data/types.js';
+import { DEFAULT_MODEL_NAME, type ModelName } from '../sim/mechanisms.js';
+import { parseModelName } from './modelOptions.js';
 
 /** Built-in defaults when neither a flag nor the config file says otherwise. */
-export const BUILTIN_DEFAULTS = { arch: 'SKL', iterations: 200, 'export-dir': '.' } as const;
+export const BUILTIN_DEFAULTS = { arch: 'SKL', iterations: 200, 'export-dir': '.', model: DEFAULT_MODEL_NAME } as const;
 
 export interface UserConfig {
   arch?: ArchName;
   iterations?: number;
   /** where the explorer's export (x) proposes to write (an absolute path) */
   'export-dir'?: string;
+  /** the model (--model): suaca or refined */
+  model?: ModelName;
 }
 
 export type ConfigKey = keyof UserConfig;
-export const CONFIG_KEYS: readonly ConfigKey[] = ['arch', 'iterations', 'export-dir'];
+export const CONFIG_KEYS: readonly ConfigKey[] = ['arch', 'iterations', 'export-dir', 'model'];
 
 /** Largest iteration count accepted (memory stays flat; time grows linearly). */
 export const MAX_ITERATIONS = 100_000_000;
@@ -64,6 +68,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): UserConfig {
   if (obj.arch !== undefined) out.arch = parseArch(obj.arch, `"arch" in ${path}`);
   if (obj.iterations !== undefined) out.iterations = parseIterations(obj.iterations, `"iterations" in ${path}`);
   if (obj['export-dir'] !== undefined) out['export-dir'] = parseDir(obj['export-dir'], `"export-dir" in ${path}`);
+  if (obj.model !== undefined) out.model = parseModelName(obj.model, `"model" in ${path}`);
   return out;
 }
 
@@ -108,6 +113,7 @@ export function parseConfigValue(key: string, value: unknown): UserConfig {
   if (key === 'arch') return { arch: parseArch(value, 'arch') };
   if (key === 'iterations') return { iterations: parseIterations(value, 'iterations') };
   if (key === 'export-dir') return { 'export-dir': resolve(parseDir(value, 'export-dir')) };
+  if (key === 'model') return { model: parseModelName(value, 'model') };
   throw new UserError(`unknown setting '${key}'; the settings are: ${CONFIG_KEYS.join(', ')}`);
 }
 
@@ -141,7 +147,7 @@ export interface EffectiveSetting<T> { value: T; from: 'flag' | 'config' | 'defa
 
 /** A flag beats the config file, which beats the built-in default. */
 export function effectiveSettings(flags: UserConfig, env: NodeJS.ProcessEnv = process.env): {
-  arch: EffectiveSetting<ArchName>; iterations: EffectiveSetting<number>; 'export-dir': EffectiveSetting<string>;
+  arch: EffectiveSetting<ArchName>; iterations: EffectiveSetting<number>; 'export-dir': EffectiveSetting<string>; model: EffectiveSetting<ModelName>;
 } {
   const saved = readConfig(env);
   const pick = <K extends ConfigKey>(k: K): EffectiveSetting<NonNullable<UserConfig[K]>> => {
@@ -149,5 +155,5 @@ export function effectiveSettings(flags: UserConfig, env: NodeJS.ProcessEnv = pr
     if (saved[k] !== undefined) return { value: saved[k] as NonNullable<UserConfig[K]>, from: 'config' };
     return { value: BUILTIN_DEFAULTS[k] as NonNullable<UserConfig[K]>, from: 'default' };
   };
-  return { arch: pick('arch'), iterations: pick('iterations'), 'export-dir': pick('export-dir') };
+  return { arch: pick('arch'), iterations: pick('iterations'), 'export-dir': pick('export-dir'), model: pick('model') };
 }

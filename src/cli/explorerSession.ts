@@ -5,7 +5,7 @@ import { buildDependencyGraph, onlyLoopJumps, type LoadedRegion } from '../disas
 import { listDataSources, listMachines, loadMachine } from '../data/index.js';
 import { parseArch } from './config.js';
 import type { MachineModel } from '../data/types.js';
-import { createEngine } from '../sim/index.js';
+import { createEngine, engineOptionsOf, SUACA_MECHANISMS, type MechanismSet } from '../sim/index.js';
 import type { SimProgram, Variant } from '../sim/types.js';
 import type { ArchChoice, ExplorerSession, PaneSpec } from '../ui/types.js';
 import { branchPrograms, forArch, loopFor, withLoop, type Analysis, type DataOptions, type RegionAnalysis } from './pipeline.js';
@@ -56,8 +56,8 @@ export async function buildExplorerSession(base: RegionAnalysis | LoadedRegion, 
   if (a.unknown.length) {
     notes.push(`no figures for ${a.unknown.map((u) => `line ${u.line} (${u.asm}: ${u.why ?? 'no source'})`).join(', ')}: ${a.fallback === 'alu' ? 'counted as one ALU µop' : 'not simulated (?)'}`);
   }
-  const engineFor = (branch: 0 | 1 | null) => (variant: Variant, iterations: number) =>
-    createEngine(programFor({ variant, branch }, iterations), params, { iterations, variant });
+  const engineFor = (branch: 0 | 1 | null) => (variant: Variant, iterations: number, mechanisms: MechanismSet = SUACA_MECHANISMS) =>
+    createEngine(programFor({ variant, branch }, iterations), params, { iterations, variant }, engineOptionsOf(mechanisms));
   return {
     file: a.region.file,
     region: a.region.region.name,

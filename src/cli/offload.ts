@@ -5,6 +5,7 @@ import type { MachineParams, SimProgram } from '../sim/types.js';
 import type { Divergence } from '../ui/compare.js';
 import type { Cancellable, Offload, PaneSpec, RunTotal } from '../ui/types.js';
 import type { WorkerRequest } from './simWorker.js';
+import { engineOptionsOf, SUACA_MECHANISMS } from '../sim/index.js';
 
 // under tsx (tests, development) this file is .ts and so is the worker; built, both are .js
 const here = new URL(import.meta.url);
@@ -99,11 +100,11 @@ export function stopBackground(): void { shared.stop(); }
 
 export function workerOffload(programFor: (spec: PaneSpec, iterations: number) => SimProgram, machine: MachineParams, queue = shared): Offload {
   return {
-    wholeRun: (pane, iterations) => queue.submit<RunTotal>({ kind: 'total', program: programFor(pane, iterations), machine, config: { iterations, variant: pane.variant } }),
+    wholeRun: (pane, iterations) => queue.submit<RunTotal>({ kind: 'total', program: programFor(pane, iterations), machine, config: { iterations, variant: pane.variant }, opts: engineOptionsOf(pane.mechanisms ?? SUACA_MECHANISMS) }),
     divergence: (a, b, iterations) => queue.submit<Divergence>({
       kind: 'diverge', machine,
-      a: { program: programFor(a, iterations), config: { iterations, variant: a.variant } },
-      b: { program: programFor(b, iterations), config: { iterations, variant: b.variant } },
+      a: { program: programFor(a, iterations), config: { iterations, variant: a.variant }, opts: engineOptionsOf(a.mechanisms ?? SUACA_MECHANISMS) },
+      b: { program: programFor(b, iterations), config: { iterations, variant: b.variant }, opts: engineOptionsOf(b.mechanisms ?? SUACA_MECHANISMS) },
     }),
   };
 }

@@ -5,6 +5,7 @@ import { commands } from './commands/index.js';
 import { skipHelpCache } from './yargsHelpCache.js';
 
 import { COMMAND_NAMES, DATA_COMMANDS } from './commandNames.js';
+import { MODEL_OPTION_NAMES } from './modelOptions.js';
 
 export { COMMAND_NAMES, DATA_COMMANDS };
 
@@ -77,7 +78,8 @@ export function quietOnClosedPipe(stream: NodeJS.WriteStream = process.stdout, e
  *  test/cli/mistypes.test.ts checks that each is accepted by some command. */
 export const ALL_OPTIONS = ['arch', 'iterations', 'uops-xml', 'fallback', 'export-dir', 'hex', 'raw', 'region', 'function', 'range',
   'assembler', 'pf', 'ip', 'nd', 'port-capacity', 'issue-width', 'rs-size', 'fast', 'all-variants', 'branch', 'detail', 'json',
-  'cfg', 'dg', 'loop', 'no-loop', 'att', 'cache-dir', 'url', 'connect-timeout', 'stall-timeout', 'strict', 'repetitions', 'help', 'version'];
+  'cfg', 'dg', 'loop', 'no-loop', 'att', 'cache-dir', 'url', 'connect-timeout', 'stall-timeout', 'strict', 'repetitions', 'help', 'version',
+  ...MODEL_OPTION_NAMES];
 
 /** yargs's "Unknown argument: arhc" with the option the user probably meant (--arch). */
 export function unknownOptionHint(msg: string, y?: Argv): string {

@@ -4,6 +4,7 @@
 // as one after the other; only the time differs).
 import { availableParallelism } from 'node:os';
 import { simulate } from '../sim/index.js';
+import type { EngineOptions } from '../sim/index.js';
 import type { MachineParams, SimConfig, SimProgram, SimResult } from '../sim/types.js';
 import { spawnWorker } from './offload.js';
 import type { PoolJobs, PoolMessage } from './simPoolWorker.js';
@@ -11,6 +12,8 @@ import type { PoolJobs, PoolMessage } from './simPoolWorker.js';
 export interface PoolOptions {
   /** worker threads to start (default: one less than the CPUs, at most one per job; 0: none) */
   workers?: number;
+  /** the engine options of each job (the model's mechanisms), in the order of `configs` */
+  engineOptions?: (EngineOptions | undefined)[];
 }
 
 /** Worker threads uopscope may use: $UOPSCOPE_WORKERS when set, else the CPUs but one. */
@@ -38,12 +41,12 @@ export async function simulateAll(program: SimProgram, machine: MachineParams, c
     // a worker that fails leaves its job to the calling thread (below)
     w.once('error', () => resolve());
     w.once('exit', () => resolve());
-    const jobs: PoolJobs = { program, machine, configs, next };
+    const jobs: PoolJobs = { program, machine, configs, next, ...(opts.engineOptions ? { engineOptions: opts.engineOptions } : {}) };
     w.postMessage(jobs);
   }));
   let all = false;
   try {
-    for (; k < configs.length; k = take()) results[k] = simulate(program, machine, configs[k]!);
+    for (; k < configs.length; k = take()) results[k] = simulate(program, machine, configs[k]!, opts.engineOptions?.[k]);
     // the calling thread ran every job (runs whose periodic part is skipped take milliseconds,
     // less than a worker takes to start): do not wait for the workers to start, nor to stop
     all = true;
@@ -53,5 +56,5 @@ export async function simulateAll(program: SimProgram, machine: MachineParams, c
     if (all) for (const w of workers) { w.unref(); void w.terminate(); }
     else await Promise.all(workers.map((w) => w.terminate()));
   }
-  return results.map((r, j) => r ?? simulate(program, machine, configs[j]!));
+  return results.map((r, j) => r ?? simulate(program, machine, configs[j]!, opts.engineOptions?.[j]));
 }

@@ -2,12 +2,15 @@
 // each result back as { k, result }, then { done: true }.
 import { parentPort } from 'node:worker_threads';
 import { simulate } from '../sim/index.js';
+import type { EngineOptions } from '../sim/index.js';
 import type { MachineParams, SimConfig, SimProgram, SimResult } from '../sim/types.js';
 
 export interface PoolJobs {
   program: SimProgram;
   machine: MachineParams;
   configs: SimConfig[];
+  /** per job, the engine options (the model's mechanisms) */
+  engineOptions?: (EngineOptions | undefined)[];
   /** [0]: the next job to take (Atomics.add by every thread) */
   next: Int32Array;
 }
@@ -16,7 +19,7 @@ export type PoolMessage = { k: number; result: SimResult } | { done: true };
 
 parentPort?.once('message', (jobs: PoolJobs) => {
   for (let k = Atomics.add(jobs.next, 0, 1); k < jobs.configs.length; k = Atomics.add(jobs.next, 0, 1)) {
-    parentPort!.postMessage({ k, result: simulate(jobs.program, jobs.machine, jobs.configs[k]!) } satisfies PoolMessage);
+    parentPort!.postMessage({ k, result: simulate(jobs.program, jobs.machine, jobs.configs[k]!, jobs.engineOptions?.[k]) } satisfies PoolMessage);
   }
   parentPort!.postMessage({ done: true } satisfies PoolMessage);
 });

@@ -3,22 +3,22 @@
 // throughput from the engine's final statistics, or a Divergence.
 // One job at a time, in order; the main thread terminates the worker to cancel the running one.
 import { parentPort } from 'node:worker_threads';
-import { createEngine, simulate } from '../sim/index.js';
+import { createEngine, simulate, type EngineOptions } from '../sim/index.js';
 import type { MachineParams, SimConfig, SimProgram } from '../sim/types.js';
 import { continueScan, startScan, type Divergence } from '../ui/compare.js';
 import type { RunTotal } from '../ui/types.js';
 
 export type WorkerRequest =
-  | { kind: 'total'; program: SimProgram; machine: MachineParams; config: SimConfig }
-  | { kind: 'diverge'; a: { program: SimProgram; config: SimConfig }; b: { program: SimProgram; config: SimConfig }; machine: MachineParams };
+  | { kind: 'total'; program: SimProgram; machine: MachineParams; config: SimConfig; opts?: EngineOptions }
+  | { kind: 'diverge'; a: { program: SimProgram; config: SimConfig; opts?: EngineOptions }; b: { program: SimProgram; config: SimConfig; opts?: EngineOptions }; machine: MachineParams };
 
 export function runRequest(req: WorkerRequest): RunTotal | Divergence {
   if (req.kind === 'total') {
     // the run's length without snapshots, its periodic part skipped (src/sim/steady.ts)
-    const st = simulate(req.program, req.machine, req.config).stats;
+    const st = simulate(req.program, req.machine, req.config, req.opts).stats;
     return { cycles: st.cycles, blockThroughput: st.blockThroughput };
   }
-  const scan = startScan(createEngine(req.a.program, req.machine, req.a.config), createEngine(req.b.program, req.machine, req.b.config));
+  const scan = startScan(createEngine(req.a.program, req.machine, req.a.config, req.a.opts), createEngine(req.b.program, req.machine, req.b.config, req.b.opts));
   let r = scan.result;
   while (r.kind === 'searching') r = continueScan(scan, 4096);
   return r;

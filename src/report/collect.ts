@@ -1,10 +1,10 @@
 // Runs the simulations a report needs and assembles its ReportModel (pure; no I/O).
 
-import { simulate, simulateWhatIfs, type Simulate, type WhatIfRequest } from '../sim/index.js';
+import { SUACA_MECHANISMS, simulate, simulateWhatIfs, type Simulate, type WhatIfRequest } from '../sim/index.js';
 import type { MachineParams, SimProgram, SimResult } from '../sim/types.js';
 import { UserError } from '../errors.js';
 import type { FigureOrigin } from '../data/types.js';
-import type { ReportModel, Section, UnknownInstruction } from './model.js';
+import type { MechanismEffect, ReportModel, Section, UnknownInstruction } from './model.js';
 
 export type { Simulate };
 
@@ -39,6 +39,7 @@ export function collectReport(subject: ReportSubject, req: ReportRequest, sim: S
     ...(subject.archName !== undefined ? { archName: subject.archName } : {}),
     iterations: req.iterations,
     variant: { ...req.variant },
+    model: { mechanisms: { ...(req.mechanisms ?? SUACA_MECHANISMS) }, effects: main.effects },
     ports: [...params.ports],
     dividerPort: params.dividerPort,
     ...(subject.source ? { source: subject.source } : {}),
@@ -48,7 +49,7 @@ export function collectReport(subject: ReportSubject, req: ReportRequest, sim: S
   };
   if (subject.branch !== undefined) {
     const side = (program: SimProgram): Section => {
-      const r = runSection(program, params, { ...req, allVariants: false }, sim);
+      const r = runSection(program, params, { ...req, allVariants: false, mechanismEffects: false }, sim);
       const d = req.detail === undefined ? undefined : r.result.details.find((x) => x.line === req.detail);
       return d ? { ...r.section, detail: d } : r.section;
     };
@@ -66,7 +67,7 @@ export function collectReport(subject: ReportSubject, req: ReportRequest, sim: S
 }
 
 /** One program's main run plus its what-if runs and (optionally) the 8 combinations (src/sim). */
-export function runSection(program: SimProgram, params: MachineParams, req: ReportRequest, sim: Simulate = simulate): { section: Section; result: SimResult } {
+export function runSection(program: SimProgram, params: MachineParams, req: ReportRequest, sim: Simulate = simulate): { section: Section; result: SimResult; effects: MechanismEffect[] | null } {
   const r = simulateWhatIfs(program, params, req, sim);
-  return { section: { stats: r.main.stats, whatIf: r.whatIf, combinations: r.combinations }, result: r.main };
+  return { section: { stats: r.main.stats, whatIf: r.whatIf, combinations: r.combinations }, result: r.main, effects: r.mechanismEffects };
 }

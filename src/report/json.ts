@@ -4,6 +4,31 @@
 import type { LineDetail, Variant } from '../sim/types.js';
 import { nothingSimulated, originSummary, type ReportModel, type Section, type VariantFigures } from './model.js';
 import type { FigureOrigin } from '../data/types.js';
+import { mechanismInfo, mechanismLabel, type Mechanism, type MechanismSet } from '../sim/mechanisms.js';
+
+/** What one mechanism changed: the main analysis against the run with only it flipped. */
+export interface MechanismEffectJson {
+  mechanism: Mechanism;
+  /** its command-line switch (--no-FLAG / --FLAG) */
+  flag: string;
+  /** whether the model had it on */
+  on: boolean;
+  /** block throughput (cycles per iteration) with it switched off */
+  throughputWithout: number;
+  /** block throughput with it switched on */
+  throughputWith: number;
+  /** throughputWith - throughputWithout: what the mechanism costs (positive) or saves (negative) */
+  delta: number;
+}
+
+export interface ModelJson {
+  /** 'suaca', 'refined', or e.g. 'refined −macro-fus' */
+  name: string;
+  /** every mechanism's switch */
+  mechanisms: MechanismSet;
+  /** per mechanism run flipped (each one on; with --all-variants each one off too); null with --fast */
+  effects: MechanismEffectJson[] | null;
+}
 
 export interface FiguresJson { cycles: number; blockThroughput: number; uopsPerCycle: number }
 export interface CombinationJson extends FiguresJson { perfectFrontEnd: boolean; infinitePorts: boolean; noDependencies: boolean }
@@ -72,6 +97,8 @@ export interface ReportJson extends SectionJson {
   iterations: number;
   /** switches of the main analysis (--pf, --ip, --nd) */
   variant: Variant;
+  /** the model that ran (--model and the mechanisms' switches) and what each mechanism changed */
+  model: ModelJson;
   /** `note`: how the region was chosen when the user did not name it exactly */
   source?: { file: string; region: string; note?: string };
   /** false when a line has no figures from any source: the throughputs leave it out */
@@ -96,6 +123,7 @@ export function reportJson(model: ReportModel): ReportJson {
     ...(model.archName !== undefined ? { archName: model.archName } : {}),
     iterations: model.iterations,
     variant: { ...model.variant },
+    model: modelJson(model),
     ...(model.source ? { source: { ...model.source } } : {}),
     complete: model.unknown.length === 0,
     simulated: !nothingSimulated(model),
@@ -113,6 +141,22 @@ export function reportJson(model: ReportModel): ReportJson {
   }
   if (model.detail) out.detail = detailJson(model.detail);
   return out;
+}
+
+export function modelJson(model: Pick<ReportModel, 'model' | 'main'>): ModelJson {
+  const main = model.main.stats.blockThroughput;
+  return {
+    name: mechanismLabel(model.model.mechanisms),
+    mechanisms: { ...model.model.mechanisms },
+    effects: model.model.effects === null ? null : model.model.effects.map((e) => ({
+      mechanism: e.mechanism,
+      flag: mechanismInfo(e.mechanism).flag,
+      on: e.on,
+      throughputWithout: e.on ? e.flipped.blockThroughput : main,
+      throughputWith: e.on ? main : e.flipped.blockThroughput,
+      delta: e.delta,
+    })),
+  };
 }
 
 export function sectionJson(section: Section, ports: number[]): SectionJson {

@@ -4,9 +4,19 @@
 import { ORIGIN_TEXT, type FigureOrigin } from '../data/types.js';
 import type { LineDetail, Stats, Variant } from '../sim/types.js';
 import { simulatesNothing } from '../sim/stats.js';
-import type { VariantFigures, WhatIf } from '../sim/whatIf.js';
+import type { MechanismEffect, VariantFigures, WhatIf } from '../sim/whatIf.js';
+import type { MechanismSet } from '../sim/mechanisms.js';
 
-export type { VariantFigures, WhatIf } from '../sim/whatIf.js';
+export type { MechanismEffect, VariantFigures, WhatIf } from '../sim/whatIf.js';
+
+/** Which model ran (issue 13) and what each mechanism changed in the main analysis. */
+export interface ModelRun {
+  /** every mechanism's switch (all off: SUACA's model) */
+  mechanisms: MechanismSet;
+  /** per mechanism run flipped (each one that is on switched off; with --all-variants each one
+   *  that is off switched on), in the order of MECHANISMS; null when not run (--fast) */
+  effects: MechanismEffect[] | null;
+}
 
 /** One analysed program: the whole region, or one side of a branch (thesis §2.7). */
 export interface Section {
@@ -38,6 +48,8 @@ export interface ReportModel {
   iterations: number;
   /** variant of the main analysis (--pf, --ip, --nd) */
   variant: Variant;
+  /** the model's mechanisms and their effects */
+  model: ModelRun;
   /** every execution port of the machine, in order: one table column each */
   ports: number[];
   /** port of the divider pipe: the DV column follows it when the divider is used */

@@ -6,7 +6,8 @@ import { blankIfZero, fixed, layoutTable, type Column } from './format.js';
 import { renderDetail } from './detail.js';
 import { ORIGIN_LETTER, originLegend, type FigureOrigin } from '../data/types.js';
 import { isBaseline, variantLabel } from '../sim/variants.js';
-import { nothingSimulated, originSummary, type ReportModel, type Section, type VariantFigures } from './model.js';
+import { nothingSimulated, originSummary, type ModelRun, type ReportModel, type Section, type VariantFigures } from './model.js';
+import { MECHANISMS, isSuaca, mechanismInfo, mechanismLabel } from '../sim/mechanisms.js';
 
 /** The whole text report, ending with a newline. */
 export function renderText(model: ReportModel): string {
@@ -14,6 +15,7 @@ export function renderText(model: ReportModel): string {
   if (model.source) out.push(`Region: ${model.source.region} in ${model.source.file}`);
   if (model.source?.note) out.push(`(${model.source.note})`);
   out.push(`Iterations: ${model.iterations}`);
+  out.push(`Model: ${mechanismLabel(model.model.mechanisms)}`);
   if (!isBaseline(model.variant)) out.push(`Analysis with: ${variantLabel(model.variant)}`);
   out.push(`Figures: ${originSummary(model.origins)}`);
   if (nothingSimulated(model)) {
@@ -27,6 +29,7 @@ export function renderText(model: ReportModel): string {
   out.push('');
   out.push(...renderSection(model, model.main));
   if (model.main.combinations) out.push('', ...renderCombinations(model.main.combinations));
+  out.push('', ...renderMechanisms(model.model));
   if (model.branch === null) {
     out.push('', 'Branch analysis: the region has no conditional jump inside the loop (none, or only the loop\'s back edge or exit).');
   } else if (model.branch) {
@@ -108,6 +111,30 @@ export function renderCombinations(runs: VariantFigures[]): string[] {
     fixed(r.blockThroughput, 2), fixed(r.uopsPerCycle, 2),
   ]);
   return ['All combinations of the what-if analyses:', ...layoutTable(columns, rows)];
+}
+
+/** The model's mechanisms: the block throughput with each one flipped, and what it changes. */
+export function renderMechanisms(run: ModelRun): string[] {
+  const on = MECHANISMS.filter((k) => run.mechanisms[k]);
+  if (!run.effects) {
+    if (isSuaca(run.mechanisms)) return ['Mechanisms: none (SUACA\'s model); --model refined switches them on, --all-variants runs each one switched on'];
+    return [`Mechanisms on: ${on.map((k) => mechanismInfo(k).flag).join(', ')} (their effects: without --fast)`];
+  }
+  const anyOff = run.effects.some((e) => !e.on);
+  const out = [isSuaca(run.mechanisms)
+    ? 'Mechanisms (none on, SUACA\'s model): block throughput with each one switched on (change: with it minus without it)'
+    : `Mechanisms: block throughput with each one switched off${anyOff ? ' (each one that is off: switched on)' : ''} (change: with it minus without it)`];
+  const rows = run.effects.map((e) => [
+    `${e.on ? 'without' : 'with'} ${mechanismInfo(e.mechanism).flag}:`,
+    `${fixed(e.flipped.blockThroughput, 2)} cycles`,
+    `(change ${e.delta > 0 ? '+' : e.delta < 0 ? '−' : '±'}${fixed(Math.abs(e.delta), 2)})`,
+  ]);
+  const w0 = Math.max(...rows.map((r) => r[0]!.length));
+  const w1 = Math.max(...rows.map((r) => r[1]!.length));
+  for (const r of rows) out.push(`  ${r[0]!.padEnd(w0)} ${r[1]!.padStart(w1)} ${r[2]}`);
+  const off = MECHANISMS.filter((k) => !run.mechanisms[k] && !run.effects!.some((e) => e.mechanism === k));
+  if (off.length && !isSuaca(run.mechanisms)) out.push(`  off: ${off.map((k) => mechanismInfo(k).flag).join(', ')} (--all-variants runs each one switched on)`);
+  return out;
 }
 
 function renderUnknown(model: ReportModel): string[] {

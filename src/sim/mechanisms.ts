@@ -75,3 +75,24 @@ export function mechanismLabel(m: Partial<MechanismSet> | undefined): string {
   }
   return `suaca ${on.map((k) => `+${info(k)}`).join(' ')}`;
 }
+
+/** The model a run uses when neither a flag nor the config file names one. Every default (the CLI,
+ *  the config's built-in value, the explorer) reads it from here; measurement decides it (issue 13,
+ *  the README's accuracy table). */
+export const DEFAULT_MODEL_NAME: ModelName = 'suaca';
+
+/** A stable key of the mechanisms that are on: 'suaca' (none), else 'macroFusion+frontEnd+…'. */
+export function mechanismKey(m: Partial<MechanismSet> | undefined): string {
+  const on = MECHANISMS.filter((k) => m?.[k] === true);
+  return on.length === 0 ? 'suaca' : on.join('+');
+}
+
+/** The info of one mechanism. */
+export function mechanismInfo(k: Mechanism): MechanismInfo {
+  return MECHANISM_INFO.find((x) => x.id === k)!;
+}
+
+/** `m` with mechanism `k` switched to `on`. */
+export function withMechanism(m: Readonly<MechanismSet>, k: Mechanism, on: boolean): MechanismSet {
+  return { ...m, [k]: on };
+}

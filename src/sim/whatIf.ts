@@ -2,8 +2,9 @@
 // turned on, and (optionally) all 8 combinations of the switches. `uopscope report` prints these
 // (src/report/collect.ts), and the CLI hands their list to its worker threads first.
 
-import { simulate } from './engine.js';
+import { simulate, type EngineOptions } from './engine.js';
 import { allVariants, variantKey, withSwitches } from './variants.js';
+import { MECHANISMS, SUACA_MECHANISMS, mechanismKey, withMechanism, type Mechanism, type MechanismSet } from './mechanisms.js';
 import type { MachineParams, SimConfig, SimProgram, SimResult, Variant } from './types.js';
 
 export interface WhatIfRequest {
@@ -14,6 +15,42 @@ export interface WhatIfRequest {
   fast?: boolean;
   /** also the 8 combinations of the three switches */
   allVariants?: boolean;
+  /** the model's mechanisms (src/sim/mechanisms.ts), for every run; default all off (SUACA's model) */
+  mechanisms?: MechanismSet;
+  /** run the main variant once per mechanism that is on with that one switched off (default:
+   *  unless `fast`) */
+  mechanismEffects?: boolean;
+  /** with mechanismEffects, also each mechanism that is off switched on (the CLI's --all-variants) */
+  allMechanismEffects?: boolean;
+}
+
+/** What one mechanism changes: the main run against the run with only that mechanism flipped. */
+export interface MechanismEffect {
+  mechanism: Mechanism;
+  /** whether the main run has it on (then `flipped` is the run without it) */
+  on: boolean;
+  /** the run with this mechanism flipped */
+  flipped: VariantFigures;
+  /** block throughput with the mechanism minus without it (cycles per iteration; negative: it saves) */
+  delta: number;
+}
+
+/** One simulation a request needs: a variant under a set of mechanisms. */
+export interface WhatIfJob {
+  variant: Variant;
+  mechanisms: MechanismSet;
+}
+
+/** A stable key of a job: the variant's key, and the mechanisms' when any is on. */
+export function jobKey(j: WhatIfJob): string {
+  const m = mechanismKey(j.mechanisms);
+  return m === 'suaca' ? variantKey(j.variant) : `${variantKey(j.variant)}/${m}`;
+}
+
+/** The engine options of a set of mechanisms (every switch named, so all off reaches the engine as
+ *  all off: SUACA's model). */
+export function engineOptionsOf(mechanisms: MechanismSet): EngineOptions {
+  return { model: { mechanisms: { ...mechanisms } } };
 }
 
 /** One simulation's headline figures. */
@@ -41,11 +78,13 @@ export interface WhatIfRuns {
   whatIf: WhatIf | null;
   /** all 8 combinations in the order of allVariants(), or null */
   combinations: VariantFigures[] | null;
+  /** per mechanism flipped, in the order of MECHANISMS; null when not run */
+  mechanismEffects: MechanismEffect[] | null;
 }
 
 /** How one simulation is run (default: simulate; the CLI may hand in results it computed at once
- *  in worker threads). */
-export type Simulate = (program: SimProgram, params: MachineParams, config: SimConfig) => SimResult;
+ *  in worker threads). `opts.model.mechanisms` is the model's switches. */
+export type Simulate = (program: SimProgram, params: MachineParams, config: SimConfig, opts?: EngineOptions) => SimResult;
 
 const ONE_MORE: Record<keyof WhatIf, Partial<Variant>> = {
   perfectFrontEnd: { perfectFrontEnd: true },
@@ -53,7 +92,7 @@ const ONE_MORE: Record<keyof WhatIf, Partial<Variant>> = {
   noDependencies: { noDependencies: true },
 };
 
-/** Every variant simulateWhatIfs runs for `req`, the main run's first, each once. */
+/** Every variant simulateWhatIfs runs for `req` under its mechanisms, the main run's first, each once. */
 export function whatIfVariants(req: WhatIfRequest): Variant[] {
   const byKey = new Map<string, Variant>();
   const add = (v: Variant): void => { const k = variantKey(v); if (!byKey.has(k)) byKey.set(k, v); };
@@ -63,18 +102,39 @@ export function whatIfVariants(req: WhatIfRequest): Variant[] {
   return [...byKey.values()];
 }
 
-/** The main run plus its what-if runs (and combinations); a variant asked twice runs once. */
+/** The mechanisms flipped one at a time for `req`'s effects (none when not asked). */
+export function flippedMechanisms(req: WhatIfRequest): Mechanism[] {
+  const mech = req.mechanisms ?? SUACA_MECHANISMS;
+  if (!(req.mechanismEffects ?? !req.fast)) return [];
+  return MECHANISMS.filter((k) => mech[k] || req.allMechanismEffects === true);
+}
+
+/** Every simulation simulateWhatIfs runs for `req` (the what-if variants under the request's
+ *  mechanisms, then the main variant with each mechanism flipped), the main run's first, each once:
+ *  the list the CLI hands to its worker threads. */
+export function whatIfJobs(req: WhatIfRequest): WhatIfJob[] {
+  const mech = req.mechanisms ?? SUACA_MECHANISMS;
+  const jobs: WhatIfJob[] = whatIfVariants(req).map((variant) => ({ variant, mechanisms: { ...mech } }));
+  for (const k of flippedMechanisms(req)) jobs.push({ variant: req.variant, mechanisms: withMechanism(mech, k, !mech[k]) });
+  const seen = new Set<string>();
+  return jobs.filter((j) => { const key = jobKey(j); if (seen.has(key)) return false; seen.add(key); return true; });
+}
+
+/** The main run plus its what-if runs (and combinations, and the mechanisms' effects); a run asked
+ *  twice runs once. */
 export function simulateWhatIfs(program: SimProgram, params: MachineParams, req: WhatIfRequest, sim: Simulate = simulate): WhatIfRuns {
+  const mech: MechanismSet = { ...(req.mechanisms ?? SUACA_MECHANISMS) };
   const runs = new Map<string, VariantFigures>();
-  const main = sim(program, params, { iterations: req.iterations, variant: req.variant });
-  runs.set(variantKey(req.variant), figuresOf(req.variant, main));
-  const run = (sw: Partial<Variant>): VariantFigures => {
-    const v = withSwitches(req.variant, sw);
-    const k = variantKey(v);
+  const once = (j: WhatIfJob): VariantFigures => {
+    const k = jobKey(j);
     let f = runs.get(k);
-    if (!f) { f = figuresOf(v, sim(program, params, { iterations: req.iterations, variant: v })); runs.set(k, f); }
+    if (!f) { f = figuresOf(j.variant, sim(program, params, { iterations: req.iterations, variant: j.variant }, engineOptionsOf(j.mechanisms))); runs.set(k, f); }
     return f;
   };
+  const main = sim(program, params, { iterations: req.iterations, variant: req.variant }, engineOptionsOf(mech));
+  const mainFigures = figuresOf(req.variant, main);
+  runs.set(jobKey({ variant: req.variant, mechanisms: mech }), mainFigures);
+  const run = (sw: Partial<Variant>): VariantFigures => once({ variant: withSwitches(req.variant, sw), mechanisms: mech });
   const whatIf: WhatIf | null = req.fast ? null : {
     perfectFrontEnd: run(ONE_MORE.perfectFrontEnd),
     infinitePorts: run(ONE_MORE.infinitePorts),
@@ -83,7 +143,14 @@ export function simulateWhatIfs(program: SimProgram, params: MachineParams, req:
   const combinations = req.allVariants
     ? allVariants().map((v) => run({ perfectFrontEnd: v.perfectFrontEnd, infinitePorts: v.infinitePorts, noDependencies: v.noDependencies }))
     : null;
-  return { main, whatIf, combinations };
+  const flips = flippedMechanisms(req);
+  const mechanismEffects: MechanismEffect[] | null = flips.length === 0 ? null : flips.map((k) => {
+    const flipped = once({ variant: req.variant, mechanisms: withMechanism(mech, k, !mech[k]) });
+    const on = mech[k];
+    const delta = on ? mainFigures.blockThroughput - flipped.blockThroughput : flipped.blockThroughput - mainFigures.blockThroughput;
+    return { mechanism: k, on, flipped, delta };
+  });
+  return { main, whatIf, combinations, mechanismEffects };
 }
 
 function figuresOf(variant: Variant, r: SimResult): VariantFigures {

@@ -8,7 +8,8 @@ import { renderDetail } from '../report/detail.js';
 import { renderLineTable } from '../report/text.js';
 import { inst, num, reason, stateWord } from './format.js';
 import { lineStates } from './lineStates.js';
-import { variantLabel } from './panes.js';
+import { otherModel, variantLabel } from './panes.js';
+import { MECHANISM_INFO, mechanismLabel } from '../sim/mechanisms.js';
 import { simulatesNothing } from '../sim/stats.js';
 import { iterationsDone } from './components/Header.js';
 import type { ExplorerState } from './hooks/useExplorer.js';
@@ -53,6 +54,8 @@ export function exportText(state: ExplorerState, extras: ExportExtras): string {
   const missing = s.lines.filter((l) => l.origin === 'none');
   if (missing.length) out.push(`INCOMPLETE: ${missing.length} line${missing.length === 1 ? '' : 's'} without figures (${missing.map((l) => `line ${l.line}: ${l.figures ?? 'no source'}`).join('; ')}); every throughput leaves them out`);
   out.push(`iterations: ${state.iterations}`);
+  out.push(`model: ${mechanismLabel(state.mechanisms)} (${MECHANISM_INFO.map((m) => `${m.flag} ${state.mechanisms[m.id] ? 'on' : 'off'}`).join(', ')})`);
+  out.push(`model comparison: ${state.compareModel && !state.branches ? `on (beside ${mechanismLabel(otherModel(state.mechanisms))})` : 'off'}`);
   out.push(`variants: ${variantLabel(state.variants)}`);
   out.push(`branch comparison: ${state.branches && s.branches ? `on (jump at line ${s.branches.branchLine})` : 'off'}`);
   for (const n of s.notes ?? []) out.push(`note: ${n}`);

@@ -30,6 +30,10 @@ export interface KeyOps {
   // architecture menu
   archMove(by: number): void;
   archPick(): void;
+  // model menu (the mechanisms)
+  openModel(): void;
+  modelMove(by: number): void;
+  modelPick(): void;
 }
 
 export interface Binding {
@@ -75,6 +79,8 @@ export const EXPLORER_KEYS: Binding[] = [
     match: is('b'), run: (o) => o.toggleBranches() },
   { keys: 'a', short: 'a', what: 'arch', help: 'switch architecture (keeps the cycle)', priority: 4,
     match: is('a'), run: (o) => o.openArch() },
+  { keys: 's', short: 's', what: 'switches', help: 'the model\'s switches: toggle each mechanism, SUACA / refined, compare with the other model', priority: 15,
+    match: is('s'), run: (o) => o.openModel() },
   { keys: 'i', short: 'i', what: 'iters', help: 'change the number of iterations', priority: 14,
     match: is('i'), run: (o) => o.openPrompt('iterations') },
   { keys: 'x', short: 'x', what: 'export', help: 'export the session as a text report (asks for the path)', priority: 5,
@@ -113,10 +119,22 @@ export const ARCH_KEYS: Binding[] = [
     match: is('q'), run: (o) => o.quit('quit') },
 ];
 
-export type KeyContext = 'explorer' | 'prompt' | 'arch';
+export const MODEL_KEYS: Binding[] = [
+  { keys: '↑ / ↓', short: '↑↓', what: 'choose', help: 'choose a mechanism, a preset or the comparison', priority: 0,
+    match: (i, k) => k.upArrow || k.downArrow || i === 'k' || i === 'j',
+    run: (o, _s, i, k) => o.modelMove(k.upArrow || i === 'k' ? -1 : 1) },
+  { keys: 'enter / space', hint: '⏎/space', short: '⏎', what: 'toggle', help: 'toggle it (the run is simulated again; the cycle is kept)', priority: 0,
+    match: (i, k) => k.return || i === ' ', run: (o) => o.modelPick() },
+  { keys: 'esc / s', short: 'esc', what: 'close', help: 'close the menu', priority: 1,
+    match: (i, k) => k.escape || i === 's', run: (o) => o.closeOverlay() },
+  { keys: 'q', short: 'q', what: 'quit', help: 'quit', priority: 0,
+    match: is('q'), run: (o) => o.quit('quit') },
+];
+
+export type KeyContext = 'explorer' | 'prompt' | 'arch' | 'model';
 
 export function bindingsOf(ctx: KeyContext): Binding[] {
-  return ctx === 'prompt' ? PROMPT_KEYS : ctx === 'arch' ? ARCH_KEYS : EXPLORER_KEYS;
+  return ctx === 'prompt' ? PROMPT_KEYS : ctx === 'arch' ? ARCH_KEYS : ctx === 'model' ? MODEL_KEYS : EXPLORER_KEYS;
 }
 
 /** The binding a key runs in a context, if any. */

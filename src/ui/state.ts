@@ -6,6 +6,8 @@
 import type { LineDetail, Snapshot } from '../sim/types.js';
 import { buildPanes } from './panes.js';
 import { PaneCursor } from './snapshotCache.js';
+import { DEFAULT_MODEL_NAME, mechanismsOf, type MechanismSet } from '../sim/mechanisms.js';
+import { MODEL_ROWS } from './modelMenu.js';
 import { TABS, type ExplorerSession, type PaneInfo, type RunTotal, type TabId, type VariantKey } from './types.js';
 
 /** What a prompt asks for: a cycle, an iteration count, or the path of the export. */
@@ -17,6 +19,8 @@ export type Overlay =
   | { kind: 'help'; page: number }
   | { kind: 'detail' }
   | { kind: 'arch'; index: number }
+  /** the model menu (key s): `index` into MODEL_ROWS */
+  | { kind: 'model'; index: number }
   /** `fresh`: the text is the proposed value, shown selected: typing replaces it */
   | { kind: 'prompt'; what: PromptKind; text: string; fresh: boolean };
 
@@ -33,6 +37,10 @@ export interface View {
   iterations: number;
   variants: ReadonlySet<VariantKey>;
   branches: boolean;
+  /** the model's mechanisms (src/sim/mechanisms.ts) */
+  mechanisms: MechanismSet;
+  /** the split pane compares the current model with the other one */
+  compareModel: boolean;
   panes: PaneInfo[];
   snaps: Snapshot[];
   cycle: number;
@@ -55,7 +63,7 @@ export type Action =
   | { type: 'seek'; cycle: number }
   | { type: 'step'; by: number }
   | { type: 'select'; by: number }
-  | { type: 'rebuild'; patch: Partial<Pick<View, 'session' | 'iterations' | 'variants' | 'branches'>>; message?: (v: View, before: View) => string }
+  | { type: 'rebuild'; patch: Partial<Pick<View, 'session' | 'iterations' | 'variants' | 'branches' | 'mechanisms' | 'compareModel'>>; message?: (v: View, before: View) => string }
   | { type: 'overlay'; overlay: Overlay }
   | { type: 'tab'; to: TabId | 'next' | 'prev' }
   | { type: 'play' }
@@ -68,7 +76,8 @@ export type Action =
   | { type: 'prompt-type'; text: string }
   | { type: 'prompt-backspace' }
   | { type: 'prompt-keep' }
-  | { type: 'arch-move'; by: number };
+  | { type: 'arch-move'; by: number }
+  | { type: 'model-move'; by: number };
 
 const cursors = new WeakMap<PaneInfo, PaneCursor>();
 
@@ -84,15 +93,17 @@ function seekAll(panes: PaneInfo[], cycle: number): Snapshot[] {
 }
 
 export function makeView(session: ExplorerSession, iterations: number, variants: ReadonlySet<VariantKey>,
-  branches: boolean, cycle: number): View {
-  const panes = buildPanes(session, { variants, branches, iterations });
+  branches: boolean, cycle: number, model: { mechanisms?: MechanismSet; compareModel?: boolean } = {}): View {
+  const mechanisms = { ...(model.mechanisms ?? mechanismsOf(DEFAULT_MODEL_NAME)) };
+  const compareModel = model.compareModel ?? false;
+  const panes = buildPanes(session, { variants, branches, iterations, mechanisms, compareModel });
   const snaps = seekAll(panes, cycle);
-  return { session, iterations, variants, branches, panes, snaps, cycle: Math.max(0, ...snaps.map((s) => s.cycle)) };
+  return { session, iterations, variants, branches, mechanisms, compareModel, panes, snaps, cycle: Math.max(0, ...snaps.map((s) => s.cycle)) };
 }
 
 /** The first state: the baseline at cycle 0, the first note (missing data, else the source) shown. */
-export function initialState(session: ExplorerSession, iterations: number, archs: string[]): ExplorerState {
-  const view = makeView(session, iterations, new Set(), false, 0);
+export function initialState(session: ExplorerSession, iterations: number, archs: string[], mechanisms?: MechanismSet): ExplorerState {
+  const view = makeView(session, iterations, new Set(), false, 0, mechanisms ? { mechanisms } : {});
   return {
     ...view, selected: 0, overlay: { kind: 'none' }, tab: 'rs', playing: false, speed: 10,
     message: session.notes?.find((n) => n.startsWith('no figures')) ?? session.notes?.[0] ?? '',
@@ -123,7 +134,8 @@ export function explorerReducer(s: ExplorerState, a: Action): ExplorerState {
     }
     case 'rebuild': {
       const p = a.patch;
-      const v = makeView(p.session ?? s.session, p.iterations ?? s.iterations, p.variants ?? s.variants, p.branches ?? s.branches, s.cycle);
+      const v = makeView(p.session ?? s.session, p.iterations ?? s.iterations, p.variants ?? s.variants, p.branches ?? s.branches, s.cycle,
+        { mechanisms: p.mechanisms ?? s.mechanisms, compareModel: p.compareModel ?? s.compareModel });
       const next: ExplorerState = { ...s, ...v, totals: v.panes.map(() => null), selected: Math.min(s.selected, v.session.lines.length - 1) };
       return a.message ? { ...next, message: a.message(v, s) } : next;
     }
@@ -179,6 +191,12 @@ export function explorerReducer(s: ExplorerState, a: Action): ExplorerState {
       if (o.kind !== 'arch' || s.archs.length === 0) return s;
       const index = Math.max(0, Math.min(s.archs.length - 1, o.index + a.by));
       return { ...s, overlay: { ...o, index } };
+    }
+    case 'model-move': {
+      const o = s.overlay;
+      if (o.kind !== 'model') return s;
+      const index = Math.max(0, Math.min(MODEL_ROWS.length - 1, o.index + a.by));
+      return index === o.index ? s : { ...s, overlay: { ...o, index } };
     }
   }
 }

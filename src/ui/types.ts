@@ -4,6 +4,7 @@
 import type { Engine, Variant } from '../sim/types.js';
 import { VARIANT_SWITCHES, type VariantSwitch } from '../sim/variants.js';
 import type { FigureOrigin } from '../data/types.js';
+import type { MechanismSet } from '../sim/mechanisms.js';
 
 /** One instruction of the region, with where its figures come from. */
 export interface SessionLine {
@@ -21,7 +22,7 @@ export interface BranchPathSource {
   label: string;              // 'fall-through', 'taken'
   /** original line numbers of the path, in execution order */
   lines: number[];
-  makeEngine(variant: Variant, iterations: number): Engine;
+  makeEngine(variant: Variant, iterations: number, mechanisms?: MechanismSet): Engine;
 }
 
 /** Everything about one region on one architecture. */
@@ -38,7 +39,8 @@ export interface ExplorerSession {
   lines: SessionLine[];
   /** where the figures come from, e.g. '17 lines: 15 LLVM 19 model, 2 SUACA thesis' */
   figures?: string;
-  makeEngine(variant: Variant, iterations: number): Engine;
+  /** an engine of the region; `mechanisms`: the model's switches (absent: SUACA's model) */
+  makeEngine(variant: Variant, iterations: number, mechanisms?: MechanismSet): Engine;
   branches: { branchLine: number; paths: [BranchPathSource, BranchPathSource] } | null;
   /** when `branches` is null: why there is nothing to compare (default: no conditional jump) */
   noBranches?: string;
@@ -53,6 +55,8 @@ export interface PaneSpec {
   variant: Variant;
   /** null: the whole region; 0: fall-through side; 1: taken side */
   branch: 0 | 1 | null;
+  /** the model's mechanisms (absent: SUACA's model) */
+  mechanisms?: MechanismSet;
 }
 
 export interface Cancellable<T> { promise: Promise<T>; cancel(): void }
@@ -81,6 +85,8 @@ export type QuitHow = 'quit' | 'interrupt';
 export interface ExplorerProps {
   session: ExplorerSession;
   iterations: number;
+  /** the model the explorer starts with (absent: the default model, src/sim/mechanisms.ts) */
+  mechanisms?: MechanismSet;
   archs: ArchChoice[];
   /** builds the same region for another architecture (I/O lives in the caller) */
   loadArch(arch: string): Promise<ExplorerSession>;

@@ -2,6 +2,7 @@
 import type { LineDetail, LineStats, Stats } from '../../src/sim/types.js';
 import type { ReportModel, Section, VariantFigures } from '../../src/report/model.js';
 import { BASELINE } from '../../src/sim/types.js';
+import { SUACA_MECHANISMS } from '../../src/sim/mechanisms.js';
 
 export function line(n: number, asm: string, over: Partial<LineStats> = {}): LineStats {
   return { line: n, asm, uops: 1, hadToWait: 0, causedToWait: 0, ports: {}, divider: 0, unknown: false, ...over };
@@ -41,7 +42,7 @@ export function latencyExample(): ReportModel {
     },
     combinations: null,
   };
-  return { arch: 'SNB', iterations: 1, variant: { ...BASELINE }, ports: [0, 1, 2, 3, 4, 5], dividerPort: 0, main, unknown: [], origins: s.lines.map(() => 'thesis' as const) };
+  return { arch: 'SNB', iterations: 1, variant: { ...BASELINE }, model: { mechanisms: { ...SUACA_MECHANISMS }, effects: null }, ports: [0, 1, 2, 3, 4, 5], dividerPort: 0, main, unknown: [], origins: s.lines.map(() => 'thesis' as const) };
 }
 
 /** The figures the thesis prints in §2.6 (branch example, SNB, 200 iterations, line 0). */

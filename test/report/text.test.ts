@@ -28,8 +28,9 @@ test('figures are rounded as C\'s printf rounds them (as SUACA printed), zero is
 
 test('the latency analysis of the branch example prints in the thesis layout', () => {
   const text = renderText(latencyExample());
-  assert.deepEqual(text.split('\n').slice(0, 9), [
+  assert.deepEqual(text.split('\n').slice(0, 10), [
     'Iterations: 1',
+    'Model: suaca',
     'Figures: 7 lines: 7 SUACA thesis',
     '',
     'Block throughput: 3.00 cycles',
@@ -39,7 +40,7 @@ test('the latency analysis of the branch example prints in the thesis layout', (
     'Microops per cycle: 2.33',
     'Analysis for architecture: SNB',
   ]);
-  assert.match(text, /Total number of Uops: 7\n\nSource: M measured by uops\.info, T SUACA thesis, L LLVM 19 model, \? no figures\n$/);
+  assert.match(text, /Total number of Uops: 7\n\nMechanisms: none \(SUACA's model\)[^\n]*\n\nSource: M measured by uops\.info, T SUACA thesis, L LLVM 19 model, \? no figures\n$/);
 });
 
 test('the line table has one column per port, blanks for zero and the asm last', () => {
@@ -79,12 +80,13 @@ test('lines without figures are marked ?, announced before any throughput, and l
   m.origins[1] = 'none';
   const text = renderText(m);
   const lines = text.split('\n');
-  assert.deepEqual(lines.slice(0, 3), [
+  assert.deepEqual(lines.slice(0, 4), [
     'Iterations: 1',
+    'Model: suaca',
     'Figures: 7 lines: 6 SUACA thesis, 1 no figures',
     'INCOMPLETE: 1 of 7 lines have no figures on SNB (line 1); every throughput below leaves them out (list at the end)',
   ]);
-  assert.equal(lines[4], 'Block throughput: 3.00 cycles (incomplete: 1 line without figures)');
+  assert.equal(lines[5], 'Block throughput: 3.00 cycles (incomplete: 1 line without figures)');
   assert.match(text, /\|\| \? vfoo xmm1, xmm2\n/);
   assert.match(text, /\|\| T mov rax, 0x1\n/);
   assert.match(text, /\? - no figures for this instruction on SNB:\n  line 1: vfoo xmm1, xmm2 — no source has figures for this form; counted as 1 µop on any ALU port, latency 1/);

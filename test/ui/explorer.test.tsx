@@ -204,12 +204,15 @@ test('enter shows the detail of the selected line, ? the help, q quits', async (
   await tick(40);
   assert.doesNotMatch(frame(), /Detail of line/);
   await press(r, '?');
-  assert.match(frame(), /Keys and notation, page 1 of 2 \(\? next page, esc closes\)/);
+  const pages = Number(/Keys and notation, page 1 of (\d+) \(\? next page, esc closes\)/.exec(frame())?.[1]);
+  assert.ok(pages >= 2, frame());
   assert.match(frame(), /run until the selected line next issues/);
-  await press(r, '?');
-  assert.match(frame(), /page 2 of 2/);
-  assert.match(frame(), /L3#50\s+line 3 of the program, iteration 50/, 'the notations are explained');
-  assert.match(frame(), /○ ▶ ✓\s+loading, waiting on an operand, ready/);
+  let seen = frame();
+  for (let k = 2; k <= pages; k++) { await press(r, '?'); seen += frame(); }
+  assert.match(frame(), new RegExp(`page ${pages} of ${pages}`));
+  assert.match(seen, /L3#50\s+line 3 of the program, iteration 50/, 'the notations are explained');
+  assert.match(seen, /○ ▶ ✓\s+loading, waiting on an operand, ready/);
+  assert.match(seen, /In the model menu \(s\)/);
   await press(r, '?');
   assert.doesNotMatch(frame(), /Keys and notation/);
   await press(r, 'q');
@@ -296,4 +299,37 @@ test('a variant toggled late in a long run, and a far seek, show that they work 
   await press(r, 'f');
   await until(() => /variant: perfect front-end/.test(frame()), 'the variant');
   assert.ok(r.frames.slice(before).some((f) => /computing the variant…/.test(plain(f))), 'the rebuild said so first');
+});
+
+test('s: the model menu toggles a mechanism, the header names the model, the engines get the switches; presets and the model comparison', async () => {
+  const got: (Partial<Record<string, boolean>> | undefined)[] = [];
+  const base = scriptedSession('SKL');
+  const session = { ...base, makeEngine: (v: Parameters<typeof base.makeEngine>[0], it: number, m?: Parameters<typeof base.makeEngine>[2]) => { got.push(m && { ...m }); return base.makeEngine(v, it, m); } };
+  const { r, frame, exports } = mount({ session });
+  await tick(30);
+  assert.match(frame(), /· 10 iter · suaca · /, 'the default model (suaca) in the header');
+  assert.equal(got.at(-1)?.macroFusion, false, 'the engine is made with every switch named (all off)');
+  await press(r, 's');
+  assert.match(frame(), /Model: suaca \(↑\/↓, enter toggles, esc closes\)/);
+  assert.match(frame(), /❯ \[ \] macro-fusion/);
+  assert.match(frame(), /\[ \] port choice at issue/);
+  assert.match(frame(), /split pane: compare with refined/);
+  const lines = frame().split('\n');
+  assert.ok(lines.length <= 23, `the menu fits 80×24: ${lines.length} lines`);
+  for (const l of lines) assert.ok(l.length <= 80, `too wide: ${l}`);
+  await press(r, KEY.enter);
+  await until(() => /· 10 iter · suaca \+macro-fus · /.test(frame()), 'the header names the toggled model');
+  assert.match(frame(), /❯ \[x\] macro-fusion/, 'the menu stays open and shows the switch on');
+  assert.deepEqual(got.at(-1), { macroFusion: true, microFusion: false, zeroIdioms: false, moveElimination: false, frontEnd: false, loadStorePorts: false, storeForwarding: false, portChoice: false });
+  // the refined preset (after the 8 mechanisms and the SUACA preset), then the comparison row
+  await press(r, 'j', 'j', 'j', 'j', 'j', 'j', 'j', 'j', 'j', KEY.enter);
+  await until(() => /· 10 iter · refined · /.test(frame()), 'refined: every mechanism on');
+  assert.ok(Object.values(got.at(-1)!).every((x) => x === true));
+  await press(r, 'j', KEY.enter);
+  await press(r, KEY.escape);
+  await until(() => /c\/iter done\/run: refined .*│ suaca /.test(frame()), 'the split pane compares refined with suaca');
+  await press(r, 'x', KEY.enter);
+  await until(() => exports.length === 1, 'export');
+  assert.match(exports[0]!, /\nmodel: refined \(macro-fusion on, micro-fusion on, /);
+  assert.match(exports[0]!, /\nmodel comparison: on \(beside suaca\)\n/);
 });

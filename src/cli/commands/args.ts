@@ -3,6 +3,7 @@
 // imports the other for its types.
 import type { Argv } from 'yargs';
 import type { InputArgv } from '../regionOptions.js';
+import type { ModelArgv } from '../modelOptions.js';
 
 /**
  * A command module adds its command(s) to the parser. Add yours to the list in index.ts. Keep the
@@ -12,7 +13,7 @@ import type { InputArgv } from '../regionOptions.js';
  */
 export type CommandModule = (y: Argv) => Argv;
 
-export interface ReportArgs {
+export interface ReportArgs extends ModelArgv {
   arch?: string;
   iterations?: number | string;
   pf?: boolean;
@@ -31,7 +32,7 @@ export interface ReportArgs {
   strict?: boolean;
 }
 
-export interface ExploreArgv extends InputArgv {
+export interface ExploreArgv extends InputArgv, ModelArgv {
   arch?: string;
   iterations?: string | number;
   uopsXml?: string;
@@ -45,7 +46,7 @@ export type RegionsArgv = InputArgv & { json: boolean };
 
 export type DisasmArgv = InputArgv & { json: boolean; att: boolean; arch?: string; fallback: 'skip' | 'alu'; uopsXml?: string };
 
-export interface MeasureArgv extends InputArgv {
+export interface MeasureArgv extends InputArgv, ModelArgv {
   arch?: string;
   iterations?: string | number;
   repetitions?: string | number;

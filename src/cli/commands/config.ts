@@ -14,7 +14,7 @@ export interface LazyArchCheck { load: () => Promise<ArchCheck> }
 export function configCommand(checkArch: ArchCheck | LazyArchCheck = () => {}) {
   return (y: Argv): Argv => y.command(
     'config [action] [key] [value]',
-    `show or set the defaults of --arch (built in: ${BUILTIN_DEFAULTS.arch}), --iterations (built in: ${BUILTIN_DEFAULTS.iterations}) and --export-dir (the current directory)`,
+    `show or set the defaults of --arch (built in: ${BUILTIN_DEFAULTS.arch}), --iterations (built in: ${BUILTIN_DEFAULTS.iterations}), --export-dir (the current directory) and --model (built in: ${BUILTIN_DEFAULTS.model})`,
     (c) => c
       .positional('action', { type: 'string', default: 'show', describe: 'show (the default): the values in effect; set KEY VALUE; unset KEY (back to the built-in default)' })
       .positional('key', { type: 'string', describe: `one of: ${CONFIG_KEYS.join(', ')}` })
@@ -39,6 +39,7 @@ export function runConfig(action: string, key: string | undefined, value: string
       `arch: ${eff.arch.value} (${from(eff.arch.from)})`,
       `iterations: ${eff.iterations.value} (${from(eff.iterations.from)})`,
       `export-dir: ${eff['export-dir'].value === '.' ? 'the current directory' : eff['export-dir'].value} (${from(eff['export-dir'].from)})`,
+      `model: ${eff.model.value} (${from(eff.model.from)})`,
       `config file: ${configPath(env)}`,
       '',
     ].join('\n');
@@ -48,7 +49,7 @@ export function runConfig(action: string, key: string | undefined, value: string
   if (!(CONFIG_KEYS as readonly string[]).includes(key)) throw new UserError(`config ${action}: unknown setting '${key}'; the settings are: ${CONFIG_KEYS.join(', ')}`);
   const cfg = readConfig(env);
   if (action === 'set') {
-    if (value === undefined) throw new UserError(`config set ${key}: give a value, e.g. 'uopscope config set ${key} ${key === 'arch' ? 'SKL' : key === 'export-dir' ? '~/uopscope-exports' : '500'}'`);
+    if (value === undefined) throw new UserError(`config set ${key}: give a value, e.g. 'uopscope config set ${key} ${key === 'arch' ? 'SKL' : key === 'export-dir' ? '~/uopscope-exports' : key === 'model' ? 'refined' : '500'}'`);
     const parsed = parseConfigValue(key, value);
     if (parsed.arch !== undefined) checkArch(parsed.arch);
     const path = writeConfig({ ...cfg, ...parsed }, env);

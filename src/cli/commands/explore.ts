@@ -4,13 +4,14 @@
 import type { Argv } from 'yargs';
 import { BUILTIN_DEFAULTS } from '../config.js';
 import { addInputOptions } from '../regionOptions.js';
+import { addModelOptions } from '../modelOptions.js';
 import type { ExploreArgv } from './args.js';
 
 export function exploreCommand(y: Argv): Argv {
   return y.command(
     '$0 [file]',
     'explore how the scheduler runs the loop, cycle by cycle (the report when not on a terminal)',
-    (a) => addInputOptions(a)
+    (a) => addModelOptions(addInputOptions(a), `default ${BUILTIN_DEFAULTS.model}; 'uopscope config set model M'; switch mechanisms on the fly with m`)
       .option('arch', { alias: 'a', type: 'string', describe: `microarchitecture (default ${BUILTIN_DEFAULTS.arch}; 'uopscope config set arch X'); switch on the fly with a` })
       .option('iterations', { alias: 'i', type: 'string', describe: `loop iterations to simulate; 1 = latency analysis (default ${BUILTIN_DEFAULTS.iterations}; 'uopscope config set iterations N')` })
       .option('uops-xml', { type: 'string', describe: "use this uops.info instructions.xml instead of the imported or embedded data" })

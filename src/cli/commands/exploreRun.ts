@@ -11,6 +11,7 @@ import { effectiveSettings, parseArch, parseIterations } from '../config.js';
 import { loadArchData, loadMachine } from '../../data/index.js';
 import { runReport } from './reportRun.js';
 import { inputFromArgv } from '../regionOptions.js';
+import { mechanismsFromArgv, modelArgsOf } from '../modelOptions.js';
 import { stopBackground } from '../offload.js';
 import type { ExploreArgv } from './args.js';
 
@@ -29,6 +30,7 @@ export async function runExplore(args: ExploreArgv): Promise<void> {
   });
   const arch = eff.arch.value;
   const iterations = eff.iterations.value;
+  const { mechanisms } = mechanismsFromArgv(args, eff.model.value);
   // what can be checked before the user is asked anything (the region picker): the architecture
   // is known and there are measurements for it (memoized: the session reuses them)
   const dataOpts = { ...(args.uopsXml !== undefined ? { uopsXml: args.uopsXml } : {}), ...(args.fallback !== undefined ? { fallback: args.fallback } : {}) };
@@ -73,7 +75,7 @@ export async function runExplore(args: ExploreArgv): Promise<void> {
   const loaded = selectRegion(input, { ...sel, ...(region !== undefined ? { region } : {}) });
   if (!tty || !runExplorer) {
     // not a terminal: the report (`uopscope report` with the same input and settings)
-    process.stdout.write(await runReport({ ...sel, ...(region !== undefined ? { region } : {}) }, { arch, iterations, ...dataOpts }));
+    process.stdout.write(await runReport({ ...sel, ...(region !== undefined ? { region } : {}) }, { arch, iterations, ...dataOpts, ...modelArgsOf(args) }));
     return;
   }
   const base = regionAnalysis(loaded);
@@ -83,6 +85,7 @@ export async function runExplore(args: ExploreArgv): Promise<void> {
     const how = await runExplorer({
       session,
       iterations,
+      mechanisms,
       archs: archChoices(dataOpts),
       loadArch: sessionLoader(base, dataOpts),
       exportPath: () => join(dir, `uopscope-${basename(loaded.file).replace(/[^\w.-]/g, '_')}-${stamp()}.txt`),

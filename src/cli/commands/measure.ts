@@ -4,13 +4,14 @@
 
 import type { Argv } from 'yargs';
 import { addInputOptions, inputFromArgv } from '../regionOptions.js';
+import { addModelOptions } from '../modelOptions.js';
 import type { MeasureArgv } from './args.js';
 
 export function measureCommand(y: Argv): Argv {
   return y.command(
     'measure [file]',
     'run the region on this machine (Linux x86-64) and print the measured cycles per iteration beside the prediction',
-    (c) => addInputOptions(c)
+    (c) => addModelOptions(addInputOptions(c), 'the prediction\'s model; default: the configured one')
       .option('arch', { alias: 'a', type: 'string', describe: 'microarchitecture of the prediction (default: this host\'s core when uopscope models it)' })
       .option('iterations', { alias: 'i', type: 'string', describe: 'loop iterations to simulate (default: the configured number)' })
       .option('repetitions', { type: 'string', describe: 'timed repetitions of each measurement, 10 to 10000 (default 200)' })

@@ -2,6 +2,8 @@
 // --fast), the region's body run in the native harness (src/measure), and both side by side.
 
 import { buildReport, wholeNumber } from './reportRun.js';
+import { modelArgsOf } from '../modelOptions.js';
+import { mechanismLabel } from '../../sim/mechanisms.js';
 import { parseArch } from '../config.js';
 import { UserError } from '../../errors.js';
 import { nothingSimulated, originSummary } from '../../report/model.js';
@@ -27,7 +29,8 @@ export interface MeasureResult {
   host: (Omit<HostCore, 'arch'> & { cpuid: string; arch: string | null }) | null;
   /** notes on the architecture of the prediction (host unknown, --arch not the host's) */
   archNotes: string[];
-  prediction: { arch: string; iterations: number; blockThroughput: number | null; figures: string; linesWithoutFigures: number };
+  /** `model`: the model of the prediction ('suaca', 'refined', 'refined −macro-fus', …) */
+  prediction: { arch: string; model: string; iterations: number; blockThroughput: number | null; figures: string; linesWithoutFigures: number };
   measurement: {
     method: 'perf' | 'tsc';
     methodText: string;
@@ -68,6 +71,7 @@ export async function measure(input: InputOptions & RegionSelection, a: MeasureA
 
   const { model, analysis } = await buildReport(input, {
     fast: true,
+    ...modelArgsOf(a),
     ...(arch !== undefined ? { arch } : {}),
     ...(a.iterations !== undefined ? { iterations: a.iterations } : {}),
   });
@@ -84,6 +88,7 @@ export async function measure(input: InputOptions & RegionSelection, a: MeasureA
     archNotes,
     prediction: {
       arch: model.arch,
+      model: mechanismLabel(model.model.mechanisms),
       iterations: model.iterations,
       blockThroughput: nothingSimulated(model) ? null : model.main.stats.blockThroughput,
       figures: originSummary(model.origins),
@@ -116,6 +121,7 @@ export function renderMeasure(m: MeasureResult): string {
   for (const n of m.archNotes) out.push(`Note: ${n}`);
   out.push(`Figures: ${m.prediction.figures}`);
   if (m.prediction.linesWithoutFigures) out.push(`INCOMPLETE: ${m.prediction.linesWithoutFigures} line(s) have no figures on ${m.prediction.arch}; the prediction leaves them out, the measurement runs them`);
+  out.push(`Model: ${m.prediction.model}`);
   out.push('');
   out.push(m.prediction.blockThroughput === null
     ? `Predicted on ${m.prediction.arch}: nothing simulated (no line has figures)`

@@ -4,7 +4,8 @@
 import { effectiveSettings, parseArch, parseIterations } from '../config.js';
 import { analyse, branchPrograms, loopFor, type Analysis } from '../pipeline.js';
 import { collectReport, type ReportRequest } from '../../report/collect.js';
-import { BASELINE, VARIANT_SWITCHES, simulate, variantKey, whatIfVariants, type Simulate } from '../../sim/index.js';
+import { BASELINE, VARIANT_SWITCHES, SUACA_MECHANISMS, jobKey, engineOptionsOf, simulate, whatIfJobs, type EngineOptions, type MechanismSet, type Simulate } from '../../sim/index.js';
+import { mechanismsFromArgv } from '../modelOptions.js';
 import { simulateAll } from '../simPool.js';
 import { renderText } from '../../report/text.js';
 import { reportJson } from '../../report/json.js';
@@ -43,13 +44,15 @@ export function wholeNumber(flag: string, value: number | string, min: number, h
   return n;
 }
 
-/** Builds the report model: the pipeline, then every simulation the flags ask for. */
-export async function buildReport(input: InputOptions & RegionSelection, a: ReportArgs): Promise<{ model: ReportModel; analysis: Analysis }> {
+/** Builds the report model: the pipeline, then every simulation the flags ask for (through `sim`
+ *  when given — tests see what each run was asked — else through the worker pool). */
+export async function buildReport(input: InputOptions & RegionSelection, a: ReportArgs, sim?: Simulate): Promise<{ model: ReportModel; analysis: Analysis }> {
   const eff = effectiveSettings({
     ...(a.arch !== undefined ? { arch: parseArch(a.arch, '--arch') } : {}),
     ...(a.iterations !== undefined ? { iterations: parseIterations(a.iterations, '--iterations') } : {}),
   });
   const iterations = eff.iterations.value;
+  const { mechanisms } = mechanismsFromArgv(a, eff.model.value);
   const detail = a.detail === undefined ? undefined : wholeNumber('--detail', a.detail, 0, 'give a line number (0 is the first instruction)');
   if (a.fallback !== undefined && a.fallback !== 'skip' && a.fallback !== 'alu') {
     throw new UserError(`--fallback ${a.fallback}: use skip (no µop, the default) or alu (one ALU µop of latency 1)`);
@@ -65,13 +68,14 @@ export async function buildReport(input: InputOptions & RegionSelection, a: Repo
   const req: ReportRequest = {
     iterations,
     variant: variantFromArgs(a),
+    mechanisms,
     ...(a.fast ? { fast: true } : {}),
-    ...(a.allVariants ? { allVariants: true } : {}),
+    ...(a.allVariants ? { allVariants: true, allMechanismEffects: true } : {}),
     ...(detail !== undefined ? { detail } : {}),
   };
   if (a.strict) refuseIncomplete(analysis);
   const branch = a.branch ? branchPrograms(analysis) : undefined;
-  const sim = await parallelRuns(analysis.program, analysis.params, req);
+  const run = sim ?? await parallelRuns(analysis.program, analysis.params, req);
   const model = collectReport({
     program: analysis.program,
     params: analysis.params,
@@ -80,7 +84,7 @@ export async function buildReport(input: InputOptions & RegionSelection, a: Repo
     origins: analysis.resolved.map((r) => r.origin),
     source: { file: analysis.region.file, region: analysis.region.region.name, ...(analysis.region.region.note ? { note: analysis.region.region.note } : {}) },
     ...(branch !== undefined ? { branch } : {}),
-  }, req, sim);
+  }, req, run);
   return { model, analysis };
 }
 
@@ -89,16 +93,21 @@ export async function buildReport(input: InputOptions & RegionSelection, a: Repo
 export const PARALLEL_MIN_INSTANCES = 200_000;
 
 /**
- * The main analysis and its what-if runs (and combinations) of a large report, simulated at once
- * in worker threads (simPool.ts), as the Simulate that collectReport then reads them from; for a
- * small one, or when only one run is asked, plain simulate().
+ * The main analysis and its what-if runs (and combinations, and the runs with each mechanism
+ * flipped) of a large report, simulated at once in worker threads (simPool.ts), as the Simulate
+ * that collectReport then reads them from; for a small one, or when only one run is asked, plain
+ * simulate().
  */
 async function parallelRuns(program: SimProgram, params: MachineParams, req: ReportRequest): Promise<Simulate> {
-  const variants = whatIfVariants(req);
-  if (variants.length < 2 || req.iterations * program.instructions.length < PARALLEL_MIN_INSTANCES) return simulate;
-  const results = await simulateAll(program, params, variants.map((variant) => ({ iterations: req.iterations, variant })));
-  const done = new Map(variants.map((v, k) => [variantKey(v), results[k]!]));
-  return (p, m, config) => (p === program && m === params && config.iterations === req.iterations && config.trace === undefined && done.get(variantKey(config.variant))) || simulate(p, m, config);
+  const jobs = whatIfJobs(req);
+  if (jobs.length < 2 || req.iterations * program.instructions.length < PARALLEL_MIN_INSTANCES) return simulate;
+  const results = await simulateAll(program, params, jobs.map((j) => ({ iterations: req.iterations, variant: j.variant })),
+    { engineOptions: jobs.map((j) => engineOptionsOf(j.mechanisms)) });
+  const done = new Map(jobs.map((j, k) => [jobKey(j), results[k]!]));
+  // a run without the model's switches is SUACA's (every mechanism off)
+  const mechanismsOfOpts = (o: EngineOptions | undefined): MechanismSet => ({ ...SUACA_MECHANISMS, ...(o?.model?.mechanisms ?? {}) });
+  return (p, m, config, opts) => (p === program && m === params && config.iterations === req.iterations && config.trace === undefined
+    && done.get(jobKey({ variant: config.variant, mechanisms: mechanismsOfOpts(opts) }))) || simulate(p, m, config, opts);
 }
 
 /** What `uopscope report` prints. */

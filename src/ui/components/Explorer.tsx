@@ -23,6 +23,8 @@ import { DetailPane } from './DetailPane.js';
 import { HelpOverlay, helpLayout } from './HelpOverlay.js';
 import { NumberPrompt } from './NumberPrompt.js';
 import { ArchPicker } from './ArchPicker.js';
+import { ModelPicker } from './ModelPicker.js';
+import { mechanismKey, mechanismLabel } from '../../sim/mechanisms.js';
 
 /** The interactive explorer: header, panes (tabs at 80×24), comparison line, message, footer. */
 export function Explorer(props: ExplorerProps) {
@@ -45,12 +47,12 @@ export function Explorer(props: ExplorerProps) {
   usePlayback(state.playing, state.speed, stepBy);
 
   // the run's length and where two panes part: in the background
-  const panesKey = `${state.session.arch}|${state.iterations}|${[...state.variants].sort().join(',')}|${state.branches}`;
+  const panesKey = `${state.session.arch}|${state.iterations}|${[...state.variants].sort().join(',')}|${state.branches}|${mechanismKey(state.mechanisms)}|${state.compareModel}`;
   useTotals(panesKey, state.panes, state.iterations, state.session.offload, control.setTotal);
   const divergence = useDivergence(panesKey, state.panes.length === 2 && !state.branches ? {
     a: state.panes[0]!.spec, b: state.panes[1]!.spec, iterations: state.iterations,
     make: () => {
-      const fresh = buildPanes(state.session, { variants: state.variants, branches: state.branches, iterations: state.iterations });
+      const fresh = buildPanes(state.session, { variants: state.variants, branches: state.branches, iterations: state.iterations, mechanisms: state.mechanisms, compareModel: state.compareModel });
       return [fresh[0]!.engine, fresh[1]!.engine];
     },
   } : null, state.session.offload);
@@ -79,6 +81,11 @@ export function Explorer(props: ExplorerProps) {
   } else if (ov.kind === 'arch') {
     body = (
       <ArchPicker archs={props.archs} current={state.session.arch} index={ov.index} height={layout.bodyRows}
+        width={width} color={color} router={router} />
+    );
+  } else if (ov.kind === 'model') {
+    body = (
+      <ModelPicker mechanisms={state.mechanisms} compareModel={state.compareModel} index={ov.index} height={layout.bodyRows}
         width={width} color={color} router={router} />
     );
   } else if (ov.kind === 'detail') {
@@ -119,7 +126,7 @@ export function Explorer(props: ExplorerProps) {
   return (
     <Box flexDirection="column" width={width} height={layout.rows - 1 + (messageRows - 1)}>
       <Header width={width} color={color} file={state.session.file} region={state.session.region}
-        arch={state.session.arch} archName={state.session.archName} iterations={state.iterations}
+        arch={state.session.arch} archName={state.session.archName} model={mechanismLabel(state.mechanisms)} iterations={state.iterations}
         variants={state.branches ? `jump at line ${state.session.branches?.branchLine}` : variantLabel(state.variants)}
         branches={state.branches} cycle={state.cycle} total={total} throughput={primary.stats.blockThroughput}
         completed={primary.stats.iterationsCompleted} nothingSimulated={simulatesNothing(primary.stats)}
@@ -128,7 +135,7 @@ export function Explorer(props: ExplorerProps) {
       {state.panes.length > 1 && (
         <ComparisonBar width={width} color={color} divergence={describeDivergence(divergence)}
           panes={state.panes.map((p, i) => ({
-            title: state.branches ? p.title.replace(/ \(.*\)$/, '') : i === 0 ? 'baseline' : shortVariant(state.variants), throughput: simulatesNothing(state.snaps[i]!.stats) ? NaN : state.snaps[i]!.stats.blockThroughput,
+            title: state.branches || state.compareModel ? p.title.replace(/ \(.*\)$/, '') : i === 0 ? 'baseline' : shortVariant(state.variants), throughput: simulatesNothing(state.snaps[i]!.stats) ? NaN : state.snaps[i]!.stats.blockThroughput,
             final: simulatesNothing(state.snaps[i]!.stats) ? NaN : state.totals[i]?.blockThroughput ?? null,
           }))} />
       )}

@@ -9,6 +9,8 @@ export interface HeaderProps {
   region: string;
   arch: string;
   archName: string;
+  /** the model that runs: 'suaca', 'refined', 'refined −macro-fus', … */
+  model: string;
   iterations: number;
   variants: string;
   branches: boolean;
@@ -43,7 +45,7 @@ export function throughputSoFar(p: Pick<HeaderProps, 'throughput' | 'completed' 
 /** Two lines: what is simulated, and where the run is. */
 export function Header(p: HeaderProps) {
   const file = p.file.split(/[\\/]/).pop() ?? p.file;   // the name; the export has the path
-  const tail = ` · ${p.iterations} iter · ${p.branches ? 'branches' : 'variant'}: ${p.variants}`;
+  const tail = ` · ${p.iterations} iter · ${p.model} · ${p.branches ? 'branches' : 'variant'}: ${p.variants}`;
   const full = `${file} · ${p.region} · ${p.arch} (${p.archName})${tail}`;
   const what = full.length <= p.width ? full : `${file} · ${p.region} · ${p.arch}${tail}`;
   const total = p.total === null ? '…' : String(p.total);

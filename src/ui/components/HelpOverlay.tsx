@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { ARCH_KEYS, EXPLORER_KEYS, NOTATIONS, PROMPT_KEYS } from '../keys.js';
+import { ARCH_KEYS, EXPLORER_KEYS, MODEL_KEYS, NOTATIONS, PROMPT_KEYS } from '../keys.js';
 import { clip } from '../format.js';
 
 export interface HelpOverlayProps { width: number; height: number; page: number }
@@ -14,6 +14,8 @@ export function helpLines(): string[] {
     ...PROMPT_KEYS.map((b) => row(b.keys, b.help)),
     'In the architecture menu',
     ...ARCH_KEYS.map((b) => row(b.keys, b.help)),
+    'In the model menu (s)',
+    ...MODEL_KEYS.map((b) => row(b.keys, b.help)),
     'Notation',
     ...NOTATIONS.map(([k, what]) => row(k, what)),
   ];

@@ -7,6 +7,8 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useApp, useInput, type Key } from 'ink';
 import { explorerReducer, detailsAt, initialState, nextIssue, parsePrompt, type Action, type ExplorerState, type Overlay } from '../state.js';
 import { lookup, splitKeys, type KeyContext, type KeyOps } from '../keys.js';
+import { MODEL_ROWS, applyModelRow } from '../modelMenu.js';
+import { mechanismLabel } from '../../sim/mechanisms.js';
 import { TABS, type ExplorerProps, type QuitHow, type VariantKey } from '../types.js';
 import { wholeRunOf } from './useTotals.js';
 
@@ -32,7 +34,7 @@ export interface ExplorerControl {
 }
 
 export function contextOf(o: Overlay): KeyContext {
-  return o.kind === 'prompt' ? 'prompt' : o.kind === 'arch' ? 'arch' : 'explorer';
+  return o.kind === 'prompt' ? 'prompt' : o.kind === 'arch' ? 'arch' : o.kind === 'model' ? 'model' : 'explorer';
 }
 
 /** Routes the keys of one context through the router while it is on screen (Ink's isActive). */
@@ -43,7 +45,7 @@ export function useKeyContext(router: KeyRouter, ctx: KeyContext, active: boolea
 
 export function useExplorer(props: ExplorerProps, exportText: (s: ExplorerState) => string): [ExplorerState, ExplorerControl] {
   const { exit } = useApp();
-  const [state, setState] = useState<ExplorerState>(() => initialState(props.session, props.iterations, props.archs.map((a) => a.arch)));
+  const [state, setState] = useState<ExplorerState>(() => initialState(props.session, props.iterations, props.archs.map((a) => a.arch), props.mechanisms));
   const store = useRef({ state, pending: [] as { input: string; key: Key }[] });
   const propsRef = useRef(props);
   propsRef.current = props;
@@ -190,6 +192,23 @@ export function useExplorer(props: ExplorerProps, exportText: (s: ExplorerState)
         const arch = get().archs[o.index];
         dispatch({ type: 'overlay', overlay: { kind: 'none' } });
         if (arch !== undefined) void switchArch(arch);
+      },
+      openModel: () => dispatch({ type: 'overlay', overlay: { kind: 'model', index: 0 } }),
+      modelMove: (by) => dispatch({ type: 'model-move', by }),
+      modelPick: () => {
+        // the menu stays open: the next toggle follows; the runs are simulated again at the
+        // displayed cycle, as an architecture switch does (the worker finds their lengths)
+        const s = get();
+        const o = s.overlay;
+        if (o.kind !== 'model') return;
+        const row = MODEL_ROWS[o.index];
+        if (!row) return;
+        const next = applyModelRow(row, s.mechanisms, s.compareModel);
+        const wanted = s.cycle;
+        rebuild('simulating the model…', next, (v) => {
+          const cmp = v.compareModel && !v.branches ? ` beside ${v.panes[1]?.title ?? ''}` : '';
+          return `model: ${mechanismLabel(v.mechanisms)}${cmp}${v.cycle === wanted ? `, still at cycle ${v.cycle}` : `: run ends at cycle ${v.cycle} (was at ${wanted})`}`;
+        });
       },
     };
 
