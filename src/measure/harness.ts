@@ -56,8 +56,10 @@ export function ensureHarness(opts: { cacheDir?: string } = {}): string {
 export interface HarnessVariant { p10: number; p50: number; n1: number; n2: number }
 
 export type HarnessResult =
-  | { ok: true; method: 'perf' | 'tsc'; repetitions: number; pages: number; calibration: [number, number]; unrolled: HarnessVariant; loop: HarnessVariant }
-  | { ok: false; reason: string; phase?: string; signal?: number; code?: number; address?: number; pages?: number; maxPages?: number; detail?: string; timeout?: number; status?: number };
+  | { ok: true; method: 'perf' | 'tsc'; repetitions: number; pages: number;
+      /** why perf_event_open gave no cycle counter: errno, -1 when it gave one that does not count, 0 when it worked */
+      perfError: number; calibration: [number, number]; unrolled: HarnessVariant; loop: HarnessVariant }
+  | { ok: false; reason: string; phase?: string; signal?: number; code?: number; address?: number; offset?: number; pages?: number; maxPages?: number; detail?: string; timeout?: number; status?: number };
 
 export interface HarnessOptions {
   /** x86 number (0 = rax … 15 = r15, not 4) of a register the region does not touch */
@@ -66,6 +68,8 @@ export interface HarnessOptions {
   timeoutSeconds?: number;
   maxPages?: number;
   cacheDir?: string;
+  /** registers that start at another value than the harness's pattern (prepare.ts divisionStarts) */
+  startValues?: readonly { number: number; value: bigint }[];
 }
 
 export const DEFAULT_REPETITIONS = 200;
@@ -81,6 +85,7 @@ export function runHarness(body: Uint8Array, o: HarnessOptions): HarnessResult {
   const exe = ensureHarness(o.cacheDir !== undefined ? { cacheDir: o.cacheDir } : {});
   const timeout = o.timeoutSeconds ?? DEFAULT_TIMEOUT_S;
   const args = [o.counter, o.repetitions ?? DEFAULT_REPETITIONS, timeout, o.maxPages ?? DEFAULT_MAX_PAGES].map(String);
+  for (const s of o.startValues ?? []) args.push(`${s.number}=${BigInt.asUintN(64, s.value)}`);
   const r = spawnSync(exe, args, { input: body, encoding: 'utf8', timeout: (timeout + 5) * 1000, maxBuffer: 1 << 20 });
   if (r.error) throw new UserError(`the measurement harness (${exe}) did not run: ${r.error.message}`);
   const line = r.stdout.trim();
@@ -98,9 +103,10 @@ export function cyclesOf(r: Extract<HarnessResult, { ok: true }>, ticks: number)
   return ticks / perCycle;
 }
 
-/** One line saying why a region could not be measured. */
-export function notMeasurable(r: Extract<HarnessResult, { ok: false }>): string {
-  const at = r.phase && r.phase !== 'unrolled' && r.phase !== 'loop' ? ` (during the harness's ${r.phase})` : '';
+/** One line saying why a region could not be measured; `where` names the faulting line
+ *  (' at line 2, idiv rcx') when the caller knows it from the result's offset. */
+export function notMeasurable(r: Extract<HarnessResult, { ok: false }>, where = ''): string {
+  const at = r.phase && r.phase !== 'unrolled' && r.phase !== 'loop' ? ` (during the harness's ${r.phase})` : where;
   const hex = r.address !== undefined ? `0x${r.address.toString(16)}` : '?';
   switch (r.reason) {
     case 'illegal-instruction': return `not measurable: an illegal or unsupported instruction (SIGILL)${at}`;
