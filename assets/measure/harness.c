@@ -333,6 +333,7 @@ int main(int argc, char **argv) {
     start_value[reg] = (uint64_t)x;
   }
   if (len == 0 || len > MAX_BODY) { fprintf(stderr, "harness: the body must be 1..%d bytes\n", MAX_BODY); return 2; }
+  prctl(PR_SET_PDEATHSIG, SIGKILL);            /* ended with uopscope */
   memfd = (int)syscall(SYS_memfd_create, "uopscope-data", 0);
   if (memfd < 0 || ftruncate(memfd, 4096) != 0) { perror("harness: memfd"); return 2; }
   int fds[2];
@@ -340,7 +341,12 @@ int main(int argc, char **argv) {
   fflush(stdout);
   pid_t pid = fork();
   if (pid < 0) { perror("harness: fork"); return 2; }
-  if (pid == 0) { close(fds[0]); outfd = fds[1]; child(body, len, counter, timeout); }
+  if (pid == 0) {
+    /* ended with the harness: the explorer cancels a measurement by killing the harness */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() == 1) _exit(3);
+    close(fds[0]); outfd = fds[1]; child(body, len, counter, timeout);
+  }
   close(fds[1]);
   struct result got; memset(&got, 0, sizeof got);
   size_t have = 0;

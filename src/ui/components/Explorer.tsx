@@ -7,6 +7,7 @@ import { usePlayback } from '../hooks/usePlayback.js';
 import { useDivergence } from '../hooks/useDivergence.js';
 import { useTotals } from '../hooks/useTotals.js';
 import { useTerminalSize } from '../hooks/useTerminalSize.js';
+import { measureText, useMeasure } from '../hooks/useMeasure.js';
 import { computeLayout } from '../layout.js';
 import { lineStates } from '../lineStates.js';
 import { describeDivergence, type Divergence } from '../compare.js';
@@ -33,7 +34,11 @@ export function Explorer(props: ExplorerProps) {
     divergence: divRef.current,
     details: detailsAt(s).map((d) => ({ title: d.pane.title, detail: d.detail })),
   }), []);
-  const [state, control]: [ExplorerState, ExplorerControl] = useExplorer(props, makeExport);
+  // M: the measurement runs in the background (useMeasure); the key reaches it through a ref
+  const startMeasure = useRef<() => void>(() => {});
+  const [state, control]: [ExplorerState, ExplorerControl] = useExplorer(props, makeExport, () => startMeasure.current());
+  const measured = useMeasure(props.measure);
+  startMeasure.current = measured.start;
   const { ops, router } = control;
   const size = useTerminalSize(props.size);
   // Ctrl-C quits from anywhere; this handler is always active, so Ink's raw mode stays on while
@@ -124,7 +129,12 @@ export function Explorer(props: ExplorerProps) {
         branches={state.branches} cycle={state.cycle} total={total} throughput={primary.stats.blockThroughput}
         completed={primary.stats.iterationsCompleted} nothingSimulated={simulatesNothing(primary.stats)}
         finished={state.snaps.every((s) => s.finished)} playing={state.playing} speed={state.speed} busy={state.busy}
-        missing={state.session.lines.filter((l) => l.origin === 'none').length} />
+        missing={state.session.lines.filter((l) => l.origin === 'none').length}
+        measure={measureText(measured.status, {
+          runner: props.measure, arch: state.session.arch,
+          // the model's figure for the whole region: the first pane's whole run, when it is the region's
+          model: state.panes[0]?.spec.branch === null ? state.totals[0]?.blockThroughput ?? null : undefined,
+        })} />
       {state.panes.length > 1 && (
         <ComparisonBar width={width} color={color} divergence={describeDivergence(divergence)}
           panes={state.panes.map((p, i) => ({

@@ -41,7 +41,7 @@ export function useKeyContext(router: KeyRouter, ctx: KeyContext, active: boolea
   useEffect(() => { if (active) router.drain(ctx); }, [active, router, ctx]);
 }
 
-export function useExplorer(props: ExplorerProps, exportText: (s: ExplorerState) => string): [ExplorerState, ExplorerControl] {
+export function useExplorer(props: ExplorerProps, exportText: (s: ExplorerState) => string, onMeasure?: () => void): [ExplorerState, ExplorerControl] {
   const { exit } = useApp();
   const [state, setState] = useState<ExplorerState>(() => initialState(props.session, props.iterations, props.archs.map((a) => a.arch)));
   const store = useRef({ state, pending: [] as { input: string; key: Key }[] });
@@ -49,6 +49,8 @@ export function useExplorer(props: ExplorerProps, exportText: (s: ExplorerState)
   propsRef.current = props;
   const exportRef = useRef(exportText);
   exportRef.current = exportText;
+  const measureRef = useRef(onMeasure);
+  measureRef.current = onMeasure;
 
   // what the screen's size decides, for the keys (set by the Explorer as it renders)
   const viewport = useRef({ helpPages: 1 }).current;
@@ -191,6 +193,7 @@ export function useExplorer(props: ExplorerProps, exportText: (s: ExplorerState)
         dispatch({ type: 'overlay', overlay: { kind: 'none' } });
         if (arch !== undefined) void switchArch(arch);
       },
+      measure: () => measureRef.current?.(),
     };
 
     const run = (ctx: KeyContext, input: string, key: Key) => {
