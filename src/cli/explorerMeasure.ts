@@ -7,6 +7,7 @@ import { prepareRegion } from '../measure/prepare.js';
 import { cyclesOf, notMeasurable, runHarnessAsync } from '../measure/harness.js';
 import { lineAtOffset } from '../measure/prepare.js';
 import type { LoadedRegion } from '../disasm/types.js';
+import { branchPaths } from '../disasm/index.js';
 import type { MeasureOutcome, MeasureRunner } from '../ui/types.js';
 
 /** Repetitions of the explorer's measurement: fewer than the command's 200, for a quick answer. */
@@ -25,7 +26,7 @@ export function measureRunner(region: LoadedRegion, opts: { cacheDir?: string; r
       const promise = (async (): Promise<MeasureOutcome> => {
         const prep = prepareRegion(region.instructions, region.format === 'elf32' ? 32 : 64);
         if (!prep.ok) {
-          return { ok: false, reason: `not measurable: ${prep.why}${prep.internalBranch !== undefined ? ' (uopscope measure measures each side of a branch inside the loop)' : ''}` };
+          return { ok: false, reason: `not measurable: ${prep.why}${prep.internalBranch !== undefined && branchPaths(region.instructions) ? ' (uopscope measure measures each side of this branch)' : ''}` };
         }
         const p = prep.region;
         const r = await runHarnessAsync(p.body, {

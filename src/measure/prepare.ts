@@ -91,10 +91,10 @@ function prepare(instrs: readonly DecodedInstruction[], lines: readonly number[]
       if (branchLine !== null && (line === branchLine || (i.branch.kind === 'unconditional' && !i.branch.backward))) { removed.push(line); continue; }
       const b = i.branch;
       const kind = b.targetLine === null
-        ? (b.kind === 'conditional' ? 'jumps out of the region (a loop exit), so the branch comparison has no second side to measure' : 'leaves the straight-line path (a call, a return or an indirect or outgoing jump)')
+        ? (b.kind === 'conditional' ? 'jumps out of the region (a loop exit: the branch comparison has no second side)' : 'leaves the straight-line path (a call, a return or an indirect or outgoing jump)')
         : b.backward ? 'jumps back inside the region (an inner loop)' : 'branches inside the region';
       return branchLine === null
-        ? { ok: false, why: `line ${i.line} (${i.intel}) ${kind}: the harness runs straight-line code (a loop's closing branch is taken off, each side of a forward branch inside the loop is measured apart); measure a region without it (--range)`, internalBranch: i.line }
+        ? { ok: false, why: `line ${i.line} (${i.intel}) ${kind}: the harness runs straight-line code; measure a region without it (--range)`, internalBranch: i.line }
         : { ok: false, why: `line ${i.line} (${i.intel}) is another branch on this side: the branch comparison takes the first conditional jump (line ${branchLine}) only` };
     }
     body.push(i);

@@ -80,7 +80,8 @@ test('a region that is not measurable: one line with the reason; without a runne
   const { r, frame } = mount({ measure: m.runner });
   await press(r, 'M');
   m.finish({ ok: false, reason: 'not measurable: an illegal or unsupported instruction (SIGILL) at line 2' });
-  await until(() => frame().includes('not measurable: an illegal'), 'the reason');
+  await until(() => frame().includes('not measurable: an illegal or unsupported instruction (SIGILL) at line 2'), 'the reason in full, on the message line');
+  assert.match(frame().split('\n')[0]!, /not measurable \(why: below\)/);
   cleanup();
   const bare = mount();
   await press(bare.r, 'M');

@@ -104,7 +104,7 @@ function run(instrs: readonly DecodedInstruction[], region: PreparedRegion, repe
     // a divisor loaded from memory reads the harness's one data page, which holds the pattern and
     // whatever the region stored there (a remainder of 0): the program's own data may differ
     const hint = r.reason === 'arithmetic' && ins?.memory && (ins.mnemonic === 'DIV' || ins.mnemonic === 'IDIV')
-      ? '; its divisor is loaded from memory, which in the harness is one page shared by all the region\'s loads and stores, so it reads values the region stored (a remainder of 0), not the program\'s data'
+      ? '; its divisor is loaded from memory, which in the harness is one page shared by all the region\'s loads and stores, so it may read a value the region stored there (such as a remainder of 0), not the program\'s data'
       : '';
     return { ok: false, reason: notMeasurable(r, ins ? ` at line ${ins.line} (${ins.intel})` : '') + hint };
   }

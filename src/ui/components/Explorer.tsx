@@ -7,7 +7,7 @@ import { usePlayback } from '../hooks/usePlayback.js';
 import { useDivergence } from '../hooks/useDivergence.js';
 import { useTotals } from '../hooks/useTotals.js';
 import { useTerminalSize } from '../hooks/useTerminalSize.js';
-import { measureText, useMeasure } from '../hooks/useMeasure.js';
+import { measureReason, measureText, useMeasure } from '../hooks/useMeasure.js';
 import { computeLayout } from '../layout.js';
 import { lineStates } from '../lineStates.js';
 import { describeDivergence, type Divergence } from '../compare.js';
@@ -62,7 +62,8 @@ export function Explorer(props: ExplorerProps) {
   divRef.current = divergence;
 
   // a message that needs a second row takes it from the body
-  const messageText = fitMessage(state.message, Math.max(40, size.columns));
+  // the message line: the last action's message, else why the measurement (M) failed
+  const messageText = fitMessage(state.message || (measureReason(measured.status) ?? ''), Math.max(40, size.columns));
   const messageRows = state.overlay.kind !== 'prompt' && messageText.includes('\n') ? 2 : 1;
   const layout = computeLayout(size.columns, size.rows - (messageRows - 1), state.panes.length, state.session.lines.length, state.tab);
   const states = useMemo(() => state.panes.map((pane, i) => {

@@ -49,10 +49,17 @@ export function measureText(s: MeasureStatus, p: { runner: MeasureRunner | undef
   if (s.kind === 'idle') return null;
   if (s.kind === 'running') return 'measuring…';
   const o = s.outcome;
-  if (!o.ok) return o.reason.startsWith('not measurable') ? o.reason : `not measurable: ${o.reason}`;
+  if (!o.ok) return 'not measurable (why: below)';
   const host = p.runner?.hostArch ?? null;
   if (host !== p.arch) return `this host (${host ?? 'no uopscope model'}) measured ${f2(o.cyclesPerIteration)} c/it (${METHOD[o.method]}): not compared with ${p.arch}`;
   const measured = `measured ${f2(o.cyclesPerIteration)} c/it (${METHOD[o.method]}, ${o.variant})`;
   // undefined: the panes show the branch's sides, not the whole region that was measured
   return `${measured} · model ${p.model === undefined ? '(whole region: b off)' : p.model === null ? '…' : f2(p.model)}`;
+}
+
+/** Why the last measurement failed, in full (the message line shows it: the header is short). */
+export function measureReason(s: MeasureStatus): string | null {
+  if (s.kind !== 'done' || s.outcome.ok) return null;
+  const r = s.outcome.reason;
+  return r.startsWith('not measurable') ? r : `not measurable: ${r}`;
 }
