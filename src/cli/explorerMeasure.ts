@@ -1,14 +1,13 @@
 // The explorer's measure key (M, src/ui/hooks/useMeasure.ts): the region prepared as
 // `uopscope measure` prepares it (src/measure/prepare.ts) and run in the native harness in the
-// background (a child process the explorer cancels when it ends). The whole region only: a region
-// with a branch inside says to use `uopscope measure`, which measures each side.
+// background (a child process the explorer cancels when it ends). A region with a forward branch
+// inside: each side of the branch comparison, as `uopscope measure` does.
 import { hostCore } from '../measure/host.js';
-import { prepareRegion } from '../measure/prepare.js';
-import { cyclesOf, notMeasurable, runHarnessAsync } from '../measure/harness.js';
-import { lineAtOffset } from '../measure/prepare.js';
+import { lineAtOffset, prepareRegion, prepareSide, type PreparedRegion } from '../measure/prepare.js';
+import { cyclesOf, notMeasurable, runHarnessAsync, type HarnessResult } from '../measure/harness.js';
 import type { LoadedRegion } from '../disasm/types.js';
 import { branchPaths } from '../disasm/index.js';
-import type { MeasureOutcome, MeasureRunner } from '../ui/types.js';
+import type { MeasuredSideOutcome, MeasureOutcome, MeasureRunner } from '../ui/types.js';
 
 /** Repetitions of the explorer's measurement: fewer than the command's 200, for a quick answer. */
 export const EXPLORER_REPETITIONS = 100;
@@ -23,22 +22,41 @@ export function measureRunner(region: LoadedRegion, opts: { cacheDir?: string; r
     ...base,
     run: () => {
       const abort = new AbortController();
+      const bitness = region.format === 'elf32' ? 32 : 64;
+      const harness = (p: PreparedRegion) => runHarnessAsync(p.body, {
+        counter: p.counter.number, startValues: p.startValues, repetitions: opts.repetitions ?? EXPLORER_REPETITIONS,
+        ...(opts.cacheDir !== undefined ? { cacheDir: opts.cacheDir } : {}),
+      }, abort.signal);
+      const failure = (p: PreparedRegion, r: Extract<HarnessResult, { ok: false }>): string => {
+        const line = lineAtOffset(p, r.offset);
+        return notMeasurable(r, line === null ? '' : ` at line ${line}`);
+      };
       const promise = (async (): Promise<MeasureOutcome> => {
-        const prep = prepareRegion(region.instructions, region.format === 'elf32' ? 32 : 64);
-        if (!prep.ok) {
-          return { ok: false, reason: `not measurable: ${prep.why}${prep.internalBranch !== undefined && branchPaths(region.instructions) ? ' (uopscope measure measures each side of this branch)' : ''}` };
+        const prep = prepareRegion(region.instructions, bitness);
+        const paths = !prep.ok && prep.internalBranch !== undefined ? branchPaths(region.instructions) : null;
+        if (!prep.ok && !paths) return { ok: false, reason: `not measurable: ${prep.why}` };
+        if (prep.ok) {
+          const p = prep.region;
+          const r = await harness(p);
+          if (!r.ok) return { ok: false, reason: failure(p, r) };
+          const variant = p.closingBranch !== null ? 'loop' : 'unrolled';
+          return { ok: true, cyclesPerIteration: cyclesOf(r, r[variant].p10), method: r.method, variant };
         }
-        const p = prep.region;
-        const r = await runHarnessAsync(p.body, {
-          counter: p.counter.number, startValues: p.startValues, repetitions: opts.repetitions ?? EXPLORER_REPETITIONS,
-          ...(opts.cacheDir !== undefined ? { cacheDir: opts.cacheDir } : {}),
-        }, abort.signal);
-        if (!r.ok) {
-          const line = lineAtOffset(p, r.offset);
-          return { ok: false, reason: notMeasurable(r, line === null ? '' : ` at line ${line}`) };
+        // a branch inside: each side of the branch comparison, one after the other
+        const sides: MeasuredSideOutcome[] = [];
+        let method: 'perf' | 'tsc' = 'tsc';
+        let variant: 'loop' | 'unrolled' = 'unrolled';
+        for (const [label, lines] of [['fall-through', paths!.left], ['taken', paths!.right]] as const) {
+          const ps = prepareSide(region.instructions, lines, paths!.branchLine, bitness);
+          if (!ps.ok) { sides.push({ label, cyclesPerIteration: null, reason: `not measurable: ${ps.why}` }); continue; }
+          const r = await harness(ps.region);
+          if (!r.ok) { sides.push({ label, cyclesPerIteration: null, reason: failure(ps.region, r) }); continue; }
+          method = r.method;
+          variant = ps.region.closingBranch !== null ? 'loop' : 'unrolled';
+          sides.push({ label, cyclesPerIteration: cyclesOf(r, r[variant].p10) });
         }
-        const variant = p.closingBranch !== null ? 'loop' : 'unrolled';
-        return { ok: true, cyclesPerIteration: cyclesOf(r, r[variant].p10), method: r.method, variant };
+        if (sides.every((x) => x.cyclesPerIteration === null)) return { ok: false, reason: sides.map((x) => `${x.label} side ${x.reason}`).join('; ') };
+        return { ok: true, sides, method, variant };
       })();
       return { promise, cancel: () => abort.abort() };
     },

@@ -81,7 +81,12 @@ export type QuitHow = 'quit' | 'interrupt';
 /** A native measurement of the region on this machine (src/cli/explorerMeasure.ts makes it). */
 export type MeasureOutcome =
   | { ok: true; cyclesPerIteration: number; method: 'perf' | 'tsc'; variant: 'loop' | 'unrolled' }
+  /** a branch inside: each side of the branch comparison (fall-through, taken) as straight-line
+   *  code; a side that could not run has null and its reason */
+  | { ok: true; sides: MeasuredSideOutcome[]; method: 'perf' | 'tsc'; variant: 'loop' | 'unrolled' }
   | { ok: false; reason: string };
+
+export interface MeasuredSideOutcome { label: string; cyclesPerIteration: number | null; reason?: string }
 
 /** What the explorer's measure key runs (in the background: a child process). */
 export interface MeasureRunner {

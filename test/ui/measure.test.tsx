@@ -71,7 +71,7 @@ test('M on an architecture that is not the host\'s: the measurement is said to b
   m.finish({ ok: true, cyclesPerIteration: 3, method: 'perf', variant: 'unrolled' });
   await until(() => /this host \(HSW\) measured 3\.00 c\/it \(perf cycles\): not compared with SKL/.test(frame()), `not compared: ${frame().split('\n')[0]}`);
   assert.doesNotMatch(frame(), /· model /);
-  const none = measureText({ kind: 'done', outcome: { ok: true, cyclesPerIteration: 3, method: 'perf', variant: 'loop' } }, { runner: { hostArch: null, run: m.runner.run }, arch: 'SKL', model: 2 });
+  const none = measureText({ kind: 'done', outcome: { ok: true, cyclesPerIteration: 3, method: 'perf', variant: 'loop' } }, { runner: { hostArch: null, run: m.runner.run }, arch: 'SKL', panes: [{ branch: null, total: 2 }] });
   assert.equal(none, 'this host (no uopscope model) measured 3.00 c/it (perf cycles): not compared with SKL');
 });
 
@@ -108,4 +108,24 @@ test('the help lists M', async () => {
     if (!found) await press(r, '?');
   }
   assert.ok(found, frame());
+});
+
+test('a region with a branch inside: M measures each side; with b on, each beside its pane\'s model', async () => {
+  const m = scriptedRunner('SKL');
+  const { r, frame } = mount({ measure: m.runner });
+  await press(r, 'M');
+  m.finish({ ok: true, method: 'tsc', variant: 'unrolled', sides: [{ label: 'fall-through', cyclesPerIteration: 1.99 }, { label: 'taken', cyclesPerIteration: null, reason: 'not measurable: a trap (SIGTRAP: int3 or a debug instruction)' }] });
+  await until(() => /sides measured 1\.99 \/ – c\/it \(TSC-calibrated\) · model: press b/.test(frame()), 'both sides, the model not on screen');
+  assert.match(frame(), /taken side not measurable: a trap/, 'the failed side\'s reason on the message line');
+  await press(r, 'b');
+  await until(() => /sides measured 1\.99 \/ – c\/it \(TSC-calibrated\) · model \d+\.\d\d \/ \d+\.\d\d/.test(frame()), `each side beside its pane: ${frame().split('\n')[0]}`);
+  assert.ok(frame().split('\n')[0]!.length <= 80);
+});
+
+test('measureText: a whole-region measurement while the panes show the sides is not compared with a side', () => {
+  const done = { kind: 'done' as const, outcome: { ok: true as const, cyclesPerIteration: 2, method: 'perf' as const, variant: 'loop' as const } };
+  const runner: MeasureRunner = { hostArch: 'SKL', run: () => ({ promise: new Promise(() => {}), cancel: () => {} }) };
+  assert.equal(measureText(done, { runner, arch: 'SKL', panes: [{ branch: 0, total: 3 }, { branch: 1, total: 4 }] }), 'measured 2.00 c/it (perf cycles, loop) · model (b off)');
+  assert.equal(measureText(done, { runner, arch: 'SKL', panes: [{ branch: null, total: null }] }), 'measured 2.00 c/it (perf cycles, loop) · model …');
+  assert.equal(measureText({ kind: 'idle' }, { runner, arch: 'SKL', panes: [] }), null);
 });

@@ -133,8 +133,7 @@ export function Explorer(props: ExplorerProps) {
         missing={state.session.lines.filter((l) => l.origin === 'none').length}
         measure={measureText(measured.status, {
           runner: props.measure, arch: state.session.arch,
-          // the model's figure for the whole region: the first pane's whole run, when it is the region's
-          model: state.panes[0]?.spec.branch === null ? state.totals[0]?.blockThroughput ?? null : undefined,
+          panes: state.panes.map((pane, i) => ({ branch: pane.spec.branch, total: state.totals[i]?.blockThroughput ?? null })),
         })} />
       {state.panes.length > 1 && (
         <ComparisonBar width={width} color={color} divergence={describeDivergence(divergence)}
