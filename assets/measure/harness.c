@@ -3,10 +3,12 @@
  * with the system's C compiler and cached; the TypeScript side (src/measure) runs it with
  * parameters in argv and the region's machine code (its body, closing branch removed) on stdin.
  *
- *   harness COUNTER REPS TIMEOUT_S MAX_PAGES < body-bytes
+ *   harness COUNTER REPS TIMEOUT_S MAX_PAGES [REG=VALUE ...] < body-bytes
  *
  * COUNTER: the number (x86 encoding, 0 = rax … 15 = r15, not 4 = rsp) of a general-purpose
- * register the region does not touch, used to close the "loop" variant. Prints one JSON line.
+ * register the region does not touch, used to close the "loop" variant. REG=VALUE (decimal,
+ * REG a register number but 4): a start value other than the pattern, e.g. 0 for the high half of
+ * a division's dividend (src/measure/prepare.ts says when). Prints one JSON line.
  *
  * Method (BHive's): a forked child builds the code — a prologue that sets every general-purpose
  * register (rsp too) to PATTERN + REG_STEP × its number and zeroes the vector registers, then the body repeated
@@ -40,6 +42,7 @@
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #ifndef MAP_FIXED_NOREPLACE
@@ -65,8 +68,8 @@ enum { FR_OK, FR_PAGES, FR_MAPFAIL, FR_PROT, FR_GP, FR_SEGV, FR_ILL, FR_FPE, FR_
 
 struct variant { double p10, p50; uint64_t n1, n2; };
 struct result {
-  int reason, phase, sig, code; uint64_t addr;
-  int perf; double cal_before, cal_after; int pages;
+  int reason, phase, sig, code; uint64_t addr; int64_t offset;
+  int perf, perf_err; double cal_before, cal_after; int pages;
   struct variant v[2];
   char setup[120];
 };
@@ -78,36 +81,48 @@ static uint64_t saved_rsp;
    floating-point operation on loaded data can take a microcode assist. */
 static uint32_t region_mxcsr = 0x1F80 | 0x8000 | 0x0040;
 static struct result res;
+/* start values of the general-purpose registers (PATTERN + n × REG_STEP unless overridden) */
+static uint64_t start_value[16];
+/* the code buffers built, to say where in the body a fault happened */
+struct built { uint64_t base, top, end, len; };
+static struct built builtv[8];
+static int nbuilt;
+static int64_t body_offset(uint64_t addr) {
+  for (int k = 0; k < nbuilt; k++)
+    if (addr >= builtv[k].base + builtv[k].top && addr < builtv[k].end && builtv[k].len)
+      return (int64_t)((addr - builtv[k].base - builtv[k].top) % builtv[k].len);
+  return -1;
+}
 
 static void send_result(void) {
   const char *p = (const char *)&res; size_t left = sizeof res;
   while (left) { ssize_t w = write(outfd, p, left); if (w <= 0) break; p += w; left -= (size_t)w; }
 }
-static void fail(int reason, int sig, int code, uint64_t addr) {
+static void fail(int reason, int sig, int code, uint64_t addr, uint64_t ip) {
   res.reason = reason; res.phase = phase; res.sig = sig; res.code = code; res.addr = addr; res.pages = pages;
+  res.offset = body_offset(ip);
   send_result();
   _exit(3);
 }
 
+static uint64_t ip_of(void *ctx) { return (uint64_t)((ucontext_t *)ctx)->uc_mcontext.gregs[REG_RIP]; }
 static void on_segv(int sig, siginfo_t *si, void *ctx) {
-  (void)ctx;
-  uint64_t a = (uint64_t)(uintptr_t)si->si_addr;
+  uint64_t a = (uint64_t)(uintptr_t)si->si_addr, ip = ip_of(ctx);
   if (si->si_code == SEGV_MAPERR && a >= MIN_ADDR && a < MAX_ADDR) {
-    if (pages >= max_pages) fail(FR_PAGES, sig, si->si_code, a);
+    if (pages >= max_pages) fail(FR_PAGES, sig, si->si_code, a, ip);
     void *page = (void *)(uintptr_t)(a & ~4095ULL);
     void *p = mmap(page, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED_NOREPLACE, memfd, 0);
-    if (p != page) fail(FR_MAPFAIL, sig, si->si_code, a);
+    if (p != page) fail(FR_MAPFAIL, sig, si->si_code, a, ip);
     pages++;
     return;
   }
-  if (si->si_code == SEGV_ACCERR) fail(FR_PROT, sig, si->si_code, a);
-  if (si->si_code == SI_KERNEL) fail(FR_GP, sig, si->si_code, a);
-  fail(FR_SEGV, sig, si->si_code, a);
+  if (si->si_code == SEGV_ACCERR) fail(FR_PROT, sig, si->si_code, a, ip);
+  if (si->si_code == SI_KERNEL) fail(FR_GP, sig, si->si_code, a, ip);
+  fail(FR_SEGV, sig, si->si_code, a, ip);
 }
 static void on_other(int sig, siginfo_t *si, void *ctx) {
-  (void)ctx;
   int r = sig == SIGILL ? FR_ILL : sig == SIGFPE ? FR_FPE : sig == SIGBUS ? FR_BUS : FR_TRAP;
-  fail(r, sig, si->si_code, (uint64_t)(uintptr_t)si->si_addr);
+  fail(r, sig, si->si_code, (uint64_t)(uintptr_t)si->si_addr, ip_of(ctx));
 }
 
 /* ---- code generation ---- */
@@ -143,7 +158,7 @@ static void *build(const uint8_t *body, size_t len, uint64_t copies, int counter
   movabs(&b, 0, PATTERN + 4 * REG_STEP);
   static const uint8_t set_rsp[] = { 0x48, 0x89, 0xC4 };            /* mov rsp, rax */
   put(&b, set_rsp, sizeof set_rsp);
-  for (int r = 0; r < 16; r++) if (r != 4) movabs(&b, r, PATTERN + (uint64_t)r * REG_STEP);
+  for (int r = 0; r < 16; r++) if (r != 4) movabs(&b, r, start_value[r]);
   if (counter >= 0) movabs(&b, counter, iters);
   while (b.n % 64) put1(&b, 0x90);
   size_t top = b.n;
@@ -157,6 +172,7 @@ static void *build(const uint8_t *body, size_t len, uint64_t copies, int counter
   static const uint8_t restore[] = { 0x48, 0x8B, 0x20, 0x41, 0x5F, 0x41, 0x5E, 0x41, 0x5D, 0x41, 0x5C, 0x5D, 0x5B, 0xC3 };
   put(&b, restore, sizeof restore);
   if (mprotect(mem, cap, PROT_READ | PROT_EXEC) != 0) return NULL;
+  if (nbuilt < 8) builtv[nbuilt++] = (struct built){ (uint64_t)(uintptr_t)mem, top, (uint64_t)(uintptr_t)mem + top + len * copies, len };
   *size = cap;
   return mem;
 }
@@ -200,11 +216,11 @@ static int open_perf(void) {
   a.size = sizeof a; a.type = PERF_TYPE_HARDWARE; a.config = PERF_COUNT_HW_CPU_CYCLES;
   a.exclude_kernel = 1; a.exclude_hv = 1;
   int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
-  if (fd < 0) return -1;
+  if (fd < 0) { res.perf_err = errno; return -1; }
   uint64_t x = 0, y = 0;                     /* a counter that never counts (some VMs) is no counter */
-  if (read(fd, &x, 8) != 8) { close(fd); return -1; }
+  if (read(fd, &x, 8) != 8) { res.perf_err = errno; close(fd); return -1; }
   for (volatile int i = 0; i < 100000; i++) {}
-  if (read(fd, &y, 8) != 8 || y <= x) { close(fd); return -1; }
+  if (read(fd, &y, 8) != 8 || y <= x) { res.perf_err = -1; close(fd); return -1; }
   return fd;
 }
 
@@ -235,7 +251,7 @@ static int install_seccomp(void) {
 
 static void setup_fail(const char *what) {
   snprintf(res.setup, sizeof res.setup, "%s: %s", what, strerror(errno));
-  fail(FR_SETUP, 0, 0, 0);
+  fail(FR_SETUP, 0, 0, 0, 0);
 }
 
 static void child(const uint8_t *body, size_t len, int counter, int timeout) {
@@ -297,15 +313,27 @@ static void json_str(const char *s) {
 }
 
 int main(int argc, char **argv) {
-  if (argc != 5) { fprintf(stderr, "usage: harness COUNTER REPS TIMEOUT_S MAX_PAGES < body\n"); return 2; }
+  if (argc < 5 || argc > 5 + 15) { fprintf(stderr, "usage: harness COUNTER REPS TIMEOUT_S MAX_PAGES [REG=VALUE ...] < body\n"); return 2; }
+  /* the body first: a caller that writes it is not left with a closed pipe when a parameter is bad */
+  static uint8_t body[MAX_BODY + 1];
+  size_t len = 0; ssize_t r;
+  while ((r = read(0, body + len, sizeof body - len)) > 0) { len += (size_t)r; if (len > MAX_BODY) break; }
   int counter = atoi(argv[1]); reps = atoi(argv[2]); int timeout = atoi(argv[3]); max_pages = atoi(argv[4]);
   if (counter < 0 || counter > 15 || counter == 4 || reps < 10 || reps > MAX_REPS || timeout < 1 || timeout > 600 || max_pages < 1 || max_pages > 65536) {
     fprintf(stderr, "harness: bad parameters\n"); return 2;
   }
-  static uint8_t body[MAX_BODY + 1];
-  size_t len = 0; ssize_t r;
-  while ((r = read(0, body + len, sizeof body - len)) > 0) { len += (size_t)r; if (len > MAX_BODY) break; }
+  for (int r = 0; r < 16; r++) start_value[r] = PATTERN + (uint64_t)r * REG_STEP;
+  for (int k = 5; k < argc; k++) {
+    char *end = NULL; errno = 0;
+    long reg = strtol(argv[k], &end, 10);
+    if (end == argv[k] || *end != '=' || reg < 0 || reg > 15 || reg == 4 || reg == counter) { fprintf(stderr, "harness: bad register start value %s\n", argv[k]); return 2; }
+    const char *v = end + 1;
+    unsigned long long x = strtoull(v, &end, 10);
+    if (end == v || *end || errno) { fprintf(stderr, "harness: bad register start value %s\n", argv[k]); return 2; }
+    start_value[reg] = (uint64_t)x;
+  }
   if (len == 0 || len > MAX_BODY) { fprintf(stderr, "harness: the body must be 1..%d bytes\n", MAX_BODY); return 2; }
+  prctl(PR_SET_PDEATHSIG, SIGKILL);            /* ended with uopscope */
   memfd = (int)syscall(SYS_memfd_create, "uopscope-data", 0);
   if (memfd < 0 || ftruncate(memfd, 4096) != 0) { perror("harness: memfd"); return 2; }
   int fds[2];
@@ -313,7 +341,12 @@ int main(int argc, char **argv) {
   fflush(stdout);
   pid_t pid = fork();
   if (pid < 0) { perror("harness: fork"); return 2; }
-  if (pid == 0) { close(fds[0]); outfd = fds[1]; child(body, len, counter, timeout); }
+  if (pid == 0) {
+    /* ended with the harness: the explorer cancels a measurement by killing the harness */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() == 1) _exit(3);
+    close(fds[0]); outfd = fds[1]; child(body, len, counter, timeout);
+  }
   close(fds[1]);
   struct result got; memset(&got, 0, sizeof got);
   size_t have = 0;
@@ -321,7 +354,7 @@ int main(int argc, char **argv) {
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
   if (have == sizeof got && got.reason == FR_OK && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-    printf("{\"ok\":true,\"method\":\"%s\",\"repetitions\":%d,\"pages\":%d,\"calibration\":[%.6f,%.6f]", got.perf ? "perf" : "tsc", reps, got.pages, got.cal_before, got.cal_after);
+    printf("{\"ok\":true,\"method\":\"%s\",\"repetitions\":%d,\"pages\":%d,\"perfError\":%d,\"calibration\":[%.6f,%.6f]", got.perf ? "perf" : "tsc", reps, got.pages, got.perf_err, got.cal_before, got.cal_after);
     for (int k = 0; k < 2; k++)
       printf(",\"%s\":{\"p10\":%.6f,\"p50\":%.6f,\"n1\":%llu,\"n2\":%llu}", k ? "loop" : "unrolled", got.v[k].p10, got.v[k].p50, (unsigned long long)got.v[k].n1, (unsigned long long)got.v[k].n2);
     printf("}\n");
@@ -329,8 +362,8 @@ int main(int argc, char **argv) {
   }
   static const char *why[] = { "ok", "pages", "map", "protection", "general-protection", "segv", "illegal-instruction", "arithmetic", "bus", "trap", "setup" };
   if (have == sizeof got) {
-    printf("{\"ok\":false,\"phase\":\"%s\",\"reason\":\"%s\",\"signal\":%d,\"code\":%d,\"address\":%llu,\"pages\":%d,\"maxPages\":%d,\"detail\":",
-           PHASE[got.phase & 3], why[got.reason % 11], got.sig, got.code, (unsigned long long)got.addr, got.pages, max_pages);
+    printf("{\"ok\":false,\"phase\":\"%s\",\"reason\":\"%s\",\"signal\":%d,\"code\":%d,\"address\":%llu,\"offset\":%lld,\"pages\":%d,\"maxPages\":%d,\"detail\":",
+           PHASE[got.phase & 3], why[got.reason % 11], got.sig, got.code, (unsigned long long)got.addr, (long long)got.offset, got.pages, max_pages);
     json_str(got.setup);
     printf("}\n");
   } else if (WIFSIGNALED(status)) {

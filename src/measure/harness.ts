@@ -4,7 +4,7 @@
 // through a shell. See docs/measure.md for the method.
 
 import { createHash } from 'node:crypto';
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { cacheRoot, packageRoot } from '../data/paths.js';
@@ -26,38 +26,79 @@ export function harnessSource(): string {
  * interrupted build never leaves a half-written executable.
  */
 export function ensureHarness(opts: { cacheDir?: string } = {}): string {
+  const t = harnessTarget(opts);
+  if (existsSync(t.exe)) return t.exe;
+  const tried: string[] = [];
+  for (const cc of compilers()) {
+    const r = spawnSync(cc, buildArgs(t), { encoding: 'utf8', timeout: 120_000 });
+    const done = built(t, cc, r.error as NodeJS.ErrnoException | undefined, r.status, r.stderr ?? '', tried);
+    if (done) return done;
+  }
+  throw noCompiler(tried);
+}
+
+/** ensureHarness without blocking the event loop (the explorer builds it in the background). */
+export async function ensureHarnessAsync(opts: { cacheDir?: string } = {}): Promise<string> {
+  const t = harnessTarget(opts);
+  if (existsSync(t.exe)) return t.exe;
+  const tried: string[] = [];
+  for (const cc of compilers()) {
+    const r = await new Promise<{ error?: NodeJS.ErrnoException; status: number | null; stderr: string }>((res) => {
+      execFile(cc, buildArgs(t), { encoding: 'utf8', timeout: 120_000 }, (error, _stdout, stderr) => {
+        const code = error && typeof (error as NodeJS.ErrnoException).code === 'number' ? (error as unknown as { code: number }).code : null;
+        res({ ...(error && (error as NodeJS.ErrnoException).code === 'ENOENT' ? { error: error as NodeJS.ErrnoException } : {}), status: error ? code ?? 1 : 0, stderr: stderr ?? '' });
+      });
+    });
+    const done = built(t, cc, r.error, r.status, r.stderr, tried);
+    if (done) return done;
+  }
+  throw noCompiler(tried);
+}
+
+interface Target { src: string; dir: string; exe: string; tmp: string }
+
+function harnessTarget(opts: { cacheDir?: string }): Target {
   const src = harnessSource();
   const hash = createHash('sha256').update(readFileSync(src)).digest('hex').slice(0, 16);
   const dir = join(cacheRoot(opts.cacheDir), 'measure');
   const exe = join(dir, `harness-${hash}`);
-  if (existsSync(exe)) return exe;
-  try {
-    mkdirSync(dir, { recursive: true });
-  } catch (e) {
-    throw new UserError(`cannot create ${dir} for the measurement harness: ${(e as NodeJS.ErrnoException).code ?? String(e)} — set UOPSCOPE_CACHE_DIR to a writable directory`);
-  }
-  const tmp = `${exe}.${process.pid}.tmp`;
-  const tried: string[] = [];
-  for (const cc of compilers()) {
-    const r = spawnSync(cc, ['-O2', '-std=gnu11', '-o', tmp, src], { encoding: 'utf8', timeout: 120_000 });
-    if (r.error && (r.error as NodeJS.ErrnoException).code === 'ENOENT') { tried.push(cc); continue; }
-    if (r.status === 0 && existsSync(tmp)) {
-      renameSync(tmp, exe);
-      return exe;
+  if (!existsSync(exe)) {
+    try {
+      mkdirSync(dir, { recursive: true });
+    } catch (e) {
+      throw new UserError(`cannot create ${dir} for the measurement harness: ${(e as NodeJS.ErrnoException).code ?? String(e)} — set UOPSCOPE_CACHE_DIR to a writable directory`);
     }
-    rmSync(tmp, { force: true });
-    const first = (r.stderr || r.error?.message || '').split('\n').find((l) => /error/i.test(l)) ?? `exit ${r.status}`;
-    throw new UserError(`cannot build the measurement harness with ${cc}: ${first.trim()} — uopscope measure needs a C compiler for Linux x86-64 with the kernel headers (Debian: apt-get install gcc linux-libc-dev)`);
   }
-  throw new UserError(`uopscope measure builds a small C harness on first use and found no C compiler (tried ${tried.join(', ')}): install one (Debian: apt-get install gcc) or set CC`);
+  return { src, dir, exe, tmp: `${exe}.${process.pid}.tmp` };
+}
+
+const buildArgs = (t: Target): string[] => ['-O2', '-std=gnu11', '-o', t.tmp, t.src];
+
+/** After one compiler's try: the executable (renamed into place), null to try the next
+ *  compiler (this one is not installed), or a UserError with the compiler's first error. */
+function built(t: Target, cc: string, error: NodeJS.ErrnoException | undefined, status: number | null, stderr: string, tried: string[]): string | null {
+  if (error && error.code === 'ENOENT') { tried.push(cc); return null; }
+  if (status === 0 && existsSync(t.tmp)) {
+    renameSync(t.tmp, t.exe);
+    return t.exe;
+  }
+  rmSync(t.tmp, { force: true });
+  const first = (stderr || error?.message || '').split('\n').find((l) => /error/i.test(l)) ?? `exit ${status}`;
+  throw new UserError(`cannot build the measurement harness with ${cc}: ${first.trim()} — uopscope measure needs a C compiler for Linux x86-64 with the kernel headers (Debian: apt-get install gcc linux-libc-dev)`);
+}
+
+function noCompiler(tried: string[]): UserError {
+  return new UserError(`uopscope measure builds a small C harness on first use and found no C compiler (tried ${tried.join(', ')}): install one (Debian: apt-get install gcc) or set CC`);
 }
 
 /** One measured variant: core cycles per iteration, low (10th) and middle percentile. */
 export interface HarnessVariant { p10: number; p50: number; n1: number; n2: number }
 
 export type HarnessResult =
-  | { ok: true; method: 'perf' | 'tsc'; repetitions: number; pages: number; calibration: [number, number]; unrolled: HarnessVariant; loop: HarnessVariant }
-  | { ok: false; reason: string; phase?: string; signal?: number; code?: number; address?: number; pages?: number; maxPages?: number; detail?: string; timeout?: number; status?: number };
+  | { ok: true; method: 'perf' | 'tsc'; repetitions: number; pages: number;
+      /** why perf_event_open gave no cycle counter: errno, -1 when it gave one that does not count, 0 when it worked */
+      perfError: number; calibration: [number, number]; unrolled: HarnessVariant; loop: HarnessVariant }
+  | { ok: false; reason: string; phase?: string; signal?: number; code?: number; address?: number; offset?: number; pages?: number; maxPages?: number; detail?: string; timeout?: number; status?: number };
 
 export interface HarnessOptions {
   /** x86 number (0 = rax … 15 = r15, not 4) of a register the region does not touch */
@@ -66,6 +107,8 @@ export interface HarnessOptions {
   timeoutSeconds?: number;
   maxPages?: number;
   cacheDir?: string;
+  /** registers that start at another value than the harness's pattern (prepare.ts divisionStarts) */
+  startValues?: readonly { number: number; value: bigint }[];
 }
 
 export const DEFAULT_REPETITIONS = 200;
@@ -75,19 +118,47 @@ export const DEFAULT_TIMEOUT_S = 10;
 export const DEFAULT_MAX_PAGES = 512;
 export const MAX_BODY_BYTES = 4096;
 
-/** Runs the harness on `body` (the region's bytes, its closing branch removed). */
-export function runHarness(body: Uint8Array, o: HarnessOptions): HarnessResult {
+function harnessArgs(body: Uint8Array, o: HarnessOptions): { args: string[]; timeout: number } {
   if (body.length === 0 || body.length > MAX_BODY_BYTES) throw new UserError(`the region has ${body.length} bytes of code; uopscope measure takes 1 to ${MAX_BODY_BYTES}`);
-  const exe = ensureHarness(o.cacheDir !== undefined ? { cacheDir: o.cacheDir } : {});
   const timeout = o.timeoutSeconds ?? DEFAULT_TIMEOUT_S;
   const args = [o.counter, o.repetitions ?? DEFAULT_REPETITIONS, timeout, o.maxPages ?? DEFAULT_MAX_PAGES].map(String);
-  const r = spawnSync(exe, args, { input: body, encoding: 'utf8', timeout: (timeout + 5) * 1000, maxBuffer: 1 << 20 });
-  if (r.error) throw new UserError(`the measurement harness (${exe}) did not run: ${r.error.message}`);
-  const line = r.stdout.trim();
-  if (r.status !== 0 || !line.startsWith('{')) {
-    throw new UserError(`the measurement harness (${exe}) failed: ${(r.stderr || `exit ${r.status}`).trim().split('\n')[0]}`);
+  for (const s of o.startValues ?? []) args.push(`${s.number}=${BigInt.asUintN(64, s.value)}`);
+  return { args, timeout };
+}
+
+function harnessOutput(exe: string, status: number | null, stdout: string, stderr: string): HarnessResult {
+  const line = stdout.trim();
+  if (status !== 0 || !line.startsWith('{')) {
+    throw new UserError(`the measurement harness (${exe}) failed: ${(stderr || `exit ${status}`).trim().split('\n')[0]}`);
   }
   return JSON.parse(line) as HarnessResult;
+}
+
+/** Runs the harness on `body` (the region's bytes, its closing branch removed). */
+export function runHarness(body: Uint8Array, o: HarnessOptions): HarnessResult {
+  const { args, timeout } = harnessArgs(body, o);
+  const exe = ensureHarness(o.cacheDir !== undefined ? { cacheDir: o.cacheDir } : {});
+  const r = spawnSync(exe, args, { input: body, encoding: 'utf8', timeout: (timeout + 5) * 1000, maxBuffer: 1 << 20 });
+  if (r.error) throw new UserError(`the measurement harness (${exe}) did not run: ${r.error.message}`);
+  return harnessOutput(exe, r.status, r.stdout, r.stderr);
+}
+
+/** runHarness in the background: `signal` kills the harness (and, with it, its child). */
+export async function runHarnessAsync(body: Uint8Array, o: HarnessOptions, signal?: AbortSignal): Promise<HarnessResult> {
+  const { args, timeout } = harnessArgs(body, o);
+  const exe = await ensureHarnessAsync(o.cacheDir !== undefined ? { cacheDir: o.cacheDir } : {});
+  signal?.throwIfAborted();
+  return new Promise((resolve, reject) => {
+    const child = execFile(exe, args, { encoding: 'utf8', timeout: (timeout + 5) * 1000, maxBuffer: 1 << 20, killSignal: 'SIGKILL', ...(signal ? { signal } : {}) }, (error, stdout, stderr) => {
+      if (signal?.aborted) { reject(signal.reason ?? new Error('cancelled')); return; }
+      if (error && typeof (error as NodeJS.ErrnoException).code !== 'number') { reject(new UserError(`the measurement harness (${exe}) did not run: ${error.message}`)); return; }
+      try {
+        resolve(harnessOutput(exe, error ? (error as unknown as { code: number }).code : 0, stdout, stderr));
+      } catch (e) { reject(e); }
+    });
+    child.stdin?.on('error', () => {});   // the harness ended before reading: its output says why
+    child.stdin?.end(Buffer.from(body));
+  });
 }
 
 /** Core cycles per iteration from a harness figure: TSC ticks over ticks per cycle (the
@@ -98,9 +169,10 @@ export function cyclesOf(r: Extract<HarnessResult, { ok: true }>, ticks: number)
   return ticks / perCycle;
 }
 
-/** One line saying why a region could not be measured. */
-export function notMeasurable(r: Extract<HarnessResult, { ok: false }>): string {
-  const at = r.phase && r.phase !== 'unrolled' && r.phase !== 'loop' ? ` (during the harness's ${r.phase})` : '';
+/** One line saying why a region could not be measured; `where` names the faulting line
+ *  (' at line 2, idiv rcx') when the caller knows it from the result's offset. */
+export function notMeasurable(r: Extract<HarnessResult, { ok: false }>, where = ''): string {
+  const at = r.phase && r.phase !== 'unrolled' && r.phase !== 'loop' ? ` (during the harness's ${r.phase})` : where;
   const hex = r.address !== undefined ? `0x${r.address.toString(16)}` : '?';
   switch (r.reason) {
     case 'illegal-instruction': return `not measurable: an illegal or unsupported instruction (SIGILL)${at}`;

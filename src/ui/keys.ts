@@ -34,6 +34,8 @@ export interface KeyOps {
   openModel(): void;
   modelMove(by: number): void;
   modelPick(): void;
+  /** run the region on this machine (hooks/useMeasure.ts) */
+  measure(): void;
 }
 
 export interface Binding {
@@ -83,6 +85,8 @@ export const EXPLORER_KEYS: Binding[] = [
     match: is('s'), run: (o) => o.openModel() },
   { keys: 'i', short: 'i', what: 'iters', help: 'change the number of iterations', priority: 14,
     match: is('i'), run: (o) => o.openPrompt('iterations') },
+  { keys: 'M', short: 'M', what: 'measure', help: 'measure the region on this machine (in the background): cycles/iteration beside the model in the header', priority: 15,
+    match: is('M'), run: (o) => o.measure() },
   { keys: 'x', short: 'x', what: 'export', help: 'export the session as a text report (asks for the path)', priority: 5,
     match: is('x'), run: (o) => o.openPrompt('export') },
   { keys: 'tab / 1-4', hint: 'tab', short: 'tab', what: 'pane', help: 'switch pane (small terminals)', priority: 6,

@@ -82,6 +82,25 @@ export interface ArchChoice {
 
 export type QuitHow = 'quit' | 'interrupt';
 
+/** A native measurement of the region on this machine (src/cli/explorerMeasure.ts makes it). */
+export type MeasureOutcome =
+  | { ok: true; cyclesPerIteration: number; method: 'perf' | 'tsc'; variant: 'loop' | 'unrolled' }
+  /** a branch inside: each side of the branch comparison (fall-through, taken) as straight-line
+   *  code; a side that could not run has null and its reason */
+  | { ok: true; sides: MeasuredSideOutcome[]; method: 'perf' | 'tsc'; variant: 'loop' | 'unrolled' }
+  | { ok: false; reason: string };
+
+export interface MeasuredSideOutcome { label: string; cyclesPerIteration: number | null; reason?: string }
+
+/** What the explorer's measure key runs (in the background: a child process). */
+export interface MeasureRunner {
+  /** uopscope's name for this host's core, null when it has no model for it */
+  hostArch: string | null;
+  /** why nothing can be measured at all here (not Linux x86-64), when so */
+  unavailable?: string;
+  run(): Cancellable<MeasureOutcome>;
+}
+
 export interface ExplorerProps {
   session: ExplorerSession;
   iterations: number;
@@ -102,6 +121,8 @@ export interface ExplorerProps {
   /** called after the user quits, before unmount: 'quit' (q) or 'interrupt' (Ctrl-C, which
    *  ends the program with status 130 as terminal programs do) */
   onQuit?(how: QuitHow): void;
+  /** runs the region natively for the measure key (M); without it M says it is not available */
+  measure?: MeasureRunner;
 }
 
 /** A what-if switch the explorer toggles (names and labels: src/sim/variants.ts). */

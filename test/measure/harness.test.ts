@@ -105,3 +105,35 @@ test('different base registers do not alias: the thesis stencil runs without a c
   if (c <= 0) { t.skip(`this host's cycle counts are unusable (${c})`); return; }
   assert.ok(c < 6, `${c} cycles per iteration: the store and the load alias`);
 });
+
+test('start values: div rcx overflows from the pattern (rdx above rcx) and runs with rdx at 0; a fault names its offset in the body', { skip: !linux && 'Linux x86-64 only' }, () => {
+  const body = assemble('div rcx');
+  const bad = runHarness(body, { counter: R15, cacheDir: cache, repetitions: 20 });
+  assert.equal(bad.ok, false);
+  assert.match(notMeasurable(bad as Extract<HarnessResult, { ok: false }>), /arithmetic fault/);
+  assert.equal((bad as { offset?: number }).offset, 0, 'the div is the body\'s first byte');
+  ok(runHarness(body, { counter: R15, cacheDir: cache, repetitions: 20, startValues: [{ number: 2, value: 0n }] }));
+  // the offset of a fault past the first instruction: two nops, then ud2
+  const ud = run('nop\nnop\nud2');
+  assert.equal(ud.ok, false);
+  assert.equal((ud as { offset?: number }).offset, 2);
+  // the counter register's start value is the harness's: refused as a parameter
+  assert.throws(() => runHarness(body, { counter: R15, cacheDir: cache, repetitions: 20, startValues: [{ number: R15, value: 0n }] }), /bad register start value/);
+});
+
+test('divisionStarts: rdx starts at 0 only when no line before the division writes it; a divisor with a zero low byte gets one more', async () => {
+  const { divisionStarts, prepareRegion: prep } = await import('../../src/measure/prepare.js');
+  const { loadRegion: load } = await import('../../src/disasm/index.js');
+  const starts = async (hex: string) => {
+    const p = prep((await load({ hex })).instructions);
+    assert.ok(p.ok);
+    return p.region.startValues.map((s) => `${s.register}=${s.value.toString(16)}`);
+  };
+  assert.deepEqual(await starts('48f7f1'), ['rdx=0']);                 // div rcx
+  assert.deepEqual(await starts('31d248f7f1'), []);                    // xor edx, edx; div rcx
+  assert.deepEqual(await starts('489948f7f9'), []);                    // cqo; idiv rcx
+  assert.deepEqual(await starts('f7f3'), ['rdx=0']);                   // div ebx
+  assert.deepEqual(await starts('48f736'), ['rdx=0']);                 // div qword ptr [rsi]
+  assert.deepEqual(await starts('41f6f0'), ['rax=2320000', 'r8=2325201']); // div r8b: ah 0, r8b non-zero
+  assert.deepEqual(divisionStarts([]), []);
+});

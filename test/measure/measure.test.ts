@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { archOfModel, parseCpuinfo } from '../../src/measure/host.js';
-import { prepareRegion } from '../../src/measure/prepare.js';
-import { loadRegion } from '../../src/disasm/index.js';
+import { prepareRegion, prepareSide } from '../../src/measure/prepare.js';
+import { branchPaths, loadRegion } from '../../src/disasm/index.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const linux = process.platform === 'linux' && process.arch === 'x64';
@@ -50,7 +50,7 @@ test('preparation: the closing branch comes off, the counter is a register the l
   const obj = compile('sum', 'long sum(const long *a, long n) { long s = 0; for (long i = 0; i < n; i++) s += a[i] * 3; return s; }\n');
   const r = await loadRegion({ file: obj, function: 'sum' });
   const p = prepareRegion(r.instructions);
-  assert.ok(p.ok, JSON.stringify(p));
+  assert.ok(p.ok, p.ok ? "" : p.why);
   const last = r.instructions[r.instructions.length - 1]!;
   assert.equal(p.region.closingBranch, last.line);
   assert.equal(p.region.body.length, r.instructions.slice(0, -1).reduce((n, i) => n + i.length, 0));
@@ -59,7 +59,7 @@ test('preparation: the closing branch comes off, the counter is a register the l
   // an IACA-marked loop jumps back to its start marker, just before the region: its closing branch
   const iaca = await loadRegion({ file: join(ROOT, 'examples/corpus/bin/sum_int.gcc.O2.sse2.o') });
   const pi = prepareRegion(iaca.instructions);
-  assert.ok(pi.ok, JSON.stringify(pi));
+  assert.ok(pi.ok, pi.ok ? "" : pi.why);
   assert.equal(pi.region.closingBranch, iaca.instructions.length - 1);
   assert.ok(iaca.instructions[iaca.instructions.length - 1]!.branch!.target! < iaca.instructions[0]!.address);
   const branch = prepareRegion((await loadRegion({ file: join(ROOT, 'examples/bin/branch') })).instructions);
@@ -110,6 +110,8 @@ test('bad regions: one line each, exit 2, nothing on stdout, the working directo
     ['f4', /not measurable: a general-protection fault .*hlt/],                  // hlt
     ['b801000000bf010000000f05', /line 2 \(syscall\) is a system call/],        // write(1, …)
     ['480500100000488918', /more than 512 pages/],                                // add rax, 4096; mov [rax], rbx
+    // mov edx, 1; mov ecx, 1; div rcx: the region's own dividend overflows the quotient
+    ['ba01000000b90100000048f7f1', /not measurable: an arithmetic fault .*overflowing division\) at line 2 \(div rcx\)/],
   ];
   for (const [hex, why] of cases) {
     const r = uopscope(['--hex', hex, '--repetitions', '10'], cwd);
@@ -134,4 +136,98 @@ test('without a C compiler: one line that says so, exit 2', { skip: !linux && 'L
   assert.equal(r.stdout, '');
   assert.match(r.stderr, /^uopscope: uopscope measure builds a small C harness on first use and found no C compiler \(tried cc, gcc, clang\): install one/);
   assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+});
+
+test('--json on a region that is not measurable: valid JSON with measurable false and the reason, exit 2', { skip: !linux && 'Linux x86-64 only' }, () => {
+  const r = uopscope(['--hex', '31c948f7f1', '--json', '--repetitions', '10']); // xor ecx, ecx; div rcx
+  assert.equal(r.status, 2, r.stderr);
+  const m = JSON.parse(r.stdout);
+  assert.equal(m.measurable, false);
+  assert.match(m.reason, /^not measurable: an arithmetic fault .*division by zero.* at line 1 \(div rcx\)$/);
+  assert.equal(m.measurement, undefined);
+  assert.ok(typeof m.prediction.blockThroughput === 'number', 'the prediction is still there');
+  // a refusal before anything runs (a system call) takes the same path
+  const s = uopscope(['--hex', 'b801000000bf010000000f05', '--json', '--repetitions', '10']);
+  assert.equal(s.status, 2, s.stderr);
+  assert.match(JSON.parse(s.stdout).reason, /line 2 \(syscall\) is a system call/);
+  // a measurable one says so
+  const ok = uopscope(['--hex', '4801c3', '--json', '--repetitions', '10']);
+  assert.equal(ok.status, 0, ok.stderr);
+  assert.equal(JSON.parse(ok.stdout).measurable, true);
+});
+
+test('a gcc-compiled bignum ÷ limb loop (rdx carried from one div to the next) is measured with rdx starting at 0', { skip: (!linux && 'Linux x86-64 only') || noGcc }, async () => {
+  // GMP's mpn_divrem_1: the remainder is the next limb's high half. With rdx at the pattern
+  // (above rcx, the divisor) the first div's quotient overflows; from 0 it stays below rcx
+  const obj = compile('divlimb', `unsigned long divrem_1(unsigned long *restrict q, const unsigned long *restrict a, long n, unsigned long d) {
+  unsigned long r = 0;
+  for (long i = n - 1; i >= 0; i--) { unsigned long lo = a[i]; __asm__("divq %2" : "+a"(lo), "+d"(r) : "r"(d)); q[i] = lo; }
+  return r;
+}
+`);
+  const region = await loadRegion({ file: obj, function: 'divrem_1' });
+  const p = prepareRegion(region.instructions);
+  assert.ok(p.ok, p.ok ? '' : p.why);
+  assert.deepEqual(p.region.startValues.map((s) => [s.register, s.value]), [['rdx', 0n]]);
+  const j = uopscope([obj, '--function', 'divrem_1', '--json', '--repetitions', '30']);
+  assert.equal(j.status, 0, j.stderr);
+  const m = JSON.parse(j.stdout);
+  assert.equal(m.measurable, true);
+  assert.deepEqual(m.measurement.startValues.map((s: { register: string; value: string }) => [s.register, s.value]), [['rdx', '0x0']]);
+  const c = m.measurement.loop.cyclesPerIteration;
+  // a 64-bit division takes 10 to 100 cycles on the cores uopscope models
+  assert.ok(c >= 5 && c <= 150, `div r64 loop: ${c} cycles/iteration`);
+  // the gcc modulo loops that zero rdx themselves (xor edx, edx; cqo) run unchanged
+  const mod = compile('modm', 'void mod_loop(unsigned long *restrict o, const unsigned long *restrict a, unsigned long d, long n) { for (long i = 0; i < n; i++) o[i] = a[i] % d; }\nlong smod(long x, long d, long n) { for (long i = 0; i < n; i++) x = (x * 31 + i) % d; return x; }\n');
+  for (const fn of ['mod_loop', 'smod']) {
+    const pm = prepareRegion((await loadRegion({ file: mod, function: fn })).instructions);
+    assert.ok(pm.ok, pm.ok ? '' : pm.why);
+    assert.deepEqual(pm.region.startValues, [], `${fn}: the region sets its own high half`);
+    const r = uopscope([mod, '--function', fn, '--json', '--repetitions', '20']);
+    assert.equal(r.status, 0, `${fn}: ${r.stderr}`);
+    assert.ok(JSON.parse(r.stdout).measurement.loop.cyclesPerIteration > 3, fn);
+  }
+});
+
+test('a region with a branch inside is measured per side of the branch comparison, beside the model\'s figure for that side', { skip: !linux && 'Linux x86-64 only' }, async () => {
+  const file = join(ROOT, 'examples/bin/branch');
+  const instrs = (await loadRegion({ file })).instructions;
+  // the fall-through side loses the jne (line 2) and the jmp over the other side (line 4)
+  const left = prepareSide(instrs, [0, 1, 2, 3, 4, 6], 2);
+  assert.ok(left.ok, left.ok ? '' : left.why);
+  assert.deepEqual(left.region.lines, [0, 1, 3, 6]);
+  assert.deepEqual(left.region.removedBranches, [2, 4]);
+  assert.equal(Buffer.from(left.region.body).toString('hex'), [0, 1, 3, 6].map((l) => instrs[l]!.bytes).join(''));
+  const j = uopscope([file, '--json', '--repetitions', '30']);
+  assert.equal(j.status, 0, j.stderr);
+  const m = JSON.parse(j.stdout);
+  assert.equal(m.measurable, true);
+  assert.equal(m.measurement, undefined);
+  assert.equal(m.branch.branchLine, 2);
+  assert.deepEqual(m.branch.sides.map((s: { side: string; lines: number[] }) => [s.side, s.lines]), [['fall-through', [0, 1, 2, 3, 4, 6]], ['taken', [0, 1, 2, 5, 6]]]);
+  // the side's prediction is the report's --branch section for it
+  const rep = spawnSync(process.execPath, ['--import', import.meta.resolve('tsx'), join(ROOT, 'src/cli/main.ts'), 'report', file, '--branch', '--fast', '--json', '--arch', m.prediction.arch], { cwd: ROOT, env, encoding: 'utf8' });
+  const report = JSON.parse(rep.stdout);
+  for (const s of m.branch.sides) {
+    assert.ok(s.measurable, JSON.stringify(s));
+    assert.equal(s.measurement.comparable, 'unrolled', 'the region has no closing branch');
+    // add rbx, rax; add rbx, rbx: a chain of two adds on rbx each side, 2 cycles
+    const c = s.measurement.unrolled.cyclesPerIteration;
+    assert.ok(c >= 1 && c <= 6, `${s.side}: ${c}`);
+  }
+  assert.equal(typeof m.branch.sides[0].predicted, 'number');
+  assert.ok(Math.abs(m.branch.sides[0].predicted - report.branch.left.blockThroughput) < 0.01, `${m.branch.sides[0].predicted} vs ${report.branch.left.blockThroughput}`);
+  assert.ok(Math.abs(m.branch.sides[1].predicted - report.branch.right.blockThroughput) < 0.01);
+  const t = uopscope([file, '--repetitions', '10']);
+  assert.equal(t.status, 0, t.stderr);
+  assert.match(t.stdout, /^Fall-through side \(lines 0, 1, 2, 3, 4, 6; without lines 2, 4\):$/m);
+  assert.match(t.stdout, /^Taken side \(lines 0, 1, 2, 5, 6; without line 2\):$/m);
+  assert.match(t.stdout, /^ {2}Predicted on \w+(-\w)?: \d+\.\d\d cycles\/iteration \(block throughput of the side/m);
+  // a side with a second conditional branch is refused with the reason
+  const bs = await loadRegion({ file: join(ROOT, 'examples/corpus/bin/binary_search.gcc.O2.sse2.o') });
+  const paths = branchPaths(bs.instructions)!;
+  for (const lines of [paths.left, paths.right]) {
+    const p = prepareSide(bs.instructions, lines, paths.branchLine);
+    if (!p.ok) assert.match(p.why, /another branch on this side|system call/);
+  }
 });

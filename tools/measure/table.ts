@@ -68,15 +68,36 @@ async function main(): Promise<void> {
       try {
         const m = await measure({ file: join(ROOT, file) }, { repetitions: 200, ...(archFlag ? { arch: archFlag } : {}) });
         host = m.host; arch = m.prediction.arch;
-        const v = m.measurement[m.measurement.comparable];
-        row.measured = v.cyclesPerIteration; row.variant = m.measurement.comparable; row.spread = v.spread;
-        row.uopscope = m.prediction.blockThroughput;
         const cpu = LLVM_CPU[arch];
-        row.mca = cpu ? mcaCycles((await loadRegion({ file: join(ROOT, file) })).instructions, cpu, dir) : null;
+        const instrs = (await loadRegion({ file: join(ROOT, file) })).instructions;
+        if (m.measurement) {
+          const v = m.measurement[m.measurement.comparable];
+          row.measured = v.cyclesPerIteration; row.variant = m.measurement.comparable; row.spread = v.spread;
+          row.uopscope = m.prediction.blockThroughput;
+          row.mca = cpu ? mcaCycles(instrs, cpu, dir) : null;
+        } else if (m.branch) {
+          // a branch inside: one row per side (the side's lines as straight-line code; llvm-mca
+          // gets the same lines, the closing branch kept as the loop's)
+          rows.pop();
+          for (const s of m.branch.sides) {
+            const side: Row = { name: `${name} (${s.side})`, file };
+            rows.push(side);
+            if (!s.measurement) { side.why = s.reason!.replace(/^not measurable: /, ''); continue; }
+            const v = s.measurement[s.measurement.comparable];
+            side.measured = v.cyclesPerIteration; side.variant = s.measurement.comparable; side.spread = v.spread;
+            side.uopscope = s.predicted;
+            const keep = new Set(s.measurement.lines);
+            if (s.measurement.closingBranchRemoved !== null) keep.add(s.measurement.closingBranchRemoved);
+            side.mca = cpu ? mcaCycles(s.lines.filter((l) => keep.has(l)).map((l) => instrs[l]!), cpu, dir) : null;
+            process.stderr.write(`${side.name}: ${side.why ?? `${side.measured?.toFixed(2)} measured, ${side.uopscope?.toFixed(2)} uopscope, ${side.mca?.toFixed(2)} llvm-mca`}\n`);
+          }
+          continue;
+        } else {
+          row.why = m.reason!.replace(/^not measurable: /, '');
+        }
       } catch (e) {
         if (!(e instanceof UserError)) throw e;
-        const inside = /line (\d+) \((.*?)\) branches inside the region/.exec(e.message);
-        row.why = inside ? `a branch inside the loop (line ${inside[1]}, ${inside[2]}); per-side measurement not implemented` : e.message.replace(/^.*?not measurable: /, '');
+        row.why = e.message.replace(/^.*?not measurable: /, '');
       }
       process.stderr.write(`${name}: ${row.why ?? `${row.measured?.toFixed(2)} measured, ${row.uopscope?.toFixed(2)} uopscope, ${row.mca?.toFixed(2)} llvm-mca`}\n`);
     }

@@ -13,6 +13,7 @@ import { runReport } from './reportRun.js';
 import { inputFromArgv } from '../regionOptions.js';
 import { mechanismsFromArgv, modelArgsOf } from '../modelOptions.js';
 import { stopBackground } from '../offload.js';
+import { measureRunner } from '../explorerMeasure.js';
 import type { ExploreArgv } from './args.js';
 
 function stamp(d = new Date()): string {
@@ -95,6 +96,7 @@ export async function runExplore(args: ExploreArgv): Promise<void> {
         return path;
       },
       color: colorEnabled(),
+      measure: measureRunner(loaded),
     });
     // Ctrl-C: the status terminal programs end with on SIGINT (128 + 2)
     if (how === 'interrupt') process.exitCode = 130;

@@ -20,7 +20,9 @@ export function measureCommand(y: Argv): Argv {
       .example('$0 measure --hex 480fafc3 --json', ''),
     async (argv) => {
       const { runMeasure } = await import('./measureRun.js');
-      process.stdout.write(await runMeasure(inputFromArgv(argv as never), argv as unknown as MeasureArgv));
+      const { output, exitCode } = await runMeasure(inputFromArgv(argv as never), argv as unknown as MeasureArgv);
+      process.stdout.write(output);
+      if (exitCode) process.exitCode = exitCode;
     },
   );
 }

@@ -7,6 +7,7 @@ import { usePlayback } from '../hooks/usePlayback.js';
 import { useDivergence } from '../hooks/useDivergence.js';
 import { useTotals } from '../hooks/useTotals.js';
 import { useTerminalSize } from '../hooks/useTerminalSize.js';
+import { measureReason, measureText, useMeasure } from '../hooks/useMeasure.js';
 import { computeLayout } from '../layout.js';
 import { lineStates } from '../lineStates.js';
 import { describeDivergence, type Divergence } from '../compare.js';
@@ -35,7 +36,11 @@ export function Explorer(props: ExplorerProps) {
     divergence: divRef.current,
     details: detailsAt(s).map((d) => ({ title: d.pane.title, detail: d.detail })),
   }), []);
-  const [state, control]: [ExplorerState, ExplorerControl] = useExplorer(props, makeExport);
+  // M: the measurement runs in the background (useMeasure); the key reaches it through a ref
+  const startMeasure = useRef<() => void>(() => {});
+  const [state, control]: [ExplorerState, ExplorerControl] = useExplorer(props, makeExport, () => startMeasure.current());
+  const measured = useMeasure(props.measure);
+  startMeasure.current = measured.start;
   const { ops, router } = control;
   const size = useTerminalSize(props.size);
   // Ctrl-C quits from anywhere; this handler is always active, so Ink's raw mode stays on while
@@ -59,7 +64,8 @@ export function Explorer(props: ExplorerProps) {
   divRef.current = divergence;
 
   // a message that needs a second row takes it from the body
-  const messageText = fitMessage(state.message, Math.max(40, size.columns));
+  // the message line: the last action's message, else why the measurement (M) failed
+  const messageText = fitMessage(state.message || (measureReason(measured.status) ?? ''), Math.max(40, size.columns));
   const messageRows = state.overlay.kind !== 'prompt' && messageText.includes('\n') ? 2 : 1;
   const layout = computeLayout(size.columns, size.rows - (messageRows - 1), state.panes.length, state.session.lines.length, state.tab);
   const states = useMemo(() => state.panes.map((pane, i) => {
@@ -131,7 +137,11 @@ export function Explorer(props: ExplorerProps) {
         branches={state.branches} cycle={state.cycle} total={total} throughput={primary.stats.blockThroughput}
         completed={primary.stats.iterationsCompleted} nothingSimulated={simulatesNothing(primary.stats)}
         finished={state.snaps.every((s) => s.finished)} playing={state.playing} speed={state.speed} busy={state.busy}
-        missing={state.session.lines.filter((l) => l.origin === 'none').length} />
+        missing={state.session.lines.filter((l) => l.origin === 'none').length}
+        measure={measureText(measured.status, {
+          runner: props.measure, arch: state.session.arch,
+          panes: state.panes.map((pane, i) => ({ branch: pane.spec.branch, total: state.totals[i]?.blockThroughput ?? null })),
+        })} />
       {state.panes.length > 1 && (
         <ComparisonBar width={width} color={color} divergence={describeDivergence(divergence)}
           panes={state.panes.map((p, i) => ({

@@ -28,6 +28,8 @@ export interface HeaderProps {
   busy: string | null;
   /** lines without figures (marked ? in the Program pane); 0 when every line has figures */
   missing?: number;
+  /** the measure key's segment (hooks/useMeasure.ts measureText), kept whole when it fits */
+  measure?: string | null;
 }
 
 /** Iterations' worth of completed instances: whole when large, else to one decimal (2.5). */
@@ -46,8 +48,10 @@ export function throughputSoFar(p: Pick<HeaderProps, 'throughput' | 'completed' 
 export function Header(p: HeaderProps) {
   const file = p.file.split(/[\\/]/).pop() ?? p.file;   // the name; the export has the path
   const tail = ` · ${p.iterations} iter · ${p.model} · ${p.branches ? 'branches' : 'variant'}: ${p.variants}`;
-  const full = `${file} · ${p.region} · ${p.arch} (${p.archName})${tail}`;
-  const what = full.length <= p.width ? full : `${file} · ${p.region} · ${p.arch}${tail}`;
+  const m = p.measure ? ` · ${p.measure}` : '';
+  const full = `${file} · ${p.region} · ${p.arch} (${p.archName})${tail}${m}`;
+  const shorter = [`${file} · ${p.region} · ${p.arch}${tail}${m}`, ...(m ? [`${file} · ${p.arch}${m}`, `${p.arch}${m}`] : [])];
+  const what = full.length <= p.width ? full : shorter.find((c) => c.length <= p.width) ?? shorter[shorter.length - 1]!;
   const total = p.total === null ? '…' : String(p.total);
   const status = p.busy ?? (p.finished ? 'finished' : p.playing ? `playing ${p.speed}/s` : `paused (${p.speed}/s)`);
   const warn = p.missing ? `INCOMPLETE: ${p.missing} line${p.missing === 1 ? '' : 's'} without figures (?) · ` : '';

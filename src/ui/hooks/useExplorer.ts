@@ -43,7 +43,7 @@ export function useKeyContext(router: KeyRouter, ctx: KeyContext, active: boolea
   useEffect(() => { if (active) router.drain(ctx); }, [active, router, ctx]);
 }
 
-export function useExplorer(props: ExplorerProps, exportText: (s: ExplorerState) => string): [ExplorerState, ExplorerControl] {
+export function useExplorer(props: ExplorerProps, exportText: (s: ExplorerState) => string, onMeasure?: () => void): [ExplorerState, ExplorerControl] {
   const { exit } = useApp();
   const [state, setState] = useState<ExplorerState>(() => initialState(props.session, props.iterations, props.archs.map((a) => a.arch), props.mechanisms));
   const store = useRef({ state, pending: [] as { input: string; key: Key }[] });
@@ -51,6 +51,8 @@ export function useExplorer(props: ExplorerProps, exportText: (s: ExplorerState)
   propsRef.current = props;
   const exportRef = useRef(exportText);
   exportRef.current = exportText;
+  const measureRef = useRef(onMeasure);
+  measureRef.current = onMeasure;
 
   // what the screen's size decides, for the keys (set by the Explorer as it renders)
   const viewport = useRef({ helpPages: 1 }).current;
@@ -210,6 +212,7 @@ export function useExplorer(props: ExplorerProps, exportText: (s: ExplorerState)
           return `model: ${mechanismLabel(v.mechanisms)}${cmp}${v.cycle === wanted ? `, still at cycle ${v.cycle}` : `: run ends at cycle ${v.cycle} (was at ${wanted})`}`;
         });
       },
+      measure: () => measureRef.current?.(),
     };
 
     const run = (ctx: KeyContext, input: string, key: Key) => {
