@@ -1,8 +1,9 @@
 // The steppable engine: snapshots for a viewer, seeking via sparse checkpoints and replay.
 
-import { CompiledProgram, Core, DEFAULT_MODEL, ST_DONE, ST_EXEC, ST_LOADING, ST_WAIT_DEP, ST_WAIT_PORT } from './core.js';
+import { CompiledProgram, Core, DEFAULT_MODEL, DIVIDER_BLOCK_BIT, ST_DONE, ST_EXEC, ST_LOADING, ST_WAIT_DEP, ST_WAIT_PORT } from './core.js';
 import type { CoreState, ModelOptions } from './core.js';
-import { coreDetail, coreStats } from './stats.js';
+import { coreStats, detailOf, statsOf, statsStateOf } from './stats.js';
+import type { StatsState } from './stats.js';
 import { runToEndSteady, seekPeriodic } from './steady.js';
 import type { SteadyPeriod } from './steady.js';
 import type { Resource } from '../disasm/types.js';
@@ -33,26 +34,27 @@ export function snapshotOf(core: Core, program: SimProgram): Snapshot {
   const cp = core.cp;
   const n = cp.n;
   const maxU = cp.maxU;
+  const rsu = core.scheduler, fe = core.frontEnd, div = core.divider, ports = core.ports;
   const inst = (g: number): { line: number; iteration: number } => ({ line: lineOf(g % n, program), iteration: Math.floor(g / n) });
   const rs: RsEntry[] = [];
   const ready: { line: number; iteration: number }[] = [];
   const c = core.cycle;
   const counts: LineCount[] = program.instructions.map((x) => ({ line: x.line, notLoaded: 0, waiting: 0, ready: 0, executing: 0, done: 0 }));
-  let g = core.head;
-  for (; core.isLoaded(g); g++) {
-    const s = g & core.mask;
-    const status = core.rStatus[s]!;
+  let g = rsu.head;
+  for (; fe.isLoaded(g); g++) {
+    const s = g & rsu.mask;
+    const status = rsu.status[s]!;
     if (status === ST_DONE) continue;
     const i = g % n;
     const k = Math.floor(g / n);
     let state: EntryState;
     if (status === ST_EXEC) {
-      const done = c - core.rStart[s]! + 1;
+      const done = c - rsu.start[s]! + 1;
       state = { kind: 'executing', cyclesDone: done, cyclesLeft: cp.lat[i]! - done };
     } else if (status === ST_WAIT_DEP) {
       const on: { line: number; iteration: number; resource: Resource }[] = [];
       const e0 = cp.predStart[i]!;
-      const m = core.rDepWait[s]!;
+      const m = rsu.depWait[s]!;
       for (let e = e0; e < cp.predStart[i + 1]!; e++) {
         if ((m & (1 << Math.min(e - e0, 30))) === 0) continue;
         const it = cp.predLC[e] ? k - 1 : k;
@@ -62,27 +64,27 @@ export function snapshotOf(core: Core, program: SimProgram): Snapshot {
       }
       state = { kind: 'waiting-dep', on };
     } else if (status === ST_WAIT_PORT) {
-      const ports: { port: number; heldBy: { line: number; iteration: number } | null; divider?: boolean }[] = [];
-      const m = core.rPortBlock[s]!;
+      const blockers: { port: number; heldBy: { line: number; iteration: number } | null; divider?: boolean }[] = [];
+      const m = rsu.portBlock[s]!;
       for (let p = 0; p < cp.P; p++) {
         if ((m & (1 << p)) === 0) continue;
-        const hs = core.holdersOf(p).filter((h) => h !== g);
-        if (hs.length === 0) ports.push({ port: cp.portIds[p]!, heldBy: null });
-        for (const h of new Set(hs)) ports.push({ port: cp.portIds[p]!, heldBy: inst(h) });
+        const hs = ports.holdersOf(p).filter((h) => h !== g);
+        if (hs.length === 0) blockers.push({ port: cp.portIds[p]!, heldBy: null });
+        for (const h of new Set(hs)) blockers.push({ port: cp.portIds[p]!, heldBy: inst(h) });
       }
-      if ((m & (1 << 30)) !== 0) {
-        ports.push({ port: cp.portIds[cp.divPortOf[i]!]!, heldBy: core.divOwner >= 0 ? inst(core.divOwner) : null, divider: true });
+      if ((m & DIVIDER_BLOCK_BIT) !== 0) {
+        blockers.push({ port: cp.portIds[cp.divPortOf[i]!]!, heldBy: div.owner >= 0 ? inst(div.owner) : null, divider: true });
       }
-      state = { kind: 'waiting-port', ports };
-      if (core.rLoaded[s] === cp.uops[i]) ready.push(inst(g));
+      state = { kind: 'waiting-port', ports: blockers };
+      if (rsu.loaded[s] === cp.uops[i]) ready.push(inst(g));
     } else if (status === ST_LOADING) {
       state = { kind: 'loading' };
     } else {
       state = { kind: 'loading' };
     }
     let assigned = 0;
-    for (let u = 0; u < maxU; u++) if (core.rUopPort[s * maxU + u]! >= 0) assigned++;
-    rs.push({ line: lineOf(i, program), iteration: k, uops: cp.uops[i]!, loaded: core.rLoaded[s]!, assigned, state });
+    for (let u = 0; u < maxU; u++) if (rsu.uopPort[s * maxU + u]! >= 0) assigned++;
+    rs.push({ line: lineOf(i, program), iteration: k, uops: cp.uops[i]!, loaded: rsu.loaded[s]!, assigned, state });
     const lc = counts[i]!;
     if (status === ST_EXEC) lc.executing++;
     else if (status === ST_WAIT_PORT) lc.ready++;
@@ -95,31 +97,31 @@ export function snapshotOf(core: Core, program: SimProgram): Snapshot {
     lc.notLoaded = core.iterations - started;
     lc.done = started - lc.waiting - lc.ready - lc.executing;
   }
-  const ports: PortSlot[] = cp.portIds.map((port, p) => ({
+  const portSlots: PortSlot[] = cp.portIds.map((port, p) => ({
     port,
-    uops: core.cycle > 0 ? core.holdersOf(p).map(inst) : [],
-    cumulative: core.usage[p]!,
-    use: core.usage[p]! / Math.max(1, c),
+    uops: core.cycle > 0 ? ports.holdersOf(p).map(inst) : [],
+    cumulative: ports.usage[p]!,
+    use: ports.usage[p]! / Math.max(1, c),
   }));
-  const divBusy = core.divOwner >= 0 && core.divBusyUntil >= c && c > 0;
-  const fe = core.fe < core.N
-    ? { line: lineOf(core.fe % n, program), iteration: Math.floor(core.fe / n), uopsLeft: cp.uops[core.fe % n]! - core.feLoaded }
+  const divBusy = div.busyAt(c);
+  const next = fe.next < core.N
+    ? { line: lineOf(fe.next % n, program), iteration: Math.floor(fe.next / n), uopsLeft: cp.uops[fe.next % n]! - fe.loaded }
     : null;
   return {
     cycle: c,
     finished: core.finished,
     rs,
-    rsUsed: core.rsUsed,
-    rsCapacity: core.rsCap,
-    ports,
+    rsUsed: rsu.used,
+    rsCapacity: rsu.capacity,
+    ports: portSlots,
     divider: {
       busy: divBusy,
-      cyclesLeft: divBusy ? core.divBusyUntil - c : 0,
-      owner: divBusy ? inst(core.divOwner) : null,
+      cyclesLeft: divBusy ? div.busyUntil - c : 0,
+      owner: divBusy ? inst(div.owner) : null,
     },
     ready,
-    frontEnd: { next: fe, loadedThisCycle: c > 0 ? core.loadedThisCycle : 0 },
-    completed: core.completed,
+    frontEnd: { next, loadedThisCycle: c > 0 ? fe.loadedThisCycle : 0 },
+    completed: rsu.completed,
     total: core.N,
     stats: coreStats(core, program),
     lineCounts: counts,
@@ -129,6 +131,8 @@ export function snapshotOf(core: Core, program: SimProgram): Snapshot {
 class SteppableEngine implements Engine {
   private core: Core;
   private checkpoints: CoreState[] = [];
+  /** the statistics state of snapshots whose detail was asked for */
+  private shownStates = new WeakMap<Snapshot, StatsState>();
   private interval = FIRST_INTERVAL;
   private end: number | null = null;
   private final: Stats | null = null;
@@ -160,11 +164,11 @@ class SteppableEngine implements Engine {
     const c = this.core.cycle;
     if (this.core.finished && this.end === null) this.end = c;
     const last = this.checkpoints[this.checkpoints.length - 1]!;
-    if (c % this.interval === 0 && c > last.scalars[0]!) {
+    if (c % this.interval === 0 && c > last.cycle) {
       this.checkpoints.push(this.core.save());
       if (this.checkpoints.length > MAX_CHECKPOINTS) {
         this.interval *= 2;
-        this.checkpoints = this.checkpoints.filter((cpt) => cpt.scalars[0]! % this.interval === 0);
+        this.checkpoints = this.checkpoints.filter((cpt) => cpt.cycle % this.interval === 0);
       }
     }
   }
@@ -229,13 +233,13 @@ class SteppableEngine implements Engine {
 
   private nearestCheckpoint(target: number): number {
     let best = 0;
-    for (const cpt of this.checkpoints) { const c = cpt.scalars[0]!; if (c <= target && c > best) best = c; }
+    for (const cpt of this.checkpoints) { const c = cpt.cycle; if (c <= target && c > best) best = c; }
     return best;
   }
 
   private restoreNearest(target: number): void {
     let best = this.checkpoints[0]!;
-    for (const cpt of this.checkpoints) if (cpt.scalars[0]! <= target && cpt.scalars[0]! >= best.scalars[0]!) best = cpt;
+    for (const cpt of this.checkpoints) if (cpt.cycle <= target && cpt.cycle >= best.cycle) best = cpt;
     this.core.restore(best);
   }
 
@@ -264,10 +268,26 @@ class SteppableEngine implements Engine {
     return this.final!;
   }
 
+  /** The detail of `line` as of the shown snapshot: from the statistics state saved for it. */
   detail(line: number): LineDetail {
     const idx = this.program.instructions.findIndex((x) => x.line === line);
     if (idx < 0) throw new RangeError(`no instruction with line ${line} in this program`);
-    return coreDetail(this.core, this.program, idx);
+    return detailOf(this.compiled, this.program, this.stateOf(this.current), idx);
+  }
+
+  /** The statistics state of the cycle snapshot `s` shows (saved on first use; the core is
+   *  brought to that cycle if it stands elsewhere). */
+  private stateOf(s: Snapshot): StatsState {
+    const saved = this.shownStates.get(s);
+    if (saved) return saved;
+    if (this.core.cycle !== s.cycle) {
+      this.restoreNearest(s.cycle);
+      while (this.core.cycle < s.cycle && !this.core.finished) this.advance();
+    }
+    const live = statsStateOf(this.core);
+    const st: StatsState = { ...live, stats: this.core.recorder.save() };
+    this.shownStates.set(s, st);
+    return st;
   }
 }
 
@@ -280,8 +300,9 @@ export function simulate(program: SimProgram, machine: MachineParams, config: Si
   const core = new Core(program, machine, config, opts.model ?? DEFAULT_MODEL);
   if (opts.fullSimulation) core.runToEnd();
   else runToEndSteady(core);
+  const st = statsStateOf(core);
   return {
-    stats: coreStats(core, program),
-    details: program.instructions.map((_, i) => coreDetail(core, program, i)),
+    stats: statsOf(core.cp, program, st),
+    details: program.instructions.map((_, i) => detailOf(core.cp, program, st, i)),
   };
 }

@@ -1,17 +1,40 @@
 // Statistics as the thesis defines them (§2.1, §2.2) and the detail analysis of one line (§2.6),
-// read from a Core's counters. Averages are per iteration of the whole run; during a run (a
+// read from the recorder's counts (recorder.ts) of one moment of a run: functions of saved state,
+// not of a live core's position. Averages are per iteration of the whole run; during a run (a
 // snapshot), per iteration completed so far (the completed instances ÷ the lines), since the
 // cycles and counters so far belong to what has been done, not to the iterations still to come.
 
+import type { CompiledProgram } from './compiled.js';
 import type { Core } from './core.js';
+import type { RecorderState } from './recorder.js';
 import type { LineDetail, LineStats, SimProgram, Stats } from './types.js';
 
-export function coreStats(core: Core, program: SimProgram): Stats {
+/** What the statistics of one moment of a run are computed from. */
+export interface StatsState {
+  cycle: number;
+  /** instances completed */
+  completed: number;
+  iterations: number;
+  /** the recorder's counts, brought up to date (Core.flush) */
+  stats: RecorderState;
+}
+
+/** The statistics state of a core as it stands (flushed first); the arrays are the live ones. */
+export function statsStateOf(core: Core): StatsState {
   core.flush();
-  const cp = core.cp;
+  return { cycle: core.cycle, completed: core.scheduler.completed, iterations: core.iterations, stats: core.recorder };
+}
+
+export function coreStats(core: Core, program: SimProgram): Stats {
+  return statsOf(core.cp, program, statsStateOf(core));
+}
+
+export function statsOf(cp: CompiledProgram, program: SimProgram, st: StatsState): Stats {
+  const rec = st.stats;
+  const finished = st.completed >= cp.n * st.iterations;
   // the divisor: all iterations at the end; before, the iterations' worth of instances completed
   // (NaN, shown as '–', until the first instance completes)
-  const done = core.finished ? core.iterations : core.completed / cp.n;
+  const done = finished ? st.iterations : st.completed / cp.n;
   const K = done > 0 ? done : NaN;
   const P = cp.P;
   const lines: LineStats[] = [];
@@ -21,7 +44,7 @@ export function coreStats(core: Core, program: SimProgram): Stats {
   program.instructions.forEach((ins, i) => {
     const ports: Record<string, number> = {};
     for (let p = 0; p < P; p++) {
-      const v = core.portUse[i * P + p]!;
+      const v = rec.portUse[i * P + p]!;
       if (v > 0) {
         ports[String(cp.portIds[p])] = v / K;
         portTotals[String(cp.portIds[p])]! += v / K;
@@ -32,20 +55,20 @@ export function coreStats(core: Core, program: SimProgram): Stats {
       line: ins.line,
       asm: ins.asm,
       uops: cp.uops[i]!,
-      hadToWait: core.had[i]! / K,
-      causedToWait: core.caused[i]! / K,
+      hadToWait: rec.had[i]! / K,
+      causedToWait: rec.caused[i]! / K,
       ports,
-      divider: core.divUse[i]! / K,
+      divider: rec.divUse[i]! / K,
       unknown: ins.unknown,
     });
   });
-  const cycles = core.cycle;
+  const cycles = st.cycle;
   return {
     cycles,
-    iterations: core.iterations,
+    iterations: st.iterations,
     iterationsCompleted: done,
     blockThroughput: cycles / K,
-    uopsPerCycle: cycles > 0 ? core.uopsAssigned / cycles : 0,
+    uopsPerCycle: cycles > 0 ? rec.uopsAssigned / cycles : 0,
     totalUops: cp.totalUops,
     lines,
     portTotals,
@@ -63,9 +86,13 @@ export function simulatesNothing(stats: Pick<Stats, 'lines'>): boolean {
 
 /** Thesis §2.6 for the instruction at index `idx` of the program. */
 export function coreDetail(core: Core, program: SimProgram, idx: number): LineDetail {
-  core.flush();
-  const cp = core.cp;
-  const K = core.iterations;
+  return detailOf(core.cp, program, statsStateOf(core), idx);
+}
+
+/** Thesis §2.6 for the instruction at index `idx`, from a moment's statistics state. */
+export function detailOf(cp: CompiledProgram, program: SimProgram, st: StatsState, idx: number): LineDetail {
+  const rec = st.stats;
+  const K = st.iterations;
   const P = cp.P;
   const ins = program.instructions;
   const me = ins[idx]!;
@@ -82,13 +109,13 @@ export function coreDetail(core: Core, program: SimProgram, idx: number): LineDe
         touch(j);
         const l = lat.get(j)!;
         l.fromThis = Math.max(l.fromThis ?? 0, cp.predLat[e]!);
-        delay.get(j)!.wasDelayed += core.predBlame[e]! / K;
+        delay.get(j)!.wasDelayed += rec.predBlame[e]! / K;
       }
       if (j === idx) {               // prod → this line
         touch(prod);
         const l = lat.get(prod)!;
         l.toThis = Math.max(l.toThis ?? 0, cp.predLat[e]!);
-        delay.get(prod)!.hasDelayed += core.predBlame[e]! / K;
+        delay.get(prod)!.hasDelayed += rec.predBlame[e]! / K;
       }
     }
   }
@@ -97,8 +124,8 @@ export function coreDetail(core: Core, program: SimProgram, idx: number): LineDe
   let usable = 0;
   for (let u = 0; u < cp.uops[idx]!; u++) usable |= cp.uopMask[idx * cp.maxU + u]!;
   for (let p = 0; p < P; p++) {
-    const was = core.portWas[idx * P + p]!;
-    const has = core.portCaused[idx * P + p]!;
+    const was = rec.portWas[idx * P + p]!;
+    const has = rec.portCaused[idx * P + p]!;
     if ((usable & (1 << p)) === 0 && was === 0 && has === 0) continue;
     portDelays.push({ port: cp.portIds[p]!, wasDelayed: was / K, hasDelayed: has / K });
   }

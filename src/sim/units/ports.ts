@@ -1,0 +1,211 @@
+// The ports unit: which instances hold each port this cycle, each port's use so far, and the port
+// choice (thesis Algorithm 5: the least used free port the µop may use, ties to the lower port
+// number). The scheduler asks `choose` per µop at dispatch; a different port policy (e.g. ports
+// assigned at issue from the queue occupancy) replaces `choose` and keeps the rest.
+
+import type { CompiledProgram } from '../compiled.js';
+import type { BlameRecorder } from '../recorder.js';
+import { DIVIDER_BLOCK_BIT } from './divider.js';
+import type { Divider } from './divider.js';
+
+/** Port capacity for "infinitely usable": more µops than a cycle can ever put on one port (the
+ *  holders of a port are kept in an array), and a small integer, so that the per-cycle code only
+ *  ever compares small integers (an Infinity here made V8 throw away its optimised code). */
+export const UNLIMITED_PORT_CAP = 0x3fffffff;
+
+/** `count < cap` for a whole count is `count < ceil(cap)`; capped at UNLIMITED_PORT_CAP. */
+export function portCapOf(cap: number): number {
+  return cap >= UNLIMITED_PORT_CAP ? UNLIMITED_PORT_CAP : Number.isNaN(cap) ? cap : Math.ceil(cap);
+}
+
+export interface PortsState {
+  /** per port index: µops it took so far */
+  usage: Float64Array;
+  /** port indices by use (the thesis's port_queue) */
+  order: Int32Array;
+  /** per port index: holders this cycle */
+  count: Int32Array;
+  /** holders of port p: hold[p*holdCap .. p*holdCap + count[p]) */
+  hold: Int32Array;
+  holdCap: number;
+}
+
+export class Ports {
+  readonly P: number;
+  /** µops each port takes per cycle (UNLIMITED_PORT_CAP: infinitely usable ports) */
+  readonly cap: number;
+  usage: Float64Array;
+  order: Int32Array;
+  /** orderPos[p]: where port index p is in order */
+  orderPos: Int32Array;
+  count: Int32Array;
+  hold: Int32Array;
+  holdCap = 4;
+  /** the ports (bits; DIVIDER_BLOCK_BIT: the divider) that made the last `choose` fail */
+  lastBlocked = 0;
+  /** instances blamed already for the current blocked instance: blamed[0 .. blamedLen) */
+  private blamed: Int32Array;
+  private blamedLen = 0;
+
+  constructor(private readonly cp: CompiledProgram, cap: number, private readonly divider: Divider, private readonly rec: BlameRecorder) {
+    const P = cp.P;
+    this.P = P;
+    this.cap = portCapOf(cap);
+    this.usage = new Float64Array(P);
+    this.order = new Int32Array(P);
+    for (let k = 0; k < P; k++) this.order[k] = k;
+    this.orderPos = new Int32Array(P);
+    this.indexOrder();
+    this.count = new Int32Array(P);
+    this.hold = new Int32Array(P * this.holdCap);
+    // holders of all ports, plus the divider's owner: the most one blocked instance can blame
+    this.blamed = new Int32Array(P * this.holdCap + 1);
+  }
+
+  /** a new cycle: no port is held */
+  newCycle(): void {
+    const pc = this.count;
+    for (let p = 0; p < pc.length; p++) pc[p] = 0;
+  }
+
+  /** Algorithm 5: the port for µop u of instance g (line i) in cycle c, taken; -1 (and
+   *  lastBlocked) when none is free. */
+  choose(g: number, i: number, u: number, c: number): number {
+    const cp = this.cp;
+    const m = cp.uopMask[i * cp.maxU + u]!;
+    const isDiv = cp.div[i]! > 0 && cp.divUop[i] === u;
+    const sp = cp.uopSingle[i * cp.maxU + u]!;
+    if (sp >= 0 && !isDiv) {
+      // fast path for a µop with one possible port (same outcome as the loops below)
+      const cnt = this.count[sp]!;
+      if (cnt < this.cap) { this.take(g, sp); return sp; }
+      const base = sp * this.holdCap;
+      let own = true;
+      for (let h = 0; h < cnt; h++) if (this.hold[base + h] !== g) { own = false; break; }
+      if (own) { this.take(g, sp); return sp; }
+      this.lastBlocked = 1 << sp;
+      return -1;
+    }
+    const P = cp.P;
+    const div = this.divider;
+    let blocked = 0;
+    for (let q = 0; q < P; q++) {
+      const p = this.order[q]!;
+      if ((m & (1 << p)) === 0) continue;
+      if (isDiv && p === cp.divPortOf[i] && div.blocks(g, c)) { blocked |= DIVIDER_BLOCK_BIT; continue; }
+      if (this.count[p]! < this.cap) {
+        this.take(g, p);
+        if (isDiv && p === cp.divPortOf[i]) {
+          div.occupy(g, c, cp.div[i]!);
+          this.rec.onDivider(i, cp.div[i]!);
+        }
+        return p;
+      }
+      blocked |= 1 << p;
+    }
+    // an instruction never blocks itself (thesis §3.3): a port held by its own µop is fine
+    for (let q = 0; q < P; q++) {
+      const p = this.order[q]!;
+      if ((m & (1 << p)) === 0) continue;
+      if (isDiv && p === cp.divPortOf[i] && div.blocks(g, c)) continue;
+      const cnt = this.count[p]!;
+      const base = p * this.holdCap;
+      let own = cnt > 0;
+      for (let h = 0; h < cnt; h++) if (this.hold[base + h] !== g) { own = false; break; }
+      if (own) { this.take(g, p); return p; }
+    }
+    this.lastBlocked = blocked;
+    return -1;
+  }
+
+  /** Instance g (line i) could not start because of the ports (and divider) in `blocked`: blame
+   *  each holder once (thesis §2.2). */
+  blameBlockers(g: number, i: number, blocked: number): void {
+    this.blamedLen = 0;
+    const P = this.P;
+    for (let p = 0; p < P; p++) {
+      if ((blocked & (1 << p)) === 0) continue;
+      const base = p * this.holdCap;
+      for (let h = 0; h < this.count[p]!; h++) this.blame(this.hold[base + h]!, g, i, p);
+    }
+    const owner = this.divider.owner;
+    if ((blocked & DIVIDER_BLOCK_BIT) !== 0 && owner >= 0) this.blame(owner, g, i, this.cp.divPortOf[i]!);
+  }
+
+  private blame(holder: number, g: number, i: number, p: number): void {
+    if (holder === g) return;
+    const bl = this.blamed;
+    const len = this.blamedLen;
+    for (let x = 0; x < len; x++) if (bl[x] === holder) return;
+    bl[len] = holder;
+    this.blamedLen = len + 1;
+    this.rec.onPortBlocked(i, holder % this.cp.n, p);
+  }
+
+  /** instances holding port index p this cycle */
+  holdersOf(p: number): number[] {
+    return Array.from(this.hold.subarray(p * this.holdCap, p * this.holdCap + this.count[p]!));
+  }
+
+  private take(g: number, p: number): void {
+    const cnt = this.count[p]!;
+    if (cnt >= this.holdCap) {
+      const P = this.P, hc = this.holdCap * 2;
+      const h = new Int32Array(P * hc);
+      for (let q = 0; q < P; q++) h.set(this.hold.subarray(q * this.holdCap, q * this.holdCap + this.count[q]!), q * hc);
+      this.hold = h;
+      this.holdCap = hc;
+      this.sizeBlamed();
+    }
+    this.hold[p * this.holdCap + cnt] = g;
+    this.count[p] = cnt + 1;
+    this.usage[p]!++;
+    this.resortPort(p);
+  }
+
+  /** blamed holds every holder of every port and the divider's owner */
+  private sizeBlamed(): void {
+    const need = this.P * this.holdCap + 1;
+    if (this.blamed.length < need) this.blamed = new Int32Array(need);
+  }
+
+  private indexOrder(): void {
+    for (let q = 0; q < this.order.length; q++) this.orderPos[this.order[q]!] = q;
+  }
+
+  /** keep port_queue sorted by use after port p's use grew; ties: the lower port number first */
+  private resortPort(p: number): void {
+    const order = this.order;
+    const pos = this.orderPos;
+    const usage = this.usage;
+    let q = pos[p]!;
+    const u = usage[p]!;
+    const last = order.length - 1;
+    while (q < last) {
+      const o = order[q + 1]!;
+      const uo = usage[o]!;
+      const after = uo < u || (uo === u && o < p);
+      if (!after) break;
+      order[q] = o; pos[o] = q; q++;
+    }
+    order[q] = p; pos[p] = q;
+  }
+
+  /** move forward by dg instances (steady.ts): the holders' numbers */
+  shift(dg: number): void {
+    for (let p = 0; p < this.P; p++) {
+      for (let h = 0; h < this.count[p]!; h++) this.hold[p * this.holdCap + h]! += dg;
+    }
+  }
+
+  save(): PortsState {
+    return { usage: this.usage.slice(), order: this.order.slice(), count: this.count.slice(), hold: this.hold.slice(), holdCap: this.holdCap };
+  }
+
+  restore(s: PortsState): void {
+    this.usage = s.usage.slice(); this.order = s.order.slice(); this.count = s.count.slice();
+    this.hold = s.hold.slice(); this.holdCap = s.holdCap;
+    this.indexOrder();
+    this.sizeBlamed();
+  }
+}

@@ -1,0 +1,347 @@
+// The scheduler unit: the reservation station and the execution stage (thesis Algorithms 4–6 and
+// §3.6). Instances (line, iteration) are numbered g = iteration·n + line; only the ones between the
+// oldest unfinished instance (`head`) and the front end live in a ring buffer, so memory does not
+// grow with the number of iterations. Each cycle `dispatch` walks the waiting instances in program
+// order: an instance whose producers have released asks the ports unit for a port per µop and starts
+// when every µop has one; `execute` retires the instances that reached their latency. What happens
+// is reported to the recorder; the scheduler never reads the statistics.
+
+import type { CompiledProgram } from '../compiled.js';
+import type { BlameRecorder } from '../recorder.js';
+import type { FrontEnd } from './frontEnd.js';
+import type { Ports } from './ports.js';
+
+export const ST_LOADING = 1;
+export const ST_WAIT_DEP = 2;
+export const ST_WAIT_PORT = 3;
+export const ST_EXEC = 4;
+export const ST_DONE = 5;
+
+export const NEVER = 0x7fffffff;
+
+/** The station's state by name; the per-instance arrays are indexed by slot g & (cap − 1). */
+export interface SchedulerState {
+  /** oldest unfinished instance */
+  head: number;
+  /** µops in the station (loaded, no port yet) */
+  used: number;
+  /** instances finished */
+  completed: number;
+  /** ring size (a power of two) */
+  cap: number;
+  /** per slot: µops loaded */
+  loaded: Int32Array;
+  /** per slot: µops with a port */
+  assigned: Int32Array;
+  /** per slot × µop: port index, or -1 */
+  uopPort: Int32Array;
+  /** per slot: cycle it started executing, or -1 */
+  start: Int32Array;
+  /** per slot: ST_* */
+  status: Uint8Array;
+  /** per slot: bitmask over the instance's pred entries still unresolved this cycle */
+  depWait: Int32Array;
+  /** per slot: bitmask of port indices that blocked it this cycle (DIVIDER_BLOCK_BIT: the divider) */
+  portBlock: Int32Array;
+  /** per slot: line and iteration */
+  line: Int32Array;
+  iteration: Int32Array;
+  /** per slot: next cycle a dependency-blocked instance must be looked at again (its mask cannot change before) */
+  nextLook: Int32Array;
+  /** per slot: its waits are accounted up to (not including) this cycle */
+  accounted: Int32Array;
+  /** loaded instances that have not started, program order: waiting[0 .. waitingLen) */
+  waiting: Int32Array;
+  waitingLen: number;
+  /** instances executing: executing[0 .. executingLen) */
+  executing: Int32Array;
+  executingLen: number;
+}
+
+export class Scheduler implements SchedulerState {
+  head = 0;
+  used = 0;
+  completed = 0;
+  cap = 0;
+  mask = 0;
+  loaded!: Int32Array;
+  assigned!: Int32Array;
+  uopPort!: Int32Array;
+  start!: Int32Array;
+  status!: Uint8Array;
+  depWait!: Int32Array;
+  portBlock!: Int32Array;
+  line!: Int32Array;
+  iteration!: Int32Array;
+  nextLook!: Int32Array;
+  accounted!: Int32Array;
+  waiting!: Int32Array;
+  waitingLen = 0;
+  executing!: Int32Array;
+  executingLen = 0;
+
+  constructor(
+    private readonly cp: CompiledProgram,
+    /** station size in µops */
+    readonly capacity: number,
+    private readonly noDeps: boolean,
+    private readonly lazy: boolean,
+    private readonly frontEnd: FrontEnd,
+    private readonly ports: Ports,
+    private readonly rec: BlameRecorder,
+  ) {
+    // room for a full station and as many instances executing, so that the ring rarely grows
+    // in a run (growing is correct at any time, but V8 re-optimises the loop after it)
+    let cap = 64;
+    while (cap < 2 * (capacity + cp.n) + 2 && cap < 4096) cap *= 2;
+    this.allocRing(cap, -1);
+  }
+
+  private allocRing(cap: number, upTo: number): void {
+    const old = this.cap > 0 ? {
+      l: this.loaded, a: this.assigned, u: this.uopPort, s: this.start, st: this.status,
+      d: this.depWait, p: this.portBlock, n: this.nextLook, ac: this.accounted, li: this.line, it: this.iteration, mask: this.mask,
+    } : null;
+    const maxU = this.cp.maxU;
+    this.loaded = new Int32Array(cap);
+    this.assigned = new Int32Array(cap);
+    this.uopPort = new Int32Array(cap * maxU).fill(-1);
+    this.start = new Int32Array(cap).fill(-1);
+    this.status = new Uint8Array(cap);
+    this.depWait = new Int32Array(cap);
+    this.portBlock = new Int32Array(cap);
+    this.line = new Int32Array(cap);
+    this.iteration = new Int32Array(cap);
+    this.nextLook = new Int32Array(cap);
+    this.accounted = new Int32Array(cap);
+    const wl = this.waiting, xl = this.executing;
+    this.waiting = new Int32Array(cap);
+    this.executing = new Int32Array(cap);
+    if (wl) { this.waiting.set(wl.subarray(0, this.waitingLen)); this.executing.set(xl.subarray(0, this.executingLen)); }
+    const newMask = cap - 1;
+    if (old) {
+      for (let g = this.head; g <= upTo; g++) {
+        const a = g & old.mask, b = g & newMask;
+        this.loaded[b] = old.l[a]!; this.assigned[b] = old.a[a]!; this.start[b] = old.s[a]!;
+        this.status[b] = old.st[a]!; this.depWait[b] = old.d[a]!; this.portBlock[b] = old.p[a]!;
+        this.nextLook[b] = old.n[a]!; this.accounted[b] = old.ac[a]!;
+        this.line[b] = old.li[a]!; this.iteration[b] = old.it[a]!;
+        for (let u = 0; u < maxU; u++) this.uopPort[b * maxU + u] = old.u[a * maxU + u]!;
+      }
+    }
+    this.cap = cap;
+    this.mask = newMask;
+  }
+
+  /** Instance g (line i, iteration k) enters the station (its first µops are about to load). */
+  enter(g: number, i: number, k: number): void {
+    if (g - this.head + 2 > this.cap) this.allocRing(this.cap * 2, g);
+    const s = g & this.mask;
+    this.loaded[s] = 0; this.assigned[s] = 0; this.start[s] = -1; this.status[s] = ST_LOADING;
+    this.depWait[s] = 0; this.portBlock[s] = 0; this.nextLook[s] = 0; this.accounted[s] = 0;
+    this.line[s] = i; this.iteration[s] = k;
+    const maxU = this.cp.maxU;
+    // a loop, not TypedArray.fill: for a few elements the builtin call costs more than the stores
+    const up = this.uopPort;
+    for (let x = s * maxU, end = x + maxU; x < end; x++) up[x] = -1;
+    this.waiting[this.waitingLen++] = g;
+  }
+
+  /** `take` more µops of instance g loaded (now `loadedNow` in all) */
+  loadUops(g: number, loadedNow: number, take: number): void {
+    this.loaded[g & this.mask] = loadedNow;
+    this.used += take;
+  }
+
+  /** Algorithms 4 and 5 (+ §3.6): walk the station in program order in cycle c. */
+  dispatch(c: number): void {
+    const cp = this.cp;
+    const n = cp.n;
+    const maxU = cp.maxU;
+    const wl = this.waiting;
+    const wLen = this.waitingLen;
+    const ports = this.ports;
+    const rec = this.rec;
+    // the arrays as locals: nothing below reallocates them (the ring grows only in enter(), the
+    // port holders, not cached, in the ports unit), and nothing below moves head or the ring's mask
+    const mask = this.mask, head = this.head;
+    const { nextLook, line, iteration, status, start, depWait, portBlock, accounted, loaded, uopPort, assigned, executing } = this;
+    const { predStart, predLC, predLine, predLat, uops } = cp;
+    let keep = 0;
+    for (let w = 0; w < wLen; w++) {
+      const g = wl[w]!;
+      wl[keep++] = g;                                 // stays unless it starts below
+      const s = g & mask;
+      if (nextLook[s]! > c) continue;               // still blocked on the same producers (accounted lazily)
+      const i = line[s]!;
+      const k = iteration[s]!;
+      // dependencies
+      if (!this.noDeps) {
+        const e0 = predStart[i]!, e1 = predStart[i + 1]!;
+        if (e1 > e0) {
+          if (status[s] === ST_WAIT_DEP) this.settle(s, i, c);
+          let waitMask = 0;
+          let next = NEVER;
+          for (let e = e0; e < e1; e++) {
+            let pg: number;
+            if (predLC[e]) { if (k === 0) continue; pg = (k - 1) * n + predLine[e]!; }
+            else pg = k * n + predLine[e]!;
+            if (pg < head) continue;               // finished long ago
+            const st = start[pg & mask]!;
+            const rel = st < 0 ? NEVER : st + predLat[e]!;
+            if (rel > c) {
+              waitMask |= 1 << Math.min(e - e0, 30);
+              if (rel < next) next = rel;
+              rec.onDepWait(e, predLine[e]!, 1);
+            }
+          }
+          if (waitMask !== 0) {
+            rec.onWait(i, 1);
+            depWait[s] = waitMask;
+            portBlock[s] = 0;
+            status[s] = ST_WAIT_DEP;
+            accounted[s] = c + 1;
+            // the mask changes only when a producer releases: at `next`, or earlier when a producer
+            // that has not started yet starts (wake() lowers it then)
+            nextLook[s] = this.lazy && e1 - e0 <= 30 ? next : c + 1;
+            continue;
+          }
+        }
+      }
+      depWait[s] = 0;
+      portBlock[s] = 0;
+      // ports
+      const ld = loaded[s]!;
+      let ok = ld === uops[i]!;
+      let blocked = 0;
+      for (let u = 0; u < ld; u++) {
+        if (uopPort[s * maxU + u]! >= 0) continue;
+        const p = ports.choose(g, i, u, c);
+        if (p < 0) { ok = false; blocked |= ports.lastBlocked; continue; }
+        uopPort[s * maxU + u] = p;
+        assigned[s]!++;
+        rec.onAssigned(i, p);
+        this.used--;                                  // a µop leaves the station when it gets its port
+      }
+      if (ok) {
+        start[s] = c;
+        status[s] = ST_EXEC;
+        keep--;
+        executing[this.executingLen++] = g;
+        this.wake(g, i, k, c);
+        continue;
+      }
+      portBlock[s] = blocked;
+      status[s] = blocked !== 0 ? ST_WAIT_PORT : ST_LOADING;
+      if (blocked !== 0) ports.blameBlockers(g, i, blocked);
+      rec.onWait(i, 1);
+    }
+    this.waitingLen = keep;
+  }
+
+  /** Account the cycles [accounted, upTo) an instance spent blocked on the producers of its mask. */
+  private settle(s: number, i: number, upTo: number): void {
+    const d = upTo - this.accounted[s]!;
+    if (d <= 0) return;
+    const cp = this.cp;
+    const e0 = cp.predStart[i]!;
+    const m = this.depWait[s]!;
+    this.rec.onWait(i, d);
+    for (let e = e0; e < cp.predStart[i + 1]!; e++) {
+      if ((m & (1 << (e - e0))) === 0) continue;
+      this.rec.onDepWait(e, cp.predLine[e]!, d);
+    }
+    this.accounted[s] = upTo;
+  }
+
+  /** Instance g (line i, iteration k) started in cycle c: its waiting consumers look again at its release. */
+  private wake(g: number, i: number, k: number, c: number): void {
+    const cp = this.cp;
+    const n = cp.n;
+    const fe = this.frontEnd;
+    for (let q = cp.succStart[i]!; q < cp.succStart[i + 1]!; q++) {
+      const e = cp.succPred[q]!;
+      const cg = (cp.predLC[e] ? k + 1 : k) * n + cp.predOwner[e]!;
+      if (cg <= g || !fe.isLoaded(cg)) continue;
+      const s2 = cg & this.mask;
+      if (this.status[s2] !== ST_WAIT_DEP) continue;
+      const rel = c + cp.predLat[e]!;
+      if (rel < this.nextLook[s2]!) this.nextLook[s2] = rel;
+    }
+  }
+
+  /** Bring the wait counters up to date as of cycle c (dependency waits are accounted lazily). */
+  flush(c: number): void {
+    for (let w = 0; w < this.waitingLen; w++) {
+      const g = this.waiting[w]!;
+      const s = g & this.mask;
+      if (this.status[s] === ST_WAIT_DEP) this.settle(s, this.line[s]!, c + 1);
+    }
+  }
+
+  /** Algorithm 6: advance executing instances in cycle c, finish those that reached their latency. */
+  execute(c: number): void {
+    const cp = this.cp;
+    const xl = this.executing;
+    let keep = 0;
+    for (let x = 0; x < this.executingLen; x++) {
+      const g = xl[x]!;
+      const s = g & this.mask;
+      const i = this.line[s]!;
+      if (c - this.start[s]! + 1 >= cp.lat[i]!) {
+        this.status[s] = ST_DONE;
+        this.completed++;
+      } else xl[keep++] = g;
+    }
+    this.executingLen = keep;
+    const upTo = this.frontEnd.next;
+    while (this.head < upTo && this.status[this.head & this.mask] === ST_DONE) this.head++;
+  }
+
+  /** Move forward by dg instances (= dk iterations) and dc cycles (steady.ts): the ring re-laid
+   *  for the new instance numbers, up to instance `last`. */
+  shift(dg: number, dc: number, dk: number, last: number): void {
+    const maxU = this.cp.maxU;
+    const mask = this.mask, cap = this.cap;
+    const rl = new Int32Array(cap), ra = new Int32Array(cap), ru = new Int32Array(cap * maxU).fill(-1);
+    const rs = new Int32Array(cap).fill(-1), rst = new Uint8Array(cap), rd = new Int32Array(cap);
+    const rp = new Int32Array(cap), rn = new Int32Array(cap), rc = new Int32Array(cap);
+    const rli = new Int32Array(cap), rit = new Int32Array(cap);
+    for (let g = this.head; g <= last; g++) {
+      const a = g & mask, b = (g + dg) & mask;
+      rl[b] = this.loaded[a]!; ra[b] = this.assigned[a]!;
+      for (let u = 0; u < maxU; u++) ru[b * maxU + u] = this.uopPort[a * maxU + u]!;
+      const st = this.start[a]!;
+      rs[b] = st >= 0 ? st + dc : st;
+      rst[b] = this.status[a]!; rd[b] = this.depWait[a]!; rp[b] = this.portBlock[a]!;
+      const nx = this.nextLook[a]!;
+      rn[b] = nx === NEVER ? NEVER : nx + dc;
+      rc[b] = this.accounted[a]! + dc;
+      rli[b] = this.line[a]!; rit[b] = this.iteration[a]! + dk;
+    }
+    this.loaded = rl; this.assigned = ra; this.uopPort = ru; this.start = rs; this.status = rst;
+    this.depWait = rd; this.portBlock = rp; this.nextLook = rn; this.accounted = rc; this.line = rli; this.iteration = rit;
+    for (let w = 0; w < this.waitingLen; w++) this.waiting[w]! += dg;
+    for (let w = 0; w < this.executingLen; w++) this.executing[w]! += dg;
+    this.head += dg;
+    this.completed += dg;
+  }
+
+  save(): SchedulerState {
+    return {
+      head: this.head, used: this.used, completed: this.completed, cap: this.cap,
+      loaded: this.loaded.slice(), assigned: this.assigned.slice(), uopPort: this.uopPort.slice(), start: this.start.slice(),
+      status: this.status.slice(), depWait: this.depWait.slice(), portBlock: this.portBlock.slice(),
+      line: this.line.slice(), iteration: this.iteration.slice(), nextLook: this.nextLook.slice(), accounted: this.accounted.slice(),
+      waiting: this.waiting.slice(), waitingLen: this.waitingLen, executing: this.executing.slice(), executingLen: this.executingLen,
+    };
+  }
+
+  restore(s: SchedulerState): void {
+    this.head = s.head; this.used = s.used; this.completed = s.completed; this.cap = s.cap; this.mask = s.cap - 1;
+    this.loaded = s.loaded.slice(); this.assigned = s.assigned.slice(); this.uopPort = s.uopPort.slice(); this.start = s.start.slice();
+    this.status = s.status.slice(); this.depWait = s.depWait.slice(); this.portBlock = s.portBlock.slice();
+    this.line = s.line.slice(); this.iteration = s.iteration.slice(); this.nextLook = s.nextLook.slice(); this.accounted = s.accounted.slice();
+    this.waiting = s.waiting.slice(); this.waitingLen = s.waitingLen; this.executing = s.executing.slice(); this.executingLen = s.executingLen;
+  }
+}
