@@ -35,6 +35,9 @@ export const SRC = {
   jccErratum: 'Intel white paper "Mitigations for Jump Conditional Code Erratum" (2019)',
   uica: 'uiCA microArchConfigs.py (github.com/andreas-abel/uiCA, commit 53aeef6)',
   lsdErratum: 'Intel 6th-gen spec update erratum SKL150 (LSD disabled by microcode); uiCA LSDEnabled=False',
+  legacyDecode: 'intel-opt-manual ch. 2 (legacy decode pipeline: 16 aligned bytes fetched per cycle, 4 decoders)',
+  goldenCove: 'intel-opt-manual, Golden Cove section / Intel Architecture Day 2021 (6 decoders, 32 bytes per cycle, 8 µops per cycle from the µop cache)',
+  lsdSnb: 'intel-opt-manual §2.5.2.4 (SnB micro-op queue and LSD)',
   machines: 'uopscope shared reference machines.md (load / store-address / store-data ports)',
   decoded: 'decoded instruction (iced-x86)',
 } as const;
@@ -90,6 +93,8 @@ export interface CoreFrontEnd {
   dsbWidth: Cited<number> | null;
   /** legacy decoders (one complex, the rest simple) */
   decoders: Cited<number> | null;
+  /** bytes the legacy decode pipeline fetches and predecodes per cycle */
+  fetchBytes: Cited<number> | null;
   /** the loop stream detector is on */
   lsd: Cited<boolean> | null;
   /** the JCC-erratum microcode update applies: a jump (or fused pair) that crosses or ends on a
@@ -113,19 +118,25 @@ const UICA: Record<string, { dsb: number; decoders: number; lsd: boolean; lastDe
   ICL: { dsb: 6, decoders: 4, lsd: true, lastDecoder: true },
 };
 
+/** Cores whose legacy decoders take 16 bytes per cycle (Nehalem through the Skylake family). */
+const FETCH16 = new Set(['NHM', 'WSM', 'SNB', 'IVB', 'HSW', 'BDW', 'SKL', 'KBL', 'CFL', 'SKX', 'CLX']);
+
 /** The per-core front-end figures. Cores uiCA's configuration does not list get null where no
- *  other citable source gives the figure (SNB, SKX, CLX, TGL, RKL, ADL-P, SPR, NHM, WSM; IVB's
- *  DSB width is marked uncertain in uiCA itself and so left out). */
+ *  other citable source gives the figure (e.g. the µop cache width of SNB, IVB — uiCA marks IVB's
+ *  as uncertain —, SKX, CLX, TGL, RKL; ICL's fetch width). */
 export function coreFrontEnd(machine: MachineModel): CoreFrontEnd {
   const a = machine.arch;
   const u = UICA[a];
   const gprOff = MOVE_ELIM_GPR_OFF.has(a);
+  const golden = a === 'ADL-P' || a === 'SPR';
   return {
     arch: a,
     issueWidth: { value: machine.issueWidth, source: `machine model ${a} (issueWidth)` },
-    dsbWidth: u ? { value: u.dsb, source: `${SRC.uica} DSBWidth` } : null,
-    decoders: u ? { value: u.decoders, source: `${SRC.uica} nDecoders` } : null,
-    lsd: u ? { value: u.lsd, source: u.lsd ? `${SRC.uica} LSDEnabled` : SRC.lsdErratum } : null,
+    dsbWidth: u ? { value: u.dsb, source: `${SRC.uica} DSBWidth` } : golden ? { value: 8, source: SRC.goldenCove } : null,
+    decoders: u ? { value: u.decoders, source: `${SRC.uica} nDecoders` } : golden ? { value: 6, source: SRC.goldenCove } : null,
+    fetchBytes: FETCH16.has(a) ? { value: 16, source: SRC.legacyDecode } : golden ? { value: 32, source: SRC.goldenCove } : null,
+    lsd: u ? { value: u.lsd, source: u.lsd ? `${SRC.uica} LSDEnabled` : SRC.lsdErratum }
+      : a === 'SNB' || a === 'IVB' ? { value: true, source: SRC.lsdSnb } : null,
     jccErratum: { value: JCC_ERRATUM.has(a), source: SRC.jccErratum },
     macroFusibleOnLastDecoder: u ? { value: u.lastDecoder, source: `${SRC.uica} macroFusibleInstrCanBeDecodedAsLastInstr` } : null,
     gprMoveElimination: { value: MOVE_ELIM_VEC.has(a) && !gprOff, source: gprOff ? SRC.moveElimIcl : SRC.moveElimination },

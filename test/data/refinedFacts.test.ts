@@ -18,6 +18,7 @@ import { parseUopsXmlText } from '../../src/data/uopsXml.js';
 import { decodeArch, encodeArch } from '../../src/data/cacheFormat.js';
 import { readFileSync } from 'node:fs';
 import { SMALL } from './helpers.js';
+import { analyse, branchPrograms, forArch, withLoop } from '../../src/cli/pipeline.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'uopscope-facts-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -218,4 +219,21 @@ test('per-core front-end figures name their source or are absent', () => {
   // no citable figure: left out, not guessed
   assert.equal(coreFrontEnd(loadMachine('SNB')).dsbWidth, null);
   assert.equal(coreFrontEnd(loadMachine('ADL-P')).issueWidth.value, 6);
+});
+
+test("the CLI's pipeline attaches the facts for the chosen core (program, loop rebuild and branch sides)", async () => {
+  const file = join(dir, 'pipe.s');
+  writeFileSync(file, '.intel_syntax noprefix\n.text\n.globl g\ng:\n1:\n  test rax, rax\n  je 2f\n  add rbx, 1\n2:\n  dec rcx\n  jnz 1b\n  ret\n');
+  const a = await analyse({ file, function: 'g', arch: 'SKL' });
+  assert.ok(a.program.instructions.every((i) => i.refined?.arch === 'SKL'));
+  assert.equal(a.program.instructions.find((i) => i.asm.startsWith('jne'))!.refined!.macroFusion.fusesWithPrevious, true);
+  const once = withLoop(a, false);
+  assert.ok(once.program.instructions.every((i) => i.refined !== undefined));
+  const b = branchPrograms(a)!;
+  // the taken side skips `add rbx, 1`: `je` still follows `test` directly there
+  for (const side of [b.left, b.right]) {
+    assert.equal(side.instructions.find((i) => i.asm.startsWith('je'))!.refined!.macroFusion.fusesWithPrevious, true);
+  }
+  const icl = await forArch(a, loadMachine('ICL'));
+  assert.equal(icl.program.instructions[0]!.refined!.arch, 'ICL');
 });
