@@ -30,6 +30,7 @@ export const SRC = {
   microFusion: 'intel-opt-manual §3.4.2.1 (micro-fusion: load+op, store-address+store-data)',
   zeroIdiom: 'intel-opt-manual §3.5.1.8; uops.info paper §7.3.6',
   zeroIdiomXml: 'uops.info _same_reg measurement',
+  zeroIdiomPaper: 'uops.info paper §7.3.6 ((V)PCMPGT* dependency-breaking)',
   moveElimination: 'intel-opt-manual §3.5.1.13 (zero-latency MOV, Ivy Bridge and later)',
   moveElimIcl: 'Intel Ice Lake spec update erratum ICL065 (GPR move elimination disabled by microcode); uiCA microArchConfigs ICL moveEliminationGPRSlots=0',
   jccErratum: 'Intel white paper "Mitigations for Jump Conditional Code Erratum" (2019)',
@@ -409,14 +410,21 @@ function moveElimination(ins: DecodedInstruction, arch: string): RefinedFacts['m
 }
 
 const ZERO_NO_PORT = new Set(['XOR', 'SUB', 'PXOR', 'VPXOR', 'VPXORD', 'VPXORQ', 'XORPS', 'XORPD', 'VXORPS', 'VXORPD',
-  'PSUBB', 'PSUBW', 'PSUBD', 'PSUBQ', 'VPSUBB', 'VPSUBW', 'VPSUBD', 'VPSUBQ',
-  'PCMPGTB', 'PCMPGTW', 'PCMPGTD', 'PCMPGTQ', 'VPCMPGTB', 'VPCMPGTW', 'VPCMPGTD', 'VPCMPGTQ']);
+  'PSUBB', 'PSUBW', 'PSUBD', 'PSUBQ', 'VPSUBB', 'VPSUBW', 'VPSUBD', 'VPSUBQ']);
+/** zero results that uops.info found dependency-breaking although the manual's list lacks them
+ *  (paper §7.3.6): no source says they need no port */
+const ZERO_WITH_PORT = new Set(['PCMPGTB', 'PCMPGTW', 'PCMPGTD', 'PCMPGTQ', 'VPCMPGTB', 'VPCMPGTW', 'VPCMPGTD', 'VPCMPGTQ']);
 const ONES_IDIOM = new Set(['PCMPEQB', 'PCMPEQW', 'PCMPEQD', 'PCMPEQQ', 'VPCMPEQB', 'VPCMPEQW', 'VPCMPEQD', 'VPCMPEQQ']);
 
 function idiom(ins: DecodedInstruction, r: ResolvedInstruction | undefined, arch: string): RefinedFacts['idiom'] {
   const same = ins.sameReg && ins.memory === null && ins.masking === null;
   if (!same) return { zeroIdiom: false, dependencyBreaking: false, noPort: false, source: SRC.zeroIdiom };
   if (ONES_IDIOM.has(ins.mnemonic)) return { zeroIdiom: false, dependencyBreaking: true, noPort: false, source: SRC.zeroIdiom };
+  if (ZERO_WITH_PORT.has(ins.mnemonic)) {
+    const measured = r?.origin === 'uops.info' && r.variant === 'same_reg';
+    return { zeroIdiom: true, dependencyBreaking: true, noPort: measured && (r.uops === 0 || r.ports.length === 0),
+      source: measured ? SRC.zeroIdiomXml : SRC.zeroIdiomPaper };
+  }
   if (!ZERO_NO_PORT.has(ins.mnemonic)) {
     return { zeroIdiom: false, dependencyBreaking: ins.zeroIdiom, noPort: false, source: SRC.zeroIdiom };
   }

@@ -124,7 +124,7 @@ test('micro-fusion and unlamination: add rax,[rdi+rcx*8] fused on HSW, unlaminat
 });
 
 test('zero idioms: xor eax,eax needs no port on SKL (dependency-breaking only on NHM); xor eax,ebx is none; pcmpeqd same reg breaks the dependency but needs a port', async () => {
-  const body = '1:\n  xor eax, eax\n  xor eax, ebx\n  pcmpeqd xmm1, xmm1\n  dec rdx\n  jnz 1b';
+  const body = '1:\n  xor eax, eax\n  xor eax, ebx\n  pcmpeqd xmm1, xmm1\n  pcmpgtd xmm2, xmm2\n  dec rdx\n  jnz 1b';
   const skl = await facts(body, 'SKL');
   const z = line(skl, /^xor eax, eax/).refined!.idiom;
   assert.deepEqual([z.zeroIdiom, z.dependencyBreaking, z.noPort], [true, true, true]);
@@ -132,6 +132,14 @@ test('zero idioms: xor eax,eax needs no port on SKL (dependency-breaking only on
   assert.deepEqual([nz.zeroIdiom, nz.dependencyBreaking, nz.noPort], [false, false, false]);
   const ones = line(skl, /^pcmpeqd/).refined!.idiom;
   assert.deepEqual([ones.zeroIdiom, ones.dependencyBreaking, ones.noPort], [false, true, false]);
+  // pcmpgt same register: zero and dependency-breaking (uops.info paper §7.3.6), no source for "no port"
+  const gt = line(skl, /^pcmpgtd/).refined!.idiom;
+  assert.deepEqual([gt.zeroIdiom, gt.dependencyBreaking], [true, true]);
+  // with no figures at all the rule alone decides
+  const noData = await facts(body, 'SKL', null);
+  const gtRule = line(noData, /^pcmpgtd/).refined!.idiom;
+  assert.deepEqual([gtRule.zeroIdiom, gtRule.noPort, gtRule.source], [true, false, SRC.zeroIdiomPaper]);
+  assert.equal(line(noData, /^xor eax, eax/).refined!.idiom.noPort, true);
   const nhm = await facts(body, 'NHM', null);
   const zn = line(nhm, /^xor eax, eax/).refined!.idiom;
   assert.deepEqual([zn.zeroIdiom, zn.noPort], [true, false]);
