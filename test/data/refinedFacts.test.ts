@@ -245,3 +245,12 @@ test("the CLI's pipeline attaches the facts for the chosen core (program, loop r
   const icl = await forArch(a, loadMachine('ICL'));
   assert.equal(icl.program.instructions[0]!.refined!.arch, 'ICL');
 });
+
+test("the embedded data's measured fused-domain counts reach the facts (div r64 on ADL-P: uops_retire_slots 5)", async () => {
+  const p = await facts('1:\n  div rcx\n  dec rdx\n  jnz 1b', 'ADL-P');
+  const div = line(p, /^div/).refined!.microFusion;
+  assert.equal(div.fusedUops, 5);
+  assert.equal(div.decodedUops, 5);
+  assert.equal(div.source, `${SRC.retireSlotsXml}; ${SRC.uopsMiteXml}`);
+  assert.equal(line(p, /^div/).refined!.frontEnd.microcodeSequencer, true);
+});
