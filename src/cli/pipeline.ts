@@ -75,7 +75,7 @@ export async function forArch(base: RegionAnalysis, machine: MachineModel, opts:
   const instrs = base.region.instructions;
   const resolved = resolveInstructions(instrs, data, { fallback, machine });
   checkPorts(resolved, machine, instrs);
-  const program = buildSimProgram(instrs, base.graph, resolved);
+  const program = buildSimProgram(instrs, base.graph, resolved, { machine, regionStart: base.region.region.start });
   const unknown: UnknownInstruction[] = resolved.filter((r) => r.unknown).map((r) => ({
     line: r.line,
     asm: instrs.find((i) => i.line === r.line)?.intel ?? '?',
@@ -110,7 +110,7 @@ export function loopFor(iterations: number): boolean {
 export function withLoop(a: Analysis, loop: boolean): Analysis {
   if (a.loop === loop) return a;
   const graph = buildDependencyGraph(a.region.instructions, { loop });
-  const program = buildSimProgram(a.region.instructions, graph, a.resolved);
+  const program = buildSimProgram(a.region.instructions, graph, a.resolved, { machine: a.machine, regionStart: a.region.region.start });
   return { ...a, graph, loop, program };
 }
 
@@ -120,5 +120,6 @@ export function branchPrograms(a: Analysis): BranchPrograms | null {
   const paths = branchPaths(instrs);
   if (!paths) return null;
   const graphOf = (lines: number[]) => dependencyGraphOfPath(instrs, lines, { loop: a.loop });
-  return buildBranchPrograms(instrs, paths, { left: graphOf(paths.left), right: graphOf(paths.right) }, a.resolved);
+  return buildBranchPrograms(instrs, paths, { left: graphOf(paths.left), right: graphOf(paths.right) }, a.resolved,
+    { machine: a.machine, regionStart: a.region.region.start });
 }

@@ -8,7 +8,7 @@ import type { ArchForm, DataOperand, LatencyEntry, Measurement, PortGroup } from
 type EncOperand = [idx: number, type: string, rws: number, width: number, regs: number, flags: Record<string, string> | 0];
 type EncLatency = number[]; // start, target, then optional fields (-1 = absent), ub flag
 type EncVariant = [uops: number, ports: number, tp: number];
-interface EncExtra { tu?: number; tl?: number; d?: number; sr?: EncVariant; srl?: EncLatency[]; ix?: EncVariant; mf?: string[] }
+interface EncExtra { tu?: number; tl?: number; d?: number; sr?: EncVariant; srl?: EncLatency[]; ix?: EncVariant; mf?: string[]; rs?: number; mi?: number }
 /** The measurement, JSON-encoded inside the form's array: loading an architecture then creates one
  *  string per form instead of a dozen small arrays (less work for the garbage collector). */
 type EncMeasurement = [uops: number, ports: number, lats: EncLatency[], extra: EncExtra | 0];
@@ -115,6 +115,8 @@ export class ArchEncoder {
     }
     if (m.indexed) x.ix = [m.indexed.uops, this.port(m.indexed.ports), m.indexed.tpUnrolled ?? -1];
     if (m.macroFusible) x.mf = m.macroFusible;
+    if (m.retireSlots !== undefined) x.rs = m.retireSlots;
+    if (m.uopsMite !== undefined) x.mi = m.uopsMite;
     const mEnc: EncMeasurement = [m.uops, this.port(m.ports), m.latencies.map(encLat), Object.keys(x).length ? x : 0];
     const enc: EncForm = [f.string, f.iform, f.asm === defaultAsm(f.string) ? 0 : f.asm, this.internOps(f.operands),
       Object.keys(f.attributes).length ? f.attributes : 0, JSON.stringify(mEnc)];
@@ -168,6 +170,8 @@ function decodeMeasurement(f: EncForm, ports: (i: number) => PortGroup[]): Measu
       if (x.ix[2] !== -1) m.indexed.tpUnrolled = x.ix[2];
     }
     if (x.mf) m.macroFusible = x.mf;
+    if (x.rs !== undefined) m.retireSlots = x.rs;
+    if (x.mi !== undefined) m.uopsMite = x.mi;
   }
   return m;
 }

@@ -40,8 +40,9 @@ const memo = new Map<string, Loaded>();
 function hashFiles(files: string[]): { hash: string; texts: string[] } {
   const h = createHash('sha1');
   // the summary's layout is part of the key (origins per architecture since summary 2; their
-  // file names without the directory since summary 3)
-  h.update(`v${CACHE_VERSION}\nsummary 3\n`);
+  // file names without the directory since summary 3), and so are the measurement fields the
+  // compiled forms keep (uops_retire_slots and uops_MITE since fields 2)
+  h.update(`v${CACHE_VERSION}\nsummary 3\nfields 2\n`);
   const texts = files.map((f) => readFileSync(f, 'utf8'));
   files.forEach((f, i) => { h.update(f.replace(/^.*\//, '')); h.update('\0'); h.update(texts[i]!); h.update('\0'); });
   return { hash: h.digest('hex').slice(0, 16), texts };

@@ -138,6 +138,8 @@ function measurement(node: XmlNode): Measurement {
     };
     const t = num(a.TP_unrolled_indexed, 'TP_unrolled_indexed', TP); if (t !== undefined) m.indexed.tpUnrolled = t;
   }
+  const rs = num(a.uops_retire_slots, 'uops_retire_slots', UOPS); if (rs !== undefined) m.retireSlots = rs;
+  const mite = num(a.uops_MITE, 'uops_MITE', UOPS); if (mite !== undefined) m.uopsMite = mite;
   if (a.macro_fusible !== undefined && a.macro_fusible !== '') {
     m.macroFusible = a.macro_fusible.split(';').map((s) => s.trim()).filter(Boolean);
   }

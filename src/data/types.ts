@@ -50,6 +50,10 @@ export interface Measurement {
   /** the `_indexed` variant (memory operand with an index register), when measured */
   indexed?: { uops: number; ports: PortGroup[]; tpUnrolled?: number };
   macroFusible?: string[];
+  /** `uops_retire_slots`: fused-domain µops at retirement (after unlamination), when measured */
+  retireSlots?: number;
+  /** `uops_MITE`: fused-domain µops the legacy decoders deliver (before unlamination), when measured */
+  uopsMite?: number;
 }
 
 /** One instruction form (one `<instruction>` element) with its measurements per architecture. */

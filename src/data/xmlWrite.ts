@@ -39,6 +39,7 @@ export function measurementXml(m: Measurement, indent = ''): string {
     TP_loop: m.tpLoop, TP_unrolled: m.tpUnrolled, div_cycles: m.divCycles,
     macro_fusible: m.macroFusible?.join(';'),
     ports: m.ports.length ? formatPorts(m.ports) : undefined, uops: m.uops,
+    uops_MITE: m.uopsMite, uops_retire_slots: m.retireSlots,
   };
   if (m.sameReg) {
     a.uops_same_reg = m.sameReg.uops;

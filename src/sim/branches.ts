@@ -3,7 +3,7 @@
 
 import type { DecodedInstruction, DependencyGraph } from '../disasm/types.js';
 import type { ResolvedInstruction } from '../data/types.js';
-import { buildSimProgram } from './program.js';
+import { buildSimProgram, type BuildOptions } from './program.js';
 import type { SimProgram } from './types.js';
 
 export interface BranchPrograms {
@@ -28,11 +28,13 @@ export function buildBranchPrograms(
   paths: { branchLine: number; left: number[]; right: number[] },
   graphs: { left: DependencyGraph; right: DependencyGraph },
   resolved: ResolvedInstruction[],
+  /** the machine model (and region start) for the refined model's facts, as buildSimProgram */
+  facts: Omit<BuildOptions, 'lines'> = {},
 ): BranchPrograms {
   return {
     branchLine: paths.branchLine,
-    left: buildSimProgram(instrs, graphs.left, resolved, { lines: paths.left }),
-    right: buildSimProgram(instrs, graphs.right, resolved, { lines: paths.right }),
+    left: buildSimProgram(instrs, graphs.left, resolved, { ...facts, lines: paths.left }),
+    right: buildSimProgram(instrs, graphs.right, resolved, { ...facts, lines: paths.right }),
     leftLines: paths.left,
     rightLines: paths.right,
   };

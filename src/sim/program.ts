@@ -3,12 +3,18 @@
 
 import type { DecodedInstruction, DependencyGraph } from '../disasm/types.js';
 import type { MachineModel, PortGroup, ResolvedInstruction } from '../data/types.js';
+import { refinedFacts } from '../data/refinedFacts.js';
 import type { MachineParams, SimDep, SimInstruction, SimProgram } from './types.js';
 
 export interface BuildOptions {
   /** keep only these original lines (branch analysis, thesis §2.7); the graph's edges are in
    *  original line numbers and edges touching other lines are dropped */
   lines?: number[];
+  /** the core: when given, each instruction gets the refined model's facts (`refined`, from
+   *  src/data/refinedFacts.ts); without it none (SUACA's model needs none) */
+  machine?: MachineModel;
+  /** address of the region's first byte (default: the first instruction's address) */
+  regionStart?: number;
 }
 
 /** µops of one instruction: one entry per µop, each the sorted ports it may use (order as in the data). */
@@ -57,6 +63,12 @@ export function buildSimProgram(
   const indexOf = new Map<number, number>();
   chosen.forEach((ins, idx) => indexOf.set(ins.line, idx));
   const instructions = chosen.map((ins) => simInstruction(ins, byLine.get(ins.line)));
+  if (opts.machine) {
+    // program order of the chosen lines: a branch side's Jcc fuses with the line before it there
+    const facts = refinedFacts(chosen, chosen.map((i) => byLine.get(i.line)), instructions.map((i) => i.uops), opts.machine,
+      opts.regionStart ?? instrs[0]?.address);
+    instructions.forEach((ins, k) => { ins.refined = facts[k]!; });
+  }
   const deps: SimDep[] = [];
   const seen = new Set<string>();
   for (const e of graph.edges) {

@@ -2,6 +2,7 @@
 // src/sim is pure: no I/O, no terminal, deterministic. The report and the UI only read these.
 
 import type { Resource } from '../disasm/types.js';
+import type { RefinedFacts } from '../data/refinedFacts.js';
 
 export type { Resource };
 
@@ -24,6 +25,9 @@ export interface SimInstruction {
    *  ReadAdvance: a load-op form reads its register operand only after the load), so that a
    *  chain through that operand costs the operation's latency, not the load's as well */
   readAdvance?: Record<Resource, number>;
+  /** the refined model's facts of this instruction on the core (issue 13; src/data/refinedFacts.ts):
+   *  set when buildSimProgram was given the machine model; SUACA's model reads none of them */
+  refined?: RefinedFacts;
 }
 
 /** A dependency between two instructions of the program (read-after-write). */
