@@ -16,8 +16,11 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { measure, type MeasureResult } from '../../src/cli/commands/measureRun.js';
+import { buildReport } from '../../src/cli/commands/reportRun.js';
+import { nothingSimulated } from '../../src/report/model.js';
 import { loadRegion } from '../../src/disasm/index.js';
 import { UserError } from '../../src/errors.js';
+import { DEFAULT_MODEL_NAME } from '../../src/sim/mechanisms.js';
 import type { DecodedInstruction } from '../../src/disasm/types.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -34,7 +37,19 @@ const LLVM_CPU: Record<string, string> = {
   ICL: 'icelake-client', TGL: 'tigerlake', RKL: 'rocketlake', 'ADL-P': 'alderlake', SPR: 'sapphirerapids',
 };
 
-interface Row { name: string; file: string; measured?: number; variant?: string; spread?: number; uopscope?: number | null; mca?: number | null; why?: string }
+interface Row { name: string; file: string; measured?: number; variant?: string; spread?: number; uopscope?: number | null; refined?: number | null; mca?: number | null; why?: string }
+
+/** The refined model's prediction for the same region and core (the measurement's prediction is
+ *  SUACA's): the whole region and, when it has a branch inside, each side. */
+async function refinedPrediction(file: string, arch: string): Promise<{ main: number | null; left: number | null; right: number | null }> {
+  const { model } = await buildReport({ file }, { fast: true, model: 'refined', branch: true, arch });
+  const none = nothingSimulated(model);
+  return {
+    main: none ? null : model.main.stats.blockThroughput,
+    left: none || !model.branch ? null : model.branch.left.stats.blockThroughput,
+    right: none || !model.branch ? null : model.branch.right.stats.blockThroughput,
+  };
+}
 
 /** llvm-mca-19's cycles per iteration for the region's instructions (closing branch to a label). */
 function mcaCycles(instrs: readonly DecodedInstruction[], cpu: string, dir: string): number | null {
@@ -66,14 +81,16 @@ async function main(): Promise<void> {
       const row: Row = { name, file };
       rows.push(row);
       try {
-        const m = await measure({ file: join(ROOT, file) }, { repetitions: 200, ...(archFlag ? { arch: archFlag } : {}) });
+        const m = await measure({ file: join(ROOT, file) }, { repetitions: 200, model: 'suaca', ...(archFlag ? { arch: archFlag } : {}) });
         host = m.host; arch = m.prediction.arch;
+        const refined = await refinedPrediction(join(ROOT, file), arch);
         const cpu = LLVM_CPU[arch];
         const instrs = (await loadRegion({ file: join(ROOT, file) })).instructions;
         if (m.measurement) {
           const v = m.measurement[m.measurement.comparable];
           row.measured = v.cyclesPerIteration; row.variant = m.measurement.comparable; row.spread = v.spread;
           row.uopscope = m.prediction.blockThroughput;
+          row.refined = refined.main;
           row.mca = cpu ? mcaCycles(instrs, cpu, dir) : null;
         } else if (m.branch) {
           // a branch inside: one row per side (the side's lines as straight-line code; llvm-mca
@@ -86,10 +103,11 @@ async function main(): Promise<void> {
             const v = s.measurement[s.measurement.comparable];
             side.measured = v.cyclesPerIteration; side.variant = s.measurement.comparable; side.spread = v.spread;
             side.uopscope = s.predicted;
+            side.refined = s.side === 'taken' ? refined.right : refined.left;
             const keep = new Set(s.measurement.lines);
             if (s.measurement.closingBranchRemoved !== null) keep.add(s.measurement.closingBranchRemoved);
             side.mca = cpu ? mcaCycles(s.lines.filter((l) => keep.has(l)).map((l) => instrs[l]!), cpu, dir) : null;
-            process.stderr.write(`${side.name}: ${side.why ?? `${side.measured?.toFixed(2)} measured, ${side.uopscope?.toFixed(2)} uopscope, ${side.mca?.toFixed(2)} llvm-mca`}\n`);
+            process.stderr.write(`${side.name}: ${side.why ?? `${side.measured?.toFixed(2)} measured, ${side.uopscope?.toFixed(2)} suaca, ${side.refined?.toFixed(2)} refined, ${side.mca?.toFixed(2)} llvm-mca`}\n`);
           }
           continue;
         } else {
@@ -99,7 +117,7 @@ async function main(): Promise<void> {
         if (!(e instanceof UserError)) throw e;
         row.why = e.message.replace(/^.*?not measurable: /, '');
       }
-      process.stderr.write(`${name}: ${row.why ?? `${row.measured?.toFixed(2)} measured, ${row.uopscope?.toFixed(2)} uopscope, ${row.mca?.toFixed(2)} llvm-mca`}\n`);
+      process.stderr.write(`${name}: ${row.why ?? `${row.measured?.toFixed(2)} measured, ${row.uopscope?.toFixed(2)} suaca, ${row.refined?.toFixed(2)} refined, ${row.mca?.toFixed(2)} llvm-mca`}\n`);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -118,19 +136,22 @@ async function main(): Promise<void> {
     '',
     `Generated ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by \`node --import tsx tools/measure/table.ts\` on ${host ? `${host.modelName} (${host.cpuid}${host.virtual ? ', a virtual machine' : ''})` : 'an unknown host'}, ${cpus().length} cores, load average ${load} when it finished. Predictions for ${arch}${archFlag ? ' (--arch)' : ' (the host\'s core by CPUID)'}; llvm-mca: ${mcaVersion}, \`-mcpu=${LLVM_CPU[arch] ?? '?'} -iterations=200\`, Total Cycles / Iterations. Measured: the variant that corresponds to the simulation (loop for a loop), 10th percentile of 200 repetitions, cycles per iteration.`,
     '',
-    `Mean absolute percentage error against the measurement: **uopscope ${mape((r) => r.uopscope)}**, **llvm-mca-19 ${mape((r) => r.mca)}**.`,
+    `Mean absolute percentage error against the measurement: **uopscope --model suaca ${mape((r) => r.uopscope)}**, **uopscope --model refined ${mape((r) => r.refined)}**, **llvm-mca-19 ${mape((r) => r.mca)}**. The default model (src/sim/mechanisms.ts DEFAULT_MODEL_NAME) is ${DEFAULT_MODEL_NAME}.`,
     '',
-    '| loop | measured | spread | uopscope | llvm-mca-19 |',
-    '|---|---:|---:|---:|---:|',
+    '| loop | measured | spread | suaca | refined | llvm-mca-19 |',
+    '|---|---:|---:|---:|---:|---:|',
     ...rows.map((r) => (r.why !== undefined
-      ? `| ${r.name} | not measurable: ${r.why.replace(/\|/g, '\\|')} | | | |`
-      : `| ${r.name} | ${f2(r.measured)} | ${((r.spread ?? 0) * 100).toFixed(1)} % | ${f2(r.uopscope)} | ${f2(r.mca)} |`)),
+      ? `| ${r.name} | not measurable: ${r.why.replace(/\|/g, '\\|')} | | | | |`
+      : `| ${r.name} | ${f2(r.measured)} | ${((r.spread ?? 0) * 100).toFixed(1)} % | ${f2(r.uopscope)} | ${f2(r.refined)} | ${f2(r.mca)} |`)),
     '',
     END,
   ];
+  // the README carries the summary and the same table (issues 12 and 13 ask for it there)
   const summary = [
     BEGIN,
-    `Measured on ${host ? `${host.modelName} (${host.cpuid}${host.virtual ? ', a VM' : ''})` : 'an unknown host'}, ${new Date().toISOString().slice(0, 10)}: ${ok.length} of ${rows.length} loops measurable (the corpus and the thesis examples); mean absolute percentage error of the predictions for ${arch}: uopscope ${mape((r) => r.uopscope)}, llvm-mca-19 ${mape((r) => r.mca)}. The table, how to read it and the largest misses: [docs/measure.md](docs/measure.md#measured-against-the-predictions).`,
+    `Measured on ${host ? `${host.modelName} (${host.cpuid}${host.virtual ? ', a VM' : ''})` : 'an unknown host'}, ${new Date().toISOString().slice(0, 10)}: ${ok.length} of ${rows.length} loops measurable (the corpus and the thesis examples); mean absolute percentage error of the predictions for ${arch}: uopscope's SUACA model ${mape((r) => r.uopscope)}, its refined model ${mape((r) => r.refined)}, llvm-mca-19 ${mape((r) => r.mca)}. The table, how to read it and the largest misses: [docs/measure.md](docs/measure.md#measured-against-the-predictions).`,
+    '',
+    ...out.slice(1, -1),
     END,
   ];
   for (const [file, text] of [[DOC, out], [README, summary]] as const) {
