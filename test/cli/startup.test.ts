@@ -48,3 +48,11 @@ test('--help (the control): the same hook sees yargs and the command modules loa
   assert.ok(loaded.some((u) => /node_modules\/yargs\//.test(u)), 'yargs is loaded for --help');
   assert.ok(loaded.some((u) => /\/src\/cli\/commands\/report\.ts$/.test(u)), 'the command declarations are loaded for --help');
 });
+
+test('a report loads yargs without its help machinery (no platform shim with cliui, string-width, wrap-ansi)', () => {
+  const { stdout, status, loaded } = loadedBy('report', '--hex', '4801d8', '--iterations', '1', '--fast');
+  assert.equal(status, 0);
+  assert.match(stdout, /Iterations: 1/);
+  assert.ok(loaded.some((u) => /node_modules\/yargs\/build\/lib\/yargs-factory\.js$/.test(u)), 'yargs is loaded');
+  assert.deepEqual(loaded.filter((u) => /node_modules\/(cliui|string-width|wrap-ansi|emoji-regex|get-east-asian-width)\/|yargs\/lib\/platform-shims/.test(u)), []);
+});
