@@ -169,6 +169,15 @@ for (const r of rows) {
     `${r.ourCycles} / ${r.mcaCycles ?? '-'}`,
   ].join(' | '));
 }
+const one = rows.find((r) => r.n === 1);
+const nodeAlone = starts[0]!;
+if (one) {
+  // the start-up targets of issue 14: report at 1 iteration ≤ 2× node -e 0, --version and --help close to it
+  const ratio = (w: number | null, base: number | null) => (w === null || base === null || base === 0 ? '-' : `${(w / base).toFixed(1)}×`);
+  console.log('');
+  console.log(`against node -e 0 (wall; CPU): report --fast at 1 iteration ${ratio(one.procSec, nodeAlone.wall)}; ${ratio(one.procCpuSec, nodeAlone.cpu)} (target ≤ 2×), ` +
+    `--version ${ratio(starts[1]!.wall, nodeAlone.wall)}; ${ratio(starts[1]!.cpu, nodeAlone.cpu)}, --help ${ratio(starts[2]!.wall, nodeAlone.wall)}; ${ratio(starts[2]!.cpu, nodeAlone.cpu)}`);
+}
 console.log('');
 console.log(`load average at the end: ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
 console.log('full sim: in process, every cycle simulated (the engine\'s speed); sim s: simulate() as reports run it, the periodic part skipped (src/sim/steady.ts).');

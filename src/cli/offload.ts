@@ -1,6 +1,7 @@
 // Runs the explorer's long computations in one worker thread, one job at a time, so that the
 // UI thread keeps a core to itself and keys stay responsive.
-import { Worker } from 'node:worker_threads';
+import { createRequire } from 'node:module';
+import type { Worker } from 'node:worker_threads';
 import type { MachineParams, SimProgram } from '../sim/types.js';
 import type { Divergence } from '../ui/compare.js';
 import type { Cancellable, Offload, PaneSpec, RunTotal } from '../ui/types.js';
@@ -12,6 +13,9 @@ const here = new URL(import.meta.url);
 const ext = here.pathname.endsWith('.ts') ? '.ts' : '.js';
 /** A worker thread running src/cli/<name>.ts (tests, development under tsx) or dist/cli/<name>.js. */
 export function spawnWorker(name: string): Worker {
+  // node:worker_threads is loaded when the first worker starts (≈ 10 ms a run that starts none,
+  // such as report --fast, does not pay)
+  const { Worker } = createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads');
   const url = new URL(`./${name}${ext}`, here);
   // under tsx the worker registers tsx's loader itself (a Worker's --import is not honoured everywhere)
   return ext === '.ts'

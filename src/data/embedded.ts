@@ -3,7 +3,6 @@
 // (≤ 100 ms), so the first parse is cached: per-arch JSON files in
 // <cache root>/v<N>/embedded-<hash of the XML files>/ — a changed XML file gets a new hash and is
 // parsed again. When the cache directory is not writable the XML is parsed on every run.
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../atomicWrite.js';
@@ -37,15 +36,41 @@ export function embeddedFiles(dir = embeddedDir()): string[] {
 interface Loaded { summary: EmbeddedSummary; archs: Map<string, ArchForm[]> | null; dir: string | null }
 const memo = new Map<string, Loaded>();
 
+/**
+ * A 64-bit hash of strings (cyrb53's two multiplicative lanes, both kept): the compiled cache's
+ * key, not a security measure. node:crypto would cost ≈ 10–20 ms to load on every run (issue 14,
+ * item 3) for ~10 KB of XML.
+ */
+class TextHash {
+  private h1 = 0xdeadbeef;
+  private h2 = 0x41c6ce57;
+  update(s: string): this {
+    let { h1, h2 } = this;
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      h1 = Math.imul(h1 ^ c, 2654435761);
+      h2 = Math.imul(h2 ^ c, 1597334677);
+    }
+    this.h1 = h1; this.h2 = h2;
+    return this;
+  }
+  digest(): string {
+    let { h1, h2 } = this;
+    h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+    h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+    return (h2 >>> 0).toString(16).padStart(8, '0') + (h1 >>> 0).toString(16).padStart(8, '0');
+  }
+}
+
 function hashFiles(files: string[]): { hash: string; texts: string[] } {
-  const h = createHash('sha1');
+  const h = new TextHash();
   // the summary's layout is part of the key (origins per architecture since summary 2; their
   // file names without the directory since summary 3), and so are the measurement fields the
   // compiled forms keep (uops_retire_slots and uops_MITE since fields 2)
   h.update(`v${CACHE_VERSION}\nsummary 3\nfields 2\n`);
   const texts = files.map((f) => readFileSync(f, 'utf8'));
   files.forEach((f, i) => { h.update(f.replace(/^.*\//, '')); h.update('\0'); h.update(texts[i]!); h.update('\0'); });
-  return { hash: h.digest('hex').slice(0, 16), texts };
+  return { hash: h.digest(), texts };
 }
 
 /** Parses every embedded file into per-arch lists (the first definition of a form wins). */

@@ -3,7 +3,7 @@
 // LLVM-MCA (`# LLVM-MCA-BEGIN [name]` / `# LLVM-MCA-END`) and OSACA (`# OSACA-BEGIN` /
 // `# OSACA-END`) are replaced, line for line, by labels that survive assembly, so their
 // addresses can be read back from the object's symbol table.
-import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -37,6 +37,8 @@ export function injectMarkerLabels(source: string): { source: string; markers: A
 }
 
 function run(tool: string, args: string[], file: string, hint: string): void {
+  // node:child_process only for assembly input (a binary's run does not load it)
+  const { spawnSync } = createRequire(import.meta.url)('node:child_process') as typeof import('node:child_process');
   const res = spawnSync(tool, args, { encoding: 'utf8', timeout: 60_000 });
   if (res.error) {
     const code = (res.error as NodeJS.ErrnoException).code;

@@ -56,10 +56,41 @@ function makeFormatter(syntax: FormatterSyntax): Formatter {
   return f;
 }
 
-let shared: { intel: Formatter; att: Formatter; info: InstructionInfoFactory } | null = null;
-function tools(): { intel: Formatter; att: Formatter; info: InstructionInfoFactory } {
-  shared ??= { intel: makeFormatter(FormatterSyntax.Intel), att: makeFormatter(FormatterSyntax.Gas), info: new InstructionInfoFactory() };
+let shared: { intel: Formatter; info: InstructionInfoFactory } | null = null;
+function tools(): { intel: Formatter; info: InstructionInfoFactory } {
+  shared ??= { intel: makeFormatter(FormatterSyntax.Intel), info: new InstructionInfoFactory() };
   return shared;
+}
+
+// The AT&T text is asked for by `disasm --att` and the JSON listing only: its formatter (and the
+// text) are made on first read of `att`, from the instruction's bytes decoded again
+let attFormatter: Formatter | null = null;
+function formatAtt(bytes: Uint8Array, address: number, bitness: 32 | 64): string {
+  attFormatter ??= makeFormatter(FormatterSyntax.Gas);
+  const dec = new Decoder(bitness, bytes, DecoderOptions.None);
+  dec.ip = BigInt(address);
+  const ins = dec.decode();
+  const text = attFormatter.format(ins);
+  ins.free();
+  dec.free();
+  return text;
+}
+
+/** Sets `att` on `d` as a property computed on first read (enumerable, so that JSON, copies and
+ *  structured clones carry the text as before). */
+function lazyAtt(d: Omit<DecodedInstruction, 'att'>, bytes: Uint8Array, bitness: 32 | 64): DecodedInstruction {
+  const own = bytes.slice();   // the caller's buffer may be reused
+  const fix = (self: DecodedInstruction, value: string): string => {
+    Object.defineProperty(self, 'att', { value, enumerable: true, writable: true, configurable: true });
+    return value;
+  };
+  Object.defineProperty(d, 'att', {
+    enumerable: true,
+    configurable: true,
+    get(this: DecodedInstruction) { return fix(this, formatAtt(own, d.address, bitness)); },
+    set(this: DecodedInstruction, v: string) { fix(this, v); },
+  });
+  return d as DecodedInstruction;
 }
 
 const toHex = (b: Uint8Array): string => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
@@ -122,12 +153,15 @@ function validWithMoreBytes(head: Uint8Array, bitness: 32 | 64): boolean {
 export function decodeRegion(data: Uint8Array, address: number, bitness: 32 | 64, where: string): DecodedInstruction[] {
   const raw = decodeBytes(data, address, bitness, where);
   const lineOf = new Map(raw.map((r, i) => [r.address, i]));
-  const result = raw.map((r, i) => describe(r, i, data.subarray(r.address - address, r.address - address + r.length), lineOf));
+  const result = raw.map((r, i) => {
+    const bytes = data.subarray(r.address - address, r.address - address + r.length);
+    return lazyAtt(describe(r, i, bytes, lineOf), bytes, bitness);
+  });
   for (const r of raw) r.ins.free();
   return result;
 }
 
-function describe(r: RawDecoded, line: number, bytes: Uint8Array, lineOf: Map<number, number>): DecodedInstruction {
+function describe(r: RawDecoded, line: number, bytes: Uint8Array, lineOf: Map<number, number>): Omit<DecodedInstruction, 'att'> {
   const { ins } = r;
   const t = tools();
   const info = t.info.info(ins);
@@ -262,7 +296,6 @@ function describe(r: RawDecoded, line: number, bytes: Uint8Array, lineOf: Map<nu
     bytes: toHex(bytes),
     length: r.length,
     intel: t.intel.format(ins),
-    att: t.att.format(ins),
     mnemonic: (Mnemonic[ins.mnemonic] ?? 'INVALID').toUpperCase(),
     signature: signatureOf(ins, prefixes),
     operands,

@@ -16,7 +16,7 @@
 //   page for lock cmpxchg), 'ADD_LOCK (M64, R64)', 'REP_MOVSB', 'REPE_CMPSB', 'REPNE_SCASB'.
 // - Opcode variants that uops.info distinguishes with a suffix ('ADD_01 (R64, R64)' vs
 //   'ADD_03') are told apart here by the iform ('ADD_GPRv_GPRv_01'), not by the string.
-import { Code, ConditionCode, Mnemonic, OpCodeOperandKind, OpKind, type Instruction, MemorySizeExt } from './iced.js';
+import { Code, ConditionCode, Mnemonic, OpKind, type Instruction, MemorySizeExt } from './iced.js';
 import { registerKind } from './icedRegisters.js';
 
 const XED_CC: Record<string, string> = {
@@ -45,15 +45,60 @@ export function xedMnemonic(ins: Instruction): string {
   return m;
 }
 
-const FIXED_KINDS: Partial<Record<OpCodeOperandKind, string>> = {
-  [OpCodeOperandKind.al]: 'AL', [OpCodeOperandKind.cl]: 'CL', [OpCodeOperandKind.ax]: 'AX',
-  [OpCodeOperandKind.dx]: 'DX', [OpCodeOperandKind.eax]: 'EAX', [OpCodeOperandKind.rax]: 'RAX',
-  [OpCodeOperandKind.st0]: 'ST(0)', [OpCodeOperandKind.imm8_const_1]: '1',
-};
+// What iced's op-code table (Instruction.opCode) would tell about an operand, read from the
+// Code's name instead: the first access to opCode builds iced's table for every instruction
+// (≈ 40 ms at every start, issue 14 item 3). iced names each Code mnemonic_operand_operand…, with
+// the operands fixed by the opcode in capitals (Add_AL_imm8, Shl_rm64_CL, In_AL_DX), st0 for ST(0)
+// and 1 for the constant shift count (Shl_rm64_1), and rel8 for 8-bit branch displacements
+// (Jne_rel8_64). test/disasm/signature.test.ts compares all three with iced's table for every
+// Code.
+const FIXED_TOKENS: Record<string, string> = { AL: 'AL', CL: 'CL', AX: 'AX', DX: 'DX', EAX: 'EAX', RAX: 'RAX', st0: 'ST(0)', 1: '1' };
+
+/** The name's token of explicit operand i (undefined past the operands); encoding prefixes
+ *  before the mnemonic (EVEX_, VEX_KNC_) are skipped. */
+function operandToken(code: Code, i: number): string | undefined {
+  const t = (Code[code] ?? '').split('_');
+  let m = 0;
+  while (m < t.length - 1 && /^[A-Z0-9]+$/.test(t[m]!)) m++;
+  return t[m + 1 + i];
+}
+
+/** The operand kind fixed by the opcode ('AL', 'CL', 'ST(0)', '1', …) of explicit operand i, or null. */
+export function fixedOperandKind(code: Code, i: number): string | null {
+  const t = operandToken(code, i);
+  return t !== undefined && Object.hasOwn(FIXED_TOKENS, t) ? FIXED_TOKENS[t]! : null;
+}
+
+/** Whether explicit operand i is an 8-bit branch displacement. */
+export function isRel8Operand(code: Code, i: number): boolean {
+  return operandToken(code, i)?.startsWith('rel8') === true;
+}
+
+const ALU_INDEX: Record<string, number> = { Add: 0, Or: 1, Adc: 2, Sbb: 3, And: 4, Sub: 5, Xor: 6, Cmp: 7 };
+
+/** The opcode byte of the one-byte ALU, MOV and TEST forms iformOf names by it (ADD r/m, r: 01;
+ *  ADD r, r/m: 03; ADD r/m8, imm8: 80, or 82 for its 32-bit alias), else null. */
+export function legacyOpcode(code: Code): number | null {
+  const [base = '', a = '', b = '', suffix] = (Code[code] ?? '').split('_');
+  const alu = ALU_INDEX[base];
+  const form = /^rm8$/.test(a) && /^r8$/.test(b) ? 0 : /^rm(16|32|64)$/.test(a) && /^r(16|32|64)$/.test(b) ? 1
+    : /^r8$/.test(a) && /^rm8$/.test(b) ? 2 : /^r(16|32|64)$/.test(a) && /^rm(16|32|64)$/.test(b) ? 3 : null;
+  if (form !== null && suffix === undefined) {
+    if (alu !== undefined) return alu * 8 + form;
+    if (base === 'Mov') return 0x88 + form;
+    if (base === 'Test' && form < 2) return 0x84 + form;
+    return null;
+  }
+  if (a === 'rm8' && b === 'imm8') {
+    if (alu !== undefined) return suffix === '82' ? 0x82 : suffix === undefined ? 0x80 : null;
+    if (base === 'Mov' && suffix === undefined) return 0xc6;
+  }
+  return null;
+}
 
 /** uops.info operand kind of explicit operand i. */
 export function operandKind(ins: Instruction, i: number): string {
-  const fixed = FIXED_KINDS[ins.opCode.opKind(i)];
+  const fixed = fixedOperandKind(ins.code, i);
   if (fixed) return fixed;
   const k = ins.opKind(i);
   switch (k) {
@@ -61,10 +106,8 @@ export function operandKind(ins: Instruction, i: number): string {
       return registerKind(ins.opRegister(i));
     case OpKind.NearBranch16:
     case OpKind.NearBranch32:
-    case OpKind.NearBranch64: {
-      const ok = ins.opCode.opKind(i);
-      return ok === OpCodeOperandKind.br16_1 || ok === OpCodeOperandKind.br32_1 || ok === OpCodeOperandKind.br64_1 ? 'Rel8' : 'Rel32';
-    }
+    case OpKind.NearBranch64:
+      return isRel8Operand(ins.code, i) ? 'Rel8' : 'Rel32';
     case OpKind.FarBranch16:
     case OpKind.FarBranch32:
       return 'PTR';
@@ -121,7 +164,7 @@ export function iformOf(ins: Instruction, mnem: string): string | null {
   const [, base = '', rest = ''] = m;
   const op0Reg = ins.op0Kind === OpKind.Register;
   const op1Reg = ins.opCount > 1 && ins.op1Kind === OpKind.Register;
-  const opcodeHex = ins.opCode.opCode.toString(16).toUpperCase().padStart(2, '0');
+  const opcodeHex = (legacyOpcode(ins.code) ?? -1).toString(16).toUpperCase().padStart(2, '0');
   const w = /8/.test(rest.split('_')[0] ?? '') ? '8' : 'v';
   const G = w === '8' ? 'GPR8' : 'GPRv';
   const M = w === '8' ? 'MEMb' : 'MEMv';

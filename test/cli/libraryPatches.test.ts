@@ -1,9 +1,11 @@
-// The two patches of library internals (src/cli/yargsHelpCache.ts, src/ui/inkOutputCache.ts) still
+// The patches of library internals (src/cli/yargsHelpCache.ts, src/cli/yargsLoad.ts, src/ui/inkOutputCache.ts) still
 // find what they patch and still do what they are for. When yargs or Ink changes, these fail with
 // a message that names the file to drop or rewrite, instead of uopscope silently getting slower.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import yargs from 'yargs';
+import yargs, { type Argv } from 'yargs';
+import { commands } from '../../src/cli/commands/index.js';
+import { lazyLoaded, loadYargs } from '../../src/cli/yargsLoad.js';
 import { skipHelpCache, usageInstance } from '../../src/cli/yargsHelpCache.js';
 import { inkOutputClass, shareInkOutputCache } from '../../src/ui/inkOutputCache.js';
 
@@ -50,4 +52,45 @@ test('Ink: its Output class is where inkOutputCache.ts looks, and after the patc
     "Ink's Output caches changed shape: rewrite or drop src/ui/inkOutputCache.ts");
   assert.equal(b.o.caches, a.o.caches, 'two frames no longer share their caches: rewrite src/ui/inkOutputCache.ts');
   assert.ok(a.o.caches.styledChars.has('hello') && a.o.caches.styledChars.has('world'), 'the shared cache holds both frames\' lines');
+});
+
+// src/cli/yargsLoad.ts: yargs built from its factory with a shim whose help machinery loads late
+async function helpOf(fn: (args?: string[]) => Argv, args: string[]): Promise<string> {
+  let cli = fn().scriptName('uopscope').strict().help().alias('h', 'help').version().wrap(100).exitProcess(false);
+  for (const c of commands) cli = c(cli);
+  let out = '';
+  await cli.parseAsync(args, {}, (_err, _argv, output) => { out = output; });
+  return out;
+}
+
+test('yargs: loadYargs builds yargs from its internals, and the help it prints is the stock help, loading cliui and string-width only then', async () => {
+  const { fn, lazy } = await loadYargs();
+  assert.ok(lazy, "yargs's build/lib/yargs-factory.js (or its shim's modules) moved: rewrite or drop src/cli/yargsLoad.ts");
+  // a command line that prints nothing: the help machinery stays unloaded
+  let ran = false;
+  const cli = fn(['go', '--n', '3']).strict().command('go', 'a command', (y) => y.option('n', { type: 'number' }), () => { ran = true; });
+  skipHelpCache(cli);
+  await cli.parseAsync();
+  assert.ok(ran);
+  assert.ok(!lazyLoaded.has('cliui') && !lazyLoaded.has('string-width'), `loaded before any help: ${[...lazyLoaded].join(', ')}`);
+  for (const args of [['--help'], ['report', '--help'], ['data', '--help'], ['config', '--help']]) {
+    const ours = await helpOf(fn as never, args);
+    assert.match(ours, /uopscope/);
+    assert.equal(ours, await helpOf(yargs as never, args), `help of ${args.join(' ')}`);
+  }
+  assert.ok(lazyLoaded.has('cliui') && lazyLoaded.has('string-width'));
+});
+
+test('yargs: messages through the lazy y18n are the stock ones (an unknown argument, a missing value)', async () => {
+  const { fn } = await loadYargs();
+  const fail = async (f: (a?: string[]) => Argv, args: string[]) => {
+    let msg = '';
+    await f(args).strict().option('n', { type: 'number', requiresArg: true }).fail((m) => { msg = m; }).exitProcess(false).parseAsync();
+    return msg;
+  };
+  for (const args of [['--bogus'], ['--n'], ['--a', '--b']]) {
+    const ours = await fail(fn as never, args);
+    assert.ok(ours.length > 0, `no message for ${args.join(' ')}`);
+    assert.equal(ours, await fail(yargs as never, args));
+  }
 });

@@ -84,3 +84,21 @@ test('the synthetic file imports to the same figures as the embedded data (asset
   const n = await syntheticMatches(seed, reference, [...reference.keys()]);
   assert.ok(n > 0);
 });
+
+test('a change of one figure in an embedded file (same size) gives a new compiled copy with the new figure', () => {
+  const src = tempDir('emb-src');
+  const cacheDir = tempDir('emb-change');
+  const text = readFileSync(SMALL, 'utf8');
+  writeFileSync(join(src, 'a.xml'), text);
+  resetEmbeddedMemo();
+  const before = loadEmbeddedArch('SKL', cacheDir, src)!;
+  const i = text.indexOf('uops="1"');
+  assert.ok(i > 0);
+  writeFileSync(join(src, 'a.xml'), `${text.slice(0, i)}uops="7"${text.slice(i + 8)}`);
+  resetEmbeddedMemo();
+  const after = loadEmbeddedArch('SKL', cacheDir, src)!;
+  const dirs = readdirSync(join(cacheDir, `v${CACHE_VERSION}`)).filter((d) => d.startsWith('embedded-'));
+  assert.ok(dirs.length >= 1);
+  assert.equal(before.filter((f) => f.m.uops === 7).length, 0);
+  assert.equal(after.filter((f) => f.m.uops === 7).length, 1, 'the changed figure is read, not the old compiled copy');
+});
