@@ -1,7 +1,8 @@
 // Files are written whole or not at all: a temp file next to the target, then a rename. Shared by
 // every stage that writes files (the data cache, the config, graphs and exports).
-import { chmodSync, chownSync, lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { chmodSync, chownSync, lstatSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { makeDirs } from './mkdirs.js';
 
 /**
  * Writes `data` to `path` atomically. A symbolic link is followed (its target is replaced, the
@@ -29,7 +30,7 @@ export function writeFileAtomic(path: string, data: string, opts: { mkdir?: bool
   let target = path;
   if (st && lstatSync(path).isSymbolicLink()) target = realpathSync(path);
   if (st && st.nlink > 1) { writeThrough(target, data, st); return; }
-  if (opts.mkdir) mkdirSync(dirname(target), { recursive: true });
+  if (opts.mkdir) makeDirs(dirname(target));
   const tmp = join(dirname(target), `.${basename(target)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
   try {
     writeFileSync(tmp, data, st ? { mode: st.mode & 0o7777 } : {});

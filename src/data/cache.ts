@@ -4,7 +4,7 @@
 //
 //   <cache root>/v<N>/index.json            { version, source, date, importedAt, dir, archs }
 //   <cache root>/v<N>/import-<stamp>/SKL.json  { version, arch, forms: ArchForm[] }
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { UserError } from '../errors.js';
 import { writeFileAtomic } from '../atomicWrite.js';
@@ -14,6 +14,7 @@ import { formKey } from './formKey.js';
 import { CACHE_VERSION, cacheDir } from './paths.js';
 import { parseUopsXmlFile } from './uopsXml.js';
 import type { ArchForm } from './types.js';
+import { makeDirs } from '../mkdirs.js';
 
 export interface CacheIndex {
   version: number;
@@ -60,7 +61,7 @@ export function readArchFile(dir: string, arch: string): ArchForm[] | null {
 /** Writes per-arch files into a new directory `final` (built as a temp dir, then renamed). */
 export function writeArchDir(final: string, archs: Map<string, ArchForm[]> | Map<string, ArchEncoder>): void {
   const tmp = `${final}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
-  mkdirSync(tmp, { recursive: true });
+  makeDirs(tmp);
   try {
     for (const [arch, forms] of archs) {
       let enc: ArchEncoder;

@@ -5,10 +5,11 @@
 
 import { createHash } from 'node:crypto';
 import { execFile, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { cacheRoot, packageRoot } from '../data/paths.js';
 import { UserError } from '../errors.js';
+import { makeDirs } from '../mkdirs.js';
 
 /** The compilers tried, in order ($CC first when set). */
 export function compilers(): string[] {
@@ -64,7 +65,7 @@ function harnessTarget(opts: { cacheDir?: string }): Target {
   const exe = join(dir, `harness-${hash}`);
   if (!existsSync(exe)) {
     try {
-      mkdirSync(dir, { recursive: true });
+      makeDirs(dir);
     } catch (e) {
       throw new UserError(`cannot create ${dir} for the measurement harness: ${(e as NodeJS.ErrnoException).code ?? String(e)} — set UOPSCOPE_CACHE_DIR to a writable directory`);
     }

@@ -125,3 +125,13 @@ test('minor: a file name with control characters is escaped too', () => {
   const r = cli(['regions', join(dir, 'd', 'evil\x1b[2Jname.o')]);
   assertOneLine(r, /evil\\x1b\[2Jname\.o: no such file/);
 });
+
+test('a cache directory whose parent answers ENOENT to mkdir (/proc/…): no hang — the report runs, data fetch and measure say so in one line', () => {
+  // Node 20's mkdirSync(…, { recursive: true }) loops forever there (src/mkdirs.ts)
+  const cache = '/proc/uopscope-cache-test';
+  const r = cli(['report', 'examples/bin/stencil', '--iterations', '1', '--fast'], { cache, timeout: 30_000 });
+  assert.equal(r.signal, null, 'report hung');
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /Block Throughput/i);
+  assertOneLine(cli(['data', 'fetch', '--url', 'http://127.0.0.1:9/x'], { cache, timeout: 30_000 }), /cannot create the cache directory \/proc\/uopscope-cache-test: ENOENT/);
+});

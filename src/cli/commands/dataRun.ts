@@ -1,10 +1,11 @@
 // The work of `uopscope data import | list | fetch` (see data.ts for the options), loaded only
 // when one of them runs.
-import { mkdirSync, rmdirSync, rmSync } from 'node:fs';
+import { rmdirSync, rmSync } from 'node:fs';
 import { UserError } from '../../errors.js';
 import { importUopsXml, listDataSources, cacheRoot, type CacheIndex, type DataSourceRow } from '../../data/index.js';
 import { checkDownloadedXml, DEFAULT_CONNECT_TIMEOUT_S, DEFAULT_STALL_TIMEOUT_S, downloadFile, removeStaleDownloads, tempDownloadPath } from '../../data/fetch.js';
 import { downloadBar, progressBar } from '../progress.js';
+import { makeDirs } from '../../mkdirs.js';
 
 function summary(idx: CacheIndex, root: string): string {
   const archs = Object.entries(idx.archs).map(([a, n]) => `${a} ${n}`).join(', ');
@@ -67,7 +68,7 @@ export async function runFetch(url: string, opts: FetchCliOptions = {}): Promise
   const root = cacheRoot(opts.cacheDir);
   let made: string | undefined;
   try {
-    made = mkdirSync(root, { recursive: true });
+    made = makeDirs(root);
   } catch (e) {
     throw new UserError(`cannot create the cache directory ${root}: ${(e as NodeJS.ErrnoException).code ?? String(e)} — set UOPSCOPE_CACHE_DIR to a writable directory`);
   }
