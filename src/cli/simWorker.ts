@@ -3,7 +3,7 @@
 // throughput from the engine's final statistics, or a Divergence.
 // One job at a time, in order; the main thread terminates the worker to cancel the running one.
 import { parentPort } from 'node:worker_threads';
-import { createEngine, simulate, type EngineOptions } from '../sim/index.js';
+import { createEngine, type EngineOptions } from '../sim/index.js';
 import type { MachineParams, SimConfig, SimProgram } from '../sim/types.js';
 import { continueScan, startScan, type Divergence } from '../ui/compare.js';
 import type { RunTotal } from '../ui/types.js';
@@ -14,9 +14,10 @@ export type WorkerRequest =
 
 export function runRequest(req: WorkerRequest): RunTotal | Divergence {
   if (req.kind === 'total') {
-    // the run's length without snapshots, its periodic part skipped (src/sim/steady.ts)
-    const st = simulate(req.program, req.machine, req.config, req.opts).stats;
-    return { cycles: st.cycles, blockThroughput: st.blockThroughput };
+    // the run's length without snapshots, its periodic part skipped (src/sim/steady.ts); the run
+    // itself goes back too, for the pane's engine to adopt (nothing is simulated twice)
+    const run = createEngine(req.program, req.machine, req.config, req.opts).wholeRun();
+    return { cycles: run.cycles, blockThroughput: run.stats.blockThroughput, run };
   }
   const scan = startScan(createEngine(req.a.program, req.machine, req.a.config, req.a.opts), createEngine(req.b.program, req.machine, req.b.config, req.b.opts));
   let r = scan.result;

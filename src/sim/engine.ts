@@ -7,7 +7,7 @@ import type { StatsState } from './stats.js';
 import { runToEndSteady, seekPeriodic } from './steady.js';
 import type { SteadyPeriod } from './steady.js';
 import type { Resource } from '../disasm/types.js';
-import type { Engine, EntryState, LineCount, LineDetail, MachineParams, PortSlot, RsEntry, SimConfig, SimProgram, SimResult, Snapshot, Stats } from './types.js';
+import type { Engine, EngineRun, EntryState, LineCount, LineDetail, MachineParams, PortSlot, RsEntry, SimConfig, SimProgram, SimResult, Snapshot, Stats } from './types.js';
 
 /** A seek further than this many cycles from where replay would start uses the run's period
  *  (found once, by a run to the end that skips the periodic part; see steady.ts). */
@@ -128,6 +128,15 @@ export function snapshotOf(core: Core, program: SimProgram): Snapshot {
   };
 }
 
+/** What wholeRun() hands over (opaque outside the engine): the finished core's state and the
+ *  run's period, with what identifies the run they belong to. */
+interface RunState {
+  n: number;
+  iterations: number;
+  final: CoreState;
+  period: SteadyPeriod | null;
+}
+
 class SteppableEngine implements Engine {
   private core: Core;
   private checkpoints: CoreState[] = [];
@@ -204,6 +213,12 @@ class SteppableEngine implements Engine {
     let target = Math.max(0, Math.floor(cycle));
     if (this.end !== null) target = Math.min(target, this.end);
     if (target === this.core.cycle) return this.current;
+    if (!this.trace && this.ended !== null && target === this.end) {
+      // the end of a run computed (or adopted) already: its final state, nothing replayed
+      this.core.restore(this.ended.save());
+      this.current = snapshotOf(this.core, this.program);
+      return this.current;
+    }
     if (!this.trace) {
       const from = target >= this.core.cycle ? Math.max(this.core.cycle, this.nearestCheckpoint(target)) : this.nearestCheckpoint(target);
       if (target - from > FAR_SEEK) {
@@ -261,6 +276,26 @@ class SteppableEngine implements Engine {
   totalCycles(): number {
     if (this.end === null) this.runSteady();
     return this.end!;
+  }
+
+  wholeRun(): EngineRun {
+    const core = this.runSteady();
+    const state: RunState = { n: this.compiled.n, iterations: core.iterations, final: core.save(), period: this.period };
+    return { cycles: this.end!, stats: this.final!, state };
+  }
+
+  adopt(run: EngineRun): boolean {
+    if (this.ended) return true;
+    const st = run.state as RunState | undefined;
+    if (!st || st.n !== this.compiled.n || st.iterations !== this.core.iterations || st.final?.cycle !== run.cycles) return false;
+    const core = new Core(this.program, this.machine, this.config, this.model, this.compiled);
+    core.restore(st.final);
+    if (!core.finished) return false;
+    this.ended = core;
+    this.end = run.cycles;
+    this.final = run.stats;
+    this.period = st.period;
+    return true;
   }
 
   finalStats(): Stats {

@@ -195,6 +195,14 @@ export interface SimResult {
   details: LineDetail[];
 }
 
+/** A whole run as an engine computed it (see Engine.wholeRun). */
+export interface EngineRun {
+  cycles: number;
+  stats: Stats;
+  /** the engine's own (opaque) state of the finished run and its period */
+  state: unknown;
+}
+
 /** The steppable engine. */
 export interface Engine {
   readonly program: SimProgram;
@@ -210,5 +218,12 @@ export interface Engine {
   totalCycles(): number;
   /** statistics of the whole run, without moving the position */
   finalStats(): Stats;
+  /** the whole run (its length, final statistics and the state seeking needs), computed once:
+   *  plain data a worker can post to another engine of the same run */
+  wholeRun(): EngineRun;
+  /** take over a run another engine of the same program, machine, config and model computed
+   *  (a worker's wholeRun()), so that the run's length, final statistics, `runToEnd` and far
+   *  seeks do not simulate it again; false (nothing taken) when it is not this engine's run */
+  adopt(run: EngineRun): boolean;
   detail(line: number): LineDetail;
 }

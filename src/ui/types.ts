@@ -1,7 +1,7 @@
 // What the explorer is given: plain data plus factories and callbacks. The UI never reads files,
 // never builds a program and never computes the model: engines come from `makeEngine`, another
 // architecture from `loadArch`, and the export is written by `saveExport`.
-import type { Engine, Variant } from '../sim/types.js';
+import type { Engine, EngineRun, Variant } from '../sim/types.js';
 import { VARIANT_SWITCHES, type VariantSwitch } from '../sim/variants.js';
 import type { FigureOrigin } from '../data/types.js';
 import type { MechanismSet } from '../sim/mechanisms.js';
@@ -66,6 +66,9 @@ export interface RunTotal {
   cycles: number;
   /** the final statistics' block throughput */
   blockThroughput: number;
+  /** the run as the worker's engine computed it: the pane's engine adopts it, so that `G`, the
+   *  run's length and far seeks do not simulate it again on the interface thread */
+  run?: EngineRun;
 }
 
 export interface Offload {

@@ -244,7 +244,11 @@ export function useExplorer(props: ExplorerProps, exportText: (s: ExplorerState)
 
     return {
       ops, router, details: detailsAt, viewport,
-      setTotal: (pane, total) => dispatch({ type: 'total', pane, total }),
+      setTotal: (pane, total) => {
+        // the worker's run of this pane: its engine takes it over (G, the length, far seeks)
+        if (total.run && get().panes.includes(pane)) pane.engine.adopt(total.run);
+        dispatch({ type: 'total', pane, total });
+      },
     };
   }, [exit]);
 
