@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import type { MechanismSet, SimProgram } from '../../src/sim/index.js';
 import { CompiledProgram } from '../../src/sim/compiled.js';
 import { Core } from '../../src/sim/core.js';
-import { BASELINE } from '../../src/sim/index.js';
+import { BASELINE, createEngine } from '../../src/sim/index.js';
 import { SMALL, smallText } from '../data/helpers.js';
 import { dir, loop, mech, run } from './mechanismLoops.js';
 
@@ -100,6 +100,12 @@ test('store forwarding (issue 13: identical address expressions): the chain thro
   assert.ok(Math.abs(on.cycles / N - per) < 0.05, `${on.cycles / N} ≈ ${per}`);
   assert.ok(off.cycles < on.cycles);
   // the snapshot names the dependency through memory
+  const e = createEngine(p.program, p.machine, { iterations: 5, variant: BASELINE }, { model: { mechanisms: mech({ storeForwarding: true }) } });
+  let seen = false;
+  for (let snap = e.snapshot(); !snap.finished && !seen; snap = e.step()) {
+    seen = snap.rs.some((x) => x.line === ld!.line && x.state.kind === 'waiting-dep' && x.state.on.some((o) => o.resource === 'MEM' && o.line === st!.line));
+  }
+  assert.ok(seen, 'a load waits on MEM from the store');
   // different addresses: no dependency
   const d = await loop('1:\n  mov [rdi], rax\n  mov rax, [rdi+8]\n  add rax, 1\n  dec rcx\n  jnz 1b', 'SKL');
   assert.deepEqual(new CompiledProgram(d.program, d.machine, mech({ storeForwarding: true })).memDeps, []);
