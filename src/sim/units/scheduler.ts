@@ -214,6 +214,7 @@ export class Scheduler implements SchedulerState {
     const mask = this.mask, head = this.head;
     const { nextLook, line, iteration, status, start, depWait, portBlock, accounted, loaded, uopPort, assigned, executing, zeroLat } = this;
     const { predStart, predLC, predLine, predLat, uops } = cp;
+    const zl = cp.anyRenamed;                       // some line is executed at rename (refined model)
     let keep = 0;
     for (let w = 0; w < wLen; w++) {
       const g = wl[w]!;
@@ -236,7 +237,7 @@ export class Scheduler implements SchedulerState {
             if (pg < head) continue;               // finished long ago
             const ps = pg & mask;
             const st = start[ps]!;
-            const rel = st < 0 ? NEVER : zeroLat[ps] === 1 ? st : st + predLat[e]!;
+            const rel = st < 0 ? NEVER : zl && zeroLat[ps] === 1 ? st : st + predLat[e]!;
             if (rel > c) {
               waitMask |= 1 << Math.min(e - e0, 30);
               if (rel < next) next = rel;
@@ -259,7 +260,7 @@ export class Scheduler implements SchedulerState {
       depWait[s] = 0;
       portBlock[s] = 0;
       const ld = loaded[s]!;
-      if (zeroLat[s] === 1) {
+      if (zl && zeroLat[s] === 1) {
         if (ld === uops[i]!) {
           // executed at rename: no port; done in the cycle it starts, its consumers released then
           start[s] = c;
@@ -328,7 +329,7 @@ export class Scheduler implements SchedulerState {
       if (cg <= g || !fe.isLoaded(cg)) continue;
       const s2 = cg & this.mask;
       if (this.status[s2] !== ST_WAIT_DEP) continue;
-      const rel = this.zeroLat[g & this.mask] === 1 ? c : c + cp.predLat[e]!;
+      const rel = cp.anyRenamed && this.zeroLat[g & this.mask] === 1 ? c : c + cp.predLat[e]!;
       if (rel < this.nextLook[s2]!) this.nextLook[s2] = rel;
     }
   }
