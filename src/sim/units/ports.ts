@@ -122,7 +122,7 @@ export class Ports {
     return -1;
   }
 
-  /** Port choice at issue (refined model's portChoice; uiCA paper §4, Abel & Reineke 2022): µop u
+  /** Port choice at issue (refined model's portChoice; uiCA paper, Abel & Reineke 2022, port assignment): µop u
    *  of line i is bound, as it enters the station, to the port with the fewest µops assigned and
    *  not dispatched yet; ties go to the lower port number (docs/engine.md says why). */
   assign(i: number, u: number): number {
