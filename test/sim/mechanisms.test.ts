@@ -129,7 +129,7 @@ test('store forwarding: add [rdi], 1 depends on itself across iterations (invari
   assert.deepEqual(new CompiledProgram(q.program, q.machine, mech({ storeForwarding: true })).memDeps, []);
 });
 
-test('port choice at issue (uiCA paper, Abel & Reineke 2022, §4): µops are bound to the port with the fewest queued µops as they enter the station, and dispatch there', async () => {
+test('port choice at issue (uiCA paper, Abel & Reineke 2022, port assignment): µops are bound to the port with the fewest queued µops as they enter the station, and dispatch there', async () => {
   const body = '1:\n  imul rax, rax\n  lea rbx, [rax+rbx]\n  add rdx, 1\n  add rsi, rdx\n  dec rcx\n  jnz 1b';
   const p = await loop(body, 'SKL');
   const off = run(p, {}, 1000).stats, on = run(p, { portChoice: true }, 1000).stats;
@@ -167,4 +167,34 @@ test('port choice at issue (uiCA paper, Abel & Reineke 2022, §4): µops are bou
   assert.ok(checked >= 300 * cp.totalUops - cp.maxU, `${checked} µops checked`);
   // the queue count is back to zero at the end: every bound µop dispatched
   assert.deepEqual(Array.from(core.ports.queued), new Array(cp.P).fill(0));
+});
+
+test("store forwarding: a read-modify-write's measured cycles_mem round trip is the latency of its dependency on itself", async () => {
+  // the SMALL fixture plus an ADD (M64, I8) form in uops.info's schema, written for this test: its
+  // memory → memory latency (cycles_mem 6) is shorter than its memory → flags one (7), so the two
+  // readings give different cycles
+  const f = join(dir, 'rmw.xml');
+  const form = `    <instruction asm="ADD" category="BINARY" extension="BASE" iclass="ADD" iform="ADD_MEMv_IMMb" isa-set="I86" string="ADD (M64, I8)" summary="Add">
+      <operand idx="1" memory-prefix="qword ptr" name="MEM0" r="1" type="mem" w="1" width="64"/>
+      <operand idx="2" name="IMM0" type="imm" width="8"/>
+      <operand flag_AF="w" flag_CF="w" flag_OF="w" flag_PF="w" flag_SF="w" flag_ZF="w" idx="3" name="REG0" suppressed="1" type="flags" w="1"/>
+      <architecture name="SKL">
+        <measurement TP_loop="1.0" TP_unrolled="1.0" ports="1*p0156+1*p237+1*p23+1*p4" uops="4">
+          <latency cycles_mem="6" start_op="1" target_op="1"/>
+          <latency cycles_mem="7" start_op="1" target_op="3"/>
+        </measurement>
+      </architecture>
+    </instruction>
+`;
+  const text = smallText();
+  const at = text.lastIndexOf('</instruction>') + '</instruction>\n'.length;
+  writeFileSync(f, text.slice(0, at) + form + text.slice(at));
+  const p = await loop('1:\n  add qword ptr [rdi], 1\n  dec rcx\n  jnz 1b', 'SKL', f);
+  const rmw = p.program.instructions[0]!;
+  assert.deepEqual(rmw.refined!.memory!.roundTrip?.value, 6);
+  assert.equal(rmw.latency, 7);
+  const cp = new CompiledProgram(p.program, p.machine, mech({ storeForwarding: true }));
+  assert.deepEqual(cp.memDeps.map((d) => [d.from, d.to, d.loopCarried, d.latency, d.figure]), [[0, 0, true, 6, true]]);
+  const N = 400;
+  assert.ok(Math.abs(run(p, { storeForwarding: true }, N).stats.cycles / N - 6) < 0.05);
 });
