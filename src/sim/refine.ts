@@ -142,3 +142,27 @@ function memDep(program: SimProgram, from: number, to: number, loopCarried: bool
   return { from, to, loopCarried, latency: own, figure: false,
     source: 'no store-to-load forwarding figure: the load waits until the store has executed (its own latency)' };
 }
+
+/** What the execution-side mechanisms did to this program, one line each, for the report: the
+ *  dependencies through memory (and whether their latency has a figure), the ports removed, the
+ *  lines executed at rename. Empty when none of them is on or none applies. */
+export function mechanismNotes(program: SimProgram, mech: Partial<MechanismSet> | undefined): string[] {
+  const plan = refinePlan(program, mech);
+  if (!plan) return [];
+  const ins = program.instructions;
+  const at = (i: number): string => `line ${ins[i]!.line} (${ins[i]!.asm})`;
+  const out: string[] = [];
+  const idioms = ins.map((_, i) => i).filter((i) => plan.renamed[i] === RENAME_ALWAYS);
+  if (idioms.length) out.push(`zero idioms: ${idioms.map(at).join(', ')} executed at rename (no port, no latency, no input)`);
+  const moves = ins.map((_, i) => i).filter((i) => plan.renamed[i] === RENAME_MOVE);
+  if (moves.length) {
+    out.push(`move elimination: ${moves.map(at).join(', ')} eliminated unless the source comes from an eliminated move (a modelling choice: docs/engine.md)`);
+  }
+  for (const r of plan.portsRemoved) out.push(`load/store ports: ${at(r.line)}: indexed store address, not on port ${r.port}`);
+  for (const d of plan.memDeps) {
+    const how = d.figure ? `${d.latency} cycles (${d.source})`
+      : `no store-to-load forwarding figure: the load waits for the store's own latency (${d.latency} cycles)`;
+    out.push(`store forwarding: ${at(d.to)} reads what ${at(d.from)} stored${d.loopCarried ? ' in the previous iteration' : ''}: ${how}`);
+  }
+  return out;
+}

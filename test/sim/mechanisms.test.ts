@@ -14,6 +14,9 @@ import { Core } from '../../src/sim/core.js';
 import { BASELINE, createEngine } from '../../src/sim/index.js';
 import { SMALL, smallText } from '../data/helpers.js';
 import { dir, loop, mech, run } from './mechanismLoops.js';
+import { mechanismNotes } from '../../src/sim/refine.js';
+import { collectReport } from '../../src/report/collect.js';
+import { renderMechanisms } from '../../src/report/text.js';
 
 const statsOf = (r: ReturnType<typeof run>) => r.stats;
 /** the SMALL fixture without uops.info's `_same_reg` figures: a file where `xor eax, eax` has the
@@ -197,4 +200,16 @@ test("store forwarding: a read-modify-write's measured cycles_mem round trip is 
   assert.deepEqual(cp.memDeps.map((d) => [d.from, d.to, d.loopCarried, d.latency, d.figure]), [[0, 0, true, 6, true]]);
   const N = 400;
   assert.ok(Math.abs(run(p, { storeForwarding: true }, N).stats.cycles / N - 6) < 0.05);
+});
+
+test('the report\'s notes say when a dependency through memory has no forwarding figure', async () => {
+  const p = await loop('1:\n  mov [rdi], rax\n  mov rax, [rdi]\n  add rax, 1\n  dec rcx\n  jnz 1b', 'SKL');
+  assert.deepEqual(mechanismNotes(p.program, mech({})), []);
+  const notes = mechanismNotes(p.program, mech({ storeForwarding: true }));
+  assert.equal(notes.length, 1);
+  assert.match(notes[0]!, /^store forwarding: line 1 \(mov rax, qword ptr \[rdi\]\) reads what line 0 .* no store-to-load forwarding figure/);
+  const model = collectReport({ program: p.program, params: p.machine, unknown: [], origins: [] },
+    { iterations: 50, variant: BASELINE, fast: true, mechanisms: mech({ storeForwarding: true }) });
+  assert.deepEqual(model.model.notes, notes);
+  assert.ok(renderMechanisms(model.model).some((l) => l.includes('note: store forwarding')));
 });
