@@ -161,7 +161,7 @@ export function mechanismNotes(program: SimProgram, mech: Partial<MechanismSet> 
   for (const r of plan.portsRemoved) out.push(`load/store ports: ${at(r.line)}: indexed store address, not on port ${r.port}`);
   for (const d of plan.memDeps) {
     const how = d.figure ? `${d.latency} cycles (${d.source})`
-      : `no store-to-load forwarding figure: the load waits for the store's own latency (${d.latency} cycles)`;
+      : `no store-to-load forwarding figure: the load waits for the store's own latency (${d.latency} cycle${d.latency === 1 ? '' : 's'})`;
     out.push(`store forwarding: ${at(d.to)} reads what ${at(d.from)} stored${d.loopCarried ? ' in the previous iteration' : ''}: ${how}`);
   }
   return out;
