@@ -41,6 +41,9 @@ export const SRC = {
   lsdSnb: 'intel-opt-manual §2.5.2.4 (SnB micro-op queue and LSD)',
   machines: 'uopscope shared reference machines.md (load / store-address / store-data ports)',
   decoded: 'decoded instruction (iced-x86)',
+  /** uops.info's latency through memory (`cycles_mem`) from a read-modify-write form's memory
+   *  operand to itself: the store → load round trip of one instance to the next */
+  cyclesMemXml: 'uops.info latency cycles_mem (memory operand to itself)',
 } as const;
 
 // ---- per-core families ----
@@ -172,6 +175,10 @@ export interface MemoryFacts {
   loadUops: number[];
   staUops: number[];
   stdUops: number[];
+  /** (read-modify-write forms) uops.info's latency from the memory operand to itself through
+   *  memory (`cycles_mem`): one instance's store to the next instance's load and operation, as
+   *  measured; null when the data has no such figure (LLVM-derived figures, other roles) */
+  roundTrip: Cited<number> | null;
   source: string;
 }
 
@@ -333,7 +340,17 @@ export function addressKey(m: MemoryOperand): string {
   return `${m.segment ?? ''}:${m.base ?? ''}+${m.index ? `${m.index}*${m.scale}` : ''}+${m.displacement}`;
 }
 
-function memoryFacts(ins: DecodedInstruction, uops: number[][], arch: string): MemoryFacts | null {
+/** A read-modify-write form's `cycles_mem` latency from its memory operand to itself (uops.info). */
+function roundTrip(r: ResolvedInstruction | undefined): Cited<number> | null {
+  const form = r?.origin === 'uops.info' ? r.form : null;
+  if (!form) return null;
+  const mem = form.operands.find((o) => o.type === 'mem' && o.read && o.write);
+  if (!mem) return null;
+  const e = form.m.latencies.find((l) => l.startOp === mem.idx && l.targetOp === mem.idx && l.cyclesMem !== undefined);
+  return e ? { value: e.cyclesMem!, source: SRC.cyclesMemXml } : null;
+}
+
+function memoryFacts(ins: DecodedInstruction, r: ResolvedInstruction | undefined, uops: number[][], arch: string): MemoryFacts | null {
   const m = ins.memory;
   if (!m) return null;
   const role: MemoryRole = m.read && m.write ? 'load-store' : m.write ? 'store' : m.read ? 'load' : 'agen';
@@ -344,6 +361,7 @@ function memoryFacts(ins: DecodedInstruction, uops: number[][], arch: string): M
     simpleStoreAddress: m.write && m.index === null,
     simpleStaPort: SIMPLE_STA_PORT7.has(arch) ? 7 : null,
     loadUops: u.load, staUops: u.sta, stdUops: u.std,
+    roundTrip: role === 'load-store' ? roundTrip(r) : null,
     source: `${SRC.decoded}; ${SRC.machines}`,
   };
 }
@@ -470,7 +488,7 @@ export function refinedFacts(instrs: DecodedInstruction[], resolved: (ResolvedIn
     const why = isJcc ? (i === 0 ? 'first line' : withPrev ? withPrev.why : 'not adjacent to the previous line')
       : firstHalf && withNext && withNext.why !== 'not a Jcc' ? withNext.why : undefined;
     if (why && !(isJcc ? mf.fusesWithPrevious : mf.fusesWithNext)) mf.why = why;
-    const memory = memoryFacts(ins, uops, arch);
+    const memory = memoryFacts(ins, r, uops, arch);
     const micro = microFusion(ins, r, uops, memory, arch);
     let jcc32B: RefinedFacts['frontEnd']['jcc32B'] = null;
     if (ins.branch) {

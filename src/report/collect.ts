@@ -2,6 +2,7 @@
 
 import { SUACA_MECHANISMS, simulate, simulateWhatIfs, type Simulate, type WhatIfRequest } from '../sim/index.js';
 import type { MachineParams, SimProgram, SimResult } from '../sim/types.js';
+import { mechanismNotes } from '../sim/refine.js';
 import { UserError } from '../errors.js';
 import type { FigureOrigin } from '../data/types.js';
 import type { MechanismEffect, ReportModel, Section, UnknownInstruction } from './model.js';
@@ -39,7 +40,7 @@ export function collectReport(subject: ReportSubject, req: ReportRequest, sim: S
     ...(subject.archName !== undefined ? { archName: subject.archName } : {}),
     iterations: req.iterations,
     variant: { ...req.variant },
-    model: { mechanisms: { ...(req.mechanisms ?? SUACA_MECHANISMS) }, effects: main.effects },
+    model: { mechanisms: { ...(req.mechanisms ?? SUACA_MECHANISMS) }, effects: main.effects, ...notesOf(subject.program, req) },
     ports: [...params.ports],
     dividerPort: params.dividerPort,
     ...(subject.source ? { source: subject.source } : {}),
@@ -64,6 +65,11 @@ export function collectReport(subject: ReportSubject, req: ReportRequest, sim: S
     if (d) model.detail = d;
   }
   return model;
+}
+
+function notesOf(program: SimProgram, req: ReportRequest): { notes?: string[] } {
+  const notes = mechanismNotes(program, req.mechanisms);
+  return notes.length ? { notes } : {};
 }
 
 /** One program's main run plus its what-if runs and (optionally) the 8 combinations (src/sim). */

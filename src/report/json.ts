@@ -28,6 +28,9 @@ export interface ModelJson {
   mechanisms: MechanismSet;
   /** per mechanism run flipped (each one on; with --all-variants each one off too); null with --fast */
   effects: MechanismEffectJson[] | null;
+  /** what the execution-side mechanisms did to the program (e.g. "store forwarding: … no
+   *  store-to-load forwarding figure …"); absent when nothing */
+  notes?: string[];
 }
 
 export interface FiguresJson { cycles: number; blockThroughput: number; uopsPerCycle: number }
@@ -148,6 +151,7 @@ export function modelJson(model: Pick<ReportModel, 'model' | 'main'>): ModelJson
   return {
     name: mechanismLabel(model.model.mechanisms),
     mechanisms: { ...model.model.mechanisms },
+    ...(model.model.notes ? { notes: [...model.model.notes] } : {}),
     effects: model.model.effects === null ? null : model.model.effects.map((e) => ({
       mechanism: e.mechanism,
       flag: mechanismInfo(e.mechanism).flag,

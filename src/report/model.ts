@@ -16,6 +16,9 @@ export interface ModelRun {
   /** per mechanism run flipped (each one that is on switched off; with --all-variants each one
    *  that is off switched on), in the order of MECHANISMS; null when not run (--fast) */
   effects: MechanismEffect[] | null;
+  /** what the execution-side mechanisms did to the program (src/sim/refine.ts mechanismNotes):
+   *  e.g. a dependency through memory without a forwarding figure; absent when nothing */
+  notes?: string[];
 }
 
 /** One analysed program: the whole region, or one side of a branch (thesis §2.7). */

@@ -115,6 +115,11 @@ export function renderCombinations(runs: VariantFigures[]): string[] {
 
 /** The model's mechanisms: the block throughput with each one flipped, and what it changes. */
 export function renderMechanisms(run: ModelRun): string[] {
+  const notes = (run.notes ?? []).map((x) => `  note: ${x}`);
+  return [...renderEffects(run), ...notes];
+}
+
+function renderEffects(run: ModelRun): string[] {
   const on = MECHANISMS.filter((k) => run.mechanisms[k]);
   if (!run.effects) {
     if (isSuaca(run.mechanisms)) return ['Mechanisms: none (SUACA\'s model); --model refined switches them on, --all-variants runs each one switched on'];

@@ -2,7 +2,10 @@
 // dependencies grouped per consumer line and distinct producer (line, previous iteration or not),
 // with the reverse lists for waking consumers. Built once per engine; pure.
 
-import type { MachineParams, SimProgram } from './types.js';
+import type { MachineParams, SimDep, SimProgram } from './types.js';
+import type { MechanismSet } from './mechanisms.js';
+import { refinePlan } from './refine.js';
+import type { MemoryDep } from './refine.js';
 
 /** A figure stored in an Int32Array: checked, never wrapped around (the data layer bounds every
  *  figure far below this, see src/data/limits.ts; this guards the engine's own arithmetic). */
@@ -39,14 +42,35 @@ export class CompiledProgram {
   readonly succStart: Int32Array;
   readonly succPred: Int32Array;     // pred entry index e (consumer line = predOwner[e])
   readonly predOwner: Int32Array;    // consumer line of pred entry e
+  /** the dependencies the pred entries stand for (predDeps index them): the program's, or with the
+   *  refined model's execution-side mechanisms (refine.ts) those minus broken inputs plus 'MEM' */
+  readonly deps: SimDep[];
+  /** per line: how it is handled at rename (refine.ts RENAME_*: 0 none, 1 always executed at
+   *  rename — no port, no latency —, 2 move-elimination candidate). Such a line keeps its µops in
+   *  `uops`, so it still costs its front-end issue slot (the front end's business); the scheduler
+   *  starts it without ports and it releases its consumers in the cycle it starts. */
+  readonly renamed: Uint8Array;
+  /** some line has renamed ≠ 0 */
+  readonly anyRenamed: boolean;
+  /** the dependencies through memory store-to-load forwarding added (refine.ts), for the report */
+  readonly memDeps: MemoryDep[];
+  /** the µops whose simple store-address port the load/store port rule removed, for the report */
+  readonly portsRemoved: { line: number; uop: number; port: number }[];
 
-  constructor(program: SimProgram, machine: MachineParams) {
+  constructor(program: SimProgram, machine: MachineParams, mechanisms?: Partial<MechanismSet>) {
+    const plan = refinePlan(program, mechanisms);
     const ins = program.instructions;
     const n = ins.length;
+    this.deps = plan ? plan.deps : program.deps;
+    this.renamed = plan ? plan.renamed : new Uint8Array(n);
+    this.anyRenamed = this.renamed.some((r) => r !== 0);
+    this.memDeps = plan ? plan.memDeps : [];
+    this.portsRemoved = plan ? plan.portsRemoved : [];
     this.n = n;
     this.portIds = [...machine.ports].sort((a, b) => a - b);
     // ports a µop names that the machine does not list still need a slot
-    for (const x of ins) for (const u of x.uops) for (const p of u) if (!this.portIds.includes(p)) this.portIds.push(p);
+    const insUops = plan ? plan.uops : ins.map((x) => x.uops);
+    for (const xu of insUops) for (const u of xu) for (const p of u) if (!this.portIds.includes(p)) this.portIds.push(p);
     this.portIds.sort((a, b) => a - b);
     if (this.portIds.length > 30) throw new Error('too many ports for the engine (max 30)');
     const P = this.portIds.length;
@@ -55,7 +79,7 @@ export class CompiledProgram {
     this.portIds.forEach((p, k) => pidx.set(p, k));
     let maxU = 1;
     // a µop that names no port cannot be placed: it is treated as not using a port
-    const uopsOf = ins.map((x) => x.uops.filter((u) => u.length > 0));
+    const uopsOf = insUops.map((xu) => xu.filter((u) => u.length > 0));
     for (const u of uopsOf) maxU = Math.max(maxU, u.length);
     this.maxU = maxU;
     this.uops = new Int32Array(n);
@@ -102,7 +126,8 @@ export class CompiledProgram {
     }
     // group dependencies by consumer and distinct producer instance (line, loop-carried)
     const groups: { line: number; lc: boolean; lat: number; deps: number[] }[][] = Array.from({ length: n }, () => []);
-    program.deps.forEach((d, di) => {
+    const memFrom = plan ? plan.memFrom : this.deps.length;
+    this.deps.forEach((d, di) => {
       if (d.from < 0 || d.from >= n || d.to < 0 || d.to >= n) return;
       // an in-iteration dependency on a later (or the same) line can only mean the previous iteration
       const lc = d.loopCarried || d.from >= d.to;
@@ -110,7 +135,8 @@ export class CompiledProgram {
       const own = Math.max(1, prod.latency);
       const byRes = prod.latencyByResource[d.resource];
       const early = ins[d.to]!.readAdvance?.[d.resource] ?? 0;
-      const l = Math.max(1, Math.min(own, Math.max(1, byRes === undefined ? own : byRes)) - early);
+      const l = di >= memFrom ? plan!.memDeps[di - memFrom]!.latency
+        : Math.max(1, Math.min(own, Math.max(1, byRes === undefined ? own : byRes)) - early);
       const list = groups[d.to]!;
       let g = list.find((x) => x.line === d.from && x.lc === lc);
       if (!g) { g = { line: d.from, lc, lat: 0, deps: [] }; list.push(g); }

@@ -70,7 +70,7 @@ export class Core {
   readonly recorder: BlameRecorder;
 
   constructor(program: SimProgram, machine: MachineParams, config: SimConfig, model: ModelOptions = DEFAULT_MODEL, compiled?: CompiledProgram) {
-    this.cp = compiled ?? new CompiledProgram(program, machine);
+    this.cp = compiled ?? new CompiledProgram(program, machine, model.mechanisms);
     const v = config.variant;
     if (!Number.isFinite(config.iterations) || config.iterations < 1) {
       throw new RangeError(`iterations must be a whole number ≥ 1 (got ${config.iterations})`);
@@ -88,7 +88,8 @@ export class Core {
     this.divider = new Divider();
     this.ports = new Ports(this.cp, v.infinitePorts ? Number.POSITIVE_INFINITY : Math.max(1, v.portCapacity ?? 1), this.divider, this.recorder);
     this.frontEnd = new FrontEnd(this.cp, this.N, feWidth);
-    this.scheduler = new Scheduler(this.cp, rsCap, this.noDeps, model.lazyWaits !== false, this.frontEnd, this.ports, this.recorder);
+    this.scheduler = new Scheduler(this.cp, rsCap, this.noDeps, model.lazyWaits !== false, this.frontEnd, this.ports, this.recorder,
+      model.mechanisms?.portChoice === true);
   }
 
   get finished(): boolean { return this.scheduler.completed >= this.N; }

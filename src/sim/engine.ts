@@ -59,7 +59,7 @@ export function snapshotOf(core: Core, program: SimProgram): Snapshot {
         if ((m & (1 << Math.min(e - e0, 30))) === 0) continue;
         const it = cp.predLC[e] ? k - 1 : k;
         for (const di of cp.predDeps[e]!) {
-          on.push({ line: lineOf(cp.predLine[e]!, program), iteration: it, resource: program.deps[di]!.resource });
+          on.push({ line: lineOf(cp.predLine[e]!, program), iteration: it, resource: cp.deps[di]!.resource });
         }
       }
       state = { kind: 'waiting-dep', on };
@@ -159,7 +159,7 @@ class SteppableEngine implements Engine {
     readonly config: SimConfig,
     private readonly model: ModelOptions,
   ) {
-    this.compiled = new CompiledProgram(program, machine);
+    this.compiled = new CompiledProgram(program, machine, model.mechanisms);
     this.core = new Core(program, machine, config, model, this.compiled);
     this.checkpoints.push(this.core.save());
     this.current = snapshotOf(this.core, program);

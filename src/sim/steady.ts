@@ -42,7 +42,11 @@ function writeKey(core: Core, buf: { a: Int32Array }): number {
   const rs = core.scheduler, fe = core.frontEnd, div = core.divider;
   const head = rs.head, c = core.cycle, mask = rs.mask;
   const last = fe.loaded > 0 ? fe.next : fe.next - 1;
-  const need = 16 + P + (last - head + 1) * (8 + maxU) + rs.waitingLen + rs.executingLen;
+  // the refined model's state, only when its mechanism is on (else constant): per instance
+  // executed at rename and the ports assigned at issue, per line the move-elimination state, per
+  // port the µops assigned and not dispatched
+  const renamed = cp.anyRenamed, issue = rs.uopQueueOn;
+  const need = 16 + 2 * P + n + (last - head + 1) * (9 + 2 * maxU) + rs.waitingLen + rs.executingLen;
   if (buf.a.length < need) buf.a = new Int32Array(need * 2);
   const k = buf.a;
   let x = 0;
@@ -52,6 +56,8 @@ function writeKey(core: Core, buf: { a: Int32Array }): number {
   k[x++] = busy > 0 ? busy : 0;
   k[x++] = busy > 0 ? div.owner - head : 0;
   for (let q = 0; q < P; q++) k[x++] = core.ports.order[q]!;
+  if (renamed) for (let i = 0; i < n; i++) k[x++] = rs.lastElim[i]!;
+  if (issue) for (let q = 0; q < P; q++) k[x++] = core.ports.queued[q]!;
   for (let g = head; g <= last; g++) {
     const s = g & mask;
     const st = rs.status[s]!;
@@ -60,6 +66,8 @@ function writeKey(core: Core, buf: { a: Int32Array }): number {
     k[x++] = rs.loaded[s]!;
     k[x++] = rs.assigned[s]!;
     for (let u = 0; u < maxU; u++) k[x++] = rs.uopPort[s * maxU + u]!;
+    if (renamed) k[x++] = rs.zeroLat[s]!;
+    if (issue) for (let u = 0; u < maxU; u++) k[x++] = rs.uopQueue[s * maxU + u]!;
     const start = rs.start[s]!;
     k[x++] = st === ST_EXEC && start >= 0 ? c - start : -1;
     k[x++] = rs.depWait[s]!;

@@ -11,6 +11,8 @@ import { runToEndSteady } from '../../src/sim/steady.js';
 import { coreStats } from '../../src/sim/stats.js';
 import { SKL, program, rng, variants } from './generated.js';
 import { MACHINES, stencil } from './thesisPrograms.js';
+import { refinedProgram } from './generatedRefined.js';
+import { SUACA_MECHANISMS } from '../../src/sim/index.js';
 
 const VARIANTS = [...allVariants(), ...variants.filter((v) => v.portCapacity !== undefined)];
 const COUNTS = [1, 5, 37, 250, 1001];
@@ -78,4 +80,65 @@ test('the engine seeks through the periodic part and runs to the end with the st
     if (runToEndSteady(core) > 0) periodic++;
   }
   assert.ok(periodic >= 8, `${periodic} of 16 runs periodic`);
+});
+
+test('the steady-state skip stays exact with the refined model\'s execution-side mechanisms on', () => {
+  const names = ['zeroIdioms', 'moveElimination', 'loadStorePorts', 'storeForwarding', 'portChoice'] as const;
+  let runs = 0, skippedRuns = 0, changed = 0;
+  for (let seed = 1; seed <= 40; seed++) {
+    const p = refinedProgram(seed);
+    const r = rng(seed + 1000);
+    // every mechanism alone, all of them, and a random subset
+    const sets = [...names.map((k) => [k]), [...names], names.filter(() => r() < 0.5)];
+    for (const on of sets) {
+      const mechanisms = { ...SUACA_MECHANISMS, ...Object.fromEntries(on.map((k) => [k, true])) };
+      for (const variant of [VARIANTS[0]!, VARIANTS[seed % VARIANTS.length]!]) {
+        for (const iterations of [1, 37, 400]) {
+          const model = { mechanisms };
+          const what = `seed ${seed} ${on.join('+')} ${JSON.stringify(variant)} ${iterations}`;
+          const full = simulate(p, SKL, { iterations, variant }, { model, fullSimulation: true });
+          const fast = simulate(p, SKL, { iterations, variant }, { model });
+          assert.deepEqual(fast, full, what);
+          if (fast.stats.cycles !== simulate(p, SKL, { iterations, variant }).stats.cycles) changed++;
+          if (runToEndSteady(new Core(p, SKL, { iterations, variant }, model)) > 0) skippedRuns++;
+          runs++;
+        }
+      }
+    }
+  }
+  assert.ok(skippedRuns > runs / 4, `${skippedRuns} of ${runs} runs skipped a periodic part`);
+  // and the mechanisms change the schedule in many of them (else the comparison says little)
+  assert.ok(changed > runs / 10, `${changed} of ${runs} runs differ from SUACA's cycles`);
+});
+
+test('the engine seeks through the periodic part with the refined mechanisms on (stepped snapshots)', () => {
+  const mechanisms = { ...SUACA_MECHANISMS, zeroIdioms: true, moveElimination: true, loadStorePorts: true, storeForwarding: true, portChoice: true };
+  for (let seed = 300; seed < 306; seed++) {
+    const p = refinedProgram(seed);
+    const config = { iterations: 1500, variant: VARIANTS[0]! };
+    const opts = { model: { mechanisms } };
+    const stepped = createEngine(p, SKL, config, opts);
+    const want = new Map<number, Snapshot>();
+    let s = stepped.snapshot();
+    const r = rng(seed);
+    while (!s.finished) { s = stepped.step(); if (r() < 0.003) want.set(s.cycle, s); }
+    want.set(s.cycle, s);
+    const a = createEngine(p, SKL, config, opts);
+    assert.equal(a.totalCycles(), s.cycle);
+    assert.deepEqual(a.finalStats(), s.stats);
+    for (const c of [...want.keys()].reverse()) assert.deepEqual(a.seek(c), want.get(c), `seed ${seed} seek ${c}`);
+  }
+});
+
+test('with the refined mechanisms on, skipping dependency-blocked instances gives the figures of looking at every instance every cycle', () => {
+  const mechanisms = { ...SUACA_MECHANISMS, zeroIdioms: true, moveElimination: true, loadStorePorts: true, storeForwarding: true, portChoice: true };
+  for (let seed = 500; seed < 540; seed++) {
+    const p = refinedProgram(seed);
+    for (const variant of [VARIANTS[0]!, VARIANTS[seed % VARIANTS.length]!]) {
+      const config = { iterations: 120, variant };
+      const lazy = simulate(p, SKL, config, { model: { mechanisms }, fullSimulation: true });
+      const eager = simulate(p, SKL, config, { model: { mechanisms, lazyWaits: false }, fullSimulation: true });
+      assert.deepEqual(lazy, eager, `seed ${seed} ${JSON.stringify(variant)}`);
+    }
+  }
 });

@@ -28,6 +28,8 @@ export interface PortsState {
   /** holders of port p: hold[p*holdCap .. p*holdCap + count[p]) */
   hold: Int32Array;
   holdCap: number;
+  /** per port index: µops assigned to it at issue and not dispatched yet (portChoice) */
+  queued: Int32Array;
 }
 
 export class Ports {
@@ -41,6 +43,7 @@ export class Ports {
   count: Int32Array;
   hold: Int32Array;
   holdCap = 4;
+  queued: Int32Array;
   /** the ports (bits; DIVIDER_BLOCK_BIT: the divider) that made the last `choose` fail */
   lastBlocked = 0;
   /** instances blamed already for the current blocked instance: blamed[0 .. blamedLen) */
@@ -58,6 +61,7 @@ export class Ports {
     this.indexOrder();
     this.count = new Int32Array(P);
     this.hold = new Int32Array(P * this.holdCap);
+    this.queued = new Int32Array(P);
     // holders of all ports, plus the divider's owner: the most one blocked instance can blame
     this.blamed = new Int32Array(P * this.holdCap + 1);
   }
@@ -116,6 +120,46 @@ export class Ports {
     }
     this.lastBlocked = blocked;
     return -1;
+  }
+
+  /** Port choice at issue (refined model's portChoice; uiCA paper, Abel & Reineke 2022, port assignment): µop u
+   *  of line i is bound, as it enters the station, to the port with the fewest µops assigned and
+   *  not dispatched yet; ties go to the lower port number (docs/engine.md says why). */
+  assign(i: number, u: number): number {
+    const cp = this.cp;
+    const m = cp.uopMask[i * cp.maxU + u]!;
+    const q = this.queued;
+    let best = -1;
+    for (let p = 0; p < this.P; p++) {
+      if ((m & (1 << p)) === 0) continue;
+      if (best < 0 || q[p]! < q[best]!) best = p;
+    }
+    if (best >= 0) q[best]!++;
+    return best;
+  }
+
+  /** portChoice: µop u of instance g (line i) dispatches to port p, the one it was assigned at
+   *  issue, in cycle c when p is free (the oldest ready µop of each port goes first: the scheduler
+   *  walks the station in program order); -1 (and lastBlocked) when it is not. */
+  takeAssigned(g: number, i: number, u: number, p: number, c: number): number {
+    const cp = this.cp;
+    const isDiv = cp.div[i]! > 0 && cp.divUop[i] === u && p === cp.divPortOf[i];
+    if (isDiv && this.divider.blocks(g, c)) { this.lastBlocked = DIVIDER_BLOCK_BIT; return -1; }
+    const cnt = this.count[p]!;
+    let free = cnt < this.cap;
+    if (!free) {
+      const base = p * this.holdCap;
+      free = true;
+      for (let h = 0; h < cnt; h++) if (this.hold[base + h] !== g) { free = false; break; }
+    }
+    if (!free) { this.lastBlocked = 1 << p; return -1; }
+    this.take(g, p);
+    this.queued[p]!--;
+    if (isDiv) {
+      this.divider.occupy(g, c, cp.div[i]!);
+      this.rec.onDivider(i, cp.div[i]!);
+    }
+    return p;
   }
 
   /** Instance g (line i) could not start because of the ports (and divider) in `blocked`: blame
@@ -199,12 +243,12 @@ export class Ports {
   }
 
   save(): PortsState {
-    return { usage: this.usage.slice(), order: this.order.slice(), count: this.count.slice(), hold: this.hold.slice(), holdCap: this.holdCap };
+    return { usage: this.usage.slice(), order: this.order.slice(), count: this.count.slice(), hold: this.hold.slice(), holdCap: this.holdCap, queued: this.queued.slice() };
   }
 
   restore(s: PortsState): void {
     this.usage = s.usage.slice(); this.order = s.order.slice(); this.count = s.count.slice();
-    this.hold = s.hold.slice(); this.holdCap = s.holdCap;
+    this.hold = s.hold.slice(); this.holdCap = s.holdCap; this.queued = s.queued.slice();
     this.indexOrder();
     this.sizeBlamed();
   }

@@ -10,6 +10,7 @@ import type { CompiledProgram } from '../compiled.js';
 import type { BlameRecorder } from '../recorder.js';
 import type { FrontEnd } from './frontEnd.js';
 import type { Ports } from './ports.js';
+import { RENAME_ALWAYS, RENAME_MOVE } from '../refine.js';
 
 export const ST_LOADING = 1;
 export const ST_WAIT_DEP = 2;
@@ -56,6 +57,13 @@ export interface SchedulerState {
   /** instances executing: executing[0 .. executingLen) */
   executing: Int32Array;
   executingLen: number;
+  /** per slot: 1 when the instance is executed at rename (zero idiom, eliminated move): no port,
+   *  and its consumers are released in the cycle it starts (refined model) */
+  zeroLat: Uint8Array;
+  /** per slot × µop: the port assigned at issue (portChoice), or -1 */
+  uopQueue: Int32Array;
+  /** per line: its last instance entered was an eliminated move (moveElimination) */
+  lastElim: Uint8Array;
 }
 
 export class Scheduler implements SchedulerState {
@@ -79,6 +87,13 @@ export class Scheduler implements SchedulerState {
   waitingLen = 0;
   executing!: Int32Array;
   executingLen = 0;
+  zeroLat!: Uint8Array;
+  uopQueue!: Int32Array;
+  lastElim: Uint8Array;
+  /** ports are assigned at issue (refined model's portChoice) */
+  private readonly issuePorts: boolean;
+  /** uopQueue is in use (portChoice on) */
+  get uopQueueOn(): boolean { return this.issuePorts; }
 
   constructor(
     private readonly cp: CompiledProgram,
@@ -89,7 +104,10 @@ export class Scheduler implements SchedulerState {
     private readonly frontEnd: FrontEnd,
     private readonly ports: Ports,
     private readonly rec: BlameRecorder,
+    issuePorts = false,
   ) {
+    this.issuePorts = issuePorts;
+    this.lastElim = new Uint8Array(cp.n);
     // room for a full station and as many instances executing, so that the ring rarely grows
     // in a run (growing is correct at any time, but V8 re-optimises the loop after it)
     let cap = 64;
@@ -101,6 +119,7 @@ export class Scheduler implements SchedulerState {
     const old = this.cap > 0 ? {
       l: this.loaded, a: this.assigned, u: this.uopPort, s: this.start, st: this.status,
       d: this.depWait, p: this.portBlock, n: this.nextLook, ac: this.accounted, li: this.line, it: this.iteration, mask: this.mask,
+      z: this.zeroLat, q: this.uopQueue,
     } : null;
     const maxU = this.cp.maxU;
     this.loaded = new Int32Array(cap);
@@ -114,6 +133,8 @@ export class Scheduler implements SchedulerState {
     this.iteration = new Int32Array(cap);
     this.nextLook = new Int32Array(cap);
     this.accounted = new Int32Array(cap);
+    this.zeroLat = new Uint8Array(cap);
+    this.uopQueue = new Int32Array(cap * maxU).fill(-1);
     const wl = this.waiting, xl = this.executing;
     this.waiting = new Int32Array(cap);
     this.executing = new Int32Array(cap);
@@ -125,8 +146,8 @@ export class Scheduler implements SchedulerState {
         this.loaded[b] = old.l[a]!; this.assigned[b] = old.a[a]!; this.start[b] = old.s[a]!;
         this.status[b] = old.st[a]!; this.depWait[b] = old.d[a]!; this.portBlock[b] = old.p[a]!;
         this.nextLook[b] = old.n[a]!; this.accounted[b] = old.ac[a]!;
-        this.line[b] = old.li[a]!; this.iteration[b] = old.it[a]!;
-        for (let u = 0; u < maxU; u++) this.uopPort[b * maxU + u] = old.u[a * maxU + u]!;
+        this.line[b] = old.li[a]!; this.iteration[b] = old.it[a]!; this.zeroLat[b] = old.z[a]!;
+        for (let u = 0; u < maxU; u++) { this.uopPort[b * maxU + u] = old.u[a * maxU + u]!; this.uopQueue[b * maxU + u] = old.q[a * maxU + u]!; }
       }
     }
     this.cap = cap;
@@ -145,12 +166,38 @@ export class Scheduler implements SchedulerState {
     const up = this.uopPort;
     for (let x = s * maxU, end = x + maxU; x < end; x++) up[x] = -1;
     this.waiting[this.waitingLen++] = g;
+    if (this.cp.anyRenamed) this.zeroLat[s] = this.atRename(i, k);
+    if (this.issuePorts) { const q = this.uopQueue; for (let x = s * maxU, end = x + maxU; x < end; x++) q[x] = -1; }
+  }
+
+  /** Is instance (line i, iteration k) executed at rename? A zero idiom always; a move candidate
+   *  unless a producer of its source is a move whose last instance was eliminated (the modelling
+   *  choice of docs/engine.md: the two registers already share an elimination slot). */
+  private atRename(i: number, k: number): number {
+    const cp = this.cp;
+    const r = cp.renamed[i]!;
+    if (r === RENAME_ALWAYS) return 1;
+    if (r !== RENAME_MOVE) return 0;
+    let elim = 1;
+    for (let e = cp.predStart[i]!; e < cp.predStart[i + 1]!; e++) {
+      if (cp.predLC[e] && k === 0) continue;
+      const j = cp.predLine[e]!;
+      if (cp.renamed[j] === RENAME_MOVE && this.lastElim[j] === 1) elim = 0;
+    }
+    this.lastElim[i] = elim;
+    return elim;
   }
 
   /** `take` more µops of instance g loaded (now `loadedNow` in all) */
   loadUops(g: number, loadedNow: number, take: number): void {
-    this.loaded[g & this.mask] = loadedNow;
+    const s = g & this.mask;
+    this.loaded[s] = loadedNow;
     this.used += take;
+    if (this.issuePorts && this.zeroLat[s] === 0) {
+      // portChoice: each µop gets its port as it enters the station (Ports.assign)
+      const maxU = this.cp.maxU, i = this.line[s]!;
+      for (let u = loadedNow - take; u < loadedNow; u++) this.uopQueue[s * maxU + u] = this.ports.assign(i, u);
+    }
   }
 
   /** Algorithms 4 and 5 (+ §3.6): walk the station in program order in cycle c. */
@@ -165,8 +212,9 @@ export class Scheduler implements SchedulerState {
     // the arrays as locals: nothing below reallocates them (the ring grows only in enter(), the
     // port holders, not cached, in the ports unit), and nothing below moves head or the ring's mask
     const mask = this.mask, head = this.head;
-    const { nextLook, line, iteration, status, start, depWait, portBlock, accounted, loaded, uopPort, assigned, executing } = this;
+    const { nextLook, line, iteration, status, start, depWait, portBlock, accounted, loaded, uopPort, assigned, executing, zeroLat } = this;
     const { predStart, predLC, predLine, predLat, uops } = cp;
+    const zl = cp.anyRenamed;                       // some line is executed at rename (refined model)
     let keep = 0;
     for (let w = 0; w < wLen; w++) {
       const g = wl[w]!;
@@ -187,8 +235,9 @@ export class Scheduler implements SchedulerState {
             if (predLC[e]) { if (k === 0) continue; pg = (k - 1) * n + predLine[e]!; }
             else pg = k * n + predLine[e]!;
             if (pg < head) continue;               // finished long ago
-            const st = start[pg & mask]!;
-            const rel = st < 0 ? NEVER : st + predLat[e]!;
+            const ps = pg & mask;
+            const st = start[ps]!;
+            const rel = st < 0 ? NEVER : zl && zeroLat[ps] === 1 ? st : st + predLat[e]!;
             if (rel > c) {
               waitMask |= 1 << Math.min(e - e0, 30);
               if (rel < next) next = rel;
@@ -210,13 +259,28 @@ export class Scheduler implements SchedulerState {
       }
       depWait[s] = 0;
       portBlock[s] = 0;
-      // ports
       const ld = loaded[s]!;
+      if (zl && zeroLat[s] === 1) {
+        if (ld === uops[i]!) {
+          // executed at rename: no port; done in the cycle it starts, its consumers released then
+          start[s] = c;
+          status[s] = ST_DONE;
+          this.completed++;
+          this.used -= ld;
+          keep--;
+          this.wake(g, i, k, c);
+          continue;
+        }
+        status[s] = ST_LOADING;
+        rec.onWait(i, 1);
+        continue;
+      }
+      // ports
       let ok = ld === uops[i]!;
       let blocked = 0;
       for (let u = 0; u < ld; u++) {
         if (uopPort[s * maxU + u]! >= 0) continue;
-        const p = ports.choose(g, i, u, c);
+        const p = this.issuePorts ? ports.takeAssigned(g, i, u, this.uopQueue[s * maxU + u]!, c) : ports.choose(g, i, u, c);
         if (p < 0) { ok = false; blocked |= ports.lastBlocked; continue; }
         uopPort[s * maxU + u] = p;
         assigned[s]!++;
@@ -265,7 +329,7 @@ export class Scheduler implements SchedulerState {
       if (cg <= g || !fe.isLoaded(cg)) continue;
       const s2 = cg & this.mask;
       if (this.status[s2] !== ST_WAIT_DEP) continue;
-      const rel = c + cp.predLat[e]!;
+      const rel = cp.anyRenamed && this.zeroLat[g & this.mask] === 1 ? c : c + cp.predLat[e]!;
       if (rel < this.nextLook[s2]!) this.nextLook[s2] = rel;
     }
   }
@@ -307,10 +371,12 @@ export class Scheduler implements SchedulerState {
     const rs = new Int32Array(cap).fill(-1), rst = new Uint8Array(cap), rd = new Int32Array(cap);
     const rp = new Int32Array(cap), rn = new Int32Array(cap), rc = new Int32Array(cap);
     const rli = new Int32Array(cap), rit = new Int32Array(cap);
+    const rz = new Uint8Array(cap), rq = new Int32Array(cap * maxU).fill(-1);
     for (let g = this.head; g <= last; g++) {
       const a = g & mask, b = (g + dg) & mask;
       rl[b] = this.loaded[a]!; ra[b] = this.assigned[a]!;
-      for (let u = 0; u < maxU; u++) ru[b * maxU + u] = this.uopPort[a * maxU + u]!;
+      for (let u = 0; u < maxU; u++) { ru[b * maxU + u] = this.uopPort[a * maxU + u]!; rq[b * maxU + u] = this.uopQueue[a * maxU + u]!; }
+      rz[b] = this.zeroLat[a]!;
       const st = this.start[a]!;
       rs[b] = st >= 0 ? st + dc : st;
       rst[b] = this.status[a]!; rd[b] = this.depWait[a]!; rp[b] = this.portBlock[a]!;
@@ -321,6 +387,7 @@ export class Scheduler implements SchedulerState {
     }
     this.loaded = rl; this.assigned = ra; this.uopPort = ru; this.start = rs; this.status = rst;
     this.depWait = rd; this.portBlock = rp; this.nextLook = rn; this.accounted = rc; this.line = rli; this.iteration = rit;
+    this.zeroLat = rz; this.uopQueue = rq;
     for (let w = 0; w < this.waitingLen; w++) this.waiting[w]! += dg;
     for (let w = 0; w < this.executingLen; w++) this.executing[w]! += dg;
     this.head += dg;
@@ -334,6 +401,7 @@ export class Scheduler implements SchedulerState {
       status: this.status.slice(), depWait: this.depWait.slice(), portBlock: this.portBlock.slice(),
       line: this.line.slice(), iteration: this.iteration.slice(), nextLook: this.nextLook.slice(), accounted: this.accounted.slice(),
       waiting: this.waiting.slice(), waitingLen: this.waitingLen, executing: this.executing.slice(), executingLen: this.executingLen,
+      zeroLat: this.zeroLat.slice(), uopQueue: this.uopQueue.slice(), lastElim: this.lastElim.slice(),
     };
   }
 
@@ -343,5 +411,6 @@ export class Scheduler implements SchedulerState {
     this.status = s.status.slice(); this.depWait = s.depWait.slice(); this.portBlock = s.portBlock.slice();
     this.line = s.line.slice(); this.iteration = s.iteration.slice(); this.nextLook = s.nextLook.slice(); this.accounted = s.accounted.slice();
     this.waiting = s.waiting.slice(); this.waitingLen = s.waitingLen; this.executing = s.executing.slice(); this.executingLen = s.executingLen;
+    this.zeroLat = s.zeroLat.slice(); this.uopQueue = s.uopQueue.slice(); this.lastElim = s.lastElim.slice();
   }
 }
