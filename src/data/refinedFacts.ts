@@ -98,9 +98,16 @@ export interface CoreFrontEnd {
   fetchBytes: Cited<number> | null;
   /** the loop stream detector is on */
   lsd: Cited<boolean> | null;
+  /** fused-domain µops the instruction decode queue (IDQ) between the front end's sources and
+   *  issue holds; also the largest loop the loop stream detector streams (uiCA models the LSD in
+   *  the IDQ: a loop is streamed when its µops fit) */
+  idqSize: Cited<number> | null;
   /** the JCC-erratum microcode update applies: a jump (or fused pair) that crosses or ends on a
    *  32-byte boundary is not cached in the µop cache */
   jccErratum: Cited<boolean>;
+  /** a 32-byte window is held in the µop cache only when the other 32-byte half of its 64-byte
+   *  line is cacheable too */
+  both32ByteBlocksMustBeCacheable: Cited<boolean> | null;
   /** a macro-fusible instruction can be decoded by the last decoder (else it waits a cycle) */
   macroFusibleOnLastDecoder: Cited<boolean> | null;
   /** general-purpose register moves are eliminated at rename */
@@ -110,13 +117,13 @@ export interface CoreFrontEnd {
 }
 
 /** uiCA's microArchConfigs (commit 53aeef6) for the cores it lists; KBL, CFL are SKL copies there. */
-const UICA: Record<string, { dsb: number; decoders: number; lsd: boolean; lastDecoder: boolean }> = {
-  HSW: { dsb: 6, decoders: 4, lsd: true, lastDecoder: false },
-  BDW: { dsb: 6, decoders: 4, lsd: true, lastDecoder: false },
-  SKL: { dsb: 6, decoders: 4, lsd: false, lastDecoder: true },
-  KBL: { dsb: 6, decoders: 4, lsd: false, lastDecoder: true },
-  CFL: { dsb: 6, decoders: 4, lsd: false, lastDecoder: true },
-  ICL: { dsb: 6, decoders: 4, lsd: true, lastDecoder: true },
+const UICA: Record<string, { both32: boolean; dsb: number; decoders: number; lsd: boolean; lastDecoder: boolean; idq: number }> = {
+  HSW: { both32: false, dsb: 6, decoders: 4, lsd: true, lastDecoder: false, idq: 56 },
+  BDW: { both32: false, dsb: 6, decoders: 4, lsd: true, lastDecoder: false, idq: 56 },
+  SKL: { both32: true, dsb: 6, decoders: 4, lsd: false, lastDecoder: true, idq: 64 },
+  KBL: { both32: true, dsb: 6, decoders: 4, lsd: false, lastDecoder: true, idq: 64 },
+  CFL: { both32: true, dsb: 6, decoders: 4, lsd: false, lastDecoder: true, idq: 64 },
+  ICL: { both32: true, dsb: 6, decoders: 4, lsd: true, lastDecoder: true, idq: 70 },
 };
 
 /** Cores whose legacy decoders take 16 bytes per cycle (Nehalem through the Skylake family). */
@@ -125,7 +132,7 @@ const FETCH16 = new Set(['NHM', 'WSM', 'SNB', 'IVB', 'HSW', 'BDW', 'SKL', 'KBL',
 /** The per-core front-end figures. Cores uiCA's configuration does not list get null where no
  *  other citable source gives the figure (e.g. the µop cache width of SNB, IVB — uiCA marks IVB's
  *  as uncertain —, SKX, CLX, TGL, RKL; ICL's fetch width). */
-export function coreFrontEnd(machine: MachineModel): CoreFrontEnd {
+export function coreFrontEnd(machine: Pick<MachineModel, 'arch' | 'issueWidth'>): CoreFrontEnd {
   const a = machine.arch;
   const u = UICA[a];
   const gprOff = MOVE_ELIM_GPR_OFF.has(a);
@@ -138,6 +145,8 @@ export function coreFrontEnd(machine: MachineModel): CoreFrontEnd {
     fetchBytes: FETCH16.has(a) ? { value: 16, source: SRC.legacyDecode } : golden ? { value: 32, source: SRC.goldenCove } : null,
     lsd: u ? { value: u.lsd, source: u.lsd ? `${SRC.uica} LSDEnabled` : SRC.lsdErratum }
       : a === 'SNB' || a === 'IVB' ? { value: true, source: SRC.lsdSnb } : null,
+    idqSize: u ? { value: u.idq, source: `${SRC.uica} IDQWidth` } : null,
+    both32ByteBlocksMustBeCacheable: u ? { value: u.both32, source: `${SRC.uica} both32ByteBlocksMustBeCacheable` } : null,
     jccErratum: { value: JCC_ERRATUM.has(a), source: SRC.jccErratum },
     macroFusibleOnLastDecoder: u ? { value: u.lastDecoder, source: `${SRC.uica} macroFusibleInstrCanBeDecodedAsLastInstr` } : null,
     gprMoveElimination: { value: MOVE_ELIM_VEC.has(a) && !gprOff, source: gprOff ? SRC.moveElimIcl : SRC.moveElimination },

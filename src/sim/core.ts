@@ -68,9 +68,11 @@ export class Core {
   readonly ports: Ports;
   readonly divider: Divider;
   readonly recorder: BlameRecorder;
+  /** the refined front end runs (mechanisms microFusion / frontEnd): decided once per core */
+  private readonly refinedFrontEnd: boolean;
 
   constructor(program: SimProgram, machine: MachineParams, config: SimConfig, model: ModelOptions = DEFAULT_MODEL, compiled?: CompiledProgram) {
-    this.cp = compiled ?? new CompiledProgram(program, machine);
+    this.cp = compiled ?? new CompiledProgram(program, machine, model.mechanisms);
     const v = config.variant;
     if (!Number.isFinite(config.iterations) || config.iterations < 1) {
       throw new RangeError(`iterations must be a whole number ≥ 1 (got ${config.iterations})`);
@@ -87,7 +89,9 @@ export class Core {
     this.recorder = new BlameRecorder(this.cp);
     this.divider = new Divider();
     this.ports = new Ports(this.cp, v.infinitePorts ? Number.POSITIVE_INFINITY : Math.max(1, v.portCapacity ?? 1), this.divider, this.recorder);
-    this.frontEnd = new FrontEnd(this.cp, this.N, feWidth);
+    // the perfect front end (what-if) has no delivery limits in the refined model either
+    this.frontEnd = new FrontEnd(this.cp, this.N, feWidth, !v.perfectFrontEnd);
+    this.refinedFrontEnd = this.frontEnd.refined;
     this.scheduler = new Scheduler(this.cp, rsCap, this.noDeps, model.lazyWaits !== false, this.frontEnd, this.ports, this.recorder);
   }
 
@@ -98,7 +102,8 @@ export class Core {
     if (this.finished) return;
     const c = ++this.cycle;
     this.ports.newCycle();
-    this.frontEnd.load(this.scheduler);
+    if (this.refinedFrontEnd) this.frontEnd.loadRefined(this.scheduler);
+    else this.frontEnd.load(this.scheduler);
     this.scheduler.dispatch(c);
     this.scheduler.execute(c);
   }

@@ -150,7 +150,7 @@ class SteppableEngine implements Engine {
     readonly config: SimConfig,
     private readonly model: ModelOptions,
   ) {
-    this.compiled = new CompiledProgram(program, machine);
+    this.compiled = new CompiledProgram(program, machine, model.mechanisms);
     this.core = new Core(program, machine, config, model, this.compiled);
     this.checkpoints.push(this.core.save());
     this.current = snapshotOf(this.core, program);
