@@ -130,6 +130,7 @@ export class FrontEnd implements FrontEndState {
     }
     this.loadedThisCycle = loadedNow;
     this.issuedThisCycle = issued;
+    if (this.lsd) this.deliveredThisCycle = issued;    // the LSD streams what issues
     if (this.groupStart.length === 0) return;
     this.idq -= issued;
     // delivery into the IDQ
