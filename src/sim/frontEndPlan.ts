@@ -5,7 +5,7 @@
 // (`coreFrontEnd`). Static and deterministic: the same loop gives the same groups every
 // iteration. docs/engine.md, "The refined front end", states the rules and their sources.
 
-import { coreFrontEnd } from '../data/refinedFacts.js';
+import { SRC, coreFrontEnd } from '../data/refinedFacts.js';
 import type { MachineParams, SimProgram } from './types.js';
 
 export type FrontEndSource = 'DSB' | 'MITE' | 'LSD';
@@ -34,6 +34,8 @@ export interface FrontEndPlan {
   groups: DeliveryGroup[];
   /** fused-domain µops the IDQ holds */
   idqSize: number;
+  /** LSD: iterations unrolled in the loop buffer (issue stops at the end of the unrolled body) */
+  lsdUnroll: number;
 }
 
 /** What the front end applies on this program and core: its plan (null: no delivery limits) and
@@ -68,11 +70,6 @@ export function frontEndPlan(program: SimProgram, machine: MachineParams, fused:
   applied.push({ limit: 'instruction decode queue (µops)', value: idq, source: fe.idqSize.source });
   let total = 0;
   for (let i = 0; i < n; i++) total += fused[i]!;
-  if (fe.lsd === null) notApplied.push({ limit: 'loop stream detector', why: `no citable figure for ${machine.arch}` });
-  else if (fe.lsd.value && total <= idq) {
-    applied.push({ limit: 'loop stream detector', value: `on; the loop's ${total} fused µops fit the IDQ (${idq})`, source: fe.lsd.source });
-    return { plan: { source: 'LSD', groups: [], idqSize: idq }, applied, notApplied };
-  } else applied.push({ limit: 'loop stream detector', value: fe.lsd.value ? `the loop's ${total} fused µops exceed the IDQ (${idq})` : 'off on this core', source: fe.lsd.source });
   // units: an instruction, or a macro-fused pair (delivered and decoded together)
   const units: Unit[] = [];
   for (let i = 0; i < n; i++) {
@@ -95,6 +92,18 @@ export function frontEndPlan(program: SimProgram, machine: MachineParams, fused:
       for (const w of [...uncached]) uncached.add(w ^ 1);
       applied.push({ limit: 'both 32-byte halves of a 64-byte line must be cacheable', value: true, source: fe.both32ByteBlocksMustBeCacheable.source });
     }
+  }
+  // the loop stream detector: on this core, all the loop's windows cacheable, its µops fit the IDQ
+  if (fe.lsd === null) notApplied.push({ limit: 'loop stream detector', why: `no citable figure for ${machine.arch}` });
+  else if (fe.lsd.value && total <= idq && uncached.size === 0) {
+    const unroll = fe.lsdUnrolling?.value[total] ?? 1;
+    applied.push({ limit: 'loop stream detector', value: `on; the loop's ${total} fused µops fit the IDQ (${idq})`, source: `${fe.lsd.source}; ${SRC.uicaLsdRule}` });
+    if (fe.lsdUnrolling !== null) applied.push({ limit: 'LSD unrolling (iterations per issue run)', value: unroll, source: fe.lsdUnrolling.source });
+    else notApplied.push({ limit: 'LSD unrolling', why: `no citable figure for ${machine.arch}: one iteration per issue run` });
+    return { plan: { source: 'LSD', groups: [], idqSize: idq, lsdUnroll: unroll }, applied, notApplied };
+  } else {
+    applied.push({ limit: 'loop stream detector', source: `${fe.lsd.source}; ${SRC.uicaLsdRule}`,
+      value: !fe.lsd.value ? 'off on this core' : total > idq ? `the loop's ${total} fused µops exceed the IDQ (${idq})` : 'not used: part of the loop cannot be cached' });
   }
   const dsb = fe.dsbWidth, dec = fe.decoders, fetch = fe.fetchBytes;
   const miteKnown = dec !== null && fetch !== null;
@@ -154,5 +163,5 @@ export function frontEndPlan(program: SimProgram, machine: MachineParams, fused:
   close();
   const kinds = new Set(groups.map((g) => g.source));
   const source = kinds.size === 2 ? 'DSB+MITE' : kinds.has('MITE') ? 'MITE' : 'DSB';
-  return { plan: { source, groups, idqSize: idq }, applied, notApplied };
+  return { plan: { source, groups, idqSize: idq, lsdUnroll: 1 }, applied, notApplied };
 }

@@ -42,7 +42,7 @@ function writeKey(core: Core, buf: { a: Int32Array }): number {
   const rs = core.scheduler, fe = core.frontEnd, div = core.divider;
   const head = rs.head, c = core.cycle, mask = rs.mask;
   const last = fe.loaded > 0 ? fe.next : fe.next - 1;
-  const need = 24 + P + (last - head + 1) * (8 + maxU) + rs.waitingLen + rs.executingLen;
+  const need = 26 + P + (last - head + 1) * (8 + maxU) + rs.waitingLen + rs.executingLen;
   if (buf.a.length < need) buf.a = new Int32Array(need * 2);
   const k = buf.a;
   let x = 0;
@@ -56,6 +56,7 @@ function writeKey(core: Core, buf: { a: Int32Array }): number {
     // the refined front end's state (its delivery position relative to head)
     k[x++] = fe.loadedF; k[x++] = fe.delivers ? fe.deliveredUpTo() - head : 0; k[x++] = fe.dGroup; k[x++] = fe.idq;
     k[x++] = fe.deliveredThisCycle; k[x++] = fe.issuedThisCycle; k[x++] = fe.source;
+    k[x++] = fe.iteration % fe.lsdUnroll;          // the LSD's place in its unrolled body
   }
   for (let g = head; g <= last; g++) {
     const s = g & mask;

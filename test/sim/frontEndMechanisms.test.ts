@@ -115,6 +115,18 @@ test('front end, JCC erratum: ICL is not affected; its loop stream detector stre
   near(cpi(p, m, ALL_FE), 1.25, 'ICL, LSD');
 });
 
+test('front end, LSD on HSW: the loop buffer unrolls a 5-µop loop 6 times, so 30 µops issue in 8 cycles (uiCA LSDUnrolling and LSD limit)', async () => {
+  // uiCA (commit b86ce90): HSW unrolls a loop of 5 fused µops 6 times; its LSD limit is
+  // ceil(5·6 / 4) / 6 = 8/6 cycles per iteration. Without unrolling each iteration's issue would
+  // end at its back edge: ceil(5 / 4) = 2 cycles. Ports alone: 5 µops on p0156 → 1.25.
+  const { p, m } = await loop('1:\n  add rax, 1\n  add rbx, 1\n  add rdx, 1\n  add rsi, 1\n  dec rcx\n  jnz 1b', 'HSW');
+  const limits = new CompiledProgram(p, m, ALL_FE).frontEnd!;
+  assert.equal(limits.plan!.source, 'LSD');
+  assert.equal(limits.plan!.lsdUnroll, 6);
+  near(cpi(p, m, ALL_FE, 6000), 8 / 6, 'HSW, LSD');
+  near(cpi(p, m, on('macroFusion', 'microFusion'), 6000), 1.25, 'no delivery limits');
+});
+
 test('front end: a core without a citable IDQ size applies no delivery limits and says so', async () => {
   const { p, m } = await loop(LONG, 'ADL-P', 18);
   const limits = new CompiledProgram(p, m, ALL_FE).frontEnd!;

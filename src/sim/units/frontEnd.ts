@@ -57,11 +57,14 @@ export class FrontEnd implements FrontEndState {
   private readonly groupSrc: Uint8Array;
   private readonly idqSize: number;
   private readonly lsd: boolean;
+  /** LSD: iterations per issue run (uiCA's LSD unrolling) */
+  readonly lsdUnroll: number;
 
   constructor(private readonly cp: CompiledProgram, readonly N: number, readonly width: number, deliveryLimits = true) {
     this.refined = cp.refinedIssue;
     const plan = deliveryLimits ? cp.frontEnd?.plan ?? null : null;
     this.lsd = plan?.source === 'LSD';
+    this.lsdUnroll = this.lsd ? Math.max(1, plan!.lsdUnroll) : 1;
     const groups = plan === null || this.lsd ? [] : plan.groups;
     this.groupStart = Int32Array.from(groups.map((g) => g.start));
     this.groupFused = Int32Array.from(groups.map((g) => g.fused));
@@ -90,7 +93,8 @@ export class FrontEnd implements FrontEndState {
    * delivered in earlier cycles), in program order, each fused µop only when the station has room
    * for the unfused µops it carries; an instruction's fused µops continue next cycle when the
    * width or the station runs out; a fused-away Jcc (0 µops) enters with its pair, taking no slot.
-   * From the LSD issue does not continue into the next iteration in the same cycle. Then
+   * From the LSD issue does not continue past the end of the unrolled loop body (every
+   * `lsdUnroll` iterations) in the same cycle. Then
    * delivery: the plan's next group enters the IDQ when it has room (an empty IDQ takes any group).
    */
   loadRefined(rs: Scheduler): void {
@@ -104,7 +108,7 @@ export class FrontEnd implements FrontEndState {
       const g = this.next;
       const i = this.line;
       const F = fused[i]!;
-      if (this.lsd && i === 0 && this.loadedF === 0 && issued > 0) break;
+      if (this.lsd && i === 0 && this.loadedF === 0 && issued > 0 && this.iteration % this.lsdUnroll === 0) break;
       if (F === 0) {
         // no fused µop (a fused-away Jcc, an instruction without µops): enters, takes no slot
         rs.enter(g, i, this.iteration);
