@@ -68,8 +68,6 @@ export class Core {
   readonly ports: Ports;
   readonly divider: Divider;
   readonly recorder: BlameRecorder;
-  /** the refined front end runs (mechanisms microFusion / frontEnd): decided once per core */
-  private readonly refinedFrontEnd: boolean;
 
   constructor(program: SimProgram, machine: MachineParams, config: SimConfig, model: ModelOptions = DEFAULT_MODEL, compiled?: CompiledProgram) {
     this.cp = compiled ?? new CompiledProgram(program, machine, model.mechanisms);
@@ -91,7 +89,6 @@ export class Core {
     this.ports = new Ports(this.cp, v.infinitePorts ? Number.POSITIVE_INFINITY : Math.max(1, v.portCapacity ?? 1), this.divider, this.recorder);
     // the perfect front end (what-if) has no delivery limits in the refined model either
     this.frontEnd = new FrontEnd(this.cp, this.N, feWidth, !v.perfectFrontEnd);
-    this.refinedFrontEnd = this.frontEnd.refined;
     this.scheduler = new Scheduler(this.cp, rsCap, this.noDeps, model.lazyWaits !== false, this.frontEnd, this.ports, this.recorder);
   }
 
@@ -102,8 +99,7 @@ export class Core {
     if (this.finished) return;
     const c = ++this.cycle;
     this.ports.newCycle();
-    if (this.refinedFrontEnd) this.frontEnd.loadRefined(this.scheduler);
-    else this.frontEnd.load(this.scheduler);
+    this.frontEnd.load(this.scheduler);
     this.scheduler.dispatch(c);
     this.scheduler.execute(c);
   }

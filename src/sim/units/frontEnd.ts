@@ -161,6 +161,7 @@ export class FrontEnd implements FrontEndState {
 
   /** Algorithm 3: load µops in program order into the station. */
   load(rs: Scheduler): void {
+    if (this.refined) { this.loadRefined(rs); return; }   // the refined front end (one boolean per cycle)
     const cp = this.cp;
     let loadable = this.limit(rs);
     this.loadedThisCycle = 0;
