@@ -104,6 +104,20 @@ test('front end, JCC erratum: on SKL a fused pair ending on a 32-byte boundary i
   near(cpi(shifted.p, shifted.m, ALL_FE), 2, 'SKL, DSB');
 });
 
+test('front end, legacy decoders: an instruction of several µops only on the first (complex) decoder, at most 4 per cycle (intel-opt-manual ch. 2 legacy decode pipeline; uiCA nDecoders)', async () => {
+  // xchg r, r is 3 µops (complex decoder). From offset 41 the loop's 23 bytes end at 64: the
+  // fused sub/jnz ends on a 32-byte boundary, so on SKL the legacy decoders deliver. Cycle 1 (bytes
+  // up to 48 fetched): the first xchg; the second needs the complex decoder again. Cycle 2: xchg and
+  // three adds (4 decoders). Cycle 3: the pair. Without the complex-decoder rule it would take 2.
+  const { p, m } = await loop('1:\n  xchg rax, rbx\n  xchg rdx, rsi\n  add r8, 1\n  add r9, 1\n  add r10, 1\n  sub rcx, 1\n  jnz 1b', 'SKL', 41);
+  assert.equal(p.instructions[0]!.refined!.frontEnd.complexDecoder, true);
+  assert.equal(p.instructions[6]!.refined!.frontEnd.jccErratumApplies, true);
+  const plan = new CompiledProgram(p, m, ALL_FE).frontEnd!.plan!;
+  assert.equal(plan.source, 'MITE');
+  assert.deepEqual(plan.groups.map((g) => [g.start, g.end]), [[0, 1], [1, 5], [5, 7]]);
+  near(cpi(p, m, ALL_FE), 3, 'SKL, MITE');
+});
+
 test('front end, JCC erratum: ICL is not affected; its loop stream detector streams the loop (white paper core list; uiCA LSDEnabled, IDQWidth)', async () => {
   const { p, m } = await loop(LONG, 'ICL', 18);
   assert.equal(p.instructions[5]!.refined!.frontEnd.jcc32B!.endsOn, true);
