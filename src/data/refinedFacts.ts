@@ -35,6 +35,10 @@ export const SRC = {
   moveElimIcl: 'Intel Ice Lake spec update erratum ICL065 (GPR move elimination disabled by microcode); uiCA microArchConfigs ICL moveEliminationGPRSlots=0',
   jccErratum: 'Intel white paper "Mitigations for Jump Conditional Code Erratum" (2019)',
   uica: 'uiCA microArchConfigs.py (github.com/andreas-abel/uiCA, commit 53aeef6)',
+  uicaLsdUnroll: 'uiCA microArchConfigs.py (github.com/andreas-abel/uiCA, commit b86ce90) LSDUnrolling',
+  /** uiCA's front end: the LSD streams a loop when all its 32-byte blocks can be cached and its
+   *  µops fit the IDQ; its issue limit is ceil(µops · unroll / issue width) / unroll */
+  uicaLsdRule: 'uiCA uiCA.py (commit b86ce90): LSD when all blocks can be cached and the µops fit the IDQ; LSD limit ceil(µops·unroll/issueWidth)/unroll',
   lsdErratum: 'Intel 6th-gen spec update erratum SKL150 (LSD disabled by microcode); uiCA LSDEnabled=False',
   legacyDecode: 'intel-opt-manual ch. 2 (legacy decode pipeline: 16 aligned bytes fetched per cycle, 4 decoders)',
   goldenCove: 'intel-opt-manual, Golden Cove section / Intel Architecture Day 2021 (6 decoders, 32 bytes per cycle, 8 µops per cycle from the µop cache)',
@@ -101,9 +105,20 @@ export interface CoreFrontEnd {
   fetchBytes: Cited<number> | null;
   /** the loop stream detector is on */
   lsd: Cited<boolean> | null;
+  /** fused-domain µops the instruction decode queue (IDQ) between the front end's sources and
+   *  issue holds; also the largest loop the loop stream detector streams (uiCA models the LSD in
+   *  the IDQ: a loop is streamed when its µops fit) */
+  idqSize: Cited<number> | null;
+  /** the loop stream detector unrolls a loop of k fused µops `value[k]` times (absent: once): µops
+   *  of the unrolled copies issue in the same cycle, the end of the unrolled body ends a cycle's
+   *  issue */
+  lsdUnrolling: Cited<Readonly<Record<number, number>>> | null;
   /** the JCC-erratum microcode update applies: a jump (or fused pair) that crosses or ends on a
    *  32-byte boundary is not cached in the µop cache */
   jccErratum: Cited<boolean>;
+  /** a 32-byte window is held in the µop cache only when the other 32-byte half of its 64-byte
+   *  line is cacheable too */
+  both32ByteBlocksMustBeCacheable: Cited<boolean> | null;
   /** a macro-fusible instruction can be decoded by the last decoder (else it waits a cycle) */
   macroFusibleOnLastDecoder: Cited<boolean> | null;
   /** general-purpose register moves are eliminated at rename */
@@ -113,14 +128,21 @@ export interface CoreFrontEnd {
 }
 
 /** uiCA's microArchConfigs (commit 53aeef6) for the cores it lists; KBL, CFL are SKL copies there. */
-const UICA: Record<string, { dsb: number; decoders: number; lsd: boolean; lastDecoder: boolean }> = {
-  HSW: { dsb: 6, decoders: 4, lsd: true, lastDecoder: false },
-  BDW: { dsb: 6, decoders: 4, lsd: true, lastDecoder: false },
-  SKL: { dsb: 6, decoders: 4, lsd: false, lastDecoder: true },
-  KBL: { dsb: 6, decoders: 4, lsd: false, lastDecoder: true },
-  CFL: { dsb: 6, decoders: 4, lsd: false, lastDecoder: true },
-  ICL: { dsb: 6, decoders: 4, lsd: true, lastDecoder: true },
+const UICA: Record<string, { both32: boolean; dsb: number; decoders: number; lsd: boolean; lastDecoder: boolean; idq: number }> = {
+  HSW: { both32: false, dsb: 6, decoders: 4, lsd: true, lastDecoder: false, idq: 56 },
+  BDW: { both32: false, dsb: 6, decoders: 4, lsd: true, lastDecoder: false, idq: 56 },
+  SKL: { both32: true, dsb: 6, decoders: 4, lsd: false, lastDecoder: true, idq: 64 },
+  KBL: { both32: true, dsb: 6, decoders: 4, lsd: false, lastDecoder: true, idq: 64 },
+  CFL: { both32: true, dsb: 6, decoders: 4, lsd: false, lastDecoder: true, idq: 64 },
+  ICL: { both32: true, dsb: 6, decoders: 4, lsd: true, lastDecoder: true, idq: 70 },
 };
+
+/** uiCA's LSDUnrolling (microArchConfigs.py, commit b86ce90): fused µops per iteration → copies. */
+const LSD_UNROLL_HSW: Readonly<Record<number, number>> = { 1: 8, 2: 8, 3: 8, 4: 8, 5: 6, 6: 5, 7: 4, 8: 4, 9: 3, 10: 3, 11: 3, 12: 3,
+  13: 2, 14: 2, 15: 2, 16: 2, 17: 2, 18: 2, 19: 2, 20: 2, 21: 2, 22: 2, 23: 2, 24: 2, 25: 2, 26: 2, 27: 2, 28: 2 };
+const LSD_UNROLL_ICL: Readonly<Record<number, number>> = { 1: 6, 2: 6, 3: 6, 4: 6, 5: 6, 6: 6, 7: 4, 8: 4, 9: 3, 10: 3, 11: 3, 12: 3,
+  13: 2, 14: 2, 15: 2, 16: 2, 17: 2, 18: 2, 19: 2, 20: 2, 21: 2, 22: 2, 23: 2, 24: 2, 25: 2, 26: 2, 27: 2, 28: 2, 29: 2, 30: 2 };
+const LSD_UNROLL: Record<string, Readonly<Record<number, number>>> = { HSW: LSD_UNROLL_HSW, BDW: LSD_UNROLL_HSW, ICL: LSD_UNROLL_ICL };
 
 /** Cores whose legacy decoders take 16 bytes per cycle (Nehalem through the Skylake family). */
 const FETCH16 = new Set(['NHM', 'WSM', 'SNB', 'IVB', 'HSW', 'BDW', 'SKL', 'KBL', 'CFL', 'SKX', 'CLX']);
@@ -128,7 +150,7 @@ const FETCH16 = new Set(['NHM', 'WSM', 'SNB', 'IVB', 'HSW', 'BDW', 'SKL', 'KBL',
 /** The per-core front-end figures. Cores uiCA's configuration does not list get null where no
  *  other citable source gives the figure (e.g. the µop cache width of SNB, IVB — uiCA marks IVB's
  *  as uncertain —, SKX, CLX, TGL, RKL; ICL's fetch width). */
-export function coreFrontEnd(machine: MachineModel): CoreFrontEnd {
+export function coreFrontEnd(machine: Pick<MachineModel, 'arch' | 'issueWidth'>): CoreFrontEnd {
   const a = machine.arch;
   const u = UICA[a];
   const gprOff = MOVE_ELIM_GPR_OFF.has(a);
@@ -141,6 +163,9 @@ export function coreFrontEnd(machine: MachineModel): CoreFrontEnd {
     fetchBytes: FETCH16.has(a) ? { value: 16, source: SRC.legacyDecode } : golden ? { value: 32, source: SRC.goldenCove } : null,
     lsd: u ? { value: u.lsd, source: u.lsd ? `${SRC.uica} LSDEnabled` : SRC.lsdErratum }
       : a === 'SNB' || a === 'IVB' ? { value: true, source: SRC.lsdSnb } : null,
+    idqSize: u ? { value: u.idq, source: `${SRC.uica} IDQWidth` } : null,
+    lsdUnrolling: LSD_UNROLL[a] ? { value: LSD_UNROLL[a]!, source: SRC.uicaLsdUnroll } : null,
+    both32ByteBlocksMustBeCacheable: u ? { value: u.both32, source: `${SRC.uica} both32ByteBlocksMustBeCacheable` } : null,
     jccErratum: { value: JCC_ERRATUM.has(a), source: SRC.jccErratum },
     macroFusibleOnLastDecoder: u ? { value: u.lastDecoder, source: `${SRC.uica} macroFusibleInstrCanBeDecodedAsLastInstr` } : null,
     gprMoveElimination: { value: MOVE_ELIM_VEC.has(a) && !gprOff, source: gprOff ? SRC.moveElimIcl : SRC.moveElimination },

@@ -6,6 +6,8 @@ import type { MachineParams, SimDep, SimProgram } from './types.js';
 import type { MechanismSet } from './mechanisms.js';
 import { refinePlan } from './refine.js';
 import type { MemoryDep } from './refine.js';
+import { frontEndPlan } from './frontEndPlan.js';
+import type { FrontEndLimits } from './frontEndPlan.js';
 
 /** A figure stored in an Int32Array: checked, never wrapped around (the data layer bounds every
  *  figure far below this, see src/data/limits.ts; this guards the engine's own arithmetic). */
@@ -57,6 +59,21 @@ export class CompiledProgram {
   /** the µops whose simple store-address port the load/store port rule removed, for the report */
   readonly portsRemoved: { line: number; uop: number; port: number }[];
 
+  // ---- the refined model's front end (issue 13; all off: SUACA's model, none of this is read) ----
+  /** per line: 1 when it is the first half of a macro-fused pair (mechanism macroFusion on): the
+   *  pair is one µop on this line, the Jcc on the next line has none */
+  readonly fusedWithNext: Uint8Array;
+  /** per line: fused-domain µops it takes at issue (microFusion on: the facts' fusedUops; off:
+   *  one per unfused µop) */
+  readonly fused: Int32Array;
+  /** per line × fused µop f: unfused µops entered once f + 1 of its fused µops issued */
+  readonly fusedCum: Int32Array;
+  readonly maxF: number;
+  /** the front end counts fused-domain µops or has delivery limits (microFusion or frontEnd on) */
+  readonly refinedIssue: boolean;
+  /** the front end's delivery plan and the limits it applies (frontEnd on; else null) */
+  readonly frontEnd: FrontEndLimits | null;
+
   constructor(program: SimProgram, machine: MachineParams, mechanisms?: Partial<MechanismSet>) {
     const plan = refinePlan(program, mechanisms);
     const ins = program.instructions;
@@ -66,6 +83,33 @@ export class CompiledProgram {
     this.anyRenamed = this.renamed.some((r) => r !== 0);
     this.memDeps = plan ? plan.memDeps : [];
     this.portsRemoved = plan ? plan.portsRemoved : [];
+    // macro-fusion (issue 13): the pair becomes one µop on the first line, on the Jcc's ports (a
+    // load of the first half stays its own unfused µop); the Jcc has no µop; its flag dependency
+    // on the first half is internal to the pair
+    this.fusedWithNext = new Uint8Array(n);
+    const base = plan ? plan.uops : ins.map((x) => x.uops);
+    let uopLists = base;
+    let internal: ((d: SimDep) => boolean) | null = null;
+    if (mechanisms?.macroFusion) {
+      for (let i = 1; i < n; i++) {
+        const a = ins[i - 1]!, b = ins[i]!;
+        if (!b.refined?.macroFusion.fusesWithPrevious || !a.refined || this.fusedWithNext[i - 2]) continue;
+        const branch = base[i]!.filter((u) => u.length > 0);
+        if (branch.length === 0) continue;     // no data for the Jcc: nothing to fuse onto
+        this.fusedWithNext[i - 1] = 1;
+      }
+      if (this.fusedWithNext.some((x) => x === 1)) {
+        uopLists = ins.map((x, i) => {
+          if (this.fusedWithNext[i]) {
+            const loads = new Set(x.refined!.memory?.loadUops ?? []);
+            return [...base[i]!.filter((_, u) => loads.has(u)), ...base[i + 1]!.filter((u) => u.length > 0)];
+          }
+          return i > 0 && this.fusedWithNext[i - 1] ? [] : base[i]!;
+        });
+        const fw = this.fusedWithNext;
+        internal = (d) => d.to === d.from + 1 && !d.loopCarried && fw[d.from] === 1;
+      }
+    }
     this.n = n;
     this.portIds = [...machine.ports].sort((a, b) => a - b);
     // ports a µop names that the machine does not list still need a slot
@@ -79,7 +123,7 @@ export class CompiledProgram {
     this.portIds.forEach((p, k) => pidx.set(p, k));
     let maxU = 1;
     // a µop that names no port cannot be placed: it is treated as not using a port
-    const uopsOf = insUops.map((xu) => xu.filter((u) => u.length > 0));
+    const uopsOf = uopLists.map((x) => x.filter((u) => u.length > 0));
     for (const u of uopsOf) maxU = Math.max(maxU, u.length);
     this.maxU = maxU;
     this.uops = new Int32Array(n);
@@ -128,6 +172,7 @@ export class CompiledProgram {
     const groups: { line: number; lc: boolean; lat: number; deps: number[] }[][] = Array.from({ length: n }, () => []);
     const memFrom = plan ? plan.memFrom : this.deps.length;
     this.deps.forEach((d, di) => {
+      if (internal !== null && internal(d)) return;
       if (d.from < 0 || d.from >= n || d.to < 0 || d.to >= n) return;
       // an in-iteration dependency on a later (or the same) line can only mean the previous iteration
       const lc = d.loopCarried || d.from >= d.to;
@@ -170,6 +215,31 @@ export class CompiledProgram {
     let q = 0;
     byProd.forEach((list, j) => { this.succStart[j] = q; for (const x of list) this.succPred[q++] = x; });
     this.succStart[n] = q;
+    // fused-domain µops per line and how a line's unfused µops ride on them: the first
+    // (unfused − fused) fused µops carry two unfused ones (load + operation, store-address +
+    // store-data; the last carries any rest), the others one; fused µops beyond the unfused ones
+    // (e.g. a NOP, no port) carry none
+    this.fused = new Int32Array(n);
+    let maxF = 1;
+    for (let i = 0; i < n; i++) {
+      const u = this.uops[i]!;
+      let f = u;
+      if (mechanisms?.microFusion) {
+        const facts = ins[i]!.refined?.microFusion;
+        f = facts === undefined ? u : i > 0 && this.fusedWithNext[i - 1] ? 0 : facts.fusedUops;
+      }
+      this.fused[i] = f;
+      if (f > maxF) maxF = f;
+    }
+    this.maxF = maxF;
+    this.fusedCum = new Int32Array(n * maxF);
+    for (let i = 0; i < n; i++) {
+      const u = this.uops[i]!, f = this.fused[i]!;
+      const extra = Math.max(0, u - f);
+      for (let k = 0; k < f; k++) this.fusedCum[i * maxF + k] = k === f - 1 ? u : Math.min(u, k + 1 + Math.min(extra, k + 1));
+    }
+    this.refinedIssue = mechanisms?.microFusion === true || mechanisms?.frontEnd === true;
+    this.frontEnd = mechanisms?.frontEnd ? frontEndPlan(program, machine, this.fused, this.fusedWithNext) : null;
   }
 }
 

@@ -87,7 +87,8 @@ export class Core {
     this.recorder = new BlameRecorder(this.cp);
     this.divider = new Divider();
     this.ports = new Ports(this.cp, v.infinitePorts ? Number.POSITIVE_INFINITY : Math.max(1, v.portCapacity ?? 1), this.divider, this.recorder);
-    this.frontEnd = new FrontEnd(this.cp, this.N, feWidth);
+    // the perfect front end (what-if) has no delivery limits in the refined model either
+    this.frontEnd = new FrontEnd(this.cp, this.N, feWidth, !v.perfectFrontEnd);
     this.scheduler = new Scheduler(this.cp, rsCap, this.noDeps, model.lazyWaits !== false, this.frontEnd, this.ports, this.recorder,
       model.mechanisms?.portChoice === true);
   }

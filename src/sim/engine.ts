@@ -6,6 +6,7 @@ import { coreStats, detailOf, statsOf, statsStateOf } from './stats.js';
 import type { StatsState } from './stats.js';
 import { runToEndSteady, seekPeriodic } from './steady.js';
 import type { SteadyPeriod } from './steady.js';
+import type { FrontEndLimits } from './frontEndPlan.js';
 import type { Resource } from '../disasm/types.js';
 import type { Engine, EngineRun, EntryState, LineCount, LineDetail, MachineParams, PortSlot, RsEntry, SimConfig, SimProgram, SimResult, Snapshot, Stats } from './types.js';
 
@@ -27,6 +28,35 @@ export interface EngineOptions {
 
 function lineOf(i: number, program: SimProgram): number {
   return program.instructions[i]!.line;
+}
+
+const FE_SOURCE = [null, 'DSB', 'MITE', 'LSD'] as const;
+const pairsOf = new WeakMap<CompiledProgram, readonly number[] | null>();
+
+/** The refined front end's part of a snapshot (issue 13), or {} in SUACA's model. */
+function refinedFrontEnd(core: Core, program: SimProgram): Pick<Snapshot['frontEnd'], 'refined' | 'fusedPairs'> {
+  const cp = core.cp, fe = core.frontEnd;
+  let pairs = pairsOf.get(cp);
+  if (pairs === undefined) {
+    const ls: number[] = [];
+    cp.fusedWithNext.forEach((f, i) => { if (f) ls.push(lineOf(i, program)); });
+    pairs = ls.length > 0 ? Object.freeze(ls) : null;
+    pairsOf.set(cp, pairs);
+  }
+  const out: Pick<Snapshot['frontEnd'], 'refined' | 'fusedPairs'> = {};
+  if (pairs !== null) out.fusedPairs = pairs;
+  if (fe.refined) {
+    const c = core.cycle;
+    const delivers = fe.delivers;
+    out.refined = {
+      source: c > 0 ? FE_SOURCE[fe.source] ?? null : null,
+      delivered: c > 0 ? fe.deliveredThisCycle : 0,
+      issued: c > 0 ? fe.issuedThisCycle : 0,
+      idq: delivers ? fe.idq : null,
+      idqSize: delivers ? cp.frontEnd!.plan!.idqSize : null,
+    };
+  }
+  return out;
 }
 
 /** Build the snapshot of the core's current state. */
@@ -120,7 +150,7 @@ export function snapshotOf(core: Core, program: SimProgram): Snapshot {
       owner: divBusy ? inst(div.owner) : null,
     },
     ready,
-    frontEnd: { next, loadedThisCycle: c > 0 ? fe.loadedThisCycle : 0 },
+    frontEnd: { next, loadedThisCycle: c > 0 ? fe.loadedThisCycle : 0, ...(core.cp.refinedIssue || core.cp.frontEnd !== null || core.cp.fusedWithNext.includes(1) ? refinedFrontEnd(core, program) : {}) },
     completed: rsu.completed,
     total: core.N,
     stats: coreStats(core, program),
@@ -328,6 +358,15 @@ class SteppableEngine implements Engine {
 
 export function createEngine(program: SimProgram, machine: MachineParams, config: SimConfig, opts: EngineOptions = {}): Engine {
   return new SteppableEngine(program, machine, config, opts.model ?? DEFAULT_MODEL);
+}
+
+/**
+ * The refined front end's plan and the limits it applies on this program and core, each with its
+ * source, and those it cannot apply and why (issue 13; null when the front end mechanism is off).
+ * The report says from it which front-end limits a result rests on.
+ */
+export function frontEndLimitsOf(program: SimProgram, machine: MachineParams, opts: EngineOptions = {}): FrontEndLimits | null {
+  return new CompiledProgram(program, machine, opts.model?.mechanisms).frontEnd;
 }
 
 /** Run the whole simulation (no snapshots): statistics and the detail of every line. */

@@ -46,7 +46,7 @@ function writeKey(core: Core, buf: { a: Int32Array }): number {
   // executed at rename and the ports assigned at issue, per line the move-elimination state, per
   // port the µops assigned and not dispatched
   const renamed = cp.anyRenamed, issue = rs.uopQueueOn;
-  const need = 16 + 2 * P + n + (last - head + 1) * (9 + 2 * maxU) + rs.waitingLen + rs.executingLen;
+  const need = 26 + 2 * P + n + (last - head + 1) * (9 + 2 * maxU) + rs.waitingLen + rs.executingLen;
   if (buf.a.length < need) buf.a = new Int32Array(need * 2);
   const k = buf.a;
   let x = 0;
@@ -58,6 +58,12 @@ function writeKey(core: Core, buf: { a: Int32Array }): number {
   for (let q = 0; q < P; q++) k[x++] = core.ports.order[q]!;
   if (renamed) for (let i = 0; i < n; i++) k[x++] = rs.lastElim[i]!;
   if (issue) for (let q = 0; q < P; q++) k[x++] = core.ports.queued[q]!;
+  if (fe.refined) {
+    // the refined front end's state (its delivery position relative to head)
+    k[x++] = fe.loadedF; k[x++] = fe.delivers ? fe.deliveredUpTo() - head : 0; k[x++] = fe.dGroup; k[x++] = fe.idq;
+    k[x++] = fe.deliveredThisCycle; k[x++] = fe.issuedThisCycle; k[x++] = fe.source;
+    k[x++] = fe.iteration % fe.lsdUnroll;          // the LSD's place in its unrolled body
+  }
   for (let g = head; g <= last; g++) {
     const s = g & mask;
     const st = rs.status[s]!;
@@ -174,7 +180,7 @@ export function runToEndSteady(core: Core, onPeriod?: (p: SteadyPeriod) => void)
     nextBoundary = (Math.floor(rs.head / n) + 1) * n;
     // an instance of the first iteration still in flight sees no loop-carried producers: not yet
     if (rs.head < n) continue;
-    if (fe.next >= core.N) { detecting = false; continue; }
+    if (fe.frontier() >= core.N) { detecting = false; continue; }
     const len = writeKey(core, buf);
     const key = buf.a;
     if (cand !== null) {
@@ -182,7 +188,7 @@ export function runToEndSteady(core: Core, onPeriod?: (p: SteadyPeriod) => void)
       let same = rs.head === cand.head + cand.dg && c === cand.cycle + cand.dc && len === cand.key.length;
       for (let x = 0; same && x < len; x++) same = key[x] === cand.key[x];
       if (same && portsSeparated(cand.counters.usage, core.ports.usage)) {
-        const m = Math.floor((core.N - 1 - fe.next) / cand.dg);
+        const m = Math.floor((core.N - 1 - fe.frontier()) / cand.dg);
         if (m >= 1) {
           const now = counters(core);
           const delta = copyCounters(core);

@@ -135,6 +135,15 @@ export interface Snapshot {
     /** next instance to load, or null when all are loaded */
     next: { line: number; iteration: number; uopsLeft: number } | null;
     loadedThisCycle: number;
+    /** the refined front end's state (issue 13: present when micro-fusion or the front end mechanism
+     *  is on): the source whose turn it was this cycle (null: no delivery modelled, or the program's
+     *  end; `delivered` 0 with a source: the IDQ was full), fused-domain µops delivered into the
+     *  IDQ and issued from it this cycle, and
+     *  the IDQ's occupancy and size (null: no delivery limits modelled) */
+    refined?: { source: 'DSB' | 'MITE' | 'LSD' | null; delivered: number; issued: number; idq: number | null; idqSize: number | null };
+    /** lines (original numbers) that are the first half of a macro-fused pair (issue 13: present
+     *  when macro-fusion is on and some pair fuses); the pair's Jcc is the next line of the program */
+    fusedPairs?: readonly number[];
   };
   /** instances finished so far */
   completed: number;

@@ -39,3 +39,37 @@ export const variants: Variant[] = [
   { perfectFrontEnd: false, infinitePorts: false, noDependencies: false, portCapacity: 2, rsSize: 20, issueWidth: 3 },
 ];
 
+
+/**
+ * `p` with random refined-model facts (issue 13) on `arch`, as src/data/refinedFacts.ts would
+ * attach them: instruction lengths and addresses (a random start), fused-domain µops (≤ the
+ * unfused ones, ≥ 1), the last line a Jcc that may fuse with the line before, random complex
+ * decoder and JCC-erratum flags. Only the front-end mechanisms read them (macro-, micro-fusion,
+ * front end); for the steady-state property test.
+ */
+export function withRefinedFacts(p: SimProgram, seed: number, arch = 'SKL'): SimProgram {
+  const r = rng(seed * 7919 + 13);
+  let addr = 0x1000 + Math.floor(r() * 64);
+  const n = p.instructions.length;
+  const instructions = p.instructions.map((x, i) => {
+    const length = 1 + Math.floor(r() * 12);
+    const unfused = x.uops.length;
+    const fusedUops = Math.max(1, unfused - (unfused > 1 && r() < 0.5 ? 1 : 0));
+    const last = i === n - 1;
+    const fuses = last && x.uops.length > 0 && r() < 0.6;
+    const facts = {
+      arch,
+      macroFusion: { firstHalf: i === n - 2, fusesWithPrevious: fuses, fusesWithNext: false, source: 'generated' },
+      microFusion: { fusedUops, decodedUops: fusedUops, unfusedUops: unfused, unlaminated: false, source: 'generated' },
+      idiom: { zeroIdiom: false, dependencyBreaking: false, noPort: false, source: 'generated' },
+      moveElimination: { candidate: false, source: 'generated' },
+      frontEnd: { length, address: addr, offset: 0, loopBranch: last, jcc32B: null, jccErratumApplies: last && r() < 0.4,
+        complexDecoder: fusedUops > 1, microcodeSequencer: fusedUops > 4, source: 'generated' },
+      memory: null,
+    };
+    addr += length;
+    return { ...x, refined: facts as unknown as NonNullable<SimInstruction['refined']> };
+  });
+  if (n >= 2 && instructions[n - 1]!.refined!.macroFusion.fusesWithPrevious) instructions[n - 2]!.refined!.macroFusion.fusesWithNext = true;
+  return { instructions, deps: p.deps };
+}

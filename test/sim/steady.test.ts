@@ -142,3 +142,87 @@ test('with the refined mechanisms on, skipping dependency-blocked instances give
     }
   }
 });
+
+test('the steady-state skip stays exact with the front-end mechanisms on (macro-, micro-fusion, front end)', async () => {
+  const { SUACA_MECHANISMS, MECHANISMS } = await import('../../src/sim/mechanisms.js');
+  const { withRefinedFacts } = await import('./generated.js');
+  const { machineParams } = await import('../../src/sim/index.js');
+  const { loadMachine } = await import('../../src/data/index.js');
+  const FE = ['macroFusion', 'microFusion', 'frontEnd'] as const;
+  assert.ok(FE.every((k) => MECHANISMS.includes(k)));
+  // every combination of the three (the other mechanisms off), on SKL (µop cache, JCC erratum,
+  // no LSD) and HSW / ICL (LSD), programs with random facts
+  const machines = [SKL, machineParams(loadMachine('HSW')), machineParams(loadMachine('ICL'))];
+  let runs = 0, skippedRuns = 0;
+  for (let seed = 1; seed <= 24; seed++) {
+    for (let c = 1; c < 8; c++) {
+      const mechanisms = { ...SUACA_MECHANISMS, macroFusion: (c & 1) !== 0, microFusion: (c & 2) !== 0, frontEnd: (c & 4) !== 0 };
+      const machine = machines[(seed + c) % machines.length]!;
+      const p = withRefinedFacts(program(seed), seed, machine.arch);
+      const variant = VARIANTS[(seed * 3 + c) % VARIANTS.length]!;
+      for (const iterations of [1, 37, 1001]) {
+        const model = { ...DEFAULT_MODEL, mechanisms };
+        const what = `seed ${seed} ${machine.arch} ${JSON.stringify(mechanisms)} ${JSON.stringify(variant)} ${iterations}`;
+        const full = simulate(p, machine, { iterations, variant }, { model, fullSimulation: true });
+        const fast = simulate(p, machine, { iterations, variant }, { model });
+        assert.deepEqual(fast, full, what);
+        const core = new Core(p, machine, { iterations, variant }, model);
+        if (runToEndSteady(core) > 0) skippedRuns++;
+        if (iterations > 1000) runs++;
+      }
+    }
+  }
+  // the comparison means something only if runs were skipped: most long runs are periodic
+  assert.ok(skippedRuns > runs / 2, `${skippedRuns} of ${runs} runs of 1001 iterations skipped a periodic part`);
+  // and the engine's seeks through the period match stepping
+  for (let seed = 300; seed < 306; seed++) {
+    const mechanisms = { ...SUACA_MECHANISMS, macroFusion: true, microFusion: true, frontEnd: true };
+    const p = withRefinedFacts(program(seed), seed, 'SKL');
+    const config = { iterations: 2000, variant: VARIANTS[0]! };
+    const opts = { model: { mechanisms } };
+    const stepped = createEngine(p, SKL, config, opts);
+    let s = stepped.snapshot();
+    const want = new Map<number, Snapshot>();
+    const r = rng(seed);
+    while (!s.finished) { s = stepped.step(); if (r() < 0.003) want.set(s.cycle, s); }
+    want.set(s.cycle, s);
+    const a = createEngine(p, SKL, config, opts);
+    assert.equal(a.totalCycles(), s.cycle);
+    for (const [c, snap] of want) assert.deepEqual(a.seek(c), snap, `seed ${seed} seek ${c}`);
+  }
+});
+
+test('the steady-state skip stays exact with every mechanism on together (the refined model)', async () => {
+  const { REFINED_MECHANISMS } = await import('../../src/sim/mechanisms.js');
+  const { withRefinedFacts } = await import('./generated.js');
+  const { machineParams } = await import('../../src/sim/index.js');
+  const { loadMachine } = await import('../../src/data/index.js');
+  const machines = [SKL, machineParams(loadMachine('HSW')), machineParams(loadMachine('ICL'))];
+  let long = 0, skipped = 0;
+  for (let seed = 1; seed <= 30; seed++) {
+    const machine = machines[seed % machines.length]!;
+    // the execution side's random facts (idioms, moves, memory) with the front end's (lengths,
+    // fused µops, a fusing Jcc) on the same lines
+    const be = refinedProgram(seed);
+    const fe = withRefinedFacts(be, seed, machine.arch);
+    const p = {
+      deps: be.deps,
+      instructions: fe.instructions.map((x, i) => {
+        const b = be.instructions[i]!.refined!;
+        return { ...x, refined: { ...x.refined!, idiom: b.idiom, moveElimination: b.moveElimination, memory: b.memory } };
+      }),
+    };
+    const variant = VARIANTS[seed % VARIANTS.length]!;
+    for (const iterations of [1, 53, 1500]) {
+      const model = { ...DEFAULT_MODEL, mechanisms: { ...REFINED_MECHANISMS } };
+      const full = simulate(p, machine, { iterations, variant }, { model, fullSimulation: true });
+      const fast = simulate(p, machine, { iterations, variant }, { model });
+      assert.deepEqual(fast, full, `seed ${seed} ${machine.arch} ${JSON.stringify(variant)} ${iterations}`);
+      if (iterations > 1000) {
+        long++;
+        if (runToEndSteady(new Core(p, machine, { iterations, variant }, model)) > 0) skipped++;
+      }
+    }
+  }
+  assert.ok(skipped > long / 2, `${skipped} of ${long} long runs skipped a periodic part`);
+});

@@ -23,7 +23,7 @@ function SectionView(p: PaneColumnProps & { section: Section; width: number }) {
   const sel = p.lines[p.selected]?.line ?? null;
   switch (p.section.tab) {
     case 'program':
-      return <ProgramPane width={p.width} height={p.section.rows} color={p.color} lines={p.lines} states={p.states} selected={p.selected} />;
+      return <ProgramPane width={p.width} height={p.section.rows} color={p.color} lines={p.lines} states={p.states} selected={p.selected} fusedPairs={p.snapshot.frontEnd.fusedPairs} />;
     case 'rs':
       return <RsPane width={p.width} height={p.section.rows} color={p.color} snapshot={p.snapshot} selectedLine={sel} />;
     case 'ports':

@@ -28,7 +28,17 @@ export function PortsPane(p: PortsPaneProps) {
   const ready = fitList('ready: ', s.ready.map(inst), p.width, 'none');
   // the longest form that fits: numbers are never cut
   const next = s.frontEnd.next;
-  const fe = firstFitting(p.width, next
+  const r = s.frontEnd.refined;
+  // the refined front end (issue 13): where this cycle's µops came from, delivered and issued
+  // (fused domain), the IDQ's occupancy
+  const src = r ? r.source ?? '—' : '';
+  const idq = r && r.idq !== null ? `, IDQ ${r.idq}/${r.idqSize}` : '';
+  const fe = r ? firstFitting(p.width, [
+    `front end: ${src} delivered ${r.delivered}, issued ${r.issued}${idq}${next ? `, next ${inst(next)}` : ', all issued'}`,
+    `front end: ${src} delivered ${r.delivered}, issued ${r.issued}${idq}`,
+    `FE ${src}: in ${r.delivered}, issued ${r.issued}${idq}`,
+    `FE ${src} ${r.delivered}/${r.issued}${r.idq !== null ? ` Q${r.idq}` : ''}`])
+    : firstFitting(p.width, next
     ? [`front end: next ${inst(next)} (${next.uopsLeft} µop${next.uopsLeft === 1 ? '' : 's'} left), loaded ${s.frontEnd.loadedThisCycle} this cycle`,
       `front end: next ${inst(next)} (${next.uopsLeft} left), ${s.frontEnd.loadedThisCycle} loaded`,
       `FE: next ${inst(next)} (${next.uopsLeft} left), ${s.frontEnd.loadedThisCycle} loaded`,

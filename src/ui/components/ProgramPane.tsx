@@ -14,6 +14,9 @@ export interface ProgramPaneProps {
   /** per line of `lines` (null: the line is not on this pane's path) */
   states: (LineState | null)[];
   selected: number;            // index into lines
+  /** lines (original numbers) that are the first half of a macro-fused pair (the snapshot's
+   *  frontEnd.fusedPairs): the pair is marked F on both lines, as IACA marks fused pairs */
+  fusedPairs?: readonly number[];
 }
 
 /** The region's instructions, each with how many of its instances wait, are ready, execute, are done. */
@@ -23,7 +26,14 @@ export function ProgramPane(p: ProgramPaneProps) {
   const shown = p.lines.slice(start, start + rows);
   // the source letter (M T L ?) when the session knows where the figures come from
   const src = p.lines.some((l) => l.origin !== undefined);
-  const srcW = src ? 2 : 0;
+  // the macro-fused pairs' mark column (issue 13): F on the first half and on its Jcc
+  const fusedLines = new Set<number>();
+  for (const l of p.fusedPairs ?? []) {
+    const k = p.lines.findIndex((x) => x.line === l);
+    if (k >= 0) { fusedLines.add(l); const nx = p.lines[k + 1]; if (nx) fusedLines.add(nx.line); }
+  }
+  const fusedW = fusedLines.size > 0 ? 2 : 0;
+  const srcW = (src ? 2 : 0) + fusedW;
   // the counts are never cut: abbreviated (12k) when long, and the instruction gives way
   const countsOf = (st: LineState | null, w: number) => (st
     ? `W${count(st.waiting, w)} R${count(st.ready, w)} E${count(st.executing, w)} D${count(st.done, w)}`
@@ -45,7 +55,7 @@ export function ProgramPane(p: ProgramPaneProps) {
         const busy = st && (st.executing > 0 ? 'green' : st.ready > 0 ? 'cyan' : st.waiting > 0 ? 'yellow' : undefined);
         return (
           <Text key={l.line} inverse={sel} dimColor={!st}>
-            {sel ? '>' : ' '}{fitLeft(String(l.line), 3)} {src ? <Text bold={l.origin === 'none'} color={l.origin === 'none' ? tint(p.color, 'red') : undefined}>{l.origin ? ORIGIN_LETTER[l.origin] : ' '} </Text> : null}{fit(l.asm, asmW)} <Text color={busy ? tint(p.color, busy) : undefined}>{sel ? counts.padEnd(countsW) : counts}</Text>
+            {sel ? '>' : ' '}{fitLeft(String(l.line), 3)} {src ? <Text bold={l.origin === 'none'} color={l.origin === 'none' ? tint(p.color, 'red') : undefined}>{l.origin ? ORIGIN_LETTER[l.origin] : ' '} </Text> : null}{fusedW > 0 ? <Text color={tint(p.color, 'cyan')}>{fusedLines.has(l.line) ? 'F' : ' '} </Text> : null}{fit(l.asm, asmW)} <Text color={busy ? tint(p.color, busy) : undefined}>{sel ? counts.padEnd(countsW) : counts}</Text>
           </Text>
         );
       })}
