@@ -79,7 +79,7 @@ export function mechanismLabel(m: Partial<MechanismSet> | undefined): string {
 /** The model a run uses when neither a flag nor the config file names one. Every default (the CLI,
  *  the config's built-in value, the explorer) reads it from here; measurement decides it (issue 13,
  *  the README's accuracy table). */
-export const DEFAULT_MODEL_NAME: ModelName = 'suaca';
+export const DEFAULT_MODEL_NAME: ModelName = 'refined';
 
 /** A stable key of the mechanisms that are on: 'suaca' (none), else 'macroFusion+frontEnd+…'. */
 export function mechanismKey(m: Partial<MechanismSet> | undefined): string {

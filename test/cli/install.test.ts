@@ -29,7 +29,7 @@ test('npm pack + npm install -g into a fresh prefix gives a uopscope command tha
     npm(['install', '-g', '--prefix', prefix, '--prefer-offline', join(dir, tgz)]);
     const installed = join(prefix, 'bin', 'uopscope');
     accessSync(installed, constants.X_OK);
-    const report = execFileSync(installed, ['report', join(ROOT, 'examples/bin/branch'), '--arch', 'SNB', '--fast'], { encoding: 'utf8', cwd: dir });
+    const report = execFileSync(installed, ['report', join(ROOT, 'examples/bin/branch'), '--arch', 'SNB', '--fast', '--model', 'suaca'], { encoding: 'utf8', cwd: dir });
     assert.match(report, /Block throughput: 2\.34 cycles/);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -36,7 +36,7 @@ test('--hex - and a binary on standard input; nothing on it is one line and stat
   const hex = uopscope(['report', '--hex', '-', '--arch', 'SKL', '--fast'], '48 01 d8\n');
   assert.equal(hex.status, 0, hex.stderr);
   assert.match(hex.stdout, /Region: all bytes in <stdin>/);
-  const bin = uopscope(['report', '-', '--arch', 'SNB', '--fast'], readFileSync('examples/bin/branch'));
+  const bin = uopscope(['report', '-', '--arch', 'SNB', '--fast', '--model', 'suaca'], readFileSync('examples/bin/branch'));
   assert.equal(bin.status, 0, bin.stderr);
   assert.match(bin.stdout, /Block throughput: 2\.34 cycles/);
   const none = uopscope(['report', '-'], '');

@@ -20,7 +20,7 @@ function uopscope(args: string[], configDir = join(cfgRoot, 'none')) {
 }
 
 test('--json: the branch example on SNB, 200 iterations, gives the thesis\'s figures (§2.1)', () => {
-  const r = uopscope(['report', 'examples/bin/branch', '--arch', 'SNB', '--iterations', '200', '--json', '--uops-xml', uopsXml, '--branch', '--detail', '0']);
+  const r = uopscope(['report', 'examples/bin/branch', '--arch', 'SNB', '--iterations', '200', '--json', '--uops-xml', uopsXml, '--branch', '--detail', '0', '--model', 'suaca']);
   assert.equal(r.status, 0, r.stderr);
   const j = JSON.parse(r.stdout);
   assert.equal(j.arch, 'SNB');
@@ -52,7 +52,7 @@ test('--json: the branch example on SNB, 200 iterations, gives the thesis\'s fig
 });
 
 test('text: the latency analysis (one iteration) prints the thesis layout (§2.2)', () => {
-  const r = uopscope(['report', 'examples/bin/branch', '-a', 'snb', '-i', '1', '--uops-xml', uopsXml]);
+  const r = uopscope(['report', 'examples/bin/branch', '-a', 'snb', '-i', '1', '--uops-xml', uopsXml, '--model', 'suaca']);
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /^Region: IACA region 1 in examples\/bin\/branch\nIterations: 1\nModel: suaca\nFigures: 7 lines: 7 measured by uops\.info\n\nBlock throughput: 3\.00 cycles\nBlock throughput with perfect front-end: 3\.00 cycles\nBlock throughput with infinitely usable ports: 3\.00 cycles\nBlock throughput without dependencies: 3\.00 cycles\nMicroops per cycle: 2\.33\nAnalysis for architecture: SNB\n/);
   assert.match(r.stdout, /\nLine \|\| Uops \|\| to wait \|\| to wait \|\|  0  \|  1  \| 2 \| 3 \| 4 \|  5  \|\|\n/);

@@ -93,17 +93,17 @@ test('uopscope in a real terminal, as npm start runs it: step, variant, branches
     await keys('Enter');
     s = await waitForHere(/SNB .*still at cycle 12/s, 'the switch to SNB at the same cycle');
     // at 80 columns the architecture's long name gives way to the model (the header's fallback)
-    assert.match(s, /· SNB( \(Sandy Bridge\))? · 50 iter · suaca · /);
+    assert.match(s, /· SNB( \(Sandy Bridge\))? · 50 iter · refined · /, 'the default model (refined: the lower measured error)');
     assert.match(s, /cycle 12 of/);
 
-    // the model menu: switch macro-fusion on, live, at the same cycle
+    // the model menu: switch macro-fusion off, live, at the same cycle
     await keys('s');
-    s = await waitForHere(/❯ \[ \] macro-fusion/, 'the model menu');
+    s = await waitForHere(/❯ \[x\] macro-fusion/, 'the model menu');
     for (const line of s.split('\n')) assert.ok(line.length <= 80);
     await keys('Enter');
-    await waitForHere(/❯ \[x\] macro-fusion/, 'macro-fusion on');
+    await waitForHere(/❯ \[ \] macro-fusion/, 'macro-fusion off');
     await keys('Escape');
-    s = await waitForHere(/· 50 iter · suaca \+macro-fus · .*model: suaca \+macro-fus, still at cycle 12/s, 'the header names the model');
+    s = await waitForHere(/· 50 iter · refined −macro-fus · .*model: refined −macro-fus, still at cycle 12/s, 'the header names the model');
 
     await keys('x');
     s = await waitForHere(/export to: \S+/, 'the export prompt with the proposed path');
@@ -116,7 +116,7 @@ test('uopscope in a real terminal, as npm start runs it: step, variant, branches
     assert.match(text, /architecture: SNB/);
     assert.match(text, /ports p0 p1 p2 p3 p4 p5\n/, 'Sandy Bridge has six ports');
     assert.match(text, /current cycle: 12/);
-    assert.match(text, /\nmodel: suaca \+macro-fus \(macro-fusion on, micro-fusion off, /);
+    assert.match(text, /\nmodel: refined −macro-fus \(macro-fusion off, micro-fusion on, /);
     assert.match(text, /-- Per-line statistics/);
     assert.match(s.replace(/\s+/g, ''), new RegExp(files[0]!.replace(/[.]/g, '\\.')), 'the screen shows the path');
 

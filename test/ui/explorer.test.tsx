@@ -1,4 +1,5 @@
 // Frame tests of the explorer on scripted snapshots: press keys, assert on what the screen shows.
+import { DEFAULT_MODEL_NAME, SUACA_MECHANISMS, mechanismLabel, mechanismsOf } from '../../src/sim/mechanisms.js';
 import { test, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { render, cleanup } from 'ink-testing-library';
@@ -305,9 +306,16 @@ test('s: the model menu toggles a mechanism, the header names the model, the eng
   const got: (Partial<Record<string, boolean>> | undefined)[] = [];
   const base = scriptedSession('SKL');
   const session = { ...base, makeEngine: (v: Parameters<typeof base.makeEngine>[0], it: number, m?: Parameters<typeof base.makeEngine>[2]) => { got.push(m && { ...m }); return base.makeEngine(v, it, m); } };
-  const { r, frame, exports } = mount({ session });
+  // without a model given, the explorer starts with the default model (src/sim/mechanisms.ts)
+  const dflt = mount({ session });
   await tick(30);
-  assert.match(frame(), /· 10 iter · suaca · /, 'the default model (suaca) in the header');
+  assert.ok(dflt.frame().includes(`· 10 iter · ${mechanismLabel(mechanismsOf(DEFAULT_MODEL_NAME))} · `), 'the default model in the header');
+  assert.deepEqual(got.at(-1), mechanismsOf(DEFAULT_MODEL_NAME), 'the engine is made with every switch named');
+  dflt.r.unmount();
+  // from SUACA's model (every switch off)
+  const { r, frame, exports } = mount({ session, mechanisms: { ...SUACA_MECHANISMS } });
+  await tick(30);
+  assert.match(frame(), /· 10 iter · suaca · /, 'the model given (suaca) in the header');
   assert.equal(got.at(-1)?.macroFusion, false, 'the engine is made with every switch named (all off)');
   await press(r, 's');
   assert.match(frame(), /Model: suaca \(↑\/↓, enter toggles, esc closes\)/);

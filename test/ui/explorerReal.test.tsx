@@ -1,6 +1,7 @@
 // Frame tests on the real pipeline: the thesis's branch example (examples/bin/branch) through
 // disasm → data (the thesis fixture in uops.info's schema) → the engine. What the screen says is
 // checked against engines the test runs itself.
+import { SUACA_MECHANISMS } from '../../src/sim/mechanisms.js';
 import { test, before, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { render, cleanup } from 'ink-testing-library';
@@ -29,7 +30,7 @@ afterEach(() => cleanup());
 
 function mount() {
   const exports: string[] = [];
-  const r = render(<Explorer session={skl} iterations={ITER} archs={[{ arch: 'SKL', name: 'Skylake' }, { arch: 'CFL', name: 'Coffee Lake' }]}
+  const r = render(<Explorer mechanisms={SUACA_MECHANISMS} session={skl} iterations={ITER} archs={[{ arch: 'SKL', name: 'Skylake' }, { arch: 'CFL', name: 'Coffee Lake' }]}
     loadArch={sessionFor} saveExport={async (t) => { exports.push(t); return '/tmp/uopscope-real.txt'; }} exportPath={() => 'session.txt'} size={{ columns: 80, rows: 24 }} color={false} />);
   return { r, frame: () => plain(r.lastFrame()), exports };
 }
@@ -127,7 +128,7 @@ test('x at the last cycle: the export\'s per-line table is `uopscope report`\'s,
   const tables = exportTables(exports[0]!);
   assert.equal(tables.length, 2, 'one table per pane (baseline, infinitely usable ports)');
   const report = async (ip: boolean) => renderText((await buildReport({ file: `${ROOT}examples/bin/branch` },
-    { arch: 'SKL', iterations: ITER, uopsXml: XML, ...(ip ? { ip: true } : {}) })).model);
+    { arch: 'SKL', iterations: ITER, uopsXml: XML, model: 'suaca', ...(ip ? { ip: true } : {}) })).model);
   for (const [i, text] of [await report(false), await report(true)].entries()) {
     const t = tables[i]!;
     assert.ok(t.length >= 9, 'header rows, 7 lines and the µop total');
@@ -150,7 +151,7 @@ function exportTables(text: string): string[][] {
 test('nothing simulated (no line has figures: AVX-512 instructions on Haswell): no throughput in the header, the comparison or the export', async () => {
   const adl = await sessionLoader(regionAnalysis(await loadRegion({ hex: '62f1744858c2 62f1744859c2' })), { inThread: true })('HSW');
   const exports: string[] = [];
-  const r = render(<Explorer session={adl} iterations={ITER} archs={[{ arch: 'HSW', name: 'Haswell' }]}
+  const r = render(<Explorer mechanisms={SUACA_MECHANISMS} session={adl} iterations={ITER} archs={[{ arch: 'HSW', name: 'Haswell' }]}
     loadArch={async () => adl} saveExport={async (t) => { exports.push(t); return '/tmp/uopscope-adl.txt'; }} exportPath={() => 'adl.txt'} size={{ columns: 120, rows: 40 }} color={false} />);
   const frame = () => plain(r.lastFrame());
   await press(r, ']', ']');
@@ -169,7 +170,7 @@ test('nothing simulated (no line has figures: AVX-512 instructions on Haswell): 
 
 test('b on a loop whose only conditional jump is its back edge says there is no branch inside to compare', async () => {
   const mca = await sessionLoader(regionAnalysis(await loadRegion({ file: `${ROOT}examples/bin/mca-markers` })), { inThread: true })('SKL');
-  const r = render(<Explorer session={mca} iterations={ITER} archs={[{ arch: 'SKL', name: 'Skylake' }]}
+  const r = render(<Explorer mechanisms={SUACA_MECHANISMS} session={mca} iterations={ITER} archs={[{ arch: 'SKL', name: 'Skylake' }]}
     loadArch={async () => mca} saveExport={async () => 'x'} size={{ columns: 120, rows: 40 }} color={false} />);
   await press(r, 'b');
   const f = plain(r.lastFrame());
@@ -190,7 +191,7 @@ test('the detail is of the displayed cycle, also after stepping back to cycles t
     if (d) { pick = { line, dep: d.line }; break; }
   }
   assert.ok(pick, 'some line\'s delays differ between cycles 29 and 39');
-  const r = render(<Explorer session={skl} iterations={it} archs={[{ arch: 'SKL', name: 'Skylake' }]}
+  const r = render(<Explorer mechanisms={SUACA_MECHANISMS} session={skl} iterations={it} archs={[{ arch: 'SKL', name: 'Skylake' }]}
     loadArch={sessionFor} saveExport={async () => 'x'} size={{ columns: 120, rows: 40 }} color={false} />);
   const frame = () => plain(r.lastFrame());
   for (let i = 0; i < 39; i++) await press(r, 'l');
@@ -210,7 +211,7 @@ test('the detail is of the displayed cycle, also after stepping back to cycles t
 
 test('numbers are never cut: 205,000 iterations at cycle 200,000 on 80 columns; the split statistics at 120 keep the ports in use and say which are hidden', async () => {
   const it = 205_000;
-  const r = render(<Explorer session={skl} iterations={it} archs={[{ arch: 'SKL', name: 'Skylake' }]}
+  const r = render(<Explorer mechanisms={SUACA_MECHANISMS} session={skl} iterations={it} archs={[{ arch: 'SKL', name: 'Skylake' }]}
     loadArch={sessionFor} saveExport={async () => 'x'} size={{ columns: 80, rows: 24 }} color={false} />);
   const frame = () => plain(r.lastFrame());
   await press(r, 'g');
@@ -229,7 +230,7 @@ test('numbers are never cut: 205,000 iterations at cycle 200,000 on 80 columns; 
   assert.match(frame(), /Statistics|Stats/);
   r.unmount();
 
-  const wide = render(<Explorer session={skl} iterations={ITER} archs={[{ arch: 'SKL', name: 'Skylake' }]}
+  const wide = render(<Explorer mechanisms={SUACA_MECHANISMS} session={skl} iterations={ITER} archs={[{ arch: 'SKL', name: 'Skylake' }]}
     loadArch={sessionFor} saveExport={async () => 'x'} size={{ columns: 120, rows: 40 }} color={false} />);
   await press(wide, 'f', ']', '4');
   await until(() => /perfect front-end/.test(plain(wide.lastFrame())), 'the split');

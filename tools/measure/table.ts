@@ -20,7 +20,7 @@ import { buildReport } from '../../src/cli/commands/reportRun.js';
 import { nothingSimulated } from '../../src/report/model.js';
 import { loadRegion } from '../../src/disasm/index.js';
 import { UserError } from '../../src/errors.js';
-import { DEFAULT_MODEL_NAME } from '../../src/sim/mechanisms.js';
+import { DEFAULT_MODEL_NAME, MECHANISM_INFO, type MechanismInfo } from '../../src/sim/mechanisms.js';
 import type { DecodedInstruction } from '../../src/disasm/types.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -37,12 +37,14 @@ const LLVM_CPU: Record<string, string> = {
   ICL: 'icelake-client', TGL: 'tigerlake', RKL: 'rocketlake', 'ADL-P': 'alderlake', SPR: 'sapphirerapids',
 };
 
-interface Row { name: string; file: string; measured?: number; variant?: string; spread?: number; uopscope?: number | null; refined?: number | null; mca?: number | null; why?: string }
+interface Row { name: string; file: string; measured?: number; variant?: string; spread?: number; uopscope?: number | null; refined?: number | null; mca?: number | null; why?: string;
+  /** the refined model with one mechanism off, by mechanism id */
+  without?: Record<string, number | null> }
 
 /** The refined model's prediction for the same region and core (the measurement's prediction is
  *  SUACA's): the whole region and, when it has a branch inside, each side. */
-async function refinedPrediction(file: string, arch: string): Promise<{ main: number | null; left: number | null; right: number | null }> {
-  const { model } = await buildReport({ file }, { fast: true, model: 'refined', branch: true, arch });
+async function refinedPrediction(file: string, arch: string, off?: MechanismInfo): Promise<{ main: number | null; left: number | null; right: number | null }> {
+  const { model } = await buildReport({ file }, { fast: true, model: 'refined', branch: true, arch, ...(off ? { [off.flag]: false } : {}) });
   const none = nothingSimulated(model);
   return {
     main: none ? null : model.main.stats.blockThroughput,
@@ -84,6 +86,11 @@ async function main(): Promise<void> {
         const m = await measure({ file: join(ROOT, file) }, { repetitions: 200, model: 'suaca', ...(archFlag ? { arch: archFlag } : {}) });
         host = m.host; arch = m.prediction.arch;
         const refined = await refinedPrediction(join(ROOT, file), arch);
+        // the refined model with each mechanism off in turn: what each one adds to the error
+        const without = new Map<string, Awaited<ReturnType<typeof refinedPrediction>>>();
+        for (const info of MECHANISM_INFO) without.set(info.id, await refinedPrediction(join(ROOT, file), arch, info));
+        const withoutOf = (pick: 'main' | 'left' | 'right'): Record<string, number | null> =>
+          Object.fromEntries([...without].map(([id, r]) => [id, r[pick]]));
         const cpu = LLVM_CPU[arch];
         const instrs = (await loadRegion({ file: join(ROOT, file) })).instructions;
         if (m.measurement) {
@@ -91,6 +98,7 @@ async function main(): Promise<void> {
           row.measured = v.cyclesPerIteration; row.variant = m.measurement.comparable; row.spread = v.spread;
           row.uopscope = m.prediction.blockThroughput;
           row.refined = refined.main;
+          row.without = withoutOf('main');
           row.mca = cpu ? mcaCycles(instrs, cpu, dir) : null;
         } else if (m.branch) {
           // a branch inside: one row per side (the side's lines as straight-line code; llvm-mca
@@ -104,6 +112,7 @@ async function main(): Promise<void> {
             side.measured = v.cyclesPerIteration; side.variant = s.measurement.comparable; side.spread = v.spread;
             side.uopscope = s.predicted;
             side.refined = s.side === 'taken' ? refined.right : refined.left;
+            side.without = withoutOf(s.side === 'taken' ? 'right' : 'left');
             const keep = new Set(s.measurement.lines);
             if (s.measurement.closingBranchRemoved !== null) keep.add(s.measurement.closingBranchRemoved);
             side.mca = cpu ? mcaCycles(s.lines.filter((l) => keep.has(l)).map((l) => instrs[l]!), cpu, dir) : null;
@@ -137,6 +146,8 @@ async function main(): Promise<void> {
     `Generated ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by \`node --import tsx tools/measure/table.ts\` on ${host ? `${host.modelName} (${host.cpuid}${host.virtual ? ', a virtual machine' : ''})` : 'an unknown host'}, ${cpus().length} cores, load average ${load} when it finished. Predictions for ${arch}${archFlag ? ' (--arch)' : ' (the host\'s core by CPUID)'}; llvm-mca: ${mcaVersion}, \`-mcpu=${LLVM_CPU[arch] ?? '?'} -iterations=200\`, Total Cycles / Iterations. Measured: the variant that corresponds to the simulation (loop for a loop), 10th percentile of 200 repetitions, cycles per iteration.`,
     '',
     `Mean absolute percentage error against the measurement: **uopscope --model suaca ${mape((r) => r.uopscope)}**, **uopscope --model refined ${mape((r) => r.refined)}**, **llvm-mca-19 ${mape((r) => r.mca)}**. The default model (src/sim/mechanisms.ts DEFAULT_MODEL_NAME) is ${DEFAULT_MODEL_NAME}.`,
+    '',
+    `The refined model with one mechanism switched off (each row's MAPE over the same loops; lower than the refined model's means that mechanism, as modelled, makes these predictions worse): ${MECHANISM_INFO.map((m) => `without ${m.flag} ${mape((r) => r.without?.[m.id])}`).join('; ')}.`,
     '',
     '| loop | measured | spread | suaca | refined | llvm-mca-19 |',
     '|---|---:|---:|---:|---:|---:|',
