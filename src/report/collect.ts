@@ -1,6 +1,6 @@
 // Runs the simulations a report needs and assembles its ReportModel (pure; no I/O).
 
-import { SUACA_MECHANISMS, simulate, simulateWhatIfs, type Simulate, type WhatIfRequest } from '../sim/index.js';
+import { SUACA_MECHANISMS, frontEndLimitsOf, fusedPairsOf, simulate, simulateWhatIfs, type Simulate, type WhatIfRequest } from '../sim/index.js';
 import type { MachineParams, SimProgram, SimResult } from '../sim/types.js';
 import { mechanismNotes } from '../sim/refine.js';
 import { UserError } from '../errors.js';
@@ -40,7 +40,7 @@ export function collectReport(subject: ReportSubject, req: ReportRequest, sim: S
     ...(subject.archName !== undefined ? { archName: subject.archName } : {}),
     iterations: req.iterations,
     variant: { ...req.variant },
-    model: { mechanisms: { ...(req.mechanisms ?? SUACA_MECHANISMS) }, effects: main.effects, ...notesOf(subject.program, req) },
+    model: { mechanisms: { ...(req.mechanisms ?? SUACA_MECHANISMS) }, effects: main.effects, ...notesOf(subject.program, params, req) },
     ports: [...params.ports],
     dividerPort: params.dividerPort,
     ...(subject.source ? { source: subject.source } : {}),
@@ -67,9 +67,36 @@ export function collectReport(subject: ReportSubject, req: ReportRequest, sim: S
   return model;
 }
 
-function notesOf(program: SimProgram, req: ReportRequest): { notes?: string[] } {
-  const notes = mechanismNotes(program, req.mechanisms);
+const SOURCE_TEXT: Record<string, string> = {
+  LSD: 'the loop stream detector',
+  DSB: 'the µop cache',
+  MITE: 'the legacy decoders',
+  'DSB+MITE': 'the µop cache and, for the 32-byte windows it cannot hold, the legacy decoders',
+};
+
+function notesOf(program: SimProgram, params: MachineParams, req: ReportRequest): { notes?: string[] } {
+  const notes = [...frontEndNotes(program, params, req), ...mechanismNotes(program, req.mechanisms)];
   return notes.length ? { notes } : {};
+}
+
+/** What the front end's mechanisms did (macro-fused pairs, where the loop is delivered from) and,
+ *  before anything else, the limits it could not apply for want of a figure. */
+function frontEndNotes(program: SimProgram, params: MachineParams, req: ReportRequest): string[] {
+  const out: string[] = [];
+  const m = req.mechanisms;
+  const ins = program.instructions;
+  if (m?.macroFusion) {
+    const pairs = fusedPairsOf(program, params, { model: { mechanisms: m } });
+    if (pairs.length) out.push(`macro-fusion: ${pairs.map((i) => `lines ${ins[i]!.line}+${ins[i + 1]!.line} (${ins[i]!.asm} + ${ins[i + 1]!.asm})`).join(', ')} one µop each`);
+  }
+  if (m?.frontEnd) {
+    const fe = frontEndLimitsOf(program, params, { model: { mechanisms: m } });
+    if (fe) {
+      for (const x of fe.notApplied) out.push(`front end: ${x.limit} not modelled: ${x.why}`);
+      if (fe.plan) out.push(`front end: the loop is delivered by ${SOURCE_TEXT[fe.plan.source] ?? fe.plan.source} (${fe.applied.map((a) => `${a.limit} ${a.value === true ? 'applies' : a.value === false ? 'does not apply' : String(a.value)}`).join(', ')})`);
+    }
+  }
+  return out;
 }
 
 /** One program's main run plus its what-if runs and (optionally) the 8 combinations (src/sim). */

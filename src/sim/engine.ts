@@ -369,6 +369,14 @@ export function frontEndLimitsOf(program: SimProgram, machine: MachineParams, op
   return new CompiledProgram(program, machine, opts.model?.mechanisms).frontEnd;
 }
 
+/** The macro-fused pairs of `program` under `opts`' mechanisms: the index of each pair's first line. */
+export function fusedPairsOf(program: SimProgram, machine: MachineParams, opts: EngineOptions = {}): number[] {
+  const cp = new CompiledProgram(program, machine, opts.model?.mechanisms);
+  const out: number[] = [];
+  for (let i = 0; i < cp.n; i++) if (cp.fusedWithNext[i]) out.push(i);
+  return out;
+}
+
 /** Run the whole simulation (no snapshots): statistics and the detail of every line. */
 export function simulate(program: SimProgram, machine: MachineParams, config: SimConfig, opts: EngineOptions = {}): SimResult {
   const core = new Core(program, machine, config, opts.model ?? DEFAULT_MODEL);

@@ -18,7 +18,7 @@ export type { SwitchInfo, VariantSwitch } from './variants.js';
 export { engineOptionsOf, flippedMechanisms, jobKey, simulateWhatIfs, whatIfJobs, whatIfVariants } from './whatIf.js';
 export type { MechanismEffect, Simulate, VariantFigures, WhatIf, WhatIfJob, WhatIfRequest, WhatIfRuns } from './whatIf.js';
 export { buildBranchPrograms } from './branches.js';
-export { frontEndLimitsOf } from './engine.js';
+export { frontEndLimitsOf, fusedPairsOf } from './engine.js';
 export type { DeliveryGroup, FrontEndLimit, FrontEndLimits, FrontEndPlan, FrontEndSource } from './frontEndPlan.js';
 export type { BranchPrograms } from './branches.js';
 export { DEFAULT_MODEL, MAX_INSTANCES } from './core.js';

@@ -192,3 +192,24 @@ test('report --json names the model; a bad --model or config value is one line a
   assert.equal(badSet.status, 2);
   assert.match(badSet.stderr, /^uopscope: model: 'nope' is not a model/);
 });
+
+test('the report says what the front end did, and which front-end limit it could not apply for want of a figure', async () => {
+  const file = join(import.meta.dirname, '..', '..', 'examples', 'corpus', 'bin', 'daxpy.gcc.O2.sse2.o');
+  const notesFor = async (arch: string): Promise<string[]> => {
+    const { model } = await buildReport({ file }, { arch, fast: true, model: 'refined' });
+    const text = renderText(model);
+    for (const n of model.model.notes ?? []) assert.ok(text.includes(`note: ${n}`), `the text shows ${n}`);
+    assert.deepEqual(reportJson(model).model.notes, model.model.notes);
+    return model.model.notes ?? [];
+  };
+  // RKL: no cited size of its instruction decode queue, so no delivery limits — said, not hidden
+  const rkl = await notesFor('RKL');
+  assert.ok(rkl.some((n) => /^front end: delivery .* not modelled: no citable size of RKL's instruction decode queue/.test(n)), rkl.join('\n'));
+  assert.ok(rkl.some((n) => /^macro-fusion: lines 5\+6 \(cmp rdx, rax \+ jne/.test(n)), rkl.join('\n'));
+  // SKL (no loop stream detector) delivers from the µop cache; HSW's LSD holds the loop
+  assert.ok((await notesFor('SKL')).some((n) => /^front end: the loop is delivered by the µop cache/.test(n)));
+  assert.ok((await notesFor('HSW')).some((n) => /^front end: the loop is delivered by the loop stream detector/.test(n)));
+  // SUACA: no mechanism, no note
+  const { model } = await buildReport({ file }, { arch: 'SKL', fast: true, model: 'suaca' });
+  assert.equal(model.model.notes, undefined);
+});
