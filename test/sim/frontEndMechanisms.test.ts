@@ -149,3 +149,11 @@ test('front end: a core without a citable IDQ size applies no delivery limits an
   // only the fused-domain issue applies
   assert.equal(cpi(p, m, ALL_FE), cpi(p, m, on('macroFusion', 'microFusion')));
 });
+
+test('zero idioms take issue slots in the fused domain (uops.info paper §3.1): four xor + dec/jnz is 5 fused µops, at least 5/4 cycles per iteration on SKL', async () => {
+  const { p, m } = await loop('1:\n  xor eax, eax\n  xor ebx, ebx\n  xor edx, edx\n  xor esi, esi\n  dec ecx\n  jnz 1b', 'SKL');
+  const mech = on('macroFusion', 'microFusion', 'zeroIdioms');
+  // 4 idioms + the fused dec/jnz = 5 fused µops at 4 per cycle (before: the idioms took no slot, 1 cycle)
+  const t = cpi(p, m, mech);
+  assert.ok(t >= 5 / 4 - 1e-9, `${t} cycles per iteration: below 5 fused µops / 4 per cycle`);
+});
