@@ -28,6 +28,7 @@ export const SRC = {
    *  destination register is also a source */
   unlaminationHsw: 'intel-opt-manual §2.4.5 (HSW unlamination); stackoverflow q/26046634',
   microFusion: 'intel-opt-manual §3.4.2.1 (micro-fusion: load+op, store-address+store-data)',
+  robExecuted: 'uops.info paper §3.1 (the reorder buffer executes NOPs, zero idioms, eliminated moves: fused-domain µops)',
   zeroIdiom: 'intel-opt-manual §3.5.1.8; uops.info paper §7.3.6',
   zeroIdiomXml: 'uops.info _same_reg measurement',
   zeroIdiomPaper: 'uops.info paper §7.3.6 ((V)PCMPGT* dependency-breaking)',
@@ -404,7 +405,10 @@ function microFusion(ins: DecodedInstruction, r: ResolvedInstruction | undefined
     return { fusedUops: fused, decodedUops: decoded, unfusedUops: unfused, unlaminated: fused > decoded,
       source: m.uopsMite !== undefined ? `${SRC.retireSlotsXml}; ${SRC.uopsMiteXml}` : SRC.retireSlotsXml };
   }
-  if (unfused === 0) return { fusedUops: 0, decodedUops: 0, unfusedUops: 0, unlaminated: false, source: SRC.microFusion };
+  // no unfused µop (a zero idiom, a NOP, an eliminated move in the data): the reorder buffer
+  // executes it itself, but it is a µop of the fused domain and takes an issue slot (uops.info
+  // paper §3.1; uops_retire_slots ≥ 1, as uiCA reads it)
+  if (unfused === 0) return { fusedUops: 1, decodedUops: 1, unfusedUops: 0, unlaminated: false, source: SRC.robExecuted };
   let loadOp = false;
   let store = false;
   if (mem && mem.role !== 'agen') {

@@ -89,3 +89,22 @@ function centre(text: string, width: number): string {
   const left = Math.ceil((width - text.length) / 2);
   return (' '.repeat(Math.max(0, left)) + text).padEnd(width);
 }
+
+/** `text` broken at spaces into lines of at most `width` columns (a word longer than that stays
+ *  whole); every line after the first starts with `indent`. The first line starts with `first`. */
+export function wrapText(text: string, width = 80, indent = '  ', first = ''): string[] {
+  const out: string[] = [];
+  let line = first;
+  let empty = true;
+  for (const word of text.split(' ').filter((w) => w.length > 0)) {
+    if (!empty && [...line].length + 1 + [...word].length > width) {
+      out.push(line);
+      line = indent + word;
+    } else {
+      line += (empty ? '' : ' ') + word;
+    }
+    empty = false;
+  }
+  out.push(line);
+  return out;
+}

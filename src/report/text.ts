@@ -2,7 +2,7 @@
 // table with one column per port, the branch sections, the combinations and the unknown list.
 
 import type { LineStats, Stats } from '../sim/types.js';
-import { blankIfZero, fixed, layoutTable, type Column } from './format.js';
+import { blankIfZero, fixed, layoutTable, wrapText, type Column } from './format.js';
 import { renderDetail } from './detail.js';
 import { ORIGIN_LETTER, originLegend, type FigureOrigin } from '../data/types.js';
 import { isBaseline, variantLabel } from '../sim/variants.js';
@@ -115,30 +115,37 @@ export function renderCombinations(runs: VariantFigures[]): string[] {
 
 /** The model's mechanisms: the block throughput with each one flipped, and what it changes. */
 export function renderMechanisms(run: ModelRun): string[] {
-  const notes = (run.notes ?? []).map((x) => `  note: ${x}`);
+  // the section fits 80 columns like the rest of the report (the port table aside)
+  const notes = (run.notes ?? []).flatMap((x) => wrapText(x, 80, '        ', '  note: '));
   return [...renderEffects(run), ...notes];
 }
 
 function renderEffects(run: ModelRun): string[] {
   const on = MECHANISMS.filter((k) => run.mechanisms[k]);
   if (!run.effects) {
-    if (isSuaca(run.mechanisms)) return ['Mechanisms: none (SUACA\'s model); --model refined switches them on, --all-variants runs each one switched on'];
-    return [`Mechanisms on: ${on.map((k) => mechanismInfo(k).flag).join(', ')} (their effects: without --fast)`];
+    if (isSuaca(run.mechanisms)) return wrapText('Mechanisms: none (SUACA\'s model); --model refined switches them on, --all-variants runs each one switched on');
+    return wrapText(`Mechanisms on: ${on.map((k) => mechanismInfo(k).flag).join(', ')} (their effects: without --fast)`);
   }
   const anyOff = run.effects.some((e) => !e.on);
-  const out = [isSuaca(run.mechanisms)
-    ? 'Mechanisms (none on, SUACA\'s model): block throughput with each one switched on (change: with it minus without it)'
-    : `Mechanisms: block throughput with each one switched off${anyOff ? ' (each one that is off: switched on)' : ''} (change: with it minus without it)`];
-  const rows = run.effects.map((e) => [
-    `${e.on ? 'without' : 'with'} ${mechanismInfo(e.mechanism).flag}:`,
-    `${fixed(e.flipped.blockThroughput, 2)} cycles`,
-    `(change ${e.delta > 0 ? '+' : e.delta < 0 ? '−' : '±'}${fixed(Math.abs(e.delta), 2)})`,
-  ]);
+  const out = [...wrapText(isSuaca(run.mechanisms)
+    ? 'Mechanisms (none on, SUACA\'s model): block throughput with each one switched on'
+    : `Mechanisms: block throughput with each one switched off${anyOff ? ' (each one that is off: switched on)' : ''}`),
+  '  (change: with it minus without it)'];
+  // the change as the printed throughputs differ (3.01 without, 3.00 with: −0.01, not −0.00)
+  const hundredths = (x: number): number => Math.round(Number(fixed(x, 2)) * 100);
+  const rows = run.effects.map((e) => {
+    const d = Number.isFinite(e.delta) ? hundredths(e.flipped.blockThroughput + e.delta) - hundredths(e.flipped.blockThroughput) : NaN;
+    return [
+      `${e.on ? 'without' : 'with'} ${mechanismInfo(e.mechanism).flag}:`,
+      `${fixed(e.flipped.blockThroughput, 2)} cycles`,
+      Number.isFinite(d) ? `(change ${d > 0 ? '+' : d < 0 ? '−' : '±'}${fixed(Math.abs(d) / 100, 2)})` : `(change ${fixed(e.delta, 2)})`,
+    ];
+  });
   const w0 = Math.max(...rows.map((r) => r[0]!.length));
   const w1 = Math.max(...rows.map((r) => r[1]!.length));
   for (const r of rows) out.push(`  ${r[0]!.padEnd(w0)} ${r[1]!.padStart(w1)} ${r[2]}`);
   const off = MECHANISMS.filter((k) => !run.mechanisms[k] && !run.effects!.some((e) => e.mechanism === k));
-  if (off.length && !isSuaca(run.mechanisms)) out.push(`  off: ${off.map((k) => mechanismInfo(k).flag).join(', ')} (--all-variants runs each one switched on)`);
+  if (off.length && !isSuaca(run.mechanisms)) out.push(...wrapText(`off: ${off.map((k) => mechanismInfo(k).flag).join(', ')} (--all-variants runs each one switched on)`, 80, '    ', '  '));
   return out;
 }
 

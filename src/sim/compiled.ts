@@ -224,9 +224,13 @@ export class CompiledProgram {
     for (let i = 0; i < n; i++) {
       const u = this.uops[i]!;
       let f = u;
+      const facts = ins[i]!.refined?.microFusion;
       if (mechanisms?.microFusion) {
-        const facts = ins[i]!.refined?.microFusion;
         f = facts === undefined ? u : i > 0 && this.fusedWithNext[i - 1] ? 0 : facts.fusedUops;
+      } else if (mechanisms?.frontEnd && facts !== undefined && !(i > 0 && this.fusedWithNext[i - 1])) {
+        // no micro-fusion, but the fused domain is counted (the front end): every unfused µop is a
+        // slot, and an instruction the reorder buffer executes (a zero idiom) still takes its one
+        f = Math.max(u, facts.fusedUops);
       }
       this.fused[i] = f;
       if (f > maxF) maxF = f;

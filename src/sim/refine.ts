@@ -67,9 +67,10 @@ export function refinePlan(program: SimProgram, mech: Partial<MechanismSet> | un
     if (!f) return;
     if (mech.zeroIdioms && f.idiom.dependencyBreaking) {
       // intel-opt-manual §3.5.1.8: a zero idiom (and pcmpeq of a register with itself) does not
-      // depend on its input; with noPort the renamer executes it
+      // depend on its input; with noPort the renamer executes it — unless it is the first half of
+      // a macro-fused pair (sub ecx, ecx; jz): the pair is one branch µop (§3.4.2.2) that executes
+      if (f.idiom.noPort && !(mech.macroFusion && fusesIntoJcc(program, i))) renamed[i] = RENAME_ALWAYS;
       dropInputs[i] = 1;
-      if (f.idiom.noPort) renamed[i] = RENAME_ALWAYS;
     }
     if (mech.moveElimination && f.moveElimination.candidate && renamed[i] === RENAME_NONE) renamed[i] = RENAME_MOVE;
     const m = f.memory;
@@ -88,6 +89,15 @@ export function refinePlan(program: SimProgram, mech: Partial<MechanismSet> | un
   const memDeps = mech.storeForwarding ? memoryDeps(program) : [];
   for (const d of memDeps) deps.push({ from: d.from, to: d.to, resource: MEMORY_RESOURCE, loopCarried: d.loopCarried });
   return { uops, deps, memFrom, memDeps, renamed, portsRemoved };
+}
+
+/** Whether line i forms a macro-fused pair with the Jcc after it when macro-fusion is on: the
+ *  condition CompiledProgram applies (the Jcc's facts say it fuses with the line before, and it
+ *  has a µop with a port to fuse onto). */
+export function fusesIntoJcc(program: SimProgram, i: number): boolean {
+  const a = program.instructions[i];
+  const b = program.instructions[i + 1];
+  return !!a?.refined && !!b?.refined?.macroFusion.fusesWithPrevious && b.uops.some((u) => u.length > 0);
 }
 
 /**

@@ -254,3 +254,16 @@ test("the embedded data's measured fused-domain counts reach the facts (div r64 
   assert.equal(div.source, `${SRC.retireSlotsXml}; ${SRC.uopsMiteXml}`);
   assert.equal(line(p, /^div/).refined!.frontEnd.microcodeSequencer, true);
 });
+
+test('an instruction without unfused µops (a zero idiom, executed by the reorder buffer) is still one fused-domain µop: it takes an issue slot', async () => {
+  // uops.info paper §3.1: the reorder buffer executes NOPs, zero idioms and eliminated moves itself
+  // — they are µops of the fused domain; uops.info's uops_retire_slots is ≥ 1 for every form
+  // (docs: "treated as at least 1", as uiCA does). Both data sources give xor eax, eax no µop.
+  const p = await facts('1:\n  xor eax, eax\n  vxorps ymm1, ymm1, ymm1\n  dec ecx\n  jnz 1b', 'SKL');
+  for (const re of [/^xor eax, eax/, /^vxorps/]) {
+    const x = line(p, re);
+    assert.equal(x.uops.length, 0, `${x.asm}: no unfused µop in the data`);
+    assert.equal(x.refined!.microFusion.fusedUops, 1, `${x.asm}: one fused-domain µop`);
+    assert.equal(x.refined!.microFusion.decodedUops, 1);
+  }
+});

@@ -1,6 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { renderText, renderLineTable, renderCombinations } from '../../src/report/text.js';
+import { renderText, renderLineTable, renderCombinations, renderMechanisms } from '../../src/report/text.js';
+import { BASELINE, MECHANISMS } from '../../src/sim/index.js';
+import type { MechanismEffect, MechanismSet, VariantFigures } from '../../src/sim/index.js';
+import type { ModelRun } from '../../src/report/model.js';
 import { fixed, blankIfZero } from '../../src/report/format.js';
 import { figures, latencyExample, line, stats } from './fixtures.js';
 
@@ -40,7 +43,7 @@ test('the latency analysis of the branch example prints in the thesis layout', (
     'Microops per cycle: 2.33',
     'Analysis for architecture: SNB',
   ]);
-  assert.match(text, /Total number of Uops: 7\n\nMechanisms: none \(SUACA's model\)[^\n]*\n\nSource: M measured by uops\.info, T SUACA thesis, L LLVM 19 model, \? no figures\n$/);
+  assert.match(text, /Total number of Uops: 7\n\nMechanisms: none \(SUACA's model\)[^\n]*(\n  [^\n]*)*\n\nSource: M measured by uops\.info, T SUACA thesis, L LLVM 19 model, \? no figures\n$/);
 });
 
 test('the line table has one column per port, blanks for zero and the asm last', () => {
@@ -145,4 +148,31 @@ test('the numeric part of a 6-port table fits in 80 columns', () => {
   for (const l of renderLineTable(m.main.stats, m.ports, 0)) {
     assert.ok(l.replace(/ \|\| [^|]*$/, '').length <= 80, l);
   }
+});
+
+test('the mechanisms section fits 80 columns (notes, headers, --fast) and its change agrees with the printed figures', () => {
+  const all = Object.fromEntries(MECHANISMS.map((m) => [m, true])) as MechanismSet;
+  const none = Object.fromEntries(MECHANISMS.map((m) => [m, false])) as MechanismSet;
+  const fig = (t: number): VariantFigures => ({ variant: BASELINE, cycles: t * 200, blockThroughput: t, uopsPerCycle: 2 });
+  // the main run 3.001, printed 3.00; without macro-fusion 3.0051, printed 3.01: the change is
+  // −0.0041, and the report prints −0.01 (what the printed figures differ by), not −0.00
+  const effects: MechanismEffect[] = MECHANISMS.map((m) => ({ mechanism: m, on: m !== 'portChoice', flipped: fig(m === 'macroFusion' ? 3.0051 : 3), delta: m === 'macroFusion' ? 3.001 - 3.0051 : 0 }));
+  const notes = [
+    'store forwarding: line 3 (mov rbx, qword ptr [rdi+0x10]) reads what line 4 (mov qword ptr [rdi+0x10], rbx) stored in the previous iteration: no store-to-load forwarding figure: the load waits for the store\'s own latency (1 cycle)',
+    'load/store ports: line 5 (vmovsd qword ptr [r12+r15*8+0x8], xmm6): indexed store address, not on port 7',
+  ];
+  const runs: { run: ModelRun; what: string }[] = [
+    { run: { mechanisms: { ...all, portChoice: false }, effects, notes }, what: 'refined with notes' },
+    { run: { mechanisms: none, effects: null }, what: 'suaca, no effects run' },
+    { run: { mechanisms: all, effects: null }, what: 'refined --fast' },
+    { run: { mechanisms: none, effects: effects.map((e) => ({ ...e, on: false })) }, what: 'suaca --all-variants' },
+  ];
+  for (const { run, what } of runs) {
+    const lines = renderMechanisms(run);
+    for (const l of lines) assert.ok([...l].length <= 80, `${what}: ${[...l].length} columns: ${l}`);
+  }
+  const text = renderMechanisms(runs[0]!.run).join('\n');
+  assert.match(text, /without macro-fusion: +3\.01 cycles \(change −0\.01\)/);
+  assert.match(text, /note: store forwarding: line 3 [^\n]*\n {8}\S/, 'a note continues indented under its text');
+  assert.match(text, /latency \(1 cycle\)/);
 });

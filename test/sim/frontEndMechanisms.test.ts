@@ -149,3 +149,22 @@ test('front end: a core without a citable IDQ size applies no delivery limits an
   // only the fused-domain issue applies
   assert.equal(cpi(p, m, ALL_FE), cpi(p, m, on('macroFusion', 'microFusion')));
 });
+
+test('zero idioms take issue slots in the fused domain (uops.info paper §3.1): four xor + dec/jnz is 5 fused µops, at least 5/4 cycles per iteration on SKL', async () => {
+  const { p, m } = await loop('1:\n  xor eax, eax\n  xor ebx, ebx\n  xor edx, edx\n  xor esi, esi\n  dec ecx\n  jnz 1b', 'SKL');
+  const mech = on('macroFusion', 'microFusion', 'zeroIdioms');
+  // 4 idioms + the fused dec/jnz = 5 fused µops at 4 per cycle (before: the idioms took no slot, 1 cycle)
+  const t = cpi(p, m, mech);
+  assert.ok(t >= 5 / 4 - 1e-9, `${t} cycles per iteration: below 5 fused µops / 4 per cycle`);
+});
+
+test('micro-fusion switched off (front end on) never issues fewer µops than on: every unfused µop a slot, a µop-less zero idiom still one', async () => {
+  const { p, m } = await loop('1:\n  xor eax, eax\n  vxorps ymm1, ymm1, ymm1\n  add rdx, [rdi]\n  dec ecx\n  jnz 1b', 'SKL');
+  const withIt = new CompiledProgram(p, m, on('macroFusion', 'microFusion', 'zeroIdioms', 'frontEnd'));
+  const without = new CompiledProgram(p, m, on('macroFusion', 'zeroIdioms', 'frontEnd'));
+  for (let i = 0; i < p.instructions.length; i++) {
+    assert.ok(without.fused[i]! >= withIt.fused[i]!, `line ${i} (${p.instructions[i]!.asm}): ${without.fused[i]} slots without micro-fusion, ${withIt.fused[i]} with`);
+  }
+  assert.deepEqual(Array.from(without.fused), [1, 1, 2, 1, 0], 'xor, vxorps one slot each; the load-op two; dec/jnz one');
+  assert.ok(cpi(p, m, on('macroFusion', 'zeroIdioms', 'frontEnd')) >= cpi(p, m, on('macroFusion', 'microFusion', 'zeroIdioms', 'frontEnd')) - 1e-9);
+});

@@ -213,3 +213,22 @@ test('the report\'s notes say when a dependency through memory has no forwarding
   assert.deepEqual(model.model.notes, notes);
   assert.ok(renderMechanisms(model.model).some((l) => l.includes('note: store forwarding')));
 });
+
+test('a zero idiom that is the first half of a macro-fused pair (sub ecx, ecx; jz) is not executed at rename: the pair is a branch µop and keeps its port', async () => {
+  // intel-opt-manual §3.4.2.2: the pair decodes into one µop (the branch); §3.5.1.8: a zero idiom
+  // alone is executed at rename. Together the fused µop still has to execute the jump.
+  const l = await loop('1:\n  add rax, 1\n  sub ecx, ecx\n  jz 1b', 'SKL');
+  const both = mech({ macroFusion: true, zeroIdioms: true });
+  const cp = new CompiledProgram(l.program, l.machine, both);
+  assert.equal(cp.fusedWithNext[1], 1, 'sub + jz fuse');
+  assert.equal(cp.renamed[1], 0, 'the pair is not executed at rename');
+  const st = run(l, both).stats;
+  // every iteration's two µops (the add, the pair) use ports; the pair's on the Jcc's ports
+  const used = Object.values(st.portTotals).reduce((a, b) => a + b, 0);
+  assert.ok(Math.abs(used - 2) < 0.01, `µops on ports per iteration: ${used}`);
+  assert.ok(Object.values(st.lines[1]!.ports).some((v) => v > 0), `the pair's line uses a port: ${JSON.stringify(st.lines[1]!.ports)}`);
+  assert.ok(!mechanismNotes(l.program, both).some((n) => n.includes('sub ecx, ecx')), 'no note says it was executed at rename');
+  // without macro-fusion the idiom alone is executed at rename, and the jz keeps its port
+  const alone = new CompiledProgram(l.program, l.machine, mech({ zeroIdioms: true }));
+  assert.equal(alone.renamed[1], 1);
+});
