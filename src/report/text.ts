@@ -16,6 +16,12 @@ export function renderText(model: ReportModel): string {
   if (model.source?.note) out.push(`(${model.source.note})`);
   out.push(`Iterations: ${model.iterations}`);
   out.push(`Model: ${mechanismLabel(model.model.mechanisms)}`);
+  // a mechanism that is on but could not be applied on this core for want of a figure: said in the
+  // header, before any throughput (the notes below say it again with the rest)
+  for (const n of model.model.notes ?? []) {
+    const m = /^front end: (.*) not modelled: (.*)$/.exec(n);
+    if (m) out.push(...wrapText(`Not modelled on ${model.arch}: the front end's ${m[1]} (${m[2]})`, 80, '  ', ''));
+  }
   if (!isBaseline(model.variant)) out.push(`Analysis with: ${variantLabel(model.variant)}`);
   out.push(`Figures: ${originSummary(model.origins)}`);
   if (nothingSimulated(model)) {
