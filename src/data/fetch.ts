@@ -197,6 +197,10 @@ export async function downloadFile(url: string, file: string, opts: DownloadOpti
     if (resume) { headers.range = `bytes=${size}-`; headers['if-range'] = (v!.etag ?? v!.lastModified)!; }
     let before = size;
     let a: Attempt | undefined;
+    // the file is measured only once its stream has closed: a write in flight when the connection
+    // broke lands after the pipeline rejects, and a resume from a size measured before it would
+    // append those bytes twice (seen as a corrupt file under load)
+    let closed: Promise<void> | null = null;
     try {
       const cur = await open(url, headers, t, url);
       a = cur;
@@ -239,8 +243,10 @@ export async function downloadFile(url: string, file: string, opts: DownloadOpti
         },
       });
       opts.onProgress?.(got, total);
+      const sink = createWriteStream(file, { flags: append ? 'a' : 'w' });
+      closed = settled(sink);
       try {
-        await pipeline(cur.res, count, createWriteStream(file, { flags: append ? 'a' : 'w' }));
+        await pipeline(cur.res, count, sink);
       } catch (e) {
         if (e instanceof UserError) throw e;
         if (cur.stalled()) throw new AttemptError(`no data for ${seconds(t.stallTimeoutS)}`, true);
@@ -250,12 +256,14 @@ export async function downloadFile(url: string, file: string, opts: DownloadOpti
       } finally {
         cur.stop();
       }
+      await closed;
       size = existsSync(file) ? statSync(file).size : 0;
       if (total !== null && size < total) throw new AttemptError('the connection closed before the end', true);
       return { bytes: size, finalUrl, resumed, restarted };
     } catch (e) {
       a?.stop();
       a?.req.destroy();
+      if (closed) await closed;
       if (!(e instanceof AttemptError)) throw e;
       // what reached the disk is what counts (a write in flight may have been dropped)
       size = existsSync(file) ? statSync(file).size : 0;
@@ -269,6 +277,15 @@ export async function downloadFile(url: string, file: string, opts: DownloadOpti
       throw new UserError(`download of ${url} ${what} ${where} (${e.message}${tries}) — try again later, or ${OFFLINE_HINT}`);
     }
   }
+}
+
+/** Resolves when `stream` has closed (its last write done), or after 10 s at most. */
+function settled(stream: NodeJS.WritableStream): Promise<void> {
+  return new Promise<void>((ok) => {
+    const t = setTimeout(ok, 10_000);
+    t.unref();
+    stream.once('close', () => { clearTimeout(t); ok(); });
+  });
 }
 
 /** How the head of a downloaded file reads, for the sanity check's message. */
