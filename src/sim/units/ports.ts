@@ -46,6 +46,11 @@ export class Ports {
   queued: Int32Array;
   /** the ports (bits; DIVIDER_BLOCK_BIT: the divider) that made the last `choose` fail */
   lastBlocked = 0;
+  /** ports (bits) that took as many µops as they can this cycle */
+  private full = 0;
+  /** the instance that took a port last this cycle (-1: none): an instance visited once per cycle
+   *  holds a port this cycle only if it is this one */
+  private lastTaker = -1;
   /** instances blamed already for the current blocked instance: blamed[0 .. blamedLen) */
   private blamed: Int32Array;
   private blamedLen = 0;
@@ -70,6 +75,8 @@ export class Ports {
   newCycle(): void {
     const pc = this.count;
     for (let p = 0; p < pc.length; p++) pc[p] = 0;
+    this.full = 0;
+    this.lastTaker = -1;
   }
 
   /** Algorithm 5: the port for µop u of instance g (line i) in cycle c, taken; -1 (and
@@ -90,6 +97,9 @@ export class Ports {
       this.lastBlocked = 1 << sp;
       return -1;
     }
+    // every port it may use is full and it holds none: blocked by all of them (what the loops
+    // below find, without walking the ports; a division's µop takes them, for the divider)
+    if (!isDiv && (m & ~this.full) === 0 && this.lastTaker !== g) { this.lastBlocked = m; return -1; }
     const P = cp.P;
     const div = this.divider;
     let blocked = 0;
@@ -203,6 +213,8 @@ export class Ports {
     }
     this.hold[p * this.holdCap + cnt] = g;
     this.count[p] = cnt + 1;
+    if (cnt + 1 >= this.cap) this.full |= 1 << p;
+    this.lastTaker = g;
     this.usage[p]!++;
     this.resortPort(p);
   }
