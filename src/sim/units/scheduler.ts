@@ -104,16 +104,21 @@ export class Scheduler implements SchedulerState {
   private act2 = new Int32Array(64);
   /** events: timing wheel of instances blocked on a dependency, bucket nextLook & wheelMask; an
    *  entry is current when the instance is still ST_WAIT_DEP with that nextLook (else stale) */
-  private wheel: number[][] = [];
+  private wheel = new Int32Array(0);
+  /** per bucket: entries in it; bucket b is wheel[b·wheelCap .. b·wheelCap + wheelLen[b]) */
+  private wheelLen = new Int32Array(0);
+  private wheelCap = 16;
   private wheelMask = 0;
   /** events: instances looked at this cycle besides `act` (woken), sorted; woke[wokeAt ..) still to visit */
   private woke = new Int32Array(64);
   private wokeLen = 0;
   private wokeAt = 0;
+  /** events: per slot, 1 when its producers were all found released (they stay released, so the
+   *  check, which then has no effect, is not repeated); derived: every loading or port-blocked
+   *  instance in the station at a cycle's end has been checked (relink sets it) */
+  private depsOk = new Uint8Array(0);
   /** events: per slot, the cycle the instance was put in `woke` (no instance twice in a cycle) */
   private stamp = new Int32Array(0);
-  /** events: act and the wheel must be rebuilt from `waiting` (after restore / shift) */
-  private rebuild = true;
   /** uopQueue is in use (portChoice on) */
   get uopQueueOn(): boolean { return this.issuePorts; }
 
@@ -137,7 +142,8 @@ export class Scheduler implements SchedulerState {
       for (let e = 0; e < cp.predLat.length; e++) if (cp.predLat[e]! > maxLat) maxLat = cp.predLat[e]!;
       let w = 8;
       while (w < maxLat + 2) w *= 2;
-      for (let b = 0; b < w; b++) this.wheel.push([]);
+      this.wheel = new Int32Array(w * this.wheelCap);
+      this.wheelLen = new Int32Array(w);
       this.wheelMask = w - 1;
     }
     this.lastElim = new Uint8Array(cp.n);
@@ -178,9 +184,10 @@ export class Scheduler implements SchedulerState {
       this.act = new Int32Array(cap); this.act.set(a.subarray(0, this.actLen));
       this.act2 = new Int32Array(cap); this.act2.set(a2.subarray(0, Math.min(a2.length, cap)));
       this.woke = new Int32Array(cap); this.woke.set(wk.subarray(0, this.wokeLen));
-      const st = this.stamp;
+      const st = this.stamp, ok = this.depsOk;
       this.stamp = new Int32Array(cap).fill(-1);
-      if (old) for (let g = this.head; g <= upTo; g++) this.stamp[g & newMask] = st[g & old.mask]!;
+      this.depsOk = new Uint8Array(cap);
+      if (old) for (let g = this.head; g <= upTo; g++) { this.stamp[g & newMask] = st[g & old.mask]!; this.depsOk[g & newMask] = ok[g & old.mask]!; }
     }
     if (old) {
       for (let g = this.head; g <= upTo; g++) {
@@ -207,7 +214,7 @@ export class Scheduler implements SchedulerState {
     // a loop, not TypedArray.fill: for a few elements the builtin call costs more than the stores
     const up = this.uopPort;
     for (let x = s * maxU, end = x + maxU; x < end; x++) up[x] = -1;
-    if (this.events) { this.act[this.actLen++] = g; this.tail = g + 1; this.stamp[s] = -1; }
+    if (this.events) { this.act[this.actLen++] = g; this.tail = g + 1; this.stamp[s] = -1; this.depsOk[s] = 0; }
     else this.waiting[this.waitingLen++] = g;
     if (this.cp.anyRenamed) this.zeroLat[s] = this.atRename(i, k);
     if (this.issuePorts) { const q = this.uopQueue; for (let x = s * maxU, end = x + maxU; x < end; x++) q[x] = -1; }
@@ -356,13 +363,15 @@ export class Scheduler implements SchedulerState {
    */
   private dispatchEvents(c: number): void {
     const mask = this.mask, head = this.head;
-    const { status, nextLook, stamp } = this;
+    const { status, nextLook, stamp, depsOk } = this;
     const wmask = this.wheelMask;
-    const bucket = this.wheel[c & wmask]!;
+    const bk = c & wmask;
+    const wheelData = this.wheel;
+    const b0 = bk * this.wheelCap, b1 = b0 + this.wheelLen[bk]!;
     const woke = this.woke;
     let wl = 0;
-    for (let b = 0; b < bucket.length; b++) {
-      const g = bucket[b]!;
+    for (let b = b0; b < b1; b++) {
+      const g = wheelData[b]!;
       if (g < head) continue;
       const s = g & mask;
       if (status[s] !== ST_WAIT_DEP || nextLook[s] !== c || stamp[s] === c) continue;   // stale entry
@@ -371,11 +380,10 @@ export class Scheduler implements SchedulerState {
       while (x > 0 && woke[x - 1]! > g) { woke[x] = woke[x - 1]!; x--; }
       woke[x] = g;
     }
-    bucket.length = 0;
+    this.wheelLen[bk] = 0;
     this.wokeLen = wl;
     this.wokeAt = 0;
     const a = this.act, aLen = this.actLen, out = this.act2;
-    const wheel = this.wheel;
     const cp = this.cp;
     const n = cp.n;
     const maxU = cp.maxU;
@@ -393,7 +401,7 @@ export class Scheduler implements SchedulerState {
       const s = g & mask;
       const i = line[s]!;
       const k = iteration[s]!;
-      if (!this.noDeps) {
+      if (!this.noDeps && depsOk[s] === 0) {
         const e0 = predStart[i]!, e1 = predStart[i + 1]!;
         if (e1 > e0) {
           if (status[s] === ST_WAIT_DEP) this.settle(s, i, c);
@@ -420,11 +428,12 @@ export class Scheduler implements SchedulerState {
             status[s] = ST_WAIT_DEP;
             accounted[s] = c + 1;
             nextLook[s] = this.lazy && e1 - e0 <= 30 ? next : c + 1;
-            if (nextLook[s] !== NEVER) wheel[nextLook[s]! & wmask]!.push(g);
+            if (nextLook[s] !== NEVER) this.file(g, nextLook[s]!);
             continue;
           }
         }
       }
+      depsOk[s] = 1;
       depWait[s] = 0;
       portBlock[s] = 0;
       const ld = loaded[s]!;
@@ -471,6 +480,21 @@ export class Scheduler implements SchedulerState {
     this.wokeLen = 0;
   }
 
+  /** events: file instance g in the wheel under cycle t (the bucket grows when full). */
+  private file(g: number, t: number): void {
+    const b = t & this.wheelMask;
+    const len = this.wheelLen[b]!;
+    if (len === this.wheelCap) {
+      const W = this.wheelMask + 1, cap = this.wheelCap * 2;
+      const w = new Int32Array(W * cap);
+      for (let x = 0; x < W; x++) w.set(this.wheel.subarray(x * this.wheelCap, x * this.wheelCap + this.wheelLen[x]!), x * cap);
+      this.wheel = w;
+      this.wheelCap = cap;
+    }
+    this.wheel[b * this.wheelCap + len] = g;
+    this.wheelLen[b] = len + 1;
+  }
+
   /** events: `waiting` brought up to date (the loaded instances that have not started, program order). */
   syncWaiting(): void {
     if (!this.events) return;
@@ -485,9 +509,9 @@ export class Scheduler implements SchedulerState {
     if (!this.events) return;
     const fe = this.frontEnd;
     this.tail = fe.isLoaded(fe.next) ? fe.next + 1 : fe.next;
-    for (const b of this.wheel) b.length = 0;
+    this.wheelLen.fill(0);
     if (this.act.length < this.cap) { this.act = new Int32Array(this.cap); this.act2 = new Int32Array(this.cap); this.woke = new Int32Array(this.cap); }
-    if (this.stamp.length !== this.cap) this.stamp = new Int32Array(this.cap);
+    if (this.stamp.length !== this.cap) { this.stamp = new Int32Array(this.cap); this.depsOk = new Uint8Array(this.cap); }
     this.stamp.fill(-1);
     this.syncWaiting();
     let o = 0;
@@ -495,7 +519,8 @@ export class Scheduler implements SchedulerState {
       const g = this.waiting[w]!;
       const s = g & this.mask;
       const nx = this.nextLook[s]!;
-      if (this.status[s] === ST_WAIT_DEP && nx > c + 1) { if (nx !== NEVER) this.wheel[nx & this.wheelMask]!.push(g); }
+      this.depsOk[s] = this.status[s] === ST_WAIT_DEP ? 0 : 1;
+      if (this.status[s] === ST_WAIT_DEP && nx > c + 1) { if (nx !== NEVER) this.file(g, nx); }
       else this.act[o++] = g;
     }
     this.actLen = o;
@@ -532,7 +557,7 @@ export class Scheduler implements SchedulerState {
       if (rel < this.nextLook[s2]!) {
         this.nextLook[s2] = rel;
         if (this.events) {
-          if (rel > c) this.wheel[rel & this.wheelMask]!.push(cg);
+          if (rel > c) this.file(cg, rel);
           else if (this.stamp[s2] !== c) {
             // released in this cycle (executed at rename): visited later in this cycle's walk (cg > g)
             this.stamp[s2] = c;
