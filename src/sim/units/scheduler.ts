@@ -428,7 +428,12 @@ export class Scheduler implements SchedulerState {
             status[s] = ST_WAIT_DEP;
             accounted[s] = c + 1;
             nextLook[s] = this.lazy && e1 - e0 <= 30 ? next : c + 1;
-            if (nextLook[s] !== NEVER) this.file(g, nextLook[s]!);
+            // a look again next cycle (the eager accounting, or a producer released then) stays in
+            // `act` (visited next cycle, as from the wheel; no wake can lower it below that); the
+            // stamp makes an older wheel entry for that cycle stale
+            const nx = nextLook[s]!;
+            if (nx === c + 1) { out[o++] = g; stamp[s] = c + 1; }
+            else if (nx !== NEVER) this.file(g, nx);
             continue;
           }
         }
