@@ -1,5 +1,6 @@
 // Benchmark of `uopscope report` (issue 4, item 8): simulated µops per second and whole-process
-// time on the IVB stencil example at 1 / 1,000 / 100,000 / 1,000,000 iterations, side by side with
+// time on the IVB stencil example and on a 60-instruction loop (the one bench/ui.bench.ts builds from
+// real uops.info forms) at 1 / 1,000 / 100,000 / 1,000,000 iterations, side by side with
 // llvm-mca (`llvm-mca-19 -mcpu=ivybridge -iterations=N`) on the same instructions, medians of
 // several runs (wall and CPU time), the start-up alone (`--version`, `--help`), and peak RSS
 // against iterations. Run with `npm run bench` (or directly:
@@ -66,24 +67,38 @@ const thesisFixture = join(root, 'test', 'fixtures', 'thesis', 'thesis-instructi
 const uopsXml = process.env.BENCH_UOPS_XML ?? (existsSync(thesisFixture) ? thesisFixture : undefined);
 const dataArgs = uopsXml ? ['--uops-xml', uopsXml] : [];
 
-const file = stencilFile();
-const analysis = await analyse({ file, arch: ARCH, loop: true, ...(uopsXml ? { uopsXml } : {}) });
-const program = analysis.program;
-const uopsPerIteration = program.instructions.reduce((a, i) => a + i.uops.length, 0);
+const stencil = stencilFile();
 const cli = ensureBuilt();
-
-// the same instructions for llvm-mca, in Intel syntax, looping back to the first
 const tmp = mkdtempSync(join(tmpdir(), 'uopscope-bench-'));
-const asmFile = join(tmp, 'stencil.s');
-const body = analysis.region.instructions.map((i) => (i.branch?.kind === 'conditional' && i.branch.backward ? `${i.mnemonic.toLowerCase()} .Lloop` : i.intel));
-writeFileSync(asmFile, ['.intel_syntax noprefix', '.Lloop:', ...body, ''].join('\n'));
 
-console.log(`uopscope report vs llvm-mca — ${relative(root, file)} (${analysis.region.region.name}), ${ARCH}, ` +
-  `${program.instructions.length} instructions, ${uopsPerIteration} µops per iteration`);
+/** The 60-instruction loop of bench/ui.bench.ts (examples of the fixture's forms between markers). */
+const BODY = [
+  'vmovsd xmm0, qword ptr [rdi+8]', 'vaddsd xmm0, xmm0, qword ptr [rdi+16]', 'vmulsd xmm1, xmm0, xmm2',
+  'vmovsd qword ptr [rsi], xmm1', 'add rax, rbx', 'adc rcx, 1', 'inc rdx', 'cmp rdx, 100', 'mov r8, 1', 'add r9, r8',
+];
+const sixty = join(tmp, 'sixty.s');
+writeFileSync(sixty, ['.intel_syntax noprefix', '.text', '.globl f', 'f:', 'mov ebx, 111', '.byte 0x64, 0x67, 0x90',
+  ...Array.from({ length: 6 }, () => BODY).flat(), 'mov ebx, 222', '.byte 0x64, 0x67, 0x90', 'ret', ''].join('\n'));
+
+interface Loop { name: string; file: string; analysis: Awaited<ReturnType<typeof analyse>>; uopsPerIteration: number; asmFile: string }
+async function loopOf(name: string, file: string): Promise<Loop> {
+  const analysis = await analyse({ file, arch: ARCH, loop: true, ...(uopsXml ? { uopsXml } : {}) });
+  const uopsPerIteration = analysis.program.instructions.reduce((a, i) => a + i.uops.length, 0);
+  // the same instructions for llvm-mca, in Intel syntax, looping back to the first
+  const asmFile = join(tmp, `${name}.mca.s`);
+  const body = analysis.region.instructions.map((i) => (i.branch?.kind === 'conditional' && i.branch.backward ? `${i.mnemonic.toLowerCase()} .Lloop` : i.intel));
+  writeFileSync(asmFile, ['.intel_syntax noprefix', '.Lloop:', ...body, ''].join('\n'));
+  if (analysis.unknown.length) console.log(`warning: ${name}: no data for line(s) ${analysis.unknown.map((u) => u.line).join(', ')} — figures are not comparable`);
+  return { name, file, analysis, uopsPerIteration, asmFile };
+}
+const loops = [await loopOf('stencil', stencil), await loopOf('60-instruction loop', sixty)];
+if (loops[1]!.analysis.program.instructions.length !== 60) throw new Error(`expected 60 instructions, got ${loops[1]!.analysis.program.instructions.length}`);
+
+console.log(`uopscope report vs llvm-mca — ${ARCH}: ` + loops.map((l) => `${l.name} (${relative(root, l.file).startsWith('..') ? 'bench/ui.bench.ts\'s' : relative(root, l.file)}, ` +
+  `${l.analysis.program.instructions.length} instructions, ${l.uopsPerIteration} µops per iteration)`).join('; '));
 console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} at start (timings are only comparable on an idle machine)`);
 console.log(`data: ${uopsXml ? relative(root, uopsXml) : 'imported / embedded uops.info data'}`);
 console.log(`llvm-mca: ${MCA ?? 'not installed (apt-get install llvm-19)'}; peak RSS via ${TIME ?? '(unavailable)'}`);
-if (analysis.unknown.length) console.log(`warning: no data for line(s) ${analysis.unknown.map((u) => u.line).join(', ')} — figures are not comparable`);
 console.log('');
 
 // start-up: what every command pays before it does anything
@@ -100,6 +115,9 @@ const starts = [
 ];
 
 interface Row { n: number; simSec: number; fullSimSec: number; uopsPerSec: number; procSec: number; procCpuSec: number | null; procAllSec: number | null; procAllCpuSec: number | null; rssKb: number | null; mcaSec: number | null; mcaCpuSec: number | null; mcaRssKb: number | null; mcaCycles: number | null; ourCycles: number }
+function measureLoop(loop: Loop): Row[] {
+const { file, analysis, uopsPerIteration, asmFile } = loop;
+const program = analysis.program;
 const rows: Row[] = [];
 for (const n of iterationsList) {
   const runs = runsFor(n);
@@ -142,8 +160,11 @@ for (const n of iterationsList) {
   rows.push({ n, simSec, fullSimSec, uopsPerSec: (uopsPerIteration * n) / fullSimSec, procSec: median(proc), procCpuSec: procCpu.length ? median(procCpu) : null,
     procAllSec: all.length ? median(all) : null, procAllCpuSec: allCpu.length ? median(allCpu) : null,
     rssKb: rss.length ? median(rss) : null, mcaSec, mcaCpuSec, mcaRssKb, mcaCycles, ourCycles });
-  console.log(`  ${n.toLocaleString('en')} iterations done (${runs} runs each)`);
+  console.log(`  ${loop.name}: ${n.toLocaleString('en')} iterations done (${runs} runs each, load average ${loadavg()[0]!.toFixed(1)})`);
 }
+return rows;
+}
+const results = loops.map((l) => ({ loop: l, rows: measureLoop(l) }));
 rmSync(tmp, { recursive: true, force: true });
 
 const f = (x: number | null, d = 2) => (x === null ? '-' : x.toFixed(d));
@@ -153,7 +174,8 @@ console.log('');
 console.log(`start-up, medians of ${startRuns} runs: wall s (CPU s)`);
 for (const s0 of starts) console.log(`  ${s0.what.padEnd(24)} ${wc(s0.wall, s0.cpu)}`);
 console.log('');
-console.log('wall s (CPU s = user + system), medians');
+for (const { loop, rows } of results) {
+console.log(`${loop.name}: wall s (CPU s = user + system), medians`);
 console.log('iterations | full sim µops/s | full sim s | sim s  | uopscope --fast s | full report s | llvm-mca s  | llvm-mca/uopscope | RSS MB (ours / mca) | cycles (ours / mca)');
 for (const r of rows) {
   console.log([
@@ -169,7 +191,9 @@ for (const r of rows) {
     `${r.ourCycles} / ${r.mcaCycles ?? '-'}`,
   ].join(' | '));
 }
-const one = rows.find((r) => r.n === 1);
+console.log('');
+}
+const one = results[0]!.rows.find((r) => r.n === 1);
 const nodeAlone = starts[0]!;
 if (one) {
   // the start-up targets of issue 14: report at 1 iteration ≤ 2× node -e 0, --version and --help close to it

@@ -35,6 +35,11 @@ export interface ModelOptions {
    *  every cycle, as the thesis's pseudo code does; test/sim/random.test.ts checks that the
    *  statistics are the same) */
   lazyWaits?: boolean;
+  /** how the scheduler finds the instances to look at each cycle: 'events' (default) keeps the
+   *  instances blocked on a dependency in a timing wheel keyed by the cycle they can next change,
+   *  and visits only the others and the woken ones, in program order; 'walk' walks every waiting
+   *  instance (the previous implementation; test/sim/eventScheduler.test.ts checks both agree) */
+  scheduler?: 'walk' | 'events';
   /** the refined model's mechanisms (src/sim/mechanisms.ts); absent or all off: SUACA's model */
   mechanisms?: Partial<MechanismSet>;
 }
@@ -90,7 +95,7 @@ export class Core {
     // the perfect front end (what-if) has no delivery limits in the refined model either
     this.frontEnd = new FrontEnd(this.cp, this.N, feWidth, !v.perfectFrontEnd);
     this.scheduler = new Scheduler(this.cp, rsCap, this.noDeps, model.lazyWaits !== false, this.frontEnd, this.ports, this.recorder,
-      model.mechanisms?.portChoice === true);
+      model.mechanisms?.portChoice === true, model.scheduler !== 'walk');
   }
 
   get finished(): boolean { return this.scheduler.completed >= this.N; }
@@ -144,5 +149,6 @@ export class Core {
     this.ports.restore(st.ports);
     this.divider.restore(st.divider);
     this.recorder.restore(st.stats);
+    this.scheduler.relink(this.cycle);
   }
 }

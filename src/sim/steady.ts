@@ -46,6 +46,7 @@ function writeKey(core: Core, buf: { a: Int32Array }): number {
   // executed at rename and the ports assigned at issue, per line the move-elimination state, per
   // port the µops assigned and not dispatched
   const renamed = cp.anyRenamed, issue = rs.uopQueueOn;
+  rs.syncWaiting();
   const need = 26 + 2 * P + n + (last - head + 1) * (9 + 2 * maxU) + rs.waitingLen + rs.executingLen;
   if (buf.a.length < need) buf.a = new Int32Array(need * 2);
   const k = buf.a;
@@ -122,6 +123,7 @@ function shift(core: Core, m: number, dc: number, dg: number, delta: Counters, d
   core.frontEnd.shift(D, Dk);
   core.divider.shift(D, Dc);
   core.cycle += Dc;
+  core.scheduler.relink(core.cycle);
   core.recorder.uopsAssigned += m * dUops;
   const cs = counters(core);
   for (const name of COUNTERS) {

@@ -46,6 +46,19 @@ export class Ports {
   queued: Int32Array;
   /** the ports (bits; DIVIDER_BLOCK_BIT: the divider) that made the last `choose` fail */
   lastBlocked = 0;
+  /** ports (bits) that took as many µops as they can this cycle */
+  private full = 0;
+  /** the instance that took a port last this cycle (-1: none): an instance visited once per cycle
+   *  holds a port this cycle only if it is this one */
+  private lastTaker = -1;
+  /** the blame of the last blocked mask this cycle (holder lines and ports, in blame order): a
+   *  blocked port is full and keeps its holders for the rest of the cycle, so another instance
+   *  (holding none) blocked by the same ports blames the same holders; -1: none yet */
+  private bcMask = -1;
+  private bcLen = 0;
+  private bcFill = false;
+  private bcLine: Int32Array;
+  private bcPort: Int32Array;
   /** instances blamed already for the current blocked instance: blamed[0 .. blamedLen) */
   private blamed: Int32Array;
   private blamedLen = 0;
@@ -64,12 +77,17 @@ export class Ports {
     this.queued = new Int32Array(P);
     // holders of all ports, plus the divider's owner: the most one blocked instance can blame
     this.blamed = new Int32Array(P * this.holdCap + 1);
+    this.bcLine = new Int32Array(P * this.holdCap + 1);
+    this.bcPort = new Int32Array(P * this.holdCap + 1);
   }
 
   /** a new cycle: no port is held */
   newCycle(): void {
     const pc = this.count;
     for (let p = 0; p < pc.length; p++) pc[p] = 0;
+    this.full = 0;
+    this.lastTaker = -1;
+    this.bcMask = -1;
   }
 
   /** Algorithm 5: the port for µop u of instance g (line i) in cycle c, taken; -1 (and
@@ -90,6 +108,9 @@ export class Ports {
       this.lastBlocked = 1 << sp;
       return -1;
     }
+    // every port it may use is full and it holds none: blocked by all of them (what the loops
+    // below find, without walking the ports; a division's µop takes them, for the divider)
+    if (!isDiv && (m & ~this.full) === 0 && this.lastTaker !== g) { this.lastBlocked = m; return -1; }
     const P = cp.P;
     const div = this.divider;
     let blocked = 0;
@@ -165,6 +186,17 @@ export class Ports {
   /** Instance g (line i) could not start because of the ports (and divider) in `blocked`: blame
    *  each holder once (thesis §2.2). */
   blameBlockers(g: number, i: number, blocked: number): void {
+    this.bcFill = false;
+    if ((blocked & DIVIDER_BLOCK_BIT) === 0 && this.lastTaker !== g) {
+      if (blocked === this.bcMask) {
+        const rec = this.rec, bl = this.bcLine, bp = this.bcPort;
+        for (let x = 0; x < this.bcLen; x++) rec.onPortBlocked(i, bl[x]!, bp[x]!);
+        return;
+      }
+      this.bcFill = true;
+      this.bcMask = blocked;
+      this.bcLen = 0;
+    }
     this.blamedLen = 0;
     const P = this.P;
     for (let p = 0; p < P; p++) {
@@ -184,6 +216,7 @@ export class Ports {
     bl[len] = holder;
     this.blamedLen = len + 1;
     this.rec.onPortBlocked(i, holder % this.cp.n, p);
+    if (this.bcFill) { this.bcLine[this.bcLen] = holder % this.cp.n; this.bcPort[this.bcLen] = p; this.bcLen++; }
   }
 
   /** instances holding port index p this cycle */
@@ -203,6 +236,8 @@ export class Ports {
     }
     this.hold[p * this.holdCap + cnt] = g;
     this.count[p] = cnt + 1;
+    if (cnt + 1 >= this.cap) this.full |= 1 << p;
+    this.lastTaker = g;
     this.usage[p]!++;
     this.resortPort(p);
   }
@@ -210,7 +245,10 @@ export class Ports {
   /** blamed holds every holder of every port and the divider's owner */
   private sizeBlamed(): void {
     const need = this.P * this.holdCap + 1;
-    if (this.blamed.length < need) this.blamed = new Int32Array(need);
+    if (this.blamed.length < need) {
+      this.blamed = new Int32Array(need);
+      this.bcLine = new Int32Array(need); this.bcPort = new Int32Array(need); this.bcMask = -1;
+    }
   }
 
   private indexOrder(): void {

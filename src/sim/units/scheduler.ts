@@ -20,6 +20,7 @@ export const ST_DONE = 5;
 
 export const NEVER = 0x7fffffff;
 
+
 /** The station's state by name; the per-instance arrays are indexed by slot g & (cap − 1). */
 export interface SchedulerState {
   /** oldest unfinished instance */
@@ -92,6 +93,32 @@ export class Scheduler implements SchedulerState {
   lastElim: Uint8Array;
   /** ports are assigned at issue (refined model's portChoice) */
   private readonly issuePorts: boolean;
+  /** the event-driven walk (ModelOptions.scheduler 'events'): `waiting` is then kept up to date
+   *  only on demand (syncWaiting), the cycle's visits come from `act` and the wheel */
+  readonly events: boolean;
+  /** events: 1 + the last instance entered (instances head .. tail − 1 are in flight) */
+  private tail = 0;
+  /** events: the waiting instances that are not asleep on a dependency, program order */
+  private act = new Int32Array(64);
+  private actLen = 0;
+  private act2 = new Int32Array(64);
+  /** events: timing wheel of instances blocked on a dependency, bucket nextLook & wheelMask; an
+   *  entry is current when the instance is still ST_WAIT_DEP with that nextLook (else stale) */
+  private wheel = new Int32Array(0);
+  /** per bucket: entries in it; bucket b is wheel[b·wheelCap .. b·wheelCap + wheelLen[b]) */
+  private wheelLen = new Int32Array(0);
+  private wheelCap = 16;
+  private wheelMask = 0;
+  /** events: instances looked at this cycle besides `act` (woken), sorted; woke[wokeAt ..) still to visit */
+  private woke = new Int32Array(64);
+  private wokeLen = 0;
+  private wokeAt = 0;
+  /** events: per slot, 1 when its producers were all found released (they stay released, so the
+   *  check, which then has no effect, is not repeated); derived: every loading or port-blocked
+   *  instance in the station at a cycle's end has been checked (relink sets it) */
+  private depsOk = new Uint8Array(0);
+  /** events: per slot, the cycle the instance was put in `woke` (no instance twice in a cycle) */
+  private stamp = new Int32Array(0);
   /** uopQueue is in use (portChoice on) */
   get uopQueueOn(): boolean { return this.issuePorts; }
 
@@ -105,8 +132,20 @@ export class Scheduler implements SchedulerState {
     private readonly ports: Ports,
     private readonly rec: BlameRecorder,
     issuePorts = false,
+    events = false,
   ) {
     this.issuePorts = issuePorts;
+    this.events = events;
+    if (events) {
+      // a dependency-blocked instance's next look is at most the longest pred latency ahead
+      let maxLat = 1;
+      for (let e = 0; e < cp.predLat.length; e++) if (cp.predLat[e]! > maxLat) maxLat = cp.predLat[e]!;
+      let w = 8;
+      while (w < maxLat + 2) w *= 2;
+      this.wheel = new Int32Array(w * this.wheelCap);
+      this.wheelLen = new Int32Array(w);
+      this.wheelMask = w - 1;
+    }
     this.lastElim = new Uint8Array(cp.n);
     // room for a full station and as many instances executing, so that the ring rarely grows
     // in a run (growing is correct at any time, but V8 re-optimises the loop after it)
@@ -140,6 +179,16 @@ export class Scheduler implements SchedulerState {
     this.executing = new Int32Array(cap);
     if (wl) { this.waiting.set(wl.subarray(0, this.waitingLen)); this.executing.set(xl.subarray(0, this.executingLen)); }
     const newMask = cap - 1;
+    if (this.events) {
+      const a = this.act, a2 = this.act2, wk = this.woke;
+      this.act = new Int32Array(cap); this.act.set(a.subarray(0, this.actLen));
+      this.act2 = new Int32Array(cap); this.act2.set(a2.subarray(0, Math.min(a2.length, cap)));
+      this.woke = new Int32Array(cap); this.woke.set(wk.subarray(0, this.wokeLen));
+      const st = this.stamp, ok = this.depsOk;
+      this.stamp = new Int32Array(cap).fill(-1);
+      this.depsOk = new Uint8Array(cap);
+      if (old) for (let g = this.head; g <= upTo; g++) { this.stamp[g & newMask] = st[g & old.mask]!; this.depsOk[g & newMask] = ok[g & old.mask]!; }
+    }
     if (old) {
       for (let g = this.head; g <= upTo; g++) {
         const a = g & old.mask, b = g & newMask;
@@ -165,7 +214,8 @@ export class Scheduler implements SchedulerState {
     // a loop, not TypedArray.fill: for a few elements the builtin call costs more than the stores
     const up = this.uopPort;
     for (let x = s * maxU, end = x + maxU; x < end; x++) up[x] = -1;
-    this.waiting[this.waitingLen++] = g;
+    if (this.events) { this.act[this.actLen++] = g; this.tail = g + 1; this.stamp[s] = -1; this.depsOk[s] = 0; }
+    else this.waiting[this.waitingLen++] = g;
     if (this.cp.anyRenamed) this.zeroLat[s] = this.atRename(i, k);
     if (this.issuePorts) { const q = this.uopQueue; for (let x = s * maxU, end = x + maxU; x < end; x++) q[x] = -1; }
   }
@@ -202,6 +252,7 @@ export class Scheduler implements SchedulerState {
 
   /** Algorithms 4 and 5 (+ §3.6): walk the station in program order in cycle c. */
   dispatch(c: number): void {
+    if (this.events) { this.dispatchEvents(c); return; }
     const cp = this.cp;
     const n = cp.n;
     const maxU = cp.maxU;
@@ -303,6 +354,184 @@ export class Scheduler implements SchedulerState {
     this.waitingLen = keep;
   }
 
+  /**
+   * The event-driven walk (same effects as `dispatch`'s walk, in the same order): the instances
+   * visited in cycle c are those in `act` (not asleep on a dependency) merged in program order with
+   * those whose wheel bucket is c and those a producer starting in this cycle wakes for this cycle
+   * (executed at rename: released at once); exactly the waiting instances whose nextLook ≤ c, which
+   * is what `dispatch`'s walk visits.
+   */
+  private dispatchEvents(c: number): void {
+    const mask = this.mask, head = this.head;
+    const { status, nextLook, stamp, depsOk } = this;
+    const wmask = this.wheelMask;
+    const bk = c & wmask;
+    const wheelData = this.wheel;
+    const b0 = bk * this.wheelCap, b1 = b0 + this.wheelLen[bk]!;
+    const woke = this.woke;
+    let wl = 0;
+    for (let b = b0; b < b1; b++) {
+      const g = wheelData[b]!;
+      if (g < head) continue;
+      const s = g & mask;
+      if (status[s] !== ST_WAIT_DEP || nextLook[s] !== c || stamp[s] === c) continue;   // stale entry
+      stamp[s] = c;
+      let x = wl++;
+      while (x > 0 && woke[x - 1]! > g) { woke[x] = woke[x - 1]!; x--; }
+      woke[x] = g;
+    }
+    this.wheelLen[bk] = 0;
+    this.wokeLen = wl;
+    this.wokeAt = 0;
+    const a = this.act, aLen = this.actLen, out = this.act2;
+    const cp = this.cp;
+    const n = cp.n;
+    const maxU = cp.maxU;
+    const ports = this.ports;
+    const rec = this.rec;
+    const { line, iteration, start, depWait, portBlock, accounted, loaded, uopPort, assigned, zeroLat } = this;
+    const { predStart, predLC, predLine, predLat, uops } = cp;
+    const zl = cp.anyRenamed;                       // some line is executed at rename (refined model)
+    let o = 0, ai = 0;
+    for (;;) {
+      let g: number;
+      if (this.wokeAt < this.wokeLen && (ai >= aLen || this.woke[this.wokeAt]! < a[ai]!)) g = this.woke[this.wokeAt++]!;
+      else if (ai < aLen) g = a[ai++]!;
+      else break;
+      const s = g & mask;
+      const i = line[s]!;
+      const k = iteration[s]!;
+      if (!this.noDeps && depsOk[s] === 0) {
+        const e0 = predStart[i]!, e1 = predStart[i + 1]!;
+        if (e1 > e0) {
+          if (status[s] === ST_WAIT_DEP) this.settle(s, i, c);
+          let waitMask = 0;
+          let next = NEVER;
+          for (let e = e0; e < e1; e++) {
+            let pg: number;
+            if (predLC[e]) { if (k === 0) continue; pg = (k - 1) * n + predLine[e]!; }
+            else pg = k * n + predLine[e]!;
+            if (pg < head) continue;
+            const ps = pg & mask;
+            const st = start[ps]!;
+            const rel = st < 0 ? NEVER : zl && zeroLat[ps] === 1 ? st : st + predLat[e]!;
+            if (rel > c) {
+              waitMask |= 1 << Math.min(e - e0, 30);
+              if (rel < next) next = rel;
+              rec.onDepWait(e, predLine[e]!, 1);
+            }
+          }
+          if (waitMask !== 0) {
+            rec.onWait(i, 1);
+            depWait[s] = waitMask;
+            portBlock[s] = 0;
+            status[s] = ST_WAIT_DEP;
+            accounted[s] = c + 1;
+            nextLook[s] = this.lazy && e1 - e0 <= 30 ? next : c + 1;
+            // a look again next cycle (the eager accounting, or a producer released then) stays in
+            // `act` (visited next cycle, as from the wheel; no wake can lower it below that); the
+            // stamp makes an older wheel entry for that cycle stale
+            const nx = nextLook[s]!;
+            if (nx === c + 1) { out[o++] = g; stamp[s] = c + 1; }
+            else if (nx !== NEVER) this.file(g, nx);
+            continue;
+          }
+        }
+      }
+      depsOk[s] = 1;
+      depWait[s] = 0;
+      portBlock[s] = 0;
+      const ld = loaded[s]!;
+      if (zl && zeroLat[s] === 1) {
+        if (ld === uops[i]!) {
+          start[s] = c;
+          status[s] = ST_DONE;
+          this.completed++;
+          this.used -= ld;
+          this.wake(g, i, k, c);
+          continue;
+        }
+        status[s] = ST_LOADING;
+        rec.onWait(i, 1);
+        out[o++] = g; continue;
+      }
+      let ok = ld === uops[i]!;
+      let blocked = 0;
+      for (let u = 0; u < ld; u++) {
+        if (uopPort[s * maxU + u]! >= 0) continue;
+        const p = this.issuePorts ? ports.takeAssigned(g, i, u, this.uopQueue[s * maxU + u]!, c) : ports.choose(g, i, u, c);
+        if (p < 0) { ok = false; blocked |= ports.lastBlocked; continue; }
+        uopPort[s * maxU + u] = p;
+        assigned[s]!++;
+        rec.onAssigned(i, p);
+        this.used--;
+      }
+      if (ok) {
+        start[s] = c;
+        status[s] = ST_EXEC;
+        this.executing[this.executingLen++] = g;
+        this.wake(g, i, k, c);
+        continue;
+      }
+      portBlock[s] = blocked;
+      status[s] = blocked !== 0 ? ST_WAIT_PORT : ST_LOADING;
+      if (blocked !== 0) ports.blameBlockers(g, i, blocked);
+      rec.onWait(i, 1);
+      out[o++] = g; continue;
+    }
+    this.act2 = a;
+    this.act = out;
+    this.actLen = o;
+    this.wokeLen = 0;
+  }
+
+  /** events: file instance g in the wheel under cycle t (the bucket grows when full). */
+  private file(g: number, t: number): void {
+    const b = t & this.wheelMask;
+    const len = this.wheelLen[b]!;
+    if (len === this.wheelCap) {
+      const W = this.wheelMask + 1, cap = this.wheelCap * 2;
+      const w = new Int32Array(W * cap);
+      for (let x = 0; x < W; x++) w.set(this.wheel.subarray(x * this.wheelCap, x * this.wheelCap + this.wheelLen[x]!), x * cap);
+      this.wheel = w;
+      this.wheelCap = cap;
+    }
+    this.wheel[b * this.wheelCap + len] = g;
+    this.wheelLen[b] = len + 1;
+  }
+
+  /** events: `waiting` brought up to date (the loaded instances that have not started, program order). */
+  syncWaiting(): void {
+    if (!this.events) return;
+    let len = 0;
+    for (let g = this.head; g < this.tail; g++) if (this.status[g & this.mask]! < ST_EXEC) this.waiting[len++] = g;
+    this.waitingLen = len;
+  }
+
+  /** events: after restore or shift, with the core at cycle c, rebuild `act` and the wheel from the
+   *  state (they are derived from it: status and nextLook of the waiting instances). */
+  relink(c: number): void {
+    if (!this.events) return;
+    const fe = this.frontEnd;
+    this.tail = fe.isLoaded(fe.next) ? fe.next + 1 : fe.next;
+    this.wheelLen.fill(0);
+    if (this.act.length < this.cap) { this.act = new Int32Array(this.cap); this.act2 = new Int32Array(this.cap); this.woke = new Int32Array(this.cap); }
+    if (this.stamp.length !== this.cap) { this.stamp = new Int32Array(this.cap); this.depsOk = new Uint8Array(this.cap); }
+    this.stamp.fill(-1);
+    this.syncWaiting();
+    let o = 0;
+    for (let w = 0; w < this.waitingLen; w++) {
+      const g = this.waiting[w]!;
+      const s = g & this.mask;
+      const nx = this.nextLook[s]!;
+      this.depsOk[s] = this.status[s] === ST_WAIT_DEP ? 0 : 1;
+      if (this.status[s] === ST_WAIT_DEP && nx > c + 1) { if (nx !== NEVER) this.file(g, nx); }
+      else this.act[o++] = g;
+    }
+    this.actLen = o;
+    this.wokeLen = 0;
+  }
+
   /** Account the cycles [accounted, upTo) an instance spent blocked on the producers of its mask. */
   private settle(s: number, i: number, upTo: number): void {
     const d = upTo - this.accounted[s]!;
@@ -330,12 +559,26 @@ export class Scheduler implements SchedulerState {
       const s2 = cg & this.mask;
       if (this.status[s2] !== ST_WAIT_DEP) continue;
       const rel = cp.anyRenamed && this.zeroLat[g & this.mask] === 1 ? c : c + cp.predLat[e]!;
-      if (rel < this.nextLook[s2]!) this.nextLook[s2] = rel;
+      if (rel < this.nextLook[s2]!) {
+        this.nextLook[s2] = rel;
+        if (this.events) {
+          if (rel > c) this.file(cg, rel);
+          else if (this.stamp[s2] !== c) {
+            // released in this cycle (executed at rename): visited later in this cycle's walk (cg > g)
+            this.stamp[s2] = c;
+            const wk = this.woke;
+            let x = this.wokeLen++;
+            while (x > this.wokeAt && wk[x - 1]! > cg) { wk[x] = wk[x - 1]!; x--; }
+            wk[x] = cg;
+          }
+        }
+      }
     }
   }
 
   /** Bring the wait counters up to date as of cycle c (dependency waits are accounted lazily). */
   flush(c: number): void {
+    this.syncWaiting();
     for (let w = 0; w < this.waitingLen; w++) {
       const g = this.waiting[w]!;
       const s = g & this.mask;
@@ -365,6 +608,7 @@ export class Scheduler implements SchedulerState {
   /** Move forward by dg instances (= dk iterations) and dc cycles (steady.ts): the ring re-laid
    *  for the new instance numbers, up to instance `last`. */
   shift(dg: number, dc: number, dk: number, last: number): void {
+    this.syncWaiting();
     const maxU = this.cp.maxU;
     const mask = this.mask, cap = this.cap;
     const rl = new Int32Array(cap), ra = new Int32Array(cap), ru = new Int32Array(cap * maxU).fill(-1);
@@ -395,6 +639,7 @@ export class Scheduler implements SchedulerState {
   }
 
   save(): SchedulerState {
+    this.syncWaiting();
     return {
       head: this.head, used: this.used, completed: this.completed, cap: this.cap,
       loaded: this.loaded.slice(), assigned: this.assigned.slice(), uopPort: this.uopPort.slice(), start: this.start.slice(),
