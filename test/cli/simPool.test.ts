@@ -34,10 +34,13 @@ test('report of the stencil above the parallel threshold: the same JSON with and
   const iterations = Math.ceil(PARALLEL_MIN_INSTANCES / 8);   // the stencil's region has 8 instructions
   const args = { arch: 'IVB', iterations, json: true, allVariants: true, uopsXml: 'test/fixtures/thesis/thesis-instructions.xml' };
   const run = async (workers: string) => {
-    const before = process.env.UOPSCOPE_WORKERS;
+    const before = process.env.UOPSCOPE_WORKERS, minMs = process.env.UOPSCOPE_PARALLEL_MIN_MS;
     process.env.UOPSCOPE_WORKERS = workers;
+    // offload even though the stencil's runs take a millisecond each (the steady state)
+    process.env.UOPSCOPE_PARALLEL_MIN_MS = '0';
     try { return await runReport({ file: 'examples/bin/stencil' }, args); } finally {
       if (before === undefined) delete process.env.UOPSCOPE_WORKERS; else process.env.UOPSCOPE_WORKERS = before;
+      if (minMs === undefined) delete process.env.UOPSCOPE_PARALLEL_MIN_MS; else process.env.UOPSCOPE_PARALLEL_MIN_MS = minMs;
     }
   };
   const inline = await run('0');

@@ -10,7 +10,8 @@ import { simulateAll } from '../simPool.js';
 import { renderText } from '../../report/text.js';
 import { reportJson } from '../../report/json.js';
 import type { ReportModel } from '../../report/model.js';
-import type { SimProgram, MachineParams, Variant } from '../../sim/types.js';
+import type { SimProgram, MachineParams, SimResult, Variant } from '../../sim/types.js';
+import { performance } from 'node:perf_hooks';
 import type { InputOptions, RegionSelection } from '../../disasm/types.js';
 import { UserError, printable } from '../../errors.js';
 import type { ReportArgs } from './args.js';
@@ -92,18 +93,35 @@ export async function buildReport(input: InputOptions & RegionSelection, a: Repo
  *  go one after the other: a worker thread costs more to start than the run. */
 export const PARALLEL_MIN_INSTANCES = 200_000;
 
+/** A large report's runs go to worker threads only when the first run, simulated here, shows that
+ *  the rest would take longer than this one after the other (ms): a worker thread costs tens of
+ *  milliseconds to start, and most runs of a periodic loop take about one (the steady state,
+ *  src/sim/steady.ts). UOPSCOPE_PARALLEL_MIN_MS overrides it (0: always offload, for the tests). */
+export const PARALLEL_MIN_MS = 100;
+
+function parallelMinMs(): number {
+  const v = Number(process.env.UOPSCOPE_PARALLEL_MIN_MS);
+  return process.env.UOPSCOPE_PARALLEL_MIN_MS !== undefined && Number.isFinite(v) && v >= 0 ? v : PARALLEL_MIN_MS;
+}
+
 /**
  * The main analysis and its what-if runs (and combinations, and the runs with each mechanism
- * flipped) of a large report, simulated at once in worker threads (simPool.ts), as the Simulate
- * that collectReport then reads them from; for a small one, or when only one run is asked, plain
- * simulate().
+ * flipped) of a large report: the first run here, the rest after it here too when that is cheap,
+ * else at once in worker threads (simPool.ts); as the Simulate that collectReport then reads them
+ * from. For a small report, or when only one run is asked, plain simulate().
  */
 async function parallelRuns(program: SimProgram, params: MachineParams, req: ReportRequest): Promise<Simulate> {
   const jobs = whatIfJobs(req);
   if (jobs.length < 2 || req.iterations * program.instructions.length < PARALLEL_MIN_INSTANCES) return simulate;
-  const results = await simulateAll(program, params, jobs.map((j) => ({ iterations: req.iterations, variant: j.variant })),
-    { engineOptions: jobs.map((j) => engineOptionsOf(j.mechanisms)) });
-  const done = new Map(jobs.map((j, k) => [jobKey(j), results[k]!]));
+  const done = new Map<string, SimResult>();
+  const t0 = performance.now();
+  done.set(jobKey(jobs[0]!), simulate(program, params, { iterations: req.iterations, variant: jobs[0]!.variant }, engineOptionsOf(jobs[0]!.mechanisms)));
+  if ((performance.now() - t0) * (jobs.length - 1) >= parallelMinMs()) {
+    const rest = jobs.slice(1);
+    const results = await simulateAll(program, params, rest.map((j) => ({ iterations: req.iterations, variant: j.variant })),
+      { engineOptions: rest.map((j) => engineOptionsOf(j.mechanisms)) });
+    rest.forEach((j, k) => done.set(jobKey(j), results[k]!));
+  }
   // a run without the model's switches is SUACA's (every mechanism off)
   const mechanismsOfOpts = (o: EngineOptions | undefined): MechanismSet => ({ ...SUACA_MECHANISMS, ...(o?.model?.mechanisms ?? {}) });
   return (p, m, config, opts) => (p === program && m === params && config.iterations === req.iterations && config.trace === undefined
