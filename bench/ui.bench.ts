@@ -123,7 +123,12 @@ async function measure(loaded: LoadedRegion, columns: number, rows: number, ITER
   await settle(100);
   const g0 = performance.now();
   stdin.write('G');
-  while (!/cycle (\d+) of \1\b/.test(stdout.last) && performance.now() - g0 < 60_000) await stdout.nextFrame();
+  let seen = '';
+  const atEnd = () => /cycle (\d+) of \1\b/.test(seen);
+  stdout.onFrame = () => { seen += stdout.last; if (seen.length > 100_000) seen = seen.slice(-50_000); };
+  while (!atEnd() && performance.now() - g0 < 30_000) await Promise.race([stdout.nextFrame(), settle(5)]);
+  stdout.onFrame = null;
+  if (!atEnd()) console.log(`  (G: no frame at the run's end within 30 s; last output ${JSON.stringify(stdout.last.slice(0, 200))})`);
   const gMs = performance.now() - g0;
   app.unmount();
   await idle();
