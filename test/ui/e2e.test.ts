@@ -8,12 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { hasTmux, tmuxServer } from './helpers/tmux.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const hasTmux = spawnSync('tmux', ['-V']).status === 0;
-const SOCKET = `uopscope-test-${process.pid}`;
-
-const tmux = (...args: string[]) => execFileSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8' });
+const { tmux, waitFor, stopServer } = tmuxServer('uopscope-test', 20_000);
 const SKIP = hasTmux ? false : 'tmux is not installed (apt-get install tmux) — the pseudo-terminal test cannot run';
 
 /** The first child process of `pid` (Linux /proc, else pgrep). */
@@ -23,29 +21,6 @@ function childOf(pid: string): string {
     if (kids[0]) return kids[0];
   } catch { /* not Linux */ }
   return execFileSync('pgrep', ['-P', pid], { encoding: 'utf8' }).trim().split('\n')[0]!;
-}
-
-/** Ends the test's tmux server and waits until it is gone: `kill-server` returns before the
- *  server has exited, and the next test's `new-session` would otherwise reach the dying server
- *  ("server exited unexpectedly", seen on the loaded CI machine). */
-async function stopServer(): Promise<void> {
-  try { tmux('kill-server'); } catch { /* already gone */ }
-  const end = Date.now() + 5_000;
-  while (Date.now() < end) {
-    if (spawnSync('tmux', ['-L', SOCKET, 'list-sessions']).status !== 0) return;
-    await sleep(50);
-  }
-}
-
-/** Polls the pane until `re` shows up; fails with the screen when it does not. */
-async function waitFor(session: string, re: RegExp, what: string, ms = 20_000): Promise<string> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const s = tmux('capture-pane', '-p', '-t', session);
-    if (re.test(s)) return s;
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what} (${re}); the screen:\n${s}`);
-    await sleep(100);
-  }
 }
 
 // after uopscope ends: its exit status and whether the terminal is back to canonical mode with echo

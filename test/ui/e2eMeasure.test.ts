@@ -3,40 +3,19 @@
 // measures leaves no harness process and the terminal restored.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { hasTmux, tmuxServer } from './helpers/tmux.js';
 import { hostCore } from '../../src/measure/host.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 const linux = process.platform === 'linux' && process.arch === 'x64';
-const SOCKET = `uopscope-measure-test-${process.pid}`;
-const tmux = (...args: string[]) => execFileSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8' });
+const { tmux, waitFor, stopServer } = tmuxServer('uopscope-measure-test', 60_000);
 const SKIP = !hasTmux ? 'tmux is not installed (apt-get install tmux) — the pseudo-terminal test cannot run'
   : !linux ? 'measuring runs on Linux x86-64 only' : false;
-
-async function stopServer(): Promise<void> {
-  try { tmux('kill-server'); } catch { /* already gone */ }
-  const end = Date.now() + 5_000;
-  while (Date.now() < end) {
-    if (spawnSync('tmux', ['-L', SOCKET, 'list-sessions']).status !== 0) return;
-    await sleep(50);
-  }
-}
-
-async function waitFor(session: string, re: RegExp, what: string, ms = 60_000): Promise<string> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const s = tmux('capture-pane', '-p', '-t', session);
-    if (re.test(s)) return s;
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what} (${re}); the screen:\n${s}`);
-    await sleep(100);
-  }
-}
 
 function harnessProcesses(cache: string): number[] {
   return readdirSync('/proc').filter((d) => /^\d+$/.test(d)).filter((d) => {

@@ -1,0 +1,45 @@
+// A tmux server of the test's own (its socket named after the test and the process) for the
+// end-to-end tests in a real pseudo-terminal: commands, polling the pane, and a stop that waits
+// until the server is gone.
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export const hasTmux = spawnSync('tmux', ['-V']).status === 0;
+
+export interface Tmux {
+  socket: string;
+  tmux(...args: string[]): string;
+  /** Polls the pane until `re` shows up; fails with the screen when it does not. */
+  waitFor(session: string, re: RegExp, what: string, ms?: number): Promise<string>;
+  /** Ends the server and waits until it is gone: `kill-server` returns before the server has
+   *  exited, and the next test's `new-session` would otherwise reach the dying server ("server
+   *  exited unexpectedly", seen on the loaded CI machine). */
+  stopServer(): Promise<void>;
+}
+
+export function tmuxServer(name: string, waitMs = 20_000): Tmux {
+  const socket = `${name}-${process.pid}`;
+  const tmux = (...args: string[]): string => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
+  return {
+    socket,
+    tmux,
+    async waitFor(session, re, what, ms = waitMs) {
+      const end = Date.now() + ms;
+      for (;;) {
+        const s = tmux('capture-pane', '-p', '-t', session);
+        if (re.test(s)) return s;
+        if (Date.now() > end) assert.fail(`timed out waiting for ${what} (${re}); the screen:\n${s}`);
+        await sleep(100);
+      }
+    },
+    async stopServer() {
+      try { tmux('kill-server'); } catch { /* already gone */ }
+      const end = Date.now() + 5_000;
+      while (Date.now() < end) {
+        if (spawnSync('tmux', ['-L', socket, 'list-sessions']).status !== 0) return;
+        await sleep(50);
+      }
+    },
+  };
+}
