@@ -250,6 +250,50 @@ export class Scheduler implements SchedulerState {
     }
   }
 
+  /**
+   * Algorithm 4's dependency check of the waiting instance in slot `s` (line `i`, iteration `k`)
+   * in cycle `c`, shared by both walks: true when a producer has not released its result yet —
+   * the instance is then marked waiting on those producers (mask, blame, the cycle it must be
+   * looked at again) — false when every dependency is resolved.
+   */
+  private depBlocked(s: number, i: number, k: number, c: number): boolean {
+    const cp = this.cp;
+    const { predStart, predLC, predLine, predLat } = cp;
+    const e0 = predStart[i]!, e1 = predStart[i + 1]!;
+    if (e1 <= e0) return false;
+    const status = this.status;
+    if (status[s] === ST_WAIT_DEP) this.settle(s, i, c);
+    const n = cp.n, head = this.head, mask = this.mask, start = this.start, zeroLat = this.zeroLat;
+    const zl = cp.anyRenamed;                       // some line is executed at rename (refined model)
+    const rec = this.rec;
+    let waitMask = 0;
+    let next = NEVER;
+    for (let e = e0; e < e1; e++) {
+      let pg: number;
+      if (predLC[e]) { if (k === 0) continue; pg = (k - 1) * n + predLine[e]!; }
+      else pg = k * n + predLine[e]!;
+      if (pg < head) continue;                    // finished long ago
+      const ps = pg & mask;
+      const st = start[ps]!;
+      const rel = st < 0 ? NEVER : zl && zeroLat[ps] === 1 ? st : st + predLat[e]!;
+      if (rel > c) {
+        waitMask |= 1 << Math.min(e - e0, 30);
+        if (rel < next) next = rel;
+        rec.onDepWait(e, predLine[e]!, 1);
+      }
+    }
+    if (waitMask === 0) return false;
+    rec.onWait(i, 1);
+    this.depWait[s] = waitMask;
+    this.portBlock[s] = 0;
+    status[s] = ST_WAIT_DEP;
+    this.accounted[s] = c + 1;
+    // the mask changes only when a producer releases: at `next`, or earlier when a producer that
+    // has not started yet starts (wake() lowers it then)
+    this.nextLook[s] = this.lazy && e1 - e0 <= 30 ? next : c + 1;
+    return true;
+  }
+
   /** Algorithms 4 and 5 (+ §3.6): walk the station in program order in cycle c. */
   dispatch(c: number): void {
     if (this.events) { this.dispatchEvents(c); return; }
@@ -263,8 +307,8 @@ export class Scheduler implements SchedulerState {
     // the arrays as locals: nothing below reallocates them (the ring grows only in enter(), the
     // port holders, not cached, in the ports unit), and nothing below moves head or the ring's mask
     const mask = this.mask, head = this.head;
-    const { nextLook, line, iteration, status, start, depWait, portBlock, accounted, loaded, uopPort, assigned, executing, zeroLat } = this;
-    const { predStart, predLC, predLine, predLat, uops } = cp;
+    const { nextLook, line, iteration, status, start, depWait, portBlock, loaded, uopPort, assigned, executing, zeroLat } = this;
+    const { uops } = cp;
     const zl = cp.anyRenamed;                       // some line is executed at rename (refined model)
     let keep = 0;
     for (let w = 0; w < wLen; w++) {
@@ -275,39 +319,7 @@ export class Scheduler implements SchedulerState {
       const i = line[s]!;
       const k = iteration[s]!;
       // dependencies
-      if (!this.noDeps) {
-        const e0 = predStart[i]!, e1 = predStart[i + 1]!;
-        if (e1 > e0) {
-          if (status[s] === ST_WAIT_DEP) this.settle(s, i, c);
-          let waitMask = 0;
-          let next = NEVER;
-          for (let e = e0; e < e1; e++) {
-            let pg: number;
-            if (predLC[e]) { if (k === 0) continue; pg = (k - 1) * n + predLine[e]!; }
-            else pg = k * n + predLine[e]!;
-            if (pg < head) continue;               // finished long ago
-            const ps = pg & mask;
-            const st = start[ps]!;
-            const rel = st < 0 ? NEVER : zl && zeroLat[ps] === 1 ? st : st + predLat[e]!;
-            if (rel > c) {
-              waitMask |= 1 << Math.min(e - e0, 30);
-              if (rel < next) next = rel;
-              rec.onDepWait(e, predLine[e]!, 1);
-            }
-          }
-          if (waitMask !== 0) {
-            rec.onWait(i, 1);
-            depWait[s] = waitMask;
-            portBlock[s] = 0;
-            status[s] = ST_WAIT_DEP;
-            accounted[s] = c + 1;
-            // the mask changes only when a producer releases: at `next`, or earlier when a producer
-            // that has not started yet starts (wake() lowers it then)
-            nextLook[s] = this.lazy && e1 - e0 <= 30 ? next : c + 1;
-            continue;
-          }
-        }
-      }
+      if (!this.noDeps && this.depBlocked(s, i, k, c)) continue;
       depWait[s] = 0;
       portBlock[s] = 0;
       const ld = loaded[s]!;
@@ -389,8 +401,8 @@ export class Scheduler implements SchedulerState {
     const maxU = cp.maxU;
     const ports = this.ports;
     const rec = this.rec;
-    const { line, iteration, start, depWait, portBlock, accounted, loaded, uopPort, assigned, zeroLat } = this;
-    const { predStart, predLC, predLine, predLat, uops } = cp;
+    const { line, iteration, start, depWait, portBlock, loaded, uopPort, assigned, zeroLat } = this;
+    const { uops } = cp;
     const zl = cp.anyRenamed;                       // some line is executed at rename (refined model)
     let o = 0, ai = 0;
     for (;;) {
@@ -401,42 +413,14 @@ export class Scheduler implements SchedulerState {
       const s = g & mask;
       const i = line[s]!;
       const k = iteration[s]!;
-      if (!this.noDeps && depsOk[s] === 0) {
-        const e0 = predStart[i]!, e1 = predStart[i + 1]!;
-        if (e1 > e0) {
-          if (status[s] === ST_WAIT_DEP) this.settle(s, i, c);
-          let waitMask = 0;
-          let next = NEVER;
-          for (let e = e0; e < e1; e++) {
-            let pg: number;
-            if (predLC[e]) { if (k === 0) continue; pg = (k - 1) * n + predLine[e]!; }
-            else pg = k * n + predLine[e]!;
-            if (pg < head) continue;
-            const ps = pg & mask;
-            const st = start[ps]!;
-            const rel = st < 0 ? NEVER : zl && zeroLat[ps] === 1 ? st : st + predLat[e]!;
-            if (rel > c) {
-              waitMask |= 1 << Math.min(e - e0, 30);
-              if (rel < next) next = rel;
-              rec.onDepWait(e, predLine[e]!, 1);
-            }
-          }
-          if (waitMask !== 0) {
-            rec.onWait(i, 1);
-            depWait[s] = waitMask;
-            portBlock[s] = 0;
-            status[s] = ST_WAIT_DEP;
-            accounted[s] = c + 1;
-            nextLook[s] = this.lazy && e1 - e0 <= 30 ? next : c + 1;
-            // a look again next cycle (the eager accounting, or a producer released then) stays in
-            // `act` (visited next cycle, as from the wheel; no wake can lower it below that); the
-            // stamp makes an older wheel entry for that cycle stale
-            const nx = nextLook[s]!;
-            if (nx === c + 1) { out[o++] = g; stamp[s] = c + 1; }
-            else if (nx !== NEVER) this.file(g, nx);
-            continue;
-          }
-        }
+      if (!this.noDeps && depsOk[s] === 0 && this.depBlocked(s, i, k, c)) {
+        // a look again next cycle (the eager accounting, or a producer released then) stays in
+        // `act` (visited next cycle, as from the wheel; no wake can lower it below that); the
+        // stamp makes an older wheel entry for that cycle stale
+        const nx = this.nextLook[s]!;
+        if (nx === c + 1) { out[o++] = g; stamp[s] = c + 1; }
+        else if (nx !== NEVER) this.file(g, nx);
+        continue;
       }
       depsOk[s] = 1;
       depWait[s] = 0;
