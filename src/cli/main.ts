@@ -1,52 +1,59 @@
 #!/usr/bin/env node
-// uopscope's command line: one module per command under src/cli/commands, wired here.
-//
-// Start-up (issue 14, item 3): `uopscope --version` is answered here, before yargs (≈ 70 modules
-// with its help machinery) is loaded; everything else loads yargs (its help machinery only when
-// help is printed: yargsLoad.ts) and the command declarations with import().
-// test/cli/startup.test.ts checks which modules are loaded.
-import { readFileSync } from 'node:fs';
+// uopscope's command line. This file only starts it (issue 14, item 3: start-up):
+// - `uopscope --version` is answered here, before anything else is loaded;
+// - everything else runs start.ts, from the start-up bundle when the build made one: all of
+//   uopscope's report path and its CommonJS libraries in one script (dist/cli/uopscope.cjs, made
+//   by tools/bundle.mjs), compiled from V8's code cache made at build time
+//   (dist/cli/uopscope.cjs.cache), so that Node neither resolves, reads and links ~100 ES modules
+//   nor parses iced-x86's 0.9 MB of JavaScript at every start;
+// - without the bundle (tsx, development, UOPSCOPE_NO_BUNDLE=1) start.ts is imported as ES
+//   modules: the same code, slower to start. test/cli/bundle.test.ts compares the two.
+// A code cache V8 does not accept (another Node) is ignored: the script is compiled from source.
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 
-// what yargs/helpers' hideBin gives under Node (the script's arguments); importing that helper
-// would load yargs's whole platform shim (cliui, string-width, y18n) first
+// what yargs/helpers' hideBin gives under Node (the script's arguments)
 const args = process.argv.slice(2);
 
-// the fast paths below write before run.ts's handlers exist: a reader that stops early
-// (`uopscope --help | head -1`) is not an error, as there (quietOnClosedPipe)
-const quietPipe = (): void => {
-  process.stdout.on('error', (err: NodeJS.ErrnoException) => process.exit(err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED' ? 0 : 74));
-  process.stderr.on('error', () => {});
-};
+type Start = (args: string[]) => Promise<void>;
 
 if (args.length === 1 && args[0] === '--version') {
-  quietPipe();
+  // a reader that stops early is not an error (as run.ts's quietOnClosedPipe)
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => process.exit(err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED' ? 0 : 74));
   // the version yargs's .version() prints: package.json's, two levels above dist/cli (or src/cli)
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
   process.stdout.write(`${pkg.version ?? 'unknown'}\n`);
-} else if (isTopHelpLine()) {
-  // `uopscope --help`: the text yargs printed last time, when nothing it depends on changed
-  // (helpCache.ts); else yargs renders it and the text is kept for next time
-  const { cachedHelp, helpKey, helpWidth, recordHelp } = await import('./helpCache.js');
-  const width = helpWidth();
-  let key: string | null = null;
-  try { key = helpKey(width); } catch { /* no key: no cache */ }
-  const text = key === null ? null : cachedHelp(width, key);
-  if (text !== null) { quietPipe(); process.stdout.write(text); } else {
-    if (key !== null) recordHelp(width, key);
-    await runYargs();
-  }
 } else {
-  await runYargs();
+  const start = bundled() ?? (await import('./start.js')).start;
+  await start(args);
 }
 
-function isTopHelpLine(): boolean {
-  return args.length === 1 && (args[0] === '--help' || args[0] === '-h');
-}
-
-async function runYargs(): Promise<void> {
-  // yargs without its help machinery until help is printed (yargsLoad.ts: why and how)
-  const [{ fn: yargs }, { runCli }] = await Promise.all([import('./yargsLoad.js').then((m) => m.loadYargs()), import('./run.js')]);
-  // `-` (standard input, as llvm-mca takes it) would reach yargs as an empty string: name it
-  const STDIN_ARG = '<stdin>';
-  await runCli(yargs(args.map((a) => (a === '-' ? STDIN_ARG : a))), args);
+/** start() from the bundle next to this file, or null when there is none (or it is not wanted). */
+function bundled(): Start | null {
+  if (process.env.UOPSCOPE_NO_BUNDLE === '1') return null;
+  const file = fileURLToPath(new URL('./uopscope.cjs', import.meta.url));
+  if (!existsSync(file)) return null;
+  // a bundle older than the files it was made from (tsc run again without tools/bundle.mjs) is stale
+  const from = fileURLToPath(new URL('./start.js', import.meta.url));
+  if (existsSync(from) && statSync(from).mtimeMs > statSync(file).mtimeMs) return null;
+  const cacheFile = `${file}.cache`;
+  const cachedData = existsSync(cacheFile) ? readFileSync(cacheFile) : undefined;
+  // node:vm is needed only here (not by --version)
+  const req = createRequire(import.meta.url);
+  const { Script } = req('node:vm') as typeof import('node:vm');
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${readFileSync(file, 'utf8')}\n})`,
+    { filename: file, cachedData });
+  if (process.env.UOPSCOPE_DEBUG_BUNDLE === '1') {
+    process.stderr.write(`uopscope: bundle ${file}, code cache ${cachedData ? (script.cachedDataRejected ? 'rejected' : 'accepted') : 'absent'}\n`);
+  }
+  // the build (tools/bundle.mjs) asks for the cache after a representative run: V8 then includes
+  // every function that run compiled
+  const cacheOut = process.env.UOPSCOPE_WRITE_CODE_CACHE;
+  if (cacheOut) process.on('exit', () => { writeFileSync(cacheOut, script.createCachedData()); });
+  // import() inside the script: see esm.ts
+  (globalThis as Record<symbol, unknown>)[Symbol.for('uopscope.importEsm')] = (url: string) => import(url);
+  const module = { exports: {} as { start?: Start } };
+  (script.runInThisContext() as (...a: unknown[]) => void)(module.exports, createRequire(file), module, file, fileURLToPath(new URL('.', import.meta.url)));
+  return module.exports.start ?? null;
 }

@@ -20,6 +20,8 @@ import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Argv } from 'yargs';
+import { importEsm } from './esm.js';
+import { yargsParts } from './yargsParts.js';
 
 /** What `import yargs from 'yargs'` gives: a function from arguments to a parser. */
 export type YargsFn = (args?: readonly string[] | string, cwd?: string) => Argv;
@@ -37,7 +39,7 @@ export async function loadYargs(): Promise<{ fn: YargsFn; lazy: boolean }> {
   try {
     built = { fn: await lazyYargs(), lazy: true };
   } catch {
-    built = { fn: (await import('yargs')).default as unknown as YargsFn, lazy: false };
+    built = { fn: (await importEsm<{ default: unknown }>('yargs')).default as unknown as YargsFn, lazy: false };
   }
   return built;
 }
@@ -49,13 +51,7 @@ async function lazyYargs(): Promise<YargsFn> {
   const fromYargs = createRequire(entry);
   const url = (p: string): string => pathToFileURL(p).href;
   const at = (specifier: string): string => url(fromYargs.resolve(specifier));
-  const [{ YargsFactory }, { getProcessArgvBin }, { default: Parser }, { default: escalade }, { default: getCallerFile }] = await Promise.all([
-    import(url(join(root, 'build', 'lib', 'yargs-factory.js'))) as Promise<{ YargsFactory: (shim: unknown) => YargsFn }>,
-    import(url(join(root, 'build', 'lib', 'utils', 'process-argv.js'))) as Promise<{ getProcessArgvBin: () => string }>,
-    import(at('yargs-parser')) as Promise<{ default: unknown }>,
-    import(at('escalade/sync')) as Promise<{ default: unknown }>,
-    import(at('get-caller-file')) as Promise<{ default: (n: number) => string }>,
-  ]);
+  const { YargsFactory, getProcessArgvBin, Parser, escalade, getCallerFile } = await yargsParts(root, (s) => fromYargs.resolve(s));
   if (typeof YargsFactory !== 'function' || typeof getProcessArgvBin !== 'function') throw new Error('yargs internals moved');
 
   // ES modules yargs calls synchronously: require() them on first use, or import them now
@@ -70,8 +66,8 @@ async function lazyYargs(): Promise<YargsFn> {
     return (m.default ?? m) as T;
   };
   if (!syncEsm) {
-    cliui = (await import(at('cliui'))).default as Cliui;
-    stringWidth = (await import(at('string-width'))).default as StringWidth;
+    cliui = (await importEsm<{ default: unknown }>(at('cliui'))).default as Cliui;
+    stringWidth = (await importEsm<{ default: unknown }>(at('string-width'))).default as StringWidth;
     lazyLoaded.add('cliui'); lazyLoaded.add('string-width');
   }
 

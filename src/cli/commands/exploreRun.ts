@@ -13,6 +13,7 @@ import { runReport } from './reportRun.js';
 import { inputFromArgv } from '../regionOptions.js';
 import { mechanismsFromArgv, modelArgsOf } from '../modelOptions.js';
 import { stopBackground } from '../offload.js';
+import { importEsm } from '../esm.js';
 import { measureRunner } from '../explorerMeasure.js';
 import type { ExploreArgv } from './args.js';
 
@@ -48,7 +49,7 @@ export async function runExplore(args: ExploreArgv): Promise<void> {
   // CI / CONTINUOUS_INTEGRATION variables, read once when Ink loads), which would leave a blank
   // screen. The explorer only starts when stdin and stdout are terminals, so it is interactive.
   if (tty) { delete process.env.CI; delete process.env.CONTINUOUS_INTEGRATION; }
-  const { runExplorer, pickRegion } = tty ? await import('../runExplorer.js') : { runExplorer: null, pickRegion: null };
+  const { runExplorer, pickRegion } = tty ? await importEsm<typeof import('../runExplorer.js')>(new URL('../runExplorer.js', import.meta.url).href) : { runExplorer: null, pickRegion: null };
   if (tty && pickRegion && region === undefined && sel.function === undefined && sel.range === undefined && regions.length > 1) {
     const picked = await pickRegion(input.file, regions.map((r) => ({
       index: r.index, label: `${String(r.index).padStart(2)}  ${r.kind.padEnd(8)} 0x${r.start.toString(16)}–0x${r.end.toString(16)}  ${r.name}`,

@@ -1,0 +1,45 @@
+// What uopscope does with its command line, loaded by main.ts: from the start-up bundle
+// (dist/cli/uopscope.cjs, tools/bundle.mjs) when there is one, else as ES modules (tsx,
+// development, a build without the bundle).
+//
+// `uopscope --help` is answered from the text yargs printed last time (helpCache.ts); everything
+// else loads yargs (its help machinery only when help is printed: yargsLoad.ts) and the command
+// declarations with import(). test/cli/startup.test.ts checks which modules are loaded.
+
+/** Runs uopscope on its arguments (process.argv without node and the script). */
+export async function start(args: string[]): Promise<void> {
+  if (isTopHelpLine(args)) {
+    // `uopscope --help`: the text yargs printed last time, when nothing it depends on changed
+    // (helpCache.ts); else yargs renders it and the text is kept for next time
+    const { cachedHelp, helpKey, helpWidth, recordHelp } = await import('./helpCache.js');
+    const width = helpWidth();
+    let key: string | null = null;
+    try { key = helpKey(width); } catch { /* no key: no cache */ }
+    const text = key === null ? null : cachedHelp(width, key);
+    if (text !== null) { quietPipe(); process.stdout.write(text); } else {
+      if (key !== null) recordHelp(width, key);
+      await runYargs(args);
+    }
+  } else {
+    await runYargs(args);
+  }
+}
+
+// the fast path above writes before run.ts's handlers exist: a reader that stops early
+// (`uopscope --help | head -1`) is not an error, as there (quietOnClosedPipe)
+function quietPipe(): void {
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => process.exit(err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED' ? 0 : 74));
+  process.stderr.on('error', () => {});
+}
+
+function isTopHelpLine(args: string[]): boolean {
+  return args.length === 1 && (args[0] === '--help' || args[0] === '-h');
+}
+
+async function runYargs(args: string[]): Promise<void> {
+  // yargs without its help machinery until help is printed (yargsLoad.ts: why and how)
+  const [{ fn: yargs }, { runCli }] = await Promise.all([import('./yargsLoad.js').then((m) => m.loadYargs()), import('./run.js')]);
+  // `-` (standard input, as llvm-mca takes it) would reach yargs as an empty string: name it
+  const STDIN_ARG = '<stdin>';
+  await runCli(yargs(args.map((a) => (a === '-' ? STDIN_ARG : a))), args);
+}
