@@ -91,6 +91,12 @@ const result = await build({
   // and yargs's import.meta.resolve serves only config files' "extends", which uopscope does not use
   logOverride: { 'require-resolve-not-external': 'silent', 'empty-import-meta': 'silent' },
   metafile: true,
+  // pure ASCII (non-ASCII characters in strings escaped): main.ts reads it as Latin-1, which
+  // makes V8's one-byte string without decoding UTF-8 (≈ 2 ms less per start for 1.7 MB)
+  charset: 'ascii',
+  // no comments or indentation (a third smaller: less to read and hash at every start); names are
+  // kept, and UOPSCOPE_NO_BUNDLE=1 runs the readable dist/ files
+  minifyWhitespace: true,
 });
 
 // nothing of the interface may have been pulled in statically (it would run on every start)
@@ -98,6 +104,7 @@ const inputs = Object.keys(result.metafile.inputs);
 const ui = inputs.filter((p) => /node_modules\/(ink|react|ink-select-input|yoga-layout)\//.test(p));
 if (ui.length) throw new Error(`the bundle would load the interface at start-up: ${ui.join(', ')}`);
 const bundled = readFileSync(outFile, 'utf8');
+if (/[^\x00-\x7f]/.test(bundled)) throw new Error('the bundle is not pure ASCII, which main.ts relies on (it reads it as Latin-1)');
 for (const name of ['ink', 'react', 'ink-select-input']) {
   if (bundled.includes(`require("${name}")`)) throw new Error(`the bundle requires ${name} (an ES module with top-level await): import it through src/cli/esm.ts`);
 }

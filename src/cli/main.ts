@@ -42,7 +42,8 @@ function bundled(): Start | null {
   // node:vm is needed only here (not by --version)
   const req = createRequire(import.meta.url);
   const { Script } = req('node:vm') as typeof import('node:vm');
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${readFileSync(file, 'utf8')}\n})`,
+  // the bundle is pure ASCII (tools/bundle.mjs checks): Latin-1 reads it without UTF-8 decoding
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${readFileSync(file, 'latin1')}\n})`,
     { filename: file, cachedData });
   if (process.env.UOPSCOPE_DEBUG_BUNDLE === '1') {
     process.stderr.write(`uopscope: bundle ${file}, code cache ${cachedData ? (script.cachedDataRejected ? 'rejected' : 'accepted') : 'absent'}\n`);
