@@ -80,6 +80,11 @@ test('the explorer from the bundle (its Ink interface imported at run time) in a
     assert.match(s, /branch · IACA region 1 · SKL/);
     tmux('send-keys', '-t', session, 'l');
     await waitFor(session, /cycle 1 of/, 'one step');
+    // a what-if pane: its run comes from the explorer's worker thread
+    tmux('send-keys', '-t', session, 'f');
+    await waitFor(session, /diverge at cycle \d+/, 'the variant pane and its divergence');
+    tmux('send-keys', '-t', session, 'G');
+    await waitFor(session, /cycle (\d+) of \1\b/, 'the last cycle (G, the worker\'s run)');
     tmux('send-keys', '-t', session, 'q');
     s = await waitFor(session, /EXITED rc=\d+/, 'the exit');
     assert.match(s, /code cache accepted/, 'it ran from the bundle');

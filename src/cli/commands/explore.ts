@@ -6,6 +6,7 @@ import { BUILTIN_DEFAULTS } from '../config.js';
 import { addInputOptions } from '../regionOptions.js';
 import { addModelOptions } from '../modelOptions.js';
 import type { ExploreArgv } from './args.js';
+import { importEsm } from '../esm.js';
 
 export function exploreCommand(y: Argv): Argv {
   return y.command(
@@ -20,7 +21,14 @@ export function exploreCommand(y: Argv): Argv {
       .example('$0 examples/bin/branch', 'explore the thesis\'s branch example')
       .example('$0 examples/bin/branch | less', 'not a terminal: the report'),
     async (argv) => {
-      const { runExplore } = await import('./exploreRun.js');
+      // On a terminal the explorer (Ink, React, the session, the worker) runs from dist/'s ES
+      // modules as a whole, also when this declaration runs from the start-up bundle: one copy of
+      // every module, none shared half with the bundle (esm.ts). Not on a terminal it prints the
+      // report, from wherever this runs.
+      const tty = Boolean(process.stdout.isTTY && process.stdin.isTTY);
+      const { runExplore } = tty
+        ? await importEsm<typeof import('./exploreRun.js')>(new URL('./exploreRun.js', import.meta.url).href)
+        : await import('./exploreRun.js');
       await runExplore(argv as unknown as ExploreArgv);
     },
   );
