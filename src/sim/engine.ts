@@ -377,6 +377,30 @@ export function fusedPairsOf(program: SimProgram, machine: MachineParams, opts: 
   return out;
 }
 
+/**
+ * A key of everything simulate()'s result depends on, for one program and machine: the compiled
+ * program as the engine reads it (CompiledProgram.engineKey: what the mechanisms made of the
+ * program), the run's configuration, and the options the core reads itself (port choice at issue,
+ * lazy waits, the scheduler's walk). Two runs of one program and machine with the same key give the
+ * same result (test/sim/runKey.test.ts), so a run whose mechanism switch changes none of these — no
+ * fused pair for macro-fusion to fuse, no zero idiom, no store→load pair — need not be simulated
+ * again (src/sim/whatIf.ts, sharingIdenticalRuns).
+ */
+export function runKey(program: SimProgram, machine: MachineParams, config: SimConfig, opts: EngineOptions = {}): string {
+  const model = opts.model ?? DEFAULT_MODEL;
+  const cp = new CompiledProgram(program, machine, model.mechanisms);
+  const sorted = (o: object): [string, unknown][] => Object.entries(o).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const { mechanisms: _m, ...coreOptions } = model;
+  return JSON.stringify([
+    cp.engineKey(),
+    config.iterations,
+    sorted(config.variant),
+    sorted(coreOptions),
+    model.mechanisms?.portChoice === true,
+    opts.fullSimulation === true,
+  ]);
+}
+
 /** Run the whole simulation (no snapshots): statistics and the detail of every line. */
 export function simulate(program: SimProgram, machine: MachineParams, config: SimConfig, opts: EngineOptions = {}): SimResult {
   const core = new Core(program, machine, config, opts.model ?? DEFAULT_MODEL);

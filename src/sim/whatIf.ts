@@ -2,7 +2,7 @@
 // turned on, and (optionally) all 8 combinations of the switches. `uopscope report` prints these
 // (src/report/collect.ts), and the CLI hands their list to its worker threads first.
 
-import { simulate, type EngineOptions } from './engine.js';
+import { runKey, simulate, type EngineOptions } from './engine.js';
 import { allVariants, variantKey, withSwitches } from './variants.js';
 import { MECHANISMS, SUACA_MECHANISMS, mechanismKey, withMechanism, type Mechanism, type MechanismSet } from './mechanisms.js';
 import type { MachineParams, SimConfig, SimProgram, SimResult, Variant } from './types.js';
@@ -86,6 +86,27 @@ export interface WhatIfRuns {
  *  in worker threads). `opts.model.mechanisms` is the model's switches. */
 export type Simulate = (program: SimProgram, params: MachineParams, config: SimConfig, opts?: EngineOptions) => SimResult;
 
+/**
+ * `sim` (default: simulate) for the runs of one report, run once per distinct engine input (runKey)
+ * and the result handed to every later run whose inputs are identical: the run with a mechanism
+ * switched off that changes nothing the engine reads on this program (no fused pair for
+ * macro-fusion, no zero idiom, no eliminated move, no store→load pair, a front end not modelled on
+ * this core) is the main run again, exactly. What reaches `sim` is only the runs whose inputs differ.
+ */
+export function sharingIdenticalRuns(sim: Simulate = simulate): Simulate {
+  const byProgram = new WeakMap<SimProgram, WeakMap<MachineParams, Map<string, SimResult>>>();
+  return (program, params, config, opts) => {
+    let byMachine = byProgram.get(program);
+    if (!byMachine) { byMachine = new WeakMap(); byProgram.set(program, byMachine); }
+    let done = byMachine.get(params);
+    if (!done) { done = new Map(); byMachine.set(params, done); }
+    const key = runKey(program, params, config, opts);
+    let r = done.get(key);
+    if (!r) { r = sim(program, params, config, opts); done.set(key, r); }
+    return r;
+  };
+}
+
 const ONE_MORE: Record<keyof WhatIf, Partial<Variant>> = {
   perfectFrontEnd: { perfectFrontEnd: true },
   infinitePorts: { infinitePorts: true },
@@ -121,8 +142,9 @@ export function whatIfJobs(req: WhatIfRequest): WhatIfJob[] {
 }
 
 /** The main run plus its what-if runs (and combinations, and the mechanisms' effects); a run asked
- *  twice runs once. */
-export function simulateWhatIfs(program: SimProgram, params: MachineParams, req: WhatIfRequest, sim: Simulate = simulate): WhatIfRuns {
+ *  twice runs once, and so does (by default: sharingIdenticalRuns) a run whose engine inputs are
+ *  those of a run made already. */
+export function simulateWhatIfs(program: SimProgram, params: MachineParams, req: WhatIfRequest, sim: Simulate = sharingIdenticalRuns()): WhatIfRuns {
   const mech: MechanismSet = { ...(req.mechanisms ?? SUACA_MECHANISMS) };
   const runs = new Map<string, VariantFigures>();
   const once = (j: WhatIfJob): VariantFigures => {

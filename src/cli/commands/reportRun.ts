@@ -4,7 +4,7 @@
 import { effectiveSettings, parseArch, parseIterations } from '../config.js';
 import { analyse, branchPrograms, loopFor, type Analysis } from '../pipeline.js';
 import { collectReport, type ReportRequest } from '../../report/collect.js';
-import { BASELINE, VARIANT_SWITCHES, SUACA_MECHANISMS, jobKey, engineOptionsOf, simulate, whatIfJobs, type EngineOptions, type MechanismSet, type Simulate } from '../../sim/index.js';
+import { BASELINE, VARIANT_SWITCHES, engineOptionsOf, runKey, sharingIdenticalRuns, simulate, whatIfJobs, type Simulate, type WhatIfJob } from '../../sim/index.js';
 import { mechanismsFromArgv } from '../modelOptions.js';
 import { simulateAll } from '../simPool.js';
 import { renderText } from '../../report/text.js';
@@ -106,26 +106,30 @@ function parallelMinMs(): number {
 
 /**
  * The main analysis and its what-if runs (and combinations, and the runs with each mechanism
- * flipped) of a large report: the first run here, the rest after it here too when that is cheap,
- * else at once in worker threads (simPool.ts); as the Simulate that collectReport then reads them
- * from. For a small report, or when only one run is asked, plain simulate().
+ * flipped) of a large report: each distinct run once (a run whose engine inputs are another's,
+ * runKey, is that run: sharingIdenticalRuns), the first here, the rest after it here too when that
+ * is cheap, else at once in worker threads (simPool.ts); as the Simulate that collectReport then
+ * reads them from. For a small report, or when only one run is asked, simulate() shared likewise.
  */
 async function parallelRuns(program: SimProgram, params: MachineParams, req: ReportRequest): Promise<Simulate> {
   const jobs = whatIfJobs(req);
-  if (jobs.length < 2 || req.iterations * program.instructions.length < PARALLEL_MIN_INSTANCES) return simulate;
+  if (jobs.length < 2 || req.iterations * program.instructions.length < PARALLEL_MIN_INSTANCES) return sharingIdenticalRuns();
+  const configOf = (j: WhatIfJob) => ({ iterations: req.iterations, variant: j.variant });
+  const distinct = new Map<string, WhatIfJob>();
+  for (const j of jobs) {
+    const k = runKey(program, params, configOf(j), engineOptionsOf(j.mechanisms));
+    if (!distinct.has(k)) distinct.set(k, j);
+  }
+  const [first, ...rest] = [...distinct];
   const done = new Map<string, SimResult>();
   const t0 = performance.now();
-  done.set(jobKey(jobs[0]!), simulate(program, params, { iterations: req.iterations, variant: jobs[0]!.variant }, engineOptionsOf(jobs[0]!.mechanisms)));
-  if ((performance.now() - t0) * (jobs.length - 1) >= parallelMinMs()) {
-    const rest = jobs.slice(1);
-    const results = await simulateAll(program, params, rest.map((j) => ({ iterations: req.iterations, variant: j.variant })),
-      { engineOptions: rest.map((j) => engineOptionsOf(j.mechanisms)) });
-    rest.forEach((j, k) => done.set(jobKey(j), results[k]!));
+  done.set(first![0], simulate(program, params, configOf(first![1]), engineOptionsOf(first![1].mechanisms)));
+  if (rest.length > 0 && (performance.now() - t0) * rest.length >= parallelMinMs()) {
+    const results = await simulateAll(program, params, rest.map(([, j]) => configOf(j)), { engineOptions: rest.map(([, j]) => engineOptionsOf(j.mechanisms)) });
+    rest.forEach(([k], x) => done.set(k, results[x]!));
   }
-  // a run without the model's switches is SUACA's (every mechanism off)
-  const mechanismsOfOpts = (o: EngineOptions | undefined): MechanismSet => ({ ...SUACA_MECHANISMS, ...(o?.model?.mechanisms ?? {}) });
-  return (p, m, config, opts) => (p === program && m === params && config.iterations === req.iterations && config.trace === undefined
-    && done.get(jobKey({ variant: config.variant, mechanisms: mechanismsOfOpts(opts) }))) || simulate(p, m, config, opts);
+  return sharingIdenticalRuns((p, m, config, opts) => (p === program && m === params && config.trace === undefined
+    && done.get(runKey(p, m, config, opts))) || simulate(p, m, config, opts));
 }
 
 /** What `uopscope report` prints. */
