@@ -93,10 +93,13 @@ export async function buildReport(input: InputOptions & RegionSelection, a: Repo
  *  go one after the other: a worker thread costs more to start than the run. */
 export const PARALLEL_MIN_INSTANCES = 200_000;
 
-/** A large report's runs go to worker threads only when the first run, simulated here, shows that
- *  the rest would take longer than this one after the other (ms): a worker thread costs tens of
- *  milliseconds to start, and most runs of a periodic loop take about one (the steady state,
- *  src/sim/steady.ts). UOPSCOPE_PARALLEL_MIN_MS overrides it (0: always offload, for the tests). */
+/** A large report's runs go one after the other here until they have taken this long (ms); only
+ *  what is left then goes to worker threads. A worker thread costs tens of milliseconds to start
+ *  (and as much CPU time, on a machine whose cores may be busy), and most runs of a periodic loop
+ *  take a few (the steady state, src/sim/steady.ts): the first run's time, which includes the
+ *  engine's warm-up, predicted the rest badly (on the IVB stencil the first run, 40–100 ms cold,
+ *  made 4 runs that together took 20–35 ms look like 160 ms or more). UOPSCOPE_PARALLEL_MIN_MS
+ *  overrides it (0: everything after the first run in worker threads, for the tests). */
 export const PARALLEL_MIN_MS = 100;
 
 function parallelMinMs(): number {
@@ -104,12 +107,22 @@ function parallelMinMs(): number {
   return process.env.UOPSCOPE_PARALLEL_MIN_MS !== undefined && Number.isFinite(v) && v >= 0 ? v : PARALLEL_MIN_MS;
 }
 
+/** Runs `items` one after the other with `run` (the first always) until they have taken `ms`
+ *  milliseconds by `clock`; returns those not run. */
+export function runHereFor<T>(items: readonly T[], run: (item: T) => void, ms: number, clock: () => number = () => performance.now()): T[] {
+  const t0 = clock();
+  let x = 0;
+  for (; x < items.length && (x === 0 || clock() - t0 < ms); x++) run(items[x]!);
+  return items.slice(x);
+}
+
 /**
  * The main analysis and its what-if runs (and combinations, and the runs with each mechanism
  * flipped) of a large report: each distinct run once (a run whose engine inputs are another's,
- * runKey, is that run: sharingIdenticalRuns), the first here, the rest after it here too when that
- * is cheap, else at once in worker threads (simPool.ts); as the Simulate that collectReport then
- * reads them from. For a small report, or when only one run is asked, simulate() shared likewise.
+ * runKey, is that run: sharingIdenticalRuns), here one after the other until they have taken
+ * PARALLEL_MIN_MS, the rest then at once in worker threads (simPool.ts); as the Simulate that
+ * collectReport then reads them from. For a small report, or when only one run is asked,
+ * simulate() shared likewise.
  */
 async function parallelRuns(program: SimProgram, params: MachineParams, req: ReportRequest): Promise<Simulate> {
   const jobs = whatIfJobs(req);
@@ -120,13 +133,11 @@ async function parallelRuns(program: SimProgram, params: MachineParams, req: Rep
     const k = runKey(program, params, configOf(j), engineOptionsOf(j.mechanisms));
     if (!distinct.has(k)) distinct.set(k, j);
   }
-  const [first, ...rest] = [...distinct];
   const done = new Map<string, SimResult>();
-  const t0 = performance.now();
-  done.set(first![0], simulate(program, params, configOf(first![1]), engineOptionsOf(first![1].mechanisms)));
-  if (rest.length > 0 && (performance.now() - t0) * rest.length >= parallelMinMs()) {
+  const rest = runHereFor([...distinct], ([k, j]) => done.set(k, simulate(program, params, configOf(j), engineOptionsOf(j.mechanisms))), parallelMinMs());
+  if (rest.length > 0) {
     const results = await simulateAll(program, params, rest.map(([, j]) => configOf(j)), { engineOptions: rest.map(([, j]) => engineOptionsOf(j.mechanisms)) });
-    rest.forEach(([k], x) => done.set(k, results[x]!));
+    rest.forEach(([k], y) => done.set(k, results[y]!));
   }
   return sharingIdenticalRuns((p, m, config, opts) => (p === program && m === params && config.trace === undefined
     && done.get(runKey(p, m, config, opts))) || simulate(p, m, config, opts));
