@@ -22,7 +22,7 @@ function int32(v: number, what: string): number {
 export const NOT_SIMULATED: ReadonlySet<string> = new Set(['deps', 'predDeps', 'memDeps', 'portsRemoved', 'fusedWithNext']);
 
 /** JSON of typed arrays, non-finite numbers and -0 that keeps them apart from anything else. */
-function exactJson(_k: string, v: unknown): unknown {
+export function exactJson(_k: string, v: unknown): unknown {
   if (ArrayBuffer.isView(v)) return { typed: v.constructor.name, v: Array.from(v as unknown as ArrayLike<number>) };
   if (typeof v === 'number' && (!Number.isFinite(v) || Object.is(v, -0))) return { number: Object.is(v, -0) ? '-0' : String(v) };
   return v;

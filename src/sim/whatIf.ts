@@ -94,17 +94,37 @@ export type Simulate = (program: SimProgram, params: MachineParams, config: SimC
  * this core) is the main run again, exactly. What reaches `sim` is only the runs whose inputs differ.
  */
 export function sharingIdenticalRuns(sim: Simulate = simulate): Simulate {
-  const byProgram = new WeakMap<SimProgram, WeakMap<MachineParams, Map<string, SimResult>>>();
+  // per program and machine: the results by key; the first run's key is computed only when a
+  // second run is asked (a report with one run, --fast, computes none)
+  interface Runs { first: { config: SimConfig; opts: EngineOptions | undefined; result: SimResult } | null; byKey: Map<string, SimResult> }
+  const byProgram = new WeakMap<SimProgram, WeakMap<MachineParams, Runs>>();
   return (program, params, config, opts) => {
     let byMachine = byProgram.get(program);
     if (!byMachine) { byMachine = new WeakMap(); byProgram.set(program, byMachine); }
-    let done = byMachine.get(params);
-    if (!done) { done = new Map(); byMachine.set(params, done); }
+    let runs = byMachine.get(params);
+    if (!runs) {
+      const result = sim(program, params, config, opts);
+      byMachine.set(params, { first: { config: copyConfig(config), opts: copyOptions(opts), result }, byKey: new Map() });
+      return result;
+    }
+    if (runs.first !== null) {
+      runs.byKey.set(runKey(program, params, runs.first.config, runs.first.opts), runs.first.result);
+      runs.first = null;
+    }
     const key = runKey(program, params, config, opts);
-    let r = done.get(key);
-    if (!r) { r = sim(program, params, config, opts); done.set(key, r); }
+    let r = runs.byKey.get(key);
+    if (!r) { r = sim(program, params, config, opts); runs.byKey.set(key, r); }
     return r;
   };
+}
+
+/** Copies of what a run was asked with (its key may be computed later). */
+function copyConfig(c: SimConfig): SimConfig {
+  return { ...c, variant: { ...c.variant } };
+}
+function copyOptions(o: EngineOptions | undefined): EngineOptions | undefined {
+  if (o === undefined) return undefined;
+  return { ...o, ...(o.model ? { model: { ...o.model, ...(o.model.mechanisms ? { mechanisms: { ...o.model.mechanisms } } : {}) } } : {}) };
 }
 
 const ONE_MORE: Record<keyof WhatIf, Partial<Variant>> = {

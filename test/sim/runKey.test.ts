@@ -132,7 +132,26 @@ test('runKey: a different iteration count, variant, port capacity or core option
   assert.notEqual(runKey(p, SKL, { iterations: 101, variant: variants[0]! }, opts), k);
   assert.notEqual(runKey(p, SKL, { iterations: 100, variant: { ...variants[0]!, infinitePorts: true } }, opts), k);
   assert.notEqual(runKey(p, SKL, { iterations: 100, variant: { ...variants[0]!, portCapacity: 2 } }, opts), k);
+  assert.notEqual(runKey(p, SKL, { iterations: 100, variant: { ...variants[0]!, portCapacity: Infinity } }, opts),
+    runKey(p, SKL, { iterations: 100, variant: { ...variants[0]!, portCapacity: NaN } }, opts));
   assert.notEqual(runKey(p, SKL, { iterations: 100, variant: variants[0]! }, { model: { ...opts.model, lazyWaits: false } }), k);
   assert.notEqual(runKey(p, SKL, { iterations: 100, variant: variants[0]! }, { model: { ...opts.model, scheduler: 'walk' } }), k);
   assert.notEqual(runKey(p, SKL, { iterations: 100, variant: variants[0]! }, { model: { mechanisms: { ...REFINED_MECHANISMS, portChoice: false } } }), k);
+});
+
+test('sharingIdenticalRuns: a run\'s key is that of what it was asked with, whatever the caller changes afterwards', () => {
+  const p = programOf(5, SKL);
+  const sim = sharingIdenticalRuns();
+  const config = { iterations: 200, variant: { ...variants[0]! } };
+  const mechanisms = { ...REFINED_MECHANISMS };
+  const first = sim(p, SKL, config, { model: { mechanisms } });
+  // the caller reuses its objects for other runs: not the first run's inputs any more
+  config.iterations = 300;
+  const second = sim(p, SKL, config, { model: { mechanisms } });
+  assert.deepEqual(second, simulate(p, SKL, config, { model: { mechanisms } }));
+  assert.notEqual(second.stats.cycles, first.stats.cycles);
+  config.iterations = 200;
+  config.variant.perfectFrontEnd = !config.variant.perfectFrontEnd;
+  mechanisms.portChoice = false;
+  assert.deepEqual(sim(p, SKL, config, { model: { mechanisms } }), simulate(p, SKL, config, { model: { mechanisms } }));
 });

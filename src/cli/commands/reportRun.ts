@@ -4,7 +4,7 @@
 import { effectiveSettings, parseArch, parseIterations } from '../config.js';
 import { analyse, branchPrograms, loopFor, type Analysis } from '../pipeline.js';
 import { collectReport, type ReportRequest } from '../../report/collect.js';
-import { BASELINE, VARIANT_SWITCHES, engineOptionsOf, runKey, sharingIdenticalRuns, simulate, whatIfJobs, type Simulate, type WhatIfJob } from '../../sim/index.js';
+import { BASELINE, VARIANT_SWITCHES, SUACA_MECHANISMS, engineOptionsOf, jobKey, runKey, sharingIdenticalRuns, simulate, whatIfJobs, type EngineOptions, type MechanismSet, type Simulate, type WhatIfJob } from '../../sim/index.js';
 import { mechanismsFromArgv } from '../modelOptions.js';
 import { simulateAll } from '../simPool.js';
 import { renderText } from '../../report/text.js';
@@ -129,9 +129,11 @@ async function parallelRuns(program: SimProgram, params: MachineParams, req: Rep
   if (jobs.length < 2 || req.iterations * program.instructions.length < PARALLEL_MIN_INSTANCES) return sharingIdenticalRuns();
   const configOf = (j: WhatIfJob) => ({ iterations: req.iterations, variant: j.variant });
   const distinct = new Map<string, WhatIfJob>();
+  const keyed: [string, WhatIfJob][] = [];
   for (const j of jobs) {
     const k = runKey(program, params, configOf(j), engineOptionsOf(j.mechanisms));
     if (!distinct.has(k)) distinct.set(k, j);
+    keyed.push([k, j]);
   }
   const done = new Map<string, SimResult>();
   const rest = runHereFor([...distinct], ([k, j]) => done.set(k, simulate(program, params, configOf(j), engineOptionsOf(j.mechanisms))), parallelMinMs());
@@ -139,8 +141,15 @@ async function parallelRuns(program: SimProgram, params: MachineParams, req: Rep
     const results = await simulateAll(program, params, rest.map(([, j]) => configOf(j)), { engineOptions: rest.map(([, j]) => engineOptionsOf(j.mechanisms)) });
     rest.forEach(([k], y) => done.set(k, results[y]!));
   }
-  return sharingIdenticalRuns((p, m, config, opts) => (p === program && m === params && config.trace === undefined
-    && done.get(runKey(p, m, config, opts))) || simulate(p, m, config, opts));
+  // each job's result by its job key (cheap to compute per run asked); any other run: simulated
+  const byJob = new Map<string, SimResult>();
+  for (const [k, j] of keyed) byJob.set(jobKey(j), done.get(k)!);
+  const other = sharingIdenticalRuns();
+  // a run without the model's switches is SUACA's (every mechanism off)
+  const mechanismsOfOpts = (o: EngineOptions | undefined): MechanismSet => ({ ...SUACA_MECHANISMS, ...(o?.model?.mechanisms ?? {}) });
+  return (p, m, config, opts) => (p === program && m === params && config.iterations === req.iterations && config.trace === undefined
+    && opts?.fullSimulation === undefined && opts?.model?.lazyWaits === undefined && opts?.model?.scheduler === undefined
+    && byJob.get(jobKey({ variant: config.variant, mechanisms: mechanismsOfOpts(opts) }))) || other(p, m, config, opts);
 }
 
 /** What `uopscope report` prints. */
