@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { simulate, BASELINE } from '../../src/sim/index.js';
 import type { MachineParams, SimProgram, Variant } from '../../src/sim/index.js';
 import { simulateAll } from '../../src/cli/simPool.js';
-import { runReport, runHereFor, PARALLEL_MIN_INSTANCES } from '../../src/cli/commands/reportRun.js';
+import { runReport, runHereFor, PARALLEL_MIN_INSTANCES, PARALLEL_MIN_MS } from '../../src/cli/commands/reportRun.js';
 
 const SNB: MachineParams = { arch: 'SNB', ports: [0, 1, 2, 3, 4, 5], issueWidth: 4, rsSize: 54, dividerPort: 0 };
 // a small loop with a loop-carried chain, a divider µop and port pressure
@@ -57,7 +57,9 @@ test('a large report\'s runs go one after the other here until they have taken P
     return { ran, rest: rest.map((x) => x.i) };
   };
   // the IVB stencil's five runs, cold: the first ≈ 40 ms, together ≈ 65 ms: all here
-  assert.deepEqual(runWith([40, 20, 1, 1, 2], 100), { ran: [0, 1, 2, 3, 4], rest: [] });
+  assert.deepEqual(runWith([40, 20, 1, 1, 2], PARALLEL_MIN_MS), { ran: [0, 1, 2, 3, 4], rest: [] });
+  // and on a busy machine (the first 150 ms)
+  assert.deepEqual(runWith([150, 40, 1, 1, 2], PARALLEL_MIN_MS), { ran: [0, 1, 2, 3, 4], rest: [] });
   // long runs: the first here, as many more as fit in the time, the rest to the workers
   assert.deepEqual(runWith([60, 60, 60, 60], 100), { ran: [0, 1], rest: [2, 3] });
   assert.deepEqual(runWith([500, 500, 500], 100), { ran: [0], rest: [1, 2] });
