@@ -1,6 +1,6 @@
 // Runs the simulations a report needs and assembles its ReportModel (pure; no I/O).
 
-import { SUACA_MECHANISMS, frontEndLimitsOf, fusedPairsOf, simulate, simulateWhatIfs, type Simulate, type WhatIfRequest } from '../sim/index.js';
+import { SUACA_MECHANISMS, frontEndLimitsOf, fusedPairsOf, sharingIdenticalRuns, simulateWhatIfs, type Simulate, type WhatIfRequest } from '../sim/index.js';
 import type { MachineParams, SimProgram, SimResult } from '../sim/types.js';
 import { mechanismNotes } from '../sim/refine.js';
 import { UserError } from '../errors.js';
@@ -27,8 +27,9 @@ export interface ReportSubject {
   branch?: { branchLine: number; left: SimProgram; right: SimProgram } | null;
 }
 
-/** All the simulations of one report: main, what-ifs, combinations, branch sides, detail. */
-export function collectReport(subject: ReportSubject, req: ReportRequest, sim: Simulate = simulate): ReportModel {
+/** All the simulations of one report: main, what-ifs, combinations, branch sides, detail (by
+ *  default each distinct run once: sharingIdenticalRuns). */
+export function collectReport(subject: ReportSubject, req: ReportRequest, sim: Simulate = sharingIdenticalRuns()): ReportModel {
   const { params } = subject;
   if (req.detail !== undefined && !subject.program.instructions.some((i) => i.line === req.detail)) {
     const n = subject.program.instructions.length;
@@ -100,7 +101,7 @@ function frontEndNotes(program: SimProgram, params: MachineParams, req: ReportRe
 }
 
 /** One program's main run plus its what-if runs and (optionally) the 8 combinations (src/sim). */
-export function runSection(program: SimProgram, params: MachineParams, req: ReportRequest, sim: Simulate = simulate): { section: Section; result: SimResult; effects: MechanismEffect[] | null } {
+export function runSection(program: SimProgram, params: MachineParams, req: ReportRequest, sim: Simulate = sharingIdenticalRuns()): { section: Section; result: SimResult; effects: MechanismEffect[] | null } {
   const r = simulateWhatIfs(program, params, req, sim);
   return { section: { stats: r.main.stats, whatIf: r.whatIf, combinations: r.combinations }, result: r.main, effects: r.mechanismEffects };
 }

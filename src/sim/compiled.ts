@@ -16,6 +16,18 @@ function int32(v: number, what: string): number {
   return v;
 }
 
+/** Fields of a CompiledProgram that only the report and the explorer's snapshots read: never the
+ *  core, its units, the recorder or the statistics simulate() returns (test/sim/runKey.test.ts runs
+ *  with them made unreadable). engineKey() leaves them out; of `frontEnd` it keeps the plan. */
+export const NOT_SIMULATED: ReadonlySet<string> = new Set(['deps', 'predDeps', 'memDeps', 'portsRemoved', 'fusedWithNext']);
+
+/** JSON of typed arrays, non-finite numbers and -0 that keeps them apart from anything else. */
+export function exactJson(_k: string, v: unknown): unknown {
+  if (ArrayBuffer.isView(v)) return { typed: v.constructor.name, v: Array.from(v as unknown as ArrayLike<number>) };
+  if (typeof v === 'number' && (!Number.isFinite(v) || Object.is(v, -0))) return { number: Object.is(v, -0) ? '-0' : String(v) };
+  return v;
+}
+
 /** Static, precomputed view of the program. */
 export class CompiledProgram {
   readonly n: number;
@@ -244,6 +256,18 @@ export class CompiledProgram {
     }
     this.refinedIssue = mechanisms?.microFusion === true || mechanisms?.frontEnd === true;
     this.frontEnd = mechanisms?.frontEnd ? frontEndPlan(program, machine, this.fused, this.fusedWithNext) : null;
+  }
+
+  /** Everything the simulation reads of this compiled program, as a string: every field (a field
+   *  added later is in it unless named in NOT_SIMULATED), the front end's plan. Two programs
+   *  compiled from the same program and machine with the same key simulate alike. */
+  engineKey(): string {
+    const fields: [string, unknown][] = [];
+    for (const [k, v] of Object.entries(this)) {
+      if (NOT_SIMULATED.has(k)) continue;
+      fields.push([k, k === 'frontEnd' ? (v as FrontEndLimits | null)?.plan ?? null : v]);
+    }
+    return JSON.stringify(fields, exactJson);
   }
 }
 

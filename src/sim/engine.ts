@@ -1,5 +1,6 @@
 // The steppable engine: snapshots for a viewer, seeking via sparse checkpoints and replay.
 
+import { exactJson } from './compiled.js';
 import { CompiledProgram, Core, DEFAULT_MODEL, DIVIDER_BLOCK_BIT, ST_DONE, ST_EXEC, ST_LOADING, ST_WAIT_DEP, ST_WAIT_PORT } from './core.js';
 import type { CoreState, ModelOptions } from './core.js';
 import { coreStats, detailOf, statsOf, statsStateOf } from './stats.js';
@@ -7,6 +8,8 @@ import type { StatsState } from './stats.js';
 import { runToEndSteady, seekPeriodic } from './steady.js';
 import type { SteadyPeriod } from './steady.js';
 import type { FrontEndLimits } from './frontEndPlan.js';
+import { mechanismKey } from './mechanisms.js';
+import type { MechanismSet } from './mechanisms.js';
 import type { Resource } from '../disasm/types.js';
 import type { Engine, EngineRun, EntryState, LineCount, LineDetail, MachineParams, PortSlot, RsEntry, SimConfig, SimProgram, SimResult, Snapshot, Stats } from './types.js';
 
@@ -375,6 +378,44 @@ export function fusedPairsOf(program: SimProgram, machine: MachineParams, opts: 
   const out: number[] = [];
   for (let i = 0; i < cp.n; i++) if (cp.fusedWithNext[i]) out.push(i);
   return out;
+}
+
+const compiledKeys = new WeakMap<SimProgram, WeakMap<MachineParams, Map<string, string>>>();
+
+/** CompiledProgram.engineKey() of `program` on `machine` under `mechanisms`, compiled once per
+ *  set of mechanisms (the compiled program reads nothing else). */
+function compiledKey(program: SimProgram, machine: MachineParams, mechanisms: Partial<MechanismSet> | undefined): string {
+  let byMachine = compiledKeys.get(program);
+  if (!byMachine) { byMachine = new WeakMap(); compiledKeys.set(program, byMachine); }
+  let byMech = byMachine.get(machine);
+  if (!byMech) { byMech = new Map(); byMachine.set(machine, byMech); }
+  const mk = mechanismKey(mechanisms);
+  let k = byMech.get(mk);
+  if (k === undefined) { k = new CompiledProgram(program, machine, mechanisms).engineKey(); byMech.set(mk, k); }
+  return k;
+}
+
+/**
+ * A key of everything simulate()'s result depends on, for one program and machine: the compiled
+ * program as the engine reads it (CompiledProgram.engineKey: what the mechanisms made of the
+ * program), the run's configuration, and the options the core reads itself (port choice at issue,
+ * lazy waits, the scheduler's walk). Two runs of one program and machine with the same key give the
+ * same result (test/sim/runKey.test.ts), so a run whose mechanism switch changes none of these — no
+ * fused pair for macro-fusion to fuse, no zero idiom, no store→load pair — need not be simulated
+ * again (src/sim/whatIf.ts, sharingIdenticalRuns).
+ */
+export function runKey(program: SimProgram, machine: MachineParams, config: SimConfig, opts: EngineOptions = {}): string {
+  const model = opts.model ?? DEFAULT_MODEL;
+  const sorted = (o: object): [string, unknown][] => Object.entries(o).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const { mechanisms: _m, ...coreOptions } = model;
+  // (JSON has no raw line break: the two parts cannot run into each other)
+  return compiledKey(program, machine, model.mechanisms) + '\n' + JSON.stringify([
+    config.iterations,
+    sorted(config.variant),
+    sorted(coreOptions),
+    model.mechanisms?.portChoice === true,
+    opts.fullSimulation === true,
+  ], exactJson);
 }
 
 /** Run the whole simulation (no snapshots): statistics and the detail of every line. */

@@ -2,7 +2,7 @@
 // turned on, and (optionally) all 8 combinations of the switches. `uopscope report` prints these
 // (src/report/collect.ts), and the CLI hands their list to its worker threads first.
 
-import { simulate, type EngineOptions } from './engine.js';
+import { runKey, simulate, type EngineOptions } from './engine.js';
 import { allVariants, variantKey, withSwitches } from './variants.js';
 import { MECHANISMS, SUACA_MECHANISMS, mechanismKey, withMechanism, type Mechanism, type MechanismSet } from './mechanisms.js';
 import type { MachineParams, SimConfig, SimProgram, SimResult, Variant } from './types.js';
@@ -86,6 +86,47 @@ export interface WhatIfRuns {
  *  in worker threads). `opts.model.mechanisms` is the model's switches. */
 export type Simulate = (program: SimProgram, params: MachineParams, config: SimConfig, opts?: EngineOptions) => SimResult;
 
+/**
+ * `sim` (default: simulate) for the runs of one report, run once per distinct engine input (runKey)
+ * and the result handed to every later run whose inputs are identical: the run with a mechanism
+ * switched off that changes nothing the engine reads on this program (no fused pair for
+ * macro-fusion, no zero idiom, no eliminated move, no store→load pair, a front end not modelled on
+ * this core) is the main run again, exactly. What reaches `sim` is only the runs whose inputs differ.
+ */
+export function sharingIdenticalRuns(sim: Simulate = simulate): Simulate {
+  // per program and machine: the results by key; the first run's key is computed only when a
+  // second run is asked (a report with one run, --fast, computes none)
+  interface Runs { first: { config: SimConfig; opts: EngineOptions | undefined; result: SimResult } | null; byKey: Map<string, SimResult> }
+  const byProgram = new WeakMap<SimProgram, WeakMap<MachineParams, Runs>>();
+  return (program, params, config, opts) => {
+    let byMachine = byProgram.get(program);
+    if (!byMachine) { byMachine = new WeakMap(); byProgram.set(program, byMachine); }
+    let runs = byMachine.get(params);
+    if (!runs) {
+      const result = sim(program, params, config, opts);
+      byMachine.set(params, { first: { config: copyConfig(config), opts: copyOptions(opts), result }, byKey: new Map() });
+      return result;
+    }
+    if (runs.first !== null) {
+      runs.byKey.set(runKey(program, params, runs.first.config, runs.first.opts), runs.first.result);
+      runs.first = null;
+    }
+    const key = runKey(program, params, config, opts);
+    let r = runs.byKey.get(key);
+    if (!r) { r = sim(program, params, config, opts); runs.byKey.set(key, r); }
+    return r;
+  };
+}
+
+/** Copies of what a run was asked with (its key may be computed later). */
+function copyConfig(c: SimConfig): SimConfig {
+  return { ...c, variant: { ...c.variant } };
+}
+function copyOptions(o: EngineOptions | undefined): EngineOptions | undefined {
+  if (o === undefined) return undefined;
+  return { ...o, ...(o.model ? { model: { ...o.model, ...(o.model.mechanisms ? { mechanisms: { ...o.model.mechanisms } } : {}) } } : {}) };
+}
+
 const ONE_MORE: Record<keyof WhatIf, Partial<Variant>> = {
   perfectFrontEnd: { perfectFrontEnd: true },
   infinitePorts: { infinitePorts: true },
@@ -121,8 +162,9 @@ export function whatIfJobs(req: WhatIfRequest): WhatIfJob[] {
 }
 
 /** The main run plus its what-if runs (and combinations, and the mechanisms' effects); a run asked
- *  twice runs once. */
-export function simulateWhatIfs(program: SimProgram, params: MachineParams, req: WhatIfRequest, sim: Simulate = simulate): WhatIfRuns {
+ *  twice runs once, and so does (by default: sharingIdenticalRuns) a run whose engine inputs are
+ *  those of a run made already. */
+export function simulateWhatIfs(program: SimProgram, params: MachineParams, req: WhatIfRequest, sim: Simulate = sharingIdenticalRuns()): WhatIfRuns {
   const mech: MechanismSet = { ...(req.mechanisms ?? SUACA_MECHANISMS) };
   const runs = new Map<string, VariantFigures>();
   const once = (j: WhatIfJob): VariantFigures => {

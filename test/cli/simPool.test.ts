@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { simulate, BASELINE } from '../../src/sim/index.js';
 import type { MachineParams, SimProgram, Variant } from '../../src/sim/index.js';
 import { simulateAll } from '../../src/cli/simPool.js';
-import { runReport, PARALLEL_MIN_INSTANCES } from '../../src/cli/commands/reportRun.js';
+import { runReport, runHereFor, PARALLEL_MIN_INSTANCES, PARALLEL_MIN_MS } from '../../src/cli/commands/reportRun.js';
 
 const SNB: MachineParams = { arch: 'SNB', ports: [0, 1, 2, 3, 4, 5], issueWidth: 4, rsSize: 54, dividerPort: 0 };
 // a small loop with a loop-carried chain, a divider µop and port pressure
@@ -46,4 +46,24 @@ test('report of the stencil above the parallel threshold: the same JSON with and
   const inline = await run('0');
   assert.equal(JSON.parse(inline).iterations, iterations);
   assert.equal(await run('2'), inline);
+});
+
+test('a large report\'s runs go one after the other here until they have taken PARALLEL_MIN_MS; only the rest go to worker threads', () => {
+  // a clock that each run moves on by its cost (ms)
+  const runWith = (costs: number[], ms: number) => {
+    let now = 0;
+    const ran: number[] = [];
+    const rest = runHereFor(costs.map((c, i) => ({ i, c })), (x) => { ran.push(x.i); now += x.c; }, ms, () => now);
+    return { ran, rest: rest.map((x) => x.i) };
+  };
+  // the IVB stencil's five runs, cold: the first ≈ 40 ms, together ≈ 65 ms: all here
+  assert.deepEqual(runWith([40, 20, 1, 1, 2], PARALLEL_MIN_MS), { ran: [0, 1, 2, 3, 4], rest: [] });
+  // and on a busy machine (the first 150 ms)
+  assert.deepEqual(runWith([150, 40, 1, 1, 2], PARALLEL_MIN_MS), { ran: [0, 1, 2, 3, 4], rest: [] });
+  // long runs: the first here, as many more as fit in the time, the rest to the workers
+  assert.deepEqual(runWith([60, 60, 60, 60], 100), { ran: [0, 1], rest: [2, 3] });
+  assert.deepEqual(runWith([500, 500, 500], 100), { ran: [0], rest: [1, 2] });
+  // 0 ms (the tests' UOPSCOPE_PARALLEL_MIN_MS=0): the first here, every other one offloaded
+  assert.deepEqual(runWith([1, 1, 1], 0), { ran: [0], rest: [1, 2] });
+  assert.deepEqual(runWith([], 100), { ran: [], rest: [] });
 });

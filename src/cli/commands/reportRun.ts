@@ -4,7 +4,7 @@
 import { effectiveSettings, parseArch, parseIterations } from '../config.js';
 import { analyse, branchPrograms, loopFor, type Analysis } from '../pipeline.js';
 import { collectReport, type ReportRequest } from '../../report/collect.js';
-import { BASELINE, VARIANT_SWITCHES, SUACA_MECHANISMS, jobKey, engineOptionsOf, simulate, whatIfJobs, type EngineOptions, type MechanismSet, type Simulate } from '../../sim/index.js';
+import { BASELINE, VARIANT_SWITCHES, SUACA_MECHANISMS, engineOptionsOf, jobKey, runKey, sharingIdenticalRuns, simulate, whatIfJobs, type EngineOptions, type MechanismSet, type Simulate, type WhatIfJob } from '../../sim/index.js';
 import { mechanismsFromArgv } from '../modelOptions.js';
 import { simulateAll } from '../simPool.js';
 import { renderText } from '../../report/text.js';
@@ -93,39 +93,65 @@ export async function buildReport(input: InputOptions & RegionSelection, a: Repo
  *  go one after the other: a worker thread costs more to start than the run. */
 export const PARALLEL_MIN_INSTANCES = 200_000;
 
-/** A large report's runs go to worker threads only when the first run, simulated here, shows that
- *  the rest would take longer than this one after the other (ms): a worker thread costs tens of
- *  milliseconds to start, and most runs of a periodic loop take about one (the steady state,
- *  src/sim/steady.ts). UOPSCOPE_PARALLEL_MIN_MS overrides it (0: always offload, for the tests). */
-export const PARALLEL_MIN_MS = 100;
+/** A large report's runs go one after the other here until they have taken this long (ms); only
+ *  what is left then goes to worker threads. A worker thread costs tens of milliseconds to start
+ *  (and as much CPU time, on a machine whose cores may be busy), and most runs of a periodic loop
+ *  take a few (the steady state, src/sim/steady.ts): the first run's time, which includes the
+ *  engine's warm-up, predicted the rest badly (on the IVB stencil the first run, 40–100 ms cold,
+ *  made 4 runs that together took 20–35 ms look like 160 ms or more). 200 ms: on a busy machine
+ *  that first run alone took 100–150 ms (load 7), and a long report loses at most half of this to
+ *  running here alone. UOPSCOPE_PARALLEL_MIN_MS overrides it (0: everything after the first run in
+ *  worker threads, for the tests). */
+export const PARALLEL_MIN_MS = 200;
 
 function parallelMinMs(): number {
   const v = Number(process.env.UOPSCOPE_PARALLEL_MIN_MS);
   return process.env.UOPSCOPE_PARALLEL_MIN_MS !== undefined && Number.isFinite(v) && v >= 0 ? v : PARALLEL_MIN_MS;
 }
 
+/** Runs `items` one after the other with `run` (the first always) until they have taken `ms`
+ *  milliseconds by `clock`; returns those not run. */
+export function runHereFor<T>(items: readonly T[], run: (item: T) => void, ms: number, clock: () => number = () => performance.now()): T[] {
+  const t0 = clock();
+  let x = 0;
+  for (; x < items.length && (x === 0 || clock() - t0 < ms); x++) run(items[x]!);
+  return items.slice(x);
+}
+
 /**
  * The main analysis and its what-if runs (and combinations, and the runs with each mechanism
- * flipped) of a large report: the first run here, the rest after it here too when that is cheap,
- * else at once in worker threads (simPool.ts); as the Simulate that collectReport then reads them
- * from. For a small report, or when only one run is asked, plain simulate().
+ * flipped) of a large report: each distinct run once (a run whose engine inputs are another's,
+ * runKey, is that run: sharingIdenticalRuns), here one after the other until they have taken
+ * PARALLEL_MIN_MS, the rest then at once in worker threads (simPool.ts); as the Simulate that
+ * collectReport then reads them from. For a small report, or when only one run is asked,
+ * simulate() shared likewise.
  */
 async function parallelRuns(program: SimProgram, params: MachineParams, req: ReportRequest): Promise<Simulate> {
   const jobs = whatIfJobs(req);
-  if (jobs.length < 2 || req.iterations * program.instructions.length < PARALLEL_MIN_INSTANCES) return simulate;
-  const done = new Map<string, SimResult>();
-  const t0 = performance.now();
-  done.set(jobKey(jobs[0]!), simulate(program, params, { iterations: req.iterations, variant: jobs[0]!.variant }, engineOptionsOf(jobs[0]!.mechanisms)));
-  if ((performance.now() - t0) * (jobs.length - 1) >= parallelMinMs()) {
-    const rest = jobs.slice(1);
-    const results = await simulateAll(program, params, rest.map((j) => ({ iterations: req.iterations, variant: j.variant })),
-      { engineOptions: rest.map((j) => engineOptionsOf(j.mechanisms)) });
-    rest.forEach((j, k) => done.set(jobKey(j), results[k]!));
+  if (jobs.length < 2 || req.iterations * program.instructions.length < PARALLEL_MIN_INSTANCES) return sharingIdenticalRuns();
+  const configOf = (j: WhatIfJob) => ({ iterations: req.iterations, variant: j.variant });
+  const distinct = new Map<string, WhatIfJob>();
+  const keyed: [string, WhatIfJob][] = [];
+  for (const j of jobs) {
+    const k = runKey(program, params, configOf(j), engineOptionsOf(j.mechanisms));
+    if (!distinct.has(k)) distinct.set(k, j);
+    keyed.push([k, j]);
   }
+  const done = new Map<string, SimResult>();
+  const rest = runHereFor([...distinct], ([k, j]) => done.set(k, simulate(program, params, configOf(j), engineOptionsOf(j.mechanisms))), parallelMinMs());
+  if (rest.length > 0) {
+    const results = await simulateAll(program, params, rest.map(([, j]) => configOf(j)), { engineOptions: rest.map(([, j]) => engineOptionsOf(j.mechanisms)) });
+    rest.forEach(([k], y) => done.set(k, results[y]!));
+  }
+  // each job's result by its job key (cheap to compute per run asked); any other run: simulated
+  const byJob = new Map<string, SimResult>();
+  for (const [k, j] of keyed) byJob.set(jobKey(j), done.get(k)!);
+  const other = sharingIdenticalRuns();
   // a run without the model's switches is SUACA's (every mechanism off)
   const mechanismsOfOpts = (o: EngineOptions | undefined): MechanismSet => ({ ...SUACA_MECHANISMS, ...(o?.model?.mechanisms ?? {}) });
   return (p, m, config, opts) => (p === program && m === params && config.iterations === req.iterations && config.trace === undefined
-    && done.get(jobKey({ variant: config.variant, mechanisms: mechanismsOfOpts(opts) }))) || simulate(p, m, config, opts);
+    && opts?.fullSimulation === undefined && opts?.model?.lazyWaits === undefined && opts?.model?.scheduler === undefined
+    && byJob.get(jobKey({ variant: config.variant, mechanisms: mechanismsOfOpts(opts) }))) || other(p, m, config, opts);
 }
 
 /** What `uopscope report` prints. */

@@ -273,6 +273,16 @@ export class Ports {
     order[q] = p; pos[p] = q;
   }
 
+  /** Sort the port order by use (ties: the lower port first), as the µops taken so far left it:
+   *  take() keeps exactly this order, so this moves it only when the use was changed wholesale
+   *  (steady.ts moving the run forward by whole periods). */
+  reorder(): void {
+    const usage = this.usage;
+    const sorted = Array.from(this.order).sort((a, b) => usage[a]! - usage[b]! || a - b);
+    for (let q = 0; q < sorted.length; q++) this.order[q] = sorted[q]!;
+    this.indexOrder();
+  }
+
   /** move forward by dg instances (steady.ts): the holders' numbers */
   shift(dg: number): void {
     for (let p = 0; p < this.P; p++) {
