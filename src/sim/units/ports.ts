@@ -18,6 +18,9 @@ export function portCapOf(cap: number): number {
   return cap >= UNLIMITED_PORT_CAP ? UNLIMITED_PORT_CAP : Number.isNaN(cap) ? cap : Math.ceil(cap);
 }
 
+/** blocked port masks whose blame a cycle keeps (Ports.blameBlockers) */
+const BLAME_CACHE = 8;
+
 export interface PortsState {
   /** per port index: µops it took so far */
   usage: Float64Array;
@@ -46,19 +49,24 @@ export class Ports {
   queued: Int32Array;
   /** the ports (bits; DIVIDER_BLOCK_BIT: the divider) that made the last `choose` fail */
   lastBlocked = 0;
-  /** ports (bits) that took as many µops as they can this cycle */
-  private full = 0;
+  /** ports (bits) that took as many µops as they can this cycle (read by the scheduler's
+   *  event-driven walk, which refuses such a µop itself, as `choose` would) */
+  full = 0;
   /** the instance that took a port last this cycle (-1: none): an instance visited once per cycle
    *  holds a port this cycle only if it is this one */
-  private lastTaker = -1;
-  /** the blame of the last blocked mask this cycle (holder lines and ports, in blame order): a
-   *  blocked port is full and keeps its holders for the rest of the cycle, so another instance
-   *  (holding none) blocked by the same ports blames the same holders; -1: none yet */
-  private bcMask = -1;
+  lastTaker = -1;
+  /** the blame of the blocked masks met so far this cycle (up to BLAME_CACHE masks; holder lines
+   *  and ports, in blame order): a blocked port is full and keeps its holders for the rest of the
+   *  cycle, so another instance (holding none) blocked by the same ports blames the same holders.
+   *  Entry k: mask bcMasks[k], pairs bcLine/bcPort[bcFrom[k] .. bcFrom[k + 1]); bcN entries.
+   *  (The scheduler's event-driven walk reads them to blame those holders without a call.) */
+  bcN = 0;
+  readonly bcMasks = new Int32Array(BLAME_CACHE);
+  readonly bcFrom = new Int32Array(BLAME_CACHE + 1);
   private bcLen = 0;
   private bcFill = false;
-  private bcLine: Int32Array;
-  private bcPort: Int32Array;
+  bcLine: Int32Array;
+  bcPort: Int32Array;
   /** instances blamed already for the current blocked instance: blamed[0 .. blamedLen) */
   private blamed: Int32Array;
   private blamedLen = 0;
@@ -77,8 +85,8 @@ export class Ports {
     this.queued = new Int32Array(P);
     // holders of all ports, plus the divider's owner: the most one blocked instance can blame
     this.blamed = new Int32Array(P * this.holdCap + 1);
-    this.bcLine = new Int32Array(P * this.holdCap + 1);
-    this.bcPort = new Int32Array(P * this.holdCap + 1);
+    this.bcLine = new Int32Array(BLAME_CACHE * (P * this.holdCap + 1));
+    this.bcPort = new Int32Array(BLAME_CACHE * (P * this.holdCap + 1));
   }
 
   /** a new cycle: no port is held */
@@ -87,7 +95,7 @@ export class Ports {
     for (let p = 0; p < pc.length; p++) pc[p] = 0;
     this.full = 0;
     this.lastTaker = -1;
-    this.bcMask = -1;
+    this.bcN = 0;
   }
 
   /** Algorithm 5: the port for µop u of instance g (line i) in cycle c, taken; -1 (and
@@ -188,14 +196,17 @@ export class Ports {
   blameBlockers(g: number, i: number, blocked: number): void {
     this.bcFill = false;
     if ((blocked & DIVIDER_BLOCK_BIT) === 0 && this.lastTaker !== g) {
-      if (blocked === this.bcMask) {
+      const k = this.cachedBlame(blocked);
+      if (k >= 0) {
         const rec = this.rec, bl = this.bcLine, bp = this.bcPort;
-        for (let x = 0; x < this.bcLen; x++) rec.onPortBlocked(i, bl[x]!, bp[x]!);
+        for (let x = this.bcFrom[k]!, end = this.bcFrom[k + 1]!; x < end; x++) rec.onPortBlocked(i, bl[x]!, bp[x]!);
         return;
       }
-      this.bcFill = true;
-      this.bcMask = blocked;
-      this.bcLen = 0;
+      if (this.bcN < BLAME_CACHE) {
+        this.bcFill = true;
+        this.bcMasks[this.bcN] = blocked;
+        this.bcLen = this.bcFrom[this.bcN]!;
+      }
     }
     this.blamedLen = 0;
     const P = this.P;
@@ -206,6 +217,14 @@ export class Ports {
     }
     const owner = this.divider.owner;
     if ((blocked & DIVIDER_BLOCK_BIT) !== 0 && owner >= 0) this.blame(owner, g, i, this.cp.divPortOf[i]!);
+    if (this.bcFill) { this.bcFill = false; this.bcFrom[++this.bcN] = this.bcLen; }
+  }
+
+  /** the blame cache's entry of blocked mask `m` this cycle, or -1 */
+  cachedBlame(m: number): number {
+    const ms = this.bcMasks;
+    for (let k = 0; k < this.bcN; k++) if (ms[k] === m) return k;
+    return -1;
   }
 
   private blame(holder: number, g: number, i: number, p: number): void {
@@ -247,7 +266,7 @@ export class Ports {
     const need = this.P * this.holdCap + 1;
     if (this.blamed.length < need) {
       this.blamed = new Int32Array(need);
-      this.bcLine = new Int32Array(need); this.bcPort = new Int32Array(need); this.bcMask = -1;
+      this.bcLine = new Int32Array(BLAME_CACHE * need); this.bcPort = new Int32Array(BLAME_CACHE * need); this.bcN = 0;
     }
   }
 

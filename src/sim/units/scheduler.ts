@@ -11,6 +11,7 @@ import type { BlameRecorder } from '../recorder.js';
 import type { FrontEnd } from './frontEnd.js';
 import type { Ports } from './ports.js';
 import { RENAME_ALWAYS, RENAME_MOVE } from '../refine.js';
+import { DIVIDER_BLOCK_BIT } from './divider.js';
 
 export const ST_LOADING = 1;
 export const ST_WAIT_DEP = 2;
@@ -397,70 +398,98 @@ export class Scheduler implements SchedulerState {
     this.wokeAt = 0;
     const a = this.act, aLen = this.actLen, out = this.act2;
     const cp = this.cp;
-    const n = cp.n;
-    const maxU = cp.maxU;
+    const maxU = cp.maxU, P = cp.P;
     const ports = this.ports;
     const rec = this.rec;
-    const { line, iteration, start, depWait, portBlock, loaded, uopPort, assigned, zeroLat } = this;
-    const { uops } = cp;
+    // the recorder's counters as locals (restore replaces the arrays, never during a cycle)
+    const { had, caused, portCaused, portWas } = rec;
+    const { line, iteration, start, depWait, portBlock, loaded, uopPort, assigned, zeroLat, uopQueue } = this;
+    const { uops, uopMask, div, divUop } = cp;
     const zl = cp.anyRenamed;                       // some line is executed at rename (refined model)
+    const noDeps = this.noDeps, issuePorts = this.issuePorts;
     let o = 0, ai = 0;
     for (;;) {
       let g: number;
-      if (this.wokeAt < this.wokeLen && (ai >= aLen || this.woke[this.wokeAt]! < a[ai]!)) g = this.woke[this.wokeAt++]!;
+      const wa = this.wokeAt;
+      if (wa < this.wokeLen && (ai >= aLen || woke[wa]! < a[ai]!)) { g = woke[wa]!; this.wokeAt = wa + 1; }
       else if (ai < aLen) g = a[ai++]!;
       else break;
       const s = g & mask;
       const i = line[s]!;
-      const k = iteration[s]!;
-      if (!this.noDeps && depsOk[s] === 0 && this.depBlocked(s, i, k, c)) {
+      if (!noDeps && depsOk[s] === 0 && this.depBlocked(s, i, iteration[s]!, c)) {
         // a look again next cycle (the eager accounting, or a producer released then) stays in
         // `act` (visited next cycle, as from the wheel; no wake can lower it below that); the
         // stamp makes an older wheel entry for that cycle stale
-        const nx = this.nextLook[s]!;
+        const nx = nextLook[s]!;
         if (nx === c + 1) { out[o++] = g; stamp[s] = c + 1; }
         else if (nx !== NEVER) this.file(g, nx);
         continue;
       }
       depsOk[s] = 1;
       depWait[s] = 0;
-      portBlock[s] = 0;
       const ld = loaded[s]!;
       if (zl && zeroLat[s] === 1) {
+        portBlock[s] = 0;
         if (ld === uops[i]!) {
           start[s] = c;
           status[s] = ST_DONE;
           this.completed++;
           this.used -= ld;
-          this.wake(g, i, k, c);
+          this.wake(g, i, iteration[s]!, c);
           continue;
         }
         status[s] = ST_LOADING;
-        rec.onWait(i, 1);
+        had[i]!++;
         out[o++] = g; continue;
       }
       let ok = ld === uops[i]!;
       let blocked = 0;
-      for (let u = 0; u < ld; u++) {
-        if (uopPort[s * maxU + u]! >= 0) continue;
-        const p = this.issuePorts ? ports.takeAssigned(g, i, u, this.uopQueue[s * maxU + u]!, c) : ports.choose(g, i, u, c);
+      // a µop (not the divider's) whose ports are all full this cycle, of an instance that holds
+      // none, is refused here, as Ports.choose / takeAssigned would refuse it (same blocking mask)
+      const full = ports.full, holds = ports.lastTaker === g;
+      const du = div[i]! > 0 ? divUop[i]! : -1;
+      for (let u = 0, x = s * maxU; u < ld; u++, x++) {
+        if (uopPort[x]! >= 0) continue;
+        let p: number;
+        if (issuePorts) {
+          const q = uopQueue[x]!;
+          if (u !== du && q >= 0 && !holds && (full & (1 << q)) !== 0) { ok = false; blocked |= 1 << q; continue; }
+          p = ports.takeAssigned(g, i, u, q, c);
+        } else {
+          const m = uopMask[i * maxU + u]!;
+          if (u !== du && !holds && (m & ~full) === 0) { ok = false; blocked |= m; continue; }
+          p = ports.choose(g, i, u, c);
+        }
         if (p < 0) { ok = false; blocked |= ports.lastBlocked; continue; }
-        uopPort[s * maxU + u] = p;
+        uopPort[x] = p;
         assigned[s]!++;
         rec.onAssigned(i, p);
         this.used--;
       }
       if (ok) {
+        portBlock[s] = 0;
         start[s] = c;
         status[s] = ST_EXEC;
         this.executing[this.executingLen++] = g;
-        this.wake(g, i, k, c);
+        this.wake(g, i, iteration[s]!, c);
         continue;
       }
       portBlock[s] = blocked;
-      status[s] = blocked !== 0 ? ST_WAIT_PORT : ST_LOADING;
-      if (blocked !== 0) ports.blameBlockers(g, i, blocked);
-      rec.onWait(i, 1);
+      if (blocked !== 0) {
+        status[s] = ST_WAIT_PORT;
+        const k = (blocked & DIVIDER_BLOCK_BIT) === 0 && ports.lastTaker !== g ? ports.cachedBlame(blocked) : -1;
+        if (k >= 0) {
+          // the holders blamed for this mask earlier in the cycle (Ports.blameBlockers' reuse)
+          const bl = ports.bcLine, bp = ports.bcPort;
+          for (let y = ports.bcFrom[k]!, end = ports.bcFrom[k + 1]!; y < end; y++) {
+            const h = bl[y]!, pt = bp[y]!;
+            caused[h]!++;
+            portCaused[h * P + pt]!++;
+            portWas[i * P + pt]!++;
+          }
+        } else ports.blameBlockers(g, i, blocked);
+      } else status[s] = ST_LOADING;
+      had[i]!++;
       out[o++] = g; continue;
     }
     this.act2 = a;
