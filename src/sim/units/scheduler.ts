@@ -266,13 +266,15 @@ export class Scheduler implements SchedulerState {
     if (status[s] === ST_WAIT_DEP) this.settle(s, i, c);
     const n = cp.n, head = this.head, mask = this.mask, start = this.start, zeroLat = this.zeroLat;
     const zl = cp.anyRenamed;                       // some line is executed at rename (refined model)
-    const rec = this.rec;
+    // the recorder's counters (Recorder.onDepWait / onWait, written directly)
+    const { caused, predBlame, had } = this.rec;
     let waitMask = 0;
     let next = NEVER;
+    const kn = k * n;
     for (let e = e0; e < e1; e++) {
       let pg: number;
-      if (predLC[e]) { if (k === 0) continue; pg = (k - 1) * n + predLine[e]!; }
-      else pg = k * n + predLine[e]!;
+      if (predLC[e]) { if (k === 0) continue; pg = kn - n + predLine[e]!; }
+      else pg = kn + predLine[e]!;
       if (pg < head) continue;                    // finished long ago
       const ps = pg & mask;
       const st = start[ps]!;
@@ -280,11 +282,12 @@ export class Scheduler implements SchedulerState {
       if (rel > c) {
         waitMask |= 1 << Math.min(e - e0, 30);
         if (rel < next) next = rel;
-        rec.onDepWait(e, predLine[e]!, 1);
+        caused[predLine[e]!]!++;
+        predBlame[e]!++;
       }
     }
     if (waitMask === 0) return false;
-    rec.onWait(i, 1);
+    had[i]!++;
     this.depWait[s] = waitMask;
     this.portBlock[s] = 0;
     status[s] = ST_WAIT_DEP;
@@ -444,20 +447,21 @@ export class Scheduler implements SchedulerState {
       }
       let ok = ld === uops[i]!;
       let blocked = 0;
-      // a µop (not the divider's) whose ports are all full this cycle, of an instance that holds
-      // none, is refused here, as Ports.choose / takeAssigned would refuse it (same blocking mask)
-      const full = ports.full, holds = ports.lastTaker === g;
+      // the ports full before this visit are held by other instances (this one holds no port
+      // until it takes one here): a µop (not the divider's) whose ports are all among them is
+      // refused here, with those ports as the blocking mask, as Ports.choose / takeAssigned would
+      const full = ports.lastTaker === g ? 0 : ports.full;
       const du = div[i]! > 0 ? divUop[i]! : -1;
       for (let u = 0, x = s * maxU; u < ld; u++, x++) {
         if (uopPort[x]! >= 0) continue;
         let p: number;
         if (issuePorts) {
           const q = uopQueue[x]!;
-          if (u !== du && q >= 0 && !holds && (full & (1 << q)) !== 0) { ok = false; blocked |= 1 << q; continue; }
+          if (u !== du && q >= 0 && (full & (1 << q)) !== 0) { ok = false; blocked |= 1 << q; continue; }
           p = ports.takeAssigned(g, i, u, q, c);
         } else {
           const m = uopMask[i * maxU + u]!;
-          if (u !== du && !holds && (m & ~full) === 0) { ok = false; blocked |= m; continue; }
+          if (u !== du && (m & ~full) === 0) { ok = false; blocked |= m; continue; }
           p = ports.choose(g, i, u, c);
         }
         if (p < 0) { ok = false; blocked |= ports.lastBlocked; continue; }
@@ -550,12 +554,16 @@ export class Scheduler implements SchedulerState {
     const d = upTo - this.accounted[s]!;
     if (d <= 0) return;
     const cp = this.cp;
-    const e0 = cp.predStart[i]!;
+    const { predStart, predLine } = cp;
+    const e0 = predStart[i]!, e1 = predStart[i + 1]!;
     const m = this.depWait[s]!;
-    this.rec.onWait(i, d);
-    for (let e = e0; e < cp.predStart[i + 1]!; e++) {
+    // Recorder.onWait / onDepWait, written directly
+    const { had, caused, predBlame } = this.rec;
+    had[i]! += d;
+    for (let e = e0; e < e1; e++) {
       if ((m & (1 << (e - e0))) === 0) continue;
-      this.rec.onDepWait(e, cp.predLine[e]!, d);
+      caused[predLine[e]!]! += d;
+      predBlame[e]! += d;
     }
     this.accounted[s] = upTo;
   }
@@ -564,16 +572,21 @@ export class Scheduler implements SchedulerState {
   private wake(g: number, i: number, k: number, c: number): void {
     const cp = this.cp;
     const n = cp.n;
-    const fe = this.frontEnd;
-    for (let q = cp.succStart[i]!; q < cp.succStart[i + 1]!; q++) {
-      const e = cp.succPred[q]!;
-      const cg = (cp.predLC[e] ? k + 1 : k) * n + cp.predOwner[e]!;
-      if (cg <= g || !fe.isLoaded(cg)) continue;
-      const s2 = cg & this.mask;
-      if (this.status[s2] !== ST_WAIT_DEP) continue;
-      const rel = cp.anyRenamed && this.zeroLat[g & this.mask] === 1 ? c : c + cp.predLat[e]!;
-      if (rel < this.nextLook[s2]!) {
-        this.nextLook[s2] = rel;
+    const { succStart, succPred, predLC, predOwner, predLat } = cp;
+    // FrontEnd.isLoaded, its state as locals (the front end does not move during dispatch)
+    const fe = this.frontEnd, feNext = fe.next, feLoaded = fe.loaded > 0;
+    const mask = this.mask, status = this.status, nextLook = this.nextLook;
+    const atRename = cp.anyRenamed && this.zeroLat[g & mask] === 1;
+    const kn = k * n;
+    for (let q = succStart[i]!, q1 = succStart[i + 1]!; q < q1; q++) {
+      const e = succPred[q]!;
+      const cg = (predLC[e] ? kn + n : kn) + predOwner[e]!;
+      if (cg <= g || cg > feNext || (cg === feNext && !feLoaded)) continue;
+      const s2 = cg & mask;
+      if (status[s2] !== ST_WAIT_DEP) continue;
+      const rel = atRename ? c : c + predLat[e]!;
+      if (rel < nextLook[s2]!) {
+        nextLook[s2] = rel;
         if (this.events) {
           if (rel > c) this.file(cg, rel);
           else if (this.stamp[s2] !== c) {
