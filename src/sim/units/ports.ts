@@ -45,6 +45,8 @@ export class Ports {
   orderPos: Int32Array;
   count: Int32Array;
   hold: Int32Array;
+  /** the program line of each holder in `hold` (derived: hold[x] % n) */
+  private holdLine: Int32Array;
   holdCap = 4;
   queued: Int32Array;
   /** the ports (bits; DIVIDER_BLOCK_BIT: the divider) that made the last `choose` fail */
@@ -85,6 +87,7 @@ export class Ports {
     this.indexOrder();
     this.count = new Int32Array(P);
     this.hold = new Int32Array(P * this.holdCap);
+    this.holdLine = new Int32Array(P * this.holdCap);
     this.queued = new Int32Array(P);
     // holders of all ports, plus the divider's owner: the most one blocked instance can blame
     this.blamed = new Int32Array(P * this.holdCap + 1);
@@ -111,11 +114,11 @@ export class Ports {
     if (sp >= 0 && !isDiv) {
       // fast path for a µop with one possible port (same outcome as the loops below)
       const cnt = this.count[sp]!;
-      if (cnt < this.cap) { this.take(g, sp); return sp; }
+      if (cnt < this.cap) { this.take(g, i, sp); return sp; }
       const base = sp * this.holdCap;
       let own = true;
       for (let h = 0; h < cnt; h++) if (this.hold[base + h] !== g) { own = false; break; }
-      if (own) { this.take(g, sp); return sp; }
+      if (own) { this.take(g, i, sp); return sp; }
       this.lastBlocked = 1 << sp;
       return -1;
     }
@@ -130,7 +133,7 @@ export class Ports {
       if ((m & (1 << p)) === 0) continue;
       if (isDiv && p === cp.divPortOf[i] && div.blocks(g, c)) { blocked |= DIVIDER_BLOCK_BIT; continue; }
       if (this.count[p]! < this.cap) {
-        this.take(g, p);
+        this.take(g, i, p);
         if (isDiv && p === cp.divPortOf[i]) {
           div.occupy(g, c, cp.div[i]!);
           this.rec.onDivider(i, cp.div[i]!);
@@ -148,7 +151,7 @@ export class Ports {
       const base = p * this.holdCap;
       let own = cnt > 0;
       for (let h = 0; h < cnt; h++) if (this.hold[base + h] !== g) { own = false; break; }
-      if (own) { this.take(g, p); return p; }
+      if (own) { this.take(g, i, p); return p; }
     }
     this.lastBlocked = blocked;
     return -1;
@@ -161,10 +164,12 @@ export class Ports {
     const cp = this.cp;
     const m = cp.uopMask[i * cp.maxU + u]!;
     const q = this.queued;
-    let best = -1;
-    for (let p = 0; p < this.P; p++) {
-      if ((m & (1 << p)) === 0) continue;
-      if (best < 0 || q[p]! < q[best]!) best = p;
+    let best = -1, bestQ = 0;
+    // the mask's ports in index order (lowest set bit first); ties keep the lower port
+    for (let r = m; r !== 0; r &= r - 1) {
+      const p = 31 - Math.clz32(r & -r);
+      const qp = q[p]!;
+      if (best < 0 || qp < bestQ) { best = p; bestQ = qp; }
     }
     if (best >= 0) q[best]!++;
     return best;
@@ -185,7 +190,7 @@ export class Ports {
       for (let h = 0; h < cnt; h++) if (this.hold[base + h] !== g) { free = false; break; }
     }
     if (!free) { this.lastBlocked = 1 << p; return -1; }
-    this.take(g, p);
+    this.take(g, i, p);
     this.queued[p]!--;
     if (isDiv) {
       this.divider.occupy(g, c, cp.div[i]!);
@@ -213,14 +218,14 @@ export class Ports {
     }
     this.blamedLen = 0;
     // the blocked ports in index order (lowest set bit first)
-    const hc = this.holdCap, hold = this.hold, count = this.count;
+    const hc = this.holdCap, hold = this.hold, holdLine = this.holdLine, count = this.count;
     for (let m = blocked & ~DIVIDER_BLOCK_BIT; m !== 0; m &= m - 1) {
       const p = 31 - Math.clz32(m & -m);
       const base = p * hc;
-      for (let h = 0, cnt = count[p]!; h < cnt; h++) this.blame(hold[base + h]!, g, i, p);
+      for (let h = 0, cnt = count[p]!; h < cnt; h++) this.blame(hold[base + h]!, holdLine[base + h]!, g, i, p);
     }
     const owner = this.divider.owner;
-    if ((blocked & DIVIDER_BLOCK_BIT) !== 0 && owner >= 0) this.blame(owner, g, i, this.cp.divPortOf[i]!);
+    if ((blocked & DIVIDER_BLOCK_BIT) !== 0 && owner >= 0) this.blame(owner, owner % this.cp.n, g, i, this.cp.divPortOf[i]!);
     if (this.bcFill) { this.bcFill = false; this.bcFrom[++this.bcN] = this.bcLen; }
   }
 
@@ -231,15 +236,16 @@ export class Ports {
     return -1;
   }
 
-  private blame(holder: number, g: number, i: number, p: number): void {
+  /** blame holder (an instance of line hl) of port p for instance g (line i), once per blocked instance */
+  private blame(holder: number, hl: number, g: number, i: number, p: number): void {
     if (holder === g) return;
     const bl = this.blamed;
     const len = this.blamedLen;
     for (let x = 0; x < len; x++) if (bl[x] === holder) return;
     bl[len] = holder;
     this.blamedLen = len + 1;
-    this.rec.onPortBlocked(i, holder % this.cp.n, p);
-    if (this.bcFill) { this.bcLine[this.bcLen] = holder % this.cp.n; this.bcPort[this.bcLen] = p; this.bcLen++; }
+    this.rec.onPortBlocked(i, hl, p);
+    if (this.bcFill) { this.bcLine[this.bcLen] = hl; this.bcPort[this.bcLen] = p; this.bcLen++; }
   }
 
   /** instances holding port index p this cycle */
@@ -247,17 +253,23 @@ export class Ports {
     return Array.from(this.hold.subarray(p * this.holdCap, p * this.holdCap + this.count[p]!));
   }
 
-  private take(g: number, p: number): void {
+  /** instance g (line i) takes port index p */
+  private take(g: number, i: number, p: number): void {
     const cnt = this.count[p]!;
     if (cnt >= this.holdCap) {
       const P = this.P, hc = this.holdCap * 2;
-      const h = new Int32Array(P * hc);
-      for (let q = 0; q < P; q++) h.set(this.hold.subarray(q * this.holdCap, q * this.holdCap + this.count[q]!), q * hc);
+      const h = new Int32Array(P * hc), hl = new Int32Array(P * hc);
+      for (let q = 0; q < P; q++) {
+        h.set(this.hold.subarray(q * this.holdCap, q * this.holdCap + this.count[q]!), q * hc);
+        hl.set(this.holdLine.subarray(q * this.holdCap, q * this.holdCap + this.count[q]!), q * hc);
+      }
       this.hold = h;
+      this.holdLine = hl;
       this.holdCap = hc;
       this.sizeBlamed();
     }
     this.hold[p * this.holdCap + cnt] = g;
+    this.holdLine[p * this.holdCap + cnt] = i;
     this.count[p] = cnt + 1;
     if (cnt + 1 >= this.cap) this.full |= 1 << p;
     this.lastTaker = g;
@@ -310,6 +322,9 @@ export class Ports {
   restore(s: PortsState): void {
     this.usage = s.usage.slice(); this.order = s.order.slice(); this.count = s.count.slice();
     this.hold = s.hold.slice(); this.holdCap = s.holdCap; this.queued = s.queued.slice();
+    const n = this.cp.n;
+    this.holdLine = new Int32Array(this.hold.length);
+    for (let x = 0; x < this.hold.length; x++) this.holdLine[x] = this.hold[x]! % n;
     this.indexOrder();
     this.sizeBlamed();
   }
