@@ -614,21 +614,24 @@ export class Scheduler implements SchedulerState {
 
   /** Algorithm 6: advance executing instances in cycle c, finish those that reached their latency. */
   execute(c: number): void {
-    const cp = this.cp;
-    const xl = this.executing;
-    let keep = 0;
-    for (let x = 0; x < this.executingLen; x++) {
+    const lat = this.cp.lat;
+    const xl = this.executing, len = this.executingLen;
+    const mask = this.mask, line = this.line, start = this.start, status = this.status;
+    let keep = 0, done = 0;
+    for (let x = 0; x < len; x++) {
       const g = xl[x]!;
-      const s = g & this.mask;
-      const i = this.line[s]!;
-      if (c - this.start[s]! + 1 >= cp.lat[i]!) {
-        this.status[s] = ST_DONE;
-        this.completed++;
+      const s = g & mask;
+      if (c - start[s]! + 1 >= lat[line[s]!]!) {
+        status[s] = ST_DONE;
+        done++;
       } else xl[keep++] = g;
     }
     this.executingLen = keep;
+    this.completed += done;
     const upTo = this.frontEnd.next;
-    while (this.head < upTo && this.status[this.head & this.mask] === ST_DONE) this.head++;
+    let h = this.head;
+    while (h < upTo && status[h & mask] === ST_DONE) h++;
+    this.head = h;
   }
 
   /** Move forward by dg instances (= dk iterations) and dc cycles (steady.ts): the ring re-laid
