@@ -10,9 +10,10 @@
 // checkout's engine ("old") and this one ("new"), each in its own child process, and prints both
 // and their ratio (the machine's load average is printed before and after).
 // Run: `npm run bench -- engine`, or `node --import tsx bench/engine.bench.ts`.
-// BENCH_ROUNDS (5), BENCH_ITERATIONS (50000), BENCH_CASES=name,name (a subset).
-// `node --import tsx bench/engine.bench.ts --child <root> <case> <iterations> <runs>` runs one case
-// once (for `node --cpu-prof`).
+// BENCH_ROUNDS (5), BENCH_ITERATIONS (50000), BENCH_CASES=name,name (a subset);
+// BENCH_BASE_SCHEDULER=walk runs the old side with ModelOptions.scheduler 'walk'.
+// `node --import tsx bench/engine.bench.ts --child <root> <case> <iterations> <runs> [walk]` runs
+// one case in this process (for `node --cpu-prof`).
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -45,7 +46,7 @@ const SIXTY = ['.intel_syntax noprefix', '.text', '.globl f', 'f:', 'mov ebx, 11
 
 /** One case's CPU seconds per run (`runs` runs) and µops per iteration, in this process, with the
  *  engine of the checkout at `root`. */
-async function runCase(root: string, c: Case, iterations: number, runs: number): Promise<{ sec: number[]; uopsPerIteration: number; cycles: number }> {
+async function runCase(root: string, c: Case, iterations: number, runs: number, scheduler?: string): Promise<{ sec: number[]; uopsPerIteration: number; cycles: number }> {
   const imp = (p: string) => import(pathToFileURL(join(root, p)).href);
   const sim = await imp('src/sim/index.ts');
   const { mechanismsOf } = await imp('src/sim/mechanisms.ts');
@@ -68,7 +69,7 @@ async function runCase(root: string, c: Case, iterations: number, runs: number):
   }
   const uopsPerIteration = program.instructions.reduce((a: number, i: { uops: unknown[] }) => a + i.uops.length, 0);
   const variant = { ...sim.BASELINE, perfectFrontEnd: c.perfectFrontEnd };
-  const opts = { model: { mechanisms: mechanismsOf(c.model) }, fullSimulation: true };
+  const opts = { model: { mechanisms: mechanismsOf(c.model), ...(scheduler ? { scheduler } : {}) }, fullSimulation: true };
   const sec: number[] = [];
   let cycles = 0;
   for (let k = 0; k < runs; k++) {
@@ -94,10 +95,10 @@ function latencyLoop(lat: number) {
 }
 
 if (process.argv[2] === '--child') {
-  const [root, name, iterations, runs] = process.argv.slice(3);
+  const [root, name, iterations, runs, scheduler] = process.argv.slice(3);
   const c = CASES.find((x) => x.name === name);
   if (!c) throw new Error(`no case ${name}`);
-  const r = await runCase(resolve(root!), c, Number(iterations), Number(runs));
+  const r = await runCase(resolve(root!), c, Number(iterations), Number(runs), scheduler || undefined);
   process.stdout.write(JSON.stringify(r) + '\n');
 } else {
   const iterations = Number(process.env.BENCH_ITERATIONS ?? 50_000);
@@ -105,14 +106,15 @@ if (process.argv[2] === '--child') {
   const runs = Number(process.env.BENCH_RUNS ?? 5);
   const pick = process.env.BENCH_CASES?.split(',');
   const cases = CASES.filter((c) => !pick || pick.includes(c.name));
-  const sides = [{ label: 'new', root: join(here, '..') }];
-  if (process.env.BENCH_BASE) sides.unshift({ label: 'old', root: resolve(process.env.BENCH_BASE) });
+  const sides = [{ label: 'new', root: join(here, '..'), scheduler: '' }];
+  const baseScheduler = process.env.BENCH_BASE_SCHEDULER ?? '';
+  if (process.env.BENCH_BASE) sides.unshift({ label: baseScheduler ? `old (${baseScheduler})` : 'old', root: resolve(process.env.BENCH_BASE), scheduler: baseScheduler });
   const la = () => loadavg().map((x) => x.toFixed(2)).join(' ');
   console.log(`engine speed, full simulation of ${iterations.toLocaleString('en')} iterations; median over ${rounds} alternating rounds of the median CPU time of ${runs} runs`);
   console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, load average ${la()} at start`);
-  if (sides.length > 1) console.log(`old: ${sides[0]!.root}; new: ${sides[1]!.root}`);
-  const child = (root: string, c: Case) => {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--child', root, c.name, String(iterations), String(runs)], { encoding: 'utf8' });
+  if (sides.length > 1) console.log(`old: ${sides[0]!.root}${baseScheduler ? ` with ModelOptions.scheduler '${baseScheduler}'` : ''}; new: ${sides[1]!.root}`);
+  const child = (root: string, c: Case, scheduler: string) => {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--child', root, c.name, String(iterations), String(runs), scheduler], { encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`${c.name} in ${root}: ${r.stderr}`);
     return JSON.parse(r.stdout.trim().split('\n').pop()!) as { sec: number[]; uopsPerIteration: number; cycles: number };
   };
@@ -123,7 +125,7 @@ if (process.argv[2] === '--child') {
     for (let r = 0; r < rounds; r++) {
       // alternate which side goes first
       const order = r % 2 === 0 ? sides.map((_, k) => k) : sides.map((_, k) => k).reverse();
-      for (const k of order) { const x = child(sides[k]!.root, c); per[k]!.push(median(x.sec)); uops = x.uopsPerIteration; cycles[k] = x.cycles; }
+      for (const k of order) { const x = child(sides[k]!.root, c, sides[k]!.scheduler); per[k]!.push(median(x.sec)); uops = x.uopsPerIteration; cycles[k] = x.cycles; }
     }
     if (new Set(cycles).size !== 1) throw new Error(`${c.name}: cycles differ between old and new (${cycles.join(' / ')})`);
     const mops = per.map((s) => (uops * iterations) / median(s) / 1e6);
