@@ -1,8 +1,9 @@
 // The engine's own speed (issue 14, item 2): simulated µops per second, every cycle simulated
 // (`fullSimulation: true`, no steady-state skip), in process, on
 //  - the 60-instruction loop of bench/report.bench.ts and bench/ui.bench.ts (78 µops per
-//    iteration) on IVB: front-end bound (the refined model, the default), and with the station
-//    full (perfect front end, SUACA's model); on SKL with both models;
+//    iteration) on IVB: SUACA's model (front-end bound, the station almost empty), the refined
+//    model (the default; micro-fusion lets the station fill), and with the station full (perfect
+//    front end, both models); on SKL with both models;
 //  - a latency-bound loop that fills the station (60 instructions: a 20-cycle loop-carried chain
 //    feeding the other 59) with the station at 32, 97 (SKL) and 200 entries.
 // Each figure is the median over rounds of the median CPU time of BENCH_RUNS runs (5) in one child
@@ -26,7 +27,8 @@ const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); cons
 
 interface Case { name: string; arch?: string; model: 'refined' | 'suaca'; perfectFrontEnd: boolean; latency?: number; rsSize?: number; what: string }
 const CASES: Case[] = [
-  { name: 'sixty-ivb-fe', arch: 'IVB', model: 'refined', perfectFrontEnd: false, what: '60-instruction loop, IVB, refined (default), front-end bound' },
+  { name: 'sixty-ivb-suaca', arch: 'IVB', model: 'suaca', perfectFrontEnd: false, what: '60-instruction loop, IVB, SUACA (as bench/report.bench.ts simulates it): front-end bound, ~22 instances in flight' },
+  { name: 'sixty-ivb-fe', arch: 'IVB', model: 'refined', perfectFrontEnd: false, what: '60-instruction loop, IVB, refined (the default): the station fills (~9 port-blocked, ~29 dependency-blocked instances)' },
   { name: 'sixty-ivb-full', arch: 'IVB', model: 'suaca', perfectFrontEnd: true, what: '60-instruction loop, IVB, SUACA, perfect front end (station full)' },
   { name: 'sixty-ivb-full-refined', arch: 'IVB', model: 'refined', perfectFrontEnd: true, what: '60-instruction loop, IVB, refined, perfect front end (station full)' },
   { name: 'sixty-skl-fe', arch: 'SKL', model: 'refined', perfectFrontEnd: false, what: '60-instruction loop, SKL, refined (default)' },
