@@ -104,34 +104,38 @@ export class FrontEnd implements FrontEndState {
     let room = rs.capacity - rs.used;
     const upTo = this.deliveredUpTo();
     let issued = 0, loadedNow = 0;
-    outer: while (this.next < this.N && this.next < upTo) {
-      const g = this.next;
-      const i = this.line;
+    // the position as locals (rs.enter / loadUops do not read the front end), written back below
+    let next = this.next, line = this.line, iteration = this.iteration, loaded = this.loaded, loadedF = this.loadedF;
+    const N = this.N, lsd = this.lsd, lsdUnroll = this.lsdUnroll, uops = cp.uops;
+    outer: while (next < N && next < upTo) {
+      const g = next;
+      const i = line;
       const F = fused[i]!;
-      if (this.lsd && i === 0 && this.loadedF === 0 && issued > 0 && this.iteration % this.lsdUnroll === 0) break;
+      if (lsd && i === 0 && loadedF === 0 && issued > 0 && iteration % lsdUnroll === 0) break;
       if (F === 0) {
         // no fused µop (a fused-away Jcc, an instruction without µops): enters, takes no slot
-        rs.enter(g, i, this.iteration);
-        const u = cp.uops[i]!;
-        if (u > 0) { this.loaded = u; rs.loadUops(g, u, u); room -= u; loadedNow += u; }
+        rs.enter(g, i, iteration);
+        const u = uops[i]!;
+        if (u > 0) { loaded = u; rs.loadUops(g, u, u); room -= u; loadedNow += u; }
       } else {
-        while (this.loadedF < F) {
+        while (loadedF < F) {
           if (slots <= 0) break outer;
-          const after = cum[i * maxF + this.loadedF]!;
-          const take = after - this.loaded;
+          const after = cum[i * maxF + loadedF]!;
+          const take = after - loaded;
           if (take > room) break outer;
-          if (this.loadedF === 0) rs.enter(g, i, this.iteration);
-          this.loadedF++;
+          if (loadedF === 0) rs.enter(g, i, iteration);
+          loadedF++;
           slots--; issued++;
           room -= take;
-          this.loaded = after;
+          loaded = after;
           rs.loadUops(g, after, take);
           loadedNow += take;
         }
       }
-      this.next++; this.loaded = 0; this.loadedF = 0;
-      if (++this.line === n) { this.line = 0; this.iteration++; }
+      next++; loaded = 0; loadedF = 0;
+      if (++line === n) { line = 0; iteration++; }
     }
+    this.next = next; this.line = line; this.iteration = iteration; this.loaded = loaded; this.loadedF = loadedF;
     this.loadedThisCycle = loadedNow;
     this.issuedThisCycle = issued;
     if (this.lsd) this.deliveredThisCycle = issued;    // the LSD streams what issues
@@ -164,25 +168,30 @@ export class FrontEnd implements FrontEndState {
     if (this.refined) { this.loadRefined(rs); return; }   // the refined front end (one boolean per cycle)
     const cp = this.cp;
     let loadable = this.limit(rs);
-    this.loadedThisCycle = 0;
-    while (this.next < this.N) {
-      const g = this.next;
-      const i = this.line;
-      const u = cp.uops[i]!;
-      if (this.loaded === 0) {
+    let loadedNow = 0;
+    // the position as locals (rs.enter / loadUops do not read the front end), written back below
+    let next = this.next, line = this.line, iteration = this.iteration, loaded = this.loaded;
+    const N = this.N, n = cp.n, uops = cp.uops;
+    while (next < N) {
+      const g = next;
+      const i = line;
+      const u = uops[i]!;
+      if (loaded === 0) {
         if (u > 0 && loadable <= 0) break;
-        rs.enter(g, i, this.iteration);
+        rs.enter(g, i, iteration);
       }
-      const take = Math.min(u - this.loaded, loadable);
-      this.loaded += take;
-      rs.loadUops(g, this.loaded, take);
+      const take = Math.min(u - loaded, loadable);
+      loaded += take;
+      rs.loadUops(g, loaded, take);
       loadable -= take;
-      this.loadedThisCycle += take;
-      if (this.loaded >= u) {
-        this.next++; this.loaded = 0;
-        if (++this.line === cp.n) { this.line = 0; this.iteration++; }
+      loadedNow += take;
+      if (loaded >= u) {
+        next++; loaded = 0;
+        if (++line === n) { line = 0; iteration++; }
       } else break;
     }
+    this.next = next; this.line = line; this.iteration = iteration; this.loaded = loaded;
+    this.loadedThisCycle = loadedNow;
   }
 
   /** move forward by dg instances (= dk iterations; steady.ts) */

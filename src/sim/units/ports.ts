@@ -18,6 +18,9 @@ export function portCapOf(cap: number): number {
   return cap >= UNLIMITED_PORT_CAP ? UNLIMITED_PORT_CAP : Number.isNaN(cap) ? cap : Math.ceil(cap);
 }
 
+/** blocked port masks whose blame a cycle keeps (Ports.blameBlockers) */
+const BLAME_CACHE = 8;
+
 export interface PortsState {
   /** per port index: µops it took so far */
   usage: Float64Array;
@@ -42,23 +45,33 @@ export class Ports {
   orderPos: Int32Array;
   count: Int32Array;
   hold: Int32Array;
+  /** the program line of each holder in `hold` (derived: hold[x] % n) */
+  private holdLine: Int32Array;
   holdCap = 4;
   queued: Int32Array;
   /** the ports (bits; DIVIDER_BLOCK_BIT: the divider) that made the last `choose` fail */
   lastBlocked = 0;
-  /** ports (bits) that took as many µops as they can this cycle */
-  private full = 0;
+  /** ports (bits) that took as many µops as they can this cycle (read by the scheduler's
+   *  event-driven walk, which refuses such a µop itself, as `choose` would) */
+  full = 0;
   /** the instance that took a port last this cycle (-1: none): an instance visited once per cycle
    *  holds a port this cycle only if it is this one */
-  private lastTaker = -1;
-  /** the blame of the last blocked mask this cycle (holder lines and ports, in blame order): a
-   *  blocked port is full and keeps its holders for the rest of the cycle, so another instance
-   *  (holding none) blocked by the same ports blames the same holders; -1: none yet */
-  private bcMask = -1;
+  lastTaker = -1;
+  /** the blame of the blocked masks met so far this cycle (up to BLAME_CACHE masks; holder lines
+   *  and ports, in blame order): a blocked port is full and keeps its holders for the rest of the
+   *  cycle, so another instance (holding none) blocked by the same ports blames the same holders.
+   *  Entry k: mask bcMasks[k], pairs bcLine/bcPort[bcFrom[k] .. bcFrom[k + 1]); bcN entries.
+   *  (The scheduler's event-driven walk reads them to blame those holders without a call.) */
+  bcN = 0;
+  /** the blame cache is used (off: every blocked instance's holders are looked up; for the test
+   *  that checks the cache changes no statistic) */
+  blameCache = true;
+  readonly bcMasks = new Int32Array(BLAME_CACHE);
+  readonly bcFrom = new Int32Array(BLAME_CACHE + 1);
   private bcLen = 0;
   private bcFill = false;
-  private bcLine: Int32Array;
-  private bcPort: Int32Array;
+  bcLine: Int32Array;
+  bcPort: Int32Array;
   /** instances blamed already for the current blocked instance: blamed[0 .. blamedLen) */
   private blamed: Int32Array;
   private blamedLen = 0;
@@ -74,11 +87,12 @@ export class Ports {
     this.indexOrder();
     this.count = new Int32Array(P);
     this.hold = new Int32Array(P * this.holdCap);
+    this.holdLine = new Int32Array(P * this.holdCap);
     this.queued = new Int32Array(P);
     // holders of all ports, plus the divider's owner: the most one blocked instance can blame
     this.blamed = new Int32Array(P * this.holdCap + 1);
-    this.bcLine = new Int32Array(P * this.holdCap + 1);
-    this.bcPort = new Int32Array(P * this.holdCap + 1);
+    this.bcLine = new Int32Array(BLAME_CACHE * (P * this.holdCap + 1));
+    this.bcPort = new Int32Array(BLAME_CACHE * (P * this.holdCap + 1));
   }
 
   /** a new cycle: no port is held */
@@ -87,7 +101,7 @@ export class Ports {
     for (let p = 0; p < pc.length; p++) pc[p] = 0;
     this.full = 0;
     this.lastTaker = -1;
-    this.bcMask = -1;
+    this.bcN = 0;
   }
 
   /** Algorithm 5: the port for µop u of instance g (line i) in cycle c, taken; -1 (and
@@ -100,11 +114,11 @@ export class Ports {
     if (sp >= 0 && !isDiv) {
       // fast path for a µop with one possible port (same outcome as the loops below)
       const cnt = this.count[sp]!;
-      if (cnt < this.cap) { this.take(g, sp); return sp; }
+      if (cnt < this.cap) { this.take(g, i, sp); return sp; }
       const base = sp * this.holdCap;
       let own = true;
       for (let h = 0; h < cnt; h++) if (this.hold[base + h] !== g) { own = false; break; }
-      if (own) { this.take(g, sp); return sp; }
+      if (own) { this.take(g, i, sp); return sp; }
       this.lastBlocked = 1 << sp;
       return -1;
     }
@@ -119,7 +133,7 @@ export class Ports {
       if ((m & (1 << p)) === 0) continue;
       if (isDiv && p === cp.divPortOf[i] && div.blocks(g, c)) { blocked |= DIVIDER_BLOCK_BIT; continue; }
       if (this.count[p]! < this.cap) {
-        this.take(g, p);
+        this.take(g, i, p);
         if (isDiv && p === cp.divPortOf[i]) {
           div.occupy(g, c, cp.div[i]!);
           this.rec.onDivider(i, cp.div[i]!);
@@ -137,7 +151,7 @@ export class Ports {
       const base = p * this.holdCap;
       let own = cnt > 0;
       for (let h = 0; h < cnt; h++) if (this.hold[base + h] !== g) { own = false; break; }
-      if (own) { this.take(g, p); return p; }
+      if (own) { this.take(g, i, p); return p; }
     }
     this.lastBlocked = blocked;
     return -1;
@@ -150,10 +164,12 @@ export class Ports {
     const cp = this.cp;
     const m = cp.uopMask[i * cp.maxU + u]!;
     const q = this.queued;
-    let best = -1;
-    for (let p = 0; p < this.P; p++) {
-      if ((m & (1 << p)) === 0) continue;
-      if (best < 0 || q[p]! < q[best]!) best = p;
+    let best = -1, bestQ = 0;
+    // the mask's ports in index order (lowest set bit first); ties keep the lower port
+    for (let r = m; r !== 0; r &= r - 1) {
+      const p = 31 - Math.clz32(r & -r);
+      const qp = q[p]!;
+      if (best < 0 || qp < bestQ) { best = p; bestQ = qp; }
     }
     if (best >= 0) q[best]!++;
     return best;
@@ -174,7 +190,7 @@ export class Ports {
       for (let h = 0; h < cnt; h++) if (this.hold[base + h] !== g) { free = false; break; }
     }
     if (!free) { this.lastBlocked = 1 << p; return -1; }
-    this.take(g, p);
+    this.take(g, i, p);
     this.queued[p]!--;
     if (isDiv) {
       this.divider.occupy(g, c, cp.div[i]!);
@@ -188,35 +204,48 @@ export class Ports {
   blameBlockers(g: number, i: number, blocked: number): void {
     this.bcFill = false;
     if ((blocked & DIVIDER_BLOCK_BIT) === 0 && this.lastTaker !== g) {
-      if (blocked === this.bcMask) {
+      const k = this.blameCache ? this.cachedBlame(blocked) : -1;
+      if (k >= 0) {
         const rec = this.rec, bl = this.bcLine, bp = this.bcPort;
-        for (let x = 0; x < this.bcLen; x++) rec.onPortBlocked(i, bl[x]!, bp[x]!);
+        for (let x = this.bcFrom[k]!, end = this.bcFrom[k + 1]!; x < end; x++) rec.onPortBlocked(i, bl[x]!, bp[x]!);
         return;
       }
-      this.bcFill = true;
-      this.bcMask = blocked;
-      this.bcLen = 0;
+      if (this.blameCache && this.bcN < BLAME_CACHE) {
+        this.bcFill = true;
+        this.bcMasks[this.bcN] = blocked;
+        this.bcLen = this.bcFrom[this.bcN]!;
+      }
     }
     this.blamedLen = 0;
-    const P = this.P;
-    for (let p = 0; p < P; p++) {
-      if ((blocked & (1 << p)) === 0) continue;
-      const base = p * this.holdCap;
-      for (let h = 0; h < this.count[p]!; h++) this.blame(this.hold[base + h]!, g, i, p);
+    // the blocked ports in index order (lowest set bit first)
+    const hc = this.holdCap, hold = this.hold, holdLine = this.holdLine, count = this.count;
+    for (let m = blocked & ~DIVIDER_BLOCK_BIT; m !== 0; m &= m - 1) {
+      const p = 31 - Math.clz32(m & -m);
+      const base = p * hc;
+      for (let h = 0, cnt = count[p]!; h < cnt; h++) this.blame(hold[base + h]!, holdLine[base + h]!, g, i, p);
     }
     const owner = this.divider.owner;
-    if ((blocked & DIVIDER_BLOCK_BIT) !== 0 && owner >= 0) this.blame(owner, g, i, this.cp.divPortOf[i]!);
+    if ((blocked & DIVIDER_BLOCK_BIT) !== 0 && owner >= 0) this.blame(owner, owner % this.cp.n, g, i, this.cp.divPortOf[i]!);
+    if (this.bcFill) { this.bcFill = false; this.bcFrom[++this.bcN] = this.bcLen; }
   }
 
-  private blame(holder: number, g: number, i: number, p: number): void {
+  /** the blame cache's entry of blocked mask `m` this cycle, or -1 */
+  cachedBlame(m: number): number {
+    const ms = this.bcMasks;
+    for (let k = 0; k < this.bcN; k++) if (ms[k] === m) return k;
+    return -1;
+  }
+
+  /** blame holder (an instance of line hl) of port p for instance g (line i), once per blocked instance */
+  private blame(holder: number, hl: number, g: number, i: number, p: number): void {
     if (holder === g) return;
     const bl = this.blamed;
     const len = this.blamedLen;
     for (let x = 0; x < len; x++) if (bl[x] === holder) return;
     bl[len] = holder;
     this.blamedLen = len + 1;
-    this.rec.onPortBlocked(i, holder % this.cp.n, p);
-    if (this.bcFill) { this.bcLine[this.bcLen] = holder % this.cp.n; this.bcPort[this.bcLen] = p; this.bcLen++; }
+    this.rec.onPortBlocked(i, hl, p);
+    if (this.bcFill) { this.bcLine[this.bcLen] = hl; this.bcPort[this.bcLen] = p; this.bcLen++; }
   }
 
   /** instances holding port index p this cycle */
@@ -224,17 +253,23 @@ export class Ports {
     return Array.from(this.hold.subarray(p * this.holdCap, p * this.holdCap + this.count[p]!));
   }
 
-  private take(g: number, p: number): void {
+  /** instance g (line i) takes port index p */
+  private take(g: number, i: number, p: number): void {
     const cnt = this.count[p]!;
     if (cnt >= this.holdCap) {
       const P = this.P, hc = this.holdCap * 2;
-      const h = new Int32Array(P * hc);
-      for (let q = 0; q < P; q++) h.set(this.hold.subarray(q * this.holdCap, q * this.holdCap + this.count[q]!), q * hc);
+      const h = new Int32Array(P * hc), hl = new Int32Array(P * hc);
+      for (let q = 0; q < P; q++) {
+        h.set(this.hold.subarray(q * this.holdCap, q * this.holdCap + this.count[q]!), q * hc);
+        hl.set(this.holdLine.subarray(q * this.holdCap, q * this.holdCap + this.count[q]!), q * hc);
+      }
       this.hold = h;
+      this.holdLine = hl;
       this.holdCap = hc;
       this.sizeBlamed();
     }
     this.hold[p * this.holdCap + cnt] = g;
+    this.holdLine[p * this.holdCap + cnt] = i;
     this.count[p] = cnt + 1;
     if (cnt + 1 >= this.cap) this.full |= 1 << p;
     this.lastTaker = g;
@@ -247,7 +282,7 @@ export class Ports {
     const need = this.P * this.holdCap + 1;
     if (this.blamed.length < need) {
       this.blamed = new Int32Array(need);
-      this.bcLine = new Int32Array(need); this.bcPort = new Int32Array(need); this.bcMask = -1;
+      this.bcLine = new Int32Array(BLAME_CACHE * need); this.bcPort = new Int32Array(BLAME_CACHE * need); this.bcN = 0;
     }
   }
 
@@ -297,6 +332,9 @@ export class Ports {
   restore(s: PortsState): void {
     this.usage = s.usage.slice(); this.order = s.order.slice(); this.count = s.count.slice();
     this.hold = s.hold.slice(); this.holdCap = s.holdCap; this.queued = s.queued.slice();
+    const n = this.cp.n;
+    this.holdLine = new Int32Array(this.hold.length);
+    for (let x = 0; x < this.hold.length; x++) this.holdLine[x] = this.hold[x]! % n;
     this.indexOrder();
     this.sizeBlamed();
   }

@@ -11,6 +11,7 @@ import type { BlameRecorder } from '../recorder.js';
 import type { FrontEnd } from './frontEnd.js';
 import type { Ports } from './ports.js';
 import { RENAME_ALWAYS, RENAME_MOVE } from '../refine.js';
+import { DIVIDER_BLOCK_BIT } from './divider.js';
 
 export const ST_LOADING = 1;
 export const ST_WAIT_DEP = 2;
@@ -265,13 +266,15 @@ export class Scheduler implements SchedulerState {
     if (status[s] === ST_WAIT_DEP) this.settle(s, i, c);
     const n = cp.n, head = this.head, mask = this.mask, start = this.start, zeroLat = this.zeroLat;
     const zl = cp.anyRenamed;                       // some line is executed at rename (refined model)
-    const rec = this.rec;
+    // the recorder's counters (Recorder.onDepWait / onWait, written directly)
+    const { caused, predBlame, had } = this.rec;
     let waitMask = 0;
     let next = NEVER;
+    const kn = k * n;
     for (let e = e0; e < e1; e++) {
       let pg: number;
-      if (predLC[e]) { if (k === 0) continue; pg = (k - 1) * n + predLine[e]!; }
-      else pg = k * n + predLine[e]!;
+      if (predLC[e]) { if (k === 0) continue; pg = kn - n + predLine[e]!; }
+      else pg = kn + predLine[e]!;
       if (pg < head) continue;                    // finished long ago
       const ps = pg & mask;
       const st = start[ps]!;
@@ -279,11 +282,12 @@ export class Scheduler implements SchedulerState {
       if (rel > c) {
         waitMask |= 1 << Math.min(e - e0, 30);
         if (rel < next) next = rel;
-        rec.onDepWait(e, predLine[e]!, 1);
+        caused[predLine[e]!]!++;
+        predBlame[e]!++;
       }
     }
     if (waitMask === 0) return false;
-    rec.onWait(i, 1);
+    had[i]!++;
     this.depWait[s] = waitMask;
     this.portBlock[s] = 0;
     status[s] = ST_WAIT_DEP;
@@ -397,70 +401,99 @@ export class Scheduler implements SchedulerState {
     this.wokeAt = 0;
     const a = this.act, aLen = this.actLen, out = this.act2;
     const cp = this.cp;
-    const n = cp.n;
-    const maxU = cp.maxU;
+    const maxU = cp.maxU, P = cp.P;
     const ports = this.ports;
     const rec = this.rec;
-    const { line, iteration, start, depWait, portBlock, loaded, uopPort, assigned, zeroLat } = this;
-    const { uops } = cp;
+    // the recorder's counters as locals (restore replaces the arrays, never during a cycle)
+    const { had, caused, portCaused, portWas } = rec;
+    const { line, iteration, start, depWait, portBlock, loaded, uopPort, assigned, zeroLat, uopQueue } = this;
+    const { uops, uopMask, div, divUop } = cp;
     const zl = cp.anyRenamed;                       // some line is executed at rename (refined model)
+    const noDeps = this.noDeps, issuePorts = this.issuePorts;
     let o = 0, ai = 0;
     for (;;) {
       let g: number;
-      if (this.wokeAt < this.wokeLen && (ai >= aLen || this.woke[this.wokeAt]! < a[ai]!)) g = this.woke[this.wokeAt++]!;
+      const wa = this.wokeAt;
+      if (wa < this.wokeLen && (ai >= aLen || woke[wa]! < a[ai]!)) { g = woke[wa]!; this.wokeAt = wa + 1; }
       else if (ai < aLen) g = a[ai++]!;
       else break;
       const s = g & mask;
       const i = line[s]!;
-      const k = iteration[s]!;
-      if (!this.noDeps && depsOk[s] === 0 && this.depBlocked(s, i, k, c)) {
+      if (!noDeps && depsOk[s] === 0 && this.depBlocked(s, i, iteration[s]!, c)) {
         // a look again next cycle (the eager accounting, or a producer released then) stays in
         // `act` (visited next cycle, as from the wheel; no wake can lower it below that); the
         // stamp makes an older wheel entry for that cycle stale
-        const nx = this.nextLook[s]!;
+        const nx = nextLook[s]!;
         if (nx === c + 1) { out[o++] = g; stamp[s] = c + 1; }
         else if (nx !== NEVER) this.file(g, nx);
         continue;
       }
       depsOk[s] = 1;
       depWait[s] = 0;
-      portBlock[s] = 0;
       const ld = loaded[s]!;
       if (zl && zeroLat[s] === 1) {
+        portBlock[s] = 0;
         if (ld === uops[i]!) {
           start[s] = c;
           status[s] = ST_DONE;
           this.completed++;
           this.used -= ld;
-          this.wake(g, i, k, c);
+          this.wake(g, i, iteration[s]!, c);
           continue;
         }
         status[s] = ST_LOADING;
-        rec.onWait(i, 1);
+        had[i]!++;
         out[o++] = g; continue;
       }
       let ok = ld === uops[i]!;
       let blocked = 0;
-      for (let u = 0; u < ld; u++) {
-        if (uopPort[s * maxU + u]! >= 0) continue;
-        const p = this.issuePorts ? ports.takeAssigned(g, i, u, this.uopQueue[s * maxU + u]!, c) : ports.choose(g, i, u, c);
+      // the ports full before this visit are held by other instances (this one holds no port
+      // until it takes one here): a µop (not the divider's) whose ports are all among them is
+      // refused here, with those ports as the blocking mask, as Ports.choose / takeAssigned would
+      const full = ports.lastTaker === g ? 0 : ports.full;
+      const du = div[i]! > 0 ? divUop[i]! : -1;
+      for (let u = 0, x = s * maxU; u < ld; u++, x++) {
+        if (uopPort[x]! >= 0) continue;
+        let p: number;
+        if (issuePorts) {
+          const q = uopQueue[x]!;
+          if (u !== du && q >= 0 && (full & (1 << q)) !== 0) { ok = false; blocked |= 1 << q; continue; }
+          p = ports.takeAssigned(g, i, u, q, c);
+        } else {
+          const m = uopMask[i * maxU + u]!;
+          if (u !== du && (m & ~full) === 0) { ok = false; blocked |= m; continue; }
+          p = ports.choose(g, i, u, c);
+        }
         if (p < 0) { ok = false; blocked |= ports.lastBlocked; continue; }
-        uopPort[s * maxU + u] = p;
+        uopPort[x] = p;
         assigned[s]!++;
         rec.onAssigned(i, p);
         this.used--;
       }
       if (ok) {
+        portBlock[s] = 0;
         start[s] = c;
         status[s] = ST_EXEC;
         this.executing[this.executingLen++] = g;
-        this.wake(g, i, k, c);
+        this.wake(g, i, iteration[s]!, c);
         continue;
       }
       portBlock[s] = blocked;
-      status[s] = blocked !== 0 ? ST_WAIT_PORT : ST_LOADING;
-      if (blocked !== 0) ports.blameBlockers(g, i, blocked);
-      rec.onWait(i, 1);
+      if (blocked !== 0) {
+        status[s] = ST_WAIT_PORT;
+        const k = (blocked & DIVIDER_BLOCK_BIT) === 0 && ports.lastTaker !== g ? ports.cachedBlame(blocked) : -1;
+        if (k >= 0) {
+          // the holders blamed for this mask earlier in the cycle (Ports.blameBlockers' reuse)
+          const bl = ports.bcLine, bp = ports.bcPort;
+          for (let y = ports.bcFrom[k]!, end = ports.bcFrom[k + 1]!; y < end; y++) {
+            const h = bl[y]!, pt = bp[y]!;
+            caused[h]!++;
+            portCaused[h * P + pt]!++;
+            portWas[i * P + pt]!++;
+          }
+        } else ports.blameBlockers(g, i, blocked);
+      } else status[s] = ST_LOADING;
+      had[i]!++;
       out[o++] = g; continue;
     }
     this.act2 = a;
@@ -521,12 +554,16 @@ export class Scheduler implements SchedulerState {
     const d = upTo - this.accounted[s]!;
     if (d <= 0) return;
     const cp = this.cp;
-    const e0 = cp.predStart[i]!;
+    const { predStart, predLine } = cp;
+    const e0 = predStart[i]!, e1 = predStart[i + 1]!;
     const m = this.depWait[s]!;
-    this.rec.onWait(i, d);
-    for (let e = e0; e < cp.predStart[i + 1]!; e++) {
+    // Recorder.onWait / onDepWait, written directly
+    const { had, caused, predBlame } = this.rec;
+    had[i]! += d;
+    for (let e = e0; e < e1; e++) {
       if ((m & (1 << (e - e0))) === 0) continue;
-      this.rec.onDepWait(e, cp.predLine[e]!, d);
+      caused[predLine[e]!]! += d;
+      predBlame[e]! += d;
     }
     this.accounted[s] = upTo;
   }
@@ -535,16 +572,21 @@ export class Scheduler implements SchedulerState {
   private wake(g: number, i: number, k: number, c: number): void {
     const cp = this.cp;
     const n = cp.n;
-    const fe = this.frontEnd;
-    for (let q = cp.succStart[i]!; q < cp.succStart[i + 1]!; q++) {
-      const e = cp.succPred[q]!;
-      const cg = (cp.predLC[e] ? k + 1 : k) * n + cp.predOwner[e]!;
-      if (cg <= g || !fe.isLoaded(cg)) continue;
-      const s2 = cg & this.mask;
-      if (this.status[s2] !== ST_WAIT_DEP) continue;
-      const rel = cp.anyRenamed && this.zeroLat[g & this.mask] === 1 ? c : c + cp.predLat[e]!;
-      if (rel < this.nextLook[s2]!) {
-        this.nextLook[s2] = rel;
+    const { succStart, succPred, predLC, predOwner, predLat } = cp;
+    // FrontEnd.isLoaded, its state as locals (the front end does not move during dispatch)
+    const fe = this.frontEnd, feNext = fe.next, feLoaded = fe.loaded > 0;
+    const mask = this.mask, status = this.status, nextLook = this.nextLook;
+    const atRename = cp.anyRenamed && this.zeroLat[g & mask] === 1;
+    const kn = k * n;
+    for (let q = succStart[i]!, q1 = succStart[i + 1]!; q < q1; q++) {
+      const e = succPred[q]!;
+      const cg = (predLC[e] ? kn + n : kn) + predOwner[e]!;
+      if (cg <= g || cg > feNext || (cg === feNext && !feLoaded)) continue;
+      const s2 = cg & mask;
+      if (status[s2] !== ST_WAIT_DEP) continue;
+      const rel = atRename ? c : c + predLat[e]!;
+      if (rel < nextLook[s2]!) {
+        nextLook[s2] = rel;
         if (this.events) {
           if (rel > c) this.file(cg, rel);
           else if (this.stamp[s2] !== c) {
@@ -572,21 +614,24 @@ export class Scheduler implements SchedulerState {
 
   /** Algorithm 6: advance executing instances in cycle c, finish those that reached their latency. */
   execute(c: number): void {
-    const cp = this.cp;
-    const xl = this.executing;
-    let keep = 0;
-    for (let x = 0; x < this.executingLen; x++) {
+    const lat = this.cp.lat;
+    const xl = this.executing, len = this.executingLen;
+    const mask = this.mask, line = this.line, start = this.start, status = this.status;
+    let keep = 0, done = 0;
+    for (let x = 0; x < len; x++) {
       const g = xl[x]!;
-      const s = g & this.mask;
-      const i = this.line[s]!;
-      if (c - this.start[s]! + 1 >= cp.lat[i]!) {
-        this.status[s] = ST_DONE;
-        this.completed++;
+      const s = g & mask;
+      if (c - start[s]! + 1 >= lat[line[s]!]!) {
+        status[s] = ST_DONE;
+        done++;
       } else xl[keep++] = g;
     }
     this.executingLen = keep;
+    this.completed += done;
     const upTo = this.frontEnd.next;
-    while (this.head < upTo && this.status[this.head & this.mask] === ST_DONE) this.head++;
+    let h = this.head;
+    while (h < upTo && status[h & mask] === ST_DONE) h++;
+    this.head = h;
   }
 
   /** Move forward by dg instances (= dk iterations) and dc cycles (steady.ts): the ring re-laid
