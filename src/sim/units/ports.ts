@@ -15,7 +15,8 @@ export const UNLIMITED_PORT_CAP = 0x3fffffff;
 
 /** `count < cap` for a whole count is `count < ceil(cap)`; capped at UNLIMITED_PORT_CAP. */
 export function portCapOf(cap: number): number {
-  return cap >= UNLIMITED_PORT_CAP ? UNLIMITED_PORT_CAP : Number.isNaN(cap) ? cap : Math.ceil(cap);
+  // `| 0`: a small integer (V8 keeps the field an integer field, not a double)
+  return cap >= UNLIMITED_PORT_CAP ? UNLIMITED_PORT_CAP : Number.isNaN(cap) ? cap : Math.ceil(cap) | 0;
 }
 
 /** blocked port masks whose blame a cycle keeps (Ports.blameBlockers) */
@@ -98,7 +99,7 @@ export class Ports {
   /** a new cycle: no port is held */
   newCycle(): void {
     const pc = this.count;
-    for (let p = 0; p < pc.length; p++) pc[p] = 0;
+    for (let p = 0, P = this.P; p < P; p++) pc[p] = 0;
     this.full = 0;
     this.lastTaker = -1;
     this.bcN = 0;
@@ -200,11 +201,12 @@ export class Ports {
   }
 
   /** Instance g (line i) could not start because of the ports (and divider) in `blocked`: blame
-   *  each holder once (thesis §2.2). */
-  blameBlockers(g: number, i: number, blocked: number): void {
+   *  each holder once (thesis §2.2). `notCached`: the caller found the mask not in the blame cache
+   *  this cycle (not looked up again). */
+  blameBlockers(g: number, i: number, blocked: number, notCached = false): void {
     this.bcFill = false;
     if ((blocked & DIVIDER_BLOCK_BIT) === 0 && this.lastTaker !== g) {
-      const k = this.blameCache ? this.cachedBlame(blocked) : -1;
+      const k = this.blameCache && !notCached ? this.cachedBlame(blocked) : -1;
       if (k >= 0) {
         const rec = this.rec, bl = this.bcLine, bp = this.bcPort;
         for (let x = this.bcFrom[k]!, end = this.bcFrom[k + 1]!; x < end; x++) rec.onPortBlocked(i, bl[x]!, bp[x]!);

@@ -215,7 +215,11 @@ export class Scheduler implements SchedulerState {
     // a loop, not TypedArray.fill: for a few elements the builtin call costs more than the stores
     const up = this.uopPort;
     for (let x = s * maxU, end = x + maxU; x < end; x++) up[x] = -1;
-    if (this.events) { this.act[this.actLen++] = g; this.tail = g + 1; this.stamp[s] = -1; this.depsOk[s] = 0; }
+    if (this.events) {
+      this.act[this.actLen++] = g; this.tail = g + 1; this.stamp[s] = -1;
+      // a line without producers (or no dependencies at all) has nothing to check
+      this.depsOk[s] = this.noDeps || this.cp.predStart[i + 1]! === this.cp.predStart[i]! ? 1 : 0;
+    }
     else this.waiting[this.waitingLen++] = g;
     if (this.cp.anyRenamed) this.zeroLat[s] = this.atRename(i, k);
     if (this.issuePorts) { const q = this.uopQueue; for (let x = s * maxU, end = x + maxU; x < end; x++) q[x] = -1; }
@@ -409,17 +413,19 @@ export class Scheduler implements SchedulerState {
     const { line, iteration, start, depWait, portBlock, loaded, uopPort, assigned, zeroLat, uopQueue } = this;
     const { uops, uopMask, div, divUop } = cp;
     const zl = cp.anyRenamed;                       // some line is executed at rename (refined model)
-    const noDeps = this.noDeps, issuePorts = this.issuePorts;
+    const issuePorts = this.issuePorts;
     let o = 0, ai = 0;
+    // woke[wa .. wLen) still to visit, as locals; wake() (an instance started) may insert into
+    // woke: this.wokeAt / wokeLen are written before and read back after each call
+    let wa = 0, wLen = wl;
     for (;;) {
       let g: number;
-      const wa = this.wokeAt;
-      if (wa < this.wokeLen && (ai >= aLen || woke[wa]! < a[ai]!)) { g = woke[wa]!; this.wokeAt = wa + 1; }
+      if (wa < wLen && (ai >= aLen || woke[wa]! < a[ai]!)) g = woke[wa++]!;
       else if (ai < aLen) g = a[ai++]!;
       else break;
       const s = g & mask;
       const i = line[s]!;
-      if (!noDeps && depsOk[s] === 0 && this.depBlocked(s, i, iteration[s]!, c)) {
+      if (depsOk[s] === 0 && this.depBlocked(s, i, iteration[s]!, c)) {
         // a look again next cycle (the eager accounting, or a producer released then) stays in
         // `act` (visited next cycle, as from the wheel; no wake can lower it below that); the
         // stamp makes an older wheel entry for that cycle stale
@@ -438,7 +444,9 @@ export class Scheduler implements SchedulerState {
           status[s] = ST_DONE;
           this.completed++;
           this.used -= ld;
+          this.wokeAt = wa; this.wokeLen = wLen;
           this.wake(g, i, iteration[s]!, c);
+          wLen = this.wokeLen;
           continue;
         }
         status[s] = ST_LOADING;
@@ -475,7 +483,9 @@ export class Scheduler implements SchedulerState {
         start[s] = c;
         status[s] = ST_EXEC;
         this.executing[this.executingLen++] = g;
+        this.wokeAt = wa; this.wokeLen = wLen;
         this.wake(g, i, iteration[s]!, c);
+        wLen = this.wokeLen;
         continue;
       }
       portBlock[s] = blocked;
@@ -491,7 +501,7 @@ export class Scheduler implements SchedulerState {
             portCaused[h * P + pt]!++;
             portWas[i * P + pt]!++;
           }
-        } else ports.blameBlockers(g, i, blocked);
+        } else ports.blameBlockers(g, i, blocked, k === -1 && (blocked & DIVIDER_BLOCK_BIT) === 0 && ports.lastTaker !== g);
       } else status[s] = ST_LOADING;
       had[i]!++;
       out[o++] = g; continue;
