@@ -158,6 +158,18 @@ export class Ports {
     return -1;
   }
 
+  /** `choose` for a µop (not the divider's) of instance g (line i) when `free`, its ports that are
+   *  not full, is not empty: the first of them in port order, taken (what `choose` finds, without
+   *  its other cases; small enough for V8 to inline into the scheduler's walk) */
+  takeFree(g: number, i: number, free: number): number {
+    const order = this.order;
+    let q = 0;
+    while ((free & (1 << order[q]!)) === 0) q++;
+    const p = order[q]!;
+    this.take(g, i, p);
+    return p;
+  }
+
   /** Port choice at issue (refined model's portChoice; uiCA paper, Abel & Reineke 2022, port assignment): µop u
    *  of line i is bound, as it enters the station, to the port with the fewest µops assigned and
    *  not dispatched yet; ties go to the lower port number (docs/engine.md says why). */
@@ -258,25 +270,29 @@ export class Ports {
   /** instance g (line i) takes port index p */
   private take(g: number, i: number, p: number): void {
     const cnt = this.count[p]!;
-    if (cnt >= this.holdCap) {
-      const P = this.P, hc = this.holdCap * 2;
-      const h = new Int32Array(P * hc), hl = new Int32Array(P * hc);
-      for (let q = 0; q < P; q++) {
-        h.set(this.hold.subarray(q * this.holdCap, q * this.holdCap + this.count[q]!), q * hc);
-        hl.set(this.holdLine.subarray(q * this.holdCap, q * this.holdCap + this.count[q]!), q * hc);
-      }
-      this.hold = h;
-      this.holdLine = hl;
-      this.holdCap = hc;
-      this.sizeBlamed();
-    }
-    this.hold[p * this.holdCap + cnt] = g;
-    this.holdLine[p * this.holdCap + cnt] = i;
+    if (cnt >= this.holdCap) this.growHold();
+    const hc = this.holdCap;
+    this.hold[p * hc + cnt] = g;
+    this.holdLine[p * hc + cnt] = i;
     this.count[p] = cnt + 1;
     if (cnt + 1 >= this.cap) this.full |= 1 << p;
     this.lastTaker = g;
     this.usage[p]!++;
     this.resortPort(p);
+  }
+
+  /** twice the room for each port's holders (take() stays small enough for V8 to inline it) */
+  private growHold(): void {
+    const P = this.P, hc = this.holdCap * 2;
+    const h = new Int32Array(P * hc), hl = new Int32Array(P * hc);
+    for (let q = 0; q < P; q++) {
+      h.set(this.hold.subarray(q * this.holdCap, q * this.holdCap + this.count[q]!), q * hc);
+      hl.set(this.holdLine.subarray(q * this.holdCap, q * this.holdCap + this.count[q]!), q * hc);
+    }
+    this.hold = h;
+    this.holdLine = hl;
+    this.holdCap = hc;
+    this.sizeBlamed();
   }
 
   /** blamed holds every holder of every port and the divider's owner */

@@ -469,8 +469,12 @@ export class Scheduler implements SchedulerState {
           p = ports.takeAssigned(g, i, u, q, c);
         } else {
           const m = uopMask[i * maxU + u]!;
-          if (u !== du && (m & ~full) === 0) { ok = false; blocked |= m; continue; }
-          p = ports.choose(g, i, u, c);
+          if (u !== du) {
+            if ((m & ~full) === 0) { ok = false; blocked |= m; continue; }
+            // a port of its mask is free now: choose takes the first in port order
+            const free = m & ~ports.full;
+            p = free !== 0 ? ports.takeFree(g, i, free) : ports.choose(g, i, u, c);
+          } else p = ports.choose(g, i, u, c);
         }
         if (p < 0) { ok = false; blocked |= ports.lastBlocked; continue; }
         uopPort[x] = p;
