@@ -131,6 +131,9 @@ export class Scheduler implements SchedulerState {
   private depsOk = new Uint8Array(0);
   /** events: per slot, the cycle the instance was put in `woke` (no instance twice in a cycle) */
   private stamp = new Int32Array(0);
+  /** events: per line, 1 when its instances have no dependency to check (no producer, or the
+   *  run has no dependencies): depsOk as they enter */
+  private readonly depFree: Uint8Array;
   /** uopQueue is in use (portChoice on) */
   get uopQueueOn(): boolean { return this.issuePorts; }
 
@@ -148,6 +151,8 @@ export class Scheduler implements SchedulerState {
   ) {
     this.issuePorts = issuePorts;
     this.events = events;
+    this.depFree = new Uint8Array(cp.n);
+    for (let i = 0; i < cp.n; i++) this.depFree[i] = noDeps || cp.predStart[i + 1] === cp.predStart[i] ? 1 : 0;
     if (events) {
       // a dependency-blocked instance's next look is at most the longest pred latency ahead
       let maxLat = 1;
@@ -229,7 +234,7 @@ export class Scheduler implements SchedulerState {
     if (this.events) {
       this.act[this.actLen++] = g; this.tail = g + 1; this.stamp[s] = -1;
       // a line without producers (or no dependencies at all) has nothing to check
-      this.depsOk[s] = this.noDeps || this.cp.predStart[i + 1]! === this.cp.predStart[i]! ? 1 : 0;
+      this.depsOk[s] = this.depFree[i]!;
     }
     else this.waiting[this.waitingLen++] = g;
     if (this.cp.anyRenamed) this.zeroLat[s] = this.atRename(i, k);
@@ -316,7 +321,13 @@ export class Scheduler implements SchedulerState {
 
   /** Algorithms 4 and 5 (+ §3.6): walk the station in program order in cycle c. */
   dispatch(c: number): void {
-    if (this.events) { this.dispatchEvents(c); return; }
+    // (small, so that V8 inlines it into the core's cycle: one call per cycle, not two)
+    if (this.events) this.dispatchEvents(c);
+    else this.dispatchWalk(c);
+  }
+
+  /** `dispatch` with the walk over every waiting instance (ModelOptions.scheduler 'walk'). */
+  private dispatchWalk(c: number): void {
     const cp = this.cp;
     const n = cp.n;
     const maxU = cp.maxU;
