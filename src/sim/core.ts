@@ -87,12 +87,13 @@ export class Core {
       throw new RangeError(`iterations must be a whole number ≥ 1 (got ${config.iterations})`);
     }
     this.iterations = Math.floor(config.iterations);
-    // whole numbers kept as small integers (`| 0`): a field that once held a double stays a
-    // double field for every core, and each comparison in the cycle then converts
-    this.N = (this.cp.n * this.iterations) | 0;
-    if (this.N > MAX_INSTANCES) {
+    const N = this.cp.n * this.iterations;
+    if (N > MAX_INSTANCES) {
       throw new RangeError(`${this.iterations} iterations of ${this.cp.n} instructions exceed the engine's ${MAX_INSTANCES} instances`);
     }
+    // whole numbers kept as small integers (`| 0`, N < 2^31 here): a field that once held a double
+    // stays a double field for every core, and each comparison in the cycle then converts
+    this.N = N | 0;
     const rsCap = smallInt(Math.max(1, v.rsSize ?? machine.rsSize));
     const feWidth = smallInt(v.perfectFrontEnd ? rsCap : Math.max(1, v.issueWidth ?? machine.issueWidth));
     this.noDeps = v.noDependencies;
