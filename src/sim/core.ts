@@ -46,6 +46,12 @@ export interface ModelOptions {
 
 export const DEFAULT_MODEL: ModelOptions = {};
 
+/** x as a small integer when it is a whole number that fits in 30 bits (`| 0`: V8 then keeps the
+ *  field an integer field), else x unchanged */
+export function smallInt(x: number): number {
+  return Number.isInteger(x) && Math.abs(x) < 0x40000000 ? x | 0 : x;
+}
+
 /** instance numbers are used in 32-bit integer arithmetic */
 export const MAX_INSTANCES = 0x7ffffff0;
 
@@ -81,12 +87,15 @@ export class Core {
       throw new RangeError(`iterations must be a whole number ≥ 1 (got ${config.iterations})`);
     }
     this.iterations = Math.floor(config.iterations);
-    this.N = this.cp.n * this.iterations;
-    if (this.N > MAX_INSTANCES) {
+    const N = this.cp.n * this.iterations;
+    if (N > MAX_INSTANCES) {
       throw new RangeError(`${this.iterations} iterations of ${this.cp.n} instructions exceed the engine's ${MAX_INSTANCES} instances`);
     }
-    const rsCap = Math.max(1, v.rsSize ?? machine.rsSize);
-    const feWidth = v.perfectFrontEnd ? rsCap : Math.max(1, v.issueWidth ?? machine.issueWidth);
+    // whole numbers kept as small integers (`| 0`, N < 2^31 here): a field that once held a double
+    // stays a double field for every core, and each comparison in the cycle then converts
+    this.N = N | 0;
+    const rsCap = smallInt(Math.max(1, v.rsSize ?? machine.rsSize));
+    const feWidth = smallInt(v.perfectFrontEnd ? rsCap : Math.max(1, v.issueWidth ?? machine.issueWidth));
     this.noDeps = v.noDependencies;
     this.model = model;
     this.recorder = new BlameRecorder(this.cp);

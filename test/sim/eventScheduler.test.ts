@@ -168,3 +168,42 @@ test('the event-driven walk refuses a µop whose ports are all full as Ports doe
   }
   assert.ok(cycles > 1000, `${cycles} cycles compared`);
 });
+
+test('Ports.takeFree (the event walk\'s shortcut for a µop with a free port) takes the port choose takes, with the same state', async () => {
+  const { Ports } = await import('../../src/sim/units/ports.js');
+  const { Divider } = await import('../../src/sim/units/divider.js');
+  const { BlameRecorder } = await import('../../src/sim/recorder.js');
+  const { CompiledProgram } = await import('../../src/sim/compiled.js');
+  const { rng } = await import('./generated.js');
+  let compared = 0, multi = 0;
+  for (let seed = 1; seed <= 30; seed++) {
+    const cp = new CompiledProgram(program(seed), SKL);
+    const r = rng(seed * 31 + 7);
+    for (const cap of [1, 2, 3]) {
+      const mk = () => { const rec = new BlameRecorder(cp); return { rec, ports: new Ports(cp, cap, new Divider(), rec) }; };
+      const a = mk(), b = mk();
+      for (let c = 1; c <= 200; c++) {
+        a.ports.newCycle(); b.ports.newCycle();
+        for (let v = 0; v < 12; v++) {
+          const i = Math.floor(r() * cp.n);
+          const u = Math.floor(r() * cp.uops[i]!);
+          if (!(u >= 0 && u < cp.uops[i]!) || (cp.div[i]! > 0 && cp.divUop[i] === u)) continue;
+          const g = c * 100 + v;                      // a new instance each time (holds no port)
+          const m = cp.uopMask[i * cp.maxU + u]!;
+          const free = m & ~b.ports.full;
+          const pa = a.ports.choose(g, i, u, c);
+          if (free === 0) { assert.equal(pa, -1, `seed ${seed} cycle ${c}: choose found a port with all full`); b.ports.choose(g, i, u, c); continue; }
+          const pb = b.ports.takeFree(g, i, free);
+          if ((free & (free - 1)) !== 0) multi++;
+          assert.equal(pb, pa, `seed ${seed} cap ${cap} cycle ${c} line ${i} µop ${u}`);
+          assert.deepEqual(b.ports.save(), a.ports.save());
+          assert.equal(b.ports.full, a.ports.full);
+          assert.equal(b.ports.lastTaker, a.ports.lastTaker);
+          compared++;
+        }
+      }
+      assert.deepEqual(b.rec.save(), a.rec.save());
+    }
+  }
+  assert.ok(compared > 10_000 && multi > 1000, `${compared} µops compared, ${multi} with several free ports`);
+});

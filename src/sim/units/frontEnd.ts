@@ -160,7 +160,8 @@ export class FrontEnd implements FrontEndState {
 
   /** µops that may enter the station this cycle */
   limit(rs: Scheduler): number {
-    return Math.min(this.width, rs.capacity - rs.used);
+    const room = rs.capacity - rs.used;
+    return this.width < room ? this.width : room;
   }
 
   /** Algorithm 3: load µops in program order into the station. */
@@ -180,7 +181,8 @@ export class FrontEnd implements FrontEndState {
         if (u > 0 && loadable <= 0) break;
         rs.enter(g, i, iteration);
       }
-      const take = Math.min(u - loaded, loadable);
+      // (a comparison, not Math.min: V8 then keeps `loadable` an integer)
+      const take = u - loaded < loadable ? u - loaded : loadable;
       loaded += take;
       rs.loadUops(g, loaded, take);
       loadable -= take;

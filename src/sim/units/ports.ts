@@ -15,7 +15,8 @@ export const UNLIMITED_PORT_CAP = 0x3fffffff;
 
 /** `count < cap` for a whole count is `count < ceil(cap)`; capped at UNLIMITED_PORT_CAP. */
 export function portCapOf(cap: number): number {
-  return cap >= UNLIMITED_PORT_CAP ? UNLIMITED_PORT_CAP : Number.isNaN(cap) ? cap : Math.ceil(cap);
+  // `| 0`: a small integer (V8 keeps the field an integer field, not a double)
+  return cap >= UNLIMITED_PORT_CAP ? UNLIMITED_PORT_CAP : Number.isNaN(cap) ? cap : Math.ceil(cap) | 0;
 }
 
 /** blocked port masks whose blame a cycle keeps (Ports.blameBlockers) */
@@ -98,7 +99,7 @@ export class Ports {
   /** a new cycle: no port is held */
   newCycle(): void {
     const pc = this.count;
-    for (let p = 0; p < pc.length; p++) pc[p] = 0;
+    for (let p = 0, P = this.P; p < P; p++) pc[p] = 0;
     this.full = 0;
     this.lastTaker = -1;
     this.bcN = 0;
@@ -157,6 +158,18 @@ export class Ports {
     return -1;
   }
 
+  /** `choose` for a µop (not the divider's) of instance g (line i) when `free`, its ports that are
+   *  not full, is not empty: the first of them in port order, taken (what `choose` finds, without
+   *  its other cases; small enough for V8 to inline into the scheduler's walk) */
+  takeFree(g: number, i: number, free: number): number {
+    const order = this.order;
+    let q = 0;
+    while ((free & (1 << order[q]!)) === 0) q++;
+    const p = order[q]!;
+    this.take(g, i, p);
+    return p;
+  }
+
   /** Port choice at issue (refined model's portChoice; uiCA paper, Abel & Reineke 2022, port assignment): µop u
    *  of line i is bound, as it enters the station, to the port with the fewest µops assigned and
    *  not dispatched yet; ties go to the lower port number (docs/engine.md says why). */
@@ -200,11 +213,12 @@ export class Ports {
   }
 
   /** Instance g (line i) could not start because of the ports (and divider) in `blocked`: blame
-   *  each holder once (thesis §2.2). */
-  blameBlockers(g: number, i: number, blocked: number): void {
+   *  each holder once (thesis §2.2). `notCached`: the caller found the mask not in the blame cache
+   *  this cycle (not looked up again). */
+  blameBlockers(g: number, i: number, blocked: number, notCached = false): void {
     this.bcFill = false;
     if ((blocked & DIVIDER_BLOCK_BIT) === 0 && this.lastTaker !== g) {
-      const k = this.blameCache ? this.cachedBlame(blocked) : -1;
+      const k = this.blameCache && !notCached ? this.cachedBlame(blocked) : -1;
       if (k >= 0) {
         const rec = this.rec, bl = this.bcLine, bp = this.bcPort;
         for (let x = this.bcFrom[k]!, end = this.bcFrom[k + 1]!; x < end; x++) rec.onPortBlocked(i, bl[x]!, bp[x]!);
@@ -256,25 +270,29 @@ export class Ports {
   /** instance g (line i) takes port index p */
   private take(g: number, i: number, p: number): void {
     const cnt = this.count[p]!;
-    if (cnt >= this.holdCap) {
-      const P = this.P, hc = this.holdCap * 2;
-      const h = new Int32Array(P * hc), hl = new Int32Array(P * hc);
-      for (let q = 0; q < P; q++) {
-        h.set(this.hold.subarray(q * this.holdCap, q * this.holdCap + this.count[q]!), q * hc);
-        hl.set(this.holdLine.subarray(q * this.holdCap, q * this.holdCap + this.count[q]!), q * hc);
-      }
-      this.hold = h;
-      this.holdLine = hl;
-      this.holdCap = hc;
-      this.sizeBlamed();
-    }
-    this.hold[p * this.holdCap + cnt] = g;
-    this.holdLine[p * this.holdCap + cnt] = i;
+    if (cnt >= this.holdCap) this.growHold();
+    const hc = this.holdCap;
+    this.hold[p * hc + cnt] = g;
+    this.holdLine[p * hc + cnt] = i;
     this.count[p] = cnt + 1;
     if (cnt + 1 >= this.cap) this.full |= 1 << p;
     this.lastTaker = g;
     this.usage[p]!++;
     this.resortPort(p);
+  }
+
+  /** twice the room for each port's holders (take() stays small enough for V8 to inline it) */
+  private growHold(): void {
+    const P = this.P, hc = this.holdCap * 2;
+    const h = new Int32Array(P * hc), hl = new Int32Array(P * hc);
+    for (let q = 0; q < P; q++) {
+      h.set(this.hold.subarray(q * this.holdCap, q * this.holdCap + this.count[q]!), q * hc);
+      hl.set(this.holdLine.subarray(q * this.holdCap, q * this.holdCap + this.count[q]!), q * hc);
+    }
+    this.hold = h;
+    this.holdLine = hl;
+    this.holdCap = hc;
+    this.sizeBlamed();
   }
 
   /** blamed holds every holder of every port and the divider's owner */

@@ -13,13 +13,24 @@ import type { Ports } from './ports.js';
 import { RENAME_ALWAYS, RENAME_MOVE } from '../refine.js';
 import { DIVIDER_BLOCK_BIT } from './divider.js';
 
-export const ST_LOADING = 1;
-export const ST_WAIT_DEP = 2;
-export const ST_WAIT_PORT = 3;
-export const ST_EXEC = 4;
-export const ST_DONE = 5;
+/** The station's statuses and constants as the hot code reads them: a const enum's members are
+ *  numbers in the emitted code, where a module's `const` is a variable V8 loads and checks on every
+ *  use (the exported names below are the same values, for the other modules). */
+const enum K {
+  Loading = 1, WaitDep = 2, WaitPort = 3, Exec = 4, Done = 5,
+  Never = 0x7fffffff,
+  /** DIVIDER_BLOCK_BIT (checked below) */
+  DivBlock = 1 << 30,
+}
 
-export const NEVER = 0x7fffffff;
+export const ST_LOADING = K.Loading;
+export const ST_WAIT_DEP = K.WaitDep;
+export const ST_WAIT_PORT = K.WaitPort;
+export const ST_EXEC = K.Exec;
+export const ST_DONE = K.Done;
+
+export const NEVER = K.Never;
+if (K.DivBlock !== DIVIDER_BLOCK_BIT) throw new Error('scheduler: K.DivBlock is not DIVIDER_BLOCK_BIT');
 
 
 /** The station's state by name; the per-instance arrays are indexed by slot g & (cap − 1). */
@@ -120,6 +131,9 @@ export class Scheduler implements SchedulerState {
   private depsOk = new Uint8Array(0);
   /** events: per slot, the cycle the instance was put in `woke` (no instance twice in a cycle) */
   private stamp = new Int32Array(0);
+  /** events: per line, 1 when its instances have no dependency to check (no producer, or the
+   *  run has no dependencies): depsOk as they enter */
+  private readonly depFree: Uint8Array;
   /** uopQueue is in use (portChoice on) */
   get uopQueueOn(): boolean { return this.issuePorts; }
 
@@ -137,6 +151,8 @@ export class Scheduler implements SchedulerState {
   ) {
     this.issuePorts = issuePorts;
     this.events = events;
+    this.depFree = new Uint8Array(cp.n);
+    for (let i = 0; i < cp.n; i++) this.depFree[i] = noDeps || cp.predStart[i + 1] === cp.predStart[i] ? 1 : 0;
     if (events) {
       // a dependency-blocked instance's next look is at most the longest pred latency ahead
       let maxLat = 1;
@@ -208,14 +224,18 @@ export class Scheduler implements SchedulerState {
   enter(g: number, i: number, k: number): void {
     if (g - this.head + 2 > this.cap) this.allocRing(this.cap * 2, g);
     const s = g & this.mask;
-    this.loaded[s] = 0; this.assigned[s] = 0; this.start[s] = -1; this.status[s] = ST_LOADING;
+    this.loaded[s] = 0; this.assigned[s] = 0; this.start[s] = -1; this.status[s] = K.Loading;
     this.depWait[s] = 0; this.portBlock[s] = 0; this.nextLook[s] = 0; this.accounted[s] = 0;
     this.line[s] = i; this.iteration[s] = k;
     const maxU = this.cp.maxU;
     // a loop, not TypedArray.fill: for a few elements the builtin call costs more than the stores
     const up = this.uopPort;
     for (let x = s * maxU, end = x + maxU; x < end; x++) up[x] = -1;
-    if (this.events) { this.act[this.actLen++] = g; this.tail = g + 1; this.stamp[s] = -1; this.depsOk[s] = 0; }
+    if (this.events) {
+      this.act[this.actLen++] = g; this.tail = g + 1; this.stamp[s] = -1;
+      // a line without producers (or no dependencies at all) has nothing to check
+      this.depsOk[s] = this.depFree[i]!;
+    }
     else this.waiting[this.waitingLen++] = g;
     if (this.cp.anyRenamed) this.zeroLat[s] = this.atRename(i, k);
     if (this.issuePorts) { const q = this.uopQueue; for (let x = s * maxU, end = x + maxU; x < end; x++) q[x] = -1; }
@@ -263,13 +283,13 @@ export class Scheduler implements SchedulerState {
     const e0 = predStart[i]!, e1 = predStart[i + 1]!;
     if (e1 <= e0) return false;
     const status = this.status;
-    if (status[s] === ST_WAIT_DEP) this.settle(s, i, c);
+    if (status[s] === K.WaitDep) this.settle(s, i, c);
     const n = cp.n, head = this.head, mask = this.mask, start = this.start, zeroLat = this.zeroLat;
     const zl = cp.anyRenamed;                       // some line is executed at rename (refined model)
     // the recorder's counters (Recorder.onDepWait / onWait, written directly)
     const { caused, predBlame, had } = this.rec;
     let waitMask = 0;
-    let next = NEVER;
+    let next = K.Never;
     const kn = k * n;
     for (let e = e0; e < e1; e++) {
       let pg: number;
@@ -278,9 +298,10 @@ export class Scheduler implements SchedulerState {
       if (pg < head) continue;                    // finished long ago
       const ps = pg & mask;
       const st = start[ps]!;
-      const rel = st < 0 ? NEVER : zl && zeroLat[ps] === 1 ? st : st + predLat[e]!;
+      const rel = st < 0 ? K.Never : zl && zeroLat[ps] === 1 ? st : st + predLat[e]!;
       if (rel > c) {
-        waitMask |= 1 << Math.min(e - e0, 30);
+        const b = e - e0;
+        waitMask |= 1 << (b < 30 ? b : 30);
         if (rel < next) next = rel;
         caused[predLine[e]!]!++;
         predBlame[e]!++;
@@ -290,7 +311,7 @@ export class Scheduler implements SchedulerState {
     had[i]!++;
     this.depWait[s] = waitMask;
     this.portBlock[s] = 0;
-    status[s] = ST_WAIT_DEP;
+    status[s] = K.WaitDep;
     this.accounted[s] = c + 1;
     // the mask changes only when a producer releases: at `next`, or earlier when a producer that
     // has not started yet starts (wake() lowers it then)
@@ -300,7 +321,13 @@ export class Scheduler implements SchedulerState {
 
   /** Algorithms 4 and 5 (+ §3.6): walk the station in program order in cycle c. */
   dispatch(c: number): void {
-    if (this.events) { this.dispatchEvents(c); return; }
+    // (small, so that V8 inlines it into the core's cycle: one call per cycle, not two)
+    if (this.events) this.dispatchEvents(c);
+    else this.dispatchWalk(c);
+  }
+
+  /** `dispatch` with the walk over every waiting instance (ModelOptions.scheduler 'walk'). */
+  private dispatchWalk(c: number): void {
     const cp = this.cp;
     const n = cp.n;
     const maxU = cp.maxU;
@@ -331,14 +358,14 @@ export class Scheduler implements SchedulerState {
         if (ld === uops[i]!) {
           // executed at rename: no port; done in the cycle it starts, its consumers released then
           start[s] = c;
-          status[s] = ST_DONE;
+          status[s] = K.Done;
           this.completed++;
           this.used -= ld;
           keep--;
           this.wake(g, i, k, c);
           continue;
         }
-        status[s] = ST_LOADING;
+        status[s] = K.Loading;
         rec.onWait(i, 1);
         continue;
       }
@@ -356,14 +383,14 @@ export class Scheduler implements SchedulerState {
       }
       if (ok) {
         start[s] = c;
-        status[s] = ST_EXEC;
+        status[s] = K.Exec;
         keep--;
         executing[this.executingLen++] = g;
         this.wake(g, i, k, c);
         continue;
       }
       portBlock[s] = blocked;
-      status[s] = blocked !== 0 ? ST_WAIT_PORT : ST_LOADING;
+      status[s] = blocked !== 0 ? K.WaitPort : K.Loading;
       if (blocked !== 0) ports.blameBlockers(g, i, blocked);
       rec.onWait(i, 1);
     }
@@ -390,7 +417,7 @@ export class Scheduler implements SchedulerState {
       const g = wheelData[b]!;
       if (g < head) continue;
       const s = g & mask;
-      if (status[s] !== ST_WAIT_DEP || nextLook[s] !== c || stamp[s] === c) continue;   // stale entry
+      if (status[s] !== K.WaitDep || nextLook[s] !== c || stamp[s] === c) continue;   // stale entry
       stamp[s] = c;
       let x = wl++;
       while (x > 0 && woke[x - 1]! > g) { woke[x] = woke[x - 1]!; x--; }
@@ -409,23 +436,25 @@ export class Scheduler implements SchedulerState {
     const { line, iteration, start, depWait, portBlock, loaded, uopPort, assigned, zeroLat, uopQueue } = this;
     const { uops, uopMask, div, divUop } = cp;
     const zl = cp.anyRenamed;                       // some line is executed at rename (refined model)
-    const noDeps = this.noDeps, issuePorts = this.issuePorts;
+    const issuePorts = this.issuePorts;
     let o = 0, ai = 0;
+    // woke[wa .. wLen) still to visit, as locals; wake() (an instance started) may insert into
+    // woke: this.wokeAt / wokeLen are written before and read back after each call
+    let wa = 0, wLen = wl;
     for (;;) {
       let g: number;
-      const wa = this.wokeAt;
-      if (wa < this.wokeLen && (ai >= aLen || woke[wa]! < a[ai]!)) { g = woke[wa]!; this.wokeAt = wa + 1; }
+      if (wa < wLen && (ai >= aLen || woke[wa]! < a[ai]!)) g = woke[wa++]!;
       else if (ai < aLen) g = a[ai++]!;
       else break;
       const s = g & mask;
       const i = line[s]!;
-      if (!noDeps && depsOk[s] === 0 && this.depBlocked(s, i, iteration[s]!, c)) {
+      if (depsOk[s] === 0 && this.depBlocked(s, i, iteration[s]!, c)) {
         // a look again next cycle (the eager accounting, or a producer released then) stays in
         // `act` (visited next cycle, as from the wheel; no wake can lower it below that); the
         // stamp makes an older wheel entry for that cycle stale
         const nx = nextLook[s]!;
         if (nx === c + 1) { out[o++] = g; stamp[s] = c + 1; }
-        else if (nx !== NEVER) this.file(g, nx);
+        else if (nx !== K.Never) this.file(g, nx);
         continue;
       }
       depsOk[s] = 1;
@@ -435,13 +464,15 @@ export class Scheduler implements SchedulerState {
         portBlock[s] = 0;
         if (ld === uops[i]!) {
           start[s] = c;
-          status[s] = ST_DONE;
+          status[s] = K.Done;
           this.completed++;
           this.used -= ld;
+          this.wokeAt = wa; this.wokeLen = wLen;
           this.wake(g, i, iteration[s]!, c);
+          wLen = this.wokeLen;
           continue;
         }
-        status[s] = ST_LOADING;
+        status[s] = K.Loading;
         had[i]!++;
         out[o++] = g; continue;
       }
@@ -461,8 +492,12 @@ export class Scheduler implements SchedulerState {
           p = ports.takeAssigned(g, i, u, q, c);
         } else {
           const m = uopMask[i * maxU + u]!;
-          if (u !== du && (m & ~full) === 0) { ok = false; blocked |= m; continue; }
-          p = ports.choose(g, i, u, c);
+          if (u !== du) {
+            if ((m & ~full) === 0) { ok = false; blocked |= m; continue; }
+            // a port of its mask is free now: choose takes the first in port order
+            const free = m & ~ports.full;
+            p = free !== 0 ? ports.takeFree(g, i, free) : ports.choose(g, i, u, c);
+          } else p = ports.choose(g, i, u, c);
         }
         if (p < 0) { ok = false; blocked |= ports.lastBlocked; continue; }
         uopPort[x] = p;
@@ -473,15 +508,17 @@ export class Scheduler implements SchedulerState {
       if (ok) {
         portBlock[s] = 0;
         start[s] = c;
-        status[s] = ST_EXEC;
+        status[s] = K.Exec;
         this.executing[this.executingLen++] = g;
+        this.wokeAt = wa; this.wokeLen = wLen;
         this.wake(g, i, iteration[s]!, c);
+        wLen = this.wokeLen;
         continue;
       }
       portBlock[s] = blocked;
       if (blocked !== 0) {
-        status[s] = ST_WAIT_PORT;
-        const k = (blocked & DIVIDER_BLOCK_BIT) === 0 && ports.lastTaker !== g ? ports.cachedBlame(blocked) : -1;
+        status[s] = K.WaitPort;
+        const k = (blocked & K.DivBlock) === 0 && ports.lastTaker !== g ? ports.cachedBlame(blocked) : -1;
         if (k >= 0) {
           // the holders blamed for this mask earlier in the cycle (Ports.blameBlockers' reuse)
           const bl = ports.bcLine, bp = ports.bcPort;
@@ -491,8 +528,8 @@ export class Scheduler implements SchedulerState {
             portCaused[h * P + pt]!++;
             portWas[i * P + pt]!++;
           }
-        } else ports.blameBlockers(g, i, blocked);
-      } else status[s] = ST_LOADING;
+        } else ports.blameBlockers(g, i, blocked, k === -1 && (blocked & K.DivBlock) === 0 && ports.lastTaker !== g);
+      } else status[s] = K.Loading;
       had[i]!++;
       out[o++] = g; continue;
     }
@@ -521,7 +558,7 @@ export class Scheduler implements SchedulerState {
   syncWaiting(): void {
     if (!this.events) return;
     let len = 0;
-    for (let g = this.head; g < this.tail; g++) if (this.status[g & this.mask]! < ST_EXEC) this.waiting[len++] = g;
+    for (let g = this.head; g < this.tail; g++) if (this.status[g & this.mask]! < K.Exec) this.waiting[len++] = g;
     this.waitingLen = len;
   }
 
@@ -541,8 +578,8 @@ export class Scheduler implements SchedulerState {
       const g = this.waiting[w]!;
       const s = g & this.mask;
       const nx = this.nextLook[s]!;
-      this.depsOk[s] = this.status[s] === ST_WAIT_DEP ? 0 : 1;
-      if (this.status[s] === ST_WAIT_DEP && nx > c + 1) { if (nx !== NEVER) this.file(g, nx); }
+      this.depsOk[s] = this.status[s] === K.WaitDep ? 0 : 1;
+      if (this.status[s] === K.WaitDep && nx > c + 1) { if (nx !== K.Never) this.file(g, nx); }
       else this.act[o++] = g;
     }
     this.actLen = o;
@@ -583,7 +620,7 @@ export class Scheduler implements SchedulerState {
       const cg = (predLC[e] ? kn + n : kn) + predOwner[e]!;
       if (cg <= g || cg > feNext || (cg === feNext && !feLoaded)) continue;
       const s2 = cg & mask;
-      if (status[s2] !== ST_WAIT_DEP) continue;
+      if (status[s2] !== K.WaitDep) continue;
       const rel = atRename ? c : c + predLat[e]!;
       if (rel < nextLook[s2]!) {
         nextLook[s2] = rel;
@@ -608,7 +645,7 @@ export class Scheduler implements SchedulerState {
     for (let w = 0; w < this.waitingLen; w++) {
       const g = this.waiting[w]!;
       const s = g & this.mask;
-      if (this.status[s] === ST_WAIT_DEP) this.settle(s, this.line[s]!, c + 1);
+      if (this.status[s] === K.WaitDep) this.settle(s, this.line[s]!, c + 1);
     }
   }
 
@@ -622,7 +659,7 @@ export class Scheduler implements SchedulerState {
       const g = xl[x]!;
       const s = g & mask;
       if (c - start[s]! + 1 >= lat[line[s]!]!) {
-        status[s] = ST_DONE;
+        status[s] = K.Done;
         done++;
       } else xl[keep++] = g;
     }
@@ -630,7 +667,7 @@ export class Scheduler implements SchedulerState {
     this.completed += done;
     const upTo = this.frontEnd.next;
     let h = this.head;
-    while (h < upTo && status[h & mask] === ST_DONE) h++;
+    while (h < upTo && status[h & mask] === K.Done) h++;
     this.head = h;
   }
 
@@ -654,7 +691,7 @@ export class Scheduler implements SchedulerState {
       rs[b] = st >= 0 ? st + dc : st;
       rst[b] = this.status[a]!; rd[b] = this.depWait[a]!; rp[b] = this.portBlock[a]!;
       const nx = this.nextLook[a]!;
-      rn[b] = nx === NEVER ? NEVER : nx + dc;
+      rn[b] = nx === K.Never ? K.Never : nx + dc;
       rc[b] = this.accounted[a]! + dc;
       rli[b] = this.line[a]!; rit[b] = this.iteration[a]! + dk;
     }
