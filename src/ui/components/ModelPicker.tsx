@@ -1,10 +1,7 @@
-import { Box, Text } from 'ink';
 import type { MechanismSet } from '../../sim/mechanisms.js';
 import { mechanismLabel } from '../../sim/mechanisms.js';
 import { MODEL_ROWS, modelRowText } from '../modelMenu.js';
-import { clip } from '../format.js';
-import { tint } from '../theme.js';
-import { scrollStart } from '../layout.js';
+import { ChoiceList } from './ChoiceList.js';
 import { useKeyContext, type KeyRouter } from '../hooks/useExplorer.js';
 
 export interface ModelPickerProps {
@@ -21,16 +18,12 @@ export interface ModelPickerProps {
 /** The model's switches (↑/↓, enter toggles; esc closes); the keys are the MODEL_KEYS table's. */
 export function ModelPicker(p: ModelPickerProps) {
   useKeyContext(p.router, 'model', true);
-  const rows = Math.max(3, p.height - 1);
-  const start = scrollStart(p.index, MODEL_ROWS.length, rows);
   return (
-    <Box flexDirection="column">
-      <Text bold>{clip(`Model: ${mechanismLabel(p.mechanisms)} (↑/↓, enter toggles, esc closes) — the cycle is kept`, p.width)}</Text>
-      {MODEL_ROWS.slice(start, start + rows).map((row, k) => {
-        const i = start + k;
-        const label = `${i === p.index ? '❯' : ' '} ${modelRowText(row, p.mechanisms, p.compareModel)}`;
-        return <Text key={i} color={i === p.index ? tint(p.color, 'blue') : undefined}>{clip(label, p.width)}</Text>;
-      })}
-    </Box>
+    <ChoiceList
+      title={`Model: ${mechanismLabel(p.mechanisms)} (↑/↓, enter toggles, esc closes) — the cycle is kept`}
+      count={MODEL_ROWS.length}
+      label={(i) => modelRowText(MODEL_ROWS[i]!, p.mechanisms, p.compareModel)}
+      index={p.index} rows={Math.max(3, p.height - 1)} width={p.width} color={p.color}
+    />
   );
 }

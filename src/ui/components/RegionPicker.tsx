@@ -1,9 +1,8 @@
 import { useRef, useState } from 'react';
-import { Box, Text, useInput, useStdout } from 'ink';
-import { clip } from '../format.js';
-import { scrollStart } from '../layout.js';
+import { useInput, useStdout } from 'ink';
+import { ChoiceList } from './ChoiceList.js';
 import { splitKeys } from '../keys.js';
-import { colorEnabled, tint } from '../theme.js';
+import { colorEnabled } from '../theme.js';
 
 export interface RegionChoice { index: number; label: string }
 
@@ -42,15 +41,13 @@ export function RegionPicker(p: RegionPickerProps) {
       else if (k.return) { done.current = true; p.onPick(p.regions[at.current]!.index); return; }
     }
   });
-  const width = stdout.columns || 80;
-  const rows = Math.max(3, (stdout.rows || 24) - 3);
-  const start = scrollStart(index, p.regions.length, rows);
   return (
-    <Box flexDirection="column">
-      <Text bold>{clip(`${p.file} holds ${p.regions.length} regions: pick one (↑/↓, enter; q quits)`, width)}</Text>
-      {p.regions.slice(start, start + rows).map((r, k) => (
-        <Text key={r.index} color={start + k === index ? tint(colorEnabled(), 'blue') : undefined}>{clip(`${start + k === index ? '❯' : ' '} ${r.label}`, width)}</Text>
-      ))}
-    </Box>
+    <ChoiceList
+      title={`${p.file} holds ${p.regions.length} regions: pick one (↑/↓, enter; q quits)`}
+      count={p.regions.length}
+      label={(i) => p.regions[i]!.label}
+      keyOf={(i) => p.regions[i]!.index}
+      index={index} rows={Math.max(3, (stdout.rows || 24) - 3)} width={stdout.columns || 80} color={colorEnabled()}
+    />
   );
 }

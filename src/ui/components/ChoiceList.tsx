@@ -1,0 +1,35 @@
+import { Box, Text } from 'ink';
+import { clip } from '../format.js';
+import { tint } from '../theme.js';
+import { scrollStart } from '../layout.js';
+
+export interface ChoiceListProps {
+  /** the heading line */
+  title: string;
+  /** how many entries, and the text of entry i (asked only for the rows shown) */
+  count: number;
+  label(i: number): string;
+  /** React key of entry i (default: i) */
+  keyOf?(i: number): string | number;
+  /** the highlighted entry */
+  index: number;
+  /** entry rows available (the window scrolls to keep `index` in it) */
+  rows: number;
+  width: number;
+  color: boolean;
+}
+
+/** A heading and a scrolled list with one entry highlighted (❯): the pickers' common look. */
+export function ChoiceList(p: ChoiceListProps) {
+  const start = scrollStart(p.index, p.count, p.rows);
+  const shown = Math.max(0, Math.min(p.rows, p.count - start));
+  return (
+    <Box flexDirection="column">
+      <Text bold>{clip(p.title, p.width)}</Text>
+      {Array.from({ length: shown }, (_, k) => {
+        const i = start + k;
+        return <Text key={p.keyOf ? p.keyOf(i) : i} color={i === p.index ? tint(p.color, 'blue') : undefined}>{clip(`${i === p.index ? '❯' : ' '} ${p.label(i)}`, p.width)}</Text>;
+      })}
+    </Box>
+  );
+}
