@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hasTmux, tmuxServer } from '../ui/helpers/tmux.js';
@@ -16,12 +16,18 @@ const MAIN = join(ROOT, 'dist', 'cli', 'main.js');
 const BUNDLE = join(ROOT, 'dist', 'cli', 'uopscope.cjs');
 
 function run(bundle: boolean, args: string[], extraEnv: NodeJS.ProcessEnv = {}) {
-  return spawnSync(process.execPath, [MAIN, ...args], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    timeout: 60_000,
-    env: { ...process.env, NO_COLOR: '1', UOPSCOPE_CACHE_DIR: mkdtempSync(join(tmpdir(), 'uopscope-bundle-')), UOPSCOPE_NO_BUNDLE: bundle ? '' : '1', ...extraEnv },
-  });
+  // a cache directory of the run's own, removed after it
+  const cache = mkdtempSync(join(tmpdir(), 'uopscope-bundle-'));
+  try {
+    return spawnSync(process.execPath, [MAIN, ...args], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { ...process.env, NO_COLOR: '1', UOPSCOPE_CACHE_DIR: cache, UOPSCOPE_NO_BUNDLE: bundle ? '' : '1', ...extraEnv },
+    });
+  } finally {
+    rmSync(cache, { recursive: true, force: true });
+  }
 }
 
 test('the build made the bundle and its code cache, and V8 accepts the cache', () => {
@@ -73,9 +79,11 @@ test('the explorer from the bundle (its Ink interface imported at run time) in a
   const { tmux, waitFor, stopServer } = tmuxServer('uopscope-bundle');
   const session = 'bundle';
   const AFTER = '; echo "EXITED rc=$?"; sleep 60';
+  const dir = mkdtempSync(join(tmpdir(), 'uopscope-bundle-'));
+  const err = join(dir, 'stderr');
   try {
     tmux('new-session', '-d', '-s', session, '-x', '80', '-y', '24', '-c', ROOT,
-      `UOPSCOPE_DEBUG_BUNDLE=1 node ${MAIN} examples/bin/branch --arch SKL --iterations 50 2>/tmp/uopscope-bundle-$$.err; cat /tmp/uopscope-bundle-$$.err${AFTER}`);
+      `UOPSCOPE_DEBUG_BUNDLE=1 UOPSCOPE_CACHE_DIR=${dir}/cache node ${MAIN} examples/bin/branch --arch SKL --iterations 50 2>${err}; cat ${err}${AFTER}`);
     let s = await waitFor(session, /cycle 0 of \d+/, 'the explorer');
     assert.match(s, /branch · IACA region 1 · SKL/);
     tmux('send-keys', '-t', session, 'l');
@@ -91,5 +99,6 @@ test('the explorer from the bundle (its Ink interface imported at run time) in a
     assert.match(s, /EXITED rc=0/);
   } finally {
     await stopServer();
+    rmSync(dir, { recursive: true, force: true });
   }
 });
