@@ -2,10 +2,44 @@
 // module makes Node scan its whole source twice (module-format detection and the CommonJS
 // export lexer), about 0.15 s of CPU at every start. The names below are the ones the disasm
 // stage uses, as values and as types, exactly as `import { … } from 'iced-x86'` would give them.
+//
+// Loading it compiles and instantiates its WebAssembly module, with two V8 settings changed for
+// that moment only:
+// - a larger tiering budget (ICED_TIERING_BUDGET). V8 runs WebAssembly with its baseline compiler
+//   (Liftoff) and recompiles a function with its optimizing compiler (TurboFan) once the function
+//   has spent its budget. Building the decoder's and the formatter's tables on first use spent it
+//   at once, so every command set off 25–60 ms of TurboFan work on V8's background threads: on a
+//   2-core machine it competed with the command, and Node waited for it before exiting (10–20 ms
+//   of a 0.11 s report at 1 iteration; docs/report.md, "What start-up costs"). With the larger
+//   budget the table building no longer triggers it; code that runs for long still does
+//   (decoding 2 million instructions took the same time, ±4 %).
+// - lazy validation: each function is validated when first compiled instead of all ~3,000 when
+//   the module is made (≈ 1 ms less; the module is iced-x86's own, valid, build).
+// V8 reads both when the module and its instance are made. They are put back right after,
+// because V8 checks a hash of all its settings before it uses a code cache (Node's own modules',
+// the start-up bundle's): test/disasm/icedLoad.test.ts checks that a cache is still accepted.
 import { createRequire } from 'node:module';
+import { setFlagsFromString } from 'node:v8';
 import type * as Iced from 'iced-x86';
 
-const iced = createRequire(import.meta.url)('iced-x86') as typeof Iced;
+/** The tiering budget iced-x86's instance is made with. */
+export const ICED_TIERING_BUDGET = 100_000_000;
+/** V8's own settings, by V8 major version: V8 11 (Node 20) is the only one this file knows; under
+ *  another, or with UOPSCOPE_V8_DEFAULTS=1 (to measure the difference), nothing is changed. */
+const V8_DEFAULTS: Record<string, string[]> = { 11: ['--wasm-tiering-budget=1800000', '--no-wasm-lazy-validation'] };
+const ICED_SETTINGS = [`--wasm-tiering-budget=${ICED_TIERING_BUDGET}`, '--wasm-lazy-validation'];
+
+function loadIced(): typeof Iced {
+  const defaults = process.env.UOPSCOPE_V8_DEFAULTS === '1' ? undefined : V8_DEFAULTS[process.versions.v8.split('.')[0]!];
+  if (defaults) for (const f of ICED_SETTINGS) setFlagsFromString(f);
+  try {
+    return createRequire(import.meta.url)('iced-x86') as typeof Iced;
+  } finally {
+    if (defaults) for (const f of defaults) setFlagsFromString(f);
+  }
+}
+
+const iced = loadIced();
 
 export const Code = iced.Code; export type Code = Iced.Code;
 export const ConditionCode = iced.ConditionCode; export type ConditionCode = Iced.ConditionCode;
