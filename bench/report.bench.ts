@@ -36,7 +36,7 @@ function stencilFile(): string {
 /** Builds dist/ and its start-up bundle (npm run build) when missing or older than src/
  *  (whole-process time is measured on dist, as installed). */
 function ensureBuilt(): string {
-  const main = join(root, 'dist', 'cli', 'main.js');
+  const main = join(root, 'dist', 'cli', 'main.cjs');
   const newest = (dir: string): number => readdirSync(dir, { withFileTypes: true })
     .reduce((m, e) => Math.max(m, e.isDirectory() ? newest(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs), 0);
   const bundle = join(root, 'dist', 'cli', 'uopscope.cjs');

@@ -2,7 +2,7 @@
 //   dist/cli/uopscope.cjs        dist/cli/start.js and everything it loads, with the CommonJS
 //                                libraries (iced-x86, fast-xml-parser), in one CommonJS script
 //   dist/cli/uopscope.cjs.cache  V8's code cache of that script after a representative run
-// dist/cli/main.js runs the bundle when it is there (main.ts says how and why). What stays out:
+// dist/cli/main.cjs runs the bundle when it is there (main.cts says how and why). What stays out:
 // ES modules loaded at run time by URL (esm.ts: the explorer's Ink interface, yargs's files) and
 // the worker threads' entry files; they load from dist/ as before.
 //
@@ -92,7 +92,7 @@ const result = await build({
   // and yargs's import.meta.resolve serves only config files' "extends", which uopscope does not use
   logOverride: { 'require-resolve-not-external': 'silent', 'empty-import-meta': 'silent' },
   metafile: true,
-  // pure ASCII (non-ASCII characters in strings escaped): main.ts reads it as Latin-1, which
+  // pure ASCII (non-ASCII characters in strings escaped): main.cts reads it as Latin-1, which
   // makes V8's one-byte string without decoding UTF-8 (≈ 2 ms less per start for 1.7 MB)
   charset: 'ascii',
   // no comments or indentation (a third smaller: less to read and hash at every start); names are
@@ -105,19 +105,19 @@ const inputs = Object.keys(result.metafile.inputs);
 const ui = inputs.filter((p) => /node_modules\/(ink|react|ink-select-input|yoga-layout)\//.test(p));
 if (ui.length) throw new Error(`the bundle would load the interface at start-up: ${ui.join(', ')}`);
 const bundled = readFileSync(outFile, 'utf8');
-if (/[^\x00-\x7f]/.test(bundled)) throw new Error('the bundle is not pure ASCII, which main.ts relies on (it reads it as Latin-1)');
+if (/[^\x00-\x7f]/.test(bundled)) throw new Error('the bundle is not pure ASCII, which main.cts relies on (it reads it as Latin-1)');
 for (const name of ['ink', 'react', 'ink-select-input']) {
   if (bundled.includes(`require("${name}")`)) throw new Error(`the bundle requires ${name} (an ES module with top-level await): import it through src/cli/esm.ts`);
 }
 
 // the code cache: V8's compiled code after a representative run (a full report of an example,
-// which compiles the disassembler, the data, the engine and the report), written by main.ts
+// which compiles the disassembler, the data, the engine and the report), written by main.cts
 const tmp = `${cacheFile}.tmp`;
 const example = join(root, 'examples', 'bin', 'stencil');
 // in a cache directory of its own (removed after), so that the build leaves nothing in the user's
 // cache; the first run fills it, the second (the one kept) reads it as users' runs do
 const warmCache = mkdtempSync(join(tmpdir(), 'uopscope-bundle-'));
-const warm = (env) => spawnSync(process.execPath, [join(outDir, 'main.js'), 'report', example, '--iterations', '100'], {
+const warm = (env) => spawnSync(process.execPath, [join(outDir, 'main.cjs'), 'report', example, '--iterations', '100'], {
   env: { ...process.env, UOPSCOPE_CACHE_DIR: warmCache, UOPSCOPE_NO_BUNDLE: '', ...env },
   encoding: 'utf8',
   timeout: 120_000,

@@ -9,9 +9,11 @@
 // - without the bundle (tsx, development, UOPSCOPE_NO_BUNDLE=1) start.ts is imported as ES
 //   modules: the same code, slower to start. test/cli/bundle.test.ts compares the two.
 // A code cache V8 does not accept (another Node) is ignored: the script is compiled from source.
+// This file is CommonJS (main.cts, built to dist/cli/main.cjs, the package's bin): Node starts a
+// CommonJS entry without its ES-module loader, which costs ~4 ms at every start (docs/report.md).
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 
 // what yargs/helpers' hideBin gives under Node (the script's arguments)
 const args = process.argv.slice(2);
@@ -22,26 +24,28 @@ if (args.length === 1 && args[0] === '--version') {
   // a reader that stops early is not an error (as run.ts's quietOnClosedPipe)
   process.stdout.on('error', (err: NodeJS.ErrnoException) => process.exit(err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED' ? 0 : 74));
   // the version yargs's .version() prints: package.json's, two levels above dist/cli (or src/cli)
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+  const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version?: string };
   process.stdout.write(`${pkg.version ?? 'unknown'}\n`);
 } else {
-  const start = bundled() ?? (await import('./start.js')).start;
-  await start(args);
+  // a failure here is a bug (start() reports users' errors itself): Node prints it and exits 1
+  void (async () => {
+    const start = bundled() ?? (await import('./start.js')).start;
+    await start(args);
+  })();
 }
 
 /** start() from the bundle next to this file, or null when there is none (or it is not wanted). */
 function bundled(): Start | null {
   if (process.env.UOPSCOPE_NO_BUNDLE === '1') return null;
-  const file = fileURLToPath(new URL('./uopscope.cjs', import.meta.url));
+  const file = join(__dirname, 'uopscope.cjs');
   if (!existsSync(file)) return null;
   // a bundle older than the files it was made from (tsc run again without tools/bundle.mjs) is stale
-  const from = fileURLToPath(new URL('./start.js', import.meta.url));
+  const from = join(__dirname, 'start.js');
   if (existsSync(from) && statSync(from).mtimeMs > statSync(file).mtimeMs) return null;
   const cacheFile = `${file}.cache`;
   const cachedData = existsSync(cacheFile) ? readFileSync(cacheFile) : undefined;
   // node:vm is needed only here (not by --version)
-  const req = createRequire(import.meta.url);
-  const { Script } = req('node:vm') as typeof import('node:vm');
+  const { Script } = require('node:vm') as typeof import('node:vm');
   // the bundle is pure ASCII (tools/bundle.mjs checks): Latin-1 reads it without UTF-8 decoding
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${readFileSync(file, 'latin1')}\n})`,
     { filename: file, cachedData });
@@ -54,7 +58,7 @@ function bundled(): Start | null {
   if (cacheOut) process.on('exit', () => { writeFileSync(cacheOut, script.createCachedData()); });
   // import() inside the script: see esm.ts
   (globalThis as Record<symbol, unknown>)[Symbol.for('uopscope.importEsm')] = (url: string) => import(url);
-  const module = { exports: {} as { start?: Start } };
-  (script.runInThisContext() as (...a: unknown[]) => void)(module.exports, createRequire(file), module, file, fileURLToPath(new URL('.', import.meta.url)));
-  return module.exports.start ?? null;
+  const bundle = { exports: {} as { start?: Start } };
+  (script.runInThisContext() as (...a: unknown[]) => void)(bundle.exports, createRequire(file), bundle, file, __dirname);
+  return bundle.exports.start ?? null;
 }

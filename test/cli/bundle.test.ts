@@ -1,4 +1,4 @@
-// The start-up bundle (issue 14, item 3; tools/bundle.mjs, src/cli/main.ts): the built command
+// The start-up bundle (issue 14, item 3; tools/bundle.mjs, src/cli/main.cts): the built command
 // runs dist/cli/uopscope.cjs from V8's code cache, and must behave exactly as the same build run
 // as ES modules (UOPSCOPE_NO_BUNDLE=1): same output, same exit status, same messages, the explorer
 // in a real terminal. The build (`npm ci` runs `prepare`, i.e. `npm run build`) makes the bundle;
@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { hasTmux, tmuxServer } from '../ui/helpers/tmux.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const MAIN = join(ROOT, 'dist', 'cli', 'main.js');
+const MAIN = join(ROOT, 'dist', 'cli', 'main.cjs');
 const BUNDLE = join(ROOT, 'dist', 'cli', 'uopscope.cjs');
 
 function run(bundle: boolean, args: string[], extraEnv: NodeJS.ProcessEnv = {}) {
@@ -67,7 +67,7 @@ for (const [what, args, env] of cases) {
   });
 }
 
-test('--version does not load the bundle (answered by main.js)', () => {
+test('--version does not load the bundle (answered by main.cjs)', () => {
   const r = run(true, ['--version'], { UOPSCOPE_DEBUG_BUNDLE: '1' });
   assert.equal(r.status, 0);
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };

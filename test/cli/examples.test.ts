@@ -60,7 +60,7 @@ function scratch(): { dir: string; env: NodeJS.ProcessEnv } {
   const dir = mkdtempSync(join(tmpdir(), 'uopscope-example-'));
   const bin = join(dir, '.bin');
   mkdirSync(bin);
-  writeFileSync(join(bin, 'uopscope'), `#!/bin/sh\nexec node --import ${TSX} ${join(ROOT, 'src/cli/main.ts')} "$@"\n`);
+  writeFileSync(join(bin, 'uopscope'), `#!/bin/sh\nexec node --import ${TSX} ${join(ROOT, 'src/cli/main.cts')} "$@"\n`);
   chmodSync(join(bin, 'uopscope'), 0o755);
   for (const d of ['examples', 'test']) symlinkSync(join(ROOT, d), join(dir, d));
   const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${bin}:${process.env.PATH}`, UOPSCOPE_CACHE_DIR: join(dir, '.cache'), UOPSCOPE_CONFIG_DIR: join(dir, '.config') };

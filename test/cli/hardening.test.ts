@@ -13,7 +13,7 @@ const dir = mkdtempSync(join(tmpdir(), 'uopscope-hardening-'));
 process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
 
 function uopscope(args: string[]) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.cts', ...args], {
     encoding: 'utf8', env: { ...process.env, UOPSCOPE_CONFIG_DIR: join(dir, 'cfg'), UOPSCOPE_CACHE_DIR: join(dir, 'cache') },
   });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };

@@ -18,8 +18,8 @@ test('npm pack + npm install -g into a fresh prefix gives a uopscope command tha
   const dir = mkdtempSync(join(tmpdir(), 'uopscope-install-'));
   try {
     npm(['pack', '--pack-destination', dir, '--silent']);
-    // the build (npm pack runs `prepare`) leaves the clone's own bin runnable as ./dist/cli/main.js
-    const bin = join(ROOT, 'dist', 'cli', 'main.js');
+    // the build (npm pack runs `prepare`) leaves the clone's own bin runnable as ./dist/cli/main.cjs
+    const bin = join(ROOT, 'dist', 'cli', 'main.cjs');
     accessSync(bin, constants.X_OK);
     assert.match(readFileSync(bin, 'utf8'), /^#!\/usr\/bin\/env node\n/);
     assert.match(execFileSync(bin, ['--version'], { encoding: 'utf8' }), /^\d+\.\d+\.\d+/);

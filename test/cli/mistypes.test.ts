@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { ALL_OPTIONS, checkFirstWord, editDistance } from '../../src/cli/run.js';
 
 function uopscope(args: string[]) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.cts', ...args], { encoding: 'utf8' });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

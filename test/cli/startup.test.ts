@@ -29,7 +29,7 @@ function loadedBy(...args: string[]): { stdout: string; status: number | null; l
 }
 
 function loadedWith(env: NodeJS.ProcessEnv, ...args: string[]): { stdout: string; status: number | null; loaded: string[] } {
-  const r = spawnSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(REGISTER)}`, '--import', 'tsx', 'src/cli/main.ts', ...args],
+  const r = spawnSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(REGISTER)}`, '--import', 'tsx', 'src/cli/main.cts', ...args],
     { encoding: 'utf8', timeout: 60_000, env: { ...process.env, ...env } });
   const line = /^LOADED (.*)$/m.exec(r.stderr)?.[1];
   assert.ok(line, `no module list printed: ${r.stderr}`);
@@ -43,7 +43,7 @@ test('--version prints package.json\'s version without loading yargs, a command 
   assert.equal(status, 0);
   const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
   assert.equal(stdout, `${pkg.version}\n`);
-  assert.ok(loaded.some((u) => u.endsWith('/src/cli/main.ts')), 'the hook saw main.ts');
+  assert.ok(loaded.some((u) => u.endsWith('/src/cli/main.cts')), 'the hook saw main.ts');
   const heavy = loaded.filter((u) => /node_modules\/(yargs|cliui|string-width|iced-x86)\/|\/src\/(cli\/(run|commands\/)|disasm\/)/.test(u));
   assert.deepEqual(heavy, []);
 });
@@ -85,7 +85,7 @@ test('--help a second time: the text yargs printed, from the cache, without load
 });
 
 test('--help with an unusable cache directory (under /proc): rendered by yargs, exit 0, nothing on stderr, no hang', () => {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', '--help'], {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.cts', '--help'], {
     encoding: 'utf8', timeout: 60_000, env: { ...process.env, UOPSCOPE_CACHE_DIR: '/proc/uopscope-no-such-dir' },
   });
   assert.equal(r.status, 0);

@@ -19,7 +19,7 @@ process.on('exit', () => rmSync(scratch, { recursive: true, force: true }));
 const env = { ...process.env, UOPSCOPE_CACHE_DIR: join(scratch, 'cache'), UOPSCOPE_CONFIG_DIR: join(scratch, 'config') };
 
 function uopscope(args: string[], cwd = ROOT) {
-  const r = spawnSync(process.execPath, ['--import', import.meta.resolve('tsx'), join(ROOT, 'src/cli/main.ts'), 'measure', ...args], { cwd, env, encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(process.execPath, ['--import', import.meta.resolve('tsx'), join(ROOT, 'src/cli/main.cts'), 'measure', ...args], { cwd, env, encoding: 'utf8', timeout: 120_000 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -128,7 +128,7 @@ test('bad regions: one line each, exit 2, nothing on stdout, the working directo
 
 test('without a C compiler: one line that says so, exit 2', { skip: !linux && 'Linux x86-64 only' }, () => {
   const fresh = mkdtempSync(join(scratch, 'nocc-'));
-  const r = spawnSync(process.execPath, ['--import', import.meta.resolve('tsx'), join(ROOT, 'src/cli/main.ts'), 'measure', '--hex', '4801c3'], {
+  const r = spawnSync(process.execPath, ['--import', import.meta.resolve('tsx'), join(ROOT, 'src/cli/main.cts'), 'measure', '--hex', '4801c3'], {
     cwd: ROOT, encoding: 'utf8', timeout: 60_000,
     env: { ...env, UOPSCOPE_CACHE_DIR: join(fresh, 'cache'), PATH: join(fresh, 'empty'), CC: '' },
   });
@@ -206,7 +206,7 @@ test('a region with a branch inside is measured per side of the branch compariso
   assert.equal(m.branch.branchLine, 2);
   assert.deepEqual(m.branch.sides.map((s: { side: string; lines: number[] }) => [s.side, s.lines]), [['fall-through', [0, 1, 2, 3, 4, 6]], ['taken', [0, 1, 2, 5, 6]]]);
   // the side's prediction is the report's --branch section for it
-  const rep = spawnSync(process.execPath, ['--import', import.meta.resolve('tsx'), join(ROOT, 'src/cli/main.ts'), 'report', file, '--branch', '--fast', '--json', '--arch', m.prediction.arch], { cwd: ROOT, env, encoding: 'utf8' });
+  const rep = spawnSync(process.execPath, ['--import', import.meta.resolve('tsx'), join(ROOT, 'src/cli/main.cts'), 'report', file, '--branch', '--fast', '--json', '--arch', m.prediction.arch], { cwd: ROOT, env, encoding: 'utf8' });
   const report = JSON.parse(rep.stdout);
   for (const s of m.branch.sides) {
     assert.ok(s.measurable, JSON.stringify(s));

@@ -13,7 +13,7 @@ const cfgRoot = mkdtempSync(join(tmpdir(), 'uopscope-report-cli-'));
 process.on('exit', () => rmSync(cfgRoot, { recursive: true, force: true }));
 
 function uopscope(args: string[], configDir = join(cfgRoot, 'none')) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.cts', ...args], {
     encoding: 'utf8', env: { ...process.env, UOPSCOPE_CONFIG_DIR: configDir },
   });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };

@@ -63,7 +63,7 @@ test('the XDG config directory is used when no override is set', () => {
 test('uopscope config works as a command: output, exit codes, one-line errors', (t) => {
   const { env, done } = tempEnv();
   t.after(done);
-  const run = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+  const run = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.cts', ...args], {
     encoding: 'utf8', env: { ...process.env, ...env },
   });
   const ok = run('config', 'set', 'iterations', '1000');

@@ -155,7 +155,7 @@ test('the branch sides run under the model but without the mechanisms\' runs', (
 const cfgRoot = mkdtempSync(join(tmpdir(), 'uopscope-model-cli-'));
 process.on('exit', () => rmSync(cfgRoot, { recursive: true, force: true }));
 function uopscope(args: string[], configDir = join(cfgRoot, 'none')) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { encoding: 'utf8', env: { ...process.env, UOPSCOPE_CONFIG_DIR: configDir } });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.cts', ...args], { encoding: 'utf8', env: { ...process.env, UOPSCOPE_CONFIG_DIR: configDir } });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -34,7 +34,7 @@ test('uopscope in a real terminal, as npm start runs it: step, variant, branches
   const keys = async (...k: string[]) => { tmux('send-keys', '-t', session, ...k); await sleep(150); };
   const cmd = [
     // what `npm start` runs (the bundled example, the embedded data), from the sources
-    'node --import tsx src/cli/main.ts examples/bin/branch --arch SKL --iterations 50',
+    'node --import tsx src/cli/main.cts examples/bin/branch --arch SKL --iterations 50',
     `--export-dir ${out}`,
     AFTER,
   ].join(' ');
@@ -108,7 +108,7 @@ test('uopscope in a real terminal, as npm start runs it: step, variant, branches
 
 test('a file with two regions opens the picker; SIGTERM and NO_COLOR still leave the terminal usable; CI=true does not stop a terminal from being interactive', { skip: SKIP, timeout: 120_000 }, async () => {
   const session = 'picker';
-  const cmd = `CI=true NO_COLOR=1 node --import tsx src/cli/main.ts examples/bin/two-regions.o --iterations 20${AFTER}`;
+  const cmd = `CI=true NO_COLOR=1 node --import tsx src/cli/main.cts examples/bin/two-regions.o --iterations 20${AFTER}`;
   try {
     tmux('new-session', '-d', '-s', session, '-x', '80', '-y', '24', '-c', ROOT, cmd);
     await waitFor(session, /holds 2 regions: pick one/, 'the region picker');
@@ -144,7 +144,7 @@ test('a file with two regions opens the picker; SIGTERM and NO_COLOR still leave
 test('what can be checked is checked before asking: no data for the architecture is said before the region picker', { skip: SKIP, timeout: 60_000 }, async () => {
   const session = 'nodata';
   // NHM: a core with a machine model but no figures at all (no uops.info data, no LLVM model)
-  const cmd = `node --import tsx src/cli/main.ts examples/bin/two-regions.o --arch NHM${AFTER}`;
+  const cmd = `node --import tsx src/cli/main.cts examples/bin/two-regions.o --arch NHM${AFTER}`;
   try {
     tmux('new-session', '-d', '-s', session, '-x', '80', '-y', '24', '-c', ROOT, cmd);
     const s = await waitFor(session, /EXITED rc=\d+ TTY: .*END|pick one/, 'the error or the picker');
@@ -159,7 +159,7 @@ test('what can be checked is checked before asking: no data for the architecture
 test('Ctrl-C ends the explorer, and the region picker, with status 130 and the terminal restored', { skip: SKIP, timeout: 90_000 }, async () => {
   try {
     for (const [session, file, ready] of [['ctrlc-explorer', 'examples/bin/branch', /cycle 0 of/], ['ctrlc-picker', 'examples/bin/two-regions.o', /pick one/]] as const) {
-      const cmd = `node --import tsx src/cli/main.ts ${file} --arch SKL --iterations 20${AFTER}`;
+      const cmd = `node --import tsx src/cli/main.cts ${file} --arch SKL --iterations 20${AFTER}`;
       tmux('new-session', '-d', '-s', session, '-x', '80', '-y', '24', '-c', ROOT, cmd);
       await waitFor(session, ready, `${session}: ready`);
       tmux('send-keys', '-t', session, 'C-c');
@@ -177,9 +177,9 @@ test('x proposes the export directory of uopscope config, in a prompt the user c
   const session = 'exportdir';
   const env = `UOPSCOPE_CONFIG_DIR=${tmp}/cfg`;
   try {
-    execFileSync('node', ['--import', 'tsx', 'src/cli/main.ts', 'config', 'set', 'export-dir', `${tmp}/out`], { cwd: ROOT, env: { ...process.env, UOPSCOPE_CONFIG_DIR: `${tmp}/cfg` } });
+    execFileSync('node', ['--import', 'tsx', 'src/cli/main.cts', 'config', 'set', 'export-dir', `${tmp}/out`], { cwd: ROOT, env: { ...process.env, UOPSCOPE_CONFIG_DIR: `${tmp}/cfg` } });
     execFileSync('mkdir', ['-p', `${tmp}/out`, `${tmp}/other`]);
-    tmux('new-session', '-d', '-s', session, '-x', '120', '-y', '40', '-c', ROOT, `${env} node --import tsx src/cli/main.ts examples/bin/branch --iterations 20${AFTER}`);
+    tmux('new-session', '-d', '-s', session, '-x', '120', '-y', '40', '-c', ROOT, `${env} node --import tsx src/cli/main.cts examples/bin/branch --iterations 20${AFTER}`);
     await waitFor(session, /cycle 0 of/, 'the explorer');
     tmux('send-keys', '-t', session, 'x');
     const s = await waitFor(session, /export to: /, 'the prompt');
@@ -204,7 +204,7 @@ test('--function on a function with several loops offers them in the picker (key
   const session = 'function';
   try {
     execFileSync('gcc', ['-O1', '-x', 'c', '-c', '-', '-o', `${tmp}/kern.o`], { input: 'long mat(long *a, long n) { long s = 0; for (long i = 0; i < n; i++) for (long j = 0; j < n; j++) s += a[i * n + j]; return s; }\n' });
-    tmux('new-session', '-d', '-s', session, '-x', '100', '-y', '30', '-c', ROOT, `node --import tsx src/cli/main.ts ${tmp}/kern.o --function mat --arch SKL --iterations 20${AFTER}`);
+    tmux('new-session', '-d', '-s', session, '-x', '100', '-y', '30', '-c', ROOT, `node --import tsx src/cli/main.cts ${tmp}/kern.o --function mat --arch SKL --iterations 20${AFTER}`);
     const s = await waitFor(session, /function mat holds \d+ regions: pick one/, 'the picker of the function\'s loops');
     assert.match(s, /the whole function mat, as one straight block/);
     // Down, Down, Enter in one burst: the third entry

@@ -35,7 +35,7 @@ test('M in a real terminal: measured vs the model in the header, for the host\'s
   const arch = host ? `--arch ${host}` : '';
   try {
     tmux('new-session', '-d', '-s', session, '-x', '80', '-y', '24', '-c', ROOT, '-e', `UOPSCOPE_CACHE_DIR=${cache}`,
-      `node --import tsx src/cli/main.ts examples/bin/adc-chain ${arch} --iterations 50${AFTER}`);
+      `node --import tsx src/cli/main.cts examples/bin/adc-chain ${arch} --iterations 50${AFTER}`);
     await waitFor(session, /cycle 0 of \d+/, 'the explorer');
     await keys('M');
     await keys('l');
