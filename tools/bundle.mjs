@@ -49,7 +49,8 @@ import { getProcessArgvBin } from ${q(join(lib, 'utils', 'process-argv.js'))};
 import Parser from ${q(fromYargs.resolve('yargs-parser'))};
 import escalade from ${q(fromYargs.resolve('escalade/sync'))};
 import getCallerFile from ${q(fromYargs.resolve('get-caller-file'))};
-export async function yargsParts() { return { YargsFactory, getProcessArgvBin, Parser, escalade, getCallerFile }; }
+import y18n from ${q(fromYargs.resolve('y18n'))};
+export async function yargsParts() { return { YargsFactory, getProcessArgvBin, Parser, escalade, getCallerFile, y18n: () => y18n }; }
 `,
       };
     });

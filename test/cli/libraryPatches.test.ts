@@ -5,7 +5,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import yargs, { type Argv } from 'yargs';
 import { commands } from '../../src/cli/commands/index.js';
-import { lazyLoaded, loadYargs } from '../../src/cli/yargsLoad.js';
+import { lazyLoaded, loadYargs, yargsDir } from '../../src/cli/yargsLoad.js';
+import { createRequire } from 'node:module';
+import { realpathSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { skipHelpCache, usageInstance } from '../../src/cli/yargsHelpCache.js';
 import { inkOutputClass, shareInkOutputCache } from '../../src/ui/inkOutputCache.js';
 
@@ -93,4 +96,9 @@ test('yargs: messages through the lazy y18n are the stock ones (an unknown argum
     assert.ok(ours.length > 0, `no message for ${args.join(' ')}`);
     assert.equal(ours, await fail(yargs as never, args));
   }
+});
+
+test('yargs: yargsDir() finds the yargs that require.resolve() finds', () => {
+  const req = createRequire(import.meta.url);
+  assert.equal(yargsDir(), realpathSync(dirname(req.resolve('yargs'))));
 });
