@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
 import type { DecodedInstruction } from '../disasm/types.js';
+import { Code } from '../disasm/iced.js';
 import { assetsDir } from './paths.js';
 import { parsePorts } from './ports.js';
 import type { PortGroup } from './types.js';
@@ -53,7 +54,7 @@ interface Index extends Meta { keys: string[] }
 // generate.ts writes the keys last, one per line after `"keys": [`; a file laid out otherwise is
 // parsed whole.
 let metaText: { meta: Meta; text: string } | null = null;
-let index: { meta: Meta; pos: Map<string, number> } | null = null;
+let index: { meta: Meta; pos: KeyPositions } | null = null;
 const models = new Map<string, LlvmArchModel | null>();
 
 export function llvmDir(): string {
@@ -92,14 +93,58 @@ function loadMeta(): { meta: Meta; text: string } {
   return (metaText = { meta, text });
 }
 
-function loadIndex(): { meta: Meta; pos: Map<string, number> } {
+/** A key's position in index.json's list (the position of its record in each core's `index`). */
+interface KeyPositions { get(key: string): number | undefined; has(key: string): boolean }
+
+function loadIndex(): { meta: Meta; pos: KeyPositions } {
   if (index) return index;
   const { meta, text } = loadMeta();
   const full = parseJson<Index>(join(llvmDir(), 'index.json'), text);
-  const pos = new Map<string, number>();
-  full.keys.forEach((k, i) => pos.set(k, i));
   metaText = { meta, text: '' };   // the keys live on in pos
-  return (index = { meta, pos });
+  return (index = { meta, pos: keyPositions(full.keys) });
+}
+
+/**
+ * Positions of the keys, found by binary search: generate.ts writes them in the order of
+ * iced-x86's Code values (an instance's variants, `Code:m`, `Code:s`…, follow it), so a key's
+ * Code value says where it is. A Map of the 13,000 keys cost ≈ 4 ms at every start that looks
+ * one up, for the ~30 lookups of a loop. A list not in that order (a key whose name is not a
+ * Code, or a smaller Code after a larger one, met on the search's way) is indexed in a Map, as
+ * before; test/data/llvmModel.test.ts checks every key of the committed list both ways.
+ */
+export function keyPositions(keys: readonly string[]): KeyPositions {
+  const codeOf = (key: string): number | undefined => {
+    const colon = key.indexOf(':');
+    const v = (Code as unknown as Record<string, unknown>)[colon < 0 ? key : key.slice(0, colon)];
+    return typeof v === 'number' ? v : undefined;
+  };
+  let map: Map<string, number> | null = null;
+  const asMap = (): Map<string, number> => {
+    if (!map) { map = new Map(); keys.forEach((k, i) => map!.set(k, i)); }
+    return map;
+  };
+  const find = (key: string): number | undefined => {
+    if (map) return map.get(key);
+    const want = codeOf(key);
+    if (want === undefined) return asMap().get(key);
+    let lo = 0; let hi = keys.length;
+    let loCode = -1; let hiCode = Infinity;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const c = codeOf(keys[mid]!);
+      if (c === undefined || c < loCode || c > hiCode) return asMap().get(key);
+      if (c < want) { lo = mid + 1; loCode = c; } else { hi = mid; hiCode = c; }
+    }
+    for (let i = lo; i < keys.length; i++) {
+      const k = keys[i]!;
+      if (k === key) return i;
+      const c = codeOf(k);
+      if (c === undefined || c < want) return asMap().get(key);
+      if (c > want) return undefined;
+    }
+    return undefined;
+  };
+  return { get: find, has: (key) => find(key) !== undefined };
 }
 
 /** Architectures with an LLVM-derived file, with their CPU and form counts. */
@@ -135,7 +180,7 @@ export function loadLlvmModel(arch: string): LlvmArchModel | null {
   if (!entry) { models.set(arch, null); return null; }
   // the keys and this core's records are read at the first lookup
   let file: { cpu: string; records: RawRec[]; index: number[] } | null = null;
-  let pos: Map<string, number> | null = null;
+  let pos: KeyPositions | null = null;
   const decoded = new Map<number, LlvmRecord>();
   const record = (key: string): LlvmRecord | null => {
     pos ??= loadIndex().pos;

@@ -4,13 +4,13 @@
 // cases where it must not give figures (a placeholder class, an ISA the core lacks) say why.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadRegion } from '../../src/disasm/index.js';
 import { loadArchData, resolveInstructions } from '../../src/data/index.js';
 import { formatPorts } from '../../src/data/ports.js';
-import { llvmArchs, loadLlvmModel } from '../../src/data/llvmModel.js';
+import { keyPositions, llvmArchs, llvmDir, loadLlvmModel } from '../../src/data/llvmModel.js';
 import type { ArchName, ResolvedInstruction } from '../../src/data/types.js';
 
 const cacheDir = mkdtempSync(join(tmpdir(), 'uopscope-llvm-'));
@@ -108,4 +108,27 @@ test('the head of index.json read without its keys gives the whole file\'s archi
   const want = Object.fromEntries(Object.entries(whole.archs).map(([a, v]) => [a, { cpu: v.cpu, forms: v.forms, placeholders: v.placeholders, llvm: whole.llvm }]));
   assert.deepEqual(llvmArchs(), want);
   assert.ok(Object.keys(want).length >= 10);
+});
+
+test('index.json\'s keys are found at their positions by the binary search over iced-x86 Code values', () => {
+  const { keys } = JSON.parse(readFileSync(join(llvmDir(), 'index.json'), 'utf8')) as { keys: string[] };
+  assert.ok(keys.length > 10_000);
+  const pos = keyPositions(keys);
+  const wrong = keys.filter((k, i) => pos.get(k) !== i);
+  assert.deepEqual(wrong.slice(0, 5), [], `${wrong.length} keys not found at their position`);
+  // absent keys: a variant that does not exist, a name that is no Code, the empty string
+  for (const k of ['Add_rm8_r8:zz', 'Not_a_code', 'Not_a_code:m', '']) {
+    assert.equal(pos.get(k), undefined, k);
+    assert.equal(pos.has(k), false, k);
+  }
+});
+
+test('keys out of Code order (or not Codes) are still found, through a Map', () => {
+  // Code values: Imul_r32_rm32 2071, Mov_r64_rm64 286, Cmp_rm8_r8 107, Sub_rm8_r8 81, Adc_rm8_r8 36, Add_rm8_r8 5
+  const keys = ['Imul_r32_rm32', 'Mov_r64_rm64', 'Cmp_rm8_r8', 'Sub_rm8_r8', 'Adc_rm8_r8', 'Add_rm8_r8:m', 'Add_rm8_r8'];
+  // each lookup in a list of its own: the first one that notices the order indexes the whole list
+  keys.forEach((k, i) => assert.equal(keyPositions(keys).get(k), i, k));
+  assert.equal(keyPositions(keys).get('Add_rm8_r8:s'), undefined);
+  const named = ['Add_rm8_r8', 'Unknown_thing', 'Adc_rm8_r8', 'Sub_rm8_r8'];
+  named.forEach((k, i) => assert.equal(keyPositions(named).get(k), i, k));
 });
