@@ -6,6 +6,7 @@ import { skipHelpCache } from './yargsHelpCache.js';
 
 import { COMMAND_NAMES, DATA_COMMANDS } from './commandNames.js';
 import { MODEL_OPTION_NAMES } from './modelOptions.js';
+import { stdoutColumns, whenFirstUsed } from './stdio.js';
 
 export { COMMAND_NAMES, DATA_COMMANDS };
 
@@ -100,14 +101,15 @@ export function unknownOptionHint(msg: string, y?: Argv): string {
 }
 
 export async function runCli(y: Argv, args?: string[]): Promise<void> {
-  quietOnClosedPipe(process.stdout);
+  // when the streams are created (stdio.ts: not before something uses them)
+  whenFirstUsed('stdout', (s) => quietOnClosedPipe(s));
   // a closed stderr leaves no one to tell; never turn it into an uncaught exception
-  process.stderr.on('error', () => {});
+  whenFirstUsed('stderr', (s) => { s.on('error', () => {}); });
   if (args) {
     try { checkFirstWord(args); } catch (err) { reportFailure(err); }
   }
   let cli = y.scriptName('uopscope').strict().help().alias('h', 'help').version()
-    .wrap(Math.min(100, process.stdout.columns || 80))
+    .wrap(Math.min(100, stdoutColumns() || 80))
     .fail((msg, err, y) => {
       if (err) reportFailure(err);
       process.stderr.write(`uopscope: ${printable(unknownOptionHint(String(msg), y ?? cli), 2000)} (see 'uopscope --help')\n`);

@@ -1,4 +1,4 @@
-// What uopscope does with its command line, loaded by main.ts: from the start-up bundle
+// What uopscope does with its command line, loaded by main.cts: from the start-up bundle
 // (dist/cli/uopscope.cjs, tools/bundle.mjs) when there is one, else as ES modules (tsx,
 // development, a build without the bundle).
 //

@@ -20,6 +20,7 @@ import { existsSync, readFileSync, readdirSync, realpathSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Argv } from 'yargs';
 import { importEsm } from './esm.js';
+import { stdoutColumns } from './stdio.js';
 import { yargsParts } from './yargsParts.js';
 
 /** What `import yargs from 'yargs'` gives: a function from arguments to a parser. */
@@ -130,7 +131,7 @@ async function lazyYargs(): Promise<YargsFn> {
       execPath: () => process.execPath,
       exit: (code: number) => { process.exit(code); },
       nextTick: process.nextTick,
-      stdColumns: typeof process.stdout.columns !== 'undefined' ? process.stdout.columns : null,
+      stdColumns: stdoutColumns() ?? null,
     },
     readFileSync,
     readdirSync,

@@ -5,7 +5,7 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SMALL, smallText, tempDir } from './helpers.js';
 
-const MAIN = join(import.meta.dirname, '..', '..', 'src', 'cli', 'main.ts');
+const MAIN = join(import.meta.dirname, '..', '..', 'src', 'cli', 'main.cts');
 
 function run(args: string[], cacheDir: string) {
   const r = spawnSync(process.execPath, ['--import', 'tsx', MAIN, ...args], {

@@ -18,7 +18,7 @@ import { UserError } from '../../src/errors.js';
 import { closedPort, startFetchServer, startSilentServer, type FetchServer } from './fetchServer.js';
 import { SMALL, tempDir } from './helpers.js';
 
-const MAIN = join(import.meta.dirname, '..', '..', 'src', 'cli', 'main.ts');
+const MAIN = join(import.meta.dirname, '..', '..', 'src', 'cli', 'main.cts');
 const FORMS = 150;
 
 let file: Buffer;

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
-const MAIN = join(ROOT, 'src', 'cli', 'main.ts');
+const MAIN = join(ROOT, 'src', 'cli', 'main.cts');
 /** tsx by its URL, so that the CLI can run from any working directory */
 export const TSX = pathToFileURL(join(ROOT, 'node_modules', 'tsx', 'dist', 'esm', 'index.mjs')).href;
 export const SMALL = join(ROOT, 'test', 'fixtures', 'data', 'small-instructions.xml');

@@ -9,6 +9,7 @@ import { addInputOptions, inputFromArgv } from '../regionOptions.js';
 import { addModelOptions } from '../modelOptions.js';
 import { BUILTIN_DEFAULTS } from '../config.js';
 import type { ReportArgs } from './args.js';
+import { writeStdout } from '../stdio.js';
 
 export function reportCommand(y: Argv): Argv {
   return y.command(
@@ -38,7 +39,7 @@ export function reportCommand(y: Argv): Argv {
     async (argv) => {
       const { runReport } = await import('./reportRun.js');
       const out = await runReport(inputFromArgv(argv as never), argv as ReportArgs);
-      process.stdout.write(out);
+      writeStdout(out);
     },
   );
 }

@@ -1,0 +1,60 @@
+// Standard output and error without Node's stream objects until something needs them.
+//
+// Node creates process.stdout (and process.stderr) on first use: for a pipe that loads its net and
+// stream modules, ≈ 2 ms of a report's start-up (≈ 1 ms for a file; issue 14, item 3). A report
+// prints one text: it is written to descriptor 1 directly (writeStdout), and the handlers the
+// command line puts on the streams (a closed pipe is not an error, run.ts) are put there when the
+// stream is first created (whenFirstUsed), by whatever uses it: yargs's help, the explorer, a
+// message on standard error.
+import { fstatSync, writeSync } from 'node:fs';
+
+const created = { stdout: false, stderr: false };
+
+/** Runs `setup` on process[name] when Node creates it (at once when it exists already or cannot
+ *  be watched). */
+export function whenFirstUsed(name: 'stdout' | 'stderr', setup: (stream: NodeJS.WriteStream) => void): void {
+  const own = Object.getOwnPropertyDescriptor(process, name);
+  if (created[name] || !own?.get || !own.configurable) { created[name] = true; setup(process[name]); return; }
+  Object.defineProperty(process, name, {
+    configurable: true,
+    enumerable: own.enumerable ?? false,
+    get() {
+      Object.defineProperty(process, name, own);   // Node's own getter again (it keeps the stream)
+      created[name] = true;
+      const stream = own.get!.call(process) as NodeJS.WriteStream;
+      setup(stream);
+      return stream;
+    },
+  });
+}
+
+/** The terminal's width when standard output is a terminal, else undefined (without creating
+ *  process.stdout for a pipe or a file). */
+export function stdoutColumns(): number | undefined {
+  try {
+    if (!fstatSync(1).isCharacterDevice()) return undefined;
+  } catch {
+    return undefined;
+  }
+  return process.stdout.columns;
+}
+
+/**
+ * Writes `text` to standard output, as process.stdout.write would on Linux (where its writes to
+ * files, pipes and terminals are synchronous). A reader that stopped early (EPIPE) ends the
+ * command quietly with status 0, as run.ts's quietOnClosedPipe does; a descriptor that would
+ * block (EAGAIN) gets the rest through process.stdout, which waits for it.
+ */
+export function writeStdout(text: string): void {
+  if (created.stdout) { process.stdout.write(text); return; }
+  const bytes = Buffer.from(text, 'utf8');
+  let done = 0;
+  try {
+    while (done < bytes.length) done += writeSync(1, bytes, done, bytes.length - done);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EPIPE') process.exit(0);
+    if (code === 'EAGAIN') { process.stdout.write(bytes.subarray(done)); return; }
+    throw e;
+  }
+}
