@@ -6,7 +6,7 @@ import { skipHelpCache } from './yargsHelpCache.js';
 
 import { COMMAND_NAMES, DATA_COMMANDS } from './commandNames.js';
 import { MODEL_OPTION_NAMES } from './modelOptions.js';
-import { stdoutColumns, whenFirstUsed } from './stdio.js';
+import { stdoutColumns, stdoutWriteError, whenFirstUsed } from './stdio.js';
 
 export { COMMAND_NAMES, DATA_COMMANDS };
 
@@ -71,7 +71,7 @@ export function reportFailure(err: unknown): never {
 export function quietOnClosedPipe(stream: NodeJS.WriteStream = process.stdout, exit: (code: number) => void = (c) => process.exit(c)): void {
   stream.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') { exit(0); return; }
-    reportFailure(err);
+    reportFailure(stdoutWriteError(err));
   });
 }
 

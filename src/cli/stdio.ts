@@ -7,6 +7,14 @@
 // stream is first created (whenFirstUsed), by whatever uses it: yargs's help, the explorer, a
 // message on standard error.
 import { fstatSync, writeSync } from 'node:fs';
+import { UserError } from '../errors.js';
+
+/** A write to standard output that failed for another reason than a reader that stopped (a full
+ *  disk, an I/O error): not a bug of uopscope, one line and exit 74 (EX_IOERR). */
+export function stdoutWriteError(err: NodeJS.ErrnoException): UserError {
+  const why = err.code ? `${err.code}${err.message.startsWith(`${err.code}: `) ? `: ${err.message.slice(err.code.length + 2).split(',')[0]}` : ''}` : err.message;
+  return new UserError(`cannot write to standard output (${why}); check where it goes (a full disk, a closed device) and run again`, 74);
+}
 
 const created = { stdout: false, stderr: false };
 
@@ -55,6 +63,6 @@ export function writeStdout(text: string): void {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'EPIPE') process.exit(0);
     if (code === 'EAGAIN') { process.stdout.write(bytes.subarray(done)); return; }
-    throw e;
+    throw stdoutWriteError(e as NodeJS.ErrnoException);
   }
 }

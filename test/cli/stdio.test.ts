@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -71,4 +71,17 @@ test('whenFirstUsed runs its setup when the stream is first used, once, and the 
   assert.equal(r.status, 0, r.stderr);
   assert.equal(r.stderr, 'xy');
   assert.deepEqual(JSON.parse(r.stdout), { before: 0, after: 1, same: true, writable: 'function' });
+});
+
+test('standard output that cannot be written (/dev/full): one line, exit 74, no "internal error" (the report\'s writeSync and a stream\'s error alike)', { skip: !existsSync('/dev/full') && 'no /dev/full' }, () => {
+  for (const args of [['report', 'examples/bin/stencil', '--iterations', '1'], ['disasm', 'examples/bin/stencil']]) {
+    const out = openSync('/dev/full', 'w');
+    try {
+      const r = spawnSync(process.execPath, [MAIN, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 60_000, stdio: ['ignore', out, 'pipe'] });
+      assert.equal(r.status, 74, `${args[0]}: ${r.stderr}`);
+      assert.equal(r.stderr, 'uopscope: cannot write to standard output (ENOSPC: no space left on device); check where it goes (a full disk, a closed device) and run again\n');
+    } finally {
+      closeSync(out);
+    }
+  }
 });
