@@ -21,7 +21,7 @@ const args = process.argv.slice(2);
 type Start = (args: string[]) => Promise<void>;
 
 if (args.length === 1 && args[0] === '--version') {
-  // a reader that stops early is not an error (as run.ts's quietOnClosedPipe)
+  // a reader that stops early is not an error (as stdio.ts's quietOnClosedPipe; not loaded here: --version loads nothing)
   process.stdout.on('error', (err: NodeJS.ErrnoException) => process.exit(err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED' ? 0 : 74));
   // the version yargs's .version() prints: package.json's, two levels above dist/cli (or src/cli)
   const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version?: string };

@@ -6,7 +6,7 @@ import { skipHelpCache } from './yargsHelpCache.js';
 
 import { COMMAND_NAMES, DATA_COMMANDS } from './commandNames.js';
 import { MODEL_OPTION_NAMES } from './modelOptions.js';
-import { stdoutColumns, stdoutWriteError, whenFirstUsed } from './stdio.js';
+import { quietOnClosedPipe, stdoutColumns, whenFirstUsed } from './stdio.js';
 
 export { COMMAND_NAMES, DATA_COMMANDS };
 
@@ -62,17 +62,6 @@ export function reportFailure(err: unknown): never {
   process.stderr.write(`uopscope: internal error: ${msg} (please report this with the input that caused it)\n`);
   if (process.env.UOPSCOPE_DEBUG && err instanceof Error) process.stderr.write(`${err.stack}\n`);
   process.exit(70);
-}
-
-/**
- * Output read by a program that stops early (`uopscope report … | head`): the write fails with
- * EPIPE. That is not an error of uopscope; stop quietly with status 0, as when all was read.
- */
-export function quietOnClosedPipe(stream: NodeJS.WriteStream = process.stdout, exit: (code: number) => void = (c) => process.exit(c)): void {
-  stream.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') { exit(0); return; }
-    reportFailure(stdoutWriteError(err));
-  });
 }
 
 /** Every long option of every command (for suggestions when yargs cannot list the command's);

@@ -6,6 +6,8 @@
 // else loads yargs (its help machinery only when help is printed: yargsLoad.ts) and the command
 // declarations with import(). test/cli/startup.test.ts checks which modules are loaded.
 
+import { quietOnClosedPipe } from './stdio.js';
+
 /** Runs uopscope on its arguments (process.argv without node and the script). */
 export async function start(args: string[]): Promise<void> {
   if (isTopHelpLine(args)) {
@@ -25,10 +27,10 @@ export async function start(args: string[]): Promise<void> {
   }
 }
 
-// the fast path above writes before run.ts's handlers exist: a reader that stops early
-// (`uopscope --help | head -1`) is not an error, as there (quietOnClosedPipe)
+// the fast path above writes before run.ts's handlers exist: the same ones (a reader that stops
+// early, `uopscope --help | head -1`, is not an error; stdio.ts)
 function quietPipe(): void {
-  process.stdout.on('error', (err: NodeJS.ErrnoException) => process.exit(err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED' ? 0 : 74));
+  quietOnClosedPipe(process.stdout);
   process.stderr.on('error', () => {});
 }
 

@@ -7,13 +7,30 @@
 // stream is first created (whenFirstUsed), by whatever uses it: yargs's help, the explorer, a
 // message on standard error.
 import { fstatSync, writeSync } from 'node:fs';
-import { UserError } from '../errors.js';
+import { UserError, printable } from '../errors.js';
 
 /** A write to standard output that failed for another reason than a reader that stopped (a full
  *  disk, an I/O error): not a bug of uopscope, one line and exit 74 (EX_IOERR). */
 export function stdoutWriteError(err: NodeJS.ErrnoException): UserError {
   const why = err.code ? `${err.code}${err.message.startsWith(`${err.code}: `) ? `: ${err.message.slice(err.code.length + 2).split(',')[0]}` : ''}` : err.message;
   return new UserError(`cannot write to standard output (${why}); check where it goes (a full disk, a closed device) and run again`, 74);
+}
+
+/** The write failed because the program reading the output stopped early (`uopscope … | head`):
+ *  not an error of uopscope, which then stops quietly with status 0, as when all was read. */
+export function readerStopped(err: NodeJS.ErrnoException): boolean {
+  return err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED';
+}
+
+/** Handles a failed write on the standard output stream: status 0 when the reader stopped, else
+ *  stdoutWriteError's one line on standard error and its status. */
+export function quietOnClosedPipe(stream: NodeJS.WriteStream, exit: (code: number) => void = (c) => process.exit(c)): void {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (readerStopped(err)) { exit(0); return; }
+    const e = stdoutWriteError(err);
+    process.stderr.write(`uopscope: ${printable(e.message, 2000)}\n`);
+    exit(e.exitCode);
+  });
 }
 
 const created = { stdout: false, stderr: false };
@@ -50,7 +67,7 @@ export function stdoutColumns(): number | undefined {
 /**
  * Writes `text` to standard output, as process.stdout.write would on Linux (where its writes to
  * files, pipes and terminals are synchronous). A reader that stopped early (EPIPE) ends the
- * command quietly with status 0, as run.ts's quietOnClosedPipe does; a descriptor that would
+ * command quietly with status 0, as quietOnClosedPipe does; a descriptor that would
  * block (EAGAIN) gets the rest through process.stdout, which waits for it.
  */
 export function writeStdout(text: string): void {
@@ -60,9 +77,8 @@ export function writeStdout(text: string): void {
   try {
     while (done < bytes.length) done += writeSync(1, bytes, done, bytes.length - done);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EPIPE') process.exit(0);
-    if (code === 'EAGAIN') { process.stdout.write(bytes.subarray(done)); return; }
+    if (readerStopped(e as NodeJS.ErrnoException)) process.exit(0);
+    if ((e as NodeJS.ErrnoException).code === 'EAGAIN') { process.stdout.write(bytes.subarray(done)); return; }
     throw stdoutWriteError(e as NodeJS.ErrnoException);
   }
 }

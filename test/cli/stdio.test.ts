@@ -73,15 +73,23 @@ test('whenFirstUsed runs its setup when the stream is first used, once, and the 
   assert.deepEqual(JSON.parse(r.stdout), { before: 0, after: 1, same: true, writable: 'function' });
 });
 
-test('standard output that cannot be written (/dev/full): one line, exit 74, no "internal error" (the report\'s writeSync and a stream\'s error alike)', { skip: !existsSync('/dev/full') && 'no /dev/full' }, () => {
-  for (const args of [['report', 'examples/bin/stencil', '--iterations', '1'], ['disasm', 'examples/bin/stencil']]) {
+test('standard output that cannot be written (/dev/full): one line, exit 74, no "internal error" (the report\'s writeSync, a stream\'s error, --help from its cache alike)', { skip: !existsSync('/dev/full') && 'no /dev/full' }, () => {
+  const cache = mkdtempSync(join(tmpdir(), 'uopscope-stdio-'));
+  // --help rendered once by yargs (which prints through console.log: Node's console ignores write
+  // errors, so that path cannot report one), then from its cache (start.ts's fast path; a report
+  // makes the cache directory, and the help is kept only in an existing one)
+  for (const args of [['report', 'examples/bin/stencil', '--iterations', '1'], ['--help']]) {
+    spawnSync(process.execPath, [MAIN, ...args], { cwd: ROOT, stdio: 'ignore', timeout: 60_000, env: { ...process.env, UOPSCOPE_CACHE_DIR: cache } });
+  }
+  for (const args of [['report', 'examples/bin/stencil', '--iterations', '1'], ['disasm', 'examples/bin/stencil'], ['--help']]) {
     const out = openSync('/dev/full', 'w');
     try {
-      const r = spawnSync(process.execPath, [MAIN, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 60_000, stdio: ['ignore', out, 'pipe'] });
+      const r = spawnSync(process.execPath, [MAIN, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 60_000, stdio: ['ignore', out, 'pipe'], env: { ...process.env, UOPSCOPE_CACHE_DIR: cache } });
       assert.equal(r.status, 74, `${args[0]}: ${r.stderr}`);
       assert.equal(r.stderr, 'uopscope: cannot write to standard output (ENOSPC: no space left on device); check where it goes (a full disk, a closed device) and run again\n');
     } finally {
       closeSync(out);
     }
   }
+  rmSync(cache, { recursive: true, force: true });
 });
