@@ -199,13 +199,11 @@ export function runToEndSteady(core: Core, onPeriod?: (p: SteadyPeriod) => void)
     if (rs.head < n) continue;
     if (fe.frontier() >= core.N) { detecting = false; continue; }
     if (cand !== null && rs.head < cand.head + cand.dg) continue;
+    if (++boundaries > 4 * MAX_KEYS) { detecting = false; continue; }
     // keys only at every KEY_STRIDE-th iteration (see KEY_STRIDE); a candidate's confirmation
     // falls on such a boundary (its head moved by a multiple of KEY_STRIDE iterations)
     const sampled = Math.floor(rs.head / n) % KEY_STRIDE === 0;
-    if (cand === null && !sampled) {
-      if (++boundaries > 4 * MAX_KEYS) detecting = false;
-      continue;
-    }
+    if (cand === null && !sampled) continue;
     const len = writeKey(core, buf);
     const key = buf.a;
     if (cand !== null) {
@@ -232,7 +230,7 @@ export function runToEndSteady(core: Core, onPeriod?: (p: SteadyPeriod) => void)
         continue;
       }
       cand = null;                                // not confirmed: look for another repetition
-      if (!sampled) { if (++boundaries > 4 * MAX_KEYS) detecting = false; continue; }
+      if (!sampled) continue;
     }
     const h = hashKey(key, len);
     const prev = seen.get(h);
@@ -243,7 +241,7 @@ export function runToEndSteady(core: Core, onPeriod?: (p: SteadyPeriod) => void)
         cand = { key: key.slice(0, len), cycle: c, head: rs.head, dc: c - prev[0], dg, counters: copyCounters(core), uops: core.recorder.uopsAssigned };
       }
     }
-    if (seen.size > MAX_KEYS || ++boundaries > 4 * MAX_KEYS) detecting = false;
+    if (seen.size > MAX_KEYS) detecting = false;
   }
   return skipped;
 }
