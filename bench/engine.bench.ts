@@ -9,7 +9,13 @@
 // Each figure is the median over rounds of the median CPU time of BENCH_RUNS runs (5) in one child
 // process per case and round. BENCH_BASE=/path/to/another/checkout alternates rounds between that
 // checkout's engine ("old") and this one ("new"), each in its own child process, and prints both
-// and their ratio (the machine's load average is printed before and after).
+// and their ratio (the machine's load average is printed before and after). Both sides simulate the
+// same SimProgram, built by this checkout; a base without the refined model (before issue 13, e.g.
+// 41794eb, the engine issue 14 was filed against) runs SUACA's cases only.
+// BENCH_PROBES=1 adds the probes of bench/probe (SUACA's cycle as one lean JavaScript function,
+// and the same in C as WebAssembly and native code; test/sim/probe.test.ts) for the cases they run:
+// how fast the model can run at all in each. A probe's cycles and statistics are checked against
+// the engine's first (2,000 iterations; the full run's cycles against the other sides').
 // Run: `npm run bench -- engine`, or `node --import tsx bench/engine.bench.ts`.
 // BENCH_ROUNDS (5), BENCH_ITERATIONS (50000), BENCH_CASES=name,name (a subset);
 // BENCH_BASE_SCHEDULER=walk runs the old side with ModelOptions.scheduler 'walk'.
@@ -17,10 +23,15 @@
 // one case in this process (for `node --cpu-prof`).
 
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { probeInput, probeJs, probeRefuses } from './probe/suaca.js';
+import type { ProbeResult } from './probe/suaca.js';
+import { nativeProbe, probeDiffers, wasmProbe } from './probe/probe.js';
+import type { ProbeRunner } from './probe/probe.js';
+import type { SimProgram } from '../src/sim/types.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2; };
@@ -46,32 +57,41 @@ const BODY = [
 const SIXTY = ['.intel_syntax noprefix', '.text', '.globl f', 'f:', 'mov ebx, 111', '.byte 0x64, 0x67, 0x90',
   ...Array.from({ length: 6 }, () => BODY).flat(), 'mov ebx, 222', '.byte 0x64, 0x67, 0x90', 'ret', ''].join('\n');
 
+/** The case's program and machine, built by this checkout (both sides simulate the same one). */
+async function caseProgram(c: Case) {
+  if (c.latency !== undefined) {
+    return { program: latencyLoop(c.latency), params: { arch: 'SKL', ports: [0, 1, 2, 3, 4, 5, 6, 7], issueWidth: 4, rsSize: c.rsSize!, dividerPort: 0 } };
+  }
+  const { analyse } = await import('../src/cli/pipeline.js');
+  const tmp = mkdtempSync(join(tmpdir(), 'uopscope-engine-bench-'));
+  try {
+    const file = join(tmp, 'sixty.s');
+    writeFileSync(file, SIXTY);
+    const xml = join(here, '..', 'test', 'fixtures', 'thesis', 'thesis-instructions.xml');
+    const a = await analyse({ file, arch: c.arch! as Uppercase<string>, loop: true, uopsXml: xml, cacheDir: join(tmp, 'cache') });
+    if (a.program.instructions.length !== 60) throw new Error(`expected 60 instructions, got ${a.program.instructions.length}`);
+    if (a.unknown.length) throw new Error(`no data for line(s) ${a.unknown.map((u: { line: number }) => u.line).join(', ')}`);
+    return { program: a.program, params: a.params };
+  } finally { rmSync(tmp, { recursive: true, force: true }); }
+}
+
+/** Does the checkout at `root` have the refined model (src/sim/mechanisms.ts, issue 13)? */
+const hasRefined = (root: string) => existsSync(join(root, 'src', 'sim', 'mechanisms.ts'));
+
 /** One case's CPU seconds per run (`runs` runs) and µops per iteration, in this process, with the
  *  engine of the checkout at `root`. */
 async function runCase(root: string, c: Case, iterations: number, runs: number, scheduler?: string): Promise<{ sec: number[]; uopsPerIteration: number; cycles: number }> {
   const imp = (p: string) => import(pathToFileURL(join(root, p)).href);
   const sim = await imp('src/sim/index.ts');
-  const { mechanismsOf } = await imp('src/sim/mechanisms.ts');
-  let program; let params;
-  if (c.latency === undefined) {
-    const { analyse } = await imp('src/cli/pipeline.ts');
-    const tmp = mkdtempSync(join(tmpdir(), 'uopscope-engine-bench-'));
-    try {
-      const file = join(tmp, 'sixty.s');
-      writeFileSync(file, SIXTY);
-      const xml = join(root, 'test', 'fixtures', 'thesis', 'thesis-instructions.xml');
-      const a = await analyse({ file, arch: c.arch!, loop: true, uopsXml: xml, cacheDir: join(tmp, 'cache') });
-      if (a.program.instructions.length !== 60) throw new Error(`expected 60 instructions, got ${a.program.instructions.length}`);
-      if (a.unknown.length) throw new Error(`no data for line(s) ${a.unknown.map((u: { line: number }) => u.line).join(', ')}`);
-      program = a.program; params = a.params;
-    } finally { rmSync(tmp, { recursive: true, force: true }); }
-  } else {
-    program = latencyLoop(c.latency);
-    params = { arch: 'SKL', ports: [0, 1, 2, 3, 4, 5, 6, 7], issueWidth: 4, rsSize: c.rsSize!, dividerPort: 0 };
-  }
+  const { program, params } = await caseProgram(c);
+  let model: Record<string, unknown> | undefined;
+  if (hasRefined(root)) {
+    const { mechanismsOf } = await imp('src/sim/mechanisms.ts');
+    model = { mechanisms: mechanismsOf(c.model), ...(scheduler ? { scheduler } : {}) };
+  } else if (c.model !== 'suaca') throw new Error(`${root} has no refined model`);
   const uopsPerIteration = program.instructions.reduce((a: number, i: { uops: unknown[] }) => a + i.uops.length, 0);
   const variant = { ...sim.BASELINE, perfectFrontEnd: c.perfectFrontEnd };
-  const opts = { model: { mechanisms: mechanismsOf(c.model), ...(scheduler ? { scheduler } : {}) }, fullSimulation: true };
+  const opts = { ...(model ? { model } : {}), fullSimulation: true };
   const sec: number[] = [];
   let cycles = 0;
   for (let k = 0; k < runs; k++) {
@@ -83,16 +103,61 @@ async function runCase(root: string, c: Case, iterations: number, runs: number, 
   return { sec, uopsPerIteration, cycles };
 }
 
+const PROBES = ['probe-js', 'probe-wasm', 'probe-native'] as const;
+type ProbeName = (typeof PROBES)[number];
+
+/** The probe's runner (JavaScript: in this process), or why it cannot run here. */
+function probeRunner(name: ProbeName): { run: ProbeRunner; dispose(): void } | { why: string } {
+  if (name === 'probe-wasm') return wasmProbe();
+  if (name === 'probe-native') return nativeProbe();
+  return { run: () => { throw new Error('probe-js runs through probeJs'); }, dispose: () => {} };
+}
+
+/** A probe on one case: checked against this checkout's core at 2,000 iterations, then timed. */
+async function runProbe(name: ProbeName, c: Case, iterations: number, runs: number): Promise<{ sec: number[]; uopsPerIteration: number; cycles: number }> {
+  const { CompiledProgram, Core } = await import('../src/sim/core.js');
+  const { BASELINE } = await import('../src/sim/types.js');
+  const { program, params } = await caseProgram(c);
+  const cp = new CompiledProgram(program, params);
+  const why = c.model !== 'suaca' ? 'SUACA\'s model only' : probeRefuses(cp);
+  if (why) throw new Error(`${name} cannot run ${c.name}: ${why}`);
+  const rsCap = params.rsSize, width = c.perfectFrontEnd ? rsCap : params.issueWidth;
+  const probe = probeRunner(name);
+  if ('why' in probe) throw new Error(`${name}: ${probe.why}`);
+  try {
+    const once = (its: number, n: number): { sec: number[]; result: ProbeResult } => {
+      if (name !== 'probe-js') return probe.run(probeInput(cp, rsCap, width, its), n);
+      const sec: number[] = [];
+      let result: ProbeResult | undefined;
+      for (let k = 0; k < n; k++) {
+        const t0 = process.cpuUsage();
+        result = probeJs(cp, rsCap, width, its);
+        const d = process.cpuUsage(t0);
+        sec.push((d.user + d.system) / 1e6);
+      }
+      return { sec, result: result! };
+    };
+    const core = new Core(program, params, { iterations: 2000, variant: { ...BASELINE, perfectFrontEnd: c.perfectFrontEnd } });
+    core.runToEnd();
+    core.flush();
+    const r = core.recorder;
+    const differs = probeDiffers(once(2000, 1).result, { cycles: core.cycle, had: r.had, caused: r.caused, portUse: r.portUse, predBlame: r.predBlame, portWas: r.portWas, portCaused: r.portCaused });
+    if (differs) throw new Error(`${name} differs from the engine on ${c.name}: ${differs}`);
+    const { sec, result } = once(iterations, runs);
+    return { sec, uopsPerIteration: cp.totalUops, cycles: result.cycles };
+  } finally { probe.dispose(); }
+}
+
 /** 60 instructions: line 0 a `lat`-cycle loop-carried chain on port 0 or 1, lines 1..59 one µop
  *  each (ports 0, 1, 5 or 2, 3) reading line 0's result of the same iteration. */
-function latencyLoop(lat: number) {
+function latencyLoop(lat: number): SimProgram {
   const PORTS = [[0, 1, 5], [2, 3], [0, 1, 5], [0, 1, 5, 6], [4]];
   const instructions = Array.from({ length: 60 }, (_, i) => ({
     line: i, asm: i === 0 ? 'chain' : `use ${i}`, uops: [i === 0 ? [0, 1] : PORTS[i % PORTS.length]!],
-    latency: i === 0 ? lat : 1 + (i % 3), latencyByResource: { r: i === 0 ? lat : 1 + (i % 3) }, divCycles: 0, unknown: false,
+    latency: i === 0 ? lat : 1 + (i % 3), latencyByResource: { R: i === 0 ? lat : 1 + (i % 3) }, divCycles: 0, unknown: false,
   }));
-  const deps = [{ from: 0, to: 0, resource: 'r', loopCarried: true },
-    ...Array.from({ length: 59 }, (_, k) => ({ from: 0, to: k + 1, resource: 'r', loopCarried: false }))];
+  const deps = [{ from: 0, to: 0, resource: 'R' as const, loopCarried: true },
+    ...Array.from({ length: 59 }, (_, k) => ({ from: 0, to: k + 1, resource: 'R' as const, loopCarried: false }))];
   return { instructions, deps };
 }
 
@@ -100,7 +165,9 @@ if (process.argv[2] === '--child') {
   const [root, name, iterations, runs, scheduler] = process.argv.slice(3);
   const c = CASES.find((x) => x.name === name);
   if (!c) throw new Error(`no case ${name}`);
-  const r = await runCase(resolve(root!), c, Number(iterations), Number(runs), scheduler || undefined);
+  const r = (PROBES as readonly string[]).includes(root!)
+    ? await runProbe(root as ProbeName, c, Number(iterations), Number(runs))
+    : await runCase(resolve(root!), c, Number(iterations), Number(runs), scheduler || undefined);
   process.stdout.write(JSON.stringify(r) + '\n');
 } else {
   const iterations = Number(process.env.BENCH_ITERATIONS ?? 50_000);
@@ -108,30 +175,48 @@ if (process.argv[2] === '--child') {
   const runs = Number(process.env.BENCH_RUNS ?? 5);
   const pick = process.env.BENCH_CASES?.split(',');
   const cases = CASES.filter((c) => !pick || pick.includes(c.name));
-  const sides = [{ label: 'new', root: join(here, '..'), scheduler: '' }];
+  interface Side { label: string; root: string; scheduler: string; runs(c: Case): boolean }
+  const sides: Side[] = [{ label: 'new', root: join(here, '..'), scheduler: '', runs: () => true }];
   const baseScheduler = process.env.BENCH_BASE_SCHEDULER ?? '';
-  if (process.env.BENCH_BASE) sides.unshift({ label: baseScheduler ? `old (${baseScheduler})` : 'old', root: resolve(process.env.BENCH_BASE), scheduler: baseScheduler });
   const la = () => loadavg().map((x) => x.toFixed(2)).join(' ');
   console.log(`engine speed, full simulation of ${iterations.toLocaleString('en')} iterations; median over ${rounds} alternating rounds of the median CPU time of ${runs} runs`);
   console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, load average ${la()} at start`);
-  if (sides.length > 1) console.log(`old: ${sides[0]!.root}${baseScheduler ? ` with ModelOptions.scheduler '${baseScheduler}'` : ''}; new: ${sides[1]!.root}`);
+  if (process.env.BENCH_BASE) {
+    const root = resolve(process.env.BENCH_BASE);
+    const refined = hasRefined(root);
+    sides.unshift({ label: baseScheduler ? `old (${baseScheduler})` : 'old', root, scheduler: baseScheduler, runs: (c) => refined || c.model === 'suaca' });
+    console.log(`old: ${root}${baseScheduler ? ` with ModelOptions.scheduler '${baseScheduler}'` : ''}${refined ? '' : ' (no refined model: SUACA\'s cases only)'}; new: ${sides[1]!.root}`);
+  }
+  if (process.env.BENCH_PROBES) {
+    for (const name of PROBES) {
+      const p = probeRunner(name);
+      if ('why' in p) { console.log(`${name}: skipped, ${p.why}`); continue; }
+      p.dispose();
+      sides.push({ label: name, root: name, scheduler: '', runs: (c) => c.model === 'suaca' });
+    }
+    console.log('probes (bench/probe): SUACA\'s cycle as one lean function, JavaScript in this Node, C as WebAssembly (clang-19 -O2) in this Node and native (gcc -O2); SUACA\'s cases only');
+  }
   const child = (root: string, c: Case, scheduler: string) => {
     const r = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--child', root, c.name, String(iterations), String(runs), scheduler], { encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`${c.name} in ${root}: ${r.stderr}`);
     return JSON.parse(r.stdout.trim().split('\n').pop()!) as { sec: number[]; uopsPerIteration: number; cycles: number };
   };
   for (const c of cases) {
-    const per = sides.map(() => [] as number[]);
+    const here = sides.filter((s) => s.runs(c));
+    const per = here.map(() => [] as number[]);
     let uops = 0;
-    const cycles = sides.map(() => 0);
+    const cycles = here.map(() => 0);
     for (let r = 0; r < rounds; r++) {
       // alternate which side goes first
-      const order = r % 2 === 0 ? sides.map((_, k) => k) : sides.map((_, k) => k).reverse();
-      for (const k of order) { const x = child(sides[k]!.root, c, sides[k]!.scheduler); per[k]!.push(median(x.sec)); uops = x.uopsPerIteration; cycles[k] = x.cycles; }
+      const order = r % 2 === 0 ? here.map((_, k) => k) : here.map((_, k) => k).reverse();
+      for (const k of order) { const x = child(here[k]!.root, c, here[k]!.scheduler); per[k]!.push(median(x.sec)); uops = x.uopsPerIteration; cycles[k] = x.cycles; }
     }
-    if (new Set(cycles).size !== 1) throw new Error(`${c.name}: cycles differ between old and new (${cycles.join(' / ')})`);
+    if (new Set(cycles).size !== 1) throw new Error(`${c.name}: cycles differ between ${here.map((s) => s.label).join(', ')} (${cycles.join(' / ')})`);
     const mops = per.map((s) => (uops * iterations) / median(s) / 1e6);
-    const fig = sides.map((s, k) => `${s.label} ${mops[k]!.toFixed(2)} M µops/s (${median(per[k]!).toFixed(3)} s)`).join(', ');
-    console.log(`${c.what} [${c.name}], ${uops} µops/iteration, ${cycles[0]} cycles: ${fig}${sides.length > 1 ? `, new/old ${(mops[1]! / mops[0]!).toFixed(2)}×` : ''}; load ${la()}`);
+    const fig = here.map((s, k) => `${s.label} ${mops[k]!.toFixed(2)} M µops/s (${median(per[k]!).toFixed(3)} s)`).join(', ');
+    // ratios to the old engine when it ran this case, else to the new one
+    const ref = here[0]!.label.startsWith('old') ? 0 : here.findIndex((s) => s.label === 'new');
+    const ratios = here.map((s, k) => (k === ref ? '' : `${s.label}/${here[ref]!.label.split(' ')[0]} ${(mops[k]! / mops[ref]!).toFixed(2)}×`)).filter(Boolean).join(', ');
+    console.log(`${c.what} [${c.name}], ${uops} µops/iteration, ${cycles[0]} cycles: ${fig}${ratios ? `; ${ratios}` : ''}; load ${la()}`);
   }
 }
