@@ -202,24 +202,24 @@ if (process.argv[2] === '--child') {
     return JSON.parse(r.stdout.trim().split('\n').pop()!) as { sec: number[]; uopsPerIteration: number; cycles: number };
   };
   for (const c of cases) {
-    const here = sides.filter((s) => s.runs(c));
-    const per = here.map(() => [] as number[]);
+    const ran = sides.filter((s) => s.runs(c));
+    const per = ran.map(() => [] as number[]);
     let uops = 0;
-    const cycles = here.map(() => 0);
+    const cycles = ran.map(() => 0);
     for (let r = 0; r < rounds; r++) {
       // alternate which side goes first
-      const order = r % 2 === 0 ? here.map((_, k) => k) : here.map((_, k) => k).reverse();
-      for (const k of order) { const x = child(here[k]!.root, c, here[k]!.scheduler); per[k]!.push(median(x.sec)); uops = x.uopsPerIteration; cycles[k] = x.cycles; }
+      const order = r % 2 === 0 ? ran.map((_, k) => k) : ran.map((_, k) => k).reverse();
+      for (const k of order) { const x = child(ran[k]!.root, c, ran[k]!.scheduler); per[k]!.push(median(x.sec)); uops = x.uopsPerIteration; cycles[k] = x.cycles; }
     }
     // an old engine that computes other cycles runs another model (e.g. before fe9c86a's read
     // advances of LLVM figures: SKL's loop): its figure is shown, without a ratio
-    const oldOther = here[0]!.label.startsWith('old') && cycles[0] !== cycles[here.length - 1] && new Set(cycles.slice(1)).size === 1;
-    if (!oldOther && new Set(cycles).size !== 1) throw new Error(`${c.name}: cycles differ between ${here.map((s) => s.label).join(', ')} (${cycles.join(' / ')})`);
+    const oldOther = ran[0]!.label.startsWith('old') && cycles[0] !== cycles[ran.length - 1] && new Set(cycles.slice(1)).size === 1;
+    if (!oldOther && new Set(cycles).size !== 1) throw new Error(`${c.name}: cycles differ between ${ran.map((s) => s.label).join(', ')} (${cycles.join(' / ')})`);
     const mops = per.map((s) => (uops * iterations) / median(s) / 1e6);
-    const fig = here.map((s, k) => `${s.label} ${mops[k]!.toFixed(2)} M µops/s (${median(per[k]!).toFixed(3)} s${k === 0 && oldOther ? `, ${cycles[0]} cycles: another model, no ratio` : ''})`).join(', ');
+    const fig = ran.map((s, k) => `${s.label} ${mops[k]!.toFixed(2)} M µops/s (${median(per[k]!).toFixed(3)} s${k === 0 && oldOther ? `, ${cycles[0]} cycles: another model, no ratio` : ''})`).join(', ');
     // ratios to the old engine when it ran this case (and computed the same), else to the new one
-    const ref = here[0]!.label.startsWith('old') && !oldOther ? 0 : here.findIndex((s) => s.label === 'new');
-    const ratios = here.map((s, k) => (k === ref || (k === 0 && oldOther) ? '' : `${s.label}/${here[ref]!.label.split(' ')[0]} ${(mops[k]! / mops[ref]!).toFixed(2)}×`)).filter(Boolean).join(', ');
-    console.log(`${c.what} [${c.name}], ${uops} µops/iteration, ${cycles[here.length - 1]} cycles: ${fig}${ratios ? `; ${ratios}` : ''}; load ${la()}`);
+    const ref = ran[0]!.label.startsWith('old') && !oldOther ? 0 : ran.findIndex((s) => s.label === 'new');
+    const ratios = ran.map((s, k) => (k === ref || (k === 0 && oldOther) ? '' : `${s.label}/${ran[ref]!.label.split(' ')[0]} ${(mops[k]! / mops[ref]!).toFixed(2)}×`)).filter(Boolean).join(', ');
+    console.log(`${c.what} [${c.name}], ${uops} µops/iteration, ${cycles[ran.length - 1]} cycles: ${fig}${ratios ? `; ${ratios}` : ''}; load ${la()}`);
   }
 }
