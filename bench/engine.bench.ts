@@ -27,10 +27,9 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { probeInput, probeJs, probeRefuses } from './probe/suaca.js';
-import type { ProbeResult } from './probe/suaca.js';
-import { nativeProbe, probeDiffers, wasmProbe } from './probe/probe.js';
-import type { ProbeRunner } from './probe/probe.js';
+import { probeRefuses } from './probe/suaca.js';
+import { engineResult, jsProbe, nativeProbe, probeDiffers, wasmProbe } from './probe/probe.js';
+import type { Probe } from './probe/probe.js';
 import type { SimProgram } from '../src/sim/types.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -106,16 +105,14 @@ async function runCase(root: string, c: Case, iterations: number, runs: number, 
 const PROBES = ['probe-js', 'probe-wasm', 'probe-native'] as const;
 type ProbeName = (typeof PROBES)[number];
 
-/** The probe's runner (JavaScript: in this process), or why it cannot run here. */
-function probeRunner(name: ProbeName): { run: ProbeRunner; dispose(): void } | { why: string } {
-  if (name === 'probe-wasm') return wasmProbe();
-  if (name === 'probe-native') return nativeProbe();
-  return { run: () => { throw new Error('probe-js runs through probeJs'); }, dispose: () => {} };
+/** The probe's runner, or why it cannot run here. */
+function probeRunner(name: ProbeName): Probe {
+  return name === 'probe-wasm' ? wasmProbe() : name === 'probe-native' ? nativeProbe() : jsProbe();
 }
 
 /** A probe on one case: checked against this checkout's core at 2,000 iterations, then timed. */
 async function runProbe(name: ProbeName, c: Case, iterations: number, runs: number): Promise<{ sec: number[]; uopsPerIteration: number; cycles: number }> {
-  const { CompiledProgram, Core } = await import('../src/sim/core.js');
+  const { CompiledProgram } = await import('../src/sim/core.js');
   const { BASELINE } = await import('../src/sim/types.js');
   const { program, params } = await caseProgram(c);
   const cp = new CompiledProgram(program, params);
@@ -125,25 +122,10 @@ async function runProbe(name: ProbeName, c: Case, iterations: number, runs: numb
   const probe = probeRunner(name);
   if ('why' in probe) throw new Error(`${name}: ${probe.why}`);
   try {
-    const once = (its: number, n: number): { sec: number[]; result: ProbeResult } => {
-      if (name !== 'probe-js') return probe.run(probeInput(cp, rsCap, width, its), n);
-      const sec: number[] = [];
-      let result: ProbeResult | undefined;
-      for (let k = 0; k < n; k++) {
-        const t0 = process.cpuUsage();
-        result = probeJs(cp, rsCap, width, its);
-        const d = process.cpuUsage(t0);
-        sec.push((d.user + d.system) / 1e6);
-      }
-      return { sec, result: result! };
-    };
-    const core = new Core(program, params, { iterations: 2000, variant: { ...BASELINE, perfectFrontEnd: c.perfectFrontEnd } });
-    core.runToEnd();
-    core.flush();
-    const r = core.recorder;
-    const differs = probeDiffers(once(2000, 1).result, { cycles: core.cycle, had: r.had, caused: r.caused, portUse: r.portUse, predBlame: r.predBlame, portWas: r.portWas, portCaused: r.portCaused });
+    const variant = { ...BASELINE, perfectFrontEnd: c.perfectFrontEnd };
+    const differs = probeDiffers(probe.run(cp, rsCap, width, 2000, 1).result, engineResult(program, params, variant, 2000));
     if (differs) throw new Error(`${name} differs from the engine on ${c.name}: ${differs}`);
-    const { sec, result } = once(iterations, runs);
+    const { sec, result } = probe.run(cp, rsCap, width, iterations, runs);
     return { sec, uopsPerIteration: cp.totalUops, cycles: result.cycles };
   } finally { probe.dispose(); }
 }

@@ -1,14 +1,18 @@
-// Builds and runs suaca.c (the C probe of suaca.ts): natively with gcc -O2, and as WebAssembly with
-// clang-19 and wasm-ld-19 (Debian: clang-19, lld-19), run by this Node. Both are built into a
-// temporary directory at run time; nothing is committed but the source. A missing compiler gives
-// null and the reason (the bench then says which probe it skipped).
+// The probes as runners: suaca.ts's JavaScript in this process, and suaca.c (the same function in
+// C) natively with gcc -O2 and as WebAssembly with clang-19 and wasm-ld-19 (Debian: clang-19,
+// lld-19), run by this Node. The C ones are built into a temporary directory at run time; nothing
+// is committed but the source. A missing compiler gives the reason instead of a runner (the bench
+// then says which probe it skipped). `engineResult` is what they must all equal.
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { probeInput, probeJs } from './suaca.js';
 import type { ProbeResult } from './suaca.js';
+import { CompiledProgram, Core } from '../../src/sim/core.js';
+import type { MachineParams, SimProgram, Variant } from '../../src/sim/types.js';
 
 // the WebAssembly API as this file uses it (tsconfig's lib has no DOM types)
 interface WasmMemory { buffer: ArrayBuffer }
@@ -18,21 +22,49 @@ const WA = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
 const SOURCE = join(dirname(fileURLToPath(import.meta.url)), 'suaca.c');
 const STATS = ['had', 'caused', 'portUse', 'predBlame', 'portWas', 'portCaused'] as const;
 
-/** One probe: runs `runs` times on `input` (suaca.ts's probeInput); CPU seconds per run and the result. */
-export type ProbeRunner = (input: Int32Array, runs: number) => { sec: number[]; result: ProbeResult };
+/** One probe: runs `runs` times (`width` µops loaded per cycle into a station of `rsCap`); CPU
+ *  seconds per run and the result. */
+export type ProbeRunner = (cp: CompiledProgram, rsCap: number, width: number, iterations: number, runs: number) => { sec: number[]; result: ProbeResult };
+export type Probe = { run: ProbeRunner; dispose(): void } | { why: string };
+
+/** The JavaScript probe (suaca.ts), in this process. */
+export function jsProbe(): Probe {
+  const run: ProbeRunner = (cp, rsCap, width, iterations, runs) => {
+    const sec: number[] = [];
+    let result: ProbeResult | undefined;
+    for (let k = 0; k < runs; k++) {
+      const t0 = process.cpuUsage();
+      result = probeJs(cp, rsCap, width, iterations);
+      const d = process.cpuUsage(t0);
+      sec.push((d.user + d.system) / 1e6);
+    }
+    return { sec, result: result! };
+  };
+  return { run, dispose: () => {} };
+}
+
+/** What a probe must compute: the engine's cycles and recorder (its default options). */
+export function engineResult(program: SimProgram, machine: MachineParams, variant: Variant, iterations: number): ProbeResult {
+  const core = new Core(program, machine, { iterations, variant });
+  core.runToEnd();
+  core.flush();
+  const r = core.recorder;
+  return { cycles: core.cycle, had: r.had, caused: r.caused, portUse: r.portUse, predBlame: r.predBlame, portWas: r.portWas, portCaused: r.portCaused };
+}
 
 function have(cmd: string): boolean {
   return spawnSync(cmd, ['--version'], { stdio: 'ignore' }).status === 0;
 }
 
 /** The native probe (gcc -O2), or the reason there is none. */
-export function nativeProbe(): { run: ProbeRunner; dispose(): void } | { why: string } {
+export function nativeProbe(): Probe {
   if (!have('gcc')) return { why: 'gcc is not installed' };
   const dir = mkdtempSync(join(tmpdir(), 'uopscope-probe-'));
   const exe = join(dir, 'probe');
   const b = spawnSync('gcc', ['-O2', '-DPROBE_NATIVE', '-o', exe, SOURCE], { encoding: 'utf8' });
   if (b.status !== 0) { rmSync(dir, { recursive: true, force: true }); return { why: `gcc failed: ${b.stderr.trim()}` }; }
-  const run: ProbeRunner = (input, runs) => {
+  const run: ProbeRunner = (cp, rsCap, width, iterations, runs) => {
+    const input = probeInput(cp, rsCap, width, iterations);
     const file = join(dir, 'input.bin');
     writeFileSync(file, Buffer.from(input.buffer, input.byteOffset, input.byteLength));
     const r = spawnSync(exe, [file, String(runs)], { encoding: 'utf8', maxBuffer: 1 << 28 });
@@ -46,7 +78,7 @@ export function nativeProbe(): { run: ProbeRunner; dispose(): void } | { why: st
 }
 
 /** The WebAssembly probe (clang-19 --target=wasm32 -O2, wasm-ld-19), or the reason there is none. */
-export function wasmProbe(): { run: ProbeRunner; dispose(): void } | { why: string } {
+export function wasmProbe(): Probe {
   if (!have('clang-19')) return { why: 'clang-19 is not installed (Debian: clang-19)' };
   if (!have('wasm-ld-19')) return { why: 'wasm-ld-19 is not installed (Debian: lld-19)' };
   const dir = mkdtempSync(join(tmpdir(), 'uopscope-probe-'));
@@ -60,7 +92,8 @@ export function wasmProbe(): { run: ProbeRunner; dispose(): void } | { why: stri
     const x = new WA.Instance(new WA.Module(readFileSync(out)), {}).exports;
     const call = (name: string) => (x[name] as () => number)();
     const mem = x.memory as WasmMemory;
-    const run: ProbeRunner = (input, runs) => {
+    const run: ProbeRunner = (cp, rsCap, width, iterations, runs) => {
+      const input = probeInput(cp, rsCap, width, iterations);
       if (input.length > call('probe_input_size')) throw new Error('wasm probe: input too large');
       new Int32Array(mem.buffer, call('probe_input'), input.length).set(input);
       const sec: number[] = [];

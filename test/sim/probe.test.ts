@@ -7,11 +7,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { Core, CompiledProgram } from '../../src/sim/core.js';
+import { CompiledProgram } from '../../src/sim/core.js';
 import type { MachineParams, SimProgram, Variant } from '../../src/sim/types.js';
-import { probeInput, probeJs, probeRefuses } from '../../bench/probe/suaca.js';
+import { probeJs, probeRefuses } from '../../bench/probe/suaca.js';
 import type { ProbeResult } from '../../bench/probe/suaca.js';
-import { nativeProbe, probeDiffers, wasmProbe } from '../../bench/probe/probe.js';
+import { engineResult, nativeProbe, probeDiffers, wasmProbe } from '../../bench/probe/probe.js';
 import { SKL, program } from './generated.js';
 import { MACHINES, stencil } from './thesisPrograms.js';
 
@@ -32,14 +32,7 @@ function cases(): Case[] {
   return out;
 }
 
-/** The core's result as a probe returns it (the engine's default options). */
-function coreResult(c: Case): ProbeResult {
-  const core = new Core(c.program, c.machine, { iterations: c.iterations, variant: c.variant });
-  core.runToEnd();
-  core.flush();
-  const r = core.recorder;
-  return { cycles: core.cycle, had: r.had, caused: r.caused, portUse: r.portUse, predBlame: r.predBlame, portWas: r.portWas, portCaused: r.portCaused };
-}
+const coreResult = (c: Case): ProbeResult => engineResult(c.program, c.machine, c.variant, c.iterations);
 
 function sizes(c: Case): { cp: CompiledProgram; rsCap: number; width: number } {
   const rsCap = c.variant.rsSize ?? c.machine.rsSize;
@@ -81,7 +74,7 @@ for (const [name, make] of [['native (gcc)', nativeProbe], ['WebAssembly (clang-
     try {
       for (const c of cases().filter((_, k) => k % 3 === 0)) {
         const { cp, rsCap, width } = sizes(c);
-        const { result } = probe.run(probeInput(cp, rsCap, width, c.iterations), 1);
+        const { result } = probe.run(cp, rsCap, width, c.iterations, 1);
         assert.equal(probeDiffers(result, coreResult(c)), null, c.what);
       }
     } finally { probe.dispose(); }
