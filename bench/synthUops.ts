@@ -7,7 +7,7 @@ import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { formatPorts } from '../src/data/ports.js';
 import { instructionXml } from '../src/data/xmlWrite.js';
-import type { InstructionForm, LatencyEntry, Measurement, PortGroup } from '../src/data/types.js';
+import type { InstructionForm, PortGroup } from '../src/data/types.js';
 
 export const SYNTH_ARCHS = ['CON', 'WOL', 'NHM', 'WSM', 'SNB', 'IVB', 'HSW', 'BDW', 'SKL', 'SKX', 'KBL', 'CFL', 'CNL', 'CLX', 'ICL', 'TGL', 'RKL', 'ADL-P', 'ADL-E', 'ZEN4'];
 

@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { probeInput, probeJs } from './suaca.js';
 import type { ProbeResult } from './suaca.js';
-import { CompiledProgram, Core } from '../../src/sim/core.js';
+import { type CompiledProgram, Core } from '../../src/sim/core.js';
 import type { MachineParams, SimProgram, Variant } from '../../src/sim/types.js';
 
 // the WebAssembly API as this file uses it (tsconfig's lib has no DOM types)

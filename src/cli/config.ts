@@ -100,7 +100,7 @@ function readSmallRegularFile(path: string, max: number): string | 'not-a-file' 
     if (st.size > max) return 'too-large';
     const buf = Buffer.alloc(max + 1);
     let n = 0;
-    for (let r; n < buf.length && (r = readSync(fd, buf, n, buf.length - n, null)) > 0;) n += r;
+    for (let r: number; n < buf.length && (r = readSync(fd, buf, n, buf.length - n, null)) > 0;) n += r;
     if (n > max) return 'too-large';
     return buf.subarray(0, n).toString('utf8');
   } finally {

@@ -120,7 +120,7 @@ export function keyPositions(keys: readonly string[]): KeyPositions {
   };
   let map: Map<string, number> | null = null;
   const asMap = (): Map<string, number> => {
-    if (!map) { map = new Map(); keys.forEach((k, i) => map!.set(k, i)); }
+    if (!map) { map = new Map(); keys.forEach((k, i) => { map!.set(k, i); }); }
     return map;
   };
   const find = (key: string): number | undefined => {

@@ -32,7 +32,7 @@ export function cacheRoot(override?: string): string {
   const env = process.env.UOPSCOPE_CACHE_DIR;
   if (env) return resolve(env);
   const xdg = process.env.XDG_CACHE_HOME;
-  return join(xdg && xdg.startsWith('/') ? xdg : join(homedir(), '.cache'), 'uopscope');
+  return join(xdg?.startsWith('/') ? xdg : join(homedir(), '.cache'), 'uopscope');
 }
 
 /** The versioned directory inside the cache root. */

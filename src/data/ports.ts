@@ -21,10 +21,10 @@ const memo = new Map<string, PortGroup[] | null>();
 export function parsePorts(text: string | undefined | null): PortGroup[] | null {
   if (text === undefined || text === null) return [];
   const hit = memo.get(text);
-  if (hit !== undefined) return hit && hit.map(copy);
+  if (hit !== undefined) return hit === null ? null : hit.map(copy);
   const r = parsePortsUncached(text);
   if (memo.size < 100000) memo.set(text, r);
-  return r && r.map(copy);
+  return r === null ? null : r.map(copy);
 }
 
 const copy = (g: PortGroup): PortGroup => ({ count: g.count, ports: g.ports });

@@ -537,7 +537,7 @@ export function refinedFacts(instrs: DecodedInstruction[], resolved: (ResolvedIn
         length: ins.length,
         address: ins.address,
         offset: ins.address - start,
-        loopBranch: last && b !== null && b.backward && b.targetLine !== null && (b.kind === 'conditional' || b.kind === 'unconditional'),
+        loopBranch: last && b?.backward === true && b.targetLine !== null && (b.kind === 'conditional' || b.kind === 'unconditional'),
         jcc32B,
         jccErratumApplies: erratum && jcc32B !== null && (jcc32B.crosses || jcc32B.endsOn),
         complexDecoder: micro.decodedUops > 1,

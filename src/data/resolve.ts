@@ -479,7 +479,7 @@ export function resolveInstructions(instrs: DecodedInstruction[], data: ArchData
       if (hit) return fromForm(d, hit);
     }
     const rec = llvm?.lookup(d) ?? null;
-    if (rec && rec.placeholder) return unknownOne(orig, fallback, aluPorts, `LLVM's ${llvm!.cpu} model has only a placeholder for it (microcoded or system instruction), and no other source has figures`);
+    if (rec?.placeholder) return unknownOne(orig, fallback, aluPorts, `LLVM's ${llvm!.cpu} model has only a placeholder for it (microcoded or system instruction), and no other source has figures`);
     if (rec) return fromLlvm(d, rec, llvm!);
     return unknownOne(orig, fallback, aluPorts, llvm ? 'no source has figures for this form' : `no source has figures for this form (uopscope has no LLVM model of ${data.arch})`);
   });

@@ -109,7 +109,6 @@ class Parse {
   private pos = new Position();
   private stack: { name: string; line: number; col: number }[] = [];
   private sawRoot = false;
-  private pendingComment = false;
   readonly result: ParsedUops = { archs: new Map(), forms: 0, seen: new Set() };
 
   constructor(private readonly file: string, private readonly opts: ParseOptions) {}
@@ -210,7 +209,7 @@ class Parse {
       if (this.sawRoot) this.fail(line, col, `a second top-level element <${name}>`);
       this.sawRoot = true;
       const d = /\sdate\s*=\s*"([^"]*)"/.exec(attrs ?? '');
-      if (d && d[1]) this.result.date = printable(d[1], 40); // shown in listings and reports
+      if (d?.[1]) this.result.date = printable(d[1], 40); // shown in listings and reports
     }
     if (!selfClose) this.stack.push({ name: name!, line, col });
   }

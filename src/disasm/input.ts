@@ -1,5 +1,5 @@
 // loadInput: a file (binary or assembly), --hex or --raw → LoadedInput (sections + symbols).
-import { readFileSync, readSync, statSync } from 'node:fs';
+import { readFileSync, readSync, statSync, type Stats } from 'node:fs';
 import { extname } from 'node:path';
 import { UserError } from '../errors.js';
 import { MARKER_PREFIX, assemble } from './assemble.js';
@@ -12,7 +12,7 @@ import type { InputOptions, LoadedInput, Region } from './types.js';
 const ASM_EXTENSIONS = new Set(['.s', '.S', '.asm']);
 
 function readUserFile(file: string, what: string): Uint8Array {
-  let st;
+  let st: Stats;
   try {
     st = statSync(file);
   } catch (e) {

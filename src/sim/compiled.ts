@@ -132,7 +132,7 @@ export class CompiledProgram {
     const P = this.portIds.length;
     this.P = P;
     const pidx = new Map<number, number>();
-    this.portIds.forEach((p, k) => pidx.set(p, k));
+    this.portIds.forEach((p, k) => { pidx.set(p, k); });
     let maxU = 1;
     // a µop that names no port cannot be placed: it is treated as not using a port
     const uopsOf = uopLists.map((x) => x.filter((u) => u.length > 0));
@@ -184,7 +184,7 @@ export class CompiledProgram {
     const groups: { line: number; lc: boolean; lat: number; deps: number[] }[][] = Array.from({ length: n }, () => []);
     const memFrom = plan ? plan.memFrom : this.deps.length;
     this.deps.forEach((d, di) => {
-      if (internal !== null && internal(d)) return;
+      if (internal?.(d)) return;
       if (d.from < 0 || d.from >= n || d.to < 0 || d.to >= n) return;
       // an in-iteration dependency on a later (or the same) line can only mean the previous iteration
       const lc = d.loopCarried || d.from >= d.to;

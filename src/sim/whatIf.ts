@@ -101,7 +101,7 @@ export function sharingIdenticalRuns(sim: Simulate = simulate): Simulate {
   return (program, params, config, opts) => {
     let byMachine = byProgram.get(program);
     if (!byMachine) { byMachine = new WeakMap(); byProgram.set(program, byMachine); }
-    let runs = byMachine.get(params);
+    const runs = byMachine.get(params);
     if (!runs) {
       const result = sim(program, params, config, opts);
       byMachine.set(params, { first: { config: copyConfig(config), opts: copyOptions(opts), result }, byKey: new Map() });

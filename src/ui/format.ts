@@ -107,7 +107,7 @@ export function wrapWords(s: string, w: number): string[] {
  * ("/very/long/…/file.txt"), then the middle of the message. Newlines become spaces.
  */
 export function fitMessage(msg: string, w: number, lines = 2): string {
-  let s = msg.replace(/\s*\n\s*/g, ' ').trim();
+  const s = msg.replace(/\s*\n\s*/g, ' ').trim();
   let rows = wrapWords(s, w);
   if (rows.length <= lines) return rows.join('\n');
   const words = s.split(' ');

@@ -2,7 +2,7 @@
 // whole-run and divergence requests name the pane's mechanisms, all of them (all off: SUACA's).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { workerOffload, JobQueue } from '../../src/cli/offload.js';
+import { workerOffload, type JobQueue } from '../../src/cli/offload.js';
 import { runRequest, type WorkerRequest } from '../../src/cli/simWorker.js';
 import { BASELINE, REFINED_MECHANISMS, SUACA_MECHANISMS, simulate } from '../../src/sim/index.js';
 import type { MachineParams, SimProgram } from '../../src/sim/types.js';

@@ -119,7 +119,10 @@ test('the pairs that do not resolve are exactly the ones MISSING.md lists as mis
       else actual.partial.push(`${key} (${t.resolved}/${t.total})`);
     }
   }
-  for (const k of ['missing', 'partial', 'yes', 'na'] as const) claimed[k].sort(), actual[k].sort();
+  for (const k of ['missing', 'partial', 'yes', 'na'] as const) {
+    claimed[k].sort();
+    actual[k].sort();
+  }
   // each comparison names the pairs that disagree
   assert.deepEqual(actual.missing, claimed.missing, 'pairs that do not resolve at all ≠ MISSING.md\'s **missing** cells');
   assert.deepEqual(actual.partial, claimed.partial, 'pairs that resolve only in part ≠ MISSING.md\'s **partial** cells');

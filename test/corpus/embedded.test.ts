@@ -38,7 +38,7 @@ for (const f of files) {
         const idx = (ins.operand ?? []).map((o) => Number(o.idx));
         assert.deepEqual(idx, idx.map((_, i) => i + 1), `${ins.string}: operands numbered 1..n`);
         // a uops.info page (url) named in the comment, or a passage of a publication the comment cites (source)
-        assert.ok((ins.url && comment.includes(ins.url)) || (ins.source && ins.source.split(/,\s*/).every((s) => comment.includes(s))),
+        assert.ok((ins.url && comment.includes(ins.url)) || (!!ins.source && ins.source.split(/,\s*/).every((s) => comment.includes(s))),
           `${ins.string}: its source ${ins.url ?? ins.source} is named in the file comment`);
         for (const a of ins.architecture ?? []) {
           assert.ok(KNOWN_ARCHS.has(a.name), `${ins.string}: unknown architecture ${a.name}`);

@@ -127,8 +127,8 @@ test('keys out of Code order (or not Codes) are still found, through a Map', () 
   // Code values: Imul_r32_rm32 2071, Mov_r64_rm64 286, Cmp_rm8_r8 107, Sub_rm8_r8 81, Adc_rm8_r8 36, Add_rm8_r8 5
   const keys = ['Imul_r32_rm32', 'Mov_r64_rm64', 'Cmp_rm8_r8', 'Sub_rm8_r8', 'Adc_rm8_r8', 'Add_rm8_r8:m', 'Add_rm8_r8'];
   // each lookup in a list of its own: the first one that notices the order indexes the whole list
-  keys.forEach((k, i) => assert.equal(keyPositions(keys).get(k), i, k));
+  keys.forEach((k, i) => { assert.equal(keyPositions(keys).get(k), i, k); });
   assert.equal(keyPositions(keys).get('Add_rm8_r8:s'), undefined);
   const named = ['Add_rm8_r8', 'Unknown_thing', 'Adc_rm8_r8', 'Sub_rm8_r8'];
-  named.forEach((k, i) => assert.equal(keyPositions(named).get(k), i, k));
+  named.forEach((k, i) => { assert.equal(keyPositions(named).get(k), i, k); });
 });

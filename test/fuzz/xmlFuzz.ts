@@ -67,7 +67,7 @@ export function genXmlCase(seed: number, secretPath: string): string {
   const next = rng(seed);
   hostility = pick(next, [0, 0.01, 0.05, 0.2]);
   const n = pick(next, [1, 2, 5, 20, 60]);
-  let text = `<?xml version="1.0"?>\n<root date="2024-0${1 + (next() % 9)}-01">\n<extension name="BASE">\n${Array.from({ length: n }, (_, i) => instruction(next, i)).join('\n')}\n</extension>\n</root>\n`;
+  const text = `<?xml version="1.0"?>\n<root date="2024-0${1 + (next() % 9)}-01">\n<extension name="BASE">\n${Array.from({ length: n }, (_, i) => instruction(next, i)).join('\n')}\n</extension>\n</root>\n`;
   if (!chance(next, 0.4)) return text;
   const at = () => next() % Math.max(1, text.length);
   switch (next() % 14) {

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, linkSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { assertOneLine, cli, ROOT, SMALL, TSX, tempDir } from './helpers.js';
+import { assertOneLine, cli, ROOT, SMALL, tempDir } from './helpers.js';
 
 const STENCIL = join(ROOT, 'examples', 'bin', 'stencil.o');
 

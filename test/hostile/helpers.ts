@@ -36,7 +36,6 @@ export function assertOneLine(r: Run, re: RegExp): void {
   assert.equal(lines.length, 1, r.err);
   assert.match(lines[0]!, /^uopscope: /);
   assert.doesNotMatch(lines[0]!, /internal error|at .*\.ts:\d+/);
-  // eslint-disable-next-line no-control-regex
   assert.doesNotMatch(lines[0]!, /[\x00-\x08\x0b-\x1f\x7f]/, 'control characters in the message');
   assert.match(lines[0]!, re);
 }

@@ -81,7 +81,7 @@ test('defect 1: PE images with overlapping sections', () => {
 test('defect 1: files without overlapping sections are read as before (every example binary)', () => {
   for (const f of readdirSync('examples/bin')) {
     const data = new Uint8Array(readFileSync(join('examples/bin', f)));
-    let img;
+    let img: ReturnType<typeof readBinary>;
     try { img = readBinary(data, f); } catch { continue; }
     if (!img) continue;
     assert.equal(mergeOverlappingSections(img), img, f);

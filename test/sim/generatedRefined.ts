@@ -12,7 +12,7 @@ export function refinedProgram(seed: number): SimProgram {
   const p = program(seed);
   const r = rng(seed * 7919 + 1);
   const n = p.instructions.length;
-  p.instructions.forEach((ins, i) => {
+  p.instructions.forEach((ins) => {
     const kind = r();
     const idiom = kind < 0.15;
     const move = !idiom && kind < 0.3;

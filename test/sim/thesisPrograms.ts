@@ -109,7 +109,7 @@ export function adcChain(): SimProgram {
   const deps: SimDep[] = [];
   for (let i = 1; i < 8; i++) deps.push(dep(i - 1, i, 'CF'));
   deps.push(dep(7, 0, 'CF', true));
-  regs.forEach((r, i) => deps.push(dep(i, i, normalizeRegisterName(r)!, true)));
+  regs.forEach((r, i) => { deps.push(dep(i, i, normalizeRegisterName(r)!, true)); });
   return { instructions: regs.map((r, i) => ins(i, `adc ${r}, 0x1`, 'ADC (R64, I8)', 'SKL')), deps };
 }
 

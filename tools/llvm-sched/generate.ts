@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { Code, CodeExt, Instruction } from 'iced-x86';
+import { Code, Instruction } from 'iced-x86';
 import { CpuidFeature } from 'iced-x86';
 import { canonicalInstances, type CanonicalInstance } from './instances.js';
 import { missingIsa } from '../../src/data/isa.js';

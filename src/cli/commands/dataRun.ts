@@ -3,7 +3,7 @@
 import { rmdirSync, rmSync } from 'node:fs';
 import { UserError } from '../../errors.js';
 import { importUopsXml, listDataSources, cacheRoot, type CacheIndex, type DataSourceRow } from '../../data/index.js';
-import { checkDownloadedXml, DEFAULT_CONNECT_TIMEOUT_S, DEFAULT_STALL_TIMEOUT_S, downloadFile, removeStaleDownloads, tempDownloadPath } from '../../data/fetch.js';
+import { checkDownloadedXml, DEFAULT_CONNECT_TIMEOUT_S, DEFAULT_STALL_TIMEOUT_S, downloadFile, removeStaleDownloads, tempDownloadPath, type DownloadResult } from '../../data/fetch.js';
 import { downloadBar, progressBar } from '../progress.js';
 import { makeDirs } from '../../mkdirs.js';
 
@@ -90,7 +90,7 @@ export async function runFetch(url: string, opts: FetchCliOptions = {}): Promise
   for (const s of sigs) process.on(s, onSignal);
   const started = Date.now();
   try {
-    let got;
+    let got: DownloadResult;
     try {
       got = await downloadFile(url, tmp, { connectTimeoutS, stallTimeoutS, onProgress: (d, t) => bar.update(d, t) });
     } finally {

@@ -144,7 +144,7 @@ async function parallelRuns(program: SimProgram, params: MachineParams, req: Rep
   const rest = runHereFor([...distinct], ([k, j]) => done.set(k, simulate(program, params, configOf(j), engineOptionsOf(j.mechanisms))), parallelMinMs());
   if (rest.length > 0) {
     const results = await simulateAll(program, params, rest.map(([, j]) => configOf(j)), { engineOptions: rest.map(([, j]) => engineOptionsOf(j.mechanisms)) });
-    rest.forEach(([k], y) => done.set(k, results[y]!));
+    rest.forEach(([k], y) => { done.set(k, results[y]!); });
   }
   // each job's result by its job key (cheap to compute per run asked); any other run: simulated
   const byJob = new Map<string, SimResult>();

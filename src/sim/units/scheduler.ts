@@ -329,7 +329,6 @@ export class Scheduler implements SchedulerState {
   /** `dispatch` with the walk over every waiting instance (ModelOptions.scheduler 'walk'). */
   private dispatchWalk(c: number): void {
     const cp = this.cp;
-    const n = cp.n;
     const maxU = cp.maxU;
     const wl = this.waiting;
     const wLen = this.waitingLen;
@@ -337,7 +336,7 @@ export class Scheduler implements SchedulerState {
     const rec = this.rec;
     // the arrays as locals: nothing below reallocates them (the ring grows only in enter(), the
     // port holders, not cached, in the ports unit), and nothing below moves head or the ring's mask
-    const mask = this.mask, head = this.head;
+    const mask = this.mask;
     const { nextLook, line, iteration, status, start, depWait, portBlock, loaded, uopPort, assigned, executing, zeroLat } = this;
     const { uops } = cp;
     const zl = cp.anyRenamed;                       // some line is executed at rename (refined model)
@@ -531,7 +530,7 @@ export class Scheduler implements SchedulerState {
         } else ports.blameBlockers(g, i, blocked, k === -1 && (blocked & K.DivBlock) === 0 && ports.lastTaker !== g);
       } else status[s] = K.Loading;
       had[i]!++;
-      out[o++] = g; continue;
+      out[o++] = g;
     }
     this.act2 = a;
     this.act = out;

@@ -38,7 +38,7 @@ export function ProgramPane(p: ProgramPaneProps) {
   const countsOf = (st: LineState | null, w: number) => (st
     ? `W${count(st.waiting, w)} R${count(st.ready, w)} E${count(st.executing, w)} D${count(st.done, w)}`
     : 'not on this path');
-  const widest = (w: number) => Math.max(16, ...shown.map((l, k) => countsOf(p.states[start + k] ?? null, w).length));
+  const widest = (w: number) => Math.max(16, ...shown.map((_, k) => countsOf(p.states[start + k] ?? null, w).length));
   let digits = 6;
   while (digits > 3 && widest(digits) > Math.max(16, p.width - 2 - 4 - srcW - 6)) digits--;
   const countsW = Math.min(Math.max(widest(digits), Math.min(28, Math.floor(p.width * 0.4))), p.width - 2 - 4 - srcW - 6);

@@ -17,6 +17,7 @@ export interface DivergenceRequest {
  */
 export function useDivergence(key: string, req: DivergenceRequest | null, offload: Offload | undefined, chunk = 32): Divergence | undefined {
   const [result, setResult] = useState<Divergence | undefined>(undefined);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `key` names the request; the request object is new on every render
   useEffect(() => {
     if (!req) { setResult(undefined); return; }
     let cancelled = false;
@@ -37,7 +38,6 @@ export function useDivergence(key: string, req: DivergenceRequest | null, offloa
     };
     if (scan.result.kind === 'searching') setTimeout(tick, 0); else setResult(scan.result);
     return () => { cancelled = true; };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key]);
   return result;
 }

@@ -3,7 +3,7 @@
 // keys arriving in one burst, before React renders, each see the state the previous one left.
 // Keys that arrive for a context that is not on screen yet (the digits typed right after `g`)
 // wait in a queue until that context's handler is active, then run in order.
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useApp, useInput, type Key } from 'ink';
 import { explorerReducer, detailsAt, initialState, nextIssue, parsePrompt, type Action, type ExplorerState, type Overlay } from '../state.js';
 import { lookup, splitKeys, type KeyContext, type KeyOps } from '../keys.js';
@@ -56,6 +56,7 @@ export function useExplorer(props: ExplorerProps, exportText: (s: ExplorerState)
 
   // what the screen's size decides, for the keys (set by the Explorer as it renders)
   const viewport = useRef({ helpPages: 1 }).current;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the refs and `viewport` (a ref's object) are stable; the control is made once per `exit`
   const control = useMemo<ExplorerControl>(() => {
     const get = () => store.current.state;
     const dispatch = (a: Action) => {
@@ -254,6 +255,7 @@ export function useExplorer(props: ExplorerProps, exportText: (s: ExplorerState)
 
   // keys queued for a context that has been on screen all along (busy ended, a prompt closed
   // within the same burst): run them once the state has settled
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `state.busy` ending is a moment to drain too
   useEffect(() => { control.router.drain(contextOf(state.overlay)); }, [state.overlay, state.busy, control]);
 
   return [state, control];

@@ -14,6 +14,7 @@ export function wholeRunOf(engine: Engine): RunTotal {
  */
 export function useTotals(key: string, panes: PaneInfo[], iterations: number, offload: Offload | undefined,
   setTotal: (pane: PaneInfo, total: RunTotal) => void): void {
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `key` names the panes; the array and the callback are new on every render
   useEffect(() => {
     let cancelled = false;
     if (offload) {
@@ -26,6 +27,5 @@ export function useTotals(key: string, panes: PaneInfo[], iterations: number, of
     }
     const t = setTimeout(() => { for (const p of panes) if (!cancelled) setTotal(p, wholeRunOf(p.engine)); }, 0);
     return () => { cancelled = true; clearTimeout(t); };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key]);
 }

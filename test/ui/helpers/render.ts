@@ -24,7 +24,6 @@ export const KEY = {
 
 /** Removes ANSI escapes. */
 export function plain(frame: string | undefined): string {
-  // eslint-disable-next-line no-control-regex
   return (frame ?? '').replace(/\u001B\[[0-9;?]*[A-Za-z]/g, '');
 }
 
