@@ -86,9 +86,12 @@ test('throughput bounds: independent adds run on several ALU ports, independent 
   const l = cyclesOf(loads, loads.unrolled.p10) / 8;
   if (c <= 0 || i <= 0 || l <= 0) { t.skip(`this host's cycle counts are unusable (${c}, ${i}, ${l})`); return; }
   // every Intel core uopscope models has at least 3 ALU ports and 2 load ports (SNB on): at most
-  // 1/3 and 1/2 cycle each, with slack for a noisy machine; and at least 1/6 (no core has more)
-  assert.ok(i >= 1 / 6 - 0.03 && i <= 0.45, `independent adds: ${i} cycles per add`);
-  assert.ok(c / i >= 2, `chain ${c} vs independent ${i}`);
+  // 1/3 and 1/2 cycle each, and at least 1/6 (no core has more). The slack is for a loaded
+  // virtual machine, whose physical core other guests share: under the full suite on a 2-vCPU
+  // guest, independent adds have measured 0.51 cycles each where they measure 0.28 alone.
+  // Serialised adds (1 cycle each, as the chain) still fail both checks.
+  assert.ok(i >= 1 / 6 - 0.03 && i <= 0.65, `independent adds: ${i} cycles per add`);
+  assert.ok(c / i >= 1.5, `chain ${c} vs independent ${i}`);
   assert.ok(l >= 0.2 && l <= 0.7, `independent loads: ${l} cycles per load`);
 });
 
