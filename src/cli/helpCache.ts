@@ -1,6 +1,6 @@
-// `uopscope --help` from a cached copy of the text yargs printed last time (issue 14, item 3:
-// `--help` close to `node -e 0`; rendering it needs yargs, its layout helpers and every command's
-// declaration, ≈ 100 ms of CPU). The copy is keyed by everything the text depends on: uopscope's
+// `uopscope --help` from a cached copy of the text yargs printed last time, so that
+// `--help` starts about as fast as `node -e 0`: rendering it needs yargs, its layout helpers and
+// every command's declaration. The copy is keyed by everything the text depends on: uopscope's
 // version, the files of src/cli (dist/cli) with their sizes and modification times (the command
 // declarations, the defaults they quote), yargs's version, the locale variables yargs reads and
 // the wrap width. One file per width (≤ 100), replaced whole (writeFileAtomic), written only when

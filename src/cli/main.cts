@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// uopscope's command line. This file only starts it (issue 14, item 3: start-up):
+// uopscope's command line. This file only starts it, and keeps start-up short:
 // - `uopscope --version` is answered here, before anything else is loaded;
 // - everything else runs start.ts, from the start-up bundle when the build made one: all of
 //   uopscope's report path and its CommonJS libraries in one script (dist/cli/uopscope.cjs, made

@@ -1,4 +1,4 @@
-// The model options every simulating command shares (issue 13): --model suaca|refined and one
+// The model options every simulating command shares: --model suaca|refined and one
 // boolean switch per mechanism, generated from MECHANISM_INFO (src/sim/mechanisms.ts), so that a
 // new mechanism gets its flag, its help line and its validation here without another edit.
 import type { Argv } from 'yargs';

@@ -1,11 +1,10 @@
 // Standard output and error without Node's stream objects until something needs them.
 //
 // Node creates process.stdout (and process.stderr) on first use: for a pipe that loads its net and
-// stream modules, ≈ 2 ms of a report's start-up (≈ 1 ms for a file; issue 14, item 3). A report
-// prints one text: it is written to descriptor 1 directly (writeStdout), and the handlers the
-// command line puts on the streams (a closed pipe is not an error, run.ts) are put there when the
-// stream is first created (whenFirstUsed), by whatever uses it: yargs's help, the explorer, a
-// message on standard error.
+// stream modules, a noticeable share of a report's start-up. A report prints one text: it is
+// written to descriptor 1 directly (writeStdout), and the handlers the command line puts on the
+// streams (a closed pipe is not an error, run.ts) are put there when the stream is first created
+// (whenFirstUsed), by whatever uses it: yargs's help, the explorer, a message on standard error.
 import { fstatSync, writeSync } from 'node:fs';
 import { UserError, printable } from '../errors.js';
 

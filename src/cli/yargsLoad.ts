@@ -1,9 +1,9 @@
 // yargs without its help machinery at start-up. Why it exists: yargs's ES-module entry
 // (yargs/index.mjs → lib/platform-shims/esm.mjs) imports cliui, string-width (with
 // get-east-asian-width and emoji-regex), wrap-ansi and y18n at every run, although uopscope needs
-// them only to print --help (cliui, string-width) or a yargs message (y18n): ≈ 60–80 ms of module
-// loading per start on the build machine (issue 14, item 3). yargs has no public way to pass
-// another platform shim, so this module builds yargs from its own factory
+// them only to print --help (cliui, string-width) or a yargs message (y18n), and loading them is
+// most of a start's module loading. yargs has no public way to pass another platform shim, so this
+// module builds yargs from its own factory
 // (build/lib/yargs-factory.js, what index.mjs does) with a copy of esm.mjs's shim whose cliui,
 // stringWidth and y18n are loaded on first use. Everything else is esm.mjs's shim as it is.
 //

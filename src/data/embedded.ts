@@ -38,8 +38,8 @@ const memo = new Map<string, Loaded>();
 
 /**
  * A 64-bit hash of strings (cyrb53's two multiplicative lanes, both kept): the compiled cache's
- * key, not a security measure. node:crypto would cost ≈ 10–20 ms to load on every run (issue 14,
- * item 3) for ~10 KB of XML.
+ * key, not a security measure. Loading node:crypto at every run would cost more
+ * than hashing ~10 KB of XML this way.
  */
 class TextHash {
   private h1 = 0xdeadbeef;

@@ -1,4 +1,4 @@
-// The refined model's per-instruction, per-core facts (issue 13 item 2): macro-fusion,
+// The refined model's per-instruction, per-core facts: macro-fusion,
 // micro-fusion and unlamination, zero idioms, move elimination, front-end facts, load/store
 // roles, and the per-core front-end figures. The one home of these rules: src/sim/program.ts
 // attaches the result to each SimInstruction (`refined`), the engine decides what to do with

@@ -47,7 +47,7 @@ export function xedMnemonic(ins: Instruction): string {
 
 // What iced's op-code table (Instruction.opCode) would tell about an operand, read from the
 // Code's name instead: the first access to opCode builds iced's table for every instruction
-// (≈ 40 ms at every start, issue 14 item 3). iced names each Code mnemonic_operand_operand…, with
+// (tens of milliseconds at every start). iced names each Code mnemonic_operand_operand…, with
 // the operands fixed by the opcode in capitals (Add_AL_imm8, Shl_rm64_CL, In_AL_DX), st0 for ST(0)
 // and 1 for the constant shift count (Shl_rm64_1), and rel8 for 8-bit branch displacements
 // (Jne_rel8_64). test/disasm/signature.test.ts compares all three with iced's table for every

@@ -9,7 +9,7 @@ import type { MechanismSet } from '../sim/mechanisms.js';
 
 export type { MechanismEffect, VariantFigures, WhatIf } from '../sim/whatIf.js';
 
-/** Which model ran (issue 13) and what each mechanism changed in the main analysis. */
+/** Which model ran and what each mechanism changed in the main analysis. */
 export interface ModelRun {
   /** every mechanism's switch (all off: SUACA's model) */
   mechanisms: MechanismSet;

@@ -71,7 +71,7 @@ export class CompiledProgram {
   /** the µops whose simple store-address port the load/store port rule removed, for the report */
   readonly portsRemoved: { line: number; uop: number; port: number }[];
 
-  // ---- the refined model's front end (issue 13; all off: SUACA's model, none of this is read) ----
+  // ---- the refined model's front end (all off: SUACA's model, none of this is read) ----
   /** per line: 1 when it is the first half of a macro-fused pair (mechanism macroFusion on): the
    *  pair is one µop on this line, the Jcc on the next line has none */
   readonly fusedWithNext: Uint8Array;
@@ -95,7 +95,7 @@ export class CompiledProgram {
     this.anyRenamed = this.renamed.some((r) => r !== 0);
     this.memDeps = plan ? plan.memDeps : [];
     this.portsRemoved = plan ? plan.portsRemoved : [];
-    // macro-fusion (issue 13): the pair becomes one µop on the first line, on the Jcc's ports (a
+    // macro-fusion: the pair becomes one µop on the first line, on the Jcc's ports (a
     // load of the first half stays its own unfused µop); the Jcc has no µop; its flag dependency
     // on the first half is internal to the pair
     this.fusedWithNext = new Uint8Array(n);

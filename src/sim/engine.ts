@@ -36,7 +36,7 @@ function lineOf(i: number, program: SimProgram): number {
 const FE_SOURCE = [null, 'DSB', 'MITE', 'LSD'] as const;
 const pairsOf = new WeakMap<CompiledProgram, readonly number[] | null>();
 
-/** The refined front end's part of a snapshot (issue 13), or {} in SUACA's model. */
+/** The refined front end's part of a snapshot, or {} in SUACA's model. */
 function refinedFrontEnd(core: Core, program: SimProgram): Pick<Snapshot['frontEnd'], 'refined' | 'fusedPairs'> {
   const cp = core.cp, fe = core.frontEnd;
   let pairs = pairsOf.get(cp);
@@ -365,7 +365,7 @@ export function createEngine(program: SimProgram, machine: MachineParams, config
 
 /**
  * The refined front end's plan and the limits it applies on this program and core, each with its
- * source, and those it cannot apply and why (issue 13; null when the front end mechanism is off).
+ * source, and those it cannot apply and why (null when the front end mechanism is off).
  * The report says from it which front-end limits a result rests on.
  */
 export function frontEndLimitsOf(program: SimProgram, machine: MachineParams, opts: EngineOptions = {}): FrontEndLimits | null {

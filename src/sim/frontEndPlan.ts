@@ -1,4 +1,4 @@
-// The refined front end's delivery plan (issue 13, mechanism `frontEnd`): which source delivers
+// The refined front end's delivery plan (mechanism `frontEnd`): which source delivers
 // the loop — the loop stream detector (LSD), the µop cache (DSB) or the legacy decoders (MITE) —
 // and which instructions each source delivers per front-end cycle, computed once per program from
 // the instructions' front-end facts (src/data/refinedFacts.ts) and the core's figures

@@ -1,4 +1,4 @@
-// The refined model's mechanisms (issue 13): what SUACA's thesis leaves out (ch. 5), each a named
+// The refined model's mechanisms: what SUACA's thesis leaves out (ch. 5), each a named
 // switch. The one home of their names, flags and labels: the CLI, the report, the JSON output and
 // the explorer all name mechanisms through this file. All off is SUACA's model exactly.
 
@@ -77,8 +77,8 @@ export function mechanismLabel(m: Partial<MechanismSet> | undefined): string {
 }
 
 /** The model a run uses when neither a flag nor the config file names one. Every default (the CLI,
- *  the config's built-in value, the explorer) reads it from here; measurement decides it (issue 13,
- *  the README's accuracy table). */
+ *  the config's built-in value, the explorer) reads it from here; measurement decides it (the
+ *  README's accuracy table). */
 export const DEFAULT_MODEL_NAME: ModelName = 'refined';
 
 /** A stable key of the mechanisms that are on: 'suaca' (none), else 'macroFusion+frontEnd+…'. */

@@ -1,4 +1,4 @@
-// The refined model's compile-time part for the execution-side mechanisms (issue 13 item 2):
+// The refined model's compile-time part for the execution-side mechanisms:
 // zero idioms, move elimination, the store-address port rule and store-to-load forwarding change
 // the program the core reads — which µops may use which ports, which dependencies exist and with
 // what latency, which lines are executed at rename — before CompiledProgram lays it out. All off:
@@ -101,8 +101,8 @@ export function fusesIntoJcc(program: SimProgram, i: number): boolean {
 }
 
 /**
- * Store-to-load forwarding (issue 13: identical address expressions, in the same iteration or
- * across iterations). A load (or the load of a read-modify-write) depends on the last earlier
+ * Store-to-load forwarding (identical address expressions, in the same iteration or across
+ * iterations). A load (or the load of a read-modify-write) depends on the last earlier
  * store in program order with the same address expression (`memory.key`) when no line between
  * them writes a register of the address; with none before it in the iteration, on the last store
  * of the loop with that expression (the previous iteration's) when no line of the loop writes a

@@ -25,7 +25,7 @@ export interface SimInstruction {
    *  ReadAdvance: a load-op form reads its register operand only after the load), so that a
    *  chain through that operand costs the operation's latency, not the load's as well */
   readAdvance?: Record<Resource, number>;
-  /** the refined model's facts of this instruction on the core (issue 13; src/data/refinedFacts.ts):
+  /** the refined model's facts of this instruction on the core (src/data/refinedFacts.ts):
    *  set when buildSimProgram was given the machine model; SUACA's model reads none of them */
   refined?: RefinedFacts;
 }
@@ -135,13 +135,13 @@ export interface Snapshot {
     /** next instance to load, or null when all are loaded */
     next: { line: number; iteration: number; uopsLeft: number } | null;
     loadedThisCycle: number;
-    /** the refined front end's state (issue 13: present when micro-fusion or the front end mechanism
+    /** the refined front end's state (present when micro-fusion or the front end mechanism
      *  is on): the source whose turn it was this cycle (null: no delivery modelled, or the program's
      *  end; `delivered` 0 with a source: the IDQ was full), fused-domain µops delivered into the
      *  IDQ and issued from it this cycle, and
      *  the IDQ's occupancy and size (null: no delivery limits modelled) */
     refined?: { source: 'DSB' | 'MITE' | 'LSD' | null; delivered: number; issued: number; idq: number | null; idqSize: number | null };
-    /** lines (original numbers) that are the first half of a macro-fused pair (issue 13: present
+    /** lines (original numbers) that are the first half of a macro-fused pair (present
      *  when macro-fusion is on and some pair fuses); the pair's Jcc is the next line of the program */
     fusedPairs?: readonly number[];
   };

@@ -29,7 +29,7 @@ export function PortsPane(p: PortsPaneProps) {
   // the longest form that fits: numbers are never cut
   const next = s.frontEnd.next;
   const r = s.frontEnd.refined;
-  // the refined front end (issue 13): where this cycle's µops came from, delivered and issued
+  // the refined front end: where this cycle's µops came from, delivered and issued
   // (fused domain), the IDQ's occupancy
   const src = r ? r.source ?? '—' : '';
   const idq = r && r.idq !== null ? `, IDQ ${r.idq}/${r.idqSize}` : '';

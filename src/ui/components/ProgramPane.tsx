@@ -26,7 +26,7 @@ export function ProgramPane(p: ProgramPaneProps) {
   const shown = p.lines.slice(start, start + rows);
   // the source letter (M T L ?) when the session knows where the figures come from
   const src = p.lines.some((l) => l.origin !== undefined);
-  // the macro-fused pairs' mark column (issue 13): F on the first half and on its Jcc
+  // the macro-fused pairs' mark column: F on the first half and on its Jcc
   const fusedLines = new Set<number>();
   for (const l of p.fusedPairs ?? []) {
     const k = p.lines.findIndex((x) => x.line === l);
