@@ -1,8 +1,8 @@
 // A patch of yargs's internals, kept here alone. Why it exists: before it runs a command's
 // handler, yargs (18.x, lib/command.js) renders that command's whole help text and keeps it, to
 // show should the command fail later. uopscope never shows help on a failure (run.ts's .fail():
-// one line), so that rendering (≈ 40 ms of string-width and wrap-ansi at every run, measured with
-// --cpu-prof) is wasted. yargs has no public option to skip it (the call is unconditional), so
+// one line), so that rendering (string-width and wrap-ansi at every run, a large share of a
+// start) is wasted. yargs has no public option to skip it (the call is unconditional), so
 // the usage instance's cacheHelpMessage is replaced by a no-op; --help itself renders the help
 // as before. test/cli/libraryPatches.test.ts fails when yargs no longer has these internals or
 // the patch stops preventing the rendering: then drop or rewrite this file.

@@ -107,10 +107,10 @@ function loadIndex(): { meta: Meta; pos: KeyPositions } {
 /**
  * Positions of the keys, found by binary search: generate.ts writes them in the order of
  * iced-x86's Code values (an instance's variants, `Code:m`, `Code:s`…, follow it), so a key's
- * Code value says where it is. A Map of the 13,000 keys cost ≈ 4 ms at every start that looks
- * one up, for the ~30 lookups of a loop. A list not in that order (a key whose name is not a
- * Code, or a smaller Code after a larger one, met on the search's way) is indexed in a Map, as
- * before; test/data/llvmModel.test.ts checks every key of the committed list both ways.
+ * Code value says where it is. Building a Map of the 13,000 keys at every start that looks one
+ * up would cost more than the ~30 lookups of a loop. A list not in that order (a key whose name
+ * is not a Code, or a smaller Code after a larger one, met on the search's way) is indexed in a
+ * Map; test/data/llvmModel.test.ts checks every key of the committed list both ways.
  */
 export function keyPositions(keys: readonly string[]): KeyPositions {
   const codeOf = (key: string): number | undefined => {

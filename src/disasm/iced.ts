@@ -7,14 +7,13 @@
 // that moment only:
 // - a larger tiering budget (ICED_TIERING_BUDGET). V8 runs WebAssembly with its baseline compiler
 //   (Liftoff) and recompiles a function with its optimizing compiler (TurboFan) once the function
-//   has spent its budget. Building the decoder's and the formatter's tables on first use spent it
-//   at once, so every command set off 25–60 ms of TurboFan work on V8's background threads: on a
-//   2-core machine it competed with the command, and Node waited for it before exiting (10–20 ms
-//   of a 0.11 s report at 1 iteration; docs/report.md, "What start-up costs"). With the larger
-//   budget the table building no longer triggers it; code that runs for long still does
-//   (decoding 2 million instructions took the same time, ±4 %).
+//   has spent its budget. Building the decoder's and the formatter's tables on first use spends
+//   the default budget at once, so every command would set off TurboFan work on V8's background
+//   threads that competes with the command on a small machine and that Node waits for before
+//   exiting (docs/report.md, "What start-up costs"). With the larger budget the table building
+//   does not trigger it; code that runs for long (decoding millions of instructions) still does.
 // - lazy validation: each function is validated when first compiled instead of all ~3,000 when
-//   the module is made (≈ 1 ms less; the module is iced-x86's own, valid, build).
+//   the module is made (the module is iced-x86's own, valid, build).
 // V8 reads both when the module and its instance are made. They are put back right after,
 // because V8 checks a hash of all its settings before it uses a code cache (Node's own modules',
 // the start-up bundle's): test/disasm/icedLoad.test.ts checks that a cache is still accepted.

@@ -127,8 +127,8 @@ export class Core {
   runToEnd(): void {
     // guard against a program that cannot progress (should not happen): more than 1,000,000
     // cycles in a row without an instance completing. (Every cycle runs the same property reads
-    // and the same comparison: code first reached late in a run made V8 throw away the
-    // optimised loop.)
+    // and the same comparison: code first reached late in a run would make V8 deoptimise the
+    // loop.)
     const rs = this.scheduler;
     let lastCompleted = rs.completed;
     let lastProgress = this.cycle;

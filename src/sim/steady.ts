@@ -25,7 +25,7 @@ import type { CounterName } from './recorder.js';
 const MAX_KEYS = 20_000;
 /** keys are written at the boundaries of every KEY_STRIDE-th iteration only. Writing one costs
  *  about as much as simulating an iteration (it lists every instance in flight), so keying every
- *  boundary made runs too short to repeat (a default report's 200 iterations) ≈ 10 % slower than
+ *  boundary would make runs too short to repeat (a default report's 200 iterations) slower than
  *  simulating them in full. Still exact: in the periodic regime the sampled boundaries repeat
  *  too, every lcm(KEY_STRIDE, period) iterations (then a multiple of the period is skipped), so a
  *  repetition is found at most KEY_STRIDE periods later than with every boundary keyed. */

@@ -96,10 +96,9 @@ export const PARALLEL_MIN_INSTANCES = 200_000;
  *  what is left then goes to worker threads. A worker thread costs tens of milliseconds to start
  *  (and as much CPU time, on a machine whose cores may be busy), and most runs of a periodic loop
  *  take a few (the steady state, src/sim/steady.ts): the first run's time, which includes the
- *  engine's warm-up, predicted the rest badly (on the IVB stencil the first run, 40–100 ms cold,
- *  made 4 runs that together took 20–35 ms look like 160 ms or more). 200 ms: on a busy machine
- *  that first run alone took 100–150 ms (load 7), and a long report loses at most half of this to
- *  running here alone. UOPSCOPE_PARALLEL_MIN_MS overrides it (0: everything after the first run in
+ *  engine's warm-up, predicts the rest badly, so the budget is a time, not a count of runs.
+ *  200 ms: above what a cold first run takes on a busy machine, and a long report loses at most
+ *  half of it to running here alone. UOPSCOPE_PARALLEL_MIN_MS overrides it (0: everything after the first run in
  *  worker threads, for the tests). */
 export const PARALLEL_MIN_MS = 200;
 

@@ -10,7 +10,7 @@ import type { Divider } from './divider.js';
 
 /** Port capacity for "infinitely usable": more µops than a cycle can ever put on one port (the
  *  holders of a port are kept in an array), and a small integer, so that the per-cycle code only
- *  ever compares small integers (an Infinity here made V8 throw away its optimised code). */
+ *  ever compares small integers (an Infinity here would make V8 deoptimise it). */
 export const UNLIMITED_PORT_CAP = 0x3fffffff;
 
 /** `count < cap` for a whole count is `count < ceil(cap)`; capped at UNLIMITED_PORT_CAP. */
