@@ -3,12 +3,14 @@
  * with the system's C compiler and cached; the TypeScript side (src/measure) runs it with
  * parameters in argv and the region's machine code (its body, closing branch removed) on stdin.
  *
- *   harness COUNTER REPS TIMEOUT_S MAX_PAGES [REG=VALUE ...] < body-bytes
+ *   harness COUNTER REPS TIMEOUT_S MAX_PAGES [xSTASH] [REG=VALUE ...] < body-bytes
  *
  * COUNTER: the number (x86 encoding, 0 = rax … 15 = r15, not 4 = rsp) of a general-purpose
- * register the region does not touch, used to close the "loop" variant. REG=VALUE (decimal,
- * REG a register number but 4): a start value other than the pattern, e.g. 0 for the high half of
- * a division's dividend (src/measure/prepare.ts says when). Prints one JSON line.
+ * register the region does not touch, used to close the "loop" variant. xSTASH (x0 … x15, x15
+ * when absent): an xmm register the region does not touch, which holds the harness's stack
+ * pointer while the region runs. REG=VALUE (decimal, REG a register number but 4): a start value
+ * other than the pattern, e.g. 0 for the high half of a division's dividend
+ * (src/measure/prepare.ts says when). Prints one JSON line.
  *
  * Method (BHive's): a forked child builds the code — a prologue that sets every general-purpose
  * register (rsp too) to PATTERN + REG_STEP × its number and zeroes the vector registers, then the body repeated
@@ -21,9 +23,19 @@
  * the prologue's cost cancelled. Cycles come from perf_event_open (core cycles, user space) when
  * the kernel allows it, else from the TSC, converted to core cycles by a chain of dependent
  * `add rax, rbx` (latency 1) measured the same way in the same process before and after.
- * The child is bounded: alarm() and RLIMIT_CPU, RLIMIT_FSIZE 0, at most MAX_PAGES pages mapped
- * on demand, all descriptors but its own closed, and a seccomp filter that only lets it read,
- * write to its result pipe, map memory and return from its signal handler.
+ * The child is bounded: alarm() and RLIMIT_CPU, RLIMIT_FSIZE 0, RLIMIT_AS, at most MAX_PAGES
+ * pages mapped on demand, all descriptors but its own closed, and a seccomp filter that only lets
+ * it read its cycle counter, write one result to its pipe, map one page of the data memfd at a
+ * time and return from its signal handler.
+ *
+ * The region is arbitrary machine code, so nothing the region can reach may lead back to the
+ * harness: the code buffers and the TLS block the region sees (fs) are mapped at random
+ * addresses far from the harness's own mappings; the code holds no harness address (the stack
+ * pointer to return to is kept in the xmm register STASH, which the region does not touch, and
+ * MXCSR is loaded from an immediate); every general-purpose, vector and mask register is set or
+ * cleared; code is mapped execute-only (unreadable on CPUs with protection keys). Should the
+ * region take over the child anyway, the seccomp filter's argument checks and RLIMIT_AS bound
+ * what it can do, and the parent checks every field of the result it reads back.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -38,15 +50,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <math.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <asm/prctl.h>
 #include <ucontext.h>
 #include <unistd.h>
 
 #ifndef MAP_FIXED_NOREPLACE
 #define MAP_FIXED_NOREPLACE 0x100000
+#endif
+#ifndef SEGV_PKUERR
+#define SEGV_PKUERR 4
 #endif
 
 #define PATTERN 0x2324000ULL
@@ -74,12 +91,43 @@ struct result {
   char setup[120];
 };
 
-static int memfd = -1, outfd = -1, perffd = -1, max_pages, pages, phase;
-static uint64_t saved_rsp;
+static int memfd = -1, outfd = -1, perffd = -1, max_pages, pages, phase, stash = 15;
 /* MXCSR for the region: all exceptions masked, round to nearest, and denormals-are-zero plus
    flush-to-zero, because the memory pattern read as a double is a denormal; without them every
    floating-point operation on loaded data can take a microcode assist. */
-static uint32_t region_mxcsr = 0x1F80 | 0x8000 | 0x0040;
+#define REGION_MXCSR (0x1F80 | 0x8000 | 0x0040)
+
+/* System calls after the sandbox is up go through these, not libc's wrappers, which read the
+   thread pointer (fs) that the region's run points elsewhere. */
+static long sys3(long nr, long a, long b, long c) {
+  long r;
+  __asm__ volatile("syscall" : "=a"(r) : "a"(nr), "D"(a), "S"(b), "d"(c) : "rcx", "r11", "memory");
+  return r;
+}
+static long sys6(long nr, long a, long b, long c, long d, long e, long f) {
+  long r;
+  register long r10 __asm__("r10") = d, r8 __asm__("r8") = e, r9 __asm__("r9") = f;
+  __asm__ volatile("syscall" : "=a"(r) : "a"(nr), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8), "r"(r9) : "rcx", "r11", "memory");
+  return r;
+}
+static __attribute__((noreturn)) void sys_exit(int code) {
+  for (;;) sys3(SYS_exit_group, code, 0, 0);
+}
+
+/* A mapping of `size` bytes at a random 2 MiB-aligned address between 16 TiB and 96 TiB, where
+   neither the executable, its libraries, its heap nor its stack are: a region that learns the
+   address of its code or of its TLS block learns nothing of the harness's own memory. */
+static void *random_map(size_t size) {
+  for (int tries = 0; tries < 64; tries++) {
+    uint64_t r = 0;
+    if (syscall(SYS_getrandom, &r, sizeof r, 0) != (long)sizeof r) return NULL;
+    uint64_t addr = (0x100000000000ULL + (r % (0x500000000000ULL >> 21)) * (1ULL << 21));
+    void *p = mmap((void *)(uintptr_t)addr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+    if (p == (void *)(uintptr_t)addr) return p;
+    if (p != MAP_FAILED) munmap(p, size);     /* a kernel that took the address as a hint */
+  }
+  return NULL;
+}
 static struct result res;
 /* start values of the general-purpose registers (PATTERN + n × REG_STEP unless overridden) */
 static uint64_t start_value[16];
@@ -94,15 +142,16 @@ static int64_t body_offset(uint64_t addr) {
   return -1;
 }
 
+/* One write of the whole result (a pipe takes up to PIPE_BUF = 4096 bytes atomically): the
+   seccomp filter allows no other size. */
 static void send_result(void) {
-  const char *p = (const char *)&res; size_t left = sizeof res;
-  while (left) { ssize_t w = write(outfd, p, left); if (w <= 0) break; p += w; left -= (size_t)w; }
+  sys3(SYS_write, outfd, (long)&res, sizeof res);
 }
 static void fail(int reason, int sig, int code, uint64_t addr, uint64_t ip) {
   res.reason = reason; res.phase = phase; res.sig = sig; res.code = code; res.addr = addr; res.pages = pages;
   res.offset = body_offset(ip);
   send_result();
-  _exit(3);
+  sys_exit(3);
 }
 
 static uint64_t ip_of(void *ctx) { return (uint64_t)((ucontext_t *)ctx)->uc_mcontext.gregs[REG_RIP]; }
@@ -111,12 +160,12 @@ static void on_segv(int sig, siginfo_t *si, void *ctx) {
   if (si->si_code == SEGV_MAPERR && a >= MIN_ADDR && a < MAX_ADDR) {
     if (pages >= max_pages) fail(FR_PAGES, sig, si->si_code, a, ip);
     void *page = (void *)(uintptr_t)(a & ~4095ULL);
-    void *p = mmap(page, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED_NOREPLACE, memfd, 0);
-    if (p != page) fail(FR_MAPFAIL, sig, si->si_code, a, ip);
+    long p = sys6(SYS_mmap, (long)page, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED_NOREPLACE, memfd, 0);
+    if (p != (long)page) fail(FR_MAPFAIL, sig, si->si_code, a, ip);
     pages++;
     return;
   }
-  if (si->si_code == SEGV_ACCERR) fail(FR_PROT, sig, si->si_code, a, ip);
+  if (si->si_code == SEGV_ACCERR || si->si_code == SEGV_PKUERR) fail(FR_PROT, sig, si->si_code, a, ip);
   if (si->si_code == SI_KERNEL) fail(FR_GP, sig, si->si_code, a, ip);
   fail(FR_SEGV, sig, si->si_code, a, ip);
 }
@@ -132,29 +181,48 @@ static void put1(struct buf *b, uint8_t x) { b->p[b->n++] = x; }
 static void put64(struct buf *b, uint64_t x) { memcpy(b->p + b->n, &x, 8); b->n += 8; }
 static void movabs(struct buf *b, int r, uint64_t v) { put1(b, r >= 8 ? 0x49 : 0x48); put1(b, (uint8_t)(0xB8 + (r & 7))); put64(b, v); }
 
-static int has_avx;
+static int has_avx, has_avx512;
+
+/* vpxord xmmN, xmmN, xmmN (EVEX.128, which clears the whole zmmN) for N = 16 … 31, then
+   kxorw kN, kN, kN for N = 1 … 7 */
+static const uint8_t clear_avx512[] = {
+  0x62, 0xa1, 0x7d, 0x00, 0xef, 0xc0, 0x62, 0xa1, 0x75, 0x00, 0xef, 0xc9, 0x62, 0xa1, 0x6d, 0x00, 0xef, 0xd2,
+  0x62, 0xa1, 0x65, 0x00, 0xef, 0xdb, 0x62, 0xa1, 0x5d, 0x00, 0xef, 0xe4, 0x62, 0xa1, 0x55, 0x00, 0xef, 0xed,
+  0x62, 0xa1, 0x4d, 0x00, 0xef, 0xf6, 0x62, 0xa1, 0x45, 0x00, 0xef, 0xff, 0x62, 0x01, 0x3d, 0x00, 0xef, 0xc0,
+  0x62, 0x01, 0x35, 0x00, 0xef, 0xc9, 0x62, 0x01, 0x2d, 0x00, 0xef, 0xd2, 0x62, 0x01, 0x25, 0x00, 0xef, 0xdb,
+  0x62, 0x01, 0x1d, 0x00, 0xef, 0xe4, 0x62, 0x01, 0x15, 0x00, 0xef, 0xed, 0x62, 0x01, 0x0d, 0x00, 0xef, 0xf6,
+  0x62, 0x01, 0x05, 0x00, 0xef, 0xff,
+  0xc5, 0xf4, 0x47, 0xc9, 0xc5, 0xec, 0x47, 0xd2, 0xc5, 0xe4, 0x47, 0xdb, 0xc5, 0xdc, 0x47, 0xe4,
+  0xc5, 0xd4, 0x47, 0xed, 0xc5, 0xcc, 0x47, 0xf6, 0xc5, 0xc4, 0x47, 0xff,
+};
+/* movq xmmN, rsp (0x6E) or movq rsp, xmmN (0x7E) */
+static void movq_stash(struct buf *b, uint8_t op, int n) {
+  put1(b, 0x66); put1(b, (uint8_t)(0x48 | (n >= 8 ? 4 : 0))); put1(b, 0x0F); put1(b, op);
+  put1(b, (uint8_t)(0xC4 | ((n & 7) << 3)));
+}
 
 /* A function `void f(void)`: prologue, body × copies (or the body in a loop of `iters`), epilogue. */
 static void *build(const uint8_t *body, size_t len, uint64_t copies, int counter, uint64_t iters, size_t *size) {
   size_t cap = 512 + len * copies;
   cap = (cap + 4095) & ~(size_t)4095;
-  uint8_t *mem = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (mem == MAP_FAILED) return NULL;
+  uint8_t *mem = random_map(cap);
+  if (!mem) return NULL;
   struct buf b = { mem, 0, cap };
   static const uint8_t push[] = { 0x53, 0x55, 0x41, 0x54, 0x41, 0x55, 0x41, 0x56, 0x41, 0x57 };
   put(&b, push, sizeof push);
-  movabs(&b, 0, (uint64_t)(uintptr_t)&saved_rsp);
-  static const uint8_t save_rsp[] = { 0x48, 0x89, 0x20 };          /* mov [rax], rsp */
-  put(&b, save_rsp, sizeof save_rsp);
+  static const uint8_t mxcsr[] = { 0x68, REGION_MXCSR & 0xFF, (REGION_MXCSR >> 8) & 0xFF, 0, 0,   /* push imm32 */
+                                   0x0F, 0xAE, 0x14, 0x24,                                        /* ldmxcsr [rsp] */
+                                   0x48, 0x83, 0xC4, 0x08 };                                      /* add rsp, 8 */
+  put(&b, mxcsr, sizeof mxcsr);
+  movq_stash(&b, 0x6E, stash);                                      /* movq xmmSTASH, rsp */
   put1(&b, 0xFC);                                                   /* cld */
   if (has_avx) { static const uint8_t vzu[] = { 0xC5, 0xF8, 0x77 }; put(&b, vzu, 3); }
   for (int i = 0; i < 16; i++) {                                    /* pxor xmmi, xmmi */
+    if (i == stash) continue;
     put1(&b, 0x66); if (i >= 8) put1(&b, 0x45);
     put1(&b, 0x0F); put1(&b, 0xEF); put1(&b, (uint8_t)(0xC0 | ((i & 7) << 3) | (i & 7)));
   }
-  movabs(&b, 0, (uint64_t)(uintptr_t)&region_mxcsr);
-  static const uint8_t ldmxcsr[] = { 0x0F, 0xAE, 0x10 };            /* ldmxcsr [rax] */
-  put(&b, ldmxcsr, sizeof ldmxcsr);
+  if (has_avx512) put(&b, clear_avx512, sizeof clear_avx512);
   movabs(&b, 0, PATTERN + 4 * REG_STEP);
   static const uint8_t set_rsp[] = { 0x48, 0x89, 0xC4 };            /* mov rsp, rax */
   put(&b, set_rsp, sizeof set_rsp);
@@ -168,10 +236,12 @@ static void *build(const uint8_t *body, size_t len, uint64_t copies, int counter
     int32_t rel = (int32_t)((int64_t)top - (int64_t)(b.n + 6));
     put1(&b, 0x0F); put1(&b, 0x85); memcpy(b.p + b.n, &rel, 4); b.n += 4;                            /* jnz top */
   }
-  movabs(&b, 0, (uint64_t)(uintptr_t)&saved_rsp);
-  static const uint8_t restore[] = { 0x48, 0x8B, 0x20, 0x41, 0x5F, 0x41, 0x5E, 0x41, 0x5D, 0x41, 0x5C, 0x5D, 0x5B, 0xC3 };
+  movq_stash(&b, 0x7E, stash);                                      /* movq rsp, xmmSTASH */
+  static const uint8_t restore[] = { 0x41, 0x5F, 0x41, 0x5E, 0x41, 0x5D, 0x41, 0x5C, 0x5D, 0x5B, 0xC3 };
   put(&b, restore, sizeof restore);
-  if (mprotect(mem, cap, PROT_READ | PROT_EXEC) != 0) return NULL;
+  /* execute-only: the kernel gives such a mapping an execute-only protection key where the CPU
+     has them (PKU); elsewhere x86 lets code be read */
+  if (mprotect(mem, cap, PROT_EXEC) != 0) return NULL;
   if (nbuilt < 8) builtv[nbuilt++] = (struct built){ (uint64_t)(uintptr_t)mem, top, (uint64_t)(uintptr_t)mem + top + len * copies, len };
   *size = cap;
   return mem;
@@ -179,7 +249,7 @@ static void *build(const uint8_t *body, size_t len, uint64_t copies, int counter
 
 /* ---- cycles ---- */
 static inline uint64_t now(void) {
-  if (perffd >= 0) { uint64_t v = 0; if (read(perffd, &v, 8) != 8) return 0; return v; }
+  if (perffd >= 0) { uint64_t v = 0; if (sys3(SYS_read, perffd, (long)&v, 8) != 8) return 0; return v; }
   uint32_t lo, hi;
   __asm__ volatile("lfence\n\trdtsc\n\tlfence" : "=a"(lo), "=d"(hi) :: "memory");
   return ((uint64_t)hi << 32) | lo;
@@ -224,29 +294,64 @@ static int open_perf(void) {
   return fd;
 }
 
+/* The filter is built by these: each system call allowed is a block that checks its arguments
+   (all 64 bits) and allows it, or kills the process at the first mismatch. */
+static struct sock_filter flt[128];
+static int nflt;
+static void emit(struct sock_filter f) { if (nflt < (int)(sizeof flt / sizeof flt[0])) flt[nflt++] = f; }
+static void arg_is(int i, uint64_t v) {
+  emit((struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[i])));
+  emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)v, 1, 0));
+  emit((struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS));
+  emit((struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[i]) + 4));
+  emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)(v >> 32), 1, 0));
+  emit((struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS));
+}
+static int block_start(int nr) {
+  emit((struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)));
+  emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)nr, 0, 0));
+  return nflt - 1;
+}
+static void block_end(int at) {
+  emit((struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
+  flt[at].jf = (uint8_t)(nflt - at - 1);
+}
+
+/* Allowed after set-up: read 8 bytes of the cycle counter, write one result to the pipe, map one
+   page of the data memfd where nothing is mapped (the page-on-demand handler's exact call), return
+   from a signal handler, exit. Nothing else: no mprotect, no other mapping, no other descriptor. */
 static int install_seccomp(void) {
-  struct sock_filter f[] = {
-    BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
-    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
-    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
-    BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_read, 6, 0),
-    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_mmap, 5, 0),
-    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_rt_sigreturn, 4, 0),
-    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_exit_group, 3, 0),
-    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_exit, 2, 0),
-    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_write, 2, 0),
-    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
-    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-    /* write: only to the result pipe */
-    BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
-    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)outfd, 0, 1),
-    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
-  };
-  struct sock_fprog prog = { (unsigned short)(sizeof f / sizeof f[0]), f };
+  nflt = 0;
+  emit((struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)));
+  emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0));
+  emit((struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS));
+  int b;
+  if (perffd >= 0) { b = block_start(SYS_read); arg_is(0, (uint64_t)perffd); arg_is(2, 8); block_end(b); }
+  b = block_start(SYS_write); arg_is(0, (uint64_t)outfd); arg_is(2, sizeof res); block_end(b);
+  b = block_start(SYS_mmap); arg_is(1, 4096); arg_is(2, PROT_READ | PROT_WRITE); arg_is(3, MAP_SHARED | MAP_FIXED_NOREPLACE);
+  arg_is(4, (uint64_t)memfd); arg_is(5, 0); block_end(b);
+  b = block_start(SYS_rt_sigreturn); block_end(b);
+  b = block_start(SYS_exit_group); block_end(b);
+  b = block_start(SYS_exit); block_end(b);
+  emit((struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS));
+  if (nflt >= (int)(sizeof flt / sizeof flt[0])) { errno = E2BIG; return -1; }
+  struct sock_fprog prog = { (unsigned short)nflt, flt };
   if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return -1;
   return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog);
+}
+
+/* The address space the child may use: what it has mapped now plus the pages the region may map
+   on demand, and a little for the kernel's rounding. */
+static int limit_address_space(void) {
+  FILE *f = fopen("/proc/self/statm", "r");
+  unsigned long size = 0;
+  if (!f) return -1;
+  int n = fscanf(f, "%lu", &size);
+  fclose(f);
+  if (n != 1) { errno = EINVAL; return -1; }
+  rlim_t bytes = ((rlim_t)size + (rlim_t)max_pages + 64) * 4096;
+  struct rlimit as = { bytes, bytes };
+  return setrlimit(RLIMIT_AS, &as);
 }
 
 static void setup_fail(const char *what) {
@@ -261,6 +366,7 @@ static void child(const uint8_t *body, size_t len, int counter, int timeout) {
   alarm((unsigned)timeout);
   for (int fd = 0; fd < 1024; fd++) if (fd != outfd && fd != memfd) close(fd);
   has_avx = __builtin_cpu_supports("avx");
+  has_avx512 = __builtin_cpu_supports("avx512f");
   perffd = open_perf();
   res.perf = perffd >= 0;
   uint64_t *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, memfd, 0);
@@ -289,7 +395,20 @@ static void child(const uint8_t *body, size_t len, int counter, int timeout) {
   void *un1 = build(body, len, u1, -1, 0, &sz), *un2 = build(body, len, u2, -1, 0, &sz);
   void *lp1 = build(body, len, 1, counter, 1000, &sz), *lp2 = build(body, len, 1, counter, 2000, &sz);
   if (!cal1 || !cal2 || !un1 || !un2 || !lp1 || !lp2) setup_fail("building the code");
-  if (install_seccomp() != 0) setup_fail("seccomp");
+  /* the thread pointer the region sees: an empty block at a random address, not libc's TLS
+     (whose fields lead to the harness's memory); nothing after this point uses libc's TLS */
+  uint8_t *tls = random_map(65536);
+  if (!tls) setup_fail("mapping the region's TLS block");
+  if (limit_address_space() != 0) setup_fail("RLIMIT_AS");
+  unsigned long libc_fs = 0;
+  if (syscall(SYS_arch_prctl, ARCH_GET_FS, &libc_fs) != 0) setup_fail("arch_prctl");
+  if (syscall(SYS_arch_prctl, ARCH_SET_FS, (unsigned long)(tls + 57344)) != 0) setup_fail("arch_prctl");
+  if (install_seccomp() != 0) {
+    int e = errno;
+    syscall(SYS_arch_prctl, ARCH_SET_FS, libc_fs);
+    errno = e;
+    setup_fail("seccomp");
+  }
 
   phase = PH_CAL;
   struct variant c = time_pair((void (*)(void))cal1, (void (*)(void))cal2, 1000, 2000);
@@ -303,17 +422,37 @@ static void child(const uint8_t *body, size_t len, int counter, int timeout) {
   res.cal_after = c.p10;
   res.reason = FR_OK; res.pages = pages;
   send_result();
-  _exit(0);
+  sys_exit(0);
 }
 
 static void json_str(const char *s) {
   putchar('"');
-  for (; *s; s++) { if (*s == '"' || *s == '\\') putchar('\\'); if ((unsigned char)*s >= 0x20) putchar(*s); }
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c < 0x20 || c >= 0x7f) continue;
+    if (c == '"' || c == '\\') putchar('\\');
+    putchar(c);
+  }
   putchar('"');
 }
 
+/* The child's result is read from memory the region could reach had it escaped the sandbox, so
+   every field is checked before it is printed: known reason and phase, pages within the budget,
+   an offset within the body, the sizes the parent asked for, finite figures. */
+static int fair(double x) { return isfinite(x) && x > -1e12 && x < 1e12; }
+static int valid_result(struct result *g, uint64_t u1, uint64_t u2) {
+  g->setup[sizeof g->setup - 1] = 0;
+  if (g->phase < 0 || g->phase > PH_LOOP || g->pages < 0 || g->pages > max_pages) return 0;
+  if (g->reason == FR_OK) {
+    return (g->perf == 0 || g->perf == 1) && fair(g->cal_before) && fair(g->cal_after)
+      && fair(g->v[0].p10) && fair(g->v[0].p50) && fair(g->v[1].p10) && fair(g->v[1].p50)
+      && g->v[0].n1 == u1 && g->v[0].n2 == u2 && g->v[1].n1 == 1000 && g->v[1].n2 == 2000;
+  }
+  return g->reason > FR_OK && g->reason <= FR_SETUP && g->offset >= -1 && g->offset < MAX_BODY;
+}
+
 int main(int argc, char **argv) {
-  if (argc < 5 || argc > 5 + 15) { fprintf(stderr, "usage: harness COUNTER REPS TIMEOUT_S MAX_PAGES [REG=VALUE ...] < body\n"); return 2; }
+  if (argc < 5 || argc > 5 + 16) { fprintf(stderr, "usage: harness COUNTER REPS TIMEOUT_S MAX_PAGES [xSTASH] [REG=VALUE ...] < body\n"); return 2; }
   /* the body first: a caller that writes it is not left with a closed pipe when a parameter is bad */
   static uint8_t body[MAX_BODY + 1];
   size_t len = 0; ssize_t r;
@@ -323,7 +462,14 @@ int main(int argc, char **argv) {
     fprintf(stderr, "harness: bad parameters\n"); return 2;
   }
   for (int r = 0; r < 16; r++) start_value[r] = PATTERN + (uint64_t)r * REG_STEP;
-  for (int k = 5; k < argc; k++) {
+  int first = 5;
+  if (argc > 5 && argv[5][0] == 'x') {
+    char *end = NULL;
+    long x = strtol(argv[5] + 1, &end, 10);
+    if (end == argv[5] + 1 || *end || x < 0 || x > 15) { fprintf(stderr, "harness: bad stash register %s\n", argv[5]); return 2; }
+    stash = (int)x; first = 6;
+  }
+  for (int k = first; k < argc; k++) {
     char *end = NULL; errno = 0;
     long reg = strtol(argv[k], &end, 10);
     if (end == argv[k] || *end != '=' || reg < 0 || reg > 15 || reg == 4 || reg == counter) { fprintf(stderr, "harness: bad register start value %s\n", argv[k]); return 2; }
@@ -353,6 +499,12 @@ int main(int argc, char **argv) {
   while (have < sizeof got) { ssize_t n = read(fds[0], (char *)&got + have, sizeof got - have); if (n <= 0) break; have += (size_t)n; }
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+  uint64_t u1 = 100, u2 = 200;                 /* as the child computes them */
+  while (u1 > 2 && len * u2 > (1u << 20)) { u1 /= 2; u2 /= 2; }
+  if (have == sizeof got && !valid_result(&got, u1, u2)) {
+    printf("{\"ok\":false,\"reason\":\"invalid-result\"}\n");
+    return 0;
+  }
   if (have == sizeof got && got.reason == FR_OK && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
     printf("{\"ok\":true,\"method\":\"%s\",\"repetitions\":%d,\"pages\":%d,\"perfError\":%d,\"calibration\":[%.6f,%.6f]", got.perf ? "perf" : "tsc", reps, got.pages, got.perf_err, got.cal_before, got.cal_after);
     for (int k = 0; k < 2; k++)
@@ -363,7 +515,7 @@ int main(int argc, char **argv) {
   static const char *why[] = { "ok", "pages", "map", "protection", "general-protection", "segv", "illegal-instruction", "arithmetic", "bus", "trap", "setup" };
   if (have == sizeof got) {
     printf("{\"ok\":false,\"phase\":\"%s\",\"reason\":\"%s\",\"signal\":%d,\"code\":%d,\"address\":%llu,\"offset\":%lld,\"pages\":%d,\"maxPages\":%d,\"detail\":",
-           PHASE[got.phase & 3], why[got.reason % 11], got.sig, got.code, (unsigned long long)got.addr, (long long)got.offset, got.pages, max_pages);
+           PHASE[got.phase], why[got.reason], got.sig, got.code, (unsigned long long)got.addr, (long long)got.offset, got.pages, max_pages);
     json_str(got.setup);
     printf("}\n");
   } else if (WIFSIGNALED(status)) {

@@ -24,7 +24,7 @@ export function measureRunner(region: LoadedRegion, opts: { cacheDir?: string; r
       const abort = new AbortController();
       const bitness = region.format === 'elf32' ? 32 : 64;
       const harness = (p: PreparedRegion) => runHarnessAsync(p.body, {
-        counter: p.counter.number, startValues: p.startValues, repetitions: opts.repetitions ?? EXPLORER_REPETITIONS,
+        counter: p.counter.number, stash: p.stash, startValues: p.startValues, repetitions: opts.repetitions ?? EXPLORER_REPETITIONS,
         ...(opts.cacheDir !== undefined ? { cacheDir: opts.cacheDir } : {}),
       }, abort.signal);
       const failure = (p: PreparedRegion, r: Extract<HarnessResult, { ok: false }>): string => {

@@ -8,7 +8,7 @@ import { execFile, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { cacheRoot, packageRoot } from '../data/paths.js';
-import { UserError } from '../errors.js';
+import { printable, UserError } from '../errors.js';
 import { makeDirs } from '../mkdirs.js';
 
 /** The compilers tried, in order ($CC first when set). */
@@ -73,7 +73,8 @@ function harnessTarget(opts: { cacheDir?: string }): Target {
   return { src, dir, exe, tmp: `${exe}.${process.pid}.tmp` };
 }
 
-const buildArgs = (t: Target): string[] => ['-O2', '-std=gnu11', '-o', t.tmp, t.src];
+// no stack protector: the harness points the thread pointer away from libc's TLS while the region runs
+const buildArgs = (t: Target): string[] => ['-O2', '-std=gnu11', '-fno-stack-protector', '-o', t.tmp, t.src];
 
 /** After one compiler's try: the executable (renamed into place), null to try the next
  *  compiler (this one is not installed), or a UserError with the compiler's first error. */
@@ -104,6 +105,9 @@ export type HarnessResult =
 export interface HarnessOptions {
   /** x86 number (0 = rax … 15 = r15, not 4) of a register the region does not touch */
   counter: number;
+  /** the xmm register (0 … 15) the region does not touch, which holds the harness's stack
+   *  pointer while the region runs (prepare.ts picks it; 15 when not given) */
+  stash?: number;
   repetitions?: number;
   timeoutSeconds?: number;
   maxPages?: number;
@@ -123,6 +127,7 @@ function harnessArgs(body: Uint8Array, o: HarnessOptions): { args: string[]; tim
   if (body.length === 0 || body.length > MAX_BODY_BYTES) throw new UserError(`the region has ${body.length} bytes of code; uopscope measure takes 1 to ${MAX_BODY_BYTES}`);
   const timeout = o.timeoutSeconds ?? DEFAULT_TIMEOUT_S;
   const args = [o.counter, o.repetitions ?? DEFAULT_REPETITIONS, timeout, o.maxPages ?? DEFAULT_MAX_PAGES].map(String);
+  args.push(`x${o.stash ?? 15}`);
   for (const s of o.startValues ?? []) args.push(`${s.number}=${BigInt.asUintN(64, s.value)}`);
   return { args, timeout };
 }
@@ -130,10 +135,44 @@ function harnessArgs(body: Uint8Array, o: HarnessOptions): { args: string[]; tim
 function harnessOutput(exe: string, status: number | null, stdout: string, stderr: string): HarnessResult {
   const line = stdout.trim();
   if (status !== 0 || !line.startsWith('{')) {
-    throw new UserError(`the measurement harness (${exe}) failed: ${(stderr || `exit ${status}`).trim().split('\n')[0]}`);
+    throw new UserError(`the measurement harness (${exe}) failed: ${printable((stderr || `exit ${status}`).trim().split('\n')[0]!, 200)}`);
   }
-  return JSON.parse(line) as HarnessResult;
+  const r = parseHarnessLine(line);
+  if (!r) throw new UserError(`the measurement harness (${exe}) printed a malformed result; rebuild it by removing ${exe}`);
+  return r;
 }
+
+const finite = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
+const variantOk = (v: unknown): boolean => typeof v === 'object' && v !== null
+  && finite((v as HarnessVariant).p10) && finite((v as HarnessVariant).p50)
+  && Number.isInteger((v as HarnessVariant).n1) && Number.isInteger((v as HarnessVariant).n2) && (v as HarnessVariant).n2 > (v as HarnessVariant).n1;
+const optional = (o: Record<string, unknown>, key: string, ok: (x: unknown) => boolean): boolean => o[key] === undefined || ok(o[key]);
+
+/**
+ * The harness's one JSON line, checked field by field (what it prints comes from a process that
+ * ran the region), or null: every number finite, the reason one of those notMeasurable knows.
+ */
+export function parseHarnessLine(line: string): HarnessResult | null {
+  let o: unknown;
+  try { o = JSON.parse(line); } catch { return null; }
+  if (typeof o !== 'object' || o === null || Array.isArray(o)) return null;
+  const r = o as Record<string, unknown>;
+  if (r.ok === true) {
+    const cal = r.calibration;
+    const fine = (r.method === 'perf' || r.method === 'tsc') && Number.isInteger(r.repetitions) && Number.isInteger(r.pages)
+      && Number.isInteger(r.perfError) && Array.isArray(cal) && cal.length === 2 && cal.every(finite)
+      && variantOk(r.unrolled) && variantOk(r.loop);
+    return fine ? (o as HarnessResult) : null;
+  }
+  if (r.ok !== false || typeof r.reason !== 'string' || !REASONS.has(r.reason)) return null;
+  const int = (x: unknown): boolean => Number.isSafeInteger(x);
+  const fine = optional(r, 'phase', (x) => typeof x === 'string' && PHASES.has(x))
+    && ['signal', 'code', 'address', 'offset', 'pages', 'maxPages', 'timeout', 'status'].every((k) => optional(r, k, int))
+    && optional(r, 'detail', (x) => typeof x === 'string' && x.length <= 200);
+  return fine ? { ...(o as HarnessResult), ...(typeof r.detail === 'string' ? { detail: printable(r.detail, 200) } : {}) } as HarnessResult : null;
+}
+const REASONS = new Set(['pages', 'map', 'protection', 'general-protection', 'segv', 'illegal-instruction', 'arithmetic', 'bus', 'trap', 'setup', 'syscall', 'timeout', 'killed', 'exit', 'invalid-result']);
+const PHASES = new Set(['setup', 'calibration', 'unrolled', 'loop']);
 
 /** Runs the harness on `body` (the region's bytes, its closing branch removed). */
 export function runHarness(body: Uint8Array, o: HarnessOptions): HarnessResult {
@@ -179,7 +218,7 @@ export function notMeasurable(r: Extract<HarnessResult, { ok: false }>, where = 
     case 'illegal-instruction': return `not measurable: an illegal or unsupported instruction (SIGILL)${at}`;
     case 'arithmetic': return `not measurable: an arithmetic fault (SIGFPE: a division by zero or an overflowing division)${at}`;
     case 'general-protection': return `not measurable: a general-protection fault (a privileged instruction such as hlt, or a non-canonical address)${at}`;
-    case 'protection': return `not measurable: the region wrote to or executed protected memory at ${hex}${at}`;
+    case 'protection': return `not measurable: the region accessed protected memory at ${hex}${at} (the harness's code is execute-only)`;
     case 'pages': return `not measurable: the region touches more than ${r.maxPages} pages of memory (the harness's budget; the next was at ${hex})`;
     case 'map': return `not measurable: the region accessed ${hex}, where the harness cannot map a page`;
     case 'segv': return `not measurable: the region accessed ${hex}, outside user space`;
@@ -188,6 +227,7 @@ export function notMeasurable(r: Extract<HarnessResult, { ok: false }>, where = 
     case 'syscall': return 'not measurable: the region made a system call, which the harness forbids';
     case 'timeout': return `not measurable: the region ran longer than ${r.timeout} s`;
     case 'setup': return `not measurable: the harness could not set up (${r.detail})`;
+    case 'invalid-result': return 'not measurable: the harness\'s child sent back an impossible result (the region wrote over the harness\'s memory); nothing it measured is shown';
     default: return `not measurable: the harness's child ended unexpectedly (${r.reason}${r.signal ? `, signal ${r.signal}` : ''}${r.status !== undefined ? `, status ${r.status}` : ''})`;
   }
 }

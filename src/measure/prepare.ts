@@ -21,6 +21,9 @@ export const patternOf = (n: number): bigint => PATTERN + BigInt(n) * REG_STEP;
 
 /** Instructions refused before anything runs: they leave user space's own computation. */
 const SYSTEM = new Set(['SYSCALL', 'SYSENTER', 'INT', 'INT1', 'INT3', 'INTO']);
+/** Instructions that read or write registers they do not name (every vector register: the
+ *  harness keeps its stack pointer in one the region does not touch) or the thread pointer. */
+const HIDDEN_STATE = /^(?:FX(?:SAVE|RSTOR)(?:64)?|XSAVE\w*|XRSTOR\w*|(?:RD|WR)[FG]SBASE)$/;
 
 export interface StartValue {
   /** lower-case 64-bit name, 'rdx' */
@@ -41,6 +44,8 @@ export interface PreparedRegion {
   /** branches of the side's path taken off (the internal branch, a jump over the other side) */
   removedBranches: number[];
   counter: { name: string; number: number };
+  /** the xmm register (0 … 15) the region does not touch, where the harness keeps its stack pointer */
+  stash: number;
   /** registers that start at another value than the harness's pattern, and why */
   startValues: StartValue[];
 }
@@ -87,6 +92,8 @@ function prepare(instrs: readonly DecodedInstruction[], lines: readonly number[]
     const i = byLine.get(line)!;
     if (line === closing) continue;
     if (SYSTEM.has(i.mnemonic)) return { ok: false, why: `line ${i.line} (${i.intel}) is a system call or interrupt: the harness does not run it` };
+    if (HIDDEN_STATE.test(i.mnemonic)) return { ok: false, why: `line ${i.line} (${i.intel}) saves, restores or reads state the harness keeps from the region (every vector register, or the thread pointer): the harness does not run it` };
+    if (i.memory?.segment === 'FS' || i.memory?.segment === 'GS') return { ok: false, why: `line ${i.line} (${i.intel}) addresses memory through ${i.memory.segment.toLowerCase()}, the thread pointer, which the harness does not give the region` };
     if (i.branch) {
       if (branchLine !== null && (line === branchLine || (i.branch.kind === 'unconditional' && !i.branch.backward))) { removed.push(line); continue; }
       const b = i.branch;
@@ -108,6 +115,8 @@ function prepare(instrs: readonly DecodedInstruction[], lines: readonly number[]
   }
   const free = GPRS.find(([name]) => !used.has(name));
   if (!free) return { ok: false, why: 'the region uses every general-purpose register: the "loop" variant has none left for its counter' };
+  const stash = [...Array(16).keys()].reverse().find((n) => !used.has(`XMM${n}`));
+  if (stash === undefined) return { ok: false, why: 'the region uses every vector register xmm0 to xmm15: the harness has none left to keep its stack pointer in' };
   const offsets: number[] = [];
   let at = 0;
   for (const i of body) { offsets.push(at); at += i.length; }
@@ -120,6 +129,7 @@ function prepare(instrs: readonly DecodedInstruction[], lines: readonly number[]
       closingBranch: closing,
       removedBranches: removed,
       counter: { name: free[0].toLowerCase(), number: free[1] },
+      stash,
       startValues: divisionStarts(body),
     },
   };

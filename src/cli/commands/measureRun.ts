@@ -100,7 +100,7 @@ function paranoid(): string {
 
 /** Runs one prepared body in the harness: its figures, or the one-line reason it cannot run. */
 function run(instrs: readonly DecodedInstruction[], region: PreparedRegion, repetitions: number): { ok: true; m: Measurement } | { ok: false; reason: string } {
-  const r = runHarness(region.body, { counter: region.counter.number, repetitions, startValues: region.startValues });
+  const r = runHarness(region.body, { counter: region.counter.number, stash: region.stash, repetitions, startValues: region.startValues });
   if (!r.ok) {
     const line = lineAtOffset(region, r.offset);
     const ins = line === null ? undefined : instrs.find((i) => i.line === line);
