@@ -167,7 +167,9 @@ export function parseHarnessLine(line: string): HarnessResult | null {
   if (r.ok !== false || typeof r.reason !== 'string' || !REASONS.has(r.reason)) return null;
   const int = (x: unknown): boolean => Number.isSafeInteger(x);
   const fine = optional(r, 'phase', (x) => typeof x === 'string' && PHASES.has(x))
-    && ['signal', 'code', 'address', 'offset', 'pages', 'maxPages', 'timeout', 'status'].every((k) => optional(r, k, int))
+    && ['signal', 'code', 'offset', 'pages', 'maxPages', 'timeout', 'status'].every((k) => optional(r, k, int))
+    // a 64-bit address, above 2^53 when it is a kernel or non-canonical one (printed approximately)
+    && optional(r, 'address', (x) => finite(x) && (x as number) >= 0)
     && optional(r, 'detail', (x) => typeof x === 'string' && x.length <= 200);
   return fine ? { ...(o as HarnessResult), ...(typeof r.detail === 'string' ? { detail: printable(r.detail, 200) } : {}) } as HarnessResult : null;
 }
