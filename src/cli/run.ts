@@ -6,6 +6,7 @@ import { skipHelpCache } from './yargsHelpCache.js';
 
 import { COMMAND_NAMES, DATA_COMMANDS } from './commandNames.js';
 import { MODEL_OPTION_NAMES } from './modelOptions.js';
+import { VARIANT_SWITCHES } from '../sim/variants.js';
 import { quietOnClosedPipe, stdoutColumns, whenFirstUsed } from './stdio.js';
 
 export { COMMAND_NAMES, DATA_COMMANDS };
@@ -67,7 +68,7 @@ export function reportFailure(err: unknown): never {
 /** Every long option of every command (for suggestions when yargs cannot list the command's);
  *  test/cli/mistypes.test.ts checks that each is accepted by some command. */
 export const ALL_OPTIONS = ['arch', 'iterations', 'uops-xml', 'fallback', 'export-dir', 'hex', 'raw', 'region', 'function', 'range',
-  'assembler', 'pf', 'ip', 'nd', 'port-capacity', 'issue-width', 'rs-size', 'fast', 'all-variants', 'branch', 'detail', 'json',
+  'assembler', ...VARIANT_SWITCHES.map((s) => s.flag), 'port-capacity', 'issue-width', 'rs-size', 'fast', 'all-variants', 'branch', 'detail', 'json',
   'cfg', 'dg', 'loop', 'no-loop', 'att', 'cache-dir', 'url', 'connect-timeout', 'stall-timeout', 'strict', 'repetitions', 'help', 'version',
   ...MODEL_OPTION_NAMES];
 

@@ -6,10 +6,15 @@ import type { Variant } from './types.js';
 /** The three what-if switches of a Variant. */
 export type VariantSwitch = 'perfectFrontEnd' | 'infinitePorts' | 'noDependencies';
 
+/** The report's command-line flag of a switch (--pf, --ip, --nd). */
+export type VariantFlag = 'pf' | 'ip' | 'nd';
+
 export interface SwitchInfo {
   field: VariantSwitch;
-  /** the report's command-line flag (--pf, --ip, --nd) */
-  flag: 'pf' | 'ip' | 'nd';
+  /** the report's command-line flag, declared from this table (src/cli/commands/report.ts) */
+  flag: VariantFlag;
+  /** the flag's line in `uopscope report --help` */
+  help: string;
   /** as the thesis prints it ("Analysis with: perfect front-end") */
   label: string;
   /** for narrow places (the explorer's comparison line) */
@@ -18,9 +23,12 @@ export interface SwitchInfo {
 
 /** The switches in the thesis's order (the order of every label and key). */
 export const VARIANT_SWITCHES: readonly SwitchInfo[] = [
-  { field: 'perfectFrontEnd', flag: 'pf', label: 'perfect front-end', short: 'perfect FE' },
-  { field: 'infinitePorts', flag: 'ip', label: 'infinitely usable ports', short: 'inf. ports' },
-  { field: 'noDependencies', flag: 'nd', label: 'no dependencies', short: 'no deps' },
+  {
+    field: 'perfectFrontEnd', flag: 'pf', label: 'perfect front-end', short: 'perfect FE',
+    help: 'main analysis with a perfect front end (µops loaded per cycle = reservation-station capacity)',
+  },
+  { field: 'infinitePorts', flag: 'ip', label: 'infinitely usable ports', short: 'inf. ports', help: 'main analysis with infinitely usable ports' },
+  { field: 'noDependencies', flag: 'nd', label: 'no dependencies', short: 'no deps', help: 'main analysis without dependencies' },
 ];
 
 /** All 8 combinations of perfect front end / infinite ports / no dependencies, baseline first. */

@@ -4,6 +4,7 @@
 import type { Argv } from 'yargs';
 import type { InputArgv } from '../regionOptions.js';
 import type { ModelArgv } from '../modelOptions.js';
+import type { VariantFlag } from '../../sim/variants.js';
 
 /**
  * A command module adds its command(s) to the parser. Add yours to the list in index.ts. Keep the
@@ -13,12 +14,10 @@ import type { ModelArgv } from '../modelOptions.js';
  */
 export type CommandModule = (y: Argv) => Argv;
 
-export interface ReportArgs extends ModelArgv {
+/** --pf, --ip, --nd and the other options of `uopscope report`. */
+export interface ReportArgs extends ModelArgv, Partial<Record<VariantFlag, boolean>> {
   arch?: string;
   iterations?: number | string;
-  pf?: boolean;
-  ip?: boolean;
-  nd?: boolean;
   portCapacity?: number | string;
   issueWidth?: number | string;
   rsSize?: number | string;

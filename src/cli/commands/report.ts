@@ -9,18 +9,22 @@ import { addInputOptions, inputFromArgv } from '../regionOptions.js';
 import { addModelOptions } from '../modelOptions.js';
 import { BUILTIN_DEFAULTS } from '../config.js';
 import type { ReportArgs } from './args.js';
+import { VARIANT_SWITCHES } from '../../sim/variants.js';
 import { writeStdout } from '../stdio.js';
+
+/** --pf, --ip, --nd: one boolean option per what-if switch, from the switches' table. */
+function addVariantOptions<T>(c: Argv<T>): Argv<T> {
+  for (const s of VARIANT_SWITCHES) c = c.option(s.flag, { type: 'boolean', describe: s.help });
+  return c;
+}
 
 export function reportCommand(y: Argv): Argv {
   return y.command(
     'report [file]',
     'simulate the region and print the thesis\'s report: block throughput, what-if throughputs, per-line table',
-    (c) => addModelOptions(addInputOptions(c))
+    (c) => addVariantOptions(addModelOptions(addInputOptions(c))
       .option('arch', { alias: 'a', type: 'string', describe: `microarchitecture (default ${BUILTIN_DEFAULTS.arch}; change with 'uopscope config set arch X')` })
-      .option('iterations', { alias: 'i', type: 'string', describe: `loop iterations to simulate; 1 = latency analysis (default ${BUILTIN_DEFAULTS.iterations}; 'uopscope config set iterations N')` })
-      .option('pf', { type: 'boolean', describe: 'main analysis with a perfect front end (µops loaded per cycle = reservation-station capacity)' })
-      .option('ip', { type: 'boolean', describe: 'main analysis with infinitely usable ports' })
-      .option('nd', { type: 'boolean', describe: 'main analysis without dependencies' })
+      .option('iterations', { alias: 'i', type: 'string', describe: `loop iterations to simulate; 1 = latency analysis (default ${BUILTIN_DEFAULTS.iterations}; 'uopscope config set iterations N')` }))
       .option('port-capacity', { type: 'string', describe: 'µops each port takes per cycle (instead of 1; thesis future work)' })
       .option('issue-width', { type: 'string', describe: 'override the µops the front end loads per cycle' })
       .option('rs-size', { type: 'string', describe: 'override the reservation-station capacity (µops)' })
