@@ -28,8 +28,6 @@ export interface DataSourceRow {
   /** whether the resolver uses this source for the architecture (an embedded or inherited
    *  source is used for the forms the ones before it lack) */
   active: boolean;
-  /** the machine model or its data is experimental (see docs/data.md) */
-  experimental?: boolean;
 }
 
 export function listDataSources(opts: { cacheDir?: string } = {}): DataSourceRow[] {
@@ -69,7 +67,6 @@ export function listDataSources(opts: { cacheDir?: string } = {}): DataSourceRow
     if (own.length === 0) own.push({ arch, kind: 'none', origin: 'none', path: '', forms: 0, active: false });
     for (const r of own) {
       if (machine?.name) r.name = machine.name;
-      if (machine?.experimental) r.experimental = true;
       rows.push(r);
     }
   }

@@ -188,6 +188,4 @@ export interface MachineModel {
   inheritsDataFrom?: ArchName;
   /** where each figure comes from */
   sources: string[];
-  /** the model approximates the core in ways docs/data.md lists (AMD cores) */
-  experimental?: boolean;
 }

@@ -53,7 +53,6 @@ export const InstructionInfoFactory = iced.InstructionInfoFactory; export type I
 export const MemorySizeExt = iced.MemorySizeExt; export type MemorySizeExt = Iced.MemorySizeExt;
 export const Mnemonic = iced.Mnemonic; export type Mnemonic = Iced.Mnemonic;
 export const OpAccess = iced.OpAccess; export type OpAccess = Iced.OpAccess;
-export const OpCodeOperandKind = iced.OpCodeOperandKind; export type OpCodeOperandKind = Iced.OpCodeOperandKind;
 export const OpKind = iced.OpKind; export type OpKind = Iced.OpKind;
 export const Register = iced.Register; export type Register = Iced.Register;
 export const RegisterExt = iced.RegisterExt; export type RegisterExt = Iced.RegisterExt;

@@ -3,7 +3,6 @@
 
 /** The RFLAGS bits uopscope tracks separately (thesis §2.4: dependencies per flag bit). */
 export type Flag = 'CF' | 'PF' | 'AF' | 'ZF' | 'SF' | 'OF' | 'DF';
-export const FLAGS: readonly Flag[] = ['CF', 'PF', 'AF', 'ZF', 'SF', 'OF', 'DF'];
 
 /**
  * What a dependency is on: an architectural register, normalized by registers.ts's

@@ -84,11 +84,6 @@ export function simulatesNothing(stats: Pick<Stats, 'lines'>): boolean {
   return stats.lines.length > 0 && stats.lines.every((l) => l.unknown);
 }
 
-/** Thesis §2.6 for the instruction at index `idx` of the program. */
-export function coreDetail(core: Core, program: SimProgram, idx: number): LineDetail {
-  return detailOf(core.cp, program, statsStateOf(core), idx);
-}
-
 /** Thesis §2.6 for the instruction at index `idx`, from a moment's statistics state. */
 export function detailOf(cp: CompiledProgram, program: SimProgram, st: StatsState, idx: number): LineDetail {
   const rec = st.stats;

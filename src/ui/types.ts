@@ -2,7 +2,7 @@
 // never builds a program and never computes the model: engines come from `makeEngine`, another
 // architecture from `loadArch`, and the export is written by `saveExport`.
 import type { Engine, EngineRun, Variant } from '../sim/types.js';
-import { VARIANT_SWITCHES, type VariantSwitch } from '../sim/variants.js';
+import type { VariantSwitch } from '../sim/variants.js';
 import type { FigureOrigin } from '../data/types.js';
 import type { MechanismSet } from '../sim/mechanisms.js';
 
@@ -130,12 +130,6 @@ export interface ExplorerProps {
 
 /** A what-if switch the explorer toggles (names and labels: src/sim/variants.ts). */
 export type VariantKey = VariantSwitch;
-
-const TOGGLE_KEY: Record<VariantSwitch, string> = { perfectFrontEnd: 'f', infinitePorts: 'p', noDependencies: 'd' };
-
-/** The variant toggles: the key that flips each switch, with the switch's labels from src/sim. */
-export const VARIANT_KEYS: readonly { key: string; field: VariantKey; label: string; short: string }[] =
-  VARIANT_SWITCHES.map((s) => ({ key: TOGGLE_KEY[s.field], field: s.field, label: s.label, short: s.short }));
 
 /** One column of the screen: an engine and what it shows. */
 export interface PaneInfo {

@@ -29,7 +29,7 @@ export function runList(cacheDir?: string, json = false): void {
   if (json) { process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`); return; }
   const what: Record<DataSourceRow['origin'], string> = { 'uops.info': 'measured (uops.info)', thesis: 'SUACA thesis', llvm: 'LLVM model', none: 'no figures' };
   const table = [['arch', 'name', 'source', 'figures', 'forms', 'date', 'from'],
-    ...rows.map((r) => [r.arch, `${r.name ?? ''}${r.experimental ? ' (experimental)' : ''}`, r.kind, what[r.origin],
+    ...rows.map((r) => [r.arch, r.name ?? '', r.kind, what[r.origin],
       `${r.forms}${r.placeholders ? ` (+${r.placeholders} placeholders)` : ''}`, r.date ?? '', r.path])];
   const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
   process.stdout.write(table.map((row) => `${row.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()}\n`).join(''));
