@@ -5,7 +5,6 @@ import { figures, latencyExample, line, stats, thesisDetail } from './fixtures.j
 
 const isNum = (v: unknown) => typeof v === 'number' && Number.isFinite(v);
 
-// biome-ignore lint/suspicious/noExplicitAny: walks a parsed JSON document
 function checkSection(s: any, ports: number[], where: string): void {
   for (const k of ['cycles', 'blockThroughput', 'uopsPerCycle', 'totalUops']) assert.ok(isNum(s[k]), `${where}.${k}`);
   assert.ok(Array.isArray(s.lines), `${where}.lines`);
