@@ -112,7 +112,8 @@ export interface LineCount {
   done: number;
 }
 
-export interface DividerState {
+/** The divider as a snapshot shows it (the unit's own saved state is DividerState, units/divider.ts). */
+export interface DividerSnapshot {
   busy: boolean;
   cyclesLeft: number;
   owner: { line: number; iteration: number } | null;
@@ -128,7 +129,7 @@ export interface Snapshot {
   rsUsed: number;        // µops occupying the station
   rsCapacity: number;
   ports: PortSlot[];
-  divider: DividerState;
+  divider: DividerSnapshot;
   /** instances that had all dependencies resolved and all µops loaded this cycle but were not executing yet */
   ready: { line: number; iteration: number }[];
   frontEnd: {
@@ -194,9 +195,9 @@ export interface LineDetail {
   /** latency of each dependency, both directions: other line → cycles (null: no such dependency) */
   latencies: { line: number; fromThis: number | null; toThis: number | null }[];
   /** per dependent/depended line: avg cycles that line was delayed by this one / this one by it */
-  dependencyDelays: { line: number; wasDelayed: number; hasDelayed: number }[];
+  dependencyDelays: { line: number; otherDelayedByThis: number; thisDelayedByOther: number }[];
   /** per port: avg cycles this line was delayed because the port was blocked / it blocked others */
-  portDelays: { port: number; wasDelayed: number; hasDelayed: number }[];
+  portDelays: { port: number; thisDelayedByPort: number; othersDelayedByThis: number }[];
 }
 
 export interface SimResult {
