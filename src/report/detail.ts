@@ -10,8 +10,8 @@ import { fixed, layoutTable, type Column } from './format.js';
  * side's point of view: "was delayed" is what the other line (or the other users of the port)
  * suffered from this line, "has delayed" what this line suffered from it (§2.6: line 0 of the
  * branch example "was delayed" 13.5 on port 1 = the delay it caused by holding port 1, "has
- * delayed" 15.1 = the delay it suffered). The contract's LineDetail.portDelays names its fields
- * from this line's point of view (wasDelayed = this line suffered), so they are swapped here.
+ * delayed" 15.1 = the delay it suffered): "was delayed" prints othersDelayedByThis and "has
+ * delayed" thisDelayedByPort.
  */
 export function renderDetail(d: LineDetail): string {
   const n = d.line;
@@ -34,14 +34,14 @@ export function renderDetail(d: LineDetail): string {
     { header: ['was delayed'], align: 'right', sep },
     { header: ['has delayed'], align: 'right', sep },
   ];
-  out.push(...tableOrNone(depCols, d.dependencyDelays.map((l) => [String(l.line), fixed(l.wasDelayed, 1), fixed(l.hasDelayed, 1)]), 'no dependencies'));
+  out.push(...tableOrNone(depCols, d.dependencyDelays.map((l) => [String(l.line), fixed(l.otherDelayedByThis, 1), fixed(l.thisDelayedByOther, 1)]), 'no dependencies'));
   out.push('Delay caused by blocked ports:');
   const portCols: Column[] = [
     { header: ['Port'], align: 'right' },
     { header: ['was delayed'], align: 'right', sep },
     { header: ['has delayed'], align: 'right', sep },
   ];
-  out.push(...tableOrNone(portCols, d.portDelays.map((p) => [String(p.port), fixed(p.hasDelayed, 1), fixed(p.wasDelayed, 1)]), 'no ports used'));
+  out.push(...tableOrNone(portCols, d.portDelays.map((p) => [String(p.port), fixed(p.othersDelayedByThis, 1), fixed(p.thisDelayedByPort, 1)]), 'no ports used'));
   return out.join('\n') + '\n';
 }
 

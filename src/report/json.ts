@@ -217,12 +217,11 @@ export function detailJson(d: LineDetail): DetailJson {
         line,
         latencyFromThis: lat?.fromThis ?? null,
         latencyToThis: lat?.toThis ?? null,
-        otherDelayedByThis: delay?.wasDelayed ?? 0,
-        thisDelayedByOther: delay?.hasDelayed ?? 0,
+        otherDelayedByThis: delay?.otherDelayedByThis ?? 0,
+        thisDelayedByOther: delay?.thisDelayedByOther ?? 0,
       };
     }),
-    // contract: portDelays.wasDelayed = this line was delayed; hasDelayed = it blocked others
-    ports: d.portDelays.map((p) => ({ port: p.port, othersDelayedByThis: p.hasDelayed, thisDelayedByPort: p.wasDelayed })),
+    ports: d.portDelays.map((p) => ({ port: p.port, othersDelayedByThis: p.othersDelayedByThis, thisDelayedByPort: p.thisDelayedByPort })),
   };
 }
 

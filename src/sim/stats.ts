@@ -92,10 +92,10 @@ export function detailOf(cp: CompiledProgram, program: SimProgram, st: StatsStat
   const ins = program.instructions;
   const me = ins[idx]!;
   const lat = new Map<number, { fromThis: number | null; toThis: number | null }>();
-  const delay = new Map<number, { wasDelayed: number; hasDelayed: number }>();
+  const delay = new Map<number, { otherDelayedByThis: number; thisDelayedByOther: number }>();
   const touch = (j: number): void => {
     if (!lat.has(j)) lat.set(j, { fromThis: null, toThis: null });
-    if (!delay.has(j)) delay.set(j, { wasDelayed: 0, hasDelayed: 0 });
+    if (!delay.has(j)) delay.set(j, { otherDelayedByThis: 0, thisDelayedByOther: 0 });
   };
   for (let j = 0; j < cp.n; j++) {
     for (let e = cp.predStart[j]!; e < cp.predStart[j + 1]!; e++) {
@@ -104,13 +104,13 @@ export function detailOf(cp: CompiledProgram, program: SimProgram, st: StatsStat
         touch(j);
         const l = lat.get(j)!;
         l.fromThis = Math.max(l.fromThis ?? 0, cp.predLat[e]!);
-        delay.get(j)!.wasDelayed += rec.predBlame[e]! / K;
+        delay.get(j)!.otherDelayedByThis += rec.predBlame[e]! / K;
       }
       if (j === idx) {               // prod → this line
         touch(prod);
         const l = lat.get(prod)!;
         l.toThis = Math.max(l.toThis ?? 0, cp.predLat[e]!);
-        delay.get(prod)!.hasDelayed += rec.predBlame[e]! / K;
+        delay.get(prod)!.thisDelayedByOther += rec.predBlame[e]! / K;
       }
     }
   }
@@ -122,7 +122,7 @@ export function detailOf(cp: CompiledProgram, program: SimProgram, st: StatsStat
     const was = rec.portWas[idx * P + p]!;
     const has = rec.portCaused[idx * P + p]!;
     if ((usable & (1 << p)) === 0 && was === 0 && has === 0) continue;
-    portDelays.push({ port: cp.portIds[p]!, wasDelayed: was / K, hasDelayed: has / K });
+    portDelays.push({ port: cp.portIds[p]!, thisDelayedByPort: was / K, othersDelayedByThis: has / K });
   }
   return {
     line: me.line,

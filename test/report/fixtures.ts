@@ -51,12 +51,11 @@ export const thesisDetail: LineDetail = {
   asm: 'mov rax, 0x1',
   maxLatency: 1,
   latencies: [{ line: 3, fromThis: 1, toThis: null }, { line: 5, fromThis: 1, toThis: null }],
-  dependencyDelays: [{ line: 3, wasDelayed: 15.2, hasDelayed: 0 }, { line: 5, wasDelayed: 14.5, hasDelayed: 0 }],
-  // contract: wasDelayed = this line was delayed because the port was blocked; hasDelayed = it blocked others
+  dependencyDelays: [{ line: 3, otherDelayedByThis: 15.2, thisDelayedByOther: 0 }, { line: 5, otherDelayedByThis: 14.5, thisDelayedByOther: 0 }],
   portDelays: [
-    { port: 0, wasDelayed: 15.1, hasDelayed: 0 },
-    { port: 1, wasDelayed: 15.1, hasDelayed: 13.5 },
-    { port: 5, wasDelayed: 15.1, hasDelayed: 0 },
+    { port: 0, thisDelayedByPort: 15.1, othersDelayedByThis: 0 },
+    { port: 1, thisDelayedByPort: 15.1, othersDelayedByThis: 13.5 },
+    { port: 5, thisDelayedByPort: 15.1, othersDelayedByThis: 0 },
   ],
 };
 

@@ -88,18 +88,18 @@ test('detail of line 0, branch example, SNB, 200 iterations (§2.6)', () => {
   assert.equal(d.maxLatency, 1);
   assert.deepEqual(d.latencies, [{ line: 3, fromThis: 1, toThis: null }, { line: 5, fromThis: 1, toThis: null }]);
   const dd = new Map(d.dependencyDelays.map((x) => [x.line, x]));
-  near(dd.get(3)!.wasDelayed, 15.2, 0.1, 'line 3 delayed by line 0');
-  near(dd.get(5)!.wasDelayed, 14.5, 0.1, 'line 5 delayed by line 0');
-  assert.equal(dd.get(3)!.hasDelayed, 0);
-  assert.equal(dd.get(5)!.hasDelayed, 0);
+  near(dd.get(3)!.otherDelayedByThis, 15.2, 0.1, 'line 3 delayed by line 0');
+  near(dd.get(5)!.otherDelayedByThis, 14.5, 0.1, 'line 5 delayed by line 0');
+  assert.equal(dd.get(3)!.thisDelayedByOther, 0);
+  assert.equal(dd.get(5)!.thisDelayedByOther, 0);
   // ports: line 0 suffered 15.1 from each of its three ports (only ever delayed when all three
   // were blocked) and, holding port 1, delayed others by 13.5. (The thesis prints these two
   // figures under "has delayed" / "was delayed" respectively; see docs/engine.md.)
   const pd = new Map(d.portDelays.map((x) => [x.port, x]));
-  for (const p of [0, 1, 5]) near(pd.get(p)!.wasDelayed, 15.1, 0.1, `port ${p} delayed line 0`);
-  near(pd.get(1)!.hasDelayed, 13.5, 0.1, 'line 0 delayed others on port 1');
-  near(pd.get(0)!.hasDelayed, 0, 0.1, 'port 0');
-  near(pd.get(5)!.hasDelayed, 0, 0.1, 'port 5');
+  for (const p of [0, 1, 5]) near(pd.get(p)!.thisDelayedByPort, 15.1, 0.1, `port ${p} delayed line 0`);
+  near(pd.get(1)!.othersDelayedByThis, 13.5, 0.1, 'line 0 delayed others on port 1');
+  near(pd.get(0)!.othersDelayedByThis, 0, 0.1, 'port 0');
+  near(pd.get(5)!.othersDelayedByThis, 0, 0.1, 'port 5');
 });
 
 test('branch analysis, SNB, 200 iterations (§2.7)', () => {
@@ -127,7 +127,7 @@ test('six mov rax, 6, SNB, 200 iterations (§4.1)', () => {
   }
   // "each line suffered a delay of 15.6 cycles from each of its usable ports"
   const d = r[0]!.details[0]!;
-  for (const p of d.portDelays.filter((x) => [0, 1, 5].includes(x.port))) near(p.wasDelayed, 15.6, 0.2, `port ${p.port}`);
+  for (const p of d.portDelays.filter((x) => [0, 1, 5].includes(x.port))) near(p.thisDelayedByPort, 15.6, 0.2, `port ${p.port}`);
 });
 
 test('stencil, IVB, 3000 iterations (§4.2 Example 3)', () => {
@@ -200,9 +200,9 @@ test('stencil, IVB, 3000 iterations, perfect front end (§4.2 Examples 6 and 7)'
   // Example 7: details of line 3 — line 2 delayed it 17.0 cycles, it delayed line 4 20.0
   const d = r.details[3]!;
   const dd = new Map(d.dependencyDelays.map((x) => [x.line, x]));
-  near(dd.get(2)!.hasDelayed, 17.0, 0.1, 'line 2 → 3');
-  near(dd.get(4)!.wasDelayed, 20.0, 0.1, 'line 3 → 4');
-  near(dd.get(6)!.hasDelayed, 0.0, 0.1, 'line 6 → 3');
+  near(dd.get(2)!.thisDelayedByOther, 17.0, 0.1, 'line 2 → 3');
+  near(dd.get(4)!.otherDelayedByThis, 20.0, 0.1, 'line 3 → 4');
+  near(dd.get(6)!.thisDelayedByOther, 0.0, 0.1, 'line 6 → 3');
   assert.deepEqual(d.latencies.map((x) => [x.line, x.fromThis, x.toThis]), [[2, null, 3], [4, 3, null], [6, null, 1]]);
 });
 

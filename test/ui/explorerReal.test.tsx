@@ -116,7 +116,7 @@ test('x: the export holds the inputs, both panes\' snapshots and tables, and the
   const detail = e.detail(3);
   assert.ok(t.includes(`Maximum latency: ${detail.maxLatency}`));
   // the detail as of the current cycle: each dependency's delays, as the report renders them
-  for (const x of detail.dependencyDelays) assert.match(t, new RegExp(`\\b${x.line} \\|\\|\\s+${x.wasDelayed.toFixed(1)} \\|\\|\\s+${x.hasDelayed.toFixed(1)}`));
+  for (const x of detail.dependencyDelays) assert.match(t, new RegExp(`\\b${x.line} \\|\\|\\s+${x.otherDelayedByThis.toFixed(1)} \\|\\|\\s+${x.thisDelayedByOther.toFixed(1)}`));
 });
 
 test('x at the last cycle: the export\'s per-line table is `uopscope report`\'s, line for line', async () => {
@@ -187,7 +187,7 @@ test('the detail is of the displayed cycle, also after stepping back to cycles t
   for (const { line } of skl.lines) {
     const now = at(29, line);
     const later = at(39, line);
-    const d = now.dependencyDelays.find((x) => later.dependencyDelays.some((y) => y.line === x.line && (differs(y.wasDelayed, x.wasDelayed) || differs(y.hasDelayed, x.hasDelayed))));
+    const d = now.dependencyDelays.find((x) => later.dependencyDelays.some((y) => y.line === x.line && (differs(y.otherDelayedByThis, x.otherDelayedByThis) || differs(y.thisDelayedByOther, x.thisDelayedByOther))));
     if (d) { pick = { line, dep: d.line }; break; }
   }
   assert.ok(pick, 'some line\'s delays differ between cycles 29 and 39');
@@ -202,7 +202,7 @@ test('the detail is of the displayed cycle, also after stepping back to cycles t
   await press(r, KEY.enter);
   const row = (c: number) => {
     const x = at(c, pick!.line).dependencyDelays.find((y) => y.line === pick!.dep)!;
-    return new RegExp(`\\n\\s+${pick!.dep}\\s+\\S+\\s+\\S+\\s+${x.wasDelayed.toFixed(2)}\\s+${x.hasDelayed.toFixed(2)}\\s*\\n`);
+    return new RegExp(`\\n\\s+${pick!.dep}\\s+\\S+\\s+\\S+\\s+${x.otherDelayedByThis.toFixed(2)}\\s+${x.thisDelayedByOther.toFixed(2)}\\s*\\n`);
   };
   assert.match(frame(), new RegExp(`Detail of line ${pick.line}`));
   assert.match(frame(), row(29));

@@ -12,11 +12,10 @@ export interface DetailPaneProps {
 }
 
 /**
- * Thesis §2.6 for the selected line, compact enough for half of an 80-column screen. Delays are
- * named from both sides, as src/report/detail.ts reads the contract: for a dependency,
- * `wasDelayed` is what the other line waited because of this one and `hasDelayed` what this line
- * waited because of it; for a port, `wasDelayed` is what this line waited for the port and
- * `hasDelayed` what others waited for it because this line held it.
+ * Thesis §2.6 for the selected line, compact enough for half of an 80-column screen: per
+ * dependency what the other line waited because of this one and what this line waited because of
+ * it; per port what this line waited for the port and what others waited because this line held
+ * it.
  */
 export function detailLines(line: number, d: LineDetail | null): string[] {
   if (!d) return [`Detail of line ${line}: not on this path`];
@@ -29,13 +28,13 @@ export function detailLines(line: number, d: LineDetail | null): string[] {
       const lat = d.latencies.find((x) => x.line === l);
       const dl = d.dependencyDelays.find((x) => x.line === l);
       out.push(`${String(l).padStart(4)}${String(lat?.fromThis ?? '–').padStart(7)}${String(lat?.toThis ?? '–').padStart(7)}`
-        + `${(dl ? num(dl.wasDelayed) : '–').padStart(9)}${(dl ? num(dl.hasDelayed) : '–').padStart(11)}`);
+        + `${(dl ? num(dl.otherDelayedByThis) : '–').padStart(9)}${(dl ? num(dl.thisDelayedByOther) : '–').padStart(11)}`);
     }
   } else out.push('no dependencies');
   if (d.portDelays.length) {
     out.push('ports: wait (c/iter)');
     out.push(`${'port'.padStart(4)}${'this waits'.padStart(12)}${'others wait'.padStart(13)}`);
-    for (const x of d.portDelays) out.push(`${`p${x.port}`.padStart(4)}${num(x.wasDelayed).padStart(12)}${num(x.hasDelayed).padStart(13)}`);
+    for (const x of d.portDelays) out.push(`${`p${x.port}`.padStart(4)}${num(x.thisDelayedByPort).padStart(12)}${num(x.othersDelayedByThis).padStart(13)}`);
   }
   return out;
 }

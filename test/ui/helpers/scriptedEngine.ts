@@ -79,7 +79,7 @@ export function scriptedEngine(script: Script, lines: number[], variant: Variant
     finalStats: () => snap(end).stats,
     wholeRun: () => ({ cycles: end, stats: snap(end).stats, state: null }),
     adopt: () => false,
-    detail: (line: number): LineDetail => ({ line, asm: `asm of ${line}`, maxLatency: 3, latencies: [{ line: 0, fromThis: 3, toThis: null }], dependencyDelays: [{ line: 0, wasDelayed: 0.5, hasDelayed: 0 }], portDelays: [{ port: 0, wasDelayed: 0.25, hasDelayed: 0.75 }] }),
+    detail: (line: number): LineDetail => ({ line, asm: `asm of ${line}`, maxLatency: 3, latencies: [{ line: 0, fromThis: 3, toThis: null }], dependencyDelays: [{ line: 0, otherDelayedByThis: 0.5, thisDelayedByOther: 0 }], portDelays: [{ port: 0, thisDelayedByPort: 0.25, othersDelayedByThis: 0.75 }] }),
   };
 }
 
