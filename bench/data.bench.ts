@@ -1,4 +1,4 @@
-// Benchmark of the data stage (issue 3, item 6): import of a synthetic instructions.xml at full
+// Benchmark of the data stage: import of a synthetic instructions.xml at full
 // size (15,000 forms × 20 architectures, ≥ 120 MB, generated into a temp dir, never committed),
 // then loading one architecture from the cache and from the embedded data.
 // Targets on 2 cores: import ≤ 20 s and ≤ 1.5 GB peak; one architecture ≤ 100 ms.

@@ -1,4 +1,4 @@
-// The engine's own speed (issue 14, item 2): simulated µops per second, every cycle simulated
+// The engine's own speed: simulated µops per second, every cycle simulated
 // (`fullSimulation: true`, no steady-state skip), in process, on
 //  - the 60-instruction loop of bench/report.bench.ts and bench/ui.bench.ts (78 µops per
 //    iteration) on IVB: SUACA's model (front-end bound, the station almost empty), the refined
@@ -10,8 +10,8 @@
 // process per case and round. BENCH_BASE=/path/to/another/checkout alternates rounds between that
 // checkout's engine ("old") and this one ("new"), each in its own child process, and prints both
 // and their ratio (the machine's load average is printed before and after). Both sides simulate the
-// same SimProgram, built by this checkout; a base without the refined model (before issue 13, e.g.
-// 41794eb, the engine issue 14 was filed against) runs SUACA's cases only.
+// same SimProgram, built by this checkout; a base without the refined model (e.g.
+// 41794eb) runs SUACA's cases only.
 // BENCH_PROBES=1 adds the probes of bench/probe (SUACA's cycle as one lean JavaScript function,
 // and the same in C as WebAssembly and native code; test/sim/probe.test.ts) for the cases they run:
 // how fast the model can run at all in each. A probe's cycles and statistics are checked against
@@ -74,7 +74,7 @@ async function caseProgram(c: Case) {
   } finally { rmSync(tmp, { recursive: true, force: true }); }
 }
 
-/** Does the checkout at `root` have the refined model (src/sim/mechanisms.ts, issue 13)? */
+/** Does the checkout at `root` have the refined model (src/sim/mechanisms.ts)? */
 const hasRefined = (root: string) => existsSync(join(root, 'src', 'sim', 'mechanisms.ts'));
 
 /** One case's CPU seconds per run (`runs` runs) and µops per iteration, in this process, with the

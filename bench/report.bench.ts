@@ -1,4 +1,4 @@
-// Benchmark of `uopscope report` (issue 4, item 8): simulated µops per second and whole-process
+// Benchmark of `uopscope report`: simulated µops per second and whole-process
 // time on the IVB stencil example and on a 60-instruction loop (the one bench/ui.bench.ts builds from
 // real uops.info forms) at 1 / 1,000 / 100,000 / 1,000,000 iterations, side by side with
 // llvm-mca (`llvm-mca-19 -mcpu=ivybridge -iterations=N`) on the same instructions, medians of
@@ -111,7 +111,7 @@ const startCommands = [
   { what: 'node -e 0 (Node alone)', args: ['-e', '0'] },
   { what: 'uopscope --version', args: [cli, '--version'] },
   { what: 'uopscope --help', args: [cli, '--help'] },
-  // issue 14's start-up target as it words it: `uopscope report FILE` at 1 iteration (the default
+  // the start-up target's case: `uopscope report FILE` at 1 iteration (the default
   // architecture, data and model; the full report)
   { what: 'report stencil -i 1', args: [cli, 'report', stencil, '--iterations', '1'] },
 ];
@@ -205,7 +205,7 @@ console.log('');
 const one = results[0]!.rows.find((r) => r.n === 1);
 const nodeAlone = starts[0]!;
 if (one) {
-  // the start-up targets of issue 14: report at 1 iteration ≤ 2× node -e 0, --version and --help close to it
+  // the start-up targets: report at 1 iteration ≤ 2× node -e 0, --version and --help close to it
   const ratio = (w: number | null, base: number | null) => (w === null || base === null || base === 0 ? '-' : `${(w / base).toFixed(2)}×`);
   console.log('');
   console.log(`against node -e 0 (wall; CPU): report --fast at 1 iteration ${ratio(one.procSec, nodeAlone.wall)}; ${ratio(one.procCpuSec, nodeAlone.cpu)} (target ≤ 2×), ` +

@@ -1,5 +1,5 @@
-// Explorer responsiveness (issues 5 and 14): a 60-instruction region at 10,000 iterations, and a
-// 200-instruction region at 100,000 iterations (issue 14's case, with `G` and peak memory).
+// Explorer responsiveness: a 60-instruction region at 10,000 iterations, and a
+// 200-instruction region at 100,000 iterations (the large case, with `G` and peak memory).
 //   keypress → next frame: median ≤ 16 ms;  variant or architecture switch → its frame: ≤ 250 ms;
 //   G → the frame at the run's end: ≤ 250 ms; peak memory (the whole process) ≤ 300 MB.
 // The region is assembled from examples of the forms in test/fixtures/thesis/thesis-instructions.xml

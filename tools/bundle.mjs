@@ -1,4 +1,4 @@
-// The start-up bundle (issue 14, item 3), run by `npm run build` after tsc:
+// The start-up bundle, run by `npm run build` after tsc:
 //   dist/cli/uopscope.cjs        dist/cli/start.js and everything it loads, with the CommonJS
 //                                libraries (iced-x86, fast-xml-parser), in one CommonJS script
 //   dist/cli/uopscope.cjs.cache  V8's code cache of that script after a representative run

@@ -1,5 +1,5 @@
-// A measuring probe, not part of the tool: how fast can SUACA's cycle run at all? (issue 14, item
-// 2: 2× the µops per second of the engine as it was filed, commit 41794eb.)
+// A measuring probe, not part of the tool: how fast can SUACA's cycle run at all? (The engine's
+// target: 2× the µops per second of the engine at commit 41794eb.)
 //
 // `probeJs` is SUACA's model (thesis Algorithms 3–7, as docs/engine.md states it) for the programs
 // the engine bench measures, written as lean as JavaScript allows: one function, every array a

@@ -1,4 +1,4 @@
-// The start-up bundle (issue 14, item 3; tools/bundle.mjs, src/cli/main.cts): the built command
+// The start-up bundle (tools/bundle.mjs, src/cli/main.cts): the built command
 // runs dist/cli/uopscope.cjs from V8's code cache, and must behave exactly as the same build run
 // as ES modules (UOPSCOPE_NO_BUNDLE=1): same output, same exit status, same messages, the explorer
 // in a real terminal. The build (`npm ci` runs `prepare`, i.e. `npm run build`) makes the bundle;

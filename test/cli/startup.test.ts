@@ -1,4 +1,4 @@
-// Start-up (issue 14, item 3): `uopscope --version` answers before yargs, the command modules or
+// Start-up: `uopscope --version` answers before yargs, the command modules or
 // the disassembler are loaded. A module hook (registered with --import) records every module the
 // ES loader loads and prints the list on exit; `--help`, which needs yargs, is the control that
 // shows the hook sees what it should.

@@ -1,5 +1,5 @@
 // The LLVM-derived data (assets/uarch/llvm) against LLVM itself: for every core in index.json,
-// every form with figures (not only the sample of ≥200 that issue 8 asks for: all of them take a
+// every form with figures (not only a sample of ≥200: all of them take a
 // few seconds) is disassembled by llvm-mc-19 and analysed by `llvm-mca-19 --instruction-tables`
 // for that core's CPU; the µop count, latency and reciprocal throughput llvm-mca prints must be
 // the stored record's, and so must the port groups (through the per-port cycles of llvm-mca's
@@ -26,7 +26,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const LLVM_DIR = join(ROOT, 'assets', 'uarch', 'llvm');
 const IN_CI = !!process.env.CI && process.env.CI !== 'false' && process.env.CI !== '0';
 
-/** at least this many forms per core must be compared (issue 8: a sample of at least 200) */
+/** at least this many forms per core must be compared (a sample of at least 200) */
 const MIN_CHECKED = 200;
 /** …including at least this many memory, vector-register and other register forms each */
 const MIN_STRATUM = 50;

@@ -1,4 +1,4 @@
-// The refined model's per-instruction facts (src/data/refinedFacts.ts, issue 13 item 2): small
+// The refined model's per-instruction facts (src/data/refinedFacts.ts): small
 // loops assembled by the system assembler (`as`) at test time, decoded, resolved against the
 // embedded data (or the hand-written uops.info-schema fixture), built with buildSimProgram({
 // machine }), and each fact checked against the public rule named in its source.

@@ -1,4 +1,4 @@
-// Found by the structure-aware fuzzer (issue 10, beyond the list): a region whose branches each
+// Found by the structure-aware fuzzer: a region whose branches each
 // skip a write leaves ever more possible last writers, and the reaching-definitions form of the
 // dependency graph grew with the square of the region (40,000 instructions: 70 s). Its work is
 // now budgeted: such a region is refused in one line; ordinary regions are unaffected.

@@ -1,4 +1,4 @@
-// Shared helpers of the hostile-input tests (issue 10): the real CLI in a child process with its
+// Shared helpers of the hostile-input tests: the real CLI in a child process with its
 // own cache and config directories, and checks that a failure is one line with exit 2.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';

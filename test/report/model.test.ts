@@ -1,4 +1,4 @@
-// The model switches (issue 13, item 3) from the flags to the engine and into the report: which
+// The model switches from the flags to the engine and into the report: which
 // mechanisms reach every simulation, the runs with each mechanism flipped, the report's Model line,
 // Mechanisms section and JSON `model`. The engine does not implement the mechanisms yet, so no
 // test here asserts an effect's value from the engine: a recording Simulate stands in for it and

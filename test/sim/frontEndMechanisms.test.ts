@@ -1,4 +1,4 @@
-// The refined model's front-end mechanisms (issue 13 item 2, engine side): macro-fusion,
+// The refined model's front-end mechanisms (engine side): macro-fusion,
 // micro-fusion and the front end's delivery limits (src/sim/compiled.ts, src/sim/frontEndPlan.ts,
 // src/sim/units/frontEnd.ts). Small loops assembled by the system assembler (`as`) at test time,
 // decoded, resolved against the embedded data, and simulated with each switch on and off; each

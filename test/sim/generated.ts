@@ -41,7 +41,7 @@ export const variants: Variant[] = [
 
 
 /**
- * `p` with random refined-model facts (issue 13) on `arch`, as src/data/refinedFacts.ts would
+ * `p` with random refined-model facts on `arch`, as src/data/refinedFacts.ts would
  * attach them: instruction lengths and addresses (a random start), fused-domain µops (≤ the
  * unfused ones, ≥ 1), the last line a Jcc that may fuse with the line before, random complex
  * decoder and JCC-erratum flags. Only the front-end mechanisms read them (macro-, micro-fusion,

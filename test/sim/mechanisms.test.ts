@@ -1,4 +1,4 @@
-// The refined model's execution-side mechanisms (issue 13 item 2; src/sim/refine.ts,
+// The refined model's execution-side mechanisms (src/sim/refine.ts,
 // units/scheduler.ts, units/ports.ts): zero idioms, move elimination, the store-address port rule,
 // store-to-load forwarding and the port choice at issue. Small loops assembled by `as`
 // (mechanismLoops.ts), simulated with each switch off and on; each test names the public source
@@ -91,7 +91,7 @@ test('load/store ports (uopscope shared reference machines.md; intel-opt-manual 
   assert.deepEqual(new CompiledProgram(p.program, p.machine, mech({ loadStorePorts: true })).portsRemoved, [{ line: 0, uop: 0, port: 7 }]);
 });
 
-test('store forwarding (issue 13: identical address expressions): the chain through memory costs store + load per iteration', async () => {
+test('store forwarding (identical address expressions): the chain through memory costs store + load per iteration', async () => {
   const p = await loop('1:\n  mov [rdi], rax\n  mov rax, [rdi]\n  add rax, 1\n  dec rcx\n  jnz 1b', 'SKL');
   const [st, ld, add] = p.program.instructions;
   const cp = new CompiledProgram(p.program, p.machine, mech({ storeForwarding: true }));

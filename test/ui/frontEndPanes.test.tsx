@@ -1,4 +1,4 @@
-// The explorer's view of the refined front end (issue 13): the Ports pane's front-end line shows
+// The explorer's view of the refined front end: the Ports pane's front-end line shows
 // the source, the µops delivered and issued and the IDQ when the front end is modelled; the
 // Program pane marks macro-fused pairs (F on both lines). Real loops (`as`) through the engine, 80
 // columns.

@@ -157,7 +157,7 @@ async function main(): Promise<void> {
     '',
     END,
   ];
-  // the README carries the summary and the same table (issues 12 and 13 ask for it there)
+  // the README carries the summary and the same table
   const summary = [
     BEGIN,
     `Measured on ${host ? `${host.modelName} (${host.cpuid}${host.virtual ? ', a VM' : ''})` : 'an unknown host'}, ${new Date().toISOString().slice(0, 10)}: ${ok.length} of ${rows.length} loops measurable (the corpus and the thesis examples); mean absolute percentage error of the predictions for ${arch}: uopscope's SUACA model ${mape((r) => r.uopscope)}, its refined model ${mape((r) => r.refined)}, llvm-mca-19 ${mape((r) => r.mca)}. The table, how to read it and the largest misses: [docs/measure.md](docs/measure.md#measured-against-the-predictions).`,
