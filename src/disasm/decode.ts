@@ -77,7 +77,7 @@ function formatAtt(bytes: Uint8Array, address: number, bitness: 32 | 64): string
 }
 
 /** Sets `att` on `d` as a property computed on first read (enumerable, so that JSON, copies and
- *  structured clones carry the text as before). */
+ *  structured clones carry the text like any other field). */
 function lazyAtt(d: Omit<DecodedInstruction, 'att'>, bytes: Uint8Array, bitness: 32 | 64): DecodedInstruction {
   const own = bytes.slice();   // the caller's buffer may be reused
   const fix = (self: DecodedInstruction, value: string): string => {

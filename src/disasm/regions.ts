@@ -92,7 +92,7 @@ export function findLoops(input: LoadedInput): Region[] {
  *  binary search: built once per section, so naming n loops costs n·log(symbols), not n·symbols. */
 function symbolFinder(input: LoadedInput, sec: ImageSection): (addr: number) => string | null {
   const list = input.symbols.filter((s) => s.section === sec.name && !s.name.startsWith('.L'));
-  // stable sort; of equal addresses the first in the symbol table wins (as before)
+  // stable sort: of equal addresses the first in the symbol table wins
   const sorted = list.map((s, i) => ({ s, i })).sort((a, b) => a.s.address - b.s.address || a.i - b.i).map((x) => x.s);
   const uniq = sorted.filter((s, k) => k === 0 || sorted[k - 1]!.address !== s.address);
   return (addr) => {
