@@ -1,0 +1,137 @@
+// Machine parameters, each from one documented microbenchmark (docs/characterize.md), and the
+// port combinations of the blocking instructions. Runs through a Runner, so the virtual CPU's
+// tests check the same code.
+
+import type { Instruction } from '../../disasm/iced.js';
+import type { Runner } from './runner.js';
+import { spreadOf, SPREAD_LIMIT } from './runner.js';
+import type { Combination, Figure, MachineResult } from './types.js';
+import * as x from './x86.js';
+
+/** Measures `code` and divides by `per` (instances in the body). */
+export function figure(runner: Runner, name: string, code: Uint8Array, per: number, method: string): Figure {
+  const t = runner.run({ name, code });
+  if (t.failed) return { value: NaN, spread: 0, method, inconsistent: t.failed };
+  const spread = spreadOf(t);
+  return { value: t.cycles / per, spread, method, ...(spread > SPREAD_LIMIT ? { inconsistent: `runs disagree by ${(spread * 100).toFixed(1)} %` } : {}) };
+}
+
+const rep = (n: number, f: (k: number) => Instruction | Instruction[]): Instruction[] => Array.from({ length: n }, (_, k) => f(k)).flat();
+
+/** A blocking instruction candidate: instance k of an independent block (registers cycle). */
+export interface Blocker {
+  /** Intel syntax of one instance */
+  text: string;
+  /** latency of its own chain (to pick enough registers for the block to be independent) */
+  latency: number;
+  make: (k: number) => Instruction;
+  /** the ports the hypothesis (the LLVM model of the host's core, or the virtual CPU's) gives */
+  ports?: number[];
+}
+
+/** General-purpose blockers, independent instances over registers 8–14 (the forms use 0–7 first). */
+export const DEFAULT_BLOCKERS: Blocker[] = [
+  // destinations r8–r13 and xmm8–xmm13 (xmm8–xmm14 for pshufd), written without being read where the form allows (three
+  // operands), so the block has no chain; add's chains are one cycle long over six registers
+  { text: 'add r64, r64', latency: 1, make: (k) => x.add64(8 + (k % 6), 14) },
+  { text: 'imul r64, r64, imm8', latency: 3, make: (k) => x.imul3(8 + (k % 6), 14) },
+  { text: 'mov r64, [r64]', latency: 5, make: (k) => x.load64(8 + (k % 6), 14) },
+  { text: 'vpaddd xmm, xmm, xmm', latency: 1, make: (k) => x.vpaddd(8 + (k % 6), 14, 15) },
+  { text: 'pshufd xmm, xmm, imm8', latency: 1, make: (k) => x.pshufd('xmm', false, 8 + (k % 7), 15) },
+  { text: 'vpmuludq xmm, xmm, xmm', latency: 5, make: (k) => x.vpmuludq(8 + (k % 6), 14, 15) },
+];
+
+/** The blockers with the hypothesis' ports filled in by `portsOf` (null: unknown). */
+export function withPorts(list: readonly Blocker[], portsOf: (b: Blocker) => number[] | null): Blocker[] {
+  return list.map((b) => { const p = portsOf(b); return p ? { ...b, ports: p } : { ...b }; });
+}
+
+/** The machine parameters and the blockers' combinations. */
+export function characterizeMachine(runner: Runner, blockers: readonly Blocker[]): MachineResult {
+  const n = 48;
+  const renameWidth = figure(runner, 'rename width: NOPs', x.encode(rep(n, () => x.nop())), n, `${n} one-byte NOPs: a rename slot each and no port`);
+  renameWidth.value = 1 / renameWidth.value;
+  const jumps = figure(runner, 'taken branches: jmp +0', x.jumps(n), n, `${n} jumps to the next instruction (taken, always predicted)`);
+  jumps.value = 1 / jumps.value;
+  const loadToUse = figure(runner, 'load to use: mov rax, [rax]', x.encode(rep(16, () => x.load64(0, 0))), 16, 'a chain of mov rax, [rax] (rax holds its own address)');
+  const storeForwarding = figure(runner, 'store forwarding: mov [rax], rbx; mov rbx, [rax]', x.encode(rep(8, () => [x.store64(0, 3), x.load64(3, 0)])), 8,
+    'a chain of mov [rax], rbx; mov rbx, [rax]: store data to the load that reads it back (the round trip)');
+  const imul = figure(runner, 'zero idiom: imul rax, rax; xor eax, eax', x.encode(rep(8, () => [x.imul64(0, 0), x.xor32(0, 0)])), 8,
+    'imul rax, rax; xor eax, eax repeated: the imul chain (3 cycles) is cut when xor does not read rax');
+  const imulChain = figure(runner, 'imul chain', x.encode(rep(16, () => x.imul64(0, 0))), 16, 'a chain of imul rax, rax');
+  const xorRate = figure(runner, 'zero idiom rate: xor r32, r32', x.encode(rep(n, (k) => x.xor32(8 + (k % 6), 8 + (k % 6)))), n, 'independent xor r32, r32 with itself');
+  const moves = figure(runner, 'move elimination: mov rbx, rax; mov rax, rbx', x.encode(rep(8, () => [x.mov64(3, 0), x.mov64(0, 3)])), 16, 'a chain of mov r64, r64');
+  const adds = figure(runner, 'immediate addition: add rax, 1', x.encode(rep(16, () => x.addImm(0, 1))), 16, 'a chain of add rax, 1');
+  const combinations = measureCombinations(runner, blockers);
+  const alu = combinations.find((c) => c.blocker === 'add r64, r64')?.size ?? 1;
+  return {
+    renameWidth,
+    takenBranchesPerCycle: jumps,
+    loadToUse,
+    storeForwarding,
+    zeroIdiom: {
+      breaksDependency: imul.value < imulChain.value * 0.75,
+      noPort: 1 / xorRate.value > alu + 0.5,
+      figure: { ...xorRate, value: 1 / xorRate.value, method: `${xorRate.method}: per cycle (above the ${alu} ALU ports of add: executed at rename)` },
+    },
+    moveElimination: { latency: moves, eliminated: moves.value < 0.9 },
+    immediateAddition: { latency: adds, folded: adds.value < 0.9 },
+    combinations,
+  };
+}
+
+/** Each blocker's combination: its size is 1 / its reciprocal throughput; its ports are the
+ *  hypothesis' when the sizes agree; subsets from the hypothesis' ports, or measured (a blocker
+ *  whose µop runs only on another's ports adds 1/size cycles to that one's block). */
+export function measureCombinations(runner: Runner, blockers: readonly Blocker[]): Combination[] {
+  const list: (Combination & { b: Blocker; tp: number })[] = [];
+  for (const b of blockers) {
+    const n = 24;
+    const tp = figure(runner, `blocker ${b.text}`, x.encode(rep(n, b.make)), n, `${n} independent ${b.text}`);
+    const size = Math.max(1, Math.round(1 / tp.value));
+    const known = b.ports && b.ports.length === size ? b.ports : undefined;
+    const name = known ? `p${known.join('')}` : `ports of ${b.text} (${size})`;
+    if (list.some((c) => c.name === name)) continue;
+    list.push({ name, blocker: b.text, size, ...(known ? { ports: known } : {}), subsets: [], b, tp: tp.value });
+  }
+  for (const c of list) {
+    for (const d of list) {
+      if (c === d || d.size >= c.size) continue;
+      let sub: boolean;
+      if (c.ports && d.ports) sub = d.ports.every((p) => c.ports!.includes(p));
+      else {
+        const u = confined(runner, c.b, c.size, (k) => [d.b.make(k + 3)], 1);
+        sub = u > 0.5;
+      }
+      if (sub) c.subsets.push(d.name);
+    }
+  }
+  return list.map(({ b: _b, tp: _tp, ...c }) => c);
+}
+
+/** µops of a form (instances made by `make`) confined to the blocker's combination: the extra
+ *  cycles a block of the blocker takes with them, times the combination's size. `extra` are
+ *  instructions each instance needs beside the form (dependency breakers): the block is timed
+ *  with them, without the form, as the base. */
+export function confined(runner: Runner, b: Blocker, size: number, make: (k: number) => Instruction[], instances: number, atLeast = 8, extra?: (k: number) => Instruction[]): number {
+  const n = Math.max(atLeast, size * 8);
+  const blk = (k: number): Instruction[] => rep(n, (j) => b.make(j + k * n));
+  const base = extra
+    ? runner.run({ name: `block ${b.text} ×${n} + breakers`, code: x.encode(rep(instances, (k) => [...blk(k), ...extra(k)])) }).cycles / instances
+    : blockCycles(runner, b, n);
+  const withForm = runner.run({ name: `block ${b.text} ×${n} + form`, code: x.encode(rep(instances, (k) => [...blk(k), ...(extra ? extra(k) : []), ...make(k)])) });
+  return (withForm.cycles / instances - base) * size;
+}
+
+const blockCache = new WeakMap<Runner, Map<string, number>>();
+
+function blockCycles(runner: Runner, b: Blocker, n: number): number {
+  let m = blockCache.get(runner);
+  if (!m) { m = new Map(); blockCache.set(runner, m); }
+  const key = `${b.text}/${n}`;
+  const hit = m.get(key);
+  if (hit !== undefined) return hit;
+  const t = runner.run({ name: `block ${b.text} ×${n}`, code: x.encode(rep(n, b.make)) });
+  m.set(key, t.cycles);
+  return t.cycles;
+}

@@ -1,0 +1,60 @@
+// The virtual CPU the characterization's tests run on: a Golden Cove-like issue width (6) with
+// Skylake's port numbers, and figures per form chosen to exercise every method — including a
+// form the LLVM hypothesis gets wrong. Nothing here comes from a real core; the tests check the
+// inference recovers exactly these figures.
+import type { VirtualMachine } from '../../../src/measure/characterize/virtualCpu.js';
+
+const P0156 = [0, 1, 5, 6];
+const g = (count: number, ports: number[]) => ({ count, ports });
+
+export const VIRTUAL: VirtualMachine = {
+  ports: [0, 1, 2, 3, 4, 5, 6, 7],
+  issueWidth: 6,
+  rsSize: 97,
+  dividerPort: 0,
+  forms: {
+    // helpers and blockers
+    'NOP': { ports: [], fused: 1, latency: 0 },
+    'JMP (Rel8)': { ports: [g(1, [6])], latency: 1 },
+    'ADD (R64, R64)': { ports: [g(1, P0156)], latency: 1 },
+    'IMUL (R64, R64)': { ports: [g(1, [1])], latency: 3 },
+    'MOV (R64, M64)': { ports: [g(1, [2, 3])], latency: 5 },
+    'MOV (M64, R64)': { ports: [g(1, [2, 3, 7]), g(1, [4])], fused: 1, latency: 1 },
+    'MOV (R64, R64)': { ports: [g(1, P0156)], latency: 1, eliminated: true },
+    'MOVSXD (R64, R32)': { ports: [g(1, P0156)], latency: 1 },
+    'MOVSX (R64, R16)': { ports: [g(1, P0156)], latency: 1 },
+    'MOVSX (R64, R8)': { ports: [g(1, P0156)], latency: 1 },
+    'XOR (R64, R64)': { ports: [g(1, P0156)], latency: 1, zeroIdiom: true },
+    'XOR (R32, R32)': { ports: [g(1, P0156)], latency: 1, zeroIdiom: true },
+    'MOV (R32, I32)': { ports: [g(1, P0156)], latency: 1 },
+    'TEST (R64, R64)': { ports: [g(1, P0156)], latency: 1 },
+    'CMOVB (R64, R64)': { ports: [g(1, [0, 6])], latency: 1 },
+    'IMUL (R64, R64, I8)': { ports: [g(1, [1])], latency: 3 },
+    'VPADDD (XMM, XMM, XMM)': { ports: [g(1, [0, 1, 5])], latency: 1 },
+    'VPMULUDQ (XMM, XMM, XMM)': { ports: [g(1, [0, 1])], latency: 5 },
+    'PSHUFD (XMM, XMM, I8)': { ports: [g(1, [5])], latency: 1 },
+    'MOVQ (XMM, R64)': { ports: [g(1, [5])], latency: 2 },
+    'MOVQ (R64, XMM)': { ports: [g(1, [0])], latency: 2 },
+    // the forms under test
+    'ADD (R64, I8)': { ports: [g(1, P0156)], latency: 1, eliminated: true },
+    'ADDSD (XMM, XMM)': { ports: [g(1, [0, 1])], latency: 2 },
+    'PHADDD (XMM, XMM)': { ports: [g(2, [5]), g(1, [0, 1, 5])], latency: 3 },
+    'MUL (R64)': { ports: [g(1, [1]), g(1, [5])], latency: { RAX: 3, RDX: 4, flags: 3, other: 3 } },
+    'DIV (R64)': { ports: [g(2, P0156), g(1, [0])], latency: { RAX: 14, RDX: 14, other: 14 }, divCycles: 10 },
+    'POPCNT (R64, R64)': { ports: [g(1, [1])], latency: 3 },
+    'ADD (R64, M64)': { ports: [g(1, P0156), g(1, [2, 3])], fused: 1, latency: 6, readLate: { op0: 5 } },
+  },
+};
+
+/** What an LLVM-like model says of some forms: right for most, wrong for POPCNT (it puts the
+ *  µop on every ALU port, the virtual CPU has it on port 1 only). */
+export const HYPOTHESIS: Record<string, { count: number; ports: number[] }[]> = {
+  'ADD (R64, R64)': [g(1, P0156)],
+  'ADDSD (XMM, XMM)': [g(1, [0, 1])],
+  'PHADDD (XMM, XMM)': [g(2, [5]), g(1, [0, 1, 5])],
+  'MUL (R64)': [g(1, [1]), g(1, [5])],
+  'DIV (R64)': [g(2, P0156), g(1, [0])],
+  'POPCNT (R64, R64)': [g(1, P0156)],
+  'ADD (R64, M64)': [g(1, P0156), g(1, [2, 3])],
+  'MOV (M64, R64)': [g(1, [2, 3, 7]), g(1, [4])],
+};
