@@ -44,6 +44,7 @@ export const Code = iced.Code; export type Code = Iced.Code;
 export const ConditionCode = iced.ConditionCode; export type ConditionCode = Iced.ConditionCode;
 export const CpuidFeature = iced.CpuidFeature; export type CpuidFeature = Iced.CpuidFeature;
 export const Decoder = iced.Decoder; export type Decoder = Iced.Decoder;
+export const Encoder = iced.Encoder; export type Encoder = Iced.Encoder;
 export const DecoderOptions = iced.DecoderOptions; export type DecoderOptions = Iced.DecoderOptions;
 export const FlowControl = iced.FlowControl; export type FlowControl = Iced.FlowControl;
 export const Formatter = iced.Formatter; export type Formatter = Iced.Formatter;
@@ -51,8 +52,10 @@ export const FormatterSyntax = iced.FormatterSyntax; export type FormatterSyntax
 export const Instruction = iced.Instruction; export type Instruction = Iced.Instruction;
 export const InstructionInfoFactory = iced.InstructionInfoFactory; export type InstructionInfoFactory = Iced.InstructionInfoFactory;
 export const MemorySizeExt = iced.MemorySizeExt; export type MemorySizeExt = Iced.MemorySizeExt;
+export const MemoryOperand = iced.MemoryOperand; export type MemoryOperand = Iced.MemoryOperand;
 export const Mnemonic = iced.Mnemonic; export type Mnemonic = Iced.Mnemonic;
 export const OpAccess = iced.OpAccess; export type OpAccess = Iced.OpAccess;
+export const OpCodeOperandKind = iced.OpCodeOperandKind; export type OpCodeOperandKind = Iced.OpCodeOperandKind;
 export const OpKind = iced.OpKind; export type OpKind = Iced.OpKind;
 export const Register = iced.Register; export type Register = Iced.Register;
 export const RegisterExt = iced.RegisterExt; export type RegisterExt = Iced.RegisterExt;

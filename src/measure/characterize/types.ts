@@ -56,6 +56,8 @@ export interface FormResult {
   /** unfused-domain µops: the port usage's total */
   unfusedUops?: number;
   ports: PortUse[];
+  /** why the port usage failed a consistency check (kept, marked) */
+  portsInconsistent?: string;
   /** how the port usage was decided */
   portsFrom: 'measured' | 'hypothesis' | 'measured and hypothesis' | 'none';
   /** cycles the divider is busy (divisions and square roots) */
@@ -69,6 +71,9 @@ export interface FormResult {
 
 export interface MachineResult {
   renameWidth: Figure;
+  /** why the NOP filler cannot bound the rename stage on this core (then no fused-domain count
+   *  is derived from it), or absent */
+  fillerProblem?: string;
   takenBranchesPerCycle: Figure;
   loadToUse: Figure;
   storeForwarding: Figure;

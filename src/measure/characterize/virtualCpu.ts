@@ -56,7 +56,7 @@ export class VirtualCpu implements Runner {
 
   run(b: Bench): Timing {
     this.runs++;
-    const decoded = decodeRegion(b.code, 0, 64, b.name);
+    const decoded = executed(decodeRegion(b.code, 0, 64, b.name), b.name);
     const program = this.program(decoded);
     const params: MachineParams = { arch: 'VIRTUAL', ports: [...this.machine.ports], issueWidth: this.machine.issueWidth, rsSize: this.machine.rsSize, dividerPort: this.machine.dividerPort };
     const model = { mechanisms: { microFusion: true, zeroIdioms: true } };
@@ -147,6 +147,20 @@ export class VirtualCpu implements Runner {
     });
     return split(instructions, deps);
   }
+}
+
+/** The instructions a body executes: a forward jump skips what lies before its target (the
+ *  taken-branch benchmark's padding), re-decoded so that lines count executed instructions. */
+function executed(decoded: DecodedInstruction[], name: string): DecodedInstruction[] {
+  const keep: DecodedInstruction[] = [];
+  let skipTo = -1;
+  for (const d of decoded) {
+    if (d.address < skipTo) continue;
+    keep.push(d);
+    if (d.branch?.kind === 'unconditional' && d.branch.target !== null && d.branch.target > d.address) skipTo = d.branch.target;
+  }
+  if (keep.length === decoded.length) return decoded;
+  return decodeRegion(Uint8Array.from(Buffer.from(keep.map((d) => d.bytes).join(''), 'hex')), 0, 64, name);
 }
 
 /**

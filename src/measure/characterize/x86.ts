@@ -3,12 +3,7 @@
 // encoding with iced-x86's encoder. Every benchmark is a list of iced Instructions encoded back
 // to back; nothing here runs code.
 
-import { Code, Decoder, DecoderOptions, Instruction, Register } from '../../disasm/iced.js';
-import { createRequire } from 'node:module';
-import type * as Iced from 'iced-x86';
-
-const iced = createRequire(import.meta.url)('iced-x86') as typeof Iced;
-const { Encoder, MemoryOperand } = iced;
+import { Code, Decoder, DecoderOptions, Encoder, Instruction, MemoryOperand, Register } from '../../disasm/iced.js';
 
 /** The register classes the generators rename. */
 export type RegClass = 'gpr8' | 'gpr16' | 'gpr32' | 'gpr64' | 'xmm' | 'ymm' | 'zmm' | 'k' | 'mm';
@@ -83,7 +78,7 @@ export function encode(list: readonly Instruction[]): Uint8Array {
 }
 
 /** [base] as an iced memory operand. */
-export function mem(base: number, index: number | null = null): Iced.MemoryOperand {
+export function mem(base: number, index: number | null = null): MemoryOperand {
   return index === null
     ? new MemoryOperand(reg('gpr64', base), Register.None, 1, 0n, 0, false, Register.None)
     : new MemoryOperand(reg('gpr64', base), reg('gpr64', index), 1, 0n, 0, false, Register.None);
@@ -126,7 +121,9 @@ export const vpaddd = (a: number, b: number, c: number): Instruction => Instruct
 export const vpmuludq = (a: number, b: number, c: number): Instruction => Instruction.createRegRegReg(Code.VEX_Vpmuludq_xmm_xmm_xmmm128, reg('xmm', a), reg('xmm', b), reg('xmm', c));
 /** the one-byte NOP: a rename slot and no execution port on Intel cores */
 export const nop = (): Instruction => Instruction.create(Code.Nopd);
-/** Encodes `jmp +0` blocks: each jump's target is the next instruction. */
+/** n taken jumps, one per 64-byte line: each `jmp` skips the 62 bytes of int3 after it to the
+ *  next line's jump (straight-line control flow, every branch taken; one per line because cores
+ *  track a few branches per line, and two per line would measure that limit instead) */
 export function jumps(n: number): Uint8Array {
-  return Uint8Array.from(Array.from({ length: n }, () => [0xeb, 0x00]).flat());
+  return Uint8Array.from(Array.from({ length: n }, () => [0xeb, 62, ...new Array<number>(62).fill(0xcc)]).flat());
 }

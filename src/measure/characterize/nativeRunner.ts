@@ -1,0 +1,40 @@
+// The host as a Runner: each benchmark runs in the measurement harness of `uopscope measure`
+// (assets/measure/harness.c: a sandboxed child, the body unrolled ×100 and ×200, core cycles from
+// perf or the calibrated TSC), several times; the lowest of the runs' 10th percentiles is kept
+// and the highest beside it, so a shared machine's noise shows as spread instead of being
+// averaged in.
+
+import { cyclesOf, notMeasurable, runHarness } from '../harness.js';
+import { COUNTER } from './x86.js';
+import type { Bench, Runner, Timing } from './runner.js';
+
+export interface NativeOptions {
+  /** timed repetitions per harness run (default 30) */
+  repetitions?: number;
+  /** harness runs per benchmark (default 5) */
+  runs?: number;
+  cacheDir?: string;
+}
+
+export class NativeRunner implements Runner {
+  readonly kind = 'host' as const;
+  runsDone = 0;
+  constructor(private readonly o: NativeOptions = {}) {}
+
+  run(b: Bench): Timing {
+    const runs: number[] = [];
+    const n = this.o.runs ?? 5;
+    for (let k = 0; k < n; k++) {
+      this.runsDone++;
+      const r = runHarness(b.code, {
+        counter: COUNTER,
+        repetitions: this.o.repetitions ?? 30,
+        ...(b.startValues ? { startValues: b.startValues } : {}),
+        ...(this.o.cacheDir !== undefined ? { cacheDir: this.o.cacheDir } : {}),
+      });
+      if (!r.ok) return { cycles: NaN, high: NaN, runs, failed: notMeasurable(r) };
+      runs.push(cyclesOf(r, r.unrolled.p10));
+    }
+    return { cycles: Math.min(...runs), high: Math.max(...runs), runs };
+  }
+}
