@@ -291,9 +291,7 @@ test('bad configurations are refused with a clear error; an empty program takes 
 
 test('the X/Y examples of thesis §3.3', () => {
   // X: two µops, one on port 0 and one on port 1, latency 2; Y: one µop on port 1, latency 2.
-  // biome-ignore lint/correctness/noComponentHookFactories: the thesis's instruction names, not components
   const X = (line: number): SimInstruction => ({ ...I(line, [[0], [1]], 2), asm: 'X' });
-  // biome-ignore lint/correctness/noComponentHookFactories: the thesis's instruction names, not components
   const Y = (line: number): SimInstruction => ({ ...I(line, [[1]], 2), asm: 'Y' });
   // X before Y: X takes ports 0 and 1 in cycle 1, Y gets port 1 in cycle 2 → 3 cycles
   const xy = createEngine({ instructions: [X(0), Y(1)], deps: [] }, SNB, cfg(1));
