@@ -54,14 +54,14 @@ export async function runExplorer(props: Omit<ExplorerProps, 'onQuit'>): Promise
 
 /** Lets the user choose one of several regions; 'quit' / 'interrupt' (Ctrl-C) when they leave.
  *  The picker is erased after. */
-export async function pickRegion(file: string, regions: RegionChoice[]): Promise<number | QuitHow> {
+export async function pickRegion(file: string, regions: RegionChoice[], initial = 0): Promise<number | QuitHow> {
   return new Promise<number | QuitHow>((resolve) => {
     const done = (v: number | QuitHow) => {
       app.clear();
       app.unmount();
       resolve(v);
     };
-    const app = render(<RegionPicker file={file} regions={regions} onPick={(i) => done(i)} onCancel={(how) => done(how)} />,
+    const app = render(<RegionPicker file={file} regions={regions} initial={initial} onPick={(i) => done(i)} onCancel={(how) => done(how)} />,
       { exitOnCtrlC: false });
   });
 }

@@ -216,9 +216,9 @@ export function onlyLoopJumps(instrs: DecodedInstruction[]): number[] {
 /**
  * The two paths through the FIRST conditional jump inside the loop (thesis §2.7; forward, to a
  * line of the region — the loop's back edge or a jump out has no second side): left =
- * fall-through, right = taken. Later conditional jumps fall through; unconditional forward
- * jumps are followed; a path ends at the region's end, a backward branch, or a jump out of the
- * region. Null when there is no such jump (see onlyLoopJumps).
+ * fall-through, right = taken. Later conditional jumps fall through, except a jump back to
+ * line 0 (the closing branch), where the path ends; unconditional jumps to a line other than 0
+ * are followed; a path ends at the region's end, a jump to line 0, or a jump out of the region. Null when there is no such jump (see onlyLoopJumps).
  */
 export function branchPaths(instrs: DecodedInstruction[]): { branchLine: number; left: number[]; right: number[] } | null {
   const branchLine = instrs.findIndex(insideBranch);
@@ -233,7 +233,12 @@ export function branchPaths(instrs: DecodedInstruction[]): { branchLine: number;
       const ins = instrs[cur]!;
       const b = ins.branch;
       if (b && b.kind === 'unconditional') {
-        cur = b.targetLine !== null && !b.backward ? b.targetLine : null;
+        // a jump to a later line, or back to a line other than the first (a loop laid out from
+        // its test: a path placed before it jumps back into the loop); a jump to line 0 closes it
+        cur = b.targetLine !== null && b.targetLine !== 0 ? b.targetLine : null;
+      } else if (b && b.kind === 'conditional' && b.targetLine === 0) {
+        // the loop's closing branch: the path ends where the next iteration starts
+        cur = null;
       } else if (!fallsThrough(ins)) {
         cur = null;
       } else {

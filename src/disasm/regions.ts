@@ -1,10 +1,11 @@
 // Region selection: IACA byte markers, LLVM-MCA/OSACA comment markers (assembly input),
 // --function SYMBOL, --range START:END, and loops found from backward branches.
-import { Decoder, DecoderOptions, FlowControl, Instruction, OpKind } from './iced.js';
 import { UserError } from '../errors.js';
 import { hex } from './bytes.js';
 import { decodeRegion } from './decode.js';
-import type { ImageSection, LoadedInput, LoadedRegion, Region, RegionSelection } from './types.js';
+import type { DecodedInstruction, ImageSection, LoadedInput, LoadedRegion, LoopRole, Region, RegionSelection } from './types.js';
+import { naturalLoops, type NaturalLoop } from './loops.js';
+import { demangleAll } from './demangle.js';
 
 /** IACA's start marker: mov ebx, 111 followed by the fs-prefixed address-size nop 64 67 90. */
 export const IACA_START = Uint8Array.from([0xbb, 0x6f, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90]);
@@ -51,41 +52,87 @@ export function findIacaRegions(input: LoadedInput): Region[] {
   return regions;
 }
 
-/** Loops from backward direct branches (linear sweep of the code), innermost (smallest) first. */
-export function findLoops(input: LoadedInput): Region[] {
-  const loops: Region[] = [];
-  const seen = new Set<string>();
-  for (const sec of input.sections.filter((s) => s.executable)) {
-    const enclosingSymbol = symbolFinder(input, sec);
-    const dec = new Decoder(input.bitness, sec.data, DecoderOptions.None);
-    const ins = new Instruction();
-    let pos = 0;
-    while (pos < sec.data.length) {
-      dec.position = pos;
-      dec.ip = BigInt(sec.address + pos);
-      dec.decodeOut(ins);
-      if (ins.isInvalid || ins.length === 0) { pos += 1; continue; }
-      const fc = ins.flowControl;
-      if ((fc === FlowControl.ConditionalBranch || fc === FlowControl.UnconditionalBranch) &&
-          (ins.op0Kind === OpKind.NearBranch64 || ins.op0Kind === OpKind.NearBranch32 || ins.op0Kind === OpKind.NearBranch16)) {
-        const target = Number(ins.nearBranchTarget);
-        const at = sec.address + pos;
-        const end = at + ins.length;
-        if (target <= at && target >= sec.address) {
-          const key = `${sec.name}:${target}:${end}`;
-          if (!seen.has(key)) {
-            seen.add(key);
-            const fn = enclosingSymbol(target);
-            loops.push({ index: 0, kind: 'loop', name: `loop at ${hex(target)}${fn ? ` in ${fn}` : ''} (${end - target} bytes)`, start: target, end, section: sec.name });
-          }
-        }
-      }
-      pos += ins.length;
-    }
-    ins.free();
-    dec.free();
+/** A loop as a region: named after its header, its function and its part in the function. */
+function loopRegion(l: NaturalLoop, symbol: string | null, role: LoopRole, main: NaturalLoop | null, names: Map<string, string>): Region {
+  const bytes = l.segments.reduce((n, s) => n + s.end - s.start, 0);
+  const fn = symbol ? names.get(symbol) ?? symbol : null;
+  const what = role === 'main' ? (main ? 'main loop' : '')
+    : role === 'remainder' ? `remainder of the loop at ${hex(main!.header)}`
+    : role === 'prologue' ? `prologue of the loop at ${hex(main!.header)}`
+    : role === 'outer' ? 'outer loop' : '';
+  const laidOut = l.segments.length > 1 || l.segments[0]!.start !== l.start || l.segments[0]!.end !== l.end;
+  return {
+    index: 0, kind: 'loop',
+    name: `loop at ${hex(l.header)}${fn ? ` in ${fn}` : ''} (${bytes} bytes${what ? `, ${what}` : ''})`,
+    start: l.start, end: l.end, section: l.section, role,
+    ...(laidOut ? { segments: l.segments.map((x) => ({ ...x })) } : {}),
+  };
+}
+
+/**
+ * The loops of a function (or of symbol-less code) and their parts: the main loop is the
+ * innermost loop a user most likely means, chosen by MAIN_RULE; an innermost loop that does a
+ * subset of the main loop's operations with narrower vectors or fewer instructions is its
+ * remainder (after it) or prologue (before it), as compilers emit around a vectorized or unrolled
+ * loop; a loop with loops inside is an outer loop.
+ */
+function roles(group: NaturalLoop[]): { main: NaturalLoop | null; role: Map<NaturalLoop, LoopRole> } {
+  const role = new Map<NaturalLoop, LoopRole>();
+  const inner = group.filter((l) => l.innermost);
+  let main: NaturalLoop | null = null;
+  for (const l of inner) {
+    if (!main || l.vectorBits > main.vectorBits || (l.vectorBits === main.vectorBits && l.instructions > main.instructions)) main = l;
   }
-  return loops.sort((a, b) => a.end - a.start - (b.end - b.start) || a.start - b.start);
+  for (const l of group) {
+    if (!l.innermost) { role.set(l, 'outer'); continue; }
+    if (l === main) { role.set(l, 'main'); continue; }
+    const lesser = l.vectorBits < main!.vectorBits || l.instructions < main!.instructions;
+    const subset = [...l.ops].every((o) => main!.ops.has(o));
+    role.set(l, lesser && subset ? (l.start > main!.start ? 'remainder' : 'prologue') : 'other');
+  }
+  return { main: inner.length > 1 ? main : null, role };
+}
+
+/** How the main loop is chosen, as the notes say it. */
+export const MAIN_RULE = 'the one with the widest vectors, then the most instructions (vectorized or unrolled, not a remainder)';
+
+interface FoundLoop { region: Region; loop: NaturalLoop; main: boolean; group: NaturalLoop[]; fn: string | null }
+
+const loopCache = new WeakMap<LoadedInput, FoundLoop[]>();
+
+/** Natural loops (see loops.ts) in address order, with their parts in their functions. */
+function foundLoops(input: LoadedInput): FoundLoop[] {
+  const cached = loopCache.get(input);
+  if (cached) return cached;
+  const loops = naturalLoops(input);
+  const finders = new Map(input.sections.map((sec) => [sec.name, symbolFinder(input, sec)]));
+  const shown = (l: NaturalLoop) => l.fn ?? finders.get(l.section)?.(l.header) ?? null;
+  const names = demangleAll([...new Set(loops.flatMap((l) => { const n = shown(l); return n ? [n] : []; }))]);
+  const groups = new Map<string, NaturalLoop[]>();
+  for (const l of loops) {
+    // code without a function symbol around it (a stripped part of a binary): each loop on its
+    // own, as the loops of unrelated functions (assembly and raw code are one piece)
+    const key = `${l.section}\0${l.fn ?? (input.format === 'asm' || input.format === 'raw' ? '' : `@${l.header}`)}`;
+    const g = groups.get(key);
+    if (g) g.push(l); else groups.set(key, [l]);
+  }
+  const info = new Map<NaturalLoop, { role: LoopRole; main: NaturalLoop | null; group: NaturalLoop[] }>();
+  for (const g of groups.values()) {
+    const { main, role } = roles(g);
+    for (const l of g) info.set(l, { role: role.get(l)!, main, group: g });
+  }
+  const out = loops.map((l) => {
+    const { role, main, group } = info.get(l)!;
+    const sym = shown(l);
+    return { region: loopRegion(l, sym, role, main, names), loop: l, main: role === 'main', group, fn: sym ? names.get(sym) ?? sym : null };
+  });
+  loopCache.set(input, out);
+  return out;
+}
+
+/** The natural loops of the input as regions, in address order (see loops.ts). */
+export function findLoops(input: LoadedInput): Region[] {
+  return foundLoops(input).map((f) => f.region);
 }
 
 /** Finds the symbol a code address lies in (the nearest at or below it) for one section, by
@@ -109,18 +156,19 @@ function symbolFinder(input: LoadedInput, sec: ImageSection): (addr: number) => 
 
 const number = (list: Region[]): Region[] => list.map((r, i) => ({ ...r, index: i + 1 }));
 
-/** The loops inside [start, end) of a section, innermost first. */
+/** The loops inside [start, end) of a section, in address order. */
 export function functionLoops(input: LoadedInput, section: string, start: number, end: number): Region[] {
   return findLoops(input).filter((l) => l.section === section && l.start >= start && l.end <= end);
 }
 
 /** The regions `uopscope regions` lists: marked ones if any, else (raw code: all bytes, then)
- *  the loop candidates, innermost first. Without a selection the first one is analysed. */
+ *  the loops, in address order. Without a selection defaultRegion() chooses. */
 export function listRegions(input: LoadedInput): Region[] {
   const marked = [...findIacaRegions(input), ...input.commentRegions];
   if (marked.length) return number(marked);
   if (input.format === 'raw') {
-    // raw code without markers: all of it first (what --hex usually means), then its loops
+    // raw code without markers: all of it first (what --hex of a straight block means), then its
+    // loops; the default is still the main loop when there is one (defaultRegion)
     const s = input.sections[0]!;
     return number([{ index: 0, kind: 'whole', name: 'all bytes', start: s.address, end: s.address + s.data.length, section: s.name }, ...findLoops(input)]);
   }
@@ -131,6 +179,38 @@ export function listRegions(input: LoadedInput): Region[] {
     if (s) return number([{ index: 0, kind: 'whole', name: `all code of ${s.name}`, start: s.address, end: s.address + s.data.length, section: s.name }]);
   }
   return number(loops);
+}
+
+const sameLoop = (a: Region, b: Region) => a.kind === 'loop' && b.kind === 'loop' && a.section === b.section && a.start === b.start && a.end === b.end && a.name === b.name;
+
+/** Why a loop was chosen among its function's loops (for the notes). */
+function choiceWhy(f: FoundLoop, found: FoundLoop[], list: Region[], fns: number): string {
+  const fn = f.fn;
+  const of = fn ? `${fn}${fns > 1 ? ', the first function with a loop,' : ''}` : 'this code';
+  const inner = f.group.filter((l) => l.innermost);
+  if (f.group.length === 1) return `the only loop of ${of}`;
+  const others = found.filter((o) => f.group.includes(o.loop) && o.region !== f.region).map((o) => {
+    const at = list.findIndex((r) => sameLoop(r, o.region));
+    return `${at >= 0 ? `region ${at + 1}` : hex(o.region.start)} is ${o.region.role === 'remainder' ? 'its remainder' : o.region.role === 'prologue' ? 'its prologue' : o.region.role === 'outer' ? 'an outer loop' : 'another loop'}`;
+  });
+  if (inner.length === 1) return `the innermost loop of ${of}${others.length ? ` (${others.join(', ')})` : ''}`;
+  return `the main loop of ${of} (of its ${inner.length} innermost loops, ${MAIN_RULE}${others.length ? `; ${others.join(', ')}` : ''})`;
+}
+
+/** The region analysed when none is named, and why (null: none to choose from). */
+export function defaultRegion(input: LoadedInput, list: Region[] = listRegions(input)): Region | null {
+  if (!list.length) return null;
+  const found = foundLoops(input);
+  const main = found.find((f) => f.main && list.some((r) => sameLoop(r, f.region)));
+  if (!main || list[0]!.kind !== 'whole' && list[0]!.kind !== 'loop') {
+    const r = list[0]!;
+    return list.length > 1 ? { ...r, note: `${input.file} holds ${list.length} regions; analysing region 1 (${r.name}); choose another with --region N (see 'uopscope regions ${input.file}')` } : r;
+  }
+  const at = list.findIndex((r) => sameLoop(r, main.region));
+  const fns = new Set(found.map((f) => f.group)).size;
+  const why = choiceWhy(main, found, list, fns);
+  if (list.length === 1) return { ...main.region, index: at + 1, note: `analysing ${why}` };
+  return { ...main.region, index: at + 1, note: `analysing region ${at + 1} of ${list.length}, ${why}; choose another with --region N (see 'uopscope regions ${input.file}')` };
 }
 
 function parseAddress(s: string, what: string): number {
@@ -187,12 +267,22 @@ export function resolveRegion(input: LoadedInput, sel: RegionSelection = {}): Re
   if (sel.function !== undefined) {
     const { sym, sec, end } = functionExtent(input, String(sel.function));
     if (!sel.wholeFunction) {
-      // a function with loops: its innermost loop (the loops are listed innermost first)
+      // a function with loops: its main loop, or the one the picker chose
       const loops = functionLoops(input, sec.name, sym.address, end);
+      if (sel.functionLoop !== undefined) {
+        const l = loops[sel.functionLoop - 1];
+        if (!l) throw new UserError(`--function ${sym.name}: it has ${loops.length} loop${loops.length === 1 ? '' : 's'}, not a loop ${sel.functionLoop}`);
+        return { ...l, index: 1 };
+      }
       if (loops.length) {
-        const l = loops[0]!;
-        const more = loops.length > 1 ? `the innermost of its ${loops.length} loops (the others: --range ${loops.slice(1).map((x) => `${hex(x.start)}:${hex(x.end)}`).join(', ')})` : 'its loop';
-        return { ...l, index: 1, note: `function ${sym.name}: analysing ${more}, ${hex(l.start)}:${hex(l.end)}` };
+        const found = foundLoops(input);
+        const mains = found.filter((f) => f.main && loops.some((r) => sameLoop(r, f.region)));
+        const m = mains[0] ?? found.find((f) => sameLoop(f.region, loops[0]!))!;
+        const list = listRegions(input);
+        const why = loops.length === 1 ? 'its loop' : choiceWhy(m, found, list, 1).replace(/ of \S+ \(/, ' (');
+        const byRegion = list.some((r) => r.kind === 'loop');
+        const how = byRegion ? '' : ` (the others: ${loops.filter((l) => !sameLoop(l, m.region)).map((l) => `--range ${hex(l.start)}:${hex(l.end)}`).join(', ')})`;
+        return { ...m.region, index: 1, note: `function ${sym.name}: analysing ${why}${how}` };
       }
     }
     return {
@@ -207,10 +297,8 @@ export function resolveRegion(input: LoadedInput, sel: RegionSelection = {}): Re
     if (!Number.isInteger(n) || n < 1 || n > list.length) throw new UserError(`--region ${sel.region}: ${input.file} has ${list.length} region${list.length === 1 ? '' : 's'} (1–${list.length}); see 'uopscope regions ${input.file}'`);
     return list[n - 1]!;
   }
-  if (list.length > 1) {
-    return { ...list[0]!, note: `${input.file} holds ${list.length} regions; analysing region 1 (${list[0]!.name}); choose another with --region N (see 'uopscope regions ${input.file}')` };
-  }
-  if (list.length) return list[0]!;
+  const chosen1 = defaultRegion(input, list);
+  if (chosen1) return chosen1;
   throw new UserError(`${input.file}: no IACA markers, no LLVM-MCA/OSACA markers and no loop found; mark the loop (mov ebx, 111; .byte 0x64, 0x67, 0x90 … mov ebx, 222; .byte 0x64, 0x67, 0x90) or pass --function SYMBOL or --range START:END`);
 }
 
@@ -221,14 +309,42 @@ export function selectRegion(input: LoadedInput, sel: RegionSelection = {}): Loa
   if (region.end <= region.start) {
     throw new UserError(`${input.file}: ${region.name} at ${hex(region.start)} is empty (no instructions between the markers); put the loop between the start and end markers`);
   }
-  const bytes = sec.data.subarray(region.start - sec.address, region.end - sec.address);
   const where = `${input.file}: ${region.name}`;
-  const instructions = decodeRegion(bytes, region.start, input.bitness, where);
+  const instructions = region.segments
+    ? decodeSegments(sec, region.segments, input.bitness, where)
+    : decodeRegion(sec.data.subarray(region.start - sec.address, region.end - sec.address), region.start, input.bitness, where);
   if (region.kind === 'function') {
     // a symbol without a size runs to the next symbol: drop the alignment padding after it
     while (instructions.length > 1 && /^(NOP|INT3)$/.test(instructions.at(-1)!.mnemonic)) instructions.pop();
     const last = instructions.at(-1);
     if (last) region.end = last.address + last.length;
   }
+  const leaves = instructions.filter((i, k) => (i.branch?.kind === 'return' || i.branch?.kind === 'indirect') && !(region.kind === 'function' && sel.wholeFunction && k === instructions.length - 1));
+  if (leaves.length) {
+    const which = leaves.slice(0, 3).map((i) => `line ${i.line} (${i.intel})`).join(', ') + (leaves.length > 3 ? ` and ${leaves.length - 3} more` : '');
+    const note = `${which} ${leaves.length === 1 ? 'leaves' : 'leave'} the code for good (a return or an indirect jump): this is not a loop the processor repeats, and the figures run past ${leaves.length === 1 ? 'it' : 'them'} as straight-line code`;
+    region.note = region.note ? `${region.note}; ${note}` : note;
+  }
   return { file: input.file, format: input.format, region, instructions };
+}
+
+/** A loop laid out as several runs of addresses (see loops.ts's layout): decoded run by run and
+ *  numbered through, branches pointing at lines of the whole layout. */
+function decodeSegments(sec: ImageSection, segments: { start: number; end: number }[], bitness: 32 | 64, where: string): DecodedInstruction[] {
+  const out: DecodedInstruction[] = [];
+  for (const g of segments) {
+    for (const i of decodeRegion(sec.data.subarray(g.start - sec.address, g.end - sec.address), g.start, bitness, where)) {
+      i.line = out.length;
+      out.push(i);
+    }
+  }
+  const lineOf = new Map(out.map((i) => [i.address, i.line]));
+  for (const i of out) {
+    const b = i.branch;
+    if (!b || b.target === null) continue;
+    const t = lineOf.get(b.target) ?? null;
+    // backward in the layout: to a line before (a jump to the loop's first line closes it)
+    i.branch = { ...b, targetLine: t, backward: t !== null ? t <= i.line : b.target <= i.address };
+  }
+  return out;
 }

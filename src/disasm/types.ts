@@ -111,9 +111,18 @@ export interface Region {
   end: number;            // address after the last instruction
   section?: string;
   /** how the region was chosen when the user did not name it exactly (one line, for stderr and
-   *  the report): the innermost loop of a function, region 1 of several, … */
+   *  the report): the main loop of a function, region 1 of several, … */
   note?: string;
+  /** a loop: its blocks in the order the simulation lays them out, when that is not the one
+   *  range start–end (a block of the range is not the loop's, or the loop's test is not first) */
+  segments?: { start: number; end: number }[];
+  /** a loop's part in its function (src/disasm/regions.ts chooses it): the main loop, a
+   *  remainder or prologue copy of the main loop's work, a loop around other loops, or another
+   *  loop of its own */
+  role?: LoopRole;
 }
+
+export type LoopRole = 'main' | 'remainder' | 'prologue' | 'outer' | 'other';
 
 export interface LoadedRegion {
   file: string;
@@ -169,6 +178,9 @@ export interface RegionSelection {
    *  with loops is its innermost loop, since straight-line simulation of a function with loops
    *  means nothing */
   wholeFunction?: boolean;
+  /** --function: its Nth loop (1-based, in the order functionLoops lists them) instead of its
+   *  main loop (the explorer's picker) */
+  functionLoop?: number;
 }
 
 export interface ImageSection {

@@ -95,7 +95,10 @@ function prepare(instrs: readonly DecodedInstruction[], lines: readonly number[]
     if (HIDDEN_STATE.test(i.mnemonic)) return { ok: false, why: `line ${i.line} (${i.intel}) saves, restores or reads state the harness keeps from the region (every vector register, or the thread pointer): the harness does not run it` };
     if (i.memory?.segment === 'FS' || i.memory?.segment === 'GS') return { ok: false, why: `line ${i.line} (${i.intel}) addresses memory through ${i.memory.segment.toLowerCase()}, the thread pointer, which the harness does not give the region` };
     if (i.branch) {
-      if (branchLine !== null && (line === branchLine || (i.branch.kind === 'unconditional' && !i.branch.backward))) { removed.push(line); continue; }
+      // on a side: the internal branch, the jumps the side follows, and the loop's exits (a jump
+      // out of the region is not taken while the loop runs, as the simulation assumes)
+      if (branchLine !== null && (line === branchLine || (i.branch.kind === 'unconditional' && i.branch.targetLine !== null)
+        || (i.branch.kind === 'conditional' && i.branch.targetLine === null && i.branch.target !== null))) { removed.push(line); continue; }
       const b = i.branch;
       const kind = b.targetLine === null
         ? (b.kind === 'conditional' ? 'jumps out of the region (a loop exit: the branch comparison has no second side)' : 'leaves the straight-line path (a call, a return or an indirect or outgoing jump)')

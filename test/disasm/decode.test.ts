@@ -154,7 +154,7 @@ test('same-register forms and zero idioms', async () => {
 
 test('branches: kind, target, target line, backward', async () => {
   // 0: add rax, 1 / 1: jne 0 (backward) / 2: jmp rax (indirect)
-  const { instructions: ins } = await loadRegion({ hex: '4883c001 75fa ffe0', baseAddress: 0x1000 });
+  const { instructions: ins } = await loadRegion({ hex: '4883c001 75fa ffe0', baseAddress: 0x1000, region: 1 });
   assert.deepEqual(ins[1]!.branch, { kind: 'conditional', target: 0x1000, targetLine: 0, backward: true });
   assert.deepEqual(ins[2]!.branch, { kind: 'indirect', target: null, targetLine: null, backward: false });
   assert.equal(ins[0]!.branch, null);

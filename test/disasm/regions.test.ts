@@ -72,20 +72,23 @@ test('--range START:END (hex or decimal, END exclusive)', async () => {
   assert.equal(d.instructions[2]!.branch!.targetLine, 5);
 });
 
-test('without markers: loops from backward branches, innermost first', async () => {
+test('without markers: the natural loops, in address order; nested ones labelled', async () => {
   const input = await loadInput({ file: 'examples/bin/mca-markers' });
   const loops = listRegions(input);
   assert.ok(loops.length >= 2);
   assert.ok(loops.every((l) => l.kind === 'loop'));
-  for (let i = 1; i < loops.length; i++) assert.ok(loops[i]!.end - loops[i]!.start >= loops[i - 1]!.end - loops[i - 1]!.start);
+  for (let i = 1; i < loops.length; i++) assert.ok(loops[i]!.start >= loops[i - 1]!.start);
   assert.match(loops[0]!.name, /^loop at 0x[0-9a-f]+ in main/);
-  // nested loops: the inner one comes first
+  // nested loops: the outer one first (its start is lower), the inner one is the default
   // 0: add rax,1 / 1: add rbx,1 / 2: dec rcx / 3: jnz 1 / 4: dec rdx / 5: jnz 0
   const nested = await loadInput({ hex: '4883c001 4883c301 48ffc9 75f7 48ffca 75ee' });
   const l = listRegions(nested).filter((r) => r.kind === 'loop');
-  assert.deepEqual(l.map((r) => [r.start, r.end]), [[4, 13], [0, 18]]);
-  const inner = await loadRegion({ hex: '4883c001 4883c301 48ffc9 75f7 48ffca 75ee', region: 2 });
+  assert.deepEqual(l.map((r) => [r.start, r.end, r.role]), [[0, 18, 'outer'], [4, 13, 'main']]);
+  const inner = await loadRegion({ hex: '4883c001 4883c301 48ffc9 75f7 48ffca 75ee', region: 3 });
   assert.deepEqual(inner.instructions.map((i) => i.mnemonic), ['ADD', 'DEC', 'JNE']);
+  const chosen = await loadRegion({ hex: '4883c001 4883c301 48ffc9 75f7 48ffca 75ee' });
+  assert.deepEqual([chosen.region.start, chosen.region.end], [4, 13]);
+  assert.match(chosen.region.note!, /analysing region 3 of 3, the innermost loop of this code \(region 2 is an outer loop\)/);
 });
 
 test('raw input: --hex and --raw FILE', async () => {

@@ -30,8 +30,10 @@ test('defect 1: 999 COFF sections over the same 60 KB are decoded as one range',
   assert.equal(input.sections.length, 1);
   const single = inputFromBytes(coff({ body: loopCode(60000 - coffBodyOffset(1)), sections: [{ rawPtr: 0, rawSize: 60000 }] }), 'one.obj');
   assert.ok(listRegions(input).length > 1000);
-  // the same loops as the code decoded once (the section table's bytes differ, so compare the body's)
-  const bodyLoops = (i: typeof input, from: number) => listRegions(i).filter((r) => r.start >= from).length;
+  // the same loops as the code decoded once (the section table's bytes differ, so compare the
+  // body's; its first loop may differ too: whether its head dominates its jump back depends on
+  // how the table's bytes before it decode)
+  const bodyLoops = (i: typeof input, from: number) => listRegions(i).filter((r) => r.start >= from + 64).length;
   assert.equal(bodyLoops(input, coffBodyOffset(999)), bodyLoops(single, coffBodyOffset(999)));
 });
 

@@ -207,8 +207,10 @@ test('--function on a function with several loops offers them in the picker (key
     tmux('new-session', '-d', '-s', session, '-x', '100', '-y', '30', '-c', ROOT, `node --import tsx src/cli/main.cts ${tmp}/kern.o --function mat --arch SKL --iterations 20${AFTER}`);
     const s = await waitFor(session, /function mat holds \d+ regions: pick one/, 'the picker of the function\'s loops');
     assert.match(s, /the whole function mat, as one straight block/);
-    // Down, Down, Enter in one burst: the third entry
-    tmux('send-keys', '-t', session, 'Down', 'Down', 'Enter');
+    // the main (inner) loop is highlighted first, marked as the default
+    assert.match(s, /❯.*in mat .*main loop.*\(default\)|❯.*in mat .*\(default\)/);
+    // Up, Down, Down, Enter in one burst: the third entry
+    tmux('send-keys', '-t', session, 'Up', 'Down', 'Down', 'Enter');
     const e = await waitFor(session, /cycle 0 of/, 'the explorer');
     assert.match(e, /range 0x[0-9a-f]+:0x[0-9a-f]+|mat/);
     tmux('send-keys', '-t', session, 'q');

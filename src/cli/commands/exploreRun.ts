@@ -2,7 +2,7 @@
 // explorer on a terminal, else the report.
 import { homedir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { functionExtent, functionLoops, listRegions, loadInput, selectRegion } from '../../disasm/index.js';
+import { defaultRegion, functionExtent, functionLoops, listRegions, loadInput, resolveRegion, selectRegion } from '../../disasm/index.js';
 import { UserError } from '../../errors.js';
 import { colorEnabled } from '../../ui/theme.js';
 import { writeOutputFile } from '../outputFile.js';
@@ -51,9 +51,11 @@ export async function runExplore(args: ExploreArgv): Promise<void> {
   if (tty) { delete process.env.CI; delete process.env.CONTINUOUS_INTEGRATION; }
   const { runExplorer, pickRegion } = tty ? await importEsm<typeof import('../runExplorer.js')>(new URL('../runExplorer.js', import.meta.url).href) : { runExplorer: null, pickRegion: null };
   if (tty && pickRegion && region === undefined && sel.function === undefined && sel.range === undefined && regions.length > 1) {
+    // the region analysed without a choice is highlighted first and marked
+    const first = defaultRegion(input, regions)?.index ?? 1;
     const picked = await pickRegion(input.file, regions.map((r) => ({
-      index: r.index, label: `${String(r.index).padStart(2)}  ${r.kind.padEnd(8)} 0x${r.start.toString(16)}–0x${r.end.toString(16)}  ${r.name}`,
-    })));
+      index: r.index, label: `${String(r.index).padStart(2)}  ${r.kind.padEnd(8)} 0x${r.start.toString(16)}–0x${r.end.toString(16)}  ${r.name}${r.index === first ? '  (default)' : ''}`,
+    })), first - 1);
     if (picked === 'interrupt') { process.exitCode = 130; return; }
     if (picked === 'quit') return;
     region = picked;
@@ -64,14 +66,17 @@ export async function runExplore(args: ExploreArgv): Promise<void> {
     const loops = functionLoops(input, ext.sec.name, ext.sym.address, ext.end);
     if (loops.length > 1) {
       const choices = [...loops, { index: 0, kind: 'function' as const, name: `the whole function ${ext.sym.name}, as one straight block`, start: ext.sym.address, end: ext.end }];
+      const main = resolveRegion(input, { function: sel.function });
+      const first = Math.max(0, loops.findIndex((l) => l.start === main.start && l.end === main.end && l.name === main.name));
       const picked = await pickRegion(`function ${ext.sym.name}`, choices.map((r, i) => ({
-        index: i + 1, label: `${String(i + 1).padStart(2)}  ${r.kind.padEnd(8)} 0x${r.start.toString(16)}–0x${r.end.toString(16)}  ${r.name}`,
-      })));
+        index: i + 1, label: `${String(i + 1).padStart(2)}  ${r.kind.padEnd(8)} 0x${r.start.toString(16)}–0x${r.end.toString(16)}  ${r.name}${i === first ? '  (default)' : ''}`,
+      })), first);
       if (picked === 'interrupt') { process.exitCode = 130; return; }
       if (picked === 'quit') return;
       const c = choices[picked - 1]!;
+      // the loop by its number in the function (a loop laid out in several runs is no --range)
       if (c.kind === 'function') sel.wholeFunction = true;
-      else { delete sel.function; sel.range = `0x${c.start.toString(16)}:0x${c.end.toString(16)}`; }
+      else sel.functionLoop = picked;
     }
   }
   const loaded = selectRegion(input, { ...sel, ...(region !== undefined ? { region } : {}) });

@@ -9,6 +9,8 @@ export interface RegionChoice { index: number; label: string }
 export interface RegionPickerProps {
   file: string;
   regions: RegionChoice[];
+  /** the entry highlighted first (the region analysed without a choice); default the first */
+  initial?: number;
   onPick(index: number): void;
   /** q or esc: 'quit'; Ctrl-C: 'interrupt' */
   onCancel(how: 'quit' | 'interrupt'): void;
@@ -21,8 +23,9 @@ export interface RegionPickerProps {
  */
 export function RegionPicker(p: RegionPickerProps) {
   const { stdout } = useStdout();
-  const [index, setIndex] = useState(0);
-  const at = useRef(0);
+  const first = Math.max(0, Math.min(p.regions.length - 1, p.initial ?? 0));
+  const [index, setIndex] = useState(first);
+  const at = useRef(first);
   const done = useRef(false);
   const move = (by: number) => {
     at.current = Math.max(0, Math.min(p.regions.length - 1, at.current + by));

@@ -1,0 +1,383 @@
+// Loops as compilers find them: natural loops of each function's control-flow graph. A back
+// edge is an edge whose target (the loop's header) dominates its source; the loop is the header
+// and every block that reaches a back edge's source without passing the header. A loop therefore
+// never crosses a function boundary (each function's graph is built on its own, from its symbol's
+// extent) and never holds a `ret` or an indirect jump (their blocks have no known successor, so
+// they reach no back edge). Backward jumps that are not back edges (a path of an if/else the
+// compiler placed before the loop's test, a jump back from a cold block, a PLT stub's jump to the
+// PLT's head) are not loops.
+import { Decoder, DecoderOptions, FlowControl, Instruction, Mnemonic, OpKind, Register } from './iced.js';
+import type { ImageSection, LoadedInput } from './types.js';
+
+/** A run of consecutive addresses [start, end). */
+export interface Segment { start: number; end: number }
+
+export interface NaturalLoop {
+  section: string;
+  /** the header's address: where every iteration starts */
+  header: number;
+  /** lowest and highest address of the loop's blocks (end exclusive) */
+  start: number;
+  end: number;
+  /** the loop's blocks as runs of consecutive addresses, in the order the simulation lays them
+   *  out (chosen so that control passes from each run to the next, see layout()) */
+  segments: Segment[];
+  /** no other loop inside it */
+  innermost: boolean;
+  /** the function (symbol) the loop is in, or null in code without symbols */
+  fn: string | null;
+  /** instructions in the loop */
+  instructions: number;
+  /** widest packed (not scalar) vector operation, in bits: 0 for a scalar loop */
+  vectorBits: number;
+  /** the operations, scalar and vector spellings folded together ('MUL.D' for mulsd and
+   *  vmulpd): a remainder loop does a subset of its main loop's */
+  ops: Set<string>;
+}
+
+const enum Kind { Normal, Conditional, Jump, Stop }
+
+interface Partition { start: number; end: number; name: string | null }
+
+/** Assembler-local labels: not functions. */
+const isLocal = (name: string) => name.startsWith('.L') || /^L[A-Za-z_]*\d/.test(name) || name.startsWith('__uopscope_marker_');
+
+/**
+ * The functions of a section: the extents of sized symbols (ELF's STT_FUNC), and between them
+ * the code from one unsized symbol to the next (PE and Mach-O record no sizes). Assembly input is
+ * not split at unsized symbols: there a label such as `loop:` is usually inside a function.
+ */
+function partitions(input: LoadedInput, sec: ImageSection): Partition[] {
+  const secEnd = sec.address + sec.data.length;
+  const syms = input.symbols.filter((s) => s.section === sec.name && s.address >= sec.address && s.address < secEnd && !isLocal(s.name));
+  const sized = syms.filter((s) => s.size).sort((a, b) => a.address - b.address || b.size! - a.size!);
+  const extents: Partition[] = [];
+  for (const s of sized) {
+    const last = extents.at(-1);
+    if (last && s.address < last.end) continue; // an alias or a symbol inside a function
+    extents.push({ start: s.address, end: Math.min(s.address + s.size!, secEnd), name: s.name });
+  }
+  const split = input.format !== 'asm' && input.format !== 'raw';
+  const cuts = split ? [...new Set(syms.filter((s) => !s.size).map((s) => s.address))].sort((a, b) => a - b) : [];
+  const names = new Map<number, string>();
+  for (const s of syms) if (!s.size && !names.has(s.address)) names.set(s.address, s.name);
+  const out: Partition[] = [];
+  const gap = (from: number, to: number) => {
+    let at = from;
+    for (const c of cuts) {
+      if (c <= at || c >= to) continue;
+      out.push({ start: at, end: c, name: names.get(at) ?? null });
+      at = c;
+    }
+    if (at < to) out.push({ start: at, end: to, name: names.get(at) ?? null });
+  };
+  let at = sec.address;
+  for (const e of extents) {
+    gap(at, e.start);
+    out.push(e);
+    at = e.end;
+  }
+  gap(at, secEnd);
+  return out;
+}
+
+/** Padding between functions and before loop heads: never executed, not a block of its own. */
+const PADDING = new Set(['NOP', 'INT3', 'FNOP']);
+
+/** Scalar operations on vector registers (their width is not the loop's vector width). */
+const SCALAR = /S[SDH]$|^V?MOV[DQ]$|^V?U?COMIS|^V?PEXTR|^V?PINSR|^V?CVT|^V?BROADCAST|^VPBROADCAST|^VZERO/;
+
+function vectorWidth(reg: number): number {
+  const n = Register[reg] ?? '';
+  return n.startsWith('ZMM') ? 512 : n.startsWith('YMM') ? 256 : n.startsWith('XMM') ? 128 : 0;
+}
+
+/** The operation with its vector/scalar spelling folded: VMULPD and MULSD → MUL.D, VPADDD → ADD. */
+function foldOp(m: string): string {
+  let s = m.startsWith('V') && m.length > 3 ? m.slice(1) : m;
+  if (/^(FMADD|FMSUB|FNMADD|FNMSUB)\d{3}/.test(s)) s = s.replace(/\d{3}/, '');
+  const fp = /^(.*?)(PS|PD|SS|SD|PH|SH)$/.exec(s);
+  if (fp?.[1]) return `${fp[1]}.${fp[2]![1]}`;
+  if (/^P(ADD|SUB|MUL|AND|OR|XOR|MAX|MIN|CMP|SLL|SRL|SRA)/.test(s)) s = s.slice(1).replace(/(UD|SD|UB|SB|UW|SW|[BWDQ])$/, '');
+  return s;
+}
+
+interface Block { first: number; last: number; succ: number[]; pred: number[] }
+
+/** The natural loops of every executable section, in address order. */
+export function naturalLoops(input: LoadedInput): NaturalLoop[] {
+  const loops: NaturalLoop[] = [];
+  for (const sec of input.sections.filter((s) => s.executable)) {
+    const dec = new Decoder(input.bitness, sec.data, DecoderOptions.None);
+    const ins = new Instruction();
+    try {
+      for (const p of partitions(input, sec)) loops.push(...partitionLoops(sec, p, dec, ins));
+    } finally {
+      ins.free();
+      dec.free();
+    }
+  }
+  return loops.sort((a, b) => a.start - b.start || a.end - b.end);
+}
+
+function partitionLoops(sec: ImageSection, p: Partition, dec: Decoder, ins: Instruction): NaturalLoop[] {
+  // 1. decode the function linearly
+  const addr: number[] = [];
+  const len: number[] = [];
+  const kind: Kind[] = [];
+  const target: number[] = [];
+  const pad: boolean[] = [];
+  const mnem: number[] = [];
+  let pos = p.start - sec.address;
+  const endPos = p.end - sec.address;
+  let anyBack = false;
+  while (pos < endPos) {
+    dec.position = pos;
+    dec.ip = BigInt(sec.address + pos);
+    dec.decodeOut(ins);
+    const a = sec.address + pos;
+    if (ins.isInvalid || ins.length === 0 || pos + ins.length > endPos) {
+      addr.push(a); len.push(1); kind.push(Kind.Stop); target.push(-1); pad.push(false); mnem.push(-1);
+      pos += 1;
+      continue;
+    }
+    const fc = ins.flowControl;
+    const near = ins.op0Kind === OpKind.NearBranch64 || ins.op0Kind === OpKind.NearBranch32 || ins.op0Kind === OpKind.NearBranch16;
+    let k = Kind.Normal;
+    let t = -1;
+    if (fc === FlowControl.ConditionalBranch || fc === FlowControl.UnconditionalBranch) {
+      if (near) { k = fc === FlowControl.ConditionalBranch ? Kind.Conditional : Kind.Jump; t = Number(ins.nearBranchTarget); } else k = Kind.Stop;
+      if (t >= 0 && t <= a) anyBack = true;
+    } else if (fc === FlowControl.IndirectBranch || fc === FlowControl.Return || fc === FlowControl.Exception) {
+      k = Kind.Stop;
+    }
+    addr.push(a); len.push(ins.length); kind.push(k); target.push(t);
+    pad.push(PADDING.has((Mnemonic[ins.mnemonic] ?? '').toUpperCase()));
+    mnem.push(fc === FlowControl.Next ? ins.mnemonic : -1);
+    pos += ins.length;
+  }
+  // a loop needs a jump back to or before its own address: most functions have none
+  if (!anyBack) return [];
+  const n = addr.length;
+  const index = new Map<number, number>();
+  for (let i = 0; i < n; i++) index.set(addr[i]!, i);
+  // 2. basic blocks
+  const leader = new Uint8Array(n);
+  if (n) leader[0] = 1;
+  for (let i = 0; i < n; i++) {
+    if (kind[i] !== Kind.Normal && i + 1 < n) leader[i + 1] = 1;
+    if (target[i]! >= 0) { const j = index.get(target[i]!); if (j !== undefined) leader[j] = 1; }
+    // padding starts and ends a block of its own, so that it can be left out
+    if (pad[i] !== (i > 0 && pad[i - 1]) && i > 0) leader[i] = 1;
+  }
+  const blocks: Block[] = [];
+  const blockOf = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    if (leader[i]) blocks.push({ first: i, last: i, succ: [], pred: [] });
+    blocks.at(-1)!.last = i;
+    blockOf[i] = blocks.length - 1;
+  }
+  const isPadding = (b: Block) => { for (let i = b.first; i <= b.last; i++) if (!pad[i]) return false; return true; };
+  blocks.forEach((b, bi) => {
+    const l = b.last;
+    const k = kind[l]!;
+    const add = (to: number) => { if (!b.succ.includes(to)) { b.succ.push(to); blocks[to]!.pred.push(bi); } };
+    if ((k === Kind.Normal || k === Kind.Conditional) && l + 1 < n) add(blockOf[l + 1]!);
+    if (k === Kind.Conditional || k === Kind.Jump) {
+      const j = index.get(target[l]!);
+      if (j !== undefined) add(blockOf[j]!);
+    }
+  });
+  // 3. dominators (Cooper, Harvey, Kennedy: "A Simple, Fast Dominance Algorithm"), from a
+  // virtual root that enters the function at its start and at every block nothing else reaches
+  // (code reached through a jump table, or functions of a stripped binary); padding nothing
+  // jumps to is left out, else it would enter the block after it from the root
+  const nb = blocks.length;
+  const order: number[] = [];
+  const rpoNum = new Int32Array(nb).fill(-1);
+  const visited = new Uint8Array(nb);
+  const dfs = (root: number) => {
+    const stack: [number, number][] = [[root, 0]];
+    visited[root] = 1;
+    const post: number[] = [];
+    while (stack.length) {
+      const top = stack.at(-1)!;
+      const b = blocks[top[0]]!;
+      if (top[1] < b.succ.length) {
+        const s = b.succ[top[1]++]!;
+        if (!visited[s]) { visited[s] = 1; stack.push([s, 0]); }
+      } else { post.push(top[0]); stack.pop(); }
+    }
+    return post.reverse();
+  };
+  const roots: number[] = [];
+  for (let bi = 0; bi < nb; bi++) {
+    if (visited[bi]) continue;
+    if (bi !== 0 && (blocks[bi]!.pred.length > 0 || isPadding(blocks[bi]!))) continue;
+    roots.push(bi);
+    order.push(...dfs(bi));
+  }
+  // blocks reached only from padding or from cycles nothing enters: roots as well
+  for (let bi = 0; bi < nb; bi++) {
+    if (visited[bi] || isPadding(blocks[bi]!)) continue;
+    roots.push(bi);
+    order.push(...dfs(bi));
+  }
+  order.forEach((b, i) => { rpoNum[b] = i; });
+  const ROOT = -2;
+  const idom = new Int32Array(nb).fill(-1);
+  for (const r of roots) idom[r] = ROOT;
+  const intersect = (a: number, b: number): number => {
+    while (a !== b) {
+      if (a === ROOT || b === ROOT) return ROOT;
+      while (a !== ROOT && b !== ROOT && rpoNum[a]! > rpoNum[b]!) a = idom[a]!;
+      while (a !== ROOT && b !== ROOT && rpoNum[b]! > rpoNum[a]!) b = idom[b]!;
+    }
+    return a;
+  };
+  const isRoot = new Uint8Array(nb);
+  for (const r of roots) isRoot[r] = 1;
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const b of order) {
+      if (isRoot[b]) continue;
+      let nd = -1;
+      for (const q of blocks[b]!.pred) {
+        if (rpoNum[q]! < 0 || idom[q] === -1) continue;
+        nd = nd === -1 ? q : intersect(q, nd);
+      }
+      if (nd !== -1 && idom[b] !== nd) { idom[b] = nd; changed = true; }
+    }
+  }
+  // the dominator tree numbered in depth-first order: h dominates b when b's interval lies in h's
+  const kids: number[][] = Array.from({ length: nb }, () => []);
+  const tops: number[] = [];
+  for (const b of order) (idom[b]! >= 0 ? kids[idom[b]!]! : tops).push(b);
+  const pre = new Int32Array(nb).fill(-1);
+  const post = new Int32Array(nb).fill(-1);
+  let clock = 0;
+  for (const t of tops) {
+    const stack: [number, number][] = [[t, 0]];
+    pre[t] = clock++;
+    while (stack.length) {
+      const top = stack.at(-1)!;
+      const ch = kids[top[0]]!;
+      if (top[1] < ch.length) { const c = ch[top[1]++]!; pre[c] = clock++; stack.push([c, 0]); } else { post[top[0]] = clock++; stack.pop(); }
+    }
+  }
+  const dominates = (h: number, b: number): boolean => pre[h]! >= 0 && pre[b]! >= 0 && pre[h]! <= pre[b]! && post[b]! <= post[h]!;
+  // 4. back edges, and one loop per header (as compilers merge them)
+  const latches = new Map<number, number[]>();
+  for (let bi = 0; bi < nb; bi++) {
+    if (rpoNum[bi]! < 0) continue;
+    for (const s of blocks[bi]!.succ) {
+      if (!dominates(s, bi)) continue;
+      const l = latches.get(s);
+      if (l) l.push(bi); else latches.set(s, [bi]);
+    }
+  }
+  const bodies = new Map<number, Set<number>>();
+  for (const [h, ls] of latches) {
+    const body = new Set<number>([h]);
+    const work = ls.filter((l) => !body.has(l));
+    for (const l of work) body.add(l);
+    while (work.length) {
+      const x = work.pop()!;
+      for (const q of blocks[x]!.pred) if (!body.has(q) && rpoNum[q]! >= 0) { body.add(q); work.push(q); }
+    }
+    bodies.set(h, body);
+  }
+  const out: NaturalLoop[] = [];
+  const headers = [...bodies.keys()];
+  for (const [h, body] of bodies) {
+    const innermost = body.size === 1 || !headers.some((h2) => h2 !== h && body.has(h2));
+    const bl = [...body].sort((a, b) => a - b);
+    let count = 0;
+    for (const b of bl) count += blocks[b]!.last - blocks[b]!.first + 1;
+    const segs = layout(bl, h, blocks, addr, len, kind, target);
+    const { vectorBits, ops } = profile(sec, bl.flatMap((b) => Array.from({ length: blocks[b]!.last - blocks[b]!.first + 1 }, (_, k) => blocks[b]!.first + k)), addr, mnem, dec, ins);
+    out.push({
+      section: sec.name,
+      header: addr[blocks[h]!.first]!,
+      start: addr[blocks[bl[0]!]!.first]!,
+      end: addr[blocks[bl.at(-1)!]!.last]! + len[blocks[bl.at(-1)!]!.last]!,
+      segments: segs,
+      innermost,
+      fn: p.name,
+      instructions: count,
+      vectorBits,
+      ops,
+    });
+  }
+  return out;
+}
+
+/**
+ * The order the loop's blocks are laid out in for the simulation, which runs a region's lines
+ * from first to last and then starts again. The blocks are grouped into runs of consecutive
+ * addresses; every rotation that starts at the header or at a run is scored by how many of its
+ * block boundaries (the last one wrapping round to the first) control really passes, by falling
+ * through or by a jump to the next block. The best wins; on a tie, a layout that ends with a jump
+ * to its first line (the usual closing branch), then one that starts at the header. gcc's rotated
+ * if/else loop (one path before the loop's test, reached by jumping back) so starts at the test,
+ * with both paths after it as a branch inside the loop.
+ */
+function layout(bl: number[], h: number, blocks: Block[], addr: number[], len: number[], kind: Kind[], target: number[]): Segment[] {
+  const startOf = (b: number) => addr[blocks[b]!.first]!;
+  const endOf = (b: number) => addr[blocks[b]!.last]! + len[blocks[b]!.last]!;
+  const runs: number[][] = [];
+  for (const b of bl) {
+    const run = runs.at(-1);
+    if (run && endOf(run.at(-1)!) === startOf(b)) run.push(b);
+    else runs.push([b]);
+  }
+  const flat = runs.flat();
+  const candidates = new Set<number>([h, ...runs.map((r) => r[0]!)]);
+  let best: { order: number[]; score: number; closing: boolean; header: boolean } | null = null;
+  for (const c of candidates) {
+    const at = flat.indexOf(c);
+    const order = [...flat.slice(at), ...flat.slice(0, at)];
+    let score = 0;
+    for (let i = 0; i < order.length; i++) {
+      const b = order[i]!;
+      const next = startOf(order[(i + 1) % order.length]!);
+      const l = blocks[b]!.last;
+      const k = kind[l]!;
+      if (((k === Kind.Normal || k === Kind.Conditional) && endOf(b) === next) || ((k === Kind.Conditional || k === Kind.Jump) && target[l] === next)) score++;
+    }
+    const lastIns = blocks[order.at(-1)!]!.last;
+    const closing = (kind[lastIns] === Kind.Conditional || kind[lastIns] === Kind.Jump) && target[lastIns] === startOf(order[0]!);
+    const cand = { order, score, closing, header: c === h };
+    if (!best || cand.score > best.score || (cand.score === best.score && (Number(cand.closing) - Number(best.closing) || Number(cand.header) - Number(best.header)) > 0)) best = cand;
+  }
+  const segs: Segment[] = [];
+  for (const b of best!.order) {
+    const last = segs.at(-1);
+    if (last && last.end === startOf(b)) last.end = endOf(b);
+    else segs.push({ start: startOf(b), end: endOf(b) });
+  }
+  return segs;
+}
+
+/** The loop's widest packed vector operation and its operations (for choosing the main loop):
+ *  from the mnemonics of the first decoding; only vector instructions are decoded again, for
+ *  their registers. */
+function profile(sec: ImageSection, idx: number[], addr: number[], mnem: number[], dec: Decoder, ins: Instruction): { vectorBits: number; ops: Set<string> } {
+  let vectorBits = 0;
+  const ops = new Set<string>();
+  for (const i of idx) {
+    if (mnem[i]! < 0) continue;
+    const m = (Mnemonic[mnem[i]!] ?? '').toUpperCase();
+    if (PADDING.has(m) || /^(CMP|TEST|LEA|INC|DEC)$|^V?MOV/.test(m)) continue;
+    ops.add(foldOp(m));
+    // packed operations are spelt V…, P… or …PS/…PD: others cannot name a vector register
+    if (SCALAR.test(m) || !/^[VP]|P[SD]$/.test(m)) continue;
+    dec.position = addr[i]! - sec.address;
+    dec.ip = BigInt(addr[i]!);
+    dec.decodeOut(ins);
+    for (let k = 0; k < ins.opCount; k++) {
+      if (ins.opKind(k) === OpKind.Register) vectorBits = Math.max(vectorBits, vectorWidth(ins.opRegister(k)));
+    }
+  }
+  return { vectorBits, ops };
+}
