@@ -70,6 +70,7 @@ export function reportFailure(err: unknown): never {
 export const ALL_OPTIONS = ['arch', 'iterations', 'uops-xml', 'fallback', 'export-dir', 'hex', 'raw', 'region', 'function', 'range',
   'assembler', ...VARIANT_SWITCHES.map((s) => s.flag), 'port-capacity', 'issue-width', 'rs-size', 'fast', 'all-variants', 'branch', 'detail', 'json',
   'cfg', 'dg', 'loop', 'no-loop', 'att', 'cache-dir', 'url', 'connect-timeout', 'stall-timeout', 'strict', 'repetitions', 'help', 'version',
+  'all', 'core', 'output', 'runs',
   ...MODEL_OPTION_NAMES];
 
 /** yargs's "Unknown argument: arhc" with the option the user probably meant (--arch). */

@@ -41,6 +41,7 @@ function loadIced(): typeof Iced {
 const iced = loadIced();
 
 export const Code = iced.Code; export type Code = Iced.Code;
+export const CodeExt = iced.CodeExt; export type CodeExt = Iced.CodeExt;
 export const ConditionCode = iced.ConditionCode; export type ConditionCode = Iced.ConditionCode;
 export const CpuidFeature = iced.CpuidFeature; export type CpuidFeature = Iced.CpuidFeature;
 export const Decoder = iced.Decoder; export type Decoder = Iced.Decoder;

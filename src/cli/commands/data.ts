@@ -1,7 +1,8 @@
-// `uopscope data import FILE | list | fetch`: the uops.info measurement data. This module only
+// `uopscope data import FILE | list | fetch | measure`: the measurement data. This module only
 // declares the commands; the work is in dataRun.ts, imported when one runs.
 import type { Argv } from 'yargs';
 import type { CommandModule } from './args.js';
+import { addInputOptions, inputFromArgv, type InputArgv } from '../regionOptions.js';
 
 export const UOPS_INFO_URL = 'https://uops.info/instructions.xml';
 
@@ -10,7 +11,7 @@ const work = () => import('./dataRun.js');
 export const dataCommand: CommandModule = (y: Argv) =>
   y
     .option('uops-xml', { type: 'string', global: true, describe: 'use this uops.info instructions.xml for this run (instead of the imported cache or the embedded data)' })
-    .command('data', 'manage uops.info measurement data (import, list, fetch)', (yy) =>
+    .command('data', 'manage measurement data (import, list, fetch, measure)', (yy) =>
       yy
         .option('cache-dir', { type: 'string', describe: 'cache directory (default: $UOPSCOPE_CACHE_DIR, $XDG_CACHE_HOME/uopscope, ~/.cache/uopscope)' })
         .command('import <file>', 'convert uops.info\'s instructions.xml into the per-architecture cache', (c) =>
@@ -29,4 +30,24 @@ export const dataCommand: CommandModule = (y: Argv) =>
           connectTimeout: argv['connect-timeout'] as number | undefined,
           stallTimeout: argv['stall-timeout'] as number | undefined,
         }))
-        .demandCommand(1, 'name a data command: import, list or fetch'));
+        .command('measure [file]', 'characterize this machine\'s core: the forms of a region, or every form with --all (docs/characterize.md)', (c) =>
+          addInputOptions(c)
+            .option('all', { type: 'boolean', default: false, describe: 'every form the host runs in user mode (resumable; Ctrl-C keeps what is done)' })
+            .option('core', { type: 'string', describe: 'the core the figures are for (default: the host\'s, from CPUID), e.g. SPR, ZEN4' })
+            .option('output', { alias: 'o', type: 'string', describe: 'the measured-figures file (default: <cache>/measured/<CORE>.json)' })
+            .option('repetitions', { type: 'number', describe: 'timed repetitions per harness run, 10 to 10000 (default 30)' })
+            .option('runs', { type: 'number', describe: 'harness runs per benchmark, the lowest kept, 1 to 100 (default 5)' }),
+        async (argv) => {
+          const { runDataMeasure } = await import('./dataMeasureRun.js');
+          const a = argv as unknown as InputArgv & { all: boolean; core?: string; output?: string; repetitions?: number; runs?: number };
+          const given = a.file !== undefined || a.hex !== undefined || a.raw !== undefined;
+          await runDataMeasure(given ? inputFromArgv({ ...a, _: [] }) : null, {
+            all: Boolean(a.all), argv: process.argv.slice(2),
+            ...(a.core !== undefined ? { core: String(a.core) } : {}),
+            ...(a.output !== undefined ? { output: String(a.output) } : {}),
+            ...(a.repetitions !== undefined ? { repetitions: Number(a.repetitions) } : {}),
+            ...(a.runs !== undefined ? { runs: Number(a.runs) } : {}),
+            ...(argv['cache-dir'] !== undefined ? { cacheDir: String(argv['cache-dir']) } : {}),
+          });
+        })
+        .demandCommand(1, 'name a data command: import, list, fetch or measure'));

@@ -8,7 +8,7 @@
 import type { Instruction } from '../../disasm/iced.js';
 import type { PortGroup } from '../../data/types.js';
 import { instance, type Assignment, type FormSpec, type Slot } from './forms.js';
-import { confined, figure, type Blocker } from './machine.js';
+import { confined, figure, fusedBetweenNops, type Blocker } from './machine.js';
 import type { Runner } from './runner.js';
 import type { Combination, Figure, FormResult, LatencyFigure, MachineResult, PortUse } from './types.js';
 import * as x from './x86.js';
@@ -241,20 +241,11 @@ export function characterizeForm(runner: Runner, form: FormSpec, opts: Character
   let eliminated: boolean | undefined;
   if (opts.machine.fillerProblem) notes.push(`fused-domain µops: not measured (${opts.machine.fillerProblem})`);
   else if (Number.isFinite(tp) && W > 0) {
-    const k = 4;
-    const m = Math.min(1600, Math.ceil(2 * W * k * Math.max(tp, 1)) + 2 * Math.round(W));
-    const b = independent(k, rwImplicit);
-    const body: Instruction[] = [];
-    const each = b.code.slice(0, b.code.length / (b.count / k));
-    const per = Math.ceil(m / each.length);
-    for (const ins of each) { body.push(ins); for (let j = 0; j < per; j++) body.push(x.nop()); }
-    const nops = per * each.length;
-    const f = run('fused µops between NOPs', body, 1, `${k} instances between ${nops} NOPs (rename-bound at ${W.toFixed(2)} per cycle): µops = cycles × width − NOPs, less one per dependency breaker`);
-    const breakersPer = each.length / k - 1;
-    const v = (f.value * W - nops) / k - breakersPer;
-    const r = Math.round(v);
-    fusedUops = { ...f, value: Math.abs(v - r) <= 0.25 ? r : v, ...(Math.abs(v - r) > 0.25 ? { inconsistent: `not a whole number (${v.toFixed(2)})` } : {}) };
-    if (f.value < k * tp * 1.15 && tp * W > 1.2) fusedUops.inconsistent = 'the block was not rename-bound (the form\'s own throughput set the pace)';
+    const b = independent(4, rwImplicit);
+    const each = b.code.slice(0, b.code.length / (b.count / 4));
+    const f = fusedBetweenNops(runner, W, each, 4, tp, startValues);
+    benches++;
+    fusedUops = f;
   }
   const self = latencies.filter((l) => l.from.replace(/ \(.*/, '') === l.to.replace(/ \(.*/, '') && !l.upperBound);
   if (self.length > 0 && self.every((l) => l.value < 0.9) && W > 1) {

@@ -49,11 +49,11 @@ export function withPorts(list: readonly Blocker[], portsOf: (b: Blocker) => num
 /** The machine parameters and the blockers' combinations. */
 export function characterizeMachine(runner: Runner, blockers: readonly Blocker[]): MachineResult {
   const n = 48;
-  const nops = 480;
-  const renameWidth = figure(runner, 'rename width: NOPs', x.encode(rep(nops, () => x.nop())), nops, `${nops} one-byte NOPs: a rename slot each and no port; per cycle`);
+  const nops = 240;
+  const renameWidth = figure(runner, 'rename width: NOPs', x.encode(rep(nops, () => x.nop())), nops, `${nops} four-byte NOPs (nop dword ptr [rax+0]): a rename slot each and no port; per cycle`);
   renameWidth.value = 1 / renameWidth.value;
   const fillerOk = calibrateFiller(runner, renameWidth.value);
-  const jumps = figure(runner, 'taken branches: jmp', x.jumps(n), n, `${n} taken jumps, one per 64-byte line (always predicted); per cycle`);
+  const jumps = figure(runner, 'taken branches: jmp', x.jumps(n), n + (runner.loopBranch ? 1 : 0), `${n} taken jumps, one per 64-byte line (always predicted)${runner.loopBranch ? ', and the loop\'s branch' : ''}; per cycle`);
   jumps.value = 1 / jumps.value;
   const loadToUse = figure(runner, 'load to use: mov rax, [rax]', x.encode(rep(16, () => x.load64(0, 0))), 16, 'a chain of mov rax, [rax] (rax holds its own address)');
   const storeForwarding = figure(runner, 'store forwarding: mov [rax], rbx; mov rbx, [rax]', x.encode(rep(8, () => [x.store64(0, 3), x.load64(3, 0)])), 8,
@@ -84,17 +84,43 @@ export function characterizeMachine(runner: Runner, blockers: readonly Blocker[]
 }
 
 /**
- * The NOP filler bounds the rename stage when a known one-µop instruction between NOPs counts as
- * one: `add r64, r64` ×4 between NOPs at the measured width. On a core that fuses or drops NOPs
- * before rename (some AMD cores) it does not, and then no fused-domain count is derived from it.
+ * Fused-domain µops per instance of `each` (k instances, possibly with dependency breakers, one
+ * fused µop each): the instructions spread between enough NOPs that renaming is the bottleneck;
+ * µops = cycles × width − NOPs, per instance, less the breakers. `tp` is the instance's own
+ * reciprocal throughput (to choose enough NOPs, and to tell when the block was not rename-bound).
+ */
+export function fusedBetweenNops(runner: Runner, W: number, each: readonly Instruction[], k: number, tp: number, startValues?: Bench['startValues']): Figure {
+  const m = Math.min(1200, Math.ceil(2 * W * k * Math.max(tp, 1)) + 2 * Math.round(W));
+  const per = Math.ceil(m / each.length);
+  const body: Instruction[] = [];
+  for (const ins of each) { body.push(ins); for (let j = 0; j < per; j++) body.push(x.nop()); }
+  const nops = per * each.length;
+  const f = figure(runner, 'fused µops between NOPs', x.encode(body), 1, `${k} instances between ${nops} NOPs (rename-bound at ${W.toFixed(2)} per cycle): µops = cycles × width − NOPs, less one per dependency breaker`, startValues);
+  const breakersPer = each.length / k - 1;
+  const v = (f.value * W - nops) / k - breakersPer;
+  const r = Math.round(v);
+  const out: Figure = { ...f, value: Math.abs(v - r) <= 0.25 ? r : v, ...(Math.abs(v - r) > 0.25 ? { inconsistent: `not a whole number (${v.toFixed(2)})` } : {}) };
+  if (f.value < k * tp * 1.15 && tp * W > 1.2) out.inconsistent = 'the block was not rename-bound (the form\'s own throughput set the pace)';
+  return out;
+}
+
+/**
+ * The NOP filler bounds the rename stage when known one-µop instructions between NOPs count as
+ * one: `add r64, r64` (a quarter cycle each) and `imul r64, r64, imm8` (one cycle each), as the
+ * forms are measured. On a core that fuses or drops NOPs before rename (the AMD Zen 4 this was
+ * developed on runs 12 of them per cycle) they do not, and then no fused-domain count is derived.
  * Returns null when the filler works, else why not.
  */
 export function calibrateFiller(runner: Runner, W: number): string | null {
-  const k = 4, per = Math.ceil(4 * W);
-  const body = rep(k, (j) => [x.add64(8 + j, 14), ...rep(per, () => x.nop())]);
-  const t = runner.run({ name: 'rename width check: add between NOPs', code: x.encode(body) });
-  const u = (t.cycles * W - k * per) / k;
-  return Math.abs(u - 1) <= 0.25 ? null : `NOPs do not bound the rename stage here: a one-µop add between NOPs counts as ${u.toFixed(2)} µops; fused-domain µops are not derived from them`;
+  const probes: [string, Instruction[], number][] = [
+    ['add r64, r64', [0, 1, 2, 3].map((j) => x.add64(8 + j, 14)), 0.25],
+    ['imul r64, r64, imm8', [0, 1, 2, 3].map((j) => x.imul3(8 + j, 14)), 1],
+  ];
+  for (const [text, each, tp] of probes) {
+    const f = fusedBetweenNops(runner, W, each, 4, tp);
+    if (f.inconsistent || f.value !== 1) return `NOPs do not bound the rename stage here: a one-µop ${text} between NOPs counts as ${f.value.toFixed(2)} µops${f.inconsistent ? ` (${f.inconsistent})` : ''}; fused-domain µops are not derived from them`;
+  }
+  return null;
 }
 
 /** Each blocker's combination: its size is 1 / its reciprocal throughput; its ports are the

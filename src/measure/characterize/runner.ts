@@ -4,7 +4,8 @@
 // engine with known figures) — so the same inference runs on both and the virtual one can check
 // it recovers what it was given.
 
-/** One microbenchmark: a straight-line body, run unrolled back to back. */
+/** One microbenchmark: a straight-line body, run back to back (on the host in a loop, so that
+ *  the code stays in the first-level caches). */
 export interface Bench {
   /** what it measures, for the record ('lat ADD (R64, R64) op1→op0') */
   name: string;
@@ -28,6 +29,8 @@ export interface Timing {
 export interface Runner {
   /** 'host' or 'virtual' */
   readonly kind: 'host' | 'virtual';
+  /** each execution of the body ends with a taken loop branch (the harness's dec; jnz) */
+  readonly loopBranch: boolean;
   run(b: Bench): Timing;
 }
 

@@ -50,6 +50,7 @@ const ITER_HIGH = 200;
 
 export class VirtualCpu implements Runner {
   readonly kind = 'virtual' as const;
+  readonly loopBranch = false;
   /** benchmarks run so far */
   runs = 0;
   constructor(readonly machine: VirtualMachine) {}

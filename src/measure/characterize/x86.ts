@@ -119,8 +119,10 @@ export const store64 = (base: number, src: number): Instruction => Instruction.c
 export const imul3 = (a: number, b: number): Instruction => Instruction.createRegRegI32(Code.Imul_r64_rm64_imm8, reg('gpr64', a), reg('gpr64', b), 3);
 export const vpaddd = (a: number, b: number, c: number): Instruction => Instruction.createRegRegReg(Code.VEX_Vpaddd_xmm_xmm_xmmm128, reg('xmm', a), reg('xmm', b), reg('xmm', c));
 export const vpmuludq = (a: number, b: number, c: number): Instruction => Instruction.createRegRegReg(Code.VEX_Vpmuludq_xmm_xmm_xmmm128, reg('xmm', a), reg('xmm', b), reg('xmm', c));
-/** the one-byte NOP: a rename slot and no execution port on Intel cores */
-export const nop = (): Instruction => Instruction.create(Code.Nopd);
+/** nop dword ptr [rax+0] (4 bytes): a rename slot and no execution port; not the one-byte 0x90,
+ *  of which more fit in 32 bytes than the µop cache holds, so that they would measure the legacy
+ *  decoders instead */
+export const nop = (): Instruction => Instruction.createMem(Code.Nop_rm32, new MemoryOperand(Register.RAX, Register.None, 1, 0n, 1, false, Register.None));
 /** n taken jumps, one per 64-byte line: each `jmp` skips the 62 bytes of int3 after it to the
  *  next line's jump (straight-line control flow, every branch taken; one per line because cores
  *  track a few branches per line, and two per line would measure that limit instead) */

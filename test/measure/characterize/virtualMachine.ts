@@ -14,7 +14,7 @@ export const VIRTUAL: VirtualMachine = {
   dividerPort: 0,
   forms: {
     // helpers and blockers
-    'NOP': { ports: [], fused: 1, latency: 0 },
+    'NOP (M32)': { ports: [], fused: 1, latency: 0, eliminated: true },
     'JMP (Rel8)': { ports: [g(1, [6])], latency: 1 },
     'ADD (R64, R64)': { ports: [g(1, P0156)], latency: 1 },
     'IMUL (R64, R64)': { ports: [g(1, [1])], latency: 3 },

@@ -1,0 +1,117 @@
+// The characterization's results in the measured-figures file format (src/data/measuredFormat.ts):
+// operand labels become operand references, combinations without port numbers (a core uopscope
+// has no model for) stay in the check's notes, and every failed consistency check marks the form
+// 'failed' with its reasons (kept in the file, not used by the resolver).
+
+import type { MeasuredForm, MeasuredMachine, MeasuredParameter, MeasuredPorts } from '../../data/measuredFormat.js';
+import type { Figure, FormResult, MachineResult } from './types.js';
+
+/** 'op1 (gpr64)' → 'o1', 'op1 address' → 'o1.base', 'flags', 'RAX' as they are. */
+export function operandRef(label: string): string | null {
+  let m = /^op(\d+) address$/.exec(label);
+  if (m) return `o${m[1]}.base`;
+  m = /^op(\d+) \(/.exec(label);
+  if (m) return `o${m[1]}`;
+  if (label === 'flags' || /^[A-Z][A-Z0-9]{0,7}$/.test(label)) return label;
+  return null;
+}
+
+/** A whole number when the figure is within 0.15 of one (noise), else two decimals. */
+export function cyclesOf(v: number): number {
+  const r = Math.round(v);
+  return Math.abs(v - r) <= 0.15 ? Math.max(0, r) : Math.max(0, Math.round(v * 100) / 100);
+}
+
+const round3 = (x: number): number => Math.round(x * 1000) / 1000;
+
+/** Port numbers in the format's notation: 'p0156', 10 and 11 as A and B. */
+function portName(ports: readonly number[]): string | null {
+  if (ports.some((p) => p < 0 || p > 11)) return null;
+  return `p${ports.map((p) => (p < 10 ? String(p) : p === 10 ? 'A' : 'B')).join('')}`;
+}
+
+export function measuredForm(r: FormResult, code?: string): MeasuredForm {
+  const failed: string[] = [];
+  const notes: string[] = [];
+  const mark = (what: string, f: Figure | undefined): void => { if (f?.inconsistent) failed.push(`${what}: ${f.inconsistent}`); };
+  const latencies: MeasuredForm['latencies'] = [];
+  let spread = 0;
+  for (const l of r.latencies) {
+    const from = operandRef(l.from), to = operandRef(l.to);
+    if (!Number.isFinite(l.value)) { notes.push(`${l.from} → ${l.to}: ${l.inconsistent ?? 'not measurable'}`); continue; }
+    if (from === null || to === null) { notes.push(`${l.from} → ${l.to}: ${l.value.toFixed(2)} cycles (no operand reference for it)`); continue; }
+    mark(`latency ${l.from} → ${l.to}`, l);
+    spread = Math.max(spread, l.spread);
+    latencies.push({ from, to, cycles: cyclesOf(l.value), ...(l.upperBound ? { upperBound: true } : {}), spread: round3(l.spread) });
+  }
+  const throughput: NonNullable<MeasuredForm['throughput']> = {};
+  if (r.throughput && Number.isFinite(r.throughput.value)) { throughput.plain = Math.round(r.throughput.value * 100) / 100; mark('throughput', r.throughput); spread = Math.max(spread, r.throughput.spread); }
+  if (r.throughputBroken && Number.isFinite(r.throughputBroken.value)) { throughput.dependencyBroken = Math.round(r.throughputBroken.value * 100) / 100; mark('throughput with breakers', r.throughputBroken); }
+  const ports: MeasuredPorts[] = [];
+  let unnamed = 0;
+  for (const p of r.ports) {
+    const name = p.ports ? portName(p.ports) : null;
+    if (name === null) { unnamed += p.count; notes.push(`${p.count} µop(s) on ${p.combination} (no port numbers for it on this core)`); continue; }
+    ports.push({ uops: p.count, ports: name, from: p.from === 'measured' ? 'measured' : 'llvm' });
+  }
+  const onPorts = ports.reduce((s, p) => s + p.uops, 0) + unnamed;
+  const uops: MeasuredForm['uops'] = { unfused: onPorts };
+  if (r.fusedUops && Number.isInteger(r.fusedUops.value) && !r.fusedUops.inconsistent) uops.fused = r.fusedUops.value;
+  else if (r.fusedUops) failed.push(`fused-domain µops: ${r.fusedUops.inconsistent ?? `not a whole number (${r.fusedUops.value.toFixed(2)})`}`);
+  if (r.portsInconsistent) failed.push(`port usage: ${r.portsInconsistent}`);
+  for (const n of r.notes) {
+    if (/not a whole number/.test(n)) failed.push(n); else if (!/^port usage inconsistent/.test(n)) notes.push(n);
+  }
+  if (r.eliminated) notes.push('executed at rename: a chain of it runs faster than one per cycle');
+  const out: MeasuredForm = {
+    latencies,
+    ports,
+    uops,
+    check: failed.length ? { status: 'failed', notes: [...failed, ...notes] } : { status: 'passed', ...(notes.length ? { notes } : {}) },
+    spread: round3(spread),
+    instance: r.intel,
+    ...(code ? { code } : {}),
+  };
+  if (throughput.plain !== undefined || throughput.dependencyBroken !== undefined) out.throughput = throughput;
+  if (r.divCycles && Number.isFinite(r.divCycles.value)) out.divCycles = cyclesOf(r.divCycles.value);
+  return out;
+}
+
+function parameter(f: Figure, problem?: string): MeasuredParameter {
+  const failed = [f.inconsistent, problem].filter((x): x is string => !!x);
+  return {
+    value: Math.round(f.value * 100) / 100,
+    benchmark: f.method,
+    spread: round3(f.spread),
+    check: failed.length ? { status: 'failed', notes: failed } : { status: 'passed' },
+  };
+}
+
+export function measuredMachine(m: MachineResult): MeasuredMachine {
+  return {
+    renameWidth: parameter(m.renameWidth, m.fillerProblem),
+    takenBranchesPerCycle: parameter(m.takenBranchesPerCycle),
+    loadToUse: parameter(m.loadToUse),
+    storeForwarding: parameter(m.storeForwarding),
+    eliminations: {
+      zeroIdioms: {
+        eliminated: m.zeroIdiom.noPort,
+        forms: ['XOR (R32, R32)'],
+        benchmark: `${m.zeroIdiom.figure.method} (${m.zeroIdiom.figure.value.toFixed(2)} per cycle); dependency-breaking: ${m.zeroIdiom.breaksDependency ? 'yes' : 'no'} (imul rax, rax; xor eax, eax)`,
+        spread: round3(m.zeroIdiom.figure.spread),
+      },
+      moves: {
+        eliminated: m.moveElimination.eliminated,
+        forms: ['MOV (R64, R64)'],
+        benchmark: `${m.moveElimination.latency.method}: ${m.moveElimination.latency.value.toFixed(2)} cycles per move`,
+        spread: round3(m.moveElimination.latency.spread),
+      },
+      immediateAdds: {
+        eliminated: m.immediateAddition.folded,
+        forms: ['ADD (R64, I8)'],
+        benchmark: `${m.immediateAddition.latency.method}: ${m.immediateAddition.latency.value.toFixed(2)} cycles per add`,
+        spread: round3(m.immediateAddition.latency.spread),
+      },
+    },
+  };
+}

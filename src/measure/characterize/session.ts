@@ -1,0 +1,113 @@
+// A characterization run: the machine parameters, then each form in turn, the results written to
+// the measured-figures file after every form (so an interrupted run keeps what it finished and
+// the next run resumes after it). The hypothesis for each form is the LLVM model's port groups on
+// the core, when uopscope models it.
+
+import { decodeRegion } from '../../disasm/decode.js';
+import type { DecodedInstruction } from '../../disasm/types.js';
+import { loadArchData, loadMachine, resolveInstructions } from '../../data/index.js';
+import type { ArchName, PortGroup } from '../../data/types.js';
+import { emptyMeasured, measuredFormKey, readMeasured, writeMeasured, type MeasuredFile, type MeasuredProvenance } from '../../data/measuredFormat.js';
+import { UserError } from '../../errors.js';
+import { characterizeForm } from './characterize.js';
+import { formOf, type FormSpec } from './forms.js';
+import { characterizeMachine, DEFAULT_BLOCKERS, withPorts, type Blocker } from './machine.js';
+import { measuredForm, measuredMachine } from './measuredOut.js';
+import type { Runner } from './runner.js';
+import type { Excluded, FormResult, MachineResult } from './types.js';
+import * as x from './x86.js';
+
+export interface Hypotheses {
+  /** port groups per form key (the LLVM model's), for the forms it has */
+  forms: Map<string, PortGroup[]>;
+  blockers: Blocker[];
+  /** what the hypotheses are ('the LLVM 19 model of SPR'), or why there are none */
+  text: string;
+}
+
+/** The forms among `instrs`, each once (by key), and those excluded with the reason. */
+export function formsOf(instrs: readonly DecodedInstruction[]): { forms: { spec: FormSpec; decoded: DecodedInstruction }[]; excluded: Excluded[] } {
+  const forms = new Map<string, { spec: FormSpec; decoded: DecodedInstruction }>();
+  const excluded = new Map<string, Excluded>();
+  for (const d of instrs) {
+    const f = formOf(d);
+    if ('form' in f) { if (!forms.has(f.form.key)) forms.set(f.form.key, { spec: f.form, decoded: d }); }
+    else if (!excluded.has(f.key)) excluded.set(f.key, { key: f.key, intel: d.intel, why: f.why });
+  }
+  return { forms: [...forms.values()], excluded: [...excluded.values()] };
+}
+
+/** The LLVM model's port groups for the forms and the blockers on `arch`, when uopscope models it. */
+export async function hypotheses(arch: ArchName, instrs: readonly DecodedInstruction[], cacheDir?: string): Promise<Hypotheses> {
+  let machine;
+  try { machine = loadMachine(arch); } catch { return { forms: new Map(), blockers: [...DEFAULT_BLOCKERS], text: `none: uopscope has no model of ${arch}; port combinations are named by their blocking instruction` }; }
+  const data = await loadArchData(arch, cacheDir !== undefined ? { cacheDir } : {});
+  const blockerCode = x.encode(DEFAULT_BLOCKERS.map((b) => b.make(0)));
+  const blockerInstrs = decodeRegion(blockerCode, 0, 64, 'blockers');
+  const all = [...instrs.map((d, k) => ({ ...d, line: k })), ...blockerInstrs.map((d, k) => ({ ...d, line: instrs.length + k }))];
+  const resolved = resolveInstructions(all, data, { machine });
+  const llvm = (k: number): PortGroup[] | null => {
+    const r = resolved[k];
+    return r && r.origin === 'llvm' && !r.unknown ? r.ports : null;
+  };
+  const forms = new Map<string, PortGroup[]>();
+  instrs.forEach((d, k) => { const p = llvm(k); if (p && !forms.has(d.signature)) forms.set(d.signature, p); });
+  const blockers = withPorts(DEFAULT_BLOCKERS, (_b) => null).map((b, k) => {
+    const p = llvm(instrs.length + k);
+    return p && p.length === 1 && p[0]!.count === 1 ? { ...b, ports: p[0]!.ports } : b;
+  });
+  return { forms, blockers, text: `the LLVM 19 model of ${arch} (its port groups; kept where no blocking instruction decides)` };
+}
+
+export interface SessionOptions {
+  runner: Runner;
+  arch: ArchName;
+  output: string;
+  provenance: Omit<MeasuredProvenance, 'date'>;
+  hypotheses: Hypotheses;
+  /** called after each form (progress) */
+  onForm?: (done: number, total: number, key: string) => void;
+  /** polled between forms: true stops the run (Ctrl-C), keeping what is done */
+  stop?: () => boolean;
+}
+
+export interface SessionResult {
+  file: MeasuredFile;
+  machine: MachineResult;
+  measured: FormResult[];
+  /** forms the file already had (a resumed run) */
+  kept: string[];
+  stopped: boolean;
+}
+
+/** Runs the characterization of `forms`, resuming from the output file when it is this host's. */
+export function runSession(forms: readonly { spec: FormSpec; decoded: DecodedInstruction }[], o: SessionOptions): SessionResult {
+  const now = (): string => new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  const existing = readMeasured(o.output);
+  if (existing && (existing.provenance.cpuid !== o.provenance.cpuid || existing.provenance.cpu !== o.provenance.cpu || existing.arch !== o.arch)) {
+    throw new UserError(`${o.output} holds figures measured on ${existing.provenance.cpu} (${existing.provenance.cpuid}, ${existing.arch}), not this host's ${o.provenance.cpu} (${o.provenance.cpuid}, ${o.arch}): name another file with --output, or remove it`);
+  }
+  const file: MeasuredFile = existing ?? emptyMeasured({ ...o.provenance, date: now() });
+  const machine = characterizeMachine(o.runner, o.hypotheses.blockers);
+  file.machine = measuredMachine(machine);
+  const todo = forms.filter((f) => !(measuredFormKey(f.spec.key) in file.forms));
+  const kept = forms.filter((f) => measuredFormKey(f.spec.key) in file.forms).map((f) => f.spec.key);
+  const measured: FormResult[] = [];
+  let stopped = false;
+  o.onForm?.(0, todo.length, '');
+  for (const [k, f] of todo.entries()) {
+    if (o.stop?.()) { stopped = true; break; }
+    const hyp = o.hypotheses.forms.get(f.spec.key);
+    const r = characterizeForm(o.runner, f.spec, { machine, blockers: o.hypotheses.blockers, ...(hyp ? { hypothesis: hyp } : {}) });
+    if (o.stop?.()) { stopped = true; break; }   // interrupted inside: its figures are incomplete
+    measured.push(r);
+    const code = f.decoded.memory ? `${f.decoded.code}:m` : f.decoded.code;
+    file.forms[measuredFormKey(f.spec.key)] = measuredForm(r, /^[A-Za-z0-9_]+(:m)?$/.test(code) ? code : undefined);
+    file.provenance = { ...o.provenance, date: now() };
+    writeMeasured(o.output, file);
+    o.onForm?.(k + 1, todo.length, f.spec.key);
+  }
+  file.provenance = { ...o.provenance, date: now() };
+  writeMeasured(o.output, file);
+  return { file, machine, measured, kept, stopped };
+}

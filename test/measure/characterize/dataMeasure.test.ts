@@ -1,0 +1,58 @@
+// `uopscope data measure`: bad input gets one line and exit 2; on Linux x86-64 a region's forms
+// are measured into a measured-figures file that validates, and a second run resumes (keeps them).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readMeasured } from '../../../src/data/measuredFormat.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'uopscope-data-measure-'));
+process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+const linux = process.platform === 'linux' && process.arch === 'x64';
+
+function uopscope(args: string[]) {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.cts', 'data', 'measure', ...args], {
+    encoding: 'utf8', env: { ...process.env, UOPSCOPE_CONFIG_DIR: join(dir, 'cfg'), UOPSCOPE_CACHE_DIR: join(dir, 'cache') }, timeout: 300_000,
+  });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+test('bad input: one line, exit 2', () => {
+  for (const [args, re] of [
+    [[], /name the code whose forms to measure/],
+    [['--all', '--hex', '90'], /not both/],
+    [['--hex', '4801d8', '--core', 'a/b'], /not an architecture name/],
+    [['--hex', '4801d8', '--core', 'SKL', '--repetitions', '5'], /--repetitions 5: give a whole number from 10/],
+  ] as [string[], RegExp][]) {
+    const r = uopscope(args);
+    assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, re);
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+  }
+});
+
+test('a region\'s forms into a file that validates; a second run keeps them', { skip: !linux && 'Linux x86-64 only' }, () => {
+  const out = join(dir, 'm.json');
+  // --core SKL: the file is named for a core the test chooses (the host may be any)
+  const args = ['--hex', '4801d8480fafc3', '--core', 'SKL', '-o', out, '--runs', '2', '--repetitions', '10'];
+  const r = uopscope(args);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /2 to characterize, 0 excluded; 0 already in the file, 2 measured now/);
+  const f = readMeasured(out)!;
+  assert.equal(f.arch, 'SKL');
+  assert.match(f.provenance.command, /^uopscope data measure --hex 4801d8480fafc3 --core SKL/);
+  const add = f.forms['ADD (R64, R64)']!;
+  const self = add.latencies.find((l) => l.from === 'o0' && l.to === 'o0')!;
+  assert.ok(self.cycles >= 0.8 && self.cycles <= 1.3, `add chain ${self.cycles}`);
+  assert.ok(f.forms['IMUL (R64, R64)'], Object.keys(f.forms).join(', '));
+  assert.ok(f.machine.loadToUse && f.machine.loadToUse.value > 2, JSON.stringify(f.machine.loadToUse));
+  const again = uopscope(args);
+  assert.equal(again.status, 0, again.stderr);
+  assert.match(again.stdout, /2 already in the file, 0 measured now/);
+  // a file of another core is refused, not overwritten
+  const other = uopscope(['--hex', '4801d8', '--core', 'SPR', '-o', out]);
+  assert.equal(other.status, 2);
+  assert.match(other.stderr, /holds figures measured on .*SKL/);
+});
