@@ -12,6 +12,7 @@ export interface InputArgv {
   function?: string;
   range?: string;
   assembler?: 'as' | 'clang';
+  syntax?: 'att' | 'intel';
 }
 
 /** Adds the positional FILE and --hex, --raw, --region, --function, --range, --assembler. */
@@ -23,7 +24,8 @@ export function addInputOptions<T>(y: Argv<T>): Argv<T & InputArgv> {
     .option('region', { type: 'string', describe: 'marked region or loop N (see `uopscope regions FILE`)' })
     .option('function', { type: 'string', describe: 'analyse the function SYMBOL' })
     .option('range', { type: 'string', describe: 'analyse the addresses START:END (END exclusive)' })
-    .option('assembler', { choices: ['as', 'clang'] as const, default: 'as' as const, describe: 'tool that assembles assembly input' }) as unknown as Argv<T & InputArgv>;
+    .option('assembler', { choices: ['as', 'clang'] as const, default: 'as' as const, describe: 'tool that assembles assembly input (clang: also a versioned clang-N)' })
+    .option('syntax', { choices: ['att', 'intel'] as const, describe: 'syntax of assembly input without .intel_syntax (default: recognised from its instructions; llvm-mca: -x86-asm-syntax)' }) as unknown as Argv<T & InputArgv>;
 }
 
 /** Named commands, as they appear first among yargs's positionals. */
@@ -32,7 +34,7 @@ const NAMED_COMMANDS: ReadonlySet<string> = new Set(COMMAND_NAMES);
 /** The InputOptions & RegionSelection for the disasm stage from parsed arguments. */
 export function inputFromArgv(argv: InputArgv & { _?: (string | number)[] }): InputOptions & RegionSelection {
   // an option given twice arrives as an array: refuse it rather than joining the values (--hex)
-  for (const k of ['file', 'hex', 'raw', 'region', 'function', 'range', 'assembler'] as const) {
+  for (const k of ['file', 'hex', 'raw', 'region', 'function', 'range', 'assembler', 'syntax'] as const) {
     if (Array.isArray(argv[k])) throw new UserError(`${k === 'file' ? 'FILE' : `--${k}`} is given more than once; give it once`);
   }
   // `uopscope regions -- -leading.s`: after `--` the file name arrives among the positionals
@@ -48,6 +50,7 @@ export function inputFromArgv(argv: InputArgv & { _?: (string | number)[] }): In
   if (argv.hex !== undefined) opts.hex = String(argv.hex);
   if (argv.raw !== undefined) opts.raw = String(argv.raw);
   if (argv.assembler !== undefined) opts.assembler = argv.assembler;
+  if (argv.syntax !== undefined) opts.syntax = argv.syntax;
   if (argv.region !== undefined) {
     // the text as typed (a number option would turn 'abc' into NaN before we see it)
     const typed = String(argv.region);

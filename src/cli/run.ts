@@ -68,10 +68,49 @@ export function reportFailure(err: unknown): never {
 /** Every long option of every command (for suggestions when yargs cannot list the command's);
  *  test/cli/mistypes.test.ts checks that each is accepted by some command. */
 export const ALL_OPTIONS = ['arch', 'iterations', 'uops-xml', 'fallback', 'export-dir', 'hex', 'raw', 'region', 'function', 'range',
-  'assembler', ...VARIANT_SWITCHES.map((s) => s.flag), 'port-capacity', 'issue-width', 'rs-size', 'fast', 'all-variants', 'branch', 'detail', 'json',
+  'assembler', 'syntax', ...VARIANT_SWITCHES.map((s) => s.flag), 'port-capacity', 'issue-width', 'rs-size', 'fast', 'all-variants', 'branch', 'detail', 'json',
   'cfg', 'dg', 'loop', 'no-loop', 'att', 'cache-dir', 'url', 'connect-timeout', 'stall-timeout', 'strict', 'repetitions', 'help', 'version',
   'all', 'core', 'output', 'runs',
   ...MODEL_OPTION_NAMES];
+
+/** llvm-mca's and the compilers' spellings with a uopscope meaning: `-mcpu=skylake` (llvm-mca,
+ *  clang) and `-march=skylake` (gcc) name the core; `-x86-asm-syntax=intel` the syntax. */
+const FOREIGN_FLAGS: Record<string, string> = { mcpu: 'arch', march: 'arch', 'x86-asm-syntax': 'syntax' };
+
+/** llvm-mca's views and statistics: no uopscope option, but the report answers the question. */
+const LLVM_MCA_VIEWS = new Set(['timeline', 'bottleneck-analysis', 'resource-pressure', 'register-file-stats', 'dispatch-stats',
+  'scheduler-stats', 'retire-stats', 'instruction-info', 'instruction-tables', 'all-stats', 'all-views', 'show-encoding', 'show-barriers',
+  'timeline-max-iterations', 'timeline-max-cycles', 'noalias', 'lqueue', 'squeue', 'dispatch', 'micro-op-queue-size', 'decoder-throughput', 'mtriple']);
+const VIEW_HINT = "llvm-mca's; uopscope's report shows each line's µops, ports and waits, and what-if runs";
+
+/** Short options uopscope's commands take (-a ARCH, -i N, -p, -b, -h): clusters of them stay. */
+const SHORT = new Set(['a', 'i', 'p', 'b', 'h']);
+
+/**
+ * Arguments with llvm-mca's single-dash long options rewritten: `-iterations=100` is
+ * `--iterations=100` (yargs would read it as -i with the value 'terations=100', or a cluster of
+ * short flags), `-mcpu=skylake` is `--arch=skylake`. A single-dash word that is no uopscope
+ * option is refused, saying how uopscope spells it. Nothing after `--` is touched.
+ */
+export function llvmMcaArgs(args: string[], known: readonly string[] = ALL_OPTIONS): string[] {
+  const out: string[] = [];
+  for (let k = 0; k < args.length; k++) {
+    const a = args[k]!;
+    if (a === '--') { out.push(...args.slice(k)); break; }
+    const m = /^(--?)([a-zA-Z][a-zA-Z0-9-]*)(=.*)?$/.exec(a);
+    if (!m) { out.push(a); continue; }
+    const [, dashes, name, value] = m as unknown as [string, string, string, string | undefined];
+    const mapped = FOREIGN_FLAGS[name];
+    if (mapped) { out.push(`--${mapped}${value ?? ''}`); continue; }
+    if (dashes === '--') { out.push(a); continue; }
+    if (name.length === 1 || (value === undefined && [...name].every((c) => SHORT.has(c)))) { out.push(a); continue; }
+    if (known.includes(name)) { out.push(`--${name}${value ?? ''}`); continue; }
+    if (LLVM_MCA_VIEWS.has(name)) throw new UserError(`'-${name}' is not a uopscope option (${VIEW_HINT}; see 'uopscope report --help')`);
+    const near = nearest(name, known);
+    throw new UserError(`'-${printable(name, 60)}' is not a uopscope option${near ? `: uopscope spells it --${near}` : ''} (options take two dashes; see 'uopscope --help')`);
+  }
+  return out;
+}
 
 /** yargs's "Unknown argument: arhc" with the option the user probably meant (--arch). */
 export function unknownOptionHint(msg: string, y?: Argv): string {
@@ -84,7 +123,11 @@ export function unknownOptionHint(msg: string, y?: Argv): string {
     known = Object.keys(opts?.key ?? {}).filter((k) => k.length > 1);
     if (known.length === 0) known = ALL_OPTIONS;
   } catch { /* no options known */ }
-  const parts = m[1]!.split(', ').map((name) => {
+  // yargs lists a kebab-case option twice, the second time camel-cased: once is enough
+  const names = m[1]!.split(', ');
+  const kebab = new Set(names.filter((n) => n.includes('-')).map((n) => n.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())));
+  const parts = names.filter((n) => !kebab.has(n)).map((name) => {
+    if (LLVM_MCA_VIEWS.has(name)) return `'${name}' (${VIEW_HINT})`;
     const near = nearest(name, known);
     return near ? `'${name}' (did you mean --${near}?)` : `'${name}'`;
   });

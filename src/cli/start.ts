@@ -40,8 +40,11 @@ function isTopHelpLine(args: string[]): boolean {
 
 async function runYargs(args: string[]): Promise<void> {
   // yargs without its help machinery until help is printed (yargsLoad.ts: why and how)
-  const [{ fn: yargs }, { runCli }] = await Promise.all([import('./yargsLoad.js').then((m) => m.loadYargs()), import('./run.js')]);
+  const [{ fn: yargs }, { runCli, llvmMcaArgs, reportFailure }] = await Promise.all([import('./yargsLoad.js').then((m) => m.loadYargs()), import('./run.js')]);
+  // llvm-mca's single-dash spellings (-iterations=100, -mcpu=skylake) as uopscope's
+  let given = args;
+  try { given = llvmMcaArgs(args); } catch (err) { reportFailure(err); }
   // `-` (standard input, as llvm-mca takes it) would reach yargs as an empty string: name it
   const STDIN_ARG = '<stdin>';
-  await runCli(yargs(args.map((a) => (a === '-' ? STDIN_ARG : a))), args);
+  await runCli(yargs(given.map((a) => (a === '-' ? STDIN_ARG : a))), given);
 }

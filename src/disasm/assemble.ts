@@ -1,5 +1,7 @@
 // Assembly input: the source is assembled by the system assembler (`as`, or `clang -c` when
-// asked) into a temporary object that is then read like any other binary. Comment markers of
+// asked; a versioned clang-N when there is no plain clang) into a temporary object that is then
+// read like any other binary. What compilers emit is accepted as it is: clang's own directives
+// (.addrsig …) are left out for GNU as, and Intel syntax without `.intel_syntax` is recognised. Comment markers of
 // LLVM-MCA (`# LLVM-MCA-BEGIN [name]` / `# LLVM-MCA-END`) and OSACA (`# OSACA-BEGIN` /
 // `# OSACA-END`) are replaced, line for line, by labels that survive assembly, so their
 // addresses can be read back from the object's symbol table.
@@ -36,6 +38,74 @@ export function injectMarkerLabels(source: string): { source: string; markers: A
   return { source: lines.join('\n'), markers };
 }
 
+/** Directives clang writes for its own assembler that GNU as does not know and that change
+ *  nothing uopscope reads (address-significance tables, call-graph profiles, Mach-O build
+ *  versions, data-in-code regions): left out, line for line. */
+const CLANG_ONLY = /^\s*\.(addrsig|addrsig_sym|cg_profile|build_version|macosx_version_min|data_region|end_data_region|loh|subsections_via_symbols)\b/;
+
+export type AsmSyntax = 'att' | 'intel';
+
+/**
+ * The syntax of a source that does not say (no .intel_syntax / .att_syntax), from its
+ * instructions, as OSACA tells them apart: AT&T names registers with `%` and immediates with
+ * `$`; Intel writes memory operands in brackets or with `ptr` and registers bare. Null when
+ * nothing tells (labels and directives only, `ret`, `nop`).
+ */
+export function detectSyntax(source: string): AsmSyntax | null {
+  let att = 0;
+  let intel = 0;
+  for (const raw of source.split('\n')) {
+    const line = raw.replace(/(#|\/\/).*$/, '').trim();
+    if (/^\.intel_syntax\b/.test(line)) return null;
+    if (/^\.att_syntax\b/.test(line)) return null;
+    if (!line || line.startsWith('.') || /^[\w.$@]+:$/.test(line)) continue;
+    const ins = line.replace(/^[\w.$@]+:\s*/, '');
+    if (/%[a-z]/i.test(ins) || /\$-?(0x)?[0-9a-f]/i.test(ins)) att++;
+    else if (/\b(byte|word|dword|qword|xmmword|ymmword|zmmword|tbyte|oword) ptr\b|\[[^\]]*\]/i.test(ins)
+      || /^[a-z][a-z0-9.]*\s+(?:[re]?[abcd]x|[re]?[sd]il?|[re]?[sb]pl?|r\d+[dwb]?|[abcd][lh]|[xyz]mm\d+|k[0-7])\s*(,|$)/i.test(ins)) intel++;
+  }
+  return intel > att ? 'intel' : att > 0 ? 'att' : null;
+}
+
+/** The source as the assembler gets it: clang-only directives out, and Intel syntax declared
+ *  when the source is Intel without saying so (Compiler Explorer's output; `--syntax intel`). */
+export function prepareSource(source: string, syntax?: AsmSyntax): string {
+  const lines = source.split('\n').map((l) => (CLANG_ONLY.test(l) ? '' : l));
+  const declared = lines.some((l) => /^\s*\.(intel|att)_syntax\b/.test(l));
+  const wanted = syntax ?? (declared ? null : detectSyntax(source));
+  // on the first line, after a `;` (a statement separator for both as and clang): the source's
+  // line numbers stay those of the user's file
+  if (wanted === 'intel' && !declared && lines.length) lines[0] = `.intel_syntax noprefix; ${lines[0]}`;
+  return lines.join('\n');
+}
+
+/** What to say when the assembler rejects the source, from its message. */
+function rejectionHint(message: string, tool: string): string {
+  const pseudo = /unknown (?:pseudo-op|directive)[^`'.]*[`']?(\.[\w.]+)/i.exec(message);
+  if (pseudo) return `${pseudo[1]} is a directive ${tool === 'as' ? 'GNU as' : tool} does not know${tool === 'as' ? ' (clang writes some of its own): pass --assembler clang, or delete the line' : ': delete the line'}`;
+  if (/too many memory references|invalid char '\['|ambiguous operand size|no such instruction|bad register name|invalid operand|junk .* after expression|operand type mismatch/i.test(message)) {
+    return 'if the source is Intel syntax, pass --syntax intel (or put .intel_syntax noprefix first); for AT&T, --syntax att';
+  }
+  return `fix the source (${tool === 'as' ? 'GNU as' : tool} syntax; --syntax intel for Intel syntax)`;
+}
+
+/** The clang to run: `clang` on the PATH, else the newest versioned one (Debian installs
+ *  clang-19 without a plain `clang`). */
+export function findClang(path = process.env.PATH ?? ''): string {
+  const { readdirSync } = createRequire(import.meta.url)('node:fs') as typeof import('node:fs');
+  let best: { name: string; version: number } | null = null;
+  for (const dir of path.split(':').filter(Boolean)) {
+    let names: string[];
+    try { names = readdirSync(dir); } catch { continue; }
+    if (names.includes('clang')) return 'clang';
+    for (const n of names) {
+      const m = /^clang-(\d+)$/.exec(n);
+      if (m && (!best || Number(m[1]) > best.version)) best = { name: n, version: Number(m[1]) };
+    }
+  }
+  return best?.name ?? 'clang';
+}
+
 function run(tool: string, args: string[], file: string, hint: string): void {
   // node:child_process only for assembly input (a binary's run does not load it)
   const { spawnSync } = createRequire(import.meta.url)('node:child_process') as typeof import('node:child_process');
@@ -51,15 +121,17 @@ function run(tool: string, args: string[], file: string, hint: string): void {
     // includes (.include "/etc/passwd"): keep a short excerpt of it only
     const where = printable(first.replace(/^.*?\.(s|S|asm):/, `${basename(file)}:`).trim()
       .replace(/`([^`']{24})[^`']*'/g, '`$1…\''), 160);
-    throw new UserError(`${file}: the assembler (${tool}) rejected the source: ${where || `exit status ${res.status}`}; fix the source (GNU as syntax; use .intel_syntax noprefix for Intel syntax)`);
+    throw new UserError(`${file}: the assembler (${tool}) rejected the source: ${where || `exit status ${res.status}`}; ${rejectionHint(first, tool === 'as' || tool === 'cpp' ? 'as' : tool)}`);
   }
 }
 
 /** Assembles `file` (or `text`, named `file` in messages) into an object; returns its bytes and
  *  the injected markers. */
-export function assemble(file: string, assembler: 'as' | 'clang' = 'as', given?: string): { object: Uint8Array; markers: AssembledMarker[] } {
+export function assemble(file: string, assembler: 'as' | 'clang' = 'as', given?: string, syntax?: AsmSyntax): { object: Uint8Array; markers: AssembledMarker[] } {
   const text = given ?? readFileSync(file, 'utf8');
-  const { source, markers } = injectMarkerLabels(text);
+  const injected = injectMarkerLabels(text);
+  const markers = injected.markers;
+  const source = prepareSource(injected.source, syntax);
   // the source is copied into a temporary directory (with its markers replaced): its own
   // directory goes on the include path, so `#include "x.h"` and `.include "x.s"` next to it are found
   const inc = ['-I', dirname(resolve(file))];
@@ -70,7 +142,7 @@ export function assemble(file: string, assembler: 'as' | 'clang' = 'as', given?:
     const obj = join(dir, 'input.o');
     writeFileSync(src, source);
     if (assembler === 'clang') {
-      run('clang', ['-c', '-target', 'x86_64-linux-gnu', ...inc, ...(preprocess ? [] : ['-x', 'assembler']), src, '-o', obj], file, 'install clang (apt-get install clang) or use --assembler as');
+      run(findClang(), ['-c', '-target', 'x86_64-linux-gnu', ...inc, ...(preprocess ? [] : ['-x', 'assembler']), src, '-o', obj], file, 'install clang (apt-get install clang) or use --assembler as');
     } else {
       let input = src;
       if (preprocess) {

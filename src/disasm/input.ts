@@ -2,7 +2,7 @@
 import { readFileSync, readSync, statSync, type Stats } from 'node:fs';
 import { extname } from 'node:path';
 import { UserError } from '../errors.js';
-import { MARKER_PREFIX, assemble } from './assemble.js';
+import { type AsmSyntax, MARKER_PREFIX, assemble } from './assemble.js';
 import { isElf, readElf } from './formats/elf.js';
 import { mergeOverlappingSections, type BinaryImage } from './formats/image.js';
 import { machoKind, readMachoAny } from './formats/macho.js';
@@ -126,13 +126,13 @@ export async function loadInput(opts: InputOptions): Promise<LoadedInput> {
     const img = readBinary(data, STDIN_NAME);
     if (img) return fromImage(STDIN_NAME, img);
     if (!looksLikeText(data)) throw new UserError('-: standard input is neither an x86 binary (ELF, PE/COFF, Mach-O) nor assembly text');
-    return loadAssembly(STDIN_NAME, opts.assembler ?? 'as', Buffer.from(data).toString('utf8'));
+    return loadAssembly(STDIN_NAME, opts.assembler ?? 'as', Buffer.from(data).toString('utf8'), opts.syntax);
   }
   const data = readUserFile(file, 'a binary (ELF, PE/COFF, Mach-O) or an assembly file (.s, .S, .asm)');
   if (data.length === 0) throw new UserError(`${file}: empty file; pass a binary or an assembly source`);
   const img = readBinary(data, file);
   if (img) return fromImage(file, img);
-  if (ASM_EXTENSIONS.has(extname(file))) return loadAssembly(file, opts.assembler ?? 'as');
+  if (ASM_EXTENSIONS.has(extname(file))) return loadAssembly(file, opts.assembler ?? 'as', undefined, opts.syntax);
   const text = looksLikeText(data);
   throw new UserError(
     `${file}: unknown format (${text ? 'a text file' : `starts with ${Array.from(data.subarray(0, 4), (b) => b.toString(16).padStart(2, '0')).join(' ')}`}): not ELF, PE/COFF or Mach-O${text ? ' and not named .s/.S/.asm' : ''}; pass an x86 binary, an assembly source, or raw machine code with --raw FILE`,
@@ -156,8 +156,8 @@ function looksLikeText(d: Uint8Array): boolean {
   return true;
 }
 
-function loadAssembly(file: string, assembler: 'as' | 'clang', text?: string): LoadedInput {
-  const { object, markers } = assemble(file, assembler, text);
+function loadAssembly(file: string, assembler: 'as' | 'clang', text?: string, syntax?: AsmSyntax): LoadedInput {
+  const { object, markers } = assemble(file, assembler, text, syntax);
   const img = readBinary(object, file);
   if (!img) throw new UserError(`${file}: the assembler did not produce an object uopscope can read`);
   const regions: Region[] = [];

@@ -162,6 +162,9 @@ export interface InputOptions {
   raw?: string;
   /** which tool assembles assembly input; default 'as' */
   assembler?: 'as' | 'clang';
+  /** assembly input's syntax when it does not say (.intel_syntax); default: recognised from
+   *  its instructions */
+  syntax?: 'att' | 'intel';
   /** address of the first byte of raw code (default 0) */
   baseAddress?: number;
 }
