@@ -10,7 +10,8 @@ import type { SimProgram, Variant } from '../sim/types.js';
 import type { ArchChoice, ExplorerSession, PaneSpec } from '../ui/types.js';
 import { branchPrograms, forArch, loopFor, withLoop, type Analysis, type DataOptions, type RegionAnalysis } from './pipeline.js';
 import { workerOffload } from './offload.js';
-import { ORIGIN_TEXT } from '../data/types.js';
+import { originText } from '../data/origins.js';
+import { layersOf } from '../data/resolve.js';
 import { originSummary } from '../report/model.js';
 
 export interface SessionOptions extends DataOptions {
@@ -49,10 +50,8 @@ export async function buildExplorerSession(base: RegionAnalysis | LoadedRegion, 
   const a = withLoopEdges;
   const params = a.params;
   const first = analysisFor(2).branches;
-  const src = a.data.source;
-  const xml = src.kind === 'none' ? [] : [`${src.kind} ${src.path}`];
-  const llvm = a.data.llvm ? [`LLVM ${a.data.llvm.llvm} ${a.data.llvm.cpu} model`] : [];
-  const notes: string[] = [...(a.region.region.note ? [a.region.region.note] : []), `data: ${[...xml, ...llvm].join(', then ')} · figures: ${originSummary(a.resolved.map((r) => r.origin))}`];
+  const labels = layersOf(a.data).map((l) => l.label).filter((l) => l !== null);
+  const notes: string[] = [...(a.region.region.note ? [a.region.region.note] : []), `data: ${labels.join(', then ')} · figures: ${originSummary(a.resolved.map((r) => r.origin))}`];
   if (a.unknown.length) {
     notes.push(`no figures for ${a.unknown.map((u) => `line ${u.line} (${u.asm}: ${u.why ?? 'no source'})`).join(', ')}: ${a.fallback === 'alu' ? 'counted as one ALU µop' : 'not simulated (?)'}`);
   }
@@ -68,8 +67,8 @@ export async function buildExplorerSession(base: RegionAnalysis | LoadedRegion, 
     lines: a.region.instructions.map((i, k) => {
       const r = a.resolved[k]!;
       const figures = r.unknown ? r.why ?? 'no source has figures for it'
-        : r.llvm ? `LLVM ${r.llvm.version} ${r.llvm.cpu} model (${r.llvm.key})`
-        : `${ORIGIN_TEXT[r.origin]}${r.form ? ` (${r.form.string})` : ''}`;
+        : r.provenance ? r.provenance.text
+        : `${originText(r.origin)}${r.form ? ` (${r.form.string})` : ''}`;
       return { line: i.line, asm: i.intel, origin: r.origin, figures };
     }),
     figures: originSummary(a.resolved.map((r) => r.origin)),

@@ -6,6 +6,7 @@
 // model: rules and sources" lists them). Pure: no I/O.
 
 import type { DecodedInstruction, MemoryOperand } from '../disasm/types.js';
+import { hasCapability } from './origins.js';
 import type { ArchName, MachineModel, ResolvedInstruction } from './types.js';
 
 // ---- sources (short ids; docs/engine.md cites each in full) ----
@@ -368,7 +369,7 @@ export function addressKey(m: MemoryOperand): string {
 
 /** A read-modify-write form's `cycles_mem` latency from its memory operand to itself (uops.info). */
 function roundTrip(r: ResolvedInstruction | undefined): Cited<number> | null {
-  const form = r?.origin === 'uops.info' ? r.form : null;
+  const form = hasCapability(r?.origin, 'measured-memory-round-trip') ? r!.form : null;
   if (!form) return null;
   const mem = form.operands.find((o) => o.type === 'mem' && o.read && o.write);
   if (!mem) return null;
@@ -399,7 +400,7 @@ function microFusion(ins: DecodedInstruction, r: ResolvedInstruction | undefined
   // uops.info measures memory forms with a base register only: its figures hold for indexed
   // addresses only where no unlamination rule applies
   const unlamRule = UNLAMINATION[arch];
-  if (m?.retireSlots !== undefined && r?.origin === 'uops.info' && r.variant !== 'same_reg' && (!ins.indexed || !unlamRule)) {
+  if (m?.retireSlots !== undefined && hasCapability(r?.origin, 'measured-fused-uops') && r!.variant !== 'same_reg' && (!ins.indexed || !unlamRule)) {
     const fused = Math.max(1, m.retireSlots);
     const decoded = m.uopsMite !== undefined ? Math.max(1, m.uopsMite) : fused;
     return { fusedUops: fused, decodedUops: decoded, unfusedUops: unfused, unlaminated: fused > decoded,
@@ -468,8 +469,8 @@ function idiom(ins: DecodedInstruction, r: ResolvedInstruction | undefined, arch
   if (!same) return { zeroIdiom: false, dependencyBreaking: false, noPort: false, source: SRC.zeroIdiom };
   if (ONES_IDIOM.has(ins.mnemonic)) return { zeroIdiom: false, dependencyBreaking: true, noPort: false, source: SRC.zeroIdiom };
   if (ZERO_WITH_PORT.has(ins.mnemonic)) {
-    const measured = r?.origin === 'uops.info' && r.variant === 'same_reg';
-    return { zeroIdiom: true, dependencyBreaking: true, noPort: measured && (r.uops === 0 || r.ports.length === 0),
+    const measured = hasCapability(r?.origin, 'measured-same-reg') && r!.variant === 'same_reg';
+    return { zeroIdiom: true, dependencyBreaking: true, noPort: measured && (r!.uops === 0 || r!.ports.length === 0),
       source: measured ? SRC.zeroIdiomXml : SRC.zeroIdiomPaper };
   }
   if (!ZERO_NO_PORT.has(ins.mnemonic)) {
@@ -480,7 +481,7 @@ function idiom(ins: DecodedInstruction, r: ResolvedInstruction | undefined, arch
   if ((ins.mnemonic === 'XOR' || ins.mnemonic === 'SUB') && !/^(r[a-z]{2}|e[a-z]{2}|r\d+d?)$/.test(w)) {
     return { zeroIdiom: false, dependencyBreaking: true, noPort: false, source: SRC.zeroIdiom };
   }
-  if (r?.origin === 'uops.info' && r.variant === 'same_reg') {
+  if (r && hasCapability(r.origin, 'measured-same-reg') && r.variant === 'same_reg') {
     return { zeroIdiom: true, dependencyBreaking: true, noPort: r.uops === 0 || r.ports.length === 0, source: SRC.zeroIdiomXml };
   }
   return { zeroIdiom: true, dependencyBreaking: true, noPort: ZERO_IDIOM_NO_PORT.has(arch), source: SRC.zeroIdiom };

@@ -1,16 +1,17 @@
-// Matching decoded instructions to uops.info forms, and the figures the engine uses.
+// Matching decoded instructions to the figures of each data source, and the figures the engine
+// uses. The sources are layers (src/data/providers/: an imported uops.info file, the embedded
+// facts, the LLVM model, …), asked in the providers' order; the first with figures wins.
 //
-// Resolution order (docs/data.md):
+// A layer of uops.info-schema forms (formsLayer) matches, in this order (docs/data.md):
 //   1. iform   — forms whose iform equals the decoded XED iform, narrowed to the decoded signature
 //                (an iform such as ADD_GPRv_IMMb covers several widths);
 //   2. signature — forms whose normalized string equals the decoded signature (opcode-variant
 //                suffixes such as ADD_01 dropped, condition-code aliases folded);
 //   3. signature-width — same mnemonic and operand count, operands equal or both immediates /
-//                both branch offsets (I8 ↔ I32, Rel8 ↔ Rel32; the same width preferred);
-//   4. the same three rules on the embedded forms, when `forms` came from an imported file;
-//   5. code    — the LLVM-derived model's record for the decoded iced-x86 Code (exact: the data
-//                is keyed to the decoder's encoding form, src/data/llvmModel.ts);
-//   6. otherwise the instruction is unknown (IACA's X) and gets the fallback.
+//                both branch offsets (I8 ↔ I32, Rel8 ↔ Rel32; the same width preferred).
+// The LLVM model's layer (llvmLayer) takes the record of the decoded iced-x86 Code ('code': exact,
+// the data is keyed to the decoder's encoding form, src/data/llvmModel.ts). An instruction no
+// layer has figures for is unknown (IACA's X) and gets the fallback.
 // Before all of these: an instruction the core's ISA lacks (AVX-512 on Haswell) is unknown,
 // with the missing extensions named.
 // TZCNT / LZCNT on a core whose machine model lacks BMI1 / LZCNT are looked up as BSF / BSR (the
@@ -24,7 +25,8 @@ import type { LlvmArchModel, LlvmRecord } from './llvmModel.js';
 import { loadMachine } from './machines.js';
 import { normalizeRegister } from './registers.js';
 import { canonicalMnemonic, operandClass, operandWidth, signatureKey, splitSignature } from './signature.js';
-import type { ArchData, ArchForm, DataOperand, FigureOrigin, LatencyEntry, MachineModel, MatchRule, PortGroup, ResolvedInstruction } from './types.js';
+import type { FigureLayer } from './providers/registry.js';
+import type { ArchData, ArchForm, DataOperand, DataSource, FigureOrigin, LatencyEntry, MachineModel, MatchRule, PortGroup, Provenance, ResolvedInstruction } from './types.js';
 
 export type Fallback = 'skip' | 'alu';
 
@@ -374,11 +376,14 @@ function fromLlvm(d: DecodedInstruction, rec: LlvmRecord, model: LlvmArchModel):
     line: d.line, form: null, rule: 'code', uops: rec.uops, ports: rec.ports.map((g) => ({ count: g.count, ports: [...g.ports] })),
     latencyByResource, maxLatency, divCycles: rec.divCycles,
     variant: rec.key.endsWith(':s') ? 'same_reg' : 'plain', unknown: false, fallback: null, origin: 'llvm',
-    llvm: { key: rec.key, cpu: model.cpu, version: model.llvm, rthroughput: rec.rthroughput, readAdvance: rec.readAdvance },
+    provenance: {
+      key: rec.key, text: `LLVM ${model.llvm} ${model.cpu} model (${rec.key})`,
+      detail: { key: rec.key, cpu: model.cpu, version: model.llvm, rthroughput: rec.rthroughput, readAdvance: rec.readAdvance },
+    },
   };
 }
 
-function fromForm(d: DecodedInstruction, hit: { form: ArchForm; rule: MatchRule }): ResolvedInstruction {
+function fromForm(d: DecodedInstruction, hit: { form: ArchForm; rule: MatchRule }, origin: (f: ArchForm) => FigureOrigin, provenance?: (f: ArchForm) => Provenance): ResolvedInstruction {
   const { form, rule } = hit;
   const m = form.m;
   let uops = m.uops;
@@ -410,7 +415,8 @@ function fromForm(d: DecodedInstruction, hit: { form: ArchForm; rule: MatchRule 
     line: d.line, form, rule, uops, ports: ports.map((g) => ({ count: g.count, ports: [...g.ports] })),
     latencyByResource, maxLatency, divCycles: div.cycles, variant, unknown: false, fallback: null,
     ...(div.from !== 'div_cycles' && div.cycles > 0 ? { divCyclesFrom: div.from } : {}),
-    origin: formOrigin(form),
+    origin: origin(form),
+    ...(provenance ? { provenance: provenance(form) } : {}),
   };
 }
 
@@ -450,10 +456,53 @@ function asExecuted(d: DecodedInstruction, isa: () => readonly string[] | null):
   };
 }
 
+/** A layer of uops.info-schema forms (an instructions.xml, the embedded files, or figures made
+ *  into that shape): matched by iform, signature, then relaxed widths. Each form's origin is
+ *  `origin`'s (default: formOrigin, from the form's `source` attribute). */
+export function formsLayer(provider: string, forms: ArchForm[], opts: {
+  source?: DataSource;
+  describe?: string | null; label?: string | null;
+  origin?: (f: ArchForm) => FigureOrigin; provenance?: (f: ArchForm) => Provenance;
+} = {}): FigureLayer {
+  const idx = indexOf(forms);
+  const origin = opts.origin ?? formOrigin;
+  return {
+    provider, describe: opts.describe ?? null, label: opts.label ?? null,
+    ...(opts.source ? { forms: { source: opts.source, list: forms } } : {}),
+    lookup(d) {
+      const hit = match(d, idx);
+      return hit ? fromForm(d, hit, origin, opts.provenance) : null;
+    },
+  };
+}
+
+/** The layer of an LLVM-derived model: the decoded instruction's own encoding form. */
+export function llvmLayer(provider: string, model: LlvmArchModel): FigureLayer {
+  return {
+    provider, llvm: model,
+    describe: `LLVM ${model.llvm}'s ${model.cpu} model`, label: `LLVM ${model.llvm} ${model.cpu} model`,
+    lookup(d) {
+      const rec = model.lookup(d);
+      if (!rec) return null;
+      if (rec.placeholder) return { why: `LLVM's ${model.cpu} model has only a placeholder for it (microcoded or system instruction), and no other source has figures` };
+      return fromLlvm(d, rec, model);
+    },
+  };
+}
+
+/** The layers of a core's figures in resolution order: ArchData's own list, or, for ArchData
+ *  made by hand, its forms, its embedded forms and its LLVM model. */
+export function layersOf(data: ArchData): FigureLayer[] {
+  if (data.layers) return data.layers;
+  const out: FigureLayer[] = [formsLayer('xml', data.forms, { source: data.source })];
+  if (data.embeddedForms?.length) out.push(formsLayer('embedded', data.embeddedForms));
+  if (data.llvm) out.push(llvmLayer('llvm', data.llvm));
+  return out;
+}
+
 export function resolveInstructions(instrs: DecodedInstruction[], data: ArchData, opts: ResolveOptions = {}): ResolvedInstruction[] {
-  const layers = [indexOf(data.forms)];
-  if (data.embeddedForms?.length) layers.push(indexOf(data.embeddedForms));
-  const llvm = data.llvm ?? null;
+  const layers = layersOf(data);
+  const hasLlvm = layers.some((l) => l.llvm);
   const fallback = opts.fallback ?? 'skip';
   let alu: number[] | undefined;
   const aluPorts = () => {
@@ -474,14 +523,14 @@ export function resolveInstructions(instrs: DecodedInstruction[], data: ArchData
     const have = isaOf();
     const missing = have && d.cpuid ? missingIsa(have, d.cpuid) : [];
     if (missing.length) return unknownOne(orig, fallback, aluPorts, `${data.arch} cannot run it (needs ${missing.join(', ')})`, missing);
-    for (const idx of layers) {
-      const hit = match(d, idx);
-      if (hit) return fromForm(d, hit);
+    let why: string | null = null;
+    for (const layer of layers) {
+      const hit = layer.lookup(d);
+      if (!hit) continue;
+      if ('line' in hit) return hit;
+      why ??= hit.why;
     }
-    const rec = llvm?.lookup(d) ?? null;
-    if (rec?.placeholder) return unknownOne(orig, fallback, aluPorts, `LLVM's ${llvm!.cpu} model has only a placeholder for it (microcoded or system instruction), and no other source has figures`);
-    if (rec) return fromLlvm(d, rec, llvm!);
-    return unknownOne(orig, fallback, aluPorts, llvm ? 'no source has figures for this form' : `no source has figures for this form (uopscope has no LLVM model of ${data.arch})`);
+    return unknownOne(orig, fallback, aluPorts, why ?? (hasLlvm ? 'no source has figures for this form' : `no source has figures for this form (uopscope has no LLVM model of ${data.arch})`));
   });
 }
 

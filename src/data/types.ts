@@ -81,6 +81,9 @@ export interface ArchData {
   embeddedForms?: ArchForm[];
   /** the LLVM-derived model, tried last (null when uopscope has none for this core) */
   llvm?: import('./llvmModel.js').LlvmArchModel | null;
+  /** every source's figures for this core, in resolution order (src/data/providers/registry.ts);
+   *  without it the resolver makes them from `forms`, `embeddedForms` and `llvm` */
+  layers?: import('./providers/registry.js').FigureLayer[];
 }
 
 /** A form reduced to one architecture (what the cache stores per architecture). */
@@ -111,21 +114,20 @@ export interface DataSource {
  *  data ('code'). */
 export type MatchRule = 'iform' | 'signature' | 'signature-width' | 'code' | 'fallback' | 'none';
 
-/** Where a line's figures come from, in the order the resolver tries them: uops.info's
- *  measurements (an imported or --uops-xml instructions.xml, or an embedded file read from
- *  uops.info's pages), the SUACA thesis's printed facts (embedded), LLVM 19's scheduling model
- *  (embedded, a model, not measurements), or none. */
-export type FigureOrigin = 'uops.info' | 'thesis' | 'llvm' | 'none';
+// Where a line's figures come from (FigureOrigin), the letters and the legend: src/data/origins.ts.
+export type { FigureOrigin } from './origins.js';
+export { ORIGIN_LETTER, ORIGIN_TEXT, originLegend } from './origins.js';
+import type { FigureOrigin } from './origins.js';
 
-/** One letter per origin, for listings and panes (legend in docs/data.md). */
-export const ORIGIN_LETTER: Record<FigureOrigin, string> = { 'uops.info': 'M', thesis: 'T', llvm: 'L', none: '?' };
-export const ORIGIN_TEXT: Record<FigureOrigin, string> = {
-  'uops.info': 'measured by uops.info', thesis: 'SUACA thesis', llvm: 'LLVM 19 model', none: 'no figures',
-};
-
-/** The legend of the source letters, in resolution order: 'M measured by uops.info, T …'. */
-export function originLegend(): string {
-  return (['uops.info', 'thesis', 'llvm', 'none'] as const).map((o) => `${ORIGIN_LETTER[o]} ${ORIGIN_TEXT[o]}`).join(', ');
+/** Where one line's figures were found inside their source, for the explorer's detail and the
+ *  JSON (any provider: the LLVM data's key, a measured file's form). */
+export interface Provenance {
+  /** the record's key in the source ('Add_rm64_imm8:m', 'ADD (R64, I8)') */
+  key: string;
+  /** one line for people ('LLVM 19.1.7 skylake model (Add_rm64_imm8)') */
+  text: string;
+  /** the source's own fields, written to the JSON under the origin's name */
+  detail?: Record<string, unknown>;
 }
 
 /** The measurement chosen for one decoded instruction on one architecture. */
@@ -152,8 +154,9 @@ export interface ResolvedInstruction {
   fallback: 'skip' | 'alu' | null;
   /** where the figures come from ('none' when unknown) */
   origin: FigureOrigin;
-  /** for origin 'llvm': the LLVM data's key, CPU and version ('Add_rm64_imm8 on skylake, LLVM 19.1.7') */
-  llvm?: { key: string; cpu: string; version: string; rthroughput: number; readAdvance: [string, number][] };
+  /** where in its source the figures were found (absent for the forms of an XML file, which
+   *  `form` names, and for unknown lines) */
+  provenance?: Provenance;
   /** when unknown: why ('no source has figures for this form', 'LLVM models it only as a
    *  placeholder (microcoded/system)', 'SKL cannot run it (needs AVX512F)') */
   why?: string;

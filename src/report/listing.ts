@@ -1,6 +1,7 @@
 // The instruction listing of `uopscope disasm` (text and JSON). Columns are a list so that
 // later stages can add theirs (µops, ports, latency with --arch) without touching the rest.
-import { ORIGIN_LETTER, originLegend } from '../data/types.js';
+import { originLegend, originLetter } from '../data/origins.js';
+import { layersOf } from '../data/resolve.js';
 import { originSummary } from './model.js';
 import type { DecodedInstruction, LoadedRegion } from '../disasm/types.js';
 import type { ArchData, ResolvedInstruction } from '../data/types.js';
@@ -81,10 +82,10 @@ export function dataColumns(resolved: ResolvedInstruction[]): ListingColumn[] {
   const byLine = new Map(resolved.map((r) => [r.line, r]));
   const cell = (f: (r: ResolvedInstruction) => string) => (i: DecodedInstruction) => {
     const r = byLine.get(i.line);
-    return !r || r.unknown ? ORIGIN_LETTER.none : f(r);
+    return !r || r.unknown ? originLetter('none') : f(r);
   };
   return [
-    { header: 'src', value: (i) => ORIGIN_LETTER[byLine.get(i.line)?.origin ?? 'none'] },
+    { header: 'src', value: (i) => originLetter(byLine.get(i.line)?.origin ?? 'none') },
     { header: 'uops', value: cell((r) => String(r.uops)), right: true },
     { header: 'ports', value: cell((r) => (r.ports.length ? formatPorts(r.ports) : '-') + (r.variant === 'plain' ? '' : ` (${r.variant})`)) },
     { header: 'lat', value: cell((r) => String(r.maxLatency)), right: true },
@@ -93,15 +94,16 @@ export function dataColumns(resolved: ResolvedInstruction[]): ListingColumn[] {
 
 /** One line under the listing: where the figures come from, the unknown lines, the fallback. */
 export function dataFootnote(data: ArchData, resolved: ResolvedInstruction[]): string {
-  const s = data.source;
-  const xml = s.kind === 'none' ? 'no uops.info or thesis data' : `${s.kind} data (${s.path}${s.date ? `, ${s.date}` : ''}, ${s.forms} forms${s.inheritedFrom ? `, ${s.inheritedForms ?? 0} inherited from ${s.inheritedFrom}` : ''})`;
-  const llvm = data.llvm ? `, then LLVM ${data.llvm.llvm}'s ${data.llvm.cpu} model` : '';
-  const from = `${data.arch}: ${xml}${llvm}. Figures: ${originSummary(resolved.map((r) => r.origin))} (src: ${originLegend()})`;
+  const layers = layersOf(data);
+  const named = layers.map((l) => l.describe).filter((d) => d !== null);
+  if (!layers.some((l) => l.forms)) named.unshift('no uops.info or thesis data');
+  const origins = resolved.map((r) => r.origin);
+  const from = `${data.arch}: ${named.join(', then ')}. Figures: ${originSummary(origins)} (src: ${originLegend(origins)})`;
   const unknown = resolved.filter((r) => r.unknown);
   if (unknown.length === 0) return `${from}; every instruction has figures\n`;
   const fb = unknown[0]!.fallback === 'alu' ? 'counted as 1 µop on an ALU port, latency 1' : 'skipped (0 µops)';
   const why = unknown.map((r) => `line ${r.line}: ${r.why ?? 'no source has figures'}`).join('; ');
-  return `${from}\n${ORIGIN_LETTER.none} = no figures for line${unknown.length > 1 ? 's' : ''} ${unknown.map((r) => r.line).join(', ')} — ${fb} (${why})\n`;
+  return `${from}\n${originLetter('none')} = no figures for line${unknown.length > 1 ? 's' : ''} ${unknown.map((r) => r.line).join(', ')} — ${fb} (${why})\n`;
 }
 
 /** The JSON of the resolved figures, per line (added to listingJson's output by `disasm --arch`). */
@@ -113,7 +115,7 @@ export function resolvedJson(data: ArchData, resolved: ResolvedInstruction[]): o
       line: r.line, form: r.form?.string ?? null, rule: r.rule, uops: r.uops, ports: r.ports.length ? formatPorts(r.ports) : '',
       latencyByResource: r.latencyByResource, maxLatency: r.maxLatency, divCycles: r.divCycles, variant: r.variant,
       unknown: r.unknown, fallback: r.fallback, origin: r.origin,
-      ...(r.llvm ? { llvm: r.llvm } : {}), ...(r.why ? { why: r.why } : {}),
+      ...(r.provenance?.detail ? { [r.origin]: r.provenance.detail } : {}), ...(r.why ? { why: r.why } : {}),
     })),
   };
 }

@@ -1,7 +1,7 @@
 // What a report shows: plain data assembled from simulation results (see collect.ts), read by
 // the renderers (text.ts, detail.ts, json.ts). No I/O here.
 
-import { ORIGIN_TEXT, type FigureOrigin } from '../data/types.js';
+import { originList, type FigureOrigin } from '../data/origins.js';
 import type { LineDetail, Stats, Variant } from '../sim/types.js';
 import { simulatesNothing } from '../sim/stats.js';
 import type { MechanismEffect, VariantFigures, WhatIf } from '../sim/whatIf.js';
@@ -72,8 +72,7 @@ export interface ReportModel {
 }
 /** The header's summary of where the figures come from: '17 lines: 15 LLVM 19 model, 2 SUACA thesis'. */
 export function originSummary(origins: readonly FigureOrigin[]): string {
-  const order: FigureOrigin[] = ['uops.info', 'thesis', 'llvm', 'none'];
-  const parts = order.map((o) => [o, origins.filter((x) => x === o).length] as const).filter(([, n]) => n > 0).map(([o, n]) => `${n} ${ORIGIN_TEXT[o]}`);
+  const parts = originList().map((o) => [o, origins.filter((x) => x === o.id).length] as const).filter(([, n]) => n > 0).map(([o, n]) => `${n} ${o.text}`);
   return `${origins.length} line${origins.length === 1 ? '' : 's'}: ${parts.join(', ')}`;
 }
 

@@ -4,7 +4,7 @@
 import type { LineStats, Stats } from '../sim/types.js';
 import { blankIfZero, fixed, layoutTable, wrapText, type Column } from './format.js';
 import { renderDetail } from './detail.js';
-import { ORIGIN_LETTER, originLegend, type FigureOrigin } from '../data/types.js';
+import { originLegend, originLetter, type FigureOrigin } from '../data/origins.js';
 import { isBaseline, variantLabel } from '../sim/variants.js';
 import { nothingSimulated, originSummary, type ModelRun, type ReportModel, type Section, type VariantFigures } from './model.js';
 import { MECHANISMS, isSuaca, mechanismInfo, mechanismLabel } from '../sim/mechanisms.js';
@@ -46,7 +46,7 @@ export function renderText(model: ReportModel): string {
     }
   }
   if (model.unknown.length) out.push('', ...renderUnknown(model));
-  out.push('', `Source: ${originLegend()}`);
+  out.push('', `Source: ${originLegend(model.origins)}`);
   if (model.detail) out.push('', renderDetail(model.detail).replace(/\n$/, ''));
   return out.join('\n') + '\n';
 }
@@ -96,7 +96,7 @@ export function renderLineTable(stats: Stats, ports: number[], dividerPort: numb
     blankIfZero(l.hadToWait),
     blankIfZero(l.causedToWait),
     ...portCols.map((c) => blankIfZero(c.value(l))),
-    (origins ? `${origins[l.line] ? ORIGIN_LETTER[origins[l.line]!] : ' '} ` : anyUnknown ? (l.unknown ? 'X ' : '  ') : '') + l.asm,
+    (origins ? `${origins[l.line] ? originLetter(origins[l.line]!) : ' '} ` : anyUnknown ? (l.unknown ? 'X ' : '  ') : '') + l.asm,
   ]);
   const first = 4;
   return layoutTable(columns, rows, [{ from: first, to: first + portCols.length - 1, text: 'Used Ports' }]);
@@ -156,7 +156,7 @@ function renderEffects(run: ModelRun): string[] {
 }
 
 function renderUnknown(model: ReportModel): string[] {
-  const out = [`${ORIGIN_LETTER.none} - no figures for this instruction on ${model.arch}:`];
+  const out = [`${originLetter('none')} - no figures for this instruction on ${model.arch}:`];
   for (const u of model.unknown) {
     const how = u.fallback === 'alu' ? 'counted as 1 µop on any ALU port, latency 1'
       : u.fallback === 'skip' ? 'skipped (no µop; dependants still wait the engine\'s minimum of 1 cycle)' : 'no fallback';

@@ -81,7 +81,7 @@ export function exportText(state: ExplorerState, extras: ExportExtras): string {
     out.push('-- Snapshot');
     out.push(...snapshotLines(snap, s.lines, pane.lines));
     out.push('');
-    out.push(`-- Sources of the figures (${originLegend()})`);
+    out.push(`-- Sources of the figures (${originLegend(s.lines.flatMap((l) => (l.origin ? [l.origin] : [])))})`);
     for (const l of s.lines) if (pane.lines.includes(l.line)) out.push(`  ${String(l.line).padStart(3)}  ${l.origin ? ORIGIN_LETTER[l.origin] : ' '} ${l.asm.padEnd(36).slice(0, 36)} ${l.figures ?? ''}`.trimEnd());
     out.push('');
     out.push(`-- Per-line statistics (per iteration done: ${iterationsDone(snap.stats.iterationsCompleted)} of ${state.iterations} by this cycle)`);

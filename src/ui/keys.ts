@@ -2,6 +2,7 @@
 // key does, and how the footer and the help overlay name it. The footer and `?` are drawn from
 // these tables; the handlers (useExplorer's and each overlay's useInput) look keys up here.
 import type { Key } from 'ink';
+import { originLegend, originLetters, originList } from '../data/origins.js';
 import { TABS, type VariantKey } from './types.js';
 import type { ExplorerState } from './state.js';
 
@@ -161,12 +162,14 @@ export function splitKeys(input: string, key: Key): { input: string; key: Key }[
 /**
  * Notations of the screen, for the help overlay (with the symbols of src/ui/format.ts).
  */
+const ALL_ORIGINS = originList().map((o) => o.id);
+
 export const NOTATIONS: [string, string][] = [
   ['L3#50', 'line 3 of the program, iteration 50 (an instance)'],
   ['W R E D', 'Program: instances waiting, ready, executing, done'],
   ['+ … ○ ▶ ✓', 'loading, waiting on an operand, ready (waits for a port), executing, done'],
   ['12k  1.2M', 'counts abbreviated: thousands, millions'],
   ['–', 'no value yet (nothing completed), or none'],
-  ['M T L ?', 'where a line\'s figures come from: uops.info measured, SUACA thesis, LLVM 19 model; ? none: not simulated (see the message)'],
+  [originLetters(ALL_ORIGINS), `where a line's figures come from: ${originLegend(ALL_ORIGINS).replace(/, \? no figures$/, '')}; ? none: not simulated (see the message)`],
   ['text…', 'cut to fit (names only; numbers are never cut)'],
 ];

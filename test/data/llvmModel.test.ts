@@ -32,24 +32,24 @@ test('a load-op form: the memory record, each written register and flag with its
   // add rax, qword ptr [rbx] on Haswell
   const r = (await resolveHex('480303', 'HSW'))[0]!.r;
   assert.equal(r.origin, 'llvm');
-  assert.equal(r.llvm!.key, 'Add_r64_rm64:m');
+  assert.equal(r.provenance!.key, 'Add_r64_rm64:m');
   assert.equal(formatPorts(r.ports), '1*p0156+1*p23');
   assert.equal(r.latencyByResource.RAX, 6);
   assert.equal(r.latencyByResource.ZF, 6);
   // the register operand is read after the load (LLVM's ReadAfterLd): kept, not subtracted
-  assert.deepEqual(r.llvm!.readAdvance, [['o0', 5]]);
+  assert.deepEqual(r.provenance!.detail!.readAdvance, [['o0', 5]]);
 });
 
 test('the same register twice takes the same-register record: zero idioms have no port and no latency', async () => {
   const [xor, add] = await resolveHex('31c0 4801d8', 'HSW');
-  assert.deepEqual([xor!.r.llvm!.key, xor!.r.variant, xor!.r.ports, xor!.r.latencyByResource.RAX], ['Xor_rm32_r32:s', 'same_reg', [], 0]);
-  assert.deepEqual([add!.r.llvm!.key, add!.r.latencyByResource.RAX], ['Add_rm64_r64', 1]);
+  assert.deepEqual([xor!.r.provenance!.key, xor!.r.variant, xor!.r.ports, xor!.r.latencyByResource.RAX], ['Xor_rm32_r32:s', 'same_reg', [], 0]);
+  assert.deepEqual([add!.r.provenance!.key, add!.r.latencyByResource.RAX], ['Add_rm64_r64', 1]);
 });
 
 test('EVEX masking and broadcast find their own instances, else the plain one', async () => {
   // vaddps zmm0{k1}{z}, zmm1, zmm2; vaddps zmm0, zmm1, dword bcst [rax]; vaddps zmm0{k1}, zmm1, zmm2
   const lines = await resolveHex('62f174c958c2 62f1745858 00 62f1744958c2'.replace(/ /g, ''), 'SKX');
-  assert.deepEqual(lines.map((l) => l.r.llvm?.key), [
+  assert.deepEqual(lines.map((l) => l.r.provenance?.key), [
     'EVEX_Vaddps_zmm_k1z_zmm_zmmm512b32_er:z', 'EVEX_Vaddps_zmm_k1z_zmm_zmmm512b32_er:b', 'EVEX_Vaddps_zmm_k1z_zmm_zmmm512b32_er:k',
   ]);
   assert.ok(lines.every((l) => l.r.origin === 'llvm' && l.r.uops >= 1), JSON.stringify(lines));
@@ -57,7 +57,7 @@ test('EVEX masking and broadcast find their own instances, else the plain one', 
 
 test('string instructions (implicit memory operands) use their plain record', async () => {
   const r = (await resolveHex('a4', 'HSW'))[0]!.r;
-  assert.deepEqual([r.llvm?.key, r.latencyByResource.RDI, r.latencyByResource.RSI], ['Movsb_m8_m8', 4, 4]);
+  assert.deepEqual([r.provenance?.key, r.latencyByResource.RDI, r.latencyByResource.RSI], ['Movsb_m8_m8', 4, 4]);
   // Skylake's model gives MOVSB only the placeholder class
   const s = (await resolveHex('a4', 'SKL'))[0]!.r;
   assert.equal(s.unknown, true);
@@ -66,7 +66,7 @@ test('string instructions (implicit memory operands) use their plain record', as
 test('the FP divider: its occupancy comes from the model\'s divider resource', async () => {
   // vdivpd ymm0, ymm1, ymm2 on Skylake: SKLFPDivider is held for 8 cycles
   const r = (await resolveHex('c5f55ec2', 'SKL'))[0]!.r;
-  assert.deepEqual([r.llvm!.key, r.divCycles, r.latencyByResource.XMM0], ['VEX_Vdivpd_ymm_ymm_ymmm256', 8, 14]);
+  assert.deepEqual([r.provenance!.key, r.divCycles, r.latencyByResource.XMM0], ['VEX_Vdivpd_ymm_ymm_ymmm256', 8, 14]);
 });
 
 test('no figures where LLVM has only a placeholder, or the core lacks the ISA; each says why', async () => {
@@ -79,9 +79,9 @@ test('no figures where LLVM has only a placeholder, or the core lacks the ISA; e
 
 test('TZCNT on a core without BMI1 runs as BSF, and takes BSF\'s record', async () => {
   const r = (await resolveHex('f3480fbcc1', 'SNB'))[0]!.r;
-  assert.deepEqual([r.unknown, r.llvm?.key], [false, 'Bsf_r64_rm64']);
+  assert.deepEqual([r.unknown, r.provenance?.key], [false, 'Bsf_r64_rm64']);
   const h = (await resolveHex('f3480fbcc1', 'HSW'))[0]!.r;
-  assert.equal(h.llvm?.key, 'Tzcnt_r64_rm64');
+  assert.equal(h.provenance?.key, 'Tzcnt_r64_rm64');
 });
 
 test('a load-op form reads its register operand after the load: a loop-carried chain through it costs the operation, not the load as well', async () => {

@@ -2,7 +2,8 @@
 // when one of them runs.
 import { rmdirSync, rmSync } from 'node:fs';
 import { UserError } from '../../errors.js';
-import { importUopsXml, listDataSources, cacheRoot, type CacheIndex, type DataSourceRow } from '../../data/index.js';
+import { importUopsXml, listDataSources, cacheRoot, type CacheIndex } from '../../data/index.js';
+import { originInfo } from '../../data/origins.js';
 import { checkDownloadedXml, DEFAULT_CONNECT_TIMEOUT_S, DEFAULT_STALL_TIMEOUT_S, downloadFile, removeStaleDownloads, tempDownloadPath, type DownloadResult } from '../../data/fetch.js';
 import { downloadBar, progressBar } from '../progress.js';
 import { makeDirs } from '../../mkdirs.js';
@@ -27,9 +28,8 @@ export async function runImport(file: string, cacheDir?: string): Promise<void> 
 export function runList(cacheDir?: string, json = false): void {
   const rows = listDataSources({ cacheDir });
   if (json) { process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`); return; }
-  const what: Record<DataSourceRow['origin'], string> = { 'uops.info': 'measured (uops.info)', thesis: 'SUACA thesis', llvm: 'LLVM model', none: 'no figures' };
   const table = [['arch', 'name', 'source', 'figures', 'forms', 'date', 'from'],
-    ...rows.map((r) => [r.arch, r.name ?? '', r.kind, what[r.origin],
+    ...rows.map((r) => [r.arch, r.name ?? '', r.kind, originInfo(r.origin).listText,
       `${r.forms}${r.placeholders ? ` (+${r.placeholders} placeholders)` : ''}`, r.date ?? '', r.path])];
   const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
   process.stdout.write(table.map((row) => `${row.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()}\n`).join(''));
