@@ -8,4 +8,4 @@
 export const COMMAND_NAMES: readonly string[] = ['report', 'disasm', 'regions', 'graph', 'data', 'config', 'measure'];
 
 /** The subcommands of `uopscope data`. */
-export const DATA_COMMANDS: readonly string[] = ['import', 'list', 'fetch', 'measure'];
+export const DATA_COMMANDS: readonly string[] = ['import', 'list', 'fetch', 'measure', 'remove'];

@@ -139,3 +139,21 @@ export function loadImportedArch(arch: string, dirOverride?: string): { forms: A
   const forms = readArchFile(join(cacheDir(dirOverride), index.dir), arch);
   return forms ? { forms, index } : null;
 }
+
+/** `uopscope data remove imported`: unpublishes the import (its index first, so a reader sees
+ *  either all of it or none), then removes its files. The index it removed, or null when there
+ *  was none. */
+export function removeImport(dirOverride?: string): CacheIndex | null {
+  const index = readIndex(dirOverride);
+  const base = cacheDir(dirOverride);
+  if (!index) return null;
+  try {
+    rmSync(join(base, 'index.json'), { force: true });
+    for (const name of readdirSync(base)) {
+      if (name.startsWith('import-')) rmSync(join(base, name), { recursive: true, force: true });
+    }
+  } catch (e) {
+    throw new UserError(`cannot remove the imported data in ${base}: ${(e as NodeJS.ErrnoException).code ?? String(e)} — check the directory's permissions`);
+  }
+  return index;
+}

@@ -6,7 +6,7 @@
 //
 // Compatibility: a reader accepts every `version` up to MEASURED_VERSION; a later version of the
 // format only adds optional fields, and bumps `version` when an older reader would misread it.
-import { readFileSync, rmSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../atomicWrite.js';
 import { UserError, printable } from '../errors.js';
@@ -197,6 +197,22 @@ export function shippedMeasuredPath(arch: ArchName): string {
   return archFile(join(assetsDir(), 'measured'), arch);
 }
 
+/** The architectures with a measured file in a directory (the user's by default). */
+export function listMeasuredArchs(cacheDirOverride?: string, dir = join(cacheRoot(cacheDirOverride), 'measured')): ArchName[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names.filter((n) => n.endsWith('.json')).map((n) => n.slice(0, -5)).filter((a): a is ArchName => parseArchName(a) === a).sort();
+}
+
+/** The architectures with a measured file shipped with uopscope. */
+export function listShippedMeasuredArchs(): ArchName[] {
+  return listMeasuredArchs(undefined, join(assetsDir(), 'measured'));
+}
+
 // ---- validation
 
 const HINT = "measure again with 'uopscope data measure', or remove the file";
@@ -205,40 +221,43 @@ class Bad extends Error {}
 
 type Obj = Record<string, unknown>;
 
+/** 'where.k', or 'k' at the top of the file. */
+const at = (where: string, k: string): string => (where ? `${where}.${k}` : k);
+
 function fail(where: string, what: string): never {
   throw new Bad(`${where}: ${what}`);
 }
 
 function obj(v: unknown, where: string): Obj {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) fail(where, 'must be an object');
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) fail(where || 'the file', 'must be an object');
   return v as Obj;
 }
 
 function only(o: Obj, where: string, allowed: readonly string[]): void {
-  for (const k of Object.keys(o)) if (!allowed.includes(k)) fail(where, `unknown field '${printable(k, 40)}' (known: ${allowed.join(', ')})`);
+  for (const k of Object.keys(o)) if (!allowed.includes(k)) fail(where || 'the file', `unknown field '${printable(k, 40)}' (known: ${allowed.join(', ')})`);
 }
 
 function str(o: Obj, k: string, where: string, optional = false): string | undefined {
   const v = o[k];
   if (v === undefined && optional) return undefined;
-  if (typeof v !== 'string' || v === '') fail(`${where}.${k}`, 'must be a non-empty string');
-  if (v.length > 10000) fail(`${where}.${k}`, 'is longer than 10,000 characters');
+  if (typeof v !== 'string' || v === '') fail(at(where, k), 'must be a non-empty string');
+  if (v.length > 10000) fail(at(where, k), 'is longer than 10,000 characters');
   return v;
 }
 
 function num(o: Obj, k: string, where: string, opts: { optional?: boolean; integer?: boolean; max?: number } = {}): number | undefined {
   const v = o[k];
   if (v === undefined && opts.optional) return undefined;
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) fail(`${where}.${k}`, `must be a non-negative number, not ${printable(JSON.stringify(v) ?? 'nothing', 30)}`);
-  if (opts.integer && !Number.isInteger(v)) fail(`${where}.${k}`, `must be a whole number, not ${v}`);
-  if (opts.max !== undefined && v > opts.max) fail(`${where}.${k}`, `must be at most ${opts.max}, not ${v}`);
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) fail(at(where, k), `must be a non-negative number, not ${printable(JSON.stringify(v) ?? 'nothing', 30)}`);
+  if (opts.integer && !Number.isInteger(v)) fail(at(where, k), `must be a whole number, not ${v}`);
+  if (opts.max !== undefined && v > opts.max) fail(at(where, k), `must be at most ${opts.max}, not ${v}`);
   return v;
 }
 
 function bool(o: Obj, k: string, where: string, optional = false): boolean | undefined {
   const v = o[k];
   if (v === undefined && optional) return undefined;
-  if (typeof v !== 'boolean') fail(`${where}.${k}`, 'must be true or false');
+  if (typeof v !== 'boolean') fail(at(where, k), 'must be true or false');
   return v;
 }
 
@@ -272,7 +291,7 @@ function latency(v: unknown, where: string): MeasuredLatency {
   only(o, where, ['from', 'to', 'cycles', 'upperBound', 'spread']);
   const ref = (k: 'from' | 'to'): string => {
     const r = str(o, k, where)!;
-    if (!OPERAND_REF.test(r)) fail(`${where}.${k}`, `'${printable(r, 30)}' is not an operand (oN, oN.base, oN.index, flags, a flag or an implicit register such as RAX)`);
+    if (!OPERAND_REF.test(r)) fail(at(where, k), `'${printable(r, 30)}' is not an operand (oN, oN.base, oN.index, flags, a flag or an implicit register such as RAX)`);
     return r;
   };
   const out: MeasuredLatency = { from: ref('from'), to: ref('to'), cycles: num(o, 'cycles', where, { max: CYCLES_MAX })! };
@@ -412,8 +431,8 @@ function provenance(v: unknown, where: string): MeasuredProvenance {
 function archName(o: Obj, where: string): ArchName {
   const a = str(o, 'arch', where)!;
   const n = parseArchName(a);
-  if (n === null) fail(`${where}.arch`, `'${printable(a, 20)}' is not an architecture name such as SPR`);
-  if (n !== a) fail(`${where}.arch`, `'${printable(a, 20)}' must be written as ${n}`);
+  if (n === null) fail(at(where, 'arch'), `'${printable(a, 20)}' is not an architecture name such as SPR`);
+  if (n !== a) fail(at(where, 'arch'), `'${printable(a, 20)}' must be written as ${n}`);
   return n;
 }
 
@@ -421,13 +440,13 @@ function archName(o: Obj, where: string): ArchName {
  *  problem as `where: what` (e.g. `forms["ADD (R64, I8)"].uops.unfused: must be …`). */
 export function validateMeasured(value: unknown): { file: MeasuredFile } | { error: string } {
   try {
-    const o = obj(value, 'the file');
+    const o = obj(value, '');
     if (o.format !== MEASURED_FORMAT) fail('format', `must be '${MEASURED_FORMAT}' (this is not a file of measured figures)`);
-    const version = num(o, 'version', 'the file', { integer: true })!;
+    const version = num(o, 'version', '', { integer: true })!;
     if (version < 1) fail('version', 'must be at least 1');
     if (version > MEASURED_VERSION) fail('version', `${version} is newer than this uopscope reads (${MEASURED_VERSION}): update uopscope`);
-    only(o, 'the file', ['format', 'version', 'arch', 'provenance', 'machine', 'forms']);
-    const arch = archName(o, 'the file');
+    only(o, '', ['format', 'version', 'arch', 'provenance', 'machine', 'forms']);
+    const arch = archName(o, '');
     const prov = provenance(o.provenance, 'provenance');
     if (prov.core.arch !== arch) fail('provenance.core.arch', `${prov.core.arch} is not the file's arch ${arch}`);
     const forms: Record<string, MeasuredForm> = {};

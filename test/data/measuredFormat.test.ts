@@ -87,7 +87,7 @@ const DAMAGE: [string, (j: Record<string, any>) => void, RegExp][] = [
   ['a key with unsorted attributes', (j) => { j.forms['ADD (R64, I8)|rep=0,immzero=1'] = j.forms['ADD (R64, R64)']; }, /the key must list its attributes sorted: 'ADD \(R64, I8\)\|immzero=1,rep=0'/],
   ['a key that is no signature', (j) => { j.forms['add rax, 1'] = j.forms['ADD (R64, R64)']; }, /the key must be a form's signature/],
   ['another core in the provenance', (j) => { j.provenance.core.arch = 'SPR'; }, /provenance\.core\.arch: SPR is not the file's arch SKL/],
-  ['a lower-case arch', (j) => { j.arch = 'skl'; }, /arch: 'skl' must be written as SKL/],
+  ['a lower-case arch', (j) => { j.arch = 'skl'; }, /x\.json: arch: 'skl' must be written as SKL/],
   ['a date that is none', (j) => { j.provenance.date = 'yesterday'; }, /provenance\.date: 'yesterday' is not an ISO 8601 UTC time/],
   ['no microcode field', (j) => { delete j.provenance.microcode; }, /provenance\.microcode: must be a non-empty string/],
   ['a parameter without its benchmark', (j) => { delete j.machine.renameWidth.benchmark; }, /machine\.renameWidth\.benchmark: must be a non-empty string/],

@@ -1,4 +1,4 @@
-// `uopscope data import FILE | list | fetch | measure`: the measurement data. This module only
+// `uopscope data import FILE | list | fetch | measure | remove`: the measurement data. This module only
 // declares the commands; the work is in dataRun.ts, imported when one runs.
 import type { Argv } from 'yargs';
 import type { CommandModule } from './args.js';
@@ -11,7 +11,7 @@ const work = () => import('./dataRun.js');
 export const dataCommand: CommandModule = (y: Argv) =>
   y
     .option('uops-xml', { type: 'string', global: true, describe: 'use this uops.info instructions.xml for this run (instead of the imported cache or the embedded data)' })
-    .command('data', 'manage measurement data (import, list, fetch, measure)', (yy) =>
+    .command('data', 'manage measurement data (import, list, fetch, measure, remove)', (yy) =>
       yy
         .option('cache-dir', { type: 'string', describe: 'cache directory (default: $UOPSCOPE_CACHE_DIR, $XDG_CACHE_HOME/uopscope, ~/.cache/uopscope)' })
         .command('import <file>', 'convert uops.info\'s instructions.xml into the per-architecture cache', (c) =>
@@ -50,4 +50,8 @@ export const dataCommand: CommandModule = (y: Argv) =>
             ...(argv['cache-dir'] !== undefined ? { cacheDir: String(argv['cache-dir']) } : {}),
           });
         })
-        .demandCommand(1, 'name a data command: import, list, fetch or measure'));
+        .command('remove <what> [archs..]', 'remove imported uops.info data, or figures uopscope measured on this machine', (c) =>
+          c.positional('what', { type: 'string', choices: ['imported', 'measured'], demandOption: true, describe: "'imported': the imported uops.info file; 'measured': the measured figures of the architectures named (all when none is)" })
+            .positional('archs', { type: 'string', array: true, describe: 'architectures whose measured figures to remove (with measured)' }),
+        async (argv) => (await work()).runRemove(String(argv.what), (argv.archs as string[] | undefined) ?? [], argv['cache-dir'] as string | undefined))
+        .demandCommand(1, 'name a data command: import, list, fetch, measure or remove'));

@@ -1,8 +1,11 @@
-// The work of `uopscope data import | list | fetch` (see data.ts for the options), loaded only
-// when one of them runs.
-import { rmdirSync, rmSync } from 'node:fs';
-import { UserError } from '../../errors.js';
+// The work of `uopscope data import | list | fetch | remove` (see data.ts for the options), loaded
+// only when one of them runs.
+import { existsSync, rmdirSync, rmSync } from 'node:fs';
+import { UserError, printable } from '../../errors.js';
 import { importUopsXml, listDataSources, cacheRoot, type CacheIndex } from '../../data/index.js';
+import { removeImport } from '../../data/cache.js';
+import { listMeasuredArchs, removeMeasured, shippedMeasuredPath, userMeasuredPath } from '../../data/measuredFormat.js';
+import { parseArch } from '../config.js';
 import { originInfo } from '../../data/origins.js';
 import { checkDownloadedXml, DEFAULT_CONNECT_TIMEOUT_S, DEFAULT_STALL_TIMEOUT_S, downloadFile, removeStaleDownloads, tempDownloadPath, type DownloadResult } from '../../data/fetch.js';
 import { downloadBar, progressBar } from '../progress.js';
@@ -30,10 +33,39 @@ export function runList(cacheDir?: string, json = false): void {
   if (json) { process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`); return; }
   const table = [['arch', 'name', 'source', 'figures', 'forms', 'date', 'from'],
     ...rows.map((r) => [r.arch, r.name ?? '', r.kind, originInfo(r.origin).listText,
-      `${r.forms}${r.placeholders ? ` (+${r.placeholders} placeholders)` : ''}`, r.date ?? '', r.path])];
+      `${r.forms}${r.placeholders ? ` (+${r.placeholders} placeholders)` : ''}${r.unused ? ` (+${r.unused} failed checks, not used)` : ''}`, r.date ?? '', r.path])];
   const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
   process.stdout.write(table.map((row) => `${row.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()}\n`).join(''));
   process.stdout.write('Per line, the first of these sources that has figures for the form is used, in the order listed.\n');
+  for (const r of rows) {
+    const p = r.provenance as { cpu?: string; microcode?: string; kernel?: string; uopscope?: string; command?: string } | undefined;
+    if (p) process.stdout.write(`${r.arch} ${r.kind}: measured on ${p.cpu} (microcode ${p.microcode}, ${p.kernel}, uopscope ${p.uopscope}) by: ${p.command}\n`);
+  }
+}
+
+/** `uopscope data remove imported | measured [ARCH…]`: the user's own data; never what ships
+ *  with uopscope. */
+export function runRemove(what: string, archs: string[], cacheDir?: string): void {
+  const root = cacheRoot(cacheDir);
+  if (what === 'imported') {
+    if (archs.length) throw new UserError(`data remove imported takes no architecture (it removes the whole imported file); remove '${printable(archs.join(' '), 40)}'`);
+    const idx = removeImport(cacheDir);
+    process.stdout.write(idx ? `removed the imported uops.info data (${idx.source}, ${idx.forms} forms) from ${root}\n` : `no imported uops.info data in ${root}: nothing to remove\n`);
+    return;
+  }
+  const names = archs.length ? archs.map((a) => parseArch(a, 'data remove measured')) : listMeasuredArchs(cacheDir);
+  const removed: string[] = [];
+  for (const a of names) {
+    const path = userMeasuredPath(a, cacheDir);
+    try {
+      if (removeMeasured(path)) removed.push(path);
+    } catch (e) {
+      throw new UserError(`cannot remove ${path}: ${(e as NodeJS.ErrnoException).code ?? String(e)} — check the directory's permissions`);
+    }
+  }
+  const shipped = names.filter((a) => existsSync(shippedMeasuredPath(a)));
+  const note = shipped.length ? ` (the figures shipped with uopscope for ${shipped.join(', ')} stay: they are part of the package)` : '';
+  process.stdout.write(removed.length ? `removed ${removed.join(', ')}${note}\n` : `no measured figures${archs.length ? ` for ${archs.join(', ')}` : ''} in ${root}: nothing to remove${note}\n`);
 }
 
 export interface FetchCliOptions {
