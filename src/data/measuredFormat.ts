@@ -308,7 +308,7 @@ function ports(v: unknown, where: string): MeasuredPorts {
   if (uops === 0) fail(`${where}.uops`, 'must be at least 1 (leave out a combination without µops)');
   const p = str(o, 'ports', where)!;
   const parsed = /^p[0-9AB]+$/.test(p) ? parsePorts(p) : null;
-  if (!parsed || parsed.length !== 1) fail(`${where}.ports`, `'${printable(p, 30)}' is not a port combination such as p0156 (ports 0-9, A = 10, B = 11)`);
+  if (parsed?.length !== 1) fail(`${where}.ports`, `'${printable(p, 30)}' is not a port combination such as p0156 (ports 0-9, A = 10, B = 11)`);
   if (o.from !== 'measured' && o.from !== 'llvm') fail(`${where}.from`, "must be 'measured' or 'llvm'");
   return { uops, ports: p, from: o.from };
 }
