@@ -8,7 +8,17 @@ export class UserError extends Error {
     super(message);
     this.name = 'UserError';
   }
+
+  /** The explorer's modules run from dist/'s ES modules beside the start-up bundle, each with its
+   *  own copy of this class: a UserError is recognised by a brand every copy shares, so bad input
+   *  thrown there is still one line and exit 2, not an internal error. */
+  static override [Symbol.hasInstance](x: unknown): boolean {
+    return typeof x === 'object' && x !== null && (x as Record<symbol, unknown>)[USER_ERROR] === true;
+  }
 }
+
+const USER_ERROR = Symbol.for('uopscope.UserError');
+Object.defineProperty(UserError.prototype, USER_ERROR, { value: true });
 
 /**
  * Text from an input, made safe to quote in a one-line message: control characters (C0, DEL,

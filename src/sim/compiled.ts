@@ -271,3 +271,24 @@ export class CompiledProgram {
   }
 }
 
+/**
+ * The fewest reservation-station entries the program can run with: the refined front end issues
+ * a fused µop only when the station has room for every unfused µop it carries (a micro-fused
+ * load and operation enter together), so a station smaller than that never takes the line; the
+ * SUACA front end loads µop by µop, so one entry is enough. The line that needs the most.
+ */
+export function stationNeed(cp: CompiledProgram): { line: number; entries: number } {
+  let best = { line: 0, entries: 1 };
+  if (!cp.refinedIssue) return best;
+  for (let i = 0; i < cp.n; i++) {
+    let before = 0;
+    for (let k = 0; k < cp.fused[i]!; k++) {
+      const after = cp.fusedCum[i * cp.maxF + k]!;
+      if (after - before > best.entries) best = { line: i, entries: after - before };
+      before = after;
+    }
+    // an instruction without fused µops (a fused-away Jcc) enters with all its µops at once
+    if (cp.fused[i] === 0 && cp.uops[i]! > best.entries) best = { line: i, entries: cp.uops[i]! };
+  }
+  return best;
+}

@@ -95,8 +95,28 @@ test('the explorer from the bundle (its Ink interface imported at run time) in a
     await waitFor(session, /cycle (\d+) of \1\b/, 'the last cycle (G, the worker\'s run)');
     tmux('send-keys', '-t', session, 'q');
     s = await waitFor(session, /EXITED rc=\d+/, 'the exit');
-    assert.match(s, /code cache accepted/, 'it ran from the bundle');
+    // from the file, not the pane: the line names the clone's path, and at 80 columns a path of
+    // some lengths wraps it inside the words
+    assert.match(readFileSync(err, 'utf8'), /code cache accepted/, 'it ran from the bundle');
     assert.match(s, /EXITED rc=0/);
+  } finally {
+    await stopServer();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a bare uopscope in a terminal, from the bundle: bad input in one line, exit 2 (not an internal error)', { skip: !hasTmux, timeout: 60_000 }, async () => {
+  const { tmux, waitFor, stopServer } = tmuxServer('uopscope-bundle-bare');
+  const dir = mkdtempSync(join(tmpdir(), 'uopscope-bundle-'));
+  try {
+    // the explorer's modules load from dist/'s ES modules beside the bundle: a UserError thrown
+    // there is recognised all the same
+    tmux('new-session', '-d', '-s', 'bare', '-x', '200', '-y', '24', '-c', ROOT,
+      `UOPSCOPE_CACHE_DIR=${dir}/cache node ${MAIN}; echo "EXITED rc=$?"; sleep 60`);
+    const s = await waitFor('bare', /EXITED rc=\d+/, 'the exit');
+    assert.match(s, /uopscope: no input: give a FILE/);
+    assert.doesNotMatch(s, /internal error/);
+    assert.match(s, /EXITED rc=2/);
   } finally {
     await stopServer();
     rmSync(dir, { recursive: true, force: true });

@@ -5,6 +5,7 @@ import { effectiveSettings, parseArch, parseIterations } from '../config.js';
 import { analyse, branchPrograms, loopFor, type Analysis } from '../pipeline.js';
 import { collectReport, type ReportRequest } from '../../report/collect.js';
 import { BASELINE, VARIANT_SWITCHES, SUACA_MECHANISMS, engineOptionsOf, jobKey, runKey, sharingIdenticalRuns, simulate, whatIfJobs, type EngineOptions, type MechanismSet, type Simulate, type WhatIfJob } from '../../sim/index.js';
+import { CompiledProgram, stationNeed } from '../../sim/compiled.js';
 import { mechanismsFromArgv } from '../modelOptions.js';
 import { simulateAll } from '../simPool.js';
 import { renderText } from '../../report/text.js';
@@ -74,6 +75,14 @@ export async function buildReport(input: InputOptions & RegionSelection, a: Repo
     ...(detail !== undefined ? { detail } : {}),
   };
   if (a.strict) refuseIncomplete(analysis);
+  if (req.variant.rsSize !== undefined) {
+    // a station too small for a line's µops that enter together would never take it
+    const need = stationNeed(new CompiledProgram(analysis.program, analysis.params, mechanisms));
+    if (need.entries > req.variant.rsSize) {
+      const asm = analysis.region.instructions[need.line]?.intel ?? `line ${need.line}`;
+      throw new UserError(`--rs-size ${req.variant.rsSize}: line ${need.line} (${asm}) puts ${need.entries} µops into the reservation station at once (a micro-fused µop); give --rs-size ${need.entries} or more`);
+    }
+  }
   const branch = a.branch ? branchPrograms(analysis) : undefined;
   const run = sim ?? await parallelRuns(analysis.program, analysis.params, req);
   const model = collectReport({
