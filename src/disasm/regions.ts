@@ -1,6 +1,7 @@
 // Region selection: IACA byte markers, LLVM-MCA/OSACA comment markers (assembly input),
 // --function SYMBOL, --range START:END, and loops found from backward branches.
 import { UserError } from '../errors.js';
+import { Decoder, DecoderOptions, Instruction } from './iced.js';
 import { hex } from './bytes.js';
 import { decodeRegion } from './decode.js';
 import type { DecodedInstruction, ImageSection, LoadedInput, LoadedRegion, LoopRole, Region, RegionSelection } from './types.js';
@@ -213,11 +214,37 @@ export function defaultRegion(input: LoadedInput, list: Region[] = listRegions(i
   return { ...main.region, index: at + 1, note: `analysing region ${at + 1} of ${list.length}, ${why}; choose another with --region N (see 'uopscope regions ${input.file}')` };
 }
 
-function parseAddress(s: string, what: string): number {
+function parseAddress(s: string, what: string, bareHex: boolean): number {
   const t = s.trim();
-  const v = /^0x[0-9a-f]+$/i.test(t) ? parseInt(t.slice(2), 16) : /^\d+$/.test(t) ? parseInt(t, 10) : NaN;
+  const v = /^0x[0-9a-f]+$/i.test(t) ? parseInt(t.slice(2), 16)
+    : bareHex && /^[0-9a-f]+$/i.test(t) ? parseInt(t, 16)
+    : /^\d+$/.test(t) ? parseInt(t, 10) : NaN;
   if (!Number.isSafeInteger(v)) throw new UserError(`--range: '${s}' is not an address (${what}); write START:END as hex (0x401000) or decimal`);
   return v;
+}
+
+/** Where the instruction that holds `addr` starts, decoding the code from the function (symbol)
+ *  around it, or from the section's start; null when `addr` starts an instruction. */
+function insideInstruction(input: LoadedInput, sec: ImageSection, addr: number): number | null {
+  const from = Math.max(sec.address, ...input.symbols.filter((x) => x.section === sec.name && x.address <= addr && !x.name.startsWith('.L')).map((x) => x.address));
+  // a bounded look back: a linear decode of more than 64 KiB says little about one address
+  if (addr - from > 1 << 16) return null;
+  const dec = new Decoder(input.bitness, sec.data.subarray(from - sec.address, addr - sec.address + 16), DecoderOptions.None);
+  const ins = new Instruction();
+  try {
+    let pos = 0;
+    while (from + pos < addr) {
+      dec.position = pos;
+      dec.decodeOut(ins);
+      const len = ins.isInvalid || ins.length === 0 ? 1 : ins.length;
+      if (from + pos + len > addr) return from + pos;
+      pos += len;
+    }
+    return null;
+  } finally {
+    ins.free();
+    dec.free();
+  }
 }
 
 function sectionFor(input: LoadedInput, start: number, end: number, name?: string): ImageSection | null {
@@ -257,12 +284,20 @@ export function resolveRegion(input: LoadedInput, sel: RegionSelection = {}): Re
   if (sel.range !== undefined) {
     const m = /^([^:]+):([^:]+)$/.exec(String(sel.range));
     if (!m) throw new UserError(`--range: '${sel.range}' is not START:END; write e.g. --range 0x401000:0x401020`);
-    const start = parseAddress(m[1]!, 'START');
-    const end = parseAddress(m[2]!, 'END');
+    // objdump prints hex without 0x: a bound with a hex letter makes both bare bounds hex
+    const bare = [m[1]!, m[2]!].map((x) => x.trim()).filter((x) => !/^0x/i.test(x));
+    const bareHex = bare.some((x) => /[a-f]/i.test(x));
+    const start = parseAddress(m[1]!, 'START', bareHex);
+    const end = parseAddress(m[2]!, 'END', bareHex);
     if (end <= start) throw new UserError(`--range: END (${hex(end)}) must be above START (${hex(start)})`);
     const sec = sectionFor(input, start, end);
     if (!sec) throw new UserError(`${input.file}: range ${hex(start)}:${hex(end)} is not inside one code section (${describeSections(input)}); pick addresses from 'uopscope disasm' or objdump`);
-    return { index: 1, kind: 'range', name: `range ${hex(start)}:${hex(end)}`, start, end, section: sec.name };
+    const notes: string[] = [];
+    if (bare.length && bareHex) notes.push(`--range ${sel.range}: read as hex (${hex(start)}:${hex(end)}), as objdump prints addresses`);
+    else if (bare.length) notes.push(`--range ${sel.range}: ${bare.join(' and ')} read as decimal (${hex(start)}:${hex(end)}); objdump prints hex without 0x: for hex write ${[m[1]!, m[2]!].map((x) => (/^0x/i.test(x.trim()) ? x.trim() : `0x${x.trim()}`)).join(':')}`);
+    const inside = insideInstruction(input, sec, start);
+    if (inside !== null) notes.push(`${hex(start)} is inside the instruction at ${hex(inside)} (decoding from the function's start): the range decodes other instructions than the function runs; start at ${hex(inside)}`);
+    return { index: 1, kind: 'range', name: `range ${hex(start)}:${hex(end)}`, start, end, section: sec.name, ...(notes.length ? { note: notes.join('; ') } : {}) };
   }
   if (sel.function !== undefined) {
     const { sym, sec, end } = functionExtent(input, String(sel.function));
@@ -310,9 +345,16 @@ export function selectRegion(input: LoadedInput, sel: RegionSelection = {}): Loa
     throw new UserError(`${input.file}: ${region.name} at ${hex(region.start)} is empty (no instructions between the markers); put the loop between the start and end markers`);
   }
   const where = `${input.file}: ${region.name}`;
-  const instructions = region.segments
-    ? decodeSegments(sec, region.segments, input.bitness, where)
-    : decodeRegion(sec.data.subarray(region.start - sec.address, region.end - sec.address), region.start, input.bitness, where);
+  let instructions: DecodedInstruction[];
+  try {
+    instructions = region.segments
+      ? decodeSegments(sec, region.segments, input.bitness, where)
+      : decodeRegion(sec.data.subarray(region.start - sec.address, region.end - sec.address), region.start, input.bitness, where);
+  } catch (e) {
+    // a range read as decimal, or starting inside an instruction, is the likely reason: say so
+    if (e instanceof UserError && region.kind === 'range' && region.note) throw new UserError(`${e.message} (${region.note})`, e.exitCode);
+    throw e;
+  }
   if (region.kind === 'function') {
     // a symbol without a size runs to the next symbol: drop the alignment padding after it
     while (instructions.length > 1 && /^(NOP|INT3)$/.test(instructions.at(-1)!.mnemonic)) instructions.pop();

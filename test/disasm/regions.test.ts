@@ -123,3 +123,18 @@ test('CLI: regions, disasm --json and graph write what they say', () => {
   assert.equal((dot.match(/->/g) ?? []).length, 7);
   assert.match(readFileSync(cfg, 'utf8'), /n6 -> n0 \[style=dashed, color=red, label="back"\];/);
 });
+
+test('--range as objdump prints it, or starting inside an instruction: said, not silent', async () => {
+  const f = 'test/fixtures/loops/dot.clang-O3.o';
+  // hex without 0x (objdump's listing): a hex letter makes both bounds hex
+  const h = await loadRegion({ file: f, range: '30:7a' });
+  assert.deepEqual([h.region.start, h.region.end], [0x30, 0x7a]);
+  assert.match(h.region.note!, /--range 30:7a: read as hex \(0x30:0x7a\), as objdump prints addresses/);
+  // all digits: decimal, as documented, and the note says how to write hex
+  await assert.rejects(loadRegion({ file: f, range: '30:77' }), /range 0x1e:0x4d: .*\(--range 30:77: 30 and 77 read as decimal \(0x1e:0x4d\); objdump prints hex without 0x: for hex write 0x30:0x77/);
+  // inside an instruction (movsd at 0x30 is 5 bytes)
+  const r = await loadRegion({ file: f, range: '0x31:0x77' });
+  assert.match(r.region.note!, /^0x31 is inside the instruction at 0x30 \(decoding from the function's start\)/);
+  const ok = await loadRegion({ file: f, range: '0x30:0x77' });
+  assert.equal(ok.region.note, undefined);
+});
