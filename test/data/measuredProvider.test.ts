@@ -147,3 +147,34 @@ test('the command line: report and JSON show U, data list its provenance, data r
     rmSync(cacheDir, { recursive: true, force: true });
   }
 });
+
+test('the user\'s measured file is asked first, the shipped one for the forms it lacks', async () => {
+  const { measuredLayer } = await import('../../src/data/providers/measured.js');
+  const { loadRegion } = await import('../../src/disasm/index.js');
+  const { measuredText, parseMeasured } = await import('../../src/data/measuredFormat.js');
+  const { readFileSync } = await import('node:fs');
+  const dir = tempDir('measured-shipped');
+  try {
+    const fixture = parseMeasured(readFileSync(FIXTURE, 'utf8'), FIXTURE);
+    // the user measured imul only (with another latency); the shipped file has add and imul
+    const user = { ...fixture, forms: { 'IMUL (R64, R64)': { ...fixture.forms['IMUL (R64, R64)']!, latencies: [{ from: 'o1', to: 'o0', cycles: 4 }] } } };
+    const shipped = { ...fixture, forms: { 'ADD (R64, R64)': fixture.forms['ADD (R64, R64)']!, 'IMUL (R64, R64)': fixture.forms['IMUL (R64, R64)']! } };
+    writeFileSync(join(dir, 'user.json'), measuredText(user));
+    writeFileSync(join(dir, 'shipped.json'), measuredText(shipped));
+    const file = join(dir, 'k.s');
+    writeFileSync(file, ASM);
+    const [add, imul, , , popcnt] = (await loadRegion({ file })).instructions;
+    const both = measuredLayer({ user: join(dir, 'user.json'), shipped: join(dir, 'shipped.json') })!;
+    const hit = (l: typeof both, d: typeof add) => l.lookup(d!) as { latencyByResource: Record<string, number>; provenance: { detail: { shipped: boolean } } } | null;
+    assert.deepEqual([hit(both, imul)!.latencyByResource.RAX, hit(both, imul)!.provenance.detail.shipped], [4, false]);
+    assert.deepEqual([hit(both, add)!.latencyByResource.RAX, hit(both, add)!.provenance.detail.shipped], [1, true]);
+    assert.equal(hit(both, popcnt), null);
+    assert.match(both.describe!, /^figures measured by uopscope \(\S+user\.json: .*, 1 forms\), then figures measured by uopscope \(shipped\) \(\S+shipped\.json: .*, 2 forms\)$/);
+    // a shipped file alone is used; no file at all is no layer
+    const alone = measuredLayer({ user: join(dir, 'none.json'), shipped: join(dir, 'shipped.json') })!;
+    assert.equal(hit(alone, imul)!.latencyByResource.RAX, 3);
+    assert.equal(measuredLayer({ user: join(dir, 'none.json'), shipped: join(dir, 'none2.json') }), null);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

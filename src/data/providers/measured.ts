@@ -11,7 +11,7 @@ import { statSync } from 'node:fs';
 import { splitSignature } from '../signature.js';
 import { formsLayer } from '../resolve.js';
 import {
-  listMeasuredArchs, listShippedMeasuredArchs, readMeasured, shippedMeasuredPath, splitMeasuredKey, userMeasuredPath, measuredPortGroups,
+  listMeasuredArchs, listShippedMeasuredArchs, measuredFormKey, readMeasured, shippedMeasuredPath, splitMeasuredKey, userMeasuredPath, measuredPortGroups,
   type MeasuredFigures, type MeasuredFile, type MeasuredForm,
 } from '../measuredFormat.js';
 import type { ArchForm, ArchName, DataOperand, LatencyEntry, Measurement, Provenance } from '../types.js';
@@ -150,7 +150,7 @@ function onWhat(f: MeasuredFile): string {
 function provenanceOf(l: Loaded, shipped: boolean): (f: ArchForm) => Provenance {
   const p = l.file.provenance;
   return (f) => {
-    const key = Object.keys(f.attributes).length ? `${f.string}|${Object.keys(f.attributes).sort().map((k) => `${k}=${f.attributes[k]}`).join(',')}` : f.string;
+    const key = measuredFormKey(f.string, f.attributes);
     return {
       key,
       text: `measured by uopscope on ${onWhat(l.file)} (${key})`,
@@ -168,13 +168,35 @@ function layerOf(l: Loaded, shipped: boolean): FigureLayer {
   });
 }
 
-function files(arch: ArchName, cacheDir?: string): { loaded: Loaded; shipped: boolean }[] {
+/** Where a core's measured files are: the user's, then the one shipped with uopscope. */
+interface Paths { user?: string; shipped?: string }
+
+function pathsOf(arch: ArchName, cacheDir?: string): Paths {
+  return { user: userMeasuredPath(arch, cacheDir), shipped: shippedMeasuredPath(arch) };
+}
+
+function files(paths: Paths): { loaded: Loaded; shipped: boolean }[] {
   const out: { loaded: Loaded; shipped: boolean }[] = [];
-  const user = load(userMeasuredPath(arch, cacheDir));
+  const user = paths.user ? load(paths.user) : null;
   if (user) out.push({ loaded: user, shipped: false });
-  const shipped = load(shippedMeasuredPath(arch));
+  const shipped = paths.shipped ? load(paths.shipped) : null;
   if (shipped) out.push({ loaded: shipped, shipped: true });
   return out;
+}
+
+/** The layer of a core's measured files (either may be absent; null when both are): the user's
+ *  forms first, the shipped file's for the forms it lacks. */
+export function measuredLayer(paths: Paths): FigureLayer | null {
+  const layers = files(paths).map((f) => layerOf(f.loaded, f.shipped));
+  if (layers.length === 0) return null;
+  if (layers.length === 1) return layers[0]!;
+  const [user, shipped] = layers as [FigureLayer, FigureLayer];
+  return {
+    provider: 'measured',
+    describe: `${user.describe}, then ${shipped.describe}`,
+    label: `${user.label}, then ${shipped.label}`,
+    lookup: (d) => user.lookup(d) ?? shipped.lookup(d),
+  };
 }
 
 export const measuredProvider: FigureProvider = {
@@ -182,22 +204,13 @@ export const measuredProvider: FigureProvider = {
   rank: 200,
   origins: ['measured'],
   async load({ arch, cacheDir }) {
-    const layers = files(arch, cacheDir).map((f) => layerOf(f.loaded, f.shipped));
-    if (layers.length === 0) return null;
-    if (layers.length === 1) return layers[0]!;
-    const [user, shipped] = layers as [FigureLayer, FigureLayer];
-    return {
-      provider: 'measured',
-      describe: `${user.describe}, then ${shipped.describe}`,
-      label: `${user.label}, then ${shipped.label}`,
-      lookup: (d) => user.lookup(d) ?? shipped.lookup(d),
-    };
+    return measuredLayer(pathsOf(arch, cacheDir));
   },
   archs(cacheDir) {
     return [...new Set([...listMeasuredArchs(cacheDir), ...listShippedMeasuredArchs()])];
   },
   rows({ arch, cacheDir }) {
-    return files(arch, cacheDir).map(({ loaded: l, shipped }): DataSourceRow => {
+    return files(pathsOf(arch, cacheDir)).map(({ loaded: l, shipped }): DataSourceRow => {
       const p = l.file.provenance;
       return {
         arch, kind: shipped ? 'measured (shipped)' : 'measured', origin: 'measured', path: l.path, date: p.date,
