@@ -279,6 +279,24 @@ class SteppableEngine implements Engine {
     return this.current;
   }
 
+  seekToward(cycle: number, budget: number): Snapshot {
+    // a traced engine records every cycle anyway; the viewer never slices it
+    if (this.trace) return this.seek(cycle);
+    let target = Math.max(0, Math.floor(cycle));
+    if (this.end !== null) target = Math.min(target, this.end);
+    if (target === this.core.cycle) return this.current;
+    if (this.ended !== null && target === this.end) return this.seek(target);
+    const from = target >= this.core.cycle ? Math.max(this.core.cycle, this.nearestCheckpoint(target)) : this.nearestCheckpoint(target);
+    const p = this.period;
+    // the period, when a run to the end found it already, jumps at once (less than a period simulated)
+    if (target - from > FAR_SEEK && p !== null && target - Math.max(from, p.cycle) > 2 * p.dc) return this.seek(target);
+    if (target < this.core.cycle || this.nearestCheckpoint(target) > this.core.cycle) this.restoreNearest(target);
+    const stop = Math.min(target, this.core.cycle + Math.max(1, Math.floor(budget)));
+    while (this.core.cycle < stop && !this.core.finished) this.advance();
+    this.current = snapshotOf(this.core, this.program);
+    return this.current;
+  }
+
   private nearestCheckpoint(target: number): number {
     let best = 0;
     for (const cpt of this.checkpoints) { const c = cpt.cycle; if (c <= target && c > best) best = c; }

@@ -223,6 +223,10 @@ export interface Engine {
   step(): Snapshot;
   /** go to cycle N (forwards or backwards, clamped to [0, end]) */
   seek(cycle: number): Snapshot;
+  /** seek in slices: move toward `cycle` simulating at most `budget` cycles, so that a viewer
+   *  stays responsive on a long replay; the snapshot reached (at `cycle`, or the run's end, when
+   *  done). Never runs the whole run to find its period (seek may). */
+  seekToward(cycle: number, budget: number): Snapshot;
   runToEnd(): Snapshot;
   /** total cycles of the whole run (runs it on first call, then cached) */
   totalCycles(): number;

@@ -74,6 +74,8 @@ export function scriptedEngine(script: Script, lines: number[], variant: Variant
     snapshot: () => snap(cur),
     step: () => { if (doneAt(cur) < total) cur++; return snap(cur); },
     seek: (c: number) => { cur = Math.max(0, Math.min(end, c)); return snap(cur); },
+    // a budget of simulated cycles, as the engine counts them: at most `budget` cycles forward
+    seekToward: (c: number, budget: number) => { const t = Math.max(0, Math.min(end, c)); cur = t <= cur ? t : Math.min(t, cur + Math.max(1, Math.floor(budget))); return snap(cur); },
     runToEnd: () => { cur = end; return snap(cur); },
     totalCycles: () => end,
     finalStats: () => snap(end).stats,
