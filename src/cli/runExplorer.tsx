@@ -43,7 +43,21 @@ export async function runExplorer(props: Omit<ExplorerProps, 'onQuit'>): Promise
   const unhook = onSignals(restore);
   let how: QuitHow = 'quit';
   try {
-    const app = render(<Explorer {...props} onQuit={(h) => { how = h; }} />, { exitOnCtrlC: false, patchConsole: true, maxFps: 60 });
+    // Ctrl-Z: the terminal as the shell expects it, stopped by SIGTSTP as terminal programs are;
+    // on SIGCONT (fg) the alternate screen and raw mode again, and the whole frame drawn anew
+    const suspend = (resumed: () => void) => {
+      try { if (process.stdin.isTTY) process.stdin.setRawMode(false); } catch { /* closed */ }
+      process.stdout.write(LEAVE_ALT);
+      process.once('SIGCONT', () => {
+        try { if (process.stdin.isTTY) process.stdin.setRawMode(true); } catch { /* closed */ }
+        process.stdout.write(ENTER_ALT);
+        app.clear();
+        resumed();
+      });
+      // the whole job (its process group: a shell or npm around uopscope), as terminal programs do
+      process.kill(0, 'SIGTSTP');
+    };
+    const app = render(<Explorer {...props} onQuit={(h) => { how = h; }} onSuspend={suspend} />, { exitOnCtrlC: false, patchConsole: true, maxFps: 60 });
     await app.waitUntilExit();
   } finally {
     unhook();

@@ -2,8 +2,8 @@
 // snapshot, the summary and per-line table of every pane shown, the detail of the selected line.
 import type { LineDetail, Snapshot } from '../sim/types.js';
 import { ORIGIN_LETTER, originLegend } from '../data/types.js';
-import { describeDivergence, type Divergence } from './compare.js';
-import { detailLines } from './components/DetailPane.js';
+import { describeDivergence } from './compare.js';
+import { detailLines } from './detailText.js';
 import { renderDetail } from '../report/detail.js';
 import { renderLineTable } from '../report/text.js';
 import { inst, num, reason, stateWord } from './format.js';
@@ -11,8 +11,8 @@ import { lineStates } from './lineStates.js';
 import { otherModel, variantLabel } from './panes.js';
 import { MECHANISM_INFO, mechanismLabel } from '../sim/mechanisms.js';
 import { simulatesNothing } from '../sim/stats.js';
-import { iterationsDone } from './components/Header.js';
-import type { ExplorerState } from './hooks/useExplorer.js';
+import { iterationsDone } from './header.js';
+import type { ExplorerState } from './state.js';
 
 function snapshotLines(s: Snapshot, ls: { line: number; asm: string }[], paneLines: number[]): string[] {
   const out: string[] = [];
@@ -34,13 +34,13 @@ function snapshotLines(s: Snapshot, ls: { line: number; asm: string }[], paneLin
 }
 
 export interface ExportExtras {
-  divergence?: Divergence;
   details: { title: string; detail: LineDetail | null }[];
   date?: Date;
 }
 
 export function exportText(state: ExplorerState, extras: ExportExtras): string {
-  const s = state.session;
+  const L = state.layout;
+  const s = L.session;
   const sel = s.lines[state.selected];
   const out: string[] = [];
   out.push('uopscope explorer session');
@@ -53,16 +53,16 @@ export function exportText(state: ExplorerState, extras: ExportExtras): string {
   if (s.figures) out.push(`figures: ${s.figures}`);
   const missing = s.lines.filter((l) => l.origin === 'none');
   if (missing.length) out.push(`INCOMPLETE: ${missing.length} line${missing.length === 1 ? '' : 's'} without figures (${missing.map((l) => `line ${l.line}: ${l.figures ?? 'no source'}`).join('; ')}); every throughput leaves them out`);
-  out.push(`iterations: ${state.iterations}`);
-  out.push(`model: ${mechanismLabel(state.mechanisms)} (${MECHANISM_INFO.map((m) => `${m.flag} ${state.mechanisms[m.id] ? 'on' : 'off'}`).join(', ')})`);
-  out.push(`model comparison: ${state.compareModel && !state.branches ? `on (beside ${mechanismLabel(otherModel(state.mechanisms))})` : 'off'}`);
-  out.push(`variants: ${variantLabel(state.variants)}`);
-  out.push(`branch comparison: ${state.branches && s.branches ? `on (jump at line ${s.branches.branchLine})` : 'off'}`);
+  out.push(`iterations: ${L.iterations}`);
+  out.push(`model: ${mechanismLabel(L.mechanisms)} (${MECHANISM_INFO.map((m) => `${m.flag} ${L.mechanisms[m.id] ? 'on' : 'off'}`).join(', ')})`);
+  out.push(`model comparison: ${L.compareModel && !L.branches ? `on (beside ${mechanismLabel(otherModel(L.mechanisms))})` : 'off'}`);
+  out.push(`variants: ${variantLabel(L.variants)}`);
+  out.push(`branch comparison: ${L.branches && s.branches ? `on (jump at line ${s.branches.branchLine})` : 'off'}`);
   for (const n of s.notes ?? []) out.push(`note: ${n}`);
   out.push(`current cycle: ${state.cycle}`);
   out.push(`selected line: ${sel ? `${sel.line} ${sel.asm}${sel.figures ? ` (figures: ${sel.figures})` : ''}` : '-'}`);
-  if (state.panes.length > 1) out.push(`comparison: ${describeDivergence(extras.divergence)}`);
-  state.panes.forEach((pane, i) => {
+  if (L.panes.length > 1) out.push(`comparison: ${describeDivergence(state.divergence)}`);
+  L.panes.forEach((pane, i) => {
     const snap = state.snaps[i]!;
     const total = state.totals[i];
     out.push('');
@@ -84,7 +84,7 @@ export function exportText(state: ExplorerState, extras: ExportExtras): string {
     out.push(`-- Sources of the figures (${originLegend(s.lines.flatMap((l) => (l.origin ? [l.origin] : [])))})`);
     for (const l of s.lines) if (pane.lines.includes(l.line)) out.push(`  ${String(l.line).padStart(3)}  ${l.origin ? ORIGIN_LETTER[l.origin] : ' '} ${l.asm.padEnd(36).slice(0, 36)} ${l.figures ?? ''}`.trimEnd());
     out.push('');
-    out.push(`-- Per-line statistics (per iteration done: ${iterationsDone(snap.stats.iterationsCompleted)} of ${state.iterations} by this cycle)`);
+    out.push(`-- Per-line statistics (per iteration done: ${iterationsDone(snap.stats.iterationsCompleted)} of ${L.iterations} by this cycle)`);
     // the report's table (src/report/text.ts): at the last cycle it is `uopscope report`'s
     // each line's source letter, as the report prints it, when the session knows every line's
     const origins = s.lines.every((l) => l.origin !== undefined) ? s.lines.map((l) => l.origin!) : undefined;

@@ -1,12 +1,16 @@
-// The keys, as one table per context (the explorer, a prompt, the architecture menu): what each
-// key does, and how the footer and the help overlay name it. The footer and `?` are drawn from
-// these tables; the handlers (useExplorer's and each overlay's useInput) look keys up here.
+// The keys, as one table per context (the explorer, a prompt, the architecture and model menus,
+// the help), plus the keys of every context: what each key does, and how the footer and the
+// help overlay name it. The footer and `?` are drawn from these tables; the controller
+// (src/ui/controller.ts) looks keys up here.
 import type { Key } from 'ink';
 import { originLegend, originLetters, originList } from '../data/origins.js';
 import { TABS, type VariantKey } from './types.js';
 import type { ExplorerState } from './state.js';
 
-/** What the bindings can ask for (implemented by useExplorer). */
+/** One key as the terminal reported it. */
+export interface KeyEvent { input: string; key: Key }
+
+/** What the bindings can ask for (implemented by the controller). */
 export interface KeyOps {
   step(by: number): void;
   home(): void;
@@ -37,6 +41,8 @@ export interface KeyOps {
   modelPick(): void;
   /** run the region on this machine (hooks/useMeasure.ts) */
   measure(): void;
+  /** Ctrl-Z: give the terminal back to the shell until it resumes the program */
+  suspend(): void;
 }
 
 export interface Binding {
@@ -93,9 +99,9 @@ export const EXPLORER_KEYS: Binding[] = [
   { keys: 'tab / 1-4', hint: 'tab', short: 'tab', what: 'pane', help: 'switch pane (small terminals)', priority: 6,
     match: (i, k) => k.tab || (/^[1-9]$/.test(i) && Number(i) <= TABS.length),
     run: (o, _s, i, k) => o.tab(k.tab ? (k.shift ? 'prev' : 'next') : Number(i) - 1) },
-  { keys: '?  esc', hint: '?', short: '?', what: 'help', help: 'this help (again: its next page) / close', priority: 1,
+  { keys: '?  esc', hint: '?', short: '?', what: 'help', help: 'this help (again: its next page) / esc: close the detail, cancel slow work, hide the measurement', priority: 1,
     match: (i, k) => i === '?' || k.escape, run: (o, _s, i) => (i === '?' ? o.toggleOverlay('help') : o.closeOverlay()) },
-  { keys: 'q / Ctrl-C', hint: 'q', short: 'q', what: 'quit', help: 'quit', priority: 0,
+  { keys: 'q', short: 'q', what: 'quit', help: 'quit (at once, even while work runs)', priority: 0,
     match: is('q'), run: (o) => o.quit('quit') },
 ];
 
@@ -118,10 +124,8 @@ export const ARCH_KEYS: Binding[] = [
     run: (o, _s, i, k) => o.archMove(k.pageUp ? -10 : k.pageDown ? 10 : k.upArrow || i === 'k' ? -1 : 1) },
   { keys: 'enter', short: '⏎', what: 'switch', help: 'switch to it (the cycle is kept)', priority: 0,
     match: (_i, k) => k.return, run: (o) => o.archPick() },
-  { keys: 'esc', short: 'esc', what: 'cancel', help: 'cancel', priority: 1,
-    match: (_i, k) => k.escape, run: (o) => o.closeOverlay() },
-  { keys: 'q', short: 'q', what: 'quit', help: 'quit', priority: 0,
-    match: is('q'), run: (o) => o.quit('quit') },
+  { keys: 'esc / q', short: 'esc', what: 'cancel', help: 'close the menu (no switch)', priority: 1,
+    match: (_i, k) => k.escape || _i === 'q', run: (o) => o.closeOverlay() },
 ];
 
 export const MODEL_KEYS: Binding[] = [
@@ -130,25 +134,45 @@ export const MODEL_KEYS: Binding[] = [
     run: (o, _s, i, k) => o.modelMove(k.upArrow || i === 'k' ? -1 : 1) },
   { keys: 'enter / space', hint: '⏎/space', short: '⏎', what: 'toggle', help: 'toggle it (the run is simulated again; the cycle is kept)', priority: 0,
     match: (i, k) => k.return || i === ' ', run: (o) => o.modelPick() },
-  { keys: 'esc / s', short: 'esc', what: 'close', help: 'close the menu', priority: 1,
-    match: (i, k) => k.escape || i === 's', run: (o) => o.closeOverlay() },
-  { keys: 'q', short: 'q', what: 'quit', help: 'quit', priority: 0,
-    match: is('q'), run: (o) => o.quit('quit') },
+  { keys: 'esc / s / q', short: 'esc', what: 'close', help: 'close the menu', priority: 1,
+    match: (i, k) => k.escape || i === 's' || i === 'q', run: (o) => o.closeOverlay() },
 ];
 
-export type KeyContext = 'explorer' | 'prompt' | 'arch' | 'model';
+/** The help is modal: its own keys only, nothing acts behind it. */
+export const HELP_KEYS: Binding[] = [
+  { keys: '?', short: '?', what: 'next page', help: 'the help\'s next page (closes after the last)', priority: 0,
+    match: is('?'), run: (o) => o.toggleOverlay('help') },
+  { keys: 'esc / q', short: 'esc', what: 'close', help: 'close the help', priority: 0,
+    match: (i, k) => k.escape || i === 'q', run: (o) => o.closeOverlay() },
+];
+
+/** Keys of every context, looked up first. */
+export const GLOBAL_KEYS: Binding[] = [
+  { keys: 'Ctrl-C', short: '^C', what: 'quit', help: 'quit at once, even while work runs (status 130)', priority: null,
+    match: (i, k) => k.ctrl && i === 'c', run: (o) => o.quit('interrupt') },
+  { keys: 'Ctrl-Z', short: '^Z', what: 'suspend', help: 'suspend to the shell (fg resumes)', priority: null,
+    match: (i, k) => k.ctrl && i === 'z', run: (o) => o.suspend() },
+];
+
+export type KeyContext = 'explorer' | 'prompt' | 'arch' | 'model' | 'help';
 
 export function bindingsOf(ctx: KeyContext): Binding[] {
-  return ctx === 'prompt' ? PROMPT_KEYS : ctx === 'arch' ? ARCH_KEYS : ctx === 'model' ? MODEL_KEYS : EXPLORER_KEYS;
+  switch (ctx) {
+    case 'prompt': return PROMPT_KEYS;
+    case 'arch': return ARCH_KEYS;
+    case 'model': return MODEL_KEYS;
+    case 'help': return HELP_KEYS;
+    default: return EXPLORER_KEYS;
+  }
 }
 
-/** The binding a key runs in a context, if any. */
+/** The binding a key runs in a context, if any (the keys of every context first). */
 export function lookup(ctx: KeyContext, input: string, key: Key): Binding | undefined {
-  return bindingsOf(ctx).find((b) => b.match(input, key));
+  return GLOBAL_KEYS.find((b) => b.match(input, key)) ?? bindingsOf(ctx).find((b) => b.match(input, key));
 }
 
 /** Several keys in one chunk (fast typing, a terminal's burst, a paste): one key event each. */
-export function splitKeys(input: string, key: Key): { input: string; key: Key }[] {
+export function splitKeys(input: string, key: Key): KeyEvent[] {
   if (input.length <= 1 || key.ctrl || key.meta) return [{ input, key }];
   const none: Key = { ...key, return: false, backspace: false, delete: false, tab: false, escape: false, shift: false };
   return [...input].map((ch) => {

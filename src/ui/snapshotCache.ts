@@ -14,22 +14,39 @@ export class PaneCursor {
     return s;
   }
 
+  /**
+   * One slice of the work `at(cycle)` needs: moves the engine toward it simulating at most
+   * `budget` cycles. True when `at(cycle)` will answer with a window's steps at most, so that a
+   * long seek can run in slices between frames (and be abandoned: the engine then simply stands
+   * somewhere in between, which `at` does not mind).
+   */
+  prepare(cycle: number, budget: number): boolean {
+    const c = Math.max(0, Math.floor(cycle));
+    if (this.cache.has(c)) return true;
+    const cur = this.engine.snapshot();
+    if (c === cur.cycle || (c > cur.cycle && (cur.finished || c - cur.cycle <= this.window))) return true;
+    const target = c > cur.cycle ? c : Math.max(0, c - this.window);
+    const s = this.engine.seekToward(target, budget);
+    return s.cycle === target || s.finished;
+  }
+
   /** The snapshot at `cycle` (clamped to the run by the engine). */
   at(cycle: number): Snapshot {
     const c = Math.max(0, Math.floor(cycle));
     const hit = this.cache.get(c);
     if (hit) return this.put(hit);
-    const cur = this.engine.snapshot();
+    let cur = this.engine.snapshot();
     if (c === cur.cycle) return this.put(cur);
     if (c > cur.cycle) {
       if (cur.finished) return this.put(cur);
-      // forward: the engine runs without building the snapshots in between
-      return this.put(this.engine.seek(c));
+      // far forward: the engine runs without building the snapshots in between
+      if (c - cur.cycle > this.window) return this.put(this.engine.seek(c));
+    } else {
+      // backward: seek a little further back and step up, so the next steps back are cached
+      cur = this.put(this.engine.seek(Math.max(0, c - this.window)));
     }
-    // backward: seek a little further back and step up, so the next steps back are cached
-    let s = this.put(this.engine.seek(Math.max(0, c - this.window)));
-    while (s.cycle < c && !s.finished) s = this.put(this.engine.step());
-    return s;
+    while (cur.cycle < c && !cur.finished) cur = this.put(this.engine.step());
+    return cur;
   }
 
   /**

@@ -124,6 +124,9 @@ export interface ExplorerProps {
   /** called after the user quits, before unmount: 'quit' (q) or 'interrupt' (Ctrl-C, which
    *  ends the program with status 130 as terminal programs do) */
   onQuit?(how: QuitHow): void;
+  /** Ctrl-Z: give the terminal back and stop until the shell resumes the program, then call
+   *  `resumed` (the screen is drawn again); without it Ctrl-Z does nothing */
+  onSuspend?(resumed: () => void): void;
   /** runs the region natively for the measure key (M); without it M says it is not available */
   measure?: MeasureRunner;
 }
@@ -131,11 +134,10 @@ export interface ExplorerProps {
 /** A what-if switch the explorer toggles (names and labels: src/sim/variants.ts). */
 export type VariantKey = VariantSwitch;
 
-/** One column of the screen: an engine and what it shows. */
+/** One column of the screen: what it simulates (plain data; its engine is the controller's). */
 export interface PaneInfo {
   id: string;
   title: string;
-  engine: Engine;
   /** original line numbers this pane simulates, in program order */
   lines: number[];
   spec: PaneSpec;

@@ -25,15 +25,15 @@ test('front end line: source, delivered / issued fused µops and the IDQ each cy
   assert.deepEqual(s1.frontEnd.refined, { source: 'DSB', delivered: 6, issued: 0, idq: 6, idqSize: 64 });
   const s2 = e.step();
   assert.deepEqual(s2.frontEnd.refined, { source: 'DSB', delivered: 1, issued: 4, idq: 3, idqSize: 64 });
-  const r = render(<PortsPane width={80} color={false} snapshot={s2} />);
+  const r = render(<PortsPane width={80} snapshot={s2} />);
   assert.match(plain(r.lastFrame()), /front end: DSB delivered 1, issued 4, IDQ 3\/64, next L4#0/);
-  const narrow = render(<PortsPane width={34} color={false} snapshot={s2} />);
+  const narrow = render(<PortsPane width={34} snapshot={s2} />);
   assert.match(plain(narrow.lastFrame()), /FE DSB: in 1, issued 4, IDQ 3\/64/);
   // SUACA's model: no refined state, the line as before
   const suaca = createEngine(p, m, { iterations: 50, variant: BASELINE }, { model: { mechanisms: SUACA_MECHANISMS } }).step();
   assert.equal(suaca.frontEnd.refined, undefined);
   assert.equal(suaca.frontEnd.fusedPairs, undefined);
-  assert.match(plain(render(<PortsPane width={80} color={false} snapshot={suaca} />).lastFrame()), /front end: next L4#0 \(1 µop left\), loaded 4 this cycle/);
+  assert.match(plain(render(<PortsPane width={80} snapshot={suaca} />).lastFrame()), /front end: next L4#0 \(1 µop left\), loaded 4 this cycle/);
 });
 
 test('Program pane: a macro-fused pair is marked F on both of its lines', async () => {
@@ -42,7 +42,7 @@ test('Program pane: a macro-fused pair is marked F on both of its lines', async 
   assert.deepEqual(s.frontEnd.fusedPairs, [6]);
   assert.equal(s.frontEnd.refined, undefined, 'macro-fusion alone: SUACA\'s front end');
   const lines = p.instructions.map((x) => ({ line: x.line, asm: x.asm }));
-  const r = render(<ProgramPane width={80} height={10} color={false} lines={lines} states={lines.map(() => null)} selected={0} fusedPairs={s.frontEnd.fusedPairs} />);
+  const r = render(<ProgramPane width={80} height={10} lines={lines} states={lines.map(() => null)} selected={0} fusedPairs={s.frontEnd.fusedPairs} />);
   const rows = plain(r.lastFrame()).split('\n');
   assert.match(rows.find((l) => /dec rcx/.test(l))!, /^ +6 F dec rcx/);
   assert.match(rows.find((l) => /jne/.test(l))!, /^ +7 F jne/);

@@ -1,36 +1,52 @@
-// The explorer's state without rendering: src/ui/state.ts's reducer on scripted engines, and the
-// key tables the footer and help are drawn from.
+// The explorer's state: a pure reducer over plain data (no engines), and the key tables that the
+// footer and the help are drawn from.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Key } from 'ink';
-import { detailsAt, explorerReducer, initialState, nextIssue, parsePrompt, type Action, type ExplorerState } from '../../src/ui/state.js';
-import { ARCH_KEYS, EXPLORER_KEYS, PROMPT_KEYS, lookup, splitKeys } from '../../src/ui/keys.js';
+import { explorerReducer, initialState, parsePrompt, type Action, type ExplorerState } from '../../src/ui/state.js';
+import { makeLayout, engineOf } from '../../src/ui/panes.js';
+import { ARCH_KEYS, EXPLORER_KEYS, HELP_KEYS, MODEL_KEYS, PROMPT_KEYS, lookup, splitKeys } from '../../src/ui/keys.js';
 import { helpLines } from '../../src/ui/components/HelpOverlay.js';
 import { footerText } from '../../src/ui/components/Footer.js';
 import { scriptedSession } from './helpers/scriptedEngine.js';
 
 const run = (s: ExplorerState, ...actions: Action[]) => actions.reduce(explorerReducer, s);
-const start = () => initialState(scriptedSession('SKL'), 10, ['SKL', 'HSW', 'SNB']);
-const noKey: Key = {
+const layoutOf = (variants: string[] = []) => makeLayout(scriptedSession('SKL'), { variants: new Set(variants as never[]), branches: false, iterations: 10 });
+const snapsAt = (l: ReturnType<typeof layoutOf>, c: number) => l.panes.map((p) => engineOf(l, p).seek(c));
+const start = () => { const l = layoutOf(); return initialState(l, snapsAt(l, 0), ['SKL', 'HSW', 'SNB']); };
+export const noKey: Key = {
   upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false, home: false, end: false,
   return: false, escape: false, ctrl: false, shift: false, tab: false, backspace: false, delete: false, meta: false,
   super: false, hyper: false, capsLock: false, numLock: false,
 };
 
-test('stepping, seeking and the run\'s end', () => {
-  let s = start();
-  assert.equal(s.cycle, 0);
-  s = run(s, { type: 'step', by: 1 }, { type: 'step', by: 1 }, { type: 'step', by: 10 });
-  assert.equal(s.cycle, 12);
-  s = run(s, { type: 'step', by: -100 });
-  assert.equal(s.cycle, 0);
-  s = run(s, { type: 'play' });
+test('the state is plain data: no engine in it, and the same actions give the same state', () => {
+  const s = start();
+  const seen = new Set<unknown>();
+  const walk = (v: unknown) => {
+    if (v === null || typeof v !== 'object' || seen.has(v)) return;
+    seen.add(v);
+    assert.ok(!('step' in (v as object) && typeof (v as { step: unknown }).step === 'function'), 'an engine is in the state');
+    for (const x of Object.values(v as object)) walk(x);
+  };
+  walk({ ...s, layout: { ...s.layout, session: null } });
+  const l = s.layout;
+  const a = run(s, { type: 'show', snaps: snapsAt(l, 12) }, { type: 'select', by: 2 });
+  const b = run(s, { type: 'show', snaps: snapsAt(l, 12) }, { type: 'select', by: 2 });
+  assert.deepEqual(a, b);
+  assert.equal(a.cycle, 12);
+  assert.equal(s.cycle, 0, 'the reducer does not change the state it is given');
+});
+
+test('showing the run\'s end stops playback; play at the end says so', () => {
+  let s = run(start(), { type: 'play' });
   assert.equal(s.playing, true);
-  s = run(s, { type: 'seek', cycle: 1e9 });
-  assert.equal(s.cycle, 100, 'clamped to the run');
+  s = run(s, { type: 'show', snaps: snapsAt(s.layout, 1e9) });
+  assert.equal(s.cycle, 100, 'the engine clamps to the run');
   assert.equal(s.playing, false, 'the end stops playback');
-  const same = run(s, { type: 'step', by: 1 });
-  assert.equal(same, s, 'stepping past the end changes nothing');
+  s = run(s, { type: 'play' });
+  assert.equal(s.playing, false);
+  assert.match(s.message, /at the end of the run/);
 });
 
 test('prompts open with the proposed value selected: typing replaces it, backspace edits it, → keeps it', () => {
@@ -42,46 +58,42 @@ test('prompts open with the proposed value selected: typing replaces it, backspa
   assert.equal(s.overlay.kind === 'prompt' && s.overlay.text, '47');
   s = run(start(), { type: 'prompt-open', what: 'export', text: '/tmp/a.txt' }, { type: 'prompt-keep' }, { type: 'prompt-type', text: 'x' });
   assert.equal(s.overlay.kind === 'prompt' && s.overlay.text, '/tmp/a.txtx');
-  s = run(start(), { type: 'prompt-open', what: 'goto', text: '1' }, { type: 'prompt-type', text: 'a' });
-  assert.equal(s.overlay.kind === 'prompt' && s.overlay.text, '1', 'a number prompt takes digits only');
   assert.deepEqual(parsePrompt('iterations', '0'), { error: 'iterations must be a whole number ≥ 1' });
   assert.deepEqual(parsePrompt('goto', '12'), { value: 12 });
 });
 
-test('rebuilds keep the cycle, reset the totals; the architecture menu moves one entry per key', () => {
-  let s = run(start(), { type: 'seek', cycle: 12 }, { type: 'rebuild', patch: { variants: new Set(['perfectFrontEnd']) } });
-  assert.equal(s.panes.length, 2);
+test('a new layout resets the totals and the divergence; a total or divergence of an earlier layout is dropped', () => {
+  let s = run(start(), { type: 'show', snaps: snapsAt(start().layout, 12) });
+  const old = s.layout;
+  const l = layoutOf(['perfectFrontEnd']);
+  s = run(s, { type: 'layout', layout: l, snaps: snapsAt(l, 12) });
+  assert.equal(s.layout.panes.length, 2);
   assert.equal(s.cycle, 12);
   assert.deepEqual(s.totals, [null, null]);
-  s = run(s, { type: 'total', pane: s.panes[1]!, total: { cycles: 53, blockThroughput: 5.3 } });
+  assert.deepEqual(s.divergence, { kind: 'searching', upTo: 0 });
+  s = run(s, { type: 'total', layout: l, pane: 1, total: { cycles: 53, blockThroughput: 5.3 } });
   assert.deepEqual(s.totals, [null, { cycles: 53, blockThroughput: 5.3 }]);
+  const same = run(s, { type: 'total', layout: old, pane: 0, total: { cycles: 1, blockThroughput: 1 } }, { type: 'divergence', layout: old, divergence: { kind: 'at', cycle: 3 } });
+  assert.equal(same, s, 'results of the earlier layout change nothing');
   s = run(s, { type: 'overlay', overlay: { kind: 'arch', index: 0 } }, { type: 'arch-move', by: 1 }, { type: 'arch-move', by: 1 }, { type: 'arch-move', by: 1 });
   assert.deepEqual(s.overlay, { kind: 'arch', index: 2 }, 'three Downs: three entries (clamped at the last)');
-});
-
-test('n and the detail read the displayed cycle through the pane\'s cursor, wherever the engine stands', () => {
-  let s = run(start(), { type: 'seek', cycle: 39 }, { type: 'seek', cycle: 30 }, { type: 'select', by: 2 });
-  const eng = s.panes[0]!.engine;
-  const d = detailsAt(s);
-  assert.equal(eng.snapshot().cycle, 30, 'the detail was computed with the engine at the displayed cycle');
-  assert.equal(d[0]!.detail!.line, 2);
-  const r = nextIssue(s, 2);
-  assert.match(r.message, /line 2 issues at cycle \d+/);
-  assert.ok(r.cycle > 30);
-  s = run(s, { type: 'seek', cycle: r.cycle });
-  assert.equal(s.cycle, r.cycle);
 });
 
 test('one key table: lookup, the footer and the help come from it; bursts split into keys', () => {
   assert.equal(lookup('explorer', 'f', noKey)?.what, 'variants');
   assert.equal(lookup('explorer', '', { ...noKey, rightArrow: true })?.what, 'step');
-  assert.equal(lookup('arch', 'q', noKey)?.what, 'quit', 'q quits in the architecture menu, as the footer says');
+  assert.equal(lookup('arch', 'q', noKey)?.what, 'cancel', 'q closes the architecture menu (it does not quit)');
+  assert.equal(lookup('model', 'q', noKey)?.what, 'close', 'q closes the model menu');
+  assert.equal(lookup('help', 'f', noKey), undefined, 'the help is modal: f does nothing behind it');
+  assert.equal(lookup('help', '', { ...noKey, rightArrow: true }), undefined, 'nor does →');
+  assert.equal(lookup('prompt', 'z', { ...noKey, ctrl: true })?.what, 'suspend', 'Ctrl-Z suspends from any context');
   assert.equal(lookup('prompt', '7', noKey)?.what, 'replace');
   const help = helpLines().join('\n');
-  for (const b of [...EXPLORER_KEYS, ...ARCH_KEYS.slice(0, 1)]) assert.ok(help.includes(b.keys), `help lacks ${b.keys}`);
+  for (const b of [...EXPLORER_KEYS, ...ARCH_KEYS, ...MODEL_KEYS, ...HELP_KEYS]) assert.ok(help.includes(b.keys), `help lacks ${b.keys}`);
   assert.ok(PROMPT_KEYS.every((b) => b.keys === 'esc' || b.keys === 'enter' || help.includes(b.keys)));
   for (const b of EXPLORER_KEYS.filter((x) => x.priority !== null && x.priority <= 5)) assert.ok(footerText(80, true).includes(b.what), b.what);
-  assert.match(footerText(80, true, 'arch'), /q quit/);
+  assert.match(footerText(80, true, 'arch'), /esc cancel/);
+  assert.match(footerText(80, true, 'help'), /esc close/);
   assert.deepEqual(splitKeys('\u007F\u007F7', noKey).map((k) => [k.input, k.key.backspace]), [['', true], ['', true], ['7', false]]);
   assert.deepEqual(splitKeys('42\r', noKey).map((k) => [k.input, k.key.return]), [['4', false], ['2', false], ['', true]]);
 });

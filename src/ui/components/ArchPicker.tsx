@@ -1,6 +1,5 @@
 import type { ArchChoice } from '../types.js';
 import { ChoiceList } from './ChoiceList.js';
-import { useKeyContext, type KeyRouter } from '../hooks/useExplorer.js';
 
 export interface ArchPickerProps {
   archs: ArchChoice[];
@@ -9,20 +8,17 @@ export interface ArchPickerProps {
   index: number;
   height: number;
   width: number;
-  color: boolean;
-  router: KeyRouter;
 }
 
 /** Choose another architecture (↑/↓, enter; esc cancels); the keys are the ARCH_KEYS table's. */
 export function ArchPicker(p: ArchPickerProps) {
-  useKeyContext(p.router, 'arch', true);
   return (
     <ChoiceList
       title="Switch architecture (↑/↓, enter; esc cancels) — the cycle is kept"
       count={p.archs.length}
       label={(i) => { const a = p.archs[i]!; return `${a.arch.padEnd(5)} ${a.name}${a.arch === p.current ? ' (current)' : ''}${a.note ? ` — ${a.note}` : ''}`; }}
       keyOf={(i) => p.archs[i]!.arch}
-      index={p.index} rows={Math.max(3, p.height - 1)} width={p.width} color={p.color}
+      index={p.index} rows={Math.max(3, p.height - 1)} width={p.width}
     />
   );
 }

@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import { clip } from '../format.js';
-import { tint } from '../theme.js';
+import { useTint } from './ThemeContext.js';
 import { scrollStart } from '../layout.js';
 
 export interface ChoiceListProps {
@@ -16,11 +16,11 @@ export interface ChoiceListProps {
   /** entry rows available (the window scrolls to keep `index` in it) */
   rows: number;
   width: number;
-  color: boolean;
 }
 
 /** A heading and a scrolled list with one entry highlighted (❯): the pickers' common look. */
 export function ChoiceList(p: ChoiceListProps) {
+  const tint = useTint();
   const start = scrollStart(p.index, p.count, p.rows);
   const shown = Math.max(0, Math.min(p.rows, p.count - start));
   return (
@@ -28,7 +28,7 @@ export function ChoiceList(p: ChoiceListProps) {
       <Text bold>{clip(p.title, p.width)}</Text>
       {Array.from({ length: shown }, (_, k) => {
         const i = start + k;
-        return <Text key={p.keyOf ? p.keyOf(i) : i} color={i === p.index ? tint(p.color, 'blue') : undefined}>{clip(`${i === p.index ? '❯' : ' '} ${p.label(i)}`, p.width)}</Text>;
+        return <Text key={p.keyOf ? p.keyOf(i) : i} color={i === p.index ? tint('blue') : undefined}>{clip(`${i === p.index ? '❯' : ' '} ${p.label(i)}`, p.width)}</Text>;
       })}
     </Box>
   );

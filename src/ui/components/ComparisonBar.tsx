@@ -1,10 +1,9 @@
 import { Text } from 'ink';
 import { clip, num } from '../format.js';
-import { tint } from '../theme.js';
+import { useTint } from './ThemeContext.js';
 
 export interface ComparisonBarProps {
   width: number;
-  color: boolean;
   panes: { title: string; throughput: number; final: number | null }[];
   divergence: string;
 }
@@ -12,7 +11,8 @@ export interface ComparisonBarProps {
 /** Split panes: each pane's block throughput (over the iterations done so far, and for the whole
  *  run; '–' when there is none) and where they part. */
 export function ComparisonBar(p: ComparisonBarProps) {
+  const tint = useTint();
   const parts = p.panes.map((x) => `${x.title} ${num(x.throughput)}/${x.final === null ? '…' : num(x.final)}`);
   const text = `${p.divergence ? `${p.divergence} │ ` : ''}c/iter done/run: ${parts.join(' │ ')}`;
-  return <Text color={tint(p.color, 'yellow')}>{clip(text, p.width)}</Text>;
+  return <Text color={tint('yellow')}>{clip(text, p.width)}</Text>;
 }

@@ -1,19 +1,17 @@
-import { useCallback, useMemo, useRef, type ReactNode } from 'react';
-import { Box, Text, useInput } from 'ink';
+import { useMemo, useRef, type ReactNode } from 'react';
+import { Box, Text } from 'ink';
 import type { ExplorerProps } from '../types.js';
-import { contextOf, useExplorer, useKeyContext, type ExplorerControl, type ExplorerState } from '../hooks/useExplorer.js';
-import { detailsAt } from '../state.js';
-import { usePlayback } from '../hooks/usePlayback.js';
-import { useDivergence } from '../hooks/useDivergence.js';
-import { useTotals } from '../hooks/useTotals.js';
+import { useExplorer } from '../hooks/useExplorer.js';
+import { contextOf } from '../controller.js';
 import { useTerminalSize } from '../hooks/useTerminalSize.js';
 import { measureReason, measureText, useMeasure } from '../hooks/useMeasure.js';
 import { computeLayout } from '../layout.js';
 import { lineStates } from '../lineStates.js';
-import { describeDivergence, type Divergence } from '../compare.js';
-import { exportText } from '../exportText.js';
-import { buildPanes, shortVariant, variantLabel } from '../panes.js';
+import { describeDivergence } from '../compare.js';
+import { shortVariant } from '../panes.js';
 import { fitMessage } from '../format.js';
+import { headerLines } from '../header.js';
+import { ThemeContext } from './ThemeContext.js';
 import { simulatesNothing } from '../../sim/stats.js';
 import { Header } from './Header.js';
 import { Footer } from './Footer.js';
@@ -25,57 +23,37 @@ import { HelpOverlay, helpLayout } from './HelpOverlay.js';
 import { NumberPrompt } from './NumberPrompt.js';
 import { ArchPicker } from './ArchPicker.js';
 import { ModelPicker } from './ModelPicker.js';
-import { mechanismKey, mechanismLabel } from '../../sim/mechanisms.js';
 
-/** The interactive explorer: header, panes (tabs at 80×24), comparison line, message, footer. */
+/** The interactive explorer: header, panes (tabs at 80×24), comparison line, message, footer.
+ *  The controller (src/ui/controller.ts) holds the state and does the work; this draws it. */
 export function Explorer(props: ExplorerProps) {
-  const color = props.color ?? true;
-  const divRef = useRef<Divergence | undefined>(undefined);
-  // the export: the displayed state, its divergence and the detail at the displayed cycle
-  const makeExport = useCallback((s: ExplorerState) => exportText(s, {
-    divergence: divRef.current,
-    details: detailsAt(s).map((d) => ({ title: d.pane.title, detail: d.detail })),
-  }), []);
-  // M: the measurement runs in the background (useMeasure); the key reaches it through a ref
-  const startMeasure = useRef<() => void>(() => {});
-  const [state, control]: [ExplorerState, ExplorerControl] = useExplorer(props, makeExport, () => startMeasure.current());
+  const theme = useMemo(() => ({ color: props.color ?? true }), [props.color]);
+  // M: the measurement runs in the background (useMeasure); the keys reach it through a ref
+  const measureKeys = useRef({ start: () => {}, dismiss: () => {} });
+  const [state, control] = useExplorer(props, { start: () => measureKeys.current.start(), dismiss: () => measureKeys.current.dismiss() });
   const measured = useMeasure(props.measure);
-  startMeasure.current = measured.start;
-  const { ops, router } = control;
+  measureKeys.current = measured;
   const size = useTerminalSize(props.size);
-  // Ctrl-C quits from anywhere; this handler is always active, so Ink's raw mode stays on while
-  // the overlays' handlers come and go
-  useInput((input, key) => { if (key.ctrl && input === 'c') ops.quit('interrupt'); });
-  const ctx = contextOf(state.overlay);
-  useKeyContext(router, 'explorer', ctx === 'explorer');
-  const stepBy = useCallback((n: number) => ops.step(n), [ops]);
-  usePlayback(state.playing, state.speed, stepBy);
+  const { layout: panes } = state;
+  const session = panes.session;
 
-  // the run's length and where two panes part: in the background
-  const panesKey = `${state.session.arch}|${state.iterations}|${[...state.variants].sort().join(',')}|${state.branches}|${mechanismKey(state.mechanisms)}|${state.compareModel}`;
-  useTotals(panesKey, state.panes, state.iterations, state.session.offload, control.setTotal);
-  const divergence = useDivergence(panesKey, state.panes.length === 2 && !state.branches ? {
-    a: state.panes[0]!.spec, b: state.panes[1]!.spec, iterations: state.iterations,
-    make: () => {
-      const fresh = buildPanes(state.session, { variants: state.variants, branches: state.branches, iterations: state.iterations, mechanisms: state.mechanisms, compareModel: state.compareModel });
-      return [fresh[0]!.engine, fresh[1]!.engine];
-    },
-  } : null, state.session.offload);
-  divRef.current = divergence;
-
+  // the measurement (M) on a line of its own below the header, while there is one
+  const measure = measureText(measured.status, {
+    runner: props.measure, arch: session.arch,
+    panes: panes.panes.map((pane, i) => ({ branch: pane.spec.branch, total: state.totals[i]?.blockThroughput ?? null })),
+  });
   // a message that needs a second row takes it from the body
   // the message line: the last action's message, else why the measurement (M) failed
   const messageText = fitMessage(state.message || (measureReason(measured.status) ?? ''), Math.max(40, size.columns));
   const messageRows = state.overlay.kind !== 'prompt' && messageText.includes('\n') ? 2 : 1;
-  const layout = computeLayout(size.columns, size.rows - (messageRows - 1), state.panes.length, state.session.lines.length, state.tab);
-  const states = useMemo(() => state.panes.map((pane, i) => {
+  const extraRows = (messageRows - 1) + (measure ? 1 : 0);
+  const layout = computeLayout(size.columns, size.rows - extraRows, panes.panes.length, session.lines.length, state.tab);
+  const states = useMemo(() => panes.panes.map((pane, i) => {
     const ls = lineStates(state.snaps[i]!, pane.lines);
     const byLine = new Map(ls.map((x) => [x.line, x]));
-    return state.session.lines.map((l) => byLine.get(l.line) ?? null);
-  }), [state.panes, state.snaps, state.session]);
+    return session.lines.map((l) => byLine.get(l.line) ?? null);
+  }), [panes, state.snaps, session]);
 
-  const primary = state.snaps[0]!;
-  const total = state.totals.every((t) => t !== null) ? Math.max(...state.totals.map((t) => t!.cycles)) : null;
   const width = layout.columns;
   const ov = state.overlay;
 
@@ -85,22 +63,16 @@ export function Explorer(props: ExplorerProps) {
   if (ov.kind === 'help') {
     body = <HelpOverlay width={width} height={helpHeight} page={ov.page} />;
   } else if (ov.kind === 'arch') {
-    body = (
-      <ArchPicker archs={props.archs} current={state.session.arch} index={ov.index} height={layout.bodyRows}
-        width={width} color={color} router={router} />
-    );
+    body = <ArchPicker archs={props.archs} current={session.arch} index={ov.index} height={layout.bodyRows} width={width} />;
   } else if (ov.kind === 'model') {
-    body = (
-      <ModelPicker mechanisms={state.mechanisms} compareModel={state.compareModel} index={ov.index} height={layout.bodyRows}
-        width={width} color={color} router={router} />
-    );
+    body = <ModelPicker mechanisms={panes.mechanisms} compareModel={panes.compareModel} index={ov.index} height={layout.bodyRows} width={width} />;
   } else if (ov.kind === 'detail') {
-    const selLine = state.session.lines[state.selected];
+    const selLine = session.lines[state.selected];
     const sel = selLine?.line ?? -1;
     body = (
       <Box flexDirection="row">
-        {detailsAt(state).map((d, i) => (
-          <Box key={d.pane.id} marginRight={i < state.panes.length - 1 ? 1 : 0}>
+        {control.details().map((d, i) => (
+          <Box key={panes.panes[i]!.id} marginRight={i < panes.panes.length - 1 ? 1 : 0}>
             <DetailPane width={layout.paneWidth} height={layout.bodyRows + (layout.mode === 'tabs' ? 1 : 0)} line={sel} detail={d.detail} {...(selLine?.figures ? { figures: selLine.figures } : {})} />
           </Box>
         ))}
@@ -111,11 +83,11 @@ export function Explorer(props: ExplorerProps) {
       <Box flexDirection="column">
         {layout.mode === 'tabs' && <TabBar active={state.tab} width={width} />}
         <Box flexDirection="row">
-          {state.panes.map((pane, i) => (
-            <Box key={pane.id} marginRight={i < state.panes.length - 1 ? 1 : 0}>
-              <PaneColumn title={state.panes.length > 1 ? pane.title : null} layout={layout} color={color}
-                snapshot={state.snaps[i]!} lines={state.session.lines} states={states[i]!} selected={state.selected}
-                ports={state.session.ports} />
+          {panes.panes.map((pane, i) => (
+            <Box key={pane.id} marginRight={i < panes.panes.length - 1 ? 1 : 0}>
+              <PaneColumn title={panes.panes.length > 1 ? pane.title : null} layout={layout}
+                snapshot={state.snaps[i]!} lines={session.lines} states={states[i]!} selected={state.selected}
+                ports={session.ports} />
             </Box>
           ))}
         </Box>
@@ -125,33 +97,23 @@ export function Explorer(props: ExplorerProps) {
 
   // up to two lines, so that the reason of a message is never cut off (the body gives way)
   let message: ReactNode = <Text>{messageText || ' '}</Text>;
-  if (ov.kind === 'prompt') {
-    message = <NumberPrompt what={ov.what} text={ov.text} fresh={ov.fresh} width={width} router={router} />;
-  }
+  if (ov.kind === 'prompt') message = <NumberPrompt what={ov.what} text={ov.text} fresh={ov.fresh} width={width} />;
 
   return (
-    <Box flexDirection="column" width={width} height={layout.rows - 1 + (messageRows - 1)}>
-      <Header width={width} color={color} file={state.session.file} region={state.session.region}
-        arch={state.session.arch} archName={state.session.archName} model={mechanismLabel(state.mechanisms)} iterations={state.iterations}
-        variants={state.branches ? `jump at line ${state.session.branches?.branchLine}` : variantLabel(state.variants)}
-        branches={state.branches} cycle={state.cycle} total={total} throughput={primary.stats.blockThroughput}
-        completed={primary.stats.iterationsCompleted} nothingSimulated={simulatesNothing(primary.stats)}
-        finished={state.snaps.every((s) => s.finished)} playing={state.playing} speed={state.speed} busy={state.busy}
-        missing={state.session.lines.filter((l) => l.origin === 'none').length}
-        measure={measureText(measured.status, {
-          runner: props.measure, arch: state.session.arch,
-          panes: state.panes.map((pane, i) => ({ branch: pane.spec.branch, total: state.totals[i]?.blockThroughput ?? null })),
-        })} />
-      {state.panes.length > 1 && (
-        <ComparisonBar width={width} color={color} divergence={describeDivergence(divergence)}
-          panes={state.panes.map((p, i) => ({
-            title: state.branches || state.compareModel ? p.title.replace(/ \(.*\)$/, '') : i === 0 ? 'baseline' : shortVariant(state.variants), throughput: simulatesNothing(state.snaps[i]!.stats) ? NaN : state.snaps[i]!.stats.blockThroughput,
-            final: simulatesNothing(state.snaps[i]!.stats) ? NaN : state.totals[i]?.blockThroughput ?? null,
-          }))} />
-      )}
-      <Box flexGrow={1} flexDirection="column" overflowY="hidden">{body}</Box>
-      <Box>{message}</Box>
-      <Footer width={width} compact={layout.compact} color={color} context={ctx} />
-    </Box>
+    <ThemeContext.Provider value={theme}>
+      <Box flexDirection="column" width={width} height={layout.rows - 1 + extraRows}>
+        <Header width={width} lines={headerLines(state, width)} measure={measure} />
+        {panes.panes.length > 1 && (
+          <ComparisonBar width={width} divergence={describeDivergence(state.divergence)}
+            panes={panes.panes.map((p, i) => ({
+              title: panes.branches || panes.compareModel ? p.title.replace(/ \(.*\)$/, '') : i === 0 ? 'baseline' : shortVariant(panes.variants), throughput: simulatesNothing(state.snaps[i]!.stats) ? NaN : state.snaps[i]!.stats.blockThroughput,
+              final: simulatesNothing(state.snaps[i]!.stats) ? NaN : state.totals[i]?.blockThroughput ?? null,
+            }))} />
+        )}
+        <Box flexGrow={1} flexDirection="column" overflowY="hidden">{body}</Box>
+        <Box>{message}</Box>
+        <Footer width={width} compact={layout.compact} context={contextOf(ov)} />
+      </Box>
+    </ThemeContext.Provider>
   );
 }

@@ -1,8 +1,8 @@
 import { Text } from 'ink';
 import { bindingsOf, type KeyContext } from '../keys.js';
-import { tint } from '../theme.js';
+import { useTint } from './ThemeContext.js';
 
-export interface FooterProps { width: number; compact: boolean; color: boolean; context?: KeyContext }
+export interface FooterProps { width: number; compact: boolean; context?: KeyContext }
 
 /**
  * The keys of the context on screen (the explorer, a prompt, the architecture menu), from its
@@ -26,5 +26,6 @@ export function footerText(width: number, compact: boolean, context: KeyContext 
 }
 
 export function Footer(p: FooterProps) {
-  return <Text color={tint(p.color, 'gray')}>{footerText(p.width, p.compact, p.context)}</Text>;
+  const tint = useTint();
+  return <Text color={tint('gray')}>{footerText(p.width, p.compact, p.context)}</Text>;
 }

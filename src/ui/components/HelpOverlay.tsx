@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { ARCH_KEYS, EXPLORER_KEYS, MODEL_KEYS, NOTATIONS, PROMPT_KEYS } from '../keys.js';
+import { ARCH_KEYS, EXPLORER_KEYS, GLOBAL_KEYS, HELP_KEYS, MODEL_KEYS, NOTATIONS, PROMPT_KEYS } from '../keys.js';
 import { clip } from '../format.js';
 
 export interface HelpOverlayProps { width: number; height: number; page: number }
@@ -10,12 +10,15 @@ export function helpLines(): string[] {
   const row = (k: string, what: string) => `${k.padEnd(keyW)} ${what}`;
   return [
     ...EXPLORER_KEYS.map((b) => row(b.keys, b.help)),
+    ...GLOBAL_KEYS.map((b) => row(b.keys, b.help)),
     'In prompts (g, i, x)',
     ...PROMPT_KEYS.map((b) => row(b.keys, b.help)),
     'In the architecture menu',
     ...ARCH_KEYS.map((b) => row(b.keys, b.help)),
     'In the model menu (s)',
     ...MODEL_KEYS.map((b) => row(b.keys, b.help)),
+    'In this help',
+    ...HELP_KEYS.map((b) => row(b.keys, b.help)),
     'Notation',
     ...NOTATIONS.map(([k, what]) => row(k, what)),
   ];

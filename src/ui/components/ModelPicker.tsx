@@ -2,7 +2,6 @@ import type { MechanismSet } from '../../sim/mechanisms.js';
 import { mechanismLabel } from '../../sim/mechanisms.js';
 import { MODEL_ROWS, modelRowText } from '../modelMenu.js';
 import { ChoiceList } from './ChoiceList.js';
-import { useKeyContext, type KeyRouter } from '../hooks/useExplorer.js';
 
 export interface ModelPickerProps {
   mechanisms: MechanismSet;
@@ -11,19 +10,16 @@ export interface ModelPickerProps {
   index: number;
   height: number;
   width: number;
-  color: boolean;
-  router: KeyRouter;
 }
 
 /** The model's switches (↑/↓, enter toggles; esc closes); the keys are the MODEL_KEYS table's. */
 export function ModelPicker(p: ModelPickerProps) {
-  useKeyContext(p.router, 'model', true);
   return (
     <ChoiceList
       title={`Model: ${mechanismLabel(p.mechanisms)} (↑/↓, enter toggles, esc closes) — the cycle is kept`}
       count={MODEL_ROWS.length}
       label={(i) => modelRowText(MODEL_ROWS[i]!, p.mechanisms, p.compareModel)}
-      index={p.index} rows={Math.max(3, p.height - 1)} width={p.width} color={p.color}
+      index={p.index} rows={Math.max(3, p.height - 1)} width={p.width}
     />
   );
 }

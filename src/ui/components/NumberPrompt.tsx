@@ -1,5 +1,4 @@
 import { Text } from 'ink';
-import { useKeyContext, type KeyRouter } from '../hooks/useExplorer.js';
 import type { PromptKind } from '../state.js';
 
 export interface NumberPromptProps {
@@ -8,14 +7,12 @@ export interface NumberPromptProps {
   /** the proposed value, shown selected: typing replaces it */
   fresh: boolean;
   width: number;
-  router: KeyRouter;
 }
 
 const LABELS: Record<PromptKind, string> = { goto: 'go to cycle', iterations: 'iterations', export: 'export to' };
 
 /** The one-line prompt of g (go to cycle), i (iterations) and x (export path); owns its keys. */
 export function NumberPrompt(p: NumberPromptProps) {
-  useKeyContext(p.router, 'prompt', true);
   const label = `${LABELS[p.what]}: `;
   const hint = p.fresh ? ' (type to replace, → to edit)' : '';
   // a long path: its end, where the user edits, stays visible; the hint only when there is room

@@ -11,7 +11,6 @@ import { StatsPane } from './StatsPane.js';
 export interface PaneColumnProps {
   title: string | null;          // shown when several panes are side by side
   layout: Layout;
-  color: boolean;
   snapshot: Snapshot;
   lines: { line: number; asm: string }[];
   states: (LineState | null)[];
@@ -23,11 +22,11 @@ function SectionView(p: PaneColumnProps & { section: Section; width: number }) {
   const sel = p.lines[p.selected]?.line ?? null;
   switch (p.section.tab) {
     case 'program':
-      return <ProgramPane width={p.width} height={p.section.rows} color={p.color} lines={p.lines} states={p.states} selected={p.selected} fusedPairs={p.snapshot.frontEnd.fusedPairs} />;
+      return <ProgramPane width={p.width} height={p.section.rows} lines={p.lines} states={p.states} selected={p.selected} fusedPairs={p.snapshot.frontEnd.fusedPairs} />;
     case 'rs':
-      return <RsPane width={p.width} height={p.section.rows} color={p.color} snapshot={p.snapshot} selectedLine={sel} />;
+      return <RsPane width={p.width} height={p.section.rows} snapshot={p.snapshot} selectedLine={sel} />;
     case 'ports':
-      return <PortsPane width={p.width} color={p.color} snapshot={p.snapshot} />;
+      return <PortsPane width={p.width} snapshot={p.snapshot} />;
     case 'stats':
       return <StatsPane width={p.width} height={p.section.rows} stats={p.snapshot.stats} ports={p.ports} selectedLine={sel} />;
   }

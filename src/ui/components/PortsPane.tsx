@@ -1,16 +1,16 @@
 import { Box, Text } from 'ink';
 import type { Snapshot } from '../../sim/types.js';
 import { clip, bar, firstFitting, fit, fitList, inst } from '../format.js';
-import { tint } from '../theme.js';
+import { useTint } from './ThemeContext.js';
 
 export interface PortsPaneProps {
   width: number;
-  color: boolean;
   snapshot: Snapshot;
 }
 
 /** One column per port (µop now, cumulative µops and use as a bar), the divider, ready, front end. */
 export function PortsPane(p: PortsPaneProps) {
+  const tint = useTint();
   const s = p.snapshot;
   const n = Math.max(1, s.ports.length);
   const cw = Math.max(3, Math.floor(p.width / n));
@@ -51,10 +51,10 @@ export function PortsPane(p: PortsPaneProps) {
     <Box flexDirection="column" width={p.width}>
       <Text bold>{clip(`Ports: µop now / µops so far / use${unit}`, p.width)}</Text>
       <Text wrap="truncate-end">{s.ports.map((ps) => cell(`p${ps.port}`)).join('').trimEnd()}</Text>
-      <Text wrap="truncate-end" color={tint(p.color, 'green')}>{now.map(cell).join('').trimEnd()}</Text>
+      <Text wrap="truncate-end" color={tint('green')}>{now.map(cell).join('').trimEnd()}</Text>
       <Text wrap="truncate-end">{s.ports.map((ps) => cell(String(Math.round(ps.cumulative / scale)))).join('').trimEnd()}</Text>
-      <Text wrap="truncate-end" color={tint(p.color, 'magenta')}>{s.ports.map((ps) => bar(ps.use, cw - 1) + ' ').join('')}</Text>
-      <Text wrap="truncate-end" color={d.busy ? tint(p.color, 'red') : undefined}>{clip(divider, p.width)}</Text>
+      <Text wrap="truncate-end" color={tint('magenta')}>{s.ports.map((ps) => bar(ps.use, cw - 1) + ' ').join('')}</Text>
+      <Text wrap="truncate-end" color={d.busy ? tint('red') : undefined}>{clip(divider, p.width)}</Text>
       <Text wrap="truncate-end">{ready}</Text>
       <Text wrap="truncate-end">{clip(fe, p.width)}</Text>
     </Box>

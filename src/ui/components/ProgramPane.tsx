@@ -2,14 +2,13 @@ import { Box, Text } from 'ink';
 import { clip, count, fit, fitLeft } from '../format.js';
 import type { LineState } from '../lineStates.js';
 import { scrollStart } from '../layout.js';
-import { tint } from '../theme.js';
+import { useTint } from './ThemeContext.js';
 import { ORIGIN_LETTER } from '../../data/types.js';
 import type { SessionLine } from '../types.js';
 
 export interface ProgramPaneProps {
   width: number;
   height: number;              // rows including the title
-  color: boolean;
   lines: SessionLine[];
   /** per line of `lines` (null: the line is not on this pane's path) */
   states: (LineState | null)[];
@@ -21,6 +20,7 @@ export interface ProgramPaneProps {
 
 /** The region's instructions, each with how many of its instances wait, are ready, execute, are done. */
 export function ProgramPane(p: ProgramPaneProps) {
+  const tint = useTint();
   const rows = Math.max(1, p.height - 1);
   const start = scrollStart(p.selected, p.lines.length, rows);
   const shown = p.lines.slice(start, start + rows);
@@ -55,7 +55,7 @@ export function ProgramPane(p: ProgramPaneProps) {
         const busy = st && (st.executing > 0 ? 'green' : st.ready > 0 ? 'cyan' : st.waiting > 0 ? 'yellow' : undefined);
         return (
           <Text key={l.line} inverse={sel} dimColor={!st}>
-            {sel ? '>' : ' '}{fitLeft(String(l.line), 3)} {src ? <Text bold={l.origin === 'none'} color={l.origin === 'none' ? tint(p.color, 'red') : undefined}>{l.origin ? ORIGIN_LETTER[l.origin] : ' '} </Text> : null}{fusedW > 0 ? <Text color={tint(p.color, 'cyan')}>{fusedLines.has(l.line) ? 'F' : ' '} </Text> : null}{fit(l.asm, asmW)} <Text color={busy ? tint(p.color, busy) : undefined}>{sel ? counts.padEnd(countsW) : counts}</Text>
+            {sel ? '>' : ' '}{fitLeft(String(l.line), 3)} {src ? <Text bold={l.origin === 'none'} color={l.origin === 'none' ? tint('red') : undefined}>{l.origin ? ORIGIN_LETTER[l.origin] : ' '} </Text> : null}{fusedW > 0 ? <Text color={tint('cyan')}>{fusedLines.has(l.line) ? 'F' : ' '} </Text> : null}{fit(l.asm, asmW)} <Text color={busy ? tint(busy) : undefined}>{sel ? counts.padEnd(countsW) : counts}</Text>
           </Text>
         );
       })}

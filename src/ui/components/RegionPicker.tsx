@@ -3,6 +3,7 @@ import { useInput, useStdout } from 'ink';
 import { ChoiceList } from './ChoiceList.js';
 import { splitKeys } from '../keys.js';
 import { colorEnabled } from '../theme.js';
+import { ThemeContext } from './ThemeContext.js';
 
 export interface RegionChoice { index: number; label: string }
 
@@ -45,12 +46,12 @@ export function RegionPicker(p: RegionPickerProps) {
     }
   });
   return (
-    <ChoiceList
+    <ThemeContext.Provider value={{ color: colorEnabled() }}><ChoiceList
       title={`${p.file} holds ${p.regions.length} regions: pick one (↑/↓, enter; q quits)`}
       count={p.regions.length}
       label={(i) => p.regions[i]!.label}
       keyOf={(i) => p.regions[i]!.index}
-      index={index} rows={Math.max(3, (stdout.rows || 24) - 3)} width={stdout.columns || 80} color={colorEnabled()}
-    />
+      index={index} rows={Math.max(3, (stdout.rows || 24) - 3)} width={stdout.columns || 80}
+    /></ThemeContext.Provider>
   );
 }

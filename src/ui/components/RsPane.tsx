@@ -1,18 +1,18 @@
 import { Box, Text } from 'ink';
 import type { Snapshot } from '../../sim/types.js';
 import { clip, bar, inst, reason, STATE_COLOR, STATE_SYMBOL, stateWord } from '../format.js';
-import { tint } from '../theme.js';
+import { useTint } from './ThemeContext.js';
 
 export interface RsPaneProps {
   width: number;
   height: number;
-  color: boolean;
   snapshot: Snapshot;
   selectedLine: number | null;
 }
 
 /** The reservation station: each entry with its state and why, and the fill level. */
 export function RsPane(p: RsPaneProps) {
+  const tint = useTint();
   const s = p.snapshot;
   const rows = Math.max(1, p.height - 1);
   const entries = s.rs;
@@ -33,7 +33,7 @@ export function RsPane(p: RsPaneProps) {
         const head = `${STATE_SYMBOL[w]} ${inst(e).padEnd(9)} ${String(e.uops).padStart(2)}µ `;
         return (
           <Text key={`${e.line}.${e.iteration}`} inverse={e.line === p.selectedLine} wrap="truncate-end">
-            <Text color={tint(p.color, STATE_COLOR[w])}>{head}</Text>
+            <Text color={tint(STATE_COLOR[w])}>{head}</Text>
             {clip(reason(e), Math.max(0, p.width - head.length))}
           </Text>
         );

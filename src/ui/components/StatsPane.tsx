@@ -2,7 +2,7 @@ import { Box, Text } from 'ink';
 import type { Stats } from '../../sim/types.js';
 import { clip, count, firstFitting, fit, fitLeft, num, numFit } from '../format.js';
 import { scrollStart } from '../layout.js';
-import { iterationsDone } from './Header.js';
+import { iterationsDone } from '../header.js';
 import { simulatesNothing } from '../../sim/stats.js';
 
 export interface StatsPaneProps {

@@ -14,6 +14,8 @@ export interface MeasureControl {
   status: MeasureStatus;
   /** starts a measurement (a no-op while one runs) */
   start(): void;
+  /** hides the result (the header's measurement line) */
+  dismiss(): void;
 }
 
 export function useMeasure(runner: MeasureRunner | undefined): MeasureControl {
@@ -33,7 +35,8 @@ export function useMeasure(runner: MeasureRunner | undefined): MeasureControl {
       (err: unknown) => { if (live.current && job.current === j) setStatus({ kind: 'done', outcome: { ok: false, reason: err instanceof Error ? err.message : String(err) } }); },
     ).finally(() => { if (job.current === j) job.current = null; });
   }, [runner]);
-  return { status, start };
+  const dismiss = useCallback(() => { if (!job.current) setStatus({ kind: 'idle' }); }, []);
+  return { status, start, dismiss };
 }
 
 const f2 = (n: number): string => n.toFixed(2);
@@ -60,17 +63,18 @@ export function measureText(s: MeasureStatus, p: { runner: MeasureRunner | undef
   if (!o.ok) return 'not measurable (why: below)';
   const fig = (n: number | null | undefined): string => (n === null ? '…' : n === undefined ? '–' : f2(n));
   const sides = 'sides' in o;
-  const measured = sides ? o.sides.map((x) => (x.cyclesPerIteration === null ? '–' : f2(x.cyclesPerIteration))).join(' / ') : f2(o.cyclesPerIteration);
+  // each side named beside its number (fall-through, taken), never two bare numbers
+  const measured = sides ? o.sides.map((x) => `${x.label} ${x.cyclesPerIteration === null ? '–' : f2(x.cyclesPerIteration)}`).join(', ') : f2(o.cyclesPerIteration);
   const host = p.runner?.hostArch ?? null;
-  if (host !== p.arch) return `this host (${host ?? 'no uopscope model'}) measured ${measured} c/it (${sides ? 'sides, ' : ''}${METHOD[o.method]}): not compared with ${p.arch}`;
+  if (host !== p.arch) return `this host (${host ?? 'no uopscope model'}) measured ${measured} c/it (${METHOD[o.method]}): not compared with ${p.arch}`;
   if (!sides) {
     const whole = p.panes[0]?.branch === null ? p.panes[0] : undefined;
     // the panes show the branch's sides, not the whole region that was measured
     return `measured ${measured} c/it (${METHOD[o.method]}, ${o.variant}) · model ${whole ? fig(whole.total) : '(b off)'}`;
   }
   const onScreen = [0, 1].map((k) => p.panes.find((x) => x.branch === k));
-  const model = onScreen.every((x) => x) ? `model ${onScreen.map((x) => fig(x!.total)).join(' / ')}` : 'model: press b';
-  return `sides measured ${measured} c/it (${METHOD[o.method]}) · ${model}`;
+  const model = onScreen.every((x) => x) ? `model ${onScreen.map((x) => fig(x!.total)).join(', ')}` : 'model: press b';
+  return `measured ${measured} c/it (${METHOD[o.method]}) · ${model}`;
 }
 
 /** Why the last measurement failed (or a side of it), in full: the message line shows it, the
