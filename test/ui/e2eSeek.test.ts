@@ -1,0 +1,99 @@
+// End to end in a real pseudo-terminal (tmux, 80x24): a long seek never freezes the explorer
+// (it shows that it runs, Esc cancels it, q ends the program at once), and Ctrl-Z suspends it
+// to the shell as terminal programs do (fg resumes it, the screen drawn again).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { hasTmux, tmuxServer } from './helpers/tmux.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const { tmux, waitFor, stopServer } = tmuxServer('uopscope-seek', 20_000);
+const SKIP = hasTmux ? false : 'tmux is not installed (apt-get install tmux) — the pseudo-terminal test cannot run';
+const AFTER = '; echo "EXITED rc=$?"; sleep 120';
+
+/** Sends keys and polls the pane (every 10 ms) until `re` shows: the milliseconds it took. */
+async function timed(session: string, keys: string[], re: RegExp, what: string, ms = 30_000): Promise<number> {
+  const t0 = Date.now();
+  tmux('send-keys', '-t', session, ...keys);
+  for (;;) {
+    const s = tmux('capture-pane', '-p', '-t', session);
+    if (re.test(s)) return Date.now() - t0;
+    if (Date.now() - t0 > ms) assert.fail(`timed out waiting for ${what} (${re}); the screen:\n${s}`);
+    await sleep(10);
+  }
+}
+
+// The machine these tests run on may be shared and loaded (npm test runs files in parallel):
+// the bounds below are an order of magnitude under what a blocking seek takes (10 s and more
+// for these runs), and the measured times are printed.
+const SHOWN_MS = 1_500;
+const EXIT_MS = 2_000;
+
+test('stencil at 5,000,000 iterations: G and ← after the end show that they run, Esc cancels, q during a seek exits at once', { skip: SKIP, timeout: 400_000 }, async (t) => {
+  const session = 'seek';
+  const cmd = `node --import tsx src/cli/main.cts examples/bin/stencil --arch SKL --iterations 5000000${AFTER}`;
+  try {
+    tmux('new-session', '-d', '-s', session, '-x', '80', '-y', '24', '-c', ROOT, cmd);
+    await waitFor(session, /cycle 0 of/, 'the explorer', 60_000);
+    // G before the worker knows the run's end: the explorer waits for it, says so, Esc cancels
+    let ms = await timed(session, ['G'], /running to the end… \(esc cancels\)/, 'G\'s busy status');
+    t.diagnostic(`G: busy shown after ${ms} ms`);
+    assert.ok(ms < SHOWN_MS, `G's busy status after ${ms} ms`);
+    ms = await timed(session, ['Escape'], /cancelled: running to the end \(still at cycle 0\)/, 'the cancel');
+    t.diagnostic(`Esc: cancelled after ${ms} ms`);
+    assert.ok(ms < SHOWN_MS);
+    // the worker's run (the whole run: 15,000,024 cycles), then G lands on its end at once
+    await waitFor(session, /cycle 0 of \d+/, 'the run\'s length', 300_000);
+    await timed(session, ['G'], /cycle 15000024 of 15000024 .*finished/, 'the end');
+    // ← from the end replays the run from its start (no period to jump by): in slices
+    ms = await timed(session, ['Left'], /cycle 15000024 of 15000024 · seeking cycle 15000023… \(esc cancels\)/, '←\'s busy status');
+    t.diagnostic(`←: busy shown after ${ms} ms`);
+    assert.ok(ms < SHOWN_MS, `←'s busy status after ${ms} ms`);
+    ms = await timed(session, ['Escape'], /cancelled: seeking cycle 15000023 \(still at cycle 15000024\)/, 'the cancel');
+    assert.ok(ms < SHOWN_MS);
+    // a key still steps at once
+    await timed(session, ['Home'], /cycle 0 of 15000024/, 'Home');
+    // g 14000000, then q in the middle of the seek
+    tmux('send-keys', '-t', session, 'g');
+    tmux('send-keys', '-t', session, '-l', '14000000');
+    await timed(session, ['Enter'], /seeking cycle 14000000… \(esc cancels\)/, 'the far seek');
+    ms = await timed(session, ['q'], /EXITED rc=0/, 'the end after q');
+    t.diagnostic(`q during the seek: exited after ${ms} ms`);
+    assert.ok(ms < EXIT_MS, `q took ${ms} ms`);
+  } finally {
+    await stopServer();
+  }
+});
+
+test('Ctrl-Z suspends the explorer to the shell; fg resumes it where it was', { skip: SKIP, timeout: 120_000 }, async () => {
+  const session = 'suspend';
+  try {
+    tmux('new-session', '-d', '-s', session, '-x', '80', '-y', '24', '-c', ROOT, 'PS1="SHELL> " bash --norc --noprofile -i');
+    await waitFor(session, /SHELL>/, 'the shell');
+    // one job of the shell (sh and the explorer): Ctrl-Z stops both, fg continues both
+    tmux('send-keys', '-t', session, '-l', `sh -c 'node --import tsx src/cli/main.cts examples/bin/branch --arch SKL --iterations 20; echo "EXITED rc=$?"'`);
+    tmux('send-keys', '-t', session, 'Enter');
+    await waitFor(session, /cycle 0 of/, 'the explorer');
+    tmux('send-keys', '-t', session, 'l', 'l');
+    await waitFor(session, /cycle 2 of/, 'two steps');
+    tmux('send-keys', '-t', session, 'C-z');
+    let s = await waitFor(session, /Stopped[^]*SHELL>/, 'the shell\'s prompt after Ctrl-Z');
+    assert.doesNotMatch(s, /cycle 2 of/, 'the alternate screen is left');
+    // what is typed now goes to the shell, not to the stopped program
+    tmux('send-keys', '-t', session, '-l', 'echo typed-to-the-shell');
+    tmux('send-keys', '-t', session, 'Enter');
+    await waitFor(session, /^typed-to-the-shell$/m, 'the shell ran the command');
+    tmux('send-keys', '-t', session, '-l', 'fg');
+    tmux('send-keys', '-t', session, 'Enter');
+    s = await waitFor(session, /cycle 2 of/, 'the explorer again, where it was');
+    assert.match(s, /branch · IACA region 1 · SKL/, 'the whole screen is drawn again');
+    tmux('send-keys', '-t', session, 'l');
+    await waitFor(session, /cycle 3 of/, 'keys work after the resume');
+    tmux('send-keys', '-t', session, 'q');
+    s = await waitFor(session, /EXITED rc=\d+/, 'the end');
+    assert.match(s, /EXITED rc=0/);
+  } finally {
+    await stopServer();
+  }
+});
