@@ -416,7 +416,7 @@ export class ExplorerController {
           dispatch({ type: 'busy', label: 'running to the end… (esc cancels)' });
           return;
         }
-        this.runs.cursors.forEach((c, i) => this.setTotal(this.runs, i, wholeRunOf(c.engine)));
+        this.runs.cursors.forEach((c, i) => { this.setTotal(this.runs, i, wholeRunOf(c.engine)); });
         this.seekEnd();
       },
       nextIssue: () => {

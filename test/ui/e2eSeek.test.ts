@@ -78,7 +78,7 @@ test('Ctrl-Z suspends the explorer to the shell; fg resumes it where it was', { 
     tmux('send-keys', '-t', session, 'l', 'l');
     await waitFor(session, /cycle 2 of/, 'two steps');
     tmux('send-keys', '-t', session, 'C-z');
-    let s = await waitFor(session, /Stopped[^]*SHELL>/, 'the shell\'s prompt after Ctrl-Z');
+    let s = await waitFor(session, /Stopped[\s\S]*SHELL>/, 'the shell\'s prompt after Ctrl-Z');
     assert.doesNotMatch(s, /cycle 2 of/, 'the alternate screen is left');
     // what is typed now goes to the shell, not to the stopped program
     tmux('send-keys', '-t', session, '-l', 'echo typed-to-the-shell');
