@@ -1,5 +1,5 @@
 // The data stage's entry points (see docs/data.md).
-export { loadMachine, listMachines, validateMachine, inheritanceChain, ARCH_ORDER } from './machines.js';
+export { loadMachine, listMachines, validateMachine, inheritanceChain, archRank, machineByCompilerName } from './machines.js';
 export { loadArchData, type LoadArchOptions } from './archData.js';
 export { resolveInstructions, entryLatency, unknownLines, type ResolveOptions, type Fallback } from './resolve.js';
 export { listDataSources, type DataSourceRow } from './sources.js';

@@ -1,59 +1,210 @@
-// Machine models of Intel cores: assets/uarch/machines/<ARCH>.json (fields of MachineModel).
+// The cores uopscope models: one record per core, assets/uarch/machines/<ARCH>.json (fields of
+// MachineModel), plus the files of $UOPSCOPE_MACHINES_DIR when set. A record may extend another
+// core's (`inherits`); its figures cite sources by id (src/data/citations.ts). Everything about a
+// core is read from its record: nothing else in uopscope looks a fact up by a core's name.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { UserError } from '../errors.js';
+import { UserError, printable } from '../errors.js';
 import { assetsDir } from './paths.js';
 import { parseArchName } from './archName.js';
+import { expandSource } from './citations.js';
 import type { ArchName, MachineModel } from './types.js';
 
 export type { ArchName };
 export { parseArchName };
 
-let all: Map<string, MachineModel> | undefined;
-
 export function machinesDir(): string {
   return join(assetsDir(), 'machines');
+}
+
+/** The directories machine files are read from: the shipped one, then $UOPSCOPE_MACHINES_DIR. */
+export function machineDirs(env: NodeJS.ProcessEnv = process.env): string[] {
+  const extra = env.UOPSCOPE_MACHINES_DIR;
+  return extra ? [machinesDir(), extra] : [machinesDir()];
+}
+
+// ---- validation ----
+
+const isNums = (v: unknown): v is number[] => Array.isArray(v) && v.every((x) => Number.isInteger(x) && x >= 0);
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A cited figure `{ value, source }` whose value passes `ok`; null allowed when `nullable`. */
+function citedOk(v: unknown, ok: (x: unknown) => boolean, nullable: boolean): boolean {
+  if (v === null) return nullable;
+  return isObj(v) && typeof v.source === 'string' && v.source.length > 0 && ok(v.value);
+}
+const isBool = (x: unknown) => typeof x === 'boolean';
+const isCount = (x: unknown) => Number.isInteger(x) && (x as number) > 0;
+const isUnroll = (x: unknown) => isObj(x) && Object.entries(x).every(([k, n]) => /^[1-9]\d*$/.test(k) && isCount(n));
+
+/** The sections and their figures: value check, may be null (no citable figure). */
+const SECTIONS: Record<string, Record<string, [(x: unknown) => boolean, boolean]>> = {
+  frontEnd: {
+    dsbWidth: [isCount, true], decoders: [isCount, true], fetchBytes: [isCount, true], lsd: [isBool, true],
+    idqSize: [isCount, true], lsdUnrolling: [isUnroll, true], jccErratum: [isBool, false],
+    both32ByteBlocksMustBeCacheable: [isBool, true], macroFusibleOnLastDecoder: [isBool, true],
+  },
+  fusion: {
+    macro: [(x) => x === 'nhm' || x === 'snb' || x === 'icl', true],
+    unlamination: [(x) => x === 'snb' || x === 'hsw', true],
+  },
+  rename: { zeroIdiomsNoPort: [isBool, false], gprMoveElimination: [isBool, false], vecMoveElimination: [isBool, false] },
+};
+
+const COMPILER_NAME = /^[a-z][a-z0-9-]{0,31}$/;
+
+function identityProblems(id: unknown): string[] {
+  if (id === undefined) return [];
+  if (!isObj(id)) return ['identity'];
+  const bad: string[] = [];
+  const sigOk = (s: unknown) => isObj(s) && typeof s.vendor === 'string' && Number.isInteger(s.family) && isNums(s.models) && s.models.length > 0
+    && (s.steppings === undefined || (isNums(s.steppings) && s.steppings.length === 2 && s.steppings[0]! <= s.steppings[1]!))
+    && (s.note === undefined || typeof s.note === 'string');
+  if (!Array.isArray(id.cpuid) || !id.cpuid.every(sigOk)) bad.push('identity.cpuid');
+  if (id.flags !== undefined && !(Array.isArray(id.flags) && id.flags.every((f) => typeof f === 'string' && /^[a-z0-9_]+$/.test(f)))) bad.push('identity.flags');
+  if (id.l2KiB !== undefined && !(isNums(id.l2KiB) && id.l2KiB.length > 0)) bad.push('identity.l2KiB');
+  if (id.llvmCpu !== undefined && !(typeof id.llvmCpu === 'string' && COMPILER_NAME.test(id.llvmCpu))) bad.push('identity.llvmCpu');
+  if (!Array.isArray(id.compilerNames) || !id.compilerNames.every((n) => typeof n === 'string' && COMPILER_NAME.test(n))) bad.push('identity.compilerNames');
+  if (typeof id.source !== 'string' || !id.source) bad.push('identity.source');
+  return bad;
 }
 
 /** Checks one model's fields; returns the problems (empty when valid). */
 export function validateMachine(m: Partial<MachineModel>): string[] {
   const bad: string[] = [];
-  const isNums = (v: unknown) => Array.isArray(v) && v.every((x) => Number.isInteger(x) && x >= 0);
   if (typeof m.arch !== 'string' || parseArchName(m.arch) !== m.arch) bad.push('arch');
   if (m.inheritsDataFrom !== undefined && parseArchName(m.inheritsDataFrom) !== m.inheritsDataFrom) bad.push('inheritsDataFrom');
+  if (m.inherits !== undefined && parseArchName(m.inherits) !== m.inherits) bad.push('inherits');
   if (typeof m.name !== 'string' || !m.name) bad.push('name');
-  if (!isNums(m.ports) || m.ports!.length === 0) bad.push('ports');
-  if (!isNums(m.aluPorts) || m.aluPorts!.length === 0) bad.push('aluPorts');
-  else if (m.ports && m.aluPorts!.some((p) => !m.ports!.includes(p))) bad.push('aluPorts (not in ports)');
+  if (!isNums(m.ports) || m.ports.length === 0) bad.push('ports');
+  if (!isNums(m.aluPorts) || m.aluPorts.length === 0) bad.push('aluPorts');
+  else if (m.ports && m.aluPorts.some((p) => !m.ports!.includes(p))) bad.push('aluPorts (not in ports)');
   if (!Number.isInteger(m.dividerPort) || (m.ports && !m.ports.includes(m.dividerPort!))) bad.push('dividerPort');
   for (const k of ['issueWidth', 'rsSize'] as const) if (!Number.isInteger(m[k]) || m[k]! <= 0) bad.push(k);
   if (!Array.isArray(m.isa) || m.isa.length === 0) bad.push('isa');
   if (!Array.isArray(m.sources) || m.sources.length === 0) bad.push('sources');
+  if (m.order !== undefined && !(typeof m.order === 'number' && Number.isFinite(m.order))) bad.push('order');
+  bad.push(...identityProblems(m.identity));
+  for (const [section, figures] of Object.entries(SECTIONS)) {
+    const v = (m as Record<string, unknown>)[section];
+    if (v === undefined) continue;
+    if (!isObj(v)) { bad.push(section); continue; }
+    for (const [k, [ok, nullable]] of Object.entries(figures)) if (!citedOk(v[k], ok, nullable)) bad.push(`${section}.${k}`);
+    for (const k of Object.keys(v)) if (!(k in figures)) bad.push(`${section}.${k} (unknown field)`);
+  }
+  const mem = m.memory as unknown;
+  if (mem !== undefined) {
+    const ports = m.ports ?? [];
+    const inPorts = (x: unknown) => isNums(x) && x.length > 0 && x.every((p) => ports.includes(p));
+    if (!isObj(mem) || !inPorts(mem.load) || !inPorts(mem.storeAddress) || !inPorts(mem.storeData)
+      || !(mem.simpleStoreAddressPort === null || (Number.isInteger(mem.simpleStoreAddressPort) && ports.includes(mem.simpleStoreAddressPort as number)))
+      || typeof mem.source !== 'string' || !mem.source) bad.push('memory');
+  }
   return bad;
 }
 
-function loadAll(): Map<string, MachineModel> {
-  if (all) return all;
-  const dir = machinesDir();
-  const map = new Map<string, MachineModel>();
-  for (const f of existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith('.json')).sort() : []) {
-    const path = join(dir, f);
-    let m: MachineModel;
+// ---- loading: files, inheritance, sources ----
+
+/** Fields each file states for itself (never taken from the core it inherits). */
+const OWN = new Set(['arch', 'name', 'order', 'inherits', 'identity', 'notes', 'sources', 'inheritsDataFrom']);
+
+/** `child` over `parent`: objects merged field by field, anything else (arrays, null) replaced. */
+function overlay(parent: Record<string, unknown>, child: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...parent };
+  for (const [k, v] of Object.entries(child)) {
+    const p = out[k];
+    // a figure ({ value, source }) is replaced whole, a section is merged
+    out[k] = isObj(p) && isObj(v) && !('value' in v) && !('value' in p) ? overlay(p, v) : v;
+  }
+  return out;
+}
+
+/** Every `source` text of the record's cited figures with its ids expanded (see citations.ts). */
+function expandSources(m: Record<string, unknown>, where: string): void {
+  const extra = isObj(m.citations) ? (m.citations as Record<string, string>) : {};
+  const expand = (text: unknown, field: string): string => {
+    if (typeof text !== 'string') return text as string;
     try {
-      m = JSON.parse(readFileSync(path, 'utf8')) as MachineModel;
+      return expandSource(text, extra);
     } catch (e) {
-      throw new UserError(`machine model ${path} is not valid JSON (${(e as Error).message}) — reinstall uopscope`);
+      throw new UserError(`machine model ${where}: ${field}: ${(e as Error).message} (see src/data/citations.ts, or add it to the file's "citations") — fix the file`);
     }
+  };
+  for (const section of [...Object.keys(SECTIONS), 'memory', 'identity']) {
+    const v = m[section];
+    if (!isObj(v)) continue;
+    const copy: Record<string, unknown> = { ...v };
+    if ('source' in copy) copy.source = expand(copy.source, `${section}.source`);
+    for (const [k, f] of Object.entries(copy)) {
+      if (isObj(f) && 'source' in f && 'value' in f) copy[k] = { ...f, source: expand(f.source, `${section}.${k}`) };
+    }
+    m[section] = copy;
+  }
+}
+
+interface Loaded { key: string; map: Map<string, MachineModel> }
+let loaded: Loaded | undefined;
+
+function readRaw(dirs: string[]): Map<string, { raw: Record<string, unknown>; path: string }> {
+  const raws = new Map<string, { raw: Record<string, unknown>; path: string }>();
+  for (const dir of dirs) {
+    for (const f of existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith('.json')).sort() : []) {
+      const path = join(dir, f);
+      let raw: unknown;
+      try {
+        raw = JSON.parse(readFileSync(path, 'utf8'));
+      } catch (e) {
+        throw new UserError(`machine model ${path} is not valid JSON (${(e as Error).message}) — fix or remove the file`);
+      }
+      if (!isObj(raw) || typeof raw.arch !== 'string' || parseArchName(raw.arch) !== raw.arch) {
+        throw new UserError(`machine model ${path} has no valid "arch" (upper-case letters, digits, + - _) — fix the file`);
+      }
+      const before = raws.get(raw.arch);
+      if (before) throw new UserError(`machine model ${path} names core ${raw.arch}, as ${before.path} does — remove one of them`);
+      raws.set(raw.arch, { raw, path });
+    }
+  }
+  return raws;
+}
+
+function loadAll(): Map<string, MachineModel> {
+  const dirs = machineDirs();
+  const key = dirs.join('\0');
+  if (loaded?.key === key) return loaded.map;
+  const raws = readRaw(dirs);
+  const resolved = new Map<string, Record<string, unknown>>();
+  const resolve = (arch: string, seen: string[]): Record<string, unknown> => {
+    const done = resolved.get(arch);
+    if (done) return done;
+    const { raw, path } = raws.get(arch)!;
+    let rec = raw;
+    if (raw.inherits !== undefined) {
+      const parent = String(raw.inherits);
+      if (!raws.has(parent)) throw new UserError(`machine model ${path} inherits from unknown core '${printable(parent, 20)}' — fix the file`);
+      if (seen.includes(parent)) throw new UserError(`machine model ${path}: "inherits" makes a cycle (${[...seen, parent].join(' → ')}) — fix the file`);
+      const base = Object.fromEntries(Object.entries(resolve(parent, [...seen, parent])).filter(([k]) => !OWN.has(k)));
+      // sources are expanded after merging: the parent's citations serve the child's figures too
+      rec = overlay(base, raw);
+    }
+    resolved.set(arch, rec);
+    return rec;
+  };
+  const map = new Map<string, MachineModel>();
+  for (const [arch, { path }] of raws) {
+    const rec = structuredClone(resolve(arch, [arch]));
+    expandSources(rec, path);
+    const m = rec as unknown as MachineModel;
     const bad = validateMachine(m);
     if (bad.length) throw new UserError(`machine model ${path} has bad fields: ${bad.join(', ')} — fix the file`);
-    map.set(m.arch, m);
+    map.set(arch, m);
   }
   for (const m of map.values()) {
     if (m.inheritsDataFrom && !map.has(m.inheritsDataFrom)) {
-      throw new UserError(`machine model ${m.arch} inherits data from unknown ${m.inheritsDataFrom} — fix assets/uarch/machines/${m.arch}.json`);
+      throw new UserError(`machine model ${m.arch} inherits data from unknown ${m.inheritsDataFrom} — fix ${raws.get(m.arch)!.path}`);
     }
   }
-  return (all = map);
+  loaded = { key, map };
+  return map;
 }
 
 /** The model of one core (parseArchName makes the name from what the user wrote). */
@@ -63,10 +214,20 @@ export function loadMachine(arch: ArchName): MachineModel {
   return m;
 }
 
-/** Every machine model, oldest core first (file order as listed in ARCH_ORDER). */
+/** Every machine model in list order (each record's `order`; oldest core first). */
 export function listMachines(): MachineModel[] {
-  const order = ARCH_ORDER;
-  return [...loadAll().values()].sort((a, b) => rank(order, a.arch) - rank(order, b.arch));
+  return [...loadAll().values()].sort(byOrder);
+}
+
+function byOrder(a: MachineModel, b: MachineModel): number {
+  return (a.order ?? Infinity) - (b.order ?? Infinity) || (a.arch < b.arch ? -1 : a.arch > b.arch ? 1 : 0);
+}
+
+/** An architecture's position in lists (the records' order); names without a record come last. */
+export function archRank(arch: string): number {
+  const list = listMachines();
+  const i = list.findIndex((m) => m.arch === arch);
+  return i === -1 ? list.length : i;
 }
 
 /** The chain of architectures whose data `arch` uses: itself, then what it inherits from. */
@@ -81,9 +242,9 @@ export function inheritanceChain(arch: ArchName): ArchName[] {
   return chain;
 }
 
-export const ARCH_ORDER = ['NHM', 'WSM', 'SNB', 'IVB', 'HSW', 'BDW', 'SKL', 'SKX', 'KBL', 'CFL', 'CLX', 'ICL', 'TGL', 'RKL', 'ADL-P', 'SPR'];
-
-function rank(order: string[], a: string): number {
-  const i = order.indexOf(a);
-  return i === -1 ? order.length : i;
+/** The core gcc's -march or llvm-mca's -mcpu calls `name` (case-insensitive), from the records'
+ *  identity.compilerNames; null when none does. */
+export function machineByCompilerName(name: string): MachineModel | null {
+  const n = name.trim().toLowerCase();
+  return listMachines().find((m) => m.identity?.compilerNames.includes(n)) ?? null;
 }

@@ -1,181 +1,61 @@
-// The refined model's per-instruction, per-core facts: macro-fusion,
-// micro-fusion and unlamination, zero idioms, move elimination, front-end facts, load/store
-// roles, and the per-core front-end figures. The one home of these rules: src/sim/program.ts
-// attaches the result to each SimInstruction (`refined`), the engine decides what to do with
-// them. Every fact names the rule it comes from (a short source id; docs/engine.md "Refined
-// model: rules and sources" lists them). Pure: no I/O.
+// The refined model's per-instruction facts on one core: macro-fusion, micro-fusion and
+// unlamination, zero idioms, move elimination, front-end facts and load/store roles, by the rules
+// below applied with the figures of the core's record (its `fusion`, `rename`, `memory` and
+// `frontEnd`, read from the record given, never by the core's name). The one home of these rules:
+// src/sim/program.ts attaches the result to each SimInstruction (`refined`), the engine decides
+// what to do with them. Every fact names the rule it comes from (a source id of citations.ts;
+// docs/engine.md "Refined model: rules and sources" lists them). Pure: no I/O.
 
 import type { DecodedInstruction, MemoryOperand } from '../disasm/types.js';
 import { hasCapability } from './origins.js';
-import type { ArchName, MachineModel, ResolvedInstruction } from './types.js';
+import type { ArchName, Cited, CoreFrontEndFigures, MachineModel, ResolvedInstruction } from './types.js';
 
-// ---- sources (short ids; docs/engine.md cites each in full) ----
+import { SRC } from './citations.js';
 
-export const SRC = {
-  /** Intel 64 and IA-32 Architectures Optimization Reference Manual (248966), §3.4.2.2
-   *  "Optimizing for Macro-fusion" (Sandy Bridge table of fusible pairs) */
-  macroFusionManual: 'intel-opt-manual §3.4.2.2',
-  /** corsix.org "x86 macro-op fusion notes" (P. Cawley): which pairs fuse from Core to Zen 3;
-   *  Ice Lake dropped INC/DEC and memory-operand fusion */
-  macroFusionCorsix: 'corsix x86 macro-op fusion notes',
-  macroFusibleXml: "uops.info attribute macro_fusible",
-  retireSlotsXml: 'uops.info attribute uops_retire_slots',
-  uopsMiteXml: 'uops.info attribute uops_MITE',
-  /** the manual's Sandy Bridge "Micro-op Queue and the Loop Stream Detector" passage: micro-fused
-   *  µops with an index register unlaminate */
-  unlaminationSnb: 'intel-opt-manual §2.5.2.4 (SnB unlamination)',
-  /** the manual's Haswell "Unlamination" section, with P. Cordes's measurements on HSW/SKL
-   *  (stackoverflow.com/q/26046634): an indexed form stays fused only with 2 operands whose
-   *  destination register is also a source */
-  unlaminationHsw: 'intel-opt-manual §2.4.5 (HSW unlamination); stackoverflow q/26046634',
-  microFusion: 'intel-opt-manual §3.4.2.1 (micro-fusion: load+op, store-address+store-data)',
-  robExecuted: 'uops.info paper §3.1 (the reorder buffer executes NOPs, zero idioms, eliminated moves: fused-domain µops)',
-  zeroIdiom: 'intel-opt-manual §3.5.1.8; uops.info paper §7.3.6',
-  zeroIdiomXml: 'uops.info _same_reg measurement',
-  zeroIdiomPaper: 'uops.info paper §7.3.6 ((V)PCMPGT* dependency-breaking)',
-  moveElimination: 'intel-opt-manual §3.5.1.13 (zero-latency MOV, Ivy Bridge and later)',
-  moveElimIcl: 'Intel Ice Lake spec update erratum ICL065 (GPR move elimination disabled by microcode); uiCA microArchConfigs ICL moveEliminationGPRSlots=0',
-  jccErratum: 'Intel white paper "Mitigations for Jump Conditional Code Erratum" (2019)',
-  uica: 'uiCA microArchConfigs.py (github.com/andreas-abel/uiCA, commit 53aeef6)',
-  uicaLsdUnroll: 'uiCA microArchConfigs.py (github.com/andreas-abel/uiCA, commit b86ce90) LSDUnrolling',
-  /** uiCA's front end: the LSD streams a loop when all its 32-byte blocks can be cached and its
-   *  µops fit the IDQ; its issue limit is ceil(µops · unroll / issue width) / unroll */
-  uicaLsdRule: 'uiCA uiCA.py (commit b86ce90): LSD when all blocks can be cached and the µops fit the IDQ; LSD limit ceil(µops·unroll/issueWidth)/unroll',
-  lsdErratum: 'Intel 6th-gen spec update erratum SKL150 (LSD disabled by microcode); uiCA LSDEnabled=False',
-  legacyDecode: 'intel-opt-manual ch. 2 (legacy decode pipeline: 16 aligned bytes fetched per cycle, 4 decoders)',
-  goldenCove: 'intel-opt-manual, Golden Cove section / Intel Architecture Day 2021 (6 decoders, 32 bytes per cycle, 8 µops per cycle from the µop cache)',
-  lsdSnb: 'intel-opt-manual §2.5.2.4 (SnB micro-op queue and LSD)',
-  machines: 'uopscope shared reference machines.md (load / store-address / store-data ports)',
-  decoded: 'decoded instruction (iced-x86)',
-  /** uops.info's latency through memory (`cycles_mem`) from a read-modify-write form's memory
-   *  operand to itself: the store → load round trip of one instance to the next */
-  cyclesMemXml: 'uops.info latency cycles_mem (memory operand to itself)',
-} as const;
-
-// ---- per-core families ----
-
-type Fusion = 'nhm' | 'snb' | 'icl';
-const FUSION: Record<string, Fusion> = {
-  NHM: 'nhm', WSM: 'nhm',
-  SNB: 'snb', IVB: 'snb', HSW: 'snb', BDW: 'snb', SKL: 'snb', KBL: 'snb', CFL: 'snb', SKX: 'snb', CLX: 'snb',
-  ICL: 'icl', TGL: 'icl', RKL: 'icl', 'ADL-P': 'icl', SPR: 'icl',
-};
-
-type Unlam = 'snb' | 'hsw';
-const UNLAMINATION: Record<string, Unlam> = {
-  SNB: 'snb', IVB: 'snb',
-  HSW: 'hsw', BDW: 'hsw', SKL: 'hsw', KBL: 'hsw', CFL: 'hsw', SKX: 'hsw', CLX: 'hsw',
-  ICL: 'hsw', TGL: 'hsw', RKL: 'hsw', 'ADL-P': 'hsw', SPR: 'hsw',
-};
-
-/** Sandy Bridge and later: zero idioms removed by the renamer (no port). */
-const ZERO_IDIOM_NO_PORT = new Set(['SNB', 'IVB', 'HSW', 'BDW', 'SKL', 'KBL', 'CFL', 'SKX', 'CLX', 'ICL', 'TGL', 'RKL', 'ADL-P', 'SPR']);
-/** Ivy Bridge and later: register moves eliminated at rename (vector registers). */
-const MOVE_ELIM_VEC = new Set(['IVB', 'HSW', 'BDW', 'SKL', 'KBL', 'CFL', 'SKX', 'CLX', 'ICL', 'TGL', 'RKL', 'ADL-P', 'SPR']);
-/** … and general-purpose registers, except where microcode disabled it (ICL065). */
-const MOVE_ELIM_GPR_OFF = new Set(['ICL', 'TGL', 'RKL']);
-/** Cores the JCC-erratum microcode update applies to (the white paper's list: Skylake-derived). */
-const JCC_ERRATUM = new Set(['SKL', 'KBL', 'CFL', 'SKX', 'CLX']);
-/** Store-address µops of simple (base + displacement) addresses may use port 7. */
-const SIMPLE_STA_PORT7 = new Set(['HSW', 'BDW', 'SKL', 'KBL', 'CFL', 'SKX', 'CLX']);
-
-/** Ports of the memory µops per core (machines.md). */
-interface MemPorts { load: number[]; sta: number[]; std: number[] }
-function memPorts(arch: string): MemPorts | null {
-  if (arch === 'NHM' || arch === 'WSM') return { load: [2], sta: [3], std: [4] };
-  if (arch === 'SNB' || arch === 'IVB') return { load: [2, 3], sta: [2, 3], std: [4] };
-  if (SIMPLE_STA_PORT7.has(arch)) return { load: [2, 3], sta: [2, 3, 7], std: [4] };
-  if (arch === 'ICL' || arch === 'TGL' || arch === 'RKL') return { load: [2, 3], sta: [7, 8], std: [4, 9] };
-  if (arch === 'ADL-P' || arch === 'SPR') return { load: [2, 3, 11], sta: [7, 8], std: [4, 9] };
-  return null;
-}
+export { SRC };
 
 // ---- per-core front-end figures ----
 
-/** A figure with where it comes from; null value: no public source uopscope can cite. */
-export interface Cited<T> { value: T; source: string }
+export type { Cited };
 
-export interface CoreFrontEnd {
+/** The front end's figures of one core as the engine reads them (MachineParams.frontEnd). */
+export interface CoreFrontEnd extends CoreFrontEndFigures {
   arch: string;
   /** fused-domain µops issued (renamed) per cycle: the machine model's issueWidth */
   issueWidth: Cited<number>;
-  /** µops the µop cache (DSB) delivers per cycle */
-  dsbWidth: Cited<number> | null;
-  /** legacy decoders (one complex, the rest simple) */
-  decoders: Cited<number> | null;
-  /** bytes the legacy decode pipeline fetches and predecodes per cycle */
-  fetchBytes: Cited<number> | null;
-  /** the loop stream detector is on */
-  lsd: Cited<boolean> | null;
-  /** fused-domain µops the instruction decode queue (IDQ) between the front end's sources and
-   *  issue holds; also the largest loop the loop stream detector streams (uiCA models the LSD in
-   *  the IDQ: a loop is streamed when its µops fit) */
-  idqSize: Cited<number> | null;
-  /** the loop stream detector unrolls a loop of k fused µops `value[k]` times (absent: once): µops
-   *  of the unrolled copies issue in the same cycle, the end of the unrolled body ends a cycle's
-   *  issue */
-  lsdUnrolling: Cited<Readonly<Record<number, number>>> | null;
-  /** the JCC-erratum microcode update applies: a jump (or fused pair) that crosses or ends on a
-   *  32-byte boundary is not cached in the µop cache */
-  jccErratum: Cited<boolean>;
-  /** a 32-byte window is held in the µop cache only when the other 32-byte half of its 64-byte
-   *  line is cacheable too */
-  both32ByteBlocksMustBeCacheable: Cited<boolean> | null;
-  /** a macro-fusible instruction can be decoded by the last decoder (else it waits a cycle) */
-  macroFusibleOnLastDecoder: Cited<boolean> | null;
   /** general-purpose register moves are eliminated at rename */
   gprMoveElimination: Cited<boolean>;
   /** vector register moves are eliminated at rename */
   vecMoveElimination: Cited<boolean>;
 }
 
-/** uiCA's microArchConfigs (commit 53aeef6) for the cores it lists; KBL, CFL are SKL copies there. */
-const UICA: Record<string, { both32: boolean; dsb: number; decoders: number; lsd: boolean; lastDecoder: boolean; idq: number }> = {
-  HSW: { both32: false, dsb: 6, decoders: 4, lsd: true, lastDecoder: false, idq: 56 },
-  BDW: { both32: false, dsb: 6, decoders: 4, lsd: true, lastDecoder: false, idq: 56 },
-  SKL: { both32: true, dsb: 6, decoders: 4, lsd: false, lastDecoder: true, idq: 64 },
-  KBL: { both32: true, dsb: 6, decoders: 4, lsd: false, lastDecoder: true, idq: 64 },
-  CFL: { both32: true, dsb: 6, decoders: 4, lsd: false, lastDecoder: true, idq: 64 },
-  ICL: { both32: true, dsb: 6, decoders: 4, lsd: true, lastDecoder: true, idq: 70 },
-};
+const NO_JCC_ERRATUM: Cited<boolean> = { value: false, source: SRC.jccErratum };
+const NO_MOVE_ELIMINATION: Cited<boolean> = { value: false, source: SRC.moveElimination };
 
-/** uiCA's LSDUnrolling (microArchConfigs.py, commit b86ce90): fused µops per iteration → copies. */
-const LSD_UNROLL_HSW: Readonly<Record<number, number>> = { 1: 8, 2: 8, 3: 8, 4: 8, 5: 6, 6: 5, 7: 4, 8: 4, 9: 3, 10: 3, 11: 3, 12: 3,
-  13: 2, 14: 2, 15: 2, 16: 2, 17: 2, 18: 2, 19: 2, 20: 2, 21: 2, 22: 2, 23: 2, 24: 2, 25: 2, 26: 2, 27: 2, 28: 2 };
-const LSD_UNROLL_ICL: Readonly<Record<number, number>> = { 1: 6, 2: 6, 3: 6, 4: 6, 5: 6, 6: 6, 7: 4, 8: 4, 9: 3, 10: 3, 11: 3, 12: 3,
-  13: 2, 14: 2, 15: 2, 16: 2, 17: 2, 18: 2, 19: 2, 20: 2, 21: 2, 22: 2, 23: 2, 24: 2, 25: 2, 26: 2, 27: 2, 28: 2, 29: 2, 30: 2 };
-const LSD_UNROLL: Record<string, Readonly<Record<number, number>>> = { HSW: LSD_UNROLL_HSW, BDW: LSD_UNROLL_HSW, ICL: LSD_UNROLL_ICL };
-
-/** Cores whose legacy decoders take 16 bytes per cycle (Nehalem through the Skylake family). */
-const FETCH16 = new Set(['NHM', 'WSM', 'SNB', 'IVB', 'HSW', 'BDW', 'SKL', 'KBL', 'CFL', 'SKX', 'CLX']);
-
-/** The per-core front-end figures. Cores uiCA's configuration does not list get null where no
- *  other citable source gives the figure (e.g. the µop cache width of SNB, IVB — uiCA marks IVB's
- *  as uncertain —, SKX, CLX, TGL, RKL; ICL's fetch width). */
-export function coreFrontEnd(machine: Pick<MachineModel, 'arch' | 'issueWidth'>): CoreFrontEnd {
-  const a = machine.arch;
-  const u = UICA[a];
-  const gprOff = MOVE_ELIM_GPR_OFF.has(a);
-  const golden = a === 'ADL-P' || a === 'SPR';
+/** The core's front-end figures from its record (machine files without a front end: none). */
+export function coreFrontEnd(machine: Pick<MachineModel, 'arch' | 'issueWidth' | 'frontEnd' | 'rename'>): CoreFrontEnd {
+  const fe = machine.frontEnd;
   return {
-    arch: a,
-    issueWidth: { value: machine.issueWidth, source: `machine model ${a} (issueWidth)` },
-    dsbWidth: u ? { value: u.dsb, source: `${SRC.uica} DSBWidth` } : golden ? { value: 8, source: SRC.goldenCove } : null,
-    decoders: u ? { value: u.decoders, source: `${SRC.uica} nDecoders` } : golden ? { value: 6, source: SRC.goldenCove } : null,
-    fetchBytes: FETCH16.has(a) ? { value: 16, source: SRC.legacyDecode } : golden ? { value: 32, source: SRC.goldenCove } : null,
-    lsd: u ? { value: u.lsd, source: u.lsd ? `${SRC.uica} LSDEnabled` : SRC.lsdErratum }
-      : a === 'SNB' || a === 'IVB' ? { value: true, source: SRC.lsdSnb } : null,
-    idqSize: u ? { value: u.idq, source: `${SRC.uica} IDQWidth` } : null,
-    lsdUnrolling: LSD_UNROLL[a] ? { value: LSD_UNROLL[a]!, source: SRC.uicaLsdUnroll } : null,
-    both32ByteBlocksMustBeCacheable: u ? { value: u.both32, source: `${SRC.uica} both32ByteBlocksMustBeCacheable` } : null,
-    jccErratum: { value: JCC_ERRATUM.has(a), source: SRC.jccErratum },
-    macroFusibleOnLastDecoder: u ? { value: u.lastDecoder, source: `${SRC.uica} macroFusibleInstrCanBeDecodedAsLastInstr` } : null,
-    gprMoveElimination: { value: MOVE_ELIM_VEC.has(a) && !gprOff, source: gprOff ? SRC.moveElimIcl : SRC.moveElimination },
-    vecMoveElimination: { value: MOVE_ELIM_VEC.has(a), source: SRC.moveElimination },
+    arch: machine.arch,
+    issueWidth: { value: machine.issueWidth, source: `machine model ${machine.arch} (issueWidth)` },
+    dsbWidth: fe?.dsbWidth ?? null,
+    decoders: fe?.decoders ?? null,
+    fetchBytes: fe?.fetchBytes ?? null,
+    lsd: fe?.lsd ?? null,
+    idqSize: fe?.idqSize ?? null,
+    lsdUnrolling: fe?.lsdUnrolling ?? null,
+    both32ByteBlocksMustBeCacheable: fe?.both32ByteBlocksMustBeCacheable ?? null,
+    jccErratum: fe?.jccErratum ?? NO_JCC_ERRATUM,
+    macroFusibleOnLastDecoder: fe?.macroFusibleOnLastDecoder ?? null,
+    gprMoveElimination: machine.rename?.gprMoveElimination ?? NO_MOVE_ELIMINATION,
+    vecMoveElimination: machine.rename?.vecMoveElimination ?? NO_MOVE_ELIMINATION,
   };
 }
 
 // ---- per-instruction facts ----
+
+/** The parts of a core's record the per-instruction rules read. */
+type Core = Pick<MachineModel, 'arch' | 'fusion' | 'rename' | 'memory' | 'frontEnd'>;
 
 export type MemoryRole = 'load' | 'store' | 'load-store' | 'agen';
 
@@ -288,7 +168,7 @@ const FUSIBLE_FIRST = new Set(['CMP', 'TEST', 'ADD', 'SUB', 'AND', 'INC', 'DEC']
 
 /** Whether `first` followed directly by `jcc` macro-fuses on `arch`, by the manual's table
  *  (rule) — uops.info's macro_fusible list decides instead when the first's form has one. */
-export function macroFuses(first: DecodedInstruction, firstData: ResolvedInstruction | undefined, jcc: DecodedInstruction, jccData: ResolvedInstruction | undefined, arch: string):
+export function macroFuses(first: DecodedInstruction, firstData: ResolvedInstruction | undefined, jcc: DecodedInstruction, jccData: ResolvedInstruction | undefined, core: Core):
   { fuses: boolean; source: string; why?: string } {
   const cls = jccClass(jcc.mnemonic);
   if (cls === null) return { fuses: false, source: SRC.macroFusionManual, why: 'not a Jcc' };
@@ -299,9 +179,11 @@ export function macroFuses(first: DecodedInstruction, firstData: ResolvedInstruc
     const fuses = listed.some((s) => name(s) === want);
     return fuses ? { fuses, source: SRC.macroFusibleXml } : { fuses, source: SRC.macroFusibleXml, why: `${want} not in its macro_fusible list` };
   }
-  const family = FUSION[arch];
-  if (!family) return { fuses: false, source: SRC.macroFusionManual, why: `no fusion rule for ${arch}` };
-  const src = family === 'snb' ? SRC.macroFusionManual : `${SRC.macroFusionManual}; ${SRC.macroFusionCorsix}`;
+  const arch = core.arch;
+  const rule = core.fusion?.macro;
+  if (!rule) return { fuses: false, source: SRC.macroFusionManual, why: `no fusion rule for ${arch}` };
+  const family = rule.value;
+  const src = rule.source;
   const m = first.mnemonic;
   if (!FUSIBLE_FIRST.has(m) || first.prefixes.includes('lock')) return { fuses: false, source: src, why: `${m} does not fuse` };
   if (family === 'nhm' && m !== 'CMP' && m !== 'TEST') return { fuses: false, source: src, why: `only CMP and TEST fuse on ${arch}` };
@@ -322,10 +204,10 @@ export function macroFuses(first: DecodedInstruction, firstData: ResolvedInstruc
   return ok ? { fuses: true, source: src } : { fuses: false, source: src, why: `${m} does not fuse with ${jcc.mnemonic}` };
 }
 
-/** Whether the instruction may be the first half of a fused pair on `arch` (by kind alone). */
-function canBeFirst(ins: DecodedInstruction, r: ResolvedInstruction | undefined, arch: string): boolean {
+/** Whether the instruction may be the first half of a fused pair on the core (by kind alone). */
+function canBeFirst(ins: DecodedInstruction, r: ResolvedInstruction | undefined, core: Core): boolean {
   if (r?.form?.m.macroFusible?.length) return true;
-  const family = FUSION[arch];
+  const family = core.fusion?.macro?.value;
   if (!family || !FUSIBLE_FIRST.has(ins.mnemonic) || ins.prefixes.includes('lock')) return false;
   if (family === 'nhm') return ins.mnemonic === 'CMP' || ins.mnemonic === 'TEST';
   if (family === 'icl') return ins.mnemonic !== 'INC' && ins.mnemonic !== 'DEC' && ins.memory === null;
@@ -336,10 +218,11 @@ const sameSet = (a: number[], b: number[]): boolean => a.length === b.length && 
 const subset = (a: number[], b: number[]): boolean => a.length > 0 && a.every((x) => b.includes(x));
 
 /** Which µops (indices into `uops`) are the load, store-address and store-data µops. */
-export function memoryUops(uops: number[][], mem: MemoryOperand, arch: string): { load: number[]; sta: number[]; std: number[] } {
+export function memoryUops(uops: number[][], mem: MemoryOperand, core: Core): { load: number[]; sta: number[]; std: number[] } {
   const out = { load: [] as number[], sta: [] as number[], std: [] as number[] };
-  const p = memPorts(arch);
-  if (!p) return out;
+  const ports = core.memory;
+  if (!ports) return out;
+  const p = { load: ports.load, sta: ports.storeAddress, std: ports.storeData };
   const taken = new Set<number>();
   const pick = (exact: number[], within: number[], last: boolean): number | null => {
     const idx = uops.map((_, i) => i).filter((i) => !taken.has(i));
@@ -377,29 +260,30 @@ function roundTrip(r: ResolvedInstruction | undefined): Cited<number> | null {
   return e ? { value: e.cyclesMem!, source: SRC.cyclesMemXml } : null;
 }
 
-function memoryFacts(ins: DecodedInstruction, r: ResolvedInstruction | undefined, uops: number[][], arch: string): MemoryFacts | null {
+function memoryFacts(ins: DecodedInstruction, r: ResolvedInstruction | undefined, uops: number[][], core: Core): MemoryFacts | null {
   const m = ins.memory;
   if (!m) return null;
   const role: MemoryRole = m.read && m.write ? 'load-store' : m.write ? 'store' : m.read ? 'load' : 'agen';
-  const u = role === 'agen' ? { load: [], sta: [], std: [] } : memoryUops(uops, m, arch);
+  const u = role === 'agen' ? { load: [], sta: [], std: [] } : memoryUops(uops, m, core);
   return {
     role, key: addressKey(m), base: m.base, index: m.index, scale: m.scale, displacement: m.displacement,
     segment: m.segment, size: m.size,
     simpleStoreAddress: m.write && m.index === null,
-    simpleStaPort: SIMPLE_STA_PORT7.has(arch) ? 7 : null,
+    simpleStaPort: core.memory?.simpleStoreAddressPort ?? null,
     loadUops: u.load, staUops: u.sta, stdUops: u.std,
     roundTrip: role === 'load-store' ? roundTrip(r) : null,
-    source: `${SRC.decoded}; ${SRC.machines}`,
+    source: `${SRC.decoded}; ${core.memory?.source ?? SRC.machines}`,
   };
 }
 
 /** Fused-domain µops: uops.info's figures when the form has them, else the rule. */
-function microFusion(ins: DecodedInstruction, r: ResolvedInstruction | undefined, uops: number[][], mem: MemoryFacts | null, arch: string): RefinedFacts['microFusion'] {
+function microFusion(ins: DecodedInstruction, r: ResolvedInstruction | undefined, uops: number[][], mem: MemoryFacts | null, core: Core): RefinedFacts['microFusion'] {
   const unfused = uops.length;
   const m = r?.form?.m;
   // uops.info measures memory forms with a base register only: its figures hold for indexed
   // addresses only where no unlamination rule applies
-  const unlamRule = UNLAMINATION[arch];
+  const unlamination = core.fusion?.unlamination ?? null;
+  const unlamRule = unlamination?.value;
   if (m?.retireSlots !== undefined && hasCapability(r?.origin, 'measured-fused-uops') && r!.variant !== 'same_reg' && (!ins.indexed || !unlamRule)) {
     const fused = Math.max(1, m.retireSlots);
     const decoded = m.uopsMite !== undefined ? Math.max(1, m.uopsMite) : fused;
@@ -424,14 +308,14 @@ function microFusion(ins: DecodedInstruction, r: ResolvedInstruction | undefined
   if (ins.indexed && (loadOp || store) && unlamRule) {
     if (unlamRule === 'snb') {
       fused = unfused;
-      source = `${SRC.microFusion}; ${SRC.unlaminationSnb}`;
+      source = `${SRC.microFusion}; ${unlamination!.source}`;
     } else {
       // HSW and later: stores stay fused; a load-op stays fused only as a 2-operand form whose
       // first operand is a register both read and written (add rax, [rdi+rcx*8])
       const ops = ins.operands;
       const rmw = ops.length === 2 && ops[0]!.register !== undefined && ops[0]!.read && ops[0]!.write && !ins.flagsRead.length;
       if (loadOp && !rmw) fused += 1;
-      source = `${SRC.microFusion}; ${SRC.unlaminationHsw}`;
+      source = `${SRC.microFusion}; ${unlamination!.source}`;
     }
   }
   return { fusedUops: fused, decodedUops: decoded, unfusedUops: unfused, unlaminated: fused > decoded, source };
@@ -440,7 +324,7 @@ function microFusion(ins: DecodedInstruction, r: ResolvedInstruction | undefined
 const MOVES = new Set(['MOV', 'MOVAPS', 'MOVAPD', 'MOVDQA', 'MOVDQU', 'MOVUPS', 'MOVUPD',
   'VMOVAPS', 'VMOVAPD', 'VMOVDQA', 'VMOVDQU', 'VMOVUPS', 'VMOVUPD']);
 
-function moveElimination(ins: DecodedInstruction, arch: string): RefinedFacts['moveElimination'] {
+function moveElimination(ins: DecodedInstruction, core: Core): RefinedFacts['moveElimination'] {
   const ops = ins.operands;
   const regReg = ops.length === 2 && ops.every((o) => o.register !== undefined) && ins.memory === null && !ins.sameReg;
   if (!regReg || !MOVES.has(ins.mnemonic)) return { candidate: false, source: SRC.moveElimination };
@@ -449,12 +333,12 @@ function moveElimination(ins: DecodedInstruction, arch: string): RefinedFacts['m
     // 32- and 64-bit general-purpose moves (eax/rax, r8d/r8); not 8/16-bit ones
     const wide = /^(r[a-z]{2}|e[a-z]{2}|r\d+d?)$/.test(w) && GPR.test(ops[0]!.register!);
     if (!wide) return { candidate: false, source: SRC.moveElimination };
-    if (MOVE_ELIM_GPR_OFF.has(arch)) return { candidate: false, source: SRC.moveElimIcl };
-    return { candidate: MOVE_ELIM_VEC.has(arch), source: SRC.moveElimination };
+    const gpr = core.rename?.gprMoveElimination;
+    return gpr ? { candidate: gpr.value, source: gpr.source } : { candidate: false, source: SRC.moveElimination };
   }
   // xmm / ymm register moves (zmm and masked forms left out: no source read for them)
   const vec = /^[xy]mm\d+$/.test(w) && ins.masking === null;
-  return { candidate: vec && MOVE_ELIM_VEC.has(arch), source: SRC.moveElimination };
+  return { candidate: vec && core.rename?.vecMoveElimination.value === true, source: SRC.moveElimination };
 }
 
 const ZERO_NO_PORT = new Set(['XOR', 'SUB', 'PXOR', 'VPXOR', 'VPXORD', 'VPXORQ', 'XORPS', 'XORPD', 'VXORPS', 'VXORPD',
@@ -464,7 +348,7 @@ const ZERO_NO_PORT = new Set(['XOR', 'SUB', 'PXOR', 'VPXOR', 'VPXORD', 'VPXORQ',
 const ZERO_WITH_PORT = new Set(['PCMPGTB', 'PCMPGTW', 'PCMPGTD', 'PCMPGTQ', 'VPCMPGTB', 'VPCMPGTW', 'VPCMPGTD', 'VPCMPGTQ']);
 const ONES_IDIOM = new Set(['PCMPEQB', 'PCMPEQW', 'PCMPEQD', 'PCMPEQQ', 'VPCMPEQB', 'VPCMPEQW', 'VPCMPEQD', 'VPCMPEQQ']);
 
-function idiom(ins: DecodedInstruction, r: ResolvedInstruction | undefined, arch: string): RefinedFacts['idiom'] {
+function idiom(ins: DecodedInstruction, r: ResolvedInstruction | undefined, core: Core): RefinedFacts['idiom'] {
   const same = ins.sameReg && ins.memory === null && ins.masking === null;
   if (!same) return { zeroIdiom: false, dependencyBreaking: false, noPort: false, source: SRC.zeroIdiom };
   if (ONES_IDIOM.has(ins.mnemonic)) return { zeroIdiom: false, dependencyBreaking: true, noPort: false, source: SRC.zeroIdiom };
@@ -484,7 +368,7 @@ function idiom(ins: DecodedInstruction, r: ResolvedInstruction | undefined, arch
   if (r && hasCapability(r.origin, 'measured-same-reg') && r.variant === 'same_reg') {
     return { zeroIdiom: true, dependencyBreaking: true, noPort: r.uops === 0 || r.ports.length === 0, source: SRC.zeroIdiomXml };
   }
-  return { zeroIdiom: true, dependencyBreaking: true, noPort: ZERO_IDIOM_NO_PORT.has(arch), source: SRC.zeroIdiom };
+  return { zeroIdiom: true, dependencyBreaking: true, noPort: core.rename?.zeroIdiomsNoPort.value === true, source: SRC.zeroIdiom };
 }
 
 const crosses32 = (start: number, end: number): boolean => Math.floor(start / 32) !== Math.floor((end - 1) / 32);
@@ -492,13 +376,14 @@ const crosses32 = (start: number, end: number): boolean => Math.floor(start / 32
 /** Facts of every line of `instrs` (program order) on `machine`: the same order and length. */
 export function refinedFacts(instrs: DecodedInstruction[], resolved: (ResolvedInstruction | undefined)[], uopsOf: number[][][], machine: MachineModel, regionStart?: number): RefinedFacts[] {
   const arch = machine.arch;
+  const core: Core = machine;
   const start = regionStart ?? instrs[0]?.address ?? 0;
-  const erratum = JCC_ERRATUM.has(arch);
+  const erratum = machine.frontEnd?.jccErratum.value === true;
   const out: RefinedFacts[] = [];
   const fusedWithNext = instrs.map((ins, i) => {
     const next = instrs[i + 1];
     if (!next || next.address !== ins.address + ins.length) return null;
-    return macroFuses(ins, resolved[i], next, resolved[i + 1], arch);
+    return macroFuses(ins, resolved[i], next, resolved[i + 1], core);
   });
   for (let i = 0; i < instrs.length; i++) {
     const ins = instrs[i]!;
@@ -507,7 +392,7 @@ export function refinedFacts(instrs: DecodedInstruction[], resolved: (ResolvedIn
     const withPrev = i > 0 ? fusedWithNext[i - 1] : null;
     const withNext = fusedWithNext[i];
     const isJcc = jccClass(ins.mnemonic) !== null;
-    const firstHalf = canBeFirst(ins, r, arch);
+    const firstHalf = canBeFirst(ins, r, core);
     const mf: RefinedFacts['macroFusion'] = {
       firstHalf,
       fusesWithPrevious: isJcc && withPrev?.fuses === true,
@@ -518,8 +403,8 @@ export function refinedFacts(instrs: DecodedInstruction[], resolved: (ResolvedIn
     const why = isJcc ? (i === 0 ? 'first line' : withPrev ? withPrev.why : 'not adjacent to the previous line')
       : firstHalf && withNext && withNext.why !== 'not a Jcc' ? withNext.why : undefined;
     if (why && !(isJcc ? mf.fusesWithPrevious : mf.fusesWithNext)) mf.why = why;
-    const memory = memoryFacts(ins, r, uops, arch);
-    const micro = microFusion(ins, r, uops, memory, arch);
+    const memory = memoryFacts(ins, r, uops, core);
+    const micro = microFusion(ins, r, uops, memory, core);
     let jcc32B: RefinedFacts['frontEnd']['jcc32B'] = null;
     if (ins.branch) {
       const s = mf.fusesWithPrevious ? instrs[i - 1]!.address : ins.address;
@@ -532,8 +417,8 @@ export function refinedFacts(instrs: DecodedInstruction[], resolved: (ResolvedIn
       arch,
       macroFusion: mf,
       microFusion: micro,
-      idiom: idiom(ins, r, arch),
-      moveElimination: moveElimination(ins, arch),
+      idiom: idiom(ins, r, core),
+      moveElimination: moveElimination(ins, core),
       frontEnd: {
         length: ins.length,
         address: ins.address,

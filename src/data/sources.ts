@@ -1,7 +1,7 @@
 // What `uopscope data list` shows: every architecture, and per architecture each source of
 // figures in the order the resolver tries them (docs/data.md): each registered provider's rows
 // (src/data/providers/), or one 'none' row when no source has figures for it.
-import { ARCH_ORDER, listMachines } from './machines.js';
+import { archRank, listMachines } from './machines.js';
 import { parseArchName } from './archName.js';
 import { providerList, type DataSourceRow } from './providers/index.js';
 
@@ -12,8 +12,7 @@ export function listDataSources(opts: { cacheDir?: string } = {}): DataSourceRow
   const machines = new Map(listMachines().map((m): [string, typeof m] => [m.arch, m]));
   const providers = providerList();
   const archs = new Set<string>([...machines.keys(), ...providers.flatMap((p) => p.archs(opts.cacheDir))]);
-  const order = (a: string) => { const i = ARCH_ORDER.indexOf(a); return i === -1 ? ARCH_ORDER.length : i; };
-  for (const arch of [...archs].sort((a, b) => order(a) - order(b) || a.localeCompare(b))) {
+  for (const arch of [...archs].sort((a, b) => archRank(a) - archRank(b) || a.localeCompare(b))) {
     const machine = machines.get(arch);
     const name = parseArchName(arch);
     const own = name ? providers.flatMap((p) => p.rows({ arch: name, ...(machine ? { machine } : {}), ...(opts.cacheDir !== undefined ? { cacheDir: opts.cacheDir } : {}) })) : [];

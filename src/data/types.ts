@@ -72,7 +72,7 @@ export interface InstructionForm {
 
 /** All forms known for one architecture, as the engine needs them. */
 export interface ArchData {
-  arch: ArchName;          // 'SKL'
+  arch: ArchName;          // e.g. SKL
   /** the XML source of `forms` (kind 'none' when there are no XML forms, only the LLVM model) */
   source: DataSource;
   forms: ArchForm[];
@@ -167,14 +167,106 @@ export interface ResolvedInstruction {
   readAdvance?: Record<string, number>;
 }
 
-/** An architecture as uops.info and the machine models name it: upper-case ('SKL', 'ADL-P').
+/** An architecture as uops.info and the machine models name it: upper-case (SKL, ADL-P).
  *  Names the user writes become one through src/data/machines.ts's parseArchName. */
 export type ArchName = Uppercase<string>;
 
-/** Machine model of one core (assets/uarch/machines/*.json). */
+/** A figure with where it comes from (a source text; docs/engine.md lists the sources). */
+export interface Cited<T> { value: T; source: string }
+
+/** Which instructions macro-fuse with a following Jcc: Nehalem's rule (CMP and TEST only), Sandy
+ *  Bridge's table, or Ice Lake's (no INC/DEC, no memory operand). */
+export type MacroFusionRule = 'nhm' | 'snb' | 'icl';
+/** When a micro-fused µop with an indexed address is unlaminated: always (Sandy Bridge) or unless
+ *  it is a 2-operand form reading and writing its register (Haswell and later). */
+export type UnlaminationRule = 'snb' | 'hsw';
+
+/** One CPUID signature of a core (family 6 model 0x55 steppings 5–15). */
+export interface CpuidSignature {
+  vendor: string;
+  family: number;
+  models: number[];
+  /** inclusive range; absent: every stepping */
+  steppings?: [number, number];
+  /** said when the host is identified by this signature (e.g. a derivative mapped to this core) */
+  note?: string;
+}
+
+/** How the world names a core: CPUID, compilers, LLVM. Not inherited. */
+export interface CoreIdentity {
+  cpuid: CpuidSignature[];
+  /** /proc/cpuinfo flags every part with this core has (to tell cores apart when a virtual
+   *  machine's CPUID names another core) */
+  flags?: string[];
+  /** per-core L2 cache size in KiB (as /sys reports it), to tell cores apart */
+  l2KiB?: number[];
+  /** LLVM 19's -mcpu name for the core's scheduling model */
+  llvmCpu?: string;
+  /** what gcc's -march and llvm-mca's -mcpu call the core (lower case) */
+  compilerNames: string[];
+  source: string;
+}
+
+/** Ports of the memory µops. */
+export interface CoreMemoryPorts {
+  load: number[];
+  storeAddress: number[];
+  storeData: number[];
+  /** a port only store-address µops of simple (base + displacement) addresses may use */
+  simpleStoreAddressPort: number | null;
+  source: string;
+}
+
+export interface CoreFusion {
+  macro: Cited<MacroFusionRule> | null;
+  unlamination: Cited<UnlaminationRule> | null;
+}
+
+/** What the renamer removes or does without an execution port. */
+export interface CoreRename {
+  /** zero idioms need no port */
+  zeroIdiomsNoPort: Cited<boolean>;
+  /** 32- and 64-bit general-purpose register moves are eliminated */
+  gprMoveElimination: Cited<boolean>;
+  /** xmm/ymm register moves are eliminated */
+  vecMoveElimination: Cited<boolean>;
+}
+
+/** The front end's figures; null: no public source uopscope can cite. */
+export interface CoreFrontEndFigures {
+  /** µops the µop cache (DSB) delivers per cycle */
+  dsbWidth: Cited<number> | null;
+  /** legacy decoders (one complex, the rest simple) */
+  decoders: Cited<number> | null;
+  /** bytes the legacy decode pipeline fetches and predecodes per cycle */
+  fetchBytes: Cited<number> | null;
+  /** the loop stream detector is on */
+  lsd: Cited<boolean> | null;
+  /** fused-domain µops the instruction decode queue holds (also the largest loop the LSD streams) */
+  idqSize: Cited<number> | null;
+  /** the LSD unrolls a loop of k fused µops `value[k]` times (absent: once) */
+  lsdUnrolling: Cited<Readonly<Record<number, number>>> | null;
+  /** the JCC-erratum microcode update applies */
+  jccErratum: Cited<boolean>;
+  /** a 32-byte window is held in the µop cache only when the other half of its 64-byte line is too */
+  both32ByteBlocksMustBeCacheable: Cited<boolean> | null;
+  /** a macro-fusible instruction can be decoded by the last decoder */
+  macroFusibleOnLastDecoder: Cited<boolean> | null;
+}
+
+/**
+ * One core (assets/uarch/machines/<ARCH>.json): everything that makes it, each figure with its
+ * source. A file may name another core in `inherits`: its fields are that core's, with the file's
+ * own on top (objects merged field by field); `arch`, `name`, `order`, `identity`, `notes`,
+ * `sources` and `inheritsDataFrom` are each file's own. docs/data.md describes the fields.
+ */
 export interface MachineModel {
-  arch: ArchName;          // 'SKL'
-  name: string;            // 'Skylake (client)'
+  arch: ArchName;          // e.g. SKL
+  name: string;            // e.g. Skylake (client)
+  /** position in lists (oldest core first); cores without one come last */
+  order?: number;
+  /** the core whose record this one extends (same microarchitecture) */
+  inherits?: ArchName;
   /** every execution port, in order, e.g. [0,1,2,3,4,5,6,7] */
   ports: number[];
   /** ports of the 'alu' fallback for instructions without data */
@@ -187,8 +279,16 @@ export interface MachineModel {
   rsSize: number;
   /** ISA extensions the core supports ('SSE2','AVX','AVX2','FMA','AVX512F',…) */
   isa: string[];
-  /** architectures whose data this one inherits when it has none of its own (KBL, CFL → SKL) */
+  /** architectures whose data this one inherits when it has none of its own (Kaby Lake's, Skylake's) */
   inheritsDataFrom?: ArchName;
+  identity?: CoreIdentity;
+  memory?: CoreMemoryPorts;
+  fusion?: CoreFusion;
+  rename?: CoreRename;
+  frontEnd?: CoreFrontEndFigures;
+  /** source ids this file adds to the shared ones (src/data/citations.ts) for its figures */
+  citations?: Record<string, string>;
   /** where each figure comes from */
   sources: string[];
+  notes?: string[];
 }

@@ -1,7 +1,8 @@
 // The host's core, from CPUID's vendor, family, model and stepping as Linux reports them in
-// /proc/cpuinfo, mapped to uopscope's architecture names (src/data/machines.ts ARCH_ORDER).
+// /proc/cpuinfo, matched against the CPUID signatures in the machine records (identity.cpuid).
 
 import { readFileSync } from 'node:fs';
+import { listMachines } from '../data/machines.js';
 
 export interface HostCore {
   vendor: string;
@@ -17,28 +18,20 @@ export interface HostCore {
   note?: string;
 }
 
-/** Intel family 6 models → uopscope arch (some by stepping). Sources: Intel SDM vol. 4 table 2-1
- *  and Linux's arch/x86/include/asm/intel-family.h. */
-export function archOfModel(model: number, stepping: number): { arch: string | null; note?: string } {
-  const m = model;
-  if ([0x1a, 0x1e, 0x1f, 0x2e].includes(m)) return { arch: 'NHM' };
-  if ([0x25, 0x2c, 0x2f].includes(m)) return { arch: 'WSM' };
-  if ([0x2a, 0x2d].includes(m)) return { arch: 'SNB' };
-  if ([0x3a, 0x3e].includes(m)) return { arch: 'IVB' };
-  if ([0x3c, 0x3f, 0x45, 0x46].includes(m)) return { arch: 'HSW' };
-  if ([0x3d, 0x47, 0x4f, 0x56].includes(m)) return { arch: 'BDW' };
-  if ([0x4e, 0x5e].includes(m)) return { arch: 'SKL' };
-  if (m === 0x55) return stepping >= 5 ? { arch: 'CLX', ...(stepping >= 10 ? { note: 'Cooper Lake, mapped to Cascade Lake (same core)' } : {}) } : { arch: 'SKX' };
-  if (m === 0x8e || m === 0x9e) return stepping <= 9 ? { arch: 'KBL' } : { arch: 'CFL' };
-  if (m === 0xa5 || m === 0xa6) return { arch: 'CFL', note: 'Comet Lake, mapped to Coffee Lake (same core)' };
-  if ([0x7d, 0x7e, 0x6a, 0x6c].includes(m)) return { arch: 'ICL', ...(m === 0x6a || m === 0x6c ? { note: 'Ice Lake server, mapped to Ice Lake (same Sunny Cove core)' } : {}) };
-  if (m === 0x8c || m === 0x8d) return { arch: 'TGL' };
-  if (m === 0xa7) return { arch: 'RKL' };
-  if (m === 0x97 || m === 0x9a) return { arch: 'ADL-P', note: 'a hybrid core: the figures are the P-core\'s; pin the run to a P-core (taskset) for a fair comparison' };
-  if ([0xb7, 0xba, 0xbf].includes(m)) return { arch: 'ADL-P', note: 'Raptor Lake, mapped to Alder Lake P (Raptor Cove is a Golden Cove derivative); a hybrid core: pin to a P-core' };
-  if (m === 0x8f) return { arch: 'SPR' };
-  if (m === 0xcf) return { arch: 'SPR', note: 'Emerald Rapids, mapped to Sapphire Rapids (same Raptor/Golden Cove core family)' };
+/** The core a CPUID signature names, from the machine records' identities (identity.cpuid);
+ *  the matching signature's note says when it maps a derivative to the core. */
+export function archOfSignature(vendor: string, family: number, model: number, stepping: number): { arch: string | null; note?: string } {
+  for (const m of listMachines()) {
+    const sig = m.identity?.cpuid.find((c) => c.vendor === vendor && c.family === family && c.models.includes(model)
+      && (c.steppings === undefined || (stepping >= c.steppings[0] && stepping <= c.steppings[1])));
+    if (sig) return sig.note ? { arch: m.arch, note: sig.note } : { arch: m.arch };
+  }
   return { arch: null };
+}
+
+/** An Intel family 6 model's core (archOfSignature). */
+export function archOfModel(model: number, stepping: number): { arch: string | null; note?: string } {
+  return archOfSignature('GenuineIntel', 6, model, stepping);
 }
 
 /** Parses /proc/cpuinfo's first processor. */
@@ -50,7 +43,7 @@ export function parseCpuinfo(text: string): HostCore {
   const model = Number(field('model'));
   const stepping = Number(field('stepping'));
   const virtual = /\bhypervisor\b/.test(field('flags'));
-  const mapped = vendor === 'GenuineIntel' && family === 6 ? archOfModel(model, stepping) : { arch: null };
+  const mapped = archOfSignature(vendor, family, model, stepping);
   return { vendor, family, model, stepping, modelName: field('model name'), virtual, ...mapped };
 }
 

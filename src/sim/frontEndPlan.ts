@@ -2,10 +2,10 @@
 // the loop — the loop stream detector (LSD), the µop cache (DSB) or the legacy decoders (MITE) —
 // and which instructions each source delivers per front-end cycle, computed once per program from
 // the instructions' front-end facts (src/data/refinedFacts.ts) and the core's figures
-// (`coreFrontEnd`). Static and deterministic: the same loop gives the same groups every
+// (MachineParams.frontEnd, from the core's record). Static and deterministic: the same loop gives the same groups every
 // iteration. docs/engine.md, "The refined front end", states the rules and their sources.
 
-import { SRC, coreFrontEnd } from '../data/refinedFacts.js';
+import { SRC } from '../data/refinedFacts.js';
 import type { MachineParams, SimProgram } from './types.js';
 
 export type FrontEndSource = 'DSB' | 'MITE' | 'LSD';
@@ -63,7 +63,8 @@ export function frontEndPlan(program: SimProgram, machine: MachineParams, fused:
     return { plan: null, applied, notApplied };
   };
   if (n === 0 || ins.some((x) => x.refined === undefined)) return none('the program has no front-end facts (built without the machine model)');
-  const fe = coreFrontEnd({ arch: machine.arch as never, issueWidth: machine.issueWidth });
+  const fe = machine.frontEnd;
+  if (fe === undefined) return none(`no front-end figures in ${machine.arch}'s machine model`);
   applied.push({ limit: 'issue width (fused domain)', value: machine.issueWidth, source: fe.issueWidth.source });
   if (fe.idqSize === null) return none(`no citable size of ${machine.arch}'s instruction decode queue`);
   const idq = fe.idqSize.value;

@@ -3,7 +3,7 @@
 
 import type { DecodedInstruction, DependencyGraph } from '../disasm/types.js';
 import type { MachineModel, PortGroup, ResolvedInstruction } from '../data/types.js';
-import { refinedFacts } from '../data/refinedFacts.js';
+import { coreFrontEnd, refinedFacts } from '../data/refinedFacts.js';
 import type { MachineParams, SimDep, SimInstruction, SimProgram } from './types.js';
 
 export interface BuildOptions {
@@ -91,5 +91,6 @@ export function machineParams(machine: MachineModel): MachineParams {
     issueWidth: machine.issueWidth,
     rsSize: machine.rsSize,
     dividerPort: machine.dividerPort,
+    ...(machine.frontEnd ? { frontEnd: coreFrontEnd(machine) } : {}),
   };
 }

@@ -2,7 +2,7 @@
 // src/sim is pure: no I/O, no terminal, deterministic. The report and the UI only read these.
 
 import type { Resource } from '../disasm/types.js';
-import type { RefinedFacts } from '../data/refinedFacts.js';
+import type { CoreFrontEnd, RefinedFacts } from '../data/refinedFacts.js';
 
 export type { Resource };
 
@@ -50,6 +50,8 @@ export interface MachineParams {
   issueWidth: number;    // µops loaded per cycle
   rsSize: number;        // reservation-station capacity (µops)
   dividerPort: number;
+  /** the core's front-end figures (from its record); absent: the front end is not modelled */
+  frontEnd?: CoreFrontEnd;
 }
 
 /** What-if variants (thesis §2.1) and the future-work knobs. */

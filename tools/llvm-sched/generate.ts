@@ -26,6 +26,7 @@ import { Code, Instruction } from 'iced-x86';
 import { CpuidFeature } from 'iced-x86';
 import { canonicalInstances, type CanonicalInstance } from './instances.js';
 import { missingIsa } from '../../src/data/isa.js';
+import { listMachines } from '../../src/data/machines.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
@@ -56,13 +57,12 @@ function outputDir(argv: string[]): string {
   return dir;
 }
 
-/** uopscope architecture → LLVM 19 CPU name (its -mcpu). LLVM has no Kaby Lake / Coffee Lake
- *  CPU: they are Skylake cores and use `skylake`, as their machine models inherit SKL's data. */
-export const LLVM_CPU: Record<string, string> = {
-  SNB: 'sandybridge', IVB: 'ivybridge', HSW: 'haswell', BDW: 'broadwell',
-  SKL: 'skylake', KBL: 'skylake', CFL: 'skylake', SKX: 'skylake-avx512', CLX: 'cascadelake',
-  ICL: 'icelake-client', TGL: 'tigerlake', RKL: 'rocketlake', 'ADL-P': 'alderlake', SPR: 'sapphirerapids',
-};
+/** uopscope architecture → LLVM 19 CPU name (its -mcpu), from each machine record's
+ *  identity.llvmCpu, in the records' order. (LLVM has no Kaby Lake / Coffee Lake CPU: their
+ *  records name `skylake`, the core they share.) */
+function llvmCpus(): Map<string, { cpu: string; isa: string[] }> {
+  return new Map(listMachines().filter((m) => m.identity?.llvmCpu).map((m) => [m.arch, { cpu: m.identity!.llvmCpu!, isa: m.isa }]));
+}
 
 interface Raw {
   cpu: string; k: string; op?: string; err?: string; uops?: number; lat?: number; rtp?: number;
@@ -150,7 +150,8 @@ function main(finalDir: string): void {
     execFileSync('g++', ['-O1', ...cxxflags, join(here, 'gen.cpp'), '-o', bin, ...ldflags, '-lLLVM-19'], { stdio: 'inherit' });
     const instances = canonicalInstances();
     const input = instances.map((i) => `${i.key} ${i.hex}\n`).join('');
-    const cpus = [...new Set(Object.values(LLVM_CPU))];
+    const LLVM_CPU = llvmCpus();
+    const cpus = [...new Set([...LLVM_CPU.values()].map((c) => c.cpu))];
     const out = execFileSync(bin, cpus, { input, maxBuffer: 1 << 30, encoding: 'utf8' });
     const byCpu = new Map<string, Map<string, Raw>>();
     for (const line of out.split('\n')) {
@@ -165,9 +166,8 @@ function main(finalDir: string): void {
 
     // keys: every instance some core has figures for, in instance order
     const perArch = new Map<string, (Rec | null)[]>();
-    for (const [arch, cpu] of Object.entries(LLVM_CPU)) {
-      const machine = JSON.parse(readFileSync(join(root, 'assets', 'uarch', 'machines', `${arch}.json`), 'utf8')) as { isa: string[] };
-      const raws = byCpu.get(cpu)!;
+    for (const [arch, machine] of LLVM_CPU) {
+      const raws = byCpu.get(machine.cpu)!;
       perArch.set(arch, instances.map((inst) => {
         if (missingIsa(machine.isa, cpuid.get(inst.code)!).length) return null;
         return record(raws.get(inst.key)!, inst);
@@ -189,7 +189,7 @@ function main(finalDir: string): void {
         if (n === undefined) { n = table.length; table.push(r); seen.set(s, n); }
         return n;
       });
-      const body = `{"cpu":${JSON.stringify(LLVM_CPU[arch])},"records":[\n${table.map((r) => JSON.stringify(r)).join(',\n')}\n],"index":${JSON.stringify(index)}}\n`;
+      const body = `{"cpu":${JSON.stringify(LLVM_CPU.get(arch)!.cpu)},"records":[\n${table.map((r) => JSON.stringify(r)).join(',\n')}\n],"index":${JSON.stringify(index)}}\n`;
       const digest = createHash('sha256').update(body).digest('hex').slice(0, 16);
       let file = files.get(digest);
       if (!file) {
@@ -198,7 +198,7 @@ function main(finalDir: string): void {
         writeFileSync(join(staging, file), body);
       }
       archs[arch] = {
-        cpu: LLVM_CPU[arch]!, file,
+        cpu: LLVM_CPU.get(arch)!.cpu, file,
         forms: kept.filter((r) => r && r[7] !== 'P').length,
         placeholders: kept.filter((r) => r && r[7] === 'P').length,
       };

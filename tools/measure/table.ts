@@ -19,6 +19,7 @@ import { measure, type MeasureResult } from '../../src/cli/commands/measureRun.j
 import { buildReport } from '../../src/cli/commands/reportRun.js';
 import { nothingSimulated } from '../../src/report/model.js';
 import { loadRegion } from '../../src/disasm/index.js';
+import { listMachines } from '../../src/data/machines.js';
 import { UserError } from '../../src/errors.js';
 import { DEFAULT_MODEL_NAME, MECHANISM_INFO, type MechanismInfo } from '../../src/sim/mechanisms.js';
 import type { DecodedInstruction } from '../../src/disasm/types.js';
@@ -30,12 +31,8 @@ const BEGIN = '<!-- measure-table:begin (tools/measure/table.ts writes this part
 const END = '<!-- measure-table:end -->';
 const MCA = 'llvm-mca-19';
 
-/** uopscope architecture → LLVM 19 -mcpu (as tools/llvm-sched/generate.ts's LLVM_CPU). */
-const LLVM_CPU: Record<string, string> = {
-  SNB: 'sandybridge', IVB: 'ivybridge', HSW: 'haswell', BDW: 'broadwell',
-  SKL: 'skylake', KBL: 'skylake', CFL: 'skylake', SKX: 'skylake-avx512', CLX: 'cascadelake',
-  ICL: 'icelake-client', TGL: 'tigerlake', RKL: 'rocketlake', 'ADL-P': 'alderlake', SPR: 'sapphirerapids',
-};
+/** uopscope architecture → LLVM 19 -mcpu (the machine record's identity.llvmCpu). */
+const llvmCpu = (arch: string): string | undefined => listMachines().find((m) => m.arch === arch)?.identity?.llvmCpu;
 
 interface Row { name: string; file: string; measured?: number; variant?: string; spread?: number; uopscope?: number | null; refined?: number | null; mca?: number | null; why?: string;
   /** the refined model with one mechanism off, by mechanism id */
@@ -91,7 +88,7 @@ async function main(): Promise<void> {
         for (const info of MECHANISM_INFO) without.set(info.id, await refinedPrediction(join(ROOT, file), arch, info));
         const withoutOf = (pick: 'main' | 'left' | 'right'): Record<string, number | null> =>
           Object.fromEntries([...without].map(([id, r]) => [id, r[pick]]));
-        const cpu = LLVM_CPU[arch];
+        const cpu = llvmCpu(arch);
         const instrs = (await loadRegion({ file: join(ROOT, file) })).instructions;
         if (m.measurement) {
           const v = m.measurement[m.measurement.comparable];
@@ -143,7 +140,7 @@ async function main(): Promise<void> {
   const out: string[] = [
     BEGIN,
     '',
-    `Generated ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by \`node --import tsx tools/measure/table.ts\` on ${host ? `${host.modelName} (${host.cpuid}${host.virtual ? ', a virtual machine' : ''})` : 'an unknown host'}, ${cpus().length} cores, load average ${load} when it finished. Predictions for ${arch}${archFlag ? ' (--arch)' : ' (the host\'s core by CPUID)'}; llvm-mca: ${mcaVersion}, \`-mcpu=${LLVM_CPU[arch] ?? '?'} -iterations=200\`, Total Cycles / Iterations. Measured: the variant that corresponds to the simulation (loop for a loop), 10th percentile of 200 repetitions, cycles per iteration.`,
+    `Generated ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by \`node --import tsx tools/measure/table.ts\` on ${host ? `${host.modelName} (${host.cpuid}${host.virtual ? ', a virtual machine' : ''})` : 'an unknown host'}, ${cpus().length} cores, load average ${load} when it finished. Predictions for ${arch}${archFlag ? ' (--arch)' : ' (the host\'s core by CPUID)'}; llvm-mca: ${mcaVersion}, \`-mcpu=${llvmCpu(arch) ?? '?'} -iterations=200\`, Total Cycles / Iterations. Measured: the variant that corresponds to the simulation (loop for a loop), 10th percentile of 200 repetitions, cycles per iteration.`,
     '',
     `Mean absolute percentage error against the measurement: **uopscope --model suaca ${mape((r) => r.uopscope)}**, **uopscope --model refined ${mape((r) => r.refined)}**, **llvm-mca-19 ${mape((r) => r.mca)}**. The default model (src/sim/mechanisms.ts DEFAULT_MODEL_NAME) is ${DEFAULT_MODEL_NAME}.`,
     '',
