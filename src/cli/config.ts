@@ -8,6 +8,8 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { UserError, printable } from '../errors.js';
 import { parseArchName } from '../data/archName.js';
+import { knownArchText, loadMachine, parseArchSpelling } from '../data/machines.js';
+import { hostCore } from '../measure/host.js';
 import type { ArchName } from '../data/types.js';
 import { DEFAULT_MODEL_NAME, type ModelName } from '../sim/mechanisms.js';
 import { parseModelName } from './modelOptions.js';
@@ -61,7 +63,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): UserConfig {
     throw new UserError(`the config file ${path} is not valid JSON; fix it, or delete it to go back to the defaults`);
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    throw new UserError(`the config file ${path} must hold a JSON object such as {"arch":"SKL","iterations":200}; fix it or delete it`);
+    throw new UserError(`the config file ${path} must hold a JSON object such as {"arch":"${BUILTIN_DEFAULTS.arch}","iterations":200}; fix it or delete it`);
   }
   const obj = raw as Record<string, unknown>;
   const out: UserConfig = {};
@@ -110,7 +112,7 @@ function readSmallRegularFile(path: string, max: number): string | 'not-a-file' 
 
 /** Validates and normalises a value given on the command line for `key`. */
 export function parseConfigValue(key: string, value: unknown): UserConfig {
-  if (key === 'arch') return { arch: parseArch(value, 'arch') };
+  if (key === 'arch') return { arch: resolveArch(value, 'arch', { unknownPassesThrough: true }).arch };
   if (key === 'iterations') return { iterations: parseIterations(value, 'iterations') };
   if (key === 'export-dir') return { 'export-dir': resolve(parseDir(value, 'export-dir')) };
   if (key === 'model') return { model: parseModelName(value, 'model') };
@@ -125,14 +127,53 @@ export function parseDir(value: unknown, where: string): string {
   return value.trim().startsWith('~/') ? join(homedir(), value.trim().slice(2)) : value.trim();
 }
 
-/** An architecture name from a flag, the config file or the explorer (the edge where text becomes
- *  an ArchName); a UserError naming `where` when it cannot be one. */
-export function parseArch(value: unknown, where: string): ArchName {
-  const s = parseArchName(value);
-  if (s === null) {
-    throw new UserError(`${where}: '${printable(String(value), 40)}' is not an architecture name; use one such as SNB, IVB, SKL (see 'uopscope data list')`);
+/** The core a user's architecture name chose, and how, when it was not the core's own name. */
+export interface ArchChoice {
+  arch: ArchName;
+  /** how the spelling became the core ('skylake-avx512' is SKX; `host`: which core and why) */
+  note?: string;
+}
+
+/**
+ * An architecture from a flag, the config file or the explorer (the edge where text becomes an
+ * ArchName): a core's name in any case, a gcc/llvm-mca name the records list, or `host`/`native`
+ * (the host's core, identified by src/measure/host.ts). A UserError naming `where` and quoting
+ * what was typed when it is none of them; `unknownPassesThrough` leaves a well-formed name no
+ * record has to the caller's check (`config set`).
+ */
+export function resolveArch(value: unknown, where: string, opts: { unknownPassesThrough?: boolean } = {}): ArchChoice {
+  const typed = typeof value === 'string' ? value.trim() : String(value);
+  const shown = printable(typed, 40);
+  const s = typeof value === 'string' ? parseArchSpelling(value) : { kind: 'invalid' as const };
+  const prefix = where.startsWith('--') ? `${where} ${shown}` : `${where}: '${shown}'`;
+  switch (s.kind) {
+    case 'core': {
+      if (s.via === undefined) return { arch: s.arch };
+      return { arch: s.arch, note: `${s.via} is ${s.arch}, ${loadMachine(s.arch).name}` };
+    }
+    case 'host': {
+      const h = hostCore();
+      if (!h) throw new UserError(`${prefix}: cannot read /proc/cpuinfo to identify this host's core; name the core instead (${knownArchText()})`);
+      if (!h.arch) throw new UserError(`${prefix}: this host's core is not one uopscope models (${h.why}); name a core instead (${knownArchText()})`);
+      return { arch: h.arch as ArchName, note: `${typed}: this host's core is ${h.arch}, ${loadMachine(h.arch as ArchName).name}: ${h.why}${h.note ? ` (${h.note})` : ''}` };
+    }
+    case 'amd':
+      throw new UserError(`${prefix}: an AMD core; uopscope models Intel cores only (${knownArchText()})`);
+    case 'generic':
+      throw new UserError(`${prefix}: a generic target, not a core; name a core (${knownArchText()})`);
+    case 'unknown': {
+      const name = parseArchName(typed);
+      if (opts.unknownPassesThrough && name) return { arch: name };
+      throw new UserError(`unknown architecture '${shown}'${where.startsWith('--') ? '' : ` (${where})`} — known: ${knownArchText()}`);
+    }
+    default:
+      throw new UserError(`${where}: '${shown}' is not an architecture name; use one such as ${BUILTIN_DEFAULTS.arch} (see 'uopscope data list')`);
   }
-  return s;
+}
+
+/** resolveArch's core alone. */
+export function parseArch(value: unknown, where: string): ArchName {
+  return resolveArch(value, where).arch;
 }
 
 export function parseIterations(value: unknown, where: string): number {

@@ -44,7 +44,7 @@ export const SRC = {
   /** how a core is named by CPUID, compilers and LLVM */
   cpuid: 'Intel SDM vol. 4 table 2-1; Linux arch/x86/include/asm/intel-family.h (CPUID family, model and stepping of each core)',
   compilerNames: "gcc's x86 -march names (gcc manual, x86 Options); LLVM 19's -mcpu names (llvm/lib/Target/X86/X86.td, llvm-mca-19 -mcpu=help)",
-  cpuFlags: 'Linux /proc/cpuinfo flags (arch/x86/include/asm/cpufeatures.h) and the features Intel lists per product (Intel SDM vol. 1 ch. 2, ark.intel.com)',
+  cacheSizes: "Intel 64 and IA-32 Architectures Optimization Reference Manual (248966), ch. 2, each microarchitecture's cache parameters; wikichip's per-core L2 sizes (the L2 per core a host's /sys reports)",
 } as const;
 
 export type CitationId = keyof typeof SRC;

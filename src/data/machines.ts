@@ -248,3 +248,41 @@ export function machineByCompilerName(name: string): MachineModel | null {
   const n = name.trim().toLowerCase();
   return listMachines().find((m) => m.identity?.compilerNames.includes(n)) ?? null;
 }
+
+/** What a name the user wrote for an architecture means. */
+export type ArchSpelling =
+  /** a core: by uops.info's name (any case) or a compiler's (`via`, as typed) */
+  | { kind: 'core'; arch: ArchName; via?: string }
+  /** the host's core (`host`, or gcc's and llvm-mca's `native`) */
+  | { kind: 'host' }
+  /** an AMD core, a generic target, a name of the right shape no record has, or not a name */
+  | { kind: 'amd' | 'generic' | 'unknown' | 'invalid' };
+
+/** gcc's and LLVM's names of AMD cores (-march=znver3, btver2, …) and uops.info's (ZEN4). */
+const AMD = /^(znver\d*|zen\d*\+?|bdver\d|btver\d|amdfam\w+|k8(-sse3)?|k10|athlon\w*|opteron\w*|barcelona|amd\w*)$/i;
+/** Targets that name no core: gcc's x86-64 levels, `generic`, llvm-mca's default. */
+const GENERIC = /^(x86-64(-v[1-4])?|generic|i[3-6]86|pentium\w*)$/i;
+
+/**
+ * The one parser of architecture names: uops.info's (SKL, adl-p), gcc's -march and llvm-mca's
+ * -mcpu names the records list (skylake-avx512, icelake-server, sapphirerapids), `host` and
+ * `native`. Everything is read from the records; nothing here knows a core by name.
+ */
+export function parseArchSpelling(typed: string): ArchSpelling {
+  const t = typed.trim();
+  if (/^(host|native)$/i.test(t)) return { kind: 'host' };
+  const name = parseArchName(t);
+  if (name && loadAll().has(name)) return { kind: 'core', arch: name };
+  const byCompiler = machineByCompilerName(t);
+  if (byCompiler) return { kind: 'core', arch: byCompiler.arch, via: t };
+  if (AMD.test(t)) return { kind: 'amd' };
+  if (GENERIC.test(t)) return { kind: 'generic' };
+  return name || /^[a-z0-9][a-z0-9._+-]{0,31}$/i.test(t) ? { kind: 'unknown' } : { kind: 'invalid' };
+}
+
+/** 'NHM, WSM, …' and examples of compiler names, for messages. */
+export function knownArchText(): string {
+  const ms = listMachines();
+  const names = ms.flatMap((m) => m.identity?.compilerNames.slice(0, 1) ?? []);
+  return `${ms.map((m) => m.arch).join(', ')}${names.length ? `, or gcc/llvm-mca names such as ${names.slice(-3).join(', ')}` : ''}`;
+}

@@ -19,6 +19,8 @@ export interface ReportSubject {
   program: SimProgram;
   params: MachineParams;
   archName?: string;
+  /** how the architecture the user named became this core (a compiler's name, the host's core) */
+  archNote?: string;
   unknown: UnknownInstruction[];
   /** where each line's figures come from, by line number */
   origins: FigureOrigin[];
@@ -39,6 +41,7 @@ export function collectReport(subject: ReportSubject, req: ReportRequest, sim: S
   const model: ReportModel = {
     arch: params.arch,
     ...(subject.archName !== undefined ? { archName: subject.archName } : {}),
+    ...(subject.archNote !== undefined ? { archNote: subject.archNote } : {}),
     iterations: req.iterations,
     variant: { ...req.variant },
     model: { mechanisms: { ...(req.mechanisms ?? SUACA_MECHANISMS) }, effects: main.effects, ...notesOf(subject.program, params, req) },

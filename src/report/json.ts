@@ -97,6 +97,8 @@ export interface DetailJson {
 export interface ReportJson extends SectionJson {
   arch: string;
   archName?: string;
+  /** how the architecture the user named became this core */
+  archNote?: string;
   iterations: number;
   /** switches of the main analysis (--pf, --ip, --nd) */
   variant: Variant;
@@ -124,6 +126,7 @@ export function reportJson(model: ReportModel): ReportJson {
   const out: ReportJson = {
     arch: model.arch,
     ...(model.archName !== undefined ? { archName: model.archName } : {}),
+    ...(model.archNote !== undefined ? { archNote: model.archNote } : {}),
     iterations: model.iterations,
     variant: { ...model.variant },
     model: modelJson(model),

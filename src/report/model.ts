@@ -48,6 +48,9 @@ export interface ReportModel {
   arch: string;
   /** long name of the architecture, e.g. 'Sandy Bridge' (optional, for the text header) */
   archName?: string;
+  /** how the architecture the user named became this core (a compiler's name; `host`: which core
+   *  and why) */
+  archNote?: string;
   iterations: number;
   /** variant of the main analysis (--pf, --ip, --nd) */
   variant: Variant;

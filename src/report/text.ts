@@ -14,6 +14,7 @@ export function renderText(model: ReportModel): string {
   const out: string[] = [];
   if (model.source) out.push(`Region: ${model.source.region} in ${model.source.file}`);
   if (model.source?.note) out.push(`(${model.source.note})`);
+  if (model.archNote) out.push(...wrapText(`Architecture: ${model.archNote}`, 80, '  ', ''));
   out.push(`Iterations: ${model.iterations}`);
   out.push(`Model: ${mechanismLabel(model.model.mechanisms)}`);
   // a mechanism that is on but could not be applied on this core for want of a figure: said in the

@@ -140,7 +140,7 @@ async function main(): Promise<void> {
   const out: string[] = [
     BEGIN,
     '',
-    `Generated ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by \`node --import tsx tools/measure/table.ts\` on ${host ? `${host.modelName} (${host.cpuid}${host.virtual ? ', a virtual machine' : ''})` : 'an unknown host'}, ${cpus().length} cores, load average ${load} when it finished. Predictions for ${arch}${archFlag ? ' (--arch)' : ' (the host\'s core by CPUID)'}; llvm-mca: ${mcaVersion}, \`-mcpu=${llvmCpu(arch) ?? '?'} -iterations=200\`, Total Cycles / Iterations. Measured: the variant that corresponds to the simulation (loop for a loop), 10th percentile of 200 repetitions, cycles per iteration.`,
+    `Generated ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by \`node --import tsx tools/measure/table.ts\` on ${host ? `${host.modelName} (${host.cpuid}${host.virtual ? ', a virtual machine' : ''})` : 'an unknown host'}, ${cpus().length} cores, load average ${load} when it finished. Predictions for ${arch}${archFlag ? ' (--arch)' : ` (the host's core: ${host?.why ?? 'unknown'})`}; llvm-mca: ${mcaVersion}, \`-mcpu=${llvmCpu(arch) ?? '?'} -iterations=200\`, Total Cycles / Iterations. Measured: the variant that corresponds to the simulation (loop for a loop), 10th percentile of 200 repetitions, cycles per iteration.`,
     '',
     `Mean absolute percentage error against the measurement: **uopscope --model suaca ${mape((r) => r.uopscope)}**, **uopscope --model refined ${mape((r) => r.refined)}**, **llvm-mca-19 ${mape((r) => r.mca)}**. The default model (src/sim/mechanisms.ts DEFAULT_MODEL_NAME) is ${DEFAULT_MODEL_NAME}.`,
     '',

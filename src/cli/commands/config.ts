@@ -49,7 +49,7 @@ export function runConfig(action: string, key: string | undefined, value: string
   if (!(CONFIG_KEYS as readonly string[]).includes(key)) throw new UserError(`config ${action}: unknown setting '${key}'; the settings are: ${CONFIG_KEYS.join(', ')}`);
   const cfg = readConfig(env);
   if (action === 'set') {
-    if (value === undefined) throw new UserError(`config set ${key}: give a value, e.g. 'uopscope config set ${key} ${key === 'arch' ? 'SKL' : key === 'export-dir' ? '~/uopscope-exports' : key === 'model' ? 'refined' : '500'}'`);
+    if (value === undefined) throw new UserError(`config set ${key}: give a value, e.g. 'uopscope config set ${key} ${key === 'arch' ? BUILTIN_DEFAULTS.arch : key === 'export-dir' ? '~/uopscope-exports' : key === 'model' ? 'refined' : '500'}'`);
     const parsed = parseConfigValue(key, value);
     if (parsed.arch !== undefined) checkArch(parsed.arch);
     const path = writeConfig({ ...cfg, ...parsed }, env);

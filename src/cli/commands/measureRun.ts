@@ -226,6 +226,7 @@ export function renderMeasure(m: MeasureResult): string {
   out.push(`Region: ${m.source.region} in ${m.source.file}`);
   if (m.source.note) out.push(`(${m.source.note})`);
   out.push(m.host ? `Host: ${m.host.modelName} (${m.host.cpuid}) → ${m.host.arch ?? 'no uopscope model'}` : 'Host: unknown');
+  if (m.host && m.host.cpuidArch !== m.host.arch) out.push(`Host core: ${m.host.why}`);
   for (const n of m.archNotes) out.push(`Note: ${n}`);
   out.push(`Figures: ${m.prediction.figures}`);
   if (m.prediction.linesWithoutFigures) out.push(`INCOMPLETE: ${m.prediction.linesWithoutFigures} line(s) have no figures on ${m.prediction.arch}; the prediction leaves them out, the measurement runs them`);

@@ -1,7 +1,7 @@
 // The work of `uopscope report` (see report.ts for the command's options): loaded only when
 // the command runs, so that the CLI starts without the disasm, data, sim and report stages.
 
-import { effectiveSettings, parseArch, parseIterations } from '../config.js';
+import { effectiveSettings, parseIterations, resolveArch } from '../config.js';
 import { analyse, branchPrograms, loopFor, type Analysis } from '../pipeline.js';
 import { collectReport, type ReportRequest } from '../../report/collect.js';
 import { BASELINE, VARIANT_SWITCHES, SUACA_MECHANISMS, engineOptionsOf, jobKey, runKey, sharingIdenticalRuns, simulate, whatIfJobs, type EngineOptions, type MechanismSet, type Simulate, type WhatIfJob } from '../../sim/index.js';
@@ -48,8 +48,9 @@ export function wholeNumber(flag: string, value: number | string, min: number, h
 /** Builds the report model: the pipeline, then every simulation the flags ask for (through `sim`
  *  when given — tests see what each run was asked — else through the worker pool). */
 export async function buildReport(input: InputOptions & RegionSelection, a: ReportArgs, sim?: Simulate): Promise<{ model: ReportModel; analysis: Analysis }> {
+  const chosen = a.arch !== undefined ? resolveArch(a.arch, '--arch') : undefined;
   const eff = effectiveSettings({
-    ...(a.arch !== undefined ? { arch: parseArch(a.arch, '--arch') } : {}),
+    ...(chosen ? { arch: chosen.arch } : {}),
     ...(a.iterations !== undefined ? { iterations: parseIterations(a.iterations, '--iterations') } : {}),
   });
   const iterations = eff.iterations.value;
@@ -89,6 +90,7 @@ export async function buildReport(input: InputOptions & RegionSelection, a: Repo
     program: analysis.program,
     params: analysis.params,
     archName: analysis.machine.name,
+    ...(chosen?.note ? { archNote: chosen.note } : {}),
     unknown: analysis.unknown,
     origins: analysis.resolved.map((r) => r.origin),
     source: { file: analysis.region.file, region: analysis.region.region.name, ...(analysis.region.region.note ? { note: analysis.region.region.note } : {}) },
