@@ -56,7 +56,7 @@ export async function runDataMeasure(input: (InputOptions & RegionSelection) | n
     why = `named by the user (--core ${n}); CPUID: ${cpuidText(host)}`;
   } else if (host.arch) {
     arch = host.arch as ArchName;
-    why = `CPUID ${cpuidText(host)}${host.note ? `: ${host.note}` : ''}${host.virtual ? '; a virtual machine, whose CPUID may name another core' : ''}`;
+    why = `${host.why}${host.note ? ` (${host.note})` : ''}${host.virtual ? '; a virtual machine, whose CPUID may name another core' : ''}`;
   } else {
     throw new UserError(`uopscope cannot tell this host's core (${cpuidText(host)}, ${host.modelName}): name it with --core (e.g. --core ZEN4 for an AMD Zen 4)`);
   }
