@@ -75,7 +75,7 @@ export function listingJson(r: LoadedRegion): object {
   };
 }
 
-/** Columns of `disasm --arch A`: where the figures come from (one letter, ORIGIN_LETTER), µops,
+/** Columns of `disasm --arch A`: where the figures come from (one letter, originLetter), µops,
  *  ports and latency; `?` where an instruction has no figures — then the fallback's figures are
  *  not shown. */
 export function dataColumns(resolved: ResolvedInstruction[]): ListingColumn[] {
