@@ -29,6 +29,9 @@ export const SRC = {
   jccErratum: 'Intel white paper "Mitigations for Jump Conditional Code Erratum" (2019)',
   uica: 'uiCA microArchConfigs.py (github.com/andreas-abel/uiCA, commit 53aeef6)',
   uicaLsdUnroll: 'uiCA microArchConfigs.py (github.com/andreas-abel/uiCA, commit b86ce90) LSDUnrolling',
+  /** the later configuration, where SKX, KBL, CFL and CLX are copies of SKL's (CLX with the LSD
+   *  on) and TGL and RKL copies of ICL's */
+  uicaB86: 'uiCA microArchConfigs.py (github.com/andreas-abel/uiCA, commit b86ce90)',
   /** uiCA's front end: the LSD streams a loop when all its 32-byte blocks can be cached and its
    *  µops fit the IDQ; its issue limit is ceil(µops · unroll / issue width) / unroll */
   uicaLsdRule: 'uiCA uiCA.py (commit b86ce90): LSD when all blocks can be cached and the µops fit the IDQ; LSD limit ceil(µops·unroll/issueWidth)/unroll',
@@ -36,6 +39,7 @@ export const SRC = {
   legacyDecode: 'intel-opt-manual ch. 2 (legacy decode pipeline: 16 aligned bytes fetched per cycle, 4 decoders)',
   goldenCove: 'intel-opt-manual, Golden Cove section / Intel Architecture Day 2021 (6 decoders, 32 bytes per cycle, 8 µops per cycle from the µop cache)',
   lsdSnb: 'intel-opt-manual §2.5.2.4 (SnB micro-op queue and LSD)',
+  goldenCoveIdq: 'intel-opt-manual, Golden Cove section / Intel Architecture Day 2021 (a 144-entry micro-op queue; the loop stream detector streams loops that fit in it)',
   machines: 'uopscope shared reference machines.md (load / store-address / store-data ports)',
   decoded: 'decoded instruction (iced-x86)',
   /** uops.info's latency through memory (`cycles_mem`) from a read-modify-write form's memory

@@ -51,6 +51,11 @@ const SECTIONS: Record<string, Record<string, [(x: unknown) => boolean, boolean]
   rename: { zeroIdiomsNoPort: [isBool, false], gprMoveElimination: [isBool, false], vecMoveElimination: [isBool, false] },
 };
 
+/** Fields of a section that are not cited figures. */
+const PLAIN: Record<string, Record<string, (x: unknown) => boolean>> = {
+  frontEnd: { notModelled: (x) => typeof x === 'string' && x.length > 0 },
+};
+
 const COMPILER_NAME = /^[a-z][a-z0-9-]{0,31}$/;
 
 function identityProblems(id: unknown): string[] {
@@ -90,7 +95,9 @@ export function validateMachine(m: Partial<MachineModel>): string[] {
     if (v === undefined) continue;
     if (!isObj(v)) { bad.push(section); continue; }
     for (const [k, [ok, nullable]] of Object.entries(figures)) if (!citedOk(v[k], ok, nullable)) bad.push(`${section}.${k}`);
-    for (const k of Object.keys(v)) if (!(k in figures)) bad.push(`${section}.${k} (unknown field)`);
+    const plain = PLAIN[section] ?? {};
+    for (const [k, ok] of Object.entries(plain)) if (v[k] !== undefined && v[k] !== null && !ok(v[k])) bad.push(`${section}.${k}`);
+    for (const k of Object.keys(v)) if (!(k in figures) && !(k in plain)) bad.push(`${section}.${k} (unknown field)`);
   }
   const mem = m.memory as unknown;
   if (mem !== undefined) {

@@ -47,6 +47,7 @@ export function coreFrontEnd(machine: Pick<MachineModel, 'arch' | 'issueWidth' |
     both32ByteBlocksMustBeCacheable: fe?.both32ByteBlocksMustBeCacheable ?? null,
     jccErratum: fe?.jccErratum ?? NO_JCC_ERRATUM,
     macroFusibleOnLastDecoder: fe?.macroFusibleOnLastDecoder ?? null,
+    ...(fe?.notModelled ? { notModelled: fe.notModelled } : {}),
     gprMoveElimination: machine.rename?.gprMoveElimination ?? NO_MOVE_ELIMINATION,
     vecMoveElimination: machine.rename?.vecMoveElimination ?? NO_MOVE_ELIMINATION,
   };

@@ -252,6 +252,9 @@ export interface CoreFrontEndFigures {
   both32ByteBlocksMustBeCacheable: Cited<boolean> | null;
   /** a macro-fusible instruction can be decoded by the last decoder */
   macroFusibleOnLastDecoder: Cited<boolean> | null;
+  /** why the front end's delivery is not modelled on this core although figures are cited (a
+   *  mechanism the figures do not describe); absent: modelled as far as the figures go */
+  notModelled?: string | null;
 }
 
 /**

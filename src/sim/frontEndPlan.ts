@@ -65,6 +65,7 @@ export function frontEndPlan(program: SimProgram, machine: MachineParams, fused:
   if (n === 0 || ins.some((x) => x.refined === undefined)) return none('the program has no front-end facts (built without the machine model)');
   const fe = machine.frontEnd;
   if (fe === undefined) return none(`no front-end figures in ${machine.arch}'s machine model`);
+  if (fe.notModelled) return none(fe.notModelled);
   applied.push({ limit: 'issue width (fused domain)', value: machine.issueWidth, source: fe.issueWidth.source });
   if (fe.idqSize === null) return none(`no citable size of ${machine.arch}'s instruction decode queue`);
   const idq = fe.idqSize.value;

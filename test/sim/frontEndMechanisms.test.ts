@@ -141,11 +141,37 @@ test('front end, LSD on HSW: the loop buffer unrolls a 5-µop loop 6 times, so 3
   near(cpi(p, m, on('macroFusion', 'microFusion'), 6000), 1.25, 'no delivery limits');
 });
 
-test('front end: a core without a citable IDQ size applies no delivery limits and says so', async () => {
+test('front end on the cores that share one: SKX and CLX have Skylake\'s (JCC erratum), CLX with its LSD; TGL and RKL have Ice Lake\'s (uiCA microArchConfigs.py, commit b86ce90: SKX, CLX copies of SKL, TGL, RKL of ICL)', async () => {
+  for (const arch of ['SKX', 'CLX'] as const) {
+    // the fused pair ends on a 32-byte boundary: not cached, the legacy decoders deliver, as on SKL
+    const { p, m } = await loop(LONG, arch, 18);
+    assert.equal(p.instructions[5]!.refined!.frontEnd.jccErratumApplies, true, arch);
+    assert.equal(new CompiledProgram(p, m, ALL_FE).frontEnd!.plan!.source, 'MITE', arch);
+    near(cpi(p, m, ALL_FE), 3, `${arch}, MITE`);
+  }
+  // one byte earlier the loop is cached: SKX's µop cache delivers (LSD off, as on SKL) in 2 cycles;
+  // CLX's loop stream detector streams it, a 5-µop loop unrolled 6 times (uiCA's CLX LSDUnrolling):
+  // ceil(5·6 / 4) / 6 = 8/6 cycles per iteration
+  const skx = await loop(LONG, 'SKX', 17);
+  assert.equal(new CompiledProgram(skx.p, skx.m, ALL_FE).frontEnd!.plan!.source, 'DSB');
+  near(cpi(skx.p, skx.m, ALL_FE), 2, 'SKX, DSB');
+  const clx = await loop(LONG, 'CLX', 17);
+  const clxPlan = new CompiledProgram(clx.p, clx.m, ALL_FE).frontEnd!.plan!;
+  assert.deepEqual([clxPlan.source, clxPlan.lsdUnroll], ['LSD', 6]);
+  near(cpi(clx.p, clx.m, ALL_FE, 6000), 8 / 6, 'CLX, LSD');
+  for (const arch of ['TGL', 'RKL'] as const) {
+    // not affected by the erratum; the LSD streams the loop, 5-wide: 1.25 as on ICL
+    const { p, m } = await loop(LONG, arch, 18);
+    assert.equal(new CompiledProgram(p, m, ALL_FE).frontEnd!.plan!.source, 'LSD', arch);
+    near(cpi(p, m, ALL_FE), 1.25, `${arch}, LSD`);
+  }
+});
+
+test('front end: a core whose delivery is not modelled (Golden Cove: no published LSD unrolling) applies no delivery limits and says why', async () => {
   const { p, m } = await loop(LONG, 'ADL-P', 18);
   const limits = new CompiledProgram(p, m, ALL_FE).frontEnd!;
   assert.equal(limits.plan, null);
-  assert.match(limits.notApplied[0]!.why, /instruction decode queue/);
+  assert.match(limits.notApplied[0]!.why, /^Golden Cove's loop stream detector unrolling and taken jumps per cycle are not published; .*144-µop instruction decode queue/);
   // only the fused-domain issue applies
   assert.equal(cpi(p, m, ALL_FE), cpi(p, m, on('macroFusion', 'microFusion')));
 });
