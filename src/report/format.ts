@@ -43,8 +43,13 @@ export interface Span { from: number; to: number; text: string }
 /** Lays out rows of cells under multi-row headers; trailing spaces are trimmed. */
 export function layoutTable(columns: Column[], rows: string[][], spans: Span[] = []): string[] {
   const headerRows = Math.max(0, ...columns.map((c) => c.header.length));
-  const widths = columns.map((c, i) =>
-    Math.max(0, ...c.header.map((h) => h.length), ...rows.map((r) => (r[i] ?? '').length)));
+  // a loop, not Math.max(...rows): a spread of 125,000 rows overflows the call stack
+  const widths = columns.map((c, i) => {
+    let w = 0;
+    for (const h of c.header) w = Math.max(w, h.length);
+    for (const r of rows) w = Math.max(w, (r[i] ?? '').length);
+    return w;
+  });
   const line = (cells: string[], header: boolean): string => {
     let out = '';
     columns.forEach((c, i) => {

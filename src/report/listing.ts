@@ -40,7 +40,7 @@ export function regionHeading(r: LoadedRegion): string {
 export function renderListing(r: LoadedRegion, columns: ListingColumn[] = [...baseColumns, ...detailColumns], opts: { att?: boolean } = {}): string {
   const cols = opts.att ? columns.map((c) => (c.header === 'instruction' ? { ...c, value: (i: DecodedInstruction) => i.att } : c)) : columns;
   const rows = r.instructions.map((ins) => cols.map((c) => c.value(ins)));
-  const widths = cols.map((c, k) => Math.max(c.header.length, ...rows.map((row) => row[k]!.length)));
+  const widths = cols.map((c, k) => rows.reduce((w, row) => Math.max(w, row[k]!.length), c.header.length));
   const fmt = (cells: string[]) => cells.map((s, k) => (cols[k]!.right ? s.padStart(widths[k]!) : s.padEnd(widths[k]!))).join('  ').trimEnd();
   return [regionHeading(r), fmt(cols.map((c) => c.header)), ...rows.map(fmt)].join('\n') + '\n';
 }

@@ -34,7 +34,7 @@ export function renderText(model: ReportModel): string {
     out.push(`INCOMPLETE: ${model.unknown.length} of ${model.origins.length} lines have no figures on ${model.arch} (line${model.unknown.length === 1 ? '' : 's'} ${lines}); every throughput below leaves them out (list at the end)`);
   }
   out.push('');
-  out.push(...renderSection(model, model.main));
+  for (const l of renderSection(model, model.main)) out.push(l);
   if (model.main.combinations) out.push('', ...renderCombinations(model.main.combinations));
   out.push('', ...renderMechanisms(model.model));
   if (model.branch === null) {
@@ -65,7 +65,7 @@ export function renderSection(model: Pick<ReportModel, 'arch' | 'ports' | 'divid
   }
   out.push(`Microops per cycle: ${fixed(s.uopsPerCycle, 2)}`);
   out.push(`Analysis for architecture: ${model.arch}`);
-  out.push(...renderLineTable(s, model.ports, model.dividerPort, model.origins));
+  for (const l of renderLineTable(s, model.ports, model.dividerPort, model.origins)) out.push(l);   // one line per instruction: no spread
   out.push(`Total number of Uops: ${s.totalUops}`);
   return out;
 }

@@ -3,7 +3,7 @@
 import { exactJson } from './compiled.js';
 import { CompiledProgram, Core, DEFAULT_MODEL, DIVIDER_BLOCK_BIT, ST_DONE, ST_EXEC, ST_LOADING, ST_WAIT_DEP, ST_WAIT_PORT } from './core.js';
 import type { CoreState, ModelOptions } from './core.js';
-import { coreStats, detailOf, statsOf, statsStateOf } from './stats.js';
+import { coreStats, detailOf, detailsOf, statsOf, statsStateOf } from './stats.js';
 import type { StatsState } from './stats.js';
 import { runToEndSteady, seekPeriodic } from './steady.js';
 import type { SteadyPeriod } from './steady.js';
@@ -444,6 +444,6 @@ export function simulate(program: SimProgram, machine: MachineParams, config: Si
   const st = statsStateOf(core);
   return {
     stats: statsOf(core.cp, program, st),
-    details: program.instructions.map((_, i) => detailOf(core.cp, program, st, i)),
+    details: detailsOf(core.cp, program, st),
   };
 }

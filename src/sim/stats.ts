@@ -86,35 +86,51 @@ export function simulatesNothing(stats: Pick<Stats, 'lines'>): boolean {
 
 /** Thesis §2.6 for the instruction at index `idx`, from a moment's statistics state. */
 export function detailOf(cp: CompiledProgram, program: SimProgram, st: StatsState, idx: number): LineDetail {
+  return detailsOf(cp, program, st, [idx])[0]!;
+}
+
+type Partners = Map<number, { fromThis: number | null; toThis: number | null; otherDelayedByThis: number; thisDelayedByOther: number }>;
+
+/** detailOf for each of `indices` (every line when omitted), with one pass over the dependency
+ *  edges for all of them: the detail of every line of a large region costs the edges once, not
+ *  once per line. */
+export function detailsOf(cp: CompiledProgram, program: SimProgram, st: StatsState, indices?: readonly number[]): LineDetail[] {
+  const want = indices ?? program.instructions.map((_, i) => i);
+  const partners = new Map<number, Partners>(want.map((i) => [i, new Map()]));
+  const K = st.iterations;
+  const rec = st.stats;
+  const touch = (m: Partners, j: number) => {
+    let p = m.get(j);
+    if (!p) { p = { fromThis: null, toThis: null, otherDelayedByThis: 0, thisDelayedByOther: 0 }; m.set(j, p); }
+    return p;
+  };
+  for (let j = 0; j < cp.n; j++) {
+    const mine = partners.get(j);
+    for (let e = cp.predStart[j]!; e < cp.predStart[j + 1]!; e++) {
+      const prod = cp.predLine[e]!;
+      const theirs = partners.get(prod);
+      if (theirs) {                  // prod → j, seen from prod
+        const l = touch(theirs, j);
+        l.fromThis = Math.max(l.fromThis ?? 0, cp.predLat[e]!);
+        l.otherDelayedByThis += rec.predBlame[e]! / K;
+      }
+      if (mine) {                    // prod → j, seen from j
+        const l = touch(mine, prod);
+        l.toThis = Math.max(l.toThis ?? 0, cp.predLat[e]!);
+        l.thisDelayedByOther += rec.predBlame[e]! / K;
+      }
+    }
+  }
+  return want.map((idx) => detailFrom(cp, program, st, idx, partners.get(idx)!));
+}
+
+function detailFrom(cp: CompiledProgram, program: SimProgram, st: StatsState, idx: number, partners: Partners): LineDetail {
   const rec = st.stats;
   const K = st.iterations;
   const P = cp.P;
   const ins = program.instructions;
   const me = ins[idx]!;
-  const lat = new Map<number, { fromThis: number | null; toThis: number | null }>();
-  const delay = new Map<number, { otherDelayedByThis: number; thisDelayedByOther: number }>();
-  const touch = (j: number): void => {
-    if (!lat.has(j)) lat.set(j, { fromThis: null, toThis: null });
-    if (!delay.has(j)) delay.set(j, { otherDelayedByThis: 0, thisDelayedByOther: 0 });
-  };
-  for (let j = 0; j < cp.n; j++) {
-    for (let e = cp.predStart[j]!; e < cp.predStart[j + 1]!; e++) {
-      const prod = cp.predLine[e]!;
-      if (prod === idx) {            // this line → j
-        touch(j);
-        const l = lat.get(j)!;
-        l.fromThis = Math.max(l.fromThis ?? 0, cp.predLat[e]!);
-        delay.get(j)!.otherDelayedByThis += rec.predBlame[e]! / K;
-      }
-      if (j === idx) {               // prod → this line
-        touch(prod);
-        const l = lat.get(prod)!;
-        l.toThis = Math.max(l.toThis ?? 0, cp.predLat[e]!);
-        delay.get(prod)!.thisDelayedByOther += rec.predBlame[e]! / K;
-      }
-    }
-  }
-  const order = [...lat.keys()].sort((a, b) => a - b);
+  const order = [...partners.keys()].sort((a, b) => a - b);
   const portDelays: LineDetail['portDelays'] = [];
   let usable = 0;
   for (let u = 0; u < cp.uops[idx]!; u++) usable |= cp.uopMask[idx * cp.maxU + u]!;
@@ -128,8 +144,8 @@ export function detailOf(cp: CompiledProgram, program: SimProgram, st: StatsStat
     line: me.line,
     asm: me.asm,
     maxLatency: cp.lat[idx]!,
-    latencies: order.map((j) => ({ line: ins[j]!.line, ...lat.get(j)! })),
-    dependencyDelays: order.map((j) => ({ line: ins[j]!.line, ...delay.get(j)! })),
+    latencies: order.map((j) => ({ line: ins[j]!.line, fromThis: partners.get(j)!.fromThis, toThis: partners.get(j)!.toThis })),
+    dependencyDelays: order.map((j) => ({ line: ins[j]!.line, otherDelayedByThis: partners.get(j)!.otherDelayedByThis, thisDelayedByOther: partners.get(j)!.thisDelayedByOther })),
     portDelays,
   };
 }

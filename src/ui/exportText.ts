@@ -79,7 +79,7 @@ export function exportText(state: ExplorerState, extras: ExportExtras): string {
     }
     out.push('');
     out.push('-- Snapshot');
-    out.push(...snapshotLines(snap, s.lines, pane.lines));
+    for (const l of snapshotLines(snap, s.lines, pane.lines)) out.push(l);
     out.push('');
     out.push(`-- Sources of the figures (${originLegend(s.lines.flatMap((l) => (l.origin ? [l.origin] : [])))})`);
     for (const l of s.lines) if (pane.lines.includes(l.line)) out.push(`  ${String(l.line).padStart(3)}  ${l.origin ? ORIGIN_LETTER[l.origin] : ' '} ${l.asm.padEnd(36).slice(0, 36)} ${l.figures ?? ''}`.trimEnd());
@@ -88,7 +88,7 @@ export function exportText(state: ExplorerState, extras: ExportExtras): string {
     // the report's table (src/report/text.ts): at the last cycle it is `uopscope report`'s
     // each line's source letter, as the report prints it, when the session knows every line's
     const origins = s.lines.every((l) => l.origin !== undefined) ? s.lines.map((l) => l.origin!) : undefined;
-    out.push(...renderLineTable(snap.stats, s.ports, s.dividerPort, origins));
+    for (const l of renderLineTable(snap.stats, s.ports, s.dividerPort, origins)) out.push(l);
     out.push(`Total number of Uops: ${snap.stats.totalUops}`);
   });
   for (const d of extras.details) {
