@@ -3,6 +3,7 @@ import { COMMAND_NAMES } from './commandNames.js';
 import type { Argv } from 'yargs';
 import { UserError, printable } from '../errors.js';
 import type { InputOptions, RegionSelection } from '../disasm/types.js';
+import { DEFAULT_MAX_INSTRUCTIONS, MAX_INSTRUCTIONS_LIMIT } from '../disasm/limits.js';
 
 export interface InputArgv {
   file?: string;
@@ -13,6 +14,7 @@ export interface InputArgv {
   range?: string;
   assembler?: 'as' | 'clang';
   syntax?: 'att' | 'intel';
+  maxInstructions?: number | string;
 }
 
 /** Adds the positional FILE and --hex, --raw, --region, --function, --range, --assembler. */
@@ -25,7 +27,8 @@ export function addInputOptions<T>(y: Argv<T>): Argv<T & InputArgv> {
     .option('function', { type: 'string', describe: 'analyse the function SYMBOL' })
     .option('range', { type: 'string', describe: 'analyse the addresses START:END (END exclusive)' })
     .option('assembler', { choices: ['as', 'clang'] as const, default: 'as' as const, describe: 'tool that assembles assembly input (clang: also a versioned clang-N)' })
-    .option('syntax', { choices: ['att', 'intel'] as const, describe: 'syntax of assembly input without .intel_syntax (default: recognised from its instructions; llvm-mca: -x86-asm-syntax)' }) as unknown as Argv<T & InputArgv>;
+    .option('syntax', { choices: ['att', 'intel'] as const, describe: 'syntax of assembly input without .intel_syntax (default: recognised from its instructions; llvm-mca: -x86-asm-syntax)' })
+    .option('max-instructions', { type: 'string', describe: `the most instructions a region, or an assembly file's code, may hold (default ${DEFAULT_MAX_INSTRUCTIONS.toLocaleString('en-US')})` }) as unknown as Argv<T & InputArgv>;
 }
 
 /** Named commands, as they appear first among yargs's positionals. */
@@ -34,7 +37,7 @@ const NAMED_COMMANDS: ReadonlySet<string> = new Set(COMMAND_NAMES);
 /** The InputOptions & RegionSelection for the disasm stage from parsed arguments. */
 export function inputFromArgv(argv: InputArgv & { _?: (string | number)[] }): InputOptions & RegionSelection {
   // an option given twice arrives as an array: refuse it rather than joining the values (--hex)
-  for (const k of ['file', 'hex', 'raw', 'region', 'function', 'range', 'assembler', 'syntax'] as const) {
+  for (const k of ['file', 'hex', 'raw', 'region', 'function', 'range', 'assembler', 'syntax', 'maxInstructions'] as const) {
     if (Array.isArray(argv[k])) throw new UserError(`${k === 'file' ? 'FILE' : `--${k}`} is given more than once; give it once`);
   }
   // `uopscope regions -- -leading.s`: after `--` the file name arrives among the positionals
@@ -59,5 +62,11 @@ export function inputFromArgv(argv: InputArgv & { _?: (string | number)[] }): In
   }
   if (argv.function !== undefined) opts.function = String(argv.function);
   if (argv.range !== undefined) opts.range = String(argv.range);
+  if (argv.maxInstructions !== undefined) {
+    const typed = String(argv.maxInstructions).trim().replace(/[_,]/g, '');
+    const n = /^\d+$/.test(typed) ? Number(typed) : NaN;
+    if (!Number.isSafeInteger(n) || n < 1 || n > MAX_INSTRUCTIONS_LIMIT) throw new UserError(`--max-instructions '${printable(String(argv.maxInstructions), 40)}': not a whole number from 1 to ${MAX_INSTRUCTIONS_LIMIT.toLocaleString('en-US')}`);
+    opts.maxInstructions = n;
+  }
   return opts;
 }

@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UserError, printable } from '../errors.js';
+import { DEFAULT_MAX_INSTRUCTIONS, maxCodeBytes, raiseHint } from './limits.js';
 
 export const MARKER_PREFIX = '__uopscope_marker_';
 
@@ -106,14 +107,59 @@ export function findClang(path = process.env.PATH ?? ''): string {
   return best?.name ?? 'clang';
 }
 
-function run(tool: string, args: string[], file: string, hint: string): void {
+/** The assembler's bounds: CPU seconds, address space and the largest file it may write. */
+interface ToolLimits { cpuSeconds: number; addressSpace: number; fileSize: number }
+
+export const ASSEMBLER_CPU_SECONDS = 60;
+/** The bounds for assembling code of at most `maxInstructions` instructions: an address space of
+ *  192 MiB (1 GiB for clang, which maps LLVM's libraries) plus 32 bytes per byte of code, files of
+ *  16 MiB plus 16 bytes per byte of code. A 7 MB source of 300,000 instructions takes `as` about
+ *  230 MB; `.rept 10000000` of one instruction asks for 190 MB at once and is refused at once. */
+export function assemblerLimits(tool: string, maxInstructions: number): ToolLimits {
+  const code = maxCodeBytes(maxInstructions);
+  return { cpuSeconds: ASSEMBLER_CPU_SECONDS, addressSpace: (/^clang/.test(tool) ? 1024 : 192) * 2 ** 20 + 32 * code, fileSize: 16 * 2 ** 20 + 16 * code };
+}
+
+type SpawnSync = typeof import('node:child_process').spawnSync;
+let confined: boolean | undefined;
+/** Whether util-linux's setpriv (with --pdeathsig) and prlimit are there to confine the tool. */
+function canConfine(spawnSync: SpawnSync): boolean {
+  if (confined === undefined) {
+    const r = spawnSync('setpriv', ['--help'], { encoding: 'utf8', timeout: 10_000 });
+    const p = spawnSync('prlimit', ['--version'], { encoding: 'utf8', timeout: 10_000 });
+    confined = !r.error && /pdeathsig/.test(r.stdout ?? '') && !p.error && p.status === 0;
+  }
+  return confined;
+}
+
+// The tool runs under a small shell that ends it and removes the temporary directory when
+// uopscope is interrupted (SIGINT, SIGTERM, SIGHUP) or dies (setpriv's parent-death signal):
+// otherwise an interrupted uopscope would leave the directory behind and the assembler running
+// without the time limit only the dead parent enforced. prlimit bounds the tool's CPU time,
+// memory and output whether uopscope lives or not.
+const GUARD = `dir=$1; shift; pid=; trap '[ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null; rm -rf -- "$dir"; exit 143' TERM INT HUP; "$@" & pid=$!; wait "$pid"`;
+
+function run(tool: string, args: string[], file: string, hint: string, dir: string, limits: ToolLimits, maxInstructions: number): void {
   // node:child_process only for assembly input (a binary's run does not load it)
   const { spawnSync } = createRequire(import.meta.url)('node:child_process') as typeof import('node:child_process');
-  const res = spawnSync(tool, args, { encoding: 'utf8', timeout: 60_000 });
+  const res = canConfine(spawnSync)
+    ? spawnSync('setpriv', ['--pdeathsig', 'TERM', '--', 'sh', '-c', GUARD, 'sh', dir,
+      'prlimit', `--cpu=${limits.cpuSeconds}`, `--as=${limits.addressSpace}`, `--fsize=${limits.fileSize}`, '--', tool, ...args],
+    { encoding: 'utf8', timeout: (limits.cpuSeconds + 5) * 1000, maxBuffer: 1 << 20 })
+    : spawnSync(tool, args, { encoding: 'utf8', timeout: limits.cpuSeconds * 1000, maxBuffer: 1 << 20 });
   if (res.error) {
     const code = (res.error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new UserError(`${file}: cannot assemble: '${tool}' is not installed; ${hint}`);
-    throw new UserError(`${file}: cannot assemble: running '${tool}' failed (${res.error.message})`);
+    if (code === 'ETIMEDOUT') throw new UserError(`${file}: the assembler (${tool}) ran longer than ${limits.cpuSeconds} s; ${raiseHint(maxInstructions)}`);
+    throw new UserError(`${file}: cannot assemble: running '${tool}' failed (${printable(res.error.message, 120)})`);
+  }
+  // under the guard a tool that is not installed is the shell's 127 (prlimit's "failed to execute")
+  if (res.status === 127 || (res.status !== 0 && /failed to execute/.test(res.stderr ?? ''))) throw new UserError(`${file}: cannot assemble: '${tool}' is not installed; ${hint}`);
+  const sig = res.status !== null && res.status > 128 ? res.status - 128 : null;
+  if (sig === 25 /* SIGXFSZ */) throw new UserError(`${file}: the assembler (${tool}) wrote more than ${(limits.fileSize / 2 ** 20).toFixed(0)} MiB: the source expands too much (.fill, .rept, .incbin, .include); ${raiseHint(maxInstructions)}`);
+  if (sig === 24 /* SIGXCPU */ || sig === 9) throw new UserError(`${file}: the assembler (${tool}) ran longer than ${limits.cpuSeconds} s: the source expands too much (.rept, .include); ${raiseHint(maxInstructions)}`);
+  if (res.status !== 0 && /out of memory|memory exhausted|cannot allocate|bad_alloc/i.test(res.stderr ?? '')) {
+    throw new UserError(`${file}: the assembler (${tool}) needed more than ${(limits.addressSpace / 2 ** 20).toFixed(0)} MiB: the source expands too much (.rept, .fill, .include "/dev/zero"); ${raiseHint(maxInstructions)}`);
   }
   if (res.status !== 0) {
     const first = (res.stderr || res.stdout || '').split('\n').find((l) => /error/i.test(l)) ?? (res.stderr || '').split('\n')[0] ?? '';
@@ -127,7 +173,7 @@ function run(tool: string, args: string[], file: string, hint: string): void {
 
 /** Assembles `file` (or `text`, named `file` in messages) into an object; returns its bytes and
  *  the injected markers. */
-export function assemble(file: string, assembler: 'as' | 'clang' = 'as', given?: string, syntax?: AsmSyntax): { object: Uint8Array; markers: AssembledMarker[] } {
+export function assemble(file: string, assembler: 'as' | 'clang' = 'as', given?: string, syntax?: AsmSyntax, maxInstructions = DEFAULT_MAX_INSTRUCTIONS): { object: Uint8Array; markers: AssembledMarker[] } {
   const text = given ?? readFileSync(file, 'utf8');
   const injected = injectMarkerLabels(text);
   const markers = injected.markers;
@@ -135,21 +181,25 @@ export function assemble(file: string, assembler: 'as' | 'clang' = 'as', given?:
   // the source is copied into a temporary directory (with its markers replaced): its own
   // directory goes on the include path, so `#include "x.h"` and `.include "x.s"` next to it are found
   const inc = ['-I', dirname(resolve(file))];
-  const dir = mkdtempSync(join(tmpdir(), 'uopscope-asm-'));
+  const tmp = tmpdir();
+  const unusable = (e: unknown): UserError => new UserError(`${file}: cannot assemble: the temporary directory ${printable(tmp, 80)} is unusable (${(e as NodeJS.ErrnoException).code ?? String(e)}); set TMPDIR to a writable directory`);
+  let dir: string;
+  try { dir = mkdtempSync(join(tmp, 'uopscope-asm-')); } catch (e) { throw unusable(e); }
   try {
     const preprocess = file.endsWith('.S');
     const src = join(dir, preprocess ? 'input.S' : 'input.s');
     const obj = join(dir, 'input.o');
-    writeFileSync(src, source);
+    try { writeFileSync(src, source); } catch (e) { throw unusable(e); }
+    const tool = (name: string, args: string[], hint: string) => run(name, args, file, hint, dir, assemblerLimits(name, maxInstructions), maxInstructions);
     if (assembler === 'clang') {
-      run(findClang(), ['-c', '-target', 'x86_64-linux-gnu', ...inc, ...(preprocess ? [] : ['-x', 'assembler']), src, '-o', obj], file, 'install clang (apt-get install clang) or use --assembler as');
+      tool(findClang(), ['-c', '-target', 'x86_64-linux-gnu', ...inc, ...(preprocess ? [] : ['-x', 'assembler']), src, '-o', obj], 'install clang (apt-get install clang) or use --assembler as');
     } else {
       let input = src;
       if (preprocess) {
         input = join(dir, 'input.s');
-        run('cpp', ['-P', '-x', 'assembler-with-cpp', ...inc, src, '-o', input], file, 'install cpp (apt-get install cpp) to preprocess .S files, or use --assembler clang');
+        tool('cpp', ['-P', '-x', 'assembler-with-cpp', ...inc, src, '-o', input], 'install cpp (apt-get install cpp) to preprocess .S files, or use --assembler clang');
       }
-      run('as', ['--64', ...inc, input, '-o', obj], file, 'install binutils (apt-get install binutils) or pass --assembler clang');
+      tool('as', ['--64', ...inc, input, '-o', obj], 'install binutils (apt-get install binutils) or pass --assembler clang');
     }
     return { object: new Uint8Array(readFileSync(obj)), markers };
   } finally {

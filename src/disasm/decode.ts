@@ -1,6 +1,7 @@
 // Decoding with iced-x86: bytes → DecodedInstruction (contract in types.ts), with explicit and
 // implicit register accesses from iced's InstructionInfoFactory, each RFLAGS bit separately,
 // address registers as reads, the uops.info signature and the zero-idiom / same-register facts.
+import { raiseHint } from './limits.js';
 import {
   Code, CpuidFeature, Decoder, DecoderOptions, FlowControl, Formatter, FormatterSyntax, InstructionInfoFactory,
   MemorySizeExt, Mnemonic, OpAccess, OpKind, Register, RflagsBits, type Instruction,
@@ -106,7 +107,7 @@ export interface RawDecoded {
  * walk with a UserError unless `lenient` (then decoding skips one byte and goes on; used to
  * scan whole sections for loops).
  */
-export function decodeBytes(data: Uint8Array, address: number, bitness: 32 | 64, where: string, lenient = false): RawDecoded[] {
+export function decodeBytes(data: Uint8Array, address: number, bitness: 32 | 64, where: string, lenient = false, maxInstructions = Infinity): RawDecoded[] {
   const out: RawDecoded[] = [];
   const dec = new Decoder(bitness, data, DecoderOptions.None);
   dec.ip = BigInt(address);
@@ -132,6 +133,11 @@ export function decodeBytes(data: Uint8Array, address: number, bitness: 32 | 64,
     }
     out.push({ address: address + pos, length: ins.length, ins });
     pos += ins.length;
+    if (out.length > maxInstructions) {
+      for (const r of out) r.ins.free();
+      dec.free();
+      throw new UserError(`${where} holds more than ${maxInstructions.toLocaleString('en-US')} instructions: ${raiseHint(maxInstructions)}`);
+    }
   }
   dec.free();
   return out;
@@ -150,8 +156,8 @@ function validWithMoreBytes(head: Uint8Array, bitness: 32 | 64): boolean {
 }
 
 /** Full decoding of a region's instructions; lines are 0-based within the region. */
-export function decodeRegion(data: Uint8Array, address: number, bitness: 32 | 64, where: string): DecodedInstruction[] {
-  const raw = decodeBytes(data, address, bitness, where);
+export function decodeRegion(data: Uint8Array, address: number, bitness: 32 | 64, where: string, maxInstructions = Infinity): DecodedInstruction[] {
+  const raw = decodeBytes(data, address, bitness, where, false, maxInstructions);
   const lineOf = new Map(raw.map((r, i) => [r.address, i]));
   const result = raw.map((r, i) => {
     const bytes = data.subarray(r.address - address, r.address - address + r.length);

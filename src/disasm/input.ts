@@ -1,4 +1,5 @@
 // loadInput: a file (binary or assembly), --hex or --raw → LoadedInput (sections + symbols).
+import { DEFAULT_MAX_INSTRUCTIONS, maxCodeBytes, raiseHint } from './limits.js';
 import { readFileSync, readSync, statSync, type Stats } from 'node:fs';
 import { extname } from 'node:path';
 import { UserError } from '../errors.js';
@@ -126,13 +127,13 @@ export async function loadInput(opts: InputOptions): Promise<LoadedInput> {
     const img = readBinary(data, STDIN_NAME);
     if (img) return fromImage(STDIN_NAME, img);
     if (!looksLikeText(data)) throw new UserError('-: standard input is neither an x86 binary (ELF, PE/COFF, Mach-O) nor assembly text');
-    return loadAssembly(STDIN_NAME, opts.assembler ?? 'as', Buffer.from(data).toString('utf8'), opts.syntax);
+    return loadAssembly(STDIN_NAME, opts.assembler ?? 'as', Buffer.from(data).toString('utf8'), opts.syntax, opts.maxInstructions);
   }
   const data = readUserFile(file, 'a binary (ELF, PE/COFF, Mach-O) or an assembly file (.s, .S, .asm)');
   if (data.length === 0) throw new UserError(`${file}: empty file; pass a binary or an assembly source`);
   const img = readBinary(data, file);
   if (img) return fromImage(file, img);
-  if (ASM_EXTENSIONS.has(extname(file))) return loadAssembly(file, opts.assembler ?? 'as', undefined, opts.syntax);
+  if (ASM_EXTENSIONS.has(extname(file))) return loadAssembly(file, opts.assembler ?? 'as', undefined, opts.syntax, opts.maxInstructions);
   const text = looksLikeText(data);
   throw new UserError(
     `${file}: unknown format (${text ? 'a text file' : `starts with ${Array.from(data.subarray(0, 4), (b) => b.toString(16).padStart(2, '0')).join(' ')}`}): not ELF, PE/COFF or Mach-O${text ? ' and not named .s/.S/.asm' : ''}; pass an x86 binary, an assembly source, or raw machine code with --raw FILE`,
@@ -156,10 +157,13 @@ function looksLikeText(d: Uint8Array): boolean {
   return true;
 }
 
-function loadAssembly(file: string, assembler: 'as' | 'clang', text?: string, syntax?: AsmSyntax): LoadedInput {
-  const { object, markers } = assemble(file, assembler, text, syntax);
+function loadAssembly(file: string, assembler: 'as' | 'clang', text?: string, syntax?: AsmSyntax, maxInstructions = DEFAULT_MAX_INSTRUCTIONS): LoadedInput {
+  const { object, markers } = assemble(file, assembler, text, syntax, maxInstructions);
   const img = readBinary(object, file);
   if (!img) throw new UserError(`${file}: the assembler did not produce an object uopscope can read`);
+  // all of an assembly file's code is searched for loops: bound it before anything is decoded
+  const code = img.sections.filter((s) => s.executable).reduce((n, s) => n + s.data.length, 0);
+  if (code > maxCodeBytes(maxInstructions)) throw new UserError(`${file}: the assembled code is ${code.toLocaleString('en-US')} bytes: ${raiseHint(maxInstructions)}`);
   const regions: Region[] = [];
   const sym = (label: string) => img.symbols.find((s) => s.name === label);
   let open: (typeof markers)[number] | null = null;

@@ -1,5 +1,6 @@
 // Region selection: IACA byte markers, LLVM-MCA/OSACA comment markers (assembly input),
 // --function SYMBOL, --range START:END, and loops found from backward branches.
+import { DEFAULT_MAX_INSTRUCTIONS, maxCodeBytes, raiseHint } from './limits.js';
 import { UserError } from '../errors.js';
 import { Decoder, DecoderOptions, Instruction } from './iced.js';
 import { hex } from './bytes.js';
@@ -345,11 +346,15 @@ export function selectRegion(input: LoadedInput, sel: RegionSelection = {}): Loa
     throw new UserError(`${input.file}: ${region.name} at ${hex(region.start)} is empty (no instructions between the markers); put the loop between the start and end markers`);
   }
   const where = `${input.file}: ${region.name}`;
+  const limit = sel.maxInstructions ?? DEFAULT_MAX_INSTRUCTIONS;
+  if (region.end - region.start > maxCodeBytes(limit)) {
+    throw new UserError(`${where} spans ${(region.end - region.start).toLocaleString('en-US')} bytes: ${raiseHint(limit)}`);
+  }
   let instructions: DecodedInstruction[];
   try {
     instructions = region.segments
-      ? decodeSegments(sec, region.segments, input.bitness, where)
-      : decodeRegion(sec.data.subarray(region.start - sec.address, region.end - sec.address), region.start, input.bitness, where);
+      ? decodeSegments(sec, region.segments, input.bitness, where, limit)
+      : decodeRegion(sec.data.subarray(region.start - sec.address, region.end - sec.address), region.start, input.bitness, where, limit);
   } catch (e) {
     // a range read as decimal, or starting inside an instruction, is the likely reason: say so
     if (e instanceof UserError && region.kind === 'range' && region.note) throw new UserError(`${e.message} (${region.note})`, e.exitCode);
@@ -372,10 +377,10 @@ export function selectRegion(input: LoadedInput, sel: RegionSelection = {}): Loa
 
 /** A loop laid out as several runs of addresses (see loops.ts's layout): decoded run by run and
  *  numbered through, branches pointing at lines of the whole layout. */
-function decodeSegments(sec: ImageSection, segments: { start: number; end: number }[], bitness: 32 | 64, where: string): DecodedInstruction[] {
+function decodeSegments(sec: ImageSection, segments: { start: number; end: number }[], bitness: 32 | 64, where: string, limit: number): DecodedInstruction[] {
   const out: DecodedInstruction[] = [];
   for (const g of segments) {
-    for (const i of decodeRegion(sec.data.subarray(g.start - sec.address, g.end - sec.address), g.start, bitness, where)) {
+    for (const i of decodeRegion(sec.data.subarray(g.start - sec.address, g.end - sec.address), g.start, bitness, where, limit - out.length)) {
       i.line = out.length;
       out.push(i);
     }

@@ -167,6 +167,8 @@ export interface InputOptions {
   syntax?: 'att' | 'intel';
   /** address of the first byte of raw code (default 0) */
   baseAddress?: number;
+  /** the most instructions a region, or an assembly file's code, may hold (src/disasm/limits.ts) */
+  maxInstructions?: number;
 }
 
 /** Which code to analyse; at most one of region / function / range. */
@@ -184,6 +186,8 @@ export interface RegionSelection {
   /** --function: its Nth loop (1-based, in the order functionLoops lists them) instead of its
    *  main loop (the explorer's picker) */
   functionLoop?: number;
+  /** the most instructions the region may hold (src/disasm/limits.ts) */
+  maxInstructions?: number;
 }
 
 export interface ImageSection {

@@ -1,0 +1,20 @@
+// How much code uopscope analyses at once. A few bytes of assembly can expand without bound
+// (`.fill 100000000, 1, 0x90`, `.rept 10000000`), and every later stage (decoding, the dependency
+// graph, the simulation, the report) costs time and memory in the region's size, so a region —
+// and an assembly file's code — larger than this is refused before it is decoded. The bound is
+// in instructions (--max-instructions raises it); its byte form allows the longest x86
+// instruction (15 bytes) for each.
+
+/** Instructions in one region, and in the code of one assembly file, unless raised. 20,000 lines
+ *  report in a few seconds (`report -i 1` of 20,000 nops: about 1.5 s of CPU and 350 MB). */
+export const DEFAULT_MAX_INSTRUCTIONS = 20_000;
+/** The longest x86 instruction. */
+export const MAX_INSTRUCTION_LENGTH = 15;
+/** The largest --max-instructions accepted. */
+export const MAX_INSTRUCTIONS_LIMIT = 10_000_000;
+
+export const maxCodeBytes = (maxInstructions: number): number => maxInstructions * MAX_INSTRUCTION_LENGTH;
+
+/** The hint every refusal ends with. */
+export const raiseHint = (maxInstructions: number): string =>
+  `uopscope analyses at most ${maxInstructions.toLocaleString('en-US')} instructions (${maxCodeBytes(maxInstructions).toLocaleString('en-US')} bytes) at once; pick a smaller region (--region, --function, --range) or raise the bound with --max-instructions N`;
