@@ -1,6 +1,6 @@
 // Files are written whole or not at all: a temp file next to the target, then a rename. Shared by
 // every stage that writes files (the data cache, the config, graphs and exports).
-import { chmodSync, chownSync, lstatSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { accessSync, chmodSync, chownSync, constants, lstatSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { makeDirs } from './mkdirs.js';
 
@@ -14,6 +14,10 @@ import { makeDirs } from './mkdirs.js';
  * from its other names (which would keep the old content). That write is not atomic, so the old
  * content is kept in memory (up to 64 MiB) and put back if the write fails; larger files with
  * several links are refused (EMLINK) rather than risk a half-written file under every name.
+ *
+ * An existing file the user could not write itself (read-only, another user's in a shared
+ * directory) is refused with EACCES, as the shell's `>` refuses it: a rename would replace it all
+ * the same, since that needs only the directory's permission, and change its owner.
  *
  * Errors are Node's own (with their `code`): each caller turns them into its one-line message.
  */
@@ -29,6 +33,7 @@ export function writeFileAtomic(path: string, data: string, opts: { mkdir?: bool
   if (st && !st.isFile()) { writeFileSync(path, data); return; }
   let target = path;
   if (st && lstatSync(path).isSymbolicLink()) target = realpathSync(path);
+  if (st) accessSync(target, constants.W_OK);
   if (st && st.nlink > 1) { writeThrough(target, data, st); return; }
   if (opts.mkdir) makeDirs(dirname(target));
   const tmp = join(dirname(target), `.${basename(target)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);

@@ -98,7 +98,7 @@ export async function runExplore(args: ExploreArgv): Promise<void> {
       exportPath: () => join(dir, `uopscope-${basename(loaded.file).replace(/[^\w.-]/g, '_')}-${stamp()}.txt`),
       saveExport: async (text, typed) => {
         const path = resolve(dir, typed.startsWith('~/') ? join(homedir(), typed.slice(2)) : typed);
-        writeOutputFile(path, text, 'export');
+        writeOutputFile(path, text, 'export', [loaded.file]);
         return path;
       },
       color: colorEnabled(),

@@ -6,13 +6,15 @@ import { inputFromArgv } from '../regionOptions.js';
 import type { GraphArgv } from './args.js';
 
 export async function runGraph(args: GraphArgv): Promise<void> {
-  const region = await loadRegion(inputFromArgv(args));
+  const opts = inputFromArgv(args);
+  const region = await loadRegion(opts);
   const cfg = cfgToDot(region.instructions, buildCfg(region.instructions, { loop: args.loop }), 'cfg');
   const dg = dgToDot(region.instructions, buildDependencyGraph(region.instructions, { loop: args.loop }), 'dg');
   if (!args.cfg && !args.dg) {
     process.stdout.write(cfg + dg);
     return;
   }
-  if (args.cfg) writeOutputFile(args.cfg, cfg, 'control-flow graph');
-  if (args.dg) writeOutputFile(args.dg, dg, 'dependency graph');
+  const inputs = [opts.file, opts.raw];
+  if (args.cfg) writeOutputFile(args.cfg, cfg, 'control-flow graph', inputs);
+  if (args.dg) writeOutputFile(args.dg, dg, 'dependency graph', inputs);
 }
