@@ -309,6 +309,31 @@ function operandResources(form: ArchForm, d: DecodedInstruction): Map<number, st
 /** The latency the engine uses for one <latency> entry: the largest of its figures (SUACA waits
  *  for all inputs, so the slowest input path counts). With `sameReg`, cycles_same_reg replaces
  *  cycles; cycles_addr_index counts only when the address has an index register. */
+interface LatencyIndex {
+  hasSameReg: boolean;
+  /** per (same register, indexed) = index 2 × sameReg + indexed: each target operand's largest
+   *  entryLatency */
+  byTarget: Map<number, number>[];
+}
+const latencyIndexes = new WeakMap<readonly LatencyEntry[], LatencyIndex>();
+
+/** A form's latency entries reduced once to what fromForm reads: a file may give one form
+ *  hundreds of thousands of entries, and every line of that form would otherwise scan them all. */
+function latencyIndex(latencies: readonly LatencyEntry[]): LatencyIndex {
+  let ix = latencyIndexes.get(latencies);
+  if (ix) return ix;
+  ix = { hasSameReg: latencies.some((e) => e.cyclesSameReg !== undefined), byTarget: [new Map(), new Map(), new Map(), new Map()] };
+  for (const e of latencies) {
+    for (let k = 0; k < 4; k++) {
+      const v = entryLatency(e, k >= 2, (k & 1) === 1);
+      const m = ix.byTarget[k]!;
+      m.set(e.targetOp, Math.max(m.get(e.targetOp) ?? 0, v));
+    }
+  }
+  latencyIndexes.set(latencies, ix);
+  return ix;
+}
+
 export function entryLatency(e: LatencyEntry, sameReg: boolean, indexed: boolean): number {
   const vals: number[] = [];
   const base = sameReg && e.cyclesSameReg !== undefined ? e.cyclesSameReg : e.cycles;
@@ -396,15 +421,15 @@ function fromForm(d: DecodedInstruction, hit: { form: ArchForm; rule: MatchRule 
     uops = m.sameReg.uops; ports = m.sameReg.ports; variant = 'same_reg';
   }
   const latencies = (sameReg && m.sameReg?.latencies) || m.latencies;
-  const useSameReg = sameReg && latencies.some((e) => e.cyclesSameReg !== undefined);
+  const index = latencyIndex(latencies);
+  const useSameReg = sameReg && index.hasSameReg;
   if (useSameReg && variant === 'plain') variant = 'same_reg';
   const resOf = operandResources(form, d);
   const latencyByResource: Record<string, number> = {};
   let maxLatency = 0;
-  for (const e of latencies) {
-    const v = entryLatency(e, useSameReg, d.indexed);
+  for (const [targetOp, v] of index.byTarget[(useSameReg ? 2 : 0) + (d.indexed ? 1 : 0)]!) {
     maxLatency = Math.max(maxLatency, v);
-    for (const r of resOf.get(e.targetOp) ?? []) latencyByResource[r] = Math.max(latencyByResource[r] ?? 0, v);
+    for (const r of resOf.get(targetOp) ?? []) latencyByResource[r] = Math.max(latencyByResource[r] ?? 0, v);
   }
   // a written resource without a latency entry (implicit operand the file does not measure)
   // gets the instruction's maximum latency, at least 1
