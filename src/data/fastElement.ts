@@ -19,7 +19,12 @@ function decode(s: string): string | null {
   let bad = false;
   const out = s.replace(/&(#x[0-9a-fA-F]+|#\d+|\w+);?/g, (m, e: string) => {
     if (!m.endsWith(';')) { bad = true; return m; }
-    if (e[0] === '#') return String.fromCodePoint(e[1] === 'x' ? parseInt(e.slice(2), 16) : Number(e.slice(1)));
+    if (e[0] === '#') {
+      const cp = e[1] === 'x' ? parseInt(e.slice(2), 16) : Number(e.slice(1));
+      // a reference to no character (beyond U+10FFFF, a surrogate, NUL) is not well-formed XML
+      if (!Number.isInteger(cp) || cp < 1 || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) { bad = true; return m; }
+      return String.fromCodePoint(cp);
+    }
     const v = ENT[e];
     if (v === undefined) bad = true;
     return v ?? m;
