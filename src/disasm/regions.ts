@@ -260,7 +260,9 @@ function describeSections(input: LoadedInput): string {
 
 /** The symbol, section and end address of a function (--function NAME); UserError when absent. */
 export function functionExtent(input: LoadedInput, fname: string): { sym: { name: string; address: number }; sec: ImageSection; end: number } {
-  const name = fname;
+  // names are read with their control characters as \xNN (bytes.ts latin1), which is also how
+  // listings show them: a name typed with the characters themselves is matched the same way
+  const name = fname.replace(/[\x00-\x1f\x7f-\x9f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
   const sym = input.symbols.find((s) => s.name === name) ?? input.symbols.find((s) => s.name === `_${name}`) ?? input.symbols.find((s) => s.name.replace(/^_/, '') === name);
   if (!sym) {
     const some = [...new Set(input.symbols.map((s) => s.name).filter((n) => !n.startsWith('.L') && !n.startsWith('L')))].slice(0, 8);
