@@ -185,16 +185,23 @@ export function listRegions(input: LoadedInput): Region[] {
 
 const sameLoop = (a: Region, b: Region) => a.kind === 'loop' && b.kind === 'loop' && a.section === b.section && a.start === b.start && a.end === b.end && a.name === b.name;
 
+/** The other loops a note names by their --range (the rest are counted). */
+const OTHERS_NAMED = 5;
+
 /** Why a loop was chosen among its function's loops (for the notes). */
 function choiceWhy(f: FoundLoop, found: FoundLoop[], list: Region[], fns: number): string {
   const fn = f.fn;
   const of = fn ? `${fn}${fns > 1 ? ', the first function with a loop,' : ''}` : 'this code';
   const inner = f.group.filter((l) => l.innermost);
   if (f.group.length === 1) return `the only loop of ${of}`;
-  const others = found.filter((o) => f.group.includes(o.loop) && o.region !== f.region).map((o) => {
+  const group = new Set(f.group);
+  const rest = found.filter((o) => group.has(o.loop) && o.region !== f.region);
+  // a few named, the rest counted: a function can hold thousands of loops
+  const others = rest.slice(0, OTHERS_NAMED).map((o) => {
     const at = list.findIndex((r) => sameLoop(r, o.region));
     return `${at >= 0 ? `region ${at + 1}` : hex(o.region.start)} is ${o.region.role === 'remainder' ? 'its remainder' : o.region.role === 'prologue' ? 'its prologue' : o.region.role === 'outer' ? 'an outer loop' : 'another loop'}`;
   });
+  if (rest.length > OTHERS_NAMED) others.push(`${rest.length - OTHERS_NAMED} more loops (uopscope regions lists them)`);
   if (inner.length === 1) return `the innermost loop of ${of}${others.length ? ` (${others.join(', ')})` : ''}`;
   return `the main loop of ${of} (of its ${inner.length} innermost loops, ${MAIN_RULE}${others.length ? `; ${others.join(', ')}` : ''})`;
 }
@@ -319,7 +326,9 @@ export function resolveRegion(input: LoadedInput, sel: RegionSelection = {}): Re
         const list = listRegions(input);
         const why = loops.length === 1 ? 'its loop' : choiceWhy(m, found, list, 1).replace(/ of \S+ \(/, ' (');
         const byRegion = list.some((r) => r.kind === 'loop');
-        const how = byRegion ? '' : ` (the others: ${loops.filter((l) => !sameLoop(l, m.region)).map((l) => `--range ${hex(l.start)}:${hex(l.end)}`).join(', ')})`;
+        // at most a few of the others: a function can hold thousands of loops
+        const others = loops.filter((l) => !sameLoop(l, m.region));
+        const how = byRegion ? '' : ` (the others: ${others.slice(0, OTHERS_NAMED).map((l) => `--range ${hex(l.start)}:${hex(l.end)}`).join(', ')}${others.length > OTHERS_NAMED ? ` and ${others.length - OTHERS_NAMED} more` : ''})`;
         return { ...m.region, index: 1, note: `function ${sym.name}: analysing ${why}${how}` };
       }
     }
