@@ -69,7 +69,7 @@ export function reportFailure(err: unknown): never {
  *  test/cli/mistypes.test.ts checks that each is accepted by some command. */
 export const ALL_OPTIONS = ['arch', 'iterations', 'uops-xml', 'fallback', 'export-dir', 'hex', 'raw', 'region', 'function', 'range',
   'assembler', 'syntax', 'max-instructions', ...VARIANT_SWITCHES.map((s) => s.flag), 'port-capacity', 'issue-width', 'rs-size', 'fast', 'all-variants', 'branch', 'detail', 'json',
-  'cfg', 'dg', 'loop', 'no-loop', 'att', 'cache-dir', 'url', 'connect-timeout', 'stall-timeout', 'strict', 'repetitions', 'help', 'version',
+  'cfg', 'dg', 'loop', 'no-loop', 'att', 'cache-dir', 'url', 'connect-timeout', 'stall-timeout', 'total-timeout', 'strict', 'repetitions', 'help', 'version',
   'all', 'core', 'output', 'runs',
   ...MODEL_OPTION_NAMES];
 

@@ -14,6 +14,9 @@ import { UserError } from '../errors.js';
 
 export const DEFAULT_CONNECT_TIMEOUT_S = 5;
 export const DEFAULT_STALL_TIMEOUT_S = 30;
+/** The whole download, all attempts: a server that sends a byte just before each stall timeout
+ *  would otherwise keep it running for ever. uops.info's ~150 MB take minutes on a slow link. */
+export const DEFAULT_TOTAL_TIMEOUT_S = 2 * 3600;
 export const MAX_REDIRECTS = 5;
 /** Attempts of one transfer (the first plus resumptions / the one restart). */
 export const MAX_ATTEMPTS = 4;
@@ -27,6 +30,8 @@ export const OFFLINE_HINT = "download it on a machine with network access and ru
 export interface DownloadOptions {
   connectTimeoutS?: number;
   stallTimeoutS?: number;
+  /** seconds for the whole download, every attempt included */
+  totalTimeoutS?: number;
   /** bytes in the file so far; total when known (Content-Length / Content-Range) */
   onProgress?: (done: number, total: number | null) => void;
 }
@@ -183,6 +188,9 @@ export async function downloadFile(url: string, file: string, opts: DownloadOpti
     connectTimeoutS: opts.connectTimeoutS ?? DEFAULT_CONNECT_TIMEOUT_S,
     stallTimeoutS: opts.stallTimeoutS ?? DEFAULT_STALL_TIMEOUT_S,
   };
+  const totalS = opts.totalTimeoutS ?? DEFAULT_TOTAL_TIMEOUT_S;
+  const deadline = Date.now() + totalS * 1000;
+  const tooLong = () => new UserError(`cannot download ${url}: it took longer than ${seconds(totalS)} in all — try again later, or ${OFFLINE_HINT}`);
   const base = { 'accept-encoding': 'identity', 'user-agent': 'uopscope (data fetch)' };
   let size = 0;
   let total: number | null = null;
@@ -201,6 +209,7 @@ export async function downloadFile(url: string, file: string, opts: DownloadOpti
     // broke lands after the pipeline rejects, and a resume from a size measured before it would
     // append those bytes twice (seen as a corrupt file under load)
     let closed: Promise<void> | null = null;
+    if (Date.now() > deadline) throw tooLong();
     try {
       const cur = await open(url, headers, t, url);
       a = cur;
@@ -235,6 +244,7 @@ export async function downloadFile(url: string, file: string, opts: DownloadOpti
       const count = new Transform({
         transform(chunk: Buffer, _enc, cb) {
           cur.touch();
+          if (Date.now() > deadline) { cb(tooLong()); return; }
           got += chunk.length;
           if (got > MAX_BYTES) { cb(new UserError(`cannot download ${url}: more than ${mb(MAX_BYTES)} arrived, larger than any uops.info file — check the URL`)); return; }
           if (total !== null && got > total) { cb(new UserError(`cannot download ${url}: the server sent more than the ${total} bytes it announced — try again later, or ${OFFLINE_HINT}`)); return; }

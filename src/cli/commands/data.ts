@@ -24,11 +24,13 @@ export const dataCommand: CommandModule = (y: Argv) =>
           c.option('url', { type: 'string', default: UOPS_INFO_URL, describe: 'where to download from (http:// or https://)' })
             // for tests and slow links; documented in docs/data.md, not in --help
             .option('connect-timeout', { type: 'number', hidden: true, describe: 'seconds to wait for a connection (default 5, or $UOPSCOPE_FETCH_CONNECT_TIMEOUT)' })
-            .option('stall-timeout', { type: 'number', hidden: true, describe: 'seconds without data before a transfer counts as broken (default 30, or $UOPSCOPE_FETCH_STALL_TIMEOUT)' }),
+            .option('stall-timeout', { type: 'number', hidden: true, describe: 'seconds without data before a transfer counts as broken (default 30, or $UOPSCOPE_FETCH_STALL_TIMEOUT)' })
+            .option('total-timeout', { type: 'number', hidden: true, describe: 'seconds for the whole download (default 7200, or $UOPSCOPE_FETCH_TOTAL_TIMEOUT)' }),
         async (argv) => (await work()).runFetch(String(argv.url), {
           cacheDir: argv['cache-dir'] as string | undefined,
           connectTimeout: argv['connect-timeout'] as number | undefined,
           stallTimeout: argv['stall-timeout'] as number | undefined,
+          totalTimeout: argv['total-timeout'] as number | undefined,
         }))
         .command('measure [file]', 'characterize this machine\'s core: the forms of a region, or every form with --all (docs/characterize.md)', (c) =>
           addInputOptions(c)

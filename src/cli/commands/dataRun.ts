@@ -7,7 +7,7 @@ import { removeImport } from '../../data/cache.js';
 import { listMeasuredArchs, removeMeasured, shippedMeasuredPath, userMeasuredPath } from '../../data/measuredFormat.js';
 import { parseArch } from '../config.js';
 import { originInfo } from '../../data/origins.js';
-import { checkDownloadedXml, DEFAULT_CONNECT_TIMEOUT_S, DEFAULT_STALL_TIMEOUT_S, downloadFile, removeStaleDownloads, tempDownloadPath, type DownloadResult } from '../../data/fetch.js';
+import { checkDownloadedXml, DEFAULT_CONNECT_TIMEOUT_S, DEFAULT_STALL_TIMEOUT_S, DEFAULT_TOTAL_TIMEOUT_S, downloadFile, removeStaleDownloads, tempDownloadPath, type DownloadResult } from '../../data/fetch.js';
 import { downloadBar, progressBar } from '../progress.js';
 import { makeDirs } from '../../mkdirs.js';
 
@@ -74,17 +74,19 @@ export interface FetchCliOptions {
   connectTimeout?: number;
   /** seconds; also UOPSCOPE_FETCH_STALL_TIMEOUT */
   stallTimeout?: number;
+  /** seconds for the whole download; also UOPSCOPE_FETCH_TOTAL_TIMEOUT */
+  totalTimeout?: number;
   /** where the progress bar goes (a terminal only) */
   stderr?: NodeJS.WriteStream;
   /** where the summary goes (tests) */
   stdout?: NodeJS.WritableStream;
 }
 
-function seconds(flag: string, env: string, given: number | undefined, dflt: number): number {
+function seconds(flag: string, env: string, given: number | undefined, dflt: number, max = 3600): number {
   const raw = given ?? process.env[env];
   if (raw === undefined || raw === '') return dflt;
   const n = Number(raw);
-  if (!Number.isFinite(n) || n <= 0 || n > 3600) throw new UserError(`${given !== undefined ? `--${flag}` : env} must be a number of seconds between 0 and 3600, not '${raw}'`);
+  if (!Number.isFinite(n) || n <= 0 || n > max) throw new UserError(`${given !== undefined ? `--${flag}` : env} must be a number of seconds between 0 and ${max}, not '${raw}'`);
   return n;
 }
 
@@ -97,6 +99,7 @@ function seconds(flag: string, env: string, given: number | undefined, dflt: num
 export async function runFetch(url: string, opts: FetchCliOptions = {}): Promise<void> {
   const connectTimeoutS = seconds('connect-timeout', 'UOPSCOPE_FETCH_CONNECT_TIMEOUT', opts.connectTimeout, DEFAULT_CONNECT_TIMEOUT_S);
   const stallTimeoutS = seconds('stall-timeout', 'UOPSCOPE_FETCH_STALL_TIMEOUT', opts.stallTimeout, DEFAULT_STALL_TIMEOUT_S);
+  const totalTimeoutS = seconds('total-timeout', 'UOPSCOPE_FETCH_TOTAL_TIMEOUT', opts.totalTimeout, DEFAULT_TOTAL_TIMEOUT_S, 7 * 24 * 3600);
   const root = cacheRoot(opts.cacheDir);
   let made: string | undefined;
   try {
@@ -124,7 +127,7 @@ export async function runFetch(url: string, opts: FetchCliOptions = {}): Promise
   try {
     let got: DownloadResult;
     try {
-      got = await downloadFile(url, tmp, { connectTimeoutS, stallTimeoutS, onProgress: (d, t) => bar.update(d, t) });
+      got = await downloadFile(url, tmp, { connectTimeoutS, stallTimeoutS, totalTimeoutS, onProgress: (d, t) => bar.update(d, t) });
     } finally {
       bar.done();
     }
