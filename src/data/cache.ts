@@ -4,7 +4,7 @@
 //
 //   <cache root>/v<N>/index.json            { version, source, date, importedAt, dir, archs }
 //   <cache root>/v<N>/import-<stamp>/SKL.json  { version, arch, forms: ArchForm[] }
-import { existsSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { UserError } from '../errors.js';
 import { writeFileAtomic } from '../atomicWrite.js';
@@ -102,6 +102,13 @@ export async function importUopsXml(file: string, opts: ImportOptions = {}): Pro
   });
   if (parsed.forms === 0) throw new UserError(`${file} holds no <instruction> elements — is it uops.info's instructions.xml?`);
   const base = cacheDir(opts.cacheDir);
+  return withImportLock(base, () => publish(base, archs, parsed, source, opts));
+}
+
+/** Writes the import's directory, points the index at it and removes the others: under the
+ *  import lock, so that a concurrent import cannot remove a directory this one is writing or has
+ *  just published. */
+function publish(base: string, archs: Map<string, ArchEncoder>, parsed: { forms: number; date?: string }, source: string, opts: ImportOptions): CacheIndex {
   const stamp = `import-${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`;
   try {
     writeArchDir(join(base, stamp), archs);
@@ -130,6 +137,50 @@ export async function importUopsXml(file: string, opts: ImportOptions = {}): Pro
     }
   }
   return index;
+}
+
+/** How long an import waits for another one to finish publishing (it holds the lock for the
+ *  seconds its files take to write). */
+export const IMPORT_LOCK_WAIT_MS = 10 * 60_000;
+
+/**
+ * Runs `work` holding `<base>/.import.lock` (created exclusively, holding the holder's pid): a
+ * lock whose holder is gone (killed) is taken over; a live holder is waited for, up to
+ * IMPORT_LOCK_WAIT_MS. Imports and removals serialise on it.
+ */
+export async function withImportLock<T>(base: string, work: () => T): Promise<T> {
+  const lock = join(base, '.import.lock');
+  const until = Date.now() + IMPORT_LOCK_WAIT_MS;
+  for (;;) {
+    let fd: number;
+    try {
+      makeDirs(base);
+      fd = openSync(lock, 'wx');
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== 'EEXIST') throw new UserError(`cannot lock the cache in ${base}: ${code ?? String(e)} — set UOPSCOPE_CACHE_DIR to a writable directory`);
+      const holder = Number(readFileSafe(lock).trim());
+      if (!Number.isInteger(holder) || holder <= 0 || !alive(holder)) { rmSync(lock, { force: true }); continue; }
+      if (Date.now() > until) throw new UserError(`another uopscope (pid ${holder}) has been importing into ${base} for over ${IMPORT_LOCK_WAIT_MS / 60_000} minutes; wait for it, or remove ${lock} if it is gone`);
+      await new Promise((r) => setTimeout(r, 100));
+      continue;
+    }
+    try {
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return work();
+    } finally {
+      rmSync(lock, { force: true });
+    }
+  }
+}
+
+function readFileSafe(path: string): string {
+  try { return readFileSync(path, 'utf8'); } catch { return ''; }
+}
+
+function alive(pid: number): boolean {
+  try { process.kill(pid, 0); return true; } catch (e) { return (e as NodeJS.ErrnoException).code === 'EPERM'; }
 }
 
 /** Forms of one architecture from the imported cache, or null when it was not imported. */
