@@ -20,6 +20,12 @@ export class UserError extends Error {
 const USER_ERROR = Symbol.for('uopscope.UserError');
 Object.defineProperty(UserError.prototype, USER_ERROR, { value: true });
 
+/** Text shown on a terminal with its control characters (C0, DEL, C1, line and paragraph
+ *  separators) as \xNN, whole: a file name in a heading or a listing cannot drive the terminal. */
+export function escapeControls(s: string): string {
+  return s.replace(/[\x00-\x1f\x7f-\x9f\u2028\u2029]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
 /**
  * Text from an input, made safe to quote in a one-line message: control characters (C0, DEL,
  * C1, also newlines) become \xNN escapes and anything longer than `max` is cut with '…'.

@@ -2,7 +2,7 @@
 import { DEFAULT_MAX_INSTRUCTIONS, maxCodeBytes, raiseHint } from './limits.js';
 import { readFileSync, readSync, statSync, type Stats } from 'node:fs';
 import { extname } from 'node:path';
-import { UserError } from '../errors.js';
+import { UserError, escapeControls } from '../errors.js';
 import { type AsmSyntax, MARKER_PREFIX, assemble } from './assemble.js';
 import { isElf, readElf } from './formats/elf.js';
 import { mergeOverlappingSections, type BinaryImage } from './formats/image.js';
@@ -107,7 +107,14 @@ export function readStdin(what: string, fd = 0, isTTY = Boolean(process.stdin.is
   return out;
 }
 
+/** The input, named as every heading, note, listing and export shows it: the file name with its
+ *  control characters as \xNN (a name is text the user did not necessarily choose). */
 export async function loadInput(opts: InputOptions): Promise<LoadedInput> {
+  const input = await readInput(opts);
+  return { ...input, file: escapeControls(input.file) };
+}
+
+async function readInput(opts: InputOptions): Promise<LoadedInput> {
   const given = [opts.file !== undefined, opts.hex !== undefined, opts.raw !== undefined].filter(Boolean).length;
   if (given === 0) throw new UserError('no input: pass a FILE, --hex BYTES or --raw FILE');
   if (given > 1) throw new UserError('more than one input: pass only one of FILE, --hex BYTES, --raw FILE');

@@ -3,7 +3,7 @@
 
 import type { Argv } from 'yargs';
 import { BUILTIN_DEFAULTS, CONFIG_KEYS, configPath, effectiveSettings, parseConfigValue, readConfig, writeConfig, type UserConfig } from '../config.js';
-import { UserError } from '../../errors.js';
+import { UserError, escapeControls } from '../../errors.js';
 import type { ArchName } from '../../data/types.js';
 
 /** Checks that an architecture exists before it is saved (the machine models decide). */
@@ -38,9 +38,9 @@ export function runConfig(action: string, key: string | undefined, value: string
     return [
       `arch: ${eff.arch.value} (${from(eff.arch.from)})`,
       `iterations: ${eff.iterations.value} (${from(eff.iterations.from)})`,
-      `export-dir: ${eff['export-dir'].value === '.' ? 'the current directory' : eff['export-dir'].value} (${from(eff['export-dir'].from)})`,
+      `export-dir: ${eff['export-dir'].value === '.' ? 'the current directory' : escapeControls(eff['export-dir'].value)} (${from(eff['export-dir'].from)})`,
       `model: ${eff.model.value} (${from(eff.model.from)})`,
-      `config file: ${configPath(env)}`,
+      `config file: ${escapeControls(configPath(env))}`,
       '',
     ].join('\n');
   }

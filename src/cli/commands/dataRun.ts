@@ -1,7 +1,7 @@
 // The work of `uopscope data import | list | fetch | remove` (see data.ts for the options), loaded
 // only when one of them runs.
 import { existsSync, rmdirSync, rmSync } from 'node:fs';
-import { UserError, printable } from '../../errors.js';
+import { UserError, printable, escapeControls } from '../../errors.js';
 import { importUopsXml, listDataSources, cacheRoot, type CacheIndex } from '../../data/index.js';
 import { removeImport } from '../../data/cache.js';
 import { listMeasuredArchs, removeMeasured, shippedMeasuredPath, userMeasuredPath } from '../../data/measuredFormat.js';
@@ -33,7 +33,7 @@ export function runList(cacheDir?: string, json = false): void {
   if (json) { process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`); return; }
   const table = [['arch', 'name', 'source', 'figures', 'forms', 'date', 'from'],
     ...rows.map((r) => [r.arch, r.name ?? '', r.kind, originInfo(r.origin).listText,
-      `${r.forms}${r.placeholders ? ` (+${r.placeholders} placeholders)` : ''}${r.unused ? ` (+${r.unused} failed checks, not used)` : ''}`, r.date ?? '', r.path])];
+      `${r.forms}${r.placeholders ? ` (+${r.placeholders} placeholders)` : ''}${r.unused ? ` (+${r.unused} failed checks, not used)` : ''}`, escapeControls(r.date ?? ''), escapeControls(r.path)])];
   const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
   process.stdout.write(table.map((row) => `${row.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()}\n`).join(''));
   process.stdout.write('Per line, the first of these sources that has figures for the form is used, in the order listed.\n');
@@ -50,7 +50,7 @@ export function runRemove(what: string, archs: string[], cacheDir?: string): voi
   if (what === 'imported') {
     if (archs.length) throw new UserError(`data remove imported takes no architecture (it removes the whole imported file); remove '${printable(archs.join(' '), 40)}'`);
     const idx = removeImport(cacheDir);
-    process.stdout.write(idx ? `removed the imported uops.info data (${idx.source}, ${idx.forms} forms) from ${root}\n` : `no imported uops.info data in ${root}: nothing to remove\n`);
+    process.stdout.write(idx ? `removed the imported uops.info data (${escapeControls(idx.source)}, ${idx.forms} forms) from ${root}\n` : `no imported uops.info data in ${root}: nothing to remove\n`);
     return;
   }
   const names = archs.length ? archs.map((a) => parseArch(a, 'data remove measured')) : listMeasuredArchs(cacheDir);
