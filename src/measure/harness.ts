@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { cacheRoot, packageRoot } from '../data/paths.js';
 import { printable, UserError } from '../errors.js';
 import { makeDirs } from '../mkdirs.js';
+import { decodeRegion } from '../disasm/decode.js';
 
 /** The compilers tried, in order ($CC first when set). */
 export function compilers(): string[] {
@@ -106,7 +107,8 @@ export interface HarnessOptions {
   /** x86 number (0 = rax … 15 = r15, not 4) of a register the region does not touch */
   counter: number;
   /** the xmm register (0 … 15) the region does not touch, which holds the harness's stack
-   *  pointer while the region runs (prepare.ts picks it; 15 when not given) */
+   *  pointer while the region runs (prepare.ts picks it; when not given, the highest one the
+   *  decoded body does not name) */
   stash?: number;
   repetitions?: number;
   timeoutSeconds?: number;
@@ -127,9 +129,22 @@ function harnessArgs(body: Uint8Array, o: HarnessOptions): { args: string[]; tim
   if (body.length === 0 || body.length > MAX_BODY_BYTES) throw new UserError(`the region has ${body.length} bytes of code; uopscope measure takes 1 to ${MAX_BODY_BYTES}`);
   const timeout = o.timeoutSeconds ?? DEFAULT_TIMEOUT_S;
   const args = [o.counter, o.repetitions ?? DEFAULT_REPETITIONS, timeout, o.maxPages ?? DEFAULT_MAX_PAGES].map(String);
-  args.push(`x${o.stash ?? 15}`);
+  args.push(`x${o.stash ?? freeXmm(body)}`);
   for (const s of o.startValues ?? []) args.push(`${s.number}=${BigInt.asUintN(64, s.value)}`);
   return { args, timeout };
+}
+
+/** The highest xmm register the body's instructions do not read or write (the stash must not be
+ *  one the region touches: it would overwrite the harness's stack pointer). */
+function freeXmm(body: Uint8Array): number {
+  const used = new Set<string>();
+  try {
+    for (const i of decodeRegion(body, 0, 64, 'the measured code')) for (const r of [...i.reads, ...i.writes]) used.add(r);
+  } catch {
+    return 15;   // undecodable: it faults before reaching the epilogue
+  }
+  for (let n = 15; n >= 0; n--) if (!used.has(`XMM${n}`)) return n;
+  throw new UserError('the code uses every vector register xmm0 to xmm15: the measurement harness has none left to keep its stack pointer in');
 }
 
 function harnessOutput(exe: string, status: number | null, stdout: string, stderr: string): HarnessResult {

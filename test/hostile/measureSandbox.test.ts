@@ -147,3 +147,9 @@ start:
   mov r13, 0x7ff8000000000000
   mov qword ptr [r12 + 40], r13
 `;
+
+test('without a stash given, the harness keeps its stack pointer in an xmm register the code does not touch', { skip }, () => {
+  // xmm15 written by the region: with the stack pointer kept there, the return would crash
+  const r = run('pxor xmm15, xmm15\n  paddq xmm14, xmm15\n  add rax, rbx');
+  assert.ok(r.ok, JSON.stringify(r));
+});
