@@ -196,17 +196,22 @@ function partitionLoops(sec: ImageSection, p: Partition, dec: Decoder, ins: Inst
   const order: number[] = [];
   const rpoNum = new Int32Array(nb).fill(-1);
   const visited = new Uint8Array(nb);
+  // depth-first search with the stack as two typed arrays (a block and its next successor)
+  const stackB = new Int32Array(nb + 1);
+  const stackK = new Int32Array(nb + 1);
   const dfs = (root: number) => {
-    const stack: [number, number][] = [[root, 0]];
+    let sp = 0;
+    stackB[0] = root; stackK[0] = 0;
     visited[root] = 1;
     const post: number[] = [];
-    while (stack.length) {
-      const top = stack.at(-1)!;
-      const b = blocks[top[0]]!;
-      if (top[1] < b.succ.length) {
-        const s = b.succ[top[1]++]!;
-        if (!visited[s]) { visited[s] = 1; stack.push([s, 0]); }
-      } else { post.push(top[0]); stack.pop(); }
+    while (sp >= 0) {
+      const b = blocks[stackB[sp]!]!;
+      const k = stackK[sp]!;
+      if (k < b.succ.length) {
+        stackK[sp] = k + 1;
+        const s = b.succ[k]!;
+        if (!visited[s]) { visited[s] = 1; sp++; stackB[sp] = s; stackK[sp] = 0; }
+      } else { post.push(stackB[sp]!); sp--; }
     }
     return post.reverse();
   };
@@ -257,12 +262,13 @@ function partitionLoops(sec: ImageSection, p: Partition, dec: Decoder, ins: Inst
   const post = new Int32Array(nb).fill(-1);
   let clock = 0;
   for (const t of tops) {
-    const stack: [number, number][] = [[t, 0]];
+    let sp = 0;
+    stackB[0] = t; stackK[0] = 0;
     pre[t] = clock++;
-    while (stack.length) {
-      const top = stack.at(-1)!;
-      const ch = kids[top[0]]!;
-      if (top[1] < ch.length) { const c = ch[top[1]++]!; pre[c] = clock++; stack.push([c, 0]); } else { post[top[0]] = clock++; stack.pop(); }
+    while (sp >= 0) {
+      const ch = kids[stackB[sp]!]!;
+      const k = stackK[sp]!;
+      if (k < ch.length) { stackK[sp] = k + 1; const c = ch[k]!; pre[c] = clock++; sp++; stackB[sp] = c; stackK[sp] = 0; } else { post[stackB[sp]!] = clock++; sp--; }
     }
   }
   const dominates = (h: number, b: number): boolean => pre[h]! >= 0 && pre[b]! >= 0 && pre[h]! <= pre[b]! && post[b]! <= post[h]!;
