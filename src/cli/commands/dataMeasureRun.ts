@@ -10,7 +10,7 @@ import { parseArchName } from '../../data/archName.js';
 import { packageRoot } from '../../data/paths.js';
 import { userMeasuredPath, type MeasuredProvenance } from '../../data/measuredFormat.js';
 import type { ArchName } from '../../data/types.js';
-import type { InputOptions, RegionSelection } from '../../disasm/types.js';
+import type { DecodedInstruction, InputOptions, RegionSelection } from '../../disasm/types.js';
 import { cpuidText, hostCore } from '../../measure/host.js';
 import { runHarness } from '../../measure/harness.js';
 import { allInstructions, cpuFlags } from '../../measure/characterize/allForms.js';
@@ -29,6 +29,8 @@ export interface DataMeasureArgs {
   cacheDir?: string;
   /** the command line as typed after `uopscope` (for the file's provenance) */
   argv: readonly string[];
+  /** the whole command line instead, when not `uopscope …` (a script) */
+  command?: string;
 }
 
 const quote = (a: string): string => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
@@ -40,9 +42,19 @@ function wholeIn(v: number | undefined, lo: number, hi: number, name: string): n
 }
 
 export async function runDataMeasure(input: (InputOptions & RegionSelection) | null, a: DataMeasureArgs): Promise<void> {
-  if (process.platform !== 'linux' || process.arch !== 'x64') throw new UserError(`uopscope data measure runs benchmarks natively and needs Linux on x86-64 (this is ${process.platform} ${process.arch})`);
   if (a.all && input) throw new UserError('data measure: give a FILE (its region\'s forms) or --all (every form), not both');
   if (!a.all && !input) throw new UserError('data measure: name the code whose forms to measure (FILE, --hex, --raw, with region options) or measure every form with --all');
+  if (a.all) {
+    const r = allInstructions(cpuFlags(readFileSync('/proc/cpuinfo', 'utf8')));
+    await characterizeHost(r.instrs, `${r.instrs.length} forms the host's flags allow (${r.unsupported} need extensions it lacks)`, a);
+  } else {
+    await characterizeHost((await analyseRegion({ ...input!, loop: false })).region.instructions, 'the region\'s forms', a);
+  }
+}
+
+/** Characterizes the forms among `instrs` on this host into the core's measured file. */
+export async function characterizeHost(instrs: readonly DecodedInstruction[], note: string, a: DataMeasureArgs): Promise<void> {
+  if (process.platform !== 'linux' || process.arch !== 'x64') throw new UserError(`uopscope data measure runs benchmarks natively and needs Linux on x86-64 (this is ${process.platform} ${process.arch})`);
   const repetitions = wholeIn(a.repetitions, 10, 10000, 'repetitions');
   const runs = wholeIn(a.runs, 1, 100, 'runs');
   const host = hostCore();
@@ -65,8 +77,6 @@ export async function runDataMeasure(input: (InputOptions & RegionSelection) | n
   const output = a.output ?? userMeasuredPath(arch, a.cacheDir);
 
   const load0 = loadavg();
-  const { instrs, note } = a.all ? (() => { const r = allInstructions(cpuFlags(cpuinfo)); return { instrs: r.instrs, note: `${r.instrs.length} forms the host's flags allow (${r.unsupported} need extensions it lacks)` }; })()
-    : { instrs: (await analyseRegion({ ...input!, loop: false })).region.instructions, note: 'the region\'s forms' };
   const { forms, excluded } = formsOf(instrs);
   const hyp = await hypotheses(arch, forms.map((f) => f.decoded), a.cacheDir);
 
@@ -78,7 +88,7 @@ export async function runDataMeasure(input: (InputOptions & RegionSelection) | n
   const version = (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version?: string }).version ?? 'unknown';
   const provenance: Omit<MeasuredProvenance, 'date'> = {
     cpu: host.modelName || 'unknown', cpuid: cpuidText(host), microcode, kernel: `${type()} ${release()}`, virtualMachine: host.virtual,
-    uopscope: version, command: ['uopscope', ...a.argv].map(quote).join(' '), core: { arch, why }, counters,
+    uopscope: version, command: a.command ?? ['uopscope', ...a.argv].map(quote).join(' '), core: { arch, why }, counters,
   };
 
   const runner = new NativeRunner({ ...(repetitions ? { repetitions } : {}), ...(runs ? { runs } : {}), ...(a.cacheDir !== undefined ? { cacheDir: a.cacheDir } : {}) });

@@ -83,7 +83,8 @@ export function formOf(d: DecodedInstruction): { form: FormSpec } | { key: strin
     for (let i = 0; i < ins.opCount; i++) {
       const k = ins.opKind(i);
       const o = d.operands[i];
-      const read = o?.read ?? false, write = o?.write ?? false;
+      // a zero idiom's sample (xor eax, eax) reads nothing; the form, with two registers, reads both
+      const read = (o?.read ?? false) || (d.zeroIdiom && k === OpKind.Register), write = o?.write ?? false;
       if (k === OpKind.Register) {
         const r = ins.opRegister(i);
         const c = classOf(r);
@@ -94,7 +95,7 @@ export function formOf(d: DecodedInstruction): { form: FormSpec } | { key: strin
         if (c.cls.startsWith('gpr')) explicitRegs.add(c.n);
       } else if (k === OpKind.Memory) {
         slots.push({ op: i, kind: 'mem', read: d.memory?.read ?? read, write: d.memory?.write ?? write });
-      } else if (k >= OpKind.Immediate8 && k <= OpKind.Immediate8to64) {
+      } else if ((OpKind[k] ?? '').startsWith('Immediate')) {
         slots.push({ op: i, kind: 'imm', read: false, write: false });
       } else {
         return { key: d.signature, why: `operand ${i + 1} is of a kind the generators do not build (${OpKind[k]})` };

@@ -59,6 +59,10 @@ export function measuredForm(r: FormResult, code?: string): MeasuredForm {
   if (r.fusedUops && Number.isInteger(r.fusedUops.value) && !r.fusedUops.inconsistent) uops.fused = r.fusedUops.value;
   else if (r.fusedUops) failed.push(`fused-domain µops: ${r.fusedUops.inconsistent ?? `not a whole number (${r.fusedUops.value.toFixed(2)})`}`);
   if (r.portsInconsistent) failed.push(`port usage: ${r.portsInconsistent}`);
+  // without port numbers (a core uopscope has no model of) the unfused count is not known
+  if (unnamed > 0 || (ports.length === 0 && !r.eliminated && r.ports.length === 0 && uops.fused === undefined)) {
+    failed.push('unfused µops unknown: the port usage could not be written in port numbers on this core (the count given is only what was found)');
+  }
   for (const n of r.notes) {
     if (/not a whole number/.test(n)) failed.push(n); else if (!/^port usage inconsistent/.test(n)) notes.push(n);
   }

@@ -31,8 +31,9 @@ export function formsOf(instrs: readonly DecodedInstruction[]): { forms: { spec:
   const excluded = new Map<string, Excluded>();
   for (const d of instrs) {
     const f = formOf(d);
-    if ('form' in f) { if (!forms.has(f.form.key)) forms.set(f.form.key, { spec: f.form, decoded: d }); }
-    else if (!excluded.has(f.key)) excluded.set(f.key, { key: f.key, intel: d.intel, why: f.why });
+    // a later sample of a form can be built where an earlier one could not (lea with a base register)
+    if ('form' in f) { if (!forms.has(f.form.key)) forms.set(f.form.key, { spec: f.form, decoded: d }); excluded.delete(f.form.key); }
+    else if (!excluded.has(f.key) && !forms.has(f.key)) excluded.set(f.key, { key: f.key, intel: d.intel, why: f.why });
   }
   return { forms: [...forms.values()], excluded: [...excluded.values()] };
 }

@@ -114,3 +114,24 @@ test('add r64, m64: micro-fused load-op, address → result latency through the 
   assert.equal(r.unfusedUops, 2);
   assert.deepEqual(ports(r), ['1*p0156', '1*p23']);
 });
+
+test('the results in the measured-figures format: they validate, operands as references', async () => {
+  const { measuredForm, measuredMachine } = await import('../../../src/measure/characterize/measuredOut.js');
+  const { validateMeasured, MEASURED_FORMAT, MEASURED_VERSION } = await import('../../../src/data/measuredFormat.js');
+  const mul = measuredForm(run('48f7e3'), 'Mul_rm64');
+  const load = measuredForm(run('480303'));
+  const file = {
+    format: MEASURED_FORMAT, version: MEASURED_VERSION, arch: 'SKL',
+    provenance: { cpu: 'virtual', cpuid: 'virtual', microcode: 'unknown', kernel: 'none', virtualMachine: false, date: '2026-11-27T12:00:00Z', uopscope: '0.1.0', command: 'test', core: { arch: 'SKL', why: 'test' } },
+    machine: measuredMachine(machine),
+    forms: { 'MUL (R64)': mul, 'ADD (R64, M64)': load },
+  };
+  const v = validateMeasured(file);
+  assert.ok('file' in v, 'error' in v ? v.error : '');
+  assert.deepEqual(mul.latencies.find((l) => l.from === 'RAX' && l.to === 'RDX')?.cycles, 4);
+  assert.deepEqual(mul.ports, [{ uops: 1, ports: 'p1', from: 'measured' }, { uops: 1, ports: 'p5', from: 'measured' }]);
+  assert.deepEqual(mul.uops, { fused: 2, unfused: 2 });
+  assert.equal(mul.check.status, 'passed', JSON.stringify(mul.check));
+  assert.equal(load.latencies.find((l) => l.from === 'o1.base')?.cycles, 6);
+  assert.deepEqual(load.uops, { fused: 1, unfused: 2 });
+});
