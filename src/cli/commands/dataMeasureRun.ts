@@ -98,7 +98,7 @@ export async function characterizeHost(instrs: readonly DecodedInstruction[], no
   const bar = formBar();
   let result;
   try {
-    result = runSession(forms, { runner, arch, output, provenance, hypotheses: hyp, onForm: bar.update, stop: () => stop });
+    result = await runSession(forms, { runner, arch, output, provenance, hypotheses: hyp, onForm: bar.update, stop: () => stop });
   } finally {
     bar.done();
     process.off('SIGINT', onInt);

@@ -1,7 +1,8 @@
 // The forms to characterize and the instances the benchmarks are made of. A form is taken from a
 // decoded instruction (its uops.info-style signature is its key); an instance is that
 // instruction with its renamable registers (the encoding's reg, r/m, vvvv and is4 fields) set to
-// the registers a benchmark chooses and its memory operand on a chosen base register. Registers
+// the registers a benchmark chooses and its memory operand on a chosen base register (an index
+// becomes that register too; a displacement stays, a RIP-relative one is dropped). Registers
 // the opcode fixes (shl's cl, mul's rdx:rax) and immediates stay as in the sample.
 
 import type { DecodedInstruction } from '../../disasm/types.js';
@@ -140,11 +141,15 @@ export function instance(form: FormSpec, a: Assignment): Instruction {
       const n = a.regs.get(s.op);
       if (n !== undefined) ins.setOpRegister(s.op, reg(s.cls!, n));
     } else if (s.kind === 'mem' && a.base !== undefined) {
+      // the address keeps its shape (an index, a displacement: lea [rax+rax*4] is not lea [rax],
+      // which some cores execute as a move); the index is the base register itself, so the
+      // address depends on one register and stays inside the harness's mapped pattern
+      const indexed = ins.memoryIndex !== Register.None;
+      const rip = ins.memoryBase === Register.RIP || ins.memoryBase === Register.EIP;
       ins.memoryBase = reg('gpr64', a.base);
-      ins.memoryIndex = Register.None;
-      ins.memoryIndexScale = 1;
-      ins.memoryDisplacement = 0n;
-      ins.memoryDisplSize = 0;
+      ins.memoryIndex = indexed ? reg('gpr64', a.base) : Register.None;
+      if (!indexed) ins.memoryIndexScale = 1;
+      if (rip) { ins.memoryDisplacement = 0n; ins.memoryDisplSize = 0; }
     }
   }
   return ins;

@@ -82,7 +82,7 @@ export interface SessionResult {
 }
 
 /** Runs the characterization of `forms`, resuming from the output file when it is this host's. */
-export function runSession(forms: readonly { spec: FormSpec; decoded: DecodedInstruction }[], o: SessionOptions): SessionResult {
+export async function runSession(forms: readonly { spec: FormSpec; decoded: DecodedInstruction }[], o: SessionOptions): Promise<SessionResult> {
   const now = (): string => new Date().toISOString().replace(/\.\d+Z$/, 'Z');
   const existing = readMeasured(o.output);
   if (existing && (existing.provenance.cpuid !== o.provenance.cpuid || existing.provenance.cpu !== o.provenance.cpu || existing.arch !== o.arch)) {
@@ -96,10 +96,22 @@ export function runSession(forms: readonly { spec: FormSpec; decoded: DecodedIns
   const measured: FormResult[] = [];
   let stopped = false;
   o.onForm?.(0, todo.length, '');
+  // the event loop gets a turn between forms: a SIGINT handler runs only then
+  const turn = (): Promise<void> => new Promise((res) => setImmediate(res));
   for (const [k, f] of todo.entries()) {
+    await turn();
     if (o.stop?.()) { stopped = true; break; }
     const hyp = o.hypotheses.forms.get(f.spec.key);
-    const r = characterizeForm(o.runner, f.spec, { machine, blockers: o.hypotheses.blockers, ...(hyp ? { hypothesis: hyp } : {}) });
+    let r: FormResult;
+    try {
+      r = characterizeForm(o.runner, f.spec, { machine, blockers: o.hypotheses.blockers, ...(hyp ? { hypothesis: hyp } : {}) });
+    } catch (e) {
+      // Ctrl-C at a terminal reaches the harness too, which then fails: a stop, not an error
+      await turn();
+      if (o.stop?.()) { stopped = true; break; }
+      throw e;
+    }
+    await turn();
     if (o.stop?.()) { stopped = true; break; }   // interrupted inside: its figures are incomplete
     measured.push(r);
     const code = f.decoded.memory ? `${f.decoded.code}:m` : f.decoded.code;

@@ -56,3 +56,27 @@ test('a region\'s forms into a file that validates; a second run keeps them', { 
   assert.equal(other.status, 2);
   assert.match(other.stderr, /holds figures measured on .*SKL/);
 });
+
+test('SIGINT stops after the current form and keeps what is done; a rerun continues', { skip: !linux && 'Linux x86-64 only', timeout: 300_000 }, async () => {
+  const { spawn } = await import('node:child_process');
+  const { existsSync, readFileSync } = await import('node:fs');
+  const out = join(dir, 'int.json');
+  // four forms: add, imul, xor, or (r64, r64)
+  const args = ['--import', 'tsx', 'src/cli/main.cts', 'data', 'measure', '--hex', '4801d8480fafc34831d84809d8', '--core', 'SKL', '-o', out, '--runs', '1', '--repetitions', '10'];
+  const child = spawn(process.execPath, args, { env: { ...process.env, UOPSCOPE_CONFIG_DIR: join(dir, 'cfg'), UOPSCOPE_CACHE_DIR: join(dir, 'cache') } });
+  let stdout = '';
+  child.stdout.on('data', (b) => { stdout += String(b); });
+  const formsIn = (): number => { try { return Object.keys(JSON.parse(readFileSync(out, 'utf8')).forms).length; } catch { return 0; } };
+  while (!(existsSync(out) && formsIn() >= 1) && child.exitCode === null) await new Promise((r) => setTimeout(r, 50));
+  child.kill('SIGINT');
+  const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+  const kept = formsIn();
+  assert.ok(kept >= 1 && kept <= 4, `forms kept: ${kept}`);
+  if (kept < 4) {
+    assert.equal(code, 130, stdout);
+    assert.match(stdout, /interrupted: run the same command again to continue/);
+  }
+  const again = uopscope(args.slice(5));
+  assert.equal(again.status, 0, again.stderr);
+  assert.match(again.stdout, new RegExp(`${kept} already in the file, ${4 - kept} measured now`));
+});
