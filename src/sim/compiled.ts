@@ -2,7 +2,7 @@
 // dependencies grouped per consumer line and distinct producer (line, previous iteration or not),
 // with the reverse lists for waking consumers. Built once per engine; pure.
 
-import type { MachineParams, SimDep, SimProgram } from './types.js';
+import type { MachineParams, SimDep, SimInstruction, SimProgram } from './types.js';
 import type { MechanismSet } from './mechanisms.js';
 import { refinePlan } from './refine.js';
 import type { MemoryDep } from './refine.js';
@@ -90,170 +90,26 @@ export class CompiledProgram {
     const plan = refinePlan(program, mechanisms);
     const ins = program.instructions;
     const n = ins.length;
+    this.n = n;
     this.deps = plan ? plan.deps : program.deps;
     this.renamed = plan ? plan.renamed : new Uint8Array(n);
     this.anyRenamed = this.renamed.some((r) => r !== 0);
     this.memDeps = plan ? plan.memDeps : [];
     this.portsRemoved = plan ? plan.portsRemoved : [];
-    // macro-fusion: the pair becomes one µop on the first line, on the Jcc's ports (a
-    // load of the first half stays its own unfused µop); the Jcc has no µop; its flag dependency
-    // on the first half is internal to the pair
-    this.fusedWithNext = new Uint8Array(n);
     const base = plan ? plan.uops : ins.map((x) => x.uops);
-    let uopLists = base;
-    let internal: ((d: SimDep) => boolean) | null = null;
-    if (mechanisms?.macroFusion) {
-      for (let i = 1; i < n; i++) {
-        const a = ins[i - 1]!, b = ins[i]!;
-        if (!b.refined?.macroFusion.fusesWithPrevious || !a.refined || this.fusedWithNext[i - 2]) continue;
-        const branch = base[i]!.filter((u) => u.length > 0);
-        if (branch.length === 0) continue;     // no data for the Jcc: nothing to fuse onto
-        this.fusedWithNext[i - 1] = 1;
-      }
-      if (this.fusedWithNext.some((x) => x === 1)) {
-        uopLists = ins.map((x, i) => {
-          if (this.fusedWithNext[i]) {
-            const loads = new Set(x.refined!.memory?.loadUops ?? []);
-            return [...base[i]!.filter((_, u) => loads.has(u)), ...base[i + 1]!.filter((u) => u.length > 0)];
-          }
-          return i > 0 && this.fusedWithNext[i - 1] ? [] : base[i]!;
-        });
-        const fw = this.fusedWithNext;
-        internal = (d) => d.to === d.from + 1 && !d.loopCarried && fw[d.from] === 1;
-      }
-    }
-    this.n = n;
-    this.portIds = [...machine.ports].sort((a, b) => a - b);
-    // ports a µop names that the machine does not list still need a slot
-    const insUops = plan ? plan.uops : ins.map((x) => x.uops);
-    for (const xu of insUops) for (const u of xu) for (const p of u) if (!this.portIds.includes(p)) this.portIds.push(p);
-    this.portIds.sort((a, b) => a - b);
-    if (this.portIds.length > 30) throw new Error('too many ports for the engine (max 30)');
-    const P = this.portIds.length;
-    this.P = P;
-    const pidx = new Map<number, number>();
-    this.portIds.forEach((p, k) => { pidx.set(p, k); });
-    let maxU = 1;
-    // a µop that names no port cannot be placed: it is treated as not using a port
-    const uopsOf = uopLists.map((x) => x.filter((u) => u.length > 0));
-    for (const u of uopsOf) maxU = Math.max(maxU, u.length);
-    this.maxU = maxU;
-    this.uops = new Int32Array(n);
-    this.uopMask = new Int32Array(n * maxU);
-    this.lat = new Int32Array(n);
-    this.div = new Int32Array(n);
-    this.divUop = new Int32Array(n).fill(-1);
-    this.divPort = pidx.get(machine.dividerPort) ?? -1;
-    this.divPortOf = new Int32Array(n).fill(-1);
-    let total = 0;
-    ins.forEach((x, i) => {
-      const xu = uopsOf[i]!;
-      this.uops[i] = xu.length;
-      total += xu.length;
-      xu.forEach((ports, u) => {
-        let m = 0;
-        for (const p of ports) m |= 1 << (pidx.get(p) as number);
-        this.uopMask[i * maxU + u] = m;
-      });
-      this.lat[i] = int32(Math.max(1, x.latency), 'latency');
-      if (x.divCycles > 0) {
-        this.div[i] = int32(x.divCycles, 'divider cycles');
-        // §3.6: the µop that uses the divider port exclusively; else the first that may use it
-        let port = this.divPort;
-        const bit = 1 << port;
-        let k = port < 0 ? -1 : xu.findIndex((_, u) => this.uopMask[i * maxU + u] === bit);
-        if (k < 0 && port >= 0) k = xu.findIndex((_, u) => (this.uopMask[i * maxU + u]! & bit) !== 0);
-        if (k < 0) {
-          // a division none of whose µops may use the machine's divider port (the data places
-          // it elsewhere): its divider is behind the port of its first single-port µop
-          k = xu.findIndex((_, u) => { const m = this.uopMask[i * maxU + u]!; return m !== 0 && (m & (m - 1)) === 0; });
-          port = k < 0 ? -1 : Math.log2(this.uopMask[i * maxU + k]!);
-        }
-        this.divUop[i] = k;
-        this.divPortOf[i] = port;
-        if (k < 0) this.div[i] = 0;
-      }
-    });
-    this.totalUops = total;
-    this.uopSingle = new Int32Array(n * maxU).fill(-1);
-    for (let x = 0; x < n * maxU; x++) {
-      const m = this.uopMask[x]!;
-      if (m !== 0 && (m & (m - 1)) === 0) this.uopSingle[x] = 31 - Math.clz32(m);
-    }
-    // group dependencies by consumer and distinct producer instance (line, loop-carried)
-    const groups: { line: number; lc: boolean; lat: number; deps: number[] }[][] = Array.from({ length: n }, () => []);
-    const memFrom = plan ? plan.memFrom : this.deps.length;
-    this.deps.forEach((d, di) => {
-      if (internal?.(d)) return;
-      if (d.from < 0 || d.from >= n || d.to < 0 || d.to >= n) return;
-      // an in-iteration dependency on a later (or the same) line can only mean the previous iteration
-      const lc = d.loopCarried || d.from >= d.to;
-      const prod = ins[d.from]!;
-      const own = Math.max(1, prod.latency);
-      const byRes = prod.latencyByResource[d.resource];
-      const early = ins[d.to]!.readAdvance?.[d.resource] ?? 0;
-      const l = di >= memFrom ? plan!.memDeps[di - memFrom]!.latency
-        : Math.max(1, Math.min(own, Math.max(1, byRes === undefined ? own : byRes)) - early);
-      const list = groups[d.to]!;
-      let g = list.find((x) => x.line === d.from && x.lc === lc);
-      if (!g) { g = { line: d.from, lc, lat: 0, deps: [] }; list.push(g); }
-      g.lat = Math.max(g.lat, l);
-      g.deps.push(di);
-    });
-    let E = 0;
-    for (const l of groups) E += l.length;
-    this.predStart = new Int32Array(n + 1);
-    this.predLine = new Int32Array(E);
-    this.predLC = new Uint8Array(E);
-    this.predLat = new Int32Array(E);
-    this.predDeps = [];
-    let e = 0;
-    groups.forEach((list, i) => {
-      this.predStart[i] = e;
-      list.sort((a, b) => (a.lc === b.lc ? a.line - b.line : a.lc ? -1 : 1));
-      for (const g of list) {
-        this.predLine[e] = g.line; this.predLC[e] = g.lc ? 1 : 0; this.predLat[e] = int32(g.lat, 'latency');
-        this.predDeps.push(g.deps);
-        e++;
-      }
-    });
-    this.predStart[n] = e;
-    this.predOwner = new Int32Array(E);
-    for (let i = 0; i < n; i++) for (let x = this.predStart[i]!; x < this.predStart[i + 1]!; x++) this.predOwner[x] = i;
-    const byProd: number[][] = Array.from({ length: n }, () => []);
-    for (let x = 0; x < E; x++) byProd[this.predLine[x]!]!.push(x);
-    this.succStart = new Int32Array(n + 1);
-    this.succPred = new Int32Array(E);
-    let q = 0;
-    byProd.forEach((list, j) => { this.succStart[j] = q; for (const x of list) this.succPred[q++] = x; });
-    this.succStart[n] = q;
-    // fused-domain µops per line and how a line's unfused µops ride on them: the first
-    // (unfused − fused) fused µops carry two unfused ones (load + operation, store-address +
-    // store-data; the last carries any rest), the others one; fused µops beyond the unfused ones
-    // (e.g. a NOP, no port) carry none
-    this.fused = new Int32Array(n);
-    let maxF = 1;
-    for (let i = 0; i < n; i++) {
-      const u = this.uops[i]!;
-      let f = u;
-      const facts = ins[i]!.refined?.microFusion;
-      if (mechanisms?.microFusion) {
-        f = facts === undefined ? u : i > 0 && this.fusedWithNext[i - 1] ? 0 : facts.fusedUops;
-      } else if (mechanisms?.frontEnd && facts !== undefined && !(i > 0 && this.fusedWithNext[i - 1])) {
-        // no micro-fusion, but the fused domain is counted (the front end): every unfused µop is a
-        // slot, and an instruction the reorder buffer executes (a zero idiom) still takes its one
-        f = Math.max(u, facts.fusedUops);
-      }
-      this.fused[i] = f;
-      if (f > maxF) maxF = f;
-    }
-    this.maxF = maxF;
-    this.fusedCum = new Int32Array(n * maxF);
-    for (let i = 0; i < n; i++) {
-      const u = this.uops[i]!, f = this.fused[i]!;
-      const extra = Math.max(0, u - f);
-      for (let k = 0; k < f; k++) this.fusedCum[i * maxF + k] = k === f - 1 ? u : Math.min(u, k + 1 + Math.min(extra, k + 1));
-    }
+    const fusion = macroFusion(ins, base, mechanisms?.macroFusion === true);
+    this.fusedWithNext = fusion.fusedWithNext;
+    this.portIds = portIdsOf(machine, base);
+    this.P = this.portIds.length;
+    const u = uopTables(ins, fusion.uops, this.portIds, machine.dividerPort);
+    this.maxU = u.maxU; this.uops = u.uops; this.uopMask = u.uopMask; this.uopSingle = u.uopSingle;
+    this.lat = u.lat; this.div = u.div; this.divUop = u.divUop; this.divPort = u.divPort; this.divPortOf = u.divPortOf;
+    this.totalUops = u.totalUops;
+    const d = dependencyTables(ins, this.deps, fusion.internal, plan ? plan.memFrom : this.deps.length, plan?.memDeps ?? []);
+    this.predStart = d.predStart; this.predLine = d.predLine; this.predLC = d.predLC; this.predLat = d.predLat;
+    this.predDeps = d.predDeps; this.predOwner = d.predOwner; this.succStart = d.succStart; this.succPred = d.succPred;
+    const f = fusedDomain(ins, this.uops, this.fusedWithNext, mechanisms);
+    this.fused = f.fused; this.maxF = f.maxF; this.fusedCum = f.fusedCum;
     this.refinedIssue = mechanisms?.microFusion === true || mechanisms?.frontEnd === true;
     this.frontEnd = mechanisms?.frontEnd ? frontEndPlan(program, machine, this.fused, this.fusedWithNext) : null;
   }
@@ -291,4 +147,171 @@ export function stationNeed(cp: CompiledProgram): { line: number; entries: numbe
     if (cp.fused[i] === 0 && cp.uops[i]! > best.entries) best = { line: i, entries: cp.uops[i]! };
   }
   return best;
+}
+
+/** Macro-fusion: the pair becomes one µop on the first line, on the Jcc's ports (a load of the
+ *  first half stays its own unfused µop); the Jcc has no µop; its flag dependency on the first
+ *  half is internal to the pair. The µops per line after fusion and that internal dependency. */
+function macroFusion(ins: SimInstruction[], base: number[][][], on: boolean): { fusedWithNext: Uint8Array; uops: number[][][]; internal: ((d: SimDep) => boolean) | null } {
+  const n = ins.length;
+  const fw = new Uint8Array(n);
+  if (!on) return { fusedWithNext: fw, uops: base, internal: null };
+  for (let i = 1; i < n; i++) {
+    const a = ins[i - 1]!, b = ins[i]!;
+    if (!b.refined?.macroFusion.fusesWithPrevious || !a.refined || fw[i - 2]) continue;
+    const branch = base[i]!.filter((u) => u.length > 0);
+    if (branch.length === 0) continue;     // no data for the Jcc: nothing to fuse onto
+    fw[i - 1] = 1;
+  }
+  if (!fw.some((x) => x === 1)) return { fusedWithNext: fw, uops: base, internal: null };
+  const uops = ins.map((x, i) => {
+    if (fw[i]) {
+      const loads = new Set(x.refined!.memory?.loadUops ?? []);
+      return [...base[i]!.filter((_, u) => loads.has(u)), ...base[i + 1]!.filter((u) => u.length > 0)];
+    }
+    return i > 0 && fw[i - 1] ? [] : base[i]!;
+  });
+  return { fusedWithNext: fw, uops, internal: (d) => d.to === d.from + 1 && !d.loopCarried && fw[d.from] === 1 };
+}
+
+/** The machine's ports, and the ports a µop names that the machine does not list (they still
+ *  need a slot), sorted. */
+function portIdsOf(machine: MachineParams, uops: number[][][]): number[] {
+  const ids = [...machine.ports].sort((a, b) => a - b);
+  for (const xu of uops) for (const u of xu) for (const p of u) if (!ids.includes(p)) ids.push(p);
+  ids.sort((a, b) => a - b);
+  if (ids.length > 30) throw new Error('too many ports for the engine (max 30)');
+  return ids;
+}
+
+/** Per line: its µops as port masks, latency and divider use. */
+function uopTables(ins: SimInstruction[], uopLists: number[][][], portIds: number[], dividerPort: number) {
+  const n = ins.length;
+  const pidx = new Map<number, number>();
+  portIds.forEach((p, k) => { pidx.set(p, k); });
+  let maxU = 1;
+  // a µop that names no port cannot be placed: it is treated as not using a port
+  const uopsOf = uopLists.map((x) => x.filter((u) => u.length > 0));
+  for (const u of uopsOf) maxU = Math.max(maxU, u.length);
+  const t = {
+    maxU, uops: new Int32Array(n), uopMask: new Int32Array(n * maxU), uopSingle: new Int32Array(n * maxU).fill(-1),
+    lat: new Int32Array(n), div: new Int32Array(n), divUop: new Int32Array(n).fill(-1),
+    divPort: pidx.get(dividerPort) ?? -1, divPortOf: new Int32Array(n).fill(-1), totalUops: 0,
+  };
+  ins.forEach((x, i) => {
+    const xu = uopsOf[i]!;
+    t.uops[i] = xu.length;
+    t.totalUops += xu.length;
+    xu.forEach((ports, u) => {
+      let m = 0;
+      for (const p of ports) m |= 1 << (pidx.get(p) as number);
+      t.uopMask[i * maxU + u] = m;
+    });
+    t.lat[i] = int32(Math.max(1, x.latency), 'latency');
+    if (x.divCycles > 0) dividerOf(t, i, xu.length, x.divCycles);
+  });
+  for (let x = 0; x < n * maxU; x++) {
+    const m = t.uopMask[x]!;
+    if (m !== 0 && (m & (m - 1)) === 0) t.uopSingle[x] = 31 - Math.clz32(m);
+  }
+  return t;
+}
+
+/** §3.6: the µop of line i (of `count`) that uses the divider port exclusively, else the first
+ *  that may use it; a division none of whose µops may use the machine's divider port (the data
+ *  places it elsewhere) has its divider behind the port of its first single-port µop. */
+function dividerOf(t: { maxU: number; uopMask: Int32Array; div: Int32Array; divUop: Int32Array; divPort: number; divPortOf: Int32Array }, i: number, count: number, cycles: number): void {
+  t.div[i] = int32(cycles, 'divider cycles');
+  const maskOf = (u: number): number => t.uopMask[i * t.maxU + u]!;
+  const find = (f: (m: number) => boolean): number => { for (let u = 0; u < count; u++) if (f(maskOf(u))) return u; return -1; };
+  let port = t.divPort;
+  const bit = 1 << port;
+  let k = port < 0 ? -1 : find((m) => m === bit);
+  if (k < 0 && port >= 0) k = find((m) => (m & bit) !== 0);
+  if (k < 0) {
+    k = find((m) => m !== 0 && (m & (m - 1)) === 0);
+    port = k < 0 ? -1 : Math.log2(maskOf(k));
+  }
+  t.divUop[i] = k;
+  t.divPortOf[i] = port;
+  if (k < 0) t.div[i] = 0;
+}
+
+/** The dependencies grouped by consumer and distinct producer instance (line, loop-carried), with
+ *  the reverse lists for waking consumers. */
+function dependencyTables(ins: SimInstruction[], deps: SimDep[], internal: ((d: SimDep) => boolean) | null, memFrom: number, memDeps: MemoryDep[]) {
+  const n = ins.length;
+  const groups: { line: number; lc: boolean; lat: number; deps: number[] }[][] = Array.from({ length: n }, () => []);
+  deps.forEach((d, di) => {
+    if (internal?.(d)) return;
+    if (d.from < 0 || d.from >= n || d.to < 0 || d.to >= n) return;
+    // an in-iteration dependency on a later (or the same) line can only mean the previous iteration
+    const lc = d.loopCarried || d.from >= d.to;
+    const prod = ins[d.from]!;
+    const own = Math.max(1, prod.latency);
+    const byRes = prod.latencyByResource[d.resource];
+    const early = ins[d.to]!.readAdvance?.[d.resource] ?? 0;
+    const l = di >= memFrom ? memDeps[di - memFrom]!.latency
+      : Math.max(1, Math.min(own, Math.max(1, byRes === undefined ? own : byRes)) - early);
+    const list = groups[d.to]!;
+    let g = list.find((x) => x.line === d.from && x.lc === lc);
+    if (!g) { g = { line: d.from, lc, lat: 0, deps: [] }; list.push(g); }
+    g.lat = Math.max(g.lat, l);
+    g.deps.push(di);
+  });
+  let E = 0;
+  for (const l of groups) E += l.length;
+  const t = {
+    predStart: new Int32Array(n + 1), predLine: new Int32Array(E), predLC: new Uint8Array(E), predLat: new Int32Array(E),
+    predDeps: [] as number[][], predOwner: new Int32Array(E), succStart: new Int32Array(n + 1), succPred: new Int32Array(E),
+  };
+  let e = 0;
+  groups.forEach((list, i) => {
+    t.predStart[i] = e;
+    list.sort((a, b) => (a.lc === b.lc ? a.line - b.line : a.lc ? -1 : 1));
+    for (const g of list) {
+      t.predLine[e] = g.line; t.predLC[e] = g.lc ? 1 : 0; t.predLat[e] = int32(g.lat, 'latency');
+      t.predDeps.push(g.deps);
+      e++;
+    }
+  });
+  t.predStart[n] = e;
+  for (let i = 0; i < n; i++) for (let x = t.predStart[i]!; x < t.predStart[i + 1]!; x++) t.predOwner[x] = i;
+  const byProd: number[][] = Array.from({ length: n }, () => []);
+  for (let x = 0; x < E; x++) byProd[t.predLine[x]!]!.push(x);
+  let q = 0;
+  byProd.forEach((list, j) => { t.succStart[j] = q; for (const x of list) t.succPred[q++] = x; });
+  t.succStart[n] = q;
+  return t;
+}
+
+/** Fused-domain µops per line and how a line's unfused µops ride on them: the first (unfused −
+ *  fused) fused µops carry two unfused ones (load + operation, store-address + store-data; the last
+ *  carries any rest), the others one; fused µops beyond the unfused ones (e.g. a NOP, no port)
+ *  carry none. */
+function fusedDomain(ins: SimInstruction[], uops: Int32Array, fusedWithNext: Uint8Array, mechanisms: Partial<MechanismSet> | undefined) {
+  const n = ins.length;
+  const fused = new Int32Array(n);
+  let maxF = 1;
+  for (let i = 0; i < n; i++) {
+    const u = uops[i]!;
+    let f = u;
+    const facts = ins[i]!.refined?.microFusion;
+    if (mechanisms?.microFusion) {
+      f = facts === undefined ? u : i > 0 && fusedWithNext[i - 1] ? 0 : facts.fusedUops;
+    } else if (mechanisms?.frontEnd && facts !== undefined && !(i > 0 && fusedWithNext[i - 1])) {
+      // no micro-fusion, but the fused domain is counted (the front end): every unfused µop is a
+      // slot, and an instruction the reorder buffer executes (a zero idiom) still takes its one
+      f = Math.max(u, facts.fusedUops);
+    }
+    fused[i] = f;
+    if (f > maxF) maxF = f;
+  }
+  const fusedCum = new Int32Array(n * maxF);
+  for (let i = 0; i < n; i++) {
+    const u = uops[i]!, f = fused[i]!;
+    const extra = Math.max(0, u - f);
+    for (let k = 0; k < f; k++) fusedCum[i * maxF + k] = k === f - 1 ? u : Math.min(u, k + 1 + Math.min(extra, k + 1));
+  }
+  return { fused, maxF, fusedCum };
 }

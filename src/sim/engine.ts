@@ -1,14 +1,15 @@
 // The steppable engine: snapshots for a viewer, seeking via sparse checkpoints and replay.
 
 import { exactJson } from './compiled.js';
-import { CompiledProgram, Core, DEFAULT_MODEL, DIVIDER_BLOCK_BIT, ST_DONE, ST_EXEC, ST_LOADING, ST_WAIT_DEP, ST_WAIT_PORT } from './core.js';
+import { CompiledProgram, Core, DEFAULT_MODEL, DIVIDER_BLOCK_BIT, ST_DONE, ST_EXEC, ST_WAIT_DEP, ST_WAIT_PORT } from './core.js';
 import type { CoreState, ModelOptions } from './core.js';
 import { coreStats, detailOf, detailsOf, statsOf, statsStateOf } from './stats.js';
 import type { StatsState } from './stats.js';
 import { runToEndSteady, seekPeriodic } from './steady.js';
 import type { SteadyPeriod } from './steady.js';
 import type { FrontEndLimits } from './frontEndPlan.js';
-import { mechanismKey } from './mechanisms.js';
+import { mechanismKey, resolveMechanisms } from './mechanisms.js';
+import { unitsKey } from './parts.js';
 import type { MechanismSet } from './mechanisms.js';
 import type { Resource } from '../disasm/types.js';
 import type { Engine, EngineRun, EntryState, LineCount, LineDetail, MachineParams, PortSlot, RsEntry, SimConfig, SimProgram, SimResult, Snapshot, Stats } from './types.js';
@@ -33,12 +34,12 @@ function lineOf(i: number, program: SimProgram): number {
   return program.instructions[i]!.line;
 }
 
-const FE_SOURCE = [null, 'DSB', 'MITE', 'LSD'] as const;
 const pairsOf = new WeakMap<CompiledProgram, readonly number[] | null>();
 
-/** The refined front end's part of a snapshot, or {} in SUACA's model. */
+/** The refined front end's part of a snapshot, or {} in SUACA's model: the front end unit's own
+ *  view (FrontEnd.view) and the macro-fused pairs. */
 function refinedFrontEnd(core: Core, program: SimProgram): Pick<Snapshot['frontEnd'], 'refined' | 'fusedPairs'> {
-  const cp = core.cp, fe = core.frontEnd;
+  const cp = core.cp;
   let pairs = pairsOf.get(cp);
   if (pairs === undefined) {
     const ls: number[] = [];
@@ -48,18 +49,49 @@ function refinedFrontEnd(core: Core, program: SimProgram): Pick<Snapshot['frontE
   }
   const out: Pick<Snapshot['frontEnd'], 'refined' | 'fusedPairs'> = {};
   if (pairs !== null) out.fusedPairs = pairs;
-  if (fe.refined) {
-    const c = core.cycle;
-    const delivers = fe.delivers;
-    out.refined = {
-      source: c > 0 ? FE_SOURCE[fe.source] ?? null : null,
-      delivered: c > 0 ? fe.deliveredThisCycle : 0,
-      issued: c > 0 ? fe.issuedThisCycle : 0,
-      idq: delivers ? fe.idq : null,
-      idqSize: delivers ? cp.frontEnd!.plan!.idqSize : null,
-    };
-  }
+  const view = core.frontEnd.view(core.cycle);
+  if (view !== undefined) out.refined = view;
   return out;
+}
+
+/** The state of the station's entry for instance g (slot s, line index i, iteration k). */
+function entryState(core: Core, program: SimProgram, g: number, s: number, i: number, k: number): EntryState {
+  const cp = core.cp, rsu = core.scheduler, c = core.cycle;
+  const inst = (h: number): { line: number; iteration: number } => ({ line: lineOf(h % cp.n, program), iteration: Math.floor(h / cp.n) });
+  const status = rsu.status[s]!;
+  if (status === ST_EXEC) {
+    const done = c - rsu.start[s]! + 1;
+    return { kind: 'executing', cyclesDone: done, cyclesLeft: cp.lat[i]! - done };
+  }
+  if (status === ST_WAIT_DEP) {
+    const on: { line: number; iteration: number; resource: Resource }[] = [];
+    const e0 = cp.predStart[i]!;
+    const m = rsu.depWait[s]!;
+    for (let e = e0; e < cp.predStart[i + 1]!; e++) {
+      if ((m & (1 << Math.min(e - e0, 30))) === 0) continue;
+      const it = cp.predLC[e] ? k - 1 : k;
+      for (const di of cp.predDeps[e]!) {
+        on.push({ line: lineOf(cp.predLine[e]!, program), iteration: it, resource: cp.deps[di]!.resource });
+      }
+    }
+    return { kind: 'waiting-dep', on };
+  }
+  if (status === ST_WAIT_PORT) {
+    const blockers: { port: number; heldBy: { line: number; iteration: number } | null; divider?: boolean }[] = [];
+    const m = rsu.portBlock[s]!;
+    for (let p = 0; p < cp.P; p++) {
+      if ((m & (1 << p)) === 0) continue;
+      const hs = core.ports.holdersOf(p).filter((h) => h !== g);
+      if (hs.length === 0) blockers.push({ port: cp.portIds[p]!, heldBy: null });
+      for (const h of new Set(hs)) blockers.push({ port: cp.portIds[p]!, heldBy: inst(h) });
+    }
+    const div = core.divider;
+    if ((m & DIVIDER_BLOCK_BIT) !== 0) {
+      blockers.push({ port: cp.portIds[cp.divPortOf[i]!]!, heldBy: div.owner >= 0 ? inst(div.owner) : null, divider: true });
+    }
+    return { kind: 'waiting-port', ports: blockers };
+  }
+  return { kind: 'loading' };
 }
 
 /** Build the snapshot of the core's current state. */
@@ -80,41 +112,8 @@ export function snapshotOf(core: Core, program: SimProgram): Snapshot {
     if (status === ST_DONE) continue;
     const i = g % n;
     const k = Math.floor(g / n);
-    let state: EntryState;
-    if (status === ST_EXEC) {
-      const done = c - rsu.start[s]! + 1;
-      state = { kind: 'executing', cyclesDone: done, cyclesLeft: cp.lat[i]! - done };
-    } else if (status === ST_WAIT_DEP) {
-      const on: { line: number; iteration: number; resource: Resource }[] = [];
-      const e0 = cp.predStart[i]!;
-      const m = rsu.depWait[s]!;
-      for (let e = e0; e < cp.predStart[i + 1]!; e++) {
-        if ((m & (1 << Math.min(e - e0, 30))) === 0) continue;
-        const it = cp.predLC[e] ? k - 1 : k;
-        for (const di of cp.predDeps[e]!) {
-          on.push({ line: lineOf(cp.predLine[e]!, program), iteration: it, resource: cp.deps[di]!.resource });
-        }
-      }
-      state = { kind: 'waiting-dep', on };
-    } else if (status === ST_WAIT_PORT) {
-      const blockers: { port: number; heldBy: { line: number; iteration: number } | null; divider?: boolean }[] = [];
-      const m = rsu.portBlock[s]!;
-      for (let p = 0; p < cp.P; p++) {
-        if ((m & (1 << p)) === 0) continue;
-        const hs = ports.holdersOf(p).filter((h) => h !== g);
-        if (hs.length === 0) blockers.push({ port: cp.portIds[p]!, heldBy: null });
-        for (const h of new Set(hs)) blockers.push({ port: cp.portIds[p]!, heldBy: inst(h) });
-      }
-      if ((m & DIVIDER_BLOCK_BIT) !== 0) {
-        blockers.push({ port: cp.portIds[cp.divPortOf[i]!]!, heldBy: div.owner >= 0 ? inst(div.owner) : null, divider: true });
-      }
-      state = { kind: 'waiting-port', ports: blockers };
-      if (rsu.loaded[s] === cp.uops[i]) ready.push(inst(g));
-    } else if (status === ST_LOADING) {
-      state = { kind: 'loading' };
-    } else {
-      state = { kind: 'loading' };
-    }
+    const state = entryState(core, program, g, s, i, k);
+    if (status === ST_WAIT_PORT && rsu.loaded[s] === cp.uops[i]) ready.push(inst(g));
     let assigned = 0;
     for (let u = 0; u < maxU; u++) if (rsu.uopPort[s * maxU + u]! >= 0) assigned++;
     rs.push({ line: lineOf(i, program), iteration: k, uops: cp.uops[i]!, loaded: rsu.loaded[s]!, assigned, state });
@@ -416,8 +415,9 @@ function compiledKey(program: SimProgram, machine: MachineParams, mechanisms: Pa
 /**
  * A key of everything simulate()'s result depends on, for one program and machine: the compiled
  * program as the engine reads it (CompiledProgram.engineKey: what the mechanisms made of the
- * program), the run's configuration, and the options the core reads itself (port choice at issue,
- * lazy waits, the scheduler's walk). Two runs of one program and machine with the same key give the
+ * program), the run's configuration, and what the factory (parts.ts) reads itself: the parts a
+ * mechanism chooses that the compiled program does not show (the port policy) and replaced units.
+ * Two runs of one program and machine with the same key give the
  * same result (test/sim/runKey.test.ts), so a run whose mechanism switch changes none of these — no
  * fused pair for macro-fusion to fuse, no zero idiom, no store→load pair — need not be simulated
  * again (src/sim/whatIf.ts, sharingIdenticalRuns).
@@ -425,13 +425,12 @@ function compiledKey(program: SimProgram, machine: MachineParams, mechanisms: Pa
 export function runKey(program: SimProgram, machine: MachineParams, config: SimConfig, opts: EngineOptions = {}): string {
   const model = opts.model ?? DEFAULT_MODEL;
   const sorted = (o: object): [string, unknown][] => Object.entries(o).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  const { mechanisms: _m, ...coreOptions } = model;
   // (JSON has no raw line break: the two parts cannot run into each other)
   return compiledKey(program, machine, model.mechanisms) + '\n' + JSON.stringify([
     config.iterations,
     sorted(config.variant),
-    sorted(coreOptions),
-    model.mechanisms?.portChoice === true,
+    unitsKey(model),
+    resolveMechanisms(model.mechanisms).portChoice,
     opts.fullSimulation === true,
   ], exactJson);
 }

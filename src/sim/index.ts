@@ -23,5 +23,5 @@ export type { DeliveryGroup, FrontEndLimit, FrontEndLimits, FrontEndPlan, FrontE
 export type { BranchPrograms } from './branches.js';
 export { DEFAULT_MODEL, MAX_INSTANCES } from './core.js';
 export type { ModelOptions } from './core.js';
-export { DEFAULT_MODEL_NAME, MECHANISMS, MECHANISM_INFO, MODEL_NAMES, REFINED_MECHANISMS, SUACA_MECHANISMS, isSuaca, mechanismInfo, mechanismKey, mechanismLabel, mechanismsOf, withMechanism } from './mechanisms.js';
+export { DEFAULT_MODEL_NAME, MECHANISMS, MECHANISM_INFO, MODEL_NAMES, REFINED_MECHANISMS, SUACA_MECHANISMS, isSuaca, mechanismInfo, mechanismKey, mechanismLabel, mechanismsOf, resolveMechanisms, withMechanism } from './mechanisms.js';
 export type { Mechanism, MechanismInfo, MechanismSet, ModelName } from './mechanisms.js';

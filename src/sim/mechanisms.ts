@@ -1,6 +1,9 @@
-// The refined model's mechanisms: what SUACA's thesis leaves out (ch. 5), each a named
-// switch. The one home of their names, flags and labels: the CLI, the report, the JSON output and
-// the explorer all name mechanisms through this file. All off is SUACA's model exactly.
+// The refined model's mechanisms: what SUACA's thesis leaves out (ch. 5), each a named switch. The
+// one home of their names, flags and labels: the CLI, the report, the JSON output and the explorer
+// all name mechanisms through this file. All off is SUACA's model exactly. Two defaults, one each:
+// a run whose mechanisms are not given runs SUACA's model (resolveMechanisms: the engine's API,
+// the what-ifs, the report's and the explorer's runs); a user who names no model gets
+// DEFAULT_MODEL_NAME (the CLI, the config file, the explorer), which then names every mechanism.
 
 /** The mechanisms, in the order every list shows them. */
 export const MECHANISMS = [
@@ -59,6 +62,14 @@ export function mechanismsOf(model: ModelName, overrides: Partial<MechanismSet> 
   return { ...(model === 'suaca' ? SUACA_MECHANISMS : REFINED_MECHANISMS), ...overrides };
 }
 
+/** The mechanisms of a run: those given, every other one off — SUACA's model when none is given.
+ *  The one reading of "mechanisms not given". */
+export function resolveMechanisms(m: Partial<MechanismSet> | undefined): MechanismSet {
+  const out = { ...SUACA_MECHANISMS };
+  if (m) for (const k of MECHANISMS) out[k] = m[k] === true;
+  return out;
+}
+
 /** true when no mechanism is on (SUACA's model) */
 export function isSuaca(m: Partial<MechanismSet> | undefined): boolean {
   return m === undefined || MECHANISMS.every((k) => !m[k]);
@@ -76,7 +87,7 @@ export function mechanismLabel(m: Partial<MechanismSet> | undefined): string {
   return `suaca ${on.map((k) => `+${info(k)}`).join(' ')}`;
 }
 
-/** The model a run uses when neither a flag nor the config file names one. Every default (the CLI,
+/** The model a user gets when neither a flag nor the config file names one. Every default (the CLI,
  *  the config's built-in value, the explorer) reads it from here; measurement decides it (the
  *  README's accuracy table). */
 export const DEFAULT_MODEL_NAME: ModelName = 'refined';

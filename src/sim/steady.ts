@@ -11,13 +11,12 @@
 // another must already be ahead of it by more than the other's use in one period, so that every
 // comparison the port order makes comes out the same in every later period (else: no skip yet).
 // With ports assigned at issue (the refined model's portChoice) the dispatch never reads the port
-// order, so neither the order nor that separation is required (the stencil's 528-cycle period on
-// IVB is then confirmed at cycle 3,462 instead of 8,214).
+// order (Ports.orderKeyed false), so neither the order nor that separation is required.
 // A run whose state never repeats is simulated in full. Results are bit-identical to the full
 // simulation (test/sim/steady.test.ts).
 
 import type { Core, CoreState } from './core.js';
-import { NEVER, ST_DONE, ST_EXEC, ST_WAIT_DEP } from './units/scheduler.js';
+import { KeyWriter } from './units/state.js';
 import { COUNTER_NAMES } from './recorder.js';
 import type { CounterName } from './recorder.js';
 /** keys remembered before giving up (a run whose state does not repeat within so many boundaries,
@@ -46,64 +45,11 @@ function copyCounters(core: Core): Counters {
 }
 
 /** The core's state relative to its head and cycle, as integers (behaviourally equal states get
- *  equal keys). Returns the key's length in buf (grown as needed). */
-function writeKey(core: Core, buf: { a: Int32Array }): number {
-  const cp = core.cp;
-  const n = cp.n, maxU = cp.maxU, P = cp.P;
-  const rs = core.scheduler, fe = core.frontEnd, div = core.divider;
-  const head = rs.head, c = core.cycle, mask = rs.mask;
-  const last = fe.loaded > 0 ? fe.next : fe.next - 1;
-  // the refined model's state, only when its mechanism is on (else constant): per instance
-  // executed at rename and the ports assigned at issue, per line the move-elimination state, per
-  // port the µops assigned and not dispatched
-  const renamed = cp.anyRenamed, issue = rs.uopQueueOn;
-  rs.syncWaiting();
-  const need = 26 + 2 * P + n + (last - head + 1) * (9 + 2 * maxU) + rs.waitingLen + rs.executingLen;
-  if (buf.a.length < need) buf.a = new Int32Array(need * 2);
-  const k = buf.a;
-  let x = 0;
-  k[x++] = head % n; k[x++] = fe.next - head; k[x++] = fe.loaded; k[x++] = rs.used;
-  k[x++] = rs.waitingLen; k[x++] = rs.executingLen;
-  const busy = div.busyUntil - c;       // busy in the next cycle when ≥ 1
-  k[x++] = busy > 0 ? busy : 0;
-  k[x++] = busy > 0 ? div.owner - head : 0;
-  // the port order (by use) only when the ports are chosen at dispatch (Algorithm 5 reads it); with
-  // ports assigned at issue (portChoice) nothing reads it, and it need not repeat
-  if (!issue) for (let q = 0; q < P; q++) k[x++] = core.ports.order[q]!;
-  if (renamed) for (let i = 0; i < n; i++) k[x++] = rs.lastElim[i]!;
-  if (issue) for (let q = 0; q < P; q++) k[x++] = core.ports.queued[q]!;
-  if (fe.refined) {
-    // the refined front end's state (its delivery position relative to head)
-    k[x++] = fe.loadedF; k[x++] = fe.delivers ? fe.deliveredUpTo() - head : 0; k[x++] = fe.dGroup; k[x++] = fe.idq;
-    k[x++] = fe.deliveredThisCycle; k[x++] = fe.issuedThisCycle; k[x++] = fe.source;
-    k[x++] = fe.iteration % fe.lsdUnroll;          // the LSD's place in its unrolled body
-  }
-  for (let g = head; g <= last; g++) {
-    const s = g & mask;
-    const st = rs.status[s]!;
-    k[x++] = st;
-    if (st === ST_DONE) continue;
-    k[x++] = rs.loaded[s]!;
-    k[x++] = rs.assigned[s]!;
-    for (let u = 0; u < maxU; u++) k[x++] = rs.uopPort[s * maxU + u]!;
-    if (renamed) k[x++] = rs.zeroLat[s]!;
-    if (issue) for (let u = 0; u < maxU; u++) k[x++] = rs.uopQueue[s * maxU + u]!;
-    const start = rs.start[s]!;
-    k[x++] = st === ST_EXEC && start >= 0 ? c - start : -1;
-    k[x++] = rs.depWait[s]!;
-    k[x++] = rs.portBlock[s]!;
-    if (st === ST_WAIT_DEP) {
-      // a next look at or before the coming cycle is the same as "look now"
-      const nx = rs.nextLook[s]!;
-      k[x++] = nx === NEVER ? -1 : nx <= c + 1 ? 0 : nx - c;
-      k[x++] = rs.accounted[s]! - c;
-    } else {
-      k[x++] = 0; k[x++] = 0;
-    }
-  }
-  for (let w = 0; w < rs.waitingLen; w++) k[x++] = rs.waiting[w]! - head;
-  for (let w = 0; w < rs.executingLen; w++) k[x++] = rs.executing[w]! - head;
-  return x;
+ *  equal keys): every unit's declared part (Core.writeKey). Returns the key's length in buf.k. */
+function writeKey(core: Core, buf: KeyWriter): number {
+  buf.x = 0;
+  core.writeKey(buf);
+  return buf.x;
 }
 
 function hashKey(k: Int32Array, len: number): number {
@@ -127,16 +73,10 @@ function portsSeparated(u0: Float64Array, u1: Float64Array): boolean {
 }
 
 /** Move the core forward by m periods of dc cycles and dg instances; counters grow by m·delta.
- *  Each unit moves its own state (its shift method). */
+ *  Each unit moves its own state (Core.shift). */
 function shift(core: Core, m: number, dc: number, dg: number, delta: Counters, dUops: number): void {
-  const D = m * dg, Dc = m * dc, Dk = D / core.cp.n;
-  const last = Math.min(core.frontEnd.next, core.N - 1);
-  core.scheduler.shift(D, Dc, Dk, last);
-  core.ports.shift(D);
-  core.frontEnd.shift(D, Dk);
-  core.divider.shift(D, Dc);
-  core.cycle += Dc;
-  core.scheduler.relink(core.cycle);
+  const D = m * dg;
+  core.shift({ dg: D, dc: m * dc, dk: D / core.cp.n });
   core.recorder.uopsAssigned += m * dUops;
   const cs = counters(core);
   for (const name of COUNTERS) {
@@ -183,7 +123,7 @@ export function runToEndSteady(core: Core, onPeriod?: (p: SteadyPeriod) => void)
   let detecting = core.iterations >= 4;
   const seen = new Map<number, [number, number]>(); // key hash → [cycle, head] of its last boundary
   let boundaries = 0;
-  const buf = { a: new Int32Array(1024) };
+  const buf = new KeyWriter();
   let nextBoundary = (Math.floor(rs.head / n) + 1) * n;
   // a candidate period being confirmed: state at its start
   let skipped = 0;
@@ -205,11 +145,11 @@ export function runToEndSteady(core: Core, onPeriod?: (p: SteadyPeriod) => void)
     const sampled = Math.floor(rs.head / n) % KEY_STRIDE === 0;
     if (cand === null && !sampled) continue;
     const len = writeKey(core, buf);
-    const key = buf.a;
+    const key = buf.k;
     if (cand !== null) {
       let same = rs.head === cand.head + cand.dg && c === cand.cycle + cand.dc && len === cand.key.length;
       for (let x = 0; same && x < len; x++) same = key[x] === cand.key[x];
-      if (same && (rs.uopQueueOn || portsSeparated(cand.counters.usage, core.ports.usage))) {
+      if (same && (!core.ports.orderKeyed || portsSeparated(cand.counters.usage, core.ports.usage))) {
         const m = Math.floor((core.N - 1 - fe.frontier()) / cand.dg);
         if (m >= 1) {
           const now = counters(core);

@@ -66,7 +66,7 @@ test('a core saves its state by unit name and continues identically from a resto
   const a = new Core(p, SKL, config);
   for (let k = 0; k < 50; k++) a.step();
   const saved = a.save();
-  assert.deepEqual(Object.keys(saved).sort(), ['cycle', 'divider', 'frontEnd', 'ports', 'scheduler', 'stats']);
+  assert.deepEqual(Object.keys(saved).sort(), ['cycle', 'divider', 'frontEnd', 'policy', 'ports', 'scheduler', 'stats']);
   assert.equal(saved.cycle, 50);
   const b = new Core(p, SKL, config);
   b.restore(saved);

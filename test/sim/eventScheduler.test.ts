@@ -1,6 +1,6 @@
-// The event-driven scheduler (ModelOptions.scheduler 'events', the default: dependency-blocked
-// instances asleep in a timing wheel, only the others and the woken ones visited) against the
-// previous walk over every waiting instance ('walk'): the core's whole state after every cycle, the
+// The event-driven scheduler (the engine's: dependency-blocked instances asleep in a timing wheel,
+// only the others and the woken ones visited) against the walk over every waiting instance
+// (test/sim/oracles.ts, WalkScheduler): the core's whole state after every cycle, the
 // results, the steady-state skip and stepped snapshots are the same, on generated programs, every
 // variant, both wait accountings, SUACA's model and the refined mechanisms.
 
@@ -14,6 +14,7 @@ import type { MachineParams, SimProgram } from '../../src/sim/types.js';
 import { SKL, program, variants, withRefinedFacts } from './generated.js';
 import { refinedProgram } from './generatedRefined.js';
 import { MACHINES, stencil } from './thesisPrograms.js';
+import { EAGER, eventsOf, uncachedOf, walkOf } from './oracles.js';
 
 const VARIANTS: Variant[] = [...allVariants(), ...variants.filter((v) => v.portCapacity !== undefined)];
 
@@ -25,8 +26,8 @@ function norm(st: CoreState): unknown {
 
 /** Step both schedulers side by side and compare the whole state after every cycle. */
 function lockstep(p: SimProgram, machine: MachineParams, iterations: number, variant: Variant, model: ModelOptions, what: string): number {
-  const walk = new Core(p, machine, { iterations, variant }, { ...model, scheduler: 'walk' });
-  const events = new Core(p, machine, { iterations, variant }, { ...model, scheduler: 'events' });
+  const walk = new Core(p, machine, { iterations, variant }, walkOf(model));
+  const events = new Core(p, machine, { iterations, variant }, eventsOf(model));
   while (!walk.finished) {
     walk.step();
     events.step();
@@ -40,8 +41,8 @@ function lockstep(p: SimProgram, machine: MachineParams, iterations: number, var
 function sameResults(p: SimProgram, machine: MachineParams, iterations: number, variant: Variant, model: ModelOptions, what: string): void {
   const config = { iterations, variant };
   for (const fullSimulation of [true, false]) {
-    const w = simulate(p, machine, config, { model: { ...model, scheduler: 'walk' }, fullSimulation });
-    const e = simulate(p, machine, config, { model: { ...model, scheduler: 'events' }, fullSimulation });
+    const w = simulate(p, machine, config, { model: walkOf(model), fullSimulation });
+    const e = simulate(p, machine, config, { model: eventsOf(model), fullSimulation });
     assert.deepEqual(e, w, `${what}, fullSimulation ${fullSimulation}`);
   }
 }
@@ -51,7 +52,7 @@ test('the event-driven scheduler has the walk\'s state after every cycle (genera
   for (let seed = 1; seed <= 12; seed++) {
     const p = program(seed);
     for (const variant of VARIANTS) {
-      for (const model of [DEFAULT_MODEL, { lazyWaits: false }]) {
+      for (const model of [DEFAULT_MODEL, EAGER]) {
         cycles += lockstep(p, SKL, 40, variant, model, `seed ${seed} ${JSON.stringify(variant)} ${JSON.stringify(model)}`);
       }
     }
@@ -110,8 +111,8 @@ test('the event-driven scheduler: the thesis stencil, and stepped snapshots and 
   for (let seed = 50; seed < 56; seed++) {
     const p = program(seed);
     const config = { iterations: 300, variant: VARIANTS[seed % VARIANTS.length]! };
-    const w = createEngine(p, SKL, config, { model: { scheduler: 'walk' } });
-    const e = createEngine(p, SKL, config, { model: { scheduler: 'events' } });
+    const w = createEngine(p, SKL, config, { model: walkOf(DEFAULT_MODEL) });
+    const e = createEngine(p, SKL, config, { model: eventsOf(DEFAULT_MODEL) });
     let sw: Snapshot = w.snapshot();
     while (!sw.finished) {
       sw = w.step();
@@ -131,11 +132,10 @@ test('the ports\' blame cache (several blocked masks per cycle) changes no state
   for (let seed = 1; seed <= 14; seed++) {
     const p = program(seed);
     for (const variant of VARIANTS) {
-      for (const model of [DEFAULT_MODEL, { scheduler: 'walk' as const }, { mechanisms: { portChoice: true } }, { mechanisms: { portChoice: true }, scheduler: 'walk' as const }]) {
-        const off = new Core(p, SKL, { iterations: 40, variant }, model);
+      for (const model of [DEFAULT_MODEL, walkOf(DEFAULT_MODEL), { mechanisms: { portChoice: true } }, walkOf({ mechanisms: { portChoice: true } })]) {
+        const off = new Core(p, SKL, { iterations: 40, variant }, uncachedOf(model));
         const on = new Core(p, SKL, { iterations: 40, variant }, model);
-        off.ports.blameCache = false;
-        const what = `seed ${seed} ${JSON.stringify(variant)} ${JSON.stringify(model)}`;
+        const what = `seed ${seed} ${JSON.stringify(variant)} ${JSON.stringify(model.mechanisms)} ${model.units?.scheduler?.name ?? 'Scheduler'}`;
         while (!off.finished) {
           off.step();
           on.step();

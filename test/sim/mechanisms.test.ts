@@ -17,6 +17,7 @@ import { dir, loop, mech, run } from './mechanismLoops.js';
 import { mechanismNotes } from '../../src/sim/refine.js';
 import { collectReport } from '../../src/report/collect.js';
 import { renderMechanisms } from '../../src/report/text.js';
+import type { AssignedAtIssue } from '../../src/sim/units/portPolicy.js';
 
 const statsOf = (r: ReturnType<typeof run>) => r.stats;
 /** the SMALL fixture without uops.info's `_same_reg` figures: a file where `xor eax, eax` has the
@@ -141,9 +142,10 @@ test('port choice at issue (uiCA paper, Abel & Reineke 2022, port assignment): Â
   // step a core and check every Âµop's port against the rule, recomputed here from the queue counts
   const core = new Core(p.program, p.machine, { iterations: 300, variant: BASELINE }, { mechanisms: mech({ portChoice: true }) });
   const cp = core.cp, rs = core.scheduler, fe = core.frontEnd;
+  const queued = (): Int32Array => (core.policy as AssignedAtIssue).queued;
   let checked = 0;
   while (!core.finished) {
-    const q = Array.from(core.ports.queued);
+    const q = Array.from(queued());
     const g0 = fe.next, u0 = fe.loaded;
     core.step();
     for (let g = g0; g <= Math.min(fe.next, core.N - 1); g++) {
@@ -169,7 +171,7 @@ test('port choice at issue (uiCA paper, Abel & Reineke 2022, port assignment): Â
   }
   assert.ok(checked >= 300 * cp.totalUops - cp.maxU, `${checked} Âµops checked`);
   // the queue count is back to zero at the end: every bound Âµop dispatched
-  assert.deepEqual(Array.from(core.ports.queued), new Array(cp.P).fill(0));
+  assert.deepEqual(Array.from(queued()), new Array(cp.P).fill(0));
 });
 
 test("store forwarding: a read-modify-write's measured cycles_mem round trip is the latency of its dependency on itself", async () => {

@@ -7,13 +7,14 @@ import assert from 'node:assert/strict';
 import { DEFAULT_MODEL, createEngine, simulate } from '../../src/sim/index.js';
 import type { SimProgram, Snapshot } from '../../src/sim/index.js';
 import { SKL, program, rng, variants } from './generated.js';
+import { EAGER } from './oracles.js';
 
 test('lazy dependency waits give exactly the eager figures', () => {
   for (let seed = 1; seed <= 60; seed++) {
     const p = program(seed);
     for (const variant of variants) {
       const lazy = simulate(p, SKL, { iterations: 37, variant });
-      const eager = simulate(p, SKL, { iterations: 37, variant }, { model: { ...DEFAULT_MODEL, lazyWaits: false } });
+      const eager = simulate(p, SKL, { iterations: 37, variant }, { model: { ...DEFAULT_MODEL, ...EAGER } });
       assert.deepEqual(lazy, eager, `seed ${seed} ${JSON.stringify(variant)}`);
     }
   }

@@ -13,6 +13,7 @@ import type { MechanismSet, SimProgram, Snapshot, Variant } from '../../src/sim/
 import { CompiledProgram } from '../../src/sim/compiled.js';
 import { SKL, rng, variants, withRefinedFacts } from './generated.js';
 import { refinedProgram } from './generatedRefined.js';
+import { EAGER } from './oracles.js';
 
 /** both generators' facts on one program */
 function bothFacts(seed: number): SimProgram {
@@ -49,7 +50,7 @@ test('refined model: lazy dependency waits give the eager figures; figures finit
       for (const variant of variants) {
         const what = `seed ${seed} ${JSON.stringify(mechanisms)} ${JSON.stringify(variant)}`;
         const lazy = simulate(p, SKL, { iterations: 37, variant }, { model: { mechanisms } });
-        const eager = simulate(p, SKL, { iterations: 37, variant }, { model: { mechanisms, lazyWaits: false } });
+        const eager = simulate(p, SKL, { iterations: 37, variant }, { model: { mechanisms, ...EAGER } });
         assert.deepEqual(lazy, eager, what);
         finite(lazy.stats, what);
         if (isBase(variant) && lazy.stats.cycles !== suaca.stats.cycles) changed++;

@@ -15,6 +15,7 @@ import type { MachineParams, MechanismSet, SimProgram, SimResult, Variant } from
 import { loadMachine } from '../../src/data/index.js';
 import { SKL, variants, withRefinedFacts } from './generated.js';
 import { refinedProgram } from './generatedRefined.js';
+import { EAGER, walkOf } from './oracles.js';
 
 const MACHINES: MachineParams[] = [SKL, machineParams(loadMachine('HSW')), machineParams(loadMachine('ICL'))];
 
@@ -134,8 +135,8 @@ test('runKey: a different iteration count, variant, port capacity or core option
   assert.notEqual(runKey(p, SKL, { iterations: 100, variant: { ...variants[0]!, portCapacity: 2 } }, opts), k);
   assert.notEqual(runKey(p, SKL, { iterations: 100, variant: { ...variants[0]!, portCapacity: Infinity } }, opts),
     runKey(p, SKL, { iterations: 100, variant: { ...variants[0]!, portCapacity: NaN } }, opts));
-  assert.notEqual(runKey(p, SKL, { iterations: 100, variant: variants[0]! }, { model: { ...opts.model, lazyWaits: false } }), k);
-  assert.notEqual(runKey(p, SKL, { iterations: 100, variant: variants[0]! }, { model: { ...opts.model, scheduler: 'walk' } }), k);
+  assert.notEqual(runKey(p, SKL, { iterations: 100, variant: variants[0]! }, { model: { ...opts.model, ...EAGER } }), k);
+  assert.notEqual(runKey(p, SKL, { iterations: 100, variant: variants[0]! }, { model: walkOf(opts.model!) }), k);
   assert.notEqual(runKey(p, SKL, { iterations: 100, variant: variants[0]! }, { model: { mechanisms: { ...REFINED_MECHANISMS, portChoice: false } } }), k);
 });
 

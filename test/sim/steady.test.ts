@@ -13,6 +13,7 @@ import { SKL, program, rng, variants } from './generated.js';
 import { MACHINES, stencil } from './thesisPrograms.js';
 import { refinedProgram } from './generatedRefined.js';
 import { SUACA_MECHANISMS } from '../../src/sim/index.js';
+import { EAGER } from './oracles.js';
 
 const VARIANTS = [...allVariants(), ...variants.filter((v) => v.portCapacity !== undefined)];
 const COUNTS = [1, 5, 37, 250, 1001];
@@ -23,8 +24,8 @@ test('the steady-state skip gives exactly the full simulation\'s figures on gene
     const p = program(seed);
     for (const variant of VARIANTS) {
       for (const iterations of COUNTS) {
-        for (const model of [DEFAULT_MODEL, { ...DEFAULT_MODEL, lazyWaits: false }]) {
-          if (!model.lazyWaits && model !== DEFAULT_MODEL && iterations > 250) continue;
+        for (const model of [DEFAULT_MODEL, { ...DEFAULT_MODEL, ...EAGER }]) {
+          if (model !== DEFAULT_MODEL && iterations > 250) continue;
           const what = `seed ${seed} ${JSON.stringify(variant)} ${iterations} ${JSON.stringify(model)}`;
           const full = simulate(p, SKL, { iterations, variant }, { model, fullSimulation: true });
           const fast = simulate(p, SKL, { iterations, variant }, { model });
@@ -137,7 +138,7 @@ test('with the refined mechanisms on, skipping dependency-blocked instances give
     for (const variant of [VARIANTS[0]!, VARIANTS[seed % VARIANTS.length]!]) {
       const config = { iterations: 120, variant };
       const lazy = simulate(p, SKL, config, { model: { mechanisms }, fullSimulation: true });
-      const eager = simulate(p, SKL, config, { model: { mechanisms, lazyWaits: false }, fullSimulation: true });
+      const eager = simulate(p, SKL, config, { model: { mechanisms, ...EAGER }, fullSimulation: true });
       assert.deepEqual(lazy, eager, `seed ${seed} ${JSON.stringify(variant)}`);
     }
   }
@@ -229,7 +230,7 @@ test('the steady-state skip stays exact with every mechanism on together (the re
 
 test('with ports assigned at issue (portChoice) the port order is no part of the state: the stencil\'s period is found after its transient, with the full simulation\'s figures and ports', () => {
   const model = { ...DEFAULT_MODEL, mechanisms: { ...SUACA_MECHANISMS, portChoice: true } };
-  const portsOf = (c: Core) => { const s = c.save().ports; return { usage: s.usage, order: s.order, queued: s.queued }; };
+  const portsOf = (c: Core) => { const s = c.save(); return { usage: s.ports.usage, order: s.ports.order, queued: s.policy.queued }; };
   for (const N of [12_345, 100_000]) {
     const config = { iterations: N, variant: allVariants()[0]! };
     const core = new Core(stencil(), MACHINES.IVB!, config, model);

@@ -4,7 +4,7 @@
 import { effectiveSettings, parseIterations, resolveArch } from '../config.js';
 import { analyse, branchPrograms, loopFor, type Analysis } from '../pipeline.js';
 import { collectReport, type ReportRequest } from '../../report/collect.js';
-import { BASELINE, VARIANT_SWITCHES, SUACA_MECHANISMS, engineOptionsOf, jobKey, runKey, sharingIdenticalRuns, simulate, whatIfJobs, type EngineOptions, type MechanismSet, type Simulate, type WhatIfJob } from '../../sim/index.js';
+import { BASELINE, VARIANT_SWITCHES, engineOptionsOf, resolveMechanisms, jobKey, runKey, sharingIdenticalRuns, simulate, whatIfJobs, type EngineOptions, type MechanismSet, type Simulate, type WhatIfJob } from '../../sim/index.js';
 import { CompiledProgram, stationNeed } from '../../sim/compiled.js';
 import { mechanismsFromArgv } from '../modelOptions.js';
 import { simulateAll } from '../simPool.js';
@@ -160,10 +160,9 @@ async function parallelRuns(program: SimProgram, params: MachineParams, req: Rep
   const byJob = new Map<string, SimResult>();
   for (const [k, j] of keyed) byJob.set(jobKey(j), done.get(k)!);
   const other = sharingIdenticalRuns();
-  // a run without the model's switches is SUACA's (every mechanism off)
-  const mechanismsOfOpts = (o: EngineOptions | undefined): MechanismSet => ({ ...SUACA_MECHANISMS, ...(o?.model?.mechanisms ?? {}) });
+  const mechanismsOfOpts = (o: EngineOptions | undefined): MechanismSet => resolveMechanisms(o?.model?.mechanisms);
   return (p, m, config, opts) => (p === program && m === params && config.iterations === req.iterations && config.trace === undefined
-    && opts?.fullSimulation === undefined && opts?.model?.lazyWaits === undefined && opts?.model?.scheduler === undefined
+    && opts?.fullSimulation === undefined && opts?.model?.units === undefined
     && byJob.get(jobKey({ variant: config.variant, mechanisms: mechanismsOfOpts(opts) }))) || other(p, m, config, opts);
 }
 

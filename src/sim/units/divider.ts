@@ -1,6 +1,9 @@
 // The divider unit (thesis §3.6): one instance at a time occupies it for the instruction's divider
 // cycles; the port it sits on stays usable by other µops.
 
+import { restoreFields, saveFields, shiftFields, writeFieldsKey } from './state.js';
+import type { Fields, KeyAt, KeyWriter, Periods, StatefulUnit } from './state.js';
+
 /** Bit of a station entry's port-block mask (Scheduler.portBlock) that means "blocked by the
  *  divider" (port indices use the bits below it). */
 export const DIVIDER_BLOCK_BIT = 1 << 30;
@@ -12,7 +15,13 @@ export interface DividerState {
   owner: number;
 }
 
-export class Divider implements DividerState {
+const FIELDS: Fields<Divider, DividerState> = {
+  // busy in the next cycle when busyUntil − cycle ≥ 1; the owner matters only then
+  busyUntil: { move: { by: 'cycle' }, key: (d, at, out) => { const b = d.busyUntil - at.cycle; out.put(b > 0 ? b : 0); } },
+  owner: { move: { by: 'instance', except: -1 }, key: (d, at, out) => out.put(d.busyUntil - at.cycle > 0 ? d.owner - at.head : 0) },
+};
+
+export class Divider implements DividerState, StatefulUnit<DividerState> {
   busyUntil = 0;
   owner = -1;
 
@@ -32,12 +41,8 @@ export class Divider implements DividerState {
     return this.owner >= 0 && this.busyUntil >= c && c > 0;
   }
 
-  /** move forward by dg instances and dc cycles (steady.ts) */
-  shift(dg: number, dc: number): void {
-    this.busyUntil += dc;
-    if (this.owner >= 0) this.owner += dg;
-  }
-
-  save(): DividerState { return { busyUntil: this.busyUntil, owner: this.owner }; }
-  restore(s: DividerState): void { this.busyUntil = s.busyUntil; this.owner = s.owner; }
+  shift(by: Periods): void { shiftFields(this, FIELDS, by); }
+  save(): DividerState { return saveFields(this, FIELDS); }
+  restore(s: DividerState): void { restoreFields(this, FIELDS, s); }
+  writeKey(at: KeyAt, out: KeyWriter): void { writeFieldsKey(this, FIELDS, at, out); }
 }

@@ -1,12 +1,15 @@
-// The ports unit: which instances hold each port this cycle, each port's use so far, and the port
-// choice (thesis Algorithm 5: the least used free port the µop may use, ties to the lower port
-// number). The scheduler asks `choose` per µop at dispatch; a different port policy (e.g. ports
-// assigned at issue from the queue occupancy) replaces `choose` and keeps the rest.
+// The ports unit: which instances hold each port this cycle, each port's use so far, and the ways
+// a µop takes a port — thesis Algorithm 5 (`choose`: the least used free port the µop may use, ties
+// to the lower port number), its shortcuts, and a given port (`takePort`). Which of them a µop asks
+// for is the port policy's business (units/portPolicy.ts). Blocked instances blame the holders here
+// (`blameBlockers`), through the Recorder.
 
 import type { CompiledProgram } from '../compiled.js';
-import type { BlameRecorder } from '../recorder.js';
+import type { Recorder } from '../recorder.js';
 import { DIVIDER_BLOCK_BIT } from './divider.js';
 import type { Divider } from './divider.js';
+import { restoreFields, saveFields, shiftFields, writeFieldsKey } from './state.js';
+import type { Fields, KeyAt, KeyWriter, Periods, StatefulUnit } from './state.js';
 
 /** Port capacity for "infinitely usable": more µops than a cycle can ever put on one port (the
  *  holders of a port are kept in an array), and a small integer, so that the per-cycle code only
@@ -32,11 +35,20 @@ export interface PortsState {
   /** holders of port p: hold[p*holdCap .. p*holdCap + count[p]) */
   hold: Int32Array;
   holdCap: number;
-  /** per port index: µops assigned to it at issue and not dispatched yet (portChoice) */
-  queued: Int32Array;
 }
 
-export class Ports {
+const FIELDS: Fields<Ports, PortsState> = {
+  usage: { move: 'stays', key: { omit: 'a counter: steady.ts moves it with the recorder\'s and compares it (the order must not change)' } },
+  order: { move: 'stays', key: (p, _at, out) => { if (p.orderKeyed) for (let q = 0; q < p.P; q++) out.put(p.order[q]!); } },
+  count: { move: 'stays', key: { omit: 'the holders of the last cycle: newCycle() clears them before any is read' } },
+  hold: {
+    move: (p, by) => { for (let q = 0; q < p.P; q++) for (let h = 0; h < p.count[q]!; h++) p.hold[q * p.holdCap + h]! += by.dg; },
+    key: { omit: 'as count' },
+  },
+  holdCap: { move: 'stays', key: { omit: 'room, not state' } },
+};
+
+export class Ports implements PortsState, StatefulUnit<PortsState> {
   readonly P: number;
   /** µops each port takes per cycle (UNLIMITED_PORT_CAP: infinitely usable ports) */
   readonly cap: number;
@@ -49,35 +61,31 @@ export class Ports {
   /** the program line of each holder in `hold` (derived: hold[x] % n) */
   private holdLine: Int32Array;
   holdCap = 4;
-  queued: Int32Array;
   /** the ports (bits; DIVIDER_BLOCK_BIT: the divider) that made the last `choose` fail */
   lastBlocked = 0;
-  /** ports (bits) that took as many µops as they can this cycle (read by the scheduler's
-   *  event-driven walk, which refuses such a µop itself, as `choose` would) */
+  /** ports (bits) that took as many µops as they can this cycle */
   full = 0;
+  /** the port order is part of the steady-state key (the port policy reads it) */
+  orderKeyed = true;
   /** the instance that took a port last this cycle (-1: none): an instance visited once per cycle
    *  holds a port this cycle only if it is this one */
   lastTaker = -1;
   /** the blame of the blocked masks met so far this cycle (up to BLAME_CACHE masks; holder lines
    *  and ports, in blame order): a blocked port is full and keeps its holders for the rest of the
    *  cycle, so another instance (holding none) blocked by the same ports blames the same holders.
-   *  Entry k: mask bcMasks[k], pairs bcLine/bcPort[bcFrom[k] .. bcFrom[k + 1]); bcN entries.
-   *  (The scheduler's event-driven walk reads them to blame those holders without a call.) */
+   *  Entry k: mask bcMasks[k], pairs bcLine/bcPort[bcFrom[k] .. bcFrom[k + 1]); bcN entries. */
   bcN = 0;
-  /** the blame cache is used (off: every blocked instance's holders are looked up; for the test
-   *  that checks the cache changes no statistic) */
-  blameCache = true;
   readonly bcMasks = new Int32Array(BLAME_CACHE);
   readonly bcFrom = new Int32Array(BLAME_CACHE + 1);
   private bcLen = 0;
   private bcFill = false;
-  bcLine: Int32Array;
-  bcPort: Int32Array;
+  private bcLine: Int32Array;
+  private bcPort: Int32Array;
   /** instances blamed already for the current blocked instance: blamed[0 .. blamedLen) */
   private blamed: Int32Array;
   private blamedLen = 0;
 
-  constructor(private readonly cp: CompiledProgram, cap: number, private readonly divider: Divider, private readonly rec: BlameRecorder) {
+  constructor(private readonly cp: CompiledProgram, cap: number, private readonly divider: Divider, private readonly rec: Recorder) {
     const P = cp.P;
     this.P = P;
     this.cap = portCapOf(cap);
@@ -89,7 +97,6 @@ export class Ports {
     this.count = new Int32Array(P);
     this.hold = new Int32Array(P * this.holdCap);
     this.holdLine = new Int32Array(P * this.holdCap);
-    this.queued = new Int32Array(P);
     // holders of all ports, plus the divider's owner: the most one blocked instance can blame
     this.blamed = new Int32Array(P * this.holdCap + 1);
     this.bcLine = new Int32Array(BLAME_CACHE * (P * this.holdCap + 1));
@@ -170,28 +177,17 @@ export class Ports {
     return p;
   }
 
-  /** Port choice at issue (refined model's portChoice; uiCA paper, Abel & Reineke 2022, port assignment): µop u
-   *  of line i is bound, as it enters the station, to the port with the fewest µops assigned and
-   *  not dispatched yet; ties go to the lower port number (docs/engine.md says why). */
-  assign(i: number, u: number): number {
-    const cp = this.cp;
-    const m = cp.uopMask[i * cp.maxU + u]!;
-    const q = this.queued;
-    let best = -1, bestQ = 0;
-    // the mask's ports in index order (lowest set bit first); ties keep the lower port
-    for (let r = m; r !== 0; r &= r - 1) {
-      const p = 31 - Math.clz32(r & -r);
-      const qp = q[p]!;
-      if (best < 0 || qp < bestQ) { best = p; bestQ = qp; }
-    }
-    if (best >= 0) q[best]!++;
-    return best;
+  /** The ports (bits) full this cycle and held by other instances than g (an instance visited once
+   *  per cycle holds a port only if it took the last one): a µop (not the divider's) whose ports
+   *  are all among them is refused, as `choose` and `takePort` would find. */
+  heldByOthers(g: number): number {
+    return this.lastTaker === g ? 0 : this.full;
   }
 
-  /** portChoice: µop u of instance g (line i) dispatches to port p, the one it was assigned at
-   *  issue, in cycle c when p is free (the oldest ready µop of each port goes first: the scheduler
-   *  walks the station in program order); -1 (and lastBlocked) when it is not. */
-  takeAssigned(g: number, i: number, u: number, p: number, c: number): number {
+  /** µop u of instance g (line i) takes port index p in cycle c when p is free or held only by g
+   *  itself (and, for the divider's µop on its port, the divider is free); -1 (and lastBlocked)
+   *  when it is not. */
+  takePort(g: number, i: number, u: number, p: number, c: number): number {
     const cp = this.cp;
     const isDiv = cp.div[i]! > 0 && cp.divUop[i] === u && p === cp.divPortOf[i];
     if (isDiv && this.divider.blocks(g, c)) { this.lastBlocked = DIVIDER_BLOCK_BIT; return -1; }
@@ -204,7 +200,6 @@ export class Ports {
     }
     if (!free) { this.lastBlocked = 1 << p; return -1; }
     this.take(g, i, p);
-    this.queued[p]!--;
     if (isDiv) {
       this.divider.occupy(g, c, cp.div[i]!);
       this.rec.onDivider(i, cp.div[i]!);
@@ -213,22 +208,17 @@ export class Ports {
   }
 
   /** Instance g (line i) could not start because of the ports (and divider) in `blocked`: blame
-   *  each holder once (thesis §2.2). `notCached`: the caller found the mask not in the blame cache
-   *  this cycle (not looked up again). */
-  blameBlockers(g: number, i: number, blocked: number, notCached = false): void {
+   *  each holder once (thesis §2.2). */
+  blameBlockers(g: number, i: number, blocked: number): void {
     this.bcFill = false;
     if ((blocked & DIVIDER_BLOCK_BIT) === 0 && this.lastTaker !== g) {
-      const k = this.blameCache && !notCached ? this.cachedBlame(blocked) : -1;
+      const k = this.cachedBlame(blocked);
       if (k >= 0) {
         const rec = this.rec, bl = this.bcLine, bp = this.bcPort;
         for (let x = this.bcFrom[k]!, end = this.bcFrom[k + 1]!; x < end; x++) rec.onPortBlocked(i, bl[x]!, bp[x]!);
         return;
       }
-      if (this.blameCache && this.bcN < BLAME_CACHE) {
-        this.bcFill = true;
-        this.bcMasks[this.bcN] = blocked;
-        this.bcLen = this.bcFrom[this.bcN]!;
-      }
+      this.fillBlame(blocked);
     }
     this.blamedLen = 0;
     // the blocked ports in index order (lowest set bit first)
@@ -244,10 +234,19 @@ export class Ports {
   }
 
   /** the blame cache's entry of blocked mask `m` this cycle, or -1 */
-  cachedBlame(m: number): number {
+  protected cachedBlame(m: number): number {
     const ms = this.bcMasks;
     for (let k = 0; k < this.bcN; k++) if (ms[k] === m) return k;
     return -1;
+  }
+
+  /** the blame of mask `m` about to be looked up is kept for the rest of the cycle (room allowing) */
+  protected fillBlame(m: number): void {
+    if (this.bcN < BLAME_CACHE) {
+      this.bcFill = true;
+      this.bcMasks[this.bcN] = m;
+      this.bcLen = this.bcFrom[this.bcN]!;
+    }
   }
 
   /** blame holder (an instance of line hl) of port p for instance g (line i), once per blocked instance */
@@ -336,20 +335,12 @@ export class Ports {
     this.indexOrder();
   }
 
-  /** move forward by dg instances (steady.ts): the holders' numbers */
-  shift(dg: number): void {
-    for (let p = 0; p < this.P; p++) {
-      for (let h = 0; h < this.count[p]!; h++) this.hold[p * this.holdCap + h]! += dg;
-    }
-  }
-
-  save(): PortsState {
-    return { usage: this.usage.slice(), order: this.order.slice(), count: this.count.slice(), hold: this.hold.slice(), holdCap: this.holdCap, queued: this.queued.slice() };
-  }
+  shift(by: Periods): void { shiftFields(this, FIELDS, by); }
+  save(): PortsState { return saveFields(this, FIELDS); }
+  writeKey(at: KeyAt, out: KeyWriter): void { writeFieldsKey(this, FIELDS, at, out); }
 
   restore(s: PortsState): void {
-    this.usage = s.usage.slice(); this.order = s.order.slice(); this.count = s.count.slice();
-    this.hold = s.hold.slice(); this.holdCap = s.holdCap; this.queued = s.queued.slice();
+    restoreFields(this, FIELDS, s);
     const n = this.cp.n;
     this.holdLine = new Int32Array(this.hold.length);
     for (let x = 0; x < this.hold.length; x++) this.holdLine[x] = this.hold[x]! % n;

@@ -1,17 +1,22 @@
 // The scheduler unit: the reservation station and the execution stage (thesis Algorithms 4–6 and
 // §3.6). Instances (line, iteration) are numbered g = iteration·n + line; only the ones between the
 // oldest unfinished instance (`head`) and the front end live in a ring buffer, so memory does not
-// grow with the number of iterations. Each cycle `dispatch` walks the waiting instances in program
-// order: an instance whose producers have released asks the ports unit for a port per µop and starts
-// when every µop has one; `execute` retires the instances that reached their latency. What happens
-// is reported to the recorder; the scheduler never reads the statistics.
+// grow with the number of iterations. Each cycle `dispatch` visits, in program order, the waiting
+// instances that can change: those not asleep on a dependency (`act`) and those a producer wakes
+// (a timing wheel keyed by the cycle a dependency-blocked instance can next change). A visited
+// instance whose producers have released asks the port policy for a port per µop and starts when
+// every µop has one; `execute` retires the instances that reached their latency. What happens is
+// reported to the Recorder; the scheduler never reads the statistics.
 
 import type { CompiledProgram } from '../compiled.js';
-import type { BlameRecorder } from '../recorder.js';
+import type { Recorder } from '../recorder.js';
 import type { FrontEnd } from './frontEnd.js';
 import type { Ports } from './ports.js';
+import type { PortPolicy } from './portPolicy.js';
 import { RENAME_ALWAYS, RENAME_MOVE } from '../refine.js';
 import { DIVIDER_BLOCK_BIT } from './divider.js';
+import { restoreFields, saveFields, shiftFields, writeFieldsKey } from './state.js';
+import type { Fields, KeyAt, KeyWriter, Periods, StatefulUnit } from './state.js';
 
 /** The station's statuses and constants as the hot code reads them: a const enum's members are
  *  numbers in the emitted code, where a module's `const` is a variable V8 loads and checks on every
@@ -32,9 +37,74 @@ export const ST_DONE = K.Done;
 export const NEVER = K.Never;
 if (K.DivBlock !== DIVIDER_BLOCK_BIT) throw new Error('scheduler: K.DivBlock is not DIVIDER_BLOCK_BIT');
 
+/** The per-instance arrays of the ring, indexed by slot g & (cap − 1) (× maxU + µop when perUop). */
+export interface SlotArrays {
+  /** ST_* */
+  status: Uint8Array;
+  /** µops loaded */
+  loaded: Int32Array;
+  /** µops with a port */
+  assigned: Int32Array;
+  /** per µop: port index, or -1 */
+  uopPort: Int32Array;
+  /** 1 when the instance is executed at rename (zero idiom, eliminated move): no port, and its
+   *  consumers are released in the cycle it starts (refined model) */
+  zeroLat: Uint8Array;
+  /** per µop: the port the policy assigned at issue, or -1 */
+  uopQueue: Int32Array;
+  /** cycle it started executing, or -1 */
+  start: Int32Array;
+  /** bitmask over the instance's pred entries still unresolved this cycle */
+  depWait: Int32Array;
+  /** bitmask of port indices that blocked it this cycle (DIVIDER_BLOCK_BIT: the divider) */
+  portBlock: Int32Array;
+  /** next cycle a dependency-blocked instance must be looked at again (its mask cannot change before) */
+  nextLook: Int32Array;
+  /** its waits are accounted up to (not including) this cycle */
+  accounted: Int32Array;
+  line: Int32Array;
+  iteration: Int32Array;
+}
 
-/** The station's state by name; the per-instance arrays are indexed by slot g & (cap − 1). */
-export interface SchedulerState {
+/** How a slot's value enters the key, given the instance's status and the key's cycle. */
+type SlotKey = 'value' | { omit: string } | ((v: number, status: number, c: number) => number);
+
+interface SlotField {
+  bytes: 1 | 4;
+  perUop?: true;
+  /** the value of a slot not in use, and the value `enter` resets it to (unless `set`) */
+  fill: number;
+  /** `enter` sets it from the instance */
+  set?: true;
+  /** how steady.ts moves it: by cycles (a value `except` stays: "none"), by iterations, or not */
+  move: 'stays' | 'cycle' | 'iteration';
+  except?: number;
+  key: SlotKey;
+  /** keyed only when this holds (else it keeps its fill value) */
+  when?: (rs: Scheduler) => boolean;
+}
+
+/** The ring's fields, declared once: enter, allocRing, shift, save, restore and the key use this. */
+export const SLOT_FIELDS: { readonly [K in keyof SlotArrays]: SlotField } = {
+  status: { bytes: 1, fill: 0, set: true, move: 'stays', key: 'value' },
+  loaded: { bytes: 4, fill: 0, move: 'stays', key: 'value' },
+  assigned: { bytes: 4, fill: 0, move: 'stays', key: 'value' },
+  uopPort: { bytes: 4, perUop: true, fill: -1, move: 'stays', key: 'value' },
+  zeroLat: { bytes: 1, fill: 0, set: true, move: 'stays', key: 'value', when: (rs) => rs.renames },
+  uopQueue: { bytes: 4, perUop: true, fill: -1, move: 'stays', key: 'value', when: (rs) => rs.atIssue },
+  start: { bytes: 4, fill: -1, move: 'cycle', except: -1, key: (v, st, c) => (st === K.Exec && v >= 0 ? c - v : -1) },
+  depWait: { bytes: 4, fill: 0, move: 'stays', key: 'value' },
+  portBlock: { bytes: 4, fill: 0, move: 'stays', key: 'value' },
+  // a next look at or before the coming cycle is the same as "look now"
+  nextLook: { bytes: 4, fill: 0, move: 'cycle', except: K.Never, key: (v, st, c) => (st !== K.WaitDep ? 0 : v === K.Never ? -1 : v <= c + 1 ? 0 : v - c) },
+  accounted: { bytes: 4, fill: 0, move: 'cycle', key: (v, st, c) => (st === K.WaitDep ? v - c : 0) },
+  line: { bytes: 4, fill: 0, set: true, move: 'stays', key: { omit: 'g % n' } },
+  iteration: { bytes: 4, fill: 0, set: true, move: 'iteration', key: { omit: 'g / n' } },
+};
+const SLOT_NAMES = Object.keys(SLOT_FIELDS) as (keyof SlotArrays)[];
+
+/** The station's state by name: the ring and the scalars and lists below. */
+export interface SchedulerState extends SlotArrays {
   /** oldest unfinished instance */
   head: number;
   /** µops in the station (loaded, no port yet) */
@@ -43,184 +113,188 @@ export interface SchedulerState {
   completed: number;
   /** ring size (a power of two) */
   cap: number;
-  /** per slot: µops loaded */
-  loaded: Int32Array;
-  /** per slot: µops with a port */
-  assigned: Int32Array;
-  /** per slot × µop: port index, or -1 */
-  uopPort: Int32Array;
-  /** per slot: cycle it started executing, or -1 */
-  start: Int32Array;
-  /** per slot: ST_* */
-  status: Uint8Array;
-  /** per slot: bitmask over the instance's pred entries still unresolved this cycle */
-  depWait: Int32Array;
-  /** per slot: bitmask of port indices that blocked it this cycle (DIVIDER_BLOCK_BIT: the divider) */
-  portBlock: Int32Array;
-  /** per slot: line and iteration */
-  line: Int32Array;
-  iteration: Int32Array;
-  /** per slot: next cycle a dependency-blocked instance must be looked at again (its mask cannot change before) */
-  nextLook: Int32Array;
-  /** per slot: its waits are accounted up to (not including) this cycle */
-  accounted: Int32Array;
   /** loaded instances that have not started, program order: waiting[0 .. waitingLen) */
   waiting: Int32Array;
   waitingLen: number;
   /** instances executing: executing[0 .. executingLen) */
   executing: Int32Array;
   executingLen: number;
-  /** per slot: 1 when the instance is executed at rename (zero idiom, eliminated move): no port,
-   *  and its consumers are released in the cycle it starts (refined model) */
-  zeroLat: Uint8Array;
-  /** per slot × µop: the port assigned at issue (portChoice), or -1 */
-  uopQueue: Int32Array;
   /** per line: its last instance entered was an eliminated move (moveElimination) */
   lastElim: Uint8Array;
 }
 
-export class Scheduler implements SchedulerState {
+/** A list of instances (the first `len` entries) moved and keyed relative to head. */
+function instanceList(list: 'waiting' | 'executing', len: 'waitingLen' | 'executingLen') {
+  return {
+    move: (rs: Scheduler, by: Periods) => { const l = rs[list]; for (let w = 0; w < rs[len]; w++) l[w]! += by.dg; },
+    key: (rs: Scheduler, at: KeyAt, out: KeyWriter) => { const l = rs[list]; for (let w = 0; w < rs[len]; w++) out.put(l[w]! - at.head); },
+  };
+}
+
+type ScalarState = Omit<SchedulerState, keyof SlotArrays>;
+const FIELDS: Fields<Scheduler, ScalarState> = {
+  head: { move: { by: 'instance' }, key: (_rs, at, out) => out.put(at.head % at.n) },
+  used: { move: 'stays', key: 'value' },
+  completed: { move: { by: 'instance' }, key: { omit: 'head and the statuses' } },
+  cap: { move: 'stays', key: { omit: 'room, not state' } },
+  waiting: instanceList('waiting', 'waitingLen'),
+  waitingLen: { move: 'stays', key: 'value' },
+  executing: instanceList('executing', 'executingLen'),
+  executingLen: { move: 'stays', key: 'value' },
+  lastElim: { move: 'stays', key: (rs, _at, out) => { if (rs.renames) for (let i = 0; i < rs.lastElim.length; i++) out.put(rs.lastElim[i]!); } },
+};
+
+/** What the scheduler is built from (parts.ts). */
+export interface SchedulerParts {
+  /** station size in µops */
+  capacity: number;
+  /** the what-if without dependencies */
+  noDependencies: boolean;
+  frontEnd: FrontEnd;
+  ports: Ports;
+  policy: PortPolicy;
+  recorder: Recorder;
+}
+
+export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
   head = 0;
   used = 0;
   completed = 0;
   cap = 0;
   mask = 0;
+  status!: Uint8Array;
   loaded!: Int32Array;
   assigned!: Int32Array;
   uopPort!: Int32Array;
-  start!: Int32Array;
-  status!: Uint8Array;
-  depWait!: Int32Array;
-  portBlock!: Int32Array;
-  line!: Int32Array;
-  iteration!: Int32Array;
-  nextLook!: Int32Array;
-  accounted!: Int32Array;
-  waiting!: Int32Array;
-  waitingLen = 0;
-  executing!: Int32Array;
-  executingLen = 0;
   zeroLat!: Uint8Array;
   uopQueue!: Int32Array;
+  start!: Int32Array;
+  depWait!: Int32Array;
+  portBlock!: Int32Array;
+  nextLook!: Int32Array;
+  accounted!: Int32Array;
+  line!: Int32Array;
+  iteration!: Int32Array;
+  waiting = new Int32Array(0);
+  waitingLen = 0;
+  executing = new Int32Array(0);
+  executingLen = 0;
   lastElim: Uint8Array;
-  /** ports are assigned at issue (refined model's portChoice) */
-  private readonly issuePorts: boolean;
-  /** the event-driven walk (ModelOptions.scheduler 'events'): `waiting` is then kept up to date
-   *  only on demand (syncWaiting), the cycle's visits come from `act` and the wheel */
-  readonly events: boolean;
-  /** events: 1 + the last instance entered (instances head .. tail − 1 are in flight) */
-  private tail = 0;
-  /** events: the waiting instances that are not asleep on a dependency, program order */
-  private act = new Int32Array(64);
-  private actLen = 0;
-  private act2 = new Int32Array(64);
-  /** events: timing wheel of instances blocked on a dependency, bucket nextLook & wheelMask; an
-   *  entry is current when the instance is still ST_WAIT_DEP with that nextLook (else stale) */
+  /** station size in µops */
+  readonly capacity: number;
+  /** some line is executed at rename (refined model) */
+  readonly renames: boolean;
+  /** the port policy assigns ports as µops enter */
+  readonly atIssue: boolean;
+  protected readonly noDeps: boolean;
+  protected readonly frontEnd: FrontEnd;
+  protected readonly ports: Ports;
+  protected readonly policy: PortPolicy;
+  protected readonly rec: Recorder;
+  // ---- derived from the state above (relink rebuilds them) ----
+  /** 1 + the last instance entered (instances head .. tail − 1 are in flight) */
+  protected tail = 0;
+  /** the waiting instances that are not asleep on a dependency, program order; act2: the next
+   *  cycle's, filled while this cycle's are visited (outLen entries) */
+  protected act = new Int32Array(64);
+  protected actLen = 0;
+  protected act2 = new Int32Array(64);
+  protected outLen = 0;
+  /** timing wheel of instances blocked on a dependency, bucket nextLook & wheelMask; an entry is
+   *  current when the instance is still ST_WAIT_DEP with that nextLook (else stale) */
   private wheel = new Int32Array(0);
   /** per bucket: entries in it; bucket b is wheel[b·wheelCap .. b·wheelCap + wheelLen[b]) */
   private wheelLen = new Int32Array(0);
   private wheelCap = 16;
   private wheelMask = 0;
-  /** events: instances looked at this cycle besides `act` (woken), sorted; woke[wokeAt ..) still to visit */
-  private woke = new Int32Array(64);
-  private wokeLen = 0;
-  private wokeAt = 0;
-  /** events: per slot, 1 when its producers were all found released (they stay released, so the
-   *  check, which then has no effect, is not repeated); derived: every loading or port-blocked
-   *  instance in the station at a cycle's end has been checked (relink sets it) */
-  private depsOk = new Uint8Array(0);
-  /** events: per slot, the cycle the instance was put in `woke` (no instance twice in a cycle) */
-  private stamp = new Int32Array(0);
-  /** events: per line, 1 when its instances have no dependency to check (no producer, or the
-   *  run has no dependencies): depsOk as they enter */
+  /** instances looked at this cycle besides `act` (woken), sorted; woke[wokeAt .. wokeLen) still to visit */
+  protected woke = new Int32Array(64);
+  protected wokeLen = 0;
+  protected wokeAt = 0;
+  /** per slot, 1 when its producers were all found released (they stay released, so the check,
+   *  which then has no effect, is not repeated); every loading or port-blocked instance in the
+   *  station at a cycle's end has been checked (relink sets it) */
+  protected depsOk = new Uint8Array(0);
+  /** per slot, the cycle the instance was put in `woke` (no instance twice in a cycle) */
+  protected stamp = new Int32Array(0);
+  /** per line, 1 when its instances have no dependency to check (no producer, or the run has no
+   *  dependencies): depsOk as they enter */
   private readonly depFree: Uint8Array;
-  /** uopQueue is in use (portChoice on) */
-  get uopQueueOn(): boolean { return this.issuePorts; }
 
-  constructor(
-    private readonly cp: CompiledProgram,
-    /** station size in µops */
-    readonly capacity: number,
-    private readonly noDeps: boolean,
-    private readonly lazy: boolean,
-    private readonly frontEnd: FrontEnd,
-    private readonly ports: Ports,
-    private readonly rec: BlameRecorder,
-    issuePorts = false,
-    events = false,
-  ) {
-    this.issuePorts = issuePorts;
-    this.events = events;
+  constructor(protected readonly cp: CompiledProgram, parts: SchedulerParts) {
+    this.capacity = parts.capacity;
+    this.noDeps = parts.noDependencies;
+    this.frontEnd = parts.frontEnd;
+    this.ports = parts.ports;
+    this.policy = parts.policy;
+    this.rec = parts.recorder;
+    this.renames = cp.anyRenamed;
+    this.atIssue = parts.policy.atIssue;
     this.depFree = new Uint8Array(cp.n);
-    for (let i = 0; i < cp.n; i++) this.depFree[i] = noDeps || cp.predStart[i + 1] === cp.predStart[i] ? 1 : 0;
-    if (events) {
-      // a dependency-blocked instance's next look is at most the longest pred latency ahead
-      let maxLat = 1;
-      for (let e = 0; e < cp.predLat.length; e++) if (cp.predLat[e]! > maxLat) maxLat = cp.predLat[e]!;
-      let w = 8;
-      while (w < maxLat + 2) w *= 2;
-      this.wheel = new Int32Array(w * this.wheelCap);
-      this.wheelLen = new Int32Array(w);
-      this.wheelMask = w - 1;
-    }
+    for (let i = 0; i < cp.n; i++) this.depFree[i] = this.noDeps || cp.predStart[i + 1] === cp.predStart[i] ? 1 : 0;
+    // a dependency-blocked instance's next look is at most the longest pred latency ahead
+    let maxLat = 1;
+    for (let e = 0; e < cp.predLat.length; e++) if (cp.predLat[e]! > maxLat) maxLat = cp.predLat[e]!;
+    let w = 8;
+    while (w < maxLat + 2) w *= 2;
+    this.wheel = new Int32Array(w * this.wheelCap);
+    this.wheelLen = new Int32Array(w);
+    this.wheelMask = w - 1;
     this.lastElim = new Uint8Array(cp.n);
     // room for a full station and as many instances executing, so that the ring rarely grows
     // in a run (growing is correct at any time, but V8 re-optimises the loop after it)
     let cap = 64;
-    while (cap < 2 * (capacity + cp.n) + 2 && cap < 4096) cap *= 2;
+    while (cap < 2 * (this.capacity + cp.n) + 2 && cap < 4096) cap *= 2;
     this.allocRing(cap, -1);
   }
 
-  private allocRing(cap: number, upTo: number): void {
-    const old = this.cap > 0 ? {
-      l: this.loaded, a: this.assigned, u: this.uopPort, s: this.start, st: this.status,
-      d: this.depWait, p: this.portBlock, n: this.nextLook, ac: this.accounted, li: this.line, it: this.iteration, mask: this.mask,
-      z: this.zeroLat, q: this.uopQueue,
-    } : null;
-    const maxU = this.cp.maxU;
-    this.loaded = new Int32Array(cap);
-    this.assigned = new Int32Array(cap);
-    this.uopPort = new Int32Array(cap * maxU).fill(-1);
-    this.start = new Int32Array(cap).fill(-1);
-    this.status = new Uint8Array(cap);
-    this.depWait = new Int32Array(cap);
-    this.portBlock = new Int32Array(cap);
-    this.line = new Int32Array(cap);
-    this.iteration = new Int32Array(cap);
-    this.nextLook = new Int32Array(cap);
-    this.accounted = new Int32Array(cap);
-    this.zeroLat = new Uint8Array(cap);
-    this.uopQueue = new Int32Array(cap * maxU).fill(-1);
-    const wl = this.waiting, xl = this.executing;
-    this.waiting = new Int32Array(cap);
-    this.executing = new Int32Array(cap);
-    if (wl) { this.waiting.set(wl.subarray(0, this.waitingLen)); this.executing.set(xl.subarray(0, this.executingLen)); }
-    const newMask = cap - 1;
-    if (this.events) {
-      const a = this.act, a2 = this.act2, wk = this.woke;
-      this.act = new Int32Array(cap); this.act.set(a.subarray(0, this.actLen));
-      this.act2 = new Int32Array(cap); this.act2.set(a2.subarray(0, Math.min(a2.length, cap)));
-      this.woke = new Int32Array(cap); this.woke.set(wk.subarray(0, this.wokeLen));
-      const st = this.stamp, ok = this.depsOk;
-      this.stamp = new Int32Array(cap).fill(-1);
-      this.depsOk = new Uint8Array(cap);
-      if (old) for (let g = this.head; g <= upTo; g++) { this.stamp[g & newMask] = st[g & old.mask]!; this.depsOk[g & newMask] = ok[g & old.mask]!; }
-    }
-    if (old) {
-      for (let g = this.head; g <= upTo; g++) {
-        const a = g & old.mask, b = g & newMask;
-        this.loaded[b] = old.l[a]!; this.assigned[b] = old.a[a]!; this.start[b] = old.s[a]!;
-        this.status[b] = old.st[a]!; this.depWait[b] = old.d[a]!; this.portBlock[b] = old.p[a]!;
-        this.nextLook[b] = old.n[a]!; this.accounted[b] = old.ac[a]!;
-        this.line[b] = old.li[a]!; this.iteration[b] = old.it[a]!; this.zeroLat[b] = old.z[a]!;
-        for (let u = 0; u < maxU; u++) { this.uopPort[b * maxU + u] = old.u[a * maxU + u]!; this.uopQueue[b * maxU + u] = old.q[a * maxU + u]!; }
+  private slots(): Record<keyof SlotArrays, Int32Array | Uint8Array> {
+    return this as unknown as Record<keyof SlotArrays, Int32Array | Uint8Array>;
+  }
+
+  /** A new ring of `cap` slots, the instances head .. upTo of the old one (if any) moved over:
+   *  instance g of the old ring goes to g + dg, its values moved by `by` (steady.ts). */
+  private relay(cap: number, upTo: number, by: Periods | null): void {
+    const maxU = this.cp.maxU, oldMask = this.mask, newMask = cap - 1, a = this.slots();
+    for (const name of SLOT_NAMES) {
+      const f = SLOT_FIELDS[name];
+      const w = f.perUop ? maxU : 1;
+      const arr = f.bytes === 1 ? new Uint8Array(cap * w) : new Int32Array(cap * w);
+      if (f.fill !== 0) arr.fill(f.fill);
+      const old = this.cap > 0 ? a[name] : null;
+      if (old) {
+        const dv = by === null || f.move === 'stays' ? 0 : f.move === 'cycle' ? by.dc : by.dk;
+        const dg = by?.dg ?? 0;
+        for (let g = this.head; g <= upTo; g++) {
+          const from = (g & oldMask) * w, to = ((g + dg) & newMask) * w;
+          for (let u = 0; u < w; u++) { const v = old[from + u]!; arr[to + u] = v === f.except ? v : v + dv; }
+        }
       }
+      a[name] = arr;
     }
     this.cap = cap;
     this.mask = newMask;
   }
 
-  /** Instance g (line i, iteration k) enters the station (its first µops are about to load). */
+  private allocRing(cap: number, upTo: number): void {
+    const oldMask = this.mask, hadRing = this.cap > 0;
+    this.relay(cap, upTo, null);
+    const wl = this.waiting, xl = this.executing;
+    this.waiting = new Int32Array(cap);
+    this.executing = new Int32Array(cap);
+    this.waiting.set(wl.subarray(0, this.waitingLen)); this.executing.set(xl.subarray(0, this.executingLen));
+    const a = this.act, a2 = this.act2, wk = this.woke;
+    this.act = new Int32Array(cap); this.act.set(a.subarray(0, this.actLen));
+    this.act2 = new Int32Array(cap); this.act2.set(a2.subarray(0, Math.min(a2.length, cap)));
+    this.woke = new Int32Array(cap); this.woke.set(wk.subarray(0, this.wokeLen));
+    const st = this.stamp, ok = this.depsOk;
+    this.stamp = new Int32Array(cap).fill(-1);
+    this.depsOk = new Uint8Array(cap);
+    if (hadRing) for (let g = this.head; g <= upTo; g++) { this.stamp[g & this.mask] = st[g & oldMask]!; this.depsOk[g & this.mask] = ok[g & oldMask]!; }
+  }
+
+  /** Instance g (line i, iteration k) enters the station (its first µops are about to load): every
+   *  slot field not `set` back to its fill value (test/sim/schedulerState.test.ts checks it). */
   enter(g: number, i: number, k: number): void {
     if (g - this.head + 2 > this.cap) this.allocRing(this.cap * 2, g);
     const s = g & this.mask;
@@ -231,14 +305,16 @@ export class Scheduler implements SchedulerState {
     // a loop, not TypedArray.fill: for a few elements the builtin call costs more than the stores
     const up = this.uopPort;
     for (let x = s * maxU, end = x + maxU; x < end; x++) up[x] = -1;
-    if (this.events) {
-      this.act[this.actLen++] = g; this.tail = g + 1; this.stamp[s] = -1;
-      // a line without producers (or no dependencies at all) has nothing to check
-      this.depsOk[s] = this.depFree[i]!;
-    }
-    else this.waiting[this.waitingLen++] = g;
-    if (this.cp.anyRenamed) this.zeroLat[s] = this.atRename(i, k);
-    if (this.issuePorts) { const q = this.uopQueue; for (let x = s * maxU, end = x + maxU; x < end; x++) q[x] = -1; }
+    if (this.renames) this.zeroLat[s] = this.atRename(i, k);
+    if (this.atIssue) { const q = this.uopQueue; for (let x = s * maxU, end = x + maxU; x < end; x++) q[x] = -1; }
+    this.entered(g, s, i);
+  }
+
+  /** the instance in slot s is visited from the next dispatch on */
+  protected entered(g: number, s: number, i: number): void {
+    this.act[this.actLen++] = g; this.tail = g + 1; this.stamp[s] = -1;
+    // a line without producers (or no dependencies at all) has nothing to check
+    this.depsOk[s] = this.depFree[i]!;
   }
 
   /** Is instance (line i, iteration k) executed at rename? A zero idiom always; a move candidate
@@ -264,20 +340,26 @@ export class Scheduler implements SchedulerState {
     const s = g & this.mask;
     this.loaded[s] = loadedNow;
     this.used += take;
-    if (this.issuePorts && this.zeroLat[s] === 0) {
-      // portChoice: each µop gets its port as it enters the station (Ports.assign)
+    if (this.atIssue && this.zeroLat[s] === 0) {
+      // each µop gets its port as it enters the station
       const maxU = this.cp.maxU, i = this.line[s]!;
-      for (let u = loadedNow - take; u < loadedNow; u++) this.uopQueue[s * maxU + u] = this.ports.assign(i, u);
+      for (let u = loadedNow - take; u < loadedNow; u++) this.uopQueue[s * maxU + u] = this.policy.assign(i, u);
     }
+  }
+
+  /** The next cycle a dependency-blocked instance must be looked at: `next`, the earliest release
+   *  of its unresolved producers (its mask cannot change before), when the mask holds them all. */
+  protected nextLookAfter(next: number, preds: number, c: number): number {
+    return preds <= 30 ? next : c + 1;
   }
 
   /**
    * Algorithm 4's dependency check of the waiting instance in slot `s` (line `i`, iteration `k`)
-   * in cycle `c`, shared by both walks: true when a producer has not released its result yet —
-   * the instance is then marked waiting on those producers (mask, blame, the cycle it must be
-   * looked at again) — false when every dependency is resolved.
+   * in cycle `c`: true when a producer has not released its result yet — the instance is then
+   * marked waiting on those producers (mask, blame, the cycle it must be looked at again) — false
+   * when every dependency is resolved.
    */
-  private depBlocked(s: number, i: number, k: number, c: number): boolean {
+  protected depBlocked(s: number, i: number, k: number, c: number): boolean {
     const cp = this.cp;
     const { predStart, predLC, predLine, predLat } = cp;
     const e0 = predStart[i]!, e1 = predStart[i + 1]!;
@@ -285,9 +367,8 @@ export class Scheduler implements SchedulerState {
     const status = this.status;
     if (status[s] === K.WaitDep) this.settle(s, i, c);
     const n = cp.n, head = this.head, mask = this.mask, start = this.start, zeroLat = this.zeroLat;
-    const zl = cp.anyRenamed;                       // some line is executed at rename (refined model)
-    // the recorder's counters (Recorder.onDepWait / onWait, written directly)
-    const { caused, predBlame, had } = this.rec;
+    const zl = this.renames;
+    const rec = this.rec;
     let waitMask = 0;
     let next = K.Never;
     const kn = k * n;
@@ -303,117 +384,59 @@ export class Scheduler implements SchedulerState {
         const b = e - e0;
         waitMask |= 1 << (b < 30 ? b : 30);
         if (rel < next) next = rel;
-        caused[predLine[e]!]!++;
-        predBlame[e]!++;
+        rec.onDepWait(e, predLine[e]!, 1);
       }
     }
     if (waitMask === 0) return false;
-    had[i]!++;
+    rec.onWait(i, 1);
     this.depWait[s] = waitMask;
     this.portBlock[s] = 0;
     status[s] = K.WaitDep;
     this.accounted[s] = c + 1;
     // the mask changes only when a producer releases: at `next`, or earlier when a producer that
     // has not started yet starts (wake() lowers it then)
-    this.nextLook[s] = this.lazy && e1 - e0 <= 30 ? next : c + 1;
+    this.nextLook[s] = this.nextLookAfter(next, e1 - e0, c);
     return true;
   }
 
-  /** Algorithms 4 and 5 (+ §3.6): walk the station in program order in cycle c. */
-  dispatch(c: number): void {
-    // (small, so that V8 inlines it into the core's cycle: one call per cycle, not two)
-    if (this.events) this.dispatchEvents(c);
-    else this.dispatchWalk(c);
-  }
-
-  /** `dispatch` with the walk over every waiting instance (ModelOptions.scheduler 'walk'). */
-  private dispatchWalk(c: number): void {
-    const cp = this.cp;
-    const maxU = cp.maxU;
-    const wl = this.waiting;
-    const wLen = this.waitingLen;
-    const ports = this.ports;
-    const rec = this.rec;
-    // the arrays as locals: nothing below reallocates them (the ring grows only in enter(), the
-    // port holders, not cached, in the ports unit), and nothing below moves head or the ring's mask
-    const mask = this.mask;
-    const { nextLook, line, iteration, status, start, depWait, portBlock, loaded, uopPort, assigned, executing, zeroLat } = this;
-    const { uops } = cp;
-    const zl = cp.anyRenamed;                       // some line is executed at rename (refined model)
-    let keep = 0;
-    for (let w = 0; w < wLen; w++) {
-      const g = wl[w]!;
-      wl[keep++] = g;                                 // stays unless it starts below
-      const s = g & mask;
-      if (nextLook[s]! > c) continue;               // still blocked on the same producers (accounted lazily)
-      const i = line[s]!;
-      const k = iteration[s]!;
-      // dependencies
-      if (!this.noDeps && this.depBlocked(s, i, k, c)) continue;
-      depWait[s] = 0;
-      portBlock[s] = 0;
-      const ld = loaded[s]!;
-      if (zl && zeroLat[s] === 1) {
-        if (ld === uops[i]!) {
-          // executed at rename: no port; done in the cycle it starts, its consumers released then
-          start[s] = c;
-          status[s] = K.Done;
-          this.completed++;
-          this.used -= ld;
-          keep--;
-          this.wake(g, i, k, c);
-          continue;
-        }
-        status[s] = K.Loading;
-        rec.onWait(i, 1);
-        continue;
-      }
-      // ports
-      let ok = ld === uops[i]!;
-      let blocked = 0;
-      for (let u = 0; u < ld; u++) {
-        if (uopPort[s * maxU + u]! >= 0) continue;
-        const p = this.issuePorts ? ports.takeAssigned(g, i, u, this.uopQueue[s * maxU + u]!, c) : ports.choose(g, i, u, c);
-        if (p < 0) { ok = false; blocked |= ports.lastBlocked; continue; }
-        uopPort[s * maxU + u] = p;
-        assigned[s]!++;
-        rec.onAssigned(i, p);
-        this.used--;                                  // a µop leaves the station when it gets its port
-      }
-      if (ok) {
-        start[s] = c;
-        status[s] = K.Exec;
-        keep--;
-        executing[this.executingLen++] = g;
-        this.wake(g, i, k, c);
-        continue;
-      }
-      portBlock[s] = blocked;
-      status[s] = blocked !== 0 ? K.WaitPort : K.Loading;
-      if (blocked !== 0) ports.blameBlockers(g, i, blocked);
-      rec.onWait(i, 1);
-    }
-    this.waitingLen = keep;
-  }
-
   /**
-   * The event-driven walk (same effects as `dispatch`'s walk, in the same order): the instances
-   * visited in cycle c are those in `act` (not asleep on a dependency) merged in program order with
-   * those whose wheel bucket is c and those a producer starting in this cycle wakes for this cycle
-   * (executed at rename: released at once); exactly the waiting instances whose nextLook ≤ c, which
-   * is what `dispatch`'s walk visits.
+   * Algorithms 4 and 5 (+ §3.6) in cycle c: the instances in `act` (not asleep on a dependency)
+   * merged in program order with those whose wheel bucket is c and those a producer starting in
+   * this cycle wakes for this cycle (executed at rename: released at once) — exactly the waiting
+   * instances whose nextLook ≤ c — each visited once.
    */
-  private dispatchEvents(c: number): void {
+  dispatch(c: number): void {
+    this.wakeDue(c);
+    const a = this.act, aLen = this.actLen;
+    let ai = 0;
+    this.outLen = 0;
+    for (;;) {
+      // wake() (an instance started) may insert into woke[wokeAt ..)
+      const wa = this.wokeAt, woke = this.woke;
+      let g: number;
+      if (wa < this.wokeLen && (ai >= aLen || woke[wa]! < a[ai]!)) { g = woke[wa]!; this.wokeAt = wa + 1; }
+      else if (ai < aLen) g = a[ai++]!;
+      else break;
+      this.visit(g, c);
+    }
+    const out = this.act2;
+    this.act2 = a;
+    this.act = out;
+    this.actLen = this.outLen;
+    this.wokeLen = 0;
+  }
+
+  /** The wheel's bucket of cycle c, its current entries into `woke` in program order. */
+  private wakeDue(c: number): void {
     const mask = this.mask, head = this.head;
-    const { status, nextLook, stamp, depsOk } = this;
-    const wmask = this.wheelMask;
-    const bk = c & wmask;
-    const wheelData = this.wheel;
+    const { status, nextLook, stamp } = this;
+    const bk = c & this.wheelMask;
+    const wheel = this.wheel;
     const b0 = bk * this.wheelCap, b1 = b0 + this.wheelLen[bk]!;
     const woke = this.woke;
     let wl = 0;
     for (let b = b0; b < b1; b++) {
-      const g = wheelData[b]!;
+      const g = wheel[b]!;
       if (g < head) continue;
       const s = g & mask;
       if (status[s] !== K.WaitDep || nextLook[s] !== c || stamp[s] === c) continue;   // stale entry
@@ -425,120 +448,93 @@ export class Scheduler implements SchedulerState {
     this.wheelLen[bk] = 0;
     this.wokeLen = wl;
     this.wokeAt = 0;
-    const a = this.act, aLen = this.actLen, out = this.act2;
-    const cp = this.cp;
-    const maxU = cp.maxU, P = cp.P;
-    const ports = this.ports;
-    const rec = this.rec;
-    // the recorder's counters as locals (restore replaces the arrays, never during a cycle)
-    const { had, caused, portCaused, portWas } = rec;
-    const { line, iteration, start, depWait, portBlock, loaded, uopPort, assigned, zeroLat, uopQueue } = this;
-    const { uops, uopMask, div, divUop } = cp;
-    const zl = cp.anyRenamed;                       // some line is executed at rename (refined model)
-    const issuePorts = this.issuePorts;
-    let o = 0, ai = 0;
-    // woke[wa .. wLen) still to visit, as locals; wake() (an instance started) may insert into
-    // woke: this.wokeAt / wokeLen are written before and read back after each call
-    let wa = 0, wLen = wl;
-    for (;;) {
-      let g: number;
-      if (wa < wLen && (ai >= aLen || woke[wa]! < a[ai]!)) g = woke[wa++]!;
-      else if (ai < aLen) g = a[ai++]!;
-      else break;
-      const s = g & mask;
-      const i = line[s]!;
-      if (depsOk[s] === 0 && this.depBlocked(s, i, iteration[s]!, c)) {
-        // a look again next cycle (the eager accounting, or a producer released then) stays in
-        // `act` (visited next cycle, as from the wheel; no wake can lower it below that); the
-        // stamp makes an older wheel entry for that cycle stale
-        const nx = nextLook[s]!;
-        if (nx === c + 1) { out[o++] = g; stamp[s] = c + 1; }
-        else if (nx !== K.Never) this.file(g, nx);
-        continue;
-      }
-      depsOk[s] = 1;
-      depWait[s] = 0;
-      const ld = loaded[s]!;
-      if (zl && zeroLat[s] === 1) {
-        portBlock[s] = 0;
-        if (ld === uops[i]!) {
-          start[s] = c;
-          status[s] = K.Done;
-          this.completed++;
-          this.used -= ld;
-          this.wokeAt = wa; this.wokeLen = wLen;
-          this.wake(g, i, iteration[s]!, c);
-          wLen = this.wokeLen;
-          continue;
-        }
-        status[s] = K.Loading;
-        had[i]!++;
-        out[o++] = g; continue;
-      }
-      let ok = ld === uops[i]!;
-      let blocked = 0;
-      // the ports full before this visit are held by other instances (this one holds no port
-      // until it takes one here): a µop (not the divider's) whose ports are all among them is
-      // refused here, with those ports as the blocking mask, as Ports.choose / takeAssigned would
-      const full = ports.lastTaker === g ? 0 : ports.full;
-      const du = div[i]! > 0 ? divUop[i]! : -1;
-      for (let u = 0, x = s * maxU; u < ld; u++, x++) {
-        if (uopPort[x]! >= 0) continue;
-        let p: number;
-        if (issuePorts) {
-          const q = uopQueue[x]!;
-          if (u !== du && q >= 0 && (full & (1 << q)) !== 0) { ok = false; blocked |= 1 << q; continue; }
-          p = ports.takeAssigned(g, i, u, q, c);
-        } else {
-          const m = uopMask[i * maxU + u]!;
-          if (u !== du) {
-            if ((m & ~full) === 0) { ok = false; blocked |= m; continue; }
-            // a port of its mask is free now: choose takes the first in port order
-            const free = m & ~ports.full;
-            p = free !== 0 ? ports.takeFree(g, i, free) : ports.choose(g, i, u, c);
-          } else p = ports.choose(g, i, u, c);
-        }
-        if (p < 0) { ok = false; blocked |= ports.lastBlocked; continue; }
-        uopPort[x] = p;
-        assigned[s]!++;
-        rec.onAssigned(i, p);
-        this.used--;
-      }
-      if (ok) {
-        portBlock[s] = 0;
-        start[s] = c;
-        status[s] = K.Exec;
-        this.executing[this.executingLen++] = g;
-        this.wokeAt = wa; this.wokeLen = wLen;
-        this.wake(g, i, iteration[s]!, c);
-        wLen = this.wokeLen;
-        continue;
-      }
-      portBlock[s] = blocked;
-      if (blocked !== 0) {
-        status[s] = K.WaitPort;
-        const k = (blocked & K.DivBlock) === 0 && ports.lastTaker !== g ? ports.cachedBlame(blocked) : -1;
-        if (k >= 0) {
-          // the holders blamed for this mask earlier in the cycle (Ports.blameBlockers' reuse)
-          const bl = ports.bcLine, bp = ports.bcPort;
-          for (let y = ports.bcFrom[k]!, end = ports.bcFrom[k + 1]!; y < end; y++) {
-            const h = bl[y]!, pt = bp[y]!;
-            caused[h]!++;
-            portCaused[h * P + pt]!++;
-            portWas[i * P + pt]!++;
-          }
-        } else ports.blameBlockers(g, i, blocked, k === -1 && (blocked & K.DivBlock) === 0 && ports.lastTaker !== g);
-      } else status[s] = K.Loading;
-      had[i]!++;
-      out[o++] = g;
-    }
-    this.act2 = a;
-    this.act = out;
-    this.actLen = o;
-    this.wokeLen = 0;
   }
 
-  /** events: file instance g in the wheel under cycle t (the bucket grows when full). */
+  /** Visit waiting instance g in cycle c: its dependencies, then its ports. */
+  private visit(g: number, c: number): void {
+    const s = g & this.mask;
+    const i = this.line[s]!;
+    if (this.depsOk[s] === 0 && this.depBlocked(s, i, this.iteration[s]!, c)) {
+      // a look again next cycle (the eager accounting, or a producer released then) stays in
+      // `act` (visited next cycle, as from the wheel; no wake can lower it below that); the
+      // stamp makes an older wheel entry for that cycle stale
+      const nx = this.nextLook[s]!;
+      if (nx === c + 1) { this.act2[this.outLen++] = g; this.stamp[s] = c + 1; }
+      else if (nx !== K.Never) this.file(g, nx);
+      return;
+    }
+    this.depsOk[s] = 1;
+    this.depWait[s] = 0;
+    if (this.renames && this.zeroLat[s] === 1) {
+      if (!this.startAtRename(g, s, i, c)) this.act2[this.outLen++] = g;
+      return;
+    }
+    const blocked = this.takePorts(g, s, i, c);
+    if (blocked < 0) { this.startExecuting(g, s, i, c); return; }
+    this.holdBack(g, s, i, blocked);
+    this.act2[this.outLen++] = g;
+  }
+
+  /** An instance executed at rename starts in cycle c once all its µops are loaded: no port; done
+   *  in the cycle it starts, its consumers released then. False: still loading. */
+  protected startAtRename(g: number, s: number, i: number, c: number): boolean {
+    this.portBlock[s] = 0;
+    const ld = this.loaded[s]!;
+    if (ld === this.cp.uops[i]!) {
+      this.start[s] = c;
+      this.status[s] = K.Done;
+      this.completed++;
+      this.used -= ld;
+      this.wake(g, i, this.iteration[s]!, c);
+      return true;
+    }
+    this.status[s] = K.Loading;
+    this.rec.onWait(i, 1);
+    return false;
+  }
+
+  /** Ask the port policy for a port for each loaded µop of instance g (slot s, line i) that has
+   *  none: -1 when all its µops are loaded and have one, else the ports that refused (0: none
+   *  refused, µops still to load). */
+  protected takePorts(g: number, s: number, i: number, c: number): number {
+    const maxU = this.cp.maxU;
+    const ld = this.loaded[s]!;
+    const { uopPort, uopQueue, policy, ports, rec } = this;
+    let ok = ld === this.cp.uops[i]!;
+    let blocked = 0;
+    for (let u = 0, x = s * maxU; u < ld; u++, x++) {
+      if (uopPort[x]! >= 0) continue;
+      const p = policy.dispatch(g, i, u, uopQueue[x]!, c);
+      if (p < 0) { ok = false; blocked |= ports.lastBlocked; continue; }
+      uopPort[x] = p;
+      this.assigned[s]!++;
+      rec.onAssigned(i, p);
+      this.used--;                                  // a µop leaves the station when it gets its port
+    }
+    return ok ? -1 : blocked;
+  }
+
+  /** Instance g (slot s, line i) has all its ports: it executes from cycle c. */
+  protected startExecuting(g: number, s: number, i: number, c: number): void {
+    this.portBlock[s] = 0;
+    this.start[s] = c;
+    this.status[s] = K.Exec;
+    this.executing[this.executingLen++] = g;
+    this.wake(g, i, this.iteration[s]!, c);
+  }
+
+  /** Instance g (slot s, line i) stays this cycle: blocked by the ports in `blocked` (blamed), or
+   *  still loading. */
+  protected holdBack(g: number, s: number, i: number, blocked: number): void {
+    this.portBlock[s] = blocked;
+    if (blocked !== 0) {
+      this.status[s] = K.WaitPort;
+      this.ports.blameBlockers(g, i, blocked);
+    } else this.status[s] = K.Loading;
+    this.rec.onWait(i, 1);
+  }
+
+  /** file instance g in the wheel under cycle t (the bucket grows when full) */
   private file(g: number, t: number): void {
     const b = t & this.wheelMask;
     const len = this.wheelLen[b]!;
@@ -553,18 +549,16 @@ export class Scheduler implements SchedulerState {
     this.wheelLen[b] = len + 1;
   }
 
-  /** events: `waiting` brought up to date (the loaded instances that have not started, program order). */
+  /** `waiting` brought up to date (the loaded instances that have not started, program order). */
   syncWaiting(): void {
-    if (!this.events) return;
     let len = 0;
     for (let g = this.head; g < this.tail; g++) if (this.status[g & this.mask]! < K.Exec) this.waiting[len++] = g;
     this.waitingLen = len;
   }
 
-  /** events: after restore or shift, with the core at cycle c, rebuild `act` and the wheel from the
-   *  state (they are derived from it: status and nextLook of the waiting instances). */
+  /** After restore or shift, with the core at cycle c, rebuild `act` and the wheel from the state
+   *  (they are derived from it: status and nextLook of the waiting instances). */
   relink(c: number): void {
-    if (!this.events) return;
     const fe = this.frontEnd;
     this.tail = fe.isLoaded(fe.next) ? fe.next + 1 : fe.next;
     this.wheelLen.fill(0);
@@ -586,33 +580,30 @@ export class Scheduler implements SchedulerState {
   }
 
   /** Account the cycles [accounted, upTo) an instance spent blocked on the producers of its mask. */
-  private settle(s: number, i: number, upTo: number): void {
+  protected settle(s: number, i: number, upTo: number): void {
     const d = upTo - this.accounted[s]!;
     if (d <= 0) return;
-    const cp = this.cp;
-    const { predStart, predLine } = cp;
+    const { predStart, predLine } = this.cp;
     const e0 = predStart[i]!, e1 = predStart[i + 1]!;
     const m = this.depWait[s]!;
-    // Recorder.onWait / onDepWait, written directly
-    const { had, caused, predBlame } = this.rec;
-    had[i]! += d;
+    const rec = this.rec;
+    rec.onWait(i, d);
     for (let e = e0; e < e1; e++) {
       if ((m & (1 << (e - e0))) === 0) continue;
-      caused[predLine[e]!]! += d;
-      predBlame[e]! += d;
+      rec.onDepWait(e, predLine[e]!, d);
     }
     this.accounted[s] = upTo;
   }
 
   /** Instance g (line i, iteration k) started in cycle c: its waiting consumers look again at its release. */
-  private wake(g: number, i: number, k: number, c: number): void {
+  protected wake(g: number, i: number, k: number, c: number): void {
     const cp = this.cp;
     const n = cp.n;
     const { succStart, succPred, predLC, predOwner, predLat } = cp;
     // FrontEnd.isLoaded, its state as locals (the front end does not move during dispatch)
     const fe = this.frontEnd, feNext = fe.next, feLoaded = fe.loaded > 0;
     const mask = this.mask, status = this.status, nextLook = this.nextLook;
-    const atRename = cp.anyRenamed && this.zeroLat[g & mask] === 1;
+    const atRename = this.renames && this.zeroLat[g & mask] === 1;
     const kn = k * n;
     for (let q = succStart[i]!, q1 = succStart[i + 1]!; q < q1; q++) {
       const e = succPred[q]!;
@@ -623,19 +614,21 @@ export class Scheduler implements SchedulerState {
       const rel = atRename ? c : c + predLat[e]!;
       if (rel < nextLook[s2]!) {
         nextLook[s2] = rel;
-        if (this.events) {
-          if (rel > c) this.file(cg, rel);
-          else if (this.stamp[s2] !== c) {
-            // released in this cycle (executed at rename): visited later in this cycle's walk (cg > g)
-            this.stamp[s2] = c;
-            const wk = this.woke;
-            let x = this.wokeLen++;
-            while (x > this.wokeAt && wk[x - 1]! > cg) { wk[x] = wk[x - 1]!; x--; }
-            wk[x] = cg;
-          }
-        }
+        this.woken(cg, s2, rel, c);
       }
     }
+  }
+
+  /** Consumer cg (slot s) of an instance that started in cycle c can change at `rel`: filed in the
+   *  wheel, or (released in this cycle: executed at rename) visited later in this cycle's walk. */
+  protected woken(cg: number, s: number, rel: number, c: number): void {
+    if (rel > c) { this.file(cg, rel); return; }
+    if (this.stamp[s] === c) return;
+    this.stamp[s] = c;
+    const wk = this.woke;
+    let x = this.wokeLen++;
+    while (x > this.wokeAt && wk[x - 1]! > cg) { wk[x] = wk[x - 1]!; x--; }
+    wk[x] = cg;
   }
 
   /** Bring the wait counters up to date as of cycle c (dependency waits are accounted lazily). */
@@ -670,57 +663,56 @@ export class Scheduler implements SchedulerState {
     this.head = h;
   }
 
-  /** Move forward by dg instances (= dk iterations) and dc cycles (steady.ts): the ring re-laid
-   *  for the new instance numbers, up to instance `last`. */
-  shift(dg: number, dc: number, dk: number, last: number): void {
+  /** the last instance in flight (partly loaded included) */
+  private last(): number {
+    const fe = this.frontEnd;
+    return fe.loaded > 0 ? fe.next : fe.next - 1;
+  }
+
+  /** Move forward by whole periods (steady.ts): the ring re-laid for the new instance numbers. */
+  shift(by: Periods): void {
     this.syncWaiting();
-    const maxU = this.cp.maxU;
-    const mask = this.mask, cap = this.cap;
-    const rl = new Int32Array(cap), ra = new Int32Array(cap), ru = new Int32Array(cap * maxU).fill(-1);
-    const rs = new Int32Array(cap).fill(-1), rst = new Uint8Array(cap), rd = new Int32Array(cap);
-    const rp = new Int32Array(cap), rn = new Int32Array(cap), rc = new Int32Array(cap);
-    const rli = new Int32Array(cap), rit = new Int32Array(cap);
-    const rz = new Uint8Array(cap), rq = new Int32Array(cap * maxU).fill(-1);
-    for (let g = this.head; g <= last; g++) {
-      const a = g & mask, b = (g + dg) & mask;
-      rl[b] = this.loaded[a]!; ra[b] = this.assigned[a]!;
-      for (let u = 0; u < maxU; u++) { ru[b * maxU + u] = this.uopPort[a * maxU + u]!; rq[b * maxU + u] = this.uopQueue[a * maxU + u]!; }
-      rz[b] = this.zeroLat[a]!;
-      const st = this.start[a]!;
-      rs[b] = st >= 0 ? st + dc : st;
-      rst[b] = this.status[a]!; rd[b] = this.depWait[a]!; rp[b] = this.portBlock[a]!;
-      const nx = this.nextLook[a]!;
-      rn[b] = nx === K.Never ? K.Never : nx + dc;
-      rc[b] = this.accounted[a]! + dc;
-      rli[b] = this.line[a]!; rit[b] = this.iteration[a]! + dk;
+    this.relay(this.cap, Math.min(this.frontEnd.next, this.frontEnd.N - 1), by);
+    shiftFields(this, FIELDS, by);
+  }
+
+  /** The station's part of the steady-state key: the scalars, then per instance in flight its
+   *  status and (unless done) its declared slot fields. */
+  writeKey(at: KeyAt, out: KeyWriter): void {
+    this.syncWaiting();
+    writeFieldsKey(this, FIELDS, at, out);
+    const keyed = SLOT_NAMES.filter((name) => { const f = SLOT_FIELDS[name]; return name !== 'status' && typeof f.key !== 'object' && (f.when === undefined || f.when(this)); });
+    const arrays = keyed.map((name) => this.slots()[name]);
+    const fields = keyed.map((name) => SLOT_FIELDS[name]);
+    const maxU = this.cp.maxU, c = at.cycle, mask = this.mask;
+    for (let g = this.head, last = this.last(); g <= last; g++) {
+      const s = g & mask;
+      const st = this.status[s]!;
+      out.put(st);
+      if (st === K.Done) continue;
+      for (let f = 0; f < fields.length; f++) {
+        const fd = fields[f]!, arr = arrays[f]!, key = fd.key;
+        const w = fd.perUop ? maxU : 1;
+        for (let u = 0; u < w; u++) {
+          const v = arr[s * w + u]!;
+          out.put(key === 'value' ? v : (key as (v: number, st: number, c: number) => number)(v, st, c));
+        }
+      }
     }
-    this.loaded = rl; this.assigned = ra; this.uopPort = ru; this.start = rs; this.status = rst;
-    this.depWait = rd; this.portBlock = rp; this.nextLook = rn; this.accounted = rc; this.line = rli; this.iteration = rit;
-    this.zeroLat = rz; this.uopQueue = rq;
-    for (let w = 0; w < this.waitingLen; w++) this.waiting[w]! += dg;
-    for (let w = 0; w < this.executingLen; w++) this.executing[w]! += dg;
-    this.head += dg;
-    this.completed += dg;
   }
 
   save(): SchedulerState {
     this.syncWaiting();
-    return {
-      head: this.head, used: this.used, completed: this.completed, cap: this.cap,
-      loaded: this.loaded.slice(), assigned: this.assigned.slice(), uopPort: this.uopPort.slice(), start: this.start.slice(),
-      status: this.status.slice(), depWait: this.depWait.slice(), portBlock: this.portBlock.slice(),
-      line: this.line.slice(), iteration: this.iteration.slice(), nextLook: this.nextLook.slice(), accounted: this.accounted.slice(),
-      waiting: this.waiting.slice(), waitingLen: this.waitingLen, executing: this.executing.slice(), executingLen: this.executingLen,
-      zeroLat: this.zeroLat.slice(), uopQueue: this.uopQueue.slice(), lastElim: this.lastElim.slice(),
-    };
+    const st = saveFields(this, FIELDS) as SchedulerState;
+    const a = this.slots();
+    for (const name of SLOT_NAMES) (st as unknown as Record<string, unknown>)[name] = a[name].slice();
+    return st;
   }
 
-  restore(s: SchedulerState): void {
-    this.head = s.head; this.used = s.used; this.completed = s.completed; this.cap = s.cap; this.mask = s.cap - 1;
-    this.loaded = s.loaded.slice(); this.assigned = s.assigned.slice(); this.uopPort = s.uopPort.slice(); this.start = s.start.slice();
-    this.status = s.status.slice(); this.depWait = s.depWait.slice(); this.portBlock = s.portBlock.slice();
-    this.line = s.line.slice(); this.iteration = s.iteration.slice(); this.nextLook = s.nextLook.slice(); this.accounted = s.accounted.slice();
-    this.waiting = s.waiting.slice(); this.waitingLen = s.waitingLen; this.executing = s.executing.slice(); this.executingLen = s.executingLen;
-    this.zeroLat = s.zeroLat.slice(); this.uopQueue = s.uopQueue.slice(); this.lastElim = s.lastElim.slice();
+  restore(st: SchedulerState): void {
+    restoreFields(this, FIELDS, st);
+    const a = this.slots();
+    for (const name of SLOT_NAMES) a[name] = st[name].slice();
+    this.mask = this.cap - 1;
   }
 }

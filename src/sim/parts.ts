@@ -1,0 +1,78 @@
+// The factory: the one place that builds a core's units from the machine, the run's configuration
+// and the mechanism set, as llvm-mca's Context::createDefaultPipeline composes its stages. Each
+// mechanism of the refined model is either a change to the compiled program (compiled.ts,
+// refine.ts, frontEndPlan.ts: fusion, eliminations at rename, load/store ports, store forwarding,
+// the front end's delivery plan) or a part chosen here (the front end, the port policy). A new
+// mechanism that is a part: its unit, one line below, and its field in the snapshot.
+
+import type { CompiledProgram } from './compiled.js';
+import { resolveMechanisms } from './mechanisms.js';
+import type { MechanismSet } from './mechanisms.js';
+import type { MachineParams, SimConfig } from './types.js';
+import { BlameRecorder } from './recorder.js';
+import { Divider } from './units/divider.js';
+import { SuacaFrontEnd } from './units/frontEnd.js';
+import type { FrontEnd } from './units/frontEnd.js';
+import { RefinedFrontEnd } from './units/refinedFrontEnd.js';
+import { Ports } from './units/ports.js';
+import { AssignedAtIssue, LeastUsedAtDispatch } from './units/portPolicy.js';
+import type { PortPolicy } from './units/portPolicy.js';
+import { Scheduler } from './units/scheduler.js';
+import type { SchedulerParts } from './units/scheduler.js';
+
+/** Units that replace the factory's own (reference implementations: test/sim/oracles.ts). */
+export interface UnitClasses {
+  scheduler?: new (cp: CompiledProgram, parts: SchedulerParts) => Scheduler;
+  ports?: new (cp: CompiledProgram, cap: number, divider: Divider, recorder: BlameRecorder) => Ports;
+}
+
+/** The options of a core: which mechanisms are on (absent: resolveMechanisms' default, SUACA's
+ *  model), and units replacing the factory's. */
+export interface ModelOptions {
+  mechanisms?: Partial<MechanismSet>;
+  units?: UnitClasses;
+}
+
+export const DEFAULT_MODEL: ModelOptions = {};
+
+/** The units of one core. */
+export interface CoreParts {
+  frontEnd: FrontEnd;
+  scheduler: Scheduler;
+  ports: Ports;
+  policy: PortPolicy;
+  divider: Divider;
+  recorder: BlameRecorder;
+}
+
+/** x as a small integer when it is a whole number that fits in 30 bits (`| 0`: V8 then keeps the
+ *  field an integer field), else x unchanged */
+export function smallInt(x: number): number {
+  return Number.isInteger(x) && Math.abs(x) < 0x40000000 ? x | 0 : x;
+}
+
+/** Build the units of a core running `N` instances of `cp` (compiled under the same mechanisms). */
+export function buildParts(cp: CompiledProgram, N: number, machine: MachineParams, config: SimConfig, model: ModelOptions): CoreParts {
+  const mech = resolveMechanisms(model.mechanisms);
+  const units = model.units ?? {};
+  const v = config.variant;
+  const capacity = smallInt(Math.max(1, v.rsSize ?? machine.rsSize));
+  const width = smallInt(v.perfectFrontEnd ? capacity : Math.max(1, v.issueWidth ?? machine.issueWidth));
+  const recorder = new BlameRecorder(cp);
+  const divider = new Divider();
+  const portCap = v.infinitePorts ? Number.POSITIVE_INFINITY : Math.max(1, v.portCapacity ?? 1);
+  const ports = new (units.ports ?? Ports)(cp, portCap, divider, recorder);
+  // the mechanisms that are parts: the port policy from the switch; the front end from what the
+  // compiled program says (the fused domain counted: micro-fusion or the front end mechanism), as
+  // every other mechanism reaches the core through the compiled program (test/sim/runKey.test.ts)
+  const policy = mech.portChoice ? new AssignedAtIssue(cp, ports) : new LeastUsedAtDispatch(cp, ports);
+  // (the perfect front end, a what-if, has no delivery limits in the refined model either)
+  const frontEnd = cp.refinedIssue ? new RefinedFrontEnd(cp, N, width, !v.perfectFrontEnd) : new SuacaFrontEnd(cp, N, width);
+  const scheduler = new (units.scheduler ?? Scheduler)(cp, { capacity, noDependencies: v.noDependencies, frontEnd, ports, policy, recorder });
+  return { frontEnd, scheduler, ports, policy, divider, recorder };
+}
+
+/** The names of replaced units, for a run's key ('' when none is replaced). */
+export function unitsKey(model: ModelOptions): string {
+  return Object.entries(model.units ?? {}).filter(([, c]) => c !== undefined).map(([k, c]) => `${k}:${(c as { name: string }).name}`).sort().join(',');
+}
