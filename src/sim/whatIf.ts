@@ -4,7 +4,7 @@
 
 import { runKey, simulate, type EngineOptions } from './engine.js';
 import { allVariants, variantKey, withSwitches } from './variants.js';
-import { MECHANISMS, SUACA_MECHANISMS, mechanismKey, withMechanism, type Mechanism, type MechanismSet } from './mechanisms.js';
+import { MECHANISMS, mechanismKey, resolveMechanisms, withMechanism, type Mechanism, type MechanismSet } from './mechanisms.js';
 import type { MachineParams, SimConfig, SimProgram, SimResult, Variant } from './types.js';
 
 export interface WhatIfRequest {
@@ -145,7 +145,7 @@ export function whatIfVariants(req: WhatIfRequest): Variant[] {
 
 /** The mechanisms flipped one at a time for `req`'s effects (none when not asked). */
 export function flippedMechanisms(req: WhatIfRequest): Mechanism[] {
-  const mech = req.mechanisms ?? SUACA_MECHANISMS;
+  const mech = resolveMechanisms(req.mechanisms);
   if (!(req.mechanismEffects ?? !req.fast)) return [];
   return MECHANISMS.filter((k) => mech[k] || req.allMechanismEffects === true);
 }
@@ -154,7 +154,7 @@ export function flippedMechanisms(req: WhatIfRequest): Mechanism[] {
  *  mechanisms, then the main variant with each mechanism flipped), the main run's first, each once:
  *  the list the CLI hands to its worker threads. */
 export function whatIfJobs(req: WhatIfRequest): WhatIfJob[] {
-  const mech = req.mechanisms ?? SUACA_MECHANISMS;
+  const mech = resolveMechanisms(req.mechanisms);
   const jobs: WhatIfJob[] = whatIfVariants(req).map((variant) => ({ variant, mechanisms: { ...mech } }));
   for (const k of flippedMechanisms(req)) jobs.push({ variant: req.variant, mechanisms: withMechanism(mech, k, !mech[k]) });
   const seen = new Set<string>();
@@ -165,7 +165,7 @@ export function whatIfJobs(req: WhatIfRequest): WhatIfJob[] {
  *  twice runs once, and so does (by default: sharingIdenticalRuns) a run whose engine inputs are
  *  those of a run made already. */
 export function simulateWhatIfs(program: SimProgram, params: MachineParams, req: WhatIfRequest, sim: Simulate = sharingIdenticalRuns()): WhatIfRuns {
-  const mech: MechanismSet = { ...(req.mechanisms ?? SUACA_MECHANISMS) };
+  const mech: MechanismSet = resolveMechanisms(req.mechanisms);
   const runs = new Map<string, VariantFigures>();
   const once = (j: WhatIfJob): VariantFigures => {
     const k = jobKey(j);
