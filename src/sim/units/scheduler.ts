@@ -195,11 +195,10 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
   /** 1 + the last instance entered (instances head .. tail − 1 are in flight) */
   protected tail = 0;
   /** the waiting instances that are not asleep on a dependency, program order; act2: the next
-   *  cycle's, filled while this cycle's are visited (outLen entries) */
+   *  cycle's, filled while this cycle's are visited */
   protected act = new Int32Array(64);
   protected actLen = 0;
   protected act2 = new Int32Array(64);
-  protected outLen = 0;
   /** timing wheel of instances blocked on a dependency, bucket nextLook & wheelMask; an entry is
    *  current when the instance is still ST_WAIT_DEP with that nextLook (else stale) */
   private wheel = new Int32Array(0);
@@ -407,9 +406,11 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
    */
   dispatch(c: number): void {
     this.wakeDue(c);
-    const a = this.act, aLen = this.actLen;
-    let ai = 0;
-    this.outLen = 0;
+    const a = this.act, aLen = this.actLen, out = this.act2;
+    // the arrays as locals: nothing below reallocates them (the ring grows only in enter())
+    const { line, iteration, depsOk, depWait, nextLook, stamp, zeroLat } = this;
+    const mask = this.mask, renames = this.renames;
+    let ai = 0, o = 0;
     for (;;) {
       // wake() (an instance started) may insert into woke[wokeAt ..)
       const wa = this.wokeAt, woke = this.woke;
@@ -417,12 +418,31 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
       if (wa < this.wokeLen && (ai >= aLen || woke[wa]! < a[ai]!)) { g = woke[wa]!; this.wokeAt = wa + 1; }
       else if (ai < aLen) g = a[ai++]!;
       else break;
-      this.visit(g, c);
+      const s = g & mask;
+      const i = line[s]!;
+      if (depsOk[s] === 0 && this.depBlocked(s, i, iteration[s]!, c)) {
+        // a look again next cycle (the eager accounting, or a producer released then) stays in
+        // `act` (visited next cycle, as from the wheel; no wake can lower it below that); the
+        // stamp makes an older wheel entry for that cycle stale
+        const nx = nextLook[s]!;
+        if (nx === c + 1) { out[o++] = g; stamp[s] = c + 1; }
+        else if (nx !== K.Never) this.file(g, nx);
+        continue;
+      }
+      depsOk[s] = 1;
+      depWait[s] = 0;
+      if (renames && zeroLat[s] === 1) {
+        if (!this.startAtRename(g, s, i, c)) out[o++] = g;
+        continue;
+      }
+      const blocked = this.takePorts(g, s, i, c);
+      if (blocked < 0) { this.startExecuting(g, s, i, c); continue; }
+      this.holdBack(g, s, i, blocked);
+      out[o++] = g;
     }
-    const out = this.act2;
     this.act2 = a;
     this.act = out;
-    this.actLen = this.outLen;
+    this.actLen = o;
     this.wokeLen = 0;
   }
 
@@ -448,31 +468,6 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
     this.wheelLen[bk] = 0;
     this.wokeLen = wl;
     this.wokeAt = 0;
-  }
-
-  /** Visit waiting instance g in cycle c: its dependencies, then its ports. */
-  private visit(g: number, c: number): void {
-    const s = g & this.mask;
-    const i = this.line[s]!;
-    if (this.depsOk[s] === 0 && this.depBlocked(s, i, this.iteration[s]!, c)) {
-      // a look again next cycle (the eager accounting, or a producer released then) stays in
-      // `act` (visited next cycle, as from the wheel; no wake can lower it below that); the
-      // stamp makes an older wheel entry for that cycle stale
-      const nx = this.nextLook[s]!;
-      if (nx === c + 1) { this.act2[this.outLen++] = g; this.stamp[s] = c + 1; }
-      else if (nx !== K.Never) this.file(g, nx);
-      return;
-    }
-    this.depsOk[s] = 1;
-    this.depWait[s] = 0;
-    if (this.renames && this.zeroLat[s] === 1) {
-      if (!this.startAtRename(g, s, i, c)) this.act2[this.outLen++] = g;
-      return;
-    }
-    const blocked = this.takePorts(g, s, i, c);
-    if (blocked < 0) { this.startExecuting(g, s, i, c); return; }
-    this.holdBack(g, s, i, blocked);
-    this.act2[this.outLen++] = g;
   }
 
   /** An instance executed at rename starts in cycle c once all its µops are loaded: no port; done
