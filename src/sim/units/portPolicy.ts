@@ -30,18 +30,24 @@ export interface PortPolicy extends StatefulUnit<PortPolicyState> {
 /** SUACA's port choice at dispatch (Algorithm 5). */
 export class LeastUsedAtDispatch implements PortPolicy {
   readonly atIssue = false;
+  // the compiled program's tables this policy reads per µop, as its own fields
+  private readonly div: Int32Array;
+  private readonly divUop: Int32Array;
+  private readonly uopMask: Int32Array;
+  private readonly maxU: number;
 
-  constructor(private readonly cp: CompiledProgram, private readonly ports: Ports) {
+  constructor(cp: CompiledProgram, private readonly ports: Ports) {
     ports.orderKeyed = true;
+    this.div = cp.div; this.divUop = cp.divUop; this.uopMask = cp.uopMask; this.maxU = cp.maxU;
   }
 
   assign(): number { return -1; }
 
   dispatch(g: number, i: number, u: number, _assigned: number, c: number): number {
-    const cp = this.cp, ports = this.ports;
+    const ports = this.ports;
     // the divider's µop: Algorithm 5 with the divider's rule
-    if (cp.div[i]! > 0 && cp.divUop[i] === u) return ports.choose(g, i, u, c);
-    const m = cp.uopMask[i * cp.maxU + u]!;
+    if (this.div[i]! > 0 && this.divUop[i] === u) return ports.choose(g, i, u, c);
+    const m = this.uopMask[i * this.maxU + u]!;
     if ((m & ~ports.heldByOthers(g)) === 0) { ports.lastBlocked = m; return -1; }
     // a port of its mask is free now: choose takes the first in port order
     const free = m & ~ports.full;

@@ -220,6 +220,11 @@ export class Ports implements PortsState, StatefulUnit<PortsState> {
       }
       this.fillBlame(blocked);
     }
+    this.blameHolders(g, i, blocked);
+  }
+
+  /** blameBlockers' lookup: each holder of the blocked ports (and the divider's owner) once */
+  private blameHolders(g: number, i: number, blocked: number): void {
     this.blamedLen = 0;
     // the blocked ports in index order (lowest set bit first)
     const hc = this.holdCap, hold = this.hold, holdLine = this.holdLine, count = this.count;

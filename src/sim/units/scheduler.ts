@@ -408,8 +408,8 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
     this.wakeDue(c);
     const a = this.act, aLen = this.actLen, out = this.act2;
     // the arrays as locals: nothing below reallocates them (the ring grows only in enter())
-    const { line, iteration, depsOk, depWait, nextLook, stamp, zeroLat } = this;
-    const mask = this.mask, renames = this.renames;
+    const { line, iteration, depsOk, depWait, nextLook, stamp, zeroLat, loaded, uopPort, uopQueue, assigned, policy, ports, rec } = this;
+    const mask = this.mask, renames = this.renames, maxU = this.cp.maxU, uops = this.cp.uops;
     let ai = 0, o = 0;
     for (;;) {
       // wake() (an instance started) may insert into woke[wokeAt ..)
@@ -435,8 +435,28 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
         if (!this.startAtRename(g, s, i, c)) out[o++] = g;
         continue;
       }
-      const blocked = this.takePorts(g, s, i, c);
-      if (blocked < 0) { this.startExecuting(g, s, i, c); continue; }
+      // a port per loaded µop that has none, from the port policy
+      const ld = loaded[s]!;
+      let ok = ld === uops[i]!;
+      let blocked = 0;
+      for (let u = 0, x = s * maxU; u < ld; u++, x++) {
+        if (uopPort[x]! >= 0) continue;
+        const p = policy.dispatch(g, i, u, uopQueue[x]!, c);
+        if (p < 0) { ok = false; blocked |= ports.lastBlocked; continue; }
+        uopPort[x] = p;
+        assigned[s]!++;
+        rec.onAssigned(i, p);
+        this.used--;                                // a µop leaves the station when it gets its port
+      }
+      if (ok) {
+        // all its ports: it executes from this cycle
+        this.portBlock[s] = 0;
+        this.start[s] = c;
+        this.status[s] = K.Exec;
+        this.executing[this.executingLen++] = g;
+        this.wake(g, i, iteration[s]!, c);
+        continue;
+      }
       this.holdBack(g, s, i, blocked);
       out[o++] = g;
     }
@@ -486,36 +506,6 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
     this.status[s] = K.Loading;
     this.rec.onWait(i, 1);
     return false;
-  }
-
-  /** Ask the port policy for a port for each loaded µop of instance g (slot s, line i) that has
-   *  none: -1 when all its µops are loaded and have one, else the ports that refused (0: none
-   *  refused, µops still to load). */
-  protected takePorts(g: number, s: number, i: number, c: number): number {
-    const maxU = this.cp.maxU;
-    const ld = this.loaded[s]!;
-    const { uopPort, uopQueue, policy, ports, rec } = this;
-    let ok = ld === this.cp.uops[i]!;
-    let blocked = 0;
-    for (let u = 0, x = s * maxU; u < ld; u++, x++) {
-      if (uopPort[x]! >= 0) continue;
-      const p = policy.dispatch(g, i, u, uopQueue[x]!, c);
-      if (p < 0) { ok = false; blocked |= ports.lastBlocked; continue; }
-      uopPort[x] = p;
-      this.assigned[s]!++;
-      rec.onAssigned(i, p);
-      this.used--;                                  // a µop leaves the station when it gets its port
-    }
-    return ok ? -1 : blocked;
-  }
-
-  /** Instance g (slot s, line i) has all its ports: it executes from cycle c. */
-  protected startExecuting(g: number, s: number, i: number, c: number): void {
-    this.portBlock[s] = 0;
-    this.start[s] = c;
-    this.status[s] = K.Exec;
-    this.executing[this.executingLen++] = g;
-    this.wake(g, i, this.iteration[s]!, c);
   }
 
   /** Instance g (slot s, line i) stays this cycle: blocked by the ports in `blocked` (blamed), or
