@@ -10,7 +10,7 @@
 
 import { Scheduler, ST_DONE, ST_EXEC, ST_LOADING, ST_WAIT_PORT } from '../../src/sim/units/scheduler.js';
 import { Ports } from '../../src/sim/units/ports.js';
-import { AssignedAtIssue } from '../../src/sim/units/portPolicy.js';
+import type { AssignedAtIssue } from '../../src/sim/units/portPolicy.js';
 import type { ModelOptions } from '../../src/sim/core.js';
 
 export class WalkScheduler extends Scheduler {
