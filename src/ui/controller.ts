@@ -479,7 +479,10 @@ export class ExplorerController {
         dispatch({ type: 'overlay', overlay: { kind: 'none' } });
         const v = parsePrompt(o.what, o.text);
         if ('error' in v) { this.say(v.error); return; }
-        if (o.what === 'goto') this.seek(v.value as number);
+        if (o.what === 'goto') {
+          const wanted = v.value as number;
+          this.seek(wanted, () => { if (this.state.cycle < wanted) this.say(`the run ends at cycle ${this.state.cycle}: shown there (asked for ${wanted})`); });
+        }
         else if (o.what === 'iterations') {
           const n = v.value as number;
           this.rebuild(`simulating ${n} iterations…`, { iterations: n }, (s) => `${n} iteration${n === 1 ? '' : 's'}, cycle ${s.cycle}`);

@@ -148,7 +148,9 @@ export function explorerReducer(s: ExplorerState, a: Action): ExplorerState {
     case 'prompt-type': {
       const o = s.overlay;
       if (o.kind !== 'prompt') return s;
-      const typed = o.what === 'export' ? a.text : a.text.replace(/[^0-9]/g, '');
+      // everything typed is kept (numbers too): a bad value is refused with a word, never read
+      // as another number (1.5 is not 15)
+      const typed = a.text.replace(/[\u0000-\u001F\u007F]/g, '');
       if (typed === '') return s;
       // the proposed value is selected: what is typed replaces it
       const text = ((o.fresh ? '' : o.text) + typed).slice(0, o.what === 'export' ? PROMPT_MAX : 12);
@@ -184,8 +186,9 @@ export function explorerReducer(s: ExplorerState, a: Action): ExplorerState {
 /** The value a prompt submits, or a message saying what is wrong with it. */
 export function parsePrompt(what: PromptKind, text: string): { value: number | string } | { error: string } {
   if (what === 'export') return text.trim() === '' ? { error: 'export: give a file name' } : { value: text.trim() };
-  if (!/^\d+$/.test(text)) return { error: `${what === 'goto' ? 'go to' : 'iterations'}: type a whole number` };
-  const n = Number(text);
+  const name = what === 'goto' ? 'go to' : 'iterations';
+  if (!/^\d+$/.test(text.trim())) return { error: `${name}: '${text}' is not a whole number (type digits only, e.g. ${what === 'goto' ? '120' : '200'})` };
+  const n = Number(text.trim());
   if (what === 'iterations' && n < 1) return { error: 'iterations must be a whole number ≥ 1' };
   return { value: n };
 }

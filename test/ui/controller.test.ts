@@ -49,6 +49,11 @@ test('keys run the operations: steps, seeks, selection, the end', () => {
   assert.equal(c.getState().cycle, 0);
   c.handleKey(k('j')); c.handleKey(k('j'));
   assert.equal(c.getState().selected, 2);
+  c.ops.openPrompt('goto');
+  for (const ch of '999\r') c.handleKey(ch === '\r' ? k('', { return: true }) : k(ch));
+  settle();
+  assert.equal(c.getState().cycle, 100);
+  assert.equal(c.getState().message, 'the run ends at cycle 100: shown there (asked for 999)', 'past the end: said');
   c.handleKey(k('G'));
   settle();
   assert.equal(c.getState().cycle, 100, 'G: the run\'s end');

@@ -8,7 +8,9 @@ import { makeLayout, engineOf } from '../../src/ui/panes.js';
 import { ARCH_KEYS, EXPLORER_KEYS, HELP_KEYS, MODEL_KEYS, PROMPT_KEYS, lookup, splitKeys } from '../../src/ui/keys.js';
 import { helpLines } from '../../src/ui/components/HelpOverlay.js';
 import { footerText } from '../../src/ui/components/Footer.js';
+import { comparisonText } from '../../src/ui/components/ComparisonBar.js';
 import { scriptedSession } from './helpers/scriptedEngine.js';
+import { HELP_KEYS as CLI_HELP_KEYS } from '../../src/cli/commands/explore.js';
 
 const run = (s: ExplorerState, ...actions: Action[]) => actions.reduce(explorerReducer, s);
 const layoutOf = (variants: string[] = []) => makeLayout(scriptedSession('SKL'), { variants: new Set(variants as never[]), branches: false, iterations: 10 });
@@ -60,6 +62,9 @@ test('prompts open with the proposed value selected: typing replaces it, backspa
   assert.equal(s.overlay.kind === 'prompt' && s.overlay.text, '/tmp/a.txtx');
   assert.deepEqual(parsePrompt('iterations', '0'), { error: 'iterations must be a whole number ≥ 1' });
   assert.deepEqual(parsePrompt('goto', '12'), { value: 12 });
+  s = run(start(), { type: 'prompt-open', what: 'iterations', text: '20' }, { type: 'prompt-type', text: '1' }, { type: 'prompt-type', text: '.' }, { type: 'prompt-type', text: '5' });
+  assert.equal(s.overlay.kind === 'prompt' && s.overlay.text, '1.5', 'what is typed is kept');
+  assert.deepEqual(parsePrompt('iterations', '1.5'), { error: "iterations: '1.5' is not a whole number (type digits only, e.g. 200)" }, 'refused, not read as 15');
 });
 
 test('a new layout resets the totals and the divergence; a total or divergence of an earlier layout is dropped', () => {
@@ -102,4 +107,19 @@ test('the help explains the notations of the screen', () => {
   const help = helpLines().join('\n');
   for (const n of ['L3#50', '…', '○', '▶', 'W R E D', '–']) assert.ok(help.includes(n), n);
   assert.match(help, /L3#50\s+line 3 of the program, iteration 50/);
+});
+
+test('uopscope --help names the keys the explorer has for the model and the architecture menus', () => {
+  assert.equal(lookup('explorer', CLI_HELP_KEYS.modelMenu, noKey)?.what, 'switches');
+  assert.equal(lookup('explorer', CLI_HELP_KEYS.archMenu, noKey)?.what, 'arch');
+});
+
+test('the comparison line never cuts a figure: the pane names give way', () => {
+  const panes = [{ title: 'baseline', throughput: 6.67, final: 3.13 }, { title: 'perfect FE+inf. ports+no deps', throughput: 1.5, final: 2.104 }];
+  const text = comparisonText({ panes, divergence: 'diverge at cycle 1' }, 80);
+  assert.ok(text.length <= 80, text);
+  assert.match(text, /6\.67\/3\.13/);
+  assert.match(text, /1\.50\/2\.10$/, 'the right pane\'s figures, whole');
+  assert.match(text, /…/, 'a name was cut, and says so');
+  assert.equal(comparisonText({ panes, divergence: 'diverge at cycle 1' }, 200), 'diverge at cycle 1 │ c/iter done/run: baseline 6.67/3.13 │ perfect FE+inf. ports+no deps 1.50/2.10');
 });

@@ -8,12 +8,16 @@ import { addModelOptions } from '../modelOptions.js';
 import type { ExploreArgv } from './args.js';
 import { importEsm } from '../esm.js';
 
+/** The explorer's keys the help names (test/ui/state.test.ts checks them against src/ui/keys.ts,
+ *  which this module does not import: it loads before every command). */
+export const HELP_KEYS = { modelMenu: 's', archMenu: 'a' } as const;
+
 export function exploreCommand(y: Argv): Argv {
   return y.command(
     '$0 [file]',
     'explore how the scheduler runs the loop, cycle by cycle (the report when not on a terminal)',
-    (a) => addModelOptions(addInputOptions(a), `default ${BUILTIN_DEFAULTS.model}; 'uopscope config set model M'; switch mechanisms on the fly with m`)
-      .option('arch', { alias: 'a', type: 'string', describe: `microarchitecture (default ${BUILTIN_DEFAULTS.arch}; 'uopscope config set arch X'); switch on the fly with a` })
+    (a) => addModelOptions(addInputOptions(a), `default ${BUILTIN_DEFAULTS.model}; 'uopscope config set model M'; switch mechanisms on the fly with ${HELP_KEYS.modelMenu}`)
+      .option('arch', { alias: 'a', type: 'string', describe: `microarchitecture (default ${BUILTIN_DEFAULTS.arch}; 'uopscope config set arch X'); switch on the fly with ${HELP_KEYS.archMenu}` })
       .option('iterations', { alias: 'i', type: 'string', describe: `loop iterations to simulate; 1 = latency analysis (default ${BUILTIN_DEFAULTS.iterations}; 'uopscope config set iterations N')` })
       .option('uops-xml', { type: 'string', describe: "use this uops.info instructions.xml instead of the imported or embedded data" })
       .option('fallback', { choices: ['skip', 'alu'] as const, describe: 'instructions without data: skip them (IACA\'s X), or count one ALU µop of latency 1 (default skip)' })
