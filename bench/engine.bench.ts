@@ -33,33 +33,124 @@ import type { Probe } from './probe/probe.js';
 import type { SimProgram } from '../src/sim/types.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2; };
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
 
-interface Case { name: string; arch?: string; model: 'refined' | 'suaca'; perfectFrontEnd: boolean; latency?: number; rsSize?: number; what: string }
+interface Case {
+  name: string;
+  arch?: string;
+  model: 'refined' | 'suaca';
+  perfectFrontEnd: boolean;
+  latency?: number;
+  rsSize?: number;
+  what: string;
+}
 const CASES: Case[] = [
-  { name: 'sixty-ivb-suaca', arch: 'IVB', model: 'suaca', perfectFrontEnd: false, what: '60-instruction loop, IVB, SUACA (as bench/report.bench.ts simulates it): front-end bound, ~22 instances in flight' },
-  { name: 'sixty-ivb-fe', arch: 'IVB', model: 'refined', perfectFrontEnd: false, what: '60-instruction loop, IVB, refined (the default): the station fills (~9 port-blocked, ~29 dependency-blocked instances)' },
-  { name: 'sixty-ivb-full', arch: 'IVB', model: 'suaca', perfectFrontEnd: true, what: '60-instruction loop, IVB, SUACA, perfect front end (station full)' },
-  { name: 'sixty-ivb-full-refined', arch: 'IVB', model: 'refined', perfectFrontEnd: true, what: '60-instruction loop, IVB, refined, perfect front end (station full)' },
-  { name: 'sixty-skl-fe', arch: 'SKL', model: 'refined', perfectFrontEnd: false, what: '60-instruction loop, SKL, refined (default)' },
-  { name: 'sixty-skl-suaca', arch: 'SKL', model: 'suaca', perfectFrontEnd: false, what: '60-instruction loop, SKL, SUACA' },
-  { name: 'latency-32', model: 'suaca', perfectFrontEnd: false, latency: 20, rsSize: 32, what: 'latency-bound loop, station 32' },
-  { name: 'latency-97', model: 'suaca', perfectFrontEnd: false, latency: 20, rsSize: 97, what: 'latency-bound loop, station 97 (SKL)' },
-  { name: 'latency-200', model: 'suaca', perfectFrontEnd: false, latency: 20, rsSize: 200, what: 'latency-bound loop, station 200' },
+  {
+    name: 'sixty-ivb-suaca',
+    arch: 'IVB',
+    model: 'suaca',
+    perfectFrontEnd: false,
+    what: '60-instruction loop, IVB, SUACA (as bench/report.bench.ts simulates it): front-end bound, ~22 instances in flight',
+  },
+  {
+    name: 'sixty-ivb-fe',
+    arch: 'IVB',
+    model: 'refined',
+    perfectFrontEnd: false,
+    what: '60-instruction loop, IVB, refined (the default): the station fills (~9 port-blocked, ~29 dependency-blocked instances)',
+  },
+  {
+    name: 'sixty-ivb-full',
+    arch: 'IVB',
+    model: 'suaca',
+    perfectFrontEnd: true,
+    what: '60-instruction loop, IVB, SUACA, perfect front end (station full)',
+  },
+  {
+    name: 'sixty-ivb-full-refined',
+    arch: 'IVB',
+    model: 'refined',
+    perfectFrontEnd: true,
+    what: '60-instruction loop, IVB, refined, perfect front end (station full)',
+  },
+  {
+    name: 'sixty-skl-fe',
+    arch: 'SKL',
+    model: 'refined',
+    perfectFrontEnd: false,
+    what: '60-instruction loop, SKL, refined (default)',
+  },
+  {
+    name: 'sixty-skl-suaca',
+    arch: 'SKL',
+    model: 'suaca',
+    perfectFrontEnd: false,
+    what: '60-instruction loop, SKL, SUACA',
+  },
+  {
+    name: 'latency-32',
+    model: 'suaca',
+    perfectFrontEnd: false,
+    latency: 20,
+    rsSize: 32,
+    what: 'latency-bound loop, station 32',
+  },
+  {
+    name: 'latency-97',
+    model: 'suaca',
+    perfectFrontEnd: false,
+    latency: 20,
+    rsSize: 97,
+    what: 'latency-bound loop, station 97 (SKL)',
+  },
+  {
+    name: 'latency-200',
+    model: 'suaca',
+    perfectFrontEnd: false,
+    latency: 20,
+    rsSize: 200,
+    what: 'latency-bound loop, station 200',
+  },
 ];
 
 /** The 60-instruction loop of bench/report.bench.ts (the same lines). */
 const BODY = [
-  'vmovsd xmm0, qword ptr [rdi+8]', 'vaddsd xmm0, xmm0, qword ptr [rdi+16]', 'vmulsd xmm1, xmm0, xmm2',
-  'vmovsd qword ptr [rsi], xmm1', 'add rax, rbx', 'adc rcx, 1', 'inc rdx', 'cmp rdx, 100', 'mov r8, 1', 'add r9, r8',
+  'vmovsd xmm0, qword ptr [rdi+8]',
+  'vaddsd xmm0, xmm0, qword ptr [rdi+16]',
+  'vmulsd xmm1, xmm0, xmm2',
+  'vmovsd qword ptr [rsi], xmm1',
+  'add rax, rbx',
+  'adc rcx, 1',
+  'inc rdx',
+  'cmp rdx, 100',
+  'mov r8, 1',
+  'add r9, r8',
 ];
-const SIXTY = ['.intel_syntax noprefix', '.text', '.globl f', 'f:', 'mov ebx, 111', '.byte 0x64, 0x67, 0x90',
-  ...Array.from({ length: 6 }, () => BODY).flat(), 'mov ebx, 222', '.byte 0x64, 0x67, 0x90', 'ret', ''].join('\n');
+const SIXTY = [
+  '.intel_syntax noprefix',
+  '.text',
+  '.globl f',
+  'f:',
+  'mov ebx, 111',
+  '.byte 0x64, 0x67, 0x90',
+  ...Array.from({ length: 6 }, () => BODY).flat(),
+  'mov ebx, 222',
+  '.byte 0x64, 0x67, 0x90',
+  'ret',
+  '',
+].join('\n');
 
 /** The case's program and machine, built by this checkout (both sides simulate the same one). */
 async function caseProgram(c: Case) {
   if (c.latency !== undefined) {
-    return { program: latencyLoop(c.latency), params: { arch: 'SKL', ports: [0, 1, 2, 3, 4, 5, 6, 7], issueWidth: 4, rsSize: c.rsSize!, dividerPort: 0 } };
+    return {
+      program: latencyLoop(c.latency),
+      params: { arch: 'SKL', ports: [0, 1, 2, 3, 4, 5, 6, 7], issueWidth: 4, rsSize: c.rsSize!, dividerPort: 0 },
+    };
   }
   const { analyse } = await import('../src/cli/pipeline.js');
   const tmp = mkdtempSync(join(tmpdir(), 'uopscope-engine-bench-'));
@@ -67,11 +158,21 @@ async function caseProgram(c: Case) {
     const file = join(tmp, 'sixty.s');
     writeFileSync(file, SIXTY);
     const xml = join(here, '..', 'test', 'fixtures', 'thesis', 'thesis-instructions.xml');
-    const a = await analyse({ file, arch: c.arch! as Uppercase<string>, loop: true, uopsXml: xml, cacheDir: join(tmp, 'cache') });
-    if (a.program.instructions.length !== 60) throw new Error(`expected 60 instructions, got ${a.program.instructions.length}`);
-    if (a.unknown.length) throw new Error(`no data for line(s) ${a.unknown.map((u: { line: number }) => u.line).join(', ')}`);
+    const a = await analyse({
+      file,
+      arch: c.arch! as Uppercase<string>,
+      loop: true,
+      uopsXml: xml,
+      cacheDir: join(tmp, 'cache'),
+    });
+    if (a.program.instructions.length !== 60)
+      throw new Error(`expected 60 instructions, got ${a.program.instructions.length}`);
+    if (a.unknown.length)
+      throw new Error(`no data for line(s) ${a.unknown.map((u: { line: number }) => u.line).join(', ')}`);
     return { program: a.program, params: a.params };
-  } finally { rmSync(tmp, { recursive: true, force: true }); }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
 }
 
 /** Does the checkout at `root` have the refined model (src/sim/mechanisms.ts)? */
@@ -79,7 +180,13 @@ const hasRefined = (root: string) => existsSync(join(root, 'src', 'sim', 'mechan
 
 /** One case's CPU seconds per run (`runs` runs) and µops per iteration, in this process, with the
  *  engine of the checkout at `root`. */
-async function runCase(root: string, c: Case, iterations: number, runs: number, scheduler?: string): Promise<{ sec: number[]; uopsPerIteration: number; cycles: number }> {
+async function runCase(
+  root: string,
+  c: Case,
+  iterations: number,
+  runs: number,
+  scheduler?: string,
+): Promise<{ sec: number[]; uopsPerIteration: number; cycles: number }> {
   const imp = (p: string) => import(pathToFileURL(join(root, p)).href);
   const sim = await imp('src/sim/index.ts');
   const { program, params } = await caseProgram(c);
@@ -111,23 +218,34 @@ function probeRunner(name: ProbeName): Probe {
 }
 
 /** A probe on one case: checked against this checkout's core at 2,000 iterations, then timed. */
-async function runProbe(name: ProbeName, c: Case, iterations: number, runs: number): Promise<{ sec: number[]; uopsPerIteration: number; cycles: number }> {
+async function runProbe(
+  name: ProbeName,
+  c: Case,
+  iterations: number,
+  runs: number,
+): Promise<{ sec: number[]; uopsPerIteration: number; cycles: number }> {
   const { CompiledProgram } = await import('../src/sim/core.js');
   const { BASELINE } = await import('../src/sim/types.js');
   const { program, params } = await caseProgram(c);
   const cp = new CompiledProgram(program, params);
-  const why = c.model !== 'suaca' ? 'SUACA\'s model only' : probeRefuses(cp);
+  const why = c.model !== 'suaca' ? "SUACA's model only" : probeRefuses(cp);
   if (why) throw new Error(`${name} cannot run ${c.name}: ${why}`);
-  const rsCap = params.rsSize, width = c.perfectFrontEnd ? rsCap : params.issueWidth;
+  const rsCap = params.rsSize,
+    width = c.perfectFrontEnd ? rsCap : params.issueWidth;
   const probe = probeRunner(name);
   if ('why' in probe) throw new Error(`${name}: ${probe.why}`);
   try {
     const variant = { ...BASELINE, perfectFrontEnd: c.perfectFrontEnd };
-    const differs = probeDiffers(probe.run(cp, rsCap, width, 2000, 1).result, engineResult(program, params, variant, 2000));
+    const differs = probeDiffers(
+      probe.run(cp, rsCap, width, 2000, 1).result,
+      engineResult(program, params, variant, 2000),
+    );
     if (differs) throw new Error(`${name} differs from the engine on ${c.name}: ${differs}`);
     const { sec, result } = probe.run(cp, rsCap, width, iterations, runs);
     return { sec, uopsPerIteration: cp.totalUops, cycles: result.cycles };
-  } finally { probe.dispose(); }
+  } finally {
+    probe.dispose();
+  }
 }
 
 /** 60 instructions: line 0 a `lat`-cycle loop-carried chain on port 0 or 1, lines 1..59 one µop
@@ -135,11 +253,18 @@ async function runProbe(name: ProbeName, c: Case, iterations: number, runs: numb
 function latencyLoop(lat: number): SimProgram {
   const PORTS = [[0, 1, 5], [2, 3], [0, 1, 5], [0, 1, 5, 6], [4]];
   const instructions = Array.from({ length: 60 }, (_, i) => ({
-    line: i, asm: i === 0 ? 'chain' : `use ${i}`, uops: [i === 0 ? [0, 1] : PORTS[i % PORTS.length]!],
-    latency: i === 0 ? lat : 1 + (i % 3), latencyByResource: { R: i === 0 ? lat : 1 + (i % 3) }, divCycles: 0, unknown: false,
+    line: i,
+    asm: i === 0 ? 'chain' : `use ${i}`,
+    uops: [i === 0 ? [0, 1] : PORTS[i % PORTS.length]!],
+    latency: i === 0 ? lat : 1 + (i % 3),
+    latencyByResource: { R: i === 0 ? lat : 1 + (i % 3) },
+    divCycles: 0,
+    unknown: false,
   }));
-  const deps = [{ from: 0, to: 0, resource: 'R' as const, loopCarried: true },
-    ...Array.from({ length: 59 }, (_, k) => ({ from: 0, to: k + 1, resource: 'R' as const, loopCarried: false }))];
+  const deps = [
+    { from: 0, to: 0, resource: 'R' as const, loopCarried: true },
+    ...Array.from({ length: 59 }, (_, k) => ({ from: 0, to: k + 1, resource: 'R' as const, loopCarried: false })),
+  ];
   return { instructions, deps };
 }
 
@@ -157,31 +282,71 @@ if (process.argv[2] === '--child') {
   const runs = Number(process.env.BENCH_RUNS ?? 5);
   const pick = process.env.BENCH_CASES?.split(',');
   const cases = CASES.filter((c) => !pick || pick.includes(c.name));
-  interface Side { label: string; root: string; scheduler: string; runs(c: Case): boolean }
+  interface Side {
+    label: string;
+    root: string;
+    scheduler: string;
+    runs(c: Case): boolean;
+  }
   const sides: Side[] = [{ label: 'new', root: join(here, '..'), scheduler: '', runs: () => true }];
   const baseScheduler = process.env.BENCH_BASE_SCHEDULER ?? '';
-  const la = () => loadavg().map((x) => x.toFixed(2)).join(' ');
-  console.log(`engine speed, full simulation of ${iterations.toLocaleString('en')} iterations; median over ${rounds} alternating rounds of the median CPU time of ${runs} runs`);
+  const la = () =>
+    loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ');
+  console.log(
+    `engine speed, full simulation of ${iterations.toLocaleString('en')} iterations; median over ${rounds} alternating rounds of the median CPU time of ${runs} runs`,
+  );
   console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, load average ${la()} at start`);
   if (process.env.BENCH_BASE) {
     const root = resolve(process.env.BENCH_BASE);
     const refined = hasRefined(root);
-    sides.unshift({ label: baseScheduler ? `old (${baseScheduler})` : 'old', root, scheduler: baseScheduler, runs: (c) => refined || c.model === 'suaca' });
-    console.log(`old: ${root}${baseScheduler ? ` with ModelOptions.scheduler '${baseScheduler}'` : ''}${refined ? '' : ' (no refined model: SUACA\'s cases only)'}; new: ${sides[1]!.root}`);
+    sides.unshift({
+      label: baseScheduler ? `old (${baseScheduler})` : 'old',
+      root,
+      scheduler: baseScheduler,
+      runs: (c) => refined || c.model === 'suaca',
+    });
+    console.log(
+      `old: ${root}${baseScheduler ? ` with ModelOptions.scheduler '${baseScheduler}'` : ''}${refined ? '' : " (no refined model: SUACA's cases only)"}; new: ${sides[1]!.root}`,
+    );
   }
   if (process.env.BENCH_PROBES) {
     for (const name of PROBES) {
       const p = probeRunner(name);
-      if ('why' in p) { console.log(`${name}: skipped, ${p.why}`); continue; }
+      if ('why' in p) {
+        console.log(`${name}: skipped, ${p.why}`);
+        continue;
+      }
       p.dispose();
       sides.push({ label: name, root: name, scheduler: '', runs: (c) => c.model === 'suaca' });
     }
-    console.log('probes (bench/probe): SUACA\'s cycle as one lean function, JavaScript in this Node, C as WebAssembly (clang-19 -O2) in this Node and native (gcc -O2); SUACA\'s cases only');
+    console.log(
+      "probes (bench/probe): SUACA's cycle as one lean function, JavaScript in this Node, C as WebAssembly (clang-19 -O2) in this Node and native (gcc -O2); SUACA's cases only",
+    );
   }
   const child = (root: string, c: Case, scheduler: string) => {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--child', root, c.name, String(iterations), String(runs), scheduler], { encoding: 'utf8' });
+    const r = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        fileURLToPath(import.meta.url),
+        '--child',
+        root,
+        c.name,
+        String(iterations),
+        String(runs),
+        scheduler,
+      ],
+      { encoding: 'utf8' },
+    );
     if (r.status !== 0) throw new Error(`${c.name} in ${root}: ${r.stderr}`);
-    return JSON.parse(r.stdout.trim().split('\n').pop()!) as { sec: number[]; uopsPerIteration: number; cycles: number };
+    return JSON.parse(r.stdout.trim().split('\n').pop()!) as {
+      sec: number[];
+      uopsPerIteration: number;
+      cycles: number;
+    };
   };
   for (const c of cases) {
     const ran = sides.filter((s) => s.runs(c));
@@ -191,17 +356,38 @@ if (process.argv[2] === '--child') {
     for (let r = 0; r < rounds; r++) {
       // alternate which side goes first
       const order = r % 2 === 0 ? ran.map((_, k) => k) : ran.map((_, k) => k).reverse();
-      for (const k of order) { const x = child(ran[k]!.root, c, ran[k]!.scheduler); per[k]!.push(median(x.sec)); uops = x.uopsPerIteration; cycles[k] = x.cycles; }
+      for (const k of order) {
+        const x = child(ran[k]!.root, c, ran[k]!.scheduler);
+        per[k]!.push(median(x.sec));
+        uops = x.uopsPerIteration;
+        cycles[k] = x.cycles;
+      }
     }
     // an old engine that computes other cycles runs another model (e.g. before fe9c86a's read
     // advances of LLVM figures: SKL's loop): its figure is shown, without a ratio
-    const oldOther = ran[0]!.label.startsWith('old') && cycles[0] !== cycles[ran.length - 1] && new Set(cycles.slice(1)).size === 1;
-    if (!oldOther && new Set(cycles).size !== 1) throw new Error(`${c.name}: cycles differ between ${ran.map((s) => s.label).join(', ')} (${cycles.join(' / ')})`);
+    const oldOther =
+      ran[0]!.label.startsWith('old') && cycles[0] !== cycles[ran.length - 1] && new Set(cycles.slice(1)).size === 1;
+    if (!oldOther && new Set(cycles).size !== 1)
+      throw new Error(`${c.name}: cycles differ between ${ran.map((s) => s.label).join(', ')} (${cycles.join(' / ')})`);
     const mops = per.map((s) => (uops * iterations) / median(s) / 1e6);
-    const fig = ran.map((s, k) => `${s.label} ${mops[k]!.toFixed(2)} M µops/s (${median(per[k]!).toFixed(3)} s${k === 0 && oldOther ? `, ${cycles[0]} cycles: another model, no ratio` : ''})`).join(', ');
+    const fig = ran
+      .map(
+        (s, k) =>
+          `${s.label} ${mops[k]!.toFixed(2)} M µops/s (${median(per[k]!).toFixed(3)} s${k === 0 && oldOther ? `, ${cycles[0]} cycles: another model, no ratio` : ''})`,
+      )
+      .join(', ');
     // ratios to the old engine when it ran this case (and computed the same), else to the new one
     const ref = ran[0]!.label.startsWith('old') && !oldOther ? 0 : ran.findIndex((s) => s.label === 'new');
-    const ratios = ran.map((s, k) => (k === ref || (k === 0 && oldOther) ? '' : `${s.label}/${ran[ref]!.label.split(' ')[0]} ${(mops[k]! / mops[ref]!).toFixed(2)}×`)).filter(Boolean).join(', ');
-    console.log(`${c.what} [${c.name}], ${uops} µops/iteration, ${cycles[ran.length - 1]} cycles: ${fig}${ratios ? `; ${ratios}` : ''}; load ${la()}`);
+    const ratios = ran
+      .map((s, k) =>
+        k === ref || (k === 0 && oldOther)
+          ? ''
+          : `${s.label}/${ran[ref]!.label.split(' ')[0]} ${(mops[k]! / mops[ref]!).toFixed(2)}×`,
+      )
+      .filter(Boolean)
+      .join(', ');
+    console.log(
+      `${c.what} [${c.name}], ${uops} µops/iteration, ${cycles[ran.length - 1]} cycles: ${fig}${ratios ? `; ${ratios}` : ''}; load ${la()}`,
+    );
   }
 }

@@ -22,12 +22,20 @@ const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
 const iterationsList = (process.env.BENCH_ITERATIONS ?? '1,1000,100000,1000000').split(',').map(Number);
 const runsFor = (n: number) => Number(process.env.BENCH_RUNS ?? (n >= 1_000_000 ? 3 : 5));
 
-const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2; };
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
 
 /** The stencil binary of the examples (thesis §4.2), as built by examples/build. */
 function stencilFile(): string {
   const dir = join(root, 'examples', 'bin');
-  const hit = existsSync(dir) ? readdirSync(dir).filter((f) => /stencil/i.test(f)).sort() : [];
+  const hit = existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => /stencil/i.test(f))
+        .sort()
+    : [];
   if (!hit.length) throw new Error(`no stencil binary under ${dir}; build the examples first`);
   // prefer the ELF build (no extension) over .exe / .o variants
   return join(dir, hit.find((f) => !f.includes('.')) ?? hit[0]!);
@@ -37,11 +45,19 @@ function stencilFile(): string {
  *  (whole-process time is measured on dist, as installed). */
 function ensureBuilt(): string {
   const main = join(root, 'dist', 'cli', 'main.cjs');
-  const newest = (dir: string): number => readdirSync(dir, { withFileTypes: true })
-    .reduce((m, e) => Math.max(m, e.isDirectory() ? newest(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs), 0);
+  const newest = (dir: string): number =>
+    readdirSync(dir, { withFileTypes: true }).reduce(
+      (m, e) => Math.max(m, e.isDirectory() ? newest(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs),
+      0,
+    );
   const bundle = join(root, 'dist', 'cli', 'uopscope.cjs');
   const src = Math.max(newest(join(root, 'src')), statSync(join(root, 'tools', 'bundle.mjs')).mtimeMs);
-  if (!existsSync(main) || !existsSync(bundle) || statSync(main).mtimeMs < src || statSync(bundle).mtimeMs < statSync(main).mtimeMs) {
+  if (
+    !existsSync(main) ||
+    !existsSync(bundle) ||
+    statSync(main).mtimeMs < src ||
+    statSync(bundle).mtimeMs < statSync(main).mtimeMs
+  ) {
     console.log('building dist/ (npm run build) …');
     const r = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
     if (r.status !== 0 || !existsSync(main) || !existsSync(bundle)) throw new Error('npm run build failed');
@@ -50,8 +66,11 @@ function ensureBuilt(): string {
 }
 
 /** Wall time (s), CPU time (user + system, s) and peak RSS (KB) of one process. */
-function timeProcess(cmd: string, args: string[]): { seconds: number; cpuSec: number | null; rssKb: number | null; stdout: string } {
-  const argv = TIME ? [TIME, ['-f', '__RSS_KB=%M __CPU=%U+%S', cmd, ...args]] as const : [cmd, args] as const;
+function timeProcess(
+  cmd: string,
+  args: string[],
+): { seconds: number; cpuSec: number | null; rssKb: number | null; stdout: string } {
+  const argv = TIME ? ([TIME, ['-f', '__RSS_KB=%M __CPU=%U+%S', cmd, ...args]] as const) : ([cmd, args] as const);
   const t0 = performance.now();
   const r = spawnSync(argv[0], [...argv[1]], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 28 });
   const seconds = (performance.now() - t0) / 1000;
@@ -76,30 +95,76 @@ const tmp = mkdtempSync(join(tmpdir(), 'uopscope-bench-'));
 
 /** The 60-instruction loop of bench/ui.bench.ts (examples of the fixture's forms between markers). */
 const BODY = [
-  'vmovsd xmm0, qword ptr [rdi+8]', 'vaddsd xmm0, xmm0, qword ptr [rdi+16]', 'vmulsd xmm1, xmm0, xmm2',
-  'vmovsd qword ptr [rsi], xmm1', 'add rax, rbx', 'adc rcx, 1', 'inc rdx', 'cmp rdx, 100', 'mov r8, 1', 'add r9, r8',
+  'vmovsd xmm0, qword ptr [rdi+8]',
+  'vaddsd xmm0, xmm0, qword ptr [rdi+16]',
+  'vmulsd xmm1, xmm0, xmm2',
+  'vmovsd qword ptr [rsi], xmm1',
+  'add rax, rbx',
+  'adc rcx, 1',
+  'inc rdx',
+  'cmp rdx, 100',
+  'mov r8, 1',
+  'add r9, r8',
 ];
 const sixty = join(tmp, 'sixty.s');
-writeFileSync(sixty, ['.intel_syntax noprefix', '.text', '.globl f', 'f:', 'mov ebx, 111', '.byte 0x64, 0x67, 0x90',
-  ...Array.from({ length: 6 }, () => BODY).flat(), 'mov ebx, 222', '.byte 0x64, 0x67, 0x90', 'ret', ''].join('\n'));
+writeFileSync(
+  sixty,
+  [
+    '.intel_syntax noprefix',
+    '.text',
+    '.globl f',
+    'f:',
+    'mov ebx, 111',
+    '.byte 0x64, 0x67, 0x90',
+    ...Array.from({ length: 6 }, () => BODY).flat(),
+    'mov ebx, 222',
+    '.byte 0x64, 0x67, 0x90',
+    'ret',
+    '',
+  ].join('\n'),
+);
 
-interface Loop { name: string; file: string; analysis: Awaited<ReturnType<typeof analyse>>; uopsPerIteration: number; asmFile: string }
+interface Loop {
+  name: string;
+  file: string;
+  analysis: Awaited<ReturnType<typeof analyse>>;
+  uopsPerIteration: number;
+  asmFile: string;
+}
 async function loopOf(name: string, file: string): Promise<Loop> {
   const analysis = await analyse({ file, arch: ARCH, loop: true, ...(uopsXml ? { uopsXml } : {}) });
   const uopsPerIteration = analysis.program.instructions.reduce((a, i) => a + i.uops.length, 0);
   // the same instructions for llvm-mca, in Intel syntax, looping back to the first
   const asmFile = join(tmp, `${name}.mca.s`);
-  const body = analysis.region.instructions.map((i) => (i.branch?.kind === 'conditional' && i.branch.backward ? `${i.mnemonic.toLowerCase()} .Lloop` : i.intel));
+  const body = analysis.region.instructions.map((i) =>
+    i.branch?.kind === 'conditional' && i.branch.backward ? `${i.mnemonic.toLowerCase()} .Lloop` : i.intel,
+  );
   writeFileSync(asmFile, ['.intel_syntax noprefix', '.Lloop:', ...body, ''].join('\n'));
-  if (analysis.unknown.length) console.log(`warning: ${name}: no data for line(s) ${analysis.unknown.map((u) => u.line).join(', ')} — figures are not comparable`);
+  if (analysis.unknown.length)
+    console.log(
+      `warning: ${name}: no data for line(s) ${analysis.unknown.map((u) => u.line).join(', ')} — figures are not comparable`,
+    );
   return { name, file, analysis, uopsPerIteration, asmFile };
 }
 const loops = [await loopOf('stencil', stencil), await loopOf('60-instruction loop', sixty)];
-if (loops[1]!.analysis.program.instructions.length !== 60) throw new Error(`expected 60 instructions, got ${loops[1]!.analysis.program.instructions.length}`);
+if (loops[1]!.analysis.program.instructions.length !== 60)
+  throw new Error(`expected 60 instructions, got ${loops[1]!.analysis.program.instructions.length}`);
 
-console.log(`uopscope report vs llvm-mca — ${ARCH}: ` + loops.map((l) => `${l.name} (${relative(root, l.file).startsWith('..') ? 'bench/ui.bench.ts\'s' : relative(root, l.file)}, ` +
-  `${l.analysis.program.instructions.length} instructions, ${l.uopsPerIteration} µops per iteration)`).join('; '));
-console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} at start (timings are only comparable on an idle machine)`);
+console.log(
+  `uopscope report vs llvm-mca — ${ARCH}: ` +
+    loops
+      .map(
+        (l) =>
+          `${l.name} (${relative(root, l.file).startsWith('..') ? "bench/ui.bench.ts's" : relative(root, l.file)}, ` +
+          `${l.analysis.program.instructions.length} instructions, ${l.uopsPerIteration} µops per iteration)`,
+      )
+      .join('; '),
+);
+console.log(
+  `machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, load average ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')} at start (timings are only comparable on an idle machine)`,
+);
 console.log(`data: ${uopsXml ? relative(root, uopsXml) : 'imported / embedded uops.info data'}`);
 console.log(`llvm-mca: ${MCA ?? 'not installed (apt-get install llvm-19)'}; peak RSS via ${TIME ?? '(unavailable)'}`);
 console.log('');
@@ -117,59 +182,134 @@ const startCommands = [
 ];
 const startTimes = startCommands.map(() => ({ w: [] as number[], c: [] as number[] }));
 for (let k = 0; k < startRuns; k++) {
-  startCommands.forEach((s0, i) => { const r = timeProcess(process.execPath, s0.args); startTimes[i]!.w.push(r.seconds); if (r.cpuSec !== null) startTimes[i]!.c.push(r.cpuSec); });
+  startCommands.forEach((s0, i) => {
+    const r = timeProcess(process.execPath, s0.args);
+    startTimes[i]!.w.push(r.seconds);
+    if (r.cpuSec !== null) startTimes[i]!.c.push(r.cpuSec);
+  });
 }
-const starts = startCommands.map((s0, i) => ({ what: s0.what, wall: median(startTimes[i]!.w), cpu: startTimes[i]!.c.length ? median(startTimes[i]!.c) : null }));
+const starts = startCommands.map((s0, i) => ({
+  what: s0.what,
+  wall: median(startTimes[i]!.w),
+  cpu: startTimes[i]!.c.length ? median(startTimes[i]!.c) : null,
+}));
 
-interface Row { n: number; simSec: number; fullSimSec: number; uopsPerSec: number; procSec: number; procCpuSec: number | null; procAllSec: number | null; procAllCpuSec: number | null; rssKb: number | null; mcaSec: number | null; mcaCpuSec: number | null; mcaRssKb: number | null; mcaCycles: number | null; ourCycles: number }
-function measureLoop(loop: Loop): Row[] {
-const { file, analysis, uopsPerIteration, asmFile } = loop;
-const program = analysis.program;
-const rows: Row[] = [];
-for (const n of iterationsList) {
-  const runs = runsFor(n);
-  const sim: number[] = []; const fullSim: number[] = [];
-  let ourCycles = 0;
-  for (let k = 0; k < runs; k++) {
-    // simulate() as the report runs it (the periodic part skipped), and every cycle simulated
-    // (the engine's own speed: µops per second)
-    let t0 = performance.now();
-    ourCycles = simulate(program, analysis.params, { iterations: n, variant: BASELINE }).stats.cycles;
-    sim.push((performance.now() - t0) / 1000);
-    t0 = performance.now();
-    const full = simulate(program, analysis.params, { iterations: n, variant: BASELINE }, { fullSimulation: true }).stats.cycles;
-    fullSim.push((performance.now() - t0) / 1000);
-    if (full !== ourCycles) throw new Error(`steady-state run ${ourCycles} cycles, full run ${full}`);
-  }
-  const proc: number[] = []; const procCpu: number[] = []; const rss: number[] = [];
-  for (let k = 0; k < runs; k++) {
-    const r = timeProcess(process.execPath, [cli, 'report', file, '--arch', ARCH, '--iterations', String(n), '--fast', '--json', ...dataArgs]);
-    proc.push(r.seconds); if (r.cpuSec !== null) procCpu.push(r.cpuSec); if (r.rssKb !== null) rss.push(r.rssKb);
-  }
-  // the full report (with the three what-if runs), up to 100,000 iterations
-  const all: number[] = []; const allCpu: number[] = [];
-  for (let k = 0; n <= 100_000 && k < Math.min(runs, 3); k++) {
-    const r = timeProcess(process.execPath, [cli, 'report', file, '--arch', ARCH, '--iterations', String(n), ...dataArgs]);
-    all.push(r.seconds); if (r.cpuSec !== null) allCpu.push(r.cpuSec);
-  }
-  let mcaSec: number | null = null; let mcaCpuSec: number | null = null; let mcaRssKb: number | null = null; let mcaCycles: number | null = null;
-  if (MCA) {
-    const t: number[] = []; const tc: number[] = []; const m: number[] = [];
-    for (let k = 0; k < runs; k++) {
-      const r = timeProcess(MCA, ['-mcpu=ivybridge', `-iterations=${n}`, asmFile]);
-      t.push(r.seconds); if (r.cpuSec !== null) tc.push(r.cpuSec); if (r.rssKb !== null) m.push(r.rssKb);
-      mcaCycles = Number(/Total Cycles:\s+(\d+)/.exec(r.stdout)?.[1] ?? NaN);
-    }
-    mcaSec = median(t); mcaCpuSec = tc.length ? median(tc) : null; mcaRssKb = m.length ? median(m) : null;
-  }
-  const simSec = median(sim);
-  const fullSimSec = median(fullSim);
-  rows.push({ n, simSec, fullSimSec, uopsPerSec: (uopsPerIteration * n) / fullSimSec, procSec: median(proc), procCpuSec: procCpu.length ? median(procCpu) : null,
-    procAllSec: all.length ? median(all) : null, procAllCpuSec: allCpu.length ? median(allCpu) : null,
-    rssKb: rss.length ? median(rss) : null, mcaSec, mcaCpuSec, mcaRssKb, mcaCycles, ourCycles });
-  console.log(`  ${loop.name}: ${n.toLocaleString('en')} iterations done (${runs} runs each, load average ${loadavg()[0]!.toFixed(1)})`);
+interface Row {
+  n: number;
+  simSec: number;
+  fullSimSec: number;
+  uopsPerSec: number;
+  procSec: number;
+  procCpuSec: number | null;
+  procAllSec: number | null;
+  procAllCpuSec: number | null;
+  rssKb: number | null;
+  mcaSec: number | null;
+  mcaCpuSec: number | null;
+  mcaRssKb: number | null;
+  mcaCycles: number | null;
+  ourCycles: number;
 }
-return rows;
+function measureLoop(loop: Loop): Row[] {
+  const { file, analysis, uopsPerIteration, asmFile } = loop;
+  const program = analysis.program;
+  const rows: Row[] = [];
+  for (const n of iterationsList) {
+    const runs = runsFor(n);
+    const sim: number[] = [];
+    const fullSim: number[] = [];
+    let ourCycles = 0;
+    for (let k = 0; k < runs; k++) {
+      // simulate() as the report runs it (the periodic part skipped), and every cycle simulated
+      // (the engine's own speed: µops per second)
+      let t0 = performance.now();
+      ourCycles = simulate(program, analysis.params, { iterations: n, variant: BASELINE }).stats.cycles;
+      sim.push((performance.now() - t0) / 1000);
+      t0 = performance.now();
+      const full = simulate(program, analysis.params, { iterations: n, variant: BASELINE }, { fullSimulation: true })
+        .stats.cycles;
+      fullSim.push((performance.now() - t0) / 1000);
+      if (full !== ourCycles) throw new Error(`steady-state run ${ourCycles} cycles, full run ${full}`);
+    }
+    const proc: number[] = [];
+    const procCpu: number[] = [];
+    const rss: number[] = [];
+    for (let k = 0; k < runs; k++) {
+      const r = timeProcess(process.execPath, [
+        cli,
+        'report',
+        file,
+        '--arch',
+        ARCH,
+        '--iterations',
+        String(n),
+        '--fast',
+        '--json',
+        ...dataArgs,
+      ]);
+      proc.push(r.seconds);
+      if (r.cpuSec !== null) procCpu.push(r.cpuSec);
+      if (r.rssKb !== null) rss.push(r.rssKb);
+    }
+    // the full report (with the three what-if runs), up to 100,000 iterations
+    const all: number[] = [];
+    const allCpu: number[] = [];
+    for (let k = 0; n <= 100_000 && k < Math.min(runs, 3); k++) {
+      const r = timeProcess(process.execPath, [
+        cli,
+        'report',
+        file,
+        '--arch',
+        ARCH,
+        '--iterations',
+        String(n),
+        ...dataArgs,
+      ]);
+      all.push(r.seconds);
+      if (r.cpuSec !== null) allCpu.push(r.cpuSec);
+    }
+    let mcaSec: number | null = null;
+    let mcaCpuSec: number | null = null;
+    let mcaRssKb: number | null = null;
+    let mcaCycles: number | null = null;
+    if (MCA) {
+      const t: number[] = [];
+      const tc: number[] = [];
+      const m: number[] = [];
+      for (let k = 0; k < runs; k++) {
+        const r = timeProcess(MCA, ['-mcpu=ivybridge', `-iterations=${n}`, asmFile]);
+        t.push(r.seconds);
+        if (r.cpuSec !== null) tc.push(r.cpuSec);
+        if (r.rssKb !== null) m.push(r.rssKb);
+        mcaCycles = Number(/Total Cycles:\s+(\d+)/.exec(r.stdout)?.[1] ?? NaN);
+      }
+      mcaSec = median(t);
+      mcaCpuSec = tc.length ? median(tc) : null;
+      mcaRssKb = m.length ? median(m) : null;
+    }
+    const simSec = median(sim);
+    const fullSimSec = median(fullSim);
+    rows.push({
+      n,
+      simSec,
+      fullSimSec,
+      uopsPerSec: (uopsPerIteration * n) / fullSimSec,
+      procSec: median(proc),
+      procCpuSec: procCpu.length ? median(procCpu) : null,
+      procAllSec: all.length ? median(all) : null,
+      procAllCpuSec: allCpu.length ? median(allCpu) : null,
+      rssKb: rss.length ? median(rss) : null,
+      mcaSec,
+      mcaCpuSec,
+      mcaRssKb,
+      mcaCycles,
+      ourCycles,
+    });
+    console.log(
+      `  ${loop.name}: ${n.toLocaleString('en')} iterations done (${runs} runs each, load average ${loadavg()[0]!.toFixed(1)})`,
+    );
+  }
+  return rows;
 }
 const results = loops.map((l) => ({ loop: l, rows: measureLoop(l) }));
 rmSync(tmp, { recursive: true, force: true });
@@ -184,35 +324,50 @@ console.log(`start-up, medians of ${startRuns} runs: wall ms (CPU ms)`);
 for (const s0 of starts) console.log(`  ${s0.what.padEnd(24)} ${ms(s0.wall).padStart(6)} (${ms(s0.cpu)})`);
 console.log('');
 for (const { loop, rows } of results) {
-console.log(`${loop.name}: wall s (CPU s = user + system), medians`);
-console.log('iterations | full sim µops/s | full sim s | sim s  | uopscope --fast s | full report s | llvm-mca s  | llvm-mca/uopscope | RSS MB (ours / mca) | cycles (ours / mca)');
-for (const r of rows) {
-  console.log([
-    r.n.toLocaleString('en').padStart(10),
-    `${(r.uopsPerSec / 1e6).toFixed(2)} M`.padStart(15),
-    f(r.fullSimSec, 3).padStart(10),
-    f(r.simSec, 3).padStart(6),
-    wc(r.procSec, r.procCpuSec).padStart(17),
-    wc(r.procAllSec, r.procAllCpuSec).padStart(13),
-    wc(r.mcaSec, r.mcaCpuSec).padStart(11),
-    (r.mcaSec === null ? '-' : `${(r.mcaSec / r.procSec).toFixed(2)}×`).padStart(17),
-    `${mb(r.rssKb)} / ${mb(r.mcaRssKb)}`.padStart(19),
-    `${r.ourCycles} / ${r.mcaCycles ?? '-'}`,
-  ].join(' | '));
-}
-console.log('');
+  console.log(`${loop.name}: wall s (CPU s = user + system), medians`);
+  console.log(
+    'iterations | full sim µops/s | full sim s | sim s  | uopscope --fast s | full report s | llvm-mca s  | llvm-mca/uopscope | RSS MB (ours / mca) | cycles (ours / mca)',
+  );
+  for (const r of rows) {
+    console.log(
+      [
+        r.n.toLocaleString('en').padStart(10),
+        `${(r.uopsPerSec / 1e6).toFixed(2)} M`.padStart(15),
+        f(r.fullSimSec, 3).padStart(10),
+        f(r.simSec, 3).padStart(6),
+        wc(r.procSec, r.procCpuSec).padStart(17),
+        wc(r.procAllSec, r.procAllCpuSec).padStart(13),
+        wc(r.mcaSec, r.mcaCpuSec).padStart(11),
+        (r.mcaSec === null ? '-' : `${(r.mcaSec / r.procSec).toFixed(2)}×`).padStart(17),
+        `${mb(r.rssKb)} / ${mb(r.mcaRssKb)}`.padStart(19),
+        `${r.ourCycles} / ${r.mcaCycles ?? '-'}`,
+      ].join(' | '),
+    );
+  }
+  console.log('');
 }
 const one = results[0]!.rows.find((r) => r.n === 1);
 const nodeAlone = starts[0]!;
 if (one) {
   // the start-up targets: report at 1 iteration ≤ 2× node -e 0, --version and --help close to it
-  const ratio = (w: number | null, base: number | null) => (w === null || base === null || base === 0 ? '-' : `${(w / base).toFixed(2)}×`);
+  const ratio = (w: number | null, base: number | null) =>
+    w === null || base === null || base === 0 ? '-' : `${(w / base).toFixed(2)}×`;
   console.log('');
-  console.log(`against node -e 0 (wall; CPU): report --fast at 1 iteration ${ratio(one.procSec, nodeAlone.wall)}; ${ratio(one.procCpuSec, nodeAlone.cpu)} (target ≤ 2×), ` +
-    `report FILE -i 1 (defaults, full report) ${ratio(starts[3]!.wall, nodeAlone.wall)}; ${ratio(starts[3]!.cpu, nodeAlone.cpu)}, ` +
-    `--version ${ratio(starts[1]!.wall, nodeAlone.wall)}; ${ratio(starts[1]!.cpu, nodeAlone.cpu)}, --help ${ratio(starts[2]!.wall, nodeAlone.wall)}; ${ratio(starts[2]!.cpu, nodeAlone.cpu)}`);
+  console.log(
+    `against node -e 0 (wall; CPU): report --fast at 1 iteration ${ratio(one.procSec, nodeAlone.wall)}; ${ratio(one.procCpuSec, nodeAlone.cpu)} (target ≤ 2×), ` +
+      `report FILE -i 1 (defaults, full report) ${ratio(starts[3]!.wall, nodeAlone.wall)}; ${ratio(starts[3]!.cpu, nodeAlone.cpu)}, ` +
+      `--version ${ratio(starts[1]!.wall, nodeAlone.wall)}; ${ratio(starts[1]!.cpu, nodeAlone.cpu)}, --help ${ratio(starts[2]!.wall, nodeAlone.wall)}; ${ratio(starts[2]!.cpu, nodeAlone.cpu)}`,
+  );
 }
 console.log('');
-console.log(`load average at the end: ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
-console.log('full sim: in process, every cycle simulated (the engine\'s speed); sim s: simulate() as reports run it, the periodic part skipped (src/sim/steady.ts).');
-console.log('llvm-mca/uopscope > 1 means uopscope (one simulation, --fast) finished first; "full report" adds the three what-if runs.');
+console.log(
+  `load average at the end: ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}`,
+);
+console.log(
+  "full sim: in process, every cycle simulated (the engine's speed); sim s: simulate() as reports run it, the periodic part skipped (src/sim/steady.ts).",
+);
+console.log(
+  'llvm-mca/uopscope > 1 means uopscope (one simulation, --fast) finished first; "full report" adds the three what-if runs.',
+);

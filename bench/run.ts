@@ -8,7 +8,9 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const filters = process.argv.slice(2);
-const files = readdirSync(here).filter((f) => f.endsWith('.bench.ts')).sort()
+const files = readdirSync(here)
+  .filter((f) => f.endsWith('.bench.ts'))
+  .sort()
   .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
 if (files.length === 0) {
   process.stderr.write(`no benchmark matches ${filters.join(' ')}\n`);
@@ -18,6 +20,9 @@ let failed = 0;
 for (const f of files) {
   process.stdout.write(`\n== ${f}\n`);
   const r = spawnSync(process.execPath, ['--import', 'tsx', join(here, f)], { stdio: 'inherit' });
-  if (r.status !== 0) { failed++; process.stdout.write(`${f} exited with ${r.status ?? r.signal}\n`); }
+  if (r.status !== 0) {
+    failed++;
+    process.stdout.write(`${f} exited with ${r.status ?? r.signal}\n`);
+  }
 }
 process.exit(failed ? 1 : 0);

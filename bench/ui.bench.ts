@@ -19,39 +19,97 @@ import { shareInkOutputCache } from '../src/ui/inkOutputCache.js';
 
 const XML = new URL('../test/fixtures/thesis/thesis-instructions.xml', import.meta.url).pathname;
 const BODY = [
-  'vmovsd xmm0, qword ptr [rdi+8]', 'vaddsd xmm0, xmm0, qword ptr [rdi+16]', 'vmulsd xmm1, xmm0, xmm2',
-  'vmovsd qword ptr [rsi], xmm1', 'add rax, rbx', 'adc rcx, 1', 'inc rdx', 'cmp rdx, 100', 'mov r8, 1', 'add r9, r8',
+  'vmovsd xmm0, qword ptr [rdi+8]',
+  'vaddsd xmm0, xmm0, qword ptr [rdi+16]',
+  'vmulsd xmm1, xmm0, xmm2',
+  'vmovsd qword ptr [rsi], xmm1',
+  'add rax, rbx',
+  'adc rcx, 1',
+  'inc rdx',
+  'cmp rdx, 100',
+  'mov r8, 1',
+  'add r9, r8',
 ];
 
 class Stdout extends EventEmitter {
   isTTY = true;
   frames = 0;
   waiters: (() => void)[] = [];
-  constructor(public columns: number, public rows: number) { super(); }
+  constructor(
+    public columns: number,
+    public rows: number,
+  ) {
+    super();
+  }
   onFrame: (() => void) | null = null;
   last = '';
-  write = (s: string) => { this.last = s; this.frames++; this.onFrame?.(); const w = this.waiters; this.waiters = []; for (const f of w) f(); return true; };
+  write = (s: string) => {
+    this.last = s;
+    this.frames++;
+    this.onFrame?.();
+    const w = this.waiters;
+    this.waiters = [];
+    for (const f of w) f();
+    return true;
+  };
   nextFrame = () => new Promise<void>((r) => this.waiters.push(r));
 }
 class Stdin extends EventEmitter {
   isTTY = true;
   private data: string | null = null;
-  write = (d: string) => { this.data = d; this.emit('readable'); };
-  read = () => { const d = this.data; this.data = null; return d; };
-  setEncoding() {} setRawMode() {} resume() {} pause() {} ref() {} unref() {}
+  write = (d: string) => {
+    this.data = d;
+    this.emit('readable');
+  };
+  read = () => {
+    const d = this.data;
+    this.data = null;
+    return d;
+  };
+  setEncoding() {}
+  setRawMode() {}
+  resume() {}
+  pause() {}
+  ref() {}
+  unref() {}
 }
 
-const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]!; };
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+};
 const fmt = (x: number) => `${x.toFixed(1)} ms`;
 const settle = (ms = 40) => sleep(ms);
-const idle = async () => { const t = performance.now(); while (!backgroundIdle() && performance.now() - t < 120_000) await settle(20); return performance.now() - t; };
+const idle = async () => {
+  const t = performance.now();
+  while (!backgroundIdle() && performance.now() - t < 120_000) await settle(20);
+  return performance.now() - t;
+};
 
 async function region(copies: number): Promise<LoadedRegion> {
   const dir = mkdtempSync(join(tmpdir(), 'uopscope-bench-'));
   const src = join(dir, 'sixty.s');
-  writeFileSync(src, ['.intel_syntax noprefix', '.text', '.globl f', 'f:', 'mov ebx, 111', '.byte 0x64, 0x67, 0x90',
-    ...Array.from({ length: copies }, () => BODY).flat(), 'mov ebx, 222', '.byte 0x64, 0x67, 0x90', 'ret', ''].join('\n'));
-  try { return await loadRegion({ file: src }); } finally { rmSync(dir, { recursive: true, force: true }); }
+  writeFileSync(
+    src,
+    [
+      '.intel_syntax noprefix',
+      '.text',
+      '.globl f',
+      'f:',
+      'mov ebx, 111',
+      '.byte 0x64, 0x67, 0x90',
+      ...Array.from({ length: copies }, () => BODY).flat(),
+      'mov ebx, 222',
+      '.byte 0x64, 0x67, 0x90',
+      'ret',
+      '',
+    ].join('\n'),
+  );
+  try {
+    return await loadRegion({ file: src });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 async function measure(loaded: LoadedRegion, columns: number, rows: number, ITERATIONS: number): Promise<boolean> {
@@ -64,11 +122,31 @@ async function measure(loaded: LoadedRegion, columns: number, rows: number, ITER
   let archLoaded = false;
   const stdout = new Stdout(columns, rows);
   const stdin = new Stdin();
-  const app = render(React.createElement(Explorer, {
-    session, iterations: ITERATIONS, archs: [{ arch: 'SKL', name: 'Skylake' }, { arch: 'CFL', name: 'Coffee Lake' }],
-    loadArch: async (a: string) => { const s = await load(a); archLoaded = true; return s; },
-    saveExport: async () => '/dev/null', color: true,
-  }), { stdout: stdout as unknown as NodeJS.WriteStream, stdin: stdin as unknown as NodeJS.ReadStream, debug: false, exitOnCtrlC: false, patchConsole: false, maxFps: 60 });
+  const app = render(
+    React.createElement(Explorer, {
+      session,
+      iterations: ITERATIONS,
+      archs: [
+        { arch: 'SKL', name: 'Skylake' },
+        { arch: 'CFL', name: 'Coffee Lake' },
+      ],
+      loadArch: async (a: string) => {
+        const s = await load(a);
+        archLoaded = true;
+        return s;
+      },
+      saveExport: async () => '/dev/null',
+      color: true,
+    }),
+    {
+      stdout: stdout as unknown as NodeJS.WriteStream,
+      stdin: stdin as unknown as NodeJS.ReadStream,
+      debug: false,
+      exitOnCtrlC: false,
+      patchConsole: false,
+      maxFps: 60,
+    },
+  );
   const cpu: number[] = [];
   const press = async (k: string) => {
     const f = stdout.nextFrame();
@@ -86,31 +164,60 @@ async function measure(loaded: LoadedRegion, columns: number, rows: number, ITER
 
   // into the run, then single steps forward and back, ±10, ±100, line selection
   const steps: number[] = [];
-  await press('}'); await settle(); await press('}'); await settle();
-  for (let i = 0; i < 40; i++) { steps.push(await press(i % 2 ? 'h' : 'l')); await settle(); }
-  for (let i = 0; i < 10; i++) { steps.push(await press(i % 2 ? '[' : ']')); await settle(); }
-  for (let i = 0; i < 10; i++) { steps.push(await press(i % 2 ? '{' : '}')); await settle(); }
-  for (let i = 0; i < 10; i++) { steps.push(await press(i % 2 ? 'k' : 'j')); await settle(); }
+  await press('}');
+  await settle();
+  await press('}');
+  await settle();
+  for (let i = 0; i < 40; i++) {
+    steps.push(await press(i % 2 ? 'h' : 'l'));
+    await settle();
+  }
+  for (let i = 0; i < 10; i++) {
+    steps.push(await press(i % 2 ? '[' : ']'));
+    await settle();
+  }
+  for (let i = 0; i < 10; i++) {
+    steps.push(await press(i % 2 ? '{' : '}'));
+    await settle();
+  }
+  for (let i = 0; i < 10; i++) {
+    steps.push(await press(i % 2 ? 'k' : 'j'));
+    await settle();
+  }
   const cpuOne = median(cpu);
 
   const variant: number[] = [];
-  for (const k of ['f', 'f', 'p', 'p', 'd', 'd']) { variant.push(await press(k)); await idle(); }
+  for (const k of ['f', 'f', 'p', 'p', 'd', 'd']) {
+    variant.push(await press(k));
+    await idle();
+  }
 
   // stepping with a split pane, while the worker computes the run lengths and the divergence…
   await press('f');
   const busy: number[] = [];
-  for (let i = 0; i < 10; i++) { busy.push(await press(i % 2 ? 'h' : 'l')); await settle(); }
+  for (let i = 0; i < 10; i++) {
+    busy.push(await press(i % 2 ? 'h' : 'l'));
+    await settle();
+  }
   const background = await idle();
   // …and after (the steady state)
   const split: number[] = [];
-  for (let i = 0; i < 20; i++) { split.push(await press(i % 2 ? 'h' : 'l')); await settle(); }
-  await press('f'); await idle();
+  for (let i = 0; i < 20; i++) {
+    split.push(await press(i % 2 ? 'h' : 'l'));
+    await settle();
+  }
+  await press('f');
+  await idle();
 
   // architecture switch: picker, CFL, enter → the first frame drawn with the new session
-  await press('a'); await settle();
-  await press('\u001B[B'); await settle();
+  await press('a');
+  await settle();
+  await press('\u001B[B');
+  await settle();
   let archFrameAt = 0;
-  stdout.onFrame = () => { if (archLoaded && !archFrameAt) archFrameAt = performance.now(); };
+  stdout.onFrame = () => {
+    if (archLoaded && !archFrameAt) archFrameAt = performance.now();
+  };
   const t0 = performance.now();
   stdin.write('\r');
   while (!archFrameAt && performance.now() - t0 < 10_000) await settle(1);
@@ -125,20 +232,40 @@ async function measure(loaded: LoadedRegion, columns: number, rows: number, ITER
   stdin.write('G');
   let seen = '';
   const atEnd = () => /cycle (\d+) of \1\b/.test(seen);
-  stdout.onFrame = () => { seen += stdout.last; if (seen.length > 100_000) seen = seen.slice(-50_000); };
+  stdout.onFrame = () => {
+    seen += stdout.last;
+    if (seen.length > 100_000) seen = seen.slice(-50_000);
+  };
   while (!atEnd() && performance.now() - g0 < 30_000) await Promise.race([stdout.nextFrame(), settle(5)]);
   stdout.onFrame = null;
-  if (!atEnd()) console.log(`  (G: no frame at the run's end within 30 s; last output ${JSON.stringify(stdout.last.slice(0, 200))})`);
+  if (!atEnd())
+    console.log(
+      `  (G: no frame at the run's end within 30 s; last output ${JSON.stringify(stdout.last.slice(0, 200))})`,
+    );
   const gMs = performance.now() - g0;
   app.unmount();
   await idle();
 
-  const ok = { steps: median(steps) <= 16, split: median(split) <= 16, variant: Math.max(...variant) <= 250, arch: archMs <= 250, g: gMs <= 250 };
+  const ok = {
+    steps: median(steps) <= 16,
+    split: median(split) <= 16,
+    variant: Math.max(...variant) <= 250,
+    arch: archMs <= 250,
+    g: gMs <= 250,
+  };
   console.log(`-- ${columns}×${rows}`);
-  console.log(`  keypress → frame, one pane:   median ${fmt(median(steps))}, max ${fmt(Math.max(...steps))} (${steps.length} keys; CPU ${fmt(cpuOne)} per key) ${ok.steps ? 'ok' : 'FAIL (> 16 ms)'}`);
-  console.log(`  keypress → frame, split pane: median ${fmt(median(split))}, max ${fmt(Math.max(...split))} ${ok.split ? 'ok' : 'FAIL (> 16 ms)'}`);
-  console.log(`    while the worker runs:     median ${fmt(median(busy))} (run lengths and divergence known ${fmt(background)} after the toggle's frame; first run length ${fmt(firstTotals)})`);
-  console.log(`  variant toggle → frame:       max ${fmt(Math.max(...variant))} (${variant.map((x) => x.toFixed(0)).join(', ')} ms) ${ok.variant ? 'ok' : 'FAIL (> 250 ms)'}`);
+  console.log(
+    `  keypress → frame, one pane:   median ${fmt(median(steps))}, max ${fmt(Math.max(...steps))} (${steps.length} keys; CPU ${fmt(cpuOne)} per key) ${ok.steps ? 'ok' : 'FAIL (> 16 ms)'}`,
+  );
+  console.log(
+    `  keypress → frame, split pane: median ${fmt(median(split))}, max ${fmt(Math.max(...split))} ${ok.split ? 'ok' : 'FAIL (> 16 ms)'}`,
+  );
+  console.log(
+    `    while the worker runs:     median ${fmt(median(busy))} (run lengths and divergence known ${fmt(background)} after the toggle's frame; first run length ${fmt(firstTotals)})`,
+  );
+  console.log(
+    `  variant toggle → frame:       max ${fmt(Math.max(...variant))} (${variant.map((x) => x.toFixed(0)).join(', ')} ms) ${ok.variant ? 'ok' : 'FAIL (> 250 ms)'}`,
+  );
   console.log(`  architecture switch → frame:  ${fmt(archMs)} ${ok.arch ? 'ok' : 'FAIL (> 250 ms)'}`);
   console.log(`  G → the frame at the end:      ${fmt(gMs)} ${ok.g ? 'ok' : 'FAIL (> 250 ms)'}`);
   return ok.steps && ok.split && ok.variant && ok.arch && ok.g;
@@ -149,21 +276,41 @@ export async function main(): Promise<boolean> {
   if (process.env.NODE_ENV === undefined) process.env.NODE_ENV = 'production';
   const shared = await shareInkOutputCache();
   let all = true;
-  for (const [copies, iterations] of [[6, 10_000], [20, 100_000]] as const) {
+  for (const [copies, iterations] of [
+    [6, 10_000],
+    [20, 100_000],
+  ] as const) {
     const loaded = await region(copies);
     const n = copies * BODY.length;
-    if (loaded.instructions.length !== n) throw new Error(`expected ${n} instructions, got ${loaded.instructions.length}`);
-    console.log(`ui: ${n} instructions × ${iterations} iterations, React ${process.env.NODE_ENV} build, shared Ink line cache ${shared ? 'on' : 'off'}; load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`);
-    for (const [c, r] of [[80, 24], [120, 40]] as const) all = (await measure(loaded, c, r, iterations)) && all;
+    if (loaded.instructions.length !== n)
+      throw new Error(`expected ${n} instructions, got ${loaded.instructions.length}`);
+    console.log(
+      `ui: ${n} instructions × ${iterations} iterations, React ${process.env.NODE_ENV} build, shared Ink line cache ${shared ? 'on' : 'off'}; load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`,
+    );
+    for (const [c, r] of [
+      [80, 24],
+      [120, 40],
+    ] as const)
+      all = (await measure(loaded, c, r, iterations)) && all;
   }
   stopBackground();
   // peak resident memory of the whole process (the interface, the worker threads, Node itself)
   const peak = process.resourceUsage().maxRSS / 1024;
-  console.log(`  peak memory (RSS of the process, all runs): ${peak.toFixed(0)} MB ${peak <= 300 ? 'ok' : 'FAIL (> 300 MB)'}`);
+  console.log(
+    `  peak memory (RSS of the process, all runs): ${peak.toFixed(0)} MB ${peak <= 300 ? 'ok' : 'FAIL (> 300 MB)'}`,
+  );
   console.log(`  (load average at the end: ${loadavg()[0]!.toFixed(1)})`);
   return all && peak <= 300;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  main().then((ok) => { process.exitCode = ok ? 0 : 1; }, (e) => { console.error(e); process.exitCode = 1; });
+  main().then(
+    (ok) => {
+      process.exitCode = ok ? 0 : 1;
+    },
+    (e) => {
+      console.error(e);
+      process.exitCode = 1;
+    },
+  );
 }

@@ -1,6 +1,19 @@
 // Files are written whole or not at all: a temp file next to the target, then a rename. Shared by
 // every stage that writes files (the data cache, the config, graphs and exports).
-import { accessSync, chmodSync, chownSync, constants, lstatSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import {
+  accessSync,
+  chmodSync,
+  chownSync,
+  constants,
+  lstatSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  type Stats,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { makeDirs } from './mkdirs.js';
 
@@ -30,18 +43,28 @@ export function writeFileAtomic(path: string, data: string, opts: { mkdir?: bool
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
   }
   if (st?.isDirectory()) throw Object.assign(new Error(`${path} is a directory`), { code: 'EISDIR' });
-  if (st && !st.isFile()) { writeFileSync(path, data); return; }
+  if (st && !st.isFile()) {
+    writeFileSync(path, data);
+    return;
+  }
   let target = path;
   if (st && lstatSync(path).isSymbolicLink()) target = realpathSync(path);
   if (st) accessSync(target, constants.W_OK);
-  if (st && st.nlink > 1) { writeThrough(target, data, st); return; }
+  if (st && st.nlink > 1) {
+    writeThrough(target, data, st);
+    return;
+  }
   if (opts.mkdir) makeDirs(dirname(target));
   const tmp = join(dirname(target), `.${basename(target)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
   try {
     writeFileSync(tmp, data, st ? { mode: st.mode & 0o7777 } : {});
     if (st) {
       chmodSync(tmp, st.mode & 0o7777); // the mode given to open() is masked by the umask
-      try { chownSync(tmp, st.uid, st.gid); } catch { /* not allowed to give it away: keep ours */ }
+      try {
+        chownSync(tmp, st.uid, st.gid);
+      } catch {
+        /* not allowed to give it away: keep ours */
+      }
     }
     renameSync(tmp, target);
   } catch (e) {
@@ -61,7 +84,11 @@ function writeThrough(target: string, data: string, st: Stats): void {
   try {
     writeFileSync(target, data);
   } catch (e) {
-    try { writeFileSync(target, old); } catch { /* the first error says what went wrong */ }
+    try {
+      writeFileSync(target, old);
+    } catch {
+      /* the first error says what went wrong */
+    }
     throw e;
   }
 }

@@ -4,7 +4,10 @@
  * Anything else that escapes is a bug in uopscope and is reported as such.
  */
 export class UserError extends Error {
-  constructor(message: string, public readonly exitCode = 2) {
+  constructor(
+    message: string,
+    public readonly exitCode = 2,
+  ) {
     super(message);
     this.name = 'UserError';
   }

@@ -58,8 +58,15 @@ export async function yargsParts() { return { YargsFactory, getProcessArgvBin, P
     b.onLoad({ filter: /[\\/]iced-x86[\\/]iced_x86\.js$/ }, (args) => {
       const text = readFileSync(args.path, 'utf8');
       const needle = "require('path').join(__dirname, 'iced_x86_bg.wasm')";
-      if (!text.includes(needle)) throw new Error(`iced-x86 no longer loads its WebAssembly as expected (${args.path}): update tools/bundle.mjs`);
-      return { contents: text.replace(needle, "require('path').join(require('path').dirname(require.resolve('iced-x86')), 'iced_x86_bg.wasm')"), loader: 'js' };
+      if (!text.includes(needle))
+        throw new Error(`iced-x86 no longer loads its WebAssembly as expected (${args.path}): update tools/bundle.mjs`);
+      return {
+        contents: text.replace(
+          needle,
+          "require('path').join(require('path').dirname(require.resolve('iced-x86')), 'iced_x86_bg.wasm')",
+        ),
+        loader: 'js',
+      };
     });
     // every other file: its own import.meta.url; in uopscope's files,
     // createRequire(import.meta.url)('literal') becomes require('literal') (bundled). A library's
@@ -86,7 +93,9 @@ const result = await build({
   outfile: outFile,
   // the Ink interface and React are ES modules with top-level await: imported at run time
   external: ['ink', 'react', 'ink-select-input', 'react-devtools-core'],
-  banner: { js: "const __uopscopeUrl = (rel) => require('node:url').pathToFileURL(require('node:path').join(__dirname, rel)).href;" },
+  banner: {
+    js: "const __uopscopeUrl = (rel) => require('node:url').pathToFileURL(require('node:path').join(__dirname, rel)).href;",
+  },
   plugins: [rewrite],
   logLevel: 'warning',
   // iced-x86's require.resolve (above) runs when the bundle runs, on purpose
@@ -106,9 +115,13 @@ const inputs = Object.keys(result.metafile.inputs);
 const ui = inputs.filter((p) => /node_modules\/(ink|react|ink-select-input|yoga-layout)\//.test(p));
 if (ui.length) throw new Error(`the bundle would load the interface at start-up: ${ui.join(', ')}`);
 const bundled = readFileSync(outFile, 'utf8');
-if (/[^\x00-\x7f]/.test(bundled)) throw new Error('the bundle is not pure ASCII, which main.cts relies on (it reads it as Latin-1)');
+if (/[^\x00-\x7f]/.test(bundled))
+  throw new Error('the bundle is not pure ASCII, which main.cts relies on (it reads it as Latin-1)');
 for (const name of ['ink', 'react', 'ink-select-input']) {
-  if (bundled.includes(`require("${name}")`)) throw new Error(`the bundle requires ${name} (an ES module with top-level await): import it through src/cli/esm.ts`);
+  if (bundled.includes(`require("${name}")`))
+    throw new Error(
+      `the bundle requires ${name} (an ES module with top-level await): import it through src/cli/esm.ts`,
+    );
 }
 
 // the code cache: V8's compiled code after a representative run (a full report of an example,
@@ -118,20 +131,25 @@ const example = join(root, 'examples', 'bin', 'stencil');
 // in a cache directory of its own (removed after), so that the build leaves nothing in the user's
 // cache; the first run fills it, the second (the one kept) reads it as users' runs do
 const warmCache = mkdtempSync(join(tmpdir(), 'uopscope-bundle-'));
-const warm = (env) => spawnSync(process.execPath, [join(outDir, 'main.cjs'), 'report', example, '--iterations', '100'], {
-  env: { ...process.env, UOPSCOPE_CACHE_DIR: warmCache, UOPSCOPE_NO_BUNDLE: '', ...env },
-  encoding: 'utf8',
-  timeout: 120_000,
-});
+const warm = (env) =>
+  spawnSync(process.execPath, [join(outDir, 'main.cjs'), 'report', example, '--iterations', '100'], {
+    env: { ...process.env, UOPSCOPE_CACHE_DIR: warmCache, UOPSCOPE_NO_BUNDLE: '', ...env },
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
 warm({});
 const run = warm({ UOPSCOPE_WRITE_CODE_CACHE: tmp });
 rmSync(warmCache, { recursive: true, force: true });
 if (run.status !== 0 || !existsSync(tmp)) {
   rmSync(tmp, { force: true });
   // the bundle works without its cache (only slower to start): say so, do not fail the build
-  process.stderr.write(`tools/bundle.mjs: no code cache (the warm-up run failed: ${(run.stderr || run.error?.message || '').trim().split('\n')[0]})\n`);
+  process.stderr.write(
+    `tools/bundle.mjs: no code cache (the warm-up run failed: ${(run.stderr || run.error?.message || '').trim().split('\n')[0]})\n`,
+  );
 } else {
   renameSync(tmp, cacheFile);
 }
-const kb = (f) => existsSync(f) ? `${Math.round(readFileSync(f).length / 1024)} KB` : 'none';
-process.stdout.write(`bundle: ${posix(relative(root, outFile))} (${kb(outFile)}, ${inputs.length} files), code cache ${kb(cacheFile)}\n`);
+const kb = (f) => (existsSync(f) ? `${Math.round(readFileSync(f).length / 1024)} KB` : 'none');
+process.stdout.write(
+  `bundle: ${posix(relative(root, outFile))} (${kb(outFile)}, ${inputs.length} files), code cache ${kb(cacheFile)}\n`,
+);

@@ -15,8 +15,13 @@ import { type CompiledProgram, Core } from '../../src/sim/core.js';
 import type { MachineParams, SimProgram, Variant } from '../../src/sim/types.js';
 
 // the WebAssembly API as this file uses it (tsconfig's lib has no DOM types)
-interface WasmMemory { buffer: ArrayBuffer }
-interface WasmApi { Instance: new (m: unknown, imports: object) => { exports: Record<string, unknown> }; Module: new (bytes: Uint8Array) => unknown }
+interface WasmMemory {
+  buffer: ArrayBuffer;
+}
+interface WasmApi {
+  Instance: new (m: unknown, imports: object) => { exports: Record<string, unknown> };
+  Module: new (bytes: Uint8Array) => unknown;
+}
 const WA = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
 
 const SOURCE = join(dirname(fileURLToPath(import.meta.url)), 'suaca.c');
@@ -24,7 +29,13 @@ const STATS = ['had', 'caused', 'portUse', 'predBlame', 'portWas', 'portCaused']
 
 /** One probe: runs `runs` times (`width` µops loaded per cycle into a station of `rsCap`); CPU
  *  seconds per run and the result. */
-export type ProbeRunner = (cp: CompiledProgram, rsCap: number, width: number, iterations: number, runs: number) => { sec: number[]; result: ProbeResult };
+export type ProbeRunner = (
+  cp: CompiledProgram,
+  rsCap: number,
+  width: number,
+  iterations: number,
+  runs: number,
+) => { sec: number[]; result: ProbeResult };
 export type Probe = { run: ProbeRunner; dispose(): void } | { why: string };
 
 /** The JavaScript probe (suaca.ts), in this process. */
@@ -44,12 +55,25 @@ export function jsProbe(): Probe {
 }
 
 /** What a probe must compute: the engine's cycles and recorder (its default options). */
-export function engineResult(program: SimProgram, machine: MachineParams, variant: Variant, iterations: number): ProbeResult {
+export function engineResult(
+  program: SimProgram,
+  machine: MachineParams,
+  variant: Variant,
+  iterations: number,
+): ProbeResult {
   const core = new Core(program, machine, { iterations, variant });
   core.runToEnd();
   core.flush();
   const r = core.recorder;
-  return { cycles: core.cycle, had: r.had, caused: r.caused, portUse: r.portUse, predBlame: r.predBlame, portWas: r.portWas, portCaused: r.portCaused };
+  return {
+    cycles: core.cycle,
+    had: r.had,
+    caused: r.caused,
+    portUse: r.portUse,
+    predBlame: r.predBlame,
+    portWas: r.portWas,
+    portCaused: r.portCaused,
+  };
 }
 
 function have(cmd: string): boolean {
@@ -62,7 +86,10 @@ export function nativeProbe(): Probe {
   const dir = mkdtempSync(join(tmpdir(), 'uopscope-probe-'));
   const exe = join(dir, 'probe');
   const b = spawnSync('gcc', ['-O2', '-DPROBE_NATIVE', '-o', exe, SOURCE], { encoding: 'utf8' });
-  if (b.status !== 0) { rmSync(dir, { recursive: true, force: true }); return { why: `gcc failed: ${b.stderr.trim()}` }; }
+  if (b.status !== 0) {
+    rmSync(dir, { recursive: true, force: true });
+    return { why: `gcc failed: ${b.stderr.trim()}` };
+  }
   const run: ProbeRunner = (cp, rsCap, width, iterations, runs) => {
     const input = probeInput(cp, rsCap, width, iterations);
     const file = join(dir, 'input.bin');
@@ -84,10 +111,15 @@ export function wasmProbe(): Probe {
   const dir = mkdtempSync(join(tmpdir(), 'uopscope-probe-'));
   try {
     const out = join(dir, 'probe.wasm');
-    const exports = ['probe_input', 'probe_input_size', 'probe_run', ...STATS.map((s) => `probe_${s}`)].map((e) => `-Wl,--export=${e}`);
+    const exports = ['probe_input', 'probe_input_size', 'probe_run', ...STATS.map((s) => `probe_${s}`)].map(
+      (e) => `-Wl,--export=${e}`,
+    );
     // -mbulk-memory: the clearing loops become memory.fill (there is no C library to call memset in)
-    const b = spawnSync('clang-19', ['--target=wasm32', '-O2', '-mbulk-memory', '-nostdlib', '-Wl,--no-entry', ...exports, '-o', out, SOURCE],
-      { encoding: 'utf8', env: { ...process.env, PATH: `/usr/lib/llvm-19/bin:${process.env.PATH ?? ''}` } });
+    const b = spawnSync(
+      'clang-19',
+      ['--target=wasm32', '-O2', '-mbulk-memory', '-nostdlib', '-Wl,--no-entry', ...exports, '-o', out, SOURCE],
+      { encoding: 'utf8', env: { ...process.env, PATH: `/usr/lib/llvm-19/bin:${process.env.PATH ?? ''}` } },
+    );
     if (b.status !== 0) return { why: `clang-19 failed: ${b.stderr.trim()}` };
     const x = new WA.Instance(new WA.Module(readFileSync(out)), {}).exports;
     const call = (name: string) => (x[name] as () => number)();
@@ -105,7 +137,9 @@ export function wasmProbe(): Probe {
         sec.push((d.user + d.system) / 1e6);
       }
       if (cycles < 0) throw new Error(`wasm probe: refused (${cycles})`);
-      const n = input[0]!, P = input[1]!, E = input[3]!;
+      const n = input[0]!,
+        P = input[1]!,
+        E = input[3]!;
       const len = { had: n, caused: n, portUse: n * P, predBlame: E, portWas: n * P, portCaused: n * P };
       const result = { cycles } as ProbeResult;
       for (const k of STATS) result[k] = new Float64Array(mem.buffer, call(`probe_${k}`), len[k]).slice();
@@ -121,7 +155,8 @@ export function wasmProbe(): Probe {
 export function probeDiffers(a: ProbeResult, b: ProbeResult): string | null {
   if (a.cycles !== b.cycles) return `cycles ${a.cycles} ≠ ${b.cycles}`;
   for (const k of STATS) {
-    const x = a[k], y = b[k];
+    const x = a[k],
+      y = b[k];
     if (x.length !== y.length) return `${k}: ${x.length} ≠ ${y.length} entries`;
     for (let j = 0; j < x.length; j++) if (x[j] !== y[j]) return `${k}[${j}] ${x[j]} ≠ ${y[j]}`;
   }

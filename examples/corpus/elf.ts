@@ -5,7 +5,13 @@
 export const START_MARKER = Uint8Array.from([0xbb, 0x6f, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90]);
 export const END_MARKER = Uint8Array.from([0xbb, 0xde, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90]);
 
-export interface Section { name: string; offset: number; size: number; addr: number; flags: number }
+export interface Section {
+  name: string;
+  offset: number;
+  size: number;
+  addr: number;
+  flags: number;
+}
 
 const SHF_EXECINSTR = 0x4;
 
@@ -73,7 +79,14 @@ export function findMarkedRegion(bytes: Uint8Array): MarkedRegion | null {
     const start = starts[0]! + START_MARKER.length;
     const end = ends.find((e) => e >= start);
     if (end === undefined) return null;
-    return { section: s.name, start, end, startVaddr: s.addr + (start - s.offset), startMarkers: starts.length, endMarkers: ends.length };
+    return {
+      section: s.name,
+      start,
+      end,
+      startVaddr: s.addr + (start - s.offset),
+      startMarkers: starts.length,
+      endMarkers: ends.length,
+    };
   }
   return null;
 }

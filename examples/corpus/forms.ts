@@ -25,7 +25,22 @@ export type Tier = (typeof TIERS)[number];
 export const TIER_ISA: Record<Tier, readonly string[]> = {
   sse2: ['SSE', 'SSE2'],
   avx2: ['SSE', 'SSE2', 'AVX', 'AVX2', 'FMA', 'BMI1', 'BMI2', 'LZCNT', 'MOVBE'],
-  avx512: ['SSE', 'SSE2', 'AVX', 'AVX2', 'FMA', 'BMI1', 'BMI2', 'LZCNT', 'MOVBE', 'AVX512F', 'AVX512CD', 'AVX512BW', 'AVX512DQ', 'AVX512VL'],
+  avx512: [
+    'SSE',
+    'SSE2',
+    'AVX',
+    'AVX2',
+    'FMA',
+    'BMI1',
+    'BMI2',
+    'LZCNT',
+    'MOVBE',
+    'AVX512F',
+    'AVX512CD',
+    'AVX512BW',
+    'AVX512DQ',
+    'AVX512VL',
+  ],
 };
 
 /** Whether a core with these ISA extensions (MachineModel.isa) runs a tier's builds. */
@@ -33,7 +48,12 @@ export function runsTier(isa: readonly string[], tier: Tier): boolean {
   return TIER_ISA[tier].every((x) => isa.includes(x));
 }
 
-export interface BuildName { kernel: string; cc: string; opt: string; isa: Tier }
+export interface BuildName {
+  kernel: string;
+  cc: string;
+  opt: string;
+  isa: Tier;
+}
 
 export function parseBuildName(file: string): BuildName | null {
   const m = /^(.+)\.(gcc|clang)\.(O2|O3)\.(sse2|avx2|avx512)\.o$/.exec(file);
@@ -48,7 +68,9 @@ export interface DecodedBuild extends BuildName {
 /** Decodes the marked region of every build in binDir with the project decoder (file order). */
 export async function decodeCorpus(binDir = join(here, 'bin')): Promise<DecodedBuild[]> {
   const out: DecodedBuild[] = [];
-  for (const file of readdirSync(binDir).filter((f) => f.endsWith('.o')).sort()) {
+  for (const file of readdirSync(binDir)
+    .filter((f) => f.endsWith('.o'))
+    .sort()) {
     const b = parseBuildName(file);
     if (!b) continue;
     const r = await loadRegion({ file: join(binDir, file) });
@@ -88,13 +110,22 @@ export function formRows(builds: DecodedBuild[]): FormRow[] {
     }
   }
   return [...forms.entries()]
-    .map(([form, a]) => ({ form, count: a.count, vector: a.vector, isas: TIERS.filter((t) => a.isas.has(t)), kernels: [...a.kernels].sort() }))
+    .map(([form, a]) => ({
+      form,
+      count: a.count,
+      vector: a.vector,
+      isas: TIERS.filter((t) => a.isas.has(t)),
+      kernels: [...a.kernels].sort(),
+    }))
     .sort((x, y) => y.count - x.count || (x.form < y.form ? -1 : x.form > y.form ? 1 : 0));
 }
 
 /** The text of forms.txt for the builds in binDir. */
-export async function formsText(binDir = join(here, 'bin'), decoded?: DecodedBuild[]): Promise<{ text: string; builds: number; forms: number }> {
-  const builds = decoded ?? await decodeCorpus(binDir);
+export async function formsText(
+  binDir = join(here, 'bin'),
+  decoded?: DecodedBuild[],
+): Promise<{ text: string; builds: number; forms: number }> {
+  const builds = decoded ?? (await decodeCorpus(binDir));
   const rows = formRows(builds);
   const lines = [
     '# Instruction forms inside the marked regions of every corpus build (examples/corpus/bin),',
@@ -119,7 +150,10 @@ async function main() {
   const target = join(here, 'forms.txt');
   if (process.argv.includes('--check')) {
     const old = readFileSync(target, 'utf8');
-    if (old !== text) { console.error('forms.txt is out of date: run node --import tsx examples/corpus/forms.ts'); process.exit(1); }
+    if (old !== text) {
+      console.error('forms.txt is out of date: run node --import tsx examples/corpus/forms.ts');
+      process.exit(1);
+    }
     console.log('forms.txt up to date');
     return;
   }

@@ -23,7 +23,20 @@ const here = dirname(fileURLToPath(import.meta.url));
 
 /** The architectures issue 3 asks the embedded default to cover, as MISSING.md's columns.
  *  KBL and CFL are not columns: their machine models inherit SKL's data (checked by the test). */
-export const EMBEDDED_ARCHS = ['SNB', 'IVB', 'HSW', 'BDW', 'SKL', 'SKX', 'CLX', 'ICL', 'TGL', 'RKL', 'ADL-P', 'SPR'] as const;
+export const EMBEDDED_ARCHS = [
+  'SNB',
+  'IVB',
+  'HSW',
+  'BDW',
+  'SKL',
+  'SKX',
+  'CLX',
+  'ICL',
+  'TGL',
+  'RKL',
+  'ADL-P',
+  'SPR',
+] as const;
 /** Architectures covered through inheritance only. */
 export const INHERITING_ARCHS = ['KBL', 'CFL'] as const;
 
@@ -38,7 +51,9 @@ export interface Cell {
   neighbours: string[];
 }
 
-export interface CoverageRow extends FormRow { cells: Record<string, Cell> }
+export interface CoverageRow extends FormRow {
+  cells: Record<string, Cell>;
+}
 
 /** The embedded data of one architecture, with inheritance; no forms when it has none. */
 export async function embeddedArchData(arch: ArchName, cacheDir: string): Promise<ArchData> {
@@ -52,7 +67,7 @@ export async function embeddedArchData(arch: ArchName, cacheDir: string): Promis
 
 /** Decodes every build once and resolves it for every architecture that runs its tier. */
 export async function coverage(builds?: DecodedBuild[]): Promise<{ builds: number; rows: CoverageRow[] }> {
-  const decoded = builds ?? await decodeCorpus();
+  const decoded = builds ?? (await decodeCorpus());
   const rows: CoverageRow[] = formRows(decoded).map((r) => ({ ...r, cells: {} }));
   const byForm = new Map(rows.map((r) => [r.form, r]));
   const cacheDir = mkdtempSync(join(tmpdir(), 'uopscope-missing-'));
@@ -70,7 +85,8 @@ export async function coverage(builds?: DecodedBuild[]): Promise<{ builds: numbe
           const r = res[i]!;
           if (r.unknown) return;
           c.resolved++;
-          if (r.rule === 'signature-width' && r.form && !c.neighbours.includes(r.form.string)) c.neighbours.push(r.form.string);
+          if (r.rule === 'signature-width' && r.form && !c.neighbours.includes(r.form.string))
+            c.neighbours.push(r.form.string);
         });
       }
       for (const r of rows) {
@@ -93,17 +109,27 @@ export async function missingText(builds?: DecodedBuild[]): Promise<string> {
   const { builds: nBuilds, rows } = await coverage(builds);
   const perArch = EMBEDDED_ARCHS.map((a) => {
     const cells = rows.map((r) => r.cells[a]!);
-    const count = (s: Status, vector?: boolean) => rows.filter((r) => r.cells[a]!.status === s && (vector === undefined || r.vector === vector)).length;
-    return `| ${a} | ${rows.length - count('n/a')} | ${count('yes')} (${count('yes', false)} gpr, ${count('yes', true)} vector) | ` +
+    const count = (s: Status, vector?: boolean) =>
+      rows.filter((r) => r.cells[a]!.status === s && (vector === undefined || r.vector === vector)).length;
+    return (
+      `| ${a} | ${rows.length - count('n/a')} | ${count('yes')} (${count('yes', false)} gpr, ${count('yes', true)} vector) | ` +
       `${count('missing')} (${count('missing', false)} gpr, ${count('missing', true)} vector) | ${count('partial')} | ${count('n/a')} | ` +
-      `${cells.reduce((s, c) => s + c.resolved, 0)} / ${cells.reduce((s, c) => s + c.total, 0)} |`;
+      `${cells.reduce((s, c) => s + c.resolved, 0)} / ${cells.reduce((s, c) => s + c.total, 0)} |`
+    );
   });
-  const complete = rows.filter((r) => EMBEDDED_ARCHS.every((a) => r.cells[a]!.status === 'yes' || r.cells[a]!.status === 'n/a')).length;
-  const neighbours = rows.flatMap((r) => EMBEDDED_ARCHS.filter((a) => r.cells[a]!.neighbours.length)
-    .map((a) => `- \`${r.form}\` on ${a}: figures of ${r.cells[a]!.neighbours.map((n) => `\`${n}\``).join(', ')}`));
+  const complete = rows.filter((r) =>
+    EMBEDDED_ARCHS.every((a) => r.cells[a]!.status === 'yes' || r.cells[a]!.status === 'n/a'),
+  ).length;
+  const neighbours = rows.flatMap((r) =>
+    EMBEDDED_ARCHS.filter((a) => r.cells[a]!.neighbours.length).map(
+      (a) => `- \`${r.form}\` on ${a}: figures of ${r.cells[a]!.neighbours.map((n) => `\`${n}\``).join(', ')}`,
+    ),
+  );
   const gpr = rows.filter((r) => !r.vector).length;
-  const table = rows.map((r) =>
-    `| \`${r.form}\` | ${r.count} | ${r.vector ? 'vector' : 'gpr'} | ${r.isas.join(',')} | ${EMBEDDED_ARCHS.map((a) => cellText(r.cells[a]!)).join(' | ')} |`);
+  const table = rows.map(
+    (r) =>
+      `| \`${r.form}\` | ${r.count} | ${r.vector ? 'vector' : 'gpr'} | ${r.isas.join(',')} | ${EMBEDDED_ARCHS.map((a) => cellText(r.cells[a]!)).join(' | ')} |`,
+  );
   return [
     '# Embedded data: what the corpus needs and what is missing',
     '',
@@ -112,7 +138,7 @@ export async function missingText(builds?: DecodedBuild[]): Promise<string> {
     '(`assets/uarch/machines/*.json`) and the embedded data (`assets/uarch/embedded/*.xml`, `assets/uarch/llvm/`); do not edit',
     'by hand. `test/corpus/coverage.test.ts` fails when this file and the matcher disagree.',
     '',
-    'A cell says whether uopscope\'s matcher (`resolveInstructions` with `loadArchData(ARCH)` on the',
+    "A cell says whether uopscope's matcher (`resolveInstructions` with `loadArchData(ARCH)` on the",
     'embedded data alone) finds figures for the form on that core:',
     '',
     '- `yes`: every occurrence of the form in the builds the core can run resolves;',
@@ -120,13 +146,13 @@ export async function missingText(builds?: DecodedBuild[]): Promise<string> {
     '- `**partial** (r/n)`: r of the n occurrences resolve (the signature is shared by forms the matcher',
     '  tells apart, e.g. LEA address shapes);',
     '- `n/a`: the form occurs only in builds the core cannot run. A core runs a build when its machine',
-    '  model lists the extensions of the build\'s ISA tier: sse2 (SSE, SSE2), avx2 (AVX, AVX2, FMA, BMI1,',
+    "  model lists the extensions of the build's ISA tier: sse2 (SSE, SSE2), avx2 (AVX, AVX2, FMA, BMI1,",
     '  BMI2, LZCNT, MOVBE: what `-march=haswell` adds), avx512 (AVX512F/CD/BW/DQ/VL of',
     '  `-march=skylake-avx512`). So SNB and IVB run only the sse2 builds, HSW/BDW/SKL/ADL-P the sse2 and',
     '  avx2 builds, SKX/CLX/ICL/TGL/RKL/SPR all three.',
     '',
-    'KBL and CFL are not columns: their machine models inherit SKL\'s data, and the test checks that',
-    'they resolve exactly as SKL does. CLX inherits SKX\'s XML data the same way; its LLVM-derived figures are its own (LLVM\'s cascadelake).',
+    "KBL and CFL are not columns: their machine models inherit SKL's data, and the test checks that",
+    "they resolve exactly as SKL does. CLX inherits SKX's XML data the same way; its LLVM-derived figures are its own (LLVM's cascadelake).",
     '',
     `Builds: ${nBuilds}. Forms: ${rows.length} (${gpr} general-purpose, ${rows.length - gpr} vector).`,
     `Forms with figures on every core that runs them: ${complete}.`,
@@ -140,17 +166,17 @@ export async function missingText(builds?: DecodedBuild[]): Promise<string> {
     '## Where the figures come from',
     '',
     'Per line, the resolver takes the first source that has figures (docs/data.md): an imported',
-    'uops.info file (never here: the cache is empty), the embedded XML (the SUACA thesis\'s forms on',
-    'SNB/SKL in `assets/uarch/embedded/thesis-forms.xml`, two divisions on ADL-P read from uops.info\'s',
+    "uops.info file (never here: the cache is empty), the embedded XML (the SUACA thesis's forms on",
+    "SNB/SKL in `assets/uarch/embedded/thesis-forms.xml`, two divisions on ADL-P read from uops.info's",
     'pages in `div.xml`), then the LLVM-derived model (`assets/uarch/llvm`, generated by',
-    '`tools/llvm-sched` from LLVM 19\'s X86 scheduling models: a model, not measurements). The LLVM',
+    "`tools/llvm-sched` from LLVM 19's X86 scheduling models: a model, not measurements). The LLVM",
     'layer is what makes every corpus form resolve on every core; its figures differ from',
     'measurements in known ways (docs/data.md, "What the LLVM model gets wrong"). For measured',
-    'figures import uops.info\'s own file: `uopscope data import instructions.xml`.',
+    "figures import uops.info's own file: `uopscope data import instructions.xml`.",
     '',
     '## Resolved through a neighbouring form',
     '',
-    'The matcher\'s third rule (`signature-width`, docs/data.md) uses a form that differs only in the',
+    "The matcher's third rule (`signature-width`, docs/data.md) uses a form that differs only in the",
     'width of an immediate or branch offset. These cells are `yes` through such a form:',
     '',
     ...(neighbours.length ? neighbours : ['(none)']),
@@ -174,7 +200,10 @@ async function main() {
   const text = await missingText();
   const target = join(here, 'MISSING.md');
   if (process.argv.includes('--check')) {
-    if (readFileSync(target, 'utf8') !== text) { console.error('MISSING.md is out of date: run node --import tsx examples/corpus/missing.ts'); process.exit(1); }
+    if (readFileSync(target, 'utf8') !== text) {
+      console.error('MISSING.md is out of date: run node --import tsx examples/corpus/missing.ts');
+      process.exit(1);
+    }
     return;
   }
   writeFileSync(target + '.tmp', text);

@@ -48,13 +48,21 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): UserConfig {
   let text: string;
   try {
     const t = readSmallRegularFile(path, MAX_CONFIG_BYTES);
-    if (t === 'not-a-file') throw new UserError(`the config file ${path} is not a regular file (a device, FIFO or directory); delete it or replace it with a file`);
-    if (t === 'too-large') throw new UserError(`the config file ${path} is larger than ${MAX_CONFIG_BYTES >> 10} KiB, not a uopscope config; delete it`);
+    if (t === 'not-a-file')
+      throw new UserError(
+        `the config file ${path} is not a regular file (a device, FIFO or directory); delete it or replace it with a file`,
+      );
+    if (t === 'too-large')
+      throw new UserError(
+        `the config file ${path} is larger than ${MAX_CONFIG_BYTES >> 10} KiB, not a uopscope config; delete it`,
+      );
     text = t;
   } catch (err) {
     if (err instanceof UserError) throw err;
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw new UserError(`cannot read the config file ${path}: ${(err as Error).message}; check its permissions or delete it`);
+    throw new UserError(
+      `cannot read the config file ${path}: ${(err as Error).message}; check its permissions or delete it`,
+    );
   }
   let raw: unknown;
   try {
@@ -63,7 +71,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): UserConfig {
     throw new UserError(`the config file ${path} is not valid JSON; fix it, or delete it to go back to the defaults`);
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    throw new UserError(`the config file ${path} must hold a JSON object such as {"arch":"${BUILTIN_DEFAULTS.arch}","iterations":200}; fix it or delete it`);
+    throw new UserError(
+      `the config file ${path} must hold a JSON object such as {"arch":"${BUILTIN_DEFAULTS.arch}","iterations":200}; fix it or delete it`,
+    );
   }
   const obj = raw as Record<string, unknown>;
   const out: UserConfig = {};
@@ -80,7 +90,9 @@ export function writeConfig(cfg: UserConfig, env: NodeJS.ProcessEnv = process.en
   try {
     writeFileAtomic(path, JSON.stringify(cfg, null, 2) + '\n', { mkdir: true });
   } catch (err) {
-    throw new UserError(`cannot write the config file ${path}: ${(err as Error).message}; set UOPSCOPE_CONFIG_DIR to a writable directory`);
+    throw new UserError(
+      `cannot write the config file ${path}: ${(err as Error).message}; set UOPSCOPE_CONFIG_DIR to a writable directory`,
+    );
   }
   return path;
 }
@@ -102,7 +114,7 @@ function readSmallRegularFile(path: string, max: number): string | 'not-a-file' 
     if (st.size > max) return 'too-large';
     const buf = Buffer.alloc(max + 1);
     let n = 0;
-    for (let r: number; n < buf.length && (r = readSync(fd, buf, n, buf.length - n, null)) > 0;) n += r;
+    for (let r: number; n < buf.length && (r = readSync(fd, buf, n, buf.length - n, null)) > 0; ) n += r;
     if (n > max) return 'too-large';
     return buf.subarray(0, n).toString('utf8');
   } finally {
@@ -153,9 +165,18 @@ export function resolveArch(value: unknown, where: string, opts: { unknownPasses
     }
     case 'host': {
       const h = hostCore();
-      if (!h) throw new UserError(`${prefix}: cannot read /proc/cpuinfo to identify this host's core; name the core instead (${knownArchText()})`);
-      if (!h.arch) throw new UserError(`${prefix}: this host's core is not one uopscope models (${h.why}); name a core instead (${knownArchText()})`);
-      return { arch: h.arch as ArchName, note: `${typed}: this host's core is ${h.arch}, ${loadMachine(h.arch as ArchName).name}: ${h.why}${h.note ? ` (${h.note})` : ''}` };
+      if (!h)
+        throw new UserError(
+          `${prefix}: cannot read /proc/cpuinfo to identify this host's core; name the core instead (${knownArchText()})`,
+        );
+      if (!h.arch)
+        throw new UserError(
+          `${prefix}: this host's core is not one uopscope models (${h.why}); name a core instead (${knownArchText()})`,
+        );
+      return {
+        arch: h.arch as ArchName,
+        note: `${typed}: this host's core is ${h.arch}, ${loadMachine(h.arch as ArchName).name}: ${h.why}${h.note ? ` (${h.note})` : ''}`,
+      };
     }
     case 'amd':
       throw new UserError(`${prefix}: an AMD core; uopscope models Intel cores only (${knownArchText()})`);
@@ -164,10 +185,14 @@ export function resolveArch(value: unknown, where: string, opts: { unknownPasses
     case 'unknown': {
       const name = parseArchName(typed);
       if (opts.unknownPassesThrough && name) return { arch: name };
-      throw new UserError(`unknown architecture '${shown}'${where.startsWith('--') ? '' : ` (${where})`} — known: ${knownArchText()}`);
+      throw new UserError(
+        `unknown architecture '${shown}'${where.startsWith('--') ? '' : ` (${where})`} — known: ${knownArchText()}`,
+      );
     }
     default:
-      throw new UserError(`${where}: '${shown}' is not an architecture name; use one such as ${BUILTIN_DEFAULTS.arch} (see 'uopscope data list')`);
+      throw new UserError(
+        `${where}: '${shown}' is not an architecture name; use one such as ${BUILTIN_DEFAULTS.arch} (see 'uopscope data list')`,
+      );
   }
 }
 
@@ -177,18 +202,30 @@ export function parseArch(value: unknown, where: string): ArchName {
 }
 
 export function parseIterations(value: unknown, where: string): number {
-  const n = typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
+  const n =
+    typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
   if (!Number.isInteger(n) || n < 1 || n > MAX_ITERATIONS) {
-    throw new UserError(`${where}: '${printable(String(value), 40)}' is not an iteration count; give a whole number from 1 to ${MAX_ITERATIONS}`);
+    throw new UserError(
+      `${where}: '${printable(String(value), 40)}' is not an iteration count; give a whole number from 1 to ${MAX_ITERATIONS}`,
+    );
   }
   return n;
 }
 
-export interface EffectiveSetting<T> { value: T; from: 'flag' | 'config' | 'default' }
+export interface EffectiveSetting<T> {
+  value: T;
+  from: 'flag' | 'config' | 'default';
+}
 
 /** A flag beats the config file, which beats the built-in default. */
-export function effectiveSettings(flags: UserConfig, env: NodeJS.ProcessEnv = process.env): {
-  arch: EffectiveSetting<ArchName>; iterations: EffectiveSetting<number>; 'export-dir': EffectiveSetting<string>; model: EffectiveSetting<ModelName>;
+export function effectiveSettings(
+  flags: UserConfig,
+  env: NodeJS.ProcessEnv = process.env,
+): {
+  arch: EffectiveSetting<ArchName>;
+  iterations: EffectiveSetting<number>;
+  'export-dir': EffectiveSetting<string>;
+  model: EffectiveSetting<ModelName>;
 } {
   const saved = readConfig(env);
   const pick = <K extends ConfigKey>(k: K): EffectiveSetting<NonNullable<UserConfig[K]>> => {

@@ -12,21 +12,36 @@ import type { MeasuredSideOutcome, MeasureOutcome, MeasureRunner } from '../ui/t
 /** Repetitions of the explorer's measurement: fewer than the command's 200, for a quick answer. */
 export const EXPLORER_REPETITIONS = 100;
 
-export function measureRunner(region: LoadedRegion, opts: { cacheDir?: string; repetitions?: number } = {}): MeasureRunner {
+export function measureRunner(
+  region: LoadedRegion,
+  opts: { cacheDir?: string; repetitions?: number } = {},
+): MeasureRunner {
   const host = hostCore();
   const base = { hostArch: host?.arch ?? null };
   if (process.platform !== 'linux' || process.arch !== 'x64') {
-    return { ...base, unavailable: `measuring runs on Linux x86-64 only (this is ${process.platform} ${process.arch})`, run: () => ({ promise: Promise.resolve({ ok: false, reason: 'not available' }), cancel: () => {} }) };
+    return {
+      ...base,
+      unavailable: `measuring runs on Linux x86-64 only (this is ${process.platform} ${process.arch})`,
+      run: () => ({ promise: Promise.resolve({ ok: false, reason: 'not available' }), cancel: () => {} }),
+    };
   }
   return {
     ...base,
     run: () => {
       const abort = new AbortController();
       const bitness = region.format === 'elf32' ? 32 : 64;
-      const harness = (p: PreparedRegion) => runHarnessAsync(p.body, {
-        counter: p.counter.number, stash: p.stash, startValues: p.startValues, repetitions: opts.repetitions ?? EXPLORER_REPETITIONS,
-        ...(opts.cacheDir !== undefined ? { cacheDir: opts.cacheDir } : {}),
-      }, abort.signal);
+      const harness = (p: PreparedRegion) =>
+        runHarnessAsync(
+          p.body,
+          {
+            counter: p.counter.number,
+            stash: p.stash,
+            startValues: p.startValues,
+            repetitions: opts.repetitions ?? EXPLORER_REPETITIONS,
+            ...(opts.cacheDir !== undefined ? { cacheDir: opts.cacheDir } : {}),
+          },
+          abort.signal,
+        );
       const failure = (p: PreparedRegion, r: Extract<HarnessResult, { ok: false }>): string => {
         const line = lineAtOffset(p, r.offset);
         return notMeasurable(r, line === null ? '' : ` at line ${line}`);
@@ -46,16 +61,26 @@ export function measureRunner(region: LoadedRegion, opts: { cacheDir?: string; r
         const sides: MeasuredSideOutcome[] = [];
         let method: 'perf' | 'tsc' = 'tsc';
         let variant: 'loop' | 'unrolled' = 'unrolled';
-        for (const [label, lines] of [['fall-through', paths!.left], ['taken', paths!.right]] as const) {
+        for (const [label, lines] of [
+          ['fall-through', paths!.left],
+          ['taken', paths!.right],
+        ] as const) {
           const ps = prepareSide(region.instructions, lines, paths!.branchLine, bitness);
-          if (!ps.ok) { sides.push({ label, cyclesPerIteration: null, reason: `not measurable: ${ps.why}` }); continue; }
+          if (!ps.ok) {
+            sides.push({ label, cyclesPerIteration: null, reason: `not measurable: ${ps.why}` });
+            continue;
+          }
           const r = await harness(ps.region);
-          if (!r.ok) { sides.push({ label, cyclesPerIteration: null, reason: failure(ps.region, r) }); continue; }
+          if (!r.ok) {
+            sides.push({ label, cyclesPerIteration: null, reason: failure(ps.region, r) });
+            continue;
+          }
           method = r.method;
           variant = ps.region.closingBranch !== null ? 'loop' : 'unrolled';
           sides.push({ label, cyclesPerIteration: cyclesOf(r, r[variant].p10) });
         }
-        if (sides.every((x) => x.cyclesPerIteration === null)) return { ok: false, reason: sides.map((x) => `${x.label} side ${x.reason}`).join('; ') };
+        if (sides.every((x) => x.cyclesPerIteration === null))
+          return { ok: false, reason: sides.map((x) => `${x.label} side ${x.reason}`).join('; ') };
         return { ok: true, sides, method, variant };
       })();
       return { promise, cancel: () => abort.abort() };

@@ -8,7 +8,15 @@ import type { MachineModel } from '../data/types.js';
 import { createEngine, engineOptionsOf, SUACA_MECHANISMS, type MechanismSet } from '../sim/index.js';
 import type { SimProgram, Variant } from '../sim/types.js';
 import type { ArchChoice, ExplorerSession, PaneSpec } from '../ui/types.js';
-import { branchPrograms, forArch, loopFor, withLoop, type Analysis, type DataOptions, type RegionAnalysis } from './pipeline.js';
+import {
+  branchPrograms,
+  forArch,
+  loopFor,
+  withLoop,
+  type Analysis,
+  type DataOptions,
+  type RegionAnalysis,
+} from './pipeline.js';
 import { workerOffload } from './offload.js';
 import { originText } from '../data/origins.js';
 import { layersOf } from '../data/resolve.js';
@@ -25,7 +33,11 @@ export function regionAnalysis(region: LoadedRegion): RegionAnalysis {
 }
 
 /** The session of one region on one machine model (load it with loadMachine once, at the edge). */
-export async function buildExplorerSession(base: RegionAnalysis | LoadedRegion, machine: MachineModel, opts: SessionOptions = {}): Promise<ExplorerSession> {
+export async function buildExplorerSession(
+  base: RegionAnalysis | LoadedRegion,
+  machine: MachineModel,
+  opts: SessionOptions = {},
+): Promise<ExplorerSession> {
   const ra = 'graph' in base ? base : regionAnalysis(base);
   const { inThread, ...dataOpts } = opts;
   const withLoopEdges = await forArch(ra, machine, dataOpts);
@@ -50,13 +62,27 @@ export async function buildExplorerSession(base: RegionAnalysis | LoadedRegion, 
   const a = withLoopEdges;
   const params = a.params;
   const first = analysisFor(2).branches;
-  const labels = layersOf(a.data).map((l) => l.label).filter((l) => l !== null);
-  const notes: string[] = [...(a.region.region.note ? [a.region.region.note] : []), `data: ${labels.join(', then ')} · figures: ${originSummary(a.resolved.map((r) => r.origin))}`];
+  const labels = layersOf(a.data)
+    .map((l) => l.label)
+    .filter((l) => l !== null);
+  const notes: string[] = [
+    ...(a.region.region.note ? [a.region.region.note] : []),
+    `data: ${labels.join(', then ')} · figures: ${originSummary(a.resolved.map((r) => r.origin))}`,
+  ];
   if (a.unknown.length) {
-    notes.push(`no figures for ${a.unknown.map((u) => `line ${u.line} (${u.asm}: ${u.why ?? 'no source'})`).join(', ')}: ${a.fallback === 'alu' ? 'counted as one ALU µop' : 'not simulated (?)'}`);
+    notes.push(
+      `no figures for ${a.unknown.map((u) => `line ${u.line} (${u.asm}: ${u.why ?? 'no source'})`).join(', ')}: ${a.fallback === 'alu' ? 'counted as one ALU µop' : 'not simulated (?)'}`,
+    );
   }
-  const engineFor = (branch: 0 | 1 | null) => (variant: Variant, iterations: number, mechanisms: MechanismSet = SUACA_MECHANISMS) =>
-    createEngine(programFor({ variant, branch }, iterations), params, { iterations, variant }, engineOptionsOf(mechanisms));
+  const engineFor =
+    (branch: 0 | 1 | null) =>
+    (variant: Variant, iterations: number, mechanisms: MechanismSet = SUACA_MECHANISMS) =>
+      createEngine(
+        programFor({ variant, branch }, iterations),
+        params,
+        { iterations, variant },
+        engineOptionsOf(mechanisms),
+      );
   return {
     file: a.region.file,
     region: a.region.region.name,
@@ -66,9 +92,11 @@ export async function buildExplorerSession(base: RegionAnalysis | LoadedRegion, 
     dividerPort: params.dividerPort,
     lines: a.region.instructions.map((i, k) => {
       const r = a.resolved[k]!;
-      const figures = r.unknown ? r.why ?? 'no source has figures for it'
-        : r.provenance ? r.provenance.text
-        : `${originText(r.origin)}${r.form ? ` (${r.form.string})` : ''}`;
+      const figures = r.unknown
+        ? (r.why ?? 'no source has figures for it')
+        : r.provenance
+          ? r.provenance.text
+          : `${originText(r.origin)}${r.form ? ` (${r.form.string})` : ''}`;
       return { line: i.line, asm: i.intel, origin: r.origin, figures };
     }),
     figures: originSummary(a.resolved.map((r) => r.origin)),
@@ -87,7 +115,10 @@ export async function buildExplorerSession(base: RegionAnalysis | LoadedRegion, 
 }
 
 /** The explorer's loadArch: a name from the picker → the same region's session on that machine. */
-export function sessionLoader(base: RegionAnalysis, opts: SessionOptions = {}): (arch: string) => Promise<ExplorerSession> {
+export function sessionLoader(
+  base: RegionAnalysis,
+  opts: SessionOptions = {},
+): (arch: string) => Promise<ExplorerSession> {
   return async (arch) => buildExplorerSession(base, loadMachine(parseArch(arch, 'architecture')), opts);
 }
 

@@ -31,7 +31,10 @@ export function helpKey(width: number, env: NodeJS.ProcessEnv = process.env): st
     for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const p = join(dir, e.name);
       if (e.isDirectory()) walk(p, `${rel}${e.name}/`);
-      else if (/\.(js|ts|tsx)$/.test(e.name)) { const st = statSync(p); parts.push(`${rel}${e.name} ${st.size} ${st.mtimeMs}`); }
+      else if (/\.(js|ts|tsx)$/.test(e.name)) {
+        const st = statSync(p);
+        parts.push(`${rel}${e.name} ${st.size} ${st.mtimeMs}`);
+      }
     }
   };
   walk(here, '');
@@ -69,8 +72,14 @@ export function recordHelp(width: number, key: string, dir?: string): void {
     try {
       const root = cacheDir(dir);
       if (!existsSync(root)) return;
-      try { mkdirSync(join(root, 'help')); } catch (e) { if ((e as NodeJS.ErrnoException).code !== 'EEXIST') return; }
+      try {
+        mkdirSync(join(root, 'help'));
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') return;
+      }
       writeFileAtomic(fileFor(width, dir), `${key}\n${text}`);
-    } catch { /* not cached: rendered next time too */ }
+    } catch {
+      /* not cached: rendered next time too */
+    }
   });
 }

@@ -22,7 +22,9 @@ type Start = (args: string[]) => Promise<void>;
 
 if (args.length === 1 && args[0] === '--version') {
   // a reader that stops early is not an error (as stdio.ts's quietOnClosedPipe; not loaded here: --version loads nothing)
-  process.stdout.on('error', (err: NodeJS.ErrnoException) => process.exit(err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED' ? 0 : 74));
+  process.stdout.on('error', (err: NodeJS.ErrnoException) =>
+    process.exit(err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED' ? 0 : 74),
+  );
   // the version yargs's .version() prints: package.json's, two levels above dist/cli (or src/cli)
   const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version?: string };
   process.stdout.write(`${pkg.version ?? 'unknown'}\n`);
@@ -47,18 +49,31 @@ function bundled(): Start | null {
   // node:vm is needed only here (not by --version)
   const { Script } = require('node:vm') as typeof import('node:vm');
   // the bundle is pure ASCII (tools/bundle.mjs checks): Latin-1 reads it without UTF-8 decoding
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${readFileSync(file, 'latin1')}\n})`,
-    { filename: file, cachedData });
+  const script = new Script(
+    `(function (exports, require, module, __filename, __dirname) {${readFileSync(file, 'latin1')}\n})`,
+    { filename: file, cachedData },
+  );
   if (process.env.UOPSCOPE_DEBUG_BUNDLE === '1') {
-    process.stderr.write(`uopscope: bundle ${file}, code cache ${cachedData ? (script.cachedDataRejected ? 'rejected' : 'accepted') : 'absent'}\n`);
+    process.stderr.write(
+      `uopscope: bundle ${file}, code cache ${cachedData ? (script.cachedDataRejected ? 'rejected' : 'accepted') : 'absent'}\n`,
+    );
   }
   // the build (tools/bundle.mjs) asks for the cache after a representative run: V8 then includes
   // every function that run compiled
   const cacheOut = process.env.UOPSCOPE_WRITE_CODE_CACHE;
-  if (cacheOut) process.on('exit', () => { writeFileSync(cacheOut, script.createCachedData()); });
+  if (cacheOut)
+    process.on('exit', () => {
+      writeFileSync(cacheOut, script.createCachedData());
+    });
   // import() inside the script: see esm.ts
   (globalThis as Record<symbol, unknown>)[Symbol.for('uopscope.importEsm')] = (url: string) => import(url);
   const bundle = { exports: {} as { start?: Start } };
-  (script.runInThisContext() as (...a: unknown[]) => void)(bundle.exports, createRequire(file), bundle, file, __dirname);
+  (script.runInThisContext() as (...a: unknown[]) => void)(
+    bundle.exports,
+    createRequire(file),
+    bundle,
+    file,
+    __dirname,
+  );
   return bundle.exports.start ?? null;
 }

@@ -19,17 +19,25 @@ export function spawnWorker(name: string): Worker {
   const url = new URL(`./${name}${ext}`, here);
   // under tsx the worker registers tsx's loader itself (a Worker's --import is not honoured everywhere)
   return ext === '.ts'
-    ? new Worker(`import('tsx/esm/api').then((api) => { api.register(); return import(${JSON.stringify(url.href)}); })`, { eval: true })
+    ? new Worker(
+        `import('tsx/esm/api').then((api) => { api.register(); return import(${JSON.stringify(url.href)}); })`,
+        { eval: true },
+      )
     : new Worker(url);
 }
 
 function spawn(): Worker {
   const w = spawnWorker('simWorker');
-  w.unref();   // never keeps uopscope running after the explorer quits
+  w.unref(); // never keeps uopscope running after the explorer quits
   return w;
 }
 
-interface Job { id: number; req: WorkerRequest; resolve(v: unknown): void; reject(e: unknown): void }
+interface Job {
+  id: number;
+  req: WorkerRequest;
+  resolve(v: unknown): void;
+  reject(e: unknown): void;
+}
 
 /** One worker, a queue of jobs; cancelling the running job restarts the worker. */
 export class JobQueue {
@@ -52,11 +60,29 @@ export class JobQueue {
     if (this.worker) return this.worker;
     const w = spawn();
     w.on('message', (m: { id: number; result: unknown }) => {
-      if (this.current?.id === m.id) { const j = this.current; this.current = null; j.resolve(m.result); }
+      if (this.current?.id === m.id) {
+        const j = this.current;
+        this.current = null;
+        j.resolve(m.result);
+      }
       this.pump();
     });
-    w.on('error', (e) => { const j = this.current; this.current = null; this.worker = null; j?.reject(e); this.pump(); });
-    w.on('exit', () => { if (this.worker === w) { this.worker = null; const j = this.current; this.current = null; j?.reject(new Error('worker stopped')); this.pump(); } });
+    w.on('error', (e) => {
+      const j = this.current;
+      this.current = null;
+      this.worker = null;
+      j?.reject(e);
+      this.pump();
+    });
+    w.on('exit', () => {
+      if (this.worker === w) {
+        this.worker = null;
+        const j = this.current;
+        this.current = null;
+        j?.reject(new Error('worker stopped'));
+        this.pump();
+      }
+    });
     this.worker = w;
     return w;
   }
@@ -67,7 +93,9 @@ export class JobQueue {
     this.ensureWorker().postMessage({ id: this.current.id, req: this.current.req });
   }
 
-  get idle(): boolean { return this.current === null && this.queue.length === 0; }
+  get idle(): boolean {
+    return this.current === null && this.queue.length === 0;
+  }
 
   /** Drops every job and stops the worker (when the explorer quits). */
   stop(): void {
@@ -82,7 +110,11 @@ export class JobQueue {
 
   private cancel(job: Job): void {
     const i = this.queue.indexOf(job);
-    if (i >= 0) { this.queue.splice(i, 1); job.reject(new Error('cancelled')); return; }
+    if (i >= 0) {
+      this.queue.splice(i, 1);
+      job.reject(new Error('cancelled'));
+      return;
+    }
     if (this.current === job) {
       const w = this.worker;
       this.worker = null;
@@ -97,18 +129,43 @@ export class JobQueue {
 const shared = new JobQueue();
 
 /** No background job is queued or running (benchmarks wait for it). */
-export function backgroundIdle(): boolean { return shared.idle; }
+export function backgroundIdle(): boolean {
+  return shared.idle;
+}
 
 /** Stops the background worker (the explorer has quit). */
-export function stopBackground(): void { shared.stop(); }
+export function stopBackground(): void {
+  shared.stop();
+}
 
-export function workerOffload(programFor: (spec: PaneSpec, iterations: number) => SimProgram, machine: MachineParams, queue = shared): Offload {
+export function workerOffload(
+  programFor: (spec: PaneSpec, iterations: number) => SimProgram,
+  machine: MachineParams,
+  queue = shared,
+): Offload {
   return {
-    wholeRun: (pane, iterations) => queue.submit<RunTotal>({ kind: 'total', program: programFor(pane, iterations), machine, config: { iterations, variant: pane.variant }, opts: engineOptionsOf(pane.mechanisms ?? SUACA_MECHANISMS) }),
-    divergence: (a, b, iterations) => queue.submit<Divergence>({
-      kind: 'diverge', machine,
-      a: { program: programFor(a, iterations), config: { iterations, variant: a.variant }, opts: engineOptionsOf(a.mechanisms ?? SUACA_MECHANISMS) },
-      b: { program: programFor(b, iterations), config: { iterations, variant: b.variant }, opts: engineOptionsOf(b.mechanisms ?? SUACA_MECHANISMS) },
-    }),
+    wholeRun: (pane, iterations) =>
+      queue.submit<RunTotal>({
+        kind: 'total',
+        program: programFor(pane, iterations),
+        machine,
+        config: { iterations, variant: pane.variant },
+        opts: engineOptionsOf(pane.mechanisms ?? SUACA_MECHANISMS),
+      }),
+    divergence: (a, b, iterations) =>
+      queue.submit<Divergence>({
+        kind: 'diverge',
+        machine,
+        a: {
+          program: programFor(a, iterations),
+          config: { iterations, variant: a.variant },
+          opts: engineOptionsOf(a.mechanisms ?? SUACA_MECHANISMS),
+        },
+        b: {
+          program: programFor(b, iterations),
+          config: { iterations, variant: b.variant },
+          opts: engineOptionsOf(b.mechanisms ?? SUACA_MECHANISMS),
+        },
+      }),
   };
 }

@@ -50,7 +50,9 @@ export interface Analysis extends RegionAnalysis {
 }
 
 /** Loads the input and selects the region, then builds its dependency graph. */
-export async function analyseRegion(opts: InputOptions & RegionSelection & { loop?: boolean }): Promise<RegionAnalysis> {
+export async function analyseRegion(
+  opts: InputOptions & RegionSelection & { loop?: boolean },
+): Promise<RegionAnalysis> {
   const region = await loadRegion(opts);
   const loop = opts.loop ?? true;
   const graph = buildDependencyGraph(region.instructions, { loop });
@@ -76,27 +78,43 @@ export async function forArch(base: RegionAnalysis, machine: MachineModel, opts:
   const resolved = resolveInstructions(instrs, data, { fallback, machine });
   checkPorts(resolved, machine, instrs);
   const program = buildSimProgram(instrs, base.graph, resolved, { machine, regionStart: base.region.region.start });
-  const unknown: UnknownInstruction[] = resolved.filter((r) => r.unknown).map((r) => ({
-    line: r.line,
-    asm: instrs.find((i) => i.line === r.line)?.intel ?? '?',
-    fallback: r.fallback,
-    ...(r.why ? { why: r.why } : {}),
-  }));
+  const unknown: UnknownInstruction[] = resolved
+    .filter((r) => r.unknown)
+    .map((r) => ({
+      line: r.line,
+      asm: instrs.find((i) => i.line === r.line)?.intel ?? '?',
+      fallback: r.fallback,
+      ...(r.why ? { why: r.why } : {}),
+    }));
   return {
-    region: base.region, graph: base.graph, loop: base.loop,
-    machine, params: machineParams(machine), data, resolved, program, unknown, fallback,
+    region: base.region,
+    graph: base.graph,
+    loop: base.loop,
+    machine,
+    params: machineParams(machine),
+    data,
+    resolved,
+    program,
+    unknown,
+    fallback,
   };
 }
 
 /** A µop on a port the machine model does not have would silently run nowhere: refuse the data. */
-function checkPorts(resolved: ResolvedInstruction[], machine: MachineModel, instrs: LoadedRegion['instructions']): void {
+function checkPorts(
+  resolved: ResolvedInstruction[],
+  machine: MachineModel,
+  instrs: LoadedRegion['instructions'],
+): void {
   const known = new Set(machine.ports);
   for (const r of resolved) {
     for (const g of r.ports) {
       const bad = g.ports.find((p) => !known.has(p));
       if (bad === undefined) continue;
       const asm = instrs.find((i) => i.line === r.line)?.intel ?? `line ${r.line}`;
-      throw new UserError(`${r.form?.string ?? asm} (line ${r.line}) uses port ${bad} on ${machine.arch}, which its machine model does not have (ports ${machine.ports.join(', ')}); check the measurement file`);
+      throw new UserError(
+        `${r.form?.string ?? asm} (line ${r.line}) uses port ${bad} on ${machine.arch}, which its machine model does not have (ports ${machine.ports.join(', ')}); check the measurement file`,
+      );
     }
   }
 }
@@ -110,7 +128,10 @@ export function loopFor(iterations: number): boolean {
 export function withLoop(a: Analysis, loop: boolean): Analysis {
   if (a.loop === loop) return a;
   const graph = buildDependencyGraph(a.region.instructions, { loop });
-  const program = buildSimProgram(a.region.instructions, graph, a.resolved, { machine: a.machine, regionStart: a.region.region.start });
+  const program = buildSimProgram(a.region.instructions, graph, a.resolved, {
+    machine: a.machine,
+    regionStart: a.region.region.start,
+  });
   return { ...a, graph, loop, program };
 }
 
@@ -120,6 +141,8 @@ export function branchPrograms(a: Analysis): BranchPrograms | null {
   const paths = branchPaths(instrs);
   if (!paths) return null;
   const graphOf = (lines: number[]) => dependencyGraphOfPath(instrs, lines, { loop: a.loop });
-  return buildBranchPrograms(instrs, paths, { left: graphOf(paths.left), right: graphOf(paths.right) }, a.resolved,
-    { machine: a.machine, regionStart: a.region.region.start });
+  return buildBranchPrograms(instrs, paths, { left: graphOf(paths.left), right: graphOf(paths.right) }, a.resolved, {
+    machine: a.machine,
+    regionStart: a.region.region.start,
+  });
 }

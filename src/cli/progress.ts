@@ -18,7 +18,9 @@ export function progressBar(label: string, stream: NodeJS.WriteStream = process.
       const width = Math.max(10, Math.min(40, (stream.columns || 80) - label.length - 30));
       const frac = total > 0 ? Math.min(1, done / total) : 0;
       const fill = Math.round(frac * width);
-      stream.write(`\r${label} [${'#'.repeat(fill)}${'.'.repeat(width - fill)}] ${(frac * 100).toFixed(0).padStart(3)}% ${mb(done)}/${mb(total)} MB`);
+      stream.write(
+        `\r${label} [${'#'.repeat(fill)}${'.'.repeat(width - fill)}] ${(frac * 100).toFixed(0).padStart(3)}% ${mb(done)}/${mb(total)} MB`,
+      );
       drawn = true;
     },
     done() {
@@ -32,7 +34,11 @@ export function progressBar(label: string, stream: NodeJS.WriteStream = process.
  * `downloading [#####.....]  48% 71.2/148.0 MB  9.8 MB/s`, or without a total
  * `downloading 71.2 MB  9.8 MB/s`. Drawn only when `stream` is a terminal, at most 10 times a second.
  */
-export function downloadBar(label: string, stream: NodeJS.WriteStream = process.stderr, now: () => number = Date.now): { update(done: number, total: number | null): void; done(): void } {
+export function downloadBar(
+  label: string,
+  stream: NodeJS.WriteStream = process.stderr,
+  now: () => number = Date.now,
+): { update(done: number, total: number | null): void; done(): void } {
   if (!stream.isTTY) return { update() {}, done() {} };
   const start = now();
   let first: number | null = null;

@@ -26,9 +26,20 @@ export function addInputOptions<T>(y: Argv<T>): Argv<T & InputArgv> {
     .option('region', { type: 'string', describe: 'marked region or loop N (see `uopscope regions FILE`)' })
     .option('function', { type: 'string', describe: 'analyse the function SYMBOL' })
     .option('range', { type: 'string', describe: 'analyse the addresses START:END (END exclusive)' })
-    .option('assembler', { choices: ['as', 'clang'] as const, default: 'as' as const, describe: 'tool that assembles assembly input (clang: also a versioned clang-N)' })
-    .option('syntax', { choices: ['att', 'intel'] as const, describe: 'syntax of assembly input without .intel_syntax (default: recognised from its instructions; llvm-mca: -x86-asm-syntax)' })
-    .option('max-instructions', { type: 'string', describe: `the most instructions a region, or an assembly file's code, may hold (default ${DEFAULT_MAX_INSTRUCTIONS.toLocaleString('en-US')})` }) as unknown as Argv<T & InputArgv>;
+    .option('assembler', {
+      choices: ['as', 'clang'] as const,
+      default: 'as' as const,
+      describe: 'tool that assembles assembly input (clang: also a versioned clang-N)',
+    })
+    .option('syntax', {
+      choices: ['att', 'intel'] as const,
+      describe:
+        'syntax of assembly input without .intel_syntax (default: recognised from its instructions; llvm-mca: -x86-asm-syntax)',
+    })
+    .option('max-instructions', {
+      type: 'string',
+      describe: `the most instructions a region, or an assembly file's code, may hold (default ${DEFAULT_MAX_INSTRUCTIONS.toLocaleString('en-US')})`,
+    }) as unknown as Argv<T & InputArgv>;
 }
 
 /** Named commands, as they appear first among yargs's positionals. */
@@ -37,15 +48,29 @@ const NAMED_COMMANDS: ReadonlySet<string> = new Set(COMMAND_NAMES);
 /** The InputOptions & RegionSelection for the disasm stage from parsed arguments. */
 export function inputFromArgv(argv: InputArgv & { _?: (string | number)[] }): InputOptions & RegionSelection {
   // an option given twice arrives as an array: refuse it rather than joining the values (--hex)
-  for (const k of ['file', 'hex', 'raw', 'region', 'function', 'range', 'assembler', 'syntax', 'maxInstructions'] as const) {
-    if (Array.isArray(argv[k])) throw new UserError(`${k === 'file' ? 'FILE' : `--${k}`} is given more than once; give it once`);
+  for (const k of [
+    'file',
+    'hex',
+    'raw',
+    'region',
+    'function',
+    'range',
+    'assembler',
+    'syntax',
+    'maxInstructions',
+  ] as const) {
+    if (Array.isArray(argv[k]))
+      throw new UserError(`${k === 'file' ? 'FILE' : `--${k}`} is given more than once; give it once`);
   }
   // `uopscope regions -- -leading.s`: after `--` the file name arrives among the positionals
   // (the default command, the explorer, has no name among them; the others have theirs first)
   const rest = (argv._ ?? []).map(String);
   if (rest[0] !== undefined && NAMED_COMMANDS.has(rest[0])) rest.shift();
   if (rest.length > 0) {
-    if (argv.file !== undefined || rest.length > 1) throw new UserError(`more than one input file (${printable([argv.file, ...rest].filter((x) => x !== undefined).join(', '), 120)}); pass one`);
+    if (argv.file !== undefined || rest.length > 1)
+      throw new UserError(
+        `more than one input file (${printable([argv.file, ...rest].filter((x) => x !== undefined).join(', '), 120)}); pass one`,
+      );
     argv = { ...argv, file: rest[0]! };
   }
   const opts: InputOptions & RegionSelection = {};
@@ -57,7 +82,8 @@ export function inputFromArgv(argv: InputArgv & { _?: (string | number)[] }): In
   if (argv.region !== undefined) {
     // the text as typed (a number option would turn 'abc' into NaN before we see it)
     const typed = String(argv.region);
-    if (!/^\s*\d+\s*$/.test(typed)) throw new UserError(`--region '${typed}': not a region number (1, 2, …); see 'uopscope regions FILE'`);
+    if (!/^\s*\d+\s*$/.test(typed))
+      throw new UserError(`--region '${typed}': not a region number (1, 2, …); see 'uopscope regions FILE'`);
     opts.region = Number(typed);
   }
   if (argv.function !== undefined) opts.function = String(argv.function);
@@ -65,7 +91,10 @@ export function inputFromArgv(argv: InputArgv & { _?: (string | number)[] }): In
   if (argv.maxInstructions !== undefined) {
     const typed = String(argv.maxInstructions).trim().replace(/[_,]/g, '');
     const n = /^\d+$/.test(typed) ? Number(typed) : NaN;
-    if (!Number.isSafeInteger(n) || n < 1 || n > MAX_INSTRUCTIONS_LIMIT) throw new UserError(`--max-instructions '${printable(String(argv.maxInstructions), 40)}': not a whole number from 1 to ${MAX_INSTRUCTIONS_LIMIT.toLocaleString('en-US')}`);
+    if (!Number.isSafeInteger(n) || n < 1 || n > MAX_INSTRUCTIONS_LIMIT)
+      throw new UserError(
+        `--max-instructions '${printable(String(argv.maxInstructions), 40)}': not a whole number from 1 to ${MAX_INSTRUCTIONS_LIMIT.toLocaleString('en-US')}`,
+      );
     opts.maxInstructions = n;
   }
   return opts;

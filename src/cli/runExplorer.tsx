@@ -17,7 +17,11 @@ function alternateScreen(out: NodeJS.WriteStream): () => void {
   const restore = () => {
     if (restored) return;
     restored = true;
-    try { if (process.stdin.isTTY && process.stdin.isRaw) process.stdin.setRawMode(false); } catch { /* closed */ }
+    try {
+      if (process.stdin.isTTY && process.stdin.isRaw) process.stdin.setRawMode(false);
+    } catch {
+      /* closed */
+    }
     out.write(LEAVE_ALT);
   };
   process.once('exit', restore);
@@ -33,7 +37,9 @@ function onSignals(restore: () => void): () => void {
     process.kill(process.pid, sig);
   };
   for (const s of sigs) process.on(s, handler);
-  return () => { for (const s of sigs) process.removeListener(s, handler); };
+  return () => {
+    for (const s of sigs) process.removeListener(s, handler);
+  };
 }
 
 /** Runs the explorer until the user leaves; 'interrupt' when that was Ctrl-C (exit status 130). */
@@ -46,10 +52,18 @@ export async function runExplorer(props: Omit<ExplorerProps, 'onQuit'>): Promise
     // Ctrl-Z: the terminal as the shell expects it, stopped by SIGTSTP as terminal programs are;
     // on SIGCONT (fg) the alternate screen and raw mode again, and the whole frame drawn anew
     const suspend = (resumed: () => void) => {
-      try { if (process.stdin.isTTY) process.stdin.setRawMode(false); } catch { /* closed */ }
+      try {
+        if (process.stdin.isTTY) process.stdin.setRawMode(false);
+      } catch {
+        /* closed */
+      }
       process.stdout.write(LEAVE_ALT);
       process.once('SIGCONT', () => {
-        try { if (process.stdin.isTTY) process.stdin.setRawMode(true); } catch { /* closed */ }
+        try {
+          if (process.stdin.isTTY) process.stdin.setRawMode(true);
+        } catch {
+          /* closed */
+        }
         process.stdout.write(ENTER_ALT);
         app.clear();
         resumed();
@@ -57,7 +71,16 @@ export async function runExplorer(props: Omit<ExplorerProps, 'onQuit'>): Promise
       // the whole job (its process group: a shell or npm around uopscope), as terminal programs do
       process.kill(0, 'SIGTSTP');
     };
-    const app = render(<Explorer {...props} onQuit={(h) => { how = h; }} onSuspend={suspend} />, { exitOnCtrlC: false, patchConsole: true, maxFps: 60 });
+    const app = render(
+      <Explorer
+        {...props}
+        onQuit={(h) => {
+          how = h;
+        }}
+        onSuspend={suspend}
+      />,
+      { exitOnCtrlC: false, patchConsole: true, maxFps: 60 },
+    );
     await app.waitUntilExit();
   } finally {
     unhook();
@@ -75,7 +98,15 @@ export async function pickRegion(file: string, regions: RegionChoice[], initial 
       app.unmount();
       resolve(v);
     };
-    const app = render(<RegionPicker file={file} regions={regions} initial={initial} onPick={(i) => done(i)} onCancel={(how) => done(how)} />,
-      { exitOnCtrlC: false });
+    const app = render(
+      <RegionPicker
+        file={file}
+        regions={regions}
+        initial={initial}
+        onPick={(i) => done(i)}
+        onCancel={(how) => done(how)}
+      />,
+      { exitOnCtrlC: false },
+    );
   });
 }

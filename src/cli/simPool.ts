@@ -29,31 +29,53 @@ export function defaultWorkers(env: NodeJS.ProcessEnv = process.env): number {
  * the calling thread starts with the first and no thread waits while a job is left; with no
  * worker this is a plain loop.
  */
-export async function simulateAll(program: SimProgram, machine: MachineParams, configs: SimConfig[], opts: PoolOptions = {}): Promise<SimResult[]> {
+export async function simulateAll(
+  program: SimProgram,
+  machine: MachineParams,
+  configs: SimConfig[],
+  opts: PoolOptions = {},
+): Promise<SimResult[]> {
   const results: (SimResult | undefined)[] = new Array(configs.length);
   const next = new Int32Array(new SharedArrayBuffer(4));
   const take = (): number => Atomics.add(next, 0, 1);
-  let k = take();                                   // the first job is the calling thread's
+  let k = take(); // the first job is the calling thread's
   const nWorkers = Math.max(0, Math.min(opts.workers ?? defaultWorkers(), configs.length - 1));
   const workers = Array.from({ length: nWorkers }, () => spawnWorker('simPoolWorker'));
-  const done = workers.map((w) => new Promise<void>((resolve) => {
-    w.on('message', (m: PoolMessage) => { if ('done' in m) resolve(); else results[m.k] = m.result; });
-    // a worker that fails leaves its job to the calling thread (below)
-    w.once('error', () => resolve());
-    w.once('exit', () => resolve());
-    const jobs: PoolJobs = { program, machine, configs, next, ...(opts.engineOptions ? { engineOptions: opts.engineOptions } : {}) };
-    w.postMessage(jobs);
-  }));
+  const done = workers.map(
+    (w) =>
+      new Promise<void>((resolve) => {
+        w.on('message', (m: PoolMessage) => {
+          if ('done' in m) resolve();
+          else results[m.k] = m.result;
+        });
+        // a worker that fails leaves its job to the calling thread (below)
+        w.once('error', () => resolve());
+        w.once('exit', () => resolve());
+        const jobs: PoolJobs = {
+          program,
+          machine,
+          configs,
+          next,
+          ...(opts.engineOptions ? { engineOptions: opts.engineOptions } : {}),
+        };
+        w.postMessage(jobs);
+      }),
+  );
   let all = false;
   try {
-    for (; k < configs.length; k = take()) results[k] = simulate(program, machine, configs[k]!, opts.engineOptions?.[k]);
+    for (; k < configs.length; k = take())
+      results[k] = simulate(program, machine, configs[k]!, opts.engineOptions?.[k]);
     // the calling thread ran every job (runs whose periodic part is skipped take milliseconds,
     // less than a worker takes to start): do not wait for the workers to start, nor to stop
     all = true;
-    for (let j = 0; j < results.length; j++) if (results[j] === undefined) all = false;   // (a sparse array: not every())
+    for (let j = 0; j < results.length; j++) if (results[j] === undefined) all = false; // (a sparse array: not every())
     if (!all) await Promise.all(done);
   } finally {
-    if (all) for (const w of workers) { w.unref(); void w.terminate(); }
+    if (all)
+      for (const w of workers) {
+        w.unref();
+        void w.terminate();
+      }
     else await Promise.all(workers.map((w) => w.terminate()));
   }
   return results.map((r, j) => r ?? simulate(program, machine, configs[j]!, opts.engineOptions?.[j]));

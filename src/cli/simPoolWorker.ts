@@ -19,7 +19,10 @@ export type PoolMessage = { k: number; result: SimResult } | { done: true };
 
 parentPort?.once('message', (jobs: PoolJobs) => {
   for (let k = Atomics.add(jobs.next, 0, 1); k < jobs.configs.length; k = Atomics.add(jobs.next, 0, 1)) {
-    parentPort!.postMessage({ k, result: simulate(jobs.program, jobs.machine, jobs.configs[k]!, jobs.engineOptions?.[k]) } satisfies PoolMessage);
+    parentPort!.postMessage({
+      k,
+      result: simulate(jobs.program, jobs.machine, jobs.configs[k]!, jobs.engineOptions?.[k]),
+    } satisfies PoolMessage);
   }
   parentPort!.postMessage({ done: true } satisfies PoolMessage);
 });

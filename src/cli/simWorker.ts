@@ -10,7 +10,12 @@ import type { RunTotal } from '../ui/types.js';
 
 export type WorkerRequest =
   | { kind: 'total'; program: SimProgram; machine: MachineParams; config: SimConfig; opts?: EngineOptions }
-  | { kind: 'diverge'; a: { program: SimProgram; config: SimConfig; opts?: EngineOptions }; b: { program: SimProgram; config: SimConfig; opts?: EngineOptions }; machine: MachineParams };
+  | {
+      kind: 'diverge';
+      a: { program: SimProgram; config: SimConfig; opts?: EngineOptions };
+      b: { program: SimProgram; config: SimConfig; opts?: EngineOptions };
+      machine: MachineParams;
+    };
 
 export function runRequest(req: WorkerRequest): RunTotal | Divergence {
   if (req.kind === 'total') {
@@ -19,7 +24,10 @@ export function runRequest(req: WorkerRequest): RunTotal | Divergence {
     const run = createEngine(req.program, req.machine, req.config, req.opts).wholeRun();
     return { cycles: run.cycles, blockThroughput: run.stats.blockThroughput, run };
   }
-  const scan = startScan(createEngine(req.a.program, req.machine, req.a.config, req.a.opts), createEngine(req.b.program, req.machine, req.b.config, req.b.opts));
+  const scan = startScan(
+    createEngine(req.a.program, req.machine, req.a.config, req.a.opts),
+    createEngine(req.b.program, req.machine, req.b.config, req.b.opts),
+  );
   let r = scan.result;
   while (r.kind === 'searching') r = continueScan(scan, 4096);
   return r;

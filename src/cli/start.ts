@@ -16,9 +16,16 @@ export async function start(args: string[]): Promise<void> {
     const { cachedHelp, helpKey, helpWidth, recordHelp } = await import('./helpCache.js');
     const width = helpWidth();
     let key: string | null = null;
-    try { key = helpKey(width); } catch { /* no key: no cache */ }
+    try {
+      key = helpKey(width);
+    } catch {
+      /* no key: no cache */
+    }
     const text = key === null ? null : cachedHelp(width, key);
-    if (text !== null) { quietPipe(); process.stdout.write(text); } else {
+    if (text !== null) {
+      quietPipe();
+      process.stdout.write(text);
+    } else {
       if (key !== null) recordHelp(width, key);
       await runYargs(args);
     }
@@ -40,10 +47,17 @@ function isTopHelpLine(args: string[]): boolean {
 
 async function runYargs(args: string[]): Promise<void> {
   // yargs without its help machinery until help is printed (yargsLoad.ts: why and how)
-  const [{ fn: yargs }, { runCli, llvmMcaArgs, reportFailure }] = await Promise.all([import('./yargsLoad.js').then((m) => m.loadYargs()), import('./run.js')]);
+  const [{ fn: yargs }, { runCli, llvmMcaArgs, reportFailure }] = await Promise.all([
+    import('./yargsLoad.js').then((m) => m.loadYargs()),
+    import('./run.js'),
+  ]);
   // llvm-mca's single-dash spellings (-iterations=100, -mcpu=skylake) as uopscope's
   let given = args;
-  try { given = llvmMcaArgs(args); } catch (err) { reportFailure(err); }
+  try {
+    given = llvmMcaArgs(args);
+  } catch (err) {
+    reportFailure(err);
+  }
   // `-` (standard input, as llvm-mca takes it) would reach yargs as an empty string: name it
   const STDIN_ARG = '<stdin>';
   await runCli(yargs(given.map((a) => (a === '-' ? STDIN_ARG : a))), given);

@@ -11,8 +11,13 @@ import { UserError, printable } from '../errors.js';
 /** A write to standard output that failed for another reason than a reader that stopped (a full
  *  disk, an I/O error): not a bug of uopscope, one line and exit 74 (EX_IOERR). */
 export function stdoutWriteError(err: NodeJS.ErrnoException): UserError {
-  const why = err.code ? `${err.code}${err.message.startsWith(`${err.code}: `) ? `: ${err.message.slice(err.code.length + 2).split(',')[0]}` : ''}` : err.message;
-  return new UserError(`cannot write to standard output (${why}); check where it goes (a full disk, a closed device) and run again`, 74);
+  const why = err.code
+    ? `${err.code}${err.message.startsWith(`${err.code}: `) ? `: ${err.message.slice(err.code.length + 2).split(',')[0]}` : ''}`
+    : err.message;
+  return new UserError(
+    `cannot write to standard output (${why}); check where it goes (a full disk, a closed device) and run again`,
+    74,
+  );
 }
 
 /** The write failed because the program reading the output stopped early (`uopscope … | head`):
@@ -23,9 +28,15 @@ export function readerStopped(err: NodeJS.ErrnoException): boolean {
 
 /** Handles a failed write on the standard output stream: status 0 when the reader stopped, else
  *  stdoutWriteError's one line on standard error and its status. */
-export function quietOnClosedPipe(stream: NodeJS.WriteStream, exit: (code: number) => void = (c) => process.exit(c)): void {
+export function quietOnClosedPipe(
+  stream: NodeJS.WriteStream,
+  exit: (code: number) => void = (c) => process.exit(c),
+): void {
   stream.on('error', (err: NodeJS.ErrnoException) => {
-    if (readerStopped(err)) { exit(0); return; }
+    if (readerStopped(err)) {
+      exit(0);
+      return;
+    }
     const e = stdoutWriteError(err);
     process.stderr.write(`uopscope: ${printable(e.message, 2000)}\n`);
     exit(e.exitCode);
@@ -38,12 +49,16 @@ const created = { stdout: false, stderr: false };
  *  be watched). */
 export function whenFirstUsed(name: 'stdout' | 'stderr', setup: (stream: NodeJS.WriteStream) => void): void {
   const own = Object.getOwnPropertyDescriptor(process, name);
-  if (created[name] || !own?.get || !own.configurable) { created[name] = true; setup(process[name]); return; }
+  if (created[name] || !own?.get || !own.configurable) {
+    created[name] = true;
+    setup(process[name]);
+    return;
+  }
   Object.defineProperty(process, name, {
     configurable: true,
     enumerable: own.enumerable ?? false,
     get() {
-      Object.defineProperty(process, name, own);   // Node's own getter again (it keeps the stream)
+      Object.defineProperty(process, name, own); // Node's own getter again (it keeps the stream)
       created[name] = true;
       const stream = own.get!.call(process) as NodeJS.WriteStream;
       setup(stream);
@@ -70,14 +85,20 @@ export function stdoutColumns(): number | undefined {
  * block (EAGAIN) gets the rest through process.stdout, which waits for it.
  */
 export function writeStdout(text: string): void {
-  if (created.stdout) { process.stdout.write(text); return; }
+  if (created.stdout) {
+    process.stdout.write(text);
+    return;
+  }
   const bytes = Buffer.from(text, 'utf8');
   let done = 0;
   try {
     while (done < bytes.length) done += writeSync(1, bytes, done, bytes.length - done);
   } catch (e) {
     if (readerStopped(e as NodeJS.ErrnoException)) process.exit(0);
-    if ((e as NodeJS.ErrnoException).code === 'EAGAIN') { process.stdout.write(bytes.subarray(done)); return; }
+    if ((e as NodeJS.ErrnoException).code === 'EAGAIN') {
+      process.stdout.write(bytes.subarray(done));
+      return;
+    }
     throw stdoutWriteError(e as NodeJS.ErrnoException);
   }
 }

@@ -29,7 +29,13 @@ export type YargsFn = (args?: readonly string[] | string, cwd?: string) => Argv;
 /** The lazily loaded parts, for the test: which of them have been loaded so far. */
 export const lazyLoaded = new Set<'cliui' | 'string-width' | 'y18n'>();
 
-type Y18n = { __: (...a: unknown[]) => string; __n: (...a: unknown[]) => string; setLocale: (l: string) => void; getLocale: () => string; updateLocale: (o: Record<string, string>) => void };
+type Y18n = {
+  __: (...a: unknown[]) => string;
+  __n: (...a: unknown[]) => string;
+  setLocale: (l: string) => void;
+  getLocale: () => string;
+  updateLocale: (o: Record<string, string>) => void;
+};
 
 let built: { fn: YargsFn; lazy: boolean } | null = null;
 
@@ -61,12 +67,20 @@ export function yargsDir(): string {
 async function lazyYargs(): Promise<YargsFn> {
   const req = createRequire(import.meta.url);
   const root = yargsDir();
-  const entry = join(root, 'index.mjs');                    // what `import 'yargs'` runs
+  const entry = join(root, 'index.mjs'); // what `import 'yargs'` runs
   const fromYargs = createRequire(entry);
   const url = (p: string): string => pathToFileURL(p).href;
   const at = (specifier: string): string => url(fromYargs.resolve(specifier));
-  const { YargsFactory, getProcessArgvBin, Parser, escalade, getCallerFile, y18n: y18nFactory } = await yargsParts(root, (s) => fromYargs.resolve(s), fromYargs);
-  if (typeof YargsFactory !== 'function' || typeof getProcessArgvBin !== 'function') throw new Error('yargs internals moved');
+  const {
+    YargsFactory,
+    getProcessArgvBin,
+    Parser,
+    escalade,
+    getCallerFile,
+    y18n: y18nFactory,
+  } = await yargsParts(root, (s) => fromYargs.resolve(s), fromYargs);
+  if (typeof YargsFactory !== 'function' || typeof getProcessArgvBin !== 'function')
+    throw new Error('yargs internals moved');
 
   // ES modules yargs calls synchronously: require() them on first use, or import them now
   type Cliui = (opts: unknown) => unknown;
@@ -82,7 +96,8 @@ async function lazyYargs(): Promise<YargsFn> {
   if (!syncEsm) {
     cliui = (await importEsm<{ default: unknown }>(at('cliui'))).default as Cliui;
     stringWidth = (await importEsm<{ default: unknown }>(at('string-width'))).default as StringWidth;
-    lazyLoaded.add('cliui'); lazyLoaded.add('string-width');
+    lazyLoaded.add('cliui');
+    lazyLoaded.add('string-width');
   }
 
   // y18n (CommonJS): created when a message is first translated; the locale yargs sets before
@@ -103,9 +118,15 @@ async function lazyYargs(): Promise<YargsFn> {
   const lazyY18n: Y18n = {
     __: (...a) => y().__(...a),
     __n: (...a) => y().__n(...a),
-    setLocale: (l) => { if (y18n) y18n.setLocale(l); else locale = l; },
-    getLocale: () => (y18n ? y18n.getLocale() : locale ?? 'en'),
-    updateLocale: (o) => { if (y18n) y18n.updateLocale(o); else updates.push(o); },
+    setLocale: (l) => {
+      if (y18n) y18n.setLocale(l);
+      else locale = l;
+    },
+    getLocale: () => (y18n ? y18n.getLocale() : (locale ?? 'en')),
+    updateLocale: (o) => {
+      if (y18n) y18n.updateLocale(o);
+      else updates.push(o);
+    },
   };
 
   // esm.mjs: mainFilename is the directory above yargs's node_modules
@@ -113,8 +134,12 @@ async function lazyYargs(): Promise<YargsFn> {
   const shim = {
     // yargs's invariant checks: node:assert (≈ 1.4 ms to load) only when one fails, for its error
     assert: {
-      notStrictEqual: (a: unknown, b: unknown, m?: string) => { if (Object.is(a, b)) req('node:assert').notStrictEqual(a, b, m); },
-      strictEqual: (a: unknown, b: unknown, m?: string) => { if (!Object.is(a, b)) req('node:assert').strictEqual(a, b, m); },
+      notStrictEqual: (a: unknown, b: unknown, m?: string) => {
+        if (Object.is(a, b)) req('node:assert').notStrictEqual(a, b, m);
+      },
+      strictEqual: (a: unknown, b: unknown, m?: string) => {
+        if (!Object.is(a, b)) req('node:assert').strictEqual(a, b, m);
+      },
     },
     cliui: (opts: unknown) => (cliui ??= loadSync<Cliui>('cliui'))(opts),
     findUp: escalade,
@@ -129,7 +154,9 @@ async function lazyYargs(): Promise<YargsFn> {
       cwd: process.cwd,
       emitWarning: (warning: string, type: string) => process.emitWarning(warning, type),
       execPath: () => process.execPath,
-      exit: (code: number) => { process.exit(code); },
+      exit: (code: number) => {
+        process.exit(code);
+      },
       nextTick: process.nextTick,
       stdColumns: stdoutColumns() ?? null,
     },

@@ -20,11 +20,23 @@ export interface YargsParts {
 
 /** The parts, from yargs's directory `root`; `resolve` resolves a package as yargs would and
  *  `fromYargs` requires one as yargs would. */
-export async function yargsParts(root: string, resolve: (specifier: string) => string, fromYargs: (specifier: string) => unknown): Promise<YargsParts> {
+export async function yargsParts(
+  root: string,
+  resolve: (specifier: string) => string,
+  fromYargs: (specifier: string) => unknown,
+): Promise<YargsParts> {
   const url = (p: string): string => pathToFileURL(p).href;
-  const [{ YargsFactory }, { getProcessArgvBin }, { default: Parser }, { default: escalade }, { default: getCallerFile }] = await Promise.all([
+  const [
+    { YargsFactory },
+    { getProcessArgvBin },
+    { default: Parser },
+    { default: escalade },
+    { default: getCallerFile },
+  ] = await Promise.all([
     importEsm<{ YargsFactory: YargsParts['YargsFactory'] }>(url(join(root, 'build', 'lib', 'yargs-factory.js'))),
-    importEsm<{ getProcessArgvBin: YargsParts['getProcessArgvBin'] }>(url(join(root, 'build', 'lib', 'utils', 'process-argv.js'))),
+    importEsm<{ getProcessArgvBin: YargsParts['getProcessArgvBin'] }>(
+      url(join(root, 'build', 'lib', 'utils', 'process-argv.js')),
+    ),
     importEsm<{ default: unknown }>(url(resolve('yargs-parser'))),
     importEsm<{ default: unknown }>(url(resolve('escalade/sync'))),
     importEsm<{ default: YargsParts['getCallerFile'] }>(url(resolve('get-caller-file'))),

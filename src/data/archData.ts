@@ -16,7 +16,11 @@ export interface LoadArchOptions {
 }
 
 function knownChain(arch: ArchName): ArchName[] {
-  try { return inheritanceChain(arch); } catch { return [arch]; }
+  try {
+    return inheritanceChain(arch);
+  } catch {
+    return [arch];
+  }
 }
 
 /** The layers of an architecture's figures (docs/data.md), one per source that has figures for
@@ -25,7 +29,12 @@ function knownChain(arch: ArchName): ArchName[] {
  *  that came second; `llvm` the LLVM model. */
 export async function loadArchData(arch: ArchName, opts: LoadArchOptions = {}): Promise<ArchData> {
   const chain = knownChain(arch);
-  const ctx = { arch, chain, ...(opts.cacheDir !== undefined ? { cacheDir: opts.cacheDir } : {}), ...(opts.uopsXml ? { uopsXml: opts.uopsXml } : {}) };
+  const ctx = {
+    arch,
+    chain,
+    ...(opts.cacheDir !== undefined ? { cacheDir: opts.cacheDir } : {}),
+    ...(opts.uopsXml ? { uopsXml: opts.uopsXml } : {}),
+  };
   const layers: FigureLayer[] = [];
   for (const p of providerList()) {
     const l = await p.load(ctx);
@@ -35,11 +44,18 @@ export async function loadArchData(arch: ArchName, opts: LoadArchOptions = {}): 
     const summary = embeddedSummary(opts.cacheDir);
     const index = readIndex(opts.cacheDir);
     const have = new Set([...Object.keys(summary.archs), ...Object.keys(index?.archs ?? {})]);
-    throw new UserError(`no figures for ${arch}: no uops.info data and no LLVM model — available: ${[...have].join(', ') || '(none)'}; import uops.info's file with 'uopscope data import FILE' or pass --uops-xml FILE`);
+    throw new UserError(
+      `no figures for ${arch}: no uops.info data and no LLVM model — available: ${[...have].join(', ') || '(none)'}; import uops.info's file with 'uopscope data import FILE' or pass --uops-xml FILE`,
+    );
   }
   const xml = layers.filter((l) => l.forms);
   const first = xml[0]?.forms;
-  const data: ArchData = { arch, source: first ? first.source : { kind: 'none', path: '', forms: 0 }, forms: first ? first.list : [], layers };
+  const data: ArchData = {
+    arch,
+    source: first ? first.source : { kind: 'none', path: '', forms: 0 },
+    forms: first ? first.list : [],
+    layers,
+  };
   const embedded = xml.find((l, i) => i > 0 && l.provider === 'embedded')?.forms;
   if (embedded?.list.length) data.embeddedForms = embedded.list;
   data.llvm = layers.find((l) => l.llvm)?.llvm ?? null;

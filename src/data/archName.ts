@@ -15,7 +15,9 @@ export function isArchName(name: string): boolean {
 /** The per-architecture file `<dir>/<arch>.json`; refuses a name outside ARCH_NAME. */
 export function archFile(dir: string, arch: string): string {
   if (!isArchName(arch)) {
-    throw new UserError(`'${printable(arch, 40)}' is not an architecture name (letters, digits, + - _; at most 16); use one such as SKL`);
+    throw new UserError(
+      `'${printable(arch, 40)}' is not an architecture name (letters, digits, + - _; at most 16); use one such as SKL`,
+    );
   }
   return join(dir, `${arch}.json`);
 }

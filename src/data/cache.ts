@@ -4,7 +4,17 @@
 //
 //   <cache root>/v<N>/index.json            { version, source, date, importedAt, dir, archs }
 //   <cache root>/v<N>/import-<stamp>/SKL.json  { version, arch, forms: ArchForm[] }
-import { closeSync, existsSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { join, resolve } from 'node:path';
 import { UserError } from '../errors.js';
 import { writeFileAtomic } from '../atomicWrite.js';
@@ -38,8 +48,14 @@ export function readIndex(dirOverride?: string): CacheIndex | null {
     const idx = JSON.parse(readFileSync(path, 'utf8')) as CacheIndex;
     if (idx.version !== CACHE_VERSION) return null;
     // `dir` and the architecture names become paths: only what importUopsXml writes is accepted
-    if (typeof idx.dir !== 'string' || !/^import-[\w-]+$/.test(idx.dir) || typeof idx.archs !== 'object' || idx.archs === null ||
-        !Object.keys(idx.archs).every(isArchName)) throw new Error('bad index');
+    if (
+      typeof idx.dir !== 'string' ||
+      !/^import-[\w-]+$/.test(idx.dir) ||
+      typeof idx.archs !== 'object' ||
+      idx.archs === null ||
+      !Object.keys(idx.archs).every(isArchName)
+    )
+      throw new Error('bad index');
     return idx;
   } catch {
     throw new UserError(`the cache index ${path} is damaged — run 'uopscope data import FILE' again or delete it`);
@@ -66,7 +82,10 @@ export function writeArchDir(final: string, archs: Map<string, ArchForm[]> | Map
     for (const [arch, forms] of archs) {
       let enc: ArchEncoder;
       if (forms instanceof ArchEncoder) enc = forms;
-      else { enc = new ArchEncoder(arch); for (const f of forms) enc.add(f); }
+      else {
+        enc = new ArchEncoder(arch);
+        for (const f of forms) enc.add(f);
+      }
       writeFileSync(archFile(tmp, arch), enc.toJSON(CACHE_VERSION));
     }
     rmSync(final, { recursive: true, force: true });
@@ -96,11 +115,22 @@ export async function importUopsXml(file: string, opts: ImportOptions = {}): Pro
       for (const [a, m] of Object.entries(form.arch)) {
         let enc = archs.get(a);
         if (!enc) archs.set(a, (enc = new ArchEncoder(a)));
-        enc.add({ string: form.string, iform: form.iform, asm: form.asm, operands: form.operands, attributes: form.attributes, m }, key);
+        enc.add(
+          {
+            string: form.string,
+            iform: form.iform,
+            asm: form.asm,
+            operands: form.operands,
+            attributes: form.attributes,
+            m,
+          },
+          key,
+        );
       }
     },
   });
-  if (parsed.forms === 0) throw new UserError(`${file} holds no <instruction> elements — is it uops.info's instructions.xml?`);
+  if (parsed.forms === 0)
+    throw new UserError(`${file} holds no <instruction> elements — is it uops.info's instructions.xml?`);
   const base = cacheDir(opts.cacheDir);
   return withImportLock(base, () => publish(base, archs, parsed, source, opts));
 }
@@ -108,12 +138,20 @@ export async function importUopsXml(file: string, opts: ImportOptions = {}): Pro
 /** Writes the import's directory, points the index at it and removes the others: under the
  *  import lock, so that a concurrent import cannot remove a directory this one is writing or has
  *  just published. */
-function publish(base: string, archs: Map<string, ArchEncoder>, parsed: { forms: number; date?: string }, source: string, opts: ImportOptions): CacheIndex {
+function publish(
+  base: string,
+  archs: Map<string, ArchEncoder>,
+  parsed: { forms: number; date?: string },
+  source: string,
+  opts: ImportOptions,
+): CacheIndex {
   const stamp = `import-${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`;
   try {
     writeArchDir(join(base, stamp), archs);
   } catch (e) {
-    throw new UserError(`cannot write the cache in ${base}: ${(e as NodeJS.ErrnoException).code ?? String(e)} — set UOPSCOPE_CACHE_DIR to a writable directory`);
+    throw new UserError(
+      `cannot write the cache in ${base}: ${(e as NodeJS.ErrnoException).code ?? String(e)} — set UOPSCOPE_CACHE_DIR to a writable directory`,
+    );
   }
   const index: CacheIndex = {
     version: CACHE_VERSION,
@@ -128,7 +166,9 @@ function publish(base: string, archs: Map<string, ArchEncoder>, parsed: { forms:
     writeFileAtomic(join(base, 'index.json'), JSON.stringify(index, null, 1), { mkdir: true });
   } catch (e) {
     rmSync(join(base, stamp), { recursive: true, force: true }); // the old import stays as it was
-    throw new UserError(`cannot write the cache index in ${base}: ${(e as NodeJS.ErrnoException).code ?? String(e)} — set UOPSCOPE_CACHE_DIR to a writable directory`);
+    throw new UserError(
+      `cannot write the cache index in ${base}: ${(e as NodeJS.ErrnoException).code ?? String(e)} — set UOPSCOPE_CACHE_DIR to a writable directory`,
+    );
   }
   // the previous import and leftovers of interrupted ones are no longer referenced
   for (const name of readdirSync(base)) {
@@ -158,10 +198,19 @@ export async function withImportLock<T>(base: string, work: () => T): Promise<T>
       fd = openSync(lock, 'wx');
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      if (code !== 'EEXIST') throw new UserError(`cannot lock the cache in ${base}: ${code ?? String(e)} — set UOPSCOPE_CACHE_DIR to a writable directory`);
+      if (code !== 'EEXIST')
+        throw new UserError(
+          `cannot lock the cache in ${base}: ${code ?? String(e)} — set UOPSCOPE_CACHE_DIR to a writable directory`,
+        );
       const holder = Number(readFileSafe(lock).trim());
-      if (!Number.isInteger(holder) || holder <= 0 || !alive(holder)) { rmSync(lock, { force: true }); continue; }
-      if (Date.now() > until) throw new UserError(`another uopscope (pid ${holder}) has been importing into ${base} for over ${IMPORT_LOCK_WAIT_MS / 60_000} minutes; wait for it, or remove ${lock} if it is gone`);
+      if (!Number.isInteger(holder) || holder <= 0 || !alive(holder)) {
+        rmSync(lock, { force: true });
+        continue;
+      }
+      if (Date.now() > until)
+        throw new UserError(
+          `another uopscope (pid ${holder}) has been importing into ${base} for over ${IMPORT_LOCK_WAIT_MS / 60_000} minutes; wait for it, or remove ${lock} if it is gone`,
+        );
       await new Promise((r) => setTimeout(r, 100));
       continue;
     }
@@ -176,11 +225,20 @@ export async function withImportLock<T>(base: string, work: () => T): Promise<T>
 }
 
 function readFileSafe(path: string): string {
-  try { return readFileSync(path, 'utf8'); } catch { return ''; }
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
 }
 
 function alive(pid: number): boolean {
-  try { process.kill(pid, 0); return true; } catch (e) { return (e as NodeJS.ErrnoException).code === 'EPERM'; }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** Forms of one architecture from the imported cache, or null when it was not imported. */
@@ -204,7 +262,9 @@ export function removeImport(dirOverride?: string): CacheIndex | null {
       if (name.startsWith('import-')) rmSync(join(base, name), { recursive: true, force: true });
     }
   } catch (e) {
-    throw new UserError(`cannot remove the imported data in ${base}: ${(e as NodeJS.ErrnoException).code ?? String(e)} — check the directory's permissions`);
+    throw new UserError(
+      `cannot remove the imported data in ${base}: ${(e as NodeJS.ErrnoException).code ?? String(e)} — check the directory's permissions`,
+    );
   }
   return index;
 }

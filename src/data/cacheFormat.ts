@@ -5,14 +5,38 @@
 import { formatPorts, parsePortsShared } from './ports.js';
 import type { ArchForm, DataOperand, LatencyEntry, Measurement, PortGroup } from './types.js';
 
-type EncOperand = [idx: number, type: string, rws: number, width: number, regs: number, flags: Record<string, string> | 0];
+type EncOperand = [
+  idx: number,
+  type: string,
+  rws: number,
+  width: number,
+  regs: number,
+  flags: Record<string, string> | 0,
+];
 type EncLatency = number[]; // start, target, then optional fields (-1 = absent), ub flag
 type EncVariant = [uops: number, ports: number, tp: number];
-interface EncExtra { tu?: number; tl?: number; d?: number; sr?: EncVariant; srl?: EncLatency[]; ix?: EncVariant; mf?: string[]; rs?: number; mi?: number }
+interface EncExtra {
+  tu?: number;
+  tl?: number;
+  d?: number;
+  sr?: EncVariant;
+  srl?: EncLatency[];
+  ix?: EncVariant;
+  mf?: string[];
+  rs?: number;
+  mi?: number;
+}
 /** The measurement, JSON-encoded inside the form's array: loading an architecture then creates one
  *  string per form instead of a dozen small arrays (less work for the garbage collector). */
 type EncMeasurement = [uops: number, ports: number, lats: EncLatency[], extra: EncExtra | 0];
-type EncForm = [string: string, iform: string, asm: string | 0, ops: number, attrs: Record<string, string> | 0, measurement: string];
+type EncForm = [
+  string: string,
+  iform: string,
+  asm: string | 0,
+  ops: number,
+  attrs: Record<string, string> | 0,
+  measurement: string,
+];
 
 export interface EncodedArch {
   version: number;
@@ -25,7 +49,15 @@ export interface EncodedArch {
   forms: EncForm[];
 }
 
-const LAT_KEYS = ['cycles', 'cyclesSameReg', 'cyclesAddr', 'cyclesAddrIndex', 'cyclesMem', 'minCycles', 'maxCycles'] as const;
+const LAT_KEYS = [
+  'cycles',
+  'cyclesSameReg',
+  'cyclesAddr',
+  'cyclesAddrIndex',
+  'cyclesMem',
+  'minCycles',
+  'maxCycles',
+] as const;
 
 function encLat(e: LatencyEntry): EncLatency {
   const out = [e.startOp, e.targetOp, ...LAT_KEYS.map((k) => e[k] ?? -1), e.upperBound ? 1 : 0];
@@ -69,7 +101,9 @@ export class ArchEncoder {
 
   constructor(readonly arch: string) {}
 
-  get size(): number { return this.forms.length; }
+  get size(): number {
+    return this.forms.length;
+  }
 
   private encOps(ops: DataOperand[]): EncOperand[] {
     return ops.map((o) => {
@@ -77,24 +111,46 @@ export class ArchEncoder {
       if (o.registers) {
         const key = o.registers.join(',');
         r = this.regIdx.get(key) ?? -1;
-        if (r === -1) { r = this.regs.length; this.regs.push(key); this.regIdx.set(key, r); }
+        if (r === -1) {
+          r = this.regs.length;
+          this.regs.push(key);
+          this.regIdx.set(key, r);
+        }
       }
-      return [o.idx, o.type, (o.read ? 1 : 0) | (o.write ? 2 : 0) | (o.suppressed ? 4 : 0), o.width ?? -1, r, o.flags ?? 0];
+      return [
+        o.idx,
+        o.type,
+        (o.read ? 1 : 0) | (o.write ? 2 : 0) | (o.suppressed ? 4 : 0),
+        o.width ?? -1,
+        r,
+        o.flags ?? 0,
+      ];
     });
   }
 
   private port(g: PortGroup[]): number {
     const k = formatPorts(g);
     let i = this.portIdx.get(k);
-    if (i === undefined) { i = this.portTab.length; this.portTab.push(k); this.portIdx.set(k, i); }
+    if (i === undefined) {
+      i = this.portTab.length;
+      this.portTab.push(k);
+      this.portIdx.set(k, i);
+    }
     return i;
   }
 
   private internOps(ops: DataOperand[]): number {
     let key = opKeys.get(ops);
-    if (key === undefined) { key = JSON.stringify(ops); opKeys.set(ops, key); }
+    if (key === undefined) {
+      key = JSON.stringify(ops);
+      opKeys.set(ops, key);
+    }
     let i = this.opIdx.get(key);
-    if (i === undefined) { i = this.opLists.length; this.opLists.push(this.encOps(ops)); this.opIdx.set(key, i); }
+    if (i === undefined) {
+      i = this.opLists.length;
+      this.opLists.push(this.encOps(ops));
+      this.opIdx.set(key, i);
+    }
     return i;
   }
 
@@ -118,8 +174,14 @@ export class ArchEncoder {
     if (m.retireSlots !== undefined) x.rs = m.retireSlots;
     if (m.uopsMite !== undefined) x.mi = m.uopsMite;
     const mEnc: EncMeasurement = [m.uops, this.port(m.ports), m.latencies.map(encLat), Object.keys(x).length ? x : 0];
-    const enc: EncForm = [f.string, f.iform, f.asm === defaultAsm(f.string) ? 0 : f.asm, this.internOps(f.operands),
-      Object.keys(f.attributes).length ? f.attributes : 0, JSON.stringify(mEnc)];
+    const enc: EncForm = [
+      f.string,
+      f.iform,
+      f.asm === defaultAsm(f.string) ? 0 : f.asm,
+      this.internOps(f.operands),
+      Object.keys(f.attributes).length ? f.attributes : 0,
+      JSON.stringify(mEnc),
+    ];
     this.forms.push(JSON.stringify(enc));
     return true;
   }
@@ -143,13 +205,15 @@ export function decodeArch(e: EncodedArch): ArchForm[] {
   const portTab: (PortGroup[] | undefined)[] = new Array(e.ports.length);
   const ports = (i: number): PortGroup[] => (portTab[i] ??= parsePortsShared(e.ports[i]!) ?? []);
   // operand lists are shared between the forms that have the same ones: treat them as read-only
-  const opLists = e.ops.map((list) => list.map(([idx, type, rws, width, r, flags]) => {
-    const o: DataOperand = { idx, type, read: (rws & 1) !== 0, write: (rws & 2) !== 0, suppressed: (rws & 4) !== 0 };
-    if (width !== -1) o.width = width;
-    if (r !== -1) o.registers = regs[r]!;
-    if (flags) o.flags = flags;
-    return o;
-  }));
+  const opLists = e.ops.map((list) =>
+    list.map(([idx, type, rws, width, r, flags]) => {
+      const o: DataOperand = { idx, type, read: (rws & 1) !== 0, write: (rws & 2) !== 0, suppressed: (rws & 4) !== 0 };
+      if (width !== -1) o.width = width;
+      if (r !== -1) o.registers = regs[r]!;
+      if (flags) o.flags = flags;
+      return o;
+    }),
+  );
   return e.forms.map((f) => new CachedForm(f, f[2] === 0 ? defaultAsm(f[0]) : f[2], opLists[f[3]]!, f[4] || {}, ports));
 }
 
@@ -192,7 +256,13 @@ export class CachedForm implements ArchForm {
   #m: Measurement | null = null;
   #ports: (i: number) => PortGroup[];
 
-  constructor(raw: EncForm, asm: string, operands: DataOperand[], attributes: Record<string, string>, ports: (i: number) => PortGroup[]) {
+  constructor(
+    raw: EncForm,
+    asm: string,
+    operands: DataOperand[],
+    attributes: Record<string, string>,
+    ports: (i: number) => PortGroup[],
+  ) {
     this.string = raw[0];
     this.iform = raw[1];
     this.asm = asm;
@@ -203,12 +273,22 @@ export class CachedForm implements ArchForm {
   }
 
   get m(): Measurement {
-    if (!this.#m) { this.#m = decodeMeasurement(this.#raw!, this.#ports); this.#raw = null; }
+    if (!this.#m) {
+      this.#m = decodeMeasurement(this.#raw!, this.#ports);
+      this.#raw = null;
+    }
     return this.#m;
   }
 
   toJSON(): ArchForm {
-    return { string: this.string, iform: this.iform, asm: this.asm, operands: this.operands, attributes: this.attributes, m: this.m };
+    return {
+      string: this.string,
+      iform: this.iform,
+      asm: this.asm,
+      operands: this.operands,
+      attributes: this.attributes,
+      m: this.m,
+    };
   }
 }
 

@@ -9,7 +9,7 @@ export const SRC = {
   /** corsix.org "x86 macro-op fusion notes" (P. Cawley): which pairs fuse from Core to Zen 3;
    *  Ice Lake dropped INC/DEC and memory-operand fusion */
   macroFusionCorsix: 'corsix x86 macro-op fusion notes',
-  macroFusibleXml: "uops.info attribute macro_fusible",
+  macroFusibleXml: 'uops.info attribute macro_fusible',
   retireSlotsXml: 'uops.info attribute uops_retire_slots',
   uopsMiteXml: 'uops.info attribute uops_MITE',
   /** the manual's Sandy Bridge "Micro-op Queue and the Loop Stream Detector" passage: micro-fused
@@ -20,12 +20,14 @@ export const SRC = {
    *  destination register is also a source */
   unlaminationHsw: 'intel-opt-manual §2.4.5 (HSW unlamination); stackoverflow q/26046634',
   microFusion: 'intel-opt-manual §3.4.2.1 (micro-fusion: load+op, store-address+store-data)',
-  robExecuted: 'uops.info paper §3.1 (the reorder buffer executes NOPs, zero idioms, eliminated moves: fused-domain µops)',
+  robExecuted:
+    'uops.info paper §3.1 (the reorder buffer executes NOPs, zero idioms, eliminated moves: fused-domain µops)',
   zeroIdiom: 'intel-opt-manual §3.5.1.8; uops.info paper §7.3.6',
   zeroIdiomXml: 'uops.info _same_reg measurement',
   zeroIdiomPaper: 'uops.info paper §7.3.6 ((V)PCMPGT* dependency-breaking)',
   moveElimination: 'intel-opt-manual §3.5.1.13 (zero-latency MOV, Ivy Bridge and later)',
-  moveElimIcl: 'Intel Ice Lake spec update erratum ICL065 (GPR move elimination disabled by microcode); uiCA microArchConfigs ICL moveEliminationGPRSlots=0',
+  moveElimIcl:
+    'Intel Ice Lake spec update erratum ICL065 (GPR move elimination disabled by microcode); uiCA microArchConfigs ICL moveEliminationGPRSlots=0',
   jccErratum: 'Intel white paper "Mitigations for Jump Conditional Code Erratum" (2019)',
   uica: 'uiCA microArchConfigs.py (github.com/andreas-abel/uiCA, commit 53aeef6)',
   uicaLsdUnroll: 'uiCA microArchConfigs.py (github.com/andreas-abel/uiCA, commit b86ce90) LSDUnrolling',
@@ -34,21 +36,27 @@ export const SRC = {
   uicaB86: 'uiCA microArchConfigs.py (github.com/andreas-abel/uiCA, commit b86ce90)',
   /** uiCA's front end: the LSD streams a loop when all its 32-byte blocks can be cached and its
    *  µops fit the IDQ; its issue limit is ceil(µops · unroll / issue width) / unroll */
-  uicaLsdRule: 'uiCA uiCA.py (commit b86ce90): LSD when all blocks can be cached and the µops fit the IDQ; LSD limit ceil(µops·unroll/issueWidth)/unroll',
+  uicaLsdRule:
+    'uiCA uiCA.py (commit b86ce90): LSD when all blocks can be cached and the µops fit the IDQ; LSD limit ceil(µops·unroll/issueWidth)/unroll',
   lsdErratum: 'Intel 6th-gen spec update erratum SKL150 (LSD disabled by microcode); uiCA LSDEnabled=False',
   legacyDecode: 'intel-opt-manual ch. 2 (legacy decode pipeline: 16 aligned bytes fetched per cycle, 4 decoders)',
-  goldenCove: 'intel-opt-manual, Golden Cove section / Intel Architecture Day 2021 (6 decoders, 32 bytes per cycle, 8 µops per cycle from the µop cache)',
+  goldenCove:
+    'intel-opt-manual, Golden Cove section / Intel Architecture Day 2021 (6 decoders, 32 bytes per cycle, 8 µops per cycle from the µop cache)',
   lsdSnb: 'intel-opt-manual §2.5.2.4 (SnB micro-op queue and LSD)',
-  goldenCoveIdq: 'intel-opt-manual, Golden Cove section / Intel Architecture Day 2021 (a 144-entry micro-op queue; the loop stream detector streams loops that fit in it)',
+  goldenCoveIdq:
+    'intel-opt-manual, Golden Cove section / Intel Architecture Day 2021 (a 144-entry micro-op queue; the loop stream detector streams loops that fit in it)',
   machines: 'uopscope shared reference machines.md (load / store-address / store-data ports)',
   decoded: 'decoded instruction (iced-x86)',
   /** uops.info's latency through memory (`cycles_mem`) from a read-modify-write form's memory
    *  operand to itself: the store → load round trip of one instance to the next */
   cyclesMemXml: 'uops.info latency cycles_mem (memory operand to itself)',
   /** how a core is named by CPUID, compilers and LLVM */
-  cpuid: 'Intel SDM vol. 4 table 2-1; Linux arch/x86/include/asm/intel-family.h (CPUID family, model and stepping of each core)',
-  compilerNames: "gcc's x86 -march names (gcc manual, x86 Options); LLVM 19's -mcpu names (llvm/lib/Target/X86/X86.td, llvm-mca-19 -mcpu=help)",
-  cacheSizes: "Intel 64 and IA-32 Architectures Optimization Reference Manual (248966), ch. 2, each microarchitecture's cache parameters; wikichip's per-core L2 sizes (the L2 per core a host's /sys reports)",
+  cpuid:
+    'Intel SDM vol. 4 table 2-1; Linux arch/x86/include/asm/intel-family.h (CPUID family, model and stepping of each core)',
+  compilerNames:
+    "gcc's x86 -march names (gcc manual, x86 Options); LLVM 19's -mcpu names (llvm/lib/Target/X86/X86.td, llvm-mca-19 -mcpu=help)",
+  cacheSizes:
+    "Intel 64 and IA-32 Architectures Optimization Reference Manual (248966), ch. 2, each microarchitecture's cache parameters; wikichip's per-core L2 sizes (the L2 per core a host's /sys reports)",
 } as const;
 
 export type CitationId = keyof typeof SRC;
@@ -59,11 +67,14 @@ export type CitationId = keyof typeof SRC;
  * message (the caller names the file) when a part does not start with a known id.
  */
 export function expandSource(text: string, extra: Readonly<Record<string, string>> = {}): string {
-  return text.split(/;\s*/).map((part) => {
-    const m = /^(\S+)(.*)$/.exec(part.trim());
-    const id = m?.[1] ?? '';
-    const known = Object.hasOwn(extra, id) ? extra[id] : Object.hasOwn(SRC, id) ? SRC[id as CitationId] : undefined;
-    if (known === undefined) throw new Error(`source '${part.trim()}' does not start with a known source id`);
-    return `${known}${m![2]}`;
-  }).join('; ');
+  return text
+    .split(/;\s*/)
+    .map((part) => {
+      const m = /^(\S+)(.*)$/.exec(part.trim());
+      const id = m?.[1] ?? '';
+      const known = Object.hasOwn(extra, id) ? extra[id] : Object.hasOwn(SRC, id) ? SRC[id as CitationId] : undefined;
+      if (known === undefined) throw new Error(`source '${part.trim()}' does not start with a known source id`);
+      return `${known}${m![2]}`;
+    })
+    .join('; ');
 }

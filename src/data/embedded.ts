@@ -30,10 +30,17 @@ export function embeddedDir(): string {
 
 export function embeddedFiles(dir = embeddedDir()): string[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir).filter((f) => f.endsWith('.xml')).sort().map((f) => join(dir, f));
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.xml'))
+    .sort()
+    .map((f) => join(dir, f));
 }
 
-interface Loaded { summary: EmbeddedSummary; archs: Map<string, ArchForm[]> | null; dir: string | null }
+interface Loaded {
+  summary: EmbeddedSummary;
+  archs: Map<string, ArchForm[]> | null;
+  dir: string | null;
+}
 const memo = new Map<string, Loaded>();
 
 /**
@@ -51,7 +58,8 @@ class TextHash {
       h1 = Math.imul(h1 ^ c, 2654435761);
       h2 = Math.imul(h2 ^ c, 1597334677);
     }
-    this.h1 = h1; this.h2 = h2;
+    this.h1 = h1;
+    this.h2 = h2;
     return this;
   }
   digest(): string {
@@ -69,12 +77,20 @@ function hashFiles(files: string[]): { hash: string; texts: string[] } {
   // compiled forms keep (uops_retire_slots and uops_MITE since fields 2)
   h.update(`v${CACHE_VERSION}\nsummary 3\nfields 2\n`);
   const texts = files.map((f) => readFileSync(f, 'utf8'));
-  files.forEach((f, i) => { h.update(f.replace(/^.*\//, '')); h.update('\0'); h.update(texts[i]!); h.update('\0'); });
+  files.forEach((f, i) => {
+    h.update(f.replace(/^.*\//, ''));
+    h.update('\0');
+    h.update(texts[i]!);
+    h.update('\0');
+  });
   return { hash: h.digest(), texts };
 }
 
 /** Parses every embedded file into per-arch lists (the first definition of a form wins). */
-export function parseEmbedded(files: string[], texts?: string[]): { archs: Map<string, ArchForm[]>; date?: string; origins: EmbeddedSummary['origins'] } {
+export function parseEmbedded(
+  files: string[],
+  texts?: string[],
+): { archs: Map<string, ArchForm[]>; date?: string; origins: EmbeddedSummary['origins'] } {
   const archs = new Map<string, ArchForm[]>();
   const origins: EmbeddedSummary['origins'] = {};
   let date: string | undefined;
@@ -83,7 +99,8 @@ export function parseEmbedded(files: string[], texts?: string[]): { archs: Map<s
     if (parsed.date && (!date || parsed.date < date)) date = parsed.date;
     for (const [a, forms] of parsed.archs) {
       const list = archs.get(a);
-      if (list) list.push(...forms); else archs.set(a, [...forms]);
+      if (list) list.push(...forms);
+      else archs.set(a, [...forms]);
       const o = (origins[a] ??= { files: [] });
       // the name only: the compiled summary is shared by every install with the same files
       o.files.push(file.replace(/^.*\//, ''));
@@ -91,7 +108,10 @@ export function parseEmbedded(files: string[], texts?: string[]): { archs: Map<s
     }
   });
   for (const [a, forms] of archs) archs.set(a, dedupe(forms));
-  const out: { archs: Map<string, ArchForm[]>; date?: string; origins: EmbeddedSummary['origins'] } = { archs, origins };
+  const out: { archs: Map<string, ArchForm[]>; date?: string; origins: EmbeddedSummary['origins'] } = {
+    archs,
+    origins,
+  };
   if (date) out.date = date;
   return out;
 }
@@ -113,7 +133,9 @@ function open(dirOverride?: string, sourceDir = embeddedDir()): Loaded {
       loaded = { summary, archs: null, dir };
       memo.set(key, loaded);
       return loaded;
-    } catch { /* damaged: parse again */ }
+    } catch {
+      /* damaged: parse again */
+    }
   }
   const parsed = parseEmbedded(files, texts);
   const summary: EmbeddedSummary = {
@@ -128,7 +150,9 @@ function open(dirOverride?: string, sourceDir = embeddedDir()): Loaded {
     writeArchDir(dir, parsed.archs);
     writeFileAtomic(summaryPath, JSON.stringify(summary, null, 1), { mkdir: true });
     written = dir;
-  } catch { /* read-only cache: keep the parsed forms in memory */ }
+  } catch {
+    /* read-only cache: keep the parsed forms in memory */
+  }
   loaded = { summary, archs: parsed.archs, dir: written };
   memo.set(key, loaded);
   return loaded;

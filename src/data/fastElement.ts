@@ -18,11 +18,17 @@ function decode(s: string): string | null {
   if (BARE_AMP.test(s)) return null; // not well-formed: fast-xml-parser's validator says where
   let bad = false;
   const out = s.replace(/&(#x[0-9a-fA-F]+|#\d+|\w+);?/g, (m, e: string) => {
-    if (!m.endsWith(';')) { bad = true; return m; }
+    if (!m.endsWith(';')) {
+      bad = true;
+      return m;
+    }
     if (e[0] === '#') {
       const cp = e[1] === 'x' ? parseInt(e.slice(2), 16) : Number(e.slice(1));
       // a reference to no character (beyond U+10FFFF, a surrogate, NUL) is not well-formed XML
-      if (!Number.isInteger(cp) || cp < 1 || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) { bad = true; return m; }
+      if (!Number.isInteger(cp) || cp < 1 || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) {
+        bad = true;
+        return m;
+      }
       return String.fromCodePoint(cp);
     }
     const v = ENT[e];
@@ -45,7 +51,10 @@ export function fastElement(xml: string, repeated: Set<string>): { name: string;
       let ws = true;
       for (let i = p; i < textEnd; i++) {
         const c = xml.charCodeAt(i);
-        if (c !== 32 && c !== 10 && c !== 13 && c !== 9) { ws = false; break; }
+        if (c !== 32 && c !== 10 && c !== 13 && c !== 9) {
+          ws = false;
+          break;
+        }
       }
       if (!ws) {
         const raw = xml.slice(p, textEnd);
@@ -90,7 +99,8 @@ export function fastElement(xml: string, repeated: Set<string>): { name: string;
         if (prev === undefined) parent.node[name!] = [node];
         else (prev as XmlNode[]).push(node);
       } else if (prev === undefined) parent.node[name!] = node;
-      else if (Array.isArray(prev)) prev.push(node); // (copying it each time would cost siblings²)
+      else if (Array.isArray(prev))
+        prev.push(node); // (copying it each time would cost siblings²)
       else parent.node[name!] = [prev, node];
     } else {
       root = { name: name!, node };

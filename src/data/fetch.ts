@@ -54,7 +54,11 @@ export function tempDownloadPath(root: string): string {
 /** Removes temporary files of fetches whose process is gone (killed before it could clean up). */
 export function removeStaleDownloads(root: string): void {
   let names: string[];
-  try { names = readdirSync(root); } catch { return; }
+  try {
+    names = readdirSync(root);
+  } catch {
+    return;
+  }
   for (const name of names) {
     const m = /^fetch-(\d+)-[a-z0-9]+\.part$/.exec(name);
     if (!m) continue;
@@ -65,7 +69,12 @@ export function removeStaleDownloads(root: string): void {
 }
 
 function alive(pid: number): boolean {
-  try { process.kill(pid, 0); return true; } catch (e) { return (e as NodeJS.ErrnoException).code === 'EPERM'; }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
@@ -73,10 +82,19 @@ const seconds = (s: number) => `${Number(s.toFixed(2))} s`;
 
 /** A failure of one transfer attempt: `retry` when another attempt may get further. */
 class AttemptError extends Error {
-  constructor(message: string, public readonly retry: boolean) { super(message); }
+  constructor(
+    message: string,
+    public readonly retry: boolean,
+  ) {
+    super(message);
+  }
 }
 
-interface Validators { etag?: string; lastModified?: string; ranges: boolean }
+interface Validators {
+  etag?: string;
+  lastModified?: string;
+  ranges: boolean;
+}
 
 interface Attempt {
   res: http.IncomingMessage;
@@ -91,13 +109,22 @@ interface Attempt {
 
 function connectWhy(e: NodeJS.ErrnoException): string {
   switch (e.code) {
-    case 'ECONNREFUSED': return 'connection refused';
-    case 'ENOTFOUND': return 'host not found (ENOTFOUND)';
-    case 'EAI_AGAIN': return 'name lookup failed (EAI_AGAIN)';
-    case 'ENETUNREACH': return 'network unreachable (ENETUNREACH)';
-    case 'EHOSTUNREACH': return 'host unreachable (EHOSTUNREACH)';
-    case 'ECONNRESET': return 'connection reset (ECONNRESET)';
-    default: return e.code ? `${e.message.replace(/\s+/g, ' ')}${e.message.includes(e.code) ? '' : ` (${e.code})`}` : e.message.replace(/\s+/g, ' ');
+    case 'ECONNREFUSED':
+      return 'connection refused';
+    case 'ENOTFOUND':
+      return 'host not found (ENOTFOUND)';
+    case 'EAI_AGAIN':
+      return 'name lookup failed (EAI_AGAIN)';
+    case 'ENETUNREACH':
+      return 'network unreachable (ENETUNREACH)';
+    case 'EHOSTUNREACH':
+      return 'host unreachable (EHOSTUNREACH)';
+    case 'ECONNRESET':
+      return 'connection reset (ECONNRESET)';
+    default:
+      return e.code
+        ? `${e.message.replace(/\s+/g, ' ')}${e.message.includes(e.code) ? '' : ` (${e.code})`}`
+        : e.message.replace(/\s+/g, ' ');
   }
 }
 
@@ -105,12 +132,23 @@ function connectWhy(e: NodeJS.ErrnoException): string {
  * Sends one GET and follows redirects (at most MAX_REDIRECTS, http and https only). Resolves with
  * the final response once its headers arrived; the stall watchdog stays armed for the body.
  */
-async function open(url: string, headers: Record<string, string>, opts: Required<Pick<DownloadOptions, 'connectTimeoutS' | 'stallTimeoutS'>>, shown: string): Promise<Attempt> {
+async function open(
+  url: string,
+  headers: Record<string, string>,
+  opts: Required<Pick<DownloadOptions, 'connectTimeoutS' | 'stallTimeoutS'>>,
+  shown: string,
+): Promise<Attempt> {
   let current: URL;
-  try { current = new URL(url); } catch { throw new UserError(`cannot download ${shown}: not a URL — give an http:// or https:// address`); }
+  try {
+    current = new URL(url);
+  } catch {
+    throw new UserError(`cannot download ${shown}: not a URL — give an http:// or https:// address`);
+  }
   for (let hop = 0; ; hop++) {
     if (current.protocol !== 'http:' && current.protocol !== 'https:') {
-      throw new UserError(`cannot download ${shown}: ${hop ? `redirected to ${current.href}, ` : ''}only http:// and https:// are supported — ${OFFLINE_HINT}`);
+      throw new UserError(
+        `cannot download ${shown}: ${hop ? `redirected to ${current.href}, ` : ''}only http:// and https:// are supported — ${OFFLINE_HINT}`,
+      );
     }
     const a = await request(current, headers, opts, shown);
     const { statusCode = 0 } = a.res;
@@ -118,8 +156,14 @@ async function open(url: string, headers: Record<string, string>, opts: Required
       const loc = a.res.headers.location;
       a.stop();
       a.req.destroy();
-      if (!loc) throw new UserError(`cannot download ${shown}: HTTP ${statusCode} without a Location — check the URL, or ${OFFLINE_HINT}`);
-      if (hop >= MAX_REDIRECTS) throw new UserError(`cannot download ${shown}: more than ${MAX_REDIRECTS} redirects — check the URL, or ${OFFLINE_HINT}`);
+      if (!loc)
+        throw new UserError(
+          `cannot download ${shown}: HTTP ${statusCode} without a Location — check the URL, or ${OFFLINE_HINT}`,
+        );
+      if (hop >= MAX_REDIRECTS)
+        throw new UserError(
+          `cannot download ${shown}: more than ${MAX_REDIRECTS} redirects — check the URL, or ${OFFLINE_HINT}`,
+        );
       current = new URL(loc, current);
       continue;
     }
@@ -127,21 +171,36 @@ async function open(url: string, headers: Record<string, string>, opts: Required
   }
 }
 
-function request(url: URL, headers: Record<string, string>, opts: Required<Pick<DownloadOptions, 'connectTimeoutS' | 'stallTimeoutS'>>, shown: string): Promise<Attempt> {
+function request(
+  url: URL,
+  headers: Record<string, string>,
+  opts: Required<Pick<DownloadOptions, 'connectTimeoutS' | 'stallTimeoutS'>>,
+  shown: string,
+): Promise<Attempt> {
   return new Promise((resolve, reject) => {
     const mod = url.protocol === 'https:' ? https : http;
     let stalled = false;
     let timer: NodeJS.Timeout | undefined;
     let phase: 'connect' | 'stall' | 'off' = 'connect';
-    const clear = () => { if (timer) clearTimeout(timer); timer = undefined; };
-    const stop = () => { phase = 'off'; clear(); };
+    const clear = () => {
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+    };
+    const stop = () => {
+      phase = 'off';
+      clear();
+    };
     const arm = () => {
       clear();
       if (phase === 'off') return;
       const s = phase === 'connect' ? opts.connectTimeoutS : opts.stallTimeoutS;
       timer = setTimeout(() => {
         if (phase === 'connect') {
-          req.destroy(new UserError(`cannot download ${shown}: no connection within ${seconds(s)} (${url.host}) — ${OFFLINE_HINT}`));
+          req.destroy(
+            new UserError(
+              `cannot download ${shown}: no connection within ${seconds(s)} (${url.host}) — ${OFFLINE_HINT}`,
+            ),
+          );
         } else {
           stalled = true;
           req.destroy(new AttemptError(`no data for ${seconds(s)}`, true));
@@ -152,13 +211,22 @@ function request(url: URL, headers: Record<string, string>, opts: Required<Pick<
     const req = mod.get(url, { headers, agent: false });
     arm();
     req.on('socket', (sock) => {
-      const connected = () => { phase = 'stall'; arm(); };
-      if (!sock.connecting) { connected(); return; }
+      const connected = () => {
+        phase = 'stall';
+        arm();
+      };
+      if (!sock.connecting) {
+        connected();
+        return;
+      }
       sock.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', connected);
     });
     req.on('error', (e: NodeJS.ErrnoException) => {
       stop();
-      if (e instanceof UserError || e instanceof AttemptError) { reject(e); return; }
+      if (e instanceof UserError || e instanceof AttemptError) {
+        reject(e);
+        return;
+      }
       reject(new UserError(`cannot download ${shown}: ${connectWhy(e)} — ${OFFLINE_HINT}`));
     });
     req.on('response', (res) => {
@@ -190,7 +258,10 @@ export async function downloadFile(url: string, file: string, opts: DownloadOpti
   };
   const totalS = opts.totalTimeoutS ?? DEFAULT_TOTAL_TIMEOUT_S;
   const deadline = Date.now() + totalS * 1000;
-  const tooLong = () => new UserError(`cannot download ${url}: it took longer than ${seconds(totalS)} in all — try again later, or ${OFFLINE_HINT}`);
+  const tooLong = () =>
+    new UserError(
+      `cannot download ${url}: it took longer than ${seconds(totalS)} in all — try again later, or ${OFFLINE_HINT}`,
+    );
   const base = { 'accept-encoding': 'identity', 'user-agent': 'uopscope (data fetch)' };
   let size = 0;
   let total: number | null = null;
@@ -202,7 +273,10 @@ export async function downloadFile(url: string, file: string, opts: DownloadOpti
     const resume = size > 0 && v !== null && v.ranges && (v.etag ?? v.lastModified) !== undefined;
     if (size > 0 && !resume) size = 0;
     const headers: Record<string, string> = { ...base };
-    if (resume) { headers.range = `bytes=${size}-`; headers['if-range'] = (v!.etag ?? v!.lastModified)!; }
+    if (resume) {
+      headers.range = `bytes=${size}-`;
+      headers['if-range'] = (v!.etag ?? v!.lastModified)!;
+    }
     let before = size;
     let a: Attempt | undefined;
     // the file is measured only once its stream has closed: a write in flight when the connection
@@ -218,7 +292,11 @@ export async function downloadFile(url: string, file: string, opts: DownloadOpti
       let append = false;
       if (status === 206 && resume) {
         const m = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(String(cur.res.headers['content-range'] ?? ''));
-        if (!m || Number(m[1]) !== size) throw new AttemptError(`the server resumed at the wrong place (Content-Range ${cur.res.headers['content-range'] ?? 'missing'})`, false);
+        if (!m || Number(m[1]) !== size)
+          throw new AttemptError(
+            `the server resumed at the wrong place (Content-Range ${cur.res.headers['content-range'] ?? 'missing'})`,
+            false,
+          );
         if (m[3] !== '*') total = Number(m[3]);
         append = true;
         resumed++;
@@ -234,20 +312,46 @@ export async function downloadFile(url: string, file: string, opts: DownloadOpti
       } else {
         cur.stop();
         cur.req.destroy();
-        const hint = status === 404 || status === 410 ? 'check the URL, or ' : status >= 500 ? 'try again later, or ' : '';
-        throw new UserError(`cannot download ${url}: HTTP ${status}${cur.res.statusMessage ? ` ${cur.res.statusMessage}` : ''} — ${hint}${OFFLINE_HINT}`);
+        const hint =
+          status === 404 || status === 410 ? 'check the URL, or ' : status >= 500 ? 'try again later, or ' : '';
+        throw new UserError(
+          `cannot download ${url}: HTTP ${status}${cur.res.statusMessage ? ` ${cur.res.statusMessage}` : ''} — ${hint}${OFFLINE_HINT}`,
+        );
       }
       const enc = cur.res.headers['content-encoding'];
-      if (enc && enc !== 'identity') throw new UserError(`cannot download ${url}: the server sent it ${enc}-encoded although uopscope asked for the plain file — ${OFFLINE_HINT}`);
-      if (total !== null && total > MAX_BYTES) throw new UserError(`cannot download ${url}: it is ${mb(total)}, larger than any uops.info file (limit ${mb(MAX_BYTES)}) — check the URL`);
+      if (enc && enc !== 'identity')
+        throw new UserError(
+          `cannot download ${url}: the server sent it ${enc}-encoded although uopscope asked for the plain file — ${OFFLINE_HINT}`,
+        );
+      if (total !== null && total > MAX_BYTES)
+        throw new UserError(
+          `cannot download ${url}: it is ${mb(total)}, larger than any uops.info file (limit ${mb(MAX_BYTES)}) — check the URL`,
+        );
       let got = size;
       const count = new Transform({
         transform(chunk: Buffer, _enc, cb) {
           cur.touch();
-          if (Date.now() > deadline) { cb(tooLong()); return; }
+          if (Date.now() > deadline) {
+            cb(tooLong());
+            return;
+          }
           got += chunk.length;
-          if (got > MAX_BYTES) { cb(new UserError(`cannot download ${url}: more than ${mb(MAX_BYTES)} arrived, larger than any uops.info file — check the URL`)); return; }
-          if (total !== null && got > total) { cb(new UserError(`cannot download ${url}: the server sent more than the ${total} bytes it announced — try again later, or ${OFFLINE_HINT}`)); return; }
+          if (got > MAX_BYTES) {
+            cb(
+              new UserError(
+                `cannot download ${url}: more than ${mb(MAX_BYTES)} arrived, larger than any uops.info file — check the URL`,
+              ),
+            );
+            return;
+          }
+          if (total !== null && got > total) {
+            cb(
+              new UserError(
+                `cannot download ${url}: the server sent more than the ${total} bytes it announced — try again later, or ${OFFLINE_HINT}`,
+              ),
+            );
+            return;
+          }
           opts.onProgress?.(got, total);
           cb(null, chunk);
         },
@@ -261,8 +365,16 @@ export async function downloadFile(url: string, file: string, opts: DownloadOpti
         if (e instanceof UserError) throw e;
         if (cur.stalled()) throw new AttemptError(`no data for ${seconds(t.stallTimeoutS)}`, true);
         const code = (e as NodeJS.ErrnoException).code;
-        if (code && /^E(NOSPC|DQUOT|ACCES|PERM|ROFS|IO)$/.test(code)) throw new UserError(`cannot write the download into ${file}: ${code} — free some space or set UOPSCOPE_CACHE_DIR to a writable directory`);
-        throw new AttemptError(code === 'ECONNRESET' || (e as Error).message === 'aborted' ? 'the connection closed before the end' : connectWhy(e as NodeJS.ErrnoException), true);
+        if (code && /^E(NOSPC|DQUOT|ACCES|PERM|ROFS|IO)$/.test(code))
+          throw new UserError(
+            `cannot write the download into ${file}: ${code} — free some space or set UOPSCOPE_CACHE_DIR to a writable directory`,
+          );
+        throw new AttemptError(
+          code === 'ECONNRESET' || (e as Error).message === 'aborted'
+            ? 'the connection closed before the end'
+            : connectWhy(e as NodeJS.ErrnoException),
+          true,
+        );
       } finally {
         cur.stop();
       }
@@ -281,10 +393,16 @@ export async function downloadFile(url: string, file: string, opts: DownloadOpti
       const canResume = size > 0 && v !== null && v.ranges && (v.etag ?? v.lastModified) !== undefined;
       const where = `at ${mb(size)}${total !== null ? ` of ${mb(total)}` : ''}`;
       if (e.retry && attempt < MAX_ATTEMPTS && progressed && canResume) continue;
-      if (attempt < MAX_ATTEMPTS && !restarted) { restarted = true; size = 0; continue; }
+      if (attempt < MAX_ATTEMPTS && !restarted) {
+        restarted = true;
+        size = 0;
+        continue;
+      }
       const tries = attempt > 1 ? `, ${attempt} attempts` : '';
       const what = e.message.startsWith('no data') ? 'stalled' : 'broke off';
-      throw new UserError(`download of ${url} ${what} ${where} (${e.message}${tries}) — try again later, or ${OFFLINE_HINT}`);
+      throw new UserError(
+        `download of ${url} ${what} ${where} (${e.message}${tries}) — try again later, or ${OFFLINE_HINT}`,
+      );
     }
   }
 }
@@ -294,13 +412,21 @@ function settled(stream: NodeJS.WritableStream): Promise<void> {
   return new Promise<void>((ok) => {
     const t = setTimeout(ok, 10_000);
     t.unref();
-    stream.once('close', () => { clearTimeout(t); ok(); });
+    stream.once('close', () => {
+      clearTimeout(t);
+      ok();
+    });
   });
 }
 
 /** How the head of a downloaded file reads, for the sanity check's message. */
 function snippet(s: string): string {
-  const t = s.replace(/\s+/g, ' ').trim().slice(0, 40).trimEnd().replace(/[^\x20-\x7e]/g, '?');
+  const t = s
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 40)
+    .trimEnd()
+    .replace(/[^\x20-\x7e]/g, '?');
   return t ? `'${t}${s.trim().length > 40 ? '…' : ''}'` : 'nothing';
 }
 
@@ -323,12 +449,18 @@ export function checkDownloadedXml(file: string, url: string): void {
   } finally {
     closeSync(fd);
   }
-  const refuse = (why: string) => new UserError(`what arrived from ${url} is not uops.info's instructions.xml (${why}) — check the URL, or ${OFFLINE_HINT}`);
+  const refuse = (why: string) =>
+    new UserError(
+      `what arrived from ${url} is not uops.info's instructions.xml (${why}) — check the URL, or ${OFFLINE_HINT}`,
+    );
   // after a byte-order mark, the XML declaration, comments and white space comes the root element
   let rest = head.replace(/^\uFEFF/, '');
   for (;;) {
     const before = rest;
-    rest = rest.replace(/^\s+/, '').replace(/^<\?xml[^>]*\?>/, '').replace(/^<!--[\s\S]*?-->/, '');
+    rest = rest
+      .replace(/^\s+/, '')
+      .replace(/^<\?xml[^>]*\?>/, '')
+      .replace(/^<!--[\s\S]*?-->/, '');
     if (rest === before) break;
   }
   if (!/^<root[\s>]/.test(rest)) throw refuse(`it starts with ${snippet(rest)}, not <root`);

@@ -2,7 +2,10 @@ import type { ArchForm, DataSource } from './types.js';
 
 /** Identity of a form inside one architecture: its string plus distinguishing attributes. */
 export function formKey(f: Pick<ArchForm, 'string' | 'attributes'>): string {
-  const attrs = Object.keys(f.attributes).sort().map((k) => `${k}=${f.attributes[k]}`).join(',');
+  const attrs = Object.keys(f.attributes)
+    .sort()
+    .map((k) => `${k}=${f.attributes[k]}`)
+    .join(',');
   return attrs ? `${f.string}|${attrs}` : f.string;
 }
 
@@ -26,19 +29,37 @@ export function dedupe(forms: ArchForm[]): ArchForm[] {
 
 /** Combines the lists of a core and the cores it inherits from (in `chain` order): its own forms
  *  first, then each ancestor's missing ones; null when no list has forms. */
-export function combineChain(lists: (ArchForm[] | null)[], chain: readonly string[], base: Omit<DataSource, 'forms'>): { source: DataSource; forms: ArchForm[] } | null {
+export function combineChain(
+  lists: (ArchForm[] | null)[],
+  chain: readonly string[],
+  base: Omit<DataSource, 'forms'>,
+): { source: DataSource; forms: ArchForm[] } | null {
   let forms: ArchForm[] | null = null;
   let inheritedFrom: string | undefined;
   let inherited = 0;
   lists.forEach((list, i) => {
     if (!list) return;
-    if (!forms) { forms = list; if (i > 0) { inheritedFrom = chain[i]; inherited = list.length; } return; }
+    if (!forms) {
+      forms = list;
+      if (i > 0) {
+        inheritedFrom = chain[i];
+        inherited = list.length;
+      }
+      return;
+    }
     const r = mergeInherited(forms, list);
-    if (r.inherited) { forms = r.forms; inheritedFrom ??= chain[i]; inherited += r.inherited; }
+    if (r.inherited) {
+      forms = r.forms;
+      inheritedFrom ??= chain[i];
+      inherited += r.inherited;
+    }
   });
   if (!forms) return null;
   const source: DataSource = { ...base, forms: (forms as ArchForm[]).length };
-  if (inheritedFrom) { source.inheritedFrom = inheritedFrom; source.inheritedForms = inherited; }
+  if (inheritedFrom) {
+    source.inheritedFrom = inheritedFrom;
+    source.inheritedForms = inherited;
+  }
   return { source, forms };
 }
 

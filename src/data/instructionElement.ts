@@ -14,18 +14,41 @@ export interface XmlNode {
 }
 
 /** Elements that repeat inside an instruction and so are always arrays. */
-export const REPEATED = new Set(['operand', 'architecture', 'measurement', 'latency', 'IACA', 'instruction', 'extension']);
+export const REPEATED = new Set([
+  'operand',
+  'architecture',
+  'measurement',
+  'latency',
+  'IACA',
+  'instruction',
+  'extension',
+]);
 
 /** Instruction attributes that distinguish otherwise equal forms (kept on the form). */
-export const DISTINGUISHING = ['agen', 'bcast', 'eosz', 'high8', 'immzero', 'mask', 'rep', 'rm', 'sae', 'zeroing', 'locked',
+export const DISTINGUISHING = [
+  'agen',
+  'bcast',
+  'eosz',
+  'high8',
+  'immzero',
+  'mask',
+  'rep',
+  'rm',
+  'sae',
+  'zeroing',
+  'locked',
   // not in uops.info's file: uopscope's embedded files name each form's source with it
   // ('thesis §2.1', 'uops.info page DIV_R64'), and the resolver reports thesis forms as such
-  'source'];
+  'source',
+];
 
 /** A problem with one value: the caller adds where it is. */
 export class ElementError extends Error {}
 
-interface Bound { max: number; integer?: boolean }
+interface Bound {
+  max: number;
+  integer?: boolean;
+}
 
 /** A figure of the file: a finite number in 0..max (a whole number when `integer`), else an
  *  ElementError naming it. No figure is narrowed later without being inside these bounds. */
@@ -34,8 +57,10 @@ function num(v: string | undefined, what: string, bound: Bound): number | undefi
   const n = Number(v);
   if (!Number.isFinite(n)) throw new ElementError(`${what}="${printable(v, 30)}" is not a number`);
   if (n < 0) throw new ElementError(`${what}="${printable(v, 30)}" is negative`);
-  if (bound.integer && !Number.isInteger(n)) throw new ElementError(`${what}="${printable(v, 30)}" is not a whole number`);
-  if (n > bound.max) throw new ElementError(`${what}="${printable(v, 30)}" is above ${bound.max}, more than any core needs`);
+  if (bound.integer && !Number.isInteger(n))
+    throw new ElementError(`${what}="${printable(v, 30)}" is not a whole number`);
+  if (n > bound.max)
+    throw new ElementError(`${what}="${printable(v, 30)}" is above ${bound.max}, more than any core needs`);
   return n;
 }
 
@@ -60,7 +85,10 @@ function ports(v: string | undefined, what: string): PortGroup[] {
   for (const g of p) {
     total += g.count;
   }
-  if (total > MAX_UOPS) throw new ElementError(`${what}="${printable(v ?? '', 30)}" counts ${total} µops, above ${MAX_UOPS}, more than any core needs`);
+  if (total > MAX_UOPS)
+    throw new ElementError(
+      `${what}="${printable(v ?? '', 30)}" counts ${total} µops, above ${MAX_UOPS}, more than any core needs`,
+    );
   return p;
 }
 
@@ -70,8 +98,13 @@ const LAT_RE = /^(min_|max_)?cycles(_addr_index|_addr|_mem)?(_same_reg)?$/;
 
 type LatField = 'cycles' | 'cyclesSameReg' | 'cyclesAddr' | 'cyclesAddrIndex' | 'cyclesMem' | 'minCycles' | 'maxCycles';
 const FIELD: Record<string, LatField | undefined> = {
-  cycles: 'cycles', cycles_same_reg: 'cyclesSameReg', cycles_addr: 'cyclesAddr', cycles_addr_index: 'cyclesAddrIndex',
-  cycles_mem: 'cyclesMem', min_cycles: 'minCycles', max_cycles: 'maxCycles',
+  cycles: 'cycles',
+  cycles_same_reg: 'cyclesSameReg',
+  cycles_addr: 'cyclesAddr',
+  cycles_addr_index: 'cyclesAddrIndex',
+  cycles_mem: 'cyclesMem',
+  min_cycles: 'minCycles',
+  max_cycles: 'maxCycles',
 };
 
 function latency(node: XmlNode): LatencyEntry {
@@ -102,7 +135,10 @@ function latency(node: XmlNode): LatencyEntry {
     const v = num(value, name, CYCLES);
     if (v === undefined) continue;
     const [, minmax, kind, same] = m;
-    if (same) { put('cyclesSameReg', v); continue; }
+    if (same) {
+      put('cyclesSameReg', v);
+      continue;
+    }
     if (!kind) {
       if (minmax === 'min_') put('minCycles', v);
       else if (minmax === 'max_') put('maxCycles', v);
@@ -121,27 +157,39 @@ function measurement(node: XmlNode): Measurement {
     ports: ports(a.ports, 'ports'),
     latencies: children(node, 'latency').map(latency),
   };
-  const tpU = num(a.TP_unrolled, 'TP_unrolled', TP); if (tpU !== undefined) m.tpUnrolled = tpU;
-  const tpL = num(a.TP_loop, 'TP_loop', TP); if (tpL !== undefined) m.tpLoop = tpL;
-  const div = num(a.div_cycles, 'div_cycles', CYCLES); if (div !== undefined) m.divCycles = div;
+  const tpU = num(a.TP_unrolled, 'TP_unrolled', TP);
+  if (tpU !== undefined) m.tpUnrolled = tpU;
+  const tpL = num(a.TP_loop, 'TP_loop', TP);
+  if (tpL !== undefined) m.tpLoop = tpL;
+  const div = num(a.div_cycles, 'div_cycles', CYCLES);
+  if (div !== undefined) m.divCycles = div;
   if (a.uops_same_reg !== undefined || a.ports_same_reg !== undefined) {
     m.sameReg = {
       uops: num(a.uops_same_reg, 'uops_same_reg', UOPS) ?? m.uops,
-      ports: a.ports_same_reg !== undefined || a.uops_same_reg === '0' ? ports(a.ports_same_reg, 'ports_same_reg') : m.ports,
+      ports:
+        a.ports_same_reg !== undefined || a.uops_same_reg === '0' ? ports(a.ports_same_reg, 'ports_same_reg') : m.ports,
     };
-    const t = num(a.TP_unrolled_same_reg, 'TP_unrolled_same_reg', TP); if (t !== undefined) m.sameReg.tpUnrolled = t;
+    const t = num(a.TP_unrolled_same_reg, 'TP_unrolled_same_reg', TP);
+    if (t !== undefined) m.sameReg.tpUnrolled = t;
   }
   if (a.uops_indexed !== undefined || a.ports_indexed !== undefined) {
     m.indexed = {
       uops: num(a.uops_indexed, 'uops_indexed', UOPS) ?? m.uops,
-      ports: a.ports_indexed !== undefined || a.uops_indexed === '0' ? ports(a.ports_indexed, 'ports_indexed') : m.ports,
+      ports:
+        a.ports_indexed !== undefined || a.uops_indexed === '0' ? ports(a.ports_indexed, 'ports_indexed') : m.ports,
     };
-    const t = num(a.TP_unrolled_indexed, 'TP_unrolled_indexed', TP); if (t !== undefined) m.indexed.tpUnrolled = t;
+    const t = num(a.TP_unrolled_indexed, 'TP_unrolled_indexed', TP);
+    if (t !== undefined) m.indexed.tpUnrolled = t;
   }
-  const rs = num(a.uops_retire_slots, 'uops_retire_slots', UOPS); if (rs !== undefined) m.retireSlots = rs;
-  const mite = num(a.uops_MITE, 'uops_MITE', UOPS); if (mite !== undefined) m.uopsMite = mite;
+  const rs = num(a.uops_retire_slots, 'uops_retire_slots', UOPS);
+  if (rs !== undefined) m.retireSlots = rs;
+  const mite = num(a.uops_MITE, 'uops_MITE', UOPS);
+  if (mite !== undefined) m.uopsMite = mite;
   if (a.macro_fusible !== undefined && a.macro_fusible !== '') {
-    m.macroFusible = a.macro_fusible.split(';').map((s) => s.trim()).filter(Boolean);
+    m.macroFusible = a.macro_fusible
+      .split(';')
+      .map((s) => s.trim())
+      .filter(Boolean);
   }
   return m;
 }
@@ -157,10 +205,14 @@ function operand(node: XmlNode): DataOperand {
     write: a.w === '1',
     suppressed: a.suppressed === '1',
   };
-  const width = num(a.width, 'width', OPERAND); if (width !== undefined) op.width = width;
+  const width = num(a.width, 'width', OPERAND);
+  if (width !== undefined) op.width = width;
   const text = node['#text'];
   if (op.type === 'reg' && typeof text === 'string' && text.trim() !== '') {
-    op.registers = text.split(',').map((r) => r.trim().toUpperCase()).filter(Boolean);
+    op.registers = text
+      .split(',')
+      .map((r) => r.trim().toUpperCase())
+      .filter(Boolean);
   }
   if (op.type === 'flags') {
     const flags: Record<string, string> = {};
@@ -192,7 +244,9 @@ export function instructionForm(node: XmlNode, wanted?: Set<string>, seen?: Set<
   for (const arch of children(node, 'architecture')) {
     const name = arch.$?.name?.toUpperCase();
     if (name !== undefined && !isArchName(name)) {
-      throw new ElementError(`<architecture name="${printable(arch.$!.name!, 40)}"> is not an architecture name (letters, digits, + - _; at most 16 characters)`);
+      throw new ElementError(
+        `<architecture name="${printable(arch.$!.name!, 40)}"> is not an architecture name (letters, digits, + - _; at most 16 characters)`,
+      );
     }
     if (name && seen) seen.add(name);
     if (!name || (wanted && !wanted.has(name))) continue;
@@ -201,7 +255,8 @@ export function instructionForm(node: XmlNode, wanted?: Set<string>, seen?: Set<
     try {
       form.arch[name] = measurement(ms[0]!);
     } catch (e) {
-      if (e instanceof ElementError) throw new ElementError(`${e.message} (form "${printable(form.string, 60)}", architecture ${name})`);
+      if (e instanceof ElementError)
+        throw new ElementError(`${e.message} (form "${printable(form.string, 60)}", architecture ${name})`);
       throw e;
     }
   }

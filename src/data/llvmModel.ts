@@ -47,7 +47,9 @@ export interface LlvmArchModel {
 
 type RawRec = [number, number, number, string, number, string, string, string];
 type Meta = { llvm: string; archs: Record<string, { cpu: string; file: string; forms: number; placeholders: number }> };
-interface Index extends Meta { keys: string[] }
+interface Index extends Meta {
+  keys: string[];
+}
 
 // index.json is read in two steps: its head (version, architectures) for every run, and the
 // 13,000 keys only when a lookup needs them (most runs find every form in uops.info's data).
@@ -94,13 +96,16 @@ function loadMeta(): { meta: Meta; text: string } {
 }
 
 /** A key's position in index.json's list (the position of its record in each core's `index`). */
-interface KeyPositions { get(key: string): number | undefined; has(key: string): boolean }
+interface KeyPositions {
+  get(key: string): number | undefined;
+  has(key: string): boolean;
+}
 
 function loadIndex(): { meta: Meta; pos: KeyPositions } {
   if (index) return index;
   const { meta, text } = loadMeta();
   const full = parseJson<Index>(join(llvmDir(), 'index.json'), text);
-  metaText = { meta, text: '' };   // the keys live on in pos
+  metaText = { meta, text: '' }; // the keys live on in pos
   return (index = { meta, pos: keyPositions(full.keys) });
 }
 
@@ -120,20 +125,33 @@ export function keyPositions(keys: readonly string[]): KeyPositions {
   };
   let map: Map<string, number> | null = null;
   const asMap = (): Map<string, number> => {
-    if (!map) { map = new Map(); keys.forEach((k, i) => { map!.set(k, i); }); }
+    if (!map) {
+      map = new Map();
+      keys.forEach((k, i) => {
+        map!.set(k, i);
+      });
+    }
     return map;
   };
   const find = (key: string): number | undefined => {
     if (map) return map.get(key);
     const want = codeOf(key);
     if (want === undefined) return asMap().get(key);
-    let lo = 0; let hi = keys.length;
-    let loCode = -1; let hiCode = Infinity;
+    let lo = 0;
+    let hi = keys.length;
+    let loCode = -1;
+    let hiCode = Infinity;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       const c = codeOf(keys[mid]!);
       if (c === undefined || c < loCode || c > hiCode) return asMap().get(key);
-      if (c < want) { lo = mid + 1; loCode = c; } else { hi = mid; hiCode = c; }
+      if (c < want) {
+        lo = mid + 1;
+        loCode = c;
+      } else {
+        hi = mid;
+        hiCode = c;
+      }
     }
     for (let i = lo; i < keys.length; i++) {
       const k = keys[i]!;
@@ -150,16 +168,29 @@ export function keyPositions(keys: readonly string[]): KeyPositions {
 /** Architectures with an LLVM-derived file, with their CPU and form counts. */
 export function llvmArchs(): Record<string, { cpu: string; forms: number; placeholders: number; llvm: string }> {
   const { meta } = loadMeta();
-  return Object.fromEntries(Object.entries(meta.archs).map(([a, v]) => [a, { cpu: v.cpu, forms: v.forms, placeholders: v.placeholders, llvm: meta.llvm }]));
+  return Object.fromEntries(
+    Object.entries(meta.archs).map(([a, v]) => [
+      a,
+      { cpu: v.cpu, forms: v.forms, placeholders: v.placeholders, llvm: meta.llvm },
+    ]),
+  );
 }
 
 const splitPairs = (s: string): [string, number][] =>
-  s ? s.split(',').map((p) => { const i = p.lastIndexOf(':'); return [p.slice(0, i), Number(p.slice(i + 1))] as [string, number]; }) : [];
+  s
+    ? s.split(',').map((p) => {
+        const i = p.lastIndexOf(':');
+        return [p.slice(0, i), Number(p.slice(i + 1))] as [string, number];
+      })
+    : [];
 
 /** The keys to try for a decoded instruction, most specific first. `hasKey` tells whether a key
  *  exists at all: an instruction with a memory operand whose Code has no separate memory
  *  instance (string instructions: the memory operands are implicit) uses the plain key. */
-export function llvmKeys(d: Pick<DecodedInstruction, 'code' | 'memory' | 'sameReg' | 'masking' | 'broadcast'>, hasKey: (k: string) => boolean): string[] {
+export function llvmKeys(
+  d: Pick<DecodedInstruction, 'code' | 'memory' | 'sameReg' | 'masking' | 'broadcast'>,
+  hasKey: (k: string) => boolean,
+): string[] {
   if (!d.code) return [];
   const base = d.memory && hasKey(`${d.code}:m`) ? `${d.code}:m` : d.code;
   const out: string[] = [];
@@ -177,7 +208,10 @@ export function loadLlvmModel(arch: string): LlvmArchModel | null {
   if (hit !== undefined) return hit;
   const { meta } = loadMeta();
   const entry = meta.archs[arch];
-  if (!entry) { models.set(arch, null); return null; }
+  if (!entry) {
+    models.set(arch, null);
+    return null;
+  }
   // the keys and this core's records are read at the first lookup
   let file: { cpu: string; records: RawRec[]; index: number[] } | null = null;
   let pos: KeyPositions | null = null;
@@ -193,17 +227,30 @@ export function loadLlvmModel(arch: string): LlvmArchModel | null {
     if (!r) {
       const raw = file.records[ri]!;
       const ports = parsePorts(raw[3]);
-      if (!ports) throw new UserError(`the LLVM-derived data for ${arch} has a bad port string '${raw[3]}' — reinstall uopscope`);
+      if (!ports)
+        throw new UserError(`the LLVM-derived data for ${arch} has a bad port string '${raw[3]}' — reinstall uopscope`);
       r = {
-        key, uops: raw[0], latency: raw[1], rthroughput: raw[2], ports, portString: raw[3], divCycles: raw[4],
-        defs: splitPairs(raw[5]), readAdvance: splitPairs(raw[6]), placeholder: raw[7] === 'P',
+        key,
+        uops: raw[0],
+        latency: raw[1],
+        rthroughput: raw[2],
+        ports,
+        portString: raw[3],
+        divCycles: raw[4],
+        defs: splitPairs(raw[5]),
+        readAdvance: splitPairs(raw[6]),
+        placeholder: raw[7] === 'P',
       };
       decoded.set(ri, r);
     }
     return r.key === key ? r : { ...r, key };
   };
   const model: LlvmArchModel = {
-    arch, cpu: entry.cpu, llvm: meta.llvm, forms: entry.forms, placeholders: entry.placeholders,
+    arch,
+    cpu: entry.cpu,
+    llvm: meta.llvm,
+    forms: entry.forms,
+    placeholders: entry.placeholders,
     lookup(d) {
       pos ??= loadIndex().pos;
       const known = pos;

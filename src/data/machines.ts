@@ -40,15 +40,25 @@ const isUnroll = (x: unknown) => isObj(x) && Object.entries(x).every(([k, n]) =>
 /** The sections and their figures: value check, may be null (no citable figure). */
 const SECTIONS: Record<string, Record<string, [(x: unknown) => boolean, boolean]>> = {
   frontEnd: {
-    dsbWidth: [isCount, true], decoders: [isCount, true], fetchBytes: [isCount, true], lsd: [isBool, true],
-    idqSize: [isCount, true], lsdUnrolling: [isUnroll, true], jccErratum: [isBool, false],
-    both32ByteBlocksMustBeCacheable: [isBool, true], macroFusibleOnLastDecoder: [isBool, true],
+    dsbWidth: [isCount, true],
+    decoders: [isCount, true],
+    fetchBytes: [isCount, true],
+    lsd: [isBool, true],
+    idqSize: [isCount, true],
+    lsdUnrolling: [isUnroll, true],
+    jccErratum: [isBool, false],
+    both32ByteBlocksMustBeCacheable: [isBool, true],
+    macroFusibleOnLastDecoder: [isBool, true],
   },
   fusion: {
     macro: [(x) => x === 'nhm' || x === 'snb' || x === 'icl', true],
     unlamination: [(x) => x === 'snb' || x === 'hsw', true],
   },
-  rename: { zeroIdiomsNoPort: [isBool, false], gprMoveElimination: [isBool, false], vecMoveElimination: [isBool, false] },
+  rename: {
+    zeroIdiomsNoPort: [isBool, false],
+    gprMoveElimination: [isBool, false],
+    vecMoveElimination: [isBool, false],
+  },
 };
 
 /** Fields of a section that are not cited figures. */
@@ -62,14 +72,29 @@ function identityProblems(id: unknown): string[] {
   if (id === undefined) return [];
   if (!isObj(id)) return ['identity'];
   const bad: string[] = [];
-  const sigOk = (s: unknown) => isObj(s) && typeof s.vendor === 'string' && Number.isInteger(s.family) && isNums(s.models) && s.models.length > 0
-    && (s.steppings === undefined || (isNums(s.steppings) && s.steppings.length === 2 && s.steppings[0]! <= s.steppings[1]!))
-    && (s.note === undefined || typeof s.note === 'string');
+  const sigOk = (s: unknown) =>
+    isObj(s) &&
+    typeof s.vendor === 'string' &&
+    Number.isInteger(s.family) &&
+    isNums(s.models) &&
+    s.models.length > 0 &&
+    (s.steppings === undefined ||
+      (isNums(s.steppings) && s.steppings.length === 2 && s.steppings[0]! <= s.steppings[1]!)) &&
+    (s.note === undefined || typeof s.note === 'string');
   if (!Array.isArray(id.cpuid) || !id.cpuid.every(sigOk)) bad.push('identity.cpuid');
-  if (id.flags !== undefined && !(Array.isArray(id.flags) && id.flags.every((f) => typeof f === 'string' && /^[a-z0-9_]+$/.test(f)))) bad.push('identity.flags');
+  if (
+    id.flags !== undefined &&
+    !(Array.isArray(id.flags) && id.flags.every((f) => typeof f === 'string' && /^[a-z0-9_]+$/.test(f)))
+  )
+    bad.push('identity.flags');
   if (id.l2KiB !== undefined && !(isNums(id.l2KiB) && id.l2KiB.length > 0)) bad.push('identity.l2KiB');
-  if (id.llvmCpu !== undefined && !(typeof id.llvmCpu === 'string' && COMPILER_NAME.test(id.llvmCpu))) bad.push('identity.llvmCpu');
-  if (!Array.isArray(id.compilerNames) || !id.compilerNames.every((n) => typeof n === 'string' && COMPILER_NAME.test(n))) bad.push('identity.compilerNames');
+  if (id.llvmCpu !== undefined && !(typeof id.llvmCpu === 'string' && COMPILER_NAME.test(id.llvmCpu)))
+    bad.push('identity.llvmCpu');
+  if (
+    !Array.isArray(id.compilerNames) ||
+    !id.compilerNames.every((n) => typeof n === 'string' && COMPILER_NAME.test(n))
+  )
+    bad.push('identity.compilerNames');
   if (typeof id.source !== 'string' || !id.source) bad.push('identity.source');
   return bad;
 }
@@ -78,7 +103,8 @@ function identityProblems(id: unknown): string[] {
 export function validateMachine(m: Partial<MachineModel>): string[] {
   const bad: string[] = [];
   if (typeof m.arch !== 'string' || parseArchName(m.arch) !== m.arch) bad.push('arch');
-  if (m.inheritsDataFrom !== undefined && parseArchName(m.inheritsDataFrom) !== m.inheritsDataFrom) bad.push('inheritsDataFrom');
+  if (m.inheritsDataFrom !== undefined && parseArchName(m.inheritsDataFrom) !== m.inheritsDataFrom)
+    bad.push('inheritsDataFrom');
   if (m.inherits !== undefined && parseArchName(m.inherits) !== m.inherits) bad.push('inherits');
   if (typeof m.name !== 'string' || !m.name) bad.push('name');
   if (!isNums(m.ports) || m.ports.length === 0) bad.push('ports');
@@ -93,19 +119,34 @@ export function validateMachine(m: Partial<MachineModel>): string[] {
   for (const [section, figures] of Object.entries(SECTIONS)) {
     const v = (m as Record<string, unknown>)[section];
     if (v === undefined) continue;
-    if (!isObj(v)) { bad.push(section); continue; }
-    for (const [k, [ok, nullable]] of Object.entries(figures)) if (!citedOk(v[k], ok, nullable)) bad.push(`${section}.${k}`);
+    if (!isObj(v)) {
+      bad.push(section);
+      continue;
+    }
+    for (const [k, [ok, nullable]] of Object.entries(figures))
+      if (!citedOk(v[k], ok, nullable)) bad.push(`${section}.${k}`);
     const plain = PLAIN[section] ?? {};
-    for (const [k, ok] of Object.entries(plain)) if (v[k] !== undefined && v[k] !== null && !ok(v[k])) bad.push(`${section}.${k}`);
+    for (const [k, ok] of Object.entries(plain))
+      if (v[k] !== undefined && v[k] !== null && !ok(v[k])) bad.push(`${section}.${k}`);
     for (const k of Object.keys(v)) if (!(k in figures) && !(k in plain)) bad.push(`${section}.${k} (unknown field)`);
   }
   const mem = m.memory as unknown;
   if (mem !== undefined) {
     const ports = m.ports ?? [];
     const inPorts = (x: unknown) => isNums(x) && x.length > 0 && x.every((p) => ports.includes(p));
-    if (!isObj(mem) || !inPorts(mem.load) || !inPorts(mem.storeAddress) || !inPorts(mem.storeData)
-      || !(mem.simpleStoreAddressPort === null || (Number.isInteger(mem.simpleStoreAddressPort) && ports.includes(mem.simpleStoreAddressPort as number)))
-      || typeof mem.source !== 'string' || !mem.source) bad.push('memory');
+    if (
+      !isObj(mem) ||
+      !inPorts(mem.load) ||
+      !inPorts(mem.storeAddress) ||
+      !inPorts(mem.storeData) ||
+      !(
+        mem.simpleStoreAddressPort === null ||
+        (Number.isInteger(mem.simpleStoreAddressPort) && ports.includes(mem.simpleStoreAddressPort as number))
+      ) ||
+      typeof mem.source !== 'string' ||
+      !mem.source
+    )
+      bad.push('memory');
   }
   return bad;
 }
@@ -134,7 +175,9 @@ function expandSources(m: Record<string, unknown>, where: string): void {
     try {
       return expandSource(text, extra);
     } catch (e) {
-      throw new UserError(`machine model ${where}: ${field}: ${(e as Error).message} (see src/data/citations.ts, or add it to the file's "citations") — fix the file`);
+      throw new UserError(
+        `machine model ${where}: ${field}: ${(e as Error).message} (see src/data/citations.ts, or add it to the file's "citations") — fix the file`,
+      );
     }
   };
   for (const section of [...Object.keys(SECTIONS), 'memory', 'identity']) {
@@ -149,25 +192,39 @@ function expandSources(m: Record<string, unknown>, where: string): void {
   }
 }
 
-interface Loaded { key: string; map: Map<string, MachineModel> }
+interface Loaded {
+  key: string;
+  map: Map<string, MachineModel>;
+}
 let loaded: Loaded | undefined;
 
 function readRaw(dirs: string[]): Map<string, { raw: Record<string, unknown>; path: string }> {
   const raws = new Map<string, { raw: Record<string, unknown>; path: string }>();
   for (const dir of dirs) {
-    for (const f of existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith('.json')).sort() : []) {
+    for (const f of existsSync(dir)
+      ? readdirSync(dir)
+          .filter((n) => n.endsWith('.json'))
+          .sort()
+      : []) {
       const path = join(dir, f);
       let raw: unknown;
       try {
         raw = JSON.parse(readFileSync(path, 'utf8'));
       } catch (e) {
-        throw new UserError(`machine model ${path} is not valid JSON (${(e as Error).message}) — fix or remove the file`);
+        throw new UserError(
+          `machine model ${path} is not valid JSON (${(e as Error).message}) — fix or remove the file`,
+        );
       }
       if (!isObj(raw) || typeof raw.arch !== 'string' || parseArchName(raw.arch) !== raw.arch) {
-        throw new UserError(`machine model ${path} has no valid "arch" (upper-case letters, digits, + - _) — fix the file`);
+        throw new UserError(
+          `machine model ${path} has no valid "arch" (upper-case letters, digits, + - _) — fix the file`,
+        );
       }
       const before = raws.get(raw.arch);
-      if (before) throw new UserError(`machine model ${path} names core ${raw.arch}, as ${before.path} does — remove one of them`);
+      if (before)
+        throw new UserError(
+          `machine model ${path} names core ${raw.arch}, as ${before.path} does — remove one of them`,
+        );
       raws.set(raw.arch, { raw, path });
     }
   }
@@ -187,8 +244,14 @@ function loadAll(): Map<string, MachineModel> {
     let rec = raw;
     if (raw.inherits !== undefined) {
       const parent = String(raw.inherits);
-      if (!raws.has(parent)) throw new UserError(`machine model ${path} inherits from unknown core '${printable(parent, 20)}' — fix the file`);
-      if (seen.includes(parent)) throw new UserError(`machine model ${path}: "inherits" makes a cycle (${[...seen, parent].join(' → ')}) — fix the file`);
+      if (!raws.has(parent))
+        throw new UserError(
+          `machine model ${path} inherits from unknown core '${printable(parent, 20)}' — fix the file`,
+        );
+      if (seen.includes(parent))
+        throw new UserError(
+          `machine model ${path}: "inherits" makes a cycle (${[...seen, parent].join(' → ')}) — fix the file`,
+        );
       const base = Object.fromEntries(Object.entries(resolve(parent, [...seen, parent])).filter(([k]) => !OWN.has(k)));
       // sources are expanded after merging: the parent's citations serve the child's figures too
       rec = overlay(base, raw);
@@ -207,7 +270,9 @@ function loadAll(): Map<string, MachineModel> {
   }
   for (const m of map.values()) {
     if (m.inheritsDataFrom && !map.has(m.inheritsDataFrom)) {
-      throw new UserError(`machine model ${m.arch} inherits data from unknown ${m.inheritsDataFrom} — fix ${raws.get(m.arch)!.path}`);
+      throw new UserError(
+        `machine model ${m.arch} inherits data from unknown ${m.inheritsDataFrom} — fix ${raws.get(m.arch)!.path}`,
+      );
     }
   }
   loaded = { key, map };
@@ -217,7 +282,12 @@ function loadAll(): Map<string, MachineModel> {
 /** The model of one core (parseArchName makes the name from what the user wrote). */
 export function loadMachine(arch: ArchName): MachineModel {
   const m = loadAll().get(arch);
-  if (!m) throw new UserError(`unknown architecture '${arch}' — known: ${listMachines().map((x) => x.arch).join(', ')}`);
+  if (!m)
+    throw new UserError(
+      `unknown architecture '${arch}' — known: ${listMachines()
+        .map((x) => x.arch)
+        .join(', ')}`,
+    );
   return m;
 }
 

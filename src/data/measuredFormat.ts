@@ -179,7 +179,8 @@ export function measuredPortGroups(ports: readonly MeasuredPorts[]): PortGroup[]
   for (const p of ports) {
     const g = parsePorts(`${p.uops}*${p.ports}`)![0]!;
     const same = groups.find((x) => x.ports.length === g.ports.length && x.ports.every((q, i) => q === g.ports[i]));
-    if (same) same.count += g.count; else groups.push(g);
+    if (same) same.count += g.count;
+    else groups.push(g);
   }
   return groups;
 }
@@ -198,14 +199,21 @@ export function shippedMeasuredPath(arch: ArchName): string {
 }
 
 /** The architectures with a measured file in a directory (the user's by default). */
-export function listMeasuredArchs(cacheDirOverride?: string, dir = join(cacheRoot(cacheDirOverride), 'measured')): ArchName[] {
+export function listMeasuredArchs(
+  cacheDirOverride?: string,
+  dir = join(cacheRoot(cacheDirOverride), 'measured'),
+): ArchName[] {
   let names: string[];
   try {
     names = readdirSync(dir);
   } catch {
     return [];
   }
-  return names.filter((n) => n.endsWith('.json')).map((n) => n.slice(0, -5)).filter((a): a is ArchName => parseArchName(a) === a).sort();
+  return names
+    .filter((n) => n.endsWith('.json'))
+    .map((n) => n.slice(0, -5))
+    .filter((a): a is ArchName => parseArchName(a) === a)
+    .sort();
 }
 
 /** The architectures with a measured file shipped with uopscope. */
@@ -234,7 +242,9 @@ function obj(v: unknown, where: string): Obj {
 }
 
 function only(o: Obj, where: string, allowed: readonly string[]): void {
-  for (const k of Object.keys(o)) if (!allowed.includes(k)) fail(where || 'the file', `unknown field '${printable(k, 40)}' (known: ${allowed.join(', ')})`);
+  for (const k of Object.keys(o))
+    if (!allowed.includes(k))
+      fail(where || 'the file', `unknown field '${printable(k, 40)}' (known: ${allowed.join(', ')})`);
 }
 
 function str(o: Obj, k: string, where: string, optional = false): string | undefined {
@@ -245,10 +255,16 @@ function str(o: Obj, k: string, where: string, optional = false): string | undef
   return v;
 }
 
-function num(o: Obj, k: string, where: string, opts: { optional?: boolean; integer?: boolean; max?: number } = {}): number | undefined {
+function num(
+  o: Obj,
+  k: string,
+  where: string,
+  opts: { optional?: boolean; integer?: boolean; max?: number } = {},
+): number | undefined {
   const v = o[k];
   if (v === undefined && opts.optional) return undefined;
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) fail(at(where, k), `must be a non-negative number, not ${printable(JSON.stringify(v) ?? 'nothing', 30)}`);
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0)
+    fail(at(where, k), `must be a non-negative number, not ${printable(JSON.stringify(v) ?? 'nothing', 30)}`);
   if (opts.integer && !Number.isInteger(v)) fail(at(where, k), `must be a whole number, not ${v}`);
   if (opts.max !== undefined && v > opts.max) fail(at(where, k), `must be at most ${opts.max}, not ${v}`);
   return v;
@@ -274,7 +290,8 @@ function check(v: unknown, where: string): MeasuredCheck {
   const o = obj(v, where);
   only(o, where, ['status', 'notes']);
   const status = o.status;
-  if (status !== 'passed' && status !== 'failed' && status !== 'unchecked') fail(`${where}.status`, "must be 'passed', 'failed' or 'unchecked'");
+  if (status !== 'passed' && status !== 'failed' && status !== 'unchecked')
+    fail(`${where}.status`, "must be 'passed', 'failed' or 'unchecked'");
   const out: MeasuredCheck = { status };
   if (o.notes !== undefined) {
     out.notes = arr(o.notes, `${where}.notes`).map((n, i) => {
@@ -291,10 +308,18 @@ function latency(v: unknown, where: string): MeasuredLatency {
   only(o, where, ['from', 'to', 'cycles', 'upperBound', 'spread']);
   const ref = (k: 'from' | 'to'): string => {
     const r = str(o, k, where)!;
-    if (!OPERAND_REF.test(r)) fail(at(where, k), `'${printable(r, 30)}' is not an operand (oN, oN.base, oN.index, flags, a flag or an implicit register such as RAX)`);
+    if (!OPERAND_REF.test(r))
+      fail(
+        at(where, k),
+        `'${printable(r, 30)}' is not an operand (oN, oN.base, oN.index, flags, a flag or an implicit register such as RAX)`,
+      );
     return r;
   };
-  const out: MeasuredLatency = { from: ref('from'), to: ref('to'), cycles: num(o, 'cycles', where, { max: CYCLES_MAX })! };
+  const out: MeasuredLatency = {
+    from: ref('from'),
+    to: ref('to'),
+    cycles: num(o, 'cycles', where, { max: CYCLES_MAX })!,
+  };
   if (bool(o, 'upperBound', where, true)) out.upperBound = true;
   const spread = num(o, 'spread', where, { optional: true });
   if (spread !== undefined) out.spread = spread;
@@ -308,7 +333,8 @@ function ports(v: unknown, where: string): MeasuredPorts {
   if (uops === 0) fail(`${where}.uops`, 'must be at least 1 (leave out a combination without µops)');
   const p = str(o, 'ports', where)!;
   const parsed = /^p[0-9AB]+$/.test(p) ? parsePorts(p) : null;
-  if (parsed?.length !== 1) fail(`${where}.ports`, `'${printable(p, 30)}' is not a port combination such as p0156 (ports 0-9, A = 10, B = 11)`);
+  if (parsed?.length !== 1)
+    fail(`${where}.ports`, `'${printable(p, 30)}' is not a port combination such as p0156 (ports 0-9, A = 10, B = 11)`);
   if (o.from !== 'measured' && o.from !== 'llvm') fail(`${where}.from`, "must be 'measured' or 'llvm'");
   return { uops, ports: p, from: o.from };
 }
@@ -327,7 +353,8 @@ function figures(o: Obj, where: string): MeasuredFigures {
     only(t, `${where}.throughput`, ['plain', 'dependencyBroken']);
     const plain = num(t, 'plain', `${where}.throughput`, { optional: true, max: CYCLES_MAX });
     const broken = num(t, 'dependencyBroken', `${where}.throughput`, { optional: true, max: CYCLES_MAX });
-    if (plain === undefined && broken === undefined) fail(`${where}.throughput`, "needs 'plain' or 'dependencyBroken' (or leave it out)");
+    if (plain === undefined && broken === undefined)
+      fail(`${where}.throughput`, "needs 'plain' or 'dependencyBroken' (or leave it out)");
     out.throughput = {};
     if (plain !== undefined) out.throughput.plain = plain;
     if (broken !== undefined) out.throughput.dependencyBroken = broken;
@@ -343,7 +370,8 @@ function figures(o: Obj, where: string): MeasuredFigures {
   if (spread !== undefined) out.spread = spread;
   // the port µops are the unfused µops that execute on a port: more than those cannot be
   const onPorts = out.ports.reduce((n, p) => n + p.uops, 0);
-  if (onPorts > out.uops.unfused) fail(`${where}.ports`, `${onPorts} µops on ports, more than the ${out.uops.unfused} unfused µops`);
+  if (onPorts > out.uops.unfused)
+    fail(`${where}.ports`, `${onPorts} µops on ports, more than the ${out.uops.unfused} unfused µops`);
   return out;
 }
 
@@ -353,7 +381,8 @@ function form(v: unknown, where: string): MeasuredForm {
   const out: MeasuredForm = figures(o, where);
   const code = str(o, 'code', where, true);
   if (code !== undefined) {
-    if (!/^[A-Za-z0-9_]+(:[mskzb])?$/.test(code)) fail(`${where}.code`, `'${printable(code, 40)}' is not an iced-x86 Code name (with :m, :s, :k, :z or :b)`);
+    if (!/^[A-Za-z0-9_]+(:[mskzb])?$/.test(code))
+      fail(`${where}.code`, `'${printable(code, 40)}' is not an iced-x86 Code name (with :m, :s, :k, :z or :b)`);
     out.code = code;
   }
   const instance = str(o, 'instance', where, true);
@@ -369,7 +398,10 @@ function form(v: unknown, where: string): MeasuredForm {
 function parameter(v: unknown, where: string): MeasuredParameter {
   const o = obj(v, where);
   only(o, where, ['value', 'benchmark', 'spread', 'check']);
-  const out: MeasuredParameter = { value: num(o, 'value', where, { max: CYCLES_MAX })!, benchmark: str(o, 'benchmark', where)! };
+  const out: MeasuredParameter = {
+    value: num(o, 'value', where, { max: CYCLES_MAX })!,
+    benchmark: str(o, 'benchmark', where)!,
+  };
   const spread = num(o, 'spread', where, { optional: true });
   if (spread !== undefined) out.spread = spread;
   if (o.check !== undefined) out.check = check(o.check, `${where}.check`);
@@ -379,10 +411,14 @@ function parameter(v: unknown, where: string): MeasuredParameter {
 function elimination(v: unknown, where: string): MeasuredElimination {
   const o = obj(v, where);
   only(o, where, ['eliminated', 'forms', 'benchmark', 'spread', 'check']);
-  const out: MeasuredElimination = { eliminated: bool(o, 'eliminated', where)!, benchmark: str(o, 'benchmark', where)! };
+  const out: MeasuredElimination = {
+    eliminated: bool(o, 'eliminated', where)!,
+    benchmark: str(o, 'benchmark', where)!,
+  };
   if (o.forms !== undefined) {
     out.forms = arr(o.forms, `${where}.forms`).map((f, i) => {
-      if (typeof f !== 'string' || f === '' || f.length > 200) fail(`${where}.forms[${i}]`, 'must be a form such as MOV (R64, R64)');
+      if (typeof f !== 'string' || f === '' || f.length > 200)
+        fail(`${where}.forms[${i}]`, 'must be a form such as MOV (R64, R64)');
       return f;
     });
   }
@@ -403,7 +439,8 @@ function machine(v: unknown, where: string): MeasuredMachine {
     const e = obj(o.eliminations, `${where}.eliminations`);
     out.eliminations = {};
     for (const [k, x] of Object.entries(e)) {
-      if (!/^[a-z][A-Za-z0-9]{0,40}$/.test(k)) fail(`${where}.eliminations`, `'${printable(k, 40)}' is not a name such as zeroIdioms, moves, immediateAdds`);
+      if (!/^[a-z][A-Za-z0-9]{0,40}$/.test(k))
+        fail(`${where}.eliminations`, `'${printable(k, 40)}' is not a name such as zeroIdioms, moves, immediateAdds`);
       out.eliminations[k] = elimination(x, `${where}.eliminations.${k}`);
     }
   }
@@ -412,15 +449,32 @@ function machine(v: unknown, where: string): MeasuredMachine {
 
 function provenance(v: unknown, where: string): MeasuredProvenance {
   const o = obj(v, where);
-  only(o, where, ['cpu', 'cpuid', 'microcode', 'kernel', 'virtualMachine', 'date', 'uopscope', 'command', 'core', 'counters']);
+  only(o, where, [
+    'cpu',
+    'cpuid',
+    'microcode',
+    'kernel',
+    'virtualMachine',
+    'date',
+    'uopscope',
+    'command',
+    'core',
+    'counters',
+  ]);
   const date = str(o, 'date', where)!;
-  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?Z$/.test(date) || Number.isNaN(Date.parse(date))) fail(`${where}.date`, `'${printable(date, 30)}' is not an ISO 8601 UTC time such as 2026-11-27T11:00:00Z`);
+  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?Z$/.test(date) || Number.isNaN(Date.parse(date)))
+    fail(`${where}.date`, `'${printable(date, 30)}' is not an ISO 8601 UTC time such as 2026-11-27T11:00:00Z`);
   const c = obj(o.core, `${where}.core`);
   only(c, `${where}.core`, ['arch', 'why']);
   const out: MeasuredProvenance = {
-    cpu: str(o, 'cpu', where)!, cpuid: str(o, 'cpuid', where)!, microcode: str(o, 'microcode', where)!,
-    kernel: str(o, 'kernel', where)!, virtualMachine: bool(o, 'virtualMachine', where)!, date,
-    uopscope: str(o, 'uopscope', where)!, command: str(o, 'command', where)!,
+    cpu: str(o, 'cpu', where)!,
+    cpuid: str(o, 'cpuid', where)!,
+    microcode: str(o, 'microcode', where)!,
+    kernel: str(o, 'kernel', where)!,
+    virtualMachine: bool(o, 'virtualMachine', where)!,
+    date,
+    uopscope: str(o, 'uopscope', where)!,
+    command: str(o, 'command', where)!,
     core: { arch: archName(c, `${where}.core`), why: str(c, 'why', `${where}.core`)! },
   };
   const counters = str(o, 'counters', where, true);
@@ -441,10 +495,12 @@ function archName(o: Obj, where: string): ArchName {
 export function validateMeasured(value: unknown): { file: MeasuredFile } | { error: string } {
   try {
     const o = obj(value, '');
-    if (o.format !== MEASURED_FORMAT) fail('format', `must be '${MEASURED_FORMAT}' (this is not a file of measured figures)`);
+    if (o.format !== MEASURED_FORMAT)
+      fail('format', `must be '${MEASURED_FORMAT}' (this is not a file of measured figures)`);
     const version = num(o, 'version', '', { integer: true })!;
     if (version < 1) fail('version', 'must be at least 1');
-    if (version > MEASURED_VERSION) fail('version', `${version} is newer than this uopscope reads (${MEASURED_VERSION}): update uopscope`);
+    if (version > MEASURED_VERSION)
+      fail('version', `${version} is newer than this uopscope reads (${MEASURED_VERSION}): update uopscope`);
     only(o, '', ['format', 'version', 'arch', 'provenance', 'machine', 'forms']);
     const arch = archName(o, '');
     const prov = provenance(o.provenance, 'provenance');
@@ -454,11 +510,18 @@ export function validateMeasured(value: unknown): { file: MeasuredFile } | { err
     for (const [key, v] of Object.entries(f)) {
       const where = `forms[${JSON.stringify(printable(key, 60))}]`;
       const { signature, attributes } = splitMeasuredKey(key);
-      if (!/^[A-Z][A-Z0-9_]*( [A-Z][A-Z0-9_]*)*( \(.*\))?$/.test(signature)) fail(where, "the key must be a form's signature such as 'ADD (R64, I8)'");
-      if (measuredFormKey(signature, attributes) !== key) fail(where, `the key must list its attributes sorted: '${printable(measuredFormKey(signature, attributes), 60)}'`);
+      if (!/^[A-Z][A-Z0-9_]*( [A-Z][A-Z0-9_]*)*( \(.*\))?$/.test(signature))
+        fail(where, "the key must be a form's signature such as 'ADD (R64, I8)'");
+      if (measuredFormKey(signature, attributes) !== key)
+        fail(
+          where,
+          `the key must list its attributes sorted: '${printable(measuredFormKey(signature, attributes), 60)}'`,
+        );
       forms[key] = form(v, where);
     }
-    return { file: { format: MEASURED_FORMAT, version, arch, provenance: prov, machine: machine(o.machine, 'machine'), forms } };
+    return {
+      file: { format: MEASURED_FORMAT, version, arch, provenance: prov, machine: machine(o.machine, 'machine'), forms },
+    };
   } catch (e) {
     if (e instanceof Bad) return { error: e.message };
     throw e;
@@ -488,14 +551,21 @@ export function readMeasured(path: string, hint = HINT): MeasuredFile | null {
   } catch (e) {
     if (e instanceof UserError) throw e;
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new UserError(`measured figures ${path} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}) — ${hint}`);
+    throw new UserError(
+      `measured figures ${path} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}) — ${hint}`,
+    );
   }
-  if (size > MEASURED_MAX_BYTES) throw new UserError(`measured figures ${path} are ${(size / 1048576).toFixed(0)} MiB, more than the ${MEASURED_MAX_BYTES / 1048576} MiB such a file can be — ${hint}`);
+  if (size > MEASURED_MAX_BYTES)
+    throw new UserError(
+      `measured figures ${path} are ${(size / 1048576).toFixed(0)} MiB, more than the ${MEASURED_MAX_BYTES / 1048576} MiB such a file can be — ${hint}`,
+    );
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
-    throw new UserError(`measured figures ${path} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}) — ${hint}`);
+    throw new UserError(
+      `measured figures ${path} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}) — ${hint}`,
+    );
   }
   return parseMeasured(text, path, hint);
 }
@@ -507,7 +577,11 @@ export function readMeasured(path: string, hint = HINT): MeasuredFile | null {
 export function measuredText(file: MeasuredFile): string {
   const r = validateMeasured(file);
   if ('error' in r) throw new Error(`measured figures for ${file.arch} do not validate: ${r.error}`);
-  const forms = Object.fromEntries(Object.keys(r.file.forms).sort().map((k) => [k, r.file.forms[k]!]));
+  const forms = Object.fromEntries(
+    Object.keys(r.file.forms)
+      .sort()
+      .map((k) => [k, r.file.forms[k]!]),
+  );
   return `${JSON.stringify({ ...r.file, forms }, null, 1)}\n`;
 }
 
@@ -519,7 +593,14 @@ export function writeMeasured(path: string, file: MeasuredFile): void {
 
 /** An empty file for a core: the start of a measurement. */
 export function emptyMeasured(provenance: MeasuredProvenance): MeasuredFile {
-  return { format: MEASURED_FORMAT, version: MEASURED_VERSION, arch: provenance.core.arch, provenance, machine: {}, forms: {} };
+  return {
+    format: MEASURED_FORMAT,
+    version: MEASURED_VERSION,
+    arch: provenance.core.arch,
+    provenance,
+    machine: {},
+    forms: {},
+  };
 }
 
 /** Removes a user's measured file; false when there was none. */

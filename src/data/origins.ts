@@ -40,13 +40,53 @@ export type FigureOrigin = BuiltInOrigin | (string & {});
 const ALL: readonly Capability[] = ['measured-fused-uops', 'measured-same-reg', 'measured-memory-round-trip'];
 
 /** The origin of lines without figures: always last, never registered. */
-const NONE: OriginInfo = { id: 'none', letter: '?', text: 'no figures', listText: 'no figures', capabilities: [], alwaysInLegend: true, rank: Infinity };
+const NONE: OriginInfo = {
+  id: 'none',
+  letter: '?',
+  text: 'no figures',
+  listText: 'no figures',
+  capabilities: [],
+  alwaysInLegend: true,
+  rank: Infinity,
+};
 
 const origins: OriginInfo[] = [
-  { id: 'uops.info', letter: 'M', text: 'measured by uops.info', listText: 'measured (uops.info)', capabilities: ALL, alwaysInLegend: true, rank: 100 },
-  { id: 'measured', letter: 'U', text: 'measured by uopscope', listText: 'measured (uopscope)', capabilities: ALL, alwaysInLegend: false, rank: 200 },
-  { id: 'thesis', letter: 'T', text: 'SUACA thesis', listText: 'SUACA thesis', capabilities: [], alwaysInLegend: true, rank: 300 },
-  { id: 'llvm', letter: 'L', text: 'LLVM 19 model', listText: 'LLVM model', capabilities: [], alwaysInLegend: true, rank: 400 },
+  {
+    id: 'uops.info',
+    letter: 'M',
+    text: 'measured by uops.info',
+    listText: 'measured (uops.info)',
+    capabilities: ALL,
+    alwaysInLegend: true,
+    rank: 100,
+  },
+  {
+    id: 'measured',
+    letter: 'U',
+    text: 'measured by uopscope',
+    listText: 'measured (uopscope)',
+    capabilities: ALL,
+    alwaysInLegend: false,
+    rank: 200,
+  },
+  {
+    id: 'thesis',
+    letter: 'T',
+    text: 'SUACA thesis',
+    listText: 'SUACA thesis',
+    capabilities: [],
+    alwaysInLegend: true,
+    rank: 300,
+  },
+  {
+    id: 'llvm',
+    letter: 'L',
+    text: 'LLVM 19 model',
+    listText: 'LLVM model',
+    capabilities: [],
+    alwaysInLegend: true,
+    rank: 400,
+  },
   NONE,
 ];
 
@@ -66,7 +106,8 @@ refresh();
 /** Adds an origin (a new data source's). Its id and letter must be new. */
 export function registerOrigin(o: OriginInfo): void {
   if (origins.some((x) => x.id === o.id)) throw new Error(`origin '${o.id}' is registered already`);
-  if (o.letter.length !== 1 || origins.some((x) => x.letter === o.letter)) throw new Error(`origin '${o.id}': letter '${o.letter}' is not one free character`);
+  if (o.letter.length !== 1 || origins.some((x) => x.letter === o.letter))
+    throw new Error(`origin '${o.id}': letter '${o.letter}' is not one free character`);
   if (!Number.isFinite(o.rank)) throw new Error(`origin '${o.id}': rank must be a number`);
   origins.push(o);
   origins.sort((a, b) => a.rank - b.rank);
@@ -109,11 +150,17 @@ export function hasCapability(origin: FigureOrigin | undefined, c: Capability): 
  *  origins of `present` (a report's lines) are named too when they are not named always. */
 export function originLegend(present: readonly FigureOrigin[] = []): string {
   const used = new Set(present);
-  return origins.filter((o) => o.alwaysInLegend || used.has(o.id)).map((o) => `${o.letter} ${o.text}`).join(', ');
+  return origins
+    .filter((o) => o.alwaysInLegend || used.has(o.id))
+    .map((o) => `${o.letter} ${o.text}`)
+    .join(', ');
 }
 
 /** The letters in legend order ('M T L ?'), with those of `present`. */
 export function originLetters(present: readonly FigureOrigin[] = []): string {
   const used = new Set(present);
-  return origins.filter((o) => o.alwaysInLegend || used.has(o.id)).map((o) => o.letter).join(' ');
+  return origins
+    .filter((o) => o.alwaysInLegend || used.has(o.id))
+    .map((o) => o.letter)
+    .join(' ');
 }

@@ -17,7 +17,7 @@ export function packageRoot(): string {
   for (;;) {
     if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'assets'))) return (pkgRoot = dir);
     const up = dirname(dir);
-    if (up === dir) throw new Error('cannot find uopscope\'s package directory (package.json next to assets/)');
+    if (up === dir) throw new Error("cannot find uopscope's package directory (package.json next to assets/)");
     dir = up;
   }
 }

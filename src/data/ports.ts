@@ -32,12 +32,18 @@ const copy = (g: PortGroup): PortGroup => ({ count: g.count, ports: g.ports });
 /** Like parsePorts, but the groups are shared with other callers: read-only. */
 export function parsePortsShared(text: string): PortGroup[] | null {
   let r = memo.get(text);
-  if (r === undefined) { r = parsePortsUncached(text); if (memo.size < 100000) memo.set(text, r); }
+  if (r === undefined) {
+    r = parsePortsUncached(text);
+    if (memo.size < 100000) memo.set(text, r);
+  }
   return r;
 }
 
 function parsePortsUncached(text: string): PortGroup[] | null {
-  const s = text.indexOf(' ') === -1 && text.indexOf('\t') === -1 && text.indexOf('\n') === -1 ? text : text.replace(/\s+/g, '');
+  const s =
+    text.indexOf(' ') === -1 && text.indexOf('\t') === -1 && text.indexOf('\n') === -1
+      ? text
+      : text.replace(/\s+/g, '');
   if (s === '') return [];
   const groups: PortGroup[] = [];
   let i = 0;
@@ -45,7 +51,11 @@ function parsePortsUncached(text: string): PortGroup[] | null {
   while (i < n) {
     let count = 0;
     let digits = 0;
-    while (i < n && s.charCodeAt(i) >= 48 && s.charCodeAt(i) <= 57) { count = count * 10 + s.charCodeAt(i) - 48; i++; digits++; }
+    while (i < n && s.charCodeAt(i) >= 48 && s.charCodeAt(i) <= 57) {
+      count = count * 10 + s.charCodeAt(i) - 48;
+      i++;
+      digits++;
+    }
     if (digits > 0) {
       if (s[i] !== '*') return null;
       i++;
@@ -63,7 +73,10 @@ function parsePortsUncached(text: string): PortGroup[] | null {
       i++;
     }
     if (!any) return null;
-    if (i < n) { i++; if (i === n) return null; }
+    if (i < n) {
+      i++;
+      if (i === n) return null;
+    }
     const ports: number[] = [];
     for (let p = 0; p < 12; p++) if (mask & (1 << p)) ports.push(p);
     const same = groups.find((g) => g.ports.length === ports.length && g.ports.every((p, k) => p === ports[k]));

@@ -155,13 +155,30 @@ const GPR = /^R(AX|BX|CX|DX|SI|DI|BP|SP|8|9|1[0-5])$/;
 /** Condition class of a Jcc (iced mnemonic) for the fusion tables; null for other instructions. */
 function jccClass(mnemonic: string): 'O' | 'C' | 'Z' | 'BE' | 'SP' | 'L' | null {
   switch (mnemonic) {
-    case 'JO': case 'JNO': return 'O';
-    case 'JB': case 'JAE': return 'C';
-    case 'JE': case 'JNE': return 'Z';
-    case 'JBE': case 'JA': return 'BE';
-    case 'JS': case 'JNS': case 'JP': case 'JNP': return 'SP';
-    case 'JL': case 'JGE': case 'JLE': case 'JG': return 'L';
-    default: return null;
+    case 'JO':
+    case 'JNO':
+      return 'O';
+    case 'JB':
+    case 'JAE':
+      return 'C';
+    case 'JE':
+    case 'JNE':
+      return 'Z';
+    case 'JBE':
+    case 'JA':
+      return 'BE';
+    case 'JS':
+    case 'JNS':
+    case 'JP':
+    case 'JNP':
+      return 'SP';
+    case 'JL':
+    case 'JGE':
+    case 'JLE':
+    case 'JG':
+      return 'L';
+    default:
+      return null;
   }
 }
 
@@ -169,8 +186,13 @@ const FUSIBLE_FIRST = new Set(['CMP', 'TEST', 'ADD', 'SUB', 'AND', 'INC', 'DEC']
 
 /** Whether `first` followed directly by `jcc` macro-fuses on `arch`, by the manual's table
  *  (rule) — uops.info's macro_fusible list decides instead when the first's form has one. */
-export function macroFuses(first: DecodedInstruction, firstData: ResolvedInstruction | undefined, jcc: DecodedInstruction, jccData: ResolvedInstruction | undefined, core: Core):
-  { fuses: boolean; source: string; why?: string } {
+export function macroFuses(
+  first: DecodedInstruction,
+  firstData: ResolvedInstruction | undefined,
+  jcc: DecodedInstruction,
+  jccData: ResolvedInstruction | undefined,
+  core: Core,
+): { fuses: boolean; source: string; why?: string } {
   const cls = jccClass(jcc.mnemonic);
   if (cls === null) return { fuses: false, source: SRC.macroFusionManual, why: 'not a Jcc' };
   const listed = firstData?.form?.m.macroFusible;
@@ -178,7 +200,9 @@ export function macroFuses(first: DecodedInstruction, firstData: ResolvedInstruc
     const name = (s: string): string => s.split(' (')[0]!.replace(/_\d+$/, '');
     const want = name(jccData?.form?.string ?? jcc.signature);
     const fuses = listed.some((s) => name(s) === want);
-    return fuses ? { fuses, source: SRC.macroFusibleXml } : { fuses, source: SRC.macroFusibleXml, why: `${want} not in its macro_fusible list` };
+    return fuses
+      ? { fuses, source: SRC.macroFusibleXml }
+      : { fuses, source: SRC.macroFusibleXml, why: `${want} not in its macro_fusible list` };
   }
   const arch = core.arch;
   const rule = core.fusion?.macro;
@@ -186,9 +210,12 @@ export function macroFuses(first: DecodedInstruction, firstData: ResolvedInstruc
   const family = rule.value;
   const src = rule.source;
   const m = first.mnemonic;
-  if (!FUSIBLE_FIRST.has(m) || first.prefixes.includes('lock')) return { fuses: false, source: src, why: `${m} does not fuse` };
-  if (family === 'nhm' && m !== 'CMP' && m !== 'TEST') return { fuses: false, source: src, why: `only CMP and TEST fuse on ${arch}` };
-  if (family === 'icl' && (m === 'INC' || m === 'DEC')) return { fuses: false, source: src, why: `INC/DEC do not fuse on ${arch}` };
+  if (!FUSIBLE_FIRST.has(m) || first.prefixes.includes('lock'))
+    return { fuses: false, source: src, why: `${m} does not fuse` };
+  if (family === 'nhm' && m !== 'CMP' && m !== 'TEST')
+    return { fuses: false, source: src, why: `only CMP and TEST fuse on ${arch}` };
+  if (family === 'icl' && (m === 'INC' || m === 'DEC'))
+    return { fuses: false, source: src, why: `INC/DEC do not fuse on ${arch}` };
   const mem = first.memory;
   const imm = first.operands.some((o) => o.immediate !== undefined);
   if (mem) {
@@ -202,7 +229,9 @@ export function macroFuses(first: DecodedInstruction, firstData: ResolvedInstruc
   else if (testLike) ok = true;
   else if (m === 'INC' || m === 'DEC') ok = cls === 'Z' || cls === 'L';
   else ok = cls === 'C' || cls === 'Z' || cls === 'BE' || cls === 'L';
-  return ok ? { fuses: true, source: src } : { fuses: false, source: src, why: `${m} does not fuse with ${jcc.mnemonic}` };
+  return ok
+    ? { fuses: true, source: src }
+    : { fuses: false, source: src, why: `${m} does not fuse with ${jcc.mnemonic}` };
 }
 
 /** Whether the instruction may be the first half of a fused pair on the core (by kind alone). */
@@ -219,7 +248,11 @@ const sameSet = (a: number[], b: number[]): boolean => a.length === b.length && 
 const subset = (a: number[], b: number[]): boolean => a.length > 0 && a.every((x) => b.includes(x));
 
 /** Which µops (indices into `uops`) are the load, store-address and store-data µops. */
-export function memoryUops(uops: number[][], mem: MemoryOperand, core: Core): { load: number[]; sta: number[]; std: number[] } {
+export function memoryUops(
+  uops: number[][],
+  mem: MemoryOperand,
+  core: Core,
+): { load: number[]; sta: number[]; std: number[] } {
   const out = { load: [] as number[], sta: [] as number[], std: [] as number[] };
   const ports = core.memory;
   if (!ports) return out;
@@ -261,46 +294,77 @@ function roundTrip(r: ResolvedInstruction | undefined): Cited<number> | null {
   return e ? { value: e.cyclesMem!, source: SRC.cyclesMemXml } : null;
 }
 
-function memoryFacts(ins: DecodedInstruction, r: ResolvedInstruction | undefined, uops: number[][], core: Core): MemoryFacts | null {
+function memoryFacts(
+  ins: DecodedInstruction,
+  r: ResolvedInstruction | undefined,
+  uops: number[][],
+  core: Core,
+): MemoryFacts | null {
   const m = ins.memory;
   if (!m) return null;
   const role: MemoryRole = m.read && m.write ? 'load-store' : m.write ? 'store' : m.read ? 'load' : 'agen';
   const u = role === 'agen' ? { load: [], sta: [], std: [] } : memoryUops(uops, m, core);
   return {
-    role, key: addressKey(m), base: m.base, index: m.index, scale: m.scale, displacement: m.displacement,
-    segment: m.segment, size: m.size,
+    role,
+    key: addressKey(m),
+    base: m.base,
+    index: m.index,
+    scale: m.scale,
+    displacement: m.displacement,
+    segment: m.segment,
+    size: m.size,
     simpleStoreAddress: m.write && m.index === null,
     simpleStaPort: core.memory?.simpleStoreAddressPort ?? null,
-    loadUops: u.load, staUops: u.sta, stdUops: u.std,
+    loadUops: u.load,
+    staUops: u.sta,
+    stdUops: u.std,
     roundTrip: role === 'load-store' ? roundTrip(r) : null,
     source: `${SRC.decoded}; ${core.memory?.source ?? SRC.machines}`,
   };
 }
 
 /** Fused-domain µops: uops.info's figures when the form has them, else the rule. */
-function microFusion(ins: DecodedInstruction, r: ResolvedInstruction | undefined, uops: number[][], mem: MemoryFacts | null, core: Core): RefinedFacts['microFusion'] {
+function microFusion(
+  ins: DecodedInstruction,
+  r: ResolvedInstruction | undefined,
+  uops: number[][],
+  mem: MemoryFacts | null,
+  core: Core,
+): RefinedFacts['microFusion'] {
   const unfused = uops.length;
   const m = r?.form?.m;
   // uops.info measures memory forms with a base register only: its figures hold for indexed
   // addresses only where no unlamination rule applies
   const unlamination = core.fusion?.unlamination ?? null;
   const unlamRule = unlamination?.value;
-  if (m?.retireSlots !== undefined && hasCapability(r?.origin, 'measured-fused-uops') && r!.variant !== 'same_reg' && (!ins.indexed || !unlamRule)) {
+  if (
+    m?.retireSlots !== undefined &&
+    hasCapability(r?.origin, 'measured-fused-uops') &&
+    r!.variant !== 'same_reg' &&
+    (!ins.indexed || !unlamRule)
+  ) {
     const fused = Math.max(1, m.retireSlots);
     const decoded = m.uopsMite !== undefined ? Math.max(1, m.uopsMite) : fused;
-    return { fusedUops: fused, decodedUops: decoded, unfusedUops: unfused, unlaminated: fused > decoded,
-      source: m.uopsMite !== undefined ? `${SRC.retireSlotsXml}; ${SRC.uopsMiteXml}` : SRC.retireSlotsXml };
+    return {
+      fusedUops: fused,
+      decodedUops: decoded,
+      unfusedUops: unfused,
+      unlaminated: fused > decoded,
+      source: m.uopsMite !== undefined ? `${SRC.retireSlotsXml}; ${SRC.uopsMiteXml}` : SRC.retireSlotsXml,
+    };
   }
   // no unfused µop (a zero idiom, a NOP, an eliminated move in the data): the reorder buffer
   // executes it itself, but it is a µop of the fused domain and takes an issue slot (uops.info
   // paper §3.1; uops_retire_slots ≥ 1, as uiCA reads it)
-  if (unfused === 0) return { fusedUops: 1, decodedUops: 1, unfusedUops: 0, unlaminated: false, source: SRC.robExecuted };
+  if (unfused === 0)
+    return { fusedUops: 1, decodedUops: 1, unfusedUops: 0, unlaminated: false, source: SRC.robExecuted };
   let loadOp = false;
   let store = false;
   if (mem && mem.role !== 'agen') {
     // load+op fusion: forms with an explicit memory operand (not push/pop/ret's stack accesses)
     const explicit = ins.operands.some((o) => /^M\d/.test(o.kind));
-    loadOp = explicit && mem.loadUops.length > 0 && unfused > mem.loadUops.length + mem.staUops.length + mem.stdUops.length;
+    loadOp =
+      explicit && mem.loadUops.length > 0 && unfused > mem.loadUops.length + mem.staUops.length + mem.stdUops.length;
     store = mem.staUops.length > 0 && mem.stdUops.length > 0;
   }
   const decoded = unfused - (loadOp ? 1 : 0) - (store ? 1 : 0);
@@ -314,7 +378,8 @@ function microFusion(ins: DecodedInstruction, r: ResolvedInstruction | undefined
       // HSW and later: stores stay fused; a load-op stays fused only as a 2-operand form whose
       // first operand is a register both read and written (add rax, [rdi+rcx*8])
       const ops = ins.operands;
-      const rmw = ops.length === 2 && ops[0]!.register !== undefined && ops[0]!.read && ops[0]!.write && !ins.flagsRead.length;
+      const rmw =
+        ops.length === 2 && ops[0]!.register !== undefined && ops[0]!.read && ops[0]!.write && !ins.flagsRead.length;
       if (loadOp && !rmw) fused += 1;
       source = `${SRC.microFusion}; ${unlamination!.source}`;
     }
@@ -322,8 +387,21 @@ function microFusion(ins: DecodedInstruction, r: ResolvedInstruction | undefined
   return { fusedUops: fused, decodedUops: decoded, unfusedUops: unfused, unlaminated: fused > decoded, source };
 }
 
-const MOVES = new Set(['MOV', 'MOVAPS', 'MOVAPD', 'MOVDQA', 'MOVDQU', 'MOVUPS', 'MOVUPD',
-  'VMOVAPS', 'VMOVAPD', 'VMOVDQA', 'VMOVDQU', 'VMOVUPS', 'VMOVUPD']);
+const MOVES = new Set([
+  'MOV',
+  'MOVAPS',
+  'MOVAPD',
+  'MOVDQA',
+  'MOVDQU',
+  'MOVUPS',
+  'MOVUPD',
+  'VMOVAPS',
+  'VMOVAPD',
+  'VMOVDQA',
+  'VMOVDQU',
+  'VMOVUPS',
+  'VMOVUPD',
+]);
 
 function moveElimination(ins: DecodedInstruction, core: Core): RefinedFacts['moveElimination'] {
   const ops = ins.operands;
@@ -342,21 +420,62 @@ function moveElimination(ins: DecodedInstruction, core: Core): RefinedFacts['mov
   return { candidate: vec && core.rename?.vecMoveElimination.value === true, source: SRC.moveElimination };
 }
 
-const ZERO_NO_PORT = new Set(['XOR', 'SUB', 'PXOR', 'VPXOR', 'VPXORD', 'VPXORQ', 'XORPS', 'XORPD', 'VXORPS', 'VXORPD',
-  'PSUBB', 'PSUBW', 'PSUBD', 'PSUBQ', 'VPSUBB', 'VPSUBW', 'VPSUBD', 'VPSUBQ']);
+const ZERO_NO_PORT = new Set([
+  'XOR',
+  'SUB',
+  'PXOR',
+  'VPXOR',
+  'VPXORD',
+  'VPXORQ',
+  'XORPS',
+  'XORPD',
+  'VXORPS',
+  'VXORPD',
+  'PSUBB',
+  'PSUBW',
+  'PSUBD',
+  'PSUBQ',
+  'VPSUBB',
+  'VPSUBW',
+  'VPSUBD',
+  'VPSUBQ',
+]);
 /** zero results that uops.info found dependency-breaking although the manual's list lacks them
  *  (paper §7.3.6): no source says they need no port */
-const ZERO_WITH_PORT = new Set(['PCMPGTB', 'PCMPGTW', 'PCMPGTD', 'PCMPGTQ', 'VPCMPGTB', 'VPCMPGTW', 'VPCMPGTD', 'VPCMPGTQ']);
-const ONES_IDIOM = new Set(['PCMPEQB', 'PCMPEQW', 'PCMPEQD', 'PCMPEQQ', 'VPCMPEQB', 'VPCMPEQW', 'VPCMPEQD', 'VPCMPEQQ']);
+const ZERO_WITH_PORT = new Set([
+  'PCMPGTB',
+  'PCMPGTW',
+  'PCMPGTD',
+  'PCMPGTQ',
+  'VPCMPGTB',
+  'VPCMPGTW',
+  'VPCMPGTD',
+  'VPCMPGTQ',
+]);
+const ONES_IDIOM = new Set([
+  'PCMPEQB',
+  'PCMPEQW',
+  'PCMPEQD',
+  'PCMPEQQ',
+  'VPCMPEQB',
+  'VPCMPEQW',
+  'VPCMPEQD',
+  'VPCMPEQQ',
+]);
 
 function idiom(ins: DecodedInstruction, r: ResolvedInstruction | undefined, core: Core): RefinedFacts['idiom'] {
   const same = ins.sameReg && ins.memory === null && ins.masking === null;
   if (!same) return { zeroIdiom: false, dependencyBreaking: false, noPort: false, source: SRC.zeroIdiom };
-  if (ONES_IDIOM.has(ins.mnemonic)) return { zeroIdiom: false, dependencyBreaking: true, noPort: false, source: SRC.zeroIdiom };
+  if (ONES_IDIOM.has(ins.mnemonic))
+    return { zeroIdiom: false, dependencyBreaking: true, noPort: false, source: SRC.zeroIdiom };
   if (ZERO_WITH_PORT.has(ins.mnemonic)) {
     const measured = hasCapability(r?.origin, 'measured-same-reg') && r!.variant === 'same_reg';
-    return { zeroIdiom: true, dependencyBreaking: true, noPort: measured && (r!.uops === 0 || r!.ports.length === 0),
-      source: measured ? SRC.zeroIdiomXml : SRC.zeroIdiomPaper };
+    return {
+      zeroIdiom: true,
+      dependencyBreaking: true,
+      noPort: measured && (r!.uops === 0 || r!.ports.length === 0),
+      source: measured ? SRC.zeroIdiomXml : SRC.zeroIdiomPaper,
+    };
   }
   if (!ZERO_NO_PORT.has(ins.mnemonic)) {
     return { zeroIdiom: false, dependencyBreaking: ins.zeroIdiom, noPort: false, source: SRC.zeroIdiom };
@@ -367,15 +486,31 @@ function idiom(ins: DecodedInstruction, r: ResolvedInstruction | undefined, core
     return { zeroIdiom: false, dependencyBreaking: true, noPort: false, source: SRC.zeroIdiom };
   }
   if (r && hasCapability(r.origin, 'measured-same-reg') && r.variant === 'same_reg') {
-    return { zeroIdiom: true, dependencyBreaking: true, noPort: r.uops === 0 || r.ports.length === 0, source: SRC.zeroIdiomXml };
+    return {
+      zeroIdiom: true,
+      dependencyBreaking: true,
+      noPort: r.uops === 0 || r.ports.length === 0,
+      source: SRC.zeroIdiomXml,
+    };
   }
-  return { zeroIdiom: true, dependencyBreaking: true, noPort: core.rename?.zeroIdiomsNoPort.value === true, source: SRC.zeroIdiom };
+  return {
+    zeroIdiom: true,
+    dependencyBreaking: true,
+    noPort: core.rename?.zeroIdiomsNoPort.value === true,
+    source: SRC.zeroIdiom,
+  };
 }
 
 const crosses32 = (start: number, end: number): boolean => Math.floor(start / 32) !== Math.floor((end - 1) / 32);
 
 /** Facts of every line of `instrs` (program order) on `machine`: the same order and length. */
-export function refinedFacts(instrs: DecodedInstruction[], resolved: (ResolvedInstruction | undefined)[], uopsOf: number[][][], machine: MachineModel, regionStart?: number): RefinedFacts[] {
+export function refinedFacts(
+  instrs: DecodedInstruction[],
+  resolved: (ResolvedInstruction | undefined)[],
+  uopsOf: number[][][],
+  machine: MachineModel,
+  regionStart?: number,
+): RefinedFacts[] {
   const arch = machine.arch;
   const core: Core = machine;
   const start = regionStart ?? instrs[0]?.address ?? 0;
@@ -398,11 +533,20 @@ export function refinedFacts(instrs: DecodedInstruction[], resolved: (ResolvedIn
       firstHalf,
       fusesWithPrevious: isJcc && withPrev?.fuses === true,
       fusesWithNext: withNext?.fuses === true,
-      source: isJcc ? (withPrev?.source ?? SRC.macroFusionManual) : (withNext?.source ?? (r?.form?.m.macroFusible?.length ? SRC.macroFusibleXml : SRC.macroFusionManual)),
+      source: isJcc
+        ? (withPrev?.source ?? SRC.macroFusionManual)
+        : (withNext?.source ?? (r?.form?.m.macroFusible?.length ? SRC.macroFusibleXml : SRC.macroFusionManual)),
     };
     // why not: on a Jcc, and on a first half whose next line is a Jcc
-    const why = isJcc ? (i === 0 ? 'first line' : withPrev ? withPrev.why : 'not adjacent to the previous line')
-      : firstHalf && withNext && withNext.why !== 'not a Jcc' ? withNext.why : undefined;
+    const why = isJcc
+      ? i === 0
+        ? 'first line'
+        : withPrev
+          ? withPrev.why
+          : 'not adjacent to the previous line'
+      : firstHalf && withNext && withNext.why !== 'not a Jcc'
+        ? withNext.why
+        : undefined;
     if (why && !(isJcc ? mf.fusesWithPrevious : mf.fusesWithNext)) mf.why = why;
     const memory = memoryFacts(ins, r, uops, core);
     const micro = microFusion(ins, r, uops, memory, core);
@@ -424,7 +568,11 @@ export function refinedFacts(instrs: DecodedInstruction[], resolved: (ResolvedIn
         length: ins.length,
         address: ins.address,
         offset: ins.address - start,
-        loopBranch: last && b?.backward === true && b.targetLine !== null && (b.kind === 'conditional' || b.kind === 'unconditional'),
+        loopBranch:
+          last &&
+          b?.backward === true &&
+          b.targetLine !== null &&
+          (b.kind === 'conditional' || b.kind === 'unconditional'),
         jcc32B,
         jccErratumApplies: erratum && jcc32B !== null && (jcc32B.crosses || jcc32B.endsOn),
         complexDecoder: micro.decodedUops > 1,

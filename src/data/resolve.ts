@@ -26,7 +26,19 @@ import { loadMachine } from './machines.js';
 import { normalizeRegister } from './registers.js';
 import { canonicalMnemonic, operandClass, operandWidth, signatureKey, splitSignature } from './signature.js';
 import type { FigureLayer } from './providers/registry.js';
-import type { ArchData, ArchForm, DataOperand, DataSource, FigureOrigin, LatencyEntry, MachineModel, MatchRule, PortGroup, Provenance, ResolvedInstruction } from './types.js';
+import type {
+  ArchData,
+  ArchForm,
+  DataOperand,
+  DataSource,
+  FigureOrigin,
+  LatencyEntry,
+  MachineModel,
+  MatchRule,
+  PortGroup,
+  Provenance,
+  ResolvedInstruction,
+} from './types.js';
 
 export type Fallback = 'skip' | 'alu';
 
@@ -56,7 +68,8 @@ const indexes = new WeakMap<ArchForm[], Index>();
 
 function push(map: Map<string, ArchForm[]>, key: string, f: ArchForm): void {
   const l = map.get(key);
-  if (l) l.push(f); else map.set(key, [f]);
+  if (l) l.push(f);
+  else map.set(key, [f]);
 }
 
 const PREFIX_TOKENS = new Set(['LOCK', 'REP', 'REPE', 'REPZ', 'REPNE', 'REPNZ']);
@@ -79,7 +92,10 @@ export function rootOf(sig: string): string {
     if ((after === 32 || after === 95) && PREFIX_TOKENS.has(tok)) {
       let k = j + 1;
       while (k < n && sig.charCodeAt(k) === 32) k++;
-      if (k < n && sig.charCodeAt(k) !== 40) { i = k; continue; }
+      if (k < n && sig.charCodeAt(k) !== 40) {
+        i = k;
+        continue;
+      }
     }
     const first = tok.charCodeAt(0);
     return first === 74 || first === 83 || first === 67 ? canonicalMnemonic(tok) : tok; // J…, SET…, CMOV…
@@ -146,7 +162,8 @@ function score(f: ArchForm, d: DecodedInstruction): number {
   if (f.attributes.high8 !== undefined) {
     s += d.operands.some((o) => o.written && HIGH8.has(o.written.toLowerCase())) ? 8 : -128;
   }
-  for (const k of ['bcast', 'mask', 'zeroing', 'sae', 'rm', 'agen', 'eosz']) if (f.attributes[k] !== undefined && f.attributes[k] !== '0') s -= 1;
+  for (const k of ['bcast', 'mask', 'zeroing', 'sae', 'rm', 'agen', 'eosz'])
+    if (f.attributes[k] !== undefined && f.attributes[k] !== '0') s -= 1;
   return s;
 }
 
@@ -155,7 +172,10 @@ function best(cands: ArchForm[], d: DecodedInstruction): ArchForm {
   let topScore = score(top, d);
   for (let i = 1; i < cands.length; i++) {
     const s = score(cands[i]!, d);
-    if (s > topScore) { top = cands[i]!; topScore = s; }
+    if (s > topScore) {
+      top = cands[i]!;
+      topScore = s;
+    }
   }
   return top;
 }
@@ -165,12 +185,20 @@ function relaxed(decoded: string[], form: string[], d: DecodedInstruction): numb
   if (decoded.length !== form.length) return -1;
   let cost = 0;
   for (let i = 0; i < decoded.length; i++) {
-    const a = decoded[i]!, b = form[i]!;
+    const a = decoded[i]!,
+      b = form[i]!;
     if (a === b) continue;
-    const ca = operandClass(a), cb = operandClass(b);
-    if (ca === cb && (ca === 'IMM' || ca === 'REL')) { cost += Math.abs((operandWidth(a) ?? 0) - (operandWidth(b) ?? 0)) / 64 + 0.1; continue; }
+    const ca = operandClass(a),
+      cb = operandClass(b);
+    if (ca === cb && (ca === 'IMM' || ca === 'REL')) {
+      cost += Math.abs((operandWidth(a) ?? 0) - (operandWidth(b) ?? 0)) / 64 + 0.1;
+      continue;
+    }
     // uops.info writes shift-by-one as the operand `1`
-    if (b === '1' && ca === 'IMM' && d.operands[i]?.immediate === 1) { cost += 0.05; continue; }
+    if (b === '1' && ca === 'IMM' && d.operands[i]?.immediate === 1) {
+      cost += 0.05;
+      continue;
+    }
     return -1;
   }
   return cost;
@@ -184,8 +212,14 @@ function leaShape(d: DecodedInstruction): Shape | null {
   const m = d.memory;
   if (!m) return null;
   const rip = m.base === 'RIP';
-  const disp = rip || (m.base === null && m.index === null) ? 'D32'
-    : m.displacement === 0 ? null : m.displacement >= -128 && m.displacement <= 127 ? 'D8' : 'D32';
+  const disp =
+    rip || (m.base === null && m.index === null)
+      ? 'D32'
+      : m.displacement === 0
+        ? null
+        : m.displacement >= -128 && m.displacement <= 127
+          ? 'D8'
+          : 'D32';
   return { base: rip ? 'R' : m.base ? 'B' : null, index: m.index ? (m.scale > 1 ? 'IS' : 'I') : null, disp };
 }
 
@@ -196,7 +230,11 @@ function formShape(f: ArchForm): Shape | null {
   const text = (f.attributes.agen ?? mn.replace(/^LEA_?/, '')).toUpperCase().replace(/[^A-Z0-9]/g, '');
   const m = /^(B|R)?(IS|I)?(D8|D32|D)?$/.exec(text);
   if (!m || text === '') return null;
-  return { base: (m[1] as 'B' | 'R' | undefined) ?? null, index: (m[2] as 'I' | 'IS' | undefined) ?? null, disp: (m[3] as Shape['disp'] | undefined) ?? null };
+  return {
+    base: (m[1] as 'B' | 'R' | undefined) ?? null,
+    index: (m[2] as 'I' | 'IS' | undefined) ?? null,
+    disp: (m[3] as Shape['disp'] | undefined) ?? null,
+  };
 }
 
 /** LEA forms are split by address shape in uops.info; the decoder gives 'LEA (R64, AGEN)'. */
@@ -214,7 +252,10 @@ function matchLea(d: DecodedInstruction, idx: Index): ArchForm | null {
       const have = formShape(f);
       if (!have || have.base !== want.base || have.index !== want.index) continue;
       const score = have.disp === want.disp ? 3 : have.disp === 'D' && want.disp ? 2 : want.disp && have.disp ? 1 : 0;
-      if (score > topScore) { top = f; topScore = score; }
+      if (score > topScore) {
+        top = f;
+        topScore = score;
+      }
     }
   }
   return top;
@@ -242,7 +283,10 @@ function match(d: DecodedInstruction, idx: Index): { form: ArchForm; rule: Match
   let topCost = Infinity;
   for (const f of cands) {
     const c = relaxed(s.operands, splitSignature(f.string).operands, d);
-    if (c >= 0 && (c < topCost || (c === topCost && top && score(f, d) > score(top, d)))) { top = f; topCost = c; }
+    if (c >= 0 && (c < topCost || (c === topCost && top && score(f, d) > score(top, d)))) {
+      top = f;
+      topCost = c;
+    }
   }
   return top ? { form: top, rule: 'signature-width' } : null;
 }
@@ -293,7 +337,9 @@ function operandResources(form: ArchForm, d: DecodedInstruction): Map<number, st
       continue;
     }
     if (op.type === 'flags') {
-      const fromFile = Object.entries(op.flags ?? {}).filter(([, v]) => /w|undef/.test(v)).map(([k]) => k.toUpperCase());
+      const fromFile = Object.entries(op.flags ?? {})
+        .filter(([, v]) => /w|undef/.test(v))
+        .map(([k]) => k.toUpperCase());
       const all = new Set([...fromFile, ...d.flagsWritten]);
       if (all.size) out.set(op.idx, [...all]);
       continue;
@@ -322,7 +368,10 @@ const latencyIndexes = new WeakMap<readonly LatencyEntry[], LatencyIndex>();
 function latencyIndex(latencies: readonly LatencyEntry[]): LatencyIndex {
   let ix = latencyIndexes.get(latencies);
   if (ix) return ix;
-  ix = { hasSameReg: latencies.some((e) => e.cyclesSameReg !== undefined), byTarget: [new Map(), new Map(), new Map(), new Map()] };
+  ix = {
+    hasSameReg: latencies.some((e) => e.cyclesSameReg !== undefined),
+    byTarget: [new Map(), new Map(), new Map(), new Map()],
+  };
   for (const e of latencies) {
     for (let k = 0; k < 4; k++) {
       const v = entryLatency(e, k >= 2, (k & 1) === 1);
@@ -352,15 +401,29 @@ function written(d: DecodedInstruction): string[] {
   return [...new Set([...d.writes, ...d.flagsWritten])];
 }
 
-function unknownOne(d: DecodedInstruction, fallback: Fallback, aluPorts: () => number[], why: string, missing?: string[]): ResolvedInstruction {
+function unknownOne(
+  d: DecodedInstruction,
+  fallback: Fallback,
+  aluPorts: () => number[],
+  why: string,
+  missing?: string[],
+): ResolvedInstruction {
   const alu = fallback === 'alu';
   const lat = alu ? 1 : 0;
   const r: ResolvedInstruction = {
-    line: d.line, form: null, rule: alu ? 'fallback' : 'none',
+    line: d.line,
+    form: null,
+    rule: alu ? 'fallback' : 'none',
     uops: alu ? 1 : 0,
     ports: alu ? [{ count: 1, ports: [...aluPorts()] }] : [],
     latencyByResource: Object.fromEntries(written(d).map((x) => [x, lat])),
-    maxLatency: lat, divCycles: 0, variant: 'plain', unknown: true, fallback, origin: 'none', why,
+    maxLatency: lat,
+    divCycles: 0,
+    variant: 'plain',
+    unknown: true,
+    fallback,
+    origin: 'none',
+    why,
   };
   if (missing) r.missingIsa = missing;
   return r;
@@ -385,7 +448,8 @@ function llvmResources(tok: string, d: DecodedInstruction, flags: readonly strin
 function fromLlvm(d: DecodedInstruction, rec: LlvmRecord, model: LlvmArchModel): ResolvedInstruction {
   const latencyByResource: Record<string, number> = {};
   for (const [tok, lat] of rec.defs) {
-    for (const r of llvmResources(tok, d, d.flagsWritten)) latencyByResource[r] = Math.max(latencyByResource[r] ?? 0, lat);
+    for (const r of llvmResources(tok, d, d.flagsWritten))
+      latencyByResource[r] = Math.max(latencyByResource[r] ?? 0, lat);
   }
   // a written resource LLVM names no def for (the decoder tracks more implicit writes) gets the
   // instruction's latency, as llvm-mca gives a def without a write-latency entry
@@ -398,17 +462,38 @@ function fromLlvm(d: DecodedInstruction, rec: LlvmRecord, model: LlvmArchModel):
   }
   return {
     ...(Object.keys(readAdvance).length ? { readAdvance } : {}),
-    line: d.line, form: null, rule: 'code', uops: rec.uops, ports: rec.ports.map((g) => ({ count: g.count, ports: [...g.ports] })),
-    latencyByResource, maxLatency, divCycles: rec.divCycles,
-    variant: rec.key.endsWith(':s') ? 'same_reg' : 'plain', unknown: false, fallback: null, origin: 'llvm',
+    line: d.line,
+    form: null,
+    rule: 'code',
+    uops: rec.uops,
+    ports: rec.ports.map((g) => ({ count: g.count, ports: [...g.ports] })),
+    latencyByResource,
+    maxLatency,
+    divCycles: rec.divCycles,
+    variant: rec.key.endsWith(':s') ? 'same_reg' : 'plain',
+    unknown: false,
+    fallback: null,
+    origin: 'llvm',
     provenance: {
-      key: rec.key, text: `LLVM ${model.llvm} ${model.cpu} model (${rec.key})`,
-      detail: { key: rec.key, cpu: model.cpu, version: model.llvm, rthroughput: rec.rthroughput, readAdvance: rec.readAdvance },
+      key: rec.key,
+      text: `LLVM ${model.llvm} ${model.cpu} model (${rec.key})`,
+      detail: {
+        key: rec.key,
+        cpu: model.cpu,
+        version: model.llvm,
+        rthroughput: rec.rthroughput,
+        readAdvance: rec.readAdvance,
+      },
     },
   };
 }
 
-function fromForm(d: DecodedInstruction, hit: { form: ArchForm; rule: MatchRule }, origin: (f: ArchForm) => FigureOrigin, provenance?: (f: ArchForm) => Provenance): ResolvedInstruction {
+function fromForm(
+  d: DecodedInstruction,
+  hit: { form: ArchForm; rule: MatchRule },
+  origin: (f: ArchForm) => FigureOrigin,
+  provenance?: (f: ArchForm) => Provenance,
+): ResolvedInstruction {
   const { form, rule } = hit;
   const m = form.m;
   let uops = m.uops;
@@ -416,9 +501,13 @@ function fromForm(d: DecodedInstruction, hit: { form: ArchForm; rule: MatchRule 
   let variant: ResolvedInstruction['variant'] = 'plain';
   const sameReg = d.sameReg || d.zeroIdiom;
   if (d.indexed && m.indexed) {
-    uops = m.indexed.uops; ports = m.indexed.ports; variant = 'indexed';
+    uops = m.indexed.uops;
+    ports = m.indexed.ports;
+    variant = 'indexed';
   } else if (sameReg && m.sameReg) {
-    uops = m.sameReg.uops; ports = m.sameReg.ports; variant = 'same_reg';
+    uops = m.sameReg.uops;
+    ports = m.sameReg.ports;
+    variant = 'same_reg';
   }
   const latencies = (sameReg && m.sameReg?.latencies) || m.latencies;
   const index = latencyIndex(latencies);
@@ -437,8 +526,17 @@ function fromForm(d: DecodedInstruction, hit: { form: ArchForm; rule: MatchRule 
   for (const v of Object.values(latencyByResource)) maxLatency = Math.max(maxLatency, v);
   const div = dividerCycles(form.asm, m);
   return {
-    line: d.line, form, rule, uops, ports: ports.map((g) => ({ count: g.count, ports: [...g.ports] })),
-    latencyByResource, maxLatency, divCycles: div.cycles, variant, unknown: false, fallback: null,
+    line: d.line,
+    form,
+    rule,
+    uops,
+    ports: ports.map((g) => ({ count: g.count, ports: [...g.ports] })),
+    latencyByResource,
+    maxLatency,
+    divCycles: div.cycles,
+    variant,
+    unknown: false,
+    fallback: null,
     ...(div.from !== 'div_cycles' && div.cycles > 0 ? { divCyclesFrom: div.from } : {}),
     origin: origin(form),
     ...(provenance ? { provenance: provenance(form) } : {}),
@@ -453,7 +551,10 @@ export const DIVIDER_MNEMONIC = /^(I?DIV|V?DIV[SP][SDH]|V?SQRT[SP][SDH])$/i;
  * but with a measured throughput (TP_loop, else TP_unrolled), that throughput, so that the
  * engine never runs the form faster than it was measured (docs/data.md, "Divider cycles").
  */
-export function dividerCycles(mnemonic: string, m: { divCycles?: number; tpLoop?: number; tpUnrolled?: number }): { cycles: number; from: 'div_cycles' | 'TP_loop' | 'TP_unrolled' } {
+export function dividerCycles(
+  mnemonic: string,
+  m: { divCycles?: number; tpLoop?: number; tpUnrolled?: number },
+): { cycles: number; from: 'div_cycles' | 'TP_loop' | 'TP_unrolled' } {
   if (m.divCycles !== undefined) return { cycles: m.divCycles, from: 'div_cycles' };
   if (DIVIDER_MNEMONIC.test(mnemonic)) {
     if (m.tpLoop !== undefined && m.tpLoop > 0) return { cycles: Math.ceil(m.tpLoop), from: 'TP_loop' };
@@ -476,23 +577,35 @@ function asExecuted(d: DecodedInstruction, isa: () => readonly string[] | null):
   const have = isa();
   if (!have || have.includes(alt.needs)) return d;
   return {
-    ...d, mnemonic: alt.runs, signature: d.signature.replace(d.mnemonic, alt.runs), iform: null,
-    code: d.code.replace(/^(Tzcnt|Lzcnt)/, alt.runs === 'BSF' ? 'Bsf' : 'Bsr'), cpuid: ['INTEL386'],
+    ...d,
+    mnemonic: alt.runs,
+    signature: d.signature.replace(d.mnemonic, alt.runs),
+    iform: null,
+    code: d.code.replace(/^(Tzcnt|Lzcnt)/, alt.runs === 'BSF' ? 'Bsf' : 'Bsr'),
+    cpuid: ['INTEL386'],
   };
 }
 
 /** A layer of uops.info-schema forms (an instructions.xml, the embedded files, or figures made
  *  into that shape): matched by iform, signature, then relaxed widths. Each form's origin is
  *  `origin`'s (default: formOrigin, from the form's `source` attribute). */
-export function formsLayer(provider: string, forms: ArchForm[], opts: {
-  source?: DataSource;
-  describe?: string | null; label?: string | null;
-  origin?: (f: ArchForm) => FigureOrigin; provenance?: (f: ArchForm) => Provenance;
-} = {}): FigureLayer {
+export function formsLayer(
+  provider: string,
+  forms: ArchForm[],
+  opts: {
+    source?: DataSource;
+    describe?: string | null;
+    label?: string | null;
+    origin?: (f: ArchForm) => FigureOrigin;
+    provenance?: (f: ArchForm) => Provenance;
+  } = {},
+): FigureLayer {
   const idx = indexOf(forms);
   const origin = opts.origin ?? formOrigin;
   return {
-    provider, describe: opts.describe ?? null, label: opts.label ?? null,
+    provider,
+    describe: opts.describe ?? null,
+    label: opts.label ?? null,
     ...(opts.source ? { forms: { source: opts.source, list: forms } } : {}),
     lookup(d) {
       const hit = match(d, idx);
@@ -504,12 +617,17 @@ export function formsLayer(provider: string, forms: ArchForm[], opts: {
 /** The layer of an LLVM-derived model: the decoded instruction's own encoding form. */
 export function llvmLayer(provider: string, model: LlvmArchModel): FigureLayer {
   return {
-    provider, llvm: model,
-    describe: `LLVM ${model.llvm}'s ${model.cpu} model`, label: `LLVM ${model.llvm} ${model.cpu} model`,
+    provider,
+    llvm: model,
+    describe: `LLVM ${model.llvm}'s ${model.cpu} model`,
+    label: `LLVM ${model.llvm} ${model.cpu} model`,
     lookup(d) {
       const rec = model.lookup(d);
       if (!rec) return null;
-      if (rec.placeholder) return { why: `LLVM's ${model.cpu} model has only a placeholder for it (microcoded or system instruction), and no other source has figures` };
+      if (rec.placeholder)
+        return {
+          why: `LLVM's ${model.cpu} model has only a placeholder for it (microcoded or system instruction), and no other source has figures`,
+        };
       return fromLlvm(d, rec, model);
     },
   };
@@ -525,21 +643,29 @@ export function layersOf(data: ArchData): FigureLayer[] {
   return out;
 }
 
-export function resolveInstructions(instrs: DecodedInstruction[], data: ArchData, opts: ResolveOptions = {}): ResolvedInstruction[] {
+export function resolveInstructions(
+  instrs: DecodedInstruction[],
+  data: ArchData,
+  opts: ResolveOptions = {},
+): ResolvedInstruction[] {
   const layers = layersOf(data);
   const hasLlvm = layers.some((l) => l.llvm);
   const fallback = opts.fallback ?? 'skip';
   let alu: number[] | undefined;
   const aluPorts = () => {
     if (!alu) {
-      alu = (opts.machine ?? loadMachine(data.arch)).aluPorts;   // an unknown architecture is the machine model's UserError
+      alu = (opts.machine ?? loadMachine(data.arch)).aluPorts; // an unknown architecture is the machine model's UserError
     }
     return alu;
   };
   let isa: readonly string[] | null | undefined;
   const isaOf = () => {
     if (isa === undefined) {
-      try { isa = (opts.machine ?? loadMachine(data.arch)).isa; } catch { isa = null; }
+      try {
+        isa = (opts.machine ?? loadMachine(data.arch)).isa;
+      } catch {
+        isa = null;
+      }
     }
     return isa;
   };
@@ -547,7 +673,8 @@ export function resolveInstructions(instrs: DecodedInstruction[], data: ArchData
     const d = asExecuted(orig, isaOf);
     const have = isaOf();
     const missing = have && d.cpuid ? missingIsa(have, d.cpuid) : [];
-    if (missing.length) return unknownOne(orig, fallback, aluPorts, `${data.arch} cannot run it (needs ${missing.join(', ')})`, missing);
+    if (missing.length)
+      return unknownOne(orig, fallback, aluPorts, `${data.arch} cannot run it (needs ${missing.join(', ')})`, missing);
     let why: string | null = null;
     for (const layer of layers) {
       const hit = layer.lookup(d);
@@ -555,7 +682,15 @@ export function resolveInstructions(instrs: DecodedInstruction[], data: ArchData
       if ('line' in hit) return hit;
       why ??= hit.why;
     }
-    return unknownOne(orig, fallback, aluPorts, why ?? (hasLlvm ? 'no source has figures for this form' : `no source has figures for this form (uopscope has no LLVM model of ${data.arch})`));
+    return unknownOne(
+      orig,
+      fallback,
+      aluPorts,
+      why ??
+        (hasLlvm
+          ? 'no source has figures for this form'
+          : `no source has figures for this form (uopscope has no LLVM model of ${data.arch})`),
+    );
   });
 }
 

@@ -4,8 +4,20 @@
 // MOVSD_XMM / CMPSD_XMM folded to MOVSD / CMPSD.
 
 const CC: Record<string, string> = {
-  E: 'Z', NE: 'NZ', C: 'B', NAE: 'B', AE: 'NB', NC: 'NB', A: 'NBE', NA: 'BE',
-  GE: 'NL', G: 'NLE', NGE: 'L', NG: 'LE', PE: 'P', PO: 'NP',
+  E: 'Z',
+  NE: 'NZ',
+  C: 'B',
+  NAE: 'B',
+  AE: 'NB',
+  NC: 'NB',
+  A: 'NBE',
+  NA: 'BE',
+  GE: 'NL',
+  G: 'NLE',
+  NGE: 'L',
+  NG: 'LE',
+  PE: 'P',
+  PO: 'NP',
 };
 
 /** Drops a uops.info opcode-variant suffix: ADD_01 → ADD, MOV_8B → MOV, NOP_0F1F → NOP. */
@@ -42,23 +54,51 @@ export interface SplitSignature {
   operands: string[];
 }
 
-const PREFIXES = new Set(['LOCK', 'REP', 'REPE', 'REPZ', 'REPNE', 'REPNZ', 'DATA16', 'ADDR32', 'BND', 'NOTRACK', 'XACQUIRE', 'XRELEASE']);
+const PREFIXES = new Set([
+  'LOCK',
+  'REP',
+  'REPE',
+  'REPZ',
+  'REPNE',
+  'REPNZ',
+  'DATA16',
+  'ADDR32',
+  'BND',
+  'NOTRACK',
+  'XACQUIRE',
+  'XRELEASE',
+]);
 
 /** Splits 'LOCK ADD_01 (M64, R64)' into prefixes, mnemonic, variant and operand kinds. */
 export function splitSignature(sig: string): SplitSignature {
   const s = sig.trim().toUpperCase();
   const paren = s.indexOf('(');
   const head = (paren === -1 ? s : s.slice(0, paren)).trim().split(/\s+/).filter(Boolean);
-  const ops = paren === -1 ? [] : s.slice(paren + 1, s.lastIndexOf(')') === -1 ? undefined : s.lastIndexOf(')')).split(',').map((o) => o.replace(/\s+/g, '')).filter(Boolean);
+  const ops =
+    paren === -1
+      ? []
+      : s
+          .slice(paren + 1, s.lastIndexOf(')') === -1 ? undefined : s.lastIndexOf(')'))
+          .split(',')
+          .map((o) => o.replace(/\s+/g, ''))
+          .filter(Boolean);
   const prefixes: string[] = [];
   while (head.length > 1 && PREFIXES.has(head[0]!)) prefixes.push(head.shift()!);
   let mn = head.join(' ');
   // uops.info writes locked and repeated forms as ADD_LOCK, REP_STOSB / STOSB_REP (iclass style)
   for (;;) {
     const suffix = /^(.+)_(LOCK|REP|REPE|REPNE)$/.exec(mn);
-    if (suffix) { prefixes.push(suffix[2]!); mn = suffix[1]!; continue; }
+    if (suffix) {
+      prefixes.push(suffix[2]!);
+      mn = suffix[1]!;
+      continue;
+    }
     const prefix = /^(LOCK|REP|REPE|REPNE)_(.+)$/.exec(mn);
-    if (prefix) { prefixes.push(prefix[1]!); mn = prefix[2]!; continue; }
+    if (prefix) {
+      prefixes.push(prefix[1]!);
+      mn = prefix[2]!;
+      continue;
+    }
     break;
   }
   prefixes.sort();

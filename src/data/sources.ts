@@ -15,7 +15,15 @@ export function listDataSources(opts: { cacheDir?: string } = {}): DataSourceRow
   for (const arch of [...archs].sort((a, b) => archRank(a) - archRank(b) || a.localeCompare(b))) {
     const machine = machines.get(arch);
     const name = parseArchName(arch);
-    const own = name ? providers.flatMap((p) => p.rows({ arch: name, ...(machine ? { machine } : {}), ...(opts.cacheDir !== undefined ? { cacheDir: opts.cacheDir } : {}) })) : [];
+    const own = name
+      ? providers.flatMap((p) =>
+          p.rows({
+            arch: name,
+            ...(machine ? { machine } : {}),
+            ...(opts.cacheDir !== undefined ? { cacheDir: opts.cacheDir } : {}),
+          }),
+        )
+      : [];
     if (own.length === 0) own.push({ arch, kind: 'none', origin: 'none', path: '', forms: 0, active: false });
     for (const r of own) {
       if (machine?.name) r.name = machine.name;

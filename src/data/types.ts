@@ -5,18 +5,18 @@ import type { Resource } from '../disasm/types.js';
 /** One group of `ports="2*p015+1*p23"`: `count` µops, each of which may use any of `ports`. */
 export interface PortGroup {
   count: number;
-  ports: number[];        // sorted port numbers
+  ports: number[]; // sorted port numbers
 }
 
 /** A `<latency>` element of instructions.xml (one operand pair). */
 export interface LatencyEntry {
-  startOp: number;        // operand idx in the uops.info instruction
+  startOp: number; // operand idx in the uops.info instruction
   targetOp: number;
   cycles?: number;
   cyclesSameReg?: number;
-  cyclesAddr?: number;      // from an address (base) register
+  cyclesAddr?: number; // from an address (base) register
   cyclesAddrIndex?: number; // from the index register
-  cyclesMem?: number;       // through memory
+  cyclesMem?: number; // through memory
   minCycles?: number;
   maxCycles?: number;
   /** the figure is an upper bound */
@@ -40,7 +40,7 @@ export interface DataOperand {
 /** Measurements of one instruction form on one architecture. */
 export interface Measurement {
   uops: number;
-  ports: PortGroup[];     // empty when no port is used (eliminated, zero idiom, nop)
+  ports: PortGroup[]; // empty when no port is used (eliminated, zero idiom, nop)
   latencies: LatencyEntry[];
   tpUnrolled?: number;
   tpLoop?: number;
@@ -58,9 +58,9 @@ export interface Measurement {
 
 /** One instruction form (one `<instruction>` element) with its measurements per architecture. */
 export interface InstructionForm {
-  string: string;          // 'ADD (R64, M64)' (opcode-variant suffixes such as ADD_01 kept as in the file)
+  string: string; // 'ADD (R64, M64)' (opcode-variant suffixes such as ADD_01 kept as in the file)
   iform: string;
-  asm: string;             // mnemonic as in the file
+  asm: string; // mnemonic as in the file
   extension?: string;
   isaSet?: string;
   category?: string;
@@ -72,7 +72,7 @@ export interface InstructionForm {
 
 /** All forms known for one architecture, as the engine needs them. */
 export interface ArchData {
-  arch: ArchName;          // e.g. SKL
+  arch: ArchName; // e.g. SKL
   /** the XML source of `forms` (kind 'none' when there are no XML forms, only the LLVM model) */
   source: DataSource;
   forms: ArchForm[];
@@ -172,7 +172,10 @@ export interface ResolvedInstruction {
 export type ArchName = Uppercase<string>;
 
 /** A figure with where it comes from (a source text; docs/engine.md lists the sources). */
-export interface Cited<T> { value: T; source: string }
+export interface Cited<T> {
+  value: T;
+  source: string;
+}
 
 /** Which instructions macro-fuse with a following Jcc: Nehalem's rule (CMP and TEST only), Sandy
  *  Bridge's table, or Ice Lake's (no INC/DEC, no memory operand). */
@@ -264,8 +267,8 @@ export interface CoreFrontEndFigures {
  * `sources` and `inheritsDataFrom` are each file's own. docs/data.md describes the fields.
  */
 export interface MachineModel {
-  arch: ArchName;          // e.g. SKL
-  name: string;            // e.g. Skylake (client)
+  arch: ArchName; // e.g. SKL
+  name: string; // e.g. Skylake (client)
   /** position in lists (oldest core first); cores without one come last */
   order?: number;
   /** the core whose record this one extends (same microarchitecture) */

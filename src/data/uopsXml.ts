@@ -96,9 +96,16 @@ export class Position {
   }
 
   advance(text: string, from: number, to: number): void {
-    if (!this.started || from < this.at || this.nl < from) { this.started = true; this.nl = this.find(text, from); }
+    if (!this.started || from < this.at || this.nl < from) {
+      this.started = true;
+      this.nl = this.find(text, from);
+    }
     let last = -1;
-    while (this.nl < to) { this.line++; last = this.nl; this.nl = this.find(text, this.nl + 1); }
+    while (this.nl < to) {
+      this.line++;
+      last = this.nl;
+      this.nl = this.find(text, this.nl + 1);
+    }
     this.at = to;
     if (last === -1) this.col += to - from;
     else this.col = to - last;
@@ -111,10 +118,15 @@ class Parse {
   private sawRoot = false;
   readonly result: ParsedUops = { archs: new Map(), forms: 0, seen: new Set() };
 
-  constructor(private readonly file: string, private readonly opts: ParseOptions) {}
+  constructor(
+    private readonly file: string,
+    private readonly opts: ParseOptions,
+  ) {}
 
   fail(line: number, col: number, what: string): never {
-    throw new UserError(`${printable(this.file, 200)}:${line}:${col}: ${printable(what, 300)} — fix or re-download the file (uops.info's instructions.xml)`);
+    throw new UserError(
+      `${printable(this.file, 200)}:${line}:${col}: ${printable(what, 300)} — fix or re-download the file (uops.info's instructions.xml)`,
+    );
   }
 
   /**
@@ -136,7 +148,11 @@ class Parse {
     // the real file's elements are a few kB; one that spans many chunks would make each chunk
     // copy it again (time ~ size²/chunk), so a single construct has a size limit
     if (this.searched > MAX_CONSTRUCT) {
-      this.fail(this.pos.line, this.pos.col, `an element or comment longer than ${MAX_CONSTRUCT >> 20} MiB (unclosed?)`);
+      this.fail(
+        this.pos.line,
+        this.pos.col,
+        `an element or comment longer than ${MAX_CONSTRUCT >> 20} MiB (unclosed?)`,
+      );
     }
     return buf.slice(p);
   }
@@ -147,7 +163,11 @@ class Parse {
     let p = 0;
     for (;;) {
       const lt = buf.indexOf('<', p);
-      if (lt === -1) { this.skeleton(buf, p, buf.length); this.searched = 0; return ''; }
+      if (lt === -1) {
+        this.skeleton(buf, p, buf.length);
+        this.searched = 0;
+        return '';
+      }
       if (lt > p) this.skeleton(buf, p, lt);
       p = lt;
       if (buf.startsWith('<!--', p)) {
@@ -202,7 +222,8 @@ class Parse {
     if (close) {
       const top = this.stack.pop();
       if (!top) this.fail(line, col, `closing tag </${name}> without an opening tag`);
-      if (top.name !== name) this.fail(line, col, `closing tag </${name}> does not match <${top.name}> opened at line ${top.line}`);
+      if (top.name !== name)
+        this.fail(line, col, `closing tag </${name}> does not match <${top.name}> opened at line ${top.line}`);
       return;
     }
     if (this.stack.length === 0) {
@@ -231,7 +252,13 @@ class Parse {
     }
     let form: InstructionForm;
     try {
-      const node = fast ? fast.node : this.library(line, col, () => (xmlParser().parser.parse(xml) as { instruction?: XmlNode[] }).instruction?.[0]);
+      const node = fast
+        ? fast.node
+        : this.library(
+            line,
+            col,
+            () => (xmlParser().parser.parse(xml) as { instruction?: XmlNode[] }).instruction?.[0],
+          );
       if (!node) this.fail(line, col, 'an <instruction> element the XML reader cannot read');
       form = instructionForm(node, this.opts.archs, this.result.seen);
     } catch (e) {
@@ -239,11 +266,21 @@ class Parse {
       throw e;
     }
     this.result.forms++;
-    if (this.opts.onForm) { this.opts.onForm(form); return; }
+    if (this.opts.onForm) {
+      this.opts.onForm(form);
+      return;
+    }
     for (const [arch, m] of Object.entries(form.arch)) {
       let list = this.result.archs.get(arch);
       if (!list) this.result.archs.set(arch, (list = []));
-      list.push({ string: form.string, iform: form.iform, asm: form.asm, operands: form.operands, attributes: form.attributes, m });
+      list.push({
+        string: form.string,
+        iform: form.iform,
+        asm: form.asm,
+        operands: form.operands,
+        attributes: form.attributes,
+        m,
+      });
     }
   }
 
@@ -257,7 +294,11 @@ class Parse {
       return f();
     } catch (e) {
       if (e instanceof UserError) throw e;
-      this.fail(line, col, `the <instruction> element here cannot be read: ${printable(e instanceof Error ? e.message : String(e), 120)}`);
+      this.fail(
+        line,
+        col,
+        `the <instruction> element here cannot be read: ${printable(e instanceof Error ? e.message : String(e), 120)}`,
+      );
     }
   }
 
@@ -298,7 +339,10 @@ export async function parseUopsXmlFile(file: string, opts: ParseOptions = {}): P
     for await (const chunk of stream as AsyncIterable<string>) {
       done += Buffer.byteLength(chunk, 'utf8');
       let buf = carry + chunk;
-      if (first) { buf = buf.replace(/^\uFEFF/, ''); first = false; }
+      if (first) {
+        buf = buf.replace(/^\uFEFF/, '');
+        first = false;
+      }
       carry = p.feed(buf, false);
       opts.onProgress?.(Math.min(done, total), total);
     }

@@ -8,11 +8,19 @@ export function xmlEscape(s: string): string {
 }
 
 function attrs(a: Record<string, string | number | undefined>): string {
-  return Object.entries(a).filter(([, v]) => v !== undefined).map(([k, v]) => ` ${k}="${xmlEscape(String(v))}"`).join('');
+  return Object.entries(a)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => ` ${k}="${xmlEscape(String(v))}"`)
+    .join('');
 }
 
 function operandXml(o: DataOperand): string {
-  const a: Record<string, string | number | undefined> = { idx: o.idx, name: `OP${o.idx}`, type: o.type, width: o.width };
+  const a: Record<string, string | number | undefined> = {
+    idx: o.idx,
+    name: `OP${o.idx}`,
+    type: o.type,
+    width: o.width,
+  };
   if (o.read) a.r = 1;
   if (o.write) a.w = 1;
   if (o.suppressed) a.suppressed = 1;
@@ -23,12 +31,21 @@ function operandXml(o: DataOperand): string {
 
 function latencyXml(e: LatencyEntry): string {
   const a: Record<string, string | number | undefined> = {
-    start_op: e.startOp, target_op: e.targetOp, cycles: e.cycles, cycles_same_reg: e.cyclesSameReg,
-    cycles_addr: e.cyclesAddr, cycles_addr_index: e.cyclesAddrIndex, cycles_mem: e.cyclesMem,
-    min_cycles: e.minCycles, max_cycles: e.maxCycles,
+    start_op: e.startOp,
+    target_op: e.targetOp,
+    cycles: e.cycles,
+    cycles_same_reg: e.cyclesSameReg,
+    cycles_addr: e.cyclesAddr,
+    cycles_addr_index: e.cyclesAddrIndex,
+    cycles_mem: e.cyclesMem,
+    min_cycles: e.minCycles,
+    max_cycles: e.maxCycles,
   };
   if (e.upperBound) {
-    const first = ['cycles', 'min_cycles', 'max_cycles', 'cycles_addr', 'cycles_addr_index', 'cycles_mem'].find((k) => a[k] !== undefined) ?? 'cycles';
+    const first =
+      ['cycles', 'min_cycles', 'max_cycles', 'cycles_addr', 'cycles_addr_index', 'cycles_mem'].find(
+        (k) => a[k] !== undefined,
+      ) ?? 'cycles';
     a[`${first}_is_upper_bound`] = 1;
   }
   return `<latency${attrs(a)}/>`;
@@ -36,10 +53,14 @@ function latencyXml(e: LatencyEntry): string {
 
 export function measurementXml(m: Measurement, indent = ''): string {
   const a: Record<string, string | number | undefined> = {
-    TP_loop: m.tpLoop, TP_unrolled: m.tpUnrolled, div_cycles: m.divCycles,
+    TP_loop: m.tpLoop,
+    TP_unrolled: m.tpUnrolled,
+    div_cycles: m.divCycles,
     macro_fusible: m.macroFusible?.join(';'),
-    ports: m.ports.length ? formatPorts(m.ports) : undefined, uops: m.uops,
-    uops_MITE: m.uopsMite, uops_retire_slots: m.retireSlots,
+    ports: m.ports.length ? formatPorts(m.ports) : undefined,
+    uops: m.uops,
+    uops_MITE: m.uopsMite,
+    uops_retire_slots: m.retireSlots,
   };
   if (m.sameReg) {
     a.uops_same_reg = m.sameReg.uops;
@@ -57,8 +78,13 @@ export function measurementXml(m: Measurement, indent = ''): string {
 
 export function instructionXml(f: InstructionForm, extraArchXml = ''): string {
   const a: Record<string, string | number | undefined> = {
-    asm: f.asm, category: f.category, extension: f.extension, iform: f.iform || undefined,
-    'isa-set': f.isaSet, string: f.string, ...f.attributes,
+    asm: f.asm,
+    category: f.category,
+    extension: f.extension,
+    iform: f.iform || undefined,
+    'isa-set': f.isaSet,
+    string: f.string,
+    ...f.attributes,
   };
   const lines = [`  <instruction${attrs(a)}>`];
   for (const o of f.operands) lines.push(`    ${operandXml(o)}`);

@@ -42,7 +42,8 @@ export function injectMarkerLabels(source: string): { source: string; markers: A
 /** Directives clang writes for its own assembler that GNU as does not know and that change
  *  nothing uopscope reads (address-significance tables, call-graph profiles, Mach-O build
  *  versions, data-in-code regions): left out, line for line. */
-const CLANG_ONLY = /^\s*\.(addrsig|addrsig_sym|cg_profile|build_version|macosx_version_min|data_region|end_data_region|loh|subsections_via_symbols)\b/;
+const CLANG_ONLY =
+  /^\s*\.(addrsig|addrsig_sym|cg_profile|build_version|macosx_version_min|data_region|end_data_region|loh|subsections_via_symbols)\b/;
 
 export type AsmSyntax = 'att' | 'intel';
 
@@ -62,8 +63,13 @@ export function detectSyntax(source: string): AsmSyntax | null {
     if (!line || line.startsWith('.') || /^[\w.$@]+:$/.test(line)) continue;
     const ins = line.replace(/^[\w.$@]+:\s*/, '');
     if (/%[a-z]/i.test(ins) || /\$-?(0x)?[0-9a-f]/i.test(ins)) att++;
-    else if (/\b(byte|word|dword|qword|xmmword|ymmword|zmmword|tbyte|oword) ptr\b|\[[^\]]*\]/i.test(ins)
-      || /^[a-z][a-z0-9.]*\s+(?:[re]?[abcd]x|[re]?[sd]il?|[re]?[sb]pl?|r\d+[dwb]?|[abcd][lh]|[xyz]mm\d+|k[0-7])\s*(,|$)/i.test(ins)) intel++;
+    else if (
+      /\b(byte|word|dword|qword|xmmword|ymmword|zmmword|tbyte|oword) ptr\b|\[[^\]]*\]/i.test(ins) ||
+      /^[a-z][a-z0-9.]*\s+(?:[re]?[abcd]x|[re]?[sd]il?|[re]?[sb]pl?|r\d+[dwb]?|[abcd][lh]|[xyz]mm\d+|k[0-7])\s*(,|$)/i.test(
+        ins,
+      )
+    )
+      intel++;
   }
   return intel > att ? 'intel' : att > 0 ? 'att' : null;
 }
@@ -83,8 +89,13 @@ export function prepareSource(source: string, syntax?: AsmSyntax): string {
 /** What to say when the assembler rejects the source, from its message. */
 function rejectionHint(message: string, tool: string): string {
   const pseudo = /unknown (?:pseudo-op|directive)[^`'.]*[`']?(\.[\w.]+)/i.exec(message);
-  if (pseudo) return `${pseudo[1]} is a directive ${tool === 'as' ? 'GNU as' : tool} does not know${tool === 'as' ? ' (clang writes some of its own): pass --assembler clang, or delete the line' : ': delete the line'}`;
-  if (/too many memory references|invalid char '\['|ambiguous operand size|no such instruction|bad register name|invalid operand|junk .* after expression|operand type mismatch/i.test(message)) {
+  if (pseudo)
+    return `${pseudo[1]} is a directive ${tool === 'as' ? 'GNU as' : tool} does not know${tool === 'as' ? ' (clang writes some of its own): pass --assembler clang, or delete the line' : ': delete the line'}`;
+  if (
+    /too many memory references|invalid char '\['|ambiguous operand size|no such instruction|bad register name|invalid operand|junk .* after expression|operand type mismatch/i.test(
+      message,
+    )
+  ) {
     return 'if the source is Intel syntax, pass --syntax intel (or put .intel_syntax noprefix first); for AT&T, --syntax att';
   }
   return `fix the source (${tool === 'as' ? 'GNU as' : tool} syntax; --syntax intel for Intel syntax)`;
@@ -97,7 +108,11 @@ export function findClang(path = process.env.PATH ?? ''): string {
   let best: { name: string; version: number } | null = null;
   for (const dir of path.split(':').filter(Boolean)) {
     let names: string[];
-    try { names = readdirSync(dir); } catch { continue; }
+    try {
+      names = readdirSync(dir);
+    } catch {
+      continue;
+    }
     if (names.includes('clang')) return 'clang';
     for (const n of names) {
       const m = /^clang-(\d+)$/.exec(n);
@@ -108,7 +123,11 @@ export function findClang(path = process.env.PATH ?? ''): string {
 }
 
 /** The assembler's bounds: CPU seconds, address space and the largest file it may write. */
-interface ToolLimits { cpuSeconds: number; addressSpace: number; fileSize: number }
+interface ToolLimits {
+  cpuSeconds: number;
+  addressSpace: number;
+  fileSize: number;
+}
 
 export const ASSEMBLER_CPU_SECONDS = 60;
 /** The bounds for assembling code of at most `maxInstructions` instructions: an address space of
@@ -117,7 +136,11 @@ export const ASSEMBLER_CPU_SECONDS = 60;
  *  230 MB; `.rept 10000000` of one instruction asks for 190 MB at once and is refused at once. */
 export function assemblerLimits(tool: string, maxInstructions: number): ToolLimits {
   const code = maxCodeBytes(maxInstructions);
-  return { cpuSeconds: ASSEMBLER_CPU_SECONDS, addressSpace: (/^clang/.test(tool) ? 1024 : 192) * 2 ** 20 + 32 * code, fileSize: 16 * 2 ** 20 + 16 * code };
+  return {
+    cpuSeconds: ASSEMBLER_CPU_SECONDS,
+    addressSpace: (/^clang/.test(tool) ? 1024 : 192) * 2 ** 20 + 32 * code,
+    fileSize: 16 * 2 ** 20 + 16 * code,
+  };
 }
 
 type SpawnSync = typeof import('node:child_process').spawnSync;
@@ -139,41 +162,95 @@ function canConfine(spawnSync: SpawnSync): boolean {
 // memory and output whether uopscope lives or not.
 const GUARD = `dir=$1; shift; pid=; trap '[ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null; rm -rf -- "$dir"; exit 143' TERM INT HUP; "$@" & pid=$!; wait "$pid"`;
 
-function run(tool: string, args: string[], file: string, hint: string, dir: string, limits: ToolLimits, maxInstructions: number): void {
+function run(
+  tool: string,
+  args: string[],
+  file: string,
+  hint: string,
+  dir: string,
+  limits: ToolLimits,
+  maxInstructions: number,
+): void {
   // node:child_process only for assembly input (a binary's run does not load it)
   const { spawnSync } = createRequire(import.meta.url)('node:child_process') as typeof import('node:child_process');
   const res = canConfine(spawnSync)
-    ? spawnSync('setpriv', ['--pdeathsig', 'TERM', '--', 'sh', '-c', GUARD, 'sh', dir,
-      'prlimit', `--cpu=${limits.cpuSeconds}`, `--as=${limits.addressSpace}`, `--fsize=${limits.fileSize}`, '--', tool, ...args],
-    { encoding: 'utf8', timeout: (limits.cpuSeconds + 5) * 1000, maxBuffer: 1 << 20 })
+    ? spawnSync(
+        'setpriv',
+        [
+          '--pdeathsig',
+          'TERM',
+          '--',
+          'sh',
+          '-c',
+          GUARD,
+          'sh',
+          dir,
+          'prlimit',
+          `--cpu=${limits.cpuSeconds}`,
+          `--as=${limits.addressSpace}`,
+          `--fsize=${limits.fileSize}`,
+          '--',
+          tool,
+          ...args,
+        ],
+        { encoding: 'utf8', timeout: (limits.cpuSeconds + 5) * 1000, maxBuffer: 1 << 20 },
+      )
     : spawnSync(tool, args, { encoding: 'utf8', timeout: limits.cpuSeconds * 1000, maxBuffer: 1 << 20 });
   if (res.error) {
     const code = (res.error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new UserError(`${file}: cannot assemble: '${tool}' is not installed; ${hint}`);
-    if (code === 'ETIMEDOUT') throw new UserError(`${file}: the assembler (${tool}) ran longer than ${limits.cpuSeconds} s; ${raiseHint(maxInstructions)}`);
+    if (code === 'ETIMEDOUT')
+      throw new UserError(
+        `${file}: the assembler (${tool}) ran longer than ${limits.cpuSeconds} s; ${raiseHint(maxInstructions)}`,
+      );
     throw new UserError(`${file}: cannot assemble: running '${tool}' failed (${printable(res.error.message, 120)})`);
   }
   // under the guard a tool that is not installed is the shell's 127 (prlimit's "failed to execute")
-  if (res.status === 127 || (res.status !== 0 && /failed to execute/.test(res.stderr ?? ''))) throw new UserError(`${file}: cannot assemble: '${tool}' is not installed; ${hint}`);
+  if (res.status === 127 || (res.status !== 0 && /failed to execute/.test(res.stderr ?? '')))
+    throw new UserError(`${file}: cannot assemble: '${tool}' is not installed; ${hint}`);
   const sig = res.status !== null && res.status > 128 ? res.status - 128 : null;
-  if (sig === 25 /* SIGXFSZ */) throw new UserError(`${file}: the assembler (${tool}) wrote more than ${(limits.fileSize / 2 ** 20).toFixed(0)} MiB: the source expands too much (.fill, .rept, .incbin, .include); ${raiseHint(maxInstructions)}`);
-  if (sig === 24 /* SIGXCPU */ || sig === 9) throw new UserError(`${file}: the assembler (${tool}) ran longer than ${limits.cpuSeconds} s: the source expands too much (.rept, .include); ${raiseHint(maxInstructions)}`);
+  if (sig === 25 /* SIGXFSZ */)
+    throw new UserError(
+      `${file}: the assembler (${tool}) wrote more than ${(limits.fileSize / 2 ** 20).toFixed(0)} MiB: the source expands too much (.fill, .rept, .incbin, .include); ${raiseHint(maxInstructions)}`,
+    );
+  if (sig === 24 /* SIGXCPU */ || sig === 9)
+    throw new UserError(
+      `${file}: the assembler (${tool}) ran longer than ${limits.cpuSeconds} s: the source expands too much (.rept, .include); ${raiseHint(maxInstructions)}`,
+    );
   if (res.status !== 0 && /out of memory|memory exhausted|cannot allocate|bad_alloc/i.test(res.stderr ?? '')) {
-    throw new UserError(`${file}: the assembler (${tool}) needed more than ${(limits.addressSpace / 2 ** 20).toFixed(0)} MiB: the source expands too much (.rept, .fill, .include "/dev/zero"); ${raiseHint(maxInstructions)}`);
+    throw new UserError(
+      `${file}: the assembler (${tool}) needed more than ${(limits.addressSpace / 2 ** 20).toFixed(0)} MiB: the source expands too much (.rept, .fill, .include "/dev/zero"); ${raiseHint(maxInstructions)}`,
+    );
   }
   if (res.status !== 0) {
-    const first = (res.stderr || res.stdout || '').split('\n').find((l) => /error/i.test(l)) ?? (res.stderr || '').split('\n')[0] ?? '';
+    const first =
+      (res.stderr || res.stdout || '').split('\n').find((l) => /error/i.test(l)) ??
+      (res.stderr || '').split('\n')[0] ??
+      '';
     // the assembler quotes the offending line, which may come from any file the source
     // includes (.include "/etc/passwd"): keep a short excerpt of it only
-    const where = printable(first.replace(/^.*?\.(s|S|asm):/, `${basename(file)}:`).trim()
-      .replace(/`([^`']{24})[^`']*'/g, '`$1…\''), 160);
-    throw new UserError(`${file}: the assembler (${tool}) rejected the source: ${where || `exit status ${res.status}`}; ${rejectionHint(first, tool === 'as' || tool === 'cpp' ? 'as' : tool)}`);
+    const where = printable(
+      first
+        .replace(/^.*?\.(s|S|asm):/, `${basename(file)}:`)
+        .trim()
+        .replace(/`([^`']{24})[^`']*'/g, "`$1…'"),
+      160,
+    );
+    throw new UserError(
+      `${file}: the assembler (${tool}) rejected the source: ${where || `exit status ${res.status}`}; ${rejectionHint(first, tool === 'as' || tool === 'cpp' ? 'as' : tool)}`,
+    );
   }
 }
 
 /** Assembles `file` (or `text`, named `file` in messages) into an object; returns its bytes and
  *  the injected markers. */
-export function assemble(file: string, assembler: 'as' | 'clang' = 'as', given?: string, syntax?: AsmSyntax, maxInstructions = DEFAULT_MAX_INSTRUCTIONS): { object: Uint8Array; markers: AssembledMarker[] } {
+export function assemble(
+  file: string,
+  assembler: 'as' | 'clang' = 'as',
+  given?: string,
+  syntax?: AsmSyntax,
+  maxInstructions = DEFAULT_MAX_INSTRUCTIONS,
+): { object: Uint8Array; markers: AssembledMarker[] } {
   const text = given ?? readFileSync(file, 'utf8');
   const injected = injectMarkerLabels(text);
   const markers = injected.markers;
@@ -182,24 +259,48 @@ export function assemble(file: string, assembler: 'as' | 'clang' = 'as', given?:
   // directory goes on the include path, so `#include "x.h"` and `.include "x.s"` next to it are found
   const inc = ['-I', dirname(resolve(file))];
   const tmp = tmpdir();
-  const unusable = (e: unknown): UserError => new UserError(`${file}: cannot assemble: the temporary directory ${printable(tmp, 80)} is unusable (${(e as NodeJS.ErrnoException).code ?? String(e)}); set TMPDIR to a writable directory`);
+  const unusable = (e: unknown): UserError =>
+    new UserError(
+      `${file}: cannot assemble: the temporary directory ${printable(tmp, 80)} is unusable (${(e as NodeJS.ErrnoException).code ?? String(e)}); set TMPDIR to a writable directory`,
+    );
   let dir: string;
-  try { dir = mkdtempSync(join(tmp, 'uopscope-asm-')); } catch (e) { throw unusable(e); }
+  try {
+    dir = mkdtempSync(join(tmp, 'uopscope-asm-'));
+  } catch (e) {
+    throw unusable(e);
+  }
   try {
     const preprocess = file.endsWith('.S');
     const src = join(dir, preprocess ? 'input.S' : 'input.s');
     const obj = join(dir, 'input.o');
-    try { writeFileSync(src, source); } catch (e) { throw unusable(e); }
-    const tool = (name: string, args: string[], hint: string) => run(name, args, file, hint, dir, assemblerLimits(name, maxInstructions), maxInstructions);
+    try {
+      writeFileSync(src, source);
+    } catch (e) {
+      throw unusable(e);
+    }
+    const tool = (name: string, args: string[], hint: string) =>
+      run(name, args, file, hint, dir, assemblerLimits(name, maxInstructions), maxInstructions);
     if (assembler === 'clang') {
-      tool(findClang(), ['-c', '-target', 'x86_64-linux-gnu', ...inc, ...(preprocess ? [] : ['-x', 'assembler']), src, '-o', obj], 'install clang (apt-get install clang) or use --assembler as');
+      tool(
+        findClang(),
+        ['-c', '-target', 'x86_64-linux-gnu', ...inc, ...(preprocess ? [] : ['-x', 'assembler']), src, '-o', obj],
+        'install clang (apt-get install clang) or use --assembler as',
+      );
     } else {
       let input = src;
       if (preprocess) {
         input = join(dir, 'input.s');
-        tool('cpp', ['-P', '-x', 'assembler-with-cpp', ...inc, src, '-o', input], 'install cpp (apt-get install cpp) to preprocess .S files, or use --assembler clang');
+        tool(
+          'cpp',
+          ['-P', '-x', 'assembler-with-cpp', ...inc, src, '-o', input],
+          'install cpp (apt-get install cpp) to preprocess .S files, or use --assembler clang',
+        );
       }
-      tool('as', ['--64', ...inc, input, '-o', obj], 'install binutils (apt-get install binutils) or pass --assembler clang');
+      tool(
+        'as',
+        ['--64', ...inc, input, '-o', obj],
+        'install binutils (apt-get install binutils) or pass --assembler clang',
+      );
     }
     return { object: new Uint8Array(readFileSync(obj)), markers };
   } finally {

@@ -27,7 +27,13 @@ export class ByteReader {
 
   /** Throws unless [offset, offset+size) lies inside the data. */
   check(offset: number, size: number, what: string): void {
-    if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(size) || offset < 0 || size < 0 || offset + size > this.data.length) {
+    if (
+      !Number.isSafeInteger(offset) ||
+      !Number.isSafeInteger(size) ||
+      offset < 0 ||
+      size < 0 ||
+      offset + size > this.data.length
+    ) {
       throw new UserError(
         `${this.file}: truncated or corrupted file: ${what} at offset ${offset} (size ${size}) lies outside the file (${this.data.length} bytes); rebuild or re-copy the binary`,
       );
@@ -55,7 +61,9 @@ export class ByteReader {
     this.check(o, 8, what);
     const v = this.view.getBigUint64(o, this.littleEndian);
     if (v > BigInt(Number.MAX_SAFE_INTEGER)) {
-      throw new UserError(`${this.file}: corrupted file: ${what} at offset ${o} is implausibly large (0x${v.toString(16)}); rebuild or re-copy the binary`);
+      throw new UserError(
+        `${this.file}: corrupted file: ${what} at offset ${o} is implausibly large (0x${v.toString(16)}); rebuild or re-copy the binary`,
+      );
     }
     return Number(v);
   }
@@ -74,7 +82,9 @@ export class ByteReader {
     while (end < limit && this.data[end] !== 0) end++;
     this.nameBytes += end - o;
     if (this.nameBytes > NAME_BUDGET + 2 * this.data.length) {
-      throw new UserError(`${this.file}: corrupted or hostile file: its ${what}s total more than ${((NAME_BUDGET + 2 * this.data.length) / 2 ** 20).toFixed(0)} MiB of text; rebuild or re-copy the binary`);
+      throw new UserError(
+        `${this.file}: corrupted or hostile file: its ${what}s total more than ${((NAME_BUDGET + 2 * this.data.length) / 2 ** 20).toFixed(0)} MiB of text; rebuild or re-copy the binary`,
+      );
     }
     const s = latin1(this.data.subarray(o, end));
     this.names.set(key, s);
@@ -95,7 +105,8 @@ export class ByteReader {
 export function latin1(b: Uint8Array): string {
   // decoded whole and replaced by one regular expression: flat strings, where one `+=` per byte
   // built ropes of a node per character (100,000 symbols of 1,024 bytes took 3.4 GB)
-  return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1')
+  return Buffer.from(b.buffer, b.byteOffset, b.byteLength)
+    .toString('latin1')
     .replace(/[\x00-\x1f\x7f-\x9f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 

@@ -29,7 +29,8 @@ export function buildCfg(instrs: DecodedInstruction[], opts: { loop?: boolean } 
   });
   if (opts.loop && n > 0) {
     const last = instrs[n - 1]!;
-    if (fallsThrough(last) && !edges.some((e) => e.from === n - 1 && e.to === 0)) edges.push({ from: n - 1, to: 0, kind: 'back' });
+    if (fallsThrough(last) && !edges.some((e) => e.from === n - 1 && e.to === 0))
+      edges.push({ from: n - 1, to: 0, kind: 'back' });
   }
   return { lines: n, edges };
 }

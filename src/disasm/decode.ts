@@ -3,8 +3,21 @@
 // address registers as reads, the uops.info signature and the zero-idiom / same-register facts.
 import { raiseHint } from './limits.js';
 import {
-  Code, CpuidFeature, Decoder, DecoderOptions, FlowControl, Formatter, FormatterSyntax, InstructionInfoFactory,
-  MemorySizeExt, Mnemonic, OpAccess, OpKind, Register, RflagsBits, type Instruction,
+  Code,
+  CpuidFeature,
+  Decoder,
+  DecoderOptions,
+  FlowControl,
+  Formatter,
+  FormatterSyntax,
+  InstructionInfoFactory,
+  MemorySizeExt,
+  Mnemonic,
+  OpAccess,
+  OpKind,
+  Register,
+  RflagsBits,
+  type Instruction,
 } from './iced.js';
 import { UserError } from '../errors.js';
 import { hex } from './bytes.js';
@@ -16,8 +29,13 @@ import type { Branch, BranchKind, DecodedInstruction, DecodedOperand, Flag, Memo
 export const UNDECODABLE_ECHO = 4;
 
 const FLAG_BITS: [Flag, number][] = [
-  ['CF', RflagsBits.CF], ['PF', RflagsBits.PF], ['AF', RflagsBits.AF], ['ZF', RflagsBits.ZF],
-  ['SF', RflagsBits.SF], ['OF', RflagsBits.OF], ['DF', RflagsBits.DF],
+  ['CF', RflagsBits.CF],
+  ['PF', RflagsBits.PF],
+  ['AF', RflagsBits.AF],
+  ['ZF', RflagsBits.ZF],
+  ['SF', RflagsBits.SF],
+  ['OF', RflagsBits.OF],
+  ['DF', RflagsBits.DF],
 ];
 const flagsOf = (bits: number): Flag[] => FLAG_BITS.filter(([, b]) => bits & b).map(([f]) => f);
 
@@ -27,19 +45,56 @@ const flagsOf = (bits: number): Flag[] => FLAG_BITS.filter(([, b]) => bits & b).
  * ones but is dependency-breaking as well. SBB r, r still depends on CF and is not listed.
  */
 const ZERO_IDIOMS = new Set([
-  'XOR', 'SUB', 'PXOR', 'VPXOR', 'VPXORD', 'VPXORQ', 'XORPS', 'XORPD', 'VXORPS', 'VXORPD',
-  'PSUBB', 'PSUBW', 'PSUBD', 'PSUBQ', 'VPSUBB', 'VPSUBW', 'VPSUBD', 'VPSUBQ',
-  'PCMPGTB', 'PCMPGTW', 'PCMPGTD', 'PCMPGTQ', 'VPCMPGTB', 'VPCMPGTW', 'VPCMPGTD', 'VPCMPGTQ',
-  'PCMPEQB', 'PCMPEQW', 'PCMPEQD', 'PCMPEQQ', 'VPCMPEQB', 'VPCMPEQW', 'VPCMPEQD', 'VPCMPEQQ',
-  'ANDNPS', 'ANDNPD', 'VANDNPS', 'VANDNPD', 'PANDN', 'VPANDN',
+  'XOR',
+  'SUB',
+  'PXOR',
+  'VPXOR',
+  'VPXORD',
+  'VPXORQ',
+  'XORPS',
+  'XORPD',
+  'VXORPS',
+  'VXORPD',
+  'PSUBB',
+  'PSUBW',
+  'PSUBD',
+  'PSUBQ',
+  'VPSUBB',
+  'VPSUBW',
+  'VPSUBD',
+  'VPSUBQ',
+  'PCMPGTB',
+  'PCMPGTW',
+  'PCMPGTD',
+  'PCMPGTQ',
+  'VPCMPGTB',
+  'VPCMPGTW',
+  'VPCMPGTD',
+  'VPCMPGTQ',
+  'PCMPEQB',
+  'PCMPEQW',
+  'PCMPEQD',
+  'PCMPEQQ',
+  'VPCMPEQB',
+  'VPCMPEQW',
+  'VPCMPEQD',
+  'VPCMPEQQ',
+  'ANDNPS',
+  'ANDNPD',
+  'VANDNPS',
+  'VANDNPD',
+  'PANDN',
+  'VPANDN',
 ]);
 
 /** Shifts and rotates by CL leave the flags unchanged when the count is 0: the flags they
  *  write are also read (uops.info's "cw": conditionally written). */
 const COUNT_DEPENDENT_FLAGS = new Set(['SHL', 'SHR', 'SAR', 'ROL', 'ROR', 'RCL', 'RCR', 'SHLD', 'SHRD']);
 
-const isRead = (a: OpAccess): boolean => a === OpAccess.Read || a === OpAccess.CondRead || a === OpAccess.ReadWrite || a === OpAccess.ReadCondWrite;
-const isWrite = (a: OpAccess): boolean => a === OpAccess.Write || a === OpAccess.CondWrite || a === OpAccess.ReadWrite || a === OpAccess.ReadCondWrite;
+const isRead = (a: OpAccess): boolean =>
+  a === OpAccess.Read || a === OpAccess.CondRead || a === OpAccess.ReadWrite || a === OpAccess.ReadCondWrite;
+const isWrite = (a: OpAccess): boolean =>
+  a === OpAccess.Write || a === OpAccess.CondWrite || a === OpAccess.ReadWrite || a === OpAccess.ReadCondWrite;
 
 function makeFormatter(syntax: FormatterSyntax): Formatter {
   const f = new Formatter(syntax);
@@ -80,7 +135,7 @@ function formatAtt(bytes: Uint8Array, address: number, bitness: 32 | 64): string
 /** Sets `att` on `d` as a property computed on first read (enumerable, so that JSON, copies and
  *  structured clones carry the text like any other field). */
 function lazyAtt(d: Omit<DecodedInstruction, 'att'>, bytes: Uint8Array, bitness: 32 | 64): DecodedInstruction {
-  const own = bytes.slice();   // the caller's buffer may be reused
+  const own = bytes.slice(); // the caller's buffer may be reused
   const fix = (self: DecodedInstruction, value: string): string => {
     Object.defineProperty(self, 'att', { value, enumerable: true, writable: true, configurable: true });
     return value;
@@ -88,8 +143,12 @@ function lazyAtt(d: Omit<DecodedInstruction, 'att'>, bytes: Uint8Array, bitness:
   Object.defineProperty(d, 'att', {
     enumerable: true,
     configurable: true,
-    get(this: DecodedInstruction) { return fix(this, formatAtt(own, d.address, bitness)); },
-    set(this: DecodedInstruction, v: string) { fix(this, v); },
+    get(this: DecodedInstruction) {
+      return fix(this, formatAtt(own, d.address, bitness));
+    },
+    set(this: DecodedInstruction, v: string) {
+      fix(this, v);
+    },
   });
   return d as DecodedInstruction;
 }
@@ -107,7 +166,14 @@ export interface RawDecoded {
  * walk with a UserError unless `lenient` (then decoding skips one byte and goes on; used to
  * scan whole sections for loops).
  */
-export function decodeBytes(data: Uint8Array, address: number, bitness: 32 | 64, where: string, lenient = false, maxInstructions = Infinity): RawDecoded[] {
+export function decodeBytes(
+  data: Uint8Array,
+  address: number,
+  bitness: 32 | 64,
+  where: string,
+  lenient = false,
+  maxInstructions = Infinity,
+): RawDecoded[] {
   const out: RawDecoded[] = [];
   const dec = new Decoder(bitness, data, DecoderOptions.None);
   dec.ip = BigInt(address);
@@ -125,18 +191,24 @@ export function decodeBytes(data: Uint8Array, address: number, bitness: 32 | 64,
       // at most 4 bytes: enough to recognise the instruction, too few to leak a file's contents
       // that an assembly source pulled in (.incbin) through the message
       const bytes = toHex(data.subarray(pos, Math.min(data.length, pos + UNDECODABLE_ECHO)));
-      const reason = validWithMoreBytes(data.subarray(pos, pos + 15), bitness) ? 'an instruction runs past the end of the code' : 'not a valid x86 instruction';
+      const reason = validWithMoreBytes(data.subarray(pos, pos + 15), bitness)
+        ? 'an instruction runs past the end of the code'
+        : 'not a valid x86 instruction';
       // iced's objects live in WebAssembly memory: free what was decoded before giving up
       for (const r of out) r.ins.free();
       dec.free();
-      throw new UserError(`${where}: undecodable bytes at ${hex(address + pos)} (${bytes}…): ${reason}; check that the region starts on an instruction boundary (--range) and that this is ${bitness}-bit x86 code`);
+      throw new UserError(
+        `${where}: undecodable bytes at ${hex(address + pos)} (${bytes}…): ${reason}; check that the region starts on an instruction boundary (--range) and that this is ${bitness}-bit x86 code`,
+      );
     }
     out.push({ address: address + pos, length: ins.length, ins });
     pos += ins.length;
     if (out.length > maxInstructions) {
       for (const r of out) r.ins.free();
       dec.free();
-      throw new UserError(`${where} holds more than ${maxInstructions.toLocaleString('en-US')} instructions: ${raiseHint(maxInstructions)}`);
+      throw new UserError(
+        `${where} holds more than ${maxInstructions.toLocaleString('en-US')} instructions: ${raiseHint(maxInstructions)}`,
+      );
     }
   }
   dec.free();
@@ -156,7 +228,13 @@ function validWithMoreBytes(head: Uint8Array, bitness: 32 | 64): boolean {
 }
 
 /** Full decoding of a region's instructions; lines are 0-based within the region. */
-export function decodeRegion(data: Uint8Array, address: number, bitness: 32 | 64, where: string, maxInstructions = Infinity): DecodedInstruction[] {
+export function decodeRegion(
+  data: Uint8Array,
+  address: number,
+  bitness: 32 | 64,
+  where: string,
+  maxInstructions = Infinity,
+): DecodedInstruction[] {
   const raw = decodeBytes(data, address, bitness, where, false, maxInstructions);
   const lineOf = new Map(raw.map((r, i) => [r.address, i]));
   const result = raw.map((r, i) => {
@@ -167,7 +245,12 @@ export function decodeRegion(data: Uint8Array, address: number, bitness: 32 | 64
   return result;
 }
 
-function describe(r: RawDecoded, line: number, bytes: Uint8Array, lineOf: Map<number, number>): Omit<DecodedInstruction, 'att'> {
+function describe(
+  r: RawDecoded,
+  line: number,
+  bytes: Uint8Array,
+  lineOf: Map<number, number>,
+): Omit<DecodedInstruction, 'att'> {
   const { ins } = r;
   const t = tools();
   const info = t.info.info(ins);
@@ -176,7 +259,18 @@ function describe(r: RawDecoded, line: number, bytes: Uint8Array, lineOf: Map<nu
   const prefixes: string[] = [];
   if (ins.hasLockPrefix) prefixes.push('lock');
   if (ins.isStringInstruction) {
-    if (ins.hasRepePrefix && (ins.mnemonic === Mnemonic.Cmpsb || ins.mnemonic === Mnemonic.Cmpsw || ins.mnemonic === Mnemonic.Cmpsd || ins.mnemonic === Mnemonic.Cmpsq || ins.mnemonic === Mnemonic.Scasb || ins.mnemonic === Mnemonic.Scasw || ins.mnemonic === Mnemonic.Scasd || ins.mnemonic === Mnemonic.Scasq)) prefixes.push('repe');
+    if (
+      ins.hasRepePrefix &&
+      (ins.mnemonic === Mnemonic.Cmpsb ||
+        ins.mnemonic === Mnemonic.Cmpsw ||
+        ins.mnemonic === Mnemonic.Cmpsd ||
+        ins.mnemonic === Mnemonic.Cmpsq ||
+        ins.mnemonic === Mnemonic.Scasb ||
+        ins.mnemonic === Mnemonic.Scasw ||
+        ins.mnemonic === Mnemonic.Scasd ||
+        ins.mnemonic === Mnemonic.Scasq)
+    )
+      prefixes.push('repe');
     else if (ins.hasRepPrefix) prefixes.push('rep');
     if (ins.hasRepnePrefix) prefixes.push('repne');
   }
@@ -244,7 +338,10 @@ function describe(r: RawDecoded, line: number, bytes: Uint8Array, lineOf: Map<nu
         index: resourceOfRegister(ins.memoryIndex),
         scale: ins.memoryIndexScale,
         displacement: Number(BigInt.asIntN(64, ins.memoryDisplacement)),
-        segment: ins.hasSegmentPrefix && (ins.memorySegment === Register.FS || ins.memorySegment === Register.GS) ? Register[ins.memorySegment]! : null,
+        segment:
+          ins.hasSegmentPrefix && (ins.memorySegment === Register.FS || ins.memorySegment === Register.GS)
+            ? Register[ins.memorySegment]!
+            : null,
         size: ins.mnemonic === Mnemonic.Lea ? 0 : MemorySizeExt.size(ins.memorySize),
         read: ins.mnemonic === Mnemonic.Lea ? false : read,
         write: ins.mnemonic === Mnemonic.Lea ? false : write,
@@ -285,13 +382,15 @@ function describe(r: RawDecoded, line: number, bytes: Uint8Array, lineOf: Map<nu
   };
   const bk = kindMap[fc];
   if (bk) {
-    const direct = fc === FlowControl.ConditionalBranch || fc === FlowControl.UnconditionalBranch || fc === FlowControl.Call;
-    const isNear = ins.op0Kind === OpKind.NearBranch16 || ins.op0Kind === OpKind.NearBranch32 || ins.op0Kind === OpKind.NearBranch64;
+    const direct =
+      fc === FlowControl.ConditionalBranch || fc === FlowControl.UnconditionalBranch || fc === FlowControl.Call;
+    const isNear =
+      ins.op0Kind === OpKind.NearBranch16 || ins.op0Kind === OpKind.NearBranch32 || ins.op0Kind === OpKind.NearBranch64;
     const target = direct && isNear ? Number(ins.nearBranchTarget) : null;
     branch = {
       kind: bk,
       target,
-      targetLine: target !== null ? lineOf.get(target) ?? null : null,
+      targetLine: target !== null ? (lineOf.get(target) ?? null) : null,
       backward: target !== null && target <= r.address,
     };
   }

@@ -13,12 +13,23 @@ export function demangleAll(names: string[]): Map<string, string> {
   if (!mangled.length) return out;
   const { spawnSync } = createRequire(import.meta.url)('node:child_process') as typeof import('node:child_process');
   // Mach-O names carry one more underscore (__Z…): c++filt takes them with -_
-  for (const [list, args] of [[mangled.filter((n) => !n.startsWith('__Z')), []], [mangled.filter((n) => n.startsWith('__Z')), ['-_']]] as const) {
+  for (const [list, args] of [
+    [mangled.filter((n) => !n.startsWith('__Z')), []],
+    [mangled.filter((n) => n.startsWith('__Z')), ['-_']],
+  ] as const) {
     if (!list.length) continue;
-    const res = spawnSync('c++filt', [...args], { input: `${list.join('\n')}\n`, encoding: 'utf8', timeout: 20_000, maxBuffer: 256 << 20 });
+    const res = spawnSync('c++filt', [...args], {
+      input: `${list.join('\n')}\n`,
+      encoding: 'utf8',
+      timeout: 20_000,
+      maxBuffer: 256 << 20,
+    });
     if (res.error || res.status !== 0) continue;
     const lines = res.stdout.split('\n');
-    list.forEach((n, i) => { const d = lines[i]; if (d && d !== n) out.set(n, d); });
+    list.forEach((n, i) => {
+      const d = lines[i];
+      if (d && d !== n) out.set(n, d);
+    });
   }
   return out;
 }

@@ -61,7 +61,12 @@ function straight(instrs: DecodedInstruction[], lines: number[], copies: 1 | 2):
     lines.forEach((l, k) => {
       const ins = instrs[l]!;
       const idx = c * len + k;
-      nodes.push({ line: idx, reads: resourcesRead(ins), writes: resourcesWritten(ins), succ: idx + 1 < len * copies ? [idx + 1] : [] });
+      nodes.push({
+        line: idx,
+        reads: resourcesRead(ins),
+        writes: resourcesWritten(ins),
+        succ: idx + 1 < len * copies ? [idx + 1] : [],
+      });
       orig.push(l);
     });
   }
@@ -137,7 +142,9 @@ export function reachingDefinitions(nodes: Node[], budget = REACHING_BUDGET): Ra
   const spend = (n: number): void => {
     work += n;
     if (work > budget) {
-      throw new UserError(`the region's branches leave too many possible last writers to trace (over ${budget.toLocaleString('en-US')} steps for ${nodes.length} instructions of the unrolled loop); analyse a smaller region with --range or --region`);
+      throw new UserError(
+        `the region's branches leave too many possible last writers to trace (over ${budget.toLocaleString('en-US')} steps for ${nodes.length} instructions of the unrolled loop); analyse a smaller region with --range or --region`,
+      );
     }
   };
   const reachable = new Array<boolean>(nodes.length).fill(false);
@@ -171,7 +178,12 @@ export function reachingDefinitions(nodes: Node[], budget = REACHING_BUDGET): Ra
   return [...edges.values()];
 }
 
-function toGraph(raw: RawEdge[], orig: (idx: number) => number, copyOf: (idx: number) => number, lines: number): DependencyGraph {
+function toGraph(
+  raw: RawEdge[],
+  orig: (idx: number) => number,
+  copyOf: (idx: number) => number,
+  lines: number,
+): DependencyGraph {
   const edges = new Map<string, DepEdge>();
   for (const [a, b, r] of raw) {
     const ca = copyOf(a);
@@ -180,23 +192,48 @@ function toGraph(raw: RawEdge[], orig: (idx: number) => number, copyOf: (idx: nu
     const e: DepEdge = { from: orig(a), to: orig(b), resource: r, loopCarried: ca !== cb };
     edges.set(`${e.from},${e.to},${e.resource},${e.loopCarried}`, e);
   }
-  const list = [...edges.values()].sort((x, y) => Number(x.loopCarried) - Number(y.loopCarried) || x.from - y.from || x.to - y.to || (x.resource < y.resource ? -1 : x.resource > y.resource ? 1 : 0));
+  const list = [...edges.values()].sort(
+    (x, y) =>
+      Number(x.loopCarried) - Number(y.loopCarried) ||
+      x.from - y.from ||
+      x.to - y.to ||
+      (x.resource < y.resource ? -1 : x.resource > y.resource ? 1 : 0),
+  );
   return { lines, edges: list };
 }
 
 /** The dependency graph of a region; `loop` adds the loop-carried edges (doubling, §3.1.2). */
-export function buildDependencyGraph(instrs: DecodedInstruction[], opts: { loop: boolean } = { loop: true }): DependencyGraph {
+export function buildDependencyGraph(
+  instrs: DecodedInstruction[],
+  opts: { loop: boolean } = { loop: true },
+): DependencyGraph {
   const n = instrs.length;
   const nodes = program(instrs, opts.loop ? 2 : 1);
-  return toGraph(walk(nodes), (i) => i % n, (i) => Math.floor(i / n), n);
+  return toGraph(
+    walk(nodes),
+    (i) => i % n,
+    (i) => Math.floor(i / n),
+    n,
+  );
 }
 
 /** The dependency graph of one path (original line numbers, e.g. from branchPaths). */
-export function dependencyGraphOfPath(instrs: DecodedInstruction[], lines: number[], opts: { loop: boolean } = { loop: true }): DependencyGraph {
-  for (const l of lines) if (!Number.isInteger(l) || l < 0 || l >= instrs.length) throw new RangeError(`line ${l} is not in the region (0–${instrs.length - 1})`);
+export function dependencyGraphOfPath(
+  instrs: DecodedInstruction[],
+  lines: number[],
+  opts: { loop: boolean } = { loop: true },
+): DependencyGraph {
+  for (const l of lines)
+    if (!Number.isInteger(l) || l < 0 || l >= instrs.length)
+      throw new RangeError(`line ${l} is not in the region (0–${instrs.length - 1})`);
   const { nodes, orig } = straight(instrs, lines, opts.loop ? 2 : 1);
   const len = lines.length;
-  return toGraph(walk(nodes), (i) => orig[i]!, (i) => Math.floor(i / len), instrs.length);
+  return toGraph(
+    walk(nodes),
+    (i) => orig[i]!,
+    (i) => Math.floor(i / len),
+    instrs.length,
+  );
 }
 
 /** A conditional jump that stays in the region and goes forward: a branch inside the loop. */
@@ -220,7 +257,9 @@ export function onlyLoopJumps(instrs: DecodedInstruction[]): number[] {
  * line 0 (the closing branch), where the path ends; unconditional jumps to a line other than 0
  * are followed; a path ends at the region's end, a jump to line 0, or a jump out of the region. Null when there is no such jump (see onlyLoopJumps).
  */
-export function branchPaths(instrs: DecodedInstruction[]): { branchLine: number; left: number[]; right: number[] } | null {
+export function branchPaths(
+  instrs: DecodedInstruction[],
+): { branchLine: number; left: number[]; right: number[] } | null {
   const branchLine = instrs.findIndex(insideBranch);
   if (branchLine < 0) return null;
   const follow = (start: number | null, prefix: number[]): number[] => {

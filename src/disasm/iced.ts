@@ -29,7 +29,8 @@ const V8_DEFAULTS: Record<string, string[]> = { 11: ['--wasm-tiering-budget=1800
 const ICED_SETTINGS = [`--wasm-tiering-budget=${ICED_TIERING_BUDGET}`, '--wasm-lazy-validation'];
 
 function loadIced(): typeof Iced {
-  const defaults = process.env.UOPSCOPE_V8_DEFAULTS === '1' ? undefined : V8_DEFAULTS[process.versions.v8.split('.')[0]!];
+  const defaults =
+    process.env.UOPSCOPE_V8_DEFAULTS === '1' ? undefined : V8_DEFAULTS[process.versions.v8.split('.')[0]!];
   if (defaults) for (const f of ICED_SETTINGS) setFlagsFromString(f);
   try {
     return createRequire(import.meta.url)('iced-x86') as typeof Iced;
@@ -40,24 +41,45 @@ function loadIced(): typeof Iced {
 
 const iced = loadIced();
 
-export const Code = iced.Code; export type Code = Iced.Code;
-export const CodeExt = iced.CodeExt; export type CodeExt = Iced.CodeExt;
-export const ConditionCode = iced.ConditionCode; export type ConditionCode = Iced.ConditionCode;
-export const CpuidFeature = iced.CpuidFeature; export type CpuidFeature = Iced.CpuidFeature;
-export const Decoder = iced.Decoder; export type Decoder = Iced.Decoder;
-export const Encoder = iced.Encoder; export type Encoder = Iced.Encoder;
-export const DecoderOptions = iced.DecoderOptions; export type DecoderOptions = Iced.DecoderOptions;
-export const FlowControl = iced.FlowControl; export type FlowControl = Iced.FlowControl;
-export const Formatter = iced.Formatter; export type Formatter = Iced.Formatter;
-export const FormatterSyntax = iced.FormatterSyntax; export type FormatterSyntax = Iced.FormatterSyntax;
-export const Instruction = iced.Instruction; export type Instruction = Iced.Instruction;
-export const InstructionInfoFactory = iced.InstructionInfoFactory; export type InstructionInfoFactory = Iced.InstructionInfoFactory;
-export const MemorySizeExt = iced.MemorySizeExt; export type MemorySizeExt = Iced.MemorySizeExt;
-export const MemoryOperand = iced.MemoryOperand; export type MemoryOperand = Iced.MemoryOperand;
-export const Mnemonic = iced.Mnemonic; export type Mnemonic = Iced.Mnemonic;
-export const OpAccess = iced.OpAccess; export type OpAccess = Iced.OpAccess;
-export const OpCodeOperandKind = iced.OpCodeOperandKind; export type OpCodeOperandKind = Iced.OpCodeOperandKind;
-export const OpKind = iced.OpKind; export type OpKind = Iced.OpKind;
-export const Register = iced.Register; export type Register = Iced.Register;
-export const RegisterExt = iced.RegisterExt; export type RegisterExt = Iced.RegisterExt;
-export const RflagsBits = iced.RflagsBits; export type RflagsBits = Iced.RflagsBits;
+export const Code = iced.Code;
+export type Code = Iced.Code;
+export const CodeExt = iced.CodeExt;
+export type CodeExt = Iced.CodeExt;
+export const ConditionCode = iced.ConditionCode;
+export type ConditionCode = Iced.ConditionCode;
+export const CpuidFeature = iced.CpuidFeature;
+export type CpuidFeature = Iced.CpuidFeature;
+export const Decoder = iced.Decoder;
+export type Decoder = Iced.Decoder;
+export const Encoder = iced.Encoder;
+export type Encoder = Iced.Encoder;
+export const DecoderOptions = iced.DecoderOptions;
+export type DecoderOptions = Iced.DecoderOptions;
+export const FlowControl = iced.FlowControl;
+export type FlowControl = Iced.FlowControl;
+export const Formatter = iced.Formatter;
+export type Formatter = Iced.Formatter;
+export const FormatterSyntax = iced.FormatterSyntax;
+export type FormatterSyntax = Iced.FormatterSyntax;
+export const Instruction = iced.Instruction;
+export type Instruction = Iced.Instruction;
+export const InstructionInfoFactory = iced.InstructionInfoFactory;
+export type InstructionInfoFactory = Iced.InstructionInfoFactory;
+export const MemorySizeExt = iced.MemorySizeExt;
+export type MemorySizeExt = Iced.MemorySizeExt;
+export const MemoryOperand = iced.MemoryOperand;
+export type MemoryOperand = Iced.MemoryOperand;
+export const Mnemonic = iced.Mnemonic;
+export type Mnemonic = Iced.Mnemonic;
+export const OpAccess = iced.OpAccess;
+export type OpAccess = Iced.OpAccess;
+export const OpCodeOperandKind = iced.OpCodeOperandKind;
+export type OpCodeOperandKind = Iced.OpCodeOperandKind;
+export const OpKind = iced.OpKind;
+export type OpKind = Iced.OpKind;
+export const Register = iced.Register;
+export type Register = Iced.Register;
+export const RegisterExt = iced.RegisterExt;
+export type RegisterExt = Iced.RegisterExt;
+export const RflagsBits = iced.RflagsBits;
+export type RflagsBits = Iced.RflagsBits;

@@ -10,7 +10,10 @@ import { Decoder, DecoderOptions, FlowControl, Instruction, Mnemonic, OpKind, Re
 import type { ImageSection, LoadedInput } from './types.js';
 
 /** A run of consecutive addresses [start, end). */
-export interface Segment { start: number; end: number }
+export interface Segment {
+  start: number;
+  end: number;
+}
 
 export interface NaturalLoop {
   section: string;
@@ -35,12 +38,22 @@ export interface NaturalLoop {
   ops: Set<string>;
 }
 
-const enum Kind { Normal, Conditional, Jump, Stop }
+const enum Kind {
+  Normal,
+  Conditional,
+  Jump,
+  Stop,
+}
 
-interface Partition { start: number; end: number; name: string | null }
+interface Partition {
+  start: number;
+  end: number;
+  name: string | null;
+}
 
 /** Assembler-local labels: not functions. */
-const isLocal = (name: string) => name.startsWith('.L') || /^L[A-Za-z_]*\d/.test(name) || name.startsWith('__uopscope_marker_');
+const isLocal = (name: string) =>
+  name.startsWith('.L') || /^L[A-Za-z_]*\d/.test(name) || name.startsWith('__uopscope_marker_');
 
 /**
  * The functions of a section: the extents of sized symbols (ELF's STT_FUNC), and between them
@@ -49,7 +62,9 @@ const isLocal = (name: string) => name.startsWith('.L') || /^L[A-Za-z_]*\d/.test
  */
 function partitions(input: LoadedInput, sec: ImageSection): Partition[] {
   const secEnd = sec.address + sec.data.length;
-  const syms = input.symbols.filter((s) => s.section === sec.name && s.address >= sec.address && s.address < secEnd && !isLocal(s.name));
+  const syms = input.symbols.filter(
+    (s) => s.section === sec.name && s.address >= sec.address && s.address < secEnd && !isLocal(s.name),
+  );
   const sized = syms.filter((s) => s.size).sort((a, b) => a.address - b.address || b.size! - a.size!);
   const extents: Partition[] = [];
   for (const s of sized) {
@@ -98,11 +113,17 @@ function foldOp(m: string): string {
   if (/^(FMADD|FMSUB|FNMADD|FNMSUB)\d{3}/.test(s)) s = s.replace(/\d{3}/, '');
   const fp = /^(.*?)(PS|PD|SS|SD|PH|SH)$/.exec(s);
   if (fp?.[1]) return `${fp[1]}.${fp[2]![1]}`;
-  if (/^P(ADD|SUB|MUL|AND|OR|XOR|MAX|MIN|CMP|SLL|SRL|SRA)/.test(s)) s = s.slice(1).replace(/(UD|SD|UB|SB|UW|SW|[BWDQ])$/, '');
+  if (/^P(ADD|SUB|MUL|AND|OR|XOR|MAX|MIN|CMP|SLL|SRL|SRA)/.test(s))
+    s = s.slice(1).replace(/(UD|SD|UB|SB|UW|SW|[BWDQ])$/, '');
   return s;
 }
 
-interface Block { first: number; last: number; succ: number[]; pred: number[] }
+interface Block {
+  first: number;
+  last: number;
+  succ: number[];
+  pred: number[];
+}
 
 /** The natural loops of every executable section, in address order. */
 export function naturalLoops(input: LoadedInput): NaturalLoop[] {
@@ -137,21 +158,33 @@ function partitionLoops(sec: ImageSection, p: Partition, dec: Decoder, ins: Inst
     dec.decodeOut(ins);
     const a = sec.address + pos;
     if (ins.isInvalid || ins.length === 0 || pos + ins.length > endPos) {
-      addr.push(a); len.push(1); kind.push(Kind.Stop); target.push(-1); pad.push(false); mnem.push(-1);
+      addr.push(a);
+      len.push(1);
+      kind.push(Kind.Stop);
+      target.push(-1);
+      pad.push(false);
+      mnem.push(-1);
       pos += 1;
       continue;
     }
     const fc = ins.flowControl;
-    const near = ins.op0Kind === OpKind.NearBranch64 || ins.op0Kind === OpKind.NearBranch32 || ins.op0Kind === OpKind.NearBranch16;
+    const near =
+      ins.op0Kind === OpKind.NearBranch64 || ins.op0Kind === OpKind.NearBranch32 || ins.op0Kind === OpKind.NearBranch16;
     let k = Kind.Normal;
     let t = -1;
     if (fc === FlowControl.ConditionalBranch || fc === FlowControl.UnconditionalBranch) {
-      if (near) { k = fc === FlowControl.ConditionalBranch ? Kind.Conditional : Kind.Jump; t = Number(ins.nearBranchTarget); } else k = Kind.Stop;
+      if (near) {
+        k = fc === FlowControl.ConditionalBranch ? Kind.Conditional : Kind.Jump;
+        t = Number(ins.nearBranchTarget);
+      } else k = Kind.Stop;
       if (t >= 0 && t <= a) anyBack = true;
     } else if (fc === FlowControl.IndirectBranch || fc === FlowControl.Return || fc === FlowControl.Exception) {
       k = Kind.Stop;
     }
-    addr.push(a); len.push(ins.length); kind.push(k); target.push(t);
+    addr.push(a);
+    len.push(ins.length);
+    kind.push(k);
+    target.push(t);
     pad.push(PADDING.has((Mnemonic[ins.mnemonic] ?? '').toUpperCase()));
     mnem.push(fc === FlowControl.Next ? ins.mnemonic : -1);
     pos += ins.length;
@@ -166,7 +199,10 @@ function partitionLoops(sec: ImageSection, p: Partition, dec: Decoder, ins: Inst
   if (n) leader[0] = 1;
   for (let i = 0; i < n; i++) {
     if (kind[i] !== Kind.Normal && i + 1 < n) leader[i + 1] = 1;
-    if (target[i]! >= 0) { const j = index.get(target[i]!); if (j !== undefined) leader[j] = 1; }
+    if (target[i]! >= 0) {
+      const j = index.get(target[i]!);
+      if (j !== undefined) leader[j] = 1;
+    }
     // padding starts and ends a block of its own, so that it can be left out
     if (pad[i] !== (i > 0 && pad[i - 1]) && i > 0) leader[i] = 1;
   }
@@ -177,11 +213,19 @@ function partitionLoops(sec: ImageSection, p: Partition, dec: Decoder, ins: Inst
     blocks.at(-1)!.last = i;
     blockOf[i] = blocks.length - 1;
   }
-  const isPadding = (b: Block) => { for (let i = b.first; i <= b.last; i++) if (!pad[i]) return false; return true; };
+  const isPadding = (b: Block) => {
+    for (let i = b.first; i <= b.last; i++) if (!pad[i]) return false;
+    return true;
+  };
   blocks.forEach((b, bi) => {
     const l = b.last;
     const k = kind[l]!;
-    const add = (to: number) => { if (!b.succ.includes(to)) { b.succ.push(to); blocks[to]!.pred.push(bi); } };
+    const add = (to: number) => {
+      if (!b.succ.includes(to)) {
+        b.succ.push(to);
+        blocks[to]!.pred.push(bi);
+      }
+    };
     if ((k === Kind.Normal || k === Kind.Conditional) && l + 1 < n) add(blockOf[l + 1]!);
     if (k === Kind.Conditional || k === Kind.Jump) {
       const j = index.get(target[l]!);
@@ -201,7 +245,8 @@ function partitionLoops(sec: ImageSection, p: Partition, dec: Decoder, ins: Inst
   const stackK = new Int32Array(nb + 1);
   const dfs = (root: number) => {
     let sp = 0;
-    stackB[0] = root; stackK[0] = 0;
+    stackB[0] = root;
+    stackK[0] = 0;
     visited[root] = 1;
     const post: number[] = [];
     while (sp >= 0) {
@@ -210,8 +255,16 @@ function partitionLoops(sec: ImageSection, p: Partition, dec: Decoder, ins: Inst
       if (k < b.succ.length) {
         stackK[sp] = k + 1;
         const s = b.succ[k]!;
-        if (!visited[s]) { visited[s] = 1; sp++; stackB[sp] = s; stackK[sp] = 0; }
-      } else { post.push(stackB[sp]!); sp--; }
+        if (!visited[s]) {
+          visited[s] = 1;
+          sp++;
+          stackB[sp] = s;
+          stackK[sp] = 0;
+        }
+      } else {
+        post.push(stackB[sp]!);
+        sp--;
+      }
     }
     return post.reverse();
   };
@@ -228,7 +281,9 @@ function partitionLoops(sec: ImageSection, p: Partition, dec: Decoder, ins: Inst
     roots.push(bi);
     order.push(...dfs(bi));
   }
-  order.forEach((b, i) => { rpoNum[b] = i; });
+  order.forEach((b, i) => {
+    rpoNum[b] = i;
+  });
   const ROOT = -2;
   const idom = new Int32Array(nb).fill(-1);
   for (const r of roots) idom[r] = ROOT;
@@ -242,7 +297,7 @@ function partitionLoops(sec: ImageSection, p: Partition, dec: Decoder, ins: Inst
   };
   const isRoot = new Uint8Array(nb);
   for (const r of roots) isRoot[r] = 1;
-  for (let changed = true; changed;) {
+  for (let changed = true; changed; ) {
     changed = false;
     for (const b of order) {
       if (isRoot[b]) continue;
@@ -251,7 +306,10 @@ function partitionLoops(sec: ImageSection, p: Partition, dec: Decoder, ins: Inst
         if (rpoNum[q]! < 0 || idom[q] === -1) continue;
         nd = nd === -1 ? q : intersect(q, nd);
       }
-      if (nd !== -1 && idom[b] !== nd) { idom[b] = nd; changed = true; }
+      if (nd !== -1 && idom[b] !== nd) {
+        idom[b] = nd;
+        changed = true;
+      }
     }
   }
   // the dominator tree numbered in depth-first order: h dominates b when b's interval lies in h's
@@ -263,15 +321,27 @@ function partitionLoops(sec: ImageSection, p: Partition, dec: Decoder, ins: Inst
   let clock = 0;
   for (const t of tops) {
     let sp = 0;
-    stackB[0] = t; stackK[0] = 0;
+    stackB[0] = t;
+    stackK[0] = 0;
     pre[t] = clock++;
     while (sp >= 0) {
       const ch = kids[stackB[sp]!]!;
       const k = stackK[sp]!;
-      if (k < ch.length) { stackK[sp] = k + 1; const c = ch[k]!; pre[c] = clock++; sp++; stackB[sp] = c; stackK[sp] = 0; } else { post[stackB[sp]!] = clock++; sp--; }
+      if (k < ch.length) {
+        stackK[sp] = k + 1;
+        const c = ch[k]!;
+        pre[c] = clock++;
+        sp++;
+        stackB[sp] = c;
+        stackK[sp] = 0;
+      } else {
+        post[stackB[sp]!] = clock++;
+        sp--;
+      }
     }
   }
-  const dominates = (h: number, b: number): boolean => pre[h]! >= 0 && pre[b]! >= 0 && pre[h]! <= pre[b]! && post[b]! <= post[h]!;
+  const dominates = (h: number, b: number): boolean =>
+    pre[h]! >= 0 && pre[b]! >= 0 && pre[h]! <= pre[b]! && post[b]! <= post[h]!;
   // 4. back edges, and one loop per header (as compilers merge them)
   const latches = new Map<number, number[]>();
   for (let bi = 0; bi < nb; bi++) {
@@ -279,7 +349,8 @@ function partitionLoops(sec: ImageSection, p: Partition, dec: Decoder, ins: Inst
     for (const s of blocks[bi]!.succ) {
       if (!dominates(s, bi)) continue;
       const l = latches.get(s);
-      if (l) l.push(bi); else latches.set(s, [bi]);
+      if (l) l.push(bi);
+      else latches.set(s, [bi]);
     }
   }
   const bodies = new Map<number, Set<number>>();
@@ -289,7 +360,11 @@ function partitionLoops(sec: ImageSection, p: Partition, dec: Decoder, ins: Inst
     for (const l of work) body.add(l);
     while (work.length) {
       const x = work.pop()!;
-      for (const q of blocks[x]!.pred) if (!body.has(q) && rpoNum[q]! >= 0) { body.add(q); work.push(q); }
+      for (const q of blocks[x]!.pred)
+        if (!body.has(q) && rpoNum[q]! >= 0) {
+          body.add(q);
+          work.push(q);
+        }
     }
     bodies.set(h, body);
   }
@@ -301,7 +376,14 @@ function partitionLoops(sec: ImageSection, p: Partition, dec: Decoder, ins: Inst
     let count = 0;
     for (const b of bl) count += blocks[b]!.last - blocks[b]!.first + 1;
     const segs = layout(bl, h, blocks, addr, len, kind, target);
-    const { vectorBits, ops } = profile(sec, bl.flatMap((b) => Array.from({ length: blocks[b]!.last - blocks[b]!.first + 1 }, (_, k) => blocks[b]!.first + k)), addr, mnem, dec, ins);
+    const { vectorBits, ops } = profile(
+      sec,
+      bl.flatMap((b) => Array.from({ length: blocks[b]!.last - blocks[b]!.first + 1 }, (_, k) => blocks[b]!.first + k)),
+      addr,
+      mnem,
+      dec,
+      ins,
+    );
     out.push({
       section: sec.name,
       header: addr[blocks[h]!.first]!,
@@ -328,7 +410,15 @@ function partitionLoops(sec: ImageSection, p: Partition, dec: Decoder, ins: Inst
  * if/else loop (one path before the loop's test, reached by jumping back) so starts at the test,
  * with both paths after it as a branch inside the loop.
  */
-function layout(bl: number[], h: number, blocks: Block[], addr: number[], len: number[], kind: Kind[], target: number[]): Segment[] {
+function layout(
+  bl: number[],
+  h: number,
+  blocks: Block[],
+  addr: number[],
+  len: number[],
+  kind: Kind[],
+  target: number[],
+): Segment[] {
   const startOf = (b: number) => addr[blocks[b]!.first]!;
   const endOf = (b: number) => addr[blocks[b]!.last]! + len[blocks[b]!.last]!;
   const runs: number[][] = [];
@@ -349,12 +439,23 @@ function layout(bl: number[], h: number, blocks: Block[], addr: number[], len: n
       const next = startOf(order[(i + 1) % order.length]!);
       const l = blocks[b]!.last;
       const k = kind[l]!;
-      if (((k === Kind.Normal || k === Kind.Conditional) && endOf(b) === next) || ((k === Kind.Conditional || k === Kind.Jump) && target[l] === next)) score++;
+      if (
+        ((k === Kind.Normal || k === Kind.Conditional) && endOf(b) === next) ||
+        ((k === Kind.Conditional || k === Kind.Jump) && target[l] === next)
+      )
+        score++;
     }
     const lastIns = blocks[order.at(-1)!]!.last;
-    const closing = (kind[lastIns] === Kind.Conditional || kind[lastIns] === Kind.Jump) && target[lastIns] === startOf(order[0]!);
+    const closing =
+      (kind[lastIns] === Kind.Conditional || kind[lastIns] === Kind.Jump) && target[lastIns] === startOf(order[0]!);
     const cand = { order, score, closing, header: c === h };
-    if (!best || cand.score > best.score || (cand.score === best.score && (Number(cand.closing) - Number(best.closing) || Number(cand.header) - Number(best.header)) > 0)) best = cand;
+    if (
+      !best ||
+      cand.score > best.score ||
+      (cand.score === best.score &&
+        (Number(cand.closing) - Number(best.closing) || Number(cand.header) - Number(best.header)) > 0)
+    )
+      best = cand;
   }
   const segs: Segment[] = [];
   for (const b of best!.order) {
@@ -368,7 +469,14 @@ function layout(bl: number[], h: number, blocks: Block[], addr: number[], len: n
 /** The loop's widest packed vector operation and its operations (for choosing the main loop):
  *  from the mnemonics of the first decoding; only vector instructions are decoded again, for
  *  their registers. */
-function profile(sec: ImageSection, idx: number[], addr: number[], mnem: number[], dec: Decoder, ins: Instruction): { vectorBits: number; ops: Set<string> } {
+function profile(
+  sec: ImageSection,
+  idx: number[],
+  addr: number[],
+  mnem: number[],
+  dec: Decoder,
+  ins: Instruction,
+): { vectorBits: number; ops: Set<string> } {
   let vectorBits = 0;
   const ops = new Set<string>();
   for (const i of idx) {

@@ -5,7 +5,15 @@ import { UserError } from '../errors.js';
 import { Decoder, DecoderOptions, Instruction } from './iced.js';
 import { hex } from './bytes.js';
 import { decodeRegion } from './decode.js';
-import type { DecodedInstruction, ImageSection, LoadedInput, LoadedRegion, LoopRole, Region, RegionSelection } from './types.js';
+import type {
+  DecodedInstruction,
+  ImageSection,
+  LoadedInput,
+  LoadedRegion,
+  LoopRole,
+  Region,
+  RegionSelection,
+} from './types.js';
 import { naturalLoops, type NaturalLoop } from './loops.js';
 import { demangleAll } from './demangle.js';
 
@@ -19,7 +27,11 @@ function occurrences(data: Uint8Array, pat: Uint8Array): number[] {
   const first = pat[0]!;
   for (let i = data.indexOf(first); i >= 0 && i + pat.length <= data.length; i = data.indexOf(first, i + 1)) {
     let ok = true;
-    for (let j = 1; j < pat.length; j++) if (data[i + j] !== pat[j]) { ok = false; break; }
+    for (let j = 1; j < pat.length; j++)
+      if (data[i + j] !== pat[j]) {
+        ok = false;
+        break;
+      }
     if (ok) out.push(i);
   }
   return out;
@@ -37,36 +49,69 @@ export function findIacaRegions(input: LoadedInput): Region[] {
     for (const m of marks) {
       const at = hex(sec.address + m.o);
       if (m.start) {
-        if (open !== null) throw new UserError(`${input.file}: IACA start marker at ${hex(sec.address + open)} has no end marker before the next start marker at ${at}; add the end marker (mov ebx, 222; .byte 0x64, 0x67, 0x90) after the loop`);
+        if (open !== null)
+          throw new UserError(
+            `${input.file}: IACA start marker at ${hex(sec.address + open)} has no end marker before the next start marker at ${at}; add the end marker (mov ebx, 222; .byte 0x64, 0x67, 0x90) after the loop`,
+          );
         open = m.o;
       } else {
-        if (open === null) throw new UserError(`${input.file}: IACA end marker at ${at} has no start marker before it; add the start marker (mov ebx, 111; .byte 0x64, 0x67, 0x90) before the loop`);
+        if (open === null)
+          throw new UserError(
+            `${input.file}: IACA end marker at ${at} has no start marker before it; add the start marker (mov ebx, 111; .byte 0x64, 0x67, 0x90) before the loop`,
+          );
         regions.push({
-          index: 0, kind: 'iaca', name: '', start: sec.address + open + IACA_START.length,
-          end: sec.address + m.o, section: sec.name,
+          index: 0,
+          kind: 'iaca',
+          name: '',
+          start: sec.address + open + IACA_START.length,
+          end: sec.address + m.o,
+          section: sec.name,
         });
         open = null;
       }
     }
-    if (open !== null) throw new UserError(`${input.file}: IACA start marker at ${hex(sec.address + open)} has no end marker; add the end marker (mov ebx, 222; .byte 0x64, 0x67, 0x90) after the loop`);
+    if (open !== null)
+      throw new UserError(
+        `${input.file}: IACA start marker at ${hex(sec.address + open)} has no end marker; add the end marker (mov ebx, 222; .byte 0x64, 0x67, 0x90) after the loop`,
+      );
   }
-  regions.forEach((r, i) => { r.name = `IACA region ${i + 1}`; });
+  regions.forEach((r, i) => {
+    r.name = `IACA region ${i + 1}`;
+  });
   return regions;
 }
 
 /** A loop as a region: named after its header, its function and its part in the function. */
-function loopRegion(l: NaturalLoop, symbol: string | null, role: LoopRole, main: NaturalLoop | null, names: Map<string, string>): Region {
+function loopRegion(
+  l: NaturalLoop,
+  symbol: string | null,
+  role: LoopRole,
+  main: NaturalLoop | null,
+  names: Map<string, string>,
+): Region {
   const bytes = l.segments.reduce((n, s) => n + s.end - s.start, 0);
-  const fn = symbol ? names.get(symbol) ?? symbol : null;
-  const what = role === 'main' ? (main ? 'main loop' : '')
-    : role === 'remainder' ? `remainder of the loop at ${hex(main!.header)}`
-    : role === 'prologue' ? `prologue of the loop at ${hex(main!.header)}`
-    : role === 'outer' ? 'outer loop' : '';
+  const fn = symbol ? (names.get(symbol) ?? symbol) : null;
+  const what =
+    role === 'main'
+      ? main
+        ? 'main loop'
+        : ''
+      : role === 'remainder'
+        ? `remainder of the loop at ${hex(main!.header)}`
+        : role === 'prologue'
+          ? `prologue of the loop at ${hex(main!.header)}`
+          : role === 'outer'
+            ? 'outer loop'
+            : '';
   const laidOut = l.segments.length > 1 || l.segments[0]!.start !== l.start || l.segments[0]!.end !== l.end;
   return {
-    index: 0, kind: 'loop',
+    index: 0,
+    kind: 'loop',
     name: `loop at ${hex(l.header)}${fn ? ` in ${fn}` : ''} (${bytes} bytes${what ? `, ${what}` : ''})`,
-    start: l.start, end: l.end, section: l.section, role,
+    start: l.start,
+    end: l.end,
+    section: l.section,
+    role,
     ...(laidOut ? { segments: l.segments.map((x) => ({ ...x })) } : {}),
   };
 }
@@ -83,11 +128,22 @@ function roles(group: NaturalLoop[]): { main: NaturalLoop | null; role: Map<Natu
   const inner = group.filter((l) => l.innermost);
   let main: NaturalLoop | null = null;
   for (const l of inner) {
-    if (!main || l.vectorBits > main.vectorBits || (l.vectorBits === main.vectorBits && l.instructions > main.instructions)) main = l;
+    if (
+      !main ||
+      l.vectorBits > main.vectorBits ||
+      (l.vectorBits === main.vectorBits && l.instructions > main.instructions)
+    )
+      main = l;
   }
   for (const l of group) {
-    if (!l.innermost) { role.set(l, 'outer'); continue; }
-    if (l === main) { role.set(l, 'main'); continue; }
+    if (!l.innermost) {
+      role.set(l, 'outer');
+      continue;
+    }
+    if (l === main) {
+      role.set(l, 'main');
+      continue;
+    }
     const lesser = l.vectorBits < main!.vectorBits || l.instructions < main!.instructions;
     const subset = [...l.ops].every((o) => main!.ops.has(o));
     role.set(l, lesser && subset ? (l.start > main!.start ? 'remainder' : 'prologue') : 'other');
@@ -96,9 +152,16 @@ function roles(group: NaturalLoop[]): { main: NaturalLoop | null; role: Map<Natu
 }
 
 /** How the main loop is chosen, as the notes say it. */
-export const MAIN_RULE = 'the one with the widest vectors, then the most instructions: vectorized or unrolled, not a remainder';
+export const MAIN_RULE =
+  'the one with the widest vectors, then the most instructions: vectorized or unrolled, not a remainder';
 
-interface FoundLoop { region: Region; loop: NaturalLoop; main: boolean; group: NaturalLoop[]; fn: string | null }
+interface FoundLoop {
+  region: Region;
+  loop: NaturalLoop;
+  main: boolean;
+  group: NaturalLoop[];
+  fn: string | null;
+}
 
 const loopCache = new WeakMap<LoadedInput, FoundLoop[]>();
 
@@ -109,14 +172,22 @@ function foundLoops(input: LoadedInput): FoundLoop[] {
   const loops = naturalLoops(input);
   const finders = new Map(input.sections.map((sec) => [sec.name, symbolFinder(input, sec)]));
   const shown = (l: NaturalLoop) => l.fn ?? finders.get(l.section)?.(l.header) ?? null;
-  const names = demangleAll([...new Set(loops.flatMap((l) => { const n = shown(l); return n ? [n] : []; }))]);
+  const names = demangleAll([
+    ...new Set(
+      loops.flatMap((l) => {
+        const n = shown(l);
+        return n ? [n] : [];
+      }),
+    ),
+  ]);
   const groups = new Map<string, NaturalLoop[]>();
   for (const l of loops) {
     // code without a function symbol around it (a stripped part of a binary): each loop on its
     // own, as the loops of unrelated functions (assembly and raw code are one piece)
     const key = `${l.section}\0${l.fn ?? (input.format === 'asm' || input.format === 'raw' ? '' : `@${l.header}`)}`;
     const g = groups.get(key);
-    if (g) g.push(l); else groups.set(key, [l]);
+    if (g) g.push(l);
+    else groups.set(key, [l]);
   }
   const info = new Map<NaturalLoop, { role: LoopRole; main: NaturalLoop | null; group: NaturalLoop[] }>();
   for (const g of groups.values()) {
@@ -126,7 +197,13 @@ function foundLoops(input: LoadedInput): FoundLoop[] {
   const out = loops.map((l) => {
     const { role, main, group } = info.get(l)!;
     const sym = shown(l);
-    return { region: loopRegion(l, sym, role, main, names), loop: l, main: role === 'main', group, fn: sym ? names.get(sym) ?? sym : null };
+    return {
+      region: loopRegion(l, sym, role, main, names),
+      loop: l,
+      main: role === 'main',
+      group,
+      fn: sym ? (names.get(sym) ?? sym) : null,
+    };
   });
   loopCache.set(input, out);
   return out;
@@ -142,7 +219,10 @@ export function findLoops(input: LoadedInput): Region[] {
 function symbolFinder(input: LoadedInput, sec: ImageSection): (addr: number) => string | null {
   const list = input.symbols.filter((s) => s.section === sec.name && !s.name.startsWith('.L'));
   // stable sort: of equal addresses the first in the symbol table wins
-  const sorted = list.map((s, i) => ({ s, i })).sort((a, b) => a.s.address - b.s.address || a.i - b.i).map((x) => x.s);
+  const sorted = list
+    .map((s, i) => ({ s, i }))
+    .sort((a, b) => a.s.address - b.s.address || a.i - b.i)
+    .map((x) => x.s);
   const uniq = sorted.filter((s, k) => k === 0 || sorted[k - 1]!.address !== s.address);
   return (addr) => {
     let lo = 0;
@@ -150,7 +230,10 @@ function symbolFinder(input: LoadedInput, sec: ImageSection): (addr: number) => 
     let best = -1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      if (uniq[mid]!.address <= addr) { best = mid; lo = mid + 1; } else hi = mid - 1;
+      if (uniq[mid]!.address <= addr) {
+        best = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
     }
     return best >= 0 ? uniq[best]!.name : null;
   };
@@ -172,18 +255,37 @@ export function listRegions(input: LoadedInput): Region[] {
     // raw code without markers: all of it first (what --hex of a straight block means), then its
     // loops; the default is still the main loop when there is one (defaultRegion)
     const s = input.sections[0]!;
-    return number([{ index: 0, kind: 'whole', name: 'all bytes', start: s.address, end: s.address + s.data.length, section: s.name }, ...findLoops(input)]);
+    return number([
+      { index: 0, kind: 'whole', name: 'all bytes', start: s.address, end: s.address + s.data.length, section: s.name },
+      ...findLoops(input),
+    ]);
   }
   const loops = findLoops(input);
   if (loops.length === 0 && input.format === 'asm') {
     // assembly without markers or loops (a block piped in, as llvm-mca takes it): all its code
     const s = input.sections.find((x) => x.executable && x.data.length > 0);
-    if (s) return number([{ index: 0, kind: 'whole', name: `all code of ${s.name}`, start: s.address, end: s.address + s.data.length, section: s.name }]);
+    if (s)
+      return number([
+        {
+          index: 0,
+          kind: 'whole',
+          name: `all code of ${s.name}`,
+          start: s.address,
+          end: s.address + s.data.length,
+          section: s.name,
+        },
+      ]);
   }
   return number(loops);
 }
 
-const sameLoop = (a: Region, b: Region) => a.kind === 'loop' && b.kind === 'loop' && a.section === b.section && a.start === b.start && a.end === b.end && a.name === b.name;
+const sameLoop = (a: Region, b: Region) =>
+  a.kind === 'loop' &&
+  b.kind === 'loop' &&
+  a.section === b.section &&
+  a.start === b.start &&
+  a.end === b.end &&
+  a.name === b.name;
 
 /** The other loops a note names by their --range (the rest are counted). */
 const OTHERS_NAMED = 5;
@@ -211,33 +313,56 @@ export function defaultRegion(input: LoadedInput, list: Region[] = listRegions(i
   if (!list.length) return null;
   const found = foundLoops(input);
   const main = found.find((f) => f.main && list.some((r) => sameLoop(r, f.region)));
-  if (!main || list[0]!.kind !== 'whole' && list[0]!.kind !== 'loop') {
+  if (!main || (list[0]!.kind !== 'whole' && list[0]!.kind !== 'loop')) {
     const r = list[0]!;
-    return list.length > 1 ? { ...r, note: `${input.file} holds ${list.length} regions; analysing region 1 (${r.name}); choose another with --region N (see 'uopscope regions ${input.file}')` } : r;
+    return list.length > 1
+      ? {
+          ...r,
+          note: `${input.file} holds ${list.length} regions; analysing region 1 (${r.name}); choose another with --region N (see 'uopscope regions ${input.file}')`,
+        }
+      : r;
   }
   const at = list.findIndex((r) => sameLoop(r, main.region));
   const fns = new Set(found.map((f) => f.group)).size;
   const why = choiceWhy(main, found, list, fns);
   if (list.length === 1) return { ...main.region, index: at + 1, note: `analysing ${why}` };
-  return { ...main.region, index: at + 1, note: `analysing region ${at + 1} of ${list.length}, ${why}; choose another with --region N (see 'uopscope regions ${input.file}')` };
+  return {
+    ...main.region,
+    index: at + 1,
+    note: `analysing region ${at + 1} of ${list.length}, ${why}; choose another with --region N (see 'uopscope regions ${input.file}')`,
+  };
 }
 
 function parseAddress(s: string, what: string, bareHex: boolean): number {
   const t = s.trim();
-  const v = /^0x[0-9a-f]+$/i.test(t) ? parseInt(t.slice(2), 16)
-    : bareHex && /^[0-9a-f]+$/i.test(t) ? parseInt(t, 16)
-    : /^\d+$/.test(t) ? parseInt(t, 10) : NaN;
-  if (!Number.isSafeInteger(v)) throw new UserError(`--range: '${s}' is not an address (${what}); write START:END as hex (0x401000) or decimal`);
+  const v = /^0x[0-9a-f]+$/i.test(t)
+    ? parseInt(t.slice(2), 16)
+    : bareHex && /^[0-9a-f]+$/i.test(t)
+      ? parseInt(t, 16)
+      : /^\d+$/.test(t)
+        ? parseInt(t, 10)
+        : NaN;
+  if (!Number.isSafeInteger(v))
+    throw new UserError(`--range: '${s}' is not an address (${what}); write START:END as hex (0x401000) or decimal`);
   return v;
 }
 
 /** Where the instruction that holds `addr` starts, decoding the code from the function (symbol)
  *  around it, or from the section's start; null when `addr` starts an instruction. */
 function insideInstruction(input: LoadedInput, sec: ImageSection, addr: number): number | null {
-  const from = Math.max(sec.address, ...input.symbols.filter((x) => x.section === sec.name && x.address <= addr && !x.name.startsWith('.L')).map((x) => x.address));
+  const from = Math.max(
+    sec.address,
+    ...input.symbols
+      .filter((x) => x.section === sec.name && x.address <= addr && !x.name.startsWith('.L'))
+      .map((x) => x.address),
+  );
   // a bounded look back: a linear decode of more than 64 KiB says little about one address
   if (addr - from > 1 << 16) return null;
-  const dec = new Decoder(input.bitness, sec.data.subarray(from - sec.address, addr - sec.address + 16), DecoderOptions.None);
+  const dec = new Decoder(
+    input.bitness,
+    sec.data.subarray(from - sec.address, addr - sec.address + 16),
+    DecoderOptions.None,
+  );
   const ins = new Instruction();
   try {
     let pos = 0;
@@ -262,25 +387,45 @@ function sectionFor(input: LoadedInput, start: number, end: number, name?: strin
 }
 
 function describeSections(input: LoadedInput): string {
-  return input.sections.filter((s) => s.executable).map((s) => `${s.name} ${hex(s.address)}–${hex(s.address + s.data.length)}`).join(', ');
+  return input.sections
+    .filter((s) => s.executable)
+    .map((s) => `${s.name} ${hex(s.address)}–${hex(s.address + s.data.length)}`)
+    .join(', ');
 }
 
 /** The symbol, section and end address of a function (--function NAME); UserError when absent. */
-export function functionExtent(input: LoadedInput, fname: string): { sym: { name: string; address: number }; sec: ImageSection; end: number } {
+export function functionExtent(
+  input: LoadedInput,
+  fname: string,
+): { sym: { name: string; address: number }; sec: ImageSection; end: number } {
   // names are read with their control characters as \xNN (bytes.ts latin1), which is also how
   // listings show them: a name typed with the characters themselves is matched the same way
   const name = fname.replace(/[\x00-\x1f\x7f-\x9f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
-  const sym = input.symbols.find((s) => s.name === name) ?? input.symbols.find((s) => s.name === `_${name}`) ?? input.symbols.find((s) => s.name.replace(/^_/, '') === name);
+  const sym =
+    input.symbols.find((s) => s.name === name) ??
+    input.symbols.find((s) => s.name === `_${name}`) ??
+    input.symbols.find((s) => s.name.replace(/^_/, '') === name);
   if (!sym) {
-    const some = [...new Set(input.symbols.map((s) => s.name).filter((n) => !n.startsWith('.L') && !n.startsWith('L')))].slice(0, 8);
-    throw new UserError(`${input.file}: no symbol '${name}' in the symbol table${some.length ? ` (it has e.g. ${some.join(', ')})` : ' (the file has no symbols; use --range)'}`);
+    const some = [
+      ...new Set(input.symbols.map((s) => s.name).filter((n) => !n.startsWith('.L') && !n.startsWith('L'))),
+    ].slice(0, 8);
+    throw new UserError(
+      `${input.file}: no symbol '${name}' in the symbol table${some.length ? ` (it has e.g. ${some.join(', ')})` : ' (the file has no symbols; use --range)'}`,
+    );
   }
-  const sec = input.sections.find((s) => s.executable && (sym.section ? s.name === sym.section : true) && sym.address >= s.address && sym.address < s.address + s.data.length);
+  const sec = input.sections.find(
+    (s) =>
+      s.executable &&
+      (sym.section ? s.name === sym.section : true) &&
+      sym.address >= s.address &&
+      sym.address < s.address + s.data.length,
+  );
   if (!sec) throw new UserError(`${input.file}: symbol '${sym.name}' is not in a code section; pass a function`);
   let end = sym.size ? sym.address + sym.size : sec.address + sec.data.length;
   if (!sym.size) {
     for (const s of input.symbols) {
-      if (s.section === sym.section && s.address > sym.address && s.address < end && !/^L|^\.L/.test(s.name)) end = s.address;
+      if (s.section === sym.section && s.address > sym.address && s.address < end && !/^L|^\.L/.test(s.name))
+        end = s.address;
     }
   }
   end = Math.min(end, sec.address + sec.data.length);
@@ -301,13 +446,31 @@ export function resolveRegion(input: LoadedInput, sel: RegionSelection = {}): Re
     const end = parseAddress(m[2]!, 'END', bareHex);
     if (end <= start) throw new UserError(`--range: END (${hex(end)}) must be above START (${hex(start)})`);
     const sec = sectionFor(input, start, end);
-    if (!sec) throw new UserError(`${input.file}: range ${hex(start)}:${hex(end)} is not inside one code section (${describeSections(input)}); pick addresses from 'uopscope disasm' or objdump`);
+    if (!sec)
+      throw new UserError(
+        `${input.file}: range ${hex(start)}:${hex(end)} is not inside one code section (${describeSections(input)}); pick addresses from 'uopscope disasm' or objdump`,
+      );
     const notes: string[] = [];
-    if (bare.length && bareHex) notes.push(`--range ${sel.range}: read as hex (${hex(start)}:${hex(end)}), as objdump prints addresses`);
-    else if (bare.length) notes.push(`--range ${sel.range}: ${bare.join(' and ')} read as decimal (${hex(start)}:${hex(end)}); objdump prints hex without 0x: for hex write ${[m[1]!, m[2]!].map((x) => (/^0x/i.test(x.trim()) ? x.trim() : `0x${x.trim()}`)).join(':')}`);
+    if (bare.length && bareHex)
+      notes.push(`--range ${sel.range}: read as hex (${hex(start)}:${hex(end)}), as objdump prints addresses`);
+    else if (bare.length)
+      notes.push(
+        `--range ${sel.range}: ${bare.join(' and ')} read as decimal (${hex(start)}:${hex(end)}); objdump prints hex without 0x: for hex write ${[m[1]!, m[2]!].map((x) => (/^0x/i.test(x.trim()) ? x.trim() : `0x${x.trim()}`)).join(':')}`,
+      );
     const inside = insideInstruction(input, sec, start);
-    if (inside !== null) notes.push(`${hex(start)} is inside the instruction at ${hex(inside)} (decoding from the function's start): the range decodes other instructions than the function runs; start at ${hex(inside)}`);
-    return { index: 1, kind: 'range', name: `range ${hex(start)}:${hex(end)}`, start, end, section: sec.name, ...(notes.length ? { note: notes.join('; ') } : {}) };
+    if (inside !== null)
+      notes.push(
+        `${hex(start)} is inside the instruction at ${hex(inside)} (decoding from the function's start): the range decodes other instructions than the function runs; start at ${hex(inside)}`,
+      );
+    return {
+      index: 1,
+      kind: 'range',
+      name: `range ${hex(start)}:${hex(end)}`,
+      start,
+      end,
+      section: sec.name,
+      ...(notes.length ? { note: notes.join('; ') } : {}),
+    };
   }
   if (sel.function !== undefined) {
     const { sym, sec, end } = functionExtent(input, String(sel.function));
@@ -316,7 +479,10 @@ export function resolveRegion(input: LoadedInput, sel: RegionSelection = {}): Re
       const loops = functionLoops(input, sec.name, sym.address, end);
       if (sel.functionLoop !== undefined) {
         const l = loops[sel.functionLoop - 1];
-        if (!l) throw new UserError(`--function ${sym.name}: it has ${loops.length} loop${loops.length === 1 ? '' : 's'}, not a loop ${sel.functionLoop}`);
+        if (!l)
+          throw new UserError(
+            `--function ${sym.name}: it has ${loops.length} loop${loops.length === 1 ? '' : 's'}, not a loop ${sel.functionLoop}`,
+          );
         return { ...l, index: 1 };
       }
       if (loops.length) {
@@ -328,47 +494,79 @@ export function resolveRegion(input: LoadedInput, sel: RegionSelection = {}): Re
         const byRegion = list.some((r) => r.kind === 'loop');
         // at most a few of the others: a function can hold thousands of loops
         const others = loops.filter((l) => !sameLoop(l, m.region));
-        const how = byRegion ? '' : ` (the others: ${others.slice(0, OTHERS_NAMED).map((l) => `--range ${hex(l.start)}:${hex(l.end)}`).join(', ')}${others.length > OTHERS_NAMED ? ` and ${others.length - OTHERS_NAMED} more` : ''})`;
+        const how = byRegion
+          ? ''
+          : ` (the others: ${others
+              .slice(0, OTHERS_NAMED)
+              .map((l) => `--range ${hex(l.start)}:${hex(l.end)}`)
+              .join(', ')}${others.length > OTHERS_NAMED ? ` and ${others.length - OTHERS_NAMED} more` : ''})`;
         return { ...m.region, index: 1, note: `function ${sym.name}: analysing ${why}${how}` };
       }
     }
     return {
-      index: 1, kind: 'function', name: sym.name, start: sym.address, end, section: sec.name,
+      index: 1,
+      kind: 'function',
+      name: sym.name,
+      start: sym.address,
+      end,
+      section: sec.name,
       ...(sel.wholeFunction ? {} : { note: `function ${sym.name} has no loop: analysed whole, as one straight block` }),
     };
   }
   const list = listRegions(input);
   if (sel.region !== undefined) {
     const n = Number(sel.region);
-    if (list.length === 0) throw new UserError(`${input.file}: no marked regions or loops to pick --region ${n} from; use --function or --range`);
-    if (!Number.isInteger(n) || n < 1 || n > list.length) throw new UserError(`--region ${sel.region}: ${input.file} has ${list.length} region${list.length === 1 ? '' : 's'} (1–${list.length}); see 'uopscope regions ${input.file}'`);
+    if (list.length === 0)
+      throw new UserError(
+        `${input.file}: no marked regions or loops to pick --region ${n} from; use --function or --range`,
+      );
+    if (!Number.isInteger(n) || n < 1 || n > list.length)
+      throw new UserError(
+        `--region ${sel.region}: ${input.file} has ${list.length} region${list.length === 1 ? '' : 's'} (1–${list.length}); see 'uopscope regions ${input.file}'`,
+      );
     return list[n - 1]!;
   }
   const chosen1 = defaultRegion(input, list);
   if (chosen1) return chosen1;
-  throw new UserError(`${input.file}: no IACA markers, no LLVM-MCA/OSACA markers and no loop found; mark the loop (mov ebx, 111; .byte 0x64, 0x67, 0x90 … mov ebx, 222; .byte 0x64, 0x67, 0x90) or pass --function SYMBOL or --range START:END`);
+  throw new UserError(
+    `${input.file}: no IACA markers, no LLVM-MCA/OSACA markers and no loop found; mark the loop (mov ebx, 111; .byte 0x64, 0x67, 0x90 … mov ebx, 222; .byte 0x64, 0x67, 0x90) or pass --function SYMBOL or --range START:END`,
+  );
 }
 
 export function selectRegion(input: LoadedInput, sel: RegionSelection = {}): LoadedRegion {
   const region = resolveRegion(input, sel);
   const sec = sectionFor(input, region.start, region.end, region.section);
-  if (!sec) throw new UserError(`${input.file}: ${region.name} (${hex(region.start)}–${hex(region.end)}) lies outside the code sections`);
+  if (!sec)
+    throw new UserError(
+      `${input.file}: ${region.name} (${hex(region.start)}–${hex(region.end)}) lies outside the code sections`,
+    );
   if (region.end <= region.start) {
-    throw new UserError(`${input.file}: ${region.name} at ${hex(region.start)} is empty (no instructions between the markers); put the loop between the start and end markers`);
+    throw new UserError(
+      `${input.file}: ${region.name} at ${hex(region.start)} is empty (no instructions between the markers); put the loop between the start and end markers`,
+    );
   }
   const where = `${input.file}: ${region.name}`;
   const limit = sel.maxInstructions ?? DEFAULT_MAX_INSTRUCTIONS;
   if (region.end - region.start > maxCodeBytes(limit)) {
-    throw new UserError(`${where} spans ${(region.end - region.start).toLocaleString('en-US')} bytes: ${raiseHint(limit)}`);
+    throw new UserError(
+      `${where} spans ${(region.end - region.start).toLocaleString('en-US')} bytes: ${raiseHint(limit)}`,
+    );
   }
   let instructions: DecodedInstruction[];
   try {
     instructions = region.segments
       ? decodeSegments(sec, region.segments, input.bitness, where, limit)
-      : decodeRegion(sec.data.subarray(region.start - sec.address, region.end - sec.address), region.start, input.bitness, where, limit);
+      : decodeRegion(
+          sec.data.subarray(region.start - sec.address, region.end - sec.address),
+          region.start,
+          input.bitness,
+          where,
+          limit,
+        );
   } catch (e) {
     // a range read as decimal, or starting inside an instruction, is the likely reason: say so
-    if (e instanceof UserError && region.kind === 'range' && region.note) throw new UserError(`${e.message} (${region.note})`, e.exitCode);
+    if (e instanceof UserError && region.kind === 'range' && region.note)
+      throw new UserError(`${e.message} (${region.note})`, e.exitCode);
     throw e;
   }
   if (region.kind === 'function') {
@@ -377,9 +575,17 @@ export function selectRegion(input: LoadedInput, sel: RegionSelection = {}): Loa
     const last = instructions.at(-1);
     if (last) region.end = last.address + last.length;
   }
-  const leaves = instructions.filter((i, k) => (i.branch?.kind === 'return' || i.branch?.kind === 'indirect') && !(region.kind === 'function' && sel.wholeFunction && k === instructions.length - 1));
+  const leaves = instructions.filter(
+    (i, k) =>
+      (i.branch?.kind === 'return' || i.branch?.kind === 'indirect') &&
+      !(region.kind === 'function' && sel.wholeFunction && k === instructions.length - 1),
+  );
   if (leaves.length) {
-    const which = leaves.slice(0, 3).map((i) => `line ${i.line} (${i.intel})`).join(', ') + (leaves.length > 3 ? ` and ${leaves.length - 3} more` : '');
+    const which =
+      leaves
+        .slice(0, 3)
+        .map((i) => `line ${i.line} (${i.intel})`)
+        .join(', ') + (leaves.length > 3 ? ` and ${leaves.length - 3} more` : '');
     const note = `${which} ${leaves.length === 1 ? 'leaves' : 'leave'} the code for good (a return or an indirect jump): this is not a loop the processor repeats, and the figures run past ${leaves.length === 1 ? 'it' : 'them'} as straight-line code`;
     region.note = region.note ? `${region.note}; ${note}` : note;
   }
@@ -388,10 +594,22 @@ export function selectRegion(input: LoadedInput, sel: RegionSelection = {}): Loa
 
 /** A loop laid out as several runs of addresses (see loops.ts's layout): decoded run by run and
  *  numbered through, branches pointing at lines of the whole layout. */
-function decodeSegments(sec: ImageSection, segments: { start: number; end: number }[], bitness: 32 | 64, where: string, limit: number): DecodedInstruction[] {
+function decodeSegments(
+  sec: ImageSection,
+  segments: { start: number; end: number }[],
+  bitness: 32 | 64,
+  where: string,
+  limit: number,
+): DecodedInstruction[] {
   const out: DecodedInstruction[] = [];
   for (const g of segments) {
-    for (const i of decodeRegion(sec.data.subarray(g.start - sec.address, g.end - sec.address), g.start, bitness, where, limit - out.length)) {
+    for (const i of decodeRegion(
+      sec.data.subarray(g.start - sec.address, g.end - sec.address),
+      g.start,
+      bitness,
+      where,
+      limit - out.length,
+    )) {
       i.line = out.length;
       out.push(i);
     }

@@ -15,8 +15,18 @@ for (const r of GPR64) {
   ALIASES[x] = r;
 }
 Object.assign(ALIASES, {
-  AL: 'RAX', AH: 'RAX', CL: 'RCX', CH: 'RCX', DL: 'RDX', DH: 'RDX', BL: 'RBX', BH: 'RBX',
-  SPL: 'RSP', BPL: 'RBP', SIL: 'RSI', DIL: 'RDI',
+  AL: 'RAX',
+  AH: 'RAX',
+  CL: 'RCX',
+  CH: 'RCX',
+  DL: 'RDX',
+  DH: 'RDX',
+  BL: 'RBX',
+  BH: 'RBX',
+  SPL: 'RSP',
+  BPL: 'RBP',
+  SIL: 'RSI',
+  DIL: 'RDI',
 });
 const NOT_TRACKED = new Set(['', 'RIP', 'EIP', 'IP', 'ES', 'CS', 'SS', 'DS', 'FS', 'GS']);
 

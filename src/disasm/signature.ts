@@ -20,8 +20,22 @@ import { Code, ConditionCode, Mnemonic, OpKind, type Instruction, MemorySizeExt 
 import { registerKind } from './icedRegisters.js';
 
 const XED_CC: Record<string, string> = {
-  o: 'O', no: 'NO', b: 'B', ae: 'NB', e: 'Z', ne: 'NZ', be: 'BE', a: 'NBE',
-  s: 'S', ns: 'NS', p: 'P', np: 'NP', l: 'L', ge: 'NL', le: 'LE', g: 'NLE',
+  o: 'O',
+  no: 'NO',
+  b: 'B',
+  ae: 'NB',
+  e: 'Z',
+  ne: 'NZ',
+  be: 'BE',
+  a: 'NBE',
+  s: 'S',
+  ns: 'NS',
+  p: 'P',
+  np: 'NP',
+  l: 'L',
+  ge: 'NL',
+  le: 'LE',
+  g: 'NLE',
 };
 
 /** XED-style upper-case mnemonic: 'JNZ' for iced's Jne, 'CMOVNBE' for Cmova, … */
@@ -52,7 +66,16 @@ export function xedMnemonic(ins: Instruction): string {
 // and 1 for the constant shift count (Shl_rm64_1), and rel8 for 8-bit branch displacements
 // (Jne_rel8_64). test/disasm/signature.test.ts compares all three with iced's table for every
 // Code.
-const FIXED_TOKENS: Record<string, string> = { AL: 'AL', CL: 'CL', AX: 'AX', DX: 'DX', EAX: 'EAX', RAX: 'RAX', st0: 'ST(0)', 1: '1' };
+const FIXED_TOKENS: Record<string, string> = {
+  AL: 'AL',
+  CL: 'CL',
+  AX: 'AX',
+  DX: 'DX',
+  EAX: 'EAX',
+  RAX: 'RAX',
+  st0: 'ST(0)',
+  1: '1',
+};
 
 /** The name's token of explicit operand i (undefined past the operands); encoding prefixes
  *  before the mnemonic (EVEX_, VEX_KNC_) are skipped. */
@@ -81,8 +104,16 @@ const ALU_INDEX: Record<string, number> = { Add: 0, Or: 1, Adc: 2, Sbb: 3, And: 
 export function legacyOpcode(code: Code): number | null {
   const [base = '', a = '', b = '', suffix] = (Code[code] ?? '').split('_');
   const alu = ALU_INDEX[base];
-  const form = /^rm8$/.test(a) && /^r8$/.test(b) ? 0 : /^rm(16|32|64)$/.test(a) && /^r(16|32|64)$/.test(b) ? 1
-    : /^r8$/.test(a) && /^rm8$/.test(b) ? 2 : /^r(16|32|64)$/.test(a) && /^rm(16|32|64)$/.test(b) ? 3 : null;
+  const form =
+    /^rm8$/.test(a) && /^r8$/.test(b)
+      ? 0
+      : /^rm(16|32|64)$/.test(a) && /^r(16|32|64)$/.test(b)
+        ? 1
+        : /^r8$/.test(a) && /^rm8$/.test(b)
+          ? 2
+          : /^r(16|32|64)$/.test(a) && /^rm(16|32|64)$/.test(b)
+            ? 3
+            : null;
   if (form !== null && suffix === undefined) {
     if (alu !== undefined) return alu * 8 + form;
     if (base === 'Mov') return 0x88 + form;
@@ -177,17 +208,21 @@ export function iformOf(ins: Instruction, mnem: string): string | null {
     }
     if (/^r(8|16|32|64)_rm(8|16|32|64)$/.test(rest)) return op1Reg ? `${up}_${G}_${G}_${opcodeHex}` : `${up}_${G}_${M}`;
     if (/^rm(16|32|64)_imm8$/.test(rest)) return `${up}_${op0Reg ? G : M}_IMMb`;
-    if (/^rm8_imm8$/.test(rest)) return `${up}_${op0Reg ? 'GPR8' : 'MEMb'}_IMMb${base === 'Test' ? `_F6r0` : `_${opcodeHex}`}`;
+    if (/^rm8_imm8$/.test(rest))
+      return `${up}_${op0Reg ? 'GPR8' : 'MEMb'}_IMMb${base === 'Test' ? `_F6r0` : `_${opcodeHex}`}`;
     if (/^rm(16|32|64)_imm(16|32)$/.test(rest)) return `${up}_${op0Reg ? G : M}_IMMz`;
     if (base === 'Mov' && /^r(16|32|64)_imm(16|32|64)$/.test(rest)) return 'MOV_GPRv_IMMv';
     if (base === 'Mov' && rest === 'r8_imm8') return 'MOV_GPR8_IMMb_B0';
     return null;
   }
-  if (base === 'Inc' || base === 'Dec') return `${base.toUpperCase()}${ins.hasLockPrefix ? '_LOCK' : ''}_${op0Reg ? (w === '8' ? 'GPR8' : `GPRv_FFr${base === 'Inc' ? 0 : 1}`) : M}`;
+  if (base === 'Inc' || base === 'Dec')
+    return `${base.toUpperCase()}${ins.hasLockPrefix ? '_LOCK' : ''}_${op0Reg ? (w === '8' ? 'GPR8' : `GPRv_FFr${base === 'Inc' ? 0 : 1}`) : M}`;
   if (base === 'Lea') return 'LEA_GPRv_AGEN';
   if (base === 'Imul' && ins.opCount === 2) return op1Reg ? 'IMUL_GPRv_GPRv' : 'IMUL_GPRv_MEMv';
-  if (base === 'Imul' && ins.opCount === 3) return `IMUL_GPRv_${op1Reg ? 'GPRv' : 'MEMv'}_IMM${/imm8$/.test(rest) ? 'b' : 'z'}`;
-  if (['Div', 'Idiv', 'Mul', 'Neg', 'Not'].includes(base) || (base === 'Imul' && ins.opCount === 1)) return `${base.toUpperCase()}_${op0Reg ? G : M}`;
+  if (base === 'Imul' && ins.opCount === 3)
+    return `IMUL_GPRv_${op1Reg ? 'GPRv' : 'MEMv'}_IMM${/imm8$/.test(rest) ? 'b' : 'z'}`;
+  if (['Div', 'Idiv', 'Mul', 'Neg', 'Not'].includes(base) || (base === 'Imul' && ins.opCount === 1))
+    return `${base.toUpperCase()}_${op0Reg ? G : M}`;
   if (ins.isJccShortOrNear) return `${mnem}_RELBR${ins.isJccShort ? 'b' : 'z'}`;
   if (ins.isJmpShort) return 'JMP_RELBRb';
   if (ins.isJmpNear) return 'JMP_RELBRz';

@@ -15,20 +15,20 @@ export type Flag = 'CF' | 'PF' | 'AF' | 'ZF' | 'SF' | 'OF' | 'DF';
 export type Resource = Uppercase<string>;
 
 export interface MemoryOperand {
-  base: string | null;   // normalized register or null
-  index: string | null;  // normalized register or null
-  scale: number;         // 1, 2, 4, 8
+  base: string | null; // normalized register or null
+  index: string | null; // normalized register or null
+  scale: number; // 1, 2, 4, 8
   displacement: number;
   segment: string | null; // 'FS', 'GS' when overridden, else null
-  size: number;          // bytes accessed (0 for LEA / unknown)
+  size: number; // bytes accessed (0 for LEA / unknown)
   read: boolean;
   write: boolean;
 }
 
 export type BranchKind =
-  | 'conditional'    // Jcc, JRCXZ, LOOPcc
-  | 'unconditional'  // JMP rel
-  | 'indirect'       // JMP r/m
+  | 'conditional' // Jcc, JRCXZ, LOOPcc
+  | 'unconditional' // JMP rel
+  | 'indirect' // JMP r/m
   | 'call'
   | 'return';
 
@@ -64,9 +64,9 @@ export interface DecodedInstruction {
   /** lower-case hex without spaces, e.g. '4801d8' */
   bytes: string;
   length: number;
-  intel: string;          // 'add rbx, rax'
-  att: string;            // 'addq %rax, %rbx'
-  mnemonic: string;       // upper-case iced mnemonic, 'ADD', 'VADDPD', 'JNE'
+  intel: string; // 'add rbx, rax'
+  att: string; // 'addq %rax, %rbx'
+  mnemonic: string; // upper-case iced mnemonic, 'ADD', 'VADDPD', 'JNE'
   /** uops.info-style signature: 'ADD (R64, M64)', 'VADDPD (YMM, YMM, M256)', 'JNZ (Rel8)' */
   signature: string;
   /** explicit operands in Intel order */
@@ -106,9 +106,9 @@ export interface Region {
   /** 1-based number shown by `uopscope regions` */
   index: number;
   kind: 'iaca' | 'llvm-mca' | 'osaca' | 'function' | 'range' | 'loop' | 'whole';
-  name: string;           // e.g. 'IACA region 1', 'loop at 0x401020', symbol name
-  start: number;          // address of the first instruction
-  end: number;            // address after the last instruction
+  name: string; // e.g. 'IACA region 1', 'loop at 0x401020', symbol name
+  start: number; // address of the first instruction
+  end: number; // address after the last instruction
   section?: string;
   /** how the region was chosen when the user did not name it exactly (one line, for stderr and
    *  the report): the main loop of a function, region 1 of several, … */
@@ -133,20 +133,27 @@ export interface LoadedRegion {
 
 /** A dependency edge: consumer `to` reads `resource` last written by `from` (read-after-write). */
 export interface DepEdge {
-  from: number;           // producer line
-  to: number;             // consumer line
-  resource: Resource;     // register or flag bit
+  from: number; // producer line
+  to: number; // consumer line
+  resource: Resource; // register or flag bit
   /** the producer is in the previous iteration (found by doubling the program, §3.1.2) */
   loopCarried: boolean;
 }
 
 export interface DependencyGraph {
-  lines: number;          // number of instructions (nodes 0..lines-1)
+  lines: number; // number of instructions (nodes 0..lines-1)
   edges: DepEdge[];
 }
 
-export interface CfgEdge { from: number; to: number; kind: 'fallthrough' | 'taken' | 'back' }
-export interface ControlFlowGraph { lines: number; edges: CfgEdge[] }
+export interface CfgEdge {
+  from: number;
+  to: number;
+  kind: 'fallthrough' | 'taken' | 'back';
+}
+export interface ControlFlowGraph {
+  lines: number;
+  edges: CfgEdge[];
+}
 
 export { UserError } from '../errors.js';
 

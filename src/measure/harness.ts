@@ -47,8 +47,17 @@ export async function ensureHarnessAsync(opts: { cacheDir?: string } = {}): Prom
   for (const cc of compilers()) {
     const r = await new Promise<{ error?: NodeJS.ErrnoException; status: number | null; stderr: string }>((res) => {
       execFile(cc, buildArgs(t), { encoding: 'utf8', timeout: 120_000 }, (error, _stdout, stderr) => {
-        const code = error && typeof (error as NodeJS.ErrnoException).code === 'number' ? (error as unknown as { code: number }).code : null;
-        res({ ...(error && (error as NodeJS.ErrnoException).code === 'ENOENT' ? { error: error as NodeJS.ErrnoException } : {}), status: error ? code ?? 1 : 0, stderr: stderr ?? '' });
+        const code =
+          error && typeof (error as NodeJS.ErrnoException).code === 'number'
+            ? (error as unknown as { code: number }).code
+            : null;
+        res({
+          ...(error && (error as NodeJS.ErrnoException).code === 'ENOENT'
+            ? { error: error as NodeJS.ErrnoException }
+            : {}),
+          status: error ? (code ?? 1) : 0,
+          stderr: stderr ?? '',
+        });
       });
     });
     const done = built(t, cc, r.error, r.status, r.stderr, tried);
@@ -57,7 +66,12 @@ export async function ensureHarnessAsync(opts: { cacheDir?: string } = {}): Prom
   throw noCompiler(tried);
 }
 
-interface Target { src: string; dir: string; exe: string; tmp: string }
+interface Target {
+  src: string;
+  dir: string;
+  exe: string;
+  tmp: string;
+}
 
 function harnessTarget(opts: { cacheDir?: string }): Target {
   const src = harnessSource();
@@ -68,7 +82,9 @@ function harnessTarget(opts: { cacheDir?: string }): Target {
     try {
       makeDirs(dir);
     } catch (e) {
-      throw new UserError(`cannot create ${dir} for the measurement harness: ${(e as NodeJS.ErrnoException).code ?? String(e)} — set UOPSCOPE_CACHE_DIR to a writable directory`);
+      throw new UserError(
+        `cannot create ${dir} for the measurement harness: ${(e as NodeJS.ErrnoException).code ?? String(e)} — set UOPSCOPE_CACHE_DIR to a writable directory`,
+      );
     }
   }
   return { src, dir, exe, tmp: `${exe}.${process.pid}.tmp` };
@@ -79,29 +95,69 @@ const buildArgs = (t: Target): string[] => ['-O2', '-std=gnu11', '-fno-stack-pro
 
 /** After one compiler's try: the executable (renamed into place), null to try the next
  *  compiler (this one is not installed), or a UserError with the compiler's first error. */
-function built(t: Target, cc: string, error: NodeJS.ErrnoException | undefined, status: number | null, stderr: string, tried: string[]): string | null {
-  if (error && error.code === 'ENOENT') { tried.push(cc); return null; }
+function built(
+  t: Target,
+  cc: string,
+  error: NodeJS.ErrnoException | undefined,
+  status: number | null,
+  stderr: string,
+  tried: string[],
+): string | null {
+  if (error && error.code === 'ENOENT') {
+    tried.push(cc);
+    return null;
+  }
   if (status === 0 && existsSync(t.tmp)) {
     renameSync(t.tmp, t.exe);
     return t.exe;
   }
   rmSync(t.tmp, { force: true });
   const first = (stderr || error?.message || '').split('\n').find((l) => /error/i.test(l)) ?? `exit ${status}`;
-  throw new UserError(`cannot build the measurement harness with ${cc}: ${first.trim()} — uopscope measure needs a C compiler for Linux x86-64 with the kernel headers (Debian: apt-get install gcc linux-libc-dev)`);
+  throw new UserError(
+    `cannot build the measurement harness with ${cc}: ${first.trim()} — uopscope measure needs a C compiler for Linux x86-64 with the kernel headers (Debian: apt-get install gcc linux-libc-dev)`,
+  );
 }
 
 function noCompiler(tried: string[]): UserError {
-  return new UserError(`uopscope measure builds a small C harness on first use and found no C compiler (tried ${tried.join(', ')}): install one (Debian: apt-get install gcc) or set CC`);
+  return new UserError(
+    `uopscope measure builds a small C harness on first use and found no C compiler (tried ${tried.join(', ')}): install one (Debian: apt-get install gcc) or set CC`,
+  );
 }
 
 /** One measured variant: core cycles per iteration, low (10th) and middle percentile. */
-export interface HarnessVariant { p10: number; p50: number; n1: number; n2: number }
+export interface HarnessVariant {
+  p10: number;
+  p50: number;
+  n1: number;
+  n2: number;
+}
 
 export type HarnessResult =
-  | { ok: true; method: 'perf' | 'tsc'; repetitions: number; pages: number;
+  | {
+      ok: true;
+      method: 'perf' | 'tsc';
+      repetitions: number;
+      pages: number;
       /** why perf_event_open gave no cycle counter: errno, -1 when it gave one that does not count, 0 when it worked */
-      perfError: number; calibration: [number, number]; unrolled: HarnessVariant; loop: HarnessVariant }
-  | { ok: false; reason: string; phase?: string; signal?: number; code?: number; address?: number; offset?: number; pages?: number; maxPages?: number; detail?: string; timeout?: number; status?: number };
+      perfError: number;
+      calibration: [number, number];
+      unrolled: HarnessVariant;
+      loop: HarnessVariant;
+    }
+  | {
+      ok: false;
+      reason: string;
+      phase?: string;
+      signal?: number;
+      code?: number;
+      address?: number;
+      offset?: number;
+      pages?: number;
+      maxPages?: number;
+      detail?: string;
+      timeout?: number;
+      status?: number;
+    };
 
 export interface HarnessOptions {
   /** x86 number (0 = rax … 15 = r15, not 4) of a register the region does not touch */
@@ -126,7 +182,8 @@ export const DEFAULT_MAX_PAGES = 512;
 export const MAX_BODY_BYTES = 4096;
 
 function harnessArgs(body: Uint8Array, o: HarnessOptions): { args: string[]; timeout: number } {
-  if (body.length === 0 || body.length > MAX_BODY_BYTES) throw new UserError(`the region has ${body.length} bytes of code; uopscope measure takes 1 to ${MAX_BODY_BYTES}`);
+  if (body.length === 0 || body.length > MAX_BODY_BYTES)
+    throw new UserError(`the region has ${body.length} bytes of code; uopscope measure takes 1 to ${MAX_BODY_BYTES}`);
   const timeout = o.timeoutSeconds ?? DEFAULT_TIMEOUT_S;
   const args = [o.counter, o.repetitions ?? DEFAULT_REPETITIONS, timeout, o.maxPages ?? DEFAULT_MAX_PAGES].map(String);
   args.push(`x${o.stash ?? freeXmm(body)}`);
@@ -139,29 +196,41 @@ function harnessArgs(body: Uint8Array, o: HarnessOptions): { args: string[]; tim
 function freeXmm(body: Uint8Array): number {
   const used = new Set<string>();
   try {
-    for (const i of decodeRegion(body, 0, 64, 'the measured code')) for (const r of [...i.reads, ...i.writes]) used.add(r);
+    for (const i of decodeRegion(body, 0, 64, 'the measured code'))
+      for (const r of [...i.reads, ...i.writes]) used.add(r);
   } catch {
-    return 15;   // undecodable: it faults before reaching the epilogue
+    return 15; // undecodable: it faults before reaching the epilogue
   }
   for (let n = 15; n >= 0; n--) if (!used.has(`XMM${n}`)) return n;
-  throw new UserError('the code uses every vector register xmm0 to xmm15: the measurement harness has none left to keep its stack pointer in');
+  throw new UserError(
+    'the code uses every vector register xmm0 to xmm15: the measurement harness has none left to keep its stack pointer in',
+  );
 }
 
 function harnessOutput(exe: string, status: number | null, stdout: string, stderr: string): HarnessResult {
   const line = stdout.trim();
   if (status !== 0 || !line.startsWith('{')) {
-    throw new UserError(`the measurement harness (${exe}) failed: ${printable((stderr || `exit ${status}`).trim().split('\n')[0]!, 200)}`);
+    throw new UserError(
+      `the measurement harness (${exe}) failed: ${printable((stderr || `exit ${status}`).trim().split('\n')[0]!, 200)}`,
+    );
   }
   const r = parseHarnessLine(line);
-  if (!r) throw new UserError(`the measurement harness (${exe}) printed a malformed result; rebuild it by removing ${exe}`);
+  if (!r)
+    throw new UserError(`the measurement harness (${exe}) printed a malformed result; rebuild it by removing ${exe}`);
   return r;
 }
 
 const finite = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
-const variantOk = (v: unknown): boolean => typeof v === 'object' && v !== null
-  && finite((v as HarnessVariant).p10) && finite((v as HarnessVariant).p50)
-  && Number.isInteger((v as HarnessVariant).n1) && Number.isInteger((v as HarnessVariant).n2) && (v as HarnessVariant).n2 > (v as HarnessVariant).n1;
-const optional = (o: Record<string, unknown>, key: string, ok: (x: unknown) => boolean): boolean => o[key] === undefined || ok(o[key]);
+const variantOk = (v: unknown): boolean =>
+  typeof v === 'object' &&
+  v !== null &&
+  finite((v as HarnessVariant).p10) &&
+  finite((v as HarnessVariant).p50) &&
+  Number.isInteger((v as HarnessVariant).n1) &&
+  Number.isInteger((v as HarnessVariant).n2) &&
+  (v as HarnessVariant).n2 > (v as HarnessVariant).n1;
+const optional = (o: Record<string, unknown>, key: string, ok: (x: unknown) => boolean): boolean =>
+  o[key] === undefined || ok(o[key]);
 
 /**
  * The harness's one JSON line, checked field by field (what it prints comes from a process that
@@ -169,26 +238,59 @@ const optional = (o: Record<string, unknown>, key: string, ok: (x: unknown) => b
  */
 export function parseHarnessLine(line: string): HarnessResult | null {
   let o: unknown;
-  try { o = JSON.parse(line); } catch { return null; }
+  try {
+    o = JSON.parse(line);
+  } catch {
+    return null;
+  }
   if (typeof o !== 'object' || o === null || Array.isArray(o)) return null;
   const r = o as Record<string, unknown>;
   if (r.ok === true) {
     const cal = r.calibration;
-    const fine = (r.method === 'perf' || r.method === 'tsc') && Number.isInteger(r.repetitions) && Number.isInteger(r.pages)
-      && Number.isInteger(r.perfError) && Array.isArray(cal) && cal.length === 2 && cal.every(finite)
-      && variantOk(r.unrolled) && variantOk(r.loop);
+    const fine =
+      (r.method === 'perf' || r.method === 'tsc') &&
+      Number.isInteger(r.repetitions) &&
+      Number.isInteger(r.pages) &&
+      Number.isInteger(r.perfError) &&
+      Array.isArray(cal) &&
+      cal.length === 2 &&
+      cal.every(finite) &&
+      variantOk(r.unrolled) &&
+      variantOk(r.loop);
     return fine ? (o as HarnessResult) : null;
   }
   if (r.ok !== false || typeof r.reason !== 'string' || !REASONS.has(r.reason)) return null;
   const int = (x: unknown): boolean => Number.isSafeInteger(x);
-  const fine = optional(r, 'phase', (x) => typeof x === 'string' && PHASES.has(x))
-    && ['signal', 'code', 'offset', 'pages', 'maxPages', 'timeout', 'status'].every((k) => optional(r, k, int))
+  const fine =
+    optional(r, 'phase', (x) => typeof x === 'string' && PHASES.has(x)) &&
+    ['signal', 'code', 'offset', 'pages', 'maxPages', 'timeout', 'status'].every((k) => optional(r, k, int)) &&
     // a 64-bit address, above 2^53 when it is a kernel or non-canonical one (printed approximately)
-    && optional(r, 'address', (x) => finite(x) && (x as number) >= 0)
-    && optional(r, 'detail', (x) => typeof x === 'string' && x.length <= 200);
-  return fine ? { ...(o as HarnessResult), ...(typeof r.detail === 'string' ? { detail: printable(r.detail, 200) } : {}) } as HarnessResult : null;
+    optional(r, 'address', (x) => finite(x) && (x as number) >= 0) &&
+    optional(r, 'detail', (x) => typeof x === 'string' && x.length <= 200);
+  return fine
+    ? ({
+        ...(o as HarnessResult),
+        ...(typeof r.detail === 'string' ? { detail: printable(r.detail, 200) } : {}),
+      } as HarnessResult)
+    : null;
 }
-const REASONS = new Set(['pages', 'map', 'protection', 'general-protection', 'segv', 'illegal-instruction', 'arithmetic', 'bus', 'trap', 'setup', 'syscall', 'timeout', 'killed', 'exit', 'invalid-result']);
+const REASONS = new Set([
+  'pages',
+  'map',
+  'protection',
+  'general-protection',
+  'segv',
+  'illegal-instruction',
+  'arithmetic',
+  'bus',
+  'trap',
+  'setup',
+  'syscall',
+  'timeout',
+  'killed',
+  'exit',
+  'invalid-result',
+]);
 const PHASES = new Set(['setup', 'calibration', 'unrolled', 'loop']);
 
 /** Runs the harness on `body` (the region's bytes, its closing branch removed). */
@@ -201,19 +303,42 @@ export function runHarness(body: Uint8Array, o: HarnessOptions): HarnessResult {
 }
 
 /** runHarness in the background: `signal` kills the harness (and, with it, its child). */
-export async function runHarnessAsync(body: Uint8Array, o: HarnessOptions, signal?: AbortSignal): Promise<HarnessResult> {
+export async function runHarnessAsync(
+  body: Uint8Array,
+  o: HarnessOptions,
+  signal?: AbortSignal,
+): Promise<HarnessResult> {
   const { args, timeout } = harnessArgs(body, o);
   const exe = await ensureHarnessAsync(o.cacheDir !== undefined ? { cacheDir: o.cacheDir } : {});
   signal?.throwIfAborted();
   return new Promise((resolve, reject) => {
-    const child = execFile(exe, args, { encoding: 'utf8', timeout: (timeout + 5) * 1000, maxBuffer: 1 << 20, killSignal: 'SIGKILL', ...(signal ? { signal } : {}) }, (error, stdout, stderr) => {
-      if (signal?.aborted) { reject(signal.reason ?? new Error('cancelled')); return; }
-      if (error && typeof (error as NodeJS.ErrnoException).code !== 'number') { reject(new UserError(`the measurement harness (${exe}) did not run: ${error.message}`)); return; }
-      try {
-        resolve(harnessOutput(exe, error ? (error as unknown as { code: number }).code : 0, stdout, stderr));
-      } catch (e) { reject(e); }
-    });
-    child.stdin?.on('error', () => {});   // the harness ended before reading: its output says why
+    const child = execFile(
+      exe,
+      args,
+      {
+        encoding: 'utf8',
+        timeout: (timeout + 5) * 1000,
+        maxBuffer: 1 << 20,
+        killSignal: 'SIGKILL',
+        ...(signal ? { signal } : {}),
+      },
+      (error, stdout, stderr) => {
+        if (signal?.aborted) {
+          reject(signal.reason ?? new Error('cancelled'));
+          return;
+        }
+        if (error && typeof (error as NodeJS.ErrnoException).code !== 'number') {
+          reject(new UserError(`the measurement harness (${exe}) did not run: ${error.message}`));
+          return;
+        }
+        try {
+          resolve(harnessOutput(exe, error ? (error as unknown as { code: number }).code : 0, stdout, stderr));
+        } catch (e) {
+          reject(e);
+        }
+      },
+    );
+    child.stdin?.on('error', () => {}); // the harness ended before reading: its output says why
     child.stdin?.end(Buffer.from(body));
   });
 }
@@ -232,19 +357,33 @@ export function notMeasurable(r: Extract<HarnessResult, { ok: false }>, where = 
   const at = r.phase && r.phase !== 'unrolled' && r.phase !== 'loop' ? ` (during the harness's ${r.phase})` : where;
   const hex = r.address !== undefined ? `0x${r.address.toString(16)}` : '?';
   switch (r.reason) {
-    case 'illegal-instruction': return `not measurable: an illegal or unsupported instruction (SIGILL)${at}`;
-    case 'arithmetic': return `not measurable: an arithmetic fault (SIGFPE: a division by zero or an overflowing division)${at}`;
-    case 'general-protection': return `not measurable: a general-protection fault (a privileged instruction such as hlt, or a non-canonical address)${at}`;
-    case 'protection': return `not measurable: the region accessed protected memory at ${hex}${at} (the harness's code is execute-only)`;
-    case 'pages': return `not measurable: the region touches more than ${r.maxPages} pages of memory (the harness's budget; the next was at ${hex})`;
-    case 'map': return `not measurable: the region accessed ${hex}, where the harness cannot map a page`;
-    case 'segv': return `not measurable: the region accessed ${hex}, outside user space`;
-    case 'bus': return `not measurable: a bus error (SIGBUS) at ${hex}`;
-    case 'trap': return `not measurable: a trap (SIGTRAP: int3 or a debug instruction)`;
-    case 'syscall': return 'not measurable: the region made a system call, which the harness forbids';
-    case 'timeout': return `not measurable: the region ran longer than ${r.timeout} s`;
-    case 'setup': return `not measurable: the harness could not set up (${r.detail})`;
-    case 'invalid-result': return 'not measurable: the harness\'s child sent back an impossible result (the region wrote over the harness\'s memory); nothing it measured is shown';
-    default: return `not measurable: the harness's child ended unexpectedly (${r.reason}${r.signal ? `, signal ${r.signal}` : ''}${r.status !== undefined ? `, status ${r.status}` : ''})`;
+    case 'illegal-instruction':
+      return `not measurable: an illegal or unsupported instruction (SIGILL)${at}`;
+    case 'arithmetic':
+      return `not measurable: an arithmetic fault (SIGFPE: a division by zero or an overflowing division)${at}`;
+    case 'general-protection':
+      return `not measurable: a general-protection fault (a privileged instruction such as hlt, or a non-canonical address)${at}`;
+    case 'protection':
+      return `not measurable: the region accessed protected memory at ${hex}${at} (the harness's code is execute-only)`;
+    case 'pages':
+      return `not measurable: the region touches more than ${r.maxPages} pages of memory (the harness's budget; the next was at ${hex})`;
+    case 'map':
+      return `not measurable: the region accessed ${hex}, where the harness cannot map a page`;
+    case 'segv':
+      return `not measurable: the region accessed ${hex}, outside user space`;
+    case 'bus':
+      return `not measurable: a bus error (SIGBUS) at ${hex}`;
+    case 'trap':
+      return `not measurable: a trap (SIGTRAP: int3 or a debug instruction)`;
+    case 'syscall':
+      return 'not measurable: the region made a system call, which the harness forbids';
+    case 'timeout':
+      return `not measurable: the region ran longer than ${r.timeout} s`;
+    case 'setup':
+      return `not measurable: the harness could not set up (${r.detail})`;
+    case 'invalid-result':
+      return "not measurable: the harness's child sent back an impossible result (the region wrote over the harness's memory); nothing it measured is shown";
+    default:
+      return `not measurable: the harness's child ended unexpectedly (${r.reason}${r.signal ? `, signal ${r.signal}` : ''}${r.status !== undefined ? `, status ${r.status}` : ''})`;
   }
 }

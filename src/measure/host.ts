@@ -41,10 +41,20 @@ export interface HostSources {
 
 /** The core a CPUID signature names, from the machine records' identities (identity.cpuid);
  *  the matching signature's note says when it maps a derivative to the core. */
-export function archOfSignature(vendor: string, family: number, model: number, stepping: number): { arch: string | null; note?: string } {
+export function archOfSignature(
+  vendor: string,
+  family: number,
+  model: number,
+  stepping: number,
+): { arch: string | null; note?: string } {
   for (const m of listMachines()) {
-    const sig = m.identity?.cpuid.find((c) => c.vendor === vendor && c.family === family && c.models.includes(model)
-      && (c.steppings === undefined || (stepping >= c.steppings[0] && stepping <= c.steppings[1])));
+    const sig = m.identity?.cpuid.find(
+      (c) =>
+        c.vendor === vendor &&
+        c.family === family &&
+        c.models.includes(model) &&
+        (c.steppings === undefined || (stepping >= c.steppings[0] && stepping <= c.steppings[1])),
+    );
     if (sig) return sig.note ? { arch: m.arch, note: sig.note } : { arch: m.arch };
   }
   return { arch: null };
@@ -59,14 +69,25 @@ export function archOfModel(model: number, stepping: number): { arch: string | n
  *  the names differ (Linux's arch/x86/include/asm/cpufeatures.h); other flags are the ISA name in
  *  lower case (avx2 → AVX2). Only names some record lists count as evidence. */
 const FLAG_ISA: Readonly<Record<string, string>> = {
-  sha_ni: 'SHA', avx512ifma: 'AVX512_IFMA', avx512vbmi: 'AVX512_VBMI', pclmulqdq: 'PCLMULQDQ', bmi1: 'BMI1',
-  abm: 'LZCNT', '3dnowprefetch': 'PRFCHW', cx16: 'CMPXCHG16B', lahf_lm: 'LAHF', sse4_1: 'SSE4.1', sse4_2: 'SSE4.2', pni: 'SSE3',
+  sha_ni: 'SHA',
+  avx512ifma: 'AVX512_IFMA',
+  avx512vbmi: 'AVX512_VBMI',
+  pclmulqdq: 'PCLMULQDQ',
+  bmi1: 'BMI1',
+  abm: 'LZCNT',
+  '3dnowprefetch': 'PRFCHW',
+  cx16: 'CMPXCHG16B',
+  lahf_lm: 'LAHF',
+  sse4_1: 'SSE4.1',
+  sse4_2: 'SSE4.2',
+  pni: 'SSE3',
 };
 
 /** The extensions that count as evidence: the instruction-set families the records list for every
  *  core that has them (vector, AMX, crypto, bit manipulation). System features (PKU, WAITPKG, …)
  *  are left out: the records' lists of those are not meant to be complete. */
-const DECISIVE = /^(AVX|AMX|FMA$|F16C$|SHA$|GFNI$|VAES$|VPCLMULQDQ$|AES$|PCLMULQDQ$|BMI[12]$|ADX$|MOVBE$|SSE|SSSE3$|POPCNT$)/;
+const DECISIVE =
+  /^(AVX|AMX|FMA$|F16C$|SHA$|GFNI$|VAES$|VPCLMULQDQ$|AES$|PCLMULQDQ$|BMI[12]$|ADX$|MOVBE$|SSE|SSSE3$|POPCNT$)/;
 
 /** The ISA extensions of the records that the host's flags show (the decisive ones). */
 export function hostIsa(flags: readonly string[], machines: readonly MachineModel[] = listMachines()): Set<string> {
@@ -88,7 +109,9 @@ export function readL2KiB(dir = '/sys/devices/system/cpu/cpu0/cache'): number | 
       const m = /^(\d+)([KM])$/.exec(read('size'));
       if (m) return Number(m[1]) * (m[2] === 'M' ? 1024 : 1);
     }
-  } catch { /* no sysfs: no cache evidence */ }
+  } catch {
+    /* no sysfs: no cache evidence */
+  }
   return null;
 }
 
@@ -128,21 +151,38 @@ export function identifyHost(src: HostSources): HostCore {
     const m = arch ? machines.find((x) => x.arch === arch) : undefined;
     if (m) {
       const against = lacks(m);
-      return { ...base, arch: m.arch, cpuidArch: sig.arch, why: `named by UOPSCOPE_HOST_ARCH (${cpuid}${sig.arch ? ` names ${sig.arch}` : ''})`,
-        ...(against.length ? { note: `the host shows ${list(against)}, which ${m.arch} does not have` } : {}) };
+      return {
+        ...base,
+        arch: m.arch,
+        cpuidArch: sig.arch,
+        why: `named by UOPSCOPE_HOST_ARCH (${cpuid}${sig.arch ? ` names ${sig.arch}` : ''})`,
+        ...(against.length ? { note: `the host shows ${list(against)}, which ${m.arch} does not have` } : {}),
+      };
     }
     badName = `UOPSCOPE_HOST_ARCH='${printable(named, 20)}' names no core uopscope models (known: ${machines.map((x) => x.arch).join(', ')}); it was ignored`;
   }
   const withBad = (h: HostCore): HostCore => (badName ? { ...h, note: h.note ? `${badName}; ${h.note}` : badName } : h);
   if (vendor !== 'GenuineIntel') {
-    return withBad({ ...base, arch: null, cpuidArch: null, why: `${cpuid}: ${vendor === 'AuthenticAMD' ? 'an AMD core; uopscope models Intel cores only' : 'not an Intel core'}` });
+    return withBad({
+      ...base,
+      arch: null,
+      cpuidArch: null,
+      why: `${cpuid}: ${vendor === 'AuthenticAMD' ? 'an AMD core; uopscope models Intel cores only' : 'not an Intel core'}`,
+    });
   }
   const own = sig.arch ? machines.find((m) => m.arch === sig.arch) : undefined;
   if (own && lacks(own).length === 0) {
-    const l2Note = !l2Fits(own) ? `its L2 (${l2} KiB per core) is not ${own.arch}'s (${own.identity!.l2KiB!.join(' or ')} KiB)` : undefined;
+    const l2Note = !l2Fits(own)
+      ? `its L2 (${l2} KiB per core) is not ${own.arch}'s (${own.identity!.l2KiB!.join(' or ')} KiB)`
+      : undefined;
     const notes = [sig.note, l2Note].filter((x): x is string => !!x);
-    return withBad({ ...base, arch: own.arch, cpuidArch: own.arch, why: `${cpuid} names ${own.arch}; ${have.size ? 'its feature flags agree' : 'no feature flags to check'}${l2Text}`,
-      ...(notes.length ? { note: notes.join('; ') } : {}) });
+    return withBad({
+      ...base,
+      arch: own.arch,
+      cpuidArch: own.arch,
+      why: `${cpuid} names ${own.arch}; ${have.size ? 'its feature flags agree' : 'no feature flags to check'}${l2Text}`,
+      ...(notes.length ? { note: notes.join('; ') } : {}),
+    });
   }
   // CPUID names no core uopscope models (an Atom, a newer core): nothing to go by
   if (!own) return withBad({ ...base, arch: null, cpuidArch: null, why: `${cpuid} names no core uopscope models` });
@@ -154,10 +194,19 @@ export function identifyHost(src: HostSources): HostCore {
   const ruledOut = `${cpuid} names ${own.arch}, but the host shows ${list(lacks(own))}, which ${own.arch} does not have`;
   if (!best) return withBad({ ...base, arch: null, cpuidArch: sig.arch, why: ruledOut });
   const tie = fits.filter((m) => extra(m) === extra(best)).map((m) => m.arch);
-  const l2Why = l2 === null ? '' : l2Fits(best) ? `; its L2 (${l2} KiB per core) is ${best.arch}'s` : `; its L2 (${l2} KiB per core) is not ${best.arch}'s`;
-  return withBad({ ...base, arch: best.arch, cpuidArch: sig.arch,
+  const l2Why =
+    l2 === null
+      ? ''
+      : l2Fits(best)
+        ? `; its L2 (${l2} KiB per core) is ${best.arch}'s`
+        : `; its L2 (${l2} KiB per core) is not ${best.arch}'s`;
+  return withBad({
+    ...base,
+    arch: best.arch,
+    cpuidArch: sig.arch,
     why: `${ruledOut}; ${best.arch} (${best.name}) has every extension the host shows${tie.length > 1 ? ` (as do ${tie.filter((a) => a !== best.arch).join(', ')}; ${best.arch} fits the rest best)` : ''}${l2Why}`,
-    note: `identified by its features, not its CPUID model: ${ruledOut}; set UOPSCOPE_HOST_ARCH to name the core` });
+    note: `identified by its features, not its CPUID model: ${ruledOut}; set UOPSCOPE_HOST_ARCH to name the core`,
+  });
 }
 
 /** Parses /proc/cpuinfo's first processor (no cache evidence, nothing named). */

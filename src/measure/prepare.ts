@@ -8,8 +8,21 @@ import type { DecodedInstruction } from '../disasm/types.js';
 
 /** x86 register numbers, in the order counters are picked (r15 first: compilers use it least). */
 const GPRS: [string, number][] = [
-  ['R15', 15], ['R14', 14], ['R13', 13], ['R12', 12], ['R11', 11], ['R10', 10], ['R9', 9], ['R8', 8],
-  ['RBP', 5], ['RBX', 3], ['RSI', 6], ['RDI', 7], ['RDX', 2], ['RCX', 1], ['RAX', 0],
+  ['R15', 15],
+  ['R14', 14],
+  ['R13', 13],
+  ['R12', 12],
+  ['R11', 11],
+  ['R10', 10],
+  ['R9', 9],
+  ['R8', 8],
+  ['RBP', 5],
+  ['RBX', 3],
+  ['RSI', 6],
+  ['RDI', 7],
+  ['RDX', 2],
+  ['RCX', 1],
+  ['RAX', 0],
 ];
 const NUMBER = new Map(GPRS);
 
@@ -60,8 +73,9 @@ export function closingBranchOf(instrs: readonly DecodedInstruction[]): number |
   for (let k = instrs.length - 1; k >= 0; k--) {
     const b = instrs[k]!.branch;
     if (!b) continue;
-    const back = (b.kind === 'conditional' || b.kind === 'unconditional')
-      && (b.targetLine === 0 || (b.targetLine === null && b.target !== null && b.target <= instrs[0]!.address));
+    const back =
+      (b.kind === 'conditional' || b.kind === 'unconditional') &&
+      (b.targetLine === 0 || (b.targetLine === null && b.target !== null && b.target <= instrs[0]!.address));
     if (back) return instrs[k]!.line;
   }
   return null;
@@ -70,7 +84,11 @@ export function closingBranchOf(instrs: readonly DecodedInstruction[]): number |
 export function prepareRegion(instrs: readonly DecodedInstruction[], bitness: 32 | 64 = 64): Preparation {
   if (bitness !== 64) return { ok: false, why: 'uopscope measure runs 64-bit code only; this region is 32-bit' };
   if (!instrs.length) return { ok: false, why: 'the region has no instructions' };
-  return prepare(instrs, instrs.map((i) => i.line), null);
+  return prepare(
+    instrs,
+    instrs.map((i) => i.line),
+    null,
+  );
 }
 
 /**
@@ -78,12 +96,21 @@ export function prepareRegion(instrs: readonly DecodedInstruction[], bitness: 32
  * straight-line code, without the internal branch at `branchLine`, the unconditional jumps the
  * side follows and the closing branch. Another conditional branch on the side is refused.
  */
-export function prepareSide(instrs: readonly DecodedInstruction[], lines: readonly number[], branchLine: number, bitness: 32 | 64 = 64): Preparation {
+export function prepareSide(
+  instrs: readonly DecodedInstruction[],
+  lines: readonly number[],
+  branchLine: number,
+  bitness: 32 | 64 = 64,
+): Preparation {
   if (bitness !== 64) return { ok: false, why: 'uopscope measure runs 64-bit code only; this region is 32-bit' };
   return prepare(instrs, lines, branchLine);
 }
 
-function prepare(instrs: readonly DecodedInstruction[], lines: readonly number[], branchLine: number | null): Preparation {
+function prepare(
+  instrs: readonly DecodedInstruction[],
+  lines: readonly number[],
+  branchLine: number | null,
+): Preparation {
   const closing = closingBranchOf(instrs);
   const byLine = new Map(instrs.map((i) => [i.line, i]));
   const removed: number[] = [];
@@ -91,25 +118,60 @@ function prepare(instrs: readonly DecodedInstruction[], lines: readonly number[]
   for (const line of lines) {
     const i = byLine.get(line)!;
     if (line === closing) continue;
-    if (SYSTEM.has(i.mnemonic)) return { ok: false, why: `line ${i.line} (${i.intel}) is a system call or interrupt: the harness does not run it` };
-    if (HIDDEN_STATE.test(i.mnemonic)) return { ok: false, why: `line ${i.line} (${i.intel}) saves, restores or reads state the harness keeps from the region (every vector register, or the thread pointer): the harness does not run it` };
-    if (i.memory?.segment === 'FS' || i.memory?.segment === 'GS') return { ok: false, why: `line ${i.line} (${i.intel}) addresses memory through ${i.memory.segment.toLowerCase()}, the thread pointer, which the harness does not give the region` };
+    if (SYSTEM.has(i.mnemonic))
+      return {
+        ok: false,
+        why: `line ${i.line} (${i.intel}) is a system call or interrupt: the harness does not run it`,
+      };
+    if (HIDDEN_STATE.test(i.mnemonic))
+      return {
+        ok: false,
+        why: `line ${i.line} (${i.intel}) saves, restores or reads state the harness keeps from the region (every vector register, or the thread pointer): the harness does not run it`,
+      };
+    if (i.memory?.segment === 'FS' || i.memory?.segment === 'GS')
+      return {
+        ok: false,
+        why: `line ${i.line} (${i.intel}) addresses memory through ${i.memory.segment.toLowerCase()}, the thread pointer, which the harness does not give the region`,
+      };
     if (i.branch) {
       // on a side: the internal branch, the jumps the side follows, and the loop's exits (a jump
       // out of the region is not taken while the loop runs, as the simulation assumes)
-      if (branchLine !== null && (line === branchLine || (i.branch.kind === 'unconditional' && i.branch.targetLine !== null)
-        || (i.branch.kind === 'conditional' && i.branch.targetLine === null && i.branch.target !== null))) { removed.push(line); continue; }
+      if (
+        branchLine !== null &&
+        (line === branchLine ||
+          (i.branch.kind === 'unconditional' && i.branch.targetLine !== null) ||
+          (i.branch.kind === 'conditional' && i.branch.targetLine === null && i.branch.target !== null))
+      ) {
+        removed.push(line);
+        continue;
+      }
       const b = i.branch;
-      const kind = b.targetLine === null
-        ? (b.kind === 'conditional' ? 'jumps out of the region (a loop exit: the branch comparison has no second side)' : 'leaves the straight-line path (a call, a return or an indirect or outgoing jump)')
-        : b.backward ? 'jumps back inside the region (an inner loop)' : 'branches inside the region';
+      const kind =
+        b.targetLine === null
+          ? b.kind === 'conditional'
+            ? 'jumps out of the region (a loop exit: the branch comparison has no second side)'
+            : 'leaves the straight-line path (a call, a return or an indirect or outgoing jump)'
+          : b.backward
+            ? 'jumps back inside the region (an inner loop)'
+            : 'branches inside the region';
       return branchLine === null
-        ? { ok: false, why: `line ${i.line} (${i.intel}) ${kind}: the harness runs straight-line code; measure a region without it (--range)`, internalBranch: i.line }
-        : { ok: false, why: `line ${i.line} (${i.intel}) is another branch on this side: the branch comparison takes the first conditional jump (line ${branchLine}) only` };
+        ? {
+            ok: false,
+            why: `line ${i.line} (${i.intel}) ${kind}: the harness runs straight-line code; measure a region without it (--range)`,
+            internalBranch: i.line,
+          }
+        : {
+            ok: false,
+            why: `line ${i.line} (${i.intel}) is another branch on this side: the branch comparison takes the first conditional jump (line ${branchLine}) only`,
+          };
     }
     body.push(i);
   }
-  if (!body.length) return { ok: false, why: branchLine === null ? 'the region is only its closing branch' : 'this side is only branches' };
+  if (!body.length)
+    return {
+      ok: false,
+      why: branchLine === null ? 'the region is only its closing branch' : 'this side is only branches',
+    };
   const used = new Set<string>();
   for (const i of instrs) {
     for (const r of [...i.reads, ...i.writes]) used.add(r);
@@ -117,12 +179,23 @@ function prepare(instrs: readonly DecodedInstruction[], lines: readonly number[]
     if (i.memory?.index) used.add(i.memory.index);
   }
   const free = GPRS.find(([name]) => !used.has(name));
-  if (!free) return { ok: false, why: 'the region uses every general-purpose register: the "loop" variant has none left for its counter' };
+  if (!free)
+    return {
+      ok: false,
+      why: 'the region uses every general-purpose register: the "loop" variant has none left for its counter',
+    };
   const stash = [...Array(16).keys()].reverse().find((n) => !used.has(`XMM${n}`));
-  if (stash === undefined) return { ok: false, why: 'the region uses every vector register xmm0 to xmm15: the harness has none left to keep its stack pointer in' };
+  if (stash === undefined)
+    return {
+      ok: false,
+      why: 'the region uses every vector register xmm0 to xmm15: the harness has none left to keep its stack pointer in',
+    };
   const offsets: number[] = [];
   let at = 0;
-  for (const i of body) { offsets.push(at); at += i.length; }
+  for (const i of body) {
+    offsets.push(at);
+    at += i.length;
+  }
   return {
     ok: true,
     region: {
@@ -160,7 +233,8 @@ function divisionSize(i: DecodedInstruction): number | null {
  */
 export function divisionStarts(body: readonly DecodedInstruction[]): StartValue[] {
   const starts = new Map<string, StartValue>();
-  const writtenBefore = (k: number, reg: string): boolean => body.slice(0, k).some((i) => i.writes.includes(reg as never));
+  const writtenBefore = (k: number, reg: string): boolean =>
+    body.slice(0, k).some((i) => i.writes.includes(reg as never));
   body.forEach((i, k) => {
     if (i.mnemonic !== 'DIV' && i.mnemonic !== 'IDIV') return;
     const size = divisionSize(i);
@@ -168,17 +242,36 @@ export function divisionStarts(body: readonly DecodedInstruction[]): StartValue[
     const what = `line ${i.line}, ${i.intel}`;
     if (size === 8) {
       if (!writtenBefore(k, 'RAX') && !starts.has('RAX')) {
-        starts.set('RAX', { register: 'rax', number: 0, value: patternOf(0) & ~0xffffn, why: `ah, the high half of the dividend of ${what}, starts at 0` });
+        starts.set('RAX', {
+          register: 'rax',
+          number: 0,
+          value: patternOf(0) & ~0xffffn,
+          why: `ah, the high half of the dividend of ${what}, starts at 0`,
+        });
       }
     } else if (!writtenBefore(k, 'RDX') && !starts.has('RDX')) {
       starts.set('RDX', { register: 'rdx', number: 2, value: 0n, why: `the high half of the dividend of ${what}` });
     }
     const reg = i.operands[0]?.kind.startsWith('R') ? i.operands[0].register : undefined;
     const n = reg !== undefined ? NUMBER.get(reg) : undefined;
-    if (reg === undefined || n === undefined || reg === 'RAX' || reg === 'RDX' || writtenBefore(k, reg) || starts.has(reg)) return;
+    if (
+      reg === undefined ||
+      n === undefined ||
+      reg === 'RAX' ||
+      reg === 'RDX' ||
+      writtenBefore(k, reg) ||
+      starts.has(reg)
+    )
+      return;
     const mask = (1n << BigInt(size)) - 1n;
     const v = patternOf(n);
-    if ((v & mask) === 0n) starts.set(reg, { register: reg.toLowerCase(), number: n, value: v + 1n, why: `the divisor of ${what}, non-zero in ${size} bits` });
+    if ((v & mask) === 0n)
+      starts.set(reg, {
+        register: reg.toLowerCase(),
+        number: n,
+        value: v + 1n,
+        why: `the divisor of ${what}, non-zero in ${size} bits`,
+      });
   });
   return [...starts.values()];
 }
@@ -187,6 +280,8 @@ export function divisionStarts(body: readonly DecodedInstruction[]): StartValue[
 export function lineAtOffset(p: PreparedRegion, offset: number | undefined): number | null {
   if (offset === undefined || offset < 0) return null;
   let line: number | null = null;
-  p.offsets.forEach((o, k) => { if (o <= offset) line = p.lines[k]!; });
+  p.offsets.forEach((o, k) => {
+    if (o <= offset) line = p.lines[k]!;
+  });
   return line;
 }

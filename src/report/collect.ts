@@ -1,6 +1,14 @@
 // Runs the simulations a report needs and assembles its ReportModel (pure; no I/O).
 
-import { SUACA_MECHANISMS, frontEndLimitsOf, fusedPairsOf, sharingIdenticalRuns, simulateWhatIfs, type Simulate, type WhatIfRequest } from '../sim/index.js';
+import {
+  SUACA_MECHANISMS,
+  frontEndLimitsOf,
+  fusedPairsOf,
+  sharingIdenticalRuns,
+  simulateWhatIfs,
+  type Simulate,
+  type WhatIfRequest,
+} from '../sim/index.js';
 import type { MachineParams, SimProgram, SimResult } from '../sim/types.js';
 import { mechanismNotes } from '../sim/refine.js';
 import { UserError } from '../errors.js';
@@ -31,7 +39,11 @@ export interface ReportSubject {
 
 /** All the simulations of one report: main, what-ifs, combinations, branch sides, detail (by
  *  default each distinct run once: sharingIdenticalRuns). */
-export function collectReport(subject: ReportSubject, req: ReportRequest, sim: Simulate = sharingIdenticalRuns()): ReportModel {
+export function collectReport(
+  subject: ReportSubject,
+  req: ReportRequest,
+  sim: Simulate = sharingIdenticalRuns(),
+): ReportModel {
   const { params } = subject;
   if (req.detail !== undefined && !subject.program.instructions.some((i) => i.line === req.detail)) {
     const n = subject.program.instructions.length;
@@ -44,7 +56,11 @@ export function collectReport(subject: ReportSubject, req: ReportRequest, sim: S
     ...(subject.archNote !== undefined ? { archNote: subject.archNote } : {}),
     iterations: req.iterations,
     variant: { ...req.variant },
-    model: { mechanisms: { ...(req.mechanisms ?? SUACA_MECHANISMS) }, effects: main.effects, ...notesOf(subject.program, params, req) },
+    model: {
+      mechanisms: { ...(req.mechanisms ?? SUACA_MECHANISMS) },
+      effects: main.effects,
+      ...notesOf(subject.program, params, req),
+    },
     ports: [...params.ports],
     dividerPort: params.dividerPort,
     ...(subject.source ? { source: subject.source } : {}),
@@ -58,11 +74,14 @@ export function collectReport(subject: ReportSubject, req: ReportRequest, sim: S
       const d = req.detail === undefined ? undefined : r.result.details.find((x) => x.line === req.detail);
       return d ? { ...r.section, detail: d } : r.section;
     };
-    model.branch = subject.branch === null ? null : {
-      branchLine: subject.branch.branchLine,
-      left: side(subject.branch.left),
-      right: side(subject.branch.right),
-    };
+    model.branch =
+      subject.branch === null
+        ? null
+        : {
+            branchLine: subject.branch.branchLine,
+            left: side(subject.branch.left),
+            right: side(subject.branch.right),
+          };
   }
   if (req.detail !== undefined) {
     const d = main.result.details.find((x) => x.line === req.detail);
@@ -91,20 +110,35 @@ function frontEndNotes(program: SimProgram, params: MachineParams, req: ReportRe
   const ins = program.instructions;
   if (m?.macroFusion) {
     const pairs = fusedPairsOf(program, params, { model: { mechanisms: m } });
-    if (pairs.length) out.push(`macro-fusion: ${pairs.map((i) => `lines ${ins[i]!.line}+${ins[i + 1]!.line} (${ins[i]!.asm} + ${ins[i + 1]!.asm})`).join(', ')} one µop each`);
+    if (pairs.length)
+      out.push(
+        `macro-fusion: ${pairs.map((i) => `lines ${ins[i]!.line}+${ins[i + 1]!.line} (${ins[i]!.asm} + ${ins[i + 1]!.asm})`).join(', ')} one µop each`,
+      );
   }
   if (m?.frontEnd) {
     const fe = frontEndLimitsOf(program, params, { model: { mechanisms: m } });
     if (fe) {
       for (const x of fe.notApplied) out.push(`front end: ${x.limit} not modelled: ${x.why}`);
-      if (fe.plan) out.push(`front end: the loop is delivered by ${SOURCE_TEXT[fe.plan.source] ?? fe.plan.source} (${fe.applied.map((a) => `${a.limit} ${a.value === true ? 'applies' : a.value === false ? 'does not apply' : String(a.value)}`).join(', ')})`);
+      if (fe.plan)
+        out.push(
+          `front end: the loop is delivered by ${SOURCE_TEXT[fe.plan.source] ?? fe.plan.source} (${fe.applied.map((a) => `${a.limit} ${a.value === true ? 'applies' : a.value === false ? 'does not apply' : String(a.value)}`).join(', ')})`,
+        );
     }
   }
   return out;
 }
 
 /** One program's main run plus its what-if runs and (optionally) the 8 combinations (src/sim). */
-export function runSection(program: SimProgram, params: MachineParams, req: ReportRequest, sim: Simulate = sharingIdenticalRuns()): { section: Section; result: SimResult; effects: MechanismEffect[] | null } {
+export function runSection(
+  program: SimProgram,
+  params: MachineParams,
+  req: ReportRequest,
+  sim: Simulate = sharingIdenticalRuns(),
+): { section: Section; result: SimResult; effects: MechanismEffect[] | null } {
   const r = simulateWhatIfs(program, params, req, sim);
-  return { section: { stats: r.main.stats, whatIf: r.whatIf, combinations: r.combinations }, result: r.main, effects: r.mechanismEffects };
+  return {
+    section: { stats: r.main.stats, whatIf: r.whatIf, combinations: r.combinations },
+    result: r.main,
+    effects: r.mechanismEffects,
+  };
 }

@@ -27,21 +27,39 @@ export function renderDetail(d: LineDetail): string {
     { header: [`Line -> ${n}`], align: 'right', sep },
   ];
   const lat = (v: number | null) => (v === null ? '-' : String(v));
-  out = out.concat(tableOrNone(latCols, d.latencies.map((l) => [String(l.line), lat(l.fromThis), lat(l.toThis)]), 'no dependencies'));
+  out = out.concat(
+    tableOrNone(
+      latCols,
+      d.latencies.map((l) => [String(l.line), lat(l.fromThis), lat(l.toThis)]),
+      'no dependencies',
+    ),
+  );
   out.push('Delay caused by dependencies:');
   const depCols: Column[] = [
     { header: ['Line'], align: 'right' },
     { header: ['was delayed'], align: 'right', sep },
     { header: ['has delayed'], align: 'right', sep },
   ];
-  out = out.concat(tableOrNone(depCols, d.dependencyDelays.map((l) => [String(l.line), fixed(l.otherDelayedByThis, 1), fixed(l.thisDelayedByOther, 1)]), 'no dependencies'));
+  out = out.concat(
+    tableOrNone(
+      depCols,
+      d.dependencyDelays.map((l) => [String(l.line), fixed(l.otherDelayedByThis, 1), fixed(l.thisDelayedByOther, 1)]),
+      'no dependencies',
+    ),
+  );
   out.push('Delay caused by blocked ports:');
   const portCols: Column[] = [
     { header: ['Port'], align: 'right' },
     { header: ['was delayed'], align: 'right', sep },
     { header: ['has delayed'], align: 'right', sep },
   ];
-  out = out.concat(tableOrNone(portCols, d.portDelays.map((p) => [String(p.port), fixed(p.othersDelayedByThis, 1), fixed(p.thisDelayedByPort, 1)]), 'no ports used'));
+  out = out.concat(
+    tableOrNone(
+      portCols,
+      d.portDelays.map((p) => [String(p.port), fixed(p.othersDelayedByThis, 1), fixed(p.thisDelayedByPort, 1)]),
+      'no ports used',
+    ),
+  );
   return out.join('\n') + '\n';
 }
 

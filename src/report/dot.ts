@@ -12,7 +12,8 @@ function nodes(instrs: DecodedInstruction[]): string[] {
 export function cfgToDot(instrs: DecodedInstruction[], cfg: ControlFlowGraph, name = 'cfg'): string {
   const lines = [`digraph "${esc(name)}" {`, '  node [shape=box, fontname="monospace"];', ...nodes(instrs)];
   for (const e of cfg.edges) {
-    const style = e.kind === 'back' ? ' [style=dashed, color=red, label="back"]' : e.kind === 'taken' ? ' [label="taken"]' : '';
+    const style =
+      e.kind === 'back' ? ' [style=dashed, color=red, label="back"]' : e.kind === 'taken' ? ' [label="taken"]' : '';
     lines.push(`  n${e.from} -> n${e.to}${style};`);
   }
   lines.push('}');

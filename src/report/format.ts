@@ -38,7 +38,11 @@ export interface Column {
 }
 
 /** A title printed on its own header row, centred over columns `from`..`to` (inclusive). */
-export interface Span { from: number; to: number; text: string }
+export interface Span {
+  from: number;
+  to: number;
+  text: string;
+}
 
 /** Lays out rows of cells under multi-row headers; trailing spaces are trimmed. */
 export function layoutTable(columns: Column[], rows: string[][], spans: Span[] = []): string[] {
@@ -56,8 +60,7 @@ export function layoutTable(columns: Column[], rows: string[][], spans: Span[] =
       const w = widths[i] ?? 0;
       const text = cells[i] ?? '';
       // headers are centred over right-aligned figures, left-aligned over text
-      const cell = c.align === 'left' ? text.padEnd(w)
-        : header ? centre(text, w) : text.padStart(w);
+      const cell = c.align === 'left' ? text.padEnd(w) : header ? centre(text, w) : text.padStart(w);
       out += (i === 0 ? '' : (c.sep ?? ' ')) + cell;
     });
     return out.replace(/\s+$/, '');
@@ -65,7 +68,12 @@ export function layoutTable(columns: Column[], rows: string[][], spans: Span[] =
   const lines: string[] = [];
   for (let h = 0; h < headerRows; h++) {
     // bottom-align the header texts (a one-row header sits on the last header row)
-    lines.push(line(columns.map((c) => c.header[h - (headerRows - c.header.length)] ?? ''), true));
+    lines.push(
+      line(
+        columns.map((c) => c.header[h - (headerRows - c.header.length)] ?? ''),
+        true,
+      ),
+    );
   }
   if (spans.length) {
     // offsets of each column's first character

@@ -33,8 +33,16 @@ export interface ModelJson {
   notes?: string[];
 }
 
-export interface FiguresJson { cycles: number; blockThroughput: number; uopsPerCycle: number }
-export interface CombinationJson extends FiguresJson { perfectFrontEnd: boolean; infinitePorts: boolean; noDependencies: boolean }
+export interface FiguresJson {
+  cycles: number;
+  blockThroughput: number;
+  uopsPerCycle: number;
+}
+export interface CombinationJson extends FiguresJson {
+  perfectFrontEnd: boolean;
+  infinitePorts: boolean;
+  noDependencies: boolean;
+}
 
 export interface VariantsJson {
   perfectFrontEnd: FiguresJson;
@@ -139,11 +147,14 @@ export function reportJson(model: ReportModel): ReportJson {
     unknown: model.unknown.map((u) => ({ ...u })),
   };
   if (model.branch !== undefined) {
-    out.branch = model.branch === null ? null : {
-      branchLine: model.branch.branchLine,
-      left: sectionJson(model.branch.left, model.ports),
-      right: sectionJson(model.branch.right, model.ports),
-    };
+    out.branch =
+      model.branch === null
+        ? null
+        : {
+            branchLine: model.branch.branchLine,
+            left: sectionJson(model.branch.left, model.ports),
+            right: sectionJson(model.branch.right, model.ports),
+          };
   }
   if (model.detail) out.detail = detailJson(model.detail);
   return out;
@@ -155,14 +166,17 @@ export function modelJson(model: Pick<ReportModel, 'model' | 'main'>): ModelJson
     name: mechanismLabel(model.model.mechanisms),
     mechanisms: { ...model.model.mechanisms },
     ...(model.model.notes ? { notes: [...model.model.notes] } : {}),
-    effects: model.model.effects === null ? null : model.model.effects.map((e) => ({
-      mechanism: e.mechanism,
-      flag: mechanismInfo(e.mechanism).flag,
-      on: e.on,
-      throughputWithout: e.on ? e.flipped.blockThroughput : main,
-      throughputWith: e.on ? main : e.flipped.blockThroughput,
-      delta: e.delta,
-    })),
+    effects:
+      model.model.effects === null
+        ? null
+        : model.model.effects.map((e) => ({
+            mechanism: e.mechanism,
+            flag: mechanismInfo(e.mechanism).flag,
+            on: e.on,
+            throughputWithout: e.on ? e.flipped.blockThroughput : main,
+            throughputWith: e.on ? main : e.flipped.blockThroughput,
+            delta: e.delta,
+          })),
   };
 }
 
@@ -213,18 +227,24 @@ export function detailJson(d: LineDetail): DetailJson {
     line: d.line,
     asm: d.asm,
     maxLatency: d.maxLatency,
-    dependencies: [...lines].sort((a, b) => a - b).map((line) => {
-      const lat = d.latencies.find((l) => l.line === line);
-      const delay = d.dependencyDelays.find((l) => l.line === line);
-      return {
-        line,
-        latencyFromThis: lat?.fromThis ?? null,
-        latencyToThis: lat?.toThis ?? null,
-        otherDelayedByThis: delay?.otherDelayedByThis ?? 0,
-        thisDelayedByOther: delay?.thisDelayedByOther ?? 0,
-      };
-    }),
-    ports: d.portDelays.map((p) => ({ port: p.port, othersDelayedByThis: p.othersDelayedByThis, thisDelayedByPort: p.thisDelayedByPort })),
+    dependencies: [...lines]
+      .sort((a, b) => a - b)
+      .map((line) => {
+        const lat = d.latencies.find((l) => l.line === line);
+        const delay = d.dependencyDelays.find((l) => l.line === line);
+        return {
+          line,
+          latencyFromThis: lat?.fromThis ?? null,
+          latencyToThis: lat?.toThis ?? null,
+          otherDelayedByThis: delay?.otherDelayedByThis ?? 0,
+          thisDelayedByOther: delay?.thisDelayedByOther ?? 0,
+        };
+      }),
+    ports: d.portDelays.map((p) => ({
+      port: p.port,
+      othersDelayedByThis: p.othersDelayedByThis,
+      thisDelayedByPort: p.thisDelayedByPort,
+    })),
   };
 }
 
@@ -239,4 +259,3 @@ function allPorts(used: Record<string, number>, ports: number[]): Record<string,
   for (const [k, v] of Object.entries(used)) if (!(k in out)) out[k] = v;
   return out;
 }
-

@@ -28,7 +28,10 @@ export const detailColumns: ListingColumn[] = [
   { header: 'signature', value: (i) => i.signature },
   { header: 'reads', value: (i) => [...i.reads, ...i.flagsRead].join(',') || '-' },
   { header: 'writes', value: (i) => [...i.writes, ...i.flagsWritten].join(',') || '-' },
-  { header: 'mem', value: (i) => (i.memory ? `${i.memory.read ? 'r' : ''}${i.memory.write ? 'w' : ''}` || 'agen' : '-') },
+  {
+    header: 'mem',
+    value: (i) => (i.memory ? `${i.memory.read ? 'r' : ''}${i.memory.write ? 'w' : ''}` || 'agen' : '-'),
+  },
 ];
 
 export function regionHeading(r: LoadedRegion): string {
@@ -37,11 +40,21 @@ export function regionHeading(r: LoadedRegion): string {
 }
 
 /** Plain-text table; `columns` defaults to the base and detail columns. */
-export function renderListing(r: LoadedRegion, columns: ListingColumn[] = [...baseColumns, ...detailColumns], opts: { att?: boolean } = {}): string {
-  const cols = opts.att ? columns.map((c) => (c.header === 'instruction' ? { ...c, value: (i: DecodedInstruction) => i.att } : c)) : columns;
+export function renderListing(
+  r: LoadedRegion,
+  columns: ListingColumn[] = [...baseColumns, ...detailColumns],
+  opts: { att?: boolean } = {},
+): string {
+  const cols = opts.att
+    ? columns.map((c) => (c.header === 'instruction' ? { ...c, value: (i: DecodedInstruction) => i.att } : c))
+    : columns;
   const rows = r.instructions.map((ins) => cols.map((c) => c.value(ins)));
   const widths = cols.map((c, k) => rows.reduce((w, row) => Math.max(w, row[k]!.length), c.header.length));
-  const fmt = (cells: string[]) => cells.map((s, k) => (cols[k]!.right ? s.padStart(widths[k]!) : s.padEnd(widths[k]!))).join('  ').trimEnd();
+  const fmt = (cells: string[]) =>
+    cells
+      .map((s, k) => (cols[k]!.right ? s.padStart(widths[k]!) : s.padEnd(widths[k]!)))
+      .join('  ')
+      .trimEnd();
   return [regionHeading(r), fmt(cols.map((c) => c.header)), ...rows.map(fmt)].join('\n') + '\n';
 }
 
@@ -65,7 +78,18 @@ export function listingJson(r: LoadedRegion): object {
       writes: i.writes,
       flagsRead: i.flagsRead,
       flagsWritten: i.flagsWritten,
-      memory: i.memory ? { base: i.memory.base, index: i.memory.index, scale: i.memory.scale, displacement: i.memory.displacement, size: i.memory.size, read: i.memory.read, write: i.memory.write, segment: i.memory.segment } : null,
+      memory: i.memory
+        ? {
+            base: i.memory.base,
+            index: i.memory.index,
+            scale: i.memory.scale,
+            displacement: i.memory.displacement,
+            size: i.memory.size,
+            read: i.memory.read,
+            write: i.memory.write,
+            segment: i.memory.segment,
+          }
+        : null,
       indexed: i.indexed,
       sameReg: i.sameReg,
       zeroIdiom: i.zeroIdiom,
@@ -87,7 +111,12 @@ export function dataColumns(resolved: ResolvedInstruction[]): ListingColumn[] {
   return [
     { header: 'src', value: (i) => originLetter(byLine.get(i.line)?.origin ?? 'none') },
     { header: 'uops', value: cell((r) => String(r.uops)), right: true },
-    { header: 'ports', value: cell((r) => (r.ports.length ? formatPorts(r.ports) : '-') + (r.variant === 'plain' ? '' : ` (${r.variant})`)) },
+    {
+      header: 'ports',
+      value: cell(
+        (r) => (r.ports.length ? formatPorts(r.ports) : '-') + (r.variant === 'plain' ? '' : ` (${r.variant})`),
+      ),
+    },
     { header: 'lat', value: cell((r) => String(r.maxLatency)), right: true },
   ];
 }
@@ -112,10 +141,20 @@ export function resolvedJson(data: ArchData, resolved: ResolvedInstruction[]): o
     arch: data.arch,
     source: data.source,
     resolved: resolved.map((r) => ({
-      line: r.line, form: r.form?.string ?? null, rule: r.rule, uops: r.uops, ports: r.ports.length ? formatPorts(r.ports) : '',
-      latencyByResource: r.latencyByResource, maxLatency: r.maxLatency, divCycles: r.divCycles, variant: r.variant,
-      unknown: r.unknown, fallback: r.fallback, origin: r.origin,
-      ...(r.provenance?.detail ? { [r.origin]: r.provenance.detail } : {}), ...(r.why ? { why: r.why } : {}),
+      line: r.line,
+      form: r.form?.string ?? null,
+      rule: r.rule,
+      uops: r.uops,
+      ports: r.ports.length ? formatPorts(r.ports) : '',
+      latencyByResource: r.latencyByResource,
+      maxLatency: r.maxLatency,
+      divCycles: r.divCycles,
+      variant: r.variant,
+      unknown: r.unknown,
+      fallback: r.fallback,
+      origin: r.origin,
+      ...(r.provenance?.detail ? { [r.origin]: r.provenance.detail } : {}),
+      ...(r.why ? { why: r.why } : {}),
     })),
   };
 }

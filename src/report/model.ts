@@ -75,7 +75,10 @@ export interface ReportModel {
 }
 /** The header's summary of where the figures come from: '17 lines: 15 LLVM 19 model, 2 SUACA thesis'. */
 export function originSummary(origins: readonly FigureOrigin[]): string {
-  const parts = originList().map((o) => [o, origins.filter((x) => x === o.id).length] as const).filter(([, n]) => n > 0).map(([o, n]) => `${n} ${o.text}`);
+  const parts = originList()
+    .map((o) => [o, origins.filter((x) => x === o.id).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([o, n]) => `${n} ${o.text}`);
   return `${origins.length} line${origins.length === 1 ? '' : 's'}: ${parts.join(', ')}`;
 }
 

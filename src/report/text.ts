@@ -6,7 +6,14 @@ import { blankIfZero, fixed, layoutTable, wrapText, type Column } from './format
 import { renderDetail } from './detail.js';
 import { originLegend, originLetter, type FigureOrigin } from '../data/origins.js';
 import { isBaseline, variantLabel } from '../sim/variants.js';
-import { nothingSimulated, originSummary, type ModelRun, type ReportModel, type Section, type VariantFigures } from './model.js';
+import {
+  nothingSimulated,
+  originSummary,
+  type ModelRun,
+  type ReportModel,
+  type Section,
+  type VariantFigures,
+} from './model.js';
 import { MECHANISMS, isSuaca, mechanismInfo, mechanismLabel } from '../sim/mechanisms.js';
 
 /** The whole text report, ending with a newline. */
@@ -31,17 +38,25 @@ export function renderText(model: ReportModel): string {
   }
   if (model.unknown.length) {
     const lines = model.unknown.map((u) => u.line).join(', ');
-    out.push(`INCOMPLETE: ${model.unknown.length} of ${model.origins.length} lines have no figures on ${model.arch} (line${model.unknown.length === 1 ? '' : 's'} ${lines}); every throughput below leaves them out (list at the end)`);
+    out.push(
+      `INCOMPLETE: ${model.unknown.length} of ${model.origins.length} lines have no figures on ${model.arch} (line${model.unknown.length === 1 ? '' : 's'} ${lines}); every throughput below leaves them out (list at the end)`,
+    );
   }
   out.push('');
   for (const l of renderSection(model, model.main)) out.push(l);
   if (model.main.combinations) out.push('', ...renderCombinations(model.main.combinations));
   out.push('', ...renderMechanisms(model.model));
   if (model.branch === null) {
-    out.push('', 'Branch analysis: the region has no conditional jump inside the loop (none, or only the loop\'s back edge or exit).');
+    out.push(
+      '',
+      "Branch analysis: the region has no conditional jump inside the loop (none, or only the loop's back edge or exit).",
+    );
   } else if (model.branch) {
     out.push('', `Branch analysis (first conditional jump, line ${model.branch.branchLine}):`);
-    for (const [name, side] of [['Left', model.branch.left], ['Right', model.branch.right]] as const) {
+    for (const [name, side] of [
+      ['Left', model.branch.left],
+      ['Right', model.branch.right],
+    ] as const) {
       out.push('', `${name} branch analysis:`, ...renderSection(model, side));
       if (side.detail) out.push('', renderDetail(side.detail).replace(/\n$/, ''));
     }
@@ -53,19 +68,27 @@ export function renderText(model: ReportModel): string {
 }
 
 /** Headline figures, architecture line, per-line table and µop total of one analysed program. */
-export function renderSection(model: Pick<ReportModel, 'arch' | 'ports' | 'dividerPort' | 'variant' | 'origins' | 'unknown'>, section: Section): string[] {
+export function renderSection(
+  model: Pick<ReportModel, 'arch' | 'ports' | 'dividerPort' | 'variant' | 'origins' | 'unknown'>,
+  section: Section,
+): string[] {
   const s = section.stats;
-  const incomplete = model.unknown.length ? ` (incomplete: ${model.unknown.length} line${model.unknown.length === 1 ? '' : 's'} without figures)` : '';
+  const incomplete = model.unknown.length
+    ? ` (incomplete: ${model.unknown.length} line${model.unknown.length === 1 ? '' : 's'} without figures)`
+    : '';
   const out = [`Block throughput: ${fixed(s.blockThroughput, 2)} cycles${incomplete}`];
   const w = section.whatIf;
   if (w) {
-    if (!model.variant.perfectFrontEnd) out.push(`Block throughput with perfect front-end: ${fixed(w.perfectFrontEnd.blockThroughput, 2)} cycles`);
-    if (!model.variant.infinitePorts) out.push(`Block throughput with infinitely usable ports: ${fixed(w.infinitePorts.blockThroughput, 2)} cycles`);
-    if (!model.variant.noDependencies) out.push(`Block throughput without dependencies: ${fixed(w.noDependencies.blockThroughput, 2)} cycles`);
+    if (!model.variant.perfectFrontEnd)
+      out.push(`Block throughput with perfect front-end: ${fixed(w.perfectFrontEnd.blockThroughput, 2)} cycles`);
+    if (!model.variant.infinitePorts)
+      out.push(`Block throughput with infinitely usable ports: ${fixed(w.infinitePorts.blockThroughput, 2)} cycles`);
+    if (!model.variant.noDependencies)
+      out.push(`Block throughput without dependencies: ${fixed(w.noDependencies.blockThroughput, 2)} cycles`);
   }
   out.push(`Microops per cycle: ${fixed(s.uopsPerCycle, 2)}`);
   out.push(`Analysis for architecture: ${model.arch}`);
-  for (const l of renderLineTable(s, model.ports, model.dividerPort, model.origins)) out.push(l);   // one line per instruction: no spread
+  for (const l of renderLineTable(s, model.ports, model.dividerPort, model.origins)) out.push(l); // one line per instruction: no spread
   out.push(`Total number of Uops: ${s.totalUops}`);
   return out;
 }
@@ -75,7 +98,12 @@ export function renderSection(model: Pick<ReportModel, 'arch' | 'ports' | 'divid
  * (and DV after the divider's port when the divider is used) || asm. Zero is printed blank,
  * a value that only rounds to zero as 0.0 (as the thesis does); each line starts with the source letter of its figures (? for none).
  */
-export function renderLineTable(stats: Stats, ports: number[], dividerPort: number, origins?: readonly FigureOrigin[]): string[] {
+export function renderLineTable(
+  stats: Stats,
+  ports: number[],
+  dividerPort: number,
+  origins?: readonly FigureOrigin[],
+): string[] {
   const showDv = stats.dividerUsed || stats.lines.some((l) => l.divider > 0);
   const anyUnknown = !origins && stats.lines.some((l) => l.unknown);
   const portCols: { label: string; value: (l: LineStats) => number }[] = [];
@@ -97,7 +125,13 @@ export function renderLineTable(stats: Stats, ports: number[], dividerPort: numb
     blankIfZero(l.hadToWait),
     blankIfZero(l.causedToWait),
     ...portCols.map((c) => blankIfZero(c.value(l))),
-    (origins ? `${origins[l.line] ? originLetter(origins[l.line]!) : ' '} ` : anyUnknown ? (l.unknown ? 'X ' : '  ') : '') + l.asm,
+    (origins
+      ? `${origins[l.line] ? originLetter(origins[l.line]!) : ' '} `
+      : anyUnknown
+        ? l.unknown
+          ? 'X '
+          : '  '
+        : '') + l.asm,
   ]);
   const first = 4;
   return layoutTable(columns, rows, [{ from: first, to: first + portCols.length - 1, text: 'Used Ports' }]);
@@ -114,8 +148,11 @@ export function renderCombinations(runs: VariantFigures[]): string[] {
     { header: ['microops', 'per cycle'], align: 'right', sep: ' || ' },
   ];
   const rows = runs.map((r) => [
-    yes(r.variant.perfectFrontEnd), yes(r.variant.infinitePorts), yes(r.variant.noDependencies),
-    fixed(r.blockThroughput, 2), fixed(r.uopsPerCycle, 2),
+    yes(r.variant.perfectFrontEnd),
+    yes(r.variant.infinitePorts),
+    yes(r.variant.noDependencies),
+    fixed(r.blockThroughput, 2),
+    fixed(r.uopsPerCycle, 2),
   ]);
   return ['All combinations of the what-if analyses:', ...layoutTable(columns, rows)];
 }
@@ -130,37 +167,62 @@ export function renderMechanisms(run: ModelRun): string[] {
 function renderEffects(run: ModelRun): string[] {
   const on = MECHANISMS.filter((k) => run.mechanisms[k]);
   if (!run.effects) {
-    if (isSuaca(run.mechanisms)) return wrapText('Mechanisms: none (SUACA\'s model); --model refined switches them on, --all-variants runs each one switched on');
-    return wrapText(`Mechanisms on: ${on.map((k) => mechanismInfo(k).flag).join(', ')} (their effects: without --fast)`);
+    if (isSuaca(run.mechanisms))
+      return wrapText(
+        "Mechanisms: none (SUACA's model); --model refined switches them on, --all-variants runs each one switched on",
+      );
+    return wrapText(
+      `Mechanisms on: ${on.map((k) => mechanismInfo(k).flag).join(', ')} (their effects: without --fast)`,
+    );
   }
   const anyOff = run.effects.some((e) => !e.on);
-  const out = [...wrapText(isSuaca(run.mechanisms)
-    ? 'Mechanisms (none on, SUACA\'s model): block throughput with each one switched on'
-    : `Mechanisms: block throughput with each one switched off${anyOff ? ' (each one that is off: switched on)' : ''}`),
-  '  (change: with it minus without it)'];
+  const out = [
+    ...wrapText(
+      isSuaca(run.mechanisms)
+        ? "Mechanisms (none on, SUACA's model): block throughput with each one switched on"
+        : `Mechanisms: block throughput with each one switched off${anyOff ? ' (each one that is off: switched on)' : ''}`,
+    ),
+    '  (change: with it minus without it)',
+  ];
   // the change as the printed throughputs differ (3.01 without, 3.00 with: −0.01, not −0.00)
   const hundredths = (x: number): number => Math.round(Number(fixed(x, 2)) * 100);
   const rows = run.effects.map((e) => {
-    const d = Number.isFinite(e.delta) ? hundredths(e.flipped.blockThroughput + e.delta) - hundredths(e.flipped.blockThroughput) : NaN;
+    const d = Number.isFinite(e.delta)
+      ? hundredths(e.flipped.blockThroughput + e.delta) - hundredths(e.flipped.blockThroughput)
+      : NaN;
     return [
       `${e.on ? 'without' : 'with'} ${mechanismInfo(e.mechanism).flag}:`,
       `${fixed(e.flipped.blockThroughput, 2)} cycles`,
-      Number.isFinite(d) ? `(change ${d > 0 ? '+' : d < 0 ? '−' : '±'}${fixed(Math.abs(d) / 100, 2)})` : `(change ${fixed(e.delta, 2)})`,
+      Number.isFinite(d)
+        ? `(change ${d > 0 ? '+' : d < 0 ? '−' : '±'}${fixed(Math.abs(d) / 100, 2)})`
+        : `(change ${fixed(e.delta, 2)})`,
     ];
   });
   const w0 = Math.max(...rows.map((r) => r[0]!.length));
   const w1 = Math.max(...rows.map((r) => r[1]!.length));
   for (const r of rows) out.push(`  ${r[0]!.padEnd(w0)} ${r[1]!.padStart(w1)} ${r[2]}`);
   const off = MECHANISMS.filter((k) => !run.mechanisms[k] && !run.effects!.some((e) => e.mechanism === k));
-  if (off.length && !isSuaca(run.mechanisms)) out.push(...wrapText(`off: ${off.map((k) => mechanismInfo(k).flag).join(', ')} (--all-variants runs each one switched on)`, 80, '    ', '  '));
+  if (off.length && !isSuaca(run.mechanisms))
+    out.push(
+      ...wrapText(
+        `off: ${off.map((k) => mechanismInfo(k).flag).join(', ')} (--all-variants runs each one switched on)`,
+        80,
+        '    ',
+        '  ',
+      ),
+    );
   return out;
 }
 
 function renderUnknown(model: ReportModel): string[] {
   const out = [`${originLetter('none')} - no figures for this instruction on ${model.arch}:`];
   for (const u of model.unknown) {
-    const how = u.fallback === 'alu' ? 'counted as 1 µop on any ALU port, latency 1'
-      : u.fallback === 'skip' ? 'skipped (no µop; dependants still wait the engine\'s minimum of 1 cycle)' : 'no fallback';
+    const how =
+      u.fallback === 'alu'
+        ? 'counted as 1 µop on any ALU port, latency 1'
+        : u.fallback === 'skip'
+          ? "skipped (no µop; dependants still wait the engine's minimum of 1 cycle)"
+          : 'no fallback';
     out.push(`  line ${u.line}: ${u.asm} — ${u.why ?? 'no source has figures for it'}; ${how}`);
   }
   return out;

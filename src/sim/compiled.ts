@@ -19,12 +19,19 @@ function int32(v: number, what: string): number {
 /** Fields of a CompiledProgram that only the report and the explorer's snapshots read: never the
  *  core, its units, the recorder or the statistics simulate() returns (test/sim/runKey.test.ts runs
  *  with them made unreadable). engineKey() leaves them out; of `frontEnd` it keeps the plan. */
-export const NOT_SIMULATED: ReadonlySet<string> = new Set(['deps', 'predDeps', 'memDeps', 'portsRemoved', 'fusedWithNext']);
+export const NOT_SIMULATED: ReadonlySet<string> = new Set([
+  'deps',
+  'predDeps',
+  'memDeps',
+  'portsRemoved',
+  'fusedWithNext',
+]);
 
 /** JSON of typed arrays, non-finite numbers and -0 that keeps them apart from anything else. */
 export function exactJson(_k: string, v: unknown): unknown {
   if (ArrayBuffer.isView(v)) return { typed: v.constructor.name, v: Array.from(v as unknown as ArrayLike<number>) };
-  if (typeof v === 'number' && (!Number.isFinite(v) || Object.is(v, -0))) return { number: Object.is(v, -0) ? '-0' : String(v) };
+  if (typeof v === 'number' && (!Number.isFinite(v) || Object.is(v, -0)))
+    return { number: Object.is(v, -0) ? '-0' : String(v) };
   return v;
 }
 
@@ -35,12 +42,12 @@ export class CompiledProgram {
   readonly portIds: number[];
   readonly maxU: number;
   readonly uops: Int32Array;
-  readonly uopMask: Int32Array;        // n*maxU: bitmask over port indices
-  readonly uopSingle: Int32Array;      // n*maxU: the port index when the µop may use only one port, else -1
+  readonly uopMask: Int32Array; // n*maxU: bitmask over port indices
+  readonly uopSingle: Int32Array; // n*maxU: the port index when the µop may use only one port, else -1
   readonly lat: Int32Array;
   readonly div: Int32Array;
-  readonly divUop: Int32Array;         // which µop uses the divider (-1 none)
-  readonly divPort: number;            // port index of the divider (-1 if absent)
+  readonly divUop: Int32Array; // which µop uses the divider (-1 none)
+  readonly divPort: number; // port index of the divider (-1 if absent)
   /** per instruction: the port index its divider µop blocks (the machine's divider port, or the
    *  port of a division none of whose µops may use it, e.g. ADL-P's integer DIV on p1); -1: none */
   readonly divPortOf: Int32Array;
@@ -54,8 +61,8 @@ export class CompiledProgram {
   readonly totalUops: number;
   // per producer line: the pred entries (of consumer lines) it stands for
   readonly succStart: Int32Array;
-  readonly succPred: Int32Array;     // pred entry index e (consumer line = predOwner[e])
-  readonly predOwner: Int32Array;    // consumer line of pred entry e
+  readonly succPred: Int32Array; // pred entry index e (consumer line = predOwner[e])
+  readonly predOwner: Int32Array; // consumer line of pred entry e
   /** the dependencies the pred entries stand for (predDeps index them): the program's, or with the
    *  refined model's execution-side mechanisms (refine.ts) those minus broken inputs plus 'MEM' */
   readonly deps: SimDep[];
@@ -102,14 +109,35 @@ export class CompiledProgram {
     this.portIds = portIdsOf(machine, base);
     this.P = this.portIds.length;
     const u = uopTables(ins, fusion.uops, this.portIds, machine.dividerPort);
-    this.maxU = u.maxU; this.uops = u.uops; this.uopMask = u.uopMask; this.uopSingle = u.uopSingle;
-    this.lat = u.lat; this.div = u.div; this.divUop = u.divUop; this.divPort = u.divPort; this.divPortOf = u.divPortOf;
+    this.maxU = u.maxU;
+    this.uops = u.uops;
+    this.uopMask = u.uopMask;
+    this.uopSingle = u.uopSingle;
+    this.lat = u.lat;
+    this.div = u.div;
+    this.divUop = u.divUop;
+    this.divPort = u.divPort;
+    this.divPortOf = u.divPortOf;
     this.totalUops = u.totalUops;
-    const d = dependencyTables(ins, this.deps, fusion.internal, plan ? plan.memFrom : this.deps.length, plan?.memDeps ?? []);
-    this.predStart = d.predStart; this.predLine = d.predLine; this.predLC = d.predLC; this.predLat = d.predLat;
-    this.predDeps = d.predDeps; this.predOwner = d.predOwner; this.succStart = d.succStart; this.succPred = d.succPred;
+    const d = dependencyTables(
+      ins,
+      this.deps,
+      fusion.internal,
+      plan ? plan.memFrom : this.deps.length,
+      plan?.memDeps ?? [],
+    );
+    this.predStart = d.predStart;
+    this.predLine = d.predLine;
+    this.predLC = d.predLC;
+    this.predLat = d.predLat;
+    this.predDeps = d.predDeps;
+    this.predOwner = d.predOwner;
+    this.succStart = d.succStart;
+    this.succPred = d.succPred;
     const f = fusedDomain(ins, this.uops, this.fusedWithNext, mechanisms);
-    this.fused = f.fused; this.maxF = f.maxF; this.fusedCum = f.fusedCum;
+    this.fused = f.fused;
+    this.maxF = f.maxF;
+    this.fusedCum = f.fusedCum;
     this.refinedIssue = mechanisms?.microFusion === true || mechanisms?.frontEnd === true;
     this.frontEnd = mechanisms?.frontEnd ? frontEndPlan(program, machine, this.fused, this.fusedWithNext) : null;
   }
@@ -121,7 +149,7 @@ export class CompiledProgram {
     const fields: [string, unknown][] = [];
     for (const [k, v] of Object.entries(this)) {
       if (NOT_SIMULATED.has(k)) continue;
-      fields.push([k, k === 'frontEnd' ? (v as FrontEndLimits | null)?.plan ?? null : v]);
+      fields.push([k, k === 'frontEnd' ? ((v as FrontEndLimits | null)?.plan ?? null) : v]);
     }
     return JSON.stringify(fields, exactJson);
   }
@@ -152,15 +180,20 @@ export function stationNeed(cp: CompiledProgram): { line: number; entries: numbe
 /** Macro-fusion: the pair becomes one µop on the first line, on the Jcc's ports (a load of the
  *  first half stays its own unfused µop); the Jcc has no µop; its flag dependency on the first
  *  half is internal to the pair. The µops per line after fusion and that internal dependency. */
-function macroFusion(ins: SimInstruction[], base: number[][][], on: boolean): { fusedWithNext: Uint8Array; uops: number[][][]; internal: ((d: SimDep) => boolean) | null } {
+function macroFusion(
+  ins: SimInstruction[],
+  base: number[][][],
+  on: boolean,
+): { fusedWithNext: Uint8Array; uops: number[][][]; internal: ((d: SimDep) => boolean) | null } {
   const n = ins.length;
   const fw = new Uint8Array(n);
   if (!on) return { fusedWithNext: fw, uops: base, internal: null };
   for (let i = 1; i < n; i++) {
-    const a = ins[i - 1]!, b = ins[i]!;
+    const a = ins[i - 1]!,
+      b = ins[i]!;
     if (!b.refined?.macroFusion.fusesWithPrevious || !a.refined || fw[i - 2]) continue;
     const branch = base[i]!.filter((u) => u.length > 0);
-    if (branch.length === 0) continue;     // no data for the Jcc: nothing to fuse onto
+    if (branch.length === 0) continue; // no data for the Jcc: nothing to fuse onto
     fw[i - 1] = 1;
   }
   if (!fw.some((x) => x === 1)) return { fusedWithNext: fw, uops: base, internal: null };
@@ -188,15 +221,24 @@ function portIdsOf(machine: MachineParams, uops: number[][][]): number[] {
 function uopTables(ins: SimInstruction[], uopLists: number[][][], portIds: number[], dividerPort: number) {
   const n = ins.length;
   const pidx = new Map<number, number>();
-  portIds.forEach((p, k) => { pidx.set(p, k); });
+  portIds.forEach((p, k) => {
+    pidx.set(p, k);
+  });
   let maxU = 1;
   // a µop that names no port cannot be placed: it is treated as not using a port
   const uopsOf = uopLists.map((x) => x.filter((u) => u.length > 0));
   for (const u of uopsOf) maxU = Math.max(maxU, u.length);
   const t = {
-    maxU, uops: new Int32Array(n), uopMask: new Int32Array(n * maxU), uopSingle: new Int32Array(n * maxU).fill(-1),
-    lat: new Int32Array(n), div: new Int32Array(n), divUop: new Int32Array(n).fill(-1),
-    divPort: pidx.get(dividerPort) ?? -1, divPortOf: new Int32Array(n).fill(-1), totalUops: 0,
+    maxU,
+    uops: new Int32Array(n),
+    uopMask: new Int32Array(n * maxU),
+    uopSingle: new Int32Array(n * maxU).fill(-1),
+    lat: new Int32Array(n),
+    div: new Int32Array(n),
+    divUop: new Int32Array(n).fill(-1),
+    divPort: pidx.get(dividerPort) ?? -1,
+    divPortOf: new Int32Array(n).fill(-1),
+    totalUops: 0,
   };
   ins.forEach((x, i) => {
     const xu = uopsOf[i]!;
@@ -220,10 +262,18 @@ function uopTables(ins: SimInstruction[], uopLists: number[][][], portIds: numbe
 /** §3.6: the µop of line i (of `count`) that uses the divider port exclusively, else the first
  *  that may use it; a division none of whose µops may use the machine's divider port (the data
  *  places it elsewhere) has its divider behind the port of its first single-port µop. */
-function dividerOf(t: { maxU: number; uopMask: Int32Array; div: Int32Array; divUop: Int32Array; divPort: number; divPortOf: Int32Array }, i: number, count: number, cycles: number): void {
+function dividerOf(
+  t: { maxU: number; uopMask: Int32Array; div: Int32Array; divUop: Int32Array; divPort: number; divPortOf: Int32Array },
+  i: number,
+  count: number,
+  cycles: number,
+): void {
   t.div[i] = int32(cycles, 'divider cycles');
   const maskOf = (u: number): number => t.uopMask[i * t.maxU + u]!;
-  const find = (f: (m: number) => boolean): number => { for (let u = 0; u < count; u++) if (f(maskOf(u))) return u; return -1; };
+  const find = (f: (m: number) => boolean): number => {
+    for (let u = 0; u < count; u++) if (f(maskOf(u))) return u;
+    return -1;
+  };
   let port = t.divPort;
   const bit = 1 << port;
   let k = port < 0 ? -1 : find((m) => m === bit);
@@ -239,7 +289,13 @@ function dividerOf(t: { maxU: number; uopMask: Int32Array; div: Int32Array; divU
 
 /** The dependencies grouped by consumer and distinct producer instance (line, loop-carried), with
  *  the reverse lists for waking consumers. */
-function dependencyTables(ins: SimInstruction[], deps: SimDep[], internal: ((d: SimDep) => boolean) | null, memFrom: number, memDeps: MemoryDep[]) {
+function dependencyTables(
+  ins: SimInstruction[],
+  deps: SimDep[],
+  internal: ((d: SimDep) => boolean) | null,
+  memFrom: number,
+  memDeps: MemoryDep[],
+) {
   const n = ins.length;
   const groups: { line: number; lc: boolean; lat: number; deps: number[] }[][] = Array.from({ length: n }, () => []);
   deps.forEach((d, di) => {
@@ -251,26 +307,39 @@ function dependencyTables(ins: SimInstruction[], deps: SimDep[], internal: ((d: 
     const own = Math.max(1, prod.latency);
     const byRes = prod.latencyByResource[d.resource];
     const early = ins[d.to]!.readAdvance?.[d.resource] ?? 0;
-    const l = di >= memFrom ? memDeps[di - memFrom]!.latency
-      : Math.max(1, Math.min(own, Math.max(1, byRes === undefined ? own : byRes)) - early);
+    const l =
+      di >= memFrom
+        ? memDeps[di - memFrom]!.latency
+        : Math.max(1, Math.min(own, Math.max(1, byRes === undefined ? own : byRes)) - early);
     const list = groups[d.to]!;
     let g = list.find((x) => x.line === d.from && x.lc === lc);
-    if (!g) { g = { line: d.from, lc, lat: 0, deps: [] }; list.push(g); }
+    if (!g) {
+      g = { line: d.from, lc, lat: 0, deps: [] };
+      list.push(g);
+    }
     g.lat = Math.max(g.lat, l);
     g.deps.push(di);
   });
   let E = 0;
   for (const l of groups) E += l.length;
   const t = {
-    predStart: new Int32Array(n + 1), predLine: new Int32Array(E), predLC: new Uint8Array(E), predLat: new Int32Array(E),
-    predDeps: [] as number[][], predOwner: new Int32Array(E), succStart: new Int32Array(n + 1), succPred: new Int32Array(E),
+    predStart: new Int32Array(n + 1),
+    predLine: new Int32Array(E),
+    predLC: new Uint8Array(E),
+    predLat: new Int32Array(E),
+    predDeps: [] as number[][],
+    predOwner: new Int32Array(E),
+    succStart: new Int32Array(n + 1),
+    succPred: new Int32Array(E),
   };
   let e = 0;
   groups.forEach((list, i) => {
     t.predStart[i] = e;
     list.sort((a, b) => (a.lc === b.lc ? a.line - b.line : a.lc ? -1 : 1));
     for (const g of list) {
-      t.predLine[e] = g.line; t.predLC[e] = g.lc ? 1 : 0; t.predLat[e] = int32(g.lat, 'latency');
+      t.predLine[e] = g.line;
+      t.predLC[e] = g.lc ? 1 : 0;
+      t.predLat[e] = int32(g.lat, 'latency');
       t.predDeps.push(g.deps);
       e++;
     }
@@ -280,7 +349,10 @@ function dependencyTables(ins: SimInstruction[], deps: SimDep[], internal: ((d: 
   const byProd: number[][] = Array.from({ length: n }, () => []);
   for (let x = 0; x < E; x++) byProd[t.predLine[x]!]!.push(x);
   let q = 0;
-  byProd.forEach((list, j) => { t.succStart[j] = q; for (const x of list) t.succPred[q++] = x; });
+  byProd.forEach((list, j) => {
+    t.succStart[j] = q;
+    for (const x of list) t.succPred[q++] = x;
+  });
   t.succStart[n] = q;
   return t;
 }
@@ -289,7 +361,12 @@ function dependencyTables(ins: SimInstruction[], deps: SimDep[], internal: ((d: 
  *  fused) fused µops carry two unfused ones (load + operation, store-address + store-data; the last
  *  carries any rest), the others one; fused µops beyond the unfused ones (e.g. a NOP, no port)
  *  carry none. */
-function fusedDomain(ins: SimInstruction[], uops: Int32Array, fusedWithNext: Uint8Array, mechanisms: Partial<MechanismSet> | undefined) {
+function fusedDomain(
+  ins: SimInstruction[],
+  uops: Int32Array,
+  fusedWithNext: Uint8Array,
+  mechanisms: Partial<MechanismSet> | undefined,
+) {
   const n = ins.length;
   const fused = new Int32Array(n);
   let maxF = 1;
@@ -309,7 +386,8 @@ function fusedDomain(ins: SimInstruction[], uops: Int32Array, fusedWithNext: Uin
   }
   const fusedCum = new Int32Array(n * maxF);
   for (let i = 0; i < n; i++) {
-    const u = uops[i]!, f = fused[i]!;
+    const u = uops[i]!,
+      f = fused[i]!;
     const extra = Math.max(0, u - f);
     for (let k = 0; k < f; k++) fusedCum[i * maxF + k] = k === f - 1 ? u : Math.min(u, k + 1 + Math.min(extra, k + 1));
   }

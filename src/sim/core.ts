@@ -54,7 +54,13 @@ export class Core {
   readonly divider: Divider;
   readonly recorder: BlameRecorder;
 
-  constructor(program: SimProgram, machine: MachineParams, config: SimConfig, model: ModelOptions = DEFAULT_MODEL, compiled?: CompiledProgram) {
+  constructor(
+    program: SimProgram,
+    machine: MachineParams,
+    config: SimConfig,
+    model: ModelOptions = DEFAULT_MODEL,
+    compiled?: CompiledProgram,
+  ) {
     this.cp = compiled ?? new CompiledProgram(program, machine, model.mechanisms);
     if (!Number.isFinite(config.iterations) || config.iterations < 1) {
       throw new RangeError(`iterations must be a whole number ≥ 1 (got ${config.iterations})`);
@@ -62,7 +68,9 @@ export class Core {
     this.iterations = Math.floor(config.iterations);
     const N = this.cp.n * this.iterations;
     if (N > MAX_INSTANCES) {
-      throw new RangeError(`${this.iterations} iterations of ${this.cp.n} instructions exceed the engine's ${MAX_INSTANCES} instances`);
+      throw new RangeError(
+        `${this.iterations} iterations of ${this.cp.n} instructions exceed the engine's ${MAX_INSTANCES} instances`,
+      );
     }
     // whole numbers kept as small integers (`| 0`, N < 2^31 here): a field that once held a double
     // stays a double field for every core, and each comparison in the cycle then converts
@@ -77,7 +85,9 @@ export class Core {
     this.recorder = parts.recorder;
   }
 
-  get finished(): boolean { return this.scheduler.completed >= this.N; }
+  get finished(): boolean {
+    return this.scheduler.completed >= this.N;
+  }
 
   /** Perform one cycle (Algorithm 7). */
   step(): void {
@@ -104,8 +114,12 @@ export class Core {
     let lastProgress = this.cycle;
     while (!this.finished) {
       this.step();
-      const c = this.cycle, done = rs.completed;
-      if (done !== lastCompleted) { lastCompleted = done; lastProgress = c; }
+      const c = this.cycle,
+        done = rs.completed;
+      if (done !== lastCompleted) {
+        lastCompleted = done;
+        lastProgress = c;
+      }
       if (c - lastProgress > 1_000_000) throw new Error('engine made no progress for 1,000,000 cycles');
     }
   }

@@ -1,7 +1,16 @@
 // The steppable engine: snapshots for a viewer, seeking via sparse checkpoints and replay.
 
 import { exactJson } from './compiled.js';
-import { CompiledProgram, Core, DEFAULT_MODEL, DIVIDER_BLOCK_BIT, ST_DONE, ST_EXEC, ST_WAIT_DEP, ST_WAIT_PORT } from './core.js';
+import {
+  CompiledProgram,
+  Core,
+  DEFAULT_MODEL,
+  DIVIDER_BLOCK_BIT,
+  ST_DONE,
+  ST_EXEC,
+  ST_WAIT_DEP,
+  ST_WAIT_PORT,
+} from './core.js';
 import type { CoreState, ModelOptions } from './core.js';
 import { coreStats, detailOf, detailsOf, statsOf, statsStateOf } from './stats.js';
 import type { StatsState } from './stats.js';
@@ -12,7 +21,21 @@ import { mechanismKey, resolveMechanisms } from './mechanisms.js';
 import { unitsKey } from './parts.js';
 import type { MechanismSet } from './mechanisms.js';
 import type { Resource } from '../disasm/types.js';
-import type { Engine, EngineRun, EntryState, LineCount, LineDetail, MachineParams, PortSlot, RsEntry, SimConfig, SimProgram, SimResult, Snapshot, Stats } from './types.js';
+import type {
+  Engine,
+  EngineRun,
+  EntryState,
+  LineCount,
+  LineDetail,
+  MachineParams,
+  PortSlot,
+  RsEntry,
+  SimConfig,
+  SimProgram,
+  SimResult,
+  Snapshot,
+  Stats,
+} from './types.js';
 
 /** A seek further than this many cycles from where replay would start uses the run's period
  *  (found once, by a run to the end that skips the periodic part; see steady.ts). */
@@ -43,7 +66,9 @@ function refinedFrontEnd(core: Core, program: SimProgram): Pick<Snapshot['frontE
   let pairs = pairsOf.get(cp);
   if (pairs === undefined) {
     const ls: number[] = [];
-    cp.fusedWithNext.forEach((f, i) => { if (f) ls.push(lineOf(i, program)); });
+    cp.fusedWithNext.forEach((f, i) => {
+      if (f) ls.push(lineOf(i, program));
+    });
     pairs = ls.length > 0 ? Object.freeze(ls) : null;
     pairsOf.set(cp, pairs);
   }
@@ -56,8 +81,13 @@ function refinedFrontEnd(core: Core, program: SimProgram): Pick<Snapshot['frontE
 
 /** The state of the station's entry for instance g (slot s, line index i, iteration k). */
 function entryState(core: Core, program: SimProgram, g: number, s: number, i: number, k: number): EntryState {
-  const cp = core.cp, rsu = core.scheduler, c = core.cycle;
-  const inst = (h: number): { line: number; iteration: number } => ({ line: lineOf(h % cp.n, program), iteration: Math.floor(h / cp.n) });
+  const cp = core.cp,
+    rsu = core.scheduler,
+    c = core.cycle;
+  const inst = (h: number): { line: number; iteration: number } => ({
+    line: lineOf(h % cp.n, program),
+    iteration: Math.floor(h / cp.n),
+  });
   const status = rsu.status[s]!;
   if (status === ST_EXEC) {
     const done = c - rsu.start[s]! + 1;
@@ -87,7 +117,11 @@ function entryState(core: Core, program: SimProgram, g: number, s: number, i: nu
     }
     const div = core.divider;
     if ((m & DIVIDER_BLOCK_BIT) !== 0) {
-      blockers.push({ port: cp.portIds[cp.divPortOf[i]!]!, heldBy: div.owner >= 0 ? inst(div.owner) : null, divider: true });
+      blockers.push({
+        port: cp.portIds[cp.divPortOf[i]!]!,
+        heldBy: div.owner >= 0 ? inst(div.owner) : null,
+        divider: true,
+      });
     }
     return { kind: 'waiting-port', ports: blockers };
   }
@@ -99,12 +133,25 @@ export function snapshotOf(core: Core, program: SimProgram): Snapshot {
   const cp = core.cp;
   const n = cp.n;
   const maxU = cp.maxU;
-  const rsu = core.scheduler, fe = core.frontEnd, div = core.divider, ports = core.ports;
-  const inst = (g: number): { line: number; iteration: number } => ({ line: lineOf(g % n, program), iteration: Math.floor(g / n) });
+  const rsu = core.scheduler,
+    fe = core.frontEnd,
+    div = core.divider,
+    ports = core.ports;
+  const inst = (g: number): { line: number; iteration: number } => ({
+    line: lineOf(g % n, program),
+    iteration: Math.floor(g / n),
+  });
   const rs: RsEntry[] = [];
   const ready: { line: number; iteration: number }[] = [];
   const c = core.cycle;
-  const counts: LineCount[] = program.instructions.map((x) => ({ line: x.line, notLoaded: 0, waiting: 0, ready: 0, executing: 0, done: 0 }));
+  const counts: LineCount[] = program.instructions.map((x) => ({
+    line: x.line,
+    notLoaded: 0,
+    waiting: 0,
+    ready: 0,
+    executing: 0,
+    done: 0,
+  }));
   let g = rsu.head;
   for (; fe.isLoaded(g); g++) {
     const s = g & rsu.mask;
@@ -136,9 +183,14 @@ export function snapshotOf(core: Core, program: SimProgram): Snapshot {
     use: ports.usage[p]! / Math.max(1, c),
   }));
   const divBusy = div.busyAt(c);
-  const next = fe.next < core.N
-    ? { line: lineOf(fe.next % n, program), iteration: Math.floor(fe.next / n), uopsLeft: cp.uops[fe.next % n]! - fe.loaded }
-    : null;
+  const next =
+    fe.next < core.N
+      ? {
+          line: lineOf(fe.next % n, program),
+          iteration: Math.floor(fe.next / n),
+          uopsLeft: cp.uops[fe.next % n]! - fe.loaded,
+        }
+      : null;
   return {
     cycle: c,
     finished: core.finished,
@@ -152,7 +204,13 @@ export function snapshotOf(core: Core, program: SimProgram): Snapshot {
       owner: divBusy ? inst(div.owner) : null,
     },
     ready,
-    frontEnd: { next, loadedThisCycle: c > 0 ? fe.loadedThisCycle : 0, ...(core.cp.refinedIssue || core.cp.frontEnd !== null || core.cp.fusedWithNext.includes(1) ? refinedFrontEnd(core, program) : {}) },
+    frontEnd: {
+      next,
+      loadedThisCycle: c > 0 ? fe.loadedThisCycle : 0,
+      ...(core.cp.refinedIssue || core.cp.frontEnd !== null || core.cp.fusedWithNext.includes(1)
+        ? refinedFrontEnd(core, program)
+        : {}),
+    },
     completed: rsu.completed,
     total: core.N,
     stats: coreStats(core, program),
@@ -198,7 +256,9 @@ class SteppableEngine implements Engine {
     this.trace = config.trace ? [this.current] : null;
   }
 
-  snapshot(): Snapshot { return this.current; }
+  snapshot(): Snapshot {
+    return this.current;
+  }
 
   private advance(): void {
     this.core.step();
@@ -234,7 +294,9 @@ class SteppableEngine implements Engine {
   private runSteady(): Core {
     if (this.ended) return this.ended;
     const core = new Core(this.program, this.machine, this.config, this.model, this.compiled);
-    runToEndSteady(core, (p) => { this.period = p; });
+    runToEndSteady(core, (p) => {
+      this.period = p;
+    });
     this.end = core.cycle;
     this.final = coreStats(core, this.program);
     this.ended = core;
@@ -252,7 +314,10 @@ class SteppableEngine implements Engine {
       return this.current;
     }
     if (!this.trace) {
-      const from = target >= this.core.cycle ? Math.max(this.core.cycle, this.nearestCheckpoint(target)) : this.nearestCheckpoint(target);
+      const from =
+        target >= this.core.cycle
+          ? Math.max(this.core.cycle, this.nearestCheckpoint(target))
+          : this.nearestCheckpoint(target);
       if (target - from > FAR_SEEK) {
         if (this.end === null) this.runSteady();
         target = Math.min(target, this.end!);
@@ -285,7 +350,10 @@ class SteppableEngine implements Engine {
     if (this.end !== null) target = Math.min(target, this.end);
     if (target === this.core.cycle) return this.current;
     if (this.ended !== null && target === this.end) return this.seek(target);
-    const from = target >= this.core.cycle ? Math.max(this.core.cycle, this.nearestCheckpoint(target)) : this.nearestCheckpoint(target);
+    const from =
+      target >= this.core.cycle
+        ? Math.max(this.core.cycle, this.nearestCheckpoint(target))
+        : this.nearestCheckpoint(target);
     const p = this.period;
     // the period, when a run to the end found it already, jumps at once (less than a period simulated)
     if (target - from > FAR_SEEK && p !== null && target - Math.max(from, p.cycle) > 2 * p.dc) return this.seek(target);
@@ -298,7 +366,10 @@ class SteppableEngine implements Engine {
 
   private nearestCheckpoint(target: number): number {
     let best = 0;
-    for (const cpt of this.checkpoints) { const c = cpt.cycle; if (c <= target && c > best) best = c; }
+    for (const cpt of this.checkpoints) {
+      const c = cpt.cycle;
+      if (c <= target && c > best) best = c;
+    }
     return best;
   }
 
@@ -330,14 +401,20 @@ class SteppableEngine implements Engine {
 
   wholeRun(): EngineRun {
     const core = this.runSteady();
-    const state: RunState = { n: this.compiled.n, iterations: core.iterations, final: core.save(), period: this.period };
+    const state: RunState = {
+      n: this.compiled.n,
+      iterations: core.iterations,
+      final: core.save(),
+      period: this.period,
+    };
     return { cycles: this.end!, stats: this.final!, state };
   }
 
   adopt(run: EngineRun): boolean {
     if (this.ended) return true;
     const st = run.state as RunState | undefined;
-    if (!st || st.n !== this.compiled.n || st.iterations !== this.core.iterations || st.final?.cycle !== run.cycles) return false;
+    if (!st || st.n !== this.compiled.n || st.iterations !== this.core.iterations || st.final?.cycle !== run.cycles)
+      return false;
     const core = new Core(this.program, this.machine, this.config, this.model, this.compiled);
     core.restore(st.final);
     if (!core.finished) return false;
@@ -376,7 +453,12 @@ class SteppableEngine implements Engine {
   }
 }
 
-export function createEngine(program: SimProgram, machine: MachineParams, config: SimConfig, opts: EngineOptions = {}): Engine {
+export function createEngine(
+  program: SimProgram,
+  machine: MachineParams,
+  config: SimConfig,
+  opts: EngineOptions = {},
+): Engine {
   return new SteppableEngine(program, machine, config, opts.model ?? DEFAULT_MODEL);
 }
 
@@ -385,7 +467,11 @@ export function createEngine(program: SimProgram, machine: MachineParams, config
  * source, and those it cannot apply and why (null when the front end mechanism is off).
  * The report says from it which front-end limits a result rests on.
  */
-export function frontEndLimitsOf(program: SimProgram, machine: MachineParams, opts: EngineOptions = {}): FrontEndLimits | null {
+export function frontEndLimitsOf(
+  program: SimProgram,
+  machine: MachineParams,
+  opts: EngineOptions = {},
+): FrontEndLimits | null {
   return new CompiledProgram(program, machine, opts.model?.mechanisms).frontEnd;
 }
 
@@ -401,14 +487,27 @@ const compiledKeys = new WeakMap<SimProgram, WeakMap<MachineParams, Map<string, 
 
 /** CompiledProgram.engineKey() of `program` on `machine` under `mechanisms`, compiled once per
  *  set of mechanisms (the compiled program reads nothing else). */
-function compiledKey(program: SimProgram, machine: MachineParams, mechanisms: Partial<MechanismSet> | undefined): string {
+function compiledKey(
+  program: SimProgram,
+  machine: MachineParams,
+  mechanisms: Partial<MechanismSet> | undefined,
+): string {
   let byMachine = compiledKeys.get(program);
-  if (!byMachine) { byMachine = new WeakMap(); compiledKeys.set(program, byMachine); }
+  if (!byMachine) {
+    byMachine = new WeakMap();
+    compiledKeys.set(program, byMachine);
+  }
   let byMech = byMachine.get(machine);
-  if (!byMech) { byMech = new Map(); byMachine.set(machine, byMech); }
+  if (!byMech) {
+    byMech = new Map();
+    byMachine.set(machine, byMech);
+  }
   const mk = mechanismKey(mechanisms);
   let k = byMech.get(mk);
-  if (k === undefined) { k = new CompiledProgram(program, machine, mechanisms).engineKey(); byMech.set(mk, k); }
+  if (k === undefined) {
+    k = new CompiledProgram(program, machine, mechanisms).engineKey();
+    byMech.set(mk, k);
+  }
   return k;
 }
 
@@ -422,21 +521,41 @@ function compiledKey(program: SimProgram, machine: MachineParams, mechanisms: Pa
  * fused pair for macro-fusion to fuse, no zero idiom, no store→load pair — need not be simulated
  * again (src/sim/whatIf.ts, sharingIdenticalRuns).
  */
-export function runKey(program: SimProgram, machine: MachineParams, config: SimConfig, opts: EngineOptions = {}): string {
+export function runKey(
+  program: SimProgram,
+  machine: MachineParams,
+  config: SimConfig,
+  opts: EngineOptions = {},
+): string {
   const model = opts.model ?? DEFAULT_MODEL;
-  const sorted = (o: object): [string, unknown][] => Object.entries(o).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const sorted = (o: object): [string, unknown][] =>
+    Object.entries(o)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   // (JSON has no raw line break: the two parts cannot run into each other)
-  return compiledKey(program, machine, model.mechanisms) + '\n' + JSON.stringify([
-    config.iterations,
-    sorted(config.variant),
-    unitsKey(model),
-    resolveMechanisms(model.mechanisms).portChoice,
-    opts.fullSimulation === true,
-  ], exactJson);
+  return (
+    compiledKey(program, machine, model.mechanisms) +
+    '\n' +
+    JSON.stringify(
+      [
+        config.iterations,
+        sorted(config.variant),
+        unitsKey(model),
+        resolveMechanisms(model.mechanisms).portChoice,
+        opts.fullSimulation === true,
+      ],
+      exactJson,
+    )
+  );
 }
 
 /** Run the whole simulation (no snapshots): statistics and the detail of every line. */
-export function simulate(program: SimProgram, machine: MachineParams, config: SimConfig, opts: EngineOptions = {}): SimResult {
+export function simulate(
+  program: SimProgram,
+  machine: MachineParams,
+  config: SimConfig,
+  opts: EngineOptions = {},
+): SimResult {
   const core = new Core(program, machine, config, opts.model ?? DEFAULT_MODEL);
   if (opts.fullSimulation) core.runToEnd();
   else runToEndSteady(core);

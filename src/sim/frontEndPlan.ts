@@ -46,14 +46,28 @@ export interface FrontEndLimits {
   notApplied: { limit: string; why: string }[];
 }
 
-interface Unit { start: number; end: number; fused: number; addr: number; endAddr: number; window: number; complex: boolean; fusible: boolean }
+interface Unit {
+  start: number;
+  end: number;
+  fused: number;
+  addr: number;
+  endAddr: number;
+  window: number;
+  complex: boolean;
+  fusible: boolean;
+}
 
 /**
  * The delivery plan of `program` on `machine`; `fused` is each line's fused-domain µop count as
  * issued (after macro- and micro-fusion as switched), `pairFirst[i]` = 1 when line i is the first
  * half of a macro-fused pair (the Jcc i+1 is delivered with it).
  */
-export function frontEndPlan(program: SimProgram, machine: MachineParams, fused: Int32Array, pairFirst: Uint8Array): FrontEndLimits {
+export function frontEndPlan(
+  program: SimProgram,
+  machine: MachineParams,
+  fused: Int32Array,
+  pairFirst: Uint8Array,
+): FrontEndLimits {
   const ins = program.instructions;
   const n = ins.length;
   const applied: FrontEndLimit[] = [];
@@ -62,7 +76,8 @@ export function frontEndPlan(program: SimProgram, machine: MachineParams, fused:
     notApplied.push({ limit: 'delivery (LSD, µop cache, legacy decoders)', why });
     return { plan: null, applied, notApplied };
   };
-  if (n === 0 || ins.some((x) => x.refined === undefined)) return none('the program has no front-end facts (built without the machine model)');
+  if (n === 0 || ins.some((x) => x.refined === undefined))
+    return none('the program has no front-end facts (built without the machine model)');
   const fe = machine.frontEnd;
   if (fe === undefined) return none(`no front-end figures in ${machine.arch}'s machine model`);
   if (fe.notModelled) return none(fe.notModelled);
@@ -78,8 +93,16 @@ export function frontEndPlan(program: SimProgram, machine: MachineParams, fused:
     const f = ins[i]!.refined!.frontEnd;
     const j = pairFirst[i] && i + 1 < n ? i + 1 : i;
     const g = ins[j]!.refined!.frontEnd;
-    units.push({ start: i, end: j + 1, fused: fused[i]! + (j > i ? fused[j]! : 0), addr: f.address, endAddr: g.address + g.length,
-      window: Math.floor(f.address / 32), complex: f.complexDecoder, fusible: ins[i]!.refined!.macroFusion.firstHalf });
+    units.push({
+      start: i,
+      end: j + 1,
+      fused: fused[i]! + (j > i ? fused[j]! : 0),
+      addr: f.address,
+      endAddr: g.address + g.length,
+      window: Math.floor(f.address / 32),
+      complex: f.complexDecoder,
+      fusible: ins[i]!.refined!.macroFusion.firstHalf,
+    });
     i = j;
   }
   // 32-byte windows the µop cache does not hold: the JCC erratum (a jump or fused pair crossing or
@@ -89,47 +112,94 @@ export function frontEndPlan(program: SimProgram, machine: MachineParams, fused:
     for (const u of units) {
       if (ins[u.end - 1]!.refined!.frontEnd.jccErratumApplies) uncached.add(u.window);
     }
-    applied.push({ limit: 'JCC erratum (jumps crossing or ending on a 32-byte boundary not cached)', value: uncached.size > 0, source: fe.jccErratum.source });
+    applied.push({
+      limit: 'JCC erratum (jumps crossing or ending on a 32-byte boundary not cached)',
+      value: uncached.size > 0,
+      source: fe.jccErratum.source,
+    });
     if (uncached.size > 0 && fe.both32ByteBlocksMustBeCacheable?.value) {
       for (const w of [...uncached]) uncached.add(w ^ 1);
-      applied.push({ limit: 'both 32-byte halves of a 64-byte line must be cacheable', value: true, source: fe.both32ByteBlocksMustBeCacheable.source });
+      applied.push({
+        limit: 'both 32-byte halves of a 64-byte line must be cacheable',
+        value: true,
+        source: fe.both32ByteBlocksMustBeCacheable.source,
+      });
     }
   }
   // the loop stream detector: on this core, all the loop's windows cacheable, its µops fit the IDQ
   if (fe.lsd === null) notApplied.push({ limit: 'loop stream detector', why: `no citable figure for ${machine.arch}` });
   else if (fe.lsd.value && total <= idq && uncached.size === 0) {
     const unroll = fe.lsdUnrolling?.value[total] ?? 1;
-    applied.push({ limit: 'loop stream detector', value: `on; the loop's ${total} fused µops fit the IDQ (${idq})`, source: `${fe.lsd.source}; ${SRC.uicaLsdRule}` });
-    if (fe.lsdUnrolling !== null) applied.push({ limit: 'LSD unrolling (iterations per issue run)', value: unroll, source: fe.lsdUnrolling.source });
-    else notApplied.push({ limit: 'LSD unrolling', why: `no citable figure for ${machine.arch}: one iteration per issue run` });
+    applied.push({
+      limit: 'loop stream detector',
+      value: `on; the loop's ${total} fused µops fit the IDQ (${idq})`,
+      source: `${fe.lsd.source}; ${SRC.uicaLsdRule}`,
+    });
+    if (fe.lsdUnrolling !== null)
+      applied.push({
+        limit: 'LSD unrolling (iterations per issue run)',
+        value: unroll,
+        source: fe.lsdUnrolling.source,
+      });
+    else
+      notApplied.push({
+        limit: 'LSD unrolling',
+        why: `no citable figure for ${machine.arch}: one iteration per issue run`,
+      });
     return { plan: { source: 'LSD', groups: [], idqSize: idq, lsdUnroll: unroll }, applied, notApplied };
   } else {
-    applied.push({ limit: 'loop stream detector', source: `${fe.lsd.source}; ${SRC.uicaLsdRule}`,
-      value: !fe.lsd.value ? 'off on this core' : total > idq ? `the loop's ${total} fused µops exceed the IDQ (${idq})` : 'not used: part of the loop cannot be cached' });
+    applied.push({
+      limit: 'loop stream detector',
+      source: `${fe.lsd.source}; ${SRC.uicaLsdRule}`,
+      value: !fe.lsd.value
+        ? 'off on this core'
+        : total > idq
+          ? `the loop's ${total} fused µops exceed the IDQ (${idq})`
+          : 'not used: part of the loop cannot be cached',
+    });
   }
-  const dsb = fe.dsbWidth, dec = fe.decoders, fetch = fe.fetchBytes;
+  const dsb = fe.dsbWidth,
+    dec = fe.decoders,
+    fetch = fe.fetchBytes;
   const miteKnown = dec !== null && fetch !== null;
   if (dsb === null) {
     if (!miteKnown) return none(`no citable µop cache width nor legacy decoder figures for ${machine.arch}`);
     // without a µop cache figure every window comes from the legacy decoders
-    notApplied.push({ limit: 'µop cache (DSB)', why: `no citable µop cache width for ${machine.arch}: the legacy decoders deliver` });
+    notApplied.push({
+      limit: 'µop cache (DSB)',
+      why: `no citable µop cache width for ${machine.arch}: the legacy decoders deliver`,
+    });
     for (const u of units) uncached.add(u.window);
   } else applied.push({ limit: 'µop cache µops per cycle', value: dsb.value, source: dsb.source });
   if (uncached.size > 0) {
-    if (!miteKnown) return none(`the legacy decoders deliver part of the loop, but ${machine.arch} has no citable decoder or fetch figure`);
+    if (!miteKnown)
+      return none(
+        `the legacy decoders deliver part of the loop, but ${machine.arch} has no citable decoder or fetch figure`,
+      );
     applied.push({ limit: 'legacy decoders', value: dec.value, source: dec.source });
     applied.push({ limit: 'legacy decode fetch bytes per cycle', value: fetch.value, source: fetch.source });
     if (fe.macroFusibleOnLastDecoder !== null) {
-      applied.push({ limit: 'macro-fusible instruction on the last decoder', value: fe.macroFusibleOnLastDecoder.value, source: fe.macroFusibleOnLastDecoder.source });
-    } else notApplied.push({ limit: 'macro-fusible instruction on the last decoder', why: `no citable figure for ${machine.arch}` });
+      applied.push({
+        limit: 'macro-fusible instruction on the last decoder',
+        value: fe.macroFusibleOnLastDecoder.value,
+        source: fe.macroFusibleOnLastDecoder.source,
+      });
+    } else
+      notApplied.push({
+        limit: 'macro-fusible instruction on the last decoder',
+        why: `no citable figure for ${machine.arch}`,
+      });
   }
   const lastDecoderOk = fe.macroFusibleOnLastDecoder?.value ?? true;
   const groups: DeliveryGroup[] = [];
   let cur: DeliveryGroup | null = null;
-  let slots = 0;            // MITE: decoders used in the current cycle
-  let fetched = 0;          // MITE: end of the bytes fetched up to the current cycle
+  let slots = 0; // MITE: decoders used in the current cycle
+  let fetched = 0; // MITE: end of the bytes fetched up to the current cycle
   let prevEnd = -1;
-  const close = (): void => { if (cur !== null) groups.push(cur); cur = null; };
+  const close = (): void => {
+    if (cur !== null) groups.push(cur);
+    cur = null;
+  };
   for (const u of units) {
     const src: FrontEndSource = uncached.has(u.window) ? 'MITE' : 'DSB';
     // a taken jump (the address does not continue) ends the cycle's delivery
@@ -137,13 +207,23 @@ export function frontEndPlan(program: SimProgram, machine: MachineParams, fused:
     prevEnd = u.endAddr;
     if (src === 'DSB') {
       const c = cur as DeliveryGroup | null;
-      if (c === null || jump || c.source !== 'DSB' || Math.floor(ins[c.start]!.refined!.frontEnd.address / 32) !== u.window || c.fused + u.fused > dsb!.value) {
+      if (
+        c === null ||
+        jump ||
+        c.source !== 'DSB' ||
+        Math.floor(ins[c.start]!.refined!.frontEnd.address / 32) !== u.window ||
+        c.fused + u.fused > dsb!.value
+      ) {
         close();
         cur = { start: u.start, end: u.end, fused: u.fused, source: 'DSB' };
-      } else { c.end = u.end; c.fused += u.fused; }
+      } else {
+        c.end = u.end;
+        c.fused += u.fused;
+      }
       continue;
     }
-    const fb = fetch!.value, nd = dec!.value;
+    const fb = fetch!.value,
+      nd = dec!.value;
     if ((cur as DeliveryGroup | null)?.source !== 'MITE' || jump) {
       close();
       fetched = Math.floor(u.addr / fb) * fb + fb;
@@ -152,7 +232,12 @@ export function frontEndPlan(program: SimProgram, machine: MachineParams, fused:
     }
     // next cycle while the bytes are not fetched yet, the decoders are used up, a complex
     // instruction finds the complex decoder taken, or a macro-fusible one would be on the last
-    while (u.endAddr > fetched || slots >= nd || (u.complex && slots > 0) || (!lastDecoderOk && u.fusible && slots === nd - 1)) {
+    while (
+      u.endAddr > fetched ||
+      slots >= nd ||
+      (u.complex && slots > 0) ||
+      (!lastDecoderOk && u.fusible && slots === nd - 1)
+    ) {
       const c = cur as unknown as DeliveryGroup;
       groups.push(c);
       cur = { start: c.end, end: c.end, fused: 0, source: 'MITE' };
@@ -160,7 +245,9 @@ export function frontEndPlan(program: SimProgram, machine: MachineParams, fused:
       fetched += fb;
     }
     const c = cur as unknown as DeliveryGroup;
-    c.end = u.end; c.fused += u.fused; slots++;
+    c.end = u.end;
+    c.fused += u.fused;
+    slots++;
   }
   close();
   const kinds = new Set(groups.map((g) => g.source));

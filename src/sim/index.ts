@@ -13,15 +13,53 @@ export type { BuildOptions } from './program.js';
 export { createEngine, runKey, simulate, snapshotOf } from './engine.js';
 export { simulatesNothing } from './stats.js';
 export type { EngineOptions } from './engine.js';
-export { VARIANT_SWITCHES, allVariants, isBaseline, variantKey, variantLabel, variantShortLabel, withSwitches } from './variants.js';
+export {
+  VARIANT_SWITCHES,
+  allVariants,
+  isBaseline,
+  variantKey,
+  variantLabel,
+  variantShortLabel,
+  withSwitches,
+} from './variants.js';
 export type { SwitchInfo, VariantSwitch } from './variants.js';
-export { engineOptionsOf, flippedMechanisms, jobKey, sharingIdenticalRuns, simulateWhatIfs, whatIfJobs, whatIfVariants } from './whatIf.js';
-export type { MechanismEffect, Simulate, VariantFigures, WhatIf, WhatIfJob, WhatIfRequest, WhatIfRuns } from './whatIf.js';
+export {
+  engineOptionsOf,
+  flippedMechanisms,
+  jobKey,
+  sharingIdenticalRuns,
+  simulateWhatIfs,
+  whatIfJobs,
+  whatIfVariants,
+} from './whatIf.js';
+export type {
+  MechanismEffect,
+  Simulate,
+  VariantFigures,
+  WhatIf,
+  WhatIfJob,
+  WhatIfRequest,
+  WhatIfRuns,
+} from './whatIf.js';
 export { buildBranchPrograms } from './branches.js';
 export { frontEndLimitsOf, fusedPairsOf } from './engine.js';
 export type { DeliveryGroup, FrontEndLimit, FrontEndLimits, FrontEndPlan, FrontEndSource } from './frontEndPlan.js';
 export type { BranchPrograms } from './branches.js';
 export { DEFAULT_MODEL, MAX_INSTANCES } from './core.js';
 export type { ModelOptions } from './core.js';
-export { DEFAULT_MODEL_NAME, MECHANISMS, MECHANISM_INFO, MODEL_NAMES, REFINED_MECHANISMS, SUACA_MECHANISMS, isSuaca, mechanismInfo, mechanismKey, mechanismLabel, mechanismsOf, resolveMechanisms, withMechanism } from './mechanisms.js';
+export {
+  DEFAULT_MODEL_NAME,
+  MECHANISMS,
+  MECHANISM_INFO,
+  MODEL_NAMES,
+  REFINED_MECHANISMS,
+  SUACA_MECHANISMS,
+  isSuaca,
+  mechanismInfo,
+  mechanismKey,
+  mechanismLabel,
+  mechanismsOf,
+  resolveMechanisms,
+  withMechanism,
+} from './mechanisms.js';
 export type { Mechanism, MechanismInfo, MechanismSet, ModelName } from './mechanisms.js';

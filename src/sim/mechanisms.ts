@@ -33,14 +33,49 @@ export interface MechanismInfo {
 }
 
 export const MECHANISM_INFO: readonly MechanismInfo[] = [
-  { id: 'macroFusion', flag: 'macro-fusion', label: 'macro-fusion (flag-setting instruction + Jcc)', short: 'macro-fus' },
-  { id: 'microFusion', flag: 'micro-fusion', label: 'micro-fusion and unlamination (fused-domain µops)', short: 'micro-fus' },
+  {
+    id: 'macroFusion',
+    flag: 'macro-fusion',
+    label: 'macro-fusion (flag-setting instruction + Jcc)',
+    short: 'macro-fus',
+  },
+  {
+    id: 'microFusion',
+    flag: 'micro-fusion',
+    label: 'micro-fusion and unlamination (fused-domain µops)',
+    short: 'micro-fus',
+  },
   { id: 'zeroIdioms', flag: 'zero-idioms', label: 'zero idioms (no port, no latency, no input)', short: 'zero-idiom' },
-  { id: 'moveElimination', flag: 'move-elimination', label: 'move elimination (register moves at rename)', short: 'mov-elim' },
-  { id: 'frontEnd', flag: 'front-end', label: 'front end (issue width, decoders, µop cache, loop stream detector)', short: 'front end' },
-  { id: 'loadStorePorts', flag: 'load-store-ports', label: 'load and store ports (store-address port rules)', short: 'ld/st ports' },
-  { id: 'storeForwarding', flag: 'store-forwarding', label: 'store-to-load forwarding (same address expression)', short: 'st-fwd' },
-  { id: 'portChoice', flag: 'port-choice', label: 'port choice at issue (as the real scheduler)', short: 'port choice' },
+  {
+    id: 'moveElimination',
+    flag: 'move-elimination',
+    label: 'move elimination (register moves at rename)',
+    short: 'mov-elim',
+  },
+  {
+    id: 'frontEnd',
+    flag: 'front-end',
+    label: 'front end (issue width, decoders, µop cache, loop stream detector)',
+    short: 'front end',
+  },
+  {
+    id: 'loadStorePorts',
+    flag: 'load-store-ports',
+    label: 'load and store ports (store-address port rules)',
+    short: 'ld/st ports',
+  },
+  {
+    id: 'storeForwarding',
+    flag: 'store-forwarding',
+    label: 'store-to-load forwarding (same address expression)',
+    short: 'st-fwd',
+  },
+  {
+    id: 'portChoice',
+    flag: 'port-choice',
+    label: 'port choice at issue (as the real scheduler)',
+    short: 'port choice',
+  },
 ];
 
 export type ModelName = 'suaca' | 'refined';
@@ -82,7 +117,9 @@ export function mechanismLabel(m: Partial<MechanismSet> | undefined): string {
   if (on.length === MECHANISMS.length) return 'refined';
   const info = (k: Mechanism): string => MECHANISM_INFO.find((x) => x.id === k)!.short;
   if (on.length * 2 >= MECHANISMS.length) {
-    return `refined ${MECHANISMS.filter((k) => m?.[k] !== true).map((k) => `−${info(k)}`).join(' ')}`;
+    return `refined ${MECHANISMS.filter((k) => m?.[k] !== true)
+      .map((k) => `−${info(k)}`)
+      .join(' ')}`;
   }
   return `suaca ${on.map((k) => `+${info(k)}`).join(' ')}`;
 }

@@ -52,7 +52,13 @@ export function smallInt(x: number): number {
 }
 
 /** Build the units of a core running `N` instances of `cp` (compiled under the same mechanisms). */
-export function buildParts(cp: CompiledProgram, N: number, machine: MachineParams, config: SimConfig, model: ModelOptions): CoreParts {
+export function buildParts(
+  cp: CompiledProgram,
+  N: number,
+  machine: MachineParams,
+  config: SimConfig,
+  model: ModelOptions,
+): CoreParts {
   const mech = resolveMechanisms(model.mechanisms);
   const units = model.units ?? {};
   const v = config.variant;
@@ -67,12 +73,25 @@ export function buildParts(cp: CompiledProgram, N: number, machine: MachineParam
   // every other mechanism reaches the core through the compiled program (test/sim/runKey.test.ts)
   const policy = mech.portChoice ? new AssignedAtIssue(cp, ports) : new LeastUsedAtDispatch(cp, ports);
   // (the perfect front end, a what-if, has no delivery limits in the refined model either)
-  const frontEnd = cp.refinedIssue ? new RefinedFrontEnd(cp, N, width, !v.perfectFrontEnd) : new SuacaFrontEnd(cp, N, width);
-  const scheduler = new (units.scheduler ?? Scheduler)(cp, { capacity, noDependencies: v.noDependencies, frontEnd, ports, policy, recorder });
+  const frontEnd = cp.refinedIssue
+    ? new RefinedFrontEnd(cp, N, width, !v.perfectFrontEnd)
+    : new SuacaFrontEnd(cp, N, width);
+  const scheduler = new (units.scheduler ?? Scheduler)(cp, {
+    capacity,
+    noDependencies: v.noDependencies,
+    frontEnd,
+    ports,
+    policy,
+    recorder,
+  });
   return { frontEnd, scheduler, ports, policy, divider, recorder };
 }
 
 /** The names of replaced units, for a run's key ('' when none is replaced). */
 export function unitsKey(model: ModelOptions): string {
-  return Object.entries(model.units ?? {}).filter(([, c]) => c !== undefined).map(([k, c]) => `${k}:${(c as { name: string }).name}`).sort().join(',');
+  return Object.entries(model.units ?? {})
+    .filter(([, c]) => c !== undefined)
+    .map(([k, c]) => `${k}:${(c as { name: string }).name}`)
+    .sort()
+    .join(',');
 }

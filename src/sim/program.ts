@@ -61,13 +61,22 @@ export function buildSimProgram(
   const keep = opts.lines ? new Set(opts.lines) : null;
   const chosen = instrs.filter((i) => keep === null || keep.has(i.line));
   const indexOf = new Map<number, number>();
-  chosen.forEach((ins, idx) => { indexOf.set(ins.line, idx); });
+  chosen.forEach((ins, idx) => {
+    indexOf.set(ins.line, idx);
+  });
   const instructions = chosen.map((ins) => simInstruction(ins, byLine.get(ins.line)));
   if (opts.machine) {
     // program order of the chosen lines: a branch side's Jcc fuses with the line before it there
-    const facts = refinedFacts(chosen, chosen.map((i) => byLine.get(i.line)), instructions.map((i) => i.uops), opts.machine,
-      opts.regionStart ?? instrs[0]?.address);
-    instructions.forEach((ins, k) => { ins.refined = facts[k]!; });
+    const facts = refinedFacts(
+      chosen,
+      chosen.map((i) => byLine.get(i.line)),
+      instructions.map((i) => i.uops),
+      opts.machine,
+      opts.regionStart ?? instrs[0]?.address,
+    );
+    instructions.forEach((ins, k) => {
+      ins.refined = facts[k]!;
+    });
   }
   const deps: SimDep[] = [];
   const seen = new Set<string>();

@@ -42,7 +42,7 @@ export interface RecorderState {
 
 /** The names of the recorder's per-element counters (what a steady-state period changes). */
 export const COUNTER_NAMES = ['had', 'caused', 'portUse', 'divUse', 'predBlame', 'portWas', 'portCaused'] as const;
-export type CounterName = typeof COUNTER_NAMES[number];
+export type CounterName = (typeof COUNTER_NAMES)[number];
 
 /** The thesis's blame statistics. One class (monomorphic calls from the core's hot loop). */
 export class BlameRecorder implements Recorder, RecorderState {
@@ -68,7 +68,9 @@ export class BlameRecorder implements Recorder, RecorderState {
     this.portCaused = new Float64Array(n * P);
   }
 
-  onWait(line: number, cycles: number): void { this.had[line]! += cycles; }
+  onWait(line: number, cycles: number): void {
+    this.had[line]! += cycles;
+  }
 
   onDepWait(predEntry: number, producer: number, cycles: number): void {
     this.caused[producer]! += cycles;
@@ -87,25 +89,44 @@ export class BlameRecorder implements Recorder, RecorderState {
     this.uopsAssigned++;
   }
 
-  onDivider(line: number, cycles: number): void { this.divUse[line]! += cycles; }
+  onDivider(line: number, cycles: number): void {
+    this.divUse[line]! += cycles;
+  }
 
   save(): RecorderState {
     return {
-      had: this.had.slice(), caused: this.caused.slice(), portUse: this.portUse.slice(), divUse: this.divUse.slice(),
-      predBlame: this.predBlame.slice(), portWas: this.portWas.slice(), portCaused: this.portCaused.slice(),
+      had: this.had.slice(),
+      caused: this.caused.slice(),
+      portUse: this.portUse.slice(),
+      divUse: this.divUse.slice(),
+      predBlame: this.predBlame.slice(),
+      portWas: this.portWas.slice(),
+      portCaused: this.portCaused.slice(),
       uopsAssigned: this.uopsAssigned,
     };
   }
 
   restore(s: RecorderState): void {
-    this.had = s.had.slice(); this.caused = s.caused.slice(); this.portUse = s.portUse.slice(); this.divUse = s.divUse.slice();
-    this.predBlame = s.predBlame.slice(); this.portWas = s.portWas.slice(); this.portCaused = s.portCaused.slice();
+    this.had = s.had.slice();
+    this.caused = s.caused.slice();
+    this.portUse = s.portUse.slice();
+    this.divUse = s.divUse.slice();
+    this.predBlame = s.predBlame.slice();
+    this.portWas = s.portWas.slice();
+    this.portCaused = s.portCaused.slice();
     this.uopsAssigned = s.uopsAssigned;
   }
 
   /** the counters by name (live arrays) */
   counters(): Record<CounterName, Float64Array> {
-    return { had: this.had, caused: this.caused, portUse: this.portUse, divUse: this.divUse,
-      predBlame: this.predBlame, portWas: this.portWas, portCaused: this.portCaused };
+    return {
+      had: this.had,
+      caused: this.caused,
+      portUse: this.portUse,
+      divUse: this.divUse,
+      predBlame: this.predBlame,
+      portWas: this.portWas,
+      portCaused: this.portCaused,
+    };
   }
 }

@@ -51,7 +51,12 @@ export interface RefinedPlan {
 /** The resource name of a dependency through memory. */
 export const MEMORY_RESOURCE = 'MEM';
 
-const COMPILE_TIME: readonly (keyof MechanismSet)[] = ['zeroIdioms', 'moveElimination', 'loadStorePorts', 'storeForwarding'];
+const COMPILE_TIME: readonly (keyof MechanismSet)[] = [
+  'zeroIdioms',
+  'moveElimination',
+  'loadStorePorts',
+  'storeForwarding',
+];
 
 /** The plan, or null when none of the compile-time mechanisms is on (the program is used as is). */
 export function refinePlan(program: SimProgram, mech: Partial<MechanismSet> | undefined): RefinedPlan | null {
@@ -74,13 +79,22 @@ export function refinePlan(program: SimProgram, mech: Partial<MechanismSet> | un
     }
     if (mech.moveElimination && f.moveElimination.candidate && renamed[i] === RENAME_NONE) renamed[i] = RENAME_MOVE;
     const m = f.memory;
-    if (mech.loadStorePorts && m && !m.simpleStoreAddress && m.simpleStaPort !== null && (m.role === 'store' || m.role === 'load-store')) {
+    if (
+      mech.loadStorePorts &&
+      m &&
+      !m.simpleStoreAddress &&
+      m.simpleStaPort !== null &&
+      (m.role === 'store' || m.role === 'load-store')
+    ) {
       // an indexed store's store-address µop may not use the simple store-address port (HSW–CLX p7)
       for (const u of m.staUops) {
         const ports = uops[i]![u];
         if (!ports) continue;
         const k = ports.indexOf(m.simpleStaPort);
-        if (k >= 0 && ports.length > 1) { ports.splice(k, 1); portsRemoved.push({ line: i, uop: u, port: m.simpleStaPort }); }
+        if (k >= 0 && ports.length > 1) {
+          ports.splice(k, 1);
+          portsRemoved.push({ line: i, uop: u, port: m.simpleStaPort });
+        }
       }
     }
   });
@@ -114,7 +128,10 @@ function memoryDeps(program: SimProgram): MemoryDep[] {
   const ins = program.instructions;
   const n = ins.length;
   const out: MemoryDep[] = [];
-  const writes = (i: number): boolean => { const r = ins[i]!.refined?.memory?.role; return r === 'store' || r === 'load-store'; };
+  const writes = (i: number): boolean => {
+    const r = ins[i]!.refined?.memory?.role;
+    return r === 'store' || r === 'load-store';
+  };
   for (let l = 0; l < n; l++) {
     const m = ins[l]!.refined?.memory;
     if (!m || (m.role !== 'load' && m.role !== 'load-store')) continue;
@@ -125,16 +142,22 @@ function memoryDeps(program: SimProgram): MemoryDep[] {
     for (const d of addrDeps) if (!d.loopCarried && d.from < l) lastWriter = Math.max(lastWriter, d.from);
     let from = -1;
     for (let s = l - 1; s >= 0; s--) {
-      if (writes(s) && ins[s]!.refined!.memory!.key === m.key) { from = s; break; }
+      if (writes(s) && ins[s]!.refined!.memory!.key === m.key) {
+        from = s;
+        break;
+      }
     }
     if (from >= 0) {
-      if (lastWriter > from) continue;        // the address registers change between them
+      if (lastWriter > from) continue; // the address registers change between them
       out.push(memDep(program, from, l, false));
       continue;
     }
-    if (addrDeps.length > 0) continue;         // the address is not invariant across iterations
+    if (addrDeps.length > 0) continue; // the address is not invariant across iterations
     for (let s = n - 1; s >= l; s--) {
-      if (writes(s) && ins[s]!.refined!.memory!.key === m.key) { out.push(memDep(program, s, l, true)); break; }
+      if (writes(s) && ins[s]!.refined!.memory!.key === m.key) {
+        out.push(memDep(program, s, l, true));
+        break;
+      }
     }
   }
   return out;
@@ -143,14 +166,20 @@ function memoryDeps(program: SimProgram): MemoryDep[] {
 function memDep(program: SimProgram, from: number, to: number, loopCarried: boolean): MemoryDep {
   const p = program.instructions[from]!;
   const own = Math.max(1, p.latency);
-  const rt = from === to ? p.refined?.memory?.roundTrip ?? null : null;
+  const rt = from === to ? (p.refined?.memory?.roundTrip ?? null) : null;
   if (rt) {
     // the measured round trip of one instance to the next; the engine's own latency of the form
     // includes it (src/data/resolve.ts entryLatency takes cycles_mem into the maximum)
     return { from, to, loopCarried, latency: Math.max(1, Math.min(rt.value, own)), figure: true, source: rt.source };
   }
-  return { from, to, loopCarried, latency: own, figure: false,
-    source: 'no store-to-load forwarding figure: the load waits until the store has executed (its own latency)' };
+  return {
+    from,
+    to,
+    loopCarried,
+    latency: own,
+    figure: false,
+    source: 'no store-to-load forwarding figure: the load waits until the store has executed (its own latency)',
+  };
 }
 
 /** What the execution-side mechanisms did to this program, one line each, for the report: the
@@ -163,16 +192,23 @@ export function mechanismNotes(program: SimProgram, mech: Partial<MechanismSet> 
   const at = (i: number): string => `line ${ins[i]!.line} (${ins[i]!.asm})`;
   const out: string[] = [];
   const idioms = ins.map((_, i) => i).filter((i) => plan.renamed[i] === RENAME_ALWAYS);
-  if (idioms.length) out.push(`zero idioms: ${idioms.map(at).join(', ')} executed at rename (no port, no latency, no input)`);
+  if (idioms.length)
+    out.push(`zero idioms: ${idioms.map(at).join(', ')} executed at rename (no port, no latency, no input)`);
   const moves = ins.map((_, i) => i).filter((i) => plan.renamed[i] === RENAME_MOVE);
   if (moves.length) {
-    out.push(`move elimination: ${moves.map(at).join(', ')} eliminated unless the source comes from an eliminated move (a modelling choice: docs/engine.md)`);
+    out.push(
+      `move elimination: ${moves.map(at).join(', ')} eliminated unless the source comes from an eliminated move (a modelling choice: docs/engine.md)`,
+    );
   }
-  for (const r of plan.portsRemoved) out.push(`load/store ports: ${at(r.line)}: indexed store address, not on port ${r.port}`);
+  for (const r of plan.portsRemoved)
+    out.push(`load/store ports: ${at(r.line)}: indexed store address, not on port ${r.port}`);
   for (const d of plan.memDeps) {
-    const how = d.figure ? `${d.latency} cycles (${d.source})`
+    const how = d.figure
+      ? `${d.latency} cycles (${d.source})`
       : `no store-to-load forwarding figure: the load waits for the store's own latency (${d.latency} cycle${d.latency === 1 ? '' : 's'})`;
-    out.push(`store forwarding: ${at(d.to)} reads what ${at(d.from)} stored${d.loopCarried ? ' in the previous iteration' : ''}: ${how}`);
+    out.push(
+      `store forwarding: ${at(d.to)} reads what ${at(d.from)} stored${d.loopCarried ? ' in the previous iteration' : ''}: ${how}`,
+    );
   }
   return out;
 }

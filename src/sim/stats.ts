@@ -89,19 +89,30 @@ export function detailOf(cp: CompiledProgram, program: SimProgram, st: StatsStat
   return detailsOf(cp, program, st, [idx])[0]!;
 }
 
-type Partners = Map<number, { fromThis: number | null; toThis: number | null; otherDelayedByThis: number; thisDelayedByOther: number }>;
+type Partners = Map<
+  number,
+  { fromThis: number | null; toThis: number | null; otherDelayedByThis: number; thisDelayedByOther: number }
+>;
 
 /** detailOf for each of `indices` (every line when omitted), with one pass over the dependency
  *  edges for all of them: the detail of every line of a large region costs the edges once, not
  *  once per line. */
-export function detailsOf(cp: CompiledProgram, program: SimProgram, st: StatsState, indices?: readonly number[]): LineDetail[] {
+export function detailsOf(
+  cp: CompiledProgram,
+  program: SimProgram,
+  st: StatsState,
+  indices?: readonly number[],
+): LineDetail[] {
   const want = indices ?? program.instructions.map((_, i) => i);
   const partners = new Map<number, Partners>(want.map((i) => [i, new Map()]));
   const K = st.iterations;
   const rec = st.stats;
   const touch = (m: Partners, j: number) => {
     let p = m.get(j);
-    if (!p) { p = { fromThis: null, toThis: null, otherDelayedByThis: 0, thisDelayedByOther: 0 }; m.set(j, p); }
+    if (!p) {
+      p = { fromThis: null, toThis: null, otherDelayedByThis: 0, thisDelayedByOther: 0 };
+      m.set(j, p);
+    }
     return p;
   };
   for (let j = 0; j < cp.n; j++) {
@@ -109,12 +120,14 @@ export function detailsOf(cp: CompiledProgram, program: SimProgram, st: StatsSta
     for (let e = cp.predStart[j]!; e < cp.predStart[j + 1]!; e++) {
       const prod = cp.predLine[e]!;
       const theirs = partners.get(prod);
-      if (theirs) {                  // prod → j, seen from prod
+      if (theirs) {
+        // prod → j, seen from prod
         const l = touch(theirs, j);
         l.fromThis = Math.max(l.fromThis ?? 0, cp.predLat[e]!);
         l.otherDelayedByThis += rec.predBlame[e]! / K;
       }
-      if (mine) {                    // prod → j, seen from j
+      if (mine) {
+        // prod → j, seen from j
         const l = touch(mine, prod);
         l.toThis = Math.max(l.toThis ?? 0, cp.predLat[e]!);
         l.thisDelayedByOther += rec.predBlame[e]! / K;
@@ -124,7 +137,13 @@ export function detailsOf(cp: CompiledProgram, program: SimProgram, st: StatsSta
   return want.map((idx) => detailFrom(cp, program, st, idx, partners.get(idx)!));
 }
 
-function detailFrom(cp: CompiledProgram, program: SimProgram, st: StatsState, idx: number, partners: Partners): LineDetail {
+function detailFrom(
+  cp: CompiledProgram,
+  program: SimProgram,
+  st: StatsState,
+  idx: number,
+  partners: Partners,
+): LineDetail {
   const rec = st.stats;
   const K = st.iterations;
   const P = cp.P;
@@ -144,8 +163,16 @@ function detailFrom(cp: CompiledProgram, program: SimProgram, st: StatsState, id
     line: me.line,
     asm: me.asm,
     maxLatency: cp.lat[idx]!,
-    latencies: order.map((j) => ({ line: ins[j]!.line, fromThis: partners.get(j)!.fromThis, toThis: partners.get(j)!.toThis })),
-    dependencyDelays: order.map((j) => ({ line: ins[j]!.line, otherDelayedByThis: partners.get(j)!.otherDelayedByThis, thisDelayedByOther: partners.get(j)!.thisDelayedByOther })),
+    latencies: order.map((j) => ({
+      line: ins[j]!.line,
+      fromThis: partners.get(j)!.fromThis,
+      toThis: partners.get(j)!.toThis,
+    })),
+    dependencyDelays: order.map((j) => ({
+      line: ins[j]!.line,
+      otherDelayedByThis: partners.get(j)!.otherDelayedByThis,
+      thisDelayedByOther: partners.get(j)!.thisDelayedByOther,
+    })),
     portDelays,
   };
 }

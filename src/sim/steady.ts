@@ -80,7 +80,8 @@ function shift(core: Core, m: number, dc: number, dg: number, delta: Counters, d
   core.recorder.uopsAssigned += m * dUops;
   const cs = counters(core);
   for (const name of COUNTERS) {
-    const a = cs[name], d = delta[name];
+    const a = cs[name],
+      d = delta[name];
     for (let x = 0; x < a.length; x++) a[x]! += m * d[x]!;
   }
   // the port order by the use so moved (unchanged where the dispatch reads it: portsSeparated)
@@ -117,7 +118,8 @@ export function seekPeriodic(core: Core, period: SteadyPeriod, target: number): 
  */
 export function runToEndSteady(core: Core, onPeriod?: (p: SteadyPeriod) => void): number {
   const n = core.cp.n;
-  const rs = core.scheduler, fe = core.frontEnd;
+  const rs = core.scheduler,
+    fe = core.frontEnd;
   let lastCompleted = rs.completed;
   let lastProgress = core.cycle;
   let detecting = core.iterations >= 4;
@@ -127,19 +129,37 @@ export function runToEndSteady(core: Core, onPeriod?: (p: SteadyPeriod) => void)
   let nextBoundary = (Math.floor(rs.head / n) + 1) * n;
   // a candidate period being confirmed: state at its start
   let skipped = 0;
-  let cand: { key: Int32Array; cycle: number; head: number; dc: number; dg: number; counters: Counters; uops: number } | null = null;
+  let cand: {
+    key: Int32Array;
+    cycle: number;
+    head: number;
+    dc: number;
+    dg: number;
+    counters: Counters;
+    uops: number;
+  } | null = null;
   while (!core.finished) {
     core.step();
-    const c = core.cycle, done = rs.completed;
-    if (done !== lastCompleted) { lastCompleted = done; lastProgress = c; }
+    const c = core.cycle,
+      done = rs.completed;
+    if (done !== lastCompleted) {
+      lastCompleted = done;
+      lastProgress = c;
+    }
     if (c - lastProgress > 1_000_000) throw new Error('engine made no progress for 1,000,000 cycles');
     if (!detecting || rs.head < nextBoundary) continue;
     nextBoundary = (Math.floor(rs.head / n) + 1) * n;
     // an instance of the first iteration still in flight sees no loop-carried producers: not yet
     if (rs.head < n) continue;
-    if (fe.frontier() >= core.N) { detecting = false; continue; }
+    if (fe.frontier() >= core.N) {
+      detecting = false;
+      continue;
+    }
     if (cand !== null && rs.head < cand.head + cand.dg) continue;
-    if (++boundaries > 4 * MAX_KEYS) { detecting = false; continue; }
+    if (++boundaries > 4 * MAX_KEYS) {
+      detecting = false;
+      continue;
+    }
     // keys only at every KEY_STRIDE-th iteration (see KEY_STRIDE); a candidate's confirmation
     // falls on such a boundary (its head moved by a multiple of KEY_STRIDE iterations)
     const sampled = Math.floor(rs.head / n) % KEY_STRIDE === 0;
@@ -155,7 +175,9 @@ export function runToEndSteady(core: Core, onPeriod?: (p: SteadyPeriod) => void)
           const now = counters(core);
           const delta = copyCounters(core);
           for (const name of COUNTERS) {
-            const a = now[name], b = cand.counters[name], d = delta[name];
+            const a = now[name],
+              b = cand.counters[name],
+              d = delta[name];
             for (let x = 0; x < a.length; x++) d[x] = a[x]! - b[x]!;
           }
           const dUops = core.recorder.uopsAssigned - cand.uops;
@@ -164,12 +186,13 @@ export function runToEndSteady(core: Core, onPeriod?: (p: SteadyPeriod) => void)
           if (onPeriod) onPeriod({ start: core.save(), cycle: c, dc: cand.dc, dg: cand.dg, delta, dUops, periods: m });
           shift(core, m, cand.dc, cand.dg, delta, dUops);
           skipped = m * cand.dc;
-          lastProgress = core.cycle; lastCompleted = rs.completed;
+          lastProgress = core.cycle;
+          lastCompleted = rs.completed;
         }
         detecting = false;
         continue;
       }
-      cand = null;                                // not confirmed: look for another repetition
+      cand = null; // not confirmed: look for another repetition
       if (!sampled) continue;
     }
     const h = hashKey(key, len);
@@ -178,7 +201,15 @@ export function runToEndSteady(core: Core, onPeriod?: (p: SteadyPeriod) => void)
     if (prev !== undefined) {
       const dg = rs.head - prev[1];
       if (dg > 0 && dg % n === 0) {
-        cand = { key: key.slice(0, len), cycle: c, head: rs.head, dc: c - prev[0], dg, counters: copyCounters(core), uops: core.recorder.uopsAssigned };
+        cand = {
+          key: key.slice(0, len),
+          cycle: c,
+          head: rs.head,
+          dc: c - prev[0],
+          dg,
+          counters: copyCounters(core),
+          uops: core.recorder.uopsAssigned,
+        };
       }
     }
     if (seen.size > MAX_KEYS) detecting = false;

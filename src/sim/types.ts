@@ -10,7 +10,7 @@ export type { Resource };
 export interface SimInstruction {
   /** line in the original program (kept through branch analysis) */
   line: number;
-  asm: string;                 // Intel text, for display
+  asm: string; // Intel text, for display
   /** one entry per µop: the ports it may use (sorted). Empty array = no µop (eliminated). */
   uops: number[][];
   /** the instruction's own latency: cycles it executes (max of its per-operand latencies, ≥ 1 when it has µops) */
@@ -32,8 +32,8 @@ export interface SimInstruction {
 
 /** A dependency between two instructions of the program (read-after-write). */
 export interface SimDep {
-  from: number;   // producer index into SimProgram.instructions
-  to: number;     // consumer index
+  from: number; // producer index into SimProgram.instructions
+  to: number; // consumer index
   resource: Resource;
   /** producer is in the previous iteration */
   loopCarried: boolean;
@@ -46,9 +46,9 @@ export interface SimProgram {
 
 export interface MachineParams {
   arch: string;
-  ports: number[];       // all ports, e.g. [0,1,2,3,4,5]
-  issueWidth: number;    // µops loaded per cycle
-  rsSize: number;        // reservation-station capacity (µops)
+  ports: number[]; // all ports, e.g. [0,1,2,3,4,5]
+  issueWidth: number; // µops loaded per cycle
+  rsSize: number; // reservation-station capacity (µops)
   dividerPort: number;
   /** the core's front-end figures (from its record); absent: the front end is not modelled */
   frontEnd?: CoreFrontEnd;
@@ -56,38 +56,41 @@ export interface MachineParams {
 
 /** What-if variants (thesis §2.1) and the future-work knobs. */
 export interface Variant {
-  perfectFrontEnd: boolean;   // loads per cycle = RS capacity
-  infinitePorts: boolean;     // any number of µops per port per cycle
+  perfectFrontEnd: boolean; // loads per cycle = RS capacity
+  infinitePorts: boolean; // any number of µops per port per cycle
   noDependencies: boolean;
   /** per-port capacity N µops per cycle instead of 1 (ignored when infinitePorts) */
   portCapacity?: number;
-  issueWidth?: number;        // override
-  rsSize?: number;            // override
+  issueWidth?: number; // override
+  rsSize?: number; // override
 }
 
 export const BASELINE: Variant = { perfectFrontEnd: false, infinitePorts: false, noDependencies: false };
 
 export interface SimConfig {
-  iterations: number;          // ≥ 1; 1 = latency analysis
+  iterations: number; // ≥ 1; 1 = latency analysis
   variant: Variant;
   /** keep a per-cycle trace (memory grows with cycles); off by default */
   trace?: boolean;
 }
 
 export type EntryState =
-  | { kind: 'loading' }                                  // not all µops loaded yet
+  | { kind: 'loading' } // not all µops loaded yet
   | { kind: 'waiting-dep'; on: { line: number; iteration: number; resource: Resource }[] }
-  | { kind: 'waiting-port'; ports: { port: number; heldBy: { line: number; iteration: number } | null; divider?: boolean }[] }
+  | {
+      kind: 'waiting-port';
+      ports: { port: number; heldBy: { line: number; iteration: number } | null; divider?: boolean }[];
+    }
   | { kind: 'executing'; cyclesLeft: number; cyclesDone: number }
   | { kind: 'done' };
 
 /** One instance (line, iteration) in the reservation station. */
 export interface RsEntry {
   line: number;
-  iteration: number;     // 0-based
-  uops: number;          // total µops of the instruction
-  loaded: number;        // µops loaded so far
-  assigned: number;      // µops that hold a port (this or earlier cycles)
+  iteration: number; // 0-based
+  uops: number; // total µops of the instruction
+  loaded: number; // µops loaded so far
+  assigned: number; // µops that hold a port (this or earlier cycles)
   state: EntryState;
 }
 
@@ -128,7 +131,7 @@ export interface Snapshot {
   finished: boolean;
   /** entries in the reservation station at the end of this cycle, program order */
   rs: RsEntry[];
-  rsUsed: number;        // µops occupying the station
+  rsUsed: number; // µops occupying the station
   rsCapacity: number;
   ports: PortSlot[];
   divider: DividerSnapshot;
@@ -143,14 +146,20 @@ export interface Snapshot {
      *  end; `delivered` 0 with a source: the IDQ was full), fused-domain µops delivered into the
      *  IDQ and issued from it this cycle, and
      *  the IDQ's occupancy and size (null: no delivery limits modelled) */
-    refined?: { source: 'DSB' | 'MITE' | 'LSD' | null; delivered: number; issued: number; idq: number | null; idqSize: number | null };
+    refined?: {
+      source: 'DSB' | 'MITE' | 'LSD' | null;
+      delivered: number;
+      issued: number;
+      idq: number | null;
+      idqSize: number | null;
+    };
     /** lines (original numbers) that are the first half of a macro-fused pair (present
      *  when macro-fusion is on and some pair fuses); the pair's Jcc is the next line of the program */
     fusedPairs?: readonly number[];
   };
   /** instances finished so far */
   completed: number;
-  total: number;         // instances in the whole run (lines × iterations)
+  total: number; // instances in the whole run (lines × iterations)
   /** statistics accumulated up to this cycle */
   stats: Stats;
   /** per line of the program, in program order: how many instances are in which state */
@@ -182,7 +191,7 @@ export interface Stats {
   /** cycles / iterationsCompleted (at the end: cycles / iterations) */
   blockThroughput: number;
   uopsPerCycle: number;
-  totalUops: number;     // µops of one iteration
+  totalUops: number; // µops of one iteration
   lines: LineStats[];
   /** per-port total average use per iteration */
   portTotals: Record<string, number>;

@@ -24,11 +24,26 @@ export interface SwitchInfo {
 /** The switches in the thesis's order (the order of every label and key). */
 export const VARIANT_SWITCHES: readonly SwitchInfo[] = [
   {
-    field: 'perfectFrontEnd', flag: 'pf', label: 'perfect front-end', short: 'perfect FE',
+    field: 'perfectFrontEnd',
+    flag: 'pf',
+    label: 'perfect front-end',
+    short: 'perfect FE',
     help: 'main analysis with a perfect front end (µops loaded per cycle = reservation-station capacity)',
   },
-  { field: 'infinitePorts', flag: 'ip', label: 'infinitely usable ports', short: 'inf. ports', help: 'main analysis with infinitely usable ports' },
-  { field: 'noDependencies', flag: 'nd', label: 'no dependencies', short: 'no deps', help: 'main analysis without dependencies' },
+  {
+    field: 'infinitePorts',
+    flag: 'ip',
+    label: 'infinitely usable ports',
+    short: 'inf. ports',
+    help: 'main analysis with infinitely usable ports',
+  },
+  {
+    field: 'noDependencies',
+    flag: 'nd',
+    label: 'no dependencies',
+    short: 'no deps',
+    help: 'main analysis without dependencies',
+  },
 ];
 
 /** All 8 combinations of perfect front end / infinite ports / no dependencies, baseline first. */

@@ -4,7 +4,14 @@
 
 import { runKey, simulate, type EngineOptions } from './engine.js';
 import { allVariants, variantKey, withSwitches } from './variants.js';
-import { MECHANISMS, mechanismKey, resolveMechanisms, withMechanism, type Mechanism, type MechanismSet } from './mechanisms.js';
+import {
+  MECHANISMS,
+  mechanismKey,
+  resolveMechanisms,
+  withMechanism,
+  type Mechanism,
+  type MechanismSet,
+} from './mechanisms.js';
 import type { MachineParams, SimConfig, SimProgram, SimResult, Variant } from './types.js';
 
 export interface WhatIfRequest {
@@ -84,7 +91,12 @@ export interface WhatIfRuns {
 
 /** How one simulation is run (default: simulate; the CLI may hand in results it computed at once
  *  in worker threads). `opts.model.mechanisms` is the model's switches. */
-export type Simulate = (program: SimProgram, params: MachineParams, config: SimConfig, opts?: EngineOptions) => SimResult;
+export type Simulate = (
+  program: SimProgram,
+  params: MachineParams,
+  config: SimConfig,
+  opts?: EngineOptions,
+) => SimResult;
 
 /**
  * `sim` (default: simulate) for the runs of one report, run once per distinct engine input (runKey)
@@ -96,15 +108,24 @@ export type Simulate = (program: SimProgram, params: MachineParams, config: SimC
 export function sharingIdenticalRuns(sim: Simulate = simulate): Simulate {
   // per program and machine: the results by key; the first run's key is computed only when a
   // second run is asked (a report with one run, --fast, computes none)
-  interface Runs { first: { config: SimConfig; opts: EngineOptions | undefined; result: SimResult } | null; byKey: Map<string, SimResult> }
+  interface Runs {
+    first: { config: SimConfig; opts: EngineOptions | undefined; result: SimResult } | null;
+    byKey: Map<string, SimResult>;
+  }
   const byProgram = new WeakMap<SimProgram, WeakMap<MachineParams, Runs>>();
   return (program, params, config, opts) => {
     let byMachine = byProgram.get(program);
-    if (!byMachine) { byMachine = new WeakMap(); byProgram.set(program, byMachine); }
+    if (!byMachine) {
+      byMachine = new WeakMap();
+      byProgram.set(program, byMachine);
+    }
     const runs = byMachine.get(params);
     if (!runs) {
       const result = sim(program, params, config, opts);
-      byMachine.set(params, { first: { config: copyConfig(config), opts: copyOptions(opts), result }, byKey: new Map() });
+      byMachine.set(params, {
+        first: { config: copyConfig(config), opts: copyOptions(opts), result },
+        byKey: new Map(),
+      });
       return result;
     }
     if (runs.first !== null) {
@@ -113,7 +134,10 @@ export function sharingIdenticalRuns(sim: Simulate = simulate): Simulate {
     }
     const key = runKey(program, params, config, opts);
     let r = runs.byKey.get(key);
-    if (!r) { r = sim(program, params, config, opts); runs.byKey.set(key, r); }
+    if (!r) {
+      r = sim(program, params, config, opts);
+      runs.byKey.set(key, r);
+    }
     return r;
   };
 }
@@ -124,7 +148,12 @@ function copyConfig(c: SimConfig): SimConfig {
 }
 function copyOptions(o: EngineOptions | undefined): EngineOptions | undefined {
   if (o === undefined) return undefined;
-  return { ...o, ...(o.model ? { model: { ...o.model, ...(o.model.mechanisms ? { mechanisms: { ...o.model.mechanisms } } : {}) } } : {}) };
+  return {
+    ...o,
+    ...(o.model
+      ? { model: { ...o.model, ...(o.model.mechanisms ? { mechanisms: { ...o.model.mechanisms } } : {}) } }
+      : {}),
+  };
 }
 
 const ONE_MORE: Record<keyof WhatIf, Partial<Variant>> = {
@@ -136,7 +165,10 @@ const ONE_MORE: Record<keyof WhatIf, Partial<Variant>> = {
 /** Every variant simulateWhatIfs runs for `req` under its mechanisms, the main run's first, each once. */
 export function whatIfVariants(req: WhatIfRequest): Variant[] {
   const byKey = new Map<string, Variant>();
-  const add = (v: Variant): void => { const k = variantKey(v); if (!byKey.has(k)) byKey.set(k, v); };
+  const add = (v: Variant): void => {
+    const k = variantKey(v);
+    if (!byKey.has(k)) byKey.set(k, v);
+  };
   add(req.variant);
   if (!req.fast) for (const sw of Object.values(ONE_MORE)) add(withSwitches(req.variant, sw));
   if (req.allVariants) for (const v of allVariants()) add(withSwitches(req.variant, v));
@@ -156,45 +188,77 @@ export function flippedMechanisms(req: WhatIfRequest): Mechanism[] {
 export function whatIfJobs(req: WhatIfRequest): WhatIfJob[] {
   const mech = resolveMechanisms(req.mechanisms);
   const jobs: WhatIfJob[] = whatIfVariants(req).map((variant) => ({ variant, mechanisms: { ...mech } }));
-  for (const k of flippedMechanisms(req)) jobs.push({ variant: req.variant, mechanisms: withMechanism(mech, k, !mech[k]) });
+  for (const k of flippedMechanisms(req))
+    jobs.push({ variant: req.variant, mechanisms: withMechanism(mech, k, !mech[k]) });
   const seen = new Set<string>();
-  return jobs.filter((j) => { const key = jobKey(j); if (seen.has(key)) return false; seen.add(key); return true; });
+  return jobs.filter((j) => {
+    const key = jobKey(j);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /** The main run plus its what-if runs (and combinations, and the mechanisms' effects); a run asked
  *  twice runs once, and so does (by default: sharingIdenticalRuns) a run whose engine inputs are
  *  those of a run made already. */
-export function simulateWhatIfs(program: SimProgram, params: MachineParams, req: WhatIfRequest, sim: Simulate = sharingIdenticalRuns()): WhatIfRuns {
+export function simulateWhatIfs(
+  program: SimProgram,
+  params: MachineParams,
+  req: WhatIfRequest,
+  sim: Simulate = sharingIdenticalRuns(),
+): WhatIfRuns {
   const mech: MechanismSet = resolveMechanisms(req.mechanisms);
   const runs = new Map<string, VariantFigures>();
   const once = (j: WhatIfJob): VariantFigures => {
     const k = jobKey(j);
     let f = runs.get(k);
-    if (!f) { f = figuresOf(j.variant, sim(program, params, { iterations: req.iterations, variant: j.variant }, engineOptionsOf(j.mechanisms))); runs.set(k, f); }
+    if (!f) {
+      f = figuresOf(
+        j.variant,
+        sim(program, params, { iterations: req.iterations, variant: j.variant }, engineOptionsOf(j.mechanisms)),
+      );
+      runs.set(k, f);
+    }
     return f;
   };
   const main = sim(program, params, { iterations: req.iterations, variant: req.variant }, engineOptionsOf(mech));
   const mainFigures = figuresOf(req.variant, main);
   runs.set(jobKey({ variant: req.variant, mechanisms: mech }), mainFigures);
-  const run = (sw: Partial<Variant>): VariantFigures => once({ variant: withSwitches(req.variant, sw), mechanisms: mech });
-  const whatIf: WhatIf | null = req.fast ? null : {
-    perfectFrontEnd: run(ONE_MORE.perfectFrontEnd),
-    infinitePorts: run(ONE_MORE.infinitePorts),
-    noDependencies: run(ONE_MORE.noDependencies),
-  };
+  const run = (sw: Partial<Variant>): VariantFigures =>
+    once({ variant: withSwitches(req.variant, sw), mechanisms: mech });
+  const whatIf: WhatIf | null = req.fast
+    ? null
+    : {
+        perfectFrontEnd: run(ONE_MORE.perfectFrontEnd),
+        infinitePorts: run(ONE_MORE.infinitePorts),
+        noDependencies: run(ONE_MORE.noDependencies),
+      };
   const combinations = req.allVariants
-    ? allVariants().map((v) => run({ perfectFrontEnd: v.perfectFrontEnd, infinitePorts: v.infinitePorts, noDependencies: v.noDependencies }))
+    ? allVariants().map((v) =>
+        run({ perfectFrontEnd: v.perfectFrontEnd, infinitePorts: v.infinitePorts, noDependencies: v.noDependencies }),
+      )
     : null;
   const flips = flippedMechanisms(req);
-  const mechanismEffects: MechanismEffect[] | null = flips.length === 0 ? null : flips.map((k) => {
-    const flipped = once({ variant: req.variant, mechanisms: withMechanism(mech, k, !mech[k]) });
-    const on = mech[k];
-    const delta = on ? mainFigures.blockThroughput - flipped.blockThroughput : flipped.blockThroughput - mainFigures.blockThroughput;
-    return { mechanism: k, on, flipped, delta };
-  });
+  const mechanismEffects: MechanismEffect[] | null =
+    flips.length === 0
+      ? null
+      : flips.map((k) => {
+          const flipped = once({ variant: req.variant, mechanisms: withMechanism(mech, k, !mech[k]) });
+          const on = mech[k];
+          const delta = on
+            ? mainFigures.blockThroughput - flipped.blockThroughput
+            : flipped.blockThroughput - mainFigures.blockThroughput;
+          return { mechanism: k, on, flipped, delta };
+        });
   return { main, whatIf, combinations, mechanismEffects };
 }
 
 function figuresOf(variant: Variant, r: SimResult): VariantFigures {
-  return { variant: { ...variant }, cycles: r.stats.cycles, blockThroughput: r.stats.blockThroughput, uopsPerCycle: r.stats.uopsPerCycle };
+  return {
+    variant: { ...variant },
+    cycles: r.stats.cycles,
+    blockThroughput: r.stats.blockThroughput,
+    uopsPerCycle: r.stats.uopsPerCycle,
+  };
 }

@@ -6,7 +6,9 @@ export function snapshotKey(s: Snapshot): string {
   const rs = s.rs.map((e) => `${e.line}.${e.iteration}.${e.loaded}.${e.assigned}.${e.state.kind}`).join(',');
   const ports = s.ports.map((p) => p.uops.map((u) => `${u.line}.${u.iteration}`).join('+')).join('|');
   const d = s.divider.busy ? `${s.divider.cyclesLeft}` : '-';
-  const fe = s.frontEnd.next ? `${s.frontEnd.next.line}.${s.frontEnd.next.iteration}.${s.frontEnd.next.uopsLeft}` : 'end';
+  const fe = s.frontEnd.next
+    ? `${s.frontEnd.next.line}.${s.frontEnd.next.iteration}.${s.frontEnd.next.uopsLeft}`
+    : 'end';
   return `${s.completed}/${s.finished ? 1 : 0}/${rs}/${ports}/${d}/${fe}/${s.frontEnd.loadedThisCycle}`;
 }
 
@@ -47,8 +49,11 @@ export function continueScan(scan: DivergenceScan, chunk: number): Divergence {
 export function describeDivergence(d: Divergence | undefined): string {
   if (!d) return '';
   switch (d.kind) {
-    case 'searching': return `diverge: searching (same up to cycle ${d.upTo})`;
-    case 'at': return `diverge at cycle ${d.cycle}`;
-    case 'never': return `identical for all ${d.cycles} cycles`;
+    case 'searching':
+      return `diverge: searching (same up to cycle ${d.upTo})`;
+    case 'at':
+      return `diverge at cycle ${d.cycle}`;
+    case 'never':
+      return `identical for all ${d.cycles} cycles`;
   }
 }

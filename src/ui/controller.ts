@@ -16,7 +16,17 @@ import { GLOBAL_KEYS, lookup, splitKeys, type KeyContext, type KeyEvent, type Ke
 import { MODEL_ROWS, applyModelRow } from './modelMenu.js';
 import { engineOf, makeLayout, type PaneLayout, type PaneRequest } from './panes.js';
 import { PaneCursor } from './snapshotCache.js';
-import { ISSUE_SEARCH_LIMIT, comparesPanes, explorerReducer, initialState, isFinished, parsePrompt, type Action, type ExplorerState, type Overlay } from './state.js';
+import {
+  ISSUE_SEARCH_LIMIT,
+  comparesPanes,
+  explorerReducer,
+  initialState,
+  isFinished,
+  parsePrompt,
+  type Action,
+  type ExplorerState,
+  type Overlay,
+} from './state.js';
 import { TABS, type ExplorerProps, type QuitHow, type RunTotal, type VariantKey } from './types.js';
 
 export type { KeyEvent } from './keys.js';
@@ -24,11 +34,16 @@ export type { KeyEvent } from './keys.js';
 /** The key context an overlay takes the keys for. */
 export function contextOf(o: Overlay): KeyContext {
   switch (o.kind) {
-    case 'prompt': return 'prompt';
-    case 'arch': return 'arch';
-    case 'model': return 'model';
-    case 'help': return 'help';
-    default: return 'explorer';
+    case 'prompt':
+      return 'prompt';
+    case 'arch':
+      return 'arch';
+    case 'model':
+      return 'model';
+    case 'help':
+      return 'help';
+    default:
+      return 'explorer';
   }
 }
 
@@ -48,7 +63,8 @@ class PaneRuns {
 /** Cycles a slice simulates at most before it looks at the clock. */
 const SLICE_CYCLES = 128;
 
-export interface ControllerOptions extends Pick<ExplorerProps, 'session' | 'iterations' | 'mechanisms' | 'loadArch' | 'saveExport' | 'exportPath'> {
+export interface ControllerOptions
+  extends Pick<ExplorerProps, 'session' | 'iterations' | 'mechanisms' | 'loadArch' | 'saveExport' | 'exportPath'> {
   archs: string[];
   /** the text `x` writes: the state with what only the controller knows (the details) */
   exportText(state: ExplorerState, details: { title: string; detail: LineDetail | null }[]): string;
@@ -70,7 +86,11 @@ export interface ControllerOptions extends Pick<ExplorerProps, 'session' | 'iter
   now?(): number;
 }
 
-interface Job { label: string; cancelled: boolean; onCancel?: () => void }
+interface Job {
+  label: string;
+  cancelled: boolean;
+  onCancel?: () => void;
+}
 
 export class ExplorerController {
   private state: ExplorerState;
@@ -92,13 +112,30 @@ export class ExplorerController {
 
   constructor(private readonly opts: ControllerOptions) {
     this.sliceMs = opts.sliceMs ?? 8;
-    this.defer = opts.defer ?? ((fn) => { setImmediate(fn); });
-    this.afterPaint = opts.afterPaint ?? ((fn) => { setTimeout(fn, 30); });
+    this.defer =
+      opts.defer ??
+      ((fn) => {
+        setImmediate(fn);
+      });
+    this.afterPaint =
+      opts.afterPaint ??
+      ((fn) => {
+        setTimeout(fn, 30);
+      });
     this.now = opts.now ?? (() => performance.now());
     // without a model given: the default model (src/sim/mechanisms.ts)
-    const layout = makeLayout(opts.session, { variants: new Set(), branches: false, iterations: opts.iterations, mechanisms: opts.mechanisms ?? mechanismsOf(DEFAULT_MODEL_NAME) });
+    const layout = makeLayout(opts.session, {
+      variants: new Set(),
+      branches: false,
+      iterations: opts.iterations,
+      mechanisms: opts.mechanisms ?? mechanismsOf(DEFAULT_MODEL_NAME),
+    });
     this.runs = new PaneRuns(layout);
-    this.state = initialState(layout, this.runs.cursors.map((c) => c.at(0)), opts.archs);
+    this.state = initialState(
+      layout,
+      this.runs.cursors.map((c) => c.at(0)),
+      opts.archs,
+    );
     this.ops = this.makeOps();
     this.startBackground();
   }
@@ -109,7 +146,9 @@ export class ExplorerController {
 
   subscribe = (fn: () => void): (() => void) => {
     this.listeners.add(fn);
-    return () => { this.listeners.delete(fn); };
+    return () => {
+      this.listeners.delete(fn);
+    };
   };
 
   dispatch(a: Action): void {
@@ -130,11 +169,15 @@ export class ExplorerController {
     if (!playing || this.disposed) return;
     const interval = Math.max(33, Math.round(1000 / speed));
     const perTick = Math.max(1, Math.round((speed * interval) / 1000));
-    const t = setInterval(() => { if (this.state.playing && !this.busy) this.ops.step(perTick); }, interval);
+    const t = setInterval(() => {
+      if (this.state.playing && !this.busy) this.ops.step(perTick);
+    }, interval);
     this.play.stop = () => clearInterval(t);
   }
 
-  private say(text: string): void { this.dispatch({ type: 'message', text }); }
+  private say(text: string): void {
+    this.dispatch({ type: 'message', text });
+  }
 
   /** Stops every computation (the user quit, or the screen went away). */
   dispose(): void {
@@ -148,7 +191,9 @@ export class ExplorerController {
   // ---- keys -------------------------------------------------------------------------------
 
   /** Slow work runs: keys wait for it (except q, Ctrl-C and Esc). */
-  private get busy(): boolean { return this.job !== null || this.endWanted !== null || this.loading; }
+  private get busy(): boolean {
+    return this.job !== null || this.endWanted !== null || this.loading;
+  }
   private loading = false;
 
   /**
@@ -161,14 +206,27 @@ export class ExplorerController {
     for (const k of splitKeys(ev.input, ev.key)) {
       if (this.disposed) return;
       const global = GLOBAL_KEYS.find((b) => b.match(k.input, k.key));
-      if (global) { global.run(this.ops, this.state, k.input, k.key); continue; }
+      if (global) {
+        global.run(this.ops, this.state, k.input, k.key);
+        continue;
+      }
       if (this.busy) {
-        if (k.input === 'q' && contextOf(this.state.overlay) === 'explorer') { this.quit('quit'); return; }
-        if (k.key.escape && !this.loading) { this.cancelJob(true); this.drain(); continue; }
+        if (k.input === 'q' && contextOf(this.state.overlay) === 'explorer') {
+          this.quit('quit');
+          return;
+        }
+        if (k.key.escape && !this.loading) {
+          this.cancelJob(true);
+          this.drain();
+          continue;
+        }
         this.pending.push(k);
         continue;
       }
-      if (this.pending.length > 0) { this.pending.push(k); continue; }
+      if (this.pending.length > 0) {
+        this.pending.push(k);
+        continue;
+      }
       this.runKey(k);
     }
   }
@@ -209,16 +267,33 @@ export class ExplorerController {
       return r;
     };
     let r: IteratorResult<void, T>;
-    try { r = slice(); } catch (err) { this.fail(err); return; }
-    if (r.done) { done(r.value); return; }
+    try {
+      r = slice();
+    } catch (err) {
+      this.fail(err);
+      return;
+    }
+    if (r.done) {
+      done(r.value);
+      return;
+    }
     const job: Job = { label, cancelled: false, ...(onCancel ? { onCancel } : {}) };
     this.job = job;
     this.dispatch({ type: 'busy', label: `${label} (esc cancels)` });
     const tick = () => {
       if (job.cancelled || this.disposed) return;
       let res: IteratorResult<void, T>;
-      try { res = slice(); } catch (err) { this.finishJob(job); this.fail(err); return; }
-      if (!res.done) { this.defer(tick); return; }
+      try {
+        res = slice();
+      } catch (err) {
+        this.finishJob(job);
+        this.fail(err);
+        return;
+      }
+      if (!res.done) {
+        this.defer(tick);
+        return;
+      }
       this.finishJob(job);
       done(res.value);
       this.drain();
@@ -251,7 +326,12 @@ export class ExplorerController {
   private async runAsync<T>(label: string, work: () => Promise<T>): Promise<T | undefined> {
     this.loading = true;
     this.dispatch({ type: 'busy', label });
-    try { return await work(); } catch (err) { this.fail(err); return undefined; } finally {
+    try {
+      return await work();
+    } catch (err) {
+      this.fail(err);
+      return undefined;
+    } finally {
       this.loading = false;
       if (!this.job) this.dispatch({ type: 'busy', label: null });
     }
@@ -276,14 +356,26 @@ export class ExplorerController {
   }
 
   /** Other panes (variants, branches, model, iterations, architecture) at the displayed cycle. */
-  private rebuild(label: string, patch: Partial<PaneRequest> & { session?: ExplorerState['layout']['session'] }, message?: (s: ExplorerState, wanted: number) => string): void {
+  private rebuild(
+    label: string,
+    patch: Partial<PaneRequest> & { session?: ExplorerState['layout']['session'] },
+    message?: (s: ExplorerState, wanted: number) => string,
+  ): void {
     const l = this.state.layout;
     const layout = makeLayout(patch.session ?? l.session, {
-      variants: patch.variants ?? l.variants, branches: patch.branches ?? l.branches, iterations: patch.iterations ?? l.iterations,
-      mechanisms: patch.mechanisms ?? l.mechanisms, compareModel: patch.compareModel ?? l.compareModel,
+      variants: patch.variants ?? l.variants,
+      branches: patch.branches ?? l.branches,
+      iterations: patch.iterations ?? l.iterations,
+      mechanisms: patch.mechanisms ?? l.mechanisms,
+      compareModel: patch.compareModel ?? l.compareModel,
     });
     let runs: PaneRuns;
-    try { runs = new PaneRuns(layout); } catch (err) { this.fail(err); return; }
+    try {
+      runs = new PaneRuns(layout);
+    } catch (err) {
+      this.fail(err);
+      return;
+    }
     const wanted = this.state.cycle;
     this.runJob(label, this.seekWork(runs, wanted), (snaps) => {
       this.stopBackground();
@@ -308,23 +400,40 @@ export class ExplorerController {
     const { layout } = runs;
     const offload = layout.session.offload;
     let cancelled = false;
-    this.background.push(() => { cancelled = true; });
+    this.background.push(() => {
+      cancelled = true;
+    });
     if (offload) {
       layout.panes.forEach((p, i) => {
         const job = offload.wholeRun(p.spec, layout.iterations);
-        job.promise.then((t) => { if (!cancelled) this.setTotal(runs, i, t); }, () => { /* cancelled */ });
+        job.promise.then(
+          (t) => {
+            if (!cancelled) this.setTotal(runs, i, t);
+          },
+          () => {
+            /* cancelled */
+          },
+        );
         this.background.push(() => job.cancel());
       });
     } else {
-      const t = setTimeout(() => { runs.cursors.forEach((c, i) => { if (!cancelled) this.setTotal(runs, i, wholeRunOf(c.engine)); }); }, 0);
+      const t = setTimeout(() => {
+        runs.cursors.forEach((c, i) => {
+          if (!cancelled) this.setTotal(runs, i, wholeRunOf(c.engine));
+        });
+      }, 0);
       this.background.push(() => clearTimeout(t));
     }
     if (!comparesPanes(layout)) return;
-    const [a, b] = layout.panes as [typeof layout.panes[0], typeof layout.panes[0]];
-    const report = (d: Divergence) => { if (!cancelled) this.dispatch({ type: 'divergence', layout, divergence: d }); };
+    const [a, b] = layout.panes as [(typeof layout.panes)[0], (typeof layout.panes)[0]];
+    const report = (d: Divergence) => {
+      if (!cancelled) this.dispatch({ type: 'divergence', layout, divergence: d });
+    };
     if (offload) {
       const job = offload.divergence(a.spec, b.spec, layout.iterations);
-      job.promise.then(report, () => { /* cancelled or failed: stays 'searching' */ });
+      job.promise.then(report, () => {
+        /* cancelled or failed: stays 'searching' */
+      });
       this.background.push(() => job.cancel());
       return;
     }
@@ -337,7 +446,8 @@ export class ExplorerController {
       if (r.kind !== 'searching' || ++slices % 16 === 0) report(r);
       if (r.kind === 'searching') setTimeout(tick, 0);
     };
-    if (scan.result.kind === 'searching') setTimeout(tick, 0); else report(scan.result);
+    if (scan.result.kind === 'searching') setTimeout(tick, 0);
+    else report(scan.result);
   }
 
   /** A pane's whole run (the worker's): its engine takes it over (G, the length, far seeks). */
@@ -365,7 +475,10 @@ export class ExplorerController {
     const line = s.layout.session.lines[s.selected]?.line;
     return s.layout.panes.map((pane, i) => ({
       title: pane.title,
-      detail: line !== undefined && pane.lines.includes(line) ? this.runs.cursors[i]!.detailAt(s.snaps[i]!.cycle, line) : null,
+      detail:
+        line !== undefined && pane.lines.includes(line)
+          ? this.runs.cursors[i]!.detailAt(s.snaps[i]!.cycle, line)
+          : null,
     }));
   }
 
@@ -379,15 +492,18 @@ export class ExplorerController {
     const idx = s.layout.panes.findIndex((p) => p.lines.includes(line));
     if (idx < 0) return { cycle: s.cycle, message: `line ${line} is not on this path` };
     const cur = this.runs.cursors[idx]!;
-    const on = (snap: Snapshot) => new Set(snap.ports.flatMap((p) => p.uops.filter((u) => u.line === line).map((u) => u.iteration)));
+    const on = (snap: Snapshot) =>
+      new Set(snap.ports.flatMap((p) => p.uops.filter((u) => u.line === line).map((u) => u.iteration)));
     let snap = cur.at(s.cycle);
     let before = on(snap);
     for (let n = 0; ; n++) {
       if (snap.finished) return { cycle: snap.cycle, message: `line ${line} does not issue again` };
-      if (n === ISSUE_SEARCH_LIMIT) return { cycle: snap.cycle, message: `line ${line} did not issue within ${n} cycles (n again to go on)` };
+      if (n === ISSUE_SEARCH_LIMIT)
+        return { cycle: snap.cycle, message: `line ${line} did not issue within ${n} cycles (n again to go on)` };
       snap = cur.at(snap.cycle + 1);
       const now = on(snap);
-      if ([...now].some((it) => !before.has(it))) return { cycle: snap.cycle, message: `line ${line} issues at cycle ${snap.cycle}` };
+      if ([...now].some((it) => !before.has(it)))
+        return { cycle: snap.cycle, message: `line ${line} issues at cycle ${snap.cycle}` };
       before = now;
       if (n % 64 === 63) yield;
     }
@@ -401,7 +517,10 @@ export class ExplorerController {
     return {
       step: (by) => {
         const s = get();
-        if (by > 0 && isFinished(s)) { if (s.playing) dispatch({ type: 'play' }); return; }
+        if (by > 0 && isFinished(s)) {
+          if (s.playing) dispatch({ type: 'play' });
+          return;
+        }
         this.seek(s.cycle + by);
       },
       home: () => this.seek(0),
@@ -409,14 +528,19 @@ export class ExplorerController {
         const s = get();
         dispatch({ type: 'overlay', overlay: s.overlay.kind === 'detail' ? s.overlay : { kind: 'none' } });
         if (s.playing) dispatch({ type: 'play' });
-        if (s.totals.every((t) => t !== null)) { this.seekEnd(); return; }
+        if (s.totals.every((t) => t !== null)) {
+          this.seekEnd();
+          return;
+        }
         if (s.layout.session.offload) {
           // the worker is running the panes to their end: wait for it rather than run them again here
           this.endWanted = { label: 'running to the end…', cancelled: false };
           dispatch({ type: 'busy', label: 'running to the end… (esc cancels)' });
           return;
         }
-        this.runs.cursors.forEach((c, i) => { this.setTotal(this.runs, i, wholeRunOf(c.engine)); });
+        this.runs.cursors.forEach((c, i) => {
+          this.setTotal(this.runs, i, wholeRunOf(c.engine));
+        });
         this.seekEnd();
       },
       nextIssue: () => {
@@ -432,32 +556,49 @@ export class ExplorerController {
       select: (by) => dispatch({ type: 'select', by }),
       toggleVariant: (k: VariantKey) => {
         const next = new Set(get().layout.variants);
-        if (next.has(k)) next.delete(k); else next.add(k);
+        if (next.has(k)) next.delete(k);
+        else next.add(k);
         this.rebuild('computing the variant…', { variants: next });
       },
       toggleBranches: () => {
         const s = get();
         const session = s.layout.session;
-        if (!session.branches) { this.say(session.noBranches ?? 'no conditional jump in this region: nothing to compare'); return; }
+        if (!session.branches) {
+          this.say(session.noBranches ?? 'no conditional jump in this region: nothing to compare');
+          return;
+        }
         const line = session.branches.branchLine;
         const on = s.layout.branches;
-        this.rebuild('computing both sides…', { branches: !on }, () => (on ? 'branch comparison off' : `branch comparison: the two sides of the jump at line ${line}`));
+        this.rebuild('computing both sides…', { branches: !on }, () =>
+          on ? 'branch comparison off' : `branch comparison: the two sides of the jump at line ${line}`,
+        );
       },
       openPrompt: (what) => {
         const s = get();
-        const text = what === 'goto' ? String(s.cycle) : what === 'iterations' ? String(s.layout.iterations) : this.opts.exportPath?.() ?? '';
+        const text =
+          what === 'goto'
+            ? String(s.cycle)
+            : what === 'iterations'
+              ? String(s.layout.iterations)
+              : (this.opts.exportPath?.() ?? '');
         dispatch({ type: 'prompt-open', what, text });
       },
       openArch: () => {
         const s = get();
-        dispatch({ type: 'overlay', overlay: { kind: 'arch', index: Math.max(0, s.archs.indexOf(s.layout.session.arch)) } });
+        dispatch({
+          type: 'overlay',
+          overlay: { kind: 'arch', index: Math.max(0, s.archs.indexOf(s.layout.session.arch)) },
+        });
       },
       toggleOverlay: (kind) => {
         const o = get().overlay;
         if (kind === 'help') {
           // ? pages through the help, and closes it after the last page
           const next = o.kind === 'help' ? o.page + 1 : 0;
-          dispatch({ type: 'overlay', overlay: next < this.viewport.helpPages ? { kind: 'help', page: next } : { kind: 'none' } });
+          dispatch({
+            type: 'overlay',
+            overlay: next < this.viewport.helpPages ? { kind: 'help', page: next } : { kind: 'none' },
+          });
           return;
         }
         dispatch({ type: 'overlay', overlay: o.kind === kind ? { kind: 'none' } : { kind } });
@@ -478,14 +619,23 @@ export class ExplorerController {
         if (o.kind !== 'prompt') return;
         dispatch({ type: 'overlay', overlay: { kind: 'none' } });
         const v = parsePrompt(o.what, o.text);
-        if ('error' in v) { this.say(v.error); return; }
+        if ('error' in v) {
+          this.say(v.error);
+          return;
+        }
         if (o.what === 'goto') {
           const wanted = v.value as number;
-          this.seek(wanted, () => { if (this.state.cycle < wanted) this.say(`the run ends at cycle ${this.state.cycle}: shown there (asked for ${wanted})`); });
-        }
-        else if (o.what === 'iterations') {
+          this.seek(wanted, () => {
+            if (this.state.cycle < wanted)
+              this.say(`the run ends at cycle ${this.state.cycle}: shown there (asked for ${wanted})`);
+          });
+        } else if (o.what === 'iterations') {
           const n = v.value as number;
-          this.rebuild(`simulating ${n} iterations…`, { iterations: n }, (s) => `${n} iteration${n === 1 ? '' : 's'}, cycle ${s.cycle}`);
+          this.rebuild(
+            `simulating ${n} iterations…`,
+            { iterations: n },
+            (s) => `${n} iteration${n === 1 ? '' : 's'}, cycle ${s.cycle}`,
+          );
         } else void this.exportTo(v.value as string);
       },
       archMove: (by) => dispatch({ type: 'arch-move', by }),
@@ -532,15 +682,22 @@ export class ExplorerController {
   private async switchArch(arch: string): Promise<void> {
     if (arch === this.state.layout.session.arch) return;
     const session = await this.runAsync(`loading ${arch}…`, async () => {
-      try { return await this.opts.loadArch(arch); } catch (err) {
+      try {
+        return await this.opts.loadArch(arch);
+      } catch (err) {
         this.say(`could not switch to ${arch}: ${err instanceof Error ? err.message : String(err)}`);
         return undefined;
       }
     });
     if (session && !this.disposed) {
-      this.rebuild(`simulating ${session.arch}…`, { session, branches: this.state.layout.branches && session.branches !== null },
-        (v, wanted) => (v.cycle === wanted ? `${session.arch} (${session.archName}), still at cycle ${v.cycle}`
-          : `${session.arch} (${session.archName}): run ends at cycle ${v.cycle} (was at ${wanted})`));
+      this.rebuild(
+        `simulating ${session.arch}…`,
+        { session, branches: this.state.layout.branches && session.branches !== null },
+        (v, wanted) =>
+          v.cycle === wanted
+            ? `${session.arch} (${session.archName}), still at cycle ${v.cycle}`
+            : `${session.arch} (${session.archName}): run ends at cycle ${v.cycle} (was at ${wanted})`,
+      );
     }
     this.drain();
   }

@@ -21,15 +21,25 @@ function snapshotLines(s: Snapshot, ls: { line: number; asm: string }[], paneLin
   const states = lineStates(s, paneLines);
   const asm = new Map(ls.map((l) => [l.line, l.asm]));
   for (const st of states) {
-    out.push(`  ${String(st.line).padStart(3)}  ${(asm.get(st.line) ?? '').padEnd(36).slice(0, 36)} W${st.waiting} R${st.ready} E${st.executing} D${st.done} N${st.notLoaded}`);
+    out.push(
+      `  ${String(st.line).padStart(3)}  ${(asm.get(st.line) ?? '').padEnd(36).slice(0, 36)} W${st.waiting} R${st.ready} E${st.executing} D${st.done} N${st.notLoaded}`,
+    );
   }
   out.push(`reservation station: ${s.rsUsed}/${s.rsCapacity} µops, ${s.rs.length} entries`);
-  for (const e of s.rs) out.push(`  ${inst(e).padEnd(10)} ${String(e.uops).padStart(2)} µops  ${stateWord(e.state).padEnd(9)} ${reason(e)}`);
+  for (const e of s.rs)
+    out.push(
+      `  ${inst(e).padEnd(10)} ${String(e.uops).padStart(2)} µops  ${stateWord(e.state).padEnd(9)} ${reason(e)}`,
+    );
   out.push('ports (µop this cycle, µops so far):');
-  for (const p of s.ports) out.push(`  p${p.port}: ${p.uops.length ? p.uops.map(inst).join(' ') : '-'}  (${p.cumulative})`);
-  out.push(`divider: ${s.divider.busy ? `busy, ${s.divider.cyclesLeft} cycles left${s.divider.owner ? `, held by ${inst(s.divider.owner)}` : ''}` : 'free'}`);
+  for (const p of s.ports)
+    out.push(`  p${p.port}: ${p.uops.length ? p.uops.map(inst).join(' ') : '-'}  (${p.cumulative})`);
+  out.push(
+    `divider: ${s.divider.busy ? `busy, ${s.divider.cyclesLeft} cycles left${s.divider.owner ? `, held by ${inst(s.divider.owner)}` : ''}` : 'free'}`,
+  );
   out.push(`ready: ${s.ready.length ? s.ready.map(inst).join(' ') : 'none'}`);
-  out.push(`front end: ${s.frontEnd.next ? `next ${inst(s.frontEnd.next)} (${s.frontEnd.next.uopsLeft} µops left)` : 'all loaded'}, ${s.frontEnd.loadedThisCycle} µops loaded this cycle`);
+  out.push(
+    `front end: ${s.frontEnd.next ? `next ${inst(s.frontEnd.next)} (${s.frontEnd.next.uopsLeft} µops left)` : 'all loaded'}, ${s.frontEnd.loadedThisCycle} µops loaded this cycle`,
+  );
   return out;
 }
 
@@ -52,10 +62,17 @@ export function exportText(state: ExplorerState, extras: ExportExtras): string {
   out.push(`architecture: ${s.arch} (${s.archName}), ports ${s.ports.map((p) => `p${p}`).join(' ')}`);
   if (s.figures) out.push(`figures: ${s.figures}`);
   const missing = s.lines.filter((l) => l.origin === 'none');
-  if (missing.length) out.push(`INCOMPLETE: ${missing.length} line${missing.length === 1 ? '' : 's'} without figures (${missing.map((l) => `line ${l.line}: ${l.figures ?? 'no source'}`).join('; ')}); every throughput leaves them out`);
+  if (missing.length)
+    out.push(
+      `INCOMPLETE: ${missing.length} line${missing.length === 1 ? '' : 's'} without figures (${missing.map((l) => `line ${l.line}: ${l.figures ?? 'no source'}`).join('; ')}); every throughput leaves them out`,
+    );
   out.push(`iterations: ${L.iterations}`);
-  out.push(`model: ${mechanismLabel(L.mechanisms)} (${MECHANISM_INFO.map((m) => `${m.flag} ${L.mechanisms[m.id] ? 'on' : 'off'}`).join(', ')})`);
-  out.push(`model comparison: ${L.compareModel && !L.branches ? `on (beside ${mechanismLabel(otherModel(L.mechanisms))})` : 'off'}`);
+  out.push(
+    `model: ${mechanismLabel(L.mechanisms)} (${MECHANISM_INFO.map((m) => `${m.flag} ${L.mechanisms[m.id] ? 'on' : 'off'}`).join(', ')})`,
+  );
+  out.push(
+    `model comparison: ${L.compareModel && !L.branches ? `on (beside ${mechanismLabel(otherModel(L.mechanisms))})` : 'off'}`,
+  );
   out.push(`variants: ${variantLabel(L.variants)}`);
   out.push(`branch comparison: ${L.branches && s.branches ? `on (jump at line ${s.branches.branchLine})` : 'off'}`);
   for (const n of s.notes ?? []) out.push(`note: ${n}`);
@@ -70,21 +87,31 @@ export function exportText(state: ExplorerState, extras: ExportExtras): string {
     if (simulatesNothing(snap.stats)) {
       // nothing simulated: the cycles say nothing about the code, so no throughput
       out.push('no throughput: no line of this pane has data, nothing was simulated');
-      if (total !== null && total !== undefined) out.push(`whole run: ${total.cycles} cycles (of placeholders, no throughput)`);
+      if (total !== null && total !== undefined)
+        out.push(`whole run: ${total.cycles} cycles (of placeholders, no throughput)`);
     } else {
-      out.push(snap.stats.iterationsCompleted > 0
-        ? `block throughput over the ${iterationsDone(snap.stats.iterationsCompleted)} iterations done by cycle ${snap.cycle}: ${num(snap.stats.blockThroughput)} cycles/iteration, ${num(snap.stats.uopsPerCycle)} µops/cycle`
-        : `block throughput: – (no instruction completed by cycle ${snap.cycle}), ${num(snap.stats.uopsPerCycle)} µops/cycle`);
-      if (total !== null && total !== undefined) out.push(`whole run: ${total.cycles} cycles, ${num(total.blockThroughput)} cycles/iteration`);
+      out.push(
+        snap.stats.iterationsCompleted > 0
+          ? `block throughput over the ${iterationsDone(snap.stats.iterationsCompleted)} iterations done by cycle ${snap.cycle}: ${num(snap.stats.blockThroughput)} cycles/iteration, ${num(snap.stats.uopsPerCycle)} µops/cycle`
+          : `block throughput: – (no instruction completed by cycle ${snap.cycle}), ${num(snap.stats.uopsPerCycle)} µops/cycle`,
+      );
+      if (total !== null && total !== undefined)
+        out.push(`whole run: ${total.cycles} cycles, ${num(total.blockThroughput)} cycles/iteration`);
     }
     out.push('');
     out.push('-- Snapshot');
     for (const l of snapshotLines(snap, s.lines, pane.lines)) out.push(l);
     out.push('');
     out.push(`-- Sources of the figures (${originLegend(s.lines.flatMap((l) => (l.origin ? [l.origin] : [])))})`);
-    for (const l of s.lines) if (pane.lines.includes(l.line)) out.push(`  ${String(l.line).padStart(3)}  ${l.origin ? ORIGIN_LETTER[l.origin] : ' '} ${l.asm.padEnd(36).slice(0, 36)} ${l.figures ?? ''}`.trimEnd());
+    for (const l of s.lines)
+      if (pane.lines.includes(l.line))
+        out.push(
+          `  ${String(l.line).padStart(3)}  ${l.origin ? ORIGIN_LETTER[l.origin] : ' '} ${l.asm.padEnd(36).slice(0, 36)} ${l.figures ?? ''}`.trimEnd(),
+        );
     out.push('');
-    out.push(`-- Per-line statistics (per iteration done: ${iterationsDone(snap.stats.iterationsCompleted)} of ${L.iterations} by this cycle)`);
+    out.push(
+      `-- Per-line statistics (per iteration done: ${iterationsDone(snap.stats.iterationsCompleted)} of ${L.iterations} by this cycle)`,
+    );
     // the report's table (src/report/text.ts): at the last cycle it is `uopscope report`'s
     // each line's source letter, as the report prints it, when the session knows every line's
     const origins = s.lines.every((l) => l.origin !== undefined) ? s.lines.map((l) => l.origin!) : undefined;

@@ -39,20 +39,33 @@ export type StateWord = 'loading' | 'waiting' | 'ready' | 'executing' | 'done';
 /** The word for an RS entry's state: waiting on a dependency, ready (waits for a port), … */
 export function stateWord(s: EntryState): StateWord {
   switch (s.kind) {
-    case 'loading': return 'loading';
-    case 'waiting-dep': return 'waiting';
-    case 'waiting-port': return 'ready';
-    case 'executing': return 'executing';
-    case 'done': return 'done';
+    case 'loading':
+      return 'loading';
+    case 'waiting-dep':
+      return 'waiting';
+    case 'waiting-port':
+      return 'ready';
+    case 'executing':
+      return 'executing';
+    case 'done':
+      return 'done';
   }
 }
 
 export const STATE_SYMBOL: Record<StateWord, string> = {
-  loading: '+', waiting: '…', ready: '○', executing: '▶', done: '✓',
+  loading: '+',
+  waiting: '…',
+  ready: '○',
+  executing: '▶',
+  done: '✓',
 };
 
 export const STATE_COLOR: Record<StateWord, string> = {
-  loading: 'blue', waiting: 'yellow', ready: 'cyan', executing: 'green', done: 'gray',
+  loading: 'blue',
+  waiting: 'yellow',
+  ready: 'cyan',
+  executing: 'green',
+  done: 'gray',
 };
 
 /** Why an entry is where it is, in words (thesis §2.3–2.5). */
@@ -89,13 +102,19 @@ export function wrapWords(s: string, w: number): string[] {
   let cur = '';
   for (let word of s.split(' ')) {
     while (word.length > w) {
-      if (cur) { rows.push(cur); cur = ''; }
+      if (cur) {
+        rows.push(cur);
+        cur = '';
+      }
       rows.push(word.slice(0, w));
       word = word.slice(w);
     }
     if (!cur) cur = word;
     else if (cur.length + 1 + word.length <= w) cur += ` ${word}`;
-    else { rows.push(cur); cur = word; }
+    else {
+      rows.push(cur);
+      cur = word;
+    }
   }
   if (cur || rows.length === 0) rows.push(cur);
   return rows;
@@ -112,13 +131,20 @@ export function fitMessage(msg: string, w: number, lines = 2): string {
   if (rows.length <= lines) return rows.join('\n');
   const words = s.split(' ');
   let longest = -1;
-  words.forEach((x, i) => { if (x.includes('/') && (longest < 0 || x.length > words[longest]!.length)) longest = i; });
+  words.forEach((x, i) => {
+    if (x.includes('/') && (longest < 0 || x.length > words[longest]!.length)) longest = i;
+  });
   for (let over = 1; ; over += 2) {
     let t = s;
     if (longest >= 0) {
       const word = words[longest]!;
       const keep = Math.max(9, word.length - over - 1);
-      if (keep < word.length) t = [...words.slice(0, longest), `${word.slice(0, Math.ceil(keep / 2))}…${word.slice(word.length - Math.floor(keep / 2))}`, ...words.slice(longest + 1)].join(' ');
+      if (keep < word.length)
+        t = [
+          ...words.slice(0, longest),
+          `${word.slice(0, Math.ceil(keep / 2))}…${word.slice(word.length - Math.floor(keep / 2))}`,
+          ...words.slice(longest + 1),
+        ].join(' ');
     }
     rows = wrapWords(t, w);
     if (rows.length <= lines) return rows.join('\n');
@@ -175,7 +201,8 @@ export function fitList(prefix: string, items: string[], w: number, none = 'none
     const rest = items.length - i - 1;
     const more = rest > 0 ? ` +${rest}` : '';
     const next = `${out}${i ? ' ' : ''}${items[i]}`;
-    if (next.length + more.length > w) return i === 0 ? `${prefix}${items.length} instances` : `${out} +${items.length - i}`;
+    if (next.length + more.length > w)
+      return i === 0 ? `${prefix}${items.length} instances` : `${out} +${items.length - i}`;
     out = next;
   }
   return out;

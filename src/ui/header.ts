@@ -36,7 +36,9 @@ export function throughputSoFar(s: Snapshot): string {
   if (simulatesNothing(s.stats)) return 'no throughput: no line has data, nothing simulated';
   const n = completedIterations(s);
   if (!(n > 0)) return 'c/iter – (no iteration complete yet)';
-  return s.finished ? `${num(rateSoFar(s))} c/iter over all ${n} iterations` : `${num(rateSoFar(s))} c/iter over ${n} complete iter.`;
+  return s.finished
+    ? `${num(rateSoFar(s))} c/iter over all ${n} iterations`
+    : `${num(rateSoFar(s))} c/iter over ${n} complete iter.`;
 }
 
 export interface HeaderLines {
@@ -55,26 +57,34 @@ function fitFirst(candidates: string[], width: number): string {
 export function headerLines(state: ExplorerState, width: number): HeaderLines {
   const { layout } = state;
   const session = layout.session;
-  const file = session.file.split(/[\\/]/).pop() ?? session.file;   // the name; the export has the path
+  const file = session.file.split(/[\\/]/).pop() ?? session.file; // the name; the export has the path
   const variants = layout.branches ? `jump at line ${session.branches?.branchLine}` : variantLabel(layout.variants);
   const model = mechanismLabel(layout.mechanisms);
   const tail = ` · ${layout.iterations} iter · ${model} · ${layout.branches ? 'branches' : 'variant'}: ${variants}`;
-  const what = fitFirst([
-    `${file} · ${session.region} · ${session.arch} (${session.archName})${tail}`,
-    `${file} · ${session.region} · ${session.arch}${tail}`,
-    `${file} · ${session.arch}${tail}`,
-    `${session.arch}${tail}`,
-  ], width);
+  const what = fitFirst(
+    [
+      `${file} · ${session.region} · ${session.arch} (${session.archName})${tail}`,
+      `${file} · ${session.region} · ${session.arch}${tail}`,
+      `${file} · ${session.arch}${tail}`,
+      `${session.arch}${tail}`,
+    ],
+    width,
+  );
   const totals = state.totals;
   const total = totals.every((t) => t !== null) ? String(Math.max(...totals.map((t) => t!.cycles))) : '…';
   const finished = isFinished(state);
-  const status = state.busy ?? (finished ? 'finished' : state.playing ? `playing ${state.speed}/s` : `paused (${state.speed}/s)`);
+  const status =
+    state.busy ?? (finished ? 'finished' : state.playing ? `playing ${state.speed}/s` : `paused (${state.speed}/s)`);
   const missing = session.lines.filter((l) => l.origin === 'none').length;
   const warn = missing ? `INCOMPLETE: ${missing} line${missing === 1 ? '' : 's'} without figures (?) · ` : '';
   // split panes: the rate is the left pane's, and says so
   const whose = layout.panes.length > 1 ? `${layout.panes[0]!.title.replace(/ \(.*\)$/, '')}: ` : '';
   const rate = whose + throughputSoFar(state.snaps[0]!);
   // busy: said before the rest, so that it is never cut off
-  const where = warn + (state.busy ? `cycle ${state.cycle} of ${total} · ${state.busy} · ${rate}` : `cycle ${state.cycle} of ${total} · ${rate} · ${status}`);
+  const where =
+    warn +
+    (state.busy
+      ? `cycle ${state.cycle} of ${total} · ${state.busy} · ${rate}`
+      : `cycle ${state.cycle} of ${total} · ${rate} · ${status}`);
   return { what, where, warn: warn !== '' };
 }

@@ -11,8 +11,16 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-interface Caches { widths: Map<string, number>; blockWidths: Map<string, number>; styledChars: Map<string, unknown> }
-export interface OutputLike { caches: Caches; write(...args: unknown[]): void; get(): { output: string } }
+interface Caches {
+  widths: Map<string, number>;
+  blockWidths: Map<string, number>;
+  styledChars: Map<string, unknown>;
+}
+export interface OutputLike {
+  caches: Caches;
+  write(...args: unknown[]): void;
+  get(): { output: string };
+}
 export type OutputClass = { new (opts: { width: number; height: number }): OutputLike; prototype: OutputLike };
 
 const LIMIT = 20_000;
@@ -42,7 +50,11 @@ export async function shareInkOutputCache(): Promise<boolean> {
     if (this.caches !== shared) {
       if (!shared || !(shared.styledChars instanceof Map)) shared = this.caches;
       else {
-        if (shared.styledChars.size > LIMIT) { shared.styledChars.clear(); shared.widths.clear(); shared.blockWidths.clear(); }
+        if (shared.styledChars.size > LIMIT) {
+          shared.styledChars.clear();
+          shared.widths.clear();
+          shared.blockWidths.clear();
+        }
         this.caches = shared;
       }
     }

@@ -8,7 +8,10 @@ import { TABS, type VariantKey } from './types.js';
 import type { ExplorerState } from './state.js';
 
 /** One key as the terminal reported it. */
-export interface KeyEvent { input: string; key: Key }
+export interface KeyEvent {
+  input: string;
+  key: Key;
+}
 
 /** What the bindings can ask for (implemented by the controller). */
 export interface KeyOps {
@@ -62,107 +65,352 @@ export interface Binding {
   run(ops: KeyOps, state: ExplorerState, input: string, key: Key): void;
 }
 
-const is = (...chars: string[]) => (input: string) => chars.includes(input);
+const is =
+  (...chars: string[]) =>
+  (input: string) =>
+    chars.includes(input);
 
 export const EXPLORER_KEYS: Binding[] = [
-  { keys: '→ / l, ← / h', hint: '←/→ h/l', short: '←→', what: 'step', help: 'step one cycle forward / back', priority: 0,
-    match: (i, k) => k.rightArrow || k.leftArrow || i === 'l' || i === 'h', run: (o, _s, i, k) => o.step(k.rightArrow || i === 'l' ? 1 : -1) },
-  { keys: '] / [, } / {', hint: '[ ] { }', short: '[]', what: '±10', help: '10 / 100 cycles forward / back', priority: 9,
-    match: is(']', '[', '}', '{'), run: (o, _s, i) => o.step(({ ']': 10, '[': -10, '}': 100, '{': -100 } as Record<string, number>)[i]!) },
-  { keys: 'g', short: 'g', what: 'go to', help: 'go to a cycle (type it, enter)', priority: 10,
-    match: is('g'), run: (o) => o.openPrompt('goto') },
-  { keys: 'space, + / -', hint: 'space', short: '␣', what: 'play', help: 'play / pause; faster / slower', priority: 7,
-    match: (i) => i === ' ' || i === '+' || i === '=' || i === '-', run: (o, _s, i) => (i === ' ' ? o.togglePlay() : o.speed(i === '-' ? -1 : 1)) },
-  { keys: 'G / End, Home', hint: 'G', short: 'G', what: 'end', help: 'run to the end, back to cycle 0', priority: 11,
-    match: (i, k) => i === 'G' || k.end || k.home, run: (o, _s, _i, k) => (k.home ? o.home() : o.runToEnd()) },
-  { keys: 'n', short: 'n', what: 'next issue', help: 'run until the selected line next issues', priority: 13,
-    match: is('n'), run: (o) => o.nextIssue() },
-  { keys: '↑↓ k j PgUp/Dn', hint: '↑/↓', short: '↑↓', what: 'line', help: 'select a line (PgUp / PgDn: 10 lines)', priority: 8,
+  {
+    keys: '→ / l, ← / h',
+    hint: '←/→ h/l',
+    short: '←→',
+    what: 'step',
+    help: 'step one cycle forward / back',
+    priority: 0,
+    match: (i, k) => k.rightArrow || k.leftArrow || i === 'l' || i === 'h',
+    run: (o, _s, i, k) => o.step(k.rightArrow || i === 'l' ? 1 : -1),
+  },
+  {
+    keys: '] / [, } / {',
+    hint: '[ ] { }',
+    short: '[]',
+    what: '±10',
+    help: '10 / 100 cycles forward / back',
+    priority: 9,
+    match: is(']', '[', '}', '{'),
+    run: (o, _s, i) => o.step(({ ']': 10, '[': -10, '}': 100, '{': -100 } as Record<string, number>)[i]!),
+  },
+  {
+    keys: 'g',
+    short: 'g',
+    what: 'go to',
+    help: 'go to a cycle (type it, enter)',
+    priority: 10,
+    match: is('g'),
+    run: (o) => o.openPrompt('goto'),
+  },
+  {
+    keys: 'space, + / -',
+    hint: 'space',
+    short: '␣',
+    what: 'play',
+    help: 'play / pause; faster / slower',
+    priority: 7,
+    match: (i) => i === ' ' || i === '+' || i === '=' || i === '-',
+    run: (o, _s, i) => (i === ' ' ? o.togglePlay() : o.speed(i === '-' ? -1 : 1)),
+  },
+  {
+    keys: 'G / End, Home',
+    hint: 'G',
+    short: 'G',
+    what: 'end',
+    help: 'run to the end, back to cycle 0',
+    priority: 11,
+    match: (i, k) => i === 'G' || k.end || k.home,
+    run: (o, _s, _i, k) => (k.home ? o.home() : o.runToEnd()),
+  },
+  {
+    keys: 'n',
+    short: 'n',
+    what: 'next issue',
+    help: 'run until the selected line next issues',
+    priority: 13,
+    match: is('n'),
+    run: (o) => o.nextIssue(),
+  },
+  {
+    keys: '↑↓ k j PgUp/Dn',
+    hint: '↑/↓',
+    short: '↑↓',
+    what: 'line',
+    help: 'select a line (PgUp / PgDn: 10 lines)',
+    priority: 8,
     match: (i, k) => k.upArrow || k.downArrow || k.pageUp || k.pageDown || i === 'k' || i === 'j',
-    run: (o, _s, i, k) => o.select(k.pageUp ? -10 : k.pageDown ? 10 : k.upArrow || i === 'k' ? -1 : 1) },
-  { keys: 'enter', short: '⏎', what: 'detail', help: 'detail of the selected line at this cycle (thesis §2.6)', priority: 12,
-    match: (_i, k) => k.return, run: (o) => o.toggleOverlay('detail') },
-  { keys: 'f  p  d', hint: 'f p d', short: 'fpd', what: 'variants', help: 'variant: perfect front end, infinite ports, no dependencies', priority: 2,
-    match: is('f', 'p', 'd'), run: (o, _s, i) => o.toggleVariant(i === 'f' ? 'perfectFrontEnd' : i === 'p' ? 'infinitePorts' : 'noDependencies') },
-  { keys: 'b', short: 'b', what: 'branches', help: 'compare the two sides of the first branch inside the loop', priority: 3,
-    match: is('b'), run: (o) => o.toggleBranches() },
-  { keys: 'a', short: 'a', what: 'arch', help: 'switch architecture (keeps the cycle)', priority: 4,
-    match: is('a'), run: (o) => o.openArch() },
-  { keys: 's', short: 's', what: 'switches', help: 'the model\'s switches: toggle each mechanism, SUACA / refined, compare with the other model', priority: 15,
-    match: is('s'), run: (o) => o.openModel() },
-  { keys: 'i', short: 'i', what: 'iters', help: 'change the number of iterations', priority: 14,
-    match: is('i'), run: (o) => o.openPrompt('iterations') },
-  { keys: 'M', short: 'M', what: 'measure', help: 'measure the region on this machine (in the background): cycles/iteration beside the model in the header', priority: 15,
-    match: is('M'), run: (o) => o.measure() },
-  { keys: 'x', short: 'x', what: 'export', help: 'export the session as a text report (asks for the path)', priority: 5,
-    match: is('x'), run: (o) => o.openPrompt('export') },
-  { keys: 'tab / 1-4', hint: 'tab', short: 'tab', what: 'pane', help: 'switch pane (small terminals)', priority: 6,
+    run: (o, _s, i, k) => o.select(k.pageUp ? -10 : k.pageDown ? 10 : k.upArrow || i === 'k' ? -1 : 1),
+  },
+  {
+    keys: 'enter',
+    short: '⏎',
+    what: 'detail',
+    help: 'detail of the selected line at this cycle (thesis §2.6)',
+    priority: 12,
+    match: (_i, k) => k.return,
+    run: (o) => o.toggleOverlay('detail'),
+  },
+  {
+    keys: 'f  p  d',
+    hint: 'f p d',
+    short: 'fpd',
+    what: 'variants',
+    help: 'variant: perfect front end, infinite ports, no dependencies',
+    priority: 2,
+    match: is('f', 'p', 'd'),
+    run: (o, _s, i) => o.toggleVariant(i === 'f' ? 'perfectFrontEnd' : i === 'p' ? 'infinitePorts' : 'noDependencies'),
+  },
+  {
+    keys: 'b',
+    short: 'b',
+    what: 'branches',
+    help: 'compare the two sides of the first branch inside the loop',
+    priority: 3,
+    match: is('b'),
+    run: (o) => o.toggleBranches(),
+  },
+  {
+    keys: 'a',
+    short: 'a',
+    what: 'arch',
+    help: 'switch architecture (keeps the cycle)',
+    priority: 4,
+    match: is('a'),
+    run: (o) => o.openArch(),
+  },
+  {
+    keys: 's',
+    short: 's',
+    what: 'switches',
+    help: "the model's switches: toggle each mechanism, SUACA / refined, compare with the other model",
+    priority: 15,
+    match: is('s'),
+    run: (o) => o.openModel(),
+  },
+  {
+    keys: 'i',
+    short: 'i',
+    what: 'iters',
+    help: 'change the number of iterations',
+    priority: 14,
+    match: is('i'),
+    run: (o) => o.openPrompt('iterations'),
+  },
+  {
+    keys: 'M',
+    short: 'M',
+    what: 'measure',
+    help: 'measure the region on this machine (in the background): cycles/iteration beside the model in the header',
+    priority: 15,
+    match: is('M'),
+    run: (o) => o.measure(),
+  },
+  {
+    keys: 'x',
+    short: 'x',
+    what: 'export',
+    help: 'export the session as a text report (asks for the path)',
+    priority: 5,
+    match: is('x'),
+    run: (o) => o.openPrompt('export'),
+  },
+  {
+    keys: 'tab / 1-4',
+    hint: 'tab',
+    short: 'tab',
+    what: 'pane',
+    help: 'switch pane (small terminals)',
+    priority: 6,
     match: (i, k) => k.tab || (/^[1-9]$/.test(i) && Number(i) <= TABS.length),
-    run: (o, _s, i, k) => o.tab(k.tab ? (k.shift ? 'prev' : 'next') : Number(i) - 1) },
-  { keys: '?  esc', hint: '?', short: '?', what: 'help', help: 'this help (again: its next page) / esc: close the detail, cancel slow work, hide the measurement', priority: 1,
-    match: (i, k) => i === '?' || k.escape, run: (o, _s, i) => (i === '?' ? o.toggleOverlay('help') : o.closeOverlay()) },
-  { keys: 'q', short: 'q', what: 'quit', help: 'quit (at once, even while work runs)', priority: 0,
-    match: is('q'), run: (o) => o.quit('quit') },
+    run: (o, _s, i, k) => o.tab(k.tab ? (k.shift ? 'prev' : 'next') : Number(i) - 1),
+  },
+  {
+    keys: '?  esc',
+    hint: '?',
+    short: '?',
+    what: 'help',
+    help: 'this help (again: its next page) / esc: close the detail, cancel slow work, hide the measurement',
+    priority: 1,
+    match: (i, k) => i === '?' || k.escape,
+    run: (o, _s, i) => (i === '?' ? o.toggleOverlay('help') : o.closeOverlay()),
+  },
+  {
+    keys: 'q',
+    short: 'q',
+    what: 'quit',
+    help: 'quit (at once, even while work runs)',
+    priority: 0,
+    match: is('q'),
+    run: (o) => o.quit('quit'),
+  },
 ];
 
 export const PROMPT_KEYS: Binding[] = [
-  { keys: 'type', short: 'type', what: 'replace', help: 'the proposed value is selected: typing replaces it', priority: 0,
-    match: (i, k) => i.length > 0 && !k.ctrl && !k.meta && !k.return && !k.escape && !k.tab && !k.backspace && !k.delete, run: (o, _s, i) => o.promptType(i) },
-  { keys: '⌫', short: '⌫', what: 'delete', help: 'delete the last character (and keep the rest)', priority: 2,
-    match: (_i, k) => k.backspace || k.delete, run: (o) => o.promptBackspace() },
-  { keys: '→ / End', short: '→', what: 'edit', help: 'keep the proposed value and edit its end', priority: 3,
-    match: (_i, k) => k.rightArrow || k.end, run: (o) => o.promptKeep() },
-  { keys: 'enter', short: '⏎', what: 'ok', help: 'accept', priority: 0,
-    match: (_i, k) => k.return, run: (o) => o.promptSubmit() },
-  { keys: 'esc', short: 'esc', what: 'cancel', help: 'cancel', priority: 1,
-    match: (_i, k) => k.escape, run: (o) => o.closeOverlay() },
+  {
+    keys: 'type',
+    short: 'type',
+    what: 'replace',
+    help: 'the proposed value is selected: typing replaces it',
+    priority: 0,
+    match: (i, k) =>
+      i.length > 0 && !k.ctrl && !k.meta && !k.return && !k.escape && !k.tab && !k.backspace && !k.delete,
+    run: (o, _s, i) => o.promptType(i),
+  },
+  {
+    keys: '⌫',
+    short: '⌫',
+    what: 'delete',
+    help: 'delete the last character (and keep the rest)',
+    priority: 2,
+    match: (_i, k) => k.backspace || k.delete,
+    run: (o) => o.promptBackspace(),
+  },
+  {
+    keys: '→ / End',
+    short: '→',
+    what: 'edit',
+    help: 'keep the proposed value and edit its end',
+    priority: 3,
+    match: (_i, k) => k.rightArrow || k.end,
+    run: (o) => o.promptKeep(),
+  },
+  {
+    keys: 'enter',
+    short: '⏎',
+    what: 'ok',
+    help: 'accept',
+    priority: 0,
+    match: (_i, k) => k.return,
+    run: (o) => o.promptSubmit(),
+  },
+  {
+    keys: 'esc',
+    short: 'esc',
+    what: 'cancel',
+    help: 'cancel',
+    priority: 1,
+    match: (_i, k) => k.escape,
+    run: (o) => o.closeOverlay(),
+  },
 ];
 
 export const ARCH_KEYS: Binding[] = [
-  { keys: '↑ / ↓', short: '↑↓', what: 'choose', help: 'choose an architecture', priority: 0,
+  {
+    keys: '↑ / ↓',
+    short: '↑↓',
+    what: 'choose',
+    help: 'choose an architecture',
+    priority: 0,
     match: (i, k) => k.upArrow || k.downArrow || k.pageUp || k.pageDown || i === 'k' || i === 'j',
-    run: (o, _s, i, k) => o.archMove(k.pageUp ? -10 : k.pageDown ? 10 : k.upArrow || i === 'k' ? -1 : 1) },
-  { keys: 'enter', short: '⏎', what: 'switch', help: 'switch to it (the cycle is kept)', priority: 0,
-    match: (_i, k) => k.return, run: (o) => o.archPick() },
-  { keys: 'esc / q', short: 'esc', what: 'cancel', help: 'close the menu (no switch)', priority: 1,
-    match: (_i, k) => k.escape || _i === 'q', run: (o) => o.closeOverlay() },
+    run: (o, _s, i, k) => o.archMove(k.pageUp ? -10 : k.pageDown ? 10 : k.upArrow || i === 'k' ? -1 : 1),
+  },
+  {
+    keys: 'enter',
+    short: '⏎',
+    what: 'switch',
+    help: 'switch to it (the cycle is kept)',
+    priority: 0,
+    match: (_i, k) => k.return,
+    run: (o) => o.archPick(),
+  },
+  {
+    keys: 'esc / q',
+    short: 'esc',
+    what: 'cancel',
+    help: 'close the menu (no switch)',
+    priority: 1,
+    match: (_i, k) => k.escape || _i === 'q',
+    run: (o) => o.closeOverlay(),
+  },
 ];
 
 export const MODEL_KEYS: Binding[] = [
-  { keys: '↑ / ↓', short: '↑↓', what: 'choose', help: 'choose a mechanism, a preset or the comparison', priority: 0,
+  {
+    keys: '↑ / ↓',
+    short: '↑↓',
+    what: 'choose',
+    help: 'choose a mechanism, a preset or the comparison',
+    priority: 0,
     match: (i, k) => k.upArrow || k.downArrow || i === 'k' || i === 'j',
-    run: (o, _s, i, k) => o.modelMove(k.upArrow || i === 'k' ? -1 : 1) },
-  { keys: 'enter / space', hint: '⏎/space', short: '⏎', what: 'toggle', help: 'toggle it (the run is simulated again; the cycle is kept)', priority: 0,
-    match: (i, k) => k.return || i === ' ', run: (o) => o.modelPick() },
-  { keys: 'esc / s / q', short: 'esc', what: 'close', help: 'close the menu', priority: 1,
-    match: (i, k) => k.escape || i === 's' || i === 'q', run: (o) => o.closeOverlay() },
+    run: (o, _s, i, k) => o.modelMove(k.upArrow || i === 'k' ? -1 : 1),
+  },
+  {
+    keys: 'enter / space',
+    hint: '⏎/space',
+    short: '⏎',
+    what: 'toggle',
+    help: 'toggle it (the run is simulated again; the cycle is kept)',
+    priority: 0,
+    match: (i, k) => k.return || i === ' ',
+    run: (o) => o.modelPick(),
+  },
+  {
+    keys: 'esc / s / q',
+    short: 'esc',
+    what: 'close',
+    help: 'close the menu',
+    priority: 1,
+    match: (i, k) => k.escape || i === 's' || i === 'q',
+    run: (o) => o.closeOverlay(),
+  },
 ];
 
 /** The help is modal: its own keys only, nothing acts behind it. */
 export const HELP_KEYS: Binding[] = [
-  { keys: '?', short: '?', what: 'next page', help: 'the help\'s next page (closes after the last)', priority: 0,
-    match: is('?'), run: (o) => o.toggleOverlay('help') },
-  { keys: 'esc / q', short: 'esc', what: 'close', help: 'close the help', priority: 0,
-    match: (i, k) => k.escape || i === 'q', run: (o) => o.closeOverlay() },
+  {
+    keys: '?',
+    short: '?',
+    what: 'next page',
+    help: "the help's next page (closes after the last)",
+    priority: 0,
+    match: is('?'),
+    run: (o) => o.toggleOverlay('help'),
+  },
+  {
+    keys: 'esc / q',
+    short: 'esc',
+    what: 'close',
+    help: 'close the help',
+    priority: 0,
+    match: (i, k) => k.escape || i === 'q',
+    run: (o) => o.closeOverlay(),
+  },
 ];
 
 /** Keys of every context, looked up first. */
 export const GLOBAL_KEYS: Binding[] = [
-  { keys: 'Ctrl-C', short: '^C', what: 'quit', help: 'quit at once, even while work runs (status 130)', priority: null,
-    match: (i, k) => k.ctrl && i === 'c', run: (o) => o.quit('interrupt') },
-  { keys: 'Ctrl-Z', short: '^Z', what: 'suspend', help: 'suspend to the shell (fg resumes)', priority: null,
-    match: (i, k) => k.ctrl && i === 'z', run: (o) => o.suspend() },
+  {
+    keys: 'Ctrl-C',
+    short: '^C',
+    what: 'quit',
+    help: 'quit at once, even while work runs (status 130)',
+    priority: null,
+    match: (i, k) => k.ctrl && i === 'c',
+    run: (o) => o.quit('interrupt'),
+  },
+  {
+    keys: 'Ctrl-Z',
+    short: '^Z',
+    what: 'suspend',
+    help: 'suspend to the shell (fg resumes)',
+    priority: null,
+    match: (i, k) => k.ctrl && i === 'z',
+    run: (o) => o.suspend(),
+  },
 ];
 
 export type KeyContext = 'explorer' | 'prompt' | 'arch' | 'model' | 'help';
 
 export function bindingsOf(ctx: KeyContext): Binding[] {
   switch (ctx) {
-    case 'prompt': return PROMPT_KEYS;
-    case 'arch': return ARCH_KEYS;
-    case 'model': return MODEL_KEYS;
-    case 'help': return HELP_KEYS;
-    default: return EXPLORER_KEYS;
+    case 'prompt':
+      return PROMPT_KEYS;
+    case 'arch':
+      return ARCH_KEYS;
+    case 'model':
+      return MODEL_KEYS;
+    case 'help':
+      return HELP_KEYS;
+    default:
+      return EXPLORER_KEYS;
   }
 }
 
@@ -194,6 +442,9 @@ export const NOTATIONS: [string, string][] = [
   ['+ … ○ ▶ ✓', 'loading, waiting on an operand, ready (waits for a port), executing, done'],
   ['12k  1.2M', 'counts abbreviated: thousands, millions'],
   ['–', 'no value yet (nothing completed), or none'],
-  [originLetters(ALL_ORIGINS), `where a line's figures come from: ${originLegend(ALL_ORIGINS).replace(/, \? no figures$/, '')}; ? none: not simulated (see the message)`],
+  [
+    originLetters(ALL_ORIGINS),
+    `where a line's figures come from: ${originLegend(ALL_ORIGINS).replace(/, \? no figures$/, '')}; ? none: not simulated (see the message)`,
+  ],
   ['text…', 'cut to fit (names only; numbers are never cut)'],
 ];

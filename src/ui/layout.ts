@@ -3,7 +3,10 @@
 // width. Pure: recomputed on every resize.
 import type { TabId } from './types.js';
 
-export interface Section { tab: TabId; rows: number }
+export interface Section {
+  tab: TabId;
+  rows: number;
+}
 
 export interface Layout {
   columns: number;
@@ -17,7 +20,7 @@ export interface Layout {
   sections: Section[];
   /** two section columns inside a pane (wide grid) */
   twoColumns: boolean;
-  compact: boolean;       // footer abbreviated
+  compact: boolean; // footer abbreviated
 }
 
 export const HEADER_ROWS = 2;
@@ -28,7 +31,11 @@ export const MESSAGE_ROWS = 1;
 export const PORTS_ROWS = 8;
 
 export function computeLayout(
-  columns: number, rows: number, paneCount: number, programLines: number, activeTab: TabId,
+  columns: number,
+  rows: number,
+  paneCount: number,
+  programLines: number,
+  activeTab: TabId,
 ): Layout {
   const cols = Math.max(40, columns);
   const rws = Math.max(12, rows);
@@ -50,10 +57,18 @@ export function computeLayout(
       const rsRows = gridBody - PORTS_ROWS;
       const statsRows = gridBody - wantProgram;
       return {
-        columns: cols, rows: rws, mode: 'grid', paneWidth, bodyRows: gridBody, twoColumns: true, compact: cols < 100,
+        columns: cols,
+        rows: rws,
+        mode: 'grid',
+        paneWidth,
+        bodyRows: gridBody,
+        twoColumns: true,
+        compact: cols < 100,
         sections: [
-          { tab: 'program', rows: wantProgram }, { tab: 'stats', rows: statsRows },
-          { tab: 'rs', rows: rsRows }, { tab: 'ports', rows: PORTS_ROWS },
+          { tab: 'program', rows: wantProgram },
+          { tab: 'stats', rows: statsRows },
+          { tab: 'rs', rows: rsRows },
+          { tab: 'ports', rows: PORTS_ROWS },
         ],
       };
     }
@@ -64,10 +79,18 @@ export function computeLayout(
     const statsRows = Math.min(wantStats, 8 + Math.floor(extra / 2));
     const rsRows = gridBody - wantProgram - PORTS_ROWS - statsRows;
     return {
-      columns: cols, rows: rws, mode: 'grid', paneWidth, bodyRows: gridBody, twoColumns: false, compact: cols < 100,
+      columns: cols,
+      rows: rws,
+      mode: 'grid',
+      paneWidth,
+      bodyRows: gridBody,
+      twoColumns: false,
+      compact: cols < 100,
       sections: [
-        { tab: 'program', rows: wantProgram }, { tab: 'rs', rows: rsRows },
-        { tab: 'ports', rows: PORTS_ROWS }, { tab: 'stats', rows: statsRows },
+        { tab: 'program', rows: wantProgram },
+        { tab: 'rs', rows: rsRows },
+        { tab: 'ports', rows: PORTS_ROWS },
+        { tab: 'stats', rows: statsRows },
       ],
     };
   }
@@ -77,12 +100,27 @@ export function computeLayout(
   const belowRows = bodyRows - programRows;
   if (activeTab !== 'program' && programRows >= 4 && belowRows >= PORTS_ROWS) {
     return {
-      columns: cols, rows: rws, mode: 'tabs', paneWidth, bodyRows, twoColumns: false, compact: cols < 100,
-      sections: [{ tab: 'program', rows: programRows }, { tab: activeTab, rows: belowRows }],
+      columns: cols,
+      rows: rws,
+      mode: 'tabs',
+      paneWidth,
+      bodyRows,
+      twoColumns: false,
+      compact: cols < 100,
+      sections: [
+        { tab: 'program', rows: programRows },
+        { tab: activeTab, rows: belowRows },
+      ],
     };
   }
   return {
-    columns: cols, rows: rws, mode: 'tabs', paneWidth, bodyRows, twoColumns: false, compact: cols < 100,
+    columns: cols,
+    rows: rws,
+    mode: 'tabs',
+    paneWidth,
+    bodyRows,
+    twoColumns: false,
+    compact: cols < 100,
     sections: [{ tab: activeTab, rows: bodyRows }],
   };
 }

@@ -1,7 +1,15 @@
 // The explorer's model menu (key s): one row per mechanism of the refined model (names from
 // src/sim/mechanisms.ts), the two presets, and whether the split pane compares the current model
 // with the other one. Plain data; the ModelPicker component draws it, useExplorer acts on it.
-import { MECHANISMS, MECHANISM_INFO, isSuaca, mechanismLabel, mechanismsOf, type Mechanism, type MechanismSet } from '../sim/mechanisms.js';
+import {
+  MECHANISMS,
+  MECHANISM_INFO,
+  isSuaca,
+  mechanismLabel,
+  mechanismsOf,
+  type Mechanism,
+  type MechanismSet,
+} from '../sim/mechanisms.js';
 import { otherModel } from './panes.js';
 
 export type ModelRow =
@@ -26,7 +34,9 @@ export function modelRowText(row: ModelRow, m: MechanismSet, compare: boolean): 
     }
     case 'preset': {
       const cur = mechanismLabel(m) === row.name;
-      return row.name === 'suaca' ? `${cur ? '●' : '○'} SUACA (all off: the thesis's model)` : `${cur ? '●' : '○'} refined (all on)`;
+      return row.name === 'suaca'
+        ? `${cur ? '●' : '○'} SUACA (all off: the thesis's model)`
+        : `${cur ? '●' : '○'} refined (all on)`;
     }
     case 'compare':
       return `[${compare ? 'x' : ' '}] split pane: compare with ${mechanismLabel(otherModel(m))}${isSuaca(m) ? ' (all on)' : ' (all off)'}`;
@@ -34,10 +44,17 @@ export function modelRowText(row: ModelRow, m: MechanismSet, compare: boolean): 
 }
 
 /** What choosing a row does: the next mechanisms and comparison switch. */
-export function applyModelRow(row: ModelRow, m: MechanismSet, compare: boolean): { mechanisms: MechanismSet; compareModel: boolean } {
+export function applyModelRow(
+  row: ModelRow,
+  m: MechanismSet,
+  compare: boolean,
+): { mechanisms: MechanismSet; compareModel: boolean } {
   switch (row.kind) {
-    case 'mechanism': return { mechanisms: { ...m, [row.id]: !m[row.id] }, compareModel: compare };
-    case 'preset': return { mechanisms: mechanismsOf(row.name), compareModel: compare };
-    case 'compare': return { mechanisms: { ...m }, compareModel: !compare };
+    case 'mechanism':
+      return { mechanisms: { ...m, [row.id]: !m[row.id] }, compareModel: compare };
+    case 'preset':
+      return { mechanisms: mechanismsOf(row.name), compareModel: compare };
+    case 'compare':
+      return { mechanisms: { ...m }, compareModel: !compare };
   }
 }

@@ -58,7 +58,15 @@ export function makeLayout(session: ExplorerSession, req: PaneRequest): PaneLayo
   const mechanisms: MechanismSet = { ...(req.mechanisms ?? SUACA_MECHANISMS) };
   const branches = req.branches && session.branches !== null;
   const compareModel = req.compareModel ?? false;
-  return { session, iterations: req.iterations, variants: req.variants, branches, mechanisms, compareModel, panes: panesOf(session, { ...req, branches, mechanisms, compareModel }) };
+  return {
+    session,
+    iterations: req.iterations,
+    variants: req.variants,
+    branches,
+    mechanisms,
+    compareModel,
+    panes: panesOf(session, { ...req, branches, mechanisms, compareModel }),
+  };
 }
 
 /** A fresh engine of one pane of `layout` (from the session's factories). */
@@ -76,18 +84,39 @@ function panesOf(session: ExplorerSession, req: PaneRequest & { mechanisms: Mech
   const label = req.variants.size ? ` (${variantLabel(req.variants)})` : '';
   if (req.branches && session.branches) {
     return session.branches.paths.map((p, i) => ({
-      id: `branch-${i}`, title: `${p.label}${label}`, lines: p.lines, spec: { variant, branch: i as 0 | 1, mechanisms },
+      id: `branch-${i}`,
+      title: `${p.label}${label}`,
+      lines: p.lines,
+      spec: { variant, branch: i as 0 | 1, mechanisms },
     }));
   }
   if (req.compareModel) {
     // the current model beside the other one, both with the variant's switches
     const other = otherModel(mechanisms);
     return [
-      { id: 'model', title: `${mechanismLabel(mechanisms)}${label}`, lines: all, spec: { variant, branch: null, mechanisms } },
-      { id: 'other-model', title: `${mechanismLabel(other)}${label}`, lines: all, spec: { variant, branch: null, mechanisms: other } },
+      {
+        id: 'model',
+        title: `${mechanismLabel(mechanisms)}${label}`,
+        lines: all,
+        spec: { variant, branch: null, mechanisms },
+      },
+      {
+        id: 'other-model',
+        title: `${mechanismLabel(other)}${label}`,
+        lines: all,
+        spec: { variant, branch: null, mechanisms: other },
+      },
     ];
   }
-  const base: PaneInfo = { id: 'baseline', title: 'baseline', lines: all, spec: { variant: BASELINE, branch: null, mechanisms } };
+  const base: PaneInfo = {
+    id: 'baseline',
+    title: 'baseline',
+    lines: all,
+    spec: { variant: BASELINE, branch: null, mechanisms },
+  };
   if (req.variants.size === 0) return [base];
-  return [base, { id: 'variant', title: variantLabel(req.variants), lines: all, spec: { variant, branch: null, mechanisms } }];
+  return [
+    base,
+    { id: 'variant', title: variantLabel(req.variants), lines: all, spec: { variant, branch: null, mechanisms } },
+  ];
 }

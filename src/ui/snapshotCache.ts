@@ -5,7 +5,11 @@ import type { Engine, LineDetail, Snapshot } from '../sim/types.js';
 export class PaneCursor {
   private cache = new Map<number, Snapshot>();
 
-  constructor(readonly engine: Engine, private readonly limit = 512, private readonly window = 16) {}
+  constructor(
+    readonly engine: Engine,
+    private readonly limit = 512,
+    private readonly window = 16,
+  ) {}
 
   private put(s: Snapshot): Snapshot {
     this.cache.delete(s.cycle);
@@ -65,5 +69,4 @@ export class PaneCursor {
 
   private detailKey = '';
   private detailValue: LineDetail | null = null;
-
 }

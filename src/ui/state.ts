@@ -40,15 +40,15 @@ export interface ExplorerState {
   snaps: Snapshot[];
   /** the displayed cycle */
   cycle: number;
-  selected: number;           // index into layout.session.lines
+  selected: number; // index into layout.session.lines
   overlay: Overlay;
   tab: TabId;
   playing: boolean;
-  speed: number;              // cycles per second
+  speed: number; // cycles per second
   message: string;
   /** what slow work runs now ('loading HSW…'); keys wait for it, Esc cancels it */
   busy: string | null;
-  totals: (RunTotal | null)[];  // per pane, once known
+  totals: (RunTotal | null)[]; // per pane, once known
   /** the first cycle at which the two panes differ (two panes of the whole region only) */
   divergence: Divergence | undefined;
   /** the architectures the picker lists (its index is into these) */
@@ -90,10 +90,20 @@ export const comparesPanes = (l: PaneLayout) => l.panes.length === 2 && !l.branc
 export function initialState(layout: PaneLayout, snaps: Snapshot[], archs: string[]): ExplorerState {
   const notes = layout.session.notes;
   return {
-    layout, snaps, cycle: cycleOf(snaps), selected: 0, overlay: { kind: 'none' }, tab: 'rs', playing: false, speed: 10,
+    layout,
+    snaps,
+    cycle: cycleOf(snaps),
+    selected: 0,
+    overlay: { kind: 'none' },
+    tab: 'rs',
+    playing: false,
+    speed: 10,
     message: notes?.find((n) => n.startsWith('no figures')) ?? notes?.[0] ?? '',
-    busy: null, totals: layout.panes.map(() => null), divergence: comparesPanes(layout) ? { kind: 'searching', upTo: 0 } : undefined,
-    archs, redraw: 0,
+    busy: null,
+    totals: layout.panes.map(() => null),
+    divergence: comparesPanes(layout) ? { kind: 'searching', upTo: 0 } : undefined,
+    archs,
+    redraw: 0,
   };
 }
 
@@ -107,7 +117,11 @@ export function explorerReducer(s: ExplorerState, a: Action): ExplorerState {
     case 'layout': {
       const lines = a.layout.session.lines.length;
       const next: ExplorerState = {
-        ...s, layout: a.layout, snaps: a.snaps, cycle: cycleOf(a.snaps), totals: a.layout.panes.map(() => null),
+        ...s,
+        layout: a.layout,
+        snaps: a.snaps,
+        cycle: cycleOf(a.snaps),
+        totals: a.layout.panes.map(() => null),
         divergence: comparesPanes(a.layout) ? { kind: 'searching', upTo: 0 } : undefined,
         selected: Math.max(0, Math.min(s.selected, lines - 1)),
       };
@@ -187,7 +201,10 @@ export function explorerReducer(s: ExplorerState, a: Action): ExplorerState {
 export function parsePrompt(what: PromptKind, text: string): { value: number | string } | { error: string } {
   if (what === 'export') return text.trim() === '' ? { error: 'export: give a file name' } : { value: text.trim() };
   const name = what === 'goto' ? 'go to' : 'iterations';
-  if (!/^\d+$/.test(text.trim())) return { error: `${name}: '${text}' is not a whole number (type digits only, e.g. ${what === 'goto' ? '120' : '200'})` };
+  if (!/^\d+$/.test(text.trim()))
+    return {
+      error: `${name}: '${text}' is not a whole number (type digits only, e.g. ${what === 'goto' ? '120' : '200'})`,
+    };
   const n = Number(text.trim());
   if (what === 'iterations' && n < 1) return { error: 'iterations must be a whole number ≥ 1' };
   return { value: n };

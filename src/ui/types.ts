@@ -19,7 +19,7 @@ import type { Divergence } from './compare.js';
 
 /** One side of the first conditional jump (thesis §2.7), ready to simulate. */
 export interface BranchPathSource {
-  label: string;              // 'fall-through', 'taken'
+  label: string; // 'fall-through', 'taken'
   /** original line numbers of the path, in execution order */
   lines: number[];
   makeEngine(variant: Variant, iterations: number, mechanisms?: MechanismSet): Engine;
@@ -30,8 +30,8 @@ export interface ExplorerSession {
   /** the input as the user gave it (the header shows its name) */
   file: string;
   region: string;
-  arch: string;               // 'SKL'
-  archName: string;           // 'Skylake (client)'
+  arch: string; // 'SKL'
+  archName: string; // 'Skylake (client)'
   ports: number[];
   /** the port of the divider pipe (the per-line table's DV column follows it) */
   dividerPort: number;
@@ -59,7 +59,10 @@ export interface PaneSpec {
   mechanisms?: MechanismSet;
 }
 
-export interface Cancellable<T> { promise: Promise<T>; cancel(): void }
+export interface Cancellable<T> {
+  promise: Promise<T>;
+  cancel(): void;
+}
 
 /** The whole run of a pane, as the engine computes it. */
 export interface RunTotal {
@@ -93,7 +96,11 @@ export type MeasureOutcome =
   | { ok: true; sides: MeasuredSideOutcome[]; method: 'perf' | 'tsc'; variant: 'loop' | 'unrolled' }
   | { ok: false; reason: string };
 
-export interface MeasuredSideOutcome { label: string; cyclesPerIteration: number | null; reason?: string }
+export interface MeasuredSideOutcome {
+  label: string;
+  cyclesPerIteration: number | null;
+  reason?: string;
+}
 
 /** What the explorer's measure key runs (in the background: a child process). */
 export interface MeasureRunner {

@@ -14,21 +14,37 @@ const MAIN = join(ROOT, 'src', 'cli', 'main.cts');
 const BRANCH = join(ROOT, 'examples', 'bin', 'branch');
 
 function run(args: string[], env: Record<string, string> = {}) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', MAIN, ...args], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60000 });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+    timeout: 60000,
+  });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
 test('every compiler name in the records is accepted and means its core', () => {
   const names = listMachines().flatMap((m) => (m.identity?.compilerNames ?? []).map((n) => [n, m.arch] as const));
   assert.ok(names.length >= 16, 'the records name the cores as gcc and llvm-mca do');
-  for (const must of ['skylake', 'skylake-avx512', 'icelake-server', 'icelake-client', 'rocketlake', 'alderlake', 'sapphirerapids', 'haswell']) {
-    assert.ok(names.some(([n]) => n === must), must);
+  for (const must of [
+    'skylake',
+    'skylake-avx512',
+    'icelake-server',
+    'icelake-client',
+    'rocketlake',
+    'alderlake',
+    'sapphirerapids',
+    'haswell',
+  ]) {
+    assert.ok(
+      names.some(([n]) => n === must),
+      must,
+    );
   }
   const json = JSON.parse(run(['report', BRANCH, '--arch', 'skylake-avx512', '--json', '-i', '50']).out);
   const same = JSON.parse(run(['report', BRANCH, '--arch', 'SKX', '--json', '-i', '50']).out);
   assert.equal(json.arch, 'SKX');
   assert.equal(json.archNote, 'skylake-avx512 is SKX, Skylake (server)');
-  assert.equal(same.archNote, undefined, 'no note when the core\'s own name was given');
+  assert.equal(same.archNote, undefined, "no note when the core's own name was given");
   assert.ok(typeof json.blockThroughput === 'number');
   assert.equal(json.blockThroughput, same.blockThroughput);
   const text = run(['report', BRANCH, '--arch', 'SapphireRapids', '-i', '50']);
@@ -49,13 +65,19 @@ test('AMD cores, generic targets and unknown names: one line, exit 2, the name a
   assert.match(low.err, /^uopscope: unknown architecture 'p4' — known: NHM, .*gcc\/llvm-mca names such as/);
 });
 
-test('--arch host and native analyse the host\'s core and say which and why', () => {
+test("--arch host and native analyse the host's core and say which and why", () => {
   // the user names the host's core (as on a VM whose CPUID is not the core underneath)
   for (const spelling of ['host', 'native']) {
     const r = run(['report', BRANCH, '--arch', spelling, '-i', '50'], { UOPSCOPE_HOST_ARCH: 'spr' });
     assert.equal(r.code, 0, r.err);
     // the header line wraps at 80 columns
-    assert.match(r.out.replace(/\n  /g, ' '), new RegExp(`^Architecture: ${spelling}: this host's core is SPR, Sapphire Rapids .*: named by UOPSCOPE_HOST_ARCH`, 'm'));
+    assert.match(
+      r.out.replace(/\n  /g, ' '),
+      new RegExp(
+        `^Architecture: ${spelling}: this host's core is SPR, Sapphire Rapids .*: named by UOPSCOPE_HOST_ARCH`,
+        'm',
+      ),
+    );
     assert.match(r.out, /^Analysis for architecture: SPR$/m);
   }
 });

@@ -23,7 +23,13 @@ function run(bundle: boolean, args: string[], extraEnv: NodeJS.ProcessEnv = {}) 
       cwd: ROOT,
       encoding: 'utf8',
       timeout: 60_000,
-      env: { ...process.env, NO_COLOR: '1', UOPSCOPE_CACHE_DIR: cache, UOPSCOPE_NO_BUNDLE: bundle ? '' : '1', ...extraEnv },
+      env: {
+        ...process.env,
+        NO_COLOR: '1',
+        UOPSCOPE_CACHE_DIR: cache,
+        UOPSCOPE_NO_BUNDLE: bundle ? '' : '1',
+        ...extraEnv,
+      },
     });
   } finally {
     rmSync(cache, { recursive: true, force: true });
@@ -32,8 +38,10 @@ function run(bundle: boolean, args: string[], extraEnv: NodeJS.ProcessEnv = {}) 
 
 test('the build made the bundle and its code cache, and V8 accepts the cache', () => {
   assert.ok(existsSync(BUNDLE), `${BUNDLE} is missing: npm run build makes it (tools/bundle.mjs)`);
-  assert.ok(existsSync(`${BUNDLE}.cache`), 'the code cache is missing: tools/bundle.mjs\'s warm-up run failed');
-  const r = run(true, ['report', 'examples/bin/stencil', '--iterations', '1', '--fast'], { UOPSCOPE_DEBUG_BUNDLE: '1' });
+  assert.ok(existsSync(`${BUNDLE}.cache`), "the code cache is missing: tools/bundle.mjs's warm-up run failed");
+  const r = run(true, ['report', 'examples/bin/stencil', '--iterations', '1', '--fast'], {
+    UOPSCOPE_DEBUG_BUNDLE: '1',
+  });
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stderr, /uopscope: bundle .*uopscope\.cjs, code cache accepted/);
   // and without the switch, nothing about it is printed
@@ -42,18 +50,38 @@ test('the build made the bundle and its code cache, and V8 accepts the cache', (
 
 const cases: [string, string[], NodeJS.ProcessEnv?][] = [
   ['a full report (what-ifs, mechanisms)', ['report', 'examples/bin/stencil', '--iterations', '200']],
-  ['a JSON report with imported uops.info XML', ['report', 'examples/bin/stencil', '--arch', 'IVB', '--iterations', '1000', '--json', '--uops-xml', 'test/fixtures/thesis/thesis-instructions.xml']],
-  ['the SUACA model, a what-if switch', ['report', 'examples/bin/branch', '--model', 'suaca', '--no-macro-fusion', '--iterations', '50']],
+  [
+    'a JSON report with imported uops.info XML',
+    [
+      'report',
+      'examples/bin/stencil',
+      '--arch',
+      'IVB',
+      '--iterations',
+      '1000',
+      '--json',
+      '--uops-xml',
+      'test/fixtures/thesis/thesis-instructions.xml',
+    ],
+  ],
+  [
+    'the SUACA model, a what-if switch',
+    ['report', 'examples/bin/branch', '--model', 'suaca', '--no-macro-fusion', '--iterations', '50'],
+  ],
   ['disasm (the AT&T formatter)', ['disasm', 'examples/bin/stencil', '--syntax', 'att']],
   ['regions', ['regions', 'examples/bin/two-regions.o']],
   ['a DOT graph', ['graph', 'examples/bin/stencil']],
   ['--help (rendered by yargs: an empty cache)', ['--help']],
-  ['a command\'s help', ['report', '--help']],
-  ['a mistyped option (yargs\'s message, exit 2)', ['report', 'examples/bin/stencil', '--iteration', '5']],
+  ["a command's help", ['report', '--help']],
+  ["a mistyped option (yargs's message, exit 2)", ['report', 'examples/bin/stencil', '--iteration', '5']],
   ['a missing file (one line, exit 2)', ['report', 'no/such/file']],
   ['undecodable bytes', ['report', '--hex', '0f0b0f']],
   ['explore without a terminal (the report instead)', ['explore', 'examples/bin/branch', '--iterations', '20']],
-  ['a report whose runs go to worker threads (dist/cli\'s worker files, unbundled)', ['report', 'examples/bin/stencil', '--iterations', '3000', '--json'], { UOPSCOPE_PARALLEL_MIN_MS: '0' }],
+  [
+    "a report whose runs go to worker threads (dist/cli's worker files, unbundled)",
+    ['report', 'examples/bin/stencil', '--iterations', '3000', '--json'],
+    { UOPSCOPE_PARALLEL_MIN_MS: '0' },
+  ],
 ];
 
 for (const [what, args, env] of cases) {
@@ -75,15 +103,29 @@ test('--version does not load the bundle (answered by main.cjs)', () => {
   assert.equal(r.stderr, '');
 });
 
-test('the explorer from the bundle (its Ink interface imported at run time) in a real terminal at 80×24', { skip: !hasTmux, timeout: 60_000 }, async () => {
+test('the explorer from the bundle (its Ink interface imported at run time) in a real terminal at 80×24', {
+  skip: !hasTmux,
+  timeout: 60_000,
+}, async () => {
   const { tmux, waitFor, stopServer } = tmuxServer('uopscope-bundle');
   const session = 'bundle';
   const AFTER = '; echo "EXITED rc=$?"; sleep 60';
   const dir = mkdtempSync(join(tmpdir(), 'uopscope-bundle-'));
   const err = join(dir, 'stderr');
   try {
-    tmux('new-session', '-d', '-s', session, '-x', '80', '-y', '24', '-c', ROOT,
-      `UOPSCOPE_DEBUG_BUNDLE=1 UOPSCOPE_CACHE_DIR=${dir}/cache node ${MAIN} examples/bin/branch --arch SKL --iterations 50 2>${err}; cat ${err}${AFTER}`);
+    tmux(
+      'new-session',
+      '-d',
+      '-s',
+      session,
+      '-x',
+      '80',
+      '-y',
+      '24',
+      '-c',
+      ROOT,
+      `UOPSCOPE_DEBUG_BUNDLE=1 UOPSCOPE_CACHE_DIR=${dir}/cache node ${MAIN} examples/bin/branch --arch SKL --iterations 50 2>${err}; cat ${err}${AFTER}`,
+    );
     let s = await waitFor(session, /cycle 0 of \d+/, 'the explorer');
     assert.match(s, /branch · IACA region 1 · SKL/);
     tmux('send-keys', '-t', session, 'l');
@@ -92,7 +134,7 @@ test('the explorer from the bundle (its Ink interface imported at run time) in a
     tmux('send-keys', '-t', session, 'f');
     await waitFor(session, /diverge at cycle \d+/, 'the variant pane and its divergence');
     tmux('send-keys', '-t', session, 'G');
-    await waitFor(session, /cycle (\d+) of \1\b/, 'the last cycle (G, the worker\'s run)');
+    await waitFor(session, /cycle (\d+) of \1\b/, "the last cycle (G, the worker's run)");
     tmux('send-keys', '-t', session, 'q');
     s = await waitFor(session, /EXITED rc=\d+/, 'the exit');
     // from the file, not the pane: the line names the clone's path, and at 80 columns a path of
@@ -105,14 +147,28 @@ test('the explorer from the bundle (its Ink interface imported at run time) in a
   }
 });
 
-test('a bare uopscope in a terminal, from the bundle: bad input in one line, exit 2 (not an internal error)', { skip: !hasTmux, timeout: 60_000 }, async () => {
+test('a bare uopscope in a terminal, from the bundle: bad input in one line, exit 2 (not an internal error)', {
+  skip: !hasTmux,
+  timeout: 60_000,
+}, async () => {
   const { tmux, waitFor, stopServer } = tmuxServer('uopscope-bundle-bare');
   const dir = mkdtempSync(join(tmpdir(), 'uopscope-bundle-'));
   try {
     // the explorer's modules load from dist/'s ES modules beside the bundle: a UserError thrown
     // there is recognised all the same
-    tmux('new-session', '-d', '-s', 'bare', '-x', '200', '-y', '24', '-c', ROOT,
-      `UOPSCOPE_CACHE_DIR=${dir}/cache node ${MAIN}; echo "EXITED rc=$?"; sleep 60`);
+    tmux(
+      'new-session',
+      '-d',
+      '-s',
+      'bare',
+      '-x',
+      '200',
+      '-y',
+      '24',
+      '-c',
+      ROOT,
+      `UOPSCOPE_CACHE_DIR=${dir}/cache node ${MAIN}; echo "EXITED rc=$?"; sleep 60`,
+    );
     const s = await waitFor('bare', /EXITED rc=\d+/, 'the exit');
     assert.match(s, /uopscope: no input: give a FILE/);
     assert.doesNotMatch(s, /internal error/);

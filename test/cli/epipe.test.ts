@@ -7,18 +7,47 @@ import { spawn } from 'node:child_process';
 
 function runClosed(args: string[]): Promise<{ status: number | null; signal: NodeJS.Signals | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.cts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.cts', ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.stdout.destroy();
     let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (d: string) => { stderr += d; });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+    });
     child.on('error', reject);
     child.on('close', (status, signal) => resolve({ status, signal, stderr }));
   });
 }
 
 const cases: [string, string[]][] = [
-  ['report --json', ['report', 'examples/bin/branch', '--arch', 'SNB', '--iterations', '20', '--json', '--uops-xml', 'test/fixtures/report/branch-example.xml']],
-  ['report (text)', ['report', 'examples/bin/branch', '--arch', 'SNB', '--iterations', '20', '--uops-xml', 'test/fixtures/report/branch-example.xml']],
+  [
+    'report --json',
+    [
+      'report',
+      'examples/bin/branch',
+      '--arch',
+      'SNB',
+      '--iterations',
+      '20',
+      '--json',
+      '--uops-xml',
+      'test/fixtures/report/branch-example.xml',
+    ],
+  ],
+  [
+    'report (text)',
+    [
+      'report',
+      'examples/bin/branch',
+      '--arch',
+      'SNB',
+      '--iterations',
+      '20',
+      '--uops-xml',
+      'test/fixtures/report/branch-example.xml',
+    ],
+  ],
   ['disasm --json', ['disasm', 'examples/bin/stencil', '--json']],
   ['--help', ['--help']],
 ];

@@ -7,7 +7,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, mkdirSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+  mkdirSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,7 +33,10 @@ export function markdownExamples(text: string): string[] {
   const out: string[] = [];
   let inBlock = false;
   for (const raw of text.split('\n')) {
-    if (/^\s*```/.test(raw)) { inBlock = !inBlock; continue; }
+    if (/^\s*```/.test(raw)) {
+      inBlock = !inBlock;
+      continue;
+    }
     if (!inBlock) {
       // a table cell that is a command (`uopscope …` alone; not a name in a sentence)
       if (raw.startsWith('|')) {
@@ -34,7 +46,10 @@ export function markdownExamples(text: string): string[] {
     }
     // a command starts the line (output shown below a command is indented or starts otherwise)
     if (!/^(\$\s+)?uopscope(\s|$)/.test(raw)) continue;
-    const line = raw.replace(/^\$\s+/, '').replace(/\s+#\s.*$/, '').trim();
+    const line = raw
+      .replace(/^\$\s+/, '')
+      .replace(/\s+#\s.*$/, '')
+      .trim();
     if (SYNOPSIS.test(line)) continue;
     out.push(line);
   }
@@ -63,7 +78,12 @@ function scratch(): { dir: string; env: NodeJS.ProcessEnv } {
   writeFileSync(join(bin, 'uopscope'), `#!/bin/sh\nexec node --import ${TSX} ${join(ROOT, 'src/cli/main.cts')} "$@"\n`);
   chmodSync(join(bin, 'uopscope'), 0o755);
   for (const d of ['examples', 'test']) symlinkSync(join(ROOT, d), join(dir, d));
-  const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${bin}:${process.env.PATH}`, UOPSCOPE_CACHE_DIR: join(dir, '.cache'), UOPSCOPE_CONFIG_DIR: join(dir, '.config') };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PATH: `${bin}:${process.env.PATH}`,
+    UOPSCOPE_CACHE_DIR: join(dir, '.cache'),
+    UOPSCOPE_CONFIG_DIR: join(dir, '.config'),
+  };
   delete env.NODE_OPTIONS;
   return { dir, env };
 }
@@ -85,15 +105,23 @@ function check(where: string, line: string): void {
 }
 
 test('the markdown example finder and the --help parser', () => {
-  assert.deepEqual(markdownExamples('```sh\n$ uopscope a b   # c\nuopscope FILE [x]\nnpm start\n  uopscope out\n```\nuopscope x\n| `uopscope t` | `uopscope report` on | `uopscope u` |\n'), ['uopscope a b', 'uopscope t', 'uopscope u']);
-  const h = helpExamples('x\n\nExamples:\n  uopscope a b   what\n                 more\n  uopscope c --arch IVB  not a\n  -i 3 | less\n');
+  assert.deepEqual(
+    markdownExamples(
+      '```sh\n$ uopscope a b   # c\nuopscope FILE [x]\nnpm start\n  uopscope out\n```\nuopscope x\n| `uopscope t` | `uopscope report` on | `uopscope u` |\n',
+    ),
+    ['uopscope a b', 'uopscope t', 'uopscope u'],
+  );
+  const h = helpExamples(
+    'x\n\nExamples:\n  uopscope a b   what\n                 more\n  uopscope c --arch IVB  not a\n  -i 3 | less\n',
+  );
   assert.deepEqual(h.examples, ['uopscope a b', 'uopscope c --arch IVB']);
   assert.deepEqual(h.wrapped, ['-i 3 | less']);
 });
 
-test('every example of every command\'s --help runs as written', { timeout: 300_000 }, () => {
+test("every example of every command's --help runs as written", { timeout: 300_000 }, () => {
   const { env } = scratch();
-  const help = (args: string[]) => execFileSync('uopscope', [...args, '--help'], { env: { ...env, COLUMNS: '80' }, encoding: 'utf8' });
+  const help = (args: string[]) =>
+    execFileSync('uopscope', [...args, '--help'], { env: { ...env, COLUMNS: '80' }, encoding: 'utf8' });
   const top = help([]);
   const commands = [...top.matchAll(/^ {2}uopscope (\w+)/gm)].map((m) => m[1]!);
   assert.ok(commands.includes('report') && commands.includes('config'), top);
@@ -107,11 +135,21 @@ test('every example of every command\'s --help runs as written', { timeout: 300_
   for (const e of seen) check('--help', e);
 });
 
-test('every command line in the fenced code blocks of README.md and docs/ runs as written', { timeout: 600_000 }, () => {
-  const files = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+test('every command line in the fenced code blocks of README.md and docs/ runs as written', {
+  timeout: 600_000,
+}, () => {
+  const files = [
+    'README.md',
+    ...readdirSync(join(ROOT, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+  ];
   let n = 0;
   for (const f of files) {
-    for (const e of markdownExamples(readFileSync(join(ROOT, f), 'utf8'))) { check(f, e); n++; }
+    for (const e of markdownExamples(readFileSync(join(ROOT, f), 'utf8'))) {
+      check(f, e);
+      n++;
+    }
   }
   assert.ok(n >= 8, `only ${n} examples found`);
 });

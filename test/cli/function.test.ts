@@ -20,7 +20,9 @@ function uopscope(args: string[]) {
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-test('--function: the main (innermost) loop of a function with loops, a loop-free function whole; the report says which', { skip: hasGcc ? false : 'gcc is not installed' }, async () => {
+test('--function: the main (innermost) loop of a function with loops, a loop-free function whole; the report says which', {
+  skip: hasGcc ? false : 'gcc is not installed',
+}, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'uopscope-fn-'));
   try {
     const obj = join(dir, 'kern.o');
@@ -52,7 +54,10 @@ test('a file of several regions analysed without a choice says so on stderr', ()
   for (const args of [['report', 'examples/bin/two-regions.o', '--fast'], ['examples/bin/two-regions.o']]) {
     const r = uopscope(args);
     assert.equal(r.status, 0, r.stderr);
-    assert.equal(r.stderr, "uopscope: note: examples/bin/two-regions.o holds 2 regions; analysing region 1 (IACA region 1); choose another with --region N (see 'uopscope regions examples/bin/two-regions.o')\n");
+    assert.equal(
+      r.stderr,
+      "uopscope: note: examples/bin/two-regions.o holds 2 regions; analysing region 1 (IACA region 1); choose another with --region N (see 'uopscope regions examples/bin/two-regions.o')\n",
+    );
   }
   assert.equal(uopscope(['report', 'examples/bin/two-regions.o', '--region', '2', '--fast']).stderr, '');
 });

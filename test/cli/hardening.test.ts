@@ -14,7 +14,8 @@ process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
 
 function uopscope(args: string[]) {
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.cts', ...args], {
-    encoding: 'utf8', env: { ...process.env, UOPSCOPE_CONFIG_DIR: join(dir, 'cfg'), UOPSCOPE_CACHE_DIR: join(dir, 'cache') },
+    encoding: 'utf8',
+    env: { ...process.env, UOPSCOPE_CONFIG_DIR: join(dir, 'cfg'), UOPSCOPE_CACHE_DIR: join(dir, 'cache') },
   });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -31,14 +32,20 @@ test('writing through a symbolic link replaces the target and keeps the link', (
 
 test('a device is written directly, never renamed over; a full device is one clear error', () => {
   if (!existsSync('/dev/full') || !lstatSync('/dev/full').isCharacterDevice()) return;
-  assert.throws(() => writeOutputFile('/dev/full', 'x', 'graph'), (e: unknown) => e instanceof UserError && /\/dev\/full: cannot write the graph \(ENOSPC\)/.test(e.message));
+  assert.throws(
+    () => writeOutputFile('/dev/full', 'x', 'graph'),
+    (e: unknown) => e instanceof UserError && /\/dev\/full: cannot write the graph \(ENOSPC\)/.test(e.message),
+  );
   assert.ok(lstatSync('/dev/full').isCharacterDevice(), '/dev/full is still a device');
   writeOutputFile('/dev/null', 'x');
   assert.ok(lstatSync('/dev/null').isCharacterDevice());
 });
 
 test('a directory as the output path is refused with one line', () => {
-  assert.throws(() => writeOutputFile(dir, 'x', 'export'), (e: unknown) => e instanceof UserError && /is a directory/.test(e.message));
+  assert.throws(
+    () => writeOutputFile(dir, 'x', 'export'),
+    (e: unknown) => e instanceof UserError && /is a directory/.test(e.message),
+  );
 });
 
 test('data that puts a µop on a port the machine does not have is refused, naming form and port', () => {

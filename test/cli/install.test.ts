@@ -12,9 +12,16 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const npm = (args: string[], env: NodeJS.ProcessEnv = {}) =>
-  execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 240_000 });
+  execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+    timeout: 240_000,
+  });
 
-test('npm pack + npm install -g into a fresh prefix gives a uopscope command that runs; the build leaves the bin executable', { timeout: 300_000 }, () => {
+test('npm pack + npm install -g into a fresh prefix gives a uopscope command that runs; the build leaves the bin executable', {
+  timeout: 300_000,
+}, () => {
   const dir = mkdtempSync(join(tmpdir(), 'uopscope-install-'));
   try {
     npm(['pack', '--pack-destination', dir, '--silent']);
@@ -29,14 +36,20 @@ test('npm pack + npm install -g into a fresh prefix gives a uopscope command tha
     npm(['install', '-g', '--prefix', prefix, '--prefer-offline', join(dir, tgz)]);
     const installed = join(prefix, 'bin', 'uopscope');
     accessSync(installed, constants.X_OK);
-    const report = execFileSync(installed, ['report', join(ROOT, 'examples/bin/branch'), '--arch', 'SNB', '--fast', '--model', 'suaca'], { encoding: 'utf8', cwd: dir });
+    const report = execFileSync(
+      installed,
+      ['report', join(ROOT, 'examples/bin/branch'), '--arch', 'SNB', '--fast', '--model', 'suaca'],
+      { encoding: 'utf8', cwd: dir },
+    );
     assert.match(report, /Block throughput: 2\.34 cycles/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 });
 
-test('npm link in the clone (the README\'s way) puts a working uopscope on the PATH of its prefix', { timeout: 300_000 }, () => {
+test("npm link in the clone (the README's way) puts a working uopscope on the PATH of its prefix", {
+  timeout: 300_000,
+}, () => {
   const prefix = mkdtempSync(join(tmpdir(), 'uopscope-link-'));
   try {
     npm(['link'], { npm_config_prefix: prefix });

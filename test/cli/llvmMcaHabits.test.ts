@@ -15,21 +15,51 @@ const FIX = 'test/fixtures/loops';
 const tmp = mkdtempSync(join(tmpdir(), 'uopscope-mca-'));
 
 function cli(args: string[], input?: string) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.cts', ...args], { encoding: 'utf8', timeout: 120_000, ...(input !== undefined ? { input } : {}) });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.cts', ...args], {
+    encoding: 'utf8',
+    timeout: 120_000,
+    ...(input !== undefined ? { input } : {}),
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 test('llvm-mca single-dash flags are rewritten, or refused saying how uopscope spells them', () => {
-  assert.deepEqual(llvmMcaArgs(['report', 'k.o', '-iterations=100', '-mcpu=skylake', '-x86-asm-syntax=intel']),
-    ['report', 'k.o', '--iterations=100', '--arch=skylake', '--syntax=intel']);
-  assert.deepEqual(llvmMcaArgs(['report', 'k.o', '-march=haswell', '--mcpu=SKL']), ['report', 'k.o', '--arch=haswell', '--arch=SKL']);
+  assert.deepEqual(llvmMcaArgs(['report', 'k.o', '-iterations=100', '-mcpu=skylake', '-x86-asm-syntax=intel']), [
+    'report',
+    'k.o',
+    '--iterations=100',
+    '--arch=skylake',
+    '--syntax=intel',
+  ]);
+  assert.deepEqual(llvmMcaArgs(['report', 'k.o', '-march=haswell', '--mcpu=SKL']), [
+    'report',
+    'k.o',
+    '--arch=haswell',
+    '--arch=SKL',
+  ]);
   // uopscope's own short options and their clusters stay; so does everything after --
-  assert.deepEqual(llvmMcaArgs(['report', 'k.o', '-i', '5', '-a', 'SKL', '-pb', '--', '-timeline']), ['report', 'k.o', '-i', '5', '-a', 'SKL', '-pb', '--', '-timeline']);
+  assert.deepEqual(llvmMcaArgs(['report', 'k.o', '-i', '5', '-a', 'SKL', '-pb', '--', '-timeline']), [
+    'report',
+    'k.o',
+    '-i',
+    '5',
+    '-a',
+    'SKL',
+    '-pb',
+    '--',
+    '-timeline',
+  ]);
   assert.deepEqual(llvmMcaArgs(['report', 'k.o', '-json']), ['report', 'k.o', '--json']);
-  assert.throws(() => llvmMcaArgs(['report', 'k.o', '-timeline']), (e: unknown) => e instanceof UserError && /'-timeline' is not a uopscope option \(llvm-mca's;/.test(e.message));
+  assert.throws(
+    () => llvmMcaArgs(['report', 'k.o', '-timeline']),
+    (e: unknown) => e instanceof UserError && /'-timeline' is not a uopscope option \(llvm-mca's;/.test(e.message),
+  );
   assert.throws(() => llvmMcaArgs(['report', 'k.o', '-itrations=5']), /uopscope spells it --iterations/);
   // yargs names a kebab-case option twice (camel-cased the second time): once is enough
-  assert.equal(unknownOptionHint('Unknown arguments: bottleneck-analysis, bottleneckAnalysis'), "unknown argument: 'bottleneck-analysis' (llvm-mca's; uopscope's report shows each line's µops, ports and waits, and what-if runs)");
+  assert.equal(
+    unknownOptionHint('Unknown arguments: bottleneck-analysis, bottleneckAnalysis'),
+    "unknown argument: 'bottleneck-analysis' (llvm-mca's; uopscope's report shows each line's µops, ports and waits, and what-if runs)",
+  );
 });
 
 test('the command line takes -iterations=100 and -mcpu=SKL as llvm-mca does', () => {
@@ -64,7 +94,10 @@ test('clang -S output piped in (its .addrsig and all), AT&T and Intel without .i
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /^Region: loop at 0x30 in dot \(71 bytes, main loop\) in <stdin>$/m);
   // Compiler Explorer's Intel output: no .intel_syntax line
-  const intel = readFileSync(`${FIX}/dot.clang-O2.intel.s`, 'utf8').split('\n').filter((l) => !/\.intel_syntax/.test(l)).join('\n');
+  const intel = readFileSync(`${FIX}/dot.clang-O2.intel.s`, 'utf8')
+    .split('\n')
+    .filter((l) => !/\.intel_syntax/.test(l))
+    .join('\n');
   const i = cli(['report', '-', '--fast'], intel);
   assert.equal(i.code, 0, i.stderr);
   assert.match(i.stdout, /^Region: loop at 0x30 in dot \(71 bytes, main loop\) in <stdin>$/m);
@@ -79,12 +112,18 @@ test('clang -S output piped in (its .addrsig and all), AT&T and Intel without .i
 test('a directive GNU as does not know is named, with what to do', () => {
   const r = cli(['regions', '-'], '\t.text\n\t.frobnicate 3\n\taddq $1, %rax\n');
   assert.equal(r.code, 2);
-  assert.match(r.stderr, /\.frobnicate is a directive GNU as does not know \(clang writes some of its own\): pass --assembler clang, or delete the line/);
+  assert.match(
+    r.stderr,
+    /\.frobnicate is a directive GNU as does not know \(clang writes some of its own\): pass --assembler clang, or delete the line/,
+  );
 });
 
 test('--assembler clang finds a versioned clang (Debian has clang-19 and no clang)', () => {
   const dir = mkdtempSync(join(tmp, 'bin-'));
-  for (const n of ['clang-17', 'clang-19', 'clang-format-19']) { writeFileSync(join(dir, n), ''); chmodSync(join(dir, n), 0o755); }
+  for (const n of ['clang-17', 'clang-19', 'clang-format-19']) {
+    writeFileSync(join(dir, n), '');
+    chmodSync(join(dir, n), 0o755);
+  }
   assert.equal(findClang(dir), 'clang-19');
   writeFileSync(join(dir, 'clang'), '');
   assert.equal(findClang(dir), 'clang');

@@ -13,7 +13,10 @@ function uopscope(args: string[]) {
 test('a mistyped command is called one and the nearest command suggested (not "Unknown argument: FILE")', () => {
   const r = uopscope(['reprot', 'examples/bin/branch']);
   assert.equal(r.status, 2);
-  assert.equal(r.stderr, "uopscope: 'reprot' is not a uopscope command (nor an existing file): did you mean 'uopscope report'? (see 'uopscope --help')\n");
+  assert.equal(
+    r.stderr,
+    "uopscope: 'reprot' is not a uopscope command (nor an existing file): did you mean 'uopscope report'? (see 'uopscope --help')\n",
+  );
   const alone = uopscope(['disam']);
   assert.equal(alone.status, 2);
   assert.match(alone.stderr, /'disam' is not a uopscope command .*did you mean 'uopscope disasm'\?/);
@@ -33,11 +36,17 @@ test('a word that is an existing file or a command is left alone', () => {
 });
 
 test('--region quotes what was typed', () => {
-  for (const args of [['report', 'examples/bin/branch', '--region', 'abc'], ['examples/bin/branch', '--region', '1x']]) {
+  for (const args of [
+    ['report', 'examples/bin/branch', '--region', 'abc'],
+    ['examples/bin/branch', '--region', '1x'],
+  ]) {
     const r = uopscope(args);
     assert.equal(r.status, 2);
     const typed = args[args.length - 1]!;
-    assert.equal(r.stderr, `uopscope: --region '${typed}': not a region number (1, 2, …); see 'uopscope regions FILE'\n`);
+    assert.equal(
+      r.stderr,
+      `uopscope: --region '${typed}': not a region number (1, 2, …); see 'uopscope regions FILE'\n`,
+    );
   }
   const ok = uopscope(['report', 'examples/bin/two-regions.o', '--region', '2', '--fast']);
   assert.equal(ok.status, 0, ok.stderr);
@@ -47,7 +56,10 @@ test('--region quotes what was typed', () => {
 test('a mistyped data command or option gets the nearest one', () => {
   const d = uopscope(['data', 'imprt', 'x.xml']);
   assert.equal(d.status, 2);
-  assert.equal(d.stderr, "uopscope: 'data imprt' is not a uopscope command: did you mean 'uopscope data import'? (see 'uopscope data --help')\n");
+  assert.equal(
+    d.stderr,
+    "uopscope: 'data imprt' is not a uopscope command: did you mean 'uopscope data import'? (see 'uopscope data --help')\n",
+  );
   const o = uopscope(['report', 'examples/bin/branch', '--arhc', 'SNB']);
   assert.equal(o.status, 2);
   assert.equal(o.stderr, "uopscope: unknown argument: 'arhc' (did you mean --arch?) (see 'uopscope --help')\n");
@@ -55,7 +67,9 @@ test('a mistyped data command or option gets the nearest one', () => {
 
 test('the option list for suggestions holds every option a command declares', () => {
   const declared = new Set<string>();
-  for (const f of readdirSync('src/cli/commands').map((x) => `src/cli/commands/${x}`).concat('src/cli/regionOptions.ts')) {
+  for (const f of readdirSync('src/cli/commands')
+    .map((x) => `src/cli/commands/${x}`)
+    .concat('src/cli/regionOptions.ts')) {
     for (const m of readFileSync(f, 'utf8').matchAll(/\.option\('([a-z-]+)'/g)) declared.add(m[1]!);
   }
   assert.ok(declared.size > 15);

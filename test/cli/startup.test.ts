@@ -28,9 +28,22 @@ function loadedBy(...args: string[]): { stdout: string; status: number | null; l
   return loadedWith({ UOPSCOPE_CACHE_DIR: mkdtempSync(join(tmpdir(), 'uopscope-startup-')) }, ...args);
 }
 
-function loadedWith(env: NodeJS.ProcessEnv, ...args: string[]): { stdout: string; status: number | null; loaded: string[] } {
-  const r = spawnSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(REGISTER)}`, '--import', 'tsx', 'src/cli/main.cts', ...args],
-    { encoding: 'utf8', timeout: 60_000, env: { ...process.env, ...env } });
+function loadedWith(
+  env: NodeJS.ProcessEnv,
+  ...args: string[]
+): { stdout: string; status: number | null; loaded: string[] } {
+  const r = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      `data:text/javascript,${encodeURIComponent(REGISTER)}`,
+      '--import',
+      'tsx',
+      'src/cli/main.cts',
+      ...args,
+    ],
+    { encoding: 'utf8', timeout: 60_000, env: { ...process.env, ...env } },
+  );
   const line = /^LOADED (.*)$/m.exec(r.stderr)?.[1];
   assert.ok(line, `no module list printed: ${r.stderr}`);
   const loaded = JSON.parse(line) as string[] | null;
@@ -38,13 +51,18 @@ function loadedWith(env: NodeJS.ProcessEnv, ...args: string[]): { stdout: string
   return { stdout: r.stdout, status: r.status, loaded };
 }
 
-test('--version prints package.json\'s version without loading yargs, a command module or the disassembler', () => {
+test("--version prints package.json's version without loading yargs, a command module or the disassembler", () => {
   const { stdout, status, loaded } = loadedBy('--version');
   assert.equal(status, 0);
   const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
   assert.equal(stdout, `${pkg.version}\n`);
-  assert.ok(loaded.some((u) => u.endsWith('/src/cli/main.cts')), 'the hook saw main.ts');
-  const heavy = loaded.filter((u) => /node_modules\/(yargs|cliui|string-width|iced-x86)\/|\/src\/(cli\/(run|commands\/)|disasm\/)/.test(u));
+  assert.ok(
+    loaded.some((u) => u.endsWith('/src/cli/main.cts')),
+    'the hook saw main.ts',
+  );
+  const heavy = loaded.filter((u) =>
+    /node_modules\/(yargs|cliui|string-width|iced-x86)\/|\/src\/(cli\/(run|commands\/)|disasm\/)/.test(u),
+  );
   assert.deepEqual(heavy, []);
 });
 
@@ -52,23 +70,40 @@ test('--help (the control, an empty cache): the same hook sees yargs and the com
   const { stdout, status, loaded } = loadedBy('--help');
   assert.equal(status, 0);
   assert.match(stdout, /uopscope report/);
-  assert.ok(loaded.some((u) => /node_modules\/yargs\//.test(u)), 'yargs is loaded for --help');
-  assert.ok(loaded.some((u) => /\/src\/cli\/commands\/report\.ts$/.test(u)), 'the command declarations are loaded for --help');
+  assert.ok(
+    loaded.some((u) => /node_modules\/yargs\//.test(u)),
+    'yargs is loaded for --help',
+  );
+  assert.ok(
+    loaded.some((u) => /\/src\/cli\/commands\/report\.ts$/.test(u)),
+    'the command declarations are loaded for --help',
+  );
 });
 
 test('a report loads yargs without its help machinery (no platform shim with cliui, string-width, wrap-ansi)', () => {
   const { stdout, status, loaded } = loadedBy('report', '--hex', '4801d8', '--iterations', '1', '--fast');
   assert.equal(status, 0);
   assert.match(stdout, /Iterations: 1/);
-  assert.ok(loaded.some((u) => /node_modules\/yargs\/build\/lib\/yargs-factory\.js$/.test(u)), 'yargs is loaded');
-  assert.deepEqual(loaded.filter((u) => /node_modules\/(cliui|string-width|wrap-ansi|emoji-regex|get-east-asian-width)\/|yargs\/lib\/platform-shims/.test(u)), []);
+  assert.ok(
+    loaded.some((u) => /node_modules\/yargs\/build\/lib\/yargs-factory\.js$/.test(u)),
+    'yargs is loaded',
+  );
+  assert.deepEqual(
+    loaded.filter((u) =>
+      /node_modules\/(cliui|string-width|wrap-ansi|emoji-regex|get-east-asian-width)\/|yargs\/lib\/platform-shims/.test(
+        u,
+      ),
+    ),
+    [],
+  );
 });
 
-const yargsOrCommands = (loaded: string[]) => loaded.filter((u) => /node_modules\/(yargs|cliui|string-width)\/|\/src\/cli\/(run|commands\/)/.test(u));
+const yargsOrCommands = (loaded: string[]) =>
+  loaded.filter((u) => /node_modules\/(yargs|cliui|string-width)\/|\/src\/cli\/(run|commands\/)/.test(u));
 
 test('--help a second time: the text yargs printed, from the cache, without loading yargs; a changed locale renders it again', () => {
   const cache = mkdtempSync(join(tmpdir(), 'uopscope-help-'));
-  mkdirSync(join(cache, 'v2'));   // as the data stage leaves it
+  mkdirSync(join(cache, 'v2')); // as the data stage leaves it
   const first = loadedWith({ UOPSCOPE_CACHE_DIR: cache, LANG: 'C.UTF-8' }, '--help');
   assert.equal(first.status, 0);
   assert.ok(yargsOrCommands(first.loaded).length > 0, 'the first --help renders with yargs');
@@ -86,7 +121,9 @@ test('--help a second time: the text yargs printed, from the cache, without load
 
 test('--help with an unusable cache directory (under /proc): rendered by yargs, exit 0, nothing on stderr, no hang', () => {
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.cts', '--help'], {
-    encoding: 'utf8', timeout: 60_000, env: { ...process.env, UOPSCOPE_CACHE_DIR: '/proc/uopscope-no-such-dir' },
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: { ...process.env, UOPSCOPE_CACHE_DIR: '/proc/uopscope-no-such-dir' },
   });
   assert.equal(r.status, 0);
   assert.match(r.stdout, /uopscope report/);

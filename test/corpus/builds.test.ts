@@ -11,9 +11,15 @@ import { END_MARKER, START_MARKER, findMarkedRegion, indexesOf, textSections } f
 import { formsText } from '../../examples/corpus/forms.js';
 
 const dir = join(import.meta.dirname, '../../examples/corpus');
-const kernels = readdirSync(join(dir, 'src')).filter((f) => f.endsWith('.c')).map((f) => f.slice(0, -2)).sort();
+const kernels = readdirSync(join(dir, 'src'))
+  .filter((f) => f.endsWith('.c'))
+  .map((f) => f.slice(0, -2))
+  .sort();
 const builds = kernels.flatMap((k) =>
-  ['gcc', 'clang'].flatMap((cc) => ['O2', 'O3'].flatMap((o) => ['sse2', 'avx2', 'avx512'].map((isa) => `${k}.${cc}.${o}.${isa}.o`))));
+  ['gcc', 'clang'].flatMap((cc) =>
+    ['O2', 'O3'].flatMap((o) => ['sse2', 'avx2', 'avx512'].map((isa) => `${k}.${cc}.${o}.${isa}.o`)),
+  ),
+);
 
 test('the corpus has at least 30 kernels, each with the markers', () => {
   assert.ok(kernels.length >= 30, `only ${kernels.length} kernels`);
@@ -41,10 +47,19 @@ test('each build holds exactly one marked region, and it is a loop', () => {
       starts += indexesOf(bytes, START_MARKER, s.offset, s.offset + s.size).length;
       ends += indexesOf(bytes, END_MARKER, s.offset, s.offset + s.size).length;
     }
-    if (starts !== 1 || ends !== 1) { problems.push(`${b}: ${starts} start / ${ends} end markers`); continue; }
+    if (starts !== 1 || ends !== 1) {
+      problems.push(`${b}: ${starts} start / ${ends} end markers`);
+      continue;
+    }
     const r = findMarkedRegion(bytes);
-    if (!r) { problems.push(`${b}: end marker before start marker`); continue; }
-    if (r.end <= r.start) { problems.push(`${b}: empty region`); continue; }
+    if (!r) {
+      problems.push(`${b}: end marker before start marker`);
+      continue;
+    }
+    if (r.end <= r.start) {
+      problems.push(`${b}: empty region`);
+      continue;
+    }
     const dec = new Decoder(64, bytes.subarray(r.start, r.end), DecoderOptions.None);
     dec.ip = BigInt(r.startVaddr);
     const markerAddr = BigInt(r.startVaddr - START_MARKER.length);
@@ -52,8 +67,13 @@ test('each build holds exactly one marked region, and it is a loop', () => {
     let decodedBytes = 0;
     for (const ins of dec.decodeAll()) {
       decodedBytes += ins.length;
-      if (ins.opCount > 0 && ins.opKind(0) === OpKind.NearBranch64 && ins.nearBranch64 <= markerAddr &&
-        ins.nearBranch64 >= markerAddr - 64n) loops = true;
+      if (
+        ins.opCount > 0 &&
+        ins.opKind(0) === OpKind.NearBranch64 &&
+        ins.nearBranch64 <= markerAddr &&
+        ins.nearBranch64 >= markerAddr - 64n
+      )
+        loops = true;
       ins.free();
     }
     if (decodedBytes !== r.end - r.start) problems.push(`${b}: region does not decode to whole instructions`);

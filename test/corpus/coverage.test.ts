@@ -19,7 +19,10 @@ import { EMBEDDED_ARCHS, INHERITING_ARCHS } from '../../examples/corpus/missing.
 
 const missingMd = readFileSync(join(import.meta.dirname, '../../examples/corpus/MISSING.md'), 'utf8');
 
-interface Tally { total: number; resolved: number }
+interface Tally {
+  total: number;
+  resolved: number;
+}
 /** `${form} @ ${arch}` → occurrences in the builds the arch runs, and how many resolve */
 const tally = new Map<string, Tally>();
 /** per arch, per build file: the resolution of each instruction (null: arch does not run it) */
@@ -47,7 +50,10 @@ before(async () => {
     const perBuild = new Map<string, ResolvedInstruction[] | null>();
     results.set(arch, perBuild);
     for (const b of builds) {
-      if (!runsTier(isa, b.isa)) { perBuild.set(b.file, null); continue; }
+      if (!runsTier(isa, b.isa)) {
+        perBuild.set(b.file, null);
+        continue;
+      }
       const res = resolveInstructions(b.instructions, data);
       perBuild.set(b.file, res);
       if (!(EMBEDDED_ARCHS as readonly string[]).includes(arch)) continue;
@@ -62,16 +68,23 @@ before(async () => {
   }
 });
 
-after(() => { if (cacheDir) rmSync(cacheDir, { recursive: true, force: true }); });
+after(() => {
+  if (cacheDir) rmSync(cacheDir, { recursive: true, force: true });
+});
 
 /** MISSING.md's per-form table: form → (arch → cell text). */
 function missingTable(): Map<string, Map<string, string>> {
   const lines = missingMd.split('\n');
   const head = lines.findIndex((l) => l.startsWith('| form |'));
   assert.ok(head >= 0, 'MISSING.md has the per-form table');
-  const cols = lines[head]!.split('|').slice(1, -1).map((c) => c.trim());
+  const cols = lines[head]!.split('|')
+    .slice(1, -1)
+    .map((c) => c.trim());
   const archCols = EMBEDDED_ARCHS.map((a) => cols.indexOf(a));
-  assert.ok(archCols.every((i) => i >= 0), `MISSING.md's table has a column for each of ${EMBEDDED_ARCHS.join(', ')}`);
+  assert.ok(
+    archCols.every((i) => i >= 0),
+    `MISSING.md's table has a column for each of ${EMBEDDED_ARCHS.join(', ')}`,
+  );
   const table = new Map<string, Map<string, string>>();
   for (const l of lines.slice(head + 2)) {
     if (!l.startsWith('| `')) break;
@@ -124,10 +137,14 @@ test('the pairs that do not resolve are exactly the ones MISSING.md lists as mis
     actual[k].sort();
   }
   // each comparison names the pairs that disagree
-  assert.deepEqual(actual.missing, claimed.missing, 'pairs that do not resolve at all ≠ MISSING.md\'s **missing** cells');
-  assert.deepEqual(actual.partial, claimed.partial, 'pairs that resolve only in part ≠ MISSING.md\'s **partial** cells');
-  assert.deepEqual(actual.yes, claimed.yes, 'pairs that resolve ≠ MISSING.md\'s yes cells');
-  assert.deepEqual(actual.na, claimed.na, 'pairs on cores that run no build with the form ≠ MISSING.md\'s n/a cells');
+  assert.deepEqual(
+    actual.missing,
+    claimed.missing,
+    "pairs that do not resolve at all ≠ MISSING.md's **missing** cells",
+  );
+  assert.deepEqual(actual.partial, claimed.partial, "pairs that resolve only in part ≠ MISSING.md's **partial** cells");
+  assert.deepEqual(actual.yes, claimed.yes, "pairs that resolve ≠ MISSING.md's yes cells");
+  assert.deepEqual(actual.na, claimed.na, "pairs on cores that run no build with the form ≠ MISSING.md's n/a cells");
 });
 
 test('every instruction of a build resolves on a "yes" core (checked per build, not per form)', () => {
@@ -138,7 +155,8 @@ test('every instruction of a build resolves on a "yes" core (checked per build, 
       const res = results.get(arch)!.get(b.file);
       if (!res) continue;
       b.instructions.forEach((d, i) => {
-        if (table.get(d.signature)?.get(arch) === 'yes' && res[i]!.unknown) bad.push(`${b.file} line ${d.line} ${d.intel} on ${arch}`);
+        if (table.get(d.signature)?.get(arch) === 'yes' && res[i]!.unknown)
+          bad.push(`${b.file} line ${d.line} ${d.intel} on ${arch}`);
       });
     }
   }
@@ -147,7 +165,10 @@ test('every instruction of a build resolves on a "yes" core (checked per build, 
 
 test('the ISA tiers: SNB/IVB run only sse2 builds, HSW…ADL-P also avx2, SKX/CLX/ICL also avx512', () => {
   // derived from the machine models; pinned here so that a changed model shows up
-  const runs = (arch: string) => ['sse2', 'avx2', 'avx512'].filter((t) => builds.some((b) => b.isa === t && results.get(arch)!.get(b.file) !== null));
+  const runs = (arch: string) =>
+    ['sse2', 'avx2', 'avx512'].filter((t) =>
+      builds.some((b) => b.isa === t && results.get(arch)!.get(b.file) !== null),
+    );
   for (const a of ['SNB', 'IVB']) assert.deepEqual(runs(a), ['sse2'], a);
   for (const a of ['HSW', 'BDW', 'SKL', 'KBL', 'CFL', 'ADL-P']) assert.deepEqual(runs(a), ['sse2', 'avx2'], a);
   for (const a of ['SKX', 'CLX', 'ICL']) assert.deepEqual(runs(a), ['sse2', 'avx2', 'avx512'], a);
@@ -159,8 +180,11 @@ test('KBL and CFL resolve every instruction exactly as SKL (inherited data)', ()
     for (const b of builds) {
       const mine = results.get(arch)!.get(b.file);
       const skl = results.get('SKL')!.get(b.file);
-      assert.deepEqual(mine?.map((r) => [r.unknown, r.form?.string ?? null, r.uops, r.maxLatency]),
-        skl?.map((r) => [r.unknown, r.form?.string ?? null, r.uops, r.maxLatency]), `${arch} ${b.file}`);
+      assert.deepEqual(
+        mine?.map((r) => [r.unknown, r.form?.string ?? null, r.uops, r.maxLatency]),
+        skl?.map((r) => [r.unknown, r.form?.string ?? null, r.uops, r.maxLatency]),
+        `${arch} ${b.file}`,
+      );
     }
   }
 });

@@ -14,7 +14,9 @@ import { BASELINE, REFINED_MECHANISMS, simulate } from '../../src/sim/index.js';
 import { CompiledProgram } from '../../src/sim/compiled.js';
 
 const dir = join(import.meta.dirname, '../../examples/corpus/bin');
-const builds = readdirSync(dir).filter((f) => f.endsWith('.o')).sort();
+const builds = readdirSync(dir)
+  .filter((f) => f.endsWith('.o'))
+  .sort();
 const ARCHS = ['SKL', 'ICL', 'ADL-P'] as const;
 
 /** max over port sets S of (lines with a µop confined to S) / |S|; lines executed at rename take none */
@@ -23,7 +25,10 @@ function portBound(cp: CompiledProgram): number {
   for (let l = 0; l < cp.n; l++) {
     if (cp.renamed[l]) continue;
     const masks: number[] = [];
-    for (let u = 0; u < cp.uops[l]!; u++) { const m = cp.uopMask[l * cp.maxU + u]!; if (m) masks.push(m); }
+    for (let u = 0; u < cp.uops[l]!; u++) {
+      const m = cp.uopMask[l * cp.maxU + u]!;
+      if (m) masks.push(m);
+    }
     if (masks.length) lines.push(masks);
   }
   let best = 0;
@@ -48,15 +53,24 @@ test('the refined model on every corpus build (SKL, ICL, ADL-P): finite figures,
       const what = `${b} ${machine.arch}`;
       try {
         const an = await forArch(base, machine);
-        const r = simulate(an.program, an.params, { iterations: 100, variant: BASELINE }, { model: { mechanisms: REFINED_MECHANISMS } });
+        const r = simulate(
+          an.program,
+          an.params,
+          { iterations: 100, variant: BASELINE },
+          { model: { mechanisms: REFINED_MECHANISMS } },
+        );
         runs++;
         const s = r.stats;
         const nums = [s.cycles, s.blockThroughput, s.uopsPerCycle, s.totalUops, ...Object.values(s.portTotals)];
         for (const l of s.lines) for (const v of Object.values(l)) if (typeof v === 'number') nums.push(v);
-        if (nums.some((v) => !Number.isFinite(v) || v < 0)) { problems.push(`${what}: a figure is not finite or negative`); continue; }
+        if (nums.some((v) => !Number.isFinite(v) || v < 0)) {
+          problems.push(`${what}: a figure is not finite or negative`);
+          continue;
+        }
         const cp = new CompiledProgram(an.program, an.params, REFINED_MECHANISMS);
         const issued = Array.from(cp.fused).reduce((a, x) => a + x, 0);
-        if (s.blockThroughput + 1e-9 < issued / an.params.issueWidth) problems.push(`${what}: ${s.blockThroughput} below the issue bound ${issued}/${an.params.issueWidth}`);
+        if (s.blockThroughput + 1e-9 < issued / an.params.issueWidth)
+          problems.push(`${what}: ${s.blockThroughput} below the issue bound ${issued}/${an.params.issueWidth}`);
         const pb = portBound(cp);
         if (s.blockThroughput + 1e-9 < pb) problems.push(`${what}: ${s.blockThroughput} below the port bound ${pb}`);
       } catch (e) {

@@ -48,23 +48,38 @@ test('inheritance: KBL and CFL use SKL data, stated in the source', async () => 
   assert.equal(kbl.source.inheritedFrom, 'SKL');
   assert.equal(kbl.source.inheritedForms, 13);
   assert.equal(kbl.forms.length, 13);
-  await assert.rejects(loadArchData('ICL', { uopsXml: SMALL }), (e: unknown) => e instanceof UserError && /no measurements for ICL — pick one of SKL, SNB, ZEN2/.test(e.message));
+  await assert.rejects(
+    loadArchData('ICL', { uopsXml: SMALL }),
+    (e: unknown) => e instanceof UserError && /no measurements for ICL — pick one of SKL, SNB, ZEN2/.test(e.message),
+  );
 });
 
 test('a failed import leaves the previous import in place and nothing half-written', async () => {
   const cacheDir = tempDir('cache');
   const first = await importUopsXml(SMALL, { cacheDir });
   const bad = join(tempDir('bad'), 'bad.xml');
-  writeFileSync(bad, smallText().replace('</extension>\n  <extension name="SSE2">', '</extension>\n  <extensio name="SSE2">'));
-  await assert.rejects(importUopsXml(bad, { cacheDir }), (e: unknown) => e instanceof UserError && /bad\.xml:\d+:\d+:/.test(e.message));
+  writeFileSync(
+    bad,
+    smallText().replace('</extension>\n  <extension name="SSE2">', '</extension>\n  <extensio name="SSE2">'),
+  );
+  await assert.rejects(
+    importUopsXml(bad, { cacheDir }),
+    (e: unknown) => e instanceof UserError && /bad\.xml:\d+:\d+:/.test(e.message),
+  );
   assert.deepEqual(readIndex(cacheDir), first);
   const v = join(cacheDir, `v${CACHE_VERSION}`);
-  assert.deepEqual(readdirSync(v).filter((d) => d.startsWith('import-')), [first.dir]);
+  assert.deepEqual(
+    readdirSync(v).filter((d) => d.startsWith('import-')),
+    [first.dir],
+  );
   assert.ok(!readdirSync(v).some((d) => d.includes('.tmp-')));
   // a re-import replaces the old one
   const second = await importUopsXml(SMALL, { cacheDir });
   assert.notEqual(second.dir, first.dir);
-  assert.deepEqual(readdirSync(v).filter((d) => d.startsWith('import-')), [second.dir]);
+  assert.deepEqual(
+    readdirSync(v).filter((d) => d.startsWith('import-')),
+    [second.dir],
+  );
 });
 
 test('a damaged cache is reported, not crashed on', async () => {
@@ -72,7 +87,10 @@ test('a damaged cache is reported, not crashed on', async () => {
   const idx = await importUopsXml(SMALL, { cacheDir });
   writeFileSync(join(cacheDir, `v${CACHE_VERSION}`, idx.dir, 'SKL.json'), '{"version":1,');
   resetArchDataMemo();
-  await assert.rejects(loadArchData('SKL', { cacheDir }), (e: unknown) => e instanceof UserError && /damaged/.test(e.message));
+  await assert.rejects(
+    loadArchData('SKL', { cacheDir }),
+    (e: unknown) => e instanceof UserError && /damaged/.test(e.message),
+  );
 });
 
 test('data list shows imported, inherited and missing architectures', async () => {
@@ -80,7 +98,16 @@ test('data list shows imported, inherited and missing architectures', async () =
   await importUopsXml(SMALL, { cacheDir });
   const rows = listDataSources({ cacheDir });
   const find = (arch: string, kind: string) => rows.find((r) => r.arch === arch && r.kind === kind);
-  assert.deepEqual(find('SKL', 'imported'), { arch: 'SKL', name: 'Skylake (client)', kind: 'imported', origin: 'uops.info', path: SMALL, forms: 13, active: true, date: '2023-07-31' });
+  assert.deepEqual(find('SKL', 'imported'), {
+    arch: 'SKL',
+    name: 'Skylake (client)',
+    kind: 'imported',
+    origin: 'uops.info',
+    path: SMALL,
+    forms: 13,
+    active: true,
+    date: '2023-07-31',
+  });
   assert.equal(find('KBL', 'inherited')!.path, 'SKL');
   assert.ok(find('ZEN2', 'imported'));
   // the embedded XML follows, counted per origin: the thesis's forms on SKL, uops.info's pages on ADL-P
@@ -93,10 +120,33 @@ test('data list shows imported, inherited and missing architectures', async () =
   assert.match(l.path, /LLVM 19\.\d+\.\d+ haswell/);
   assert.equal(find('NHM', 'llvm'), undefined);
   // the order of the rows is the order the resolver tries the sources
-  assert.deepEqual(rows.filter((r) => r.arch === 'SKL').map((r) => r.kind), ['imported', 'embedded', 'llvm']);
+  assert.deepEqual(
+    rows.filter((r) => r.arch === 'SKL').map((r) => r.kind),
+    ['imported', 'embedded', 'llvm'],
+  );
   // every machine model appears, with or without data
-  for (const a of ['NHM', 'WSM', 'SNB', 'IVB', 'HSW', 'BDW', 'SKL', 'SKX', 'KBL', 'CFL', 'CLX', 'ICL', 'TGL', 'RKL', 'ADL-P', 'SPR']) {
-    assert.ok(rows.some((r) => r.arch === a), a);
+  for (const a of [
+    'NHM',
+    'WSM',
+    'SNB',
+    'IVB',
+    'HSW',
+    'BDW',
+    'SKL',
+    'SKX',
+    'KBL',
+    'CFL',
+    'CLX',
+    'ICL',
+    'TGL',
+    'RKL',
+    'ADL-P',
+    'SPR',
+  ]) {
+    assert.ok(
+      rows.some((r) => r.arch === a),
+      a,
+    );
   }
 });
 
@@ -112,16 +162,22 @@ test('cache location: option, UOPSCOPE_CACHE_DIR, XDG_CACHE_HOME, ~/.cache', () 
     delete process.env.XDG_CACHE_HOME;
     assert.match(cacheRoot(), /\/\.cache\/uopscope$/);
   } finally {
-    if (saved.u === undefined) delete process.env.UOPSCOPE_CACHE_DIR; else process.env.UOPSCOPE_CACHE_DIR = saved.u;
-    if (saved.x === undefined) delete process.env.XDG_CACHE_HOME; else process.env.XDG_CACHE_HOME = saved.x;
+    if (saved.u === undefined) delete process.env.UOPSCOPE_CACHE_DIR;
+    else process.env.UOPSCOPE_CACHE_DIR = saved.u;
+    if (saved.x === undefined) delete process.env.XDG_CACHE_HOME;
+    else process.env.XDG_CACHE_HOME = saved.x;
   }
-  void existsSync; void readFileSync;
+  void existsSync;
+  void readFileSync;
 });
 
 test('a file without instructions is refused', async () => {
   const dir = tempDir('empty');
   const f = join(dir, 'empty.xml');
   writeFileSync(f, '<?xml version="1.0"?>\n<root date="2023-01-01">\n</root>\n');
-  await assert.rejects(importUopsXml(f, { cacheDir: join(dir, 'cache') }), (e: unknown) => e instanceof UserError && /holds no <instruction> elements/.test(e.message));
+  await assert.rejects(
+    importUopsXml(f, { cacheDir: join(dir, 'cache') }),
+    (e: unknown) => e instanceof UserError && /holds no <instruction> elements/.test(e.message),
+  );
   assert.equal(readIndex(join(dir, 'cache')), null);
 });

@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { embeddedFiles, embeddedSummary, loadEmbeddedArch, parseEmbedded, resetEmbeddedMemo } from '../../src/data/embedded.js';
+import {
+  embeddedFiles,
+  embeddedSummary,
+  loadEmbeddedArch,
+  parseEmbedded,
+  resetEmbeddedMemo,
+} from '../../src/data/embedded.js';
 import { importUopsXml } from '../../src/data/cache.js';
 import { loadArchData, resetArchDataMemo } from '../../src/data/archData.js';
 import { plainForm } from '../../src/data/cacheFormat.js';
@@ -38,8 +44,11 @@ test('a damaged compiled copy of the embedded data is dropped and parsed again, 
   resetEmbeddedMemo();
   const again = loadEmbeddedArch('SKL', cacheDir, FIXTURES)!;
   assert.deepEqual(again.map(plainForm), first.map(plainForm));
-  assert.ok(!existsSync(join(cacheDir, `v${CACHE_VERSION}`, dir, 'SKL.json')) || readFileSync(join(cacheDir, `v${CACHE_VERSION}`, dir, 'SKL.json'), 'utf8') !== 'garbage',
-    'the damaged file is not left in place');
+  assert.ok(
+    !existsSync(join(cacheDir, `v${CACHE_VERSION}`, dir, 'SKL.json')) ||
+      readFileSync(join(cacheDir, `v${CACHE_VERSION}`, dir, 'SKL.json'), 'utf8') !== 'garbage',
+    'the damaged file is not left in place',
+  );
 });
 
 /** Imports a synthetic file seeded with `seed` and checks the seed's figures came through unchanged. */
@@ -76,7 +85,10 @@ test('the synthetic generator writes the seed forms so that an import gives the 
 
 test('the synthetic file imports to the same figures as the embedded data (assets/uarch/embedded)', async (t) => {
   const files = embeddedFiles();
-  if (files.length === 0) { t.skip('no embedded XML files on this branch yet'); return; }
+  if (files.length === 0) {
+    t.skip('no embedded XML files on this branch yet');
+    return;
+  }
   const seed: InstructionForm[] = [];
   for (const f of files) parseUopsXmlText(readFileSync(f, 'utf8'), f, { onForm: (x) => seed.push(x) });
   const reference = parseEmbedded(files).archs;

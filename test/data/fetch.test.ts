@@ -37,7 +37,9 @@ before(async () => {
   assert.ok(file.length > MIN_BYTES, `the generated file (${file.length} bytes) is above the sanity minimum`);
   server = await startFetchServer(file);
 });
-after(async () => { await server.close(); });
+after(async () => {
+  await server.close();
+});
 
 /** Every file and directory under `dir` with a hash of its content. */
 function snapshot(dir: string): Record<string, string> {
@@ -46,7 +48,10 @@ function snapshot(dir: string): Record<string, string> {
     for (const name of readdirSync(d).sort()) {
       const p = join(d, name);
       const rel = relative(dir, p);
-      if (statSync(p).isDirectory()) { out[`${rel}/`] = 'dir'; walk(p); } else out[rel] = createHash('sha256').update(readFileSync(p)).digest('hex');
+      if (statSync(p).isDirectory()) {
+        out[`${rel}/`] = 'dir';
+        walk(p);
+      } else out[rel] = createHash('sha256').update(readFileSync(p)).digest('hex');
     }
   };
   if (existsSync(dir)) walk(dir);
@@ -59,20 +64,46 @@ function partFiles(cache: string): string[] {
 
 /** Where in-process runs of runFetch write their stdout (not into the test's output). */
 function sink(): NodeJS.WritableStream & { text: string } {
-  const s = { text: '', write(c: string) { s.text += c; return true; } };
+  const s = {
+    text: '',
+    write(c: string) {
+      s.text += c;
+      return true;
+    },
+  };
   return s as unknown as NodeJS.WritableStream & { text: string };
 }
 
-interface Run { code: number | null; signal: NodeJS.Signals | null; out: string; err: string }
+interface Run {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  out: string;
+  err: string;
+}
 
-function cli(args: string[], cache: string, env: Record<string, string> = {}, onSpawn?: (p: ReturnType<typeof spawn>) => void): Promise<Run> {
+function cli(
+  args: string[],
+  cache: string,
+  env: Record<string, string> = {},
+  onSpawn?: (p: ReturnType<typeof spawn>) => void,
+): Promise<Run> {
   return new Promise((ok) => {
-    const p = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { env: { ...process.env, UOPSCOPE_CACHE_DIR: cache, ...env } });
-    let out = '', err = '';
-    p.stdout.on('data', (c) => { out += c; });
-    p.stderr.on('data', (c) => { err += c; });
+    const p = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+      env: { ...process.env, UOPSCOPE_CACHE_DIR: cache, ...env },
+    });
+    let out = '',
+      err = '';
+    p.stdout.on('data', (c) => {
+      out += c;
+    });
+    p.stderr.on('data', (c) => {
+      err += c;
+    });
     const kill = setTimeout(() => p.kill('SIGKILL'), 60000);
-    p.on('close', (code, signal) => { clearTimeout(kill); ok({ code, signal, out, err }); });
+    p.on('close', (code, signal) => {
+      clearTimeout(kill);
+      ok({ code, signal, out, err });
+    });
     onSpawn?.(p);
   });
 }
@@ -102,7 +133,11 @@ test('success: download, sanity check, import straight away; data list names the
   const list = await cli(['data', 'list', '--json'], cache);
   const rows = JSON.parse(list.out) as { arch: string; kind: string; forms: number; path: string; active: boolean }[];
   const skl = rows.find((x) => x.arch === 'SKL' && x.kind === 'imported');
-  assert.deepEqual(skl && { forms: skl.forms, path: skl.path, active: skl.active }, { forms: FORMS, path: url, active: true });
+  assert.deepEqual(skl && { forms: skl.forms, path: skl.path, active: skl.active }, {
+    forms: FORMS,
+    path: url,
+    active: true,
+  });
 });
 
 test('a transfer cut off half way is resumed with Range and If-Range, and the result is whole', async () => {
@@ -126,7 +161,10 @@ test('a transfer cut off half way is resumed with Range and If-Range, and the re
 test('without byte ranges, a cut transfer is started over once; a changed file is taken whole', async () => {
   const dir = tempDir('fetch-dl');
   const a = await downloadFile(`${server.base}/cut-norange.xml`, join(dir, 'a.part'));
-  assert.deepEqual({ resumed: a.resumed, restarted: a.restarted, bytes: a.bytes }, { resumed: 0, restarted: true, bytes: file.length });
+  assert.deepEqual(
+    { resumed: a.resumed, restarted: a.restarted, bytes: a.bytes },
+    { resumed: 0, restarted: true, bytes: file.length },
+  );
   assert.ok(readFileSync(join(dir, 'a.part')).equals(file));
   const logged = server.log.filter((l) => l.path === '/cut-norange.xml');
   assert.equal(logged.length, 2);
@@ -147,7 +185,12 @@ test('a transfer that keeps breaking off: one line, exit 2, the previous import 
   const was = snapshot(cache);
   const r = await cli(['data', 'fetch', '--url', `${server.base}/cut-always.xml`], cache);
   const at = (Math.floor(file.length * 0.4) / 1e6).toFixed(1);
-  oneLine(r, new RegExp(`^uopscope: download of \\S+/cut-always\\.xml broke off at ${at} MB of ${(file.length / 1e6).toFixed(1)} MB \\(the connection closed before the end, 2 attempts\\) — try again later, or download it on a machine with network access and run 'uopscope data import FILE'$`));
+  oneLine(
+    r,
+    new RegExp(
+      `^uopscope: download of \\S+/cut-always\\.xml broke off at ${at} MB of ${(file.length / 1e6).toFixed(1)} MB \\(the connection closed before the end, 2 attempts\\) — try again later, or download it on a machine with network access and run 'uopscope data import FILE'$`,
+    ),
+  );
   assert.equal(r.out, '');
   assert.deepEqual(snapshot(cache), was);
 });
@@ -156,41 +199,73 @@ test('HTTP errors: one line naming the status, exit 2, the previous import byte-
   const cache = await previousCache();
   const was = snapshot(cache);
   const r = await cli(['data', 'fetch', '--url', `${server.base}/404.xml`], cache);
-  oneLine(r, /^uopscope: cannot download http:\/\/127\.0\.0\.1:\d+\/404\.xml: HTTP 404 Not Found — check the URL, or download it on a machine with network access and run 'uopscope data import FILE'$/);
-  await assert.rejects(runFetch(`${server.base}/500.xml`, { cacheDir: cache }), (e: Error) =>
-    e instanceof UserError && /^cannot download \S+\/500\.xml: HTTP 500 Internal Server Error — try again later, or /.test(e.message));
+  oneLine(
+    r,
+    /^uopscope: cannot download http:\/\/127\.0\.0\.1:\d+\/404\.xml: HTTP 404 Not Found — check the URL, or download it on a machine with network access and run 'uopscope data import FILE'$/,
+  );
+  await assert.rejects(
+    runFetch(`${server.base}/500.xml`, { cacheDir: cache }),
+    (e: Error) =>
+      e instanceof UserError &&
+      /^cannot download \S+\/500\.xml: HTTP 500 Internal Server Error — try again later, or /.test(e.message),
+  );
   assert.deepEqual(snapshot(cache), was);
 });
 
 test('a stalled connection (headers, then nothing): the stall timeout ends it with one line', async () => {
   const cache = await previousCache();
   const was = snapshot(cache);
-  const r = await cli(['data', 'fetch', '--url', `${server.base}/stall.xml`], cache, { UOPSCOPE_FETCH_STALL_TIMEOUT: '0.3' });
-  oneLine(r, /^uopscope: download of \S+\/stall\.xml stalled at 0\.0 MB of \S+ MB \(no data for 0\.3 s, 2 attempts\) — try again later, or /);
+  const r = await cli(['data', 'fetch', '--url', `${server.base}/stall.xml`], cache, {
+    UOPSCOPE_FETCH_STALL_TIMEOUT: '0.3',
+  });
+  oneLine(
+    r,
+    /^uopscope: download of \S+\/stall\.xml stalled at 0\.0 MB of \S+ MB \(no data for 0\.3 s, 2 attempts\) — try again later, or /,
+  );
   assert.deepEqual(snapshot(cache), was);
   // stalled half way (no byte ranges offered): started over once, then given up
-  await assert.rejects(runFetch(`${server.base}/stall-mid.xml`, { cacheDir: cache, stallTimeout: 0.3 }), (e: Error) =>
-    e instanceof UserError && /^download of \S+ stalled at \S+ MB of \S+ MB \(no data for 0\.3 s, 2 attempts\)/.test(e.message));
+  await assert.rejects(
+    runFetch(`${server.base}/stall-mid.xml`, { cacheDir: cache, stallTimeout: 0.3 }),
+    (e: Error) =>
+      e instanceof UserError &&
+      /^download of \S+ stalled at \S+ MB of \S+ MB \(no data for 0\.3 s, 2 attempts\)/.test(e.message),
+  );
   assert.deepEqual(snapshot(cache), was);
 });
 
-test('what is not uops.info\'s file is refused before the import: HTML, a tiny document, an incomplete one', async () => {
+test("what is not uops.info's file is refused before the import: HTML, a tiny document, an incomplete one", async () => {
   const cache = await previousCache();
   const was = snapshot(cache);
   const r = await cli(['data', 'fetch', '--url', `${server.base}/html.xml`], cache);
-  oneLine(r, /^uopscope: what arrived from \S+\/html\.xml is not uops\.info's instructions\.xml \(it starts with '<!DOCTYPE html> <html><body>Sorry, this…', not <root\) — check the URL, or /);
-  for (const [path, why] of [['/tiny.xml', /\(\d+ bytes, less than the 1\.0 MB the real file has at the least\)/], ['/notend.xml', /\(it does not end with <\/root>: incomplete\)/]] as const) {
-    await assert.rejects(runFetch(`${server.base}${path}`, { cacheDir: cache }), (e: Error) => e instanceof UserError && why.test(e.message), path);
+  oneLine(
+    r,
+    /^uopscope: what arrived from \S+\/html\.xml is not uops\.info's instructions\.xml \(it starts with '<!DOCTYPE html> <html><body>Sorry, this…', not <root\) — check the URL, or /,
+  );
+  for (const [path, why] of [
+    ['/tiny.xml', /\(\d+ bytes, less than the 1\.0 MB the real file has at the least\)/],
+    ['/notend.xml', /\(it does not end with <\/root>: incomplete\)/],
+  ] as const) {
+    await assert.rejects(
+      runFetch(`${server.base}${path}`, { cacheDir: cache }),
+      (e: Error) => e instanceof UserError && why.test(e.message),
+      path,
+    );
   }
   assert.deepEqual(snapshot(cache), was);
 });
 
-test('a download that passes the sanity check but does not parse: the import\'s line names the URL; nothing installed', async () => {
+test("a download that passes the sanity check but does not parse: the import's line names the URL; nothing installed", async () => {
   const cache = await previousCache();
   const was = snapshot(cache);
   const url = `${server.base}/broken.xml`;
-  await assert.rejects(runFetch(url, { cacheDir: cache, stdout: sink() }), (e: Error) =>
-    e instanceof UserError && e.message.startsWith(`${url}:`) && /:\d+:\d+: .+ — fix or re-download/.test(e.message) && !e.message.includes('.part'));
+  await assert.rejects(
+    runFetch(url, { cacheDir: cache, stdout: sink() }),
+    (e: Error) =>
+      e instanceof UserError &&
+      e.message.startsWith(`${url}:`) &&
+      /:\d+:\d+: .+ — fix or re-download/.test(e.message) &&
+      !e.message.includes('.part'),
+  );
   assert.deepEqual(snapshot(cache), was);
 });
 
@@ -198,17 +273,32 @@ test('offline: a closed port fails at once, a silent host within the connect tim
   const cache = tempDir('fetch-off');
   const port = await closedPort();
   const r = await cli(['data', 'fetch', '--url', `http://127.0.0.1:${port}/instructions.xml`], cache);
-  oneLine(r, new RegExp(`^uopscope: cannot download http://127\\.0\\.0\\.1:${port}/instructions\\.xml: connection refused — download it on a machine with network access and run 'uopscope data import FILE'$`));
+  oneLine(
+    r,
+    new RegExp(
+      `^uopscope: cannot download http://127\\.0\\.0\\.1:${port}/instructions\\.xml: connection refused — download it on a machine with network access and run 'uopscope data import FILE'$`,
+    ),
+  );
   assert.deepEqual(readdirSync(cache), [], 'the cache directory stays empty');
   const silent = await startSilentServer();
   try {
-    const s = await cli(['data', 'fetch', '--url', `https://127.0.0.1:${silent.port}/instructions.xml`, '--connect-timeout', '0.3'], join(cache, 'new'));
-    oneLine(s, new RegExp(`^uopscope: cannot download https://127\\.0\\.0\\.1:${silent.port}/instructions\\.xml: no connection within 0\\.3 s \\(127\\.0\\.0\\.1:${silent.port}\\) — download it on a machine`));
+    const s = await cli(
+      ['data', 'fetch', '--url', `https://127.0.0.1:${silent.port}/instructions.xml`, '--connect-timeout', '0.3'],
+      join(cache, 'new'),
+    );
+    oneLine(
+      s,
+      new RegExp(
+        `^uopscope: cannot download https://127\\.0\\.0\\.1:${silent.port}/instructions\\.xml: no connection within 0\\.3 s \\(127\\.0\\.0\\.1:${silent.port}\\) — download it on a machine`,
+      ),
+    );
     assert.equal(existsSync(join(cache, 'new')), false, 'a cache directory the failed fetch created is removed again');
   } finally {
     await silent.close();
   }
-  const bad = await cli(['data', 'fetch', '--url', `${server.base}/full.xml`], cache, { UOPSCOPE_FETCH_CONNECT_TIMEOUT: 'soon' });
+  const bad = await cli(['data', 'fetch', '--url', `${server.base}/full.xml`], cache, {
+    UOPSCOPE_FETCH_CONNECT_TIMEOUT: 'soon',
+  });
   oneLine(bad, /^uopscope: UOPSCOPE_FETCH_CONNECT_TIMEOUT must be a number of seconds between 0 and 3600, not 'soon'$/);
 });
 
@@ -217,40 +307,72 @@ test('redirects are followed (bounded); other schemes are refused', async () => 
   const r = await downloadFile(`${server.base}/redirect.xml`, join(dir, 'r.part'));
   assert.equal(r.finalUrl, `${server.base}/full.xml`);
   assert.ok(readFileSync(join(dir, 'r.part')).equals(file));
-  await assert.rejects(downloadFile(`${server.base}/loop.xml`, join(dir, 'l.part')), /^UserError: cannot download \S+\/loop\.xml: more than 5 redirects — check the URL/);
+  await assert.rejects(
+    downloadFile(`${server.base}/loop.xml`, join(dir, 'l.part')),
+    /^UserError: cannot download \S+\/loop\.xml: more than 5 redirects — check the URL/,
+  );
   assert.equal(server.hits('/loop.xml'), 6);
-  await assert.rejects(downloadFile('ftp://127.0.0.1/instructions.xml', join(dir, 'f.part')), /only http:\/\/ and https:\/\/ are supported/);
+  await assert.rejects(
+    downloadFile('ftp://127.0.0.1/instructions.xml', join(dir, 'f.part')),
+    /only http:\/\/ and https:\/\/ are supported/,
+  );
 });
 
 test('progress on a terminal: bar, bytes of the total and rate; without a total, bytes and rate', async () => {
   const dir = tempDir('fetch-dl');
   const writes: string[] = [];
-  const tty = { isTTY: true, columns: 80, write: (s: string) => { writes.push(s); return true; } } as unknown as NodeJS.WriteStream;
+  const tty = {
+    isTTY: true,
+    columns: 80,
+    write: (s: string) => {
+      writes.push(s);
+      return true;
+    },
+  } as unknown as NodeJS.WriteStream;
   const bar = downloadBar('downloading', tty);
   await downloadFile(`${server.base}/slow.xml`, join(dir, 's.part'), { onProgress: (d, t) => bar.update(d, t) });
   bar.done();
   const total = (file.length / 1e6).toFixed(1);
   const draws = writes.filter((w) => w.includes('downloading'));
   assert.ok(draws.length >= 3, `several draws over the slow transfer (${draws.length})`);
-  for (const d of draws) assert.match(d, new RegExp(`^\\r\\x1b\\[2Kdownloading \\[[#.]+\\] +\\d+% \\d+\\.\\d/${total} MB(  \\d+\\.\\d MB/s)?$`));
+  for (const d of draws)
+    assert.match(
+      d,
+      new RegExp(`^\\r\\x1b\\[2Kdownloading \\[[#.]+\\] +\\d+% \\d+\\.\\d/${total} MB(  \\d+\\.\\d MB/s)?$`),
+    );
   assert.match(draws.at(-1)!, new RegExp(`100% ${total}/${total} MB  \\d+\\.\\d MB/s$`));
-  assert.ok(draws.some((d) => / [1-9]\d?% /.test(d)), 'an intermediate state was drawn');
+  assert.ok(
+    draws.some((d) => / [1-9]\d?% /.test(d)),
+    'an intermediate state was drawn',
+  );
   assert.equal(writes.at(-1), '\r\x1b[2K', 'the bar is cleared at the end');
 
   writes.length = 0;
   const bar2 = downloadBar('downloading', tty);
-  const r = await downloadFile(`${server.base}/chunked.xml`, join(dir, 'c.part'), { onProgress: (d, t) => bar2.update(d, t) });
+  const r = await downloadFile(`${server.base}/chunked.xml`, join(dir, 'c.part'), {
+    onProgress: (d, t) => bar2.update(d, t),
+  });
   bar2.done();
   assert.equal(r.bytes, file.length);
   checkDownloadedXml(join(dir, 'c.part'), 'chunked');
   const draws2 = writes.filter((w) => w.includes('downloading'));
   for (const d of draws2) assert.match(d, /^\r\x1b\[2Kdownloading \d+\.\d MB(  \d+\.\d MB\/s)?$/);
-  assert.ok(draws2.some((d) => /downloading (0\.[1-9]|[1-9])\S* MB  \d+\.\d MB\/s$/.test(d)), draws2.join('|'));
+  assert.ok(
+    draws2.some((d) => /downloading (0\.[1-9]|[1-9])\S* MB  \d+\.\d MB\/s$/.test(d)),
+    draws2.join('|'),
+  );
 
   const quiet: string[] = [];
-  const pipe = { isTTY: false, write: (s: string) => { quiet.push(s); return true; } } as unknown as NodeJS.WriteStream;
+  const pipe = {
+    isTTY: false,
+    write: (s: string) => {
+      quiet.push(s);
+      return true;
+    },
+  } as unknown as NodeJS.WriteStream;
   const b3 = downloadBar('downloading', pipe);
-  b3.update(1, 2); b3.done();
+  b3.update(1, 2);
+  b3.done();
   assert.deepEqual(quiet, [], 'nothing when stderr is not a terminal');
 });
 
@@ -258,12 +380,20 @@ test('Ctrl-C during the download: the temporary file is removed, exit 130, the p
   const cache = await previousCache();
   const was = snapshot(cache);
   const before = server.hits('/stall.xml');
-  const r = await cli(['data', 'fetch', '--url', `${server.base}/stall.xml`, '--stall-timeout', '30'], cache, {}, (p) => {
-    const poll = setInterval(() => {
-      if (server.hits('/stall.xml') > before && partFiles(cache).length === 1) { clearInterval(poll); p.kill('SIGINT'); }
-    }, 50);
-    p.on('close', () => clearInterval(poll));
-  });
+  const r = await cli(
+    ['data', 'fetch', '--url', `${server.base}/stall.xml`, '--stall-timeout', '30'],
+    cache,
+    {},
+    (p) => {
+      const poll = setInterval(() => {
+        if (server.hits('/stall.xml') > before && partFiles(cache).length === 1) {
+          clearInterval(poll);
+          p.kill('SIGINT');
+        }
+      }, 50);
+      p.on('close', () => clearInterval(poll));
+    },
+  );
   assert.equal(r.code, 130, r.err);
   assert.match(r.err, /^uopscope: data fetch interrupted \(SIGINT\); nothing was installed from this download\n$/);
   assert.deepEqual(snapshot(cache), was);
@@ -271,7 +401,10 @@ test('Ctrl-C during the download: the temporary file is removed, exit 130, the p
 
 test('https (a test certificate trusted with NODE_EXTRA_CA_CERTS), also after a redirect from http; an untrusted certificate is one line', async () => {
   const tlsDir = join(import.meta.dirname, '..', 'fixtures', 'tls');
-  const tls = await startFetchServer(file, { key: readFileSync(join(tlsDir, 'key.pem')), cert: readFileSync(join(tlsDir, 'cert.pem')) });
+  const tls = await startFetchServer(file, {
+    key: readFileSync(join(tlsDir, 'key.pem')),
+    cert: readFileSync(join(tlsDir, 'cert.pem')),
+  });
   try {
     const cache = tempDir('fetch-tls');
     const trust = { NODE_EXTRA_CA_CERTS: join(tlsDir, 'cert.pem') };
@@ -283,7 +416,10 @@ test('https (a test certificate trusted with NODE_EXTRA_CA_CERTS), also after a 
     assert.equal(tls.hits('/full.xml'), 1);
     const was = snapshot(cache);
     const u = await cli(['data', 'fetch', '--url', `${tls.base}/full.xml`], cache);
-    oneLine(u, /^uopscope: cannot download https:\/\/127\.0\.0\.1:\d+\/full\.xml: self[- ]signed certificate \(DEPTH_ZERO_SELF_SIGNED_CERT\) — download it on a machine/);
+    oneLine(
+      u,
+      /^uopscope: cannot download https:\/\/127\.0\.0\.1:\d+\/full\.xml: self[- ]signed certificate \(DEPTH_ZERO_SELF_SIGNED_CERT\) — download it on a machine/,
+    );
     assert.deepEqual(snapshot(cache), was);
   } finally {
     await tls.close();

@@ -6,7 +6,11 @@ import { createServer as createTlsServer } from 'node:https';
 import { createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
 import { createHash } from 'node:crypto';
 
-export interface Logged { path: string; range?: string; ifRange?: string }
+export interface Logged {
+  path: string;
+  range?: string;
+  ifRange?: string;
+}
 
 export interface FetchServer {
   base: string;
@@ -24,13 +28,23 @@ function sendRanged(req: IncomingMessage, res: ServerResponse, body: Buffer, eta
   const head = { 'accept-ranges': 'bytes', etag, 'content-type': 'application/xml' };
   if (range && (ifRange === undefined || ifRange === etag)) {
     const start = Number(range[1]);
-    if (start >= body.length) { res.writeHead(416, { 'content-range': `bytes */${body.length}` }).end(); return; }
-    res.writeHead(206, { ...head, 'content-length': body.length - start, 'content-range': `bytes ${start}-${body.length - 1}/${body.length}` });
+    if (start >= body.length) {
+      res.writeHead(416, { 'content-range': `bytes */${body.length}` }).end();
+      return;
+    }
+    res.writeHead(206, {
+      ...head,
+      'content-length': body.length - start,
+      'content-range': `bytes ${start}-${body.length - 1}/${body.length}`,
+    });
     res.end(body.subarray(start));
     return;
   }
   res.writeHead(200, { ...head, 'content-length': body.length });
-  if (cut === undefined) { res.end(body); return; }
+  if (cut === undefined) {
+    res.end(body);
+    return;
+  }
   // announce the whole length, send a part, then close the connection
   res.write(body.subarray(0, cut), () => setTimeout(() => res.socket?.destroy(), 20));
 }
@@ -76,8 +90,11 @@ export async function startFetchServer(file: Buffer, tls?: { key: Buffer; cert: 
     log.push(entry);
     const cut = Math.floor(file.length * 0.4);
     switch (path) {
-      case '/full.xml': sendRanged(req, res, file, etag); return;
-      case '/slow.xml': case '/chunked.xml': {
+      case '/full.xml':
+        sendRanged(req, res, file, etag);
+        return;
+      case '/slow.xml':
+      case '/chunked.xml': {
         // 16 pieces 40 ms apart; /chunked.xml without Content-Length
         res.writeHead(200, path === '/slow.xml' ? { 'content-length': file.length } : {});
         const piece = Math.ceil(file.length / 16);
@@ -86,14 +103,19 @@ export async function startFetchServer(file: Buffer, tls?: { key: Buffer; cert: 
           if (res.destroyed) return;
           const part = file.subarray(i * piece, (i + 1) * piece);
           i++;
-          if (i >= 16) { res.end(part); return; }
+          if (i >= 16) {
+            res.end(part);
+            return;
+          }
           res.write(part);
           setTimeout(next, 40);
         };
         next();
         return;
       }
-      case '/cut-once.xml': sendRanged(req, res, file, etag, n === 1 ? cut : undefined); return;
+      case '/cut-once.xml':
+        sendRanged(req, res, file, etag, n === 1 ? cut : undefined);
+        return;
       case '/cut-norange.xml':
         res.writeHead(200, { 'content-length': file.length });
         if (n === 1) res.write(file.subarray(0, cut), () => setTimeout(() => res.socket?.destroy(), 20));
@@ -105,21 +127,51 @@ export async function startFetchServer(file: Buffer, tls?: { key: Buffer; cert: 
         return;
       case '/cut-changed.xml': {
         // the second version differs in its date (same size, another ETag)
-        const v2 = Buffer.from(file.toString('latin1').replace(/date="[^"]*"/, (d) => d.replace(/\d/g, '1')), 'latin1');
+        const v2 = Buffer.from(
+          file.toString('latin1').replace(/date="[^"]*"/, (d) => d.replace(/\d/g, '1')),
+          'latin1',
+        );
         sendRanged(req, res, n === 1 ? file : v2, n === 1 ? etag : '"second-version"', n === 1 ? cut : undefined);
         return;
       }
-      case '/stall.xml': res.writeHead(200, { 'content-length': file.length }); res.flushHeaders(); stalled.add(res); return;
-      case '/stall-mid.xml': res.writeHead(200, { 'content-length': file.length }); res.write(file.subarray(0, Math.floor(file.length * 0.3))); stalled.add(res); return;
-      case '/html.xml': res.writeHead(200, { 'content-type': 'text/html' }).end(`<!DOCTYPE html>\n<html><body>${'Sorry, this page is not available. '.repeat(40000)}</body></html>\n`); return;
-      case '/tiny.xml': res.writeHead(200).end('<?xml version="1.0" ?>\n<root date="2024-01-01">\n</root>\n'); return;
-      case '/notend.xml': res.writeHead(200).end(file.subarray(0, file.length - 20)); return;
-      case '/redirect.xml': res.writeHead(302, { location: 'full.xml' }).end(); return;
-      case '/loop.xml': res.writeHead(301, { location: '/loop.xml' }).end(); return;
-      case '/500.xml': res.writeHead(500).end('oops'); return;
-      case '/broken.xml': res.writeHead(200).end(broken); return;
+      case '/stall.xml':
+        res.writeHead(200, { 'content-length': file.length });
+        res.flushHeaders();
+        stalled.add(res);
+        return;
+      case '/stall-mid.xml':
+        res.writeHead(200, { 'content-length': file.length });
+        res.write(file.subarray(0, Math.floor(file.length * 0.3)));
+        stalled.add(res);
+        return;
+      case '/html.xml':
+        res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end(`<!DOCTYPE html>\n<html><body>${'Sorry, this page is not available. '.repeat(40000)}</body></html>\n`);
+        return;
+      case '/tiny.xml':
+        res.writeHead(200).end('<?xml version="1.0" ?>\n<root date="2024-01-01">\n</root>\n');
+        return;
+      case '/notend.xml':
+        res.writeHead(200).end(file.subarray(0, file.length - 20));
+        return;
+      case '/redirect.xml':
+        res.writeHead(302, { location: 'full.xml' }).end();
+        return;
+      case '/loop.xml':
+        res.writeHead(301, { location: '/loop.xml' }).end();
+        return;
+      case '/500.xml':
+        res.writeHead(500).end('oops');
+        return;
+      case '/broken.xml':
+        res.writeHead(200).end(broken);
+        return;
       default:
-        if (path.startsWith('/redirect-to/')) { res.writeHead(302, { location: decodeURIComponent(path.slice(13)) }).end(); return; }
+        if (path.startsWith('/redirect-to/')) {
+          res.writeHead(302, { location: decodeURIComponent(path.slice(13)) }).end();
+          return;
+        }
         res.writeHead(404).end('not here');
     }
   };
@@ -143,11 +195,17 @@ export async function startFetchServer(file: Buffer, tls?: { key: Buffer; cert: 
  *  completes the TLS handshake: the client's connect timeout must end it). */
 export async function startSilentServer(): Promise<{ port: number; close(): Promise<void> }> {
   const sockets = new Set<Socket>();
-  const server: TcpServer = createTcpServer((s) => { sockets.add(s); s.on('error', () => {}); });
+  const server: TcpServer = createTcpServer((s) => {
+    sockets.add(s);
+    s.on('error', () => {});
+  });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   return {
     port: (server.address() as { port: number }).port,
-    close: async () => { for (const s of sockets) s.destroy(); await new Promise<void>((ok) => server.close(() => ok())); },
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((ok) => server.close(() => ok()));
+    },
   };
 }
 

@@ -35,7 +35,10 @@ const MIN_STRATUM = 50;
 const MAX_EXCLUDED = 0.15;
 
 type RawRec = [number, number, number, string, number, string, string, string];
-interface Index { archs: Record<string, { cpu: string; file: string }>; keys: string[] }
+interface Index {
+  archs: Record<string, { cpu: string; file: string }>;
+  keys: string[];
+}
 
 function runs(tool: string): string | null {
   const r = spawnSync(tool, ['--version'], { encoding: 'utf8' });
@@ -74,10 +77,27 @@ const isEvex = (hex: string): boolean => {
  *  prefix that llvm-mc prints on a line of its own is joined to its instruction). */
 function disassemble(instances: CanonicalInstance[], work: string): string[] {
   const input = join(work, 'bytes.txt');
-  writeFileSync(input, instances.map((i) => i.hex.match(/../g)!.map((b) => `0x${b}`).join(' ')).join('\n') + '\n');
-  const r = spawnSync('llvm-mc-19', ['--disassemble', '-triple=x86_64', '--show-encoding', input], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  writeFileSync(
+    input,
+    instances
+      .map((i) =>
+        i.hex
+          .match(/../g)!
+          .map((b) => `0x${b}`)
+          .join(' '),
+      )
+      .join('\n') + '\n',
+  );
+  const r = spawnSync('llvm-mc-19', ['--disassemble', '-triple=x86_64', '--show-encoding', input], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+  });
   assert.equal(r.status, 0, `llvm-mc-19 --disassemble failed: ${r.stderr}`);
-  assert.equal(r.stderr.trim(), '', `llvm-mc-19 could not decode some instances (gen.cpp decoded them all):\n${r.stderr.slice(0, 2000)}`);
+  assert.equal(
+    r.stderr.trim(),
+    '',
+    `llvm-mc-19 could not decode some instances (gen.cpp decoded them all):\n${r.stderr.slice(0, 2000)}`,
+  );
   const out: { text: string; hex: string }[] = [];
   let pending: string[] = [];
   for (const raw of r.stdout.split('\n')) {
@@ -85,9 +105,18 @@ function disassemble(instances: CanonicalInstance[], work: string): string[] {
     // directives, and the fixup notes --show-encoding adds for branch targets
     if (!line || line.startsWith('.') || line.startsWith('#')) continue;
     const m = /^(.*?)\s*# encoding: \[([^\]]*)\]$/.exec(line);
-    if (!m) { pending.push(line.replace(/\s+/g, ' ')); continue; }
+    if (!m) {
+      pending.push(line.replace(/\s+/g, ' '));
+      continue;
+    }
     pending.push(m[1]!.replace(/\s+/g, ' '));
-    out.push({ text: pending.join(' ').trim(), hex: m[2]!.split(',').map((b) => b.replace(/^0x/, '')).join('') });
+    out.push({
+      text: pending.join(' ').trim(),
+      hex: m[2]!
+        .split(',')
+        .map((b) => b.replace(/^0x/, ''))
+        .join(''),
+    });
     pending = [];
   }
   assert.equal(pending.length, 0, `llvm-mc-19 output ends with an unterminated instruction: ${pending.join(' ')}`);
@@ -106,17 +135,33 @@ function disassemble(instances: CanonicalInstance[], work: string): string[] {
 function roundTrip(cpu: string, lines: string[], hexes: string[], work: string): (string | null)[] {
   const file = join(work, `${cpu}-asm.s`);
   writeFileSync(file, lines.map((l, i) => `.set uopscope_line, ${i}\n${l}\n`).join(''));
-  const r = spawnSync('llvm-mc-19', ['-triple=x86_64', `-mcpu=${cpu}`, '--show-encoding', file], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  const r = spawnSync('llvm-mc-19', ['-triple=x86_64', `-mcpu=${cpu}`, '--show-encoding', file], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+  });
   const errors = new Map<number, string>();
-  for (const m of r.stderr.matchAll(/^[^\n]*?:(\d+):\d+: error: ([^\n]*)$/gm)) errors.set((Number(m[1]) - 2) / 2, m[2]!);
-  assert.ok(r.status === 0 || errors.size > 0, `llvm-mc-19 -mcpu=${cpu} failed without naming a line: ${r.stderr.slice(0, 2000)}`);
+  for (const m of r.stderr.matchAll(/^[^\n]*?:(\d+):\d+: error: ([^\n]*)$/gm))
+    errors.set((Number(m[1]) - 2) / 2, m[2]!);
+  assert.ok(
+    r.status === 0 || errors.size > 0,
+    `llvm-mc-19 -mcpu=${cpu} failed without naming a line: ${r.stderr.slice(0, 2000)}`,
+  );
   const encodings: string[][] = lines.map(() => []);
   let cur = -1;
   for (const line of r.stdout.split('\n')) {
     const set = /^\s*\.set\s+uopscope_line,\s*(\d+)/.exec(line);
-    if (set) { cur = Number(set[1]); continue; }
+    if (set) {
+      cur = Number(set[1]);
+      continue;
+    }
     const enc = /# encoding: \[([^\]]*)\]/.exec(line);
-    if (enc && cur >= 0) encodings[cur]!.push(enc[1]!.split(',').map((b) => b.replace(/^0x/, '')).join(''));
+    if (enc && cur >= 0)
+      encodings[cur]!.push(
+        enc[1]!
+          .split(',')
+          .map((b) => b.replace(/^0x/, ''))
+          .join(''),
+      );
   }
   return lines.map((_, i) => {
     const err = errors.get(i);
@@ -129,7 +174,11 @@ function roundTrip(cpu: string, lines: string[], hexes: string[], work: string):
 }
 
 interface McaRow {
-  uops: number; latency: number; rthroughput: string; hex: string; text: string;
+  uops: number;
+  latency: number;
+  rthroughput: string;
+  hex: string;
+  text: string;
   /** port number (LLVM's numbering) → the cycles llvm-mca's Resource pressure view charges it */
   pressure: Map<number, string>;
   /** the most cycles it charges any divider resource (SKXDivider, SKXFPDivider, …), 0 if none */
@@ -141,8 +190,11 @@ interface McaRow {
 function mca(cpu: string, lines: string[], work: string): McaRow[] {
   const file = join(work, `${cpu}.s`);
   writeFileSync(file, lines.join('\n') + '\n');
-  const r = spawnSync('llvm-mca-19', ['-mtriple=x86_64', `-mcpu=${cpu}`, '--instruction-tables', '-show-encoding',
-    file], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  const r = spawnSync(
+    'llvm-mca-19',
+    ['-mtriple=x86_64', `-mcpu=${cpu}`, '--instruction-tables', '-show-encoding', file],
+    { encoding: 'utf8', maxBuffer: 1 << 28 },
+  );
   assert.equal(r.status, 0, `llvm-mca-19 -mcpu=${cpu} failed: ${r.stderr.slice(0, 2000)}`);
   const rows: McaRow[] = [];
   const out = r.stdout.split('\n');
@@ -154,7 +206,15 @@ function mca(cpu: string, lines: string[], work: string): McaRow[] {
     assert.ok(m, `unexpected llvm-mca-19 Instruction Info row: '${line}'`);
     const hex = m[5]!.replace(/ /g, '');
     assert.equal(hex.length / 2, Number(m[4]), `encoding size column disagrees with the encoding: '${line}'`);
-    rows.push({ uops: Number(m[1]), latency: Number(m[2]), rthroughput: m[3]!, hex, text: m[6]!.replace(/\s+/g, ' '), pressure: new Map(), divider: 0 });
+    rows.push({
+      uops: Number(m[1]),
+      latency: Number(m[2]),
+      rthroughput: m[3]!,
+      hex,
+      text: m[6]!.replace(/\s+/g, ' '),
+      pressure: new Map(),
+      divider: 0,
+    });
   }
   // Resources: `[2]   - SKXPort0`; a resource of several units named by their ports (Sandy
   // Bridge's SBPort23) has a column per unit, `[6.0] - SBPort23`, `[6.1] - SBPort23`. Columns
@@ -166,7 +226,10 @@ function mca(cpu: string, lines: string[], work: string): McaRow[] {
     const m = /^\[(\d+)(?:\.(\d+))?\]\s+-\s+(\S+)$/.exec(out[at]!);
     assert.ok(m, `unexpected llvm-mca-19 resource line: '${out[at]}'`);
     const digits = /Port(\d+)$/.exec(m[3]!)?.[1];
-    if (!digits) { columns.push(/Divider$/.test(m[3]!) ? 'divider' : null); continue; }
+    if (!digits) {
+      columns.push(/Divider$/.test(m[3]!) ? 'divider' : null);
+      continue;
+    }
     columns.push(m[2] === undefined ? Number(digits) : Number(digits[Number(m[2])]));
   }
   at = out.indexOf('Resource pressure by instruction:');
@@ -181,11 +244,18 @@ function mca(cpu: string, lines: string[], work: string): McaRow[] {
       else row.pressure.set(col, c);
     });
   }
-  assert.equal(rows.length, lines.length, `llvm-mca-19 -mcpu=${cpu} printed ${rows.length} rows for ${lines.length} instructions`);
+  assert.equal(
+    rows.length,
+    lines.length,
+    `llvm-mca-19 -mcpu=${cpu} printed ${rows.length} rows for ${lines.length} instructions`,
+  );
   return rows;
 }
 
-test('the LLVM-derived figures (µops, latency, reciprocal throughput, ports, divider) agree with llvm-mca-19 --instruction-tables on every core, form by form', { skip: SKIP, timeout: 600_000 }, () => {
+test('the LLVM-derived figures (µops, latency, reciprocal throughput, ports, divider) agree with llvm-mca-19 --instruction-tables on every core, form by form', {
+  skip: SKIP,
+  timeout: 600_000,
+}, () => {
   assert.equal(missing.length, 0, `CI is set but the cross-check cannot run: ${cannotRun}`);
   const index = JSON.parse(readFileSync(join(LLVM_DIR, 'index.json'), 'utf8')) as Index;
   const byKey = new Map(canonicalInstances().map((i) => [i.key, i]));
@@ -200,7 +270,11 @@ test('the LLVM-derived figures (µops, latency, reciprocal throughput, ports, di
   // per core: every form with a real (non-placeholder) record
   const forms = new Map<string, { key: string; rec: RawRec }[]>();
   for (const arch of archs) {
-    const file = JSON.parse(readFileSync(join(LLVM_DIR, index.archs[arch]!.file), 'utf8')) as { cpu: string; records: RawRec[]; index: number[] };
+    const file = JSON.parse(readFileSync(join(LLVM_DIR, index.archs[arch]!.file), 'utf8')) as {
+      cpu: string;
+      records: RawRec[];
+      index: number[];
+    };
     assert.equal(file.cpu, index.archs[arch]!.cpu, `${arch}: the file's CPU`);
     const list: { key: string; rec: RawRec }[] = [];
     index.keys.forEach((key, p) => {
@@ -216,7 +290,10 @@ test('the LLVM-derived figures (µops, latency, reciprocal throughput, ports, di
   try {
     // one disassembly of every instance some core has figures for (the text is the same for all)
     const keys = [...new Set([...forms.values()].flatMap((s) => s.map((x) => x.key)))];
-    const texts = disassemble(keys.map((k) => byKey.get(k)!), work);
+    const texts = disassemble(
+      keys.map((k) => byKey.get(k)!),
+      work,
+    );
     const textOf = new Map(keys.map((k, i) => [k, texts[i]!]));
 
     const report: string[] = [];
@@ -228,42 +305,70 @@ test('the LLVM-derived figures (µops, latency, reciprocal throughput, ports, di
       const lines = list.map((s) => textOf.get(s.key)!);
       // The one exclusion, counted: forms whose disassembly LLVM's assembler does not turn back
       // into the same bytes (see roundTrip) — llvm-mca would analyse another instruction, or none.
-      const why = roundTrip(cpu, lines, list.map((s) => byKey.get(s.key)!.hex), work);
-      const rows = mca(cpu, lines.filter((_, i) => why[i] === null), work);
+      const why = roundTrip(
+        cpu,
+        lines,
+        list.map((s) => byKey.get(s.key)!.hex),
+        work,
+      );
+      const rows = mca(
+        cpu,
+        lines.filter((_, i) => why[i] === null),
+        work,
+      );
       let checked = 0;
       const excluded: string[] = [];
       const seen: Record<Stratum, number> = { memory: 0, vector: 0, scalar: 0 };
       let r = 0;
       list.forEach(({ key, rec }, i) => {
         const inst = byKey.get(key)!;
-        if (why[i] !== null) { excluded.push(`${key} (${inst.hex} '${lines[i]}': ${why[i]})`); return; }
+        if (why[i] !== null) {
+          excluded.push(`${key} (${inst.hex} '${lines[i]}': ${why[i]})`);
+          return;
+        }
         const row = rows[r++]!;
-        assert.equal(row.hex, inst.hex, `${arch}: llvm-mca-19 analysed ${row.hex} '${row.text}' where ${key} ${inst.hex} '${lines[i]}' was expected`);
+        assert.equal(
+          row.hex,
+          inst.hex,
+          `${arch}: llvm-mca-19 analysed ${row.hex} '${row.text}' where ${key} ${inst.hex} '${lines[i]}' was expected`,
+        );
         checked++;
         seen[stratum(inst)]++;
         const [uops, latency, rtp] = rec;
         // llvm-mca prints RThroughput with two decimals (printf %.2f); the record keeps 4 digits
         if (row.uops !== uops || row.latency !== latency || !near(row.rthroughput, rtp))
-          disagreements.push(`${arch} (${cpu}) ${key} '${row.text}': llvm-mca ${row.uops} µops, latency ${row.latency}, rthroughput ${row.rthroughput}; stored ${uops}, ${latency}, ${rtp}`);
+          disagreements.push(
+            `${arch} (${cpu}) ${key} '${row.text}': llvm-mca ${row.uops} µops, latency ${row.latency}, rthroughput ${row.rthroughput}; stored ${uops}, ${latency}, ${rtp}`,
+          );
         // the port groups (what the engine schedules): llvm-mca's instruction tables charge a
         // group of k ports used for n cycles n/k on each of its ports, after the same
         // implied-usage subtraction the generator does
         const want = new Map<number, number>();
-        for (const g of parsePorts(rec[3]) ?? []) for (const p of g.ports) want.set(llvmPort(cpu, p), (want.get(llvmPort(cpu, p)) ?? 0) + g.count / g.ports.length);
+        for (const g of parsePorts(rec[3]) ?? [])
+          for (const p of g.ports)
+            want.set(llvmPort(cpu, p), (want.get(llvmPort(cpu, p)) ?? 0) + g.count / g.ports.length);
         const ports = [...new Set([...want.keys(), ...row.pressure.keys()])].sort((a, b) => a - b);
         const off = ports.filter((p) => !near(row.pressure.get(p) ?? '0', want.get(p) ?? 0));
         if (row.divider !== rec[4])
-          disagreements.push(`${arch} (${cpu}) ${key} '${row.text}': llvm-mca charges a divider ${row.divider} cycles; stored ${rec[4]}`);
+          disagreements.push(
+            `${arch} (${cpu}) ${key} '${row.text}': llvm-mca charges a divider ${row.divider} cycles; stored ${rec[4]}`,
+          );
         if (off.length)
-          disagreements.push(`${arch} (${cpu}) ${key} '${row.text}': llvm-mca charges ${ports.map((p) => `p${p} ${row.pressure.get(p) ?? '-'}`).join(', ')}; stored ${rec[3]}`);
+          disagreements.push(
+            `${arch} (${cpu}) ${key} '${row.text}': llvm-mca charges ${ports.map((p) => `p${p} ${row.pressure.get(p) ?? '-'}`).join(', ')}; stored ${rec[3]}`,
+          );
       });
       if (process.env.UOPSCOPE_LLVM_XCHECK_VERBOSE) process.stderr.write(`${arch} excluded:\n${excluded.join('\n')}\n`);
-      report.push(`${arch}: ${checked} of ${list.length} checked (${seen.memory} memory, ${seen.vector} vector, ${seen.scalar} other)`);
+      report.push(
+        `${arch}: ${checked} of ${list.length} checked (${seen.memory} memory, ${seen.vector} vector, ${seen.scalar} other)`,
+      );
       if (checked < MIN_CHECKED) problems.push(`${arch}: only ${checked} forms compared (${excluded.length} excluded)`);
       if (seen.memory < MIN_STRATUM || seen.vector < MIN_STRATUM || seen.scalar < MIN_STRATUM)
         problems.push(`${arch}: too few memory, vector or other forms compared: ${JSON.stringify(seen)}`);
       if (excluded.length > MAX_EXCLUDED * list.length)
-        problems.push(`${arch}: ${excluded.length} of ${list.length} forms excluded (more than ${MAX_EXCLUDED * 100}%):\n${excluded.join('\n')}`);
+        problems.push(
+          `${arch}: ${excluded.length} of ${list.length} forms excluded (more than ${MAX_EXCLUDED * 100}%):\n${excluded.join('\n')}`,
+        );
     }
     process.stderr.write(`llvm cross-check: ${report.join('; ')}\n`);
     assert.deepEqual(disagreements, [], `${disagreements.length} disagreements with llvm-mca-19`);

@@ -24,14 +24,23 @@ function runs(tool: string, args: string[]): string | null {
   if (r.status !== 0) return `${tool} ${args.join(' ')} exited with ${r.status}`;
   return null;
 }
-const missing = [runs('llvm-config-19', ['--version']), runs('g++', ['--version'])].filter((m): m is string => m !== null);
+const missing = [runs('llvm-config-19', ['--version']), runs('g++', ['--version'])].filter(
+  (m): m is string => m !== null,
+);
 const cannotRun = `${missing.join('; ')} — install Debian's llvm-19-dev and g++ (apt-get install llvm-19-dev g++)`;
 const SKIP = missing.length && !IN_CI ? cannotRun : false;
 
 const generate = (args: string[]) =>
-  spawnSync(process.execPath, ['--import', 'tsx', GENERATE, ...args], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 26 });
+  spawnSync(process.execPath, ['--import', 'tsx', GENERATE, ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+  });
 
-test('the LLVM data generator reruns to files byte-identical to the committed assets/uarch/llvm', { skip: SKIP, timeout: 300_000 }, () => {
+test('the LLVM data generator reruns to files byte-identical to the committed assets/uarch/llvm', {
+  skip: SKIP,
+  timeout: 300_000,
+}, () => {
   assert.equal(missing.length, 0, `CI is set but the generator cannot run: ${cannotRun}`);
   const dir = tempDir('llvmgen');
   try {
@@ -44,7 +53,10 @@ test('the LLVM data generator reruns to files byte-identical to the committed as
     for (const name of committed) {
       const a = readFileSync(join(COMMITTED, name));
       const b = readFileSync(join(out, name));
-      assert.ok(a.equals(b), `${name} differs from the regenerated one (${a.length} → ${b.length} bytes) — rerun \`npm run gen:llvm\` and commit, or find what made the output change`);
+      assert.ok(
+        a.equals(b),
+        `${name} differs from the regenerated one (${a.length} → ${b.length} bytes) — rerun \`npm run gen:llvm\` and commit, or find what made the output change`,
+      );
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -57,7 +69,10 @@ test('the generator refuses an --out that holds files it did not write, and bad 
     writeFileSync(join(dir, 'notes.md'), 'mine');
     const r = generate(['--out', dir]);
     assert.equal(r.status, 2, r.stderr);
-    assert.match(r.stderr, /^generate\.ts: --out .* is not empty and holds no index\.json of an earlier run — name a new or empty directory\n$/);
+    assert.match(
+      r.stderr,
+      /^generate\.ts: --out .* is not empty and holds no index\.json of an earlier run — name a new or empty directory\n$/,
+    );
     assert.equal(readFileSync(join(dir, 'notes.md'), 'utf8'), 'mine');
 
     const earlier = join(dir, 'earlier');

@@ -23,7 +23,22 @@ async function resolveHex(hex: string, arch: ArchName): Promise<{ intel: string;
 }
 
 test('every Intel core from Sandy Bridge to Sapphire Rapids has an LLVM-derived file', () => {
-  assert.deepEqual(Object.keys(llvmArchs()).sort(), ['ADL-P', 'BDW', 'CFL', 'CLX', 'HSW', 'ICL', 'IVB', 'KBL', 'RKL', 'SKL', 'SKX', 'SNB', 'SPR', 'TGL']);
+  assert.deepEqual(Object.keys(llvmArchs()).sort(), [
+    'ADL-P',
+    'BDW',
+    'CFL',
+    'CLX',
+    'HSW',
+    'ICL',
+    'IVB',
+    'KBL',
+    'RKL',
+    'SKL',
+    'SKX',
+    'SNB',
+    'SPR',
+    'TGL',
+  ]);
   assert.equal(loadLlvmModel('NHM'), null);
   assert.equal(loadLlvmModel('KBL')!.cpu, 'skylake');
 });
@@ -42,17 +57,28 @@ test('a load-op form: the memory record, each written register and flag with its
 
 test('the same register twice takes the same-register record: zero idioms have no port and no latency', async () => {
   const [xor, add] = await resolveHex('31c0 4801d8', 'HSW');
-  assert.deepEqual([xor!.r.provenance!.key, xor!.r.variant, xor!.r.ports, xor!.r.latencyByResource.RAX], ['Xor_rm32_r32:s', 'same_reg', [], 0]);
+  assert.deepEqual(
+    [xor!.r.provenance!.key, xor!.r.variant, xor!.r.ports, xor!.r.latencyByResource.RAX],
+    ['Xor_rm32_r32:s', 'same_reg', [], 0],
+  );
   assert.deepEqual([add!.r.provenance!.key, add!.r.latencyByResource.RAX], ['Add_rm64_r64', 1]);
 });
 
 test('EVEX masking and broadcast find their own instances, else the plain one', async () => {
   // vaddps zmm0{k1}{z}, zmm1, zmm2; vaddps zmm0, zmm1, dword bcst [rax]; vaddps zmm0{k1}, zmm1, zmm2
   const lines = await resolveHex('62f174c958c2 62f1745858 00 62f1744958c2'.replace(/ /g, ''), 'SKX');
-  assert.deepEqual(lines.map((l) => l.r.provenance?.key), [
-    'EVEX_Vaddps_zmm_k1z_zmm_zmmm512b32_er:z', 'EVEX_Vaddps_zmm_k1z_zmm_zmmm512b32_er:b', 'EVEX_Vaddps_zmm_k1z_zmm_zmmm512b32_er:k',
-  ]);
-  assert.ok(lines.every((l) => l.r.origin === 'llvm' && l.r.uops >= 1), JSON.stringify(lines));
+  assert.deepEqual(
+    lines.map((l) => l.r.provenance?.key),
+    [
+      'EVEX_Vaddps_zmm_k1z_zmm_zmmm512b32_er:z',
+      'EVEX_Vaddps_zmm_k1z_zmm_zmmm512b32_er:b',
+      'EVEX_Vaddps_zmm_k1z_zmm_zmmm512b32_er:k',
+    ],
+  );
+  assert.ok(
+    lines.every((l) => l.r.origin === 'llvm' && l.r.uops >= 1),
+    JSON.stringify(lines),
+  );
 });
 
 test('string instructions (implicit memory operands) use their plain record', async () => {
@@ -63,7 +89,7 @@ test('string instructions (implicit memory operands) use their plain record', as
   assert.equal(s.unknown, true);
 });
 
-test('the FP divider: its occupancy comes from the model\'s divider resource', async () => {
+test("the FP divider: its occupancy comes from the model's divider resource", async () => {
   // vdivpd ymm0, ymm1, ymm2 on Skylake: SKLFPDivider is held for 8 cycles
   const r = (await resolveHex('c5f55ec2', 'SKL'))[0]!.r;
   assert.deepEqual([r.provenance!.key, r.divCycles, r.latencyByResource.XMM0], ['VEX_Vdivpd_ymm_ymm_ymmm256', 8, 14]);
@@ -77,7 +103,7 @@ test('no figures where LLVM has only a placeholder, or the core lacks the ISA; e
   assert.deepEqual([zmm!.r.why, zmm!.r.missingIsa], ['HSW cannot run it (needs AVX512F)', ['AVX512F']]);
 });
 
-test('TZCNT on a core without BMI1 runs as BSF, and takes BSF\'s record', async () => {
+test("TZCNT on a core without BMI1 runs as BSF, and takes BSF's record", async () => {
   const r = (await resolveHex('f3480fbcc1', 'SNB'))[0]!.r;
   assert.deepEqual([r.unknown, r.provenance?.key], [false, 'Bsf_r64_rm64']);
   const h = (await resolveHex('f3480fbcc1', 'HSW'))[0]!.r;
@@ -90,27 +116,49 @@ test('a load-op form reads its register operand after the load: a loop-carried c
   const { buildDependencyGraph } = await import('../../src/disasm/index.js');
   const { buildSimProgram, machineParams, simulate } = await import('../../src/sim/index.js');
   const { loadMachine } = await import('../../src/data/index.js');
-  for (const [arch, addLatency] of [['SKL', 4], ['HSW', 3]] as const) {
+  for (const [arch, addLatency] of [
+    ['SKL', 4],
+    ['HSW', 3],
+  ] as const) {
     const data = await loadArchData(arch, { cacheDir });
     const resolved = resolveInstructions(region.instructions, data);
-    assert.deepEqual([resolved[0]!.latencyByResource.XMM0, resolved[0]!.readAdvance], [addLatency + 5, { XMM0: 5 }], arch);
-    const program = buildSimProgram(region.instructions, buildDependencyGraph(region.instructions, { loop: true }), resolved);
-    const r = simulate(program, machineParams(loadMachine(arch)), { iterations: 1000, variant: { perfectFrontEnd: false, infinitePorts: false, noDependencies: false } });
+    assert.deepEqual(
+      [resolved[0]!.latencyByResource.XMM0, resolved[0]!.readAdvance],
+      [addLatency + 5, { XMM0: 5 }],
+      arch,
+    );
+    const program = buildSimProgram(
+      region.instructions,
+      buildDependencyGraph(region.instructions, { loop: true }),
+      resolved,
+    );
+    const r = simulate(program, machineParams(loadMachine(arch)), {
+      iterations: 1000,
+      variant: { perfectFrontEnd: false, infinitePorts: false, noDependencies: false },
+    });
     // llvm-mca-19 -mcpu=skylake: 4008 cycles for 1000 iterations
     assert.ok(Math.abs(r.stats.blockThroughput - addLatency) < 0.05, `${arch}: ${r.stats.blockThroughput}`);
   }
 });
 
-test('the head of index.json read without its keys gives the whole file\'s architectures and version', async () => {
+test("the head of index.json read without its keys gives the whole file's architectures and version", async () => {
   const { readFileSync } = await import('node:fs');
   const { llvmDir } = await import('../../src/data/llvmModel.js');
-  const whole = JSON.parse(readFileSync(join(llvmDir(), 'index.json'), 'utf8')) as { llvm: string; archs: Record<string, { cpu: string; forms: number; placeholders: number }> };
-  const want = Object.fromEntries(Object.entries(whole.archs).map(([a, v]) => [a, { cpu: v.cpu, forms: v.forms, placeholders: v.placeholders, llvm: whole.llvm }]));
+  const whole = JSON.parse(readFileSync(join(llvmDir(), 'index.json'), 'utf8')) as {
+    llvm: string;
+    archs: Record<string, { cpu: string; forms: number; placeholders: number }>;
+  };
+  const want = Object.fromEntries(
+    Object.entries(whole.archs).map(([a, v]) => [
+      a,
+      { cpu: v.cpu, forms: v.forms, placeholders: v.placeholders, llvm: whole.llvm },
+    ]),
+  );
   assert.deepEqual(llvmArchs(), want);
   assert.ok(Object.keys(want).length >= 10);
 });
 
-test('index.json\'s keys are found at their positions by the binary search over iced-x86 Code values', () => {
+test("index.json's keys are found at their positions by the binary search over iced-x86 Code values", () => {
   const { keys } = JSON.parse(readFileSync(join(llvmDir(), 'index.json'), 'utf8')) as { keys: string[] };
   assert.ok(keys.length > 10_000);
   const pos = keyPositions(keys);
@@ -125,10 +173,22 @@ test('index.json\'s keys are found at their positions by the binary search over 
 
 test('keys out of Code order (or not Codes) are still found, through a Map', () => {
   // Code values: Imul_r32_rm32 2071, Mov_r64_rm64 286, Cmp_rm8_r8 107, Sub_rm8_r8 81, Adc_rm8_r8 36, Add_rm8_r8 5
-  const keys = ['Imul_r32_rm32', 'Mov_r64_rm64', 'Cmp_rm8_r8', 'Sub_rm8_r8', 'Adc_rm8_r8', 'Add_rm8_r8:m', 'Add_rm8_r8'];
+  const keys = [
+    'Imul_r32_rm32',
+    'Mov_r64_rm64',
+    'Cmp_rm8_r8',
+    'Sub_rm8_r8',
+    'Adc_rm8_r8',
+    'Add_rm8_r8:m',
+    'Add_rm8_r8',
+  ];
   // each lookup in a list of its own: the first one that notices the order indexes the whole list
-  keys.forEach((k, i) => { assert.equal(keyPositions(keys).get(k), i, k); });
+  keys.forEach((k, i) => {
+    assert.equal(keyPositions(keys).get(k), i, k);
+  });
   assert.equal(keyPositions(keys).get('Add_rm8_r8:s'), undefined);
   const named = ['Add_rm8_r8', 'Unknown_thing', 'Adc_rm8_r8', 'Sub_rm8_r8'];
-  named.forEach((k, i) => { assert.equal(keyPositions(named).get(k), i, k); });
+  named.forEach((k, i) => {
+    assert.equal(keyPositions(named).get(k), i, k);
+  });
 });

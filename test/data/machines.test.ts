@@ -1,13 +1,40 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { inheritanceChain, listMachines, loadMachine, parseArchName, validateMachine, type ArchName } from '../../src/data/machines.js';
+import {
+  inheritanceChain,
+  listMachines,
+  loadMachine,
+  parseArchName,
+  validateMachine,
+  type ArchName,
+} from '../../src/data/machines.js';
 import { UserError } from '../../src/errors.js';
 
-const ARCHS = ['NHM', 'WSM', 'SNB', 'IVB', 'HSW', 'BDW', 'SKL', 'SKX', 'KBL', 'CFL', 'CLX', 'ICL', 'TGL', 'RKL', 'ADL-P', 'SPR'];
+const ARCHS = [
+  'NHM',
+  'WSM',
+  'SNB',
+  'IVB',
+  'HSW',
+  'BDW',
+  'SKL',
+  'SKX',
+  'KBL',
+  'CFL',
+  'CLX',
+  'ICL',
+  'TGL',
+  'RKL',
+  'ADL-P',
+  'SPR',
+];
 
 test('all 16 machine models are there, valid and sourced', () => {
   const ms = listMachines();
-  assert.deepEqual(ms.map((m) => m.arch), ARCHS);
+  assert.deepEqual(
+    ms.map((m) => m.arch),
+    ARCHS,
+  );
   for (const m of ms) {
     assert.deepEqual(validateMachine(m), [], m.arch);
     assert.ok(m.sources.length >= 2, `${m.arch} cites its sources`);
@@ -25,7 +52,10 @@ test('figures of the reference table (shared/reference/machines.md)', () => {
   assert.deepEqual([row('SKL').rsSize, row('CFL').rsSize], [97, 97]);
   assert.deepEqual([row('ICL').issueWidth, row('ICL').rsSize], [5, 160]);
   // ADL-P: ports 10/11 as uops.info numbers them (A = load port 10, B = ALU port 11; docs/data.md)
-  assert.deepEqual([row('ADL-P').issueWidth, row('ADL-P').aluPorts, row('ADL-P').ports.includes(10)], [6, [0, 1, 5, 6, 11], true]);
+  assert.deepEqual(
+    [row('ADL-P').issueWidth, row('ADL-P').aluPorts, row('ADL-P').ports.includes(10)],
+    [6, [0, 1, 5, 6, 11], true],
+  );
   for (const m of listMachines()) assert.equal(m.dividerPort, 0);
 });
 
@@ -51,6 +81,9 @@ test('an unknown architecture is a UserError listing the known ones', () => {
   assert.equal(loadMachine(parseArchName(' skl ')!).arch, 'SKL');
   assert.equal(parseArchName('adl-p'), 'ADL-P');
   for (const bad of ['', 'S K L', '../SKL', 'A/B', 'A'.repeat(17), 42]) assert.equal(parseArchName(bad), null);
-  assert.throws(() => loadMachine('P4'), (e: unknown) => e instanceof UserError && /unknown architecture 'P4' — known: .*SNB.*ADL-P/.test(e.message));
+  assert.throws(
+    () => loadMachine('P4'),
+    (e: unknown) => e instanceof UserError && /unknown architecture 'P4' — known: .*SNB.*ADL-P/.test(e.message),
+  );
   assert.deepEqual(validateMachine({ arch: 'X' }).slice(0, 2), ['name', 'ports']);
 });

@@ -46,7 +46,10 @@ test('a division with TP_loop but no div_cycles occupies the divider for its mea
   const dir = mkdtempSync(join(tmpdir(), 'uopscope-div-'));
   try {
     const file = join(dir, 'div.s');
-    writeFileSync(file, '.intel_syntax noprefix\n.globl f\nf:\n  mov ecx, 7\n.L:\n  mov eax, 100\n  xor edx, edx\n  div rcx\n  dec r8\n  jnz .L\n  ret\n');
+    writeFileSync(
+      file,
+      '.intel_syntax noprefix\n.globl f\nf:\n  mov ecx, 7\n.L:\n  mov eax, 100\n  xor edx, edx\n  div rcx\n  dec r8\n  jnz .L\n  ret\n',
+    );
     const a = await analyse({ file, arch: 'ADL-P', fallback: 'alu' });
     const div = a.resolved.find((r) => r.form?.asm === 'DIV')!;
     assert.equal(div.divCycles, 10);

@@ -8,18 +8,30 @@ import { UserError } from '../../src/errors.js';
 import { SMALL, smallText, tempDir } from './helpers.js';
 
 const byString = (arch: string, s: string) => {
-  const f = parseUopsXmlText(smallText(), SMALL).archs.get(arch)!.find((x) => x.string === s);
+  const f = parseUopsXmlText(smallText(), SMALL)
+    .archs.get(arch)!
+    .find((x) => x.string === s);
   assert.ok(f, `${s} on ${arch}`);
   return f;
 };
 
 test('port strings become multisets of port sets', () => {
-  assert.deepEqual(parsePorts('1*p0156+1*p23'), [{ count: 1, ports: [0, 1, 5, 6] }, { count: 1, ports: [2, 3] }]);
-  assert.deepEqual(parsePorts('1*p015+1*p23+1*p4'), [{ count: 1, ports: [0, 1, 5] }, { count: 1, ports: [2, 3] }, { count: 1, ports: [4] }]);
+  assert.deepEqual(parsePorts('1*p0156+1*p23'), [
+    { count: 1, ports: [0, 1, 5, 6] },
+    { count: 1, ports: [2, 3] },
+  ]);
+  assert.deepEqual(parsePorts('1*p015+1*p23+1*p4'), [
+    { count: 1, ports: [0, 1, 5] },
+    { count: 1, ports: [2, 3] },
+    { count: 1, ports: [4] },
+  ]);
   assert.deepEqual(parsePorts('2*p05'), [{ count: 2, ports: [0, 5] }]);
   assert.deepEqual(parsePorts(undefined), []);
   assert.deepEqual(parsePorts(''), []);
-  assert.deepEqual(parsePorts('1*p0156A+1*p23B'), [{ count: 1, ports: [0, 1, 5, 6, 10] }, { count: 1, ports: [2, 3, 11] }]);
+  assert.deepEqual(parsePorts('1*p0156A+1*p23B'), [
+    { count: 1, ports: [0, 1, 5, 6, 10] },
+    { count: 1, ports: [2, 3, 11] },
+  ]);
   assert.equal(parsePorts('1*q01'), null);
   assert.equal(parsePorts('1*p01+'), null);
   assert.equal(formatPorts(parsePorts('1*p0156A+2*p23')!), '1*p0156A+2*p23');
@@ -42,15 +54,35 @@ test('the hand-made file parses to its exact figures', () => {
   assert.deepEqual(add.m.macroFusible, ['JB (Rel8)', 'JNZ (Rel8)', 'JZ (Rel8)']);
   assert.equal(add.m.latencies.length, 4);
   assert.deepEqual(add.m.latencies[0], { startOp: 1, targetOp: 1, cycles: 1 });
-  assert.deepEqual(add.operands[2], { idx: 3, type: 'flags', read: false, write: true, suppressed: true, flags: { AF: 'w', CF: 'w', OF: 'w', PF: 'w', SF: 'w', ZF: 'w' } });
+  assert.deepEqual(add.operands[2], {
+    idx: 3,
+    type: 'flags',
+    read: false,
+    write: true,
+    suppressed: true,
+    flags: { AF: 'w', CF: 'w', OF: 'w', PF: 'w', SF: 'w', ZF: 'w' },
+  });
   assert.equal(add.operands[0]!.registers!.length, 16);
   assert.equal(byString('SNB', 'ADD_01 (R64, R64)').m.ports[0]!.ports.join(''), '015');
   // AMD: a measurement without ports
   assert.deepEqual(byString('ZEN2', 'ADD_01 (R64, R64)').m.ports, []);
 
   const load = byString('SKL', 'ADD (R64, M64)');
-  assert.deepEqual(load.m.latencies[1], { startOp: 2, targetOp: 1, cyclesAddr: 6, cyclesAddrIndex: 6, cyclesMem: 1, upperBound: true });
-  assert.deepEqual(load.m.indexed, { uops: 2, ports: [{ count: 1, ports: [0, 1, 5, 6] }, { count: 1, ports: [2, 3] }] });
+  assert.deepEqual(load.m.latencies[1], {
+    startOp: 2,
+    targetOp: 1,
+    cyclesAddr: 6,
+    cyclesAddrIndex: 6,
+    cyclesMem: 1,
+    upperBound: true,
+  });
+  assert.deepEqual(load.m.indexed, {
+    uops: 2,
+    ports: [
+      { count: 1, ports: [0, 1, 5, 6] },
+      { count: 1, ports: [2, 3] },
+    ],
+  });
 
   const xor = byString('SKL', 'XOR_31 (R32, R32)');
   assert.deepEqual(xor.m.sameReg, { uops: 0, ports: [], tpUnrolled: 0.25 });
@@ -63,8 +95,14 @@ test('the hand-made file parses to its exact figures', () => {
   assert.deepEqual(divsd.operands[2]!.registers, ['MXCSR']);
 
   const store = byString('SKL', 'MOV (M64, R64)');
-  assert.deepEqual(store.m.ports, [{ count: 1, ports: [2, 3, 7] }, { count: 1, ports: [4] }]);
-  assert.deepEqual(store.m.indexed!.ports, [{ count: 1, ports: [2, 3] }, { count: 1, ports: [4] }]);
+  assert.deepEqual(store.m.ports, [
+    { count: 1, ports: [2, 3, 7] },
+    { count: 1, ports: [4] },
+  ]);
+  assert.deepEqual(store.m.indexed!.ports, [
+    { count: 1, ports: [2, 3] },
+    { count: 1, ports: [4] },
+  ]);
   assert.deepEqual(store.m.latencies, []);
 
   const cmp = byString('SKL', 'CMP_39 (R64, R64)');
@@ -81,7 +119,10 @@ test('the fast element reader and fast-xml-parser give the same forms', () => {
 test('elements the fast reader does not handle (comments, entities, single quotes) go through fast-xml-parser', () => {
   const text = smallText()
     .replace('string="IMUL (R64, R64)"', "string='IMUL (R64, R64)'")
-    .replace('<operand idx="2" name="REG1" r="1" type="reg" width="64">RAX', '<!-- c --><operand idx="2" name="REG1" r="1" type="reg" width="64">RAX')
+    .replace(
+      '<operand idx="2" name="REG1" r="1" type="reg" width="64">RAX',
+      '<!-- c --><operand idx="2" name="REG1" r="1" type="reg" width="64">RAX',
+    )
     .replace('summary="Signed Multiply"', 'summary="Signed &amp; Multiply &#x41;"');
   const a = parseUopsXmlText(text, SMALL);
   const b = parseUopsXmlText(smallText(), SMALL);
@@ -120,7 +161,10 @@ function failsAt(text: string, re: RegExp): UserError {
 test('malformed XML fails with the line and column of the fault', () => {
   const text = smallText();
   // an element left open inside an instruction: reported where the wrong closing tag is
-  const open = text.replace('<latency cycles="3" start_op="2" target_op="1"/>', '<latency cycles="3" start_op="2" target_op="1">');
+  const open = text.replace(
+    '<latency cycles="3" start_op="2" target_op="1"/>',
+    '<latency cycles="3" start_op="2" target_op="1">',
+  );
   const lat = lineCol(open, '<latency cycles="3" start_op="2" target_op="1">');
   const e1 = failsAt(open, /^bad\.xml:\d+:\d+: .*latency/);
   const m = /^bad\.xml:(\d+):(\d+)/.exec(e1.message)!;
@@ -128,7 +172,10 @@ test('malformed XML fails with the line and column of the fault', () => {
   assert.ok(e1.message.includes(`line ${lat.line}`), 'names the line where the open element starts');
 
   // a broken attribute on line N, column C
-  const badAttr = text.replace('<operand idx="2" name="IMM0" r="1" type="imm" width="32">1</operand>', '<operand idx="2" name="IMM0 r="1" type="imm" width="32">1</operand>');
+  const badAttr = text.replace(
+    '<operand idx="2" name="IMM0" r="1" type="imm" width="32">1</operand>',
+    '<operand idx="2" name="IMM0 r="1" type="imm" width="32">1</operand>',
+  );
   const where = lineCol(badAttr, 'name="IMM0 r=');
   const e2 = failsAt(badAttr, /^bad\.xml:\d+:\d+: /);
   assert.equal(Number(/^bad\.xml:(\d+):/.exec(e2.message)![1]), where.line);
@@ -153,14 +200,23 @@ test('malformed XML fails with the line and column of the fault', () => {
 
 test('a file that cannot be read is a UserError naming it', async () => {
   const dir = tempDir();
-  await assert.rejects(parseUopsXmlFile(join(dir, 'missing.xml')), (e: unknown) => e instanceof UserError && /missing\.xml: ENOENT/.test(e.message));
-  await assert.rejects(parseUopsXmlFile(dir), (e: unknown) => e instanceof UserError && /is not a file/.test(e.message));
+  await assert.rejects(
+    parseUopsXmlFile(join(dir, 'missing.xml')),
+    (e: unknown) => e instanceof UserError && /missing\.xml: ENOENT/.test(e.message),
+  );
+  await assert.rejects(
+    parseUopsXmlFile(dir),
+    (e: unknown) => e instanceof UserError && /is not a file/.test(e.message),
+  );
   const big = join(dir, 'split.xml');
   // chunk boundaries fall anywhere: a 3 MB file built from the fixture's instructions
   const t = smallText();
   const body = t.slice(t.indexOf('<instruction '), t.lastIndexOf('</instruction>') + '</instruction>'.length);
   const copies = Math.ceil(3e6 / body.length);
-  writeFileSync(big, `<root date="x">\n<extension name="BASE">\n${Array(copies).fill(body).join('\n')}\n</extension>\n</root>\n`);
+  writeFileSync(
+    big,
+    `<root date="x">\n<extension name="BASE">\n${Array(copies).fill(body).join('\n')}\n</extension>\n</root>\n`,
+  );
   const r = await parseUopsXmlFile(big);
   assert.equal(r.forms, copies * 13);
 });
@@ -175,10 +231,15 @@ test('CRLF line ends and a byte-order mark are read like the plain file', async 
   assert.deepEqual([...(await parseUopsXmlFile(f)).archs], [...b.archs]);
   // line numbers still count lines
   try {
-    parseUopsXmlText(crlf.replace('</extension>\r\n  <extension name="SSE2">', '</extensio>\r\n  <extension name="SSE2">'), 'bad.xml');
+    parseUopsXmlText(
+      crlf.replace('</extension>\r\n  <extension name="SSE2">', '</extensio>\r\n  <extension name="SSE2">'),
+      'bad.xml',
+    );
     assert.fail('no error');
   } catch (e) {
-    const line = smallText().split('\n').findIndex((l) => l.includes('<extension name="SSE2">'));
+    const line = smallText()
+      .split('\n')
+      .findIndex((l) => l.includes('<extension name="SSE2">'));
     assert.match((e as Error).message, new RegExp(`^bad\\.xml:${line}:3: `));
   }
 });

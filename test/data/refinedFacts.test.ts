@@ -31,11 +31,20 @@ async function facts(body: string, arch: ArchName, uopsXml?: string | null): Pro
   const r = await loadRegion({ file, function: 'f', wholeFunction: true });
   const machine = loadMachine(arch);
   // null: no figures at all (a core uopscope has no data for): the facts follow the rules alone
-  const resolved = uopsXml === null ? [] : resolveInstructions(r.instructions, await loadArchData(arch, uopsXml ? { uopsXml } : {}), { fallback: 'skip', machine });
+  const resolved =
+    uopsXml === null
+      ? []
+      : resolveInstructions(r.instructions, await loadArchData(arch, uopsXml ? { uopsXml } : {}), {
+          fallback: 'skip',
+          machine,
+        });
   const graph = buildDependencyGraph(r.instructions, { loop: true });
   const p = buildSimProgram(r.instructions, graph, resolved, { machine });
   // without the machine model: no facts (SUACA's model; existing callers unchanged)
-  assert.equal(buildSimProgram(r.instructions, graph, resolved).instructions.some((i) => i.refined !== undefined), false);
+  assert.equal(
+    buildSimProgram(r.instructions, graph, resolved).instructions.some((i) => i.refined !== undefined),
+    false,
+  );
   return p.instructions;
 }
 const line = (p: SimInstruction[], asm: RegExp): SimInstruction => {
@@ -61,7 +70,10 @@ test('macro-fusion: cmp/jne fuses on SKL (the pair), inc/jc does not (INC/DEC no
 });
 
 test('macro-fusion per the tables: cmp does not fuse with js, test does; no fusion with memory+immediate; dec/jnz not on ICL', async () => {
-  const p = await facts('1:\n  cmp rax, rbx\n  js 1b\n  test rax, rbx\n  js 1b\n  cmp qword ptr [rdi], 1\n  je 1b\n  dec rcx\n  jne 1b', 'SKL');
+  const p = await facts(
+    '1:\n  cmp rax, rbx\n  js 1b\n  test rax, rbx\n  js 1b\n  cmp qword ptr [rdi], 1\n  je 1b\n  dec rcx\n  jne 1b',
+    'SKL',
+  );
   const [js1, js2, je, jne] = p.filter((i) => /^j/.test(i.asm));
   assert.equal(js1!.refined!.macroFusion.fusesWithPrevious, false);
   assert.equal(js2!.refined!.macroFusion.fusesWithPrevious, true);
@@ -100,7 +112,8 @@ test('uops_retire_slots and uops_MITE are read from the file and survive the cac
 });
 
 test('micro-fusion and unlamination: add rax,[rdi+rcx*8] fused on HSW, unlaminated on SNB; vaddps 3-operand indexed unlaminated on HSW', async () => {
-  const body = '1:\n  add rax, [rdi+rcx*8]\n  vaddps ymm0, ymm1, [rdi+rcx*8]\n  add rax, [rdi+8]\n  mov [rdi+rcx*8], rax\n  dec rdx\n  jnz 1b';
+  const body =
+    '1:\n  add rax, [rdi+rcx*8]\n  vaddps ymm0, ymm1, [rdi+rcx*8]\n  add rax, [rdi+8]\n  mov [rdi+rcx*8], rax\n  dec rdx\n  jnz 1b';
   const hsw = await facts(body, 'HSW');
   const snb = await facts(body, 'SNB');
   const addH = line(hsw, /^add rax, qword ptr \[rdi\+rcx\*8\]/).refined!.microFusion;
@@ -147,7 +160,8 @@ test('zero idioms: xor eax,eax needs no port on SKL (dependency-breaking only on
 
 test('move elimination: mov rax,rbx a candidate on SKL and ADL-P, not on ICL (ICL065) nor SNB; movaps xmm on ICL yes', async () => {
   const body = '1:\n  mov rax, rbx\n  movaps xmm0, xmm1\n  mov ax, bx\n  dec rdx\n  jnz 1b';
-  const cand = async (arch: ArchName, re: RegExp): Promise<boolean> => line(await facts(body, arch), re).refined!.moveElimination.candidate;
+  const cand = async (arch: ArchName, re: RegExp): Promise<boolean> =>
+    line(await facts(body, arch), re).refined!.moveElimination.candidate;
   assert.equal(await cand('SKL', /^mov rax, rbx/), true);
   assert.equal(await cand('ADL-P', /^mov rax, rbx/), true);
   assert.equal(await cand('ICL', /^mov rax, rbx/), false);
@@ -180,7 +194,8 @@ test('front end: a fused jump ending on a 32-byte boundary is flagged (JCC errat
 });
 
 test('load/store roles: mov [rdi+8],rax a simple store address, [rdi+rcx*8] indexed; which µops are load / store-address / store-data', async () => {
-  const body = '1:\n  mov [rdi+8], rax\n  mov [rdi+rcx*8], rax\n  add [rdi+8], rax\n  mov rbx, [rdi+8]\n  dec rdx\n  jnz 1b';
+  const body =
+    '1:\n  mov [rdi+8], rax\n  mov [rdi+rcx*8], rax\n  add [rdi+8], rax\n  mov rbx, [rdi+8]\n  dec rdx\n  jnz 1b';
   const p = await facts(body, 'SKL');
   const simple = line(p, /^mov qword ptr \[rdi\+0x8\], rax/);
   const m1 = simple.refined!.memory!;
@@ -231,10 +246,16 @@ test('per-core front-end figures name their source or are absent', () => {
 
 test("the CLI's pipeline attaches the facts for the chosen core (program, loop rebuild and branch sides)", async () => {
   const file = join(dir, 'pipe.s');
-  writeFileSync(file, '.intel_syntax noprefix\n.text\n.globl g\ng:\n1:\n  test rax, rax\n  je 2f\n  add rbx, 1\n2:\n  dec rcx\n  jnz 1b\n  ret\n');
+  writeFileSync(
+    file,
+    '.intel_syntax noprefix\n.text\n.globl g\ng:\n1:\n  test rax, rax\n  je 2f\n  add rbx, 1\n2:\n  dec rcx\n  jnz 1b\n  ret\n',
+  );
   const a = await analyse({ file, function: 'g', arch: 'SKL' });
   assert.ok(a.program.instructions.every((i) => i.refined?.arch === 'SKL'));
-  assert.equal(a.program.instructions.find((i) => i.asm.startsWith('jne'))!.refined!.macroFusion.fusesWithPrevious, true);
+  assert.equal(
+    a.program.instructions.find((i) => i.asm.startsWith('jne'))!.refined!.macroFusion.fusesWithPrevious,
+    true,
+  );
   const once = withLoop(a, false);
   assert.ok(once.program.instructions.every((i) => i.refined !== undefined));
   const b = branchPrograms(a)!;

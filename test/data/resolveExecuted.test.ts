@@ -13,11 +13,19 @@ import { loadRegion } from '../../src/disasm/index.js';
 
 function form(string: string, uops: number, iform = ''): ArchForm {
   return {
-    string, iform, asm: string.split(' ')[0]!, operands: [], attributes: {},
+    string,
+    iform,
+    asm: string.split(' ')[0]!,
+    operands: [],
+    attributes: {},
     m: { uops, ports: [{ count: uops, ports: [0] }], latencies: [] },
   };
 }
-const archData = (arch: ArchName, forms: ArchForm[]): ArchData => ({ arch, source: { kind: 'file', path: '(test)', forms: forms.length }, forms });
+const archData = (arch: ArchName, forms: ArchForm[]): ArchData => ({
+  arch,
+  source: { kind: 'file', path: '(test)', forms: forms.length },
+  forms,
+});
 const decode = async (hex: string) => (await loadRegion({ hex })).instructions;
 
 test('TZCNT on a core without BMI1 resolves as BSF, on a core with BMI1 as TZCNT', async () => {

@@ -13,13 +13,26 @@ test('signatures normalize opcode suffixes, condition-code aliases and LOCK/REP 
   assert.notEqual(signatureKey('LOCK ADD (M64, R64)'), signatureKey('ADD (M64, R64)'));
   assert.equal(signatureKey('REP STOSB'), signatureKey('REP_STOSB'));
   assert.equal(signatureKey('LEA_B_D8 (R64)'), 'LEA_B_D8(R64)');
-  assert.deepEqual(splitSignature('ADD_03 (R64, R64)'), { prefixes: [], mnemonic: 'ADD', variant: '03', operands: ['R64', 'R64'] });
+  assert.deepEqual(splitSignature('ADD_03 (R64, R64)'), {
+    prefixes: [],
+    mnemonic: 'ADD',
+    variant: '03',
+    operands: ['R64', 'R64'],
+  });
   assert.notEqual(signatureKey('ADD (R64, I8)'), signatureKey('ADD (R64, I32)'));
 });
 
 test('the progress bar draws only on a terminal', () => {
   const out: string[] = [];
-  const fake = (isTTY: boolean) => ({ isTTY, columns: 80, write: (s: string) => { out.push(s); return true; } }) as unknown as NodeJS.WriteStream;
+  const fake = (isTTY: boolean) =>
+    ({
+      isTTY,
+      columns: 80,
+      write: (s: string) => {
+        out.push(s);
+        return true;
+      },
+    }) as unknown as NodeJS.WriteStream;
   const quiet = progressBar('importing', fake(false));
   quiet.update(50, 100);
   quiet.done();

@@ -39,45 +39,77 @@ const TWO = {
   rsSize: 20,
   isa: ['BASE', 'SSE', 'SSE2'],
   inheritsDataFrom: 'SKL',
-  citations: { testSheet: 'the test core\'s data sheet (made up for this test)' },
+  citations: { testSheet: "the test core's data sheet (made up for this test)" },
   memory: { load: [2, 3], storeAddress: [2, 3, 7], storeData: [4], simpleStoreAddressPort: 7, source: 'testSheet' },
   fusion: { macro: cited('snb', 'macroFusionManual'), unlamination: cited('hsw', 'unlaminationHsw') },
-  rename: { zeroIdiomsNoPort: cited(true, 'zeroIdiom'), gprMoveElimination: cited(true, 'moveElimination'), vecMoveElimination: cited(true, 'moveElimination') },
+  rename: {
+    zeroIdiomsNoPort: cited(true, 'zeroIdiom'),
+    gprMoveElimination: cited(true, 'moveElimination'),
+    vecMoveElimination: cited(true, 'moveElimination'),
+  },
   frontEnd: {
-    dsbWidth: cited(4, 'testSheet µop cache'), decoders: cited(2, 'testSheet'), fetchBytes: cited(16, 'testSheet'),
-    lsd: cited(false, 'testSheet'), idqSize: cited(28, 'testSheet IDQ'), lsdUnrolling: null,
-    jccErratum: cited(false, 'jccErratum'), both32ByteBlocksMustBeCacheable: null, macroFusibleOnLastDecoder: cited(true, 'testSheet'),
+    dsbWidth: cited(4, 'testSheet µop cache'),
+    decoders: cited(2, 'testSheet'),
+    fetchBytes: cited(16, 'testSheet'),
+    lsd: cited(false, 'testSheet'),
+    idqSize: cited(28, 'testSheet IDQ'),
+    lsdUnrolling: null,
+    jccErratum: cited(false, 'jccErratum'),
+    both32ByteBlocksMustBeCacheable: null,
+    macroFusibleOnLastDecoder: cited(true, 'testSheet'),
   },
   identity: {
     cpuid: [{ vendor: 'TestVendor', family: 99, models: [7] }],
     compilerNames: ['twowide'],
     source: 'testSheet',
   },
-  sources: ['the test core\'s data sheet (made up for this test)'],
+  sources: ["the test core's data sheet (made up for this test)"],
 };
 
 writeFileSync(join(dir, 'TWO.json'), JSON.stringify(TWO));
 // the same core, four wide, with a wider µop cache: one file naming what differs
-writeFileSync(join(dir, 'FOUR.json'), JSON.stringify({
-  arch: 'FOUR', name: 'The test core, four wide', order: 2, inherits: 'TWO', inheritsDataFrom: 'SKL', issueWidth: 4,
-  frontEnd: { dsbWidth: cited(6, 'testSheet') },
-  identity: { cpuid: [], compilerNames: [], source: 'testSheet' },
-  sources: ['the test core\'s data sheet (made up for this test)'],
-}));
+writeFileSync(
+  join(dir, 'FOUR.json'),
+  JSON.stringify({
+    arch: 'FOUR',
+    name: 'The test core, four wide',
+    order: 2,
+    inherits: 'TWO',
+    inheritsDataFrom: 'SKL',
+    issueWidth: 4,
+    frontEnd: { dsbWidth: cited(6, 'testSheet') },
+    identity: { cpuid: [], compilerNames: [], source: 'testSheet' },
+    sources: ["the test core's data sheet (made up for this test)"],
+  }),
+);
 
 const loopFile = join(loops, 'adds.s');
-writeFileSync(loopFile, '.intel_syntax noprefix\n.text\n.p2align 6\n.globl f\nf:\n1:\n  add rax, 1\n  add rbx, 1\n  add rcx, 1\n  add rdx, 1\n  add rsi, 1\n  dec rdi\n  jnz 1b\n  ret\n');
+writeFileSync(
+  loopFile,
+  '.intel_syntax noprefix\n.text\n.p2align 6\n.globl f\nf:\n1:\n  add rax, 1\n  add rbx, 1\n  add rcx, 1\n  add rdx, 1\n  add rsi, 1\n  dec rdi\n  jnz 1b\n  ret\n',
+);
 
 async function cyclesPerIteration(arch: string): Promise<number> {
   const a = await analyse({ file: loopFile, function: 'f', arch: arch as never, fallback: 'alu' });
-  const r = simulate(a.program, a.params, { iterations: 400, variant: BASELINE }, { model: { mechanisms: REFINED_MECHANISMS } });
+  const r = simulate(
+    a.program,
+    a.params,
+    { iterations: 400, variant: BASELINE },
+    { model: { mechanisms: REFINED_MECHANISMS } },
+  );
   return r.stats.blockThroughput;
 }
 
 test('a machine file alone adds a core: listed, loaded with its citations expanded, identified', () => {
-  assert.deepEqual(listMachines().slice(0, 2).map((m) => m.arch), ['TWO', 'FOUR'], 'ordered by the files\' order');
+  assert.deepEqual(
+    listMachines()
+      .slice(0, 2)
+      .map((m) => m.arch),
+    ['TWO', 'FOUR'],
+    "ordered by the files' order",
+  );
   const two = loadMachine('TWO');
-  assert.equal(two.frontEnd!.dsbWidth!.source, 'the test core\'s data sheet (made up for this test) µop cache');
+  assert.equal(two.frontEnd!.dsbWidth!.source, "the test core's data sheet (made up for this test) µop cache");
   assert.match(two.fusion!.macro!.source, /Optimization|opt-manual/);
   const four = loadMachine('FOUR');
   // inherited: everything but what FOUR's file says, and its own name and identity
@@ -89,7 +121,7 @@ test('a machine file alone adds a core: listed, loaded with its citations expand
   assert.equal(archOfSignature('TestVendor', 99, 7, 0).arch, 'TWO');
 });
 
-test('a loop simulates on the new core, and the record\'s figures decide the prediction', async () => {
+test("a loop simulates on the new core, and the record's figures decide the prediction", async () => {
   // five adds and a fused dec/jnz: 6 fused-domain µops per iteration, 2 per cycle on TWO
   const two = await cyclesPerIteration('TWO');
   const four = await cyclesPerIteration('FOUR');
@@ -101,7 +133,7 @@ test('a loop simulates on the new core, and the record\'s figures decide the pre
   const a = await analyse({ file: loopFile, function: 'f', arch: 'TWO' as never, fallback: 'alu' });
   const fe = frontEndLimitsOf(a.program, a.params, { model: { mechanisms: REFINED_MECHANISMS } })!;
   const idq = fe.applied.find((l) => l.limit.startsWith('instruction decode queue'))!;
-  assert.deepEqual([idq.value, idq.source], [28, 'the test core\'s data sheet (made up for this test) IDQ']);
+  assert.deepEqual([idq.value, idq.source], [28, "the test core's data sheet (made up for this test) IDQ"]);
 });
 
 test('a bad machine file is refused in one line naming the file', () => {
@@ -111,16 +143,26 @@ test('a bad machine file is refused in one line naming the file', () => {
     try {
       // a fresh directory key: point the variable elsewhere and back so the files are reread
       process.env.UOPSCOPE_MACHINES_DIR = `${dir}/.`;
-      assert.throws(() => listMachines(), (e: unknown) => e instanceof UserError && re.test(e.message) && e.message.includes(file.replace(dir, '')));
+      assert.throws(
+        () => listMachines(),
+        (e: unknown) => e instanceof UserError && re.test(e.message) && e.message.includes(file.replace(dir, '')),
+      );
     } finally {
       rmSync(file);
       process.env.UOPSCOPE_MACHINES_DIR = dir;
     }
   };
-  bad('BADSRC', { ...TWO, arch: 'BADSRC', identity: undefined, frontEnd: { ...TWO.frontEnd, decoders: cited(2, 'nowhere') } },
-    /frontEnd\.decoders: source 'nowhere' does not start with a known source id/);
+  bad(
+    'BADSRC',
+    { ...TWO, arch: 'BADSRC', identity: undefined, frontEnd: { ...TWO.frontEnd, decoders: cited(2, 'nowhere') } },
+    /frontEnd\.decoders: source 'nowhere' does not start with a known source id/,
+  );
   bad('BADINH', { arch: 'BADINH', name: 'x', inherits: 'NOPE', sources: ['x'] }, /inherits from unknown core 'NOPE'/);
   bad('LOOPA', { arch: 'LOOPA', name: 'x', inherits: 'LOOPA', sources: ['x'] }, /makes a cycle/);
   bad('DUP', { ...TWO }, /names core TWO, as .* does — remove one of them/);
-  bad('BADFIG', { ...TWO, arch: 'BADFIG', identity: undefined, frontEnd: { ...TWO.frontEnd, idqSize: cited(-1, 'testSheet') } }, /bad fields: frontEnd\.idqSize/);
+  bad(
+    'BADFIG',
+    { ...TWO, arch: 'BADFIG', identity: undefined, frontEnd: { ...TWO.frontEnd, idqSize: cited(-1, 'testSheet') } },
+    /bad fields: frontEnd\.idqSize/,
+  );
 });

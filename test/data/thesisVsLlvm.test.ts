@@ -12,9 +12,11 @@ import { loadArchData, resolveInstructions } from '../../src/data/index.js';
 import { entryLatency } from '../../src/data/resolve.js';
 import { formatPorts } from '../../src/data/ports.js';
 
-const EXAMPLES = ['branch', 'six-mov', 'adc-chain'].map((f) => join(import.meta.dirname, '..', '..', 'examples', 'bin', f));
+const EXAMPLES = ['branch', 'six-mov', 'adc-chain'].map((f) =>
+  join(import.meta.dirname, '..', '..', 'examples', 'bin', f),
+);
 
-test('the thesis\'s figures win over the LLVM model, and where they differ is exactly this list', async () => {
+test("the thesis's figures win over the LLVM model, and where they differ is exactly this list", async () => {
   const cacheDir = mkdtempSync(join(tmpdir(), 'uopscope-thesis-llvm-'));
   const differences = new Set<string>();
   const seen = new Set<string>();
@@ -32,11 +34,19 @@ test('the thesis\'s figures win over the LLVM model, and where they differ is ex
         const llvm = data.llvm!.lookup(d);
         assert.ok(llvm && !llvm.placeholder, `LLVM has ${d.intel} on ${arch}`);
         // what the engine would use from LLVM instead, through the same resolver
-        const alone = resolveInstructions([d], { arch, source: { kind: 'none', path: '', forms: 0 }, forms: [], llvm: data.llvm! })[0]!;
+        const alone = resolveInstructions([d], {
+          arch,
+          source: { kind: 'none', path: '', forms: 0 },
+          forms: [],
+          llvm: data.llvm!,
+        })[0]!;
         assert.equal(alone.origin, 'llvm');
-        const stated = form.m.latencies.length ? Math.max(...form.m.latencies.map((e) => entryLatency(e, false, false))) : null;
+        const stated = form.m.latencies.length
+          ? Math.max(...form.m.latencies.map((e) => entryLatency(e, false, false)))
+          : null;
         const diff = (what: string, a: unknown, b: unknown) => {
-          if (JSON.stringify(a) !== JSON.stringify(b)) differences.add(`${arch} ${form.string}: ${what} thesis ${JSON.stringify(a)}, LLVM ${JSON.stringify(b)}`);
+          if (JSON.stringify(a) !== JSON.stringify(b))
+            differences.add(`${arch} ${form.string}: ${what} thesis ${JSON.stringify(a)}, LLVM ${JSON.stringify(b)}`);
         };
         diff('µops', r.uops, llvm.uops);
         diff('ports', formatPorts(r.ports), llvm.portString);
@@ -48,8 +58,17 @@ test('the thesis\'s figures win over the LLVM model, and where they differ is ex
   }
   // every thesis form of the embedded file occurs in the examples on the cores it is given for
   assert.deepEqual([...seen].sort(), [
-    'SKL ADC (R64, I8)', 'SKL ADD_01 (R64, R64)', 'SKL CMP (R64, I8)', 'SKL JMP (Rel8)', 'SKL JNZ (Rel8)', 'SKL MOV (R64, I32)',
-    'SNB ADD_01 (R64, R64)', 'SNB CMP (R64, I8)', 'SNB JMP (Rel8)', 'SNB JNZ (Rel8)', 'SNB MOV (R64, I32)',
+    'SKL ADC (R64, I8)',
+    'SKL ADD_01 (R64, R64)',
+    'SKL CMP (R64, I8)',
+    'SKL JMP (Rel8)',
+    'SKL JNZ (Rel8)',
+    'SKL MOV (R64, I32)',
+    'SNB ADD_01 (R64, R64)',
+    'SNB CMP (R64, I8)',
+    'SNB JMP (Rel8)',
+    'SNB JNZ (Rel8)',
+    'SNB MOV (R64, I32)',
   ]);
   // The thesis states no latency for the jumps and the move of an immediate (it prints none);
   // LLVM gives the jumps a latency of 1 although they write no register, and the move 1. None

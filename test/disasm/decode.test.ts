@@ -59,7 +59,13 @@ test('registers are normalized to the architectural register', async () => {
   const i = await one('00e0'); // add al, ah
   assert.deepEqual(i.reads, ['RAX']);
   assert.deepEqual(i.writes, ['RAX']);
-  assert.deepEqual(i.operands.map((o) => [o.kind, o.register, o.written]), [['R8', 'RAX', 'al'], ['R8', 'RAX', 'ah']]);
+  assert.deepEqual(
+    i.operands.map((o) => [o.kind, o.register, o.written]),
+    [
+      ['R8', 'RAX', 'al'],
+      ['R8', 'RAX', 'ah'],
+    ],
+  );
   const v = await one('c5fd58c2'); // vaddpd ymm0, ymm0, ymm2
   assert.deepEqual(set(v.reads), ['XMM0', 'XMM2']);
   assert.deepEqual(v.writes, ['XMM0']);
@@ -115,7 +121,16 @@ test('flags are read and written bit by bit', async () => {
 
 test('memory operands: base/index are reads, indexed, load vs store, LEA has no access', async () => {
   const st = await one('c4817b1174fc08'); // vmovsd [r12+r15*8+0x8], xmm6
-  assert.deepEqual(st.memory, { base: 'R12', index: 'R15', scale: 8, displacement: 8, segment: null, size: 8, read: false, write: true });
+  assert.deepEqual(st.memory, {
+    base: 'R12',
+    index: 'R15',
+    scale: 8,
+    displacement: 8,
+    segment: null,
+    size: 8,
+    read: false,
+    write: true,
+  });
   assert.ok(st.indexed);
   assert.deepEqual(set(st.reads), ['R12', 'R15', 'XMM6']);
   assert.deepEqual(st.writes, []);
@@ -162,8 +177,11 @@ test('branches: kind, target, target line, backward', async () => {
 
 test('AT&T text, lines from 0, bytes as lower-case hex', async () => {
   const { instructions: ins } = await loadRegion({ hex: '4801d8 4883c001' });
-  assert.deepEqual(ins.map((i) => [i.line, i.bytes, i.intel, i.att]), [
-    [0, '4801d8', 'add rax, rbx', 'addq %rbx, %rax'],
-    [1, '4883c001', 'add rax, 0x1', 'addq $0x1, %rax'],
-  ]);
+  assert.deepEqual(
+    ins.map((i) => [i.line, i.bytes, i.intel, i.att]),
+    [
+      [0, '4801d8', 'add rax, rbx', 'addq %rbx, %rax'],
+      [1, '4883c001', 'add rax, 0x1', 'addq $0x1, %rax'],
+    ],
+  );
 });

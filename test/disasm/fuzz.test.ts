@@ -4,13 +4,31 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { UserError } from '../../src/errors.js';
-import { branchPaths, buildCfg, buildDependencyGraph, inputFromBytes, listRegions, selectRegion } from '../../src/disasm/index.js';
+import {
+  branchPaths,
+  buildCfg,
+  buildDependencyGraph,
+  inputFromBytes,
+  listRegions,
+  selectRegion,
+} from '../../src/disasm/index.js';
 import { IACA_END, IACA_START } from '../../src/disasm/regions.js';
 import { rng } from '../fuzz/rng.js';
 
-const SEEDS = ['branch', 'branch.o', 'branch.obj', 'branch.exe', 'branch.dll', 'branch.macho.o', 'branch.universal.o', 'branch-i386.elf32.o', 'stencil.o', 'adc-chain.macho.o', 'two-regions.obj'];
+const SEEDS = [
+  'branch',
+  'branch.o',
+  'branch.obj',
+  'branch.exe',
+  'branch.dll',
+  'branch.macho.o',
+  'branch.universal.o',
+  'branch-i386.elf32.o',
+  'stencil.o',
+  'adc-chain.macho.o',
+  'two-regions.obj',
+];
 const MUTATIONS = 12_000;
-
 
 function mutate(src: Uint8Array, next: () => number): Uint8Array {
   const b = Uint8Array.from(src);
@@ -25,19 +43,22 @@ function mutate(src: Uint8Array, next: () => number): Uint8Array {
       return b;
     case 2: // truncate
       return b.subarray(0, next() % b.length);
-    case 3: { // large value into a 32-bit field of the headers
+    case 3: {
+      // large value into a 32-bit field of the headers
       const o = next() % Math.max(1, Math.min(512, b.length - 4));
       const v = [0xffffffff, 0x7fffffff, 0x80000000, 0x10000, b.length, b.length + 1][next() % 6]!;
       new DataView(b.buffer).setUint32(o, v >>> 0, true);
       return b;
     }
-    case 4: { // a marker pattern somewhere
+    case 4: {
+      // a marker pattern somewhere
       const m = next() % 2 ? IACA_START : IACA_END;
       const o = next() % Math.max(1, b.length - m.length);
       b.set(m.subarray(0, Math.min(m.length, b.length - o)), o);
       return b;
     }
-    case 5: { // random run inside the body (code)
+    case 5: {
+      // random run inside the body (code)
       const o = pos();
       for (let k = 0; k < 16 && o + k < b.length; k++) b[o + k] = next() & 0xff;
       return b;
@@ -67,7 +88,9 @@ function exercise(data: Uint8Array, name: string): 'ok' | 'user-error' {
   }
 }
 
-test(`fuzz: ${MUTATIONS} seeded mutations of ${SEEDS.length} example binaries end in a result or a UserError`, { timeout: 120_000 }, () => {
+test(`fuzz: ${MUTATIONS} seeded mutations of ${SEEDS.length} example binaries end in a result or a UserError`, {
+  timeout: 120_000,
+}, () => {
   const seeds = SEEDS.map((f) => ({ f, data: new Uint8Array(readFileSync(`examples/bin/${f}`)) }));
   const next = rng(0x5eed);
   const counts = { ok: 0, 'user-error': 0 };
@@ -77,7 +100,9 @@ test(`fuzz: ${MUTATIONS} seeded mutations of ${SEEDS.length} example binaries en
     try {
       counts[exercise(m, `${s.f}#${i}`)]++;
     } catch (e) {
-      assert.fail(`mutation ${i} of ${s.f} threw ${e instanceof Error ? `${e.name}: ${e.message}\n${e.stack}` : String(e)}`);
+      assert.fail(
+        `mutation ${i} of ${s.f} threw ${e instanceof Error ? `${e.name}: ${e.message}\n${e.stack}` : String(e)}`,
+      );
     }
   }
   console.log(`fuzz outcomes: ${JSON.stringify(counts)}`);
@@ -88,12 +113,15 @@ test(`fuzz: ${MUTATIONS} seeded mutations of ${SEEDS.length} example binaries en
 
 // Structure-aware: object files built from their parts with drawn counts, offsets, sizes and
 // indices (test/fuzz/objectFuzz.ts). Bounded here; `npm run fuzz -- --seconds 600` runs it longer.
-test('structure-aware fuzz of ELF, PE/COFF, Mach-O and universal files: a result or one line, work bounded by the file size', { timeout: 120_000 }, async () => {
+test('structure-aware fuzz of ELF, PE/COFF, Mach-O and universal files: a result or one line, work bounded by the file size', {
+  timeout: 120_000,
+}, async () => {
   const { runObjectFuzz } = await import('../fuzz/objectFuzz.js');
   const stats = runObjectFuzz(0x0b1ec7, 4, 3000);
   console.log(`structure-aware object fuzz: ${JSON.stringify(stats)}`);
   assert.ok(stats.cases >= 200, `only ${stats.cases} cases in the time`);
   // every format is reached, and cases get past the headers as well as failing in them
-  for (const k of ['elf', 'coff', 'macho', 'universal']) assert.ok((stats.kinds[k] ?? 0) > stats.cases / 8, JSON.stringify(stats.kinds));
+  for (const k of ['elf', 'coff', 'macho', 'universal'])
+    assert.ok((stats.kinds[k] ?? 0) > stats.cases / 8, JSON.stringify(stats.kinds));
   assert.ok(stats.ok > stats.cases / 10 && stats.userError > stats.cases / 10, JSON.stringify(stats));
 });

@@ -3,14 +3,27 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
-  branchPaths, onlyLoopJumps, buildCfg, buildDependencyGraph, dependencyGraphOfPath, loadRegion,
+  branchPaths,
+  onlyLoopJumps,
+  buildCfg,
+  buildDependencyGraph,
+  dependencyGraphOfPath,
+  loadRegion,
   type DependencyGraph,
 } from '../../src/disasm/index.js';
 
 const edges = (g: DependencyGraph, loopCarried: boolean): string[] =>
-  g.edges.filter((e) => e.loopCarried === loopCarried).map((e) => `${e.from}->${e.to} ${e.resource}`).sort();
+  g.edges
+    .filter((e) => e.loopCarried === loopCarried)
+    .map((e) => `${e.from}->${e.to} ${e.resource}`)
+    .sort();
 
-for (const file of ['examples/bin/branch', 'examples/bin/branch.exe', 'examples/bin/branch.macho.o', 'examples/thesis/branch.s']) {
+for (const file of [
+  'examples/bin/branch',
+  'examples/bin/branch.exe',
+  'examples/bin/branch.macho.o',
+  'examples/thesis/branch.s',
+]) {
   test(`branch example (${file}): exactly the edges of Figures 2.2 and 2.3`, async () => {
     const { instructions } = await loadRegion({ file });
     const single = buildDependencyGraph(instructions, { loop: false });
@@ -28,7 +41,15 @@ test('branch example CFG: fall-through, taken and (with loop) the back edge', as
   const { instructions } = await loadRegion({ file: 'examples/bin/branch' });
   const cfg = buildCfg(instructions);
   const s = (c: typeof cfg) => c.edges.map((e) => `${e.from}->${e.to} ${e.kind}`).sort();
-  assert.deepEqual(s(cfg), ['0->1 fallthrough', '1->2 fallthrough', '2->3 fallthrough', '2->5 taken', '3->4 fallthrough', '4->6 taken', '5->6 fallthrough']);
+  assert.deepEqual(s(cfg), [
+    '0->1 fallthrough',
+    '1->2 fallthrough',
+    '2->3 fallthrough',
+    '2->5 taken',
+    '3->4 fallthrough',
+    '4->6 taken',
+    '5->6 fallthrough',
+  ]);
   assert.deepEqual(s(buildCfg(instructions, { loop: true })), [...s(cfg), '6->0 back'].sort());
 });
 
@@ -87,7 +108,14 @@ test('a region jumping forward out of itself ends that path', async () => {
 test('Algorithm 2 (every path) and reaching definitions give the same edges on random programs', async () => {
   const { program, walkPaths, reachingDefinitions } = await import('../../src/disasm/depgraph.js');
   let seed = 12345;
-  const next = () => { seed ^= seed << 13; seed >>>= 0; seed ^= seed >>> 17; seed ^= seed << 5; seed >>>= 0; return seed; };
+  const next = () => {
+    seed ^= seed << 13;
+    seed >>>= 0;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5;
+    seed >>>= 0;
+    return seed;
+  };
   // instructions: add r, r (01 /r), cmp r, 0, jcc forward (74 xx), jmp forward (eb xx) over 4 registers
   const regs = [0, 1, 2, 3]; // rax, rcx, rdx, rbx
   for (let round = 0; round < 200; round++) {
@@ -95,14 +123,19 @@ test('Algorithm 2 (every path) and reaching definitions give the same edges on r
     const n = 3 + (next() % 16);
     for (let i = 0; i < n; i++) {
       const k = next() % 5;
-      if (k <= 1) parts.push([0x48, 0x01, 0xc0 | (regs[next() % 4]! << 3) | regs[next() % 4]!]); // add
-      else if (k === 2) parts.push([0x48, 0x83, 0xf8 | regs[next() % 4]!, 0x00]); // cmp r, 0
+      if (k <= 1)
+        parts.push([0x48, 0x01, 0xc0 | (regs[next() % 4]! << 3) | regs[next() % 4]!]); // add
+      else if (k === 2)
+        parts.push([0x48, 0x83, 0xf8 | regs[next() % 4]!, 0x00]); // cmp r, 0
       else parts.push([k === 3 ? 0x74 : 0xeb, 0]); // branch, target patched below
     }
     // patch branch displacements to land on a later instruction boundary (or the end)
     const offs: number[] = [];
     let o = 0;
-    for (const p of parts) { offs.push(o); o += p.length; }
+    for (const p of parts) {
+      offs.push(o);
+      o += p.length;
+    }
     offs.push(o);
     parts.forEach((p, i) => {
       if (p.length === 2) {
@@ -110,12 +143,19 @@ test('Algorithm 2 (every path) and reaching definitions give the same edges on r
         p[1] = offs[j]! - offs[i + 1]!;
       }
     });
-    const hex = parts.flat().map((b) => b.toString(16).padStart(2, '0')).join('');
+    const hex = parts
+      .flat()
+      .map((b) => b.toString(16).padStart(2, '0'))
+      .join('');
     const { instructions } = await loadRegion({ hex });
     for (const copies of [1, 2] as const) {
       const nodes = program(instructions, copies);
       const key = (e: [number, number, string]) => e.join(' ');
-      assert.deepEqual(walkPaths(nodes, Infinity)!.map(key).sort(), reachingDefinitions(nodes).map(key).sort(), `${hex} x${copies}`);
+      assert.deepEqual(
+        walkPaths(nodes, Infinity)!.map(key).sort(),
+        reachingDefinitions(nodes).map(key).sort(),
+        `${hex} x${copies}`,
+      );
     }
   }
 });

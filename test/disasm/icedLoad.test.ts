@@ -24,13 +24,17 @@ function tagsAroundLoad(after = '', env: NodeJS.ProcessEnv = {}): { before: numb
     ${after}
     console.log(JSON.stringify({ before, after: cachedDataVersionTag(), decoded }));
   `;
-  const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code],
-    { cwd: ROOT, encoding: 'utf8', timeout: 60_000, env: { ...process.env, ...env } });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: { ...process.env, ...env },
+  });
   assert.equal(r.status, 0, r.stderr);
   return JSON.parse(r.stdout.trim().split('\n').pop()!) as { before: number; after: number; decoded: string };
 }
 
-test('after iced-x86 is loaded, V8\'s code-cache tag is the one before (its settings are back)', () => {
+test("after iced-x86 is loaded, V8's code-cache tag is the one before (its settings are back)", () => {
   const r = tagsAroundLoad();
   assert.equal(r.decoded, 'add rax,rbx');
   assert.equal(r.after, r.before);
@@ -43,7 +47,7 @@ test('control: a setting left changed changes the tag (the check above can fail)
   }
 });
 
-test('UOPSCOPE_V8_DEFAULTS=1 loads iced-x86 with V8\'s settings untouched', () => {
+test("UOPSCOPE_V8_DEFAULTS=1 loads iced-x86 with V8's settings untouched", () => {
   const r = tagsAroundLoad('', { UOPSCOPE_V8_DEFAULTS: '1' });
   assert.equal(r.decoded, 'add rax,rbx');
   assert.equal(r.after, r.before);

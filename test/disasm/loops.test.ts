@@ -38,10 +38,18 @@ const EXPECTED: Record<string, string[]> = {
 test('gcc and clang builds: regions lists only the natural loops, labelled', async () => {
   for (const [file, want] of Object.entries(EXPECTED)) {
     const regions = listRegions(await loadInput({ file: `${FIX}/${file}` }));
-    assert.deepEqual(regions.map((r) => `0x${r.start.toString(16)}–0x${r.end.toString(16)} ${r.role}`), want, file);
-    assert.ok(regions.every((r) => r.kind === 'loop'), file);
+    assert.deepEqual(
+      regions.map((r) => `0x${r.start.toString(16)}–0x${r.end.toString(16)} ${r.role}`),
+      want,
+      file,
+    );
+    assert.ok(
+      regions.every((r) => r.kind === 'loop'),
+      file,
+    );
     // remainder loops say whose remainder they are, in `regions` and in the picker (the name)
-    for (const r of regions.filter((x) => x.role === 'remainder')) assert.match(r.name, /remainder of the loop at 0x/, file);
+    for (const r of regions.filter((x) => x.role === 'remainder'))
+      assert.match(r.name, /remainder of the loop at 0x/, file);
     if (regions.length > 1) assert.match(regions.find((r) => r.role === 'main')!.name, /main loop/, file);
   }
 });
@@ -51,9 +59,18 @@ test('without a region option the main loop is analysed, and the note says why',
     const r = await loadRegion({ file: `${FIX}/${file}` });
     const main = want.findIndex((w) => w.endsWith(' main'));
     assert.equal(`0x${r.region.start.toString(16)}–0x${r.region.end.toString(16)}`, want[main]!.split(' ')[0], file);
-    assert.ok(r.instructions.every((i) => i.branch?.kind !== 'return'), `${file}: a loop holds no ret`);
+    assert.ok(
+      r.instructions.every((i) => i.branch?.kind !== 'return'),
+      `${file}: a loop holds no ret`,
+    );
     if (want.length > 1) {
-      assert.match(r.region.note ?? '', new RegExp(`analysing region ${main + 1} of ${want.length}, the main loop of \\w+ \\(of its 2 innermost loops, the one with the widest vectors, then the most instructions.*region 2 is its remainder`), file);
+      assert.match(
+        r.region.note ?? '',
+        new RegExp(
+          `analysing region ${main + 1} of ${want.length}, the main loop of \\w+ \\(of its 2 innermost loops, the one with the widest vectors, then the most instructions.*region 2 is its remainder`,
+        ),
+        file,
+      );
     } else {
       assert.match(r.region.note ?? '', /analysing the only loop of \w+/, file);
     }
@@ -73,7 +90,10 @@ test('uopscope report FILE (no region option) prints the choice before the figur
 test('--function with a main loop and its remainder takes the main loop and names the other', async () => {
   const r = await loadRegion({ file: `${FIX}/dot.clang-O3.o`, function: 'dot' });
   assert.equal(r.region.start, 0x30);
-  assert.match(r.region.note!, /^function dot: analysing the main loop \(of its 2 innermost loops, .*; region 2 is its remainder\)$/);
+  assert.match(
+    r.region.note!,
+    /^function dot: analysing the main loop \(of its 2 innermost loops, .*; region 2 is its remainder\)$/,
+  );
   assert.doesNotMatch(r.region.note!, /innermost of its/);
   // the explorer's picker takes a function's loop by its number
   const second = await loadRegion({ file: `${FIX}/dot.clang-O3.o`, function: 'dot', functionLoop: 2 });
@@ -83,8 +103,14 @@ test('--function with a main loop and its remainder takes the main loop and name
 test('gcc -O2 rotated if/else: one loop laid out from its test, with both paths as a branch inside', async () => {
   const r = await loadRegion({ file: `${FIX}/ifelse.gcc-O2.o` });
   // the loop's test (0x20) first, the path gcc placed before it (0x10) after the closing branch
-  assert.deepEqual(r.region.segments, [{ start: 0x20, end: 0x37 }, { start: 0x10, end: 0x20 }]);
-  assert.deepEqual(r.instructions.map((i) => i.address), [0x20, 0x23, 0x26, 0x28, 0x2b, 0x2f, 0x32, 0x35, 0x10, 0x14, 0x18, 0x1b, 0x1e]);
+  assert.deepEqual(r.region.segments, [
+    { start: 0x20, end: 0x37 },
+    { start: 0x10, end: 0x20 },
+  ]);
+  assert.deepEqual(
+    r.instructions.map((i) => i.address),
+    [0x20, 0x23, 0x26, 0x28, 0x2b, 0x2f, 0x32, 0x35, 0x10, 0x14, 0x18, 0x1b, 0x1e],
+  );
   assert.equal(r.instructions[2]!.branch!.targetLine, 8);
   assert.equal(r.instructions[7]!.branch!.targetLine, 0);
   const paths = branchPaths(r.instructions);

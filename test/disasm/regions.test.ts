@@ -14,12 +14,27 @@ test('two IACA regions in one file, in ELF, PE and Mach-O builds', async () => {
   for (const f of ['two-regions', 'two-regions.o', 'two-regions.exe', 'two-regions.obj', 'two-regions.macho.o']) {
     const input = await loadInput({ file: `examples/bin/${f}` });
     const regions = listRegions(input);
-    assert.deepEqual(regions.map((r) => [r.index, r.kind, r.name]), [[1, 'iaca', 'IACA region 1'], [2, 'iaca', 'IACA region 2']], f);
+    assert.deepEqual(
+      regions.map((r) => [r.index, r.kind, r.name]),
+      [
+        [1, 'iaca', 'IACA region 1'],
+        [2, 'iaca', 'IACA region 2'],
+      ],
+      f,
+    );
     const r1 = await loadRegion({ file: `examples/bin/${f}`, region: 1 });
-    assert.deepEqual(r1.instructions.map((i) => i.signature), ['IMUL (R64, R64)', 'IMUL (R64, R64)', 'DEC (R64)', 'JNZ (Rel8)'], f);
+    assert.deepEqual(
+      r1.instructions.map((i) => i.signature),
+      ['IMUL (R64, R64)', 'IMUL (R64, R64)', 'DEC (R64)', 'JNZ (Rel8)'],
+      f,
+    );
     assert.equal(r1.instructions[3]!.branch!.targetLine, 0);
     const r2 = await loadRegion({ file: `examples/bin/${f}`, region: 2 });
-    assert.deepEqual(r2.instructions.map((i) => i.signature), ['ADD (R64, M64)', 'ADD (R64, M64)', 'SUB (R64, I8)', 'JNZ (Rel8)'], f);
+    assert.deepEqual(
+      r2.instructions.map((i) => i.signature),
+      ['ADD (R64, M64)', 'ADD (R64, M64)', 'SUB (R64, I8)', 'JNZ (Rel8)'],
+      f,
+    );
   }
 });
 
@@ -28,12 +43,19 @@ test('LLVM-MCA and OSACA comment markers in assembly input (as and clang)', asyn
     if (assembler === 'clang' && !hasTool('clang')) continue;
     const input = await loadInput({ file: 'examples/thesis/mca-markers.s', assembler });
     const regions = listRegions(input);
-    assert.deepEqual(regions.map((r) => r.kind), ['llvm-mca', 'osaca'], assembler);
+    assert.deepEqual(
+      regions.map((r) => r.kind),
+      ['llvm-mca', 'osaca'],
+      assembler,
+    );
     assert.match(regions[0]!.name, /LLVM-MCA region 'dot' \(lines 11–16\)/);
     // the injected labels are not reported as symbols
     assert.ok(!input.symbols.some((s) => s.name.includes('uopscope')));
     const r = await loadRegion({ file: 'examples/thesis/mca-markers.s', assembler, region: 2 });
-    assert.deepEqual(r.instructions.map((i) => i.intel), ['lea rax, [rax+rcx*2]', 'xor rdx, rax', 'sub ecx, 0x1', 'jne 0x19']);
+    assert.deepEqual(
+      r.instructions.map((i) => i.intel),
+      ['lea rax, [rax+rcx*2]', 'xor rdx, rax', 'sub ecx, 0x1', 'jne 0x19'],
+    );
   }
 });
 
@@ -48,10 +70,16 @@ test('unpaired and mismatched comment markers are errors naming the line', async
 
 test('.S input is preprocessed; IACA markers written in the source work too', async () => {
   const f = join(tmp, 'macro.S');
-  writeFileSync(f, '#define STEP 3\n\t.intel_syntax noprefix\n\t.text\n\tmov ebx, 111\n\t.byte 0x64, 0x67, 0x90\n\tadd rax, STEP\n\tmov ebx, 222\n\t.byte 0x64, 0x67, 0x90\n');
+  writeFileSync(
+    f,
+    '#define STEP 3\n\t.intel_syntax noprefix\n\t.text\n\tmov ebx, 111\n\t.byte 0x64, 0x67, 0x90\n\tadd rax, STEP\n\tmov ebx, 222\n\t.byte 0x64, 0x67, 0x90\n',
+  );
   const r = await loadRegion({ file: f });
   assert.equal(r.format, 'asm');
-  assert.deepEqual(r.instructions.map((i) => i.intel), ['add rax, 0x3']);
+  assert.deepEqual(
+    r.instructions.map((i) => i.intel),
+    ['add rax, 0x3'],
+  );
 });
 
 test('--function finds symbols in ELF, PE, Mach-O and universal files (the whole function, as disasm lists it)', async () => {
@@ -66,7 +94,10 @@ test('--function finds symbols in ELF, PE, Mach-O and universal files (the whole
 
 test('--range START:END (hex or decimal, END exclusive)', async () => {
   const r = await loadRegion({ file: 'examples/bin/branch', range: '0x401117:0x401124' });
-  assert.deepEqual(r.instructions.map((i) => i.line), [0, 1, 2]);
+  assert.deepEqual(
+    r.instructions.map((i) => i.line),
+    [0, 1, 2],
+  );
   const d = await loadRegion({ file: 'examples/bin/branch.o', range: '17:41' });
   assert.equal(d.instructions.length, 7);
   assert.equal(d.instructions[2]!.branch!.targetLine, 5);
@@ -83,12 +114,24 @@ test('without markers: the natural loops, in address order; nested ones labelled
   // 0: add rax,1 / 1: add rbx,1 / 2: dec rcx / 3: jnz 1 / 4: dec rdx / 5: jnz 0
   const nested = await loadInput({ hex: '4883c001 4883c301 48ffc9 75f7 48ffca 75ee' });
   const l = listRegions(nested).filter((r) => r.kind === 'loop');
-  assert.deepEqual(l.map((r) => [r.start, r.end, r.role]), [[0, 18, 'outer'], [4, 13, 'main']]);
+  assert.deepEqual(
+    l.map((r) => [r.start, r.end, r.role]),
+    [
+      [0, 18, 'outer'],
+      [4, 13, 'main'],
+    ],
+  );
   const inner = await loadRegion({ hex: '4883c001 4883c301 48ffc9 75f7 48ffca 75ee', region: 3 });
-  assert.deepEqual(inner.instructions.map((i) => i.mnemonic), ['ADD', 'DEC', 'JNE']);
+  assert.deepEqual(
+    inner.instructions.map((i) => i.mnemonic),
+    ['ADD', 'DEC', 'JNE'],
+  );
   const chosen = await loadRegion({ hex: '4883c001 4883c301 48ffc9 75f7 48ffca 75ee' });
   assert.deepEqual([chosen.region.start, chosen.region.end], [4, 13]);
-  assert.match(chosen.region.note!, /analysing region 3 of 3, the innermost loop of this code \(region 2 is an outer loop\)/);
+  assert.match(
+    chosen.region.note!,
+    /analysing region 3 of 3, the innermost loop of this code \(region 2 is an outer loop\)/,
+  );
 });
 
 test('raw input: --hex and --raw FILE', async () => {
@@ -99,7 +142,10 @@ test('raw input: --hex and --raw FILE', async () => {
   const f = join(tmp, 'code.bin');
   writeFileSync(f, Uint8Array.from([0x48, 0x01, 0xd8, 0xc3]));
   const r = await loadRegion({ raw: f });
-  assert.deepEqual(r.instructions.map((i) => i.intel), ['add rax, rbx', 'ret']);
+  assert.deepEqual(
+    r.instructions.map((i) => i.intel),
+    ['add rax, rbx', 'ret'],
+  );
 });
 
 test('CLI: regions, disasm --json and graph write what they say', () => {
@@ -131,7 +177,10 @@ test('--range as objdump prints it, or starting inside an instruction: said, not
   assert.deepEqual([h.region.start, h.region.end], [0x30, 0x7a]);
   assert.match(h.region.note!, /--range 30:7a: read as hex \(0x30:0x7a\), as objdump prints addresses/);
   // all digits: decimal, as documented, and the note says how to write hex
-  await assert.rejects(loadRegion({ file: f, range: '30:77' }), /range 0x1e:0x4d: .*\(--range 30:77: 30 and 77 read as decimal \(0x1e:0x4d\); objdump prints hex without 0x: for hex write 0x30:0x77/);
+  await assert.rejects(
+    loadRegion({ file: f, range: '30:77' }),
+    /range 0x1e:0x4d: .*\(--range 30:77: 30 and 77 read as decimal \(0x1e:0x4d\); objdump prints hex without 0x: for hex write 0x30:0x77/,
+  );
   // inside an instruction (movsd at 0x30 is 5 bytes)
   const r = await loadRegion({ file: f, range: '0x31:0x77' });
   assert.match(r.region.note!, /^0x31 is inside the instruction at 0x30 \(decoding from the function's start\)/);

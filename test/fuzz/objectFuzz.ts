@@ -6,9 +6,27 @@
 // one-line UserError, with the code decoded at most once per byte of the file and time and
 // memory within bounds proportional to the input's size.
 import { UserError } from '../../src/errors.js';
-import { branchPaths, buildCfg, buildDependencyGraph, inputFromBytes, listRegions, selectRegion } from '../../src/disasm/index.js';
+import {
+  branchPaths,
+  buildCfg,
+  buildDependencyGraph,
+  inputFromBytes,
+  listRegions,
+  selectRegion,
+} from '../../src/disasm/index.js';
 import { IACA_END, IACA_START } from '../../src/disasm/regions.js';
-import { LOOP, coff, coffBodyOffset, elf, macho, machoBodyOffset, universal, type CoffSection, type ElfSection, type MachoSection } from './objects.js';
+import {
+  LOOP,
+  coff,
+  coffBodyOffset,
+  elf,
+  macho,
+  machoBodyOffset,
+  universal,
+  type CoffSection,
+  type ElfSection,
+  type MachoSection,
+} from './objects.js';
 import { caseSeed, chance, pick, rng, type Rng } from './rng.js';
 
 const COUNTS = [1, 1, 2, 2, 3, 4, 8, 17, 100, 400, 999];
@@ -26,7 +44,10 @@ function body(next: Rng): Uint8Array {
   const b = new Uint8Array(n);
   const style = next() % 4;
   for (let i = 0; i < n; i++) b[i] = style === 0 ? next() & 0xff : LOOP[i % LOOP.length]!;
-  if (style === 2 && n > 40) { b.set(IACA_START, next() % (n - 20)); b.set(IACA_END, next() % (n - 8)); }
+  if (style === 2 && n > 40) {
+    b.set(IACA_START, next() % (n - 20));
+    b.set(IACA_END, next() % (n - 8));
+  }
   if (style === 3) for (let k = 0; k < 4 && n > 0; k++) b[next() % n] = next() & 0xff;
   return b;
 }
@@ -39,14 +60,22 @@ function range(next: Rng, at: number, len: number, fileLen: number): { offset: n
     return { offset: at + k, size: next() % (len - k + 1) };
   }
   switch (next() % 8) {
-    case 0: return { offset: at, size: len };
-    case 1: return { offset: at + (len ? next() % len : 0), size: len ? next() % len : 0 };
-    case 2: return { offset: 0, size: fileLen };
-    case 3: return { offset: fileLen - (next() % 16), size: next() % 64 };
-    case 4: return { offset: pick(next, U32), size: pick(next, U32) };
-    case 5: return { offset: at, size: 0 };
-    case 6: return { offset: fileLen + (next() % 4096), size: len };
-    default: return { offset: at, size: len + 1 + (next() % 64) };
+    case 0:
+      return { offset: at, size: len };
+    case 1:
+      return { offset: at + (len ? next() % len : 0), size: len ? next() % len : 0 };
+    case 2:
+      return { offset: 0, size: fileLen };
+    case 3:
+      return { offset: fileLen - (next() % 16), size: next() % 64 };
+    case 4:
+      return { offset: pick(next, U32), size: pick(next, U32) };
+    case 5:
+      return { offset: at, size: 0 };
+    case 6:
+      return { offset: fileLen + (next() % 4096), size: len };
+    default:
+      return { offset: at, size: len + 1 + (next() % 64) };
   }
 }
 
@@ -92,7 +121,8 @@ function genCoff(next: Rng): Uint8Array {
     const r = chance(next, 0.5) ? same : range(next, at, b.length, guess);
     sections.push({
       name: val(next, pick(next, ['.text', '.text$mn']), ['/4', '/99999', '/0', '.data', 'x\x1b[2J']),
-      rawPtr: r.offset, rawSize: r.size,
+      rawPtr: r.offset,
+      rawSize: r.size,
       vsize: val(next, r.size, [0, 1, 0xffffffff]),
       vaddr: val(next, 0x1000 + 0x100 * i, [0, 0xfffff000, 0x1000]),
       chars: val(next, 0x60000020, [0x20, 0x20000000, 0xc0000040]),
@@ -106,7 +136,13 @@ function genCoff(next: Rng): Uint8Array {
     storage: val(next, pick(next, [2, 3, 6]), [0x67]),
     aux: val(next, 0, [1, 255]),
   }));
-  const spec: Parameters<typeof coff>[0] = { image, body: b, sections, symbols, strings: val(next, 'long_name\0', ['', 'unterminated', 'a\0b\0']) };
+  const spec: Parameters<typeof coff>[0] = {
+    image,
+    body: b,
+    sections,
+    symbols,
+    strings: val(next, 'long_name\0', ['', 'unterminated', 'a\0b\0']),
+  };
   if (bad(next)) spec.nsym = pick(next, [0xffffffff, 0x10000, nsym + 1]);
   if (bad(next)) spec.nsec = pick(next, [0xffff, 1000, n + 1]);
   if (bad(next) && bad(next)) spec.machine = pick(next, [0xaa64, 0x14c, 0]);
@@ -124,14 +160,28 @@ function genMacho(next: Rng): Uint8Array {
   const sections: MachoSection[] = [];
   for (let i = 0; i < n; i++) {
     const r = chance(next, 0.5) ? same : range(next, at, b.length, guess);
-    sections.push({ offset: r.offset, size: r.size, addr: chance(next, 0.5) ? 0 : val(next, 0x100000 + 64 * i, ADDRS), flags: val(next, 0x80000400, [0x400, 0, 0x80000001, 0x8000000c]), sect: val(next, '__text', ['__stubs', '\x07\x1b']) });
+    sections.push({
+      offset: r.offset,
+      size: r.size,
+      addr: chance(next, 0.5) ? 0 : val(next, 0x100000 + 64 * i, ADDRS),
+      flags: val(next, 0x80000400, [0x400, 0, 0x80000001, 0x8000000c]),
+      sect: val(next, '__text', ['__stubs', '\x07\x1b']),
+    });
   }
   const nsym = pick(next, [0, 0, 1, 5, 100]);
   const symbols = Array.from({ length: nsym }, (_, i) => ({
-    strx: val(next, pick(next, [1, 4]), [0, 1000, 0xffffffff]), type: val(next, 0x0f, [0x0e, 0x1e, 0xff, 0]),
-    sect: val(next, 1, [0, n, n + 1, 255]), value: val(next, i * 8, [0xffffffff]),
+    strx: val(next, pick(next, [1, 4]), [0, 1000, 0xffffffff]),
+    type: val(next, 0x0f, [0x0e, 0x1e, 0xff, 0]),
+    sect: val(next, 1, [0, n, n + 1, 255]),
+    value: val(next, i * 8, [0xffffffff]),
   }));
-  const spec: Parameters<typeof macho>[0] = { bits, body: b, sections, symbols, strings: val(next, '\0_f\0_loop\0', ['\0_unterminated', '']) };
+  const spec: Parameters<typeof macho>[0] = {
+    bits,
+    body: b,
+    sections,
+    symbols,
+    strings: val(next, '\0_f\0_loop\0', ['\0_unterminated', '']),
+  };
   if (extra) spec.extraCommands = extra;
   if (bad(next)) spec.ncmds = pick(next, [0, 10001, 0xffffffff, 3, 50]);
   if (bad(next)) spec.nsects = pick(next, [0xffffffff, n + 1, 0x10000]);
@@ -158,11 +208,22 @@ export function genObjectCase(seed: number): { kind: ObjectKind; data: Uint8Arra
   const next = rng(seed);
   const kind = KINDS[next() % KINDS.length]!;
   hostility = pick(next, [0, 0.01, 0.03, 0.1, 0.3]);
-  const data = kind === 'elf' ? genElf(next) : kind === 'coff' ? genCoff(next) : kind === 'macho' ? genMacho(next) : genUniversal(next);
+  const data =
+    kind === 'elf'
+      ? genElf(next)
+      : kind === 'coff'
+        ? genCoff(next)
+        : kind === 'macho'
+          ? genMacho(next)
+          : genUniversal(next);
   return { kind, data };
 }
 
-export interface CaseResult { outcome: 'ok' | 'user-error'; codeBytes: number; ms: number }
+export interface CaseResult {
+  outcome: 'ok' | 'user-error';
+  codeBytes: number;
+  ms: number;
+}
 
 /** Runs one case through the disasm stage; throws (an AssertionError-like Error) on a finding. */
 export function exerciseObject(data: Uint8Array, name: string): CaseResult {
@@ -172,7 +233,8 @@ export function exerciseObject(data: Uint8Array, name: string): CaseResult {
   try {
     const input = inputFromBytes(data, name);
     codeBytes = input.sections.reduce((n, s) => n + s.data.length, 0);
-    if (codeBytes > data.length) throw new Error(`${codeBytes} code bytes in a ${data.length}-byte file: a byte is decoded more than once`);
+    if (codeBytes > data.length)
+      throw new Error(`${codeBytes} code bytes in a ${data.length}-byte file: a byte is decoded more than once`);
     const regions = listRegions(input);
     const r = selectRegion(input, regions.length > 1 ? { region: 1 + (data.length % regions.length) } : {});
     buildCfg(r.instructions, { loop: true });
@@ -182,14 +244,25 @@ export function exerciseObject(data: Uint8Array, name: string): CaseResult {
   } catch (e) {
     if (!(e instanceof UserError)) throw e;
     if (e.exitCode !== 2) throw new Error(`exit status ${e.exitCode} for bad input: ${e.message}`);
-    if (e.message.includes('\n') || e.message.length === 0) throw new Error(`not one line: ${JSON.stringify(e.message)}`);
-    if (/[\x00-\x08\x0b-\x1f\x7f]/.test(e.message)) throw new Error(`control characters in the message: ${JSON.stringify(e.message)}`);
+    if (e.message.includes('\n') || e.message.length === 0)
+      throw new Error(`not one line: ${JSON.stringify(e.message)}`);
+    if (/[\x00-\x08\x0b-\x1f\x7f]/.test(e.message))
+      throw new Error(`control characters in the message: ${JSON.stringify(e.message)}`);
     outcome = 'user-error';
   }
   return { outcome, codeBytes, ms: performance.now() - t0 };
 }
 
-export interface FuzzStats { seed: number; cases: number; ok: number; userError: number; maxMs: number; maxMsPerKb: number; maxRssMb: number; kinds: Record<string, number> }
+export interface FuzzStats {
+  seed: number;
+  cases: number;
+  ok: number;
+  userError: number;
+  maxMs: number;
+  maxMsPerKb: number;
+  maxRssMb: number;
+  kinds: Record<string, number>;
+}
 
 /**
  * Runs cases seeded from `seed` until `seconds` have passed or `maxCases` ran. A finding throws
@@ -198,7 +271,12 @@ export interface FuzzStats { seed: number; cases: number; ok: number; userError:
  * that grows with sections × size or worse, which takes minutes, not a slow machine), and the
  * process's resident memory under 1.5 GiB.
  */
-export function runObjectFuzz(seed: number, seconds: number, maxCases = Infinity, log?: (s: string) => void): FuzzStats {
+export function runObjectFuzz(
+  seed: number,
+  seconds: number,
+  maxCases = Infinity,
+  log?: (s: string) => void,
+): FuzzStats {
   const stats: FuzzStats = { seed, cases: 0, ok: 0, userError: 0, maxMs: 0, maxMsPerKb: 0, maxRssMb: 0, kinds: {} };
   const end = performance.now() + seconds * 1000;
   let lastLog = performance.now();
@@ -209,21 +287,31 @@ export function runObjectFuzz(seed: number, seconds: number, maxCases = Infinity
     try {
       r = exerciseObject(data, `${kind}#${i}`);
     } catch (e) {
-      throw new Error(`object fuzz seed ${seed} case ${i} (case seed ${cs}, ${kind}, ${data.length} bytes): ${e instanceof Error ? `${e.message}\n${e.stack}` : String(e)}`);
+      throw new Error(
+        `object fuzz seed ${seed} case ${i} (case seed ${cs}, ${kind}, ${data.length} bytes): ${e instanceof Error ? `${e.message}\n${e.stack}` : String(e)}`,
+      );
     }
     const budget = 10_000 + 10 * (data.length / 1024);
-    if (r.ms > budget) throw new Error(`object fuzz seed ${seed} case ${i} (case seed ${cs}, ${kind}, ${data.length} bytes) took ${r.ms.toFixed(0)} ms > ${budget.toFixed(0)} ms`);
+    if (r.ms > budget)
+      throw new Error(
+        `object fuzz seed ${seed} case ${i} (case seed ${cs}, ${kind}, ${data.length} bytes) took ${r.ms.toFixed(0)} ms > ${budget.toFixed(0)} ms`,
+      );
     stats.cases++;
     stats.kinds[kind] = (stats.kinds[kind] ?? 0) + 1;
-    if (r.outcome === 'ok') stats.ok++; else stats.userError++;
+    if (r.outcome === 'ok') stats.ok++;
+    else stats.userError++;
     stats.maxMs = Math.max(stats.maxMs, r.ms);
     stats.maxMsPerKb = Math.max(stats.maxMsPerKb, r.ms / Math.max(1, data.length / 1024));
     if (i % 64 === 0) {
       const rss = process.memoryUsage().rss / 2 ** 20;
       stats.maxRssMb = Math.max(stats.maxRssMb, rss);
-      if (rss > 1536) throw new Error(`object fuzz seed ${seed} case ${i}: resident memory ${rss.toFixed(0)} MiB > 1536 MiB`);
+      if (rss > 1536)
+        throw new Error(`object fuzz seed ${seed} case ${i}: resident memory ${rss.toFixed(0)} MiB > 1536 MiB`);
     }
-    if (log && performance.now() - lastLog > 30_000) { lastLog = performance.now(); log(JSON.stringify(stats)); }
+    if (log && performance.now() - lastLog > 30_000) {
+      lastLog = performance.now();
+      log(JSON.stringify(stats));
+    }
   }
   return stats;
 }

@@ -14,7 +14,7 @@ function arg(name: string): string | undefined {
 }
 
 const seconds = Number(arg('seconds') ?? 60);
-const seed = Number(arg('seed') ?? (Date.now() % 0x7fffffff));
+const seed = Number(arg('seed') ?? Date.now() % 0x7fffffff);
 const only = arg('only');
 if (!Number.isFinite(seconds) || seconds <= 0 || !Number.isInteger(seed)) {
   console.error('usage: npm run fuzz -- [--seconds N] [--seed N] [--only objects|xml|harness]');

@@ -23,24 +23,85 @@ const SECRET = 'FUZZ-SECRET-9d41c';
 let hostility = 0.1;
 const bad = (next: Rng): boolean => chance(next, hostility);
 
-const NUMBERS = ['-1', '-5', '1.5', '1e10', '4294967296', '2147483648', '99999', '10000', '10001', 'NaN', 'Infinity', '', 'abc', '0x10', '1e-400', '9'.repeat(400), '-0', ' 1', '1 '];
-const PORTS = ['100000000000*p0', '99999*p0', '10001*p0', 'p', '*p0', '1*pZ', '1*p0+', '+', '0*p0', '1*p0123456789AB', '9007199254740993*p0', ' 1 * p 0 '];
+const NUMBERS = [
+  '-1',
+  '-5',
+  '1.5',
+  '1e10',
+  '4294967296',
+  '2147483648',
+  '99999',
+  '10000',
+  '10001',
+  'NaN',
+  'Infinity',
+  '',
+  'abc',
+  '0x10',
+  '1e-400',
+  '9'.repeat(400),
+  '-0',
+  ' 1',
+  '1 ',
+];
+const PORTS = [
+  '100000000000*p0',
+  '99999*p0',
+  '10001*p0',
+  'p',
+  '*p0',
+  '1*pZ',
+  '1*p0+',
+  '+',
+  '0*p0',
+  '1*p0123456789AB',
+  '9007199254740993*p0',
+  ' 1 * p 0 ',
+];
 const ARCHS = ['SKL', 'SKL', 'SNB', 'HSW', 'ADL-P', 'ZEN+', 'ZEN4', 'skl'];
-const EVIL_ARCHS = ['../../../ESCAPED', 'a/b', '..', '.', '', 'SKL.json', 'X'.repeat(40), 'SKL\u0007', 'C:\\x', '~', 'SKL/../..'];
+const EVIL_ARCHS = [
+  '../../../ESCAPED',
+  'a/b',
+  '..',
+  '.',
+  '',
+  'SKL.json',
+  'X'.repeat(40),
+  'SKL\u0007',
+  'C:\\x',
+  '~',
+  'SKL/../..',
+];
 
 const num = (next: Rng, good: string): string => (bad(next) ? pick(next, NUMBERS) : good);
 const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 function measurement(next: Rng): string {
   const uops = String(1 + (next() % 4));
-  const a: string[] = [`uops="${num(next, uops)}"`, `ports="${esc(bad(next) ? pick(next, PORTS) : `${uops}*p${pick(next, ['0156', '23', '015', '5', '06'])}`)}"`];
+  const a: string[] = [
+    `uops="${num(next, uops)}"`,
+    `ports="${esc(bad(next) ? pick(next, PORTS) : `${uops}*p${pick(next, ['0156', '23', '015', '5', '06'])}`)}"`,
+  ];
   if (chance(next, 0.7)) a.push(`TP_loop="${num(next, '0.25')}"`, `TP_unrolled="${num(next, '0.5')}"`);
   if (chance(next, 0.2)) a.push(`div_cycles="${num(next, '6')}"`);
-  if (chance(next, 0.2)) a.push(`uops_same_reg="${num(next, '0')}"`, `ports_same_reg="${esc(bad(next) ? pick(next, PORTS) : '')}"`);
-  if (chance(next, 0.2)) a.push(`uops_indexed="${num(next, '2')}"`, `ports_indexed="${esc(bad(next) ? pick(next, PORTS) : '1*p0156+1*p23')}"`);
+  if (chance(next, 0.2))
+    a.push(`uops_same_reg="${num(next, '0')}"`, `ports_same_reg="${esc(bad(next) ? pick(next, PORTS) : '')}"`);
+  if (chance(next, 0.2))
+    a.push(
+      `uops_indexed="${num(next, '2')}"`,
+      `ports_indexed="${esc(bad(next) ? pick(next, PORTS) : '1*p0156+1*p23')}"`,
+    );
   if (chance(next, 0.1)) a.push('macro_fusible="JNZ (Rel8);JZ (Rel8)"');
   const lats = Array.from({ length: next() % 4 }, () => {
-    const kind = pick(next, ['cycles', 'cycles_mem', 'cycles_addr', 'min_cycles', 'max_cycles', 'cycles_same_reg', 'max_cycles_addr_index']);
+    const kind = pick(next, [
+      'cycles',
+      'cycles_mem',
+      'cycles_addr',
+      'min_cycles',
+      'max_cycles',
+      'cycles_same_reg',
+      'max_cycles_addr_index',
+    ]);
     return `<latency start_op="${num(next, '1')}" target_op="${num(next, String(1 + (next() % 3)))}" ${kind}="${num(next, String(next() % 30))}"${chance(next, 0.1) ? ` ${kind}_is_upper_bound="1"` : ''}/>`;
   });
   return `<measurement ${a.join(' ')}>${lats.join('')}</measurement>`;
@@ -71,20 +132,44 @@ export function genXmlCase(seed: number, secretPath: string): string {
   if (!chance(next, 0.4)) return text;
   const at = () => next() % Math.max(1, text.length);
   switch (next() % 14) {
-    case 0: return text.slice(0, at());
-    case 1: return text.replace(/\n\s*/g, ''); // one line (a minified file)
-    case 2: { const p = at(); return text.slice(0, p) + text.slice(p + 1 + (next() % 8)); }
-    case 3: { const p = at(); return text.slice(0, p) + String.fromCharCode(next() % 32) + text.slice(p); }
-    case 4: { const d = 1 + (next() % 3000); return text.replace('<operand', `<!-- x -->${'<a>'.repeat(d)}${'</a>'.repeat(d)}<operand`); }
-    case 5: return text.replace('<operand', `<!DOCTYPE x [<!ENTITY e SYSTEM "${secretPath}">]><operand`).replace('RAX,RCX,RDX', '&e;');
-    case 6: return `<!DOCTYPE root [<!ENTITY e SYSTEM "${secretPath}">]>\n${text.replace('<?xml version="1.0"?>\n', '').replace('RAX,RCX,RDX', '&e;')}`;
-    case 7: return text.replace('<extension', '<!-- unclosed <extension');
-    case 8: return text.replace('RAX,RCX,RDX', '<![CDATA[RAX]]>');
-    case 9: return `\uFEFF${text.replace(/\n/g, '\r\n')}`;
-    case 10: return text.replace('</instruction>', '</instructio>');
-    case 11: return text.replace('<instruction ', '<instruction string="dup" ');
-    case 12: return text.replace('RAX,RCX,RDX', '&amp;&lt;&#x41;&#65;&bogus;&#xFFFFFFFF;');
-    default: { const p = at(); return text.slice(0, p) + '<instruction string="X">' + text.slice(p); }
+    case 0:
+      return text.slice(0, at());
+    case 1:
+      return text.replace(/\n\s*/g, ''); // one line (a minified file)
+    case 2: {
+      const p = at();
+      return text.slice(0, p) + text.slice(p + 1 + (next() % 8));
+    }
+    case 3: {
+      const p = at();
+      return text.slice(0, p) + String.fromCharCode(next() % 32) + text.slice(p);
+    }
+    case 4: {
+      const d = 1 + (next() % 3000);
+      return text.replace('<operand', `<!-- x -->${'<a>'.repeat(d)}${'</a>'.repeat(d)}<operand`);
+    }
+    case 5:
+      return text
+        .replace('<operand', `<!DOCTYPE x [<!ENTITY e SYSTEM "${secretPath}">]><operand`)
+        .replace('RAX,RCX,RDX', '&e;');
+    case 6:
+      return `<!DOCTYPE root [<!ENTITY e SYSTEM "${secretPath}">]>\n${text.replace('<?xml version="1.0"?>\n', '').replace('RAX,RCX,RDX', '&e;')}`;
+    case 7:
+      return text.replace('<extension', '<!-- unclosed <extension');
+    case 8:
+      return text.replace('RAX,RCX,RDX', '<![CDATA[RAX]]>');
+    case 9:
+      return `\uFEFF${text.replace(/\n/g, '\r\n')}`;
+    case 10:
+      return text.replace('</instruction>', '</instructio>');
+    case 11:
+      return text.replace('<instruction ', '<instruction string="dup" ');
+    case 12:
+      return text.replace('RAX,RCX,RDX', '&amp;&lt;&#x41;&#65;&bogus;&#xFFFFFFFF;');
+    default: {
+      const p = at();
+      return text.slice(0, p) + '<instruction string="X">' + text.slice(p);
+    }
   }
 }
 
@@ -94,7 +179,8 @@ function checkFigures(m: Measurement, where: string): void {
     if (!(Number.isInteger(v) && v >= 0 && v <= max)) throw new Error(`${where}: accepted ${what} = ${v}`);
   };
   const real = (v: number | undefined, max: number, what: string) => {
-    if (v !== undefined && !(Number.isFinite(v) && v >= 0 && v <= max)) throw new Error(`${where}: accepted ${what} = ${v}`);
+    if (v !== undefined && !(Number.isFinite(v) && v >= 0 && v <= max))
+      throw new Error(`${where}: accepted ${what} = ${v}`);
   };
   for (const v of [m, m.sameReg, m.indexed]) {
     if (!v) continue;
@@ -109,17 +195,28 @@ function checkFigures(m: Measurement, where: string): void {
   for (const l of m.latencies) {
     whole(l.startOp, MAX_OPERAND_FIELD, 'start_op');
     whole(l.targetOp, MAX_OPERAND_FIELD, 'target_op');
-    for (const k of ['cycles', 'cyclesSameReg', 'cyclesAddr', 'cyclesAddrIndex', 'cyclesMem', 'minCycles', 'maxCycles'] as const) real(l[k], MAX_CYCLES, k);
+    for (const k of [
+      'cycles',
+      'cyclesSameReg',
+      'cyclesAddr',
+      'cyclesAddrIndex',
+      'cyclesMem',
+      'minCycles',
+      'maxCycles',
+    ] as const)
+      real(l[k], MAX_CYCLES, k);
   }
 }
 
 function checkParsed(p: ParsedUops, text: string, where: string): void {
-  if (p.positionWork !== undefined && p.positionWork > text.length) throw new Error(`${where}: position tracking looked at ${p.positionWork} characters of ${text.length}`);
+  if (p.positionWork !== undefined && p.positionWork > text.length)
+    throw new Error(`${where}: position tracking looked at ${p.positionWork} characters of ${text.length}`);
   for (const [arch, forms] of p.archs) {
     if (!isArchName(arch)) throw new Error(`${where}: accepted architecture name ${JSON.stringify(arch)}`);
     for (const f of forms) {
       if (JSON.stringify(f).includes(SECRET)) throw new Error(`${where}: the external entity's file was read`);
-      if (/[\x00-\x1f\x7f]/.test(f.string + f.iform + f.asm + (p.date ?? ''))) throw new Error(`${where}: a control character in a name shown in listings: ${JSON.stringify(f.string)}`);
+      if (/[\x00-\x1f\x7f]/.test(f.string + f.iform + f.asm + (p.date ?? '')))
+        throw new Error(`${where}: a control character in a name shown in listings: ${JSON.stringify(f.string)}`);
       checkFigures(f.m, `${where} ${f.string} ${arch}`);
     }
   }
@@ -129,7 +226,8 @@ function checkUserError(e: unknown, where: string): void {
   if (!(e instanceof UserError)) throw e;
   if (e.exitCode !== 2) throw new Error(`${where}: exit status ${e.exitCode} for bad input`);
   if (e.message.includes('\n') || !e.message) throw new Error(`${where}: not one line: ${JSON.stringify(e.message)}`);
-  if (/[\x00-\x08\x0b-\x1f\x7f]/.test(e.message)) throw new Error(`${where}: control characters in ${JSON.stringify(e.message)}`);
+  if (/[\x00-\x08\x0b-\x1f\x7f]/.test(e.message))
+    throw new Error(`${where}: control characters in ${JSON.stringify(e.message)}`);
   if (e.message.includes(SECRET)) throw new Error(`${where}: the external entity's file was read`);
 }
 
@@ -138,7 +236,12 @@ const where_ = (e: Error): string => /^(.*?:\d+:\d+):/.exec(e.message)?.[1] ?? e
 
 /** what a parse gave, to compare two ways of reading the same text */
 function summary(p: ParsedUops): string {
-  return JSON.stringify({ date: p.date, forms: p.forms, seen: [...p.seen].sort(), archs: [...p.archs].map(([a, f]) => [a, f.length, createHash('sha1').update(JSON.stringify(f)).digest('hex')]) });
+  return JSON.stringify({
+    date: p.date,
+    forms: p.forms,
+    seen: [...p.seen].sort(),
+    archs: [...p.archs].map(([a, f]) => [a, f.length, createHash('sha1').update(JSON.stringify(f)).digest('hex')]),
+  });
 }
 
 /** path → sha1 of every file under `dir` */
@@ -154,9 +257,19 @@ function snapshot(dir: string): Map<string, string> {
   walk(dir, '');
   return out;
 }
-const same = (a: Map<string, string>, b: Map<string, string>): boolean => a.size === b.size && [...a].every(([k, v]) => b.get(k) === v);
+const same = (a: Map<string, string>, b: Map<string, string>): boolean =>
+  a.size === b.size && [...a].every(([k, v]) => b.get(k) === v);
 
-export interface XmlFuzzStats { seed: number; cases: number; accepted: number; refused: number; imports: number; importsRefused: number; loads: number; maxMsPerKb: number }
+export interface XmlFuzzStats {
+  seed: number;
+  cases: number;
+  accepted: number;
+  refused: number;
+  imports: number;
+  importsRefused: number;
+  loads: number;
+  maxMsPerKb: number;
+}
 
 /**
  * Runs cases seeded from `seed` for `seconds` (or `maxCases`). Each case is parsed in memory;
@@ -164,13 +277,27 @@ export interface XmlFuzzStats { seed: number; cases: number; accepted: number; r
  * byte for byte, when the import fails) and loaded as --uops-xml. Time bound per case:
  * 10 s + 10 ms per KiB (generous, for a loaded machine; the quadratic cases it guards against took minutes).
  */
-export async function runXmlFuzz(seed: number, seconds: number, maxCases = Infinity, log?: (s: string) => void): Promise<XmlFuzzStats> {
+export async function runXmlFuzz(
+  seed: number,
+  seconds: number,
+  maxCases = Infinity,
+  log?: (s: string) => void,
+): Promise<XmlFuzzStats> {
   const work = mkdtempSync(join(tmpdir(), 'uopscope-xmlfuzz-'));
   const secret = join(work, 'secret.txt');
   writeFileSync(secret, `${SECRET}\n`);
   const cacheDir = join(work, 'cache');
   const file = join(work, 'case.xml');
-  const stats: XmlFuzzStats = { seed, cases: 0, accepted: 0, refused: 0, imports: 0, importsRefused: 0, loads: 0, maxMsPerKb: 0 };
+  const stats: XmlFuzzStats = {
+    seed,
+    cases: 0,
+    accepted: 0,
+    refused: 0,
+    imports: 0,
+    importsRefused: 0,
+    loads: 0,
+    maxMsPerKb: 0,
+  };
   try {
     // a first, good import: what a failed one must leave alone
     await importUopsXml(join(import.meta.dirname, '..', 'fixtures', 'data', 'small-instructions.xml'), { cacheDir });
@@ -199,9 +326,16 @@ export async function runXmlFuzz(seed: number, seconds: number, maxCases = Infin
         // result, or a message at the same line and column (the quoted excerpt may be shorter)
         const chunkSize = 1 + (cs % 97);
         let streamed: string;
-        try { streamed = summary(await parseUopsXmlFile(file, { chunkSize })); } catch (e) { checkUserError(e, `${where} (streamed)`); streamed = where_(e as Error); }
+        try {
+          streamed = summary(await parseUopsXmlFile(file, { chunkSize }));
+        } catch (e) {
+          checkUserError(e, `${where} (streamed)`);
+          streamed = where_(e as Error);
+        }
         if (streamed !== inMemory) {
-          throw new Error(`${where}: streamed in chunks of ${chunkSize} gives ${streamed.slice(0, 300)} but in memory ${inMemory.slice(0, 300)}`);
+          throw new Error(
+            `${where}: streamed in chunks of ${chunkSize} gives ${streamed.slice(0, 300)} but in memory ${inMemory.slice(0, 300)}`,
+          );
         }
         stats.imports++;
         try {
@@ -226,7 +360,10 @@ export async function runXmlFuzz(seed: number, seconds: number, maxCases = Infin
       stats.maxMsPerKb = Math.max(stats.maxMsPerKb, ms / kb);
       if (ms > 10_000 + 10 * kb) throw new Error(`${where}: took ${ms.toFixed(0)} ms`);
       stats.cases++;
-      if (log && performance.now() - lastLog > 30_000) { lastLog = performance.now(); log(JSON.stringify(stats)); }
+      if (log && performance.now() - lastLog > 30_000) {
+        lastLog = performance.now();
+        log(JSON.stringify(stats));
+      }
     }
     if (statSync(secret).size === 0) throw new Error('secret file emptied');
     return stats;

@@ -27,7 +27,7 @@ test('.rept 10000000 of one instruction (25 bytes) is refused in one line, at on
   assert.ok(s < 20, `${s.toFixed(1)} s`);
 });
 
-test('.fill 100000000 inside a loop is refused by the assembler\'s output bound', () => {
+test(".fill 100000000 inside a loop is refused by the assembler's output bound", () => {
   const r = cli(['report', write('fill.s', 'l: .fill 100000000, 1, 0x90\njmp l\n')], { timeout: 60_000 });
   assertOneLine(r, /wrote more than \d+ MiB.*--max-instructions/);
 });
@@ -54,20 +54,33 @@ test('an unusable TMPDIR (a file, missing) is one line, not an internal error', 
   const notDir = write('not-a-directory', '');
   const saved = process.env.TMPDIR;
   try {
-    for (const [tmp, code] of [[notDir, 'ENOTDIR'], [join(notDir, 'missing'), 'ENOTDIR'], [join(tempDir('gone'), 'missing'), 'ENOENT']] as const) {
+    for (const [tmp, code] of [
+      [notDir, 'ENOTDIR'],
+      [join(notDir, 'missing'), 'ENOTDIR'],
+      [join(tempDir('gone'), 'missing'), 'ENOENT'],
+    ] as const) {
       process.env.TMPDIR = tmp;
-      assert.throws(() => assemble(file), (e: unknown) => e instanceof UserError && new RegExp(`temporary directory .* unusable \\(${code}\\); set TMPDIR`).test(e.message));
+      assert.throws(
+        () => assemble(file),
+        (e: unknown) =>
+          e instanceof UserError &&
+          new RegExp(`temporary directory .* unusable \\(${code}\\); set TMPDIR`).test(e.message),
+      );
     }
   } finally {
-    if (saved === undefined) delete process.env.TMPDIR; else process.env.TMPDIR = saved;
+    if (saved === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = saved;
   }
 });
 
-test('SIGTERM while the assembler runs leaves no temporary directory and no assembler behind', { skip: process.platform !== 'linux' && 'Linux only' }, async () => {
+test('SIGTERM while the assembler runs leaves no temporary directory and no assembler behind', {
+  skip: process.platform !== 'linux' && 'Linux only',
+}, async () => {
   const tmp = tempDir('tmpdir');
   const file = write('slow.s', '.rept 2500000\nnop\n.endr\n');
   const child = spawn(process.execPath, ['--import', TSX, join(ROOT, 'src', 'cli', 'main.cts'), 'report', file], {
-    env: { ...process.env, TMPDIR: tmp, UOPSCOPE_CACHE_DIR: tempDir('cache'), UOPSCOPE_CONFIG_DIR: tempDir('config') }, stdio: 'ignore',
+    env: { ...process.env, TMPDIR: tmp, UOPSCOPE_CACHE_DIR: tempDir('cache'), UOPSCOPE_CONFIG_DIR: tempDir('config') },
+    stdio: 'ignore',
   });
   // wait until the assembler has its directory, then end uopscope as `timeout` would
   const deadline = Date.now() + 60_000;

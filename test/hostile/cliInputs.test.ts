@@ -47,8 +47,14 @@ test('defect 8: #include "x.h" in a .S file and .include "x.s" in a .s file are 
   const dir = tempDir('inc');
   writeFileSync(join(dir, 'defs.h'), '#define STEP 8\n');
   writeFileSync(join(dir, 'body.inc'), 'add rax, rbx\n');
-  writeFileSync(join(dir, 'loop.S'), '#include "defs.h"\n.intel_syntax noprefix\n.text\nf:\n1: add rax, STEP\n dec rcx\n jnz 1b\n ret\n');
-  writeFileSync(join(dir, 'loop.s'), '.intel_syntax noprefix\n.text\nf:\n1: .include "body.inc"\n dec rcx\n jnz 1b\n ret\n');
+  writeFileSync(
+    join(dir, 'loop.S'),
+    '#include "defs.h"\n.intel_syntax noprefix\n.text\nf:\n1: add rax, STEP\n dec rcx\n jnz 1b\n ret\n',
+  );
+  writeFileSync(
+    join(dir, 'loop.s'),
+    '.intel_syntax noprefix\n.text\nf:\n1: .include "body.inc"\n dec rcx\n jnz 1b\n ret\n',
+  );
   const other = tempDir('cwd'); // run from elsewhere: the source's directory, not the cwd, is searched
   const S = cli(['regions', join(dir, 'loop.S')], { cwd: other });
   assert.equal(S.code, 0, S.err);
@@ -81,10 +87,16 @@ test('defect 9: a line of an included file is quoted as a short excerpt only', (
 test('defect 10: a config file that is /dev/zero, a FIFO or huge is refused in one line', () => {
   const zero = tempDir('cfg');
   symlinkSync('/dev/zero', join(zero, 'config.json'));
-  assertOneLine(cli(['config'], { env: { UOPSCOPE_CONFIG_DIR: zero }, timeout: 20_000 }), /config file .* is not a regular file/);
+  assertOneLine(
+    cli(['config'], { env: { UOPSCOPE_CONFIG_DIR: zero }, timeout: 20_000 }),
+    /config file .* is not a regular file/,
+  );
   const fifo = tempDir('cfg');
   execFileSync('mkfifo', [join(fifo, 'config.json')]);
-  assertOneLine(cli(['config'], { env: { UOPSCOPE_CONFIG_DIR: fifo }, timeout: 20_000 }), /config file .* is not a regular file/);
+  assertOneLine(
+    cli(['config'], { env: { UOPSCOPE_CONFIG_DIR: fifo }, timeout: 20_000 }),
+    /config file .* is not a regular file/,
+  );
   const big = tempDir('cfg');
   writeFileSync(join(big, 'config.json'), `{"arch":"SKL",${' '.repeat(1 << 20)}"iterations":10}`);
   assertOneLine(cli(['config'], { env: { UOPSCOPE_CONFIG_DIR: big } }), /config file .* is larger than 64 KiB/);
@@ -108,13 +120,22 @@ test('minor: `regions -- -leading.s` reads the file after --', () => {
 });
 
 test('minor: --rs-size 99999999999999999999 and a repeated --hex are refused', () => {
-  assertOneLine(cli(['report', '--hex', '4801c0', '--rs-size', '99999999999999999999', '--iterations', '1']), /--rs-size 99999999999999999999: give a whole number from 1 to 4096/);
+  assertOneLine(
+    cli(['report', '--hex', '4801c0', '--rs-size', '99999999999999999999', '--iterations', '1']),
+    /--rs-size 99999999999999999999: give a whole number from 1 to 4096/,
+  );
   assertOneLine(cli(['regions', '--hex', '90', '--hex', 'c3']), /--hex is given more than once/);
 });
 
-test('minor: a binary XML file\'s control characters are escaped in the error line', () => {
+test("minor: a binary XML file's control characters are escaped in the error line", () => {
   const p = join(tempDir('bin'), 'binary.xml');
-  writeFileSync(p, Buffer.concat([Buffer.from('<root>\x1b[31mRED\x07\x00\x1b]0;title\x07'), Buffer.from(readFileSync(SMALL)).subarray(0, 50)]));
+  writeFileSync(
+    p,
+    Buffer.concat([
+      Buffer.from('<root>\x1b[31mRED\x07\x00\x1b]0;title\x07'),
+      Buffer.from(readFileSync(SMALL)).subarray(0, 50),
+    ]),
+  );
   const r = cli(['data', 'import', p]);
   assertOneLine(r, /binary\.xml:1:7: unexpected text "\\x1b\[31mRED\\x07\\x00/);
 });
@@ -133,5 +154,8 @@ test('a cache directory whose parent answers ENOENT to mkdir (/proc/…): no han
   assert.equal(r.signal, null, 'report hung');
   assert.equal(r.code, 0, r.err);
   assert.match(r.out, /Block Throughput/i);
-  assertOneLine(cli(['data', 'fetch', '--url', 'http://127.0.0.1:9/x'], { cache, timeout: 30_000 }), /cannot create the cache directory \/proc\/uopscope-cache-test: ENOENT/);
+  assertOneLine(
+    cli(['data', 'fetch', '--url', 'http://127.0.0.1:9/x'], { cache, timeout: 30_000 }),
+    /cannot create the cache directory \/proc\/uopscope-cache-test: ENOENT/,
+  );
 });

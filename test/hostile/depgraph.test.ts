@@ -20,7 +20,10 @@ function branchy(reps: number) {
 test('a region of 20,000 instructions that each skip a write under a branch is refused, not traced for minutes', () => {
   const ins = branchy(4000);
   assert.equal(ins.length, 20000);
-  assert.throws(() => buildDependencyGraph(ins, { loop: true }), (e: unknown) => e instanceof UserError && /too many possible last writers .* --range or --region/.test(e.message));
+  assert.throws(
+    () => buildDependencyGraph(ins, { loop: true }),
+    (e: unknown) => e instanceof UserError && /too many possible last writers .* --range or --region/.test(e.message),
+  );
 });
 
 test('the budget counts work, not time: a small budget stops a small region, the default lets it through', () => {

@@ -10,15 +10,28 @@ import { cli, tempDir } from './helpers.js';
 
 function withSymbol(name: string): string {
   const strtab = Buffer.from(`\0${name}\0`, 'latin1');
-  const sym = Buffer.alloc(48);   // the null symbol, then the function over the loop
-  sym.writeUInt32LE(1, 24); sym[28] = 0x12; sym.writeUInt16LE(1, 30); sym.writeBigUInt64LE(BigInt(LOOP.length), 40);
-  const eh = 64, symOff = eh + LOOP.length, strOff = symOff + sym.length;
+  const sym = Buffer.alloc(48); // the null symbol, then the function over the loop
+  sym.writeUInt32LE(1, 24);
+  sym[28] = 0x12;
+  sym.writeUInt16LE(1, 30);
+  sym.writeBigUInt64LE(BigInt(LOOP.length), 40);
+  const eh = 64,
+    symOff = eh + LOOP.length,
+    strOff = symOff + sym.length;
   const file = join(tempDir('escaped'), 'esc.o');
-  writeFileSync(file, elf({
-    body: Buffer.concat([LOOP, sym, strtab]), shstrtab: '\0.text\0.shstrtab\0.symtab\0.strtab\0', shstrndx: 4,
-    sections: [{ name: 1, type: 1, flags: 6, offset: eh, size: LOOP.length }, { name: 17, type: 2, flags: 0, offset: symOff, size: sym.length, link: 3, entsize: 24 },
-      { name: 25, type: 3, flags: 0, offset: strOff, size: strtab.length }],
-  }));
+  writeFileSync(
+    file,
+    elf({
+      body: Buffer.concat([LOOP, sym, strtab]),
+      shstrtab: '\0.text\0.shstrtab\0.symtab\0.strtab\0',
+      shstrndx: 4,
+      sections: [
+        { name: 1, type: 1, flags: 6, offset: eh, size: LOOP.length },
+        { name: 17, type: 2, flags: 0, offset: symOff, size: sym.length, link: 3, entsize: 24 },
+        { name: 25, type: 3, flags: 0, offset: strOff, size: strtab.length },
+      ],
+    }),
+  );
   return file;
 }
 

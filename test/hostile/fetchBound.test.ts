@@ -15,7 +15,10 @@ test('a server trickling one byte every 200 ms (stall timeout 1 s) is stopped by
     res.writeHead(200, { 'content-length': 10_000_000, 'content-type': 'application/xml' });
     const t = setInterval(() => res.write('<'), 200);
     timers.add(t);
-    res.on('close', () => { clearInterval(t); timers.delete(t); });
+    res.on('close', () => {
+      clearInterval(t);
+      timers.delete(t);
+    });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as { port: number }).port;
@@ -23,7 +26,14 @@ test('a server trickling one byte every 200 ms (stall timeout 1 s) is stopped by
   const t0 = Date.now();
   try {
     const outcome = await Promise.race([
-      downloadFile(`http://127.0.0.1:${port}/trickle.xml`, file, { connectTimeoutS: 2, stallTimeoutS: 1, totalTimeoutS: 3 }).then(() => 'finished', (e: unknown) => e),
+      downloadFile(`http://127.0.0.1:${port}/trickle.xml`, file, {
+        connectTimeoutS: 2,
+        stallTimeoutS: 1,
+        totalTimeoutS: 3,
+      }).then(
+        () => 'finished',
+        (e: unknown) => e,
+      ),
       new Promise((r) => setTimeout(() => r('still running after 30 s'), 30_000).unref()),
     ]);
     assert.ok(outcome instanceof UserError, String(outcome));

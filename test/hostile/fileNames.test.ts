@@ -12,7 +12,12 @@ const EVIL = 'k\x1b]0;pwned\x07\x1b[31m';
 test('an input file named with escape sequences is shown escaped by report, regions and disasm', () => {
   const file = join(tempDir('names'), `${EVIL}.s`);
   writeFileSync(file, '.intel_syntax noprefix\nl: add rax, rbx\ndec rcx\njnz l\n');
-  for (const args of [['report', file, '--fast'], ['regions', file], ['disasm', file], ['graph', file]]) {
+  for (const args of [
+    ['report', file, '--fast'],
+    ['regions', file],
+    ['disasm', file],
+    ['graph', file],
+  ]) {
     const r = cli(args);
     assert.equal(r.code, 0, `${args[0]}: ${r.err}`);
     assert.doesNotMatch(r.out + r.err, /\x1b|\x07/, `${args[0]} printed a raw escape`);
@@ -21,7 +26,7 @@ test('an input file named with escape sequences is shown escaped by report, regi
   assert.match(r.out, /k\\x1b\]0;pwned\\x07\\x1b\[31m\.s/);
 });
 
-test('data list and config show escape an imported file\'s path and export-dir', () => {
+test("data list and config show escape an imported file's path and export-dir", () => {
   const cache = tempDir('names-cache');
   const xml = join(tempDir('names-xml'), `${EVIL}.xml`);
   copyFileSync(SMALL, xml);

@@ -13,15 +13,28 @@ import { layoutTable } from '../../src/report/format.js';
 test('the detail of every line of a 40,000-line region costs the edges once, not once per line', () => {
   const n = 40_000;
   // a chain: each line reads the one before, so every line has partners
-  const instructions: SimInstruction[] = Array.from({ length: n }, (_, line) =>
-    ({ line, asm: `i${line}`, uops: [[0, 1]], latency: 1, latencyByResource: {}, divCycles: 0, unknown: false }));
-  const program: SimProgram = { instructions, deps: Array.from({ length: n - 1 }, (_, k) => ({ from: k, to: k + 1, resource: 'RAX', loopCarried: false })) };
+  const instructions: SimInstruction[] = Array.from({ length: n }, (_, line) => ({
+    line,
+    asm: `i${line}`,
+    uops: [[0, 1]],
+    latency: 1,
+    latencyByResource: {},
+    divCycles: 0,
+    unknown: false,
+  }));
+  const program: SimProgram = {
+    instructions,
+    deps: Array.from({ length: n - 1 }, (_, k) => ({ from: k, to: k + 1, resource: 'RAX', loopCarried: false })),
+  };
   const t0 = process.cpuUsage();
   const r = simulate(program, MACHINES.SNB!, { iterations: 1, variant: BASELINE });
   const cpu = process.cpuUsage(t0);
   const seconds = (cpu.user + cpu.system) / 1e6;
   assert.equal(r.details.length, n);
-  assert.deepEqual(r.details[5]!.latencies.map((l) => l.line), [4, 6]);
+  assert.deepEqual(
+    r.details[5]!.latencies.map((l) => l.line),
+    [4, 6],
+  );
   // linear: well under a second of CPU; one scan per line took 1.6 billion steps
   assert.ok(seconds < 4, `${seconds.toFixed(1)} s of CPU for ${n} lines`);
 });
@@ -35,9 +48,15 @@ test('disasm of 130,000 instructions prints, not "Maximum call stack size exceed
   assert.equal(d.out.trim().split('\n').length, 130_000 + 2);
 });
 
-test('a table of 200,000 rows (the text report\'s line table) lays out', () => {
+test("a table of 200,000 rows (the text report's line table) lays out", () => {
   const rows = Array.from({ length: 200_000 }, (_, k) => [String(k), 'x'.repeat(k % 7)]);
-  const lines = layoutTable([{ header: ['Line'], align: 'right' }, { header: ['text'], align: 'left' }], rows);
+  const lines = layoutTable(
+    [
+      { header: ['Line'], align: 'right' },
+      { header: ['text'], align: 'left' },
+    ],
+    rows,
+  );
   assert.equal(lines.length, 200_001);
   assert.equal(lines[1], '     0');
 });

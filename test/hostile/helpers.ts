@@ -18,12 +18,29 @@ export function tempDir(tag: string): string {
   return mkdtempSync(join(tmpdir(), `uopscope-hostile-${tag}-`));
 }
 
-export interface Run { code: number | null; out: string; err: string; signal: NodeJS.Signals | null }
+export interface Run {
+  code: number | null;
+  out: string;
+  err: string;
+  signal: NodeJS.Signals | null;
+}
 
-export function cli(args: string[], opts: { cache?: string; env?: NodeJS.ProcessEnv; cwd?: string; timeout?: number; input?: string } = {}): Run {
+export function cli(
+  args: string[],
+  opts: { cache?: string; env?: NodeJS.ProcessEnv; cwd?: string; timeout?: number; input?: string } = {},
+): Run {
   const r = spawnSync(process.execPath, ['--import', TSX, MAIN, ...args], {
-    encoding: 'utf8', cwd: opts.cwd ?? ROOT, timeout: opts.timeout ?? 60_000, input: opts.input, maxBuffer: 256 * 2 ** 20,
-    env: { ...process.env, UOPSCOPE_CACHE_DIR: opts.cache ?? tempDir('cache'), UOPSCOPE_CONFIG_DIR: tempDir('config'), ...opts.env },
+    encoding: 'utf8',
+    cwd: opts.cwd ?? ROOT,
+    timeout: opts.timeout ?? 60_000,
+    input: opts.input,
+    maxBuffer: 256 * 2 ** 20,
+    env: {
+      ...process.env,
+      UOPSCOPE_CACHE_DIR: opts.cache ?? tempDir('cache'),
+      UOPSCOPE_CONFIG_DIR: tempDir('config'),
+      ...opts.env,
+    },
   });
   return { code: r.status, out: r.stdout, err: r.stderr, signal: r.signal };
 }

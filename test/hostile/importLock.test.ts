@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { cacheDir } from '../../src/data/paths.js';
 import { ROOT, SMALL, TSX, cli, tempDir } from './helpers.js';
 
-test('an import waits for another one publishing, and never removes the directory it is writing', { timeout: 180_000 }, async () => {
+test('an import waits for another one publishing, and never removes the directory it is writing', {
+  timeout: 180_000,
+}, async () => {
   const cache = tempDir('lock');
   const base = cacheDir(cache);
   // another import, mid-publish: its lock and the directory it is writing
@@ -20,13 +22,17 @@ test('an import waits for another one publishing, and never removes the director
   writeFileSync(join(writing, 'SKL.json'), '{}');
   writeFileSync(join(base, '.import.lock'), String(other.pid));
   const env = { ...process.env, UOPSCOPE_CACHE_DIR: cache, UOPSCOPE_CONFIG_DIR: tempDir('config') };
-  const mine = spawn(process.execPath, ['--import', TSX, join(ROOT, 'src', 'cli', 'main.cts'), 'data', 'import', SMALL], { env, stdio: 'ignore' });
+  const mine = spawn(
+    process.execPath,
+    ['--import', TSX, join(ROOT, 'src', 'cli', 'main.cts'), 'data', 'import', SMALL],
+    { env, stdio: 'ignore' },
+  );
   const done = new Promise<number | null>((r) => mine.on('exit', (code) => r(code)));
   try {
     // well past the time the import needs (a few seconds under load): it must still be waiting
     const early = await Promise.race([done, new Promise((r) => setTimeout(() => r('waiting'), 15_000))]);
     assert.equal(early, 'waiting', 'the import did not wait for the lock');
-    assert.ok(existsSync(writing), 'the other import\'s directory was removed while it was being written');
+    assert.ok(existsSync(writing), "the other import's directory was removed while it was being written");
   } finally {
     other.kill('SIGKILL');
   }

@@ -18,7 +18,8 @@ const linux = process.platform === 'linux' && process.arch === 'x64';
 const skip = !linux && 'Linux x86-64 only';
 const cache = mkdtempSync(join(tmpdir(), 'uopscope-sandbox-'));
 process.on('exit', () => rmSync(cache, { recursive: true, force: true }));
-const run = (intel: string): HarnessResult => runHarness(assemble(intel), { counter: 15, cacheDir: cache, repetitions: 10, timeoutSeconds: 20 });
+const run = (intel: string): HarnessResult =>
+  runHarness(assemble(intel), { counter: 15, cacheDir: cache, repetitions: 10, timeoutSeconds: 20 });
 
 // a result written straight to the pipe (descriptor 5 in the child: stdin, stdout, stderr, the
 // data memfd, then the pipe), struct result's 248 bytes, then exit(0)
@@ -61,7 +62,7 @@ test('mmap of 1 GiB from the region is killed by the seccomp filter', { skip }, 
   assert.equal((r as { reason: string }).reason, 'syscall');
 });
 
-test('the thread pointer leads nowhere: fs:[0] is not libc\'s TCB', { skip }, () => {
+test("the thread pointer leads nowhere: fs:[0] is not libc's TCB", { skip }, () => {
   // libc's TCB starts with its own address; the region's TLS block is empty
   const r = run('mov rax, qword ptr fs:[0]\n  mov rbx, qword ptr [rax]');
   assert.equal(r.ok, false, JSON.stringify(r));
@@ -85,7 +86,8 @@ test('the code holds no harness address: the stack-pivot reproducer gets no forg
 });
 
 test('the harness line is checked field by field', () => {
-  const good = '{"ok":true,"method":"tsc","repetitions":10,"pages":0,"perfError":2,"calibration":[0.7,0.7],"unrolled":{"p10":1,"p50":1,"n1":100,"n2":200},"loop":{"p10":1,"p50":1,"n1":1000,"n2":2000}}';
+  const good =
+    '{"ok":true,"method":"tsc","repetitions":10,"pages":0,"perfError":2,"calibration":[0.7,0.7],"unrolled":{"p10":1,"p50":1,"n1":100,"n2":200},"loop":{"p10":1,"p50":1,"n1":1000,"n2":2000}}';
   assert.ok(parseHarnessLine(good));
   assert.equal(parseHarnessLine(good.replace('[0.7,0.7]', '[nan,0.7]')), null);
   assert.equal(parseHarnessLine(good.replace('"p10":1,', '"p10":"1",')), null);
@@ -98,12 +100,17 @@ test('the harness line is checked field by field', () => {
 
 test('regions that would read the stash or the thread pointer are refused; the stash is a register the region leaves alone', async () => {
   const prep = async (hex: string) => prepareRegion((await loadRegion({ hex })).instructions);
-  for (const [hex, why] of [['0fae00', /saves, restores/], ['480fae08', /saves, restores/], ['f3480faec0', /saves, restores/], ['64488b042500000000', /through fs/]] as const) {
+  for (const [hex, why] of [
+    ['0fae00', /saves, restores/],
+    ['480fae08', /saves, restores/],
+    ['f3480faec0', /saves, restores/],
+    ['64488b042500000000', /through fs/],
+  ] as const) {
     const p = await prep(hex);
     assert.equal(p.ok, false, hex);
     assert.match((p as { why: string }).why, why);
   }
-  const p = await prep('66450fefff4801d8');   // pxor xmm15, xmm15; add rax, rbx
+  const p = await prep('66450fefff4801d8'); // pxor xmm15, xmm15; add rax, rbx
   assert.ok(p.ok);
   assert.equal((p as { region: { stash: number } }).region.stash, 14);
 });
@@ -148,7 +155,9 @@ start:
   mov qword ptr [r12 + 40], r13
 `;
 
-test('without a stash given, the harness keeps its stack pointer in an xmm register the code does not touch', { skip }, () => {
+test('without a stash given, the harness keeps its stack pointer in an xmm register the code does not touch', {
+  skip,
+}, () => {
   // xmm15 written by the region: with the stack pointer kept there, the return would crash
   const r = run('pxor xmm15, xmm15\n  paddq xmm14, xmm15\n  add rax, rbx');
   assert.ok(r.ok, JSON.stringify(r));

@@ -18,32 +18,57 @@ const canSwitch = root && spawnSync('setpriv', ['--help']).status === 0;
 
 /** The CLI as another user (nobody), in a shared directory everyone may write (not sticky). */
 function asNobody(args: string[], shared: string) {
-  const r = spawnSync('setpriv', [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', '--',
-    process.execPath, '--import', TSX, join(ROOT, 'src', 'cli', 'main.cts'), ...args], {
-    encoding: 'utf8', cwd: shared, timeout: 120_000,
-    env: { ...process.env, HOME: shared, TMPDIR: shared, UOPSCOPE_CACHE_DIR: join(shared, 'cache'), UOPSCOPE_CONFIG_DIR: join(shared, 'config') },
-  });
+  const r = spawnSync(
+    'setpriv',
+    [
+      `--reuid=${NOBODY}`,
+      `--regid=${NOBODY}`,
+      '--clear-groups',
+      '--',
+      process.execPath,
+      '--import',
+      TSX,
+      join(ROOT, 'src', 'cli', 'main.cts'),
+      ...args,
+    ],
+    {
+      encoding: 'utf8',
+      cwd: shared,
+      timeout: 120_000,
+      env: {
+        ...process.env,
+        HOME: shared,
+        TMPDIR: shared,
+        UOPSCOPE_CACHE_DIR: join(shared, 'cache'),
+        UOPSCOPE_CONFIG_DIR: join(shared, 'config'),
+      },
+    },
+  );
   return { code: r.status, out: r.stdout, err: r.stderr, signal: r.signal };
 }
 
 function sharedDir(): string {
   const d = mkdtempSync(join(tmpdir(), 'uopscope-shared-'));
-  chmodSync(d, 0o777);   // writable by all, no sticky bit: anyone may rename over anyone's file
+  chmodSync(d, 0o777); // writable by all, no sticky bit: anyone may rename over anyone's file
   return d;
 }
 
-test('graph --cfg onto another user\'s file in a shared directory is refused; the file keeps its content and owner', { skip: !canSwitch && 'needs root to act as another user' }, () => {
+test("graph --cfg onto another user's file in a shared directory is refused; the file keeps its content and owner", {
+  skip: !canSwitch && 'needs root to act as another user',
+}, () => {
   const shared = sharedDir();
   const theirs = join(shared, 'theirs.dot');
   writeFileSync(theirs, 'precious\n');
-  chmodSync(theirs, 0o644);   // root's, readable by all, writable by root only
+  chmodSync(theirs, 0o644); // root's, readable by all, writable by root only
   const r = asNobody(['graph', BIN, '--cfg', theirs], shared);
   assertOneLine(r, /you cannot write this file.*another file name/);
   assert.equal(readFileSync(theirs, 'utf8'), 'precious\n');
   assert.equal(statSync(theirs).uid, 0);
 });
 
-test('graph --dg onto one\'s own read-only (0444) file is refused, as the shell\'s > refuses it', { skip: !canSwitch && 'needs root to act as another user' }, () => {
+test("graph --dg onto one's own read-only (0444) file is refused, as the shell's > refuses it", {
+  skip: !canSwitch && 'needs root to act as another user',
+}, () => {
   const shared = sharedDir();
   const mine = join(shared, 'mine.dot');
   writeFileSync(mine, 'keep me\n');

@@ -10,7 +10,8 @@ import { readBinary } from '../../src/disasm/input.js';
 import { coff, coffBodyOffset, elf, loopCode, macho, machoBodyOffset, universal } from '../fuzz/objects.js';
 import { cli, tempDir } from './helpers.js';
 
-const codeBytes = (input: ReturnType<typeof inputFromBytes>): number => input.sections.reduce((n, s) => n + s.data.length, 0);
+const codeBytes = (input: ReturnType<typeof inputFromBytes>): number =>
+  input.sections.reduce((n, s) => n + s.data.length, 0);
 
 /** the COFF reproducer: 999 sections whose raw data all cover bytes 0..60000 */
 function coff999(): Uint8Array {
@@ -28,7 +29,10 @@ test('defect 1: 999 COFF sections over the same 60 KB are decoded as one range',
   const input = inputFromBytes(data, 'overlap.obj');
   assert.ok(codeBytes(input) <= data.length, `${codeBytes(input)} code bytes in a ${data.length}-byte file`);
   assert.equal(input.sections.length, 1);
-  const single = inputFromBytes(coff({ body: loopCode(60000 - coffBodyOffset(1)), sections: [{ rawPtr: 0, rawSize: 60000 }] }), 'one.obj');
+  const single = inputFromBytes(
+    coff({ body: loopCode(60000 - coffBodyOffset(1)), sections: [{ rawPtr: 0, rawSize: 60000 }] }),
+    'one.obj',
+  );
   assert.ok(listRegions(input).length > 1000);
   // the same loops as the code decoded once (the section table's bytes differ, so compare the
   // body's; its first loop may differ too: whether its head dominates its jump back depends on
@@ -44,7 +48,10 @@ test('defect 1: 1,000 and 2,000 ELF sections over the same 32 KiB: one range, sa
     const input = inputFromBytes(data, `overlap${n}.o`);
     assert.ok(codeBytes(input) <= data.length);
     assert.equal(input.sections.length, 1);
-    assert.deepEqual(listRegions(input).map((r) => [r.start, r.end]), one.map((r) => [r.start, r.end]));
+    assert.deepEqual(
+      listRegions(input).map((r) => [r.start, r.end]),
+      one.map((r) => [r.start, r.end]),
+    );
   }
 });
 
@@ -54,7 +61,13 @@ test('defect 1: the same bytes at different addresses are decoded once (later se
   const data = elf({ body: loopCode(65536), sections });
   const input = inputFromBytes(data, 'shifted.o');
   assert.ok(codeBytes(input) <= data.length);
-  assert.deepEqual(input.sections.map((s) => [s.address, s.data.length]), [[0, 32768], [0x9000000 + 16384, 16384]]);
+  assert.deepEqual(
+    input.sections.map((s) => [s.address, s.data.length]),
+    [
+      [0, 32768],
+      [0x9000000 + 16384, 16384],
+    ],
+  );
 });
 
 test('defect 1: Mach-O and universal files with 1,000 overlapping sections', () => {
@@ -74,7 +87,15 @@ test('defect 1: Mach-O and universal files with 1,000 overlapping sections', () 
 test('defect 1: PE images with overlapping sections', () => {
   const body = loopCode(16384);
   const at = coffBodyOffset(300, true);
-  const data = coff({ image: true, body, sections: Array.from({ length: 300 }, (_, i) => ({ rawPtr: at, rawSize: 16384, vaddr: 0x1000 + (i % 2) * 0x100000 })) });
+  const data = coff({
+    image: true,
+    body,
+    sections: Array.from({ length: 300 }, (_, i) => ({
+      rawPtr: at,
+      rawSize: 16384,
+      vaddr: 0x1000 + (i % 2) * 0x100000,
+    })),
+  });
   const input = inputFromBytes(data, 'overlap.exe');
   assert.ok(codeBytes(input) <= data.length);
   assert.equal(input.sections.length, 1);
@@ -84,19 +105,34 @@ test('defect 1: files without overlapping sections are read as before (every exa
   for (const f of readdirSync('examples/bin')) {
     const data = new Uint8Array(readFileSync(join('examples/bin', f)));
     let img: ReturnType<typeof readBinary>;
-    try { img = readBinary(data, f); } catch { continue; }
+    try {
+      img = readBinary(data, f);
+    } catch {
+      continue;
+    }
     if (!img) continue;
     assert.equal(mergeOverlappingSections(img), img, f);
   }
 });
 
 test('defect 1: symbols of a merged section follow it', () => {
-  const img = { format: 'elf64' as const, bitness: 64 as const, machine: 'x86-64', symbols: [{ name: 'f', address: 8, size: null, section: '.b' }],
-    sections: [] as { name: string; address: number; data: Uint8Array; executable: boolean }[] };
+  const img = {
+    format: 'elf64' as const,
+    bitness: 64 as const,
+    machine: 'x86-64',
+    symbols: [{ name: 'f', address: 8, size: null, section: '.b' }],
+    sections: [] as { name: string; address: number; data: Uint8Array; executable: boolean }[],
+  };
   const buf = new Uint8Array(64);
-  img.sections = [{ name: '.a', address: 0, data: buf.subarray(0, 32), executable: true }, { name: '.b', address: 8, data: buf.subarray(8, 48), executable: true }];
+  img.sections = [
+    { name: '.a', address: 0, data: buf.subarray(0, 32), executable: true },
+    { name: '.b', address: 8, data: buf.subarray(8, 48), executable: true },
+  ];
   const m = mergeOverlappingSections(img);
-  assert.deepEqual(m.sections.map((s) => [s.name, s.address, s.data.length]), [['.a', 0, 48]]);
+  assert.deepEqual(
+    m.sections.map((s) => [s.name, s.address, s.data.length]),
+    [['.a', 0, 48]],
+  );
   assert.equal(m.symbols[0]!.section, '.a');
 });
 

@@ -16,8 +16,8 @@ function manySymbols(n: number, strtab: Buffer, nameOf: (k: number) => number): 
   const symtab = Buffer.alloc(n * 24);
   for (let k = 0; k < n; k++) {
     symtab.writeUInt32LE(nameOf(k), k * 24);
-    symtab[k * 24 + 4] = 0x12;              // global function
-    symtab.writeUInt16LE(1, k * 24 + 6);    // in .text
+    symtab[k * 24 + 4] = 0x12; // global function
+    symtab.writeUInt16LE(1, k * 24 + 6); // in .text
     symtab.writeBigUInt64LE(8n, k * 24 + 16);
   }
   const strOff = symOff + symtab.length;
@@ -38,27 +38,43 @@ function run(name: string, data: Uint8Array) {
   writeFileSync(file, data);
   const t0 = performance.now();
   // with a 1 GiB heap: the ropes needed 3.4 GB for 100,000 names
-  const r = spawnSync(process.execPath, ['--max-old-space-size=1024', '--import', TSX, join(ROOT, 'src', 'cli', 'main.cts'), 'report', file, '--fast'], {
-    encoding: 'utf8', timeout: 300_000, maxBuffer: 64 * 2 ** 20,
-    env: { ...process.env, UOPSCOPE_CACHE_DIR: tempDir('cache'), UOPSCOPE_CONFIG_DIR: tempDir('config') },
-  });
+  const r = spawnSync(
+    process.execPath,
+    ['--max-old-space-size=1024', '--import', TSX, join(ROOT, 'src', 'cli', 'main.cts'), 'report', file, '--fast'],
+    {
+      encoding: 'utf8',
+      timeout: 300_000,
+      maxBuffer: 64 * 2 ** 20,
+      env: { ...process.env, UOPSCOPE_CACHE_DIR: tempDir('cache'), UOPSCOPE_CONFIG_DIR: tempDir('config') },
+    },
+  );
   return { code: r.status, err: r.stderr, signal: r.signal, seconds: (performance.now() - t0) / 1000 };
 }
 
 const shared = Buffer.concat([Buffer.from([0]), Buffer.alloc(1024, 0x41), Buffer.from([0])]);
 
 for (const n of [100_000, 1_000_000]) {
-  test(`${n.toLocaleString('en-US')} symbols sharing one 1,024-byte name: a result, in bounded time`, { timeout: 600_000 }, () => {
-    const r = run(`shared-${n}.o`, manySymbols(n, shared, () => 1));
+  test(`${n.toLocaleString('en-US')} symbols sharing one 1,024-byte name: a result, in bounded time`, {
+    timeout: 600_000,
+  }, () => {
+    const r = run(
+      `shared-${n}.o`,
+      manySymbols(n, shared, () => 1),
+    );
     assert.equal(r.signal, null, r.err.slice(0, 300));
     assert.equal(r.code, 0, r.err.slice(0, 300));
     assert.ok(r.seconds < 120, `${r.seconds.toFixed(0)} s`);
   });
 }
 
-test('1,000,000 symbols at overlapping offsets of a long name: a result or one line, never an abort', { timeout: 600_000 }, () => {
+test('1,000,000 symbols at overlapping offsets of a long name: a result or one line, never an abort', {
+  timeout: 600_000,
+}, () => {
   const long = Buffer.concat([Buffer.from([0]), Buffer.alloc(1_001_024, 0x42), Buffer.from([0])]);
-  const r = run('overlapping.o', manySymbols(1_000_000, long, (k) => 1 + k));
+  const r = run(
+    'overlapping.o',
+    manySymbols(1_000_000, long, (k) => 1 + k),
+  );
   assert.equal(r.signal, null, r.err.slice(0, 300));
   assert.ok(r.code === 0 || r.code === 2, `exit ${r.code}: ${r.err.slice(0, 300)}`);
   if (r.code === 2) assert.match(r.err, /^uopscope: .*total more than \d+ MiB/);

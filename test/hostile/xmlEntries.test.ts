@@ -14,7 +14,8 @@ test('a form with 300,000 latency entries costs them once, not once per line', {
   const xml = smallText();
   const at = xml.indexOf(anchor) + anchor.length;
   let extra = '';
-  for (let k = 0; k < 300_000; k++) extra += `          <latency cycles="${1 + (k % 3)}" start_op="${1 + (k % 2)}" target_op="${1 + (Math.floor(k / 2) % 3)}"/>\n`;
+  for (let k = 0; k < 300_000; k++)
+    extra += `          <latency cycles="${1 + (k % 3)}" start_op="${1 + (k % 2)}" target_op="${1 + (Math.floor(k / 2) % 3)}"/>\n`;
   const file = join(dir, 'instructions.xml');
   writeFileSync(file, xml.slice(0, at) + extra + xml.slice(at));
   const asm = join(dir, 'adds.s');

@@ -10,7 +10,8 @@ import { MAX_CONSTRUCT, Position, parseUopsXmlFile, parseUopsXmlText } from '../
 import { UserError } from '../../src/errors.js';
 import { assertOneLine, cli, tempDir } from './helpers.js';
 
-const INSTR = '<instruction string="ADD (R64, R64)" asm="ADD"><operand idx="1" type="reg" r="1" w="1">RAX</operand><architecture name="SKL"><measurement uops="1" ports="1*p0156"><latency start_op="1" target_op="1" cycles="1"/></measurement></architecture></instruction>';
+const INSTR =
+  '<instruction string="ADD (R64, R64)" asm="ADD"><operand idx="1" type="reg" r="1" w="1">RAX</operand><architecture name="SKL"><measurement uops="1" ports="1*p0156"><latency start_op="1" target_op="1" cycles="1"/></measurement></architecture></instruction>';
 const flat = (n: number): string => `<root>${'<a/>'.repeat(n)}${INSTR}</root>`;
 const nested = (n: number): string => `<root>${'<a>'.repeat(n)}${INSTR}${'</a>'.repeat(n)}</root>`;
 
@@ -39,7 +40,11 @@ test('defect 3: Position gives the same line and column as counting from the sta
 test('defect 3: parse time grows linearly with a one-line file (4× the elements, well under 16× the time)', () => {
   const time = (text: string): number => {
     let best = Infinity;
-    for (let k = 0; k < 3; k++) { const t0 = performance.now(); parseUopsXmlText(text, 'x.xml'); best = Math.min(best, performance.now() - t0); }
+    for (let k = 0; k < 3; k++) {
+      const t0 = performance.now();
+      parseUopsXmlText(text, 'x.xml');
+      best = Math.min(best, performance.now() - t0);
+    }
     return best;
   };
   for (const gen of [flat, nested]) {
@@ -52,7 +57,10 @@ test('defect 3: parse time grows linearly with a one-line file (4× the elements
       seen.push(`${small.toFixed(1)} ms → ${large.toFixed(1)} ms`);
       if (large < 10 * small + 50) break;
     }
-    const last = seen.at(-1)!.split(' → ').map((x) => parseFloat(x));
+    const last = seen
+      .at(-1)!
+      .split(' → ')
+      .map((x) => parseFloat(x));
     assert.ok(seen.length < 3 || last[1]! < 10 * last[0]! + 50, `${gen.name}: ${seen.join('; ')}`);
   }
 });
@@ -61,14 +69,23 @@ test('defect 3: an unclosed comment spanning many chunks is refused at the size 
   const p = join(tempDir('long'), 'long-comment.xml');
   writeFileSync(p, `<root><!-- ${'x'.repeat(MAX_CONSTRUCT + (2 << 20))}`);
   const t0 = performance.now();
-  await assert.rejects(parseUopsXmlFile(p), (e: unknown) => e instanceof UserError && /longer than 16 MiB/.test(e.message));
+  await assert.rejects(
+    parseUopsXmlFile(p),
+    (e: unknown) => e instanceof UserError && /longer than 16 MiB/.test(e.message),
+  );
   assert.ok(performance.now() - t0 < 20_000);
 });
 
-test('defect 4: nesting beyond fast-xml-parser\'s limit is one line, exit 2', () => {
+test("defect 4: nesting beyond fast-xml-parser's limit is one line, exit 2", () => {
   const p = join(tempDir('deep'), 'deep.xml');
-  writeFileSync(p, `<root><instruction string="X (R64)"><!-- c -->${'<a>'.repeat(20_000)}${'</a>'.repeat(20_000)}</instruction></root>`);
-  assertOneLine(cli(['data', 'import', p]), /deep\.xml:1:7: the <instruction> element here cannot be read: Maximum nested tags exceeded/);
+  writeFileSync(
+    p,
+    `<root><instruction string="X (R64)"><!-- c -->${'<a>'.repeat(20_000)}${'</a>'.repeat(20_000)}</instruction></root>`,
+  );
+  assertOneLine(
+    cli(['data', 'import', p]),
+    /deep\.xml:1:7: the <instruction> element here cannot be read: Maximum nested tags exceeded/,
+  );
 });
 
 test('defect 4: an external entity is refused in one line and never read', () => {
@@ -76,28 +93,41 @@ test('defect 4: an external entity is refused in one line and never read', () =>
   const secret = join(dir, 'secret.txt');
   writeFileSync(secret, 'SECRET-MARKER-7f3a\n');
   const inside = join(dir, 'inside.xml');
-  writeFileSync(inside, `<root><instruction string="X (R64)"><!DOCTYPE x [<!ENTITY e SYSTEM "${secret}">]><operand idx="1" type="reg">&e;</operand></instruction></root>`);
+  writeFileSync(
+    inside,
+    `<root><instruction string="X (R64)"><!DOCTYPE x [<!ENTITY e SYSTEM "${secret}">]><operand idx="1" type="reg">&e;</operand></instruction></root>`,
+  );
   const r = cli(['data', 'import', inside]);
-  assertOneLine(r, /inside\.xml:1:7: the <instruction> element here cannot be read: External entities are not supported/);
+  assertOneLine(
+    r,
+    /inside\.xml:1:7: the <instruction> element here cannot be read: External entities are not supported/,
+  );
   assert.doesNotMatch(r.out + r.err, /SECRET-MARKER/);
   // a DOCTYPE before the root, the entity used in an instruction: still never read
   const outside = join(dir, 'outside.xml');
-  writeFileSync(outside, `<!DOCTYPE root [<!ENTITY e SYSTEM "${secret}">]>\n<root><instruction string="X (R64)"><operand idx="1" type="reg">&e;</operand><architecture name="SKL"><measurement uops="1" ports="1*p0"/></architecture></instruction></root>`);
+  writeFileSync(
+    outside,
+    `<!DOCTYPE root [<!ENTITY e SYSTEM "${secret}">]>\n<root><instruction string="X (R64)"><operand idx="1" type="reg">&e;</operand><architecture name="SKL"><measurement uops="1" ports="1*p0"/></architecture></instruction></root>`,
+  );
   const o = cli(['data', 'import', outside]);
   assert.ok(o.code === 0 || o.code === 2, `${o.code} ${o.err}`);
   assert.doesNotMatch(o.out + o.err, /SECRET-MARKER/);
   if (o.code === 2) assertOneLine(o, /outside\.xml:/);
 });
 
-test('defect 4 in-process: fast-xml-parser\'s errors arrive as UserErrors with file:line:column', () => {
+test("defect 4 in-process: fast-xml-parser's errors arrive as UserErrors with file:line:column", () => {
   const text = `<root>\n<instruction string="X (R64)"><!DOCTYPE x [<!ENTITY e SYSTEM "/etc/passwd">]><operand idx="1">&e;</operand></instruction></root>`;
-  assert.throws(() => parseUopsXmlText(text, 'e.xml'), (e: unknown) => e instanceof UserError && /^e\.xml:2:1: /.test(e.message));
+  assert.throws(
+    () => parseUopsXmlText(text, 'e.xml'),
+    (e: unknown) => e instanceof UserError && /^e\.xml:2:1: /.test(e.message),
+  );
 });
 
 test('names from the file that listings show (string, iform, asm, the date) carry no control characters', () => {
   const text = `<root date="2024\x1b[2J"><instruction string="ADD\x1b]0;pwned\x07 (R64, R64)" asm="A\x1bDD" iform="X\x00"><architecture name="SKL"><measurement uops="1" ports="1*p0"/></architecture></instruction></root>`;
   const r = parseUopsXmlText(text, 'ctl.xml');
   const f = r.archs.get('SKL')![0]!;
-  for (const s of [f.string, f.asm, f.iform, r.date ?? '']) assert.doesNotMatch(s, /[\x00-\x1f\x7f]/, JSON.stringify(s));
+  for (const s of [f.string, f.asm, f.iform, r.date ?? ''])
+    assert.doesNotMatch(s, /[\x00-\x1f\x7f]/, JSON.stringify(s));
   assert.equal(f.string, 'ADD\\x1b]0;pwned\\x07 (R64, R64)');
 });

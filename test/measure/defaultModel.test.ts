@@ -18,8 +18,12 @@ test('the default model is the one with the lower error in the measured table', 
     assert.ok(Number(m[2]) >= 20, `over at least 20 measured loops (${m[2]})`);
     return Number(m[1]);
   };
-  const suaca = mape('suaca'), refined = mape('refined');
+  const suaca = mape('suaca'),
+    refined = mape('refined');
   assert.notEqual(suaca, refined);
   assert.equal(DEFAULT_MODEL_NAME, suaca < refined ? 'suaca' : 'refined', `suaca ${suaca} %, refined ${refined} %`);
-  assert.match(doc, new RegExp(`The default model \\(src/sim/mechanisms.ts DEFAULT_MODEL_NAME\\) is ${DEFAULT_MODEL_NAME}\\.`));
+  assert.match(
+    doc,
+    new RegExp(`The default model \\(src/sim/mechanisms.ts DEFAULT_MODEL_NAME\\) is ${DEFAULT_MODEL_NAME}\\.`),
+  );
 });

@@ -28,10 +28,15 @@ function ok(r: HarnessResult): Ok {
 test('the harness is built once into the cache directory', { skip: !linux && 'Linux x86-64 only' }, () => {
   const exe = ensureHarness({ cacheDir: cache });
   assert.equal(ensureHarness({ cacheDir: cache }), exe);
-  assert.deepEqual(readdirSync(join(cache, 'measure')).filter((f) => f.endsWith('.tmp')), []);
+  assert.deepEqual(
+    readdirSync(join(cache, 'measure')).filter((f) => f.endsWith('.tmp')),
+    [],
+  );
 });
 
-test('dependency chains: add (latency 1) and imul (latency 3) measure near their latency', { skip: !linux && 'Linux x86-64 only' }, (t) => {
+test('dependency chains: add (latency 1) and imul (latency 3) measure near their latency', {
+  skip: !linux && 'Linux x86-64 only',
+}, (t) => {
   const add = ok(run(times(8, 'add rbx, rax')));
   const imul = ok(run(times(8, 'imul rbx, rax')));
   for (const r of [add, imul]) {
@@ -42,7 +47,10 @@ test('dependency chains: add (latency 1) and imul (latency 3) measure near their
   }
   const addC = cyclesOf(add, add.loop.p10) / 8;
   const imulC = cyclesOf(imul, imul.loop.p10) / 8;
-  if (addC <= 0 || imulC <= 0) { t.skip(`this host's cycle counts are unusable (add ${addC}, imul ${imulC} cycles)`); return; }
+  if (addC <= 0 || imulC <= 0) {
+    t.skip(`this host's cycle counts are unusable (add ${addC}, imul ${imulC} cycles)`);
+    return;
+  }
   // loose bounds: a shared, noisy machine; the exact figures are in docs/measure.md
   assert.ok(addC >= 0.5 && addC <= 3, `add chain: ${addC} cycles per add`);
   assert.ok(imulC >= 1.5 && imulC <= 9, `imul chain: ${imulC} cycles per imul`);
@@ -77,14 +85,21 @@ test('faults are not measurable, with the reason', { skip: !linux && 'Linux x86-
   assert.match(reason('1: jmp 1b', { timeoutSeconds: 1 }), /ran longer than 1 s/);
 });
 
-test('throughput bounds: independent adds run on several ALU ports, independent loads on several load ports', { skip: !linux && 'Linux x86-64 only' }, (t) => {
+test('throughput bounds: independent adds run on several ALU ports, independent loads on several load ports', {
+  skip: !linux && 'Linux x86-64 only',
+}, (t) => {
   const chain = ok(run(times(8, 'add rax, r8')));
   const indep = ok(run(['rax', 'rbx', 'rcx', 'rdx', 'rsi', 'rdi', 'r9', 'r10'].map((r) => `add ${r}, r8`).join('\n')));
-  const loads = ok(run(['rax', 'rbx', 'rcx', 'rdx', 'rdi', 'r9', 'r10', 'r11'].map((r, k) => `mov ${r}, [rsi+${8 * k}]`).join('\n')));
+  const loads = ok(
+    run(['rax', 'rbx', 'rcx', 'rdx', 'rdi', 'r9', 'r10', 'r11'].map((r, k) => `mov ${r}, [rsi+${8 * k}]`).join('\n')),
+  );
   const c = cyclesOf(chain, chain.unrolled.p10) / 8;
   const i = cyclesOf(indep, indep.unrolled.p10) / 8;
   const l = cyclesOf(loads, loads.unrolled.p10) / 8;
-  if (c <= 0 || i <= 0 || l <= 0) { t.skip(`this host's cycle counts are unusable (${c}, ${i}, ${l})`); return; }
+  if (c <= 0 || i <= 0 || l <= 0) {
+    t.skip(`this host's cycle counts are unusable (${c}, ${i}, ${l})`);
+    return;
+  }
   // every Intel core uopscope models has at least 3 ALU ports and 2 load ports (SNB on): at most
   // 1/3 and 1/2 cycle each, and at least 1/6 (no core has more). The slack is for a loaded
   // virtual machine, whose physical core other guests share: under the full suite on a 2-vCPU
@@ -95,7 +110,9 @@ test('throughput bounds: independent adds run on several ALU ports, independent 
   assert.ok(l >= 0.2 && l <= 0.7, `independent loads: ${l} cycles per load`);
 });
 
-test('different base registers do not alias: the thesis stencil runs without a chain through memory', { skip: !linux && 'Linux x86-64 only' }, async (t) => {
+test('different base registers do not alias: the thesis stencil runs without a chain through memory', {
+  skip: !linux && 'Linux x86-64 only',
+}, async (t) => {
   // examples/bin/stencil stores to [r12+r15*8+8] and loads from [r14+r15*8]: with every register
   // equal (BHive's start), the store feeds the next iteration's load, 15 cycles per iteration on
   // the development machine; with the registers apart the model's 2-3 cycles
@@ -105,23 +122,32 @@ test('different base registers do not alias: the thesis stencil runs without a c
   const r = runHarness(p.region.body, { counter: p.region.counter.number, cacheDir: cache, repetitions: 100 });
   const o = ok(r);
   const c = cyclesOf(o, o.unrolled.p10);
-  if (c <= 0) { t.skip(`this host's cycle counts are unusable (${c})`); return; }
+  if (c <= 0) {
+    t.skip(`this host's cycle counts are unusable (${c})`);
+    return;
+  }
   assert.ok(c < 6, `${c} cycles per iteration: the store and the load alias`);
 });
 
-test('start values: div rcx overflows from the pattern (rdx above rcx) and runs with rdx at 0; a fault names its offset in the body', { skip: !linux && 'Linux x86-64 only' }, () => {
+test('start values: div rcx overflows from the pattern (rdx above rcx) and runs with rdx at 0; a fault names its offset in the body', {
+  skip: !linux && 'Linux x86-64 only',
+}, () => {
   const body = assemble('div rcx');
   const bad = runHarness(body, { counter: R15, cacheDir: cache, repetitions: 20 });
   assert.equal(bad.ok, false);
   assert.match(notMeasurable(bad as Extract<HarnessResult, { ok: false }>), /arithmetic fault/);
-  assert.equal((bad as { offset?: number }).offset, 0, 'the div is the body\'s first byte');
+  assert.equal((bad as { offset?: number }).offset, 0, "the div is the body's first byte");
   ok(runHarness(body, { counter: R15, cacheDir: cache, repetitions: 20, startValues: [{ number: 2, value: 0n }] }));
   // the offset of a fault past the first instruction: two nops, then ud2
   const ud = run('nop\nnop\nud2');
   assert.equal(ud.ok, false);
   assert.equal((ud as { offset?: number }).offset, 2);
   // the counter register's start value is the harness's: refused as a parameter
-  assert.throws(() => runHarness(body, { counter: R15, cacheDir: cache, repetitions: 20, startValues: [{ number: R15, value: 0n }] }), /bad register start value/);
+  assert.throws(
+    () =>
+      runHarness(body, { counter: R15, cacheDir: cache, repetitions: 20, startValues: [{ number: R15, value: 0n }] }),
+    /bad register start value/,
+  );
 });
 
 test('divisionStarts: rdx starts at 0 only when no line before the division writes it; a divisor with a zero low byte gets one more', async () => {
@@ -132,11 +158,11 @@ test('divisionStarts: rdx starts at 0 only when no line before the division writ
     assert.ok(p.ok);
     return p.region.startValues.map((s) => `${s.register}=${s.value.toString(16)}`);
   };
-  assert.deepEqual(await starts('48f7f1'), ['rdx=0']);                 // div rcx
-  assert.deepEqual(await starts('31d248f7f1'), []);                    // xor edx, edx; div rcx
-  assert.deepEqual(await starts('489948f7f9'), []);                    // cqo; idiv rcx
-  assert.deepEqual(await starts('f7f3'), ['rdx=0']);                   // div ebx
-  assert.deepEqual(await starts('48f736'), ['rdx=0']);                 // div qword ptr [rsi]
+  assert.deepEqual(await starts('48f7f1'), ['rdx=0']); // div rcx
+  assert.deepEqual(await starts('31d248f7f1'), []); // xor edx, edx; div rcx
+  assert.deepEqual(await starts('489948f7f9'), []); // cqo; idiv rcx
+  assert.deepEqual(await starts('f7f3'), ['rdx=0']); // div ebx
+  assert.deepEqual(await starts('48f736'), ['rdx=0']); // div qword ptr [rsi]
   assert.deepEqual(await starts('41f6f0'), ['rax=2320000', 'r8=2325201']); // div r8b: ah 0, r8b non-zero
   assert.deepEqual(divisionStarts([]), []);
 });

@@ -9,7 +9,10 @@ import { runHarnessFuzz } from '../fuzz/harnessFuzz.js';
 
 const linux = process.platform === 'linux' && process.arch === 'x64';
 
-test('harness sandbox fuzz: straight-line regions writing wherever they reach end measured or not measurable, never in the harness', { skip: !linux && 'Linux x86-64 only', timeout: 300_000 }, async () => {
+test('harness sandbox fuzz: straight-line regions writing wherever they reach end measured or not measurable, never in the harness', {
+  skip: !linux && 'Linux x86-64 only',
+  timeout: 300_000,
+}, async () => {
   const cache = mkdtempSync(join(tmpdir(), 'uopscope-harness-fuzz-'));
   try {
     const stats = await runHarnessFuzz(0x5a4d, 20, 40, cache);

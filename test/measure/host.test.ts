@@ -8,30 +8,47 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { identifyHost, hostIsa } from '../../src/measure/host.js';
 
-const BASE = 'fpu vme de pse tsc msr pae mce cx8 apic sep mtrr pge mca cmov pat pse36 clflush mmx fxsr sse sse2 ss syscall nx pdpe1gb rdtscp lm constant_tsc rep_good nopl xtopology cpuid tsc_known_freq pni pclmulqdq ssse3 fma cx16 pcid sse4_1 sse4_2 x2apic movbe popcnt tsc_deadline_timer aes xsave avx f16c rdrand hypervisor lahf_lm abm 3dnowprefetch fsgsbase bmi1 avx2 smep bmi2 erms invpcid rdseed adx smap clflushopt clwb xsaveopt xsavec xgetbv1 xsaves';
-const AVX512 = 'sha_ni avx512f avx512dq avx512ifma avx512cd avx512bw avx512vl avx512vbmi avx512_vbmi2 gfni vaes vpclmulqdq avx512_vnni avx512_bitalg avx512_vpopcntdq rdpid';
-const GOLDEN_COVE_SERVER = 'avx_vnni avx512_bf16 wbnoinvd arat umip pku ospke waitpkg la57 cldemote movdiri movdir64b fsrm md_clear serialize tsxldtrk amx_bf16 avx512_fp16 amx_tile amx_int8 arch_capabilities';
+const BASE =
+  'fpu vme de pse tsc msr pae mce cx8 apic sep mtrr pge mca cmov pat pse36 clflush mmx fxsr sse sse2 ss syscall nx pdpe1gb rdtscp lm constant_tsc rep_good nopl xtopology cpuid tsc_known_freq pni pclmulqdq ssse3 fma cx16 pcid sse4_1 sse4_2 x2apic movbe popcnt tsc_deadline_timer aes xsave avx f16c rdrand hypervisor lahf_lm abm 3dnowprefetch fsgsbase bmi1 avx2 smep bmi2 erms invpcid rdseed adx smap clflushopt clwb xsaveopt xsavec xgetbv1 xsaves';
+const AVX512 =
+  'sha_ni avx512f avx512dq avx512ifma avx512cd avx512bw avx512vl avx512vbmi avx512_vbmi2 gfni vaes vpclmulqdq avx512_vnni avx512_bitalg avx512_vpopcntdq rdpid';
+const GOLDEN_COVE_SERVER =
+  'avx_vnni avx512_bf16 wbnoinvd arat umip pku ospke waitpkg la57 cldemote movdiri movdir64b fsrm md_clear serialize tsxldtrk amx_bf16 avx512_fp16 amx_tile amx_int8 arch_capabilities';
 
-function cpuinfo(vendor: string, family: number, model: number, stepping: number, flags: string, name = 'Intel(R) Xeon(R) Processor'): string {
-  const one = (n: number) => `processor\t: ${n}\nvendor_id\t: ${vendor}\ncpu family\t: ${family}\nmodel\t\t: ${model}\nmodel name\t: ${name}\nstepping\t: ${stepping}\nflags\t\t: ${flags}\n`;
+function cpuinfo(
+  vendor: string,
+  family: number,
+  model: number,
+  stepping: number,
+  flags: string,
+  name = 'Intel(R) Xeon(R) Processor',
+): string {
+  const one = (n: number) =>
+    `processor\t: ${n}\nvendor_id\t: ${vendor}\ncpu family\t: ${family}\nmodel\t\t: ${model}\nmodel name\t: ${name}\nstepping\t: ${stepping}\nflags\t\t: ${flags}\n`;
   return `${one(0)}\n${one(1)}\n`;
 }
 
 const VM = cpuinfo('GenuineIntel', 6, 0xa7, 1, `${BASE} ${AVX512} ${GOLDEN_COVE_SERVER}`);
 
-test('a VM whose CPUID says Rocket Lake but whose flags are Sapphire Rapids\' is identified as SPR, and says why', () => {
+test("a VM whose CPUID says Rocket Lake but whose flags are Sapphire Rapids' is identified as SPR, and says why", () => {
   const h = identifyHost({ cpuinfo: VM, l2KiB: 2048 });
   assert.equal(h.cpuidArch, 'RKL');
   assert.equal(h.arch, 'SPR');
   assert.equal(h.virtual, true);
-  assert.match(h.why, /CPUID GenuineIntel family 6 model 0xa7 stepping 1 names RKL, but the host shows .*AVX512_FP16, …, which RKL does not have/);
-  assert.match(h.why, /SPR \(Sapphire Rapids.*\) has every extension the host shows; its L2 \(2048 KiB per core\) is SPR's/);
+  assert.match(
+    h.why,
+    /CPUID GenuineIntel family 6 model 0xa7 stepping 1 names RKL, but the host shows .*AVX512_FP16, …, which RKL does not have/,
+  );
+  assert.match(
+    h.why,
+    /SPR \(Sapphire Rapids.*\) has every extension the host shows; its L2 \(2048 KiB per core\) is SPR's/,
+  );
   assert.match(h.note!, /identified by its features, not its CPUID model.*UOPSCOPE_HOST_ARCH/);
   // the L2 size is evidence, said when it disagrees
   assert.match(identifyHost({ cpuinfo: VM, l2KiB: 512 }).why, /its L2 \(512 KiB per core\) is not SPR's/);
 });
 
-test('a host whose flags agree with its CPUID keeps the CPUID\'s core', () => {
+test("a host whose flags agree with its CPUID keeps the CPUID's core", () => {
   const rkl = identifyHost({ cpuinfo: cpuinfo('GenuineIntel', 6, 0xa7, 1, `${BASE} ${AVX512}`), l2KiB: 512 });
   assert.deepEqual([rkl.arch, rkl.cpuidArch, rkl.note], ['RKL', 'RKL', undefined]);
   assert.match(rkl.why, /names RKL; its feature flags agree, L2 512 KiB per core/);
@@ -40,7 +57,9 @@ test('a host whose flags agree with its CPUID keeps the CPUID\'s core', () => {
   assert.equal(cml.arch, 'CFL');
   assert.match(cml.note!, /Comet Lake, mapped to Coffee Lake.*its L2 \(1024 KiB per core\) is not CFL's \(256 KiB\)/);
   // Skylake's CPUID with AVX-512 flags: not the client core; the server core fits with the fewest extra extensions
-  const skx = identifyHost({ cpuinfo: cpuinfo('GenuineIntel', 6, 0x4e, 3, `${BASE} avx512f avx512dq avx512cd avx512bw avx512vl`) });
+  const skx = identifyHost({
+    cpuinfo: cpuinfo('GenuineIntel', 6, 0x4e, 3, `${BASE} avx512f avx512dq avx512cd avx512bw avx512vl`),
+  });
   assert.deepEqual([skx.cpuidArch, skx.arch], ['SKL', 'SKX']);
 });
 
@@ -60,12 +79,26 @@ test('the user names the core; evidence against it is said; an unknown name is i
   assert.match(named.note!, /the host shows AVX512F, .* which ADL-P does not have/);
   const bad = identifyHost({ cpuinfo: VM, named: 'P4' });
   assert.equal(bad.arch, 'SPR');
-  assert.match(bad.note!, /^UOPSCOPE_HOST_ARCH='P4' names no core uopscope models .*it was ignored; identified by its features/);
+  assert.match(
+    bad.note!,
+    /^UOPSCOPE_HOST_ARCH='P4' names no core uopscope models .*it was ignored; identified by its features/,
+  );
   // an AMD host the user names as an Intel core (to predict for it): named wins
   assert.equal(identifyHost({ cpuinfo: cpuinfo('AuthenticAMD', 25, 0x11, 1, BASE), named: 'SKL' }).arch, 'SKL');
 });
 
-test('only instruction-set families count as evidence, with Linux\'s flag names mapped', () => {
-  const isa = hostIsa(['sha_ni', 'abm', 'sse4_1', 'pni', 'avx512vbmi', 'amx_tile', 'pku', 'waitpkg', 'hypervisor', 'fpu']);
+test("only instruction-set families count as evidence, with Linux's flag names mapped", () => {
+  const isa = hostIsa([
+    'sha_ni',
+    'abm',
+    'sse4_1',
+    'pni',
+    'avx512vbmi',
+    'amx_tile',
+    'pku',
+    'waitpkg',
+    'hypervisor',
+    'fpu',
+  ]);
   assert.deepEqual([...isa].sort(), ['AMX_TILE', 'AVX512_VBMI', 'SHA', 'SSE3', 'SSE4.1']);
 });

@@ -16,10 +16,18 @@ const linux = process.platform === 'linux' && process.arch === 'x64';
 const noGcc = spawnSync('gcc', ['--version']).status === 0 ? false : 'gcc is not installed';
 const scratch = mkdtempSync(join(tmpdir(), 'uopscope-measure-cli-'));
 process.on('exit', () => rmSync(scratch, { recursive: true, force: true }));
-const env = { ...process.env, UOPSCOPE_CACHE_DIR: join(scratch, 'cache'), UOPSCOPE_CONFIG_DIR: join(scratch, 'config') };
+const env = {
+  ...process.env,
+  UOPSCOPE_CACHE_DIR: join(scratch, 'cache'),
+  UOPSCOPE_CONFIG_DIR: join(scratch, 'config'),
+};
 
 function uopscope(args: string[], cwd = ROOT) {
-  const r = spawnSync(process.execPath, ['--import', import.meta.resolve('tsx'), join(ROOT, 'src/cli/main.cts'), 'measure', ...args], { cwd, env, encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(
+    process.execPath,
+    ['--import', import.meta.resolve('tsx'), join(ROOT, 'src/cli/main.cts'), 'measure', ...args],
+    { cwd, env, encoding: 'utf8', timeout: 120_000 },
+  );
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -31,7 +39,7 @@ function compile(name: string, c: string): string {
   return join(scratch, `${name}.o`);
 }
 
-test('the host\'s CPUID maps to uopscope\'s architecture names', () => {
+test("the host's CPUID maps to uopscope's architecture names", () => {
   const info = (vendor: string, family: number, model: number, stepping: number, flags = 'fpu sse2') =>
     `processor\t: 0\nvendor_id\t: ${vendor}\ncpu family\t: ${family}\nmodel\t\t: ${model}\nmodel name\t: X\nstepping\t: ${stepping}\nflags\t\t: ${flags}\n\nprocessor\t: 1\n`;
   assert.equal(parseCpuinfo(info('GenuineIntel', 6, 0xa7, 1)).arch, 'RKL');
@@ -46,20 +54,28 @@ test('the host\'s CPUID maps to uopscope\'s architecture names', () => {
   assert.match(archOfModel(0xb7, 1).note ?? '', /Raptor Lake/);
 });
 
-test('preparation: the closing branch comes off, the counter is a register the loop does not use; internal branches are refused', { skip: noGcc }, async () => {
-  const obj = compile('sum', 'long sum(const long *a, long n) { long s = 0; for (long i = 0; i < n; i++) s += a[i] * 3; return s; }\n');
+test('preparation: the closing branch comes off, the counter is a register the loop does not use; internal branches are refused', {
+  skip: noGcc,
+}, async () => {
+  const obj = compile(
+    'sum',
+    'long sum(const long *a, long n) { long s = 0; for (long i = 0; i < n; i++) s += a[i] * 3; return s; }\n',
+  );
   const r = await loadRegion({ file: obj, function: 'sum' });
   const p = prepareRegion(r.instructions);
-  assert.ok(p.ok, p.ok ? "" : p.why);
+  assert.ok(p.ok, p.ok ? '' : p.why);
   const last = r.instructions[r.instructions.length - 1]!;
   assert.equal(p.region.closingBranch, last.line);
-  assert.equal(p.region.body.length, r.instructions.slice(0, -1).reduce((n, i) => n + i.length, 0));
+  assert.equal(
+    p.region.body.length,
+    r.instructions.slice(0, -1).reduce((n, i) => n + i.length, 0),
+  );
   const used = new Set<string>(r.instructions.flatMap((i) => [...i.reads, ...i.writes]));
   assert.ok(!used.has(p.region.counter.name.toUpperCase()), p.region.counter.name);
   // an IACA-marked loop jumps back to its start marker, just before the region: its closing branch
   const iaca = await loadRegion({ file: join(ROOT, 'examples/corpus/bin/sum_int.gcc.O2.sse2.o') });
   const pi = prepareRegion(iaca.instructions);
-  assert.ok(pi.ok, pi.ok ? "" : pi.why);
+  assert.ok(pi.ok, pi.ok ? '' : pi.why);
   assert.equal(pi.region.closingBranch, iaca.instructions.length - 1);
   assert.ok(iaca.instructions[iaca.instructions.length - 1]!.branch!.target! < iaca.instructions[0]!.address);
   const branch = prepareRegion((await loadRegion({ file: join(ROOT, 'examples/bin/branch') })).instructions);
@@ -67,8 +83,13 @@ test('preparation: the closing branch comes off, the counter is a register the l
   assert.match((branch as { why: string }).why, /line 2 \(jne .*\) branches inside the region/);
 });
 
-test('measure on a gcc-compiled loop: the prediction beside both variants, JSON and text', { skip: (!linux && 'Linux x86-64 only') || noGcc }, () => {
-  const obj = compile('chain', 'unsigned long chain(unsigned long x, long n) { for (long i = 0; i < n; i++) x = x * 0x9E3779B97F4A7C15ul; return x; }\n');
+test('measure on a gcc-compiled loop: the prediction beside both variants, JSON and text', {
+  skip: (!linux && 'Linux x86-64 only') || noGcc,
+}, () => {
+  const obj = compile(
+    'chain',
+    'unsigned long chain(unsigned long x, long n) { for (long i = 0; i < n; i++) x = x * 0x9E3779B97F4A7C15ul; return x; }\n',
+  );
   const j = uopscope([obj, '--function', 'chain', '--json', '--repetitions', '50']);
   assert.equal(j.status, 0, j.stderr);
   const m = JSON.parse(j.stdout);
@@ -86,13 +107,18 @@ test('measure on a gcc-compiled loop: the prediction beside both variants, JSON 
   const t = uopscope([obj, '--function', 'chain', '--arch', 'SNB', '--repetitions', '20']);
   assert.equal(t.status, 0, t.stderr);
   assert.match(t.stdout, /^Predicted on SNB: \d+\.\d\d cycles\/iteration/m);
-  assert.match(t.stdout, /^ {2}loop +\d+\.\d\d cycles\/iteration \(median \d+\.\d\d, spread -?\d+\.\d%\).*← compare with the prediction$/m);
+  assert.match(
+    t.stdout,
+    /^ {2}loop +\d+\.\d\d cycles\/iteration \(median \d+\.\d\d, spread -?\d+\.\d%\).*← compare with the prediction$/m,
+  );
   assert.match(t.stdout, /^ {2}unrolled +\d+\.\d\d cycles\/iteration/m);
   assert.match(t.stdout, /^Figures: /m);
   assert.match(t.stdout, /^Measured on this machine: (core cycles counted by perf_event_open|time-stamp counter)/m);
 });
 
-test('a chain of 8 dependent add measures within [0.5, 3] cycles per add', { skip: !linux && 'Linux x86-64 only' }, () => {
+test('a chain of 8 dependent add measures within [0.5, 3] cycles per add', {
+  skip: !linux && 'Linux x86-64 only',
+}, () => {
   const r = uopscope(['--hex', '4801c3'.repeat(8), '--json', '--repetitions', '50']);
   assert.equal(r.status, 0, r.stderr);
   const m = JSON.parse(r.stdout);
@@ -101,17 +127,22 @@ test('a chain of 8 dependent add measures within [0.5, 3] cycles per add', { ski
   assert.ok(perAdd >= 0.5 && perAdd <= 3, `${perAdd} cycles per add`);
 });
 
-test('bad regions: one line each, exit 2, nothing on stdout, the working directory untouched', { skip: !linux && 'Linux x86-64 only' }, () => {
+test('bad regions: one line each, exit 2, nothing on stdout, the working directory untouched', {
+  skip: !linux && 'Linux x86-64 only',
+}, () => {
   const cwd = mkdtempSync(join(scratch, 'cwd-'));
   writeFileSync(join(cwd, 'keep.txt'), 'mine\n');
   const cases: [string, RegExp][] = [
-    ['0f0b', /not measurable: an illegal or unsupported instruction/],          // ud2
-    ['31c948f7f1', /not measurable: an arithmetic fault .*division by zero/],     // xor ecx, ecx; div rcx
-    ['f4', /not measurable: a general-protection fault .*hlt/],                  // hlt
-    ['b801000000bf010000000f05', /line 2 \(syscall\) is a system call/],        // write(1, …)
-    ['480500100000488918', /more than 512 pages/],                                // add rax, 4096; mov [rax], rbx
+    ['0f0b', /not measurable: an illegal or unsupported instruction/], // ud2
+    ['31c948f7f1', /not measurable: an arithmetic fault .*division by zero/], // xor ecx, ecx; div rcx
+    ['f4', /not measurable: a general-protection fault .*hlt/], // hlt
+    ['b801000000bf010000000f05', /line 2 \(syscall\) is a system call/], // write(1, …)
+    ['480500100000488918', /more than 512 pages/], // add rax, 4096; mov [rax], rbx
     // mov edx, 1; mov ecx, 1; div rcx: the region's own dividend overflows the quotient
-    ['ba01000000b90100000048f7f1', /not measurable: an arithmetic fault .*overflowing division\) at line 2 \(div rcx\)/],
+    [
+      'ba01000000b90100000048f7f1',
+      /not measurable: an arithmetic fault .*overflowing division\) at line 2 \(div rcx\)/,
+    ],
   ];
   for (const [hex, why] of cases) {
     const r = uopscope(['--hex', hex, '--repetitions', '10'], cwd);
@@ -123,22 +154,36 @@ test('bad regions: one line each, exit 2, nothing on stdout, the working directo
   assert.deepEqual(readdirSync(cwd), ['keep.txt']);
   assert.equal(readFileSync(join(cwd, 'keep.txt'), 'utf8'), 'mine\n');
   // the cache holds the harness and nothing half-written
-  assert.deepEqual(readdirSync(join(scratch, 'cache', 'measure')).filter((f) => !/^harness-[0-9a-f]{16}$/.test(f)), []);
+  assert.deepEqual(
+    readdirSync(join(scratch, 'cache', 'measure')).filter((f) => !/^harness-[0-9a-f]{16}$/.test(f)),
+    [],
+  );
 });
 
 test('without a C compiler: one line that says so, exit 2', { skip: !linux && 'Linux x86-64 only' }, () => {
   const fresh = mkdtempSync(join(scratch, 'nocc-'));
-  const r = spawnSync(process.execPath, ['--import', import.meta.resolve('tsx'), join(ROOT, 'src/cli/main.cts'), 'measure', '--hex', '4801c3'], {
-    cwd: ROOT, encoding: 'utf8', timeout: 60_000,
-    env: { ...env, UOPSCOPE_CACHE_DIR: join(fresh, 'cache'), PATH: join(fresh, 'empty'), CC: '' },
-  });
+  const r = spawnSync(
+    process.execPath,
+    ['--import', import.meta.resolve('tsx'), join(ROOT, 'src/cli/main.cts'), 'measure', '--hex', '4801c3'],
+    {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { ...env, UOPSCOPE_CACHE_DIR: join(fresh, 'cache'), PATH: join(fresh, 'empty'), CC: '' },
+    },
+  );
   assert.equal(r.status, 2, r.stderr);
   assert.equal(r.stdout, '');
-  assert.match(r.stderr, /^uopscope: uopscope measure builds a small C harness on first use and found no C compiler \(tried cc, gcc, clang\): install one/);
+  assert.match(
+    r.stderr,
+    /^uopscope: uopscope measure builds a small C harness on first use and found no C compiler \(tried cc, gcc, clang\): install one/,
+  );
   assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
 });
 
-test('--json on a region that is not measurable: valid JSON with measurable false and the reason, exit 2', { skip: !linux && 'Linux x86-64 only' }, () => {
+test('--json on a region that is not measurable: valid JSON with measurable false and the reason, exit 2', {
+  skip: !linux && 'Linux x86-64 only',
+}, () => {
   const r = uopscope(['--hex', '31c948f7f1', '--json', '--repetitions', '10']); // xor ecx, ecx; div rcx
   assert.equal(r.status, 2, r.stderr);
   const m = JSON.parse(r.stdout);
@@ -156,29 +201,43 @@ test('--json on a region that is not measurable: valid JSON with measurable fals
   assert.equal(JSON.parse(ok.stdout).measurable, true);
 });
 
-test('a gcc-compiled bignum ÷ limb loop (rdx carried from one div to the next) is measured with rdx starting at 0', { skip: (!linux && 'Linux x86-64 only') || noGcc }, async () => {
+test('a gcc-compiled bignum ÷ limb loop (rdx carried from one div to the next) is measured with rdx starting at 0', {
+  skip: (!linux && 'Linux x86-64 only') || noGcc,
+}, async () => {
   // GMP's mpn_divrem_1: the remainder is the next limb's high half. With rdx at the pattern
   // (above rcx, the divisor) the first div's quotient overflows; from 0 it stays below rcx
-  const obj = compile('divlimb', `unsigned long divrem_1(unsigned long *restrict q, const unsigned long *restrict a, long n, unsigned long d) {
+  const obj = compile(
+    'divlimb',
+    `unsigned long divrem_1(unsigned long *restrict q, const unsigned long *restrict a, long n, unsigned long d) {
   unsigned long r = 0;
   for (long i = n - 1; i >= 0; i--) { unsigned long lo = a[i]; __asm__("divq %2" : "+a"(lo), "+d"(r) : "r"(d)); q[i] = lo; }
   return r;
 }
-`);
+`,
+  );
   const region = await loadRegion({ file: obj, function: 'divrem_1' });
   const p = prepareRegion(region.instructions);
   assert.ok(p.ok, p.ok ? '' : p.why);
-  assert.deepEqual(p.region.startValues.map((s) => [s.register, s.value]), [['rdx', 0n]]);
+  assert.deepEqual(
+    p.region.startValues.map((s) => [s.register, s.value]),
+    [['rdx', 0n]],
+  );
   const j = uopscope([obj, '--function', 'divrem_1', '--json', '--repetitions', '30']);
   assert.equal(j.status, 0, j.stderr);
   const m = JSON.parse(j.stdout);
   assert.equal(m.measurable, true);
-  assert.deepEqual(m.measurement.startValues.map((s: { register: string; value: string }) => [s.register, s.value]), [['rdx', '0x0']]);
+  assert.deepEqual(
+    m.measurement.startValues.map((s: { register: string; value: string }) => [s.register, s.value]),
+    [['rdx', '0x0']],
+  );
   const c = m.measurement.loop.cyclesPerIteration;
   // a 64-bit division takes 10 to 100 cycles on the cores uopscope models
   assert.ok(c >= 5 && c <= 150, `div r64 loop: ${c} cycles/iteration`);
   // the gcc modulo loops that zero rdx themselves (xor edx, edx; cqo) run unchanged
-  const mod = compile('modm', 'void mod_loop(unsigned long *restrict o, const unsigned long *restrict a, unsigned long d, long n) { for (long i = 0; i < n; i++) o[i] = a[i] % d; }\nlong smod(long x, long d, long n) { for (long i = 0; i < n; i++) x = (x * 31 + i) % d; return x; }\n');
+  const mod = compile(
+    'modm',
+    'void mod_loop(unsigned long *restrict o, const unsigned long *restrict a, unsigned long d, long n) { for (long i = 0; i < n; i++) o[i] = a[i] % d; }\nlong smod(long x, long d, long n) { for (long i = 0; i < n; i++) x = (x * 31 + i) % d; return x; }\n',
+  );
   for (const fn of ['mod_loop', 'smod']) {
     const pm = prepareRegion((await loadRegion({ file: mod, function: fn })).instructions);
     assert.ok(pm.ok, pm.ok ? '' : pm.why);
@@ -189,7 +248,9 @@ test('a gcc-compiled bignum ÷ limb loop (rdx carried from one div to the next) 
   }
 });
 
-test('a region with a branch inside is measured per side of the branch comparison, beside the model\'s figure for that side', { skip: !linux && 'Linux x86-64 only' }, async () => {
+test("a region with a branch inside is measured per side of the branch comparison, beside the model's figure for that side", {
+  skip: !linux && 'Linux x86-64 only',
+}, async () => {
   const file = join(ROOT, 'examples/bin/branch');
   const instrs = (await loadRegion({ file })).instructions;
   // the fall-through side loses the jne (line 2) and the jmp over the other side (line 4)
@@ -204,9 +265,30 @@ test('a region with a branch inside is measured per side of the branch compariso
   assert.equal(m.measurable, true);
   assert.equal(m.measurement, undefined);
   assert.equal(m.branch.branchLine, 2);
-  assert.deepEqual(m.branch.sides.map((s: { side: string; lines: number[] }) => [s.side, s.lines]), [['fall-through', [0, 1, 2, 3, 4, 6]], ['taken', [0, 1, 2, 5, 6]]]);
+  assert.deepEqual(
+    m.branch.sides.map((s: { side: string; lines: number[] }) => [s.side, s.lines]),
+    [
+      ['fall-through', [0, 1, 2, 3, 4, 6]],
+      ['taken', [0, 1, 2, 5, 6]],
+    ],
+  );
   // the side's prediction is the report's --branch section for it
-  const rep = spawnSync(process.execPath, ['--import', import.meta.resolve('tsx'), join(ROOT, 'src/cli/main.cts'), 'report', file, '--branch', '--fast', '--json', '--arch', m.prediction.arch], { cwd: ROOT, env, encoding: 'utf8' });
+  const rep = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      import.meta.resolve('tsx'),
+      join(ROOT, 'src/cli/main.cts'),
+      'report',
+      file,
+      '--branch',
+      '--fast',
+      '--json',
+      '--arch',
+      m.prediction.arch,
+    ],
+    { cwd: ROOT, env, encoding: 'utf8' },
+  );
   const report = JSON.parse(rep.stdout);
   for (const s of m.branch.sides) {
     assert.ok(s.measurable, JSON.stringify(s));
@@ -216,7 +298,10 @@ test('a region with a branch inside is measured per side of the branch compariso
     assert.ok(c >= 1 && c <= 6, `${s.side}: ${c}`);
   }
   assert.equal(typeof m.branch.sides[0].predicted, 'number');
-  assert.ok(Math.abs(m.branch.sides[0].predicted - report.branch.left.blockThroughput) < 0.01, `${m.branch.sides[0].predicted} vs ${report.branch.left.blockThroughput}`);
+  assert.ok(
+    Math.abs(m.branch.sides[0].predicted - report.branch.left.blockThroughput) < 0.01,
+    `${m.branch.sides[0].predicted} vs ${report.branch.left.blockThroughput}`,
+  );
   assert.ok(Math.abs(m.branch.sides[1].predicted - report.branch.right.blockThroughput) < 0.01);
   const t = uopscope([file, '--repetitions', '10']);
   assert.equal(t.status, 0, t.stderr);

@@ -9,9 +9,19 @@ import { type Measurement, withSharedPageCaveat } from '../../src/cli/commands/m
 function measured(cycles: number, lines: number[]): Measurement {
   const v = { cyclesPerIteration: cycles, median: cycles, spread: 0 };
   return {
-    method: 'tsc', methodText: '', repetitions: 1, pagesMapped: 1, ticksPerCycle: null,
-    unrolled: { ...v, sizes: [100, 200] }, loop: v, comparable: 'loop', closingBranchRemoved: null,
-    counterRegister: 'r15', lines, startValues: [], portCounters: { available: false, reason: '' },
+    method: 'tsc',
+    methodText: '',
+    repetitions: 1,
+    pagesMapped: 1,
+    ticksPerCycle: null,
+    unrolled: { ...v, sizes: [100, 200] },
+    loop: v,
+    comparable: 'loop',
+    closingBranchRemoved: null,
+    counterRegister: 'r15',
+    lines,
+    startValues: [],
+    portCounters: { available: false, reason: '' },
   } as unknown as Measurement;
 }
 
@@ -19,8 +29,21 @@ test('a histogram measured 3.5 against 1.27 predicted gets the caveat; near the 
   const hist = await loadRegion({ file: 'test/fixtures/loops/hist.gcc-O2.o' });
   const lines = hist.instructions.map((i) => i.line);
   const c = withSharedPageCaveat(measured(3.5, lines), hist.instructions, 1.27);
-  assert.match(c.caveat!, /^measured 3\.50 against 1\.27 predicted may be the harness's, not the loop's: .*one page.*store \(line \d+, add dword ptr \[rdi\+rax\*4\], 0x1\)/);
+  assert.match(
+    c.caveat!,
+    /^measured 3\.50 against 1\.27 predicted may be the harness's, not the loop's: .*one page.*store \(line \d+, add dword ptr \[rdi\+rax\*4\], 0x1\)/,
+  );
   assert.equal(withSharedPageCaveat(measured(1.3, lines), hist.instructions, 1.27).caveat, undefined);
   const dot = await loadRegion({ file: 'test/fixtures/loops/dot.gcc-O2.o' });
-  assert.equal(withSharedPageCaveat(measured(9, dot.instructions.map((i) => i.line)), dot.instructions, 2).caveat, undefined);
+  assert.equal(
+    withSharedPageCaveat(
+      measured(
+        9,
+        dot.instructions.map((i) => i.line),
+      ),
+      dot.instructions,
+      2,
+    ).caveat,
+    undefined,
+  );
 });

@@ -14,13 +14,29 @@ process.on('exit', () => rmSync(cfgRoot, { recursive: true, force: true }));
 
 function uopscope(args: string[], configDir = join(cfgRoot, 'none')) {
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.cts', ...args], {
-    encoding: 'utf8', env: { ...process.env, UOPSCOPE_CONFIG_DIR: configDir },
+    encoding: 'utf8',
+    env: { ...process.env, UOPSCOPE_CONFIG_DIR: configDir },
   });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-test('--json: the branch example on SNB, 200 iterations, gives the thesis\'s figures (§2.1)', () => {
-  const r = uopscope(['report', 'examples/bin/branch', '--arch', 'SNB', '--iterations', '200', '--json', '--uops-xml', uopsXml, '--branch', '--detail', '0', '--model', 'suaca']);
+test("--json: the branch example on SNB, 200 iterations, gives the thesis's figures (§2.1)", () => {
+  const r = uopscope([
+    'report',
+    'examples/bin/branch',
+    '--arch',
+    'SNB',
+    '--iterations',
+    '200',
+    '--json',
+    '--uops-xml',
+    uopsXml,
+    '--branch',
+    '--detail',
+    '0',
+    '--model',
+    'suaca',
+  ]);
   assert.equal(r.status, 0, r.stderr);
   const j = JSON.parse(r.stdout);
   assert.equal(j.arch, 'SNB');
@@ -35,11 +51,17 @@ test('--json: the branch example on SNB, 200 iterations, gives the thesis\'s fig
   assert.equal(fixed(j.blockThroughput, 2), '2.34');
   assert.equal(fixed(j.variants.infinitePorts.blockThroughput, 2), '2.00');
   for (const v of ['perfectFrontEnd', 'noDependencies']) {
-    assert.ok(Math.abs(j.variants[v].blockThroughput - 2.34) <= 0.005 + 1e-9, `${v}: within a cycle of the thesis's 468`);
+    assert.ok(
+      Math.abs(j.variants[v].blockThroughput - 2.34) <= 0.005 + 1e-9,
+      `${v}: within a cycle of the thesis's 468`,
+    );
   }
   assert.equal(fixed(j.uopsPerCycle, 2), '2.99');
   assert.equal(j.lines.length, 7);
-  assert.deepEqual(j.lines.map((l: { line: number }) => l.line), [0, 1, 2, 3, 4, 5, 6]);
+  assert.deepEqual(
+    j.lines.map((l: { line: number }) => l.line),
+    [0, 1, 2, 3, 4, 5, 6],
+  );
   assert.equal(j.lines[2].asm.startsWith('j'), true);
   assert.equal(j.lines[2].ports['5'], 1, 'the conditional jump always on port 5');
   assert.deepEqual(Object.keys(j.lines[0].ports), ['0', '1', '2', '3', '4', '5']);
@@ -48,15 +70,38 @@ test('--json: the branch example on SNB, 200 iterations, gives the thesis\'s fig
   assert.equal(j.branch.left.totalUops, 6);
   assert.equal(j.branch.right.totalUops, 5);
   // the thesis's detail of line 0: lines 3 and 5 depend on it with latency 1
-  assert.deepEqual(j.detail.dependencies.map((d: { line: number; latencyFromThis: number }) => [d.line, d.latencyFromThis]), [[3, 1], [5, 1]]);
+  assert.deepEqual(
+    j.detail.dependencies.map((d: { line: number; latencyFromThis: number }) => [d.line, d.latencyFromThis]),
+    [
+      [3, 1],
+      [5, 1],
+    ],
+  );
 });
 
 test('text: the latency analysis (one iteration) prints the thesis layout (§2.2)', () => {
-  const r = uopscope(['report', 'examples/bin/branch', '-a', 'snb', '-i', '1', '--uops-xml', uopsXml, '--model', 'suaca']);
+  const r = uopscope([
+    'report',
+    'examples/bin/branch',
+    '-a',
+    'snb',
+    '-i',
+    '1',
+    '--uops-xml',
+    uopsXml,
+    '--model',
+    'suaca',
+  ]);
   assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stdout, /^Region: IACA region 1 in examples\/bin\/branch\nIterations: 1\nModel: suaca\nFigures: 7 lines: 7 measured by uops\.info\n\nBlock throughput: 3\.00 cycles\nBlock throughput with perfect front-end: 3\.00 cycles\nBlock throughput with infinitely usable ports: 3\.00 cycles\nBlock throughput without dependencies: 3\.00 cycles\nMicroops per cycle: 2\.33\nAnalysis for architecture: SNB\n/);
+  assert.match(
+    r.stdout,
+    /^Region: IACA region 1 in examples\/bin\/branch\nIterations: 1\nModel: suaca\nFigures: 7 lines: 7 measured by uops\.info\n\nBlock throughput: 3\.00 cycles\nBlock throughput with perfect front-end: 3\.00 cycles\nBlock throughput with infinitely usable ports: 3\.00 cycles\nBlock throughput without dependencies: 3\.00 cycles\nMicroops per cycle: 2\.33\nAnalysis for architecture: SNB\n/,
+  );
   assert.match(r.stdout, /\nLine \|\| Uops \|\| to wait \|\| to wait \|\|  0  \|  1  \| 2 \| 3 \| 4 \|  5  \|\|\n/);
-  assert.match(r.stdout, /\nTotal number of Uops: 7\n\nMechanisms: none \(SUACA's model\)[^\n]*(\n  [^\n]*)*\n\nSource: M measured by uops\.info, T SUACA thesis, L LLVM 19 model, \? no figures\n$/);
+  assert.match(
+    r.stdout,
+    /\nTotal number of Uops: 7\n\nMechanisms: none \(SUACA's model\)[^\n]*(\n  [^\n]*)*\n\nSource: M measured by uops\.info, T SUACA thesis, L LLVM 19 model, \? no figures\n$/,
+  );
 });
 
 test('the saved defaults are used when no flag is given', () => {
@@ -72,8 +117,14 @@ test('the saved defaults are used when no flag is given', () => {
 test('bad input: one line on stderr, nothing on stdout, non-zero exit', () => {
   const cases: [string[], RegExp][] = [
     [['report', 'examples/bin/no-such-file', '--arch', 'SNB'], /no-such-file/],
-    [['report', 'examples/bin/branch', '--arch', 'SNB', '--iterations', '0', '--uops-xml', uopsXml], /--iterations: '0' is not an iteration count/],
-    [['report', 'examples/bin/branch', '--arch', 'SNB', '--detail', '9', '--uops-xml', uopsXml], /--detail 9: no such line in the region; give a line from 0 to 6/],
+    [
+      ['report', 'examples/bin/branch', '--arch', 'SNB', '--iterations', '0', '--uops-xml', uopsXml],
+      /--iterations: '0' is not an iteration count/,
+    ],
+    [
+      ['report', 'examples/bin/branch', '--arch', 'SNB', '--detail', '9', '--uops-xml', uopsXml],
+      /--detail 9: no such line in the region; give a line from 0 to 6/,
+    ],
     [['report', 'examples/bin/branch', '--arch', 'NOPE'], /NOPE/],
     [['config', 'set', 'arch', 'NOPE'], /NOPE/],
     [['report', 'examples/bin/branch', '--fallback', 'foo'], /^uopscope: --fallback foo: use skip/],

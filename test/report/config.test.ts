@@ -10,21 +10,37 @@ import { UserError } from '../../src/errors.js';
 
 function tempEnv(): { env: NodeJS.ProcessEnv; dir: string; done: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'uopscope-config-'));
-  return { env: { UOPSCOPE_CONFIG_DIR: join(dir, 'cfg') }, dir, done: () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    env: { UOPSCOPE_CONFIG_DIR: join(dir, 'cfg') },
+    dir,
+    done: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 test('config set / show / unset round-trips through the file', (t) => {
   const { env, done } = tempEnv();
   t.after(done);
-  assert.match(runConfig('show', undefined, undefined, undefined, env), /^arch: SKL \(built-in default\)\niterations: 200 \(built-in default\)\n/);
+  assert.match(
+    runConfig('show', undefined, undefined, undefined, env),
+    /^arch: SKL \(built-in default\)\niterations: 200 \(built-in default\)\n/,
+  );
   assert.match(runConfig('set', 'arch', 'snb', undefined, env), /^arch = SNB \(saved in /);
   runConfig('set', 'iterations', '500', undefined, env);
   assert.deepEqual(JSON.parse(readFileSync(configPath(env), 'utf8')), { arch: 'SNB', iterations: 500 });
   assert.deepEqual(readConfig(env), { arch: 'SNB', iterations: 500 });
-  assert.match(runConfig('show', undefined, undefined, undefined, env), /^arch: SNB \(config file\)\niterations: 500 \(config file\)\n/);
+  assert.match(
+    runConfig('show', undefined, undefined, undefined, env),
+    /^arch: SNB \(config file\)\niterations: 500 \(config file\)\n/,
+  );
   // a flag beats the file
   const eff = effectiveSettings({ iterations: 7 }, env);
-  assert.deepEqual([eff.arch, eff.iterations], [{ value: 'SNB', from: 'config' }, { value: 7, from: 'flag' }]);
+  assert.deepEqual(
+    [eff.arch, eff.iterations],
+    [
+      { value: 'SNB', from: 'config' },
+      { value: 7, from: 'flag' },
+    ],
+  );
   runConfig('unset', 'arch', undefined, undefined, env);
   assert.deepEqual(readConfig(env), { iterations: 500 });
   // no temp file is left behind
@@ -36,10 +52,25 @@ test('bad settings are refused with one clear line and the file is left alone', 
   t.after(done);
   runConfig('set', 'iterations', '300', undefined, env);
   const before = readFileSync(configPath(env), 'utf8');
-  assert.throws(() => runConfig('set', 'iterations', '0', undefined, env), (e: unknown) => e instanceof UserError && /whole number from 1/.test(e.message));
+  assert.throws(
+    () => runConfig('set', 'iterations', '0', undefined, env),
+    (e: unknown) => e instanceof UserError && /whole number from 1/.test(e.message),
+  );
   assert.throws(() => runConfig('set', 'iterations', '2.5', undefined, env), UserError);
   assert.throws(() => runConfig('set', 'colour', 'red', undefined, env), /unknown setting 'colour'/);
-  assert.throws(() => runConfig('set', 'arch', 'XYZ', (a) => { throw new UserError(`unknown architecture ${a}`); }, env), /unknown architecture XYZ/);
+  assert.throws(
+    () =>
+      runConfig(
+        'set',
+        'arch',
+        'XYZ',
+        (a) => {
+          throw new UserError(`unknown architecture ${a}`);
+        },
+        env,
+      ),
+    /unknown architecture XYZ/,
+  );
   assert.throws(() => runConfig('set', 'arch', undefined, undefined, env), /give a value/);
   assert.equal(readFileSync(configPath(env), 'utf8'), before);
 });
@@ -49,7 +80,10 @@ test('a broken config file is named in the error', (t) => {
   t.after(done);
   mkdirSync(env.UOPSCOPE_CONFIG_DIR!, { recursive: true });
   writeFileSync(configPath(env), '{"arch": ');
-  assert.throws(() => readConfig(env), (e: unknown) => e instanceof UserError && e.message.includes(configPath(env)) && /not valid JSON/.test(e.message));
+  assert.throws(
+    () => readConfig(env),
+    (e: unknown) => e instanceof UserError && e.message.includes(configPath(env)) && /not valid JSON/.test(e.message),
+  );
   writeFileSync(configPath(env), '{"iterations": -3}');
   assert.throws(() => readConfig(env), /"iterations" in .*config\.json/);
 });
@@ -63,9 +97,11 @@ test('the XDG config directory is used when no override is set', () => {
 test('uopscope config works as a command: output, exit codes, one-line errors', (t) => {
   const { env, done } = tempEnv();
   t.after(done);
-  const run = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.cts', ...args], {
-    encoding: 'utf8', env: { ...process.env, ...env },
-  });
+  const run = (...args: string[]) =>
+    spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.cts', ...args], {
+      encoding: 'utf8',
+      env: { ...process.env, ...env },
+    });
   const ok = run('config', 'set', 'iterations', '1000');
   assert.equal(ok.status, 0, ok.stderr);
   assert.match(ok.stdout, /^iterations = 1000 \(saved in .*config\.json\)\n$/);
@@ -77,13 +113,19 @@ test('uopscope config works as a command: output, exit codes, one-line errors', 
   const bad = run('config', 'set', 'iterations', 'lots');
   assert.equal(bad.status, 2);
   assert.equal(bad.stdout, '');
-  assert.match(bad.stderr, /^uopscope: iterations: 'lots' is not an iteration count; give a whole number from 1 to \d+\n$/);
+  assert.match(
+    bad.stderr,
+    /^uopscope: iterations: 'lots' is not an iteration count; give a whole number from 1 to \d+\n$/,
+  );
 });
 
-test('config set export-dir: the explorer\'s export proposes it; show lists it', (t) => {
+test("config set export-dir: the explorer's export proposes it; show lists it", (t) => {
   const { env, dir, done } = tempEnv();
   t.after(done);
-  assert.match(runConfig('show', undefined, undefined, undefined, env), /\nexport-dir: the current directory \(built-in default\)\n/);
+  assert.match(
+    runConfig('show', undefined, undefined, undefined, env),
+    /\nexport-dir: the current directory \(built-in default\)\n/,
+  );
   runConfig('set', 'export-dir', join(dir, 'exports'), undefined, env);
   assert.deepEqual(readConfig(env), { 'export-dir': join(dir, 'exports') });
   assert.equal(effectiveSettings({}, env)['export-dir'].value, join(dir, 'exports'));

@@ -40,15 +40,27 @@ test('the JSON report has the agreed keys with the figures of the engine', () =>
 test('combinations, branch, detail, unknown and divider appear when asked', () => {
   const m = latencyExample();
   const runs = [];
-  for (const pf of [false, true]) for (const ip of [false, true]) for (const nd of [false, true]) runs.push(figures(pf, ip, nd, 3, 1, 7));
+  for (const pf of [false, true])
+    for (const ip of [false, true]) for (const nd of [false, true]) runs.push(figures(pf, ip, nd, 3, 1, 7));
   m.main.combinations = runs;
   m.main.stats = stats([line(0, 'div rcx', { ports: { '0': 1 }, divider: 20, unknown: true })], 25, 1);
   m.unknown = [{ line: 0, asm: 'div rcx', fallback: 'skip' }];
-  m.branch = { branchLine: 2, left: { ...m.main, combinations: null }, right: { ...m.main, whatIf: null, combinations: null } };
+  m.branch = {
+    branchLine: 2,
+    left: { ...m.main, combinations: null },
+    right: { ...m.main, whatIf: null, combinations: null },
+  };
   m.detail = thesisDetail;
   const j = JSON.parse(JSON.stringify(reportJson(m)));
   assert.equal(j.variants.combinations.length, 8);
-  assert.deepEqual(Object.keys(j.variants.combinations[7]).sort(), ['blockThroughput', 'cycles', 'infinitePorts', 'noDependencies', 'perfectFrontEnd', 'uopsPerCycle']);
+  assert.deepEqual(Object.keys(j.variants.combinations[7]).sort(), [
+    'blockThroughput',
+    'cycles',
+    'infinitePorts',
+    'noDependencies',
+    'perfectFrontEnd',
+    'uopsPerCycle',
+  ]);
   assert.equal(j.lines[0].divider, 20);
   assert.equal(j.lines[0].unknown, true);
   assert.deepEqual(j.unknown, [{ line: 0, asm: 'div rcx', fallback: 'skip' }]);
@@ -56,7 +68,13 @@ test('combinations, branch, detail, unknown and divider appear when asked', () =
   checkSection(j.branch.left, m.ports, 'left');
   checkSection(j.branch.right, m.ports, 'right');
   assert.equal(j.branch.right.variants, null);
-  assert.deepEqual(j.detail.dependencies[0], { line: 3, latencyFromThis: 1, latencyToThis: null, otherDelayedByThis: 15.2, thisDelayedByOther: 0 });
+  assert.deepEqual(j.detail.dependencies[0], {
+    line: 3,
+    latencyFromThis: 1,
+    latencyToThis: null,
+    otherDelayedByThis: 15.2,
+    thisDelayedByOther: 0,
+  });
   assert.deepEqual(j.detail.ports[1], { port: 1, othersDelayedByThis: 13.5, thisDelayedByPort: 15.1 });
   m.branch = null;
   assert.equal(reportJson(m).branch, null);

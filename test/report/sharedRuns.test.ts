@@ -14,19 +14,34 @@ import { reportJson } from '../../src/report/json.js';
 import type { ReportArgs } from '../../src/cli/commands/args.js';
 
 const dir = join(import.meta.dirname, '../../examples/corpus/bin');
-const builds = readdirSync(dir).filter((f) => f.endsWith('.o')).sort();
+const builds = readdirSync(dir)
+  .filter((f) => f.endsWith('.o'))
+  .sort();
 
 /** The report built the default way (shared runs), and with every run simulated (a plain Simulate
  *  handed in shares nothing), with the number of runs each made. */
-async function both(input: { file: string }, a: ReportArgs): Promise<{ shared: string[]; every: string[]; sharedRuns: number; everyRuns: number }> {
+async function both(
+  input: { file: string },
+  a: ReportArgs,
+): Promise<{ shared: string[]; every: string[]; sharedRuns: number; everyRuns: number }> {
   let everyRuns = 0;
-  const counting: Simulate = (p, m, c, o) => { everyRuns++; return simulate(p, m, c, o); };
+  const counting: Simulate = (p, m, c, o) => {
+    everyRuns++;
+    return simulate(p, m, c, o);
+  };
   const s = await buildReport(input, a);
   const e = await buildReport(input, a, counting);
   // the shared report's runs, counted the same way: through sharingIdenticalRuns over a counting sim
   const { sharingIdenticalRuns } = await import('../../src/sim/index.js');
   let sharedRuns = 0;
-  await buildReport(input, a, sharingIdenticalRuns((p, m, c, o) => { sharedRuns++; return simulate(p, m, c, o); }));
+  await buildReport(
+    input,
+    a,
+    sharingIdenticalRuns((p, m, c, o) => {
+      sharedRuns++;
+      return simulate(p, m, c, o);
+    }),
+  );
   const out = (m: typeof s.model) => [renderText(m), JSON.stringify(reportJson(m))];
   return { shared: out(s.model), every: out(e.model), sharedRuns, everyRuns };
 }
@@ -34,7 +49,8 @@ async function both(input: { file: string }, a: ReportArgs): Promise<{ shared: s
 test('corpus loops on four cores: the report with shared runs is the report with every run simulated', async () => {
   const sample = builds.filter((_, i) => i % 60 === 0);
   assert.ok(sample.length >= 8, `${sample.length} builds`);
-  let fewer = 0, reports = 0;
+  let fewer = 0,
+    reports = 0;
   for (const b of sample) {
     for (const arch of ['IVB', 'SKL', 'ICL', 'ADL-P']) {
       const r = await both({ file: join(dir, b) }, { arch, iterations: 300, model: 'refined' });
@@ -48,7 +64,7 @@ test('corpus loops on four cores: the report with shared runs is the report with
   assert.ok(fewer > reports / 2, `${fewer} of ${reports} reports shared a run`);
 });
 
-test('the stencil at 100,000 iterations (the CLI\'s runs above the parallel threshold): the same report, 5 runs instead of 12', async () => {
+test("the stencil at 100,000 iterations (the CLI's runs above the parallel threshold): the same report, 5 runs instead of 12", async () => {
   const args = { arch: 'IVB', iterations: 100_000, uopsXml: 'test/fixtures/thesis/thesis-instructions.xml' };
   assert.ok(100_000 * 8 >= PARALLEL_MIN_INSTANCES);
   const r = await both({ file: 'examples/bin/stencil' }, args);

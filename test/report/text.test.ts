@@ -7,7 +7,7 @@ import type { ModelRun } from '../../src/report/model.js';
 import { fixed, blankIfZero } from '../../src/report/format.js';
 import { figures, latencyExample, line, stats } from './fixtures.js';
 
-test('figures are rounded as C\'s printf rounds them (as SUACA printed), zero is blank, a tiny value prints 0.0', () => {
+test("figures are rounded as C's printf rounds them (as SUACA printed), zero is blank, a tiny value prints 0.0", () => {
   assert.equal(fixed(468 / 200, 2), '2.34');
   // x.xx5 from an odd cycle count is below the tie in binary: printf("%.2f", 401/200.0) = 2.00
   assert.equal(fixed(401 / 200, 2), '2.00');
@@ -43,7 +43,10 @@ test('the latency analysis of the branch example prints in the thesis layout', (
     'Microops per cycle: 2.33',
     'Analysis for architecture: SNB',
   ]);
-  assert.match(text, /Total number of Uops: 7\n\nMechanisms: none \(SUACA's model\)[^\n]*(\n  [^\n]*)*\n\nSource: M measured by uops\.info, T SUACA thesis, L LLVM 19 model, \? no figures\n$/);
+  assert.match(
+    text,
+    /Total number of Uops: 7\n\nMechanisms: none \(SUACA's model\)[^\n]*(\n  [^\n]*)*\n\nSource: M measured by uops\.info, T SUACA thesis, L LLVM 19 model, \? no figures\n$/,
+  );
 });
 
 test('the line table has one column per port, blanks for zero and the asm last', () => {
@@ -65,10 +68,11 @@ test('the line table has one column per port, blanks for zero and the asm last',
 test('the divider column appears after the divider port only when the divider is used', () => {
   const without = stats([line(0, 'add rax, rbx', { ports: { '0': 1 } })], 1, 1);
   assert.doesNotMatch(renderLineTable(without, [0, 1, 5], 0).join('\n'), /DV/);
-  const withDiv = stats([
-    line(0, 'div rcx', { uops: 1, ports: { '0': 1 }, divider: 21.5 }),
-    line(1, 'add rax, rbx', { ports: { '1': 1 } }),
-  ], 30, 1);
+  const withDiv = stats(
+    [line(0, 'div rcx', { uops: 1, ports: { '0': 1 }, divider: 21.5 }), line(1, 'add rax, rbx', { ports: { '1': 1 } })],
+    30,
+    1,
+  );
   const t = renderLineTable(withDiv, [0, 1, 5], 0);
   assert.match(t[1]!, /\|\|  0  \|  DV  \|  1  \| 5 \|\|/);
   assert.match(t[2]!, /\| 1\.0 \| 21\.5 \|/);
@@ -92,16 +96,27 @@ test('lines without figures are marked ?, announced before any throughput, and l
   assert.equal(lines[5], 'Block throughput: 3.00 cycles (incomplete: 1 line without figures)');
   assert.match(text, /\|\| \? vfoo xmm1, xmm2\n/);
   assert.match(text, /\|\| T mov rax, 0x1\n/);
-  assert.match(text, /\? - no figures for this instruction on SNB:\n  line 1: vfoo xmm1, xmm2 — no source has figures for this form; counted as 1 µop on any ALU port, latency 1/);
+  assert.match(
+    text,
+    /\? - no figures for this instruction on SNB:\n  line 1: vfoo xmm1, xmm2 — no source has figures for this form; counted as 1 µop on any ALU port, latency 1/,
+  );
   m.unknown[0]!.fallback = 'skip';
-  assert.match(renderText(m), /line 1: vfoo xmm1, xmm2 — no source has figures for this form; skipped \(no µop; dependants still wait the engine's minimum of 1 cycle\)/);
+  assert.match(
+    renderText(m),
+    /line 1: vfoo xmm1, xmm2 — no source has figures for this form; skipped \(no µop; dependants still wait the engine's minimum of 1 cycle\)/,
+  );
 });
 
 test('a region whose lines all lack figures says nothing was simulated and shows no throughput', () => {
   const m = latencyExample();
   m.origins = m.origins.map(() => 'none' as const);
   m.main.stats.lines = m.main.stats.lines.map((l) => ({ ...l, unknown: true }));
-  m.unknown = m.main.stats.lines.map((l) => ({ line: l.line, asm: l.asm, fallback: 'skip' as const, why: 'ADL-P cannot run it' }));
+  m.unknown = m.main.stats.lines.map((l) => ({
+    line: l.line,
+    asm: l.asm,
+    fallback: 'skip' as const,
+    why: 'ADL-P cannot run it',
+  }));
   const text = renderText(m);
   assert.match(text, /\nNothing simulated: no line of the region has figures on SNB\.\n/);
   assert.doesNotMatch(text, /throughput/i);
@@ -120,8 +135,9 @@ test('a variant run omits the what-if line of its own switch and says which vari
 
 test('the combinations table lists the 8 runs', () => {
   const runs = [];
-  for (const pf of [false, true]) for (const ip of [false, true]) for (const nd of [false, true])
-    runs.push(figures(pf, ip, nd, ip ? 400 : 468, 200, 7));
+  for (const pf of [false, true])
+    for (const ip of [false, true])
+      for (const nd of [false, true]) runs.push(figures(pf, ip, nd, ip ? 400 : 468, 200, 7));
   const lines = renderCombinations(runs);
   assert.equal(lines.length, 1 + 2 + 8);
   assert.equal(lines[3], '        - ||        - ||    - ||       2.34 ||      2.99');
@@ -131,7 +147,10 @@ test('the combinations table lists the 8 runs', () => {
 test('branch sections print left and right with their own tables', () => {
   const m = latencyExample();
   const left = { ...m.main, stats: stats([m.main.stats.lines[0]!, m.main.stats.lines[3]!], 400, 200) };
-  const right = { ...m.main, stats: stats([m.main.stats.lines[0]!, m.main.stats.lines[5]!, m.main.stats.lines[6]!], 500, 200) };
+  const right = {
+    ...m.main,
+    stats: stats([m.main.stats.lines[0]!, m.main.stats.lines[5]!, m.main.stats.lines[6]!], 500, 200),
+  };
   m.branch = { branchLine: 2, left, right };
   const text = renderText(m);
   const li = text.indexOf('Left branch analysis:');
@@ -153,12 +172,22 @@ test('the numeric part of a 6-port table fits in 80 columns', () => {
 test('the mechanisms section fits 80 columns (notes, headers, --fast) and its change agrees with the printed figures', () => {
   const all = Object.fromEntries(MECHANISMS.map((m) => [m, true])) as MechanismSet;
   const none = Object.fromEntries(MECHANISMS.map((m) => [m, false])) as MechanismSet;
-  const fig = (t: number): VariantFigures => ({ variant: BASELINE, cycles: t * 200, blockThroughput: t, uopsPerCycle: 2 });
+  const fig = (t: number): VariantFigures => ({
+    variant: BASELINE,
+    cycles: t * 200,
+    blockThroughput: t,
+    uopsPerCycle: 2,
+  });
   // the main run 3.001, printed 3.00; without macro-fusion 3.0051, printed 3.01: the change is
   // −0.0041, and the report prints −0.01 (what the printed figures differ by), not −0.00
-  const effects: MechanismEffect[] = MECHANISMS.map((m) => ({ mechanism: m, on: m !== 'portChoice', flipped: fig(m === 'macroFusion' ? 3.0051 : 3), delta: m === 'macroFusion' ? 3.001 - 3.0051 : 0 }));
+  const effects: MechanismEffect[] = MECHANISMS.map((m) => ({
+    mechanism: m,
+    on: m !== 'portChoice',
+    flipped: fig(m === 'macroFusion' ? 3.0051 : 3),
+    delta: m === 'macroFusion' ? 3.001 - 3.0051 : 0,
+  }));
   const notes = [
-    'store forwarding: line 3 (mov rbx, qword ptr [rdi+0x10]) reads what line 4 (mov qword ptr [rdi+0x10], rbx) stored in the previous iteration: no store-to-load forwarding figure: the load waits for the store\'s own latency (1 cycle)',
+    "store forwarding: line 3 (mov rbx, qword ptr [rdi+0x10]) reads what line 4 (mov qword ptr [rdi+0x10], rbx) stored in the previous iteration: no store-to-load forwarding figure: the load waits for the store's own latency (1 cycle)",
     'load/store ports: line 5 (vmovsd qword ptr [r12+r15*8+0x8], xmm6): indexed store address, not on port 7',
   ];
   const runs: { run: ModelRun; what: string }[] = [

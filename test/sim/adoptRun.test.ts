@@ -11,11 +11,19 @@ import { SKL, program } from './generated.js';
 function countingSteps(): { count: () => number; restore: () => void } {
   const orig = Core.prototype.step;
   let n = 0;
-  Core.prototype.step = function (this: Core) { n++; return orig.call(this); };
-  return { count: () => n, restore: () => { Core.prototype.step = orig; } };
+  Core.prototype.step = function (this: Core) {
+    n++;
+    return orig.call(this);
+  };
+  return {
+    count: () => n,
+    restore: () => {
+      Core.prototype.step = orig;
+    },
+  };
 }
 
-test('an engine that adopts a worker\'s run knows its length, statistics and end without simulating it', () => {
+test("an engine that adopts a worker's run knows its length, statistics and end without simulating it", () => {
   for (const seed of [3, 11, 42, 97]) {
     const p = program(seed);
     const config = { iterations: 3000, variant: BASELINE };
@@ -30,7 +38,9 @@ test('an engine that adopts a worker\'s run knows its length, statistics and end
       assert.equal(e.totalCycles(), total.cycles);
       assert.equal(e.finalStats().blockThroughput, total.blockThroughput);
       assert.equal(steps.count(), 0, 'the length and statistics came from the adopted run');
-    } finally { steps.restore(); }
+    } finally {
+      steps.restore();
+    }
     assert.equal(e.totalCycles(), fresh.totalCycles());
     assert.deepEqual(e.finalStats(), fresh.finalStats());
     // the end and far seeks as a fresh engine has them

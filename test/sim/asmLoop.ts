@@ -21,7 +21,10 @@ let count = 0;
  *  put the loop where a test needs it), built for `arch`: the loop is the whole function. */
 export async function loop(body: string, arch: ArchName, pad = 0): Promise<{ p: SimProgram; m: MachineParams }> {
   const file = join(dir, `t${count++}.s`);
-  writeFileSync(file, `.intel_syntax noprefix\n.text\n.p2align 6\n.globl g\ng:\n${pad > 0 ? `.skip ${pad}, 0x90\n` : ''}.globl f\nf:\n${body}\n`);
+  writeFileSync(
+    file,
+    `.intel_syntax noprefix\n.text\n.p2align 6\n.globl g\ng:\n${pad > 0 ? `.skip ${pad}, 0x90\n` : ''}.globl f\nf:\n${body}\n`,
+  );
   const r = await loadRegion({ file, function: 'f', wholeFunction: true });
   const machine = loadMachine(arch);
   const resolved = resolveInstructions(r.instructions, await loadArchData(arch, {}), { fallback: 'skip', machine });
@@ -29,7 +32,9 @@ export async function loop(body: string, arch: ArchName, pad = 0): Promise<{ p: 
   return { p: buildSimProgram(r.instructions, graph, resolved, { machine }), m: machineParams(machine) };
 }
 
-export const on = (...ks: (keyof MechanismSet)[]): MechanismSet => ({ ...SUACA_MECHANISMS, ...Object.fromEntries(ks.map((k) => [k, true])) });
+export const on = (...ks: (keyof MechanismSet)[]): MechanismSet => ({
+  ...SUACA_MECHANISMS,
+  ...Object.fromEntries(ks.map((k) => [k, true])),
+});
 export const cpi = (p: SimProgram, m: MachineParams, mech: MechanismSet, iterations = 1000): number =>
   simulate(p, m, { iterations, variant: BASELINE }, { model: { mechanisms: mech } }).stats.blockThroughput;
-

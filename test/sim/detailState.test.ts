@@ -21,7 +21,11 @@ function freshDetails(p: SimProgram, config: SimConfig, cycle: number, machine =
 
 function check(e: Engine, p: SimProgram, config: SimConfig, what: string, machine = SKL): void {
   const c = e.snapshot().cycle;
-  assert.deepEqual(p.instructions.map((x) => e.detail(x.line)), freshDetails(p, config, c, machine), `${what} at cycle ${c}`);
+  assert.deepEqual(
+    p.instructions.map((x) => e.detail(x.line)),
+    freshDetails(p, config, c, machine),
+    `${what} at cycle ${c}`,
+  );
 }
 
 test('detail() follows the shown snapshot through trace replay, seeks and runs to the end', () => {
@@ -66,7 +70,15 @@ test('a core saves its state by unit name and continues identically from a resto
   const a = new Core(p, SKL, config);
   for (let k = 0; k < 50; k++) a.step();
   const saved = a.save();
-  assert.deepEqual(Object.keys(saved).sort(), ['cycle', 'divider', 'frontEnd', 'policy', 'ports', 'scheduler', 'stats']);
+  assert.deepEqual(Object.keys(saved).sort(), [
+    'cycle',
+    'divider',
+    'frontEnd',
+    'policy',
+    'ports',
+    'scheduler',
+    'stats',
+  ]);
   assert.equal(saved.cycle, 50);
   const b = new Core(p, SKL, config);
   b.restore(saved);

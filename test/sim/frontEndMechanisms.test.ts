@@ -11,7 +11,8 @@ import { CompiledProgram } from '../../src/sim/compiled.js';
 import { SUACA_MECHANISMS } from '../../src/sim/mechanisms.js';
 import { cpi, loop, on } from './asmLoop.js';
 
-const near = (a: number, b: number, what: string): void => assert.ok(Math.abs(a - b) < 0.01, `${what}: ${a}, expected ${b}`);
+const near = (a: number, b: number, what: string): void =>
+  assert.ok(Math.abs(a - b) < 0.01, `${what}: ${a}, expected ${b}`);
 
 test('macro-fusion: a dec/jnz loop of 4 fused-domain µops issues in 1 cycle per iteration on SKL, 1.25 without (intel-opt-manual §3.4.2.2)', async () => {
   // add×3 + dec rcx + jnz: DEC fuses with JNZ on SKL (the manual's Sandy Bridge table: INC/DEC
@@ -26,7 +27,10 @@ test('macro-fusion: a dec/jnz loop of 4 fused-domain µops issues in 1 cycle per
   assert.equal(cp.totalUops, 4);
   // the pair's µop runs on the Jcc's ports (p0, p6 on SKL), not DEC's p0156
   const jccPorts = p.instructions[4]!.uops[0]!;
-  assert.deepEqual(cp.portIds.filter((_, k) => (cp.uopMask[3 * cp.maxU]! & (1 << k)) !== 0), jccPorts);
+  assert.deepEqual(
+    cp.portIds.filter((_, k) => (cp.uopMask[3 * cp.maxU]! & (1 << k)) !== 0),
+    jccPorts,
+  );
   // no flag dependency inside the pair
   assert.equal(cp.predStart[5]! - cp.predStart[4]!, 0);
   near(cpi(p, m, on('macroFusion')), 1, 'macro-fusion on');
@@ -45,7 +49,10 @@ test('micro-fusion: load+op forms take one issue slot each, so the loop issues f
   // add r, [rdi+d] is a load µop and an ALU µop (unfused) micro-fused into one fused-domain µop;
   // with macro-fusion the iteration is 7 unfused µops, 4 fused. Unfused issue: 7 / 4 = 1.75
   // cycles; fused: 4 slots = 1 cycle, then the loads bound it (3 on ports 2, 3: 1.5 cycles).
-  const { p, m } = await loop('1:\n  add rax, [rdi]\n  add rbx, [rdi+8]\n  add rdx, [rdi+16]\n  dec rcx\n  jnz 1b', 'SKL');
+  const { p, m } = await loop(
+    '1:\n  add rax, [rdi]\n  add rbx, [rdi+8]\n  add rdx, [rdi+16]\n  dec rcx\n  jnz 1b',
+    'SKL',
+  );
   const cp = new CompiledProgram(p, m, on('macroFusion', 'microFusion'));
   assert.deepEqual([...cp.fused], [1, 1, 1, 1, 0]);
   assert.deepEqual([...cp.uops], [2, 2, 2, 1, 0]);
@@ -55,28 +62,43 @@ test('micro-fusion: load+op forms take one issue slot each, so the loop issues f
   near(off, 1.75, 'micro-fusion off');
   near(onF, 1.5, 'micro-fusion on');
   // switched off, every unfused µop costs an issue slot: SUACA's loading exactly
-  assert.deepEqual(simulate(p, m, { iterations: 300, variant: BASELINE }, { model: { mechanisms: SUACA_MECHANISMS } }),
-    simulate(p, m, { iterations: 300, variant: BASELINE }));
+  assert.deepEqual(
+    simulate(p, m, { iterations: 300, variant: BASELINE }, { model: { mechanisms: SUACA_MECHANISMS } }),
+    simulate(p, m, { iterations: 300, variant: BASELINE }),
+  );
 });
 
 test('front end, µop cache: delivery ends at the taken back edge, at most 6 µops per cycle from one 32-byte window (uiCA DSBWidth; uiCA paper §4.1)', async () => {
   // 6 adds + dec/jnz (fused): 7 fused µops in one 32-byte window. Issue alone: 7 / 4 = 1.75
   // cycles; the µop cache delivers 6, then 1 (the back edge ends the cycle's delivery): 2 cycles.
-  const body = '1:\n  add rax, 1\n  add rbx, 1\n  add rdx, 1\n  add rsi, 1\n  add r8, 1\n  add r9, 1\n  dec rcx\n  jnz 1b';
+  const body =
+    '1:\n  add rax, 1\n  add rbx, 1\n  add rdx, 1\n  add rsi, 1\n  add r8, 1\n  add r9, 1\n  dec rcx\n  jnz 1b';
   const { p, m } = await loop(body, 'SKL');
   const plan = new CompiledProgram(p, m, on('macroFusion', 'microFusion', 'frontEnd')).frontEnd!.plan!;
   assert.equal(plan.source, 'DSB');
-  assert.deepEqual(plan.groups.map((g) => [g.start, g.end, g.fused]), [[0, 6, 6], [6, 8, 1]]);
+  assert.deepEqual(
+    plan.groups.map((g) => [g.start, g.end, g.fused]),
+    [
+      [0, 6, 6],
+      [6, 8, 1],
+    ],
+  );
   near(cpi(p, m, on('macroFusion', 'microFusion')), 1.75, 'no delivery limits');
   near(cpi(p, m, on('macroFusion', 'microFusion', 'frontEnd')), 2, 'µop cache');
   // the perfect front end (what-if) has no delivery limits
-  const perfect = simulate(p, m, { iterations: 1000, variant: { ...BASELINE, perfectFrontEnd: true } }, { model: { mechanisms: on('macroFusion', 'microFusion', 'frontEnd') } });
+  const perfect = simulate(
+    p,
+    m,
+    { iterations: 1000, variant: { ...BASELINE, perfectFrontEnd: true } },
+    { model: { mechanisms: on('macroFusion', 'microFusion', 'frontEnd') } },
+  );
   near(perfect.stats.blockThroughput, 1.75, 'perfect front end');
 });
 
 // four 10-byte `mov r64, imm64` and sub/jnz: 46 bytes. After 18 bytes of padding the pair ends at
 // byte 64 — on a 32-byte boundary; after 17 it ends at 63.
-const LONG = '1:\n  movabs rax, 0x1122334455667788\n  movabs rbx, 0x1122334455667788\n  movabs rdx, 0x1122334455667788\n  movabs rsi, 0x1122334455667788\n  sub rcx, 1\n  jnz 1b';
+const LONG =
+  '1:\n  movabs rax, 0x1122334455667788\n  movabs rbx, 0x1122334455667788\n  movabs rdx, 0x1122334455667788\n  movabs rsi, 0x1122334455667788\n  sub rcx, 1\n  jnz 1b';
 const ALL_FE = on('macroFusion', 'microFusion', 'frontEnd');
 
 test('front end, JCC erratum: on SKL a fused pair ending on a 32-byte boundary is not cached, the legacy decoders deliver 16 bytes per cycle (Intel JCC-erratum white paper; intel-opt-manual ch. 2)', async () => {
@@ -109,12 +131,23 @@ test('front end, legacy decoders: an instruction of several µops only on the fi
   // fused sub/jnz ends on a 32-byte boundary, so on SKL the legacy decoders deliver. Cycle 1 (bytes
   // up to 48 fetched): the first xchg; the second needs the complex decoder again. Cycle 2: xchg and
   // three adds (4 decoders). Cycle 3: the pair. Without the complex-decoder rule it would take 2.
-  const { p, m } = await loop('1:\n  xchg rax, rbx\n  xchg rdx, rsi\n  add r8, 1\n  add r9, 1\n  add r10, 1\n  sub rcx, 1\n  jnz 1b', 'SKL', 41);
+  const { p, m } = await loop(
+    '1:\n  xchg rax, rbx\n  xchg rdx, rsi\n  add r8, 1\n  add r9, 1\n  add r10, 1\n  sub rcx, 1\n  jnz 1b',
+    'SKL',
+    41,
+  );
   assert.equal(p.instructions[0]!.refined!.frontEnd.complexDecoder, true);
   assert.equal(p.instructions[6]!.refined!.frontEnd.jccErratumApplies, true);
   const plan = new CompiledProgram(p, m, ALL_FE).frontEnd!.plan!;
   assert.equal(plan.source, 'MITE');
-  assert.deepEqual(plan.groups.map((g) => [g.start, g.end]), [[0, 1], [1, 5], [5, 7]]);
+  assert.deepEqual(
+    plan.groups.map((g) => [g.start, g.end]),
+    [
+      [0, 1],
+      [1, 5],
+      [5, 7],
+    ],
+  );
   near(cpi(p, m, ALL_FE), 3, 'SKL, MITE');
 });
 
@@ -141,7 +174,7 @@ test('front end, LSD on HSW: the loop buffer unrolls a 5-µop loop 6 times, so 3
   near(cpi(p, m, on('macroFusion', 'microFusion'), 6000), 1.25, 'no delivery limits');
 });
 
-test('front end on the cores that share one: SKX and CLX have Skylake\'s (JCC erratum), CLX with its LSD; TGL and RKL have Ice Lake\'s (uiCA microArchConfigs.py, commit b86ce90: SKX, CLX copies of SKL, TGL, RKL of ICL)', async () => {
+test("front end on the cores that share one: SKX and CLX have Skylake's (JCC erratum), CLX with its LSD; TGL and RKL have Ice Lake's (uiCA microArchConfigs.py, commit b86ce90: SKX, CLX copies of SKL, TGL, RKL of ICL)", async () => {
   for (const arch of ['SKX', 'CLX'] as const) {
     // the fused pair ends on a 32-byte boundary: not cached, the legacy decoders deliver, as on SKL
     const { p, m } = await loop(LONG, arch, 18);
@@ -171,13 +204,19 @@ test('front end: a core whose delivery is not modelled (Golden Cove: no publishe
   const { p, m } = await loop(LONG, 'ADL-P', 18);
   const limits = new CompiledProgram(p, m, ALL_FE).frontEnd!;
   assert.equal(limits.plan, null);
-  assert.match(limits.notApplied[0]!.why, /^Golden Cove's loop stream detector unrolling and taken jumps per cycle are not published; .*144-µop instruction decode queue/);
+  assert.match(
+    limits.notApplied[0]!.why,
+    /^Golden Cove's loop stream detector unrolling and taken jumps per cycle are not published; .*144-µop instruction decode queue/,
+  );
   // only the fused-domain issue applies
   assert.equal(cpi(p, m, ALL_FE), cpi(p, m, on('macroFusion', 'microFusion')));
 });
 
 test('zero idioms take issue slots in the fused domain (uops.info paper §3.1): four xor + dec/jnz is 5 fused µops, at least 5/4 cycles per iteration on SKL', async () => {
-  const { p, m } = await loop('1:\n  xor eax, eax\n  xor ebx, ebx\n  xor edx, edx\n  xor esi, esi\n  dec ecx\n  jnz 1b', 'SKL');
+  const { p, m } = await loop(
+    '1:\n  xor eax, eax\n  xor ebx, ebx\n  xor edx, edx\n  xor esi, esi\n  dec ecx\n  jnz 1b',
+    'SKL',
+  );
   const mech = on('macroFusion', 'microFusion', 'zeroIdioms');
   // 4 idioms + the fused dec/jnz = 5 fused µops at 4 per cycle (before: the idioms took no slot, 1 cycle)
   const t = cpi(p, m, mech);
@@ -185,12 +224,25 @@ test('zero idioms take issue slots in the fused domain (uops.info paper §3.1): 
 });
 
 test('micro-fusion switched off (front end on) never issues fewer µops than on: every unfused µop a slot, a µop-less zero idiom still one', async () => {
-  const { p, m } = await loop('1:\n  xor eax, eax\n  vxorps ymm1, ymm1, ymm1\n  add rdx, [rdi]\n  dec ecx\n  jnz 1b', 'SKL');
+  const { p, m } = await loop(
+    '1:\n  xor eax, eax\n  vxorps ymm1, ymm1, ymm1\n  add rdx, [rdi]\n  dec ecx\n  jnz 1b',
+    'SKL',
+  );
   const withIt = new CompiledProgram(p, m, on('macroFusion', 'microFusion', 'zeroIdioms', 'frontEnd'));
   const without = new CompiledProgram(p, m, on('macroFusion', 'zeroIdioms', 'frontEnd'));
   for (let i = 0; i < p.instructions.length; i++) {
-    assert.ok(without.fused[i]! >= withIt.fused[i]!, `line ${i} (${p.instructions[i]!.asm}): ${without.fused[i]} slots without micro-fusion, ${withIt.fused[i]} with`);
+    assert.ok(
+      without.fused[i]! >= withIt.fused[i]!,
+      `line ${i} (${p.instructions[i]!.asm}): ${without.fused[i]} slots without micro-fusion, ${withIt.fused[i]} with`,
+    );
   }
-  assert.deepEqual(Array.from(without.fused), [1, 1, 2, 1, 0], 'xor, vxorps one slot each; the load-op two; dec/jnz one');
-  assert.ok(cpi(p, m, on('macroFusion', 'zeroIdioms', 'frontEnd')) >= cpi(p, m, on('macroFusion', 'microFusion', 'zeroIdioms', 'frontEnd')) - 1e-9);
+  assert.deepEqual(
+    Array.from(without.fused),
+    [1, 1, 2, 1, 0],
+    'xor, vxorps one slot each; the load-op two; dec/jnz one',
+  );
+  assert.ok(
+    cpi(p, m, on('macroFusion', 'zeroIdioms', 'frontEnd')) >=
+      cpi(p, m, on('macroFusion', 'microFusion', 'zeroIdioms', 'frontEnd')) - 1e-9,
+  );
 });

@@ -25,15 +25,34 @@ export function refinedProgram(seed: number): SimProgram {
     const sta = ins.uops.findIndex((u) => u.includes(7));
     const refined = {
       arch: 'SKL',
-      idiom: { zeroIdiom: idiom, dependencyBreaking: idiom || r() < 0.05, noPort: idiom && r() < 0.8, source: 'generated' },
-      moveElimination: { candidate: move, source: 'generated' },
-      memory: role === null ? null : {
-        role, key: `${KEYS[k]}${base}`, base, index, scale: index ? 8 : 1, displacement: 0, segment: null, size: 8,
-        simpleStoreAddress: role !== 'load' && index === null, simpleStaPort: 7,
-        loadUops: [], staUops: sta >= 0 && role !== 'load' ? [sta] : [], stdUops: [],
-        roundTrip: role === 'load-store' && r() < 0.5 ? { value: 1 + Math.floor(r() * 8), source: 'generated' } : null,
+      idiom: {
+        zeroIdiom: idiom,
+        dependencyBreaking: idiom || r() < 0.05,
+        noPort: idiom && r() < 0.8,
         source: 'generated',
       },
+      moveElimination: { candidate: move, source: 'generated' },
+      memory:
+        role === null
+          ? null
+          : {
+              role,
+              key: `${KEYS[k]}${base}`,
+              base,
+              index,
+              scale: index ? 8 : 1,
+              displacement: 0,
+              segment: null,
+              size: 8,
+              simpleStoreAddress: role !== 'load' && index === null,
+              simpleStaPort: 7,
+              loadUops: [],
+              staUops: sta >= 0 && role !== 'load' ? [sta] : [],
+              stdUops: [],
+              roundTrip:
+                role === 'load-store' && r() < 0.5 ? { value: 1 + Math.floor(r() * 8), source: 'generated' } : null,
+              source: 'generated',
+            },
     } as unknown as RefinedFacts;
     ins.refined = refined;
   });

@@ -17,13 +17,20 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 let nfile = 0;
 /** Assembles `body` as a loop (Intel syntax) and returns the program built for `arch`. */
-export async function loop(body: string, arch: ArchName, uopsXml?: string): Promise<{ program: SimProgram; machine: MachineParams }> {
+export async function loop(
+  body: string,
+  arch: ArchName,
+  uopsXml?: string,
+): Promise<{ program: SimProgram; machine: MachineParams }> {
   const file = join(dir, `t${nfile++}.s`);
   writeFileSync(file, `.intel_syntax noprefix\n.text\n.p2align 6\n.globl f\nf:\n${body}\n  ret\n`);
   const r = await loadRegion({ file, function: 'f', wholeFunction: true });
   const m = loadMachine(arch);
   const lines = r.instructions.filter((i) => !/^ret/.test(i.intel));
-  const resolved = resolveInstructions(lines, await loadArchData(arch, uopsXml ? { uopsXml } : {}), { fallback: 'skip', machine: m });
+  const resolved = resolveInstructions(lines, await loadArchData(arch, uopsXml ? { uopsXml } : {}), {
+    fallback: 'skip',
+    machine: m,
+  });
   const graph = buildDependencyGraph(lines, { loop: true });
   return { program: buildSimProgram(lines, graph, resolved, { machine: m }), machine: machineParams(m) };
 }

@@ -25,21 +25,27 @@ export class WalkScheduler extends Scheduler {
   override dispatch(c: number): void {
     const cp = this.cp;
     const maxU = cp.maxU;
-    const wl = this.waiting, wLen = this.waitingLen, mask = this.mask;
+    const wl = this.waiting,
+      wLen = this.waitingLen,
+      mask = this.mask;
     let keep = 0;
     for (let w = 0; w < wLen; w++) {
       const g = wl[w]!;
-      wl[keep++] = g;                                 // stays unless it starts below
+      wl[keep++] = g; // stays unless it starts below
       const s = g & mask;
-      if (this.nextLook[s]! > c) continue;          // still blocked on the same producers (accounted lazily)
-      const i = this.line[s]!, k = this.iteration[s]!;
+      if (this.nextLook[s]! > c) continue; // still blocked on the same producers (accounted lazily)
+      const i = this.line[s]!,
+        k = this.iteration[s]!;
       if (!this.noDeps && this.depBlocked(s, i, k, c)) continue;
       this.depWait[s] = 0;
       this.portBlock[s] = 0;
       const ld = this.loaded[s]!;
       if (this.renames && this.zeroLat[s] === 1) {
         if (ld === cp.uops[i]!) {
-          this.start[s] = c; this.status[s] = ST_DONE; this.completed++; this.used -= ld;
+          this.start[s] = c;
+          this.status[s] = ST_DONE;
+          this.completed++;
+          this.used -= ld;
           keep--;
           this.wake(g, i, k, c);
           continue;
@@ -54,14 +60,19 @@ export class WalkScheduler extends Scheduler {
         const x = s * maxU + u;
         if (this.uopPort[x]! >= 0) continue;
         const p = this.atIssue ? this.takeAssigned(g, i, u, this.uopQueue[x]!, c) : this.ports.choose(g, i, u, c);
-        if (p < 0) { ok = false; blocked |= this.ports.lastBlocked; continue; }
+        if (p < 0) {
+          ok = false;
+          blocked |= this.ports.lastBlocked;
+          continue;
+        }
         this.uopPort[x] = p;
         this.assigned[s]!++;
         this.rec.onAssigned(i, p);
         this.used--;
       }
       if (ok) {
-        this.start[s] = c; this.status[s] = ST_EXEC;
+        this.start[s] = c;
+        this.status[s] = ST_EXEC;
         keep--;
         this.executing[this.executingLen++] = g;
         this.wake(g, i, k, c);
@@ -84,15 +95,21 @@ export class WalkScheduler extends Scheduler {
 }
 
 export class EagerScheduler extends Scheduler {
-  protected override nextLookAfter(_next: number, _preds: number, c: number): number { return c + 1; }
+  protected override nextLookAfter(_next: number, _preds: number, c: number): number {
+    return c + 1;
+  }
 }
 
 export class EagerWalkScheduler extends WalkScheduler {
-  protected override nextLookAfter(_next: number, _preds: number, c: number): number { return c + 1; }
+  protected override nextLookAfter(_next: number, _preds: number, c: number): number {
+    return c + 1;
+  }
 }
 
 export class UncachedPorts extends Ports {
-  protected override cachedBlame(): number { return -1; }
+  protected override cachedBlame(): number {
+    return -1;
+  }
   protected override fillBlame(): void {}
 }
 

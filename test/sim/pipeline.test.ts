@@ -13,22 +13,39 @@ import { join } from 'node:path';
 import { branchPaths, buildDependencyGraph, dependencyGraphOfPath, loadRegion } from '../../src/disasm/index.js';
 import { loadArchData, loadMachine, resolveInstructions } from '../../src/data/index.js';
 import type { ArchData, ArchName } from '../../src/data/types.js';
-import { BASELINE, buildBranchPrograms, buildSimProgram, machineParams, simulate, simulateWhatIfs } from '../../src/sim/index.js';
+import {
+  BASELINE,
+  buildBranchPrograms,
+  buildSimProgram,
+  machineParams,
+  simulate,
+  simulateWhatIfs,
+} from '../../src/sim/index.js';
 import type { SimProgram } from '../../src/sim/index.js';
 import { FIXTURE, adcChain, branchExample, sixMoves, stencil } from './thesisPrograms.js';
 
 const bin = (name: string): string => fileURLToPath(new URL(`../../examples/bin/${name}`, import.meta.url));
 const VARIANTS = [{}, { perfectFrontEnd: true }, { infinitePorts: true }, { noDependencies: true }];
 
-async function pipeline(name: string, arch: ArchName, iterations: number, data?: ArchData): Promise<{ program: SimProgram; tp: string[]; upc: string }> {
+async function pipeline(
+  name: string,
+  arch: ArchName,
+  iterations: number,
+  data?: ArchData,
+): Promise<{ program: SimProgram; tp: string[]; upc: string }> {
   const region = await loadRegion({ file: bin(name), region: 1 });
-  const archData = data ?? await loadArchData(arch, { uopsXml: FIXTURE });
+  const archData = data ?? (await loadArchData(arch, { uopsXml: FIXTURE }));
   const resolved = resolveInstructions(region.instructions, archData);
   const graph = buildDependencyGraph(region.instructions, { loop: iterations > 1 });
   const model = loadMachine(arch);
   const program = buildSimProgram(region.instructions, graph, resolved);
   const m = machineParams(model);
-  const r = VARIANTS.map((v) => simulate(program, m, { iterations, variant: { perfectFrontEnd: false, infinitePorts: false, noDependencies: false, ...v } }));
+  const r = VARIANTS.map((v) =>
+    simulate(program, m, {
+      iterations,
+      variant: { perfectFrontEnd: false, infinitePorts: false, noDependencies: false, ...v },
+    }),
+  );
   return { program, tp: r.map((x) => x.stats.blockThroughput.toFixed(2)), upc: r[0]!.stats.uopsPerCycle.toFixed(2) };
 }
 
@@ -50,10 +67,19 @@ for (const [name, arch, iterations, hand, tp, upc] of cases) {
     assert.equal(r.upc, upc);
     // the same program as the one built by hand from the thesis's stated facts and edges
     const h = hand();
-    assert.deepEqual(r.program.instructions.map((i) => i.uops), h.instructions.map((i) => i.uops));
-    assert.deepEqual(r.program.instructions.map((i) => i.latency), h.instructions.map((i) => i.latency));
+    assert.deepEqual(
+      r.program.instructions.map((i) => i.uops),
+      h.instructions.map((i) => i.uops),
+    );
+    assert.deepEqual(
+      r.program.instructions.map((i) => i.latency),
+      h.instructions.map((i) => i.latency),
+    );
     const key = (d: SimProgram['deps'][number]): string => `${d.from}>${d.to}:${d.resource}:${d.loopCarried}`;
-    const handDeps = h.deps.filter((d) => iterations > 1 || !d.loopCarried).map(key).sort();
+    const handDeps = h.deps
+      .filter((d) => iterations > 1 || !d.loopCarried)
+      .map(key)
+      .sort();
     assert.deepEqual(r.program.deps.map(key).sort(), handDeps);
   });
 }
@@ -74,9 +100,16 @@ test('pipeline: branch analysis of the branch example, SNB, 200 (§2.7)', async 
   assert.deepEqual(progs.rightLines, [0, 1, 2, 5, 6]);
   // each side as the report runs it: the main run and its what-if runs
   const side = (p: SimProgram) => simulateWhatIfs(p, machineParams(model), { iterations: 200, variant: BASELINE });
-  const left = side(progs.left), right = side(progs.right);
-  assert.deepEqual(left.main.stats.lines.map((l) => l.line), [0, 1, 2, 3, 4, 6]);
-  assert.deepEqual(right.main.stats.lines.map((l) => l.line), [0, 1, 2, 5, 6]);
+  const left = side(progs.left),
+    right = side(progs.right);
+  assert.deepEqual(
+    left.main.stats.lines.map((l) => l.line),
+    [0, 1, 2, 3, 4, 6],
+  );
+  assert.deepEqual(
+    right.main.stats.lines.map((l) => l.line),
+    [0, 1, 2, 5, 6],
+  );
   assert.equal(left.main.stats.blockThroughput.toFixed(2), '2.00');
   assert.equal(left.main.stats.uopsPerCycle.toFixed(2), '2.99');
   assert.equal(right.main.stats.blockThroughput.toFixed(2), '2.00');

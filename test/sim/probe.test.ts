@@ -16,19 +16,43 @@ import { SKL, program } from './generated.js';
 import { MACHINES, stencil } from './thesisPrograms.js';
 
 const BASE: Variant = { perfectFrontEnd: false, infinitePorts: false, noDependencies: false };
-const VARIANTS: Variant[] = [BASE, { ...BASE, perfectFrontEnd: true }, { ...BASE, rsSize: 12, issueWidth: 3 }, { ...BASE, rsSize: 200, issueWidth: 6 }];
+const VARIANTS: Variant[] = [
+  BASE,
+  { ...BASE, perfectFrontEnd: true },
+  { ...BASE, rsSize: 12, issueWidth: 3 },
+  { ...BASE, rsSize: 200, issueWidth: 6 },
+];
 
-interface Case { what: string; program: SimProgram; machine: MachineParams; variant: Variant; iterations: number }
+interface Case {
+  what: string;
+  program: SimProgram;
+  machine: MachineParams;
+  variant: Variant;
+  iterations: number;
+}
 
 function cases(): Case[] {
   const out: Case[] = [];
   for (let seed = 1; out.length < 120; seed++) {
     const p = program(seed);
-    if (probeRefuses(new CompiledProgram(p, SKL))) continue;       // a division: the probe has no divider
+    if (probeRefuses(new CompiledProgram(p, SKL))) continue; // a division: the probe has no divider
     const variant = VARIANTS[seed % VARIANTS.length]!;
-    out.push({ what: `generated program ${seed}, ${JSON.stringify(variant)}`, program: p, machine: SKL, variant, iterations: 1 + (seed * 37) % 150 });
+    out.push({
+      what: `generated program ${seed}, ${JSON.stringify(variant)}`,
+      program: p,
+      machine: SKL,
+      variant,
+      iterations: 1 + ((seed * 37) % 150),
+    });
   }
-  for (const v of VARIANTS) out.push({ what: `stencil, IVB, ${JSON.stringify(v)}`, program: stencil(), machine: MACHINES.IVB!, variant: v, iterations: 300 });
+  for (const v of VARIANTS)
+    out.push({
+      what: `stencil, IVB, ${JSON.stringify(v)}`,
+      program: stencil(),
+      machine: MACHINES.IVB!,
+      variant: v,
+      iterations: 300,
+    });
   return out;
 }
 
@@ -36,7 +60,11 @@ const coreResult = (c: Case): ProbeResult => engineResult(c.program, c.machine, 
 
 function sizes(c: Case): { cp: CompiledProgram; rsCap: number; width: number } {
   const rsCap = c.variant.rsSize ?? c.machine.rsSize;
-  return { cp: new CompiledProgram(c.program, c.machine), rsCap, width: c.variant.perfectFrontEnd ? rsCap : c.variant.issueWidth ?? c.machine.issueWidth };
+  return {
+    cp: new CompiledProgram(c.program, c.machine),
+    rsCap,
+    width: c.variant.perfectFrontEnd ? rsCap : (c.variant.issueWidth ?? c.machine.issueWidth),
+  };
 }
 
 test('the JavaScript probe computes what the engine computes', () => {
@@ -62,11 +90,19 @@ test('probeDiffers finds a changed statistic', () => {
 });
 
 test('the probe refuses what it does not model', () => {
-  const p: SimProgram = { instructions: [{ line: 0, asm: 'div', uops: [[0]], latency: 20, latencyByResource: { RAX: 20 }, divCycles: 6, unknown: false }], deps: [] };
+  const p: SimProgram = {
+    instructions: [
+      { line: 0, asm: 'div', uops: [[0]], latency: 20, latencyByResource: { RAX: 20 }, divCycles: 6, unknown: false },
+    ],
+    deps: [],
+  };
   assert.match(probeRefuses(new CompiledProgram(p, SKL)) ?? '', /divider/);
 });
 
-for (const [name, make] of [['native (gcc)', nativeProbe], ['WebAssembly (clang-19)', wasmProbe]] as const) {
+for (const [name, make] of [
+  ['native (gcc)', nativeProbe],
+  ['WebAssembly (clang-19)', wasmProbe],
+] as const) {
   const probe = make();
   const skip = 'why' in probe ? probe.why : false;
   test(`the C probe, ${name}, computes what the engine computes`, { skip }, () => {
@@ -77,10 +113,13 @@ for (const [name, make] of [['native (gcc)', nativeProbe], ['WebAssembly (clang-
         const { result } = probe.run(cp, rsCap, width, c.iterations, 1);
         assert.equal(probeDiffers(result, coreResult(c)), null, c.what);
       }
-    } finally { probe.dispose(); }
+    } finally {
+      probe.dispose();
+    }
   });
 }
 
 test('CI has the compilers for both C probes', { skip: process.env.CI ? false : 'outside CI' }, () => {
-  for (const cmd of ['gcc', 'clang-19', 'wasm-ld-19']) assert.equal(spawnSync(cmd, ['--version'], { stdio: 'ignore' }).status, 0, `${cmd} is missing`);
+  for (const cmd of ['gcc', 'clang-19', 'wasm-ld-19'])
+    assert.equal(spawnSync(cmd, ['--version'], { stdio: 'ignore' }).status, 0, `${cmd} is missing`);
 });

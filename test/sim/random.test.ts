@@ -42,7 +42,11 @@ test('seeking equals stepping, and snapshot invariants hold, on generated progra
     const a = createEngine(p, SKL, { iterations: 30, variant });
     const seen: Snapshot[] = [a.snapshot()];
     let s = a.snapshot();
-    while (!s.finished) { s = a.step(); checkInvariants(s, p); seen.push(s); }
+    while (!s.finished) {
+      s = a.step();
+      checkInvariants(s, p);
+      seen.push(s);
+    }
     assert.deepEqual(s.stats, simulate(p, SKL, { iterations: 30, variant }).stats);
     const r = rng(seed);
     for (let q = 0; q < 8; q++) {

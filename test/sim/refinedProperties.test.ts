@@ -21,7 +21,16 @@ function bothFacts(seed: number): SimProgram {
   const fe = withRefinedFacts(exec, seed);
   return {
     deps: exec.deps,
-    instructions: fe.instructions.map((x, i) => ({ ...x, refined: { ...exec.instructions[i]!.refined!, ...x.refined!, idiom: exec.instructions[i]!.refined!.idiom, moveElimination: exec.instructions[i]!.refined!.moveElimination, memory: exec.instructions[i]!.refined!.memory } })),
+    instructions: fe.instructions.map((x, i) => ({
+      ...x,
+      refined: {
+        ...exec.instructions[i]!.refined!,
+        ...x.refined!,
+        idiom: exec.instructions[i]!.refined!.idiom,
+        moveElimination: exec.instructions[i]!.refined!.moveElimination,
+        memory: exec.instructions[i]!.refined!.memory,
+      },
+    })),
   };
 }
 
@@ -33,7 +42,12 @@ function mechanismSets(seed: number): MechanismSet[] {
   return [all, subset];
 }
 
-const isBase = (v: Variant): boolean => !v.perfectFrontEnd && !v.infinitePorts && !v.noDependencies && v.issueWidth === undefined && v.portCapacity === undefined;
+const isBase = (v: Variant): boolean =>
+  !v.perfectFrontEnd &&
+  !v.infinitePorts &&
+  !v.noDependencies &&
+  v.issueWidth === undefined &&
+  v.portCapacity === undefined;
 
 function finite(s: Snapshot['stats'], what: string): void {
   const nums = [s.cycles, s.blockThroughput, s.uopsPerCycle, s.totalUops, ...Object.values(s.portTotals)];
@@ -57,7 +71,10 @@ test('refined model: lazy dependency waits give the eager figures; figures finit
         if (!variant.perfectFrontEnd && variant.issueWidth === undefined) {
           const cp = new CompiledProgram(p, SKL, mechanisms);
           const issued = cp.refinedIssue ? Array.from(cp.fused).reduce((a, b) => a + b, 0) : cp.totalUops;
-          assert.ok(lazy.stats.blockThroughput + 1e-9 >= issued / SKL.issueWidth, `${what}: ${lazy.stats.blockThroughput} < ${issued}/${SKL.issueWidth}`);
+          assert.ok(
+            lazy.stats.blockThroughput + 1e-9 >= issued / SKL.issueWidth,
+            `${what}: ${lazy.stats.blockThroughput} < ${issued}/${SKL.issueWidth}`,
+          );
         }
       }
     }
@@ -79,7 +96,11 @@ test('refined model: seeking equals stepping on generated programs', () => {
       assert.ok(s.rsUsed >= 0 && s.rsUsed <= s.rsCapacity, `seed ${seed}: rs ${s.rsUsed}/${s.rsCapacity}`);
       seen.push(s);
     }
-    assert.deepEqual(s.stats, simulate(p, SKL, { iterations: 25, variant }, { model: { mechanisms } }).stats, `seed ${seed}`);
+    assert.deepEqual(
+      s.stats,
+      simulate(p, SKL, { iterations: 25, variant }, { model: { mechanisms } }).stats,
+      `seed ${seed}`,
+    );
     const r = rng(seed);
     for (let q = 0; q < 6; q++) {
       const c = Math.floor(r() * seen.length);

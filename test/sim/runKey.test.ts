@@ -10,7 +10,16 @@ import { CompiledProgram, NOT_SIMULATED } from '../../src/sim/compiled.js';
 import { Core } from '../../src/sim/core.js';
 import { runToEndSteady } from '../../src/sim/steady.js';
 import { detailOf, statsOf, statsStateOf } from '../../src/sim/stats.js';
-import { MECHANISMS, REFINED_MECHANISMS, SUACA_MECHANISMS, machineParams, runKey, sharingIdenticalRuns, simulate, withMechanism } from '../../src/sim/index.js';
+import {
+  MECHANISMS,
+  REFINED_MECHANISMS,
+  SUACA_MECHANISMS,
+  machineParams,
+  runKey,
+  sharingIdenticalRuns,
+  simulate,
+  withMechanism,
+} from '../../src/sim/index.js';
 import type { MachineParams, MechanismSet, SimProgram, SimResult, Variant } from '../../src/sim/index.js';
 import { loadMachine } from '../../src/data/index.js';
 import { SKL, variants, withRefinedFacts } from './generated.js';
@@ -34,14 +43,26 @@ function programOf(seed: number, machine: MachineParams): SimProgram {
 }
 
 /** simulate() on a given compiled program and core options (what simulate does, spelled out). */
-function simulateWith(cp: CompiledProgram, program: SimProgram, machine: MachineParams, iterations: number, variant: Variant, mechanisms: MechanismSet): SimResult {
+function simulateWith(
+  cp: CompiledProgram,
+  program: SimProgram,
+  machine: MachineParams,
+  iterations: number,
+  variant: Variant,
+  mechanisms: MechanismSet,
+): SimResult {
   const core = new Core(program, machine, { iterations, variant }, { mechanisms }, cp);
   runToEndSteady(core);
   const st = statsStateOf(core);
   return { stats: statsOf(cp, program, st), details: program.instructions.map((_, i) => detailOf(cp, program, st, i)) };
 }
 
-const unreadable = (what: string) => ({ get(): never { throw new Error(`the engine read ${what}`); }, configurable: true });
+const unreadable = (what: string) => ({
+  get(): never {
+    throw new Error(`the engine read ${what}`);
+  },
+  configurable: true,
+});
 
 test('the engine reads nothing of a compiled program that engineKey leaves out (those fields made unreadable)', () => {
   let withPlan = 0;
@@ -61,7 +82,11 @@ test('the engine reads nothing of a compiled program that engineKey leaves out (
         Object.defineProperty(cp, 'frontEnd', { value: fe });
       }
       const got = simulateWith(cp, p, machine, 300, variant, REFINED_MECHANISMS);
-      assert.deepEqual(got, simulate(p, machine, { iterations: 300, variant }, { model: { mechanisms: REFINED_MECHANISMS } }), `seed ${seed}`);
+      assert.deepEqual(
+        got,
+        simulate(p, machine, { iterations: 300, variant }, { model: { mechanisms: REFINED_MECHANISMS } }),
+        `seed ${seed}`,
+      );
     }
   }
   assert.ok(withPlan > 0, 'some runs have a front-end plan');
@@ -75,10 +100,28 @@ test('the core reads no mechanism switch but port choice: the compiled program c
     for (const portChoice of [false, true]) {
       const compiledFor = { ...REFINED_MECHANISMS, portChoice };
       const cp = new CompiledProgram(p, machine, compiledFor);
-      const want = simulate(p, machine, { iterations: 300, variant: variants[0]! }, { model: { mechanisms: compiledFor } });
+      const want = simulate(
+        p,
+        machine,
+        { iterations: 300, variant: variants[0]! },
+        { model: { mechanisms: compiledFor } },
+      );
       // the core told every other mechanism is off: the same run
-      assert.deepEqual(simulateWith(cp, p, machine, 300, variants[0]!, { ...SUACA_MECHANISMS, portChoice }), want, `seed ${seed} portChoice ${portChoice}`);
-      if (want.stats.cycles !== simulate(p, machine, { iterations: 300, variant: variants[0]! }, { model: { mechanisms: { ...SUACA_MECHANISMS, portChoice } } }).stats.cycles) differ++;
+      assert.deepEqual(
+        simulateWith(cp, p, machine, 300, variants[0]!, { ...SUACA_MECHANISMS, portChoice }),
+        want,
+        `seed ${seed} portChoice ${portChoice}`,
+      );
+      if (
+        want.stats.cycles !==
+        simulate(
+          p,
+          machine,
+          { iterations: 300, variant: variants[0]! },
+          { model: { mechanisms: { ...SUACA_MECHANISMS, portChoice } } },
+        ).stats.cycles
+      )
+        differ++;
     }
   }
   // the mechanisms change these programs' runs (else the comparison says little)
@@ -86,17 +129,25 @@ test('the core reads no mechanism switch but port choice: the compiled program c
 });
 
 test('sharingIdenticalRuns: each run gives what simulating it gives; only runs whose engine inputs are identical are shared', () => {
-  let shared = 0, simulated = 0, sharedDiffering = 0;
+  let shared = 0,
+    simulated = 0,
+    sharedDiffering = 0;
   const keyDiffers = new Set<string>();
   for (let seed = 1; seed <= 24; seed++) {
     const machine = MACHINES[seed % MACHINES.length]!;
     const p = programOf(seed, machine);
     for (const base of [REFINED_MECHANISMS, SUACA_MECHANISMS]) {
       const asked: string[] = [];
-      const sim = sharingIdenticalRuns((pp, m, config, opts) => { asked.push(runKey(pp, m, config, opts)); return simulate(pp, m, config, opts); });
+      const sim = sharingIdenticalRuns((pp, m, config, opts) => {
+        asked.push(runKey(pp, m, config, opts));
+        return simulate(pp, m, config, opts);
+      });
       const config = { iterations: 400, variant: variants[seed % variants.length]! };
       const main = runKey(p, machine, config, { model: { mechanisms: base } });
-      assert.deepEqual(sim(p, machine, config, { model: { mechanisms: base } }), simulate(p, machine, config, { model: { mechanisms: base } }));
+      assert.deepEqual(
+        sim(p, machine, config, { model: { mechanisms: base } }),
+        simulate(p, machine, config, { model: { mechanisms: base } }),
+      );
       for (const k of MECHANISMS) {
         const mechanisms = withMechanism(base, k, !base[k]);
         const before = asked.length;
@@ -112,7 +163,8 @@ test('sharingIdenticalRuns: each run gives what simulating it gives; only runs w
           simulated++;
           keyDiffers.add(k);
           assert.notEqual(key, main);
-          if (direct.stats.cycles !== simulate(p, machine, config, { model: { mechanisms: base } }).stats.cycles) sharedDiffering++;
+          if (direct.stats.cycles !== simulate(p, machine, config, { model: { mechanisms: base } }).stats.cycles)
+            sharedDiffering++;
         }
       }
     }
@@ -122,25 +174,50 @@ test('sharingIdenticalRuns: each run gives what simulating it gives; only runs w
   assert.ok(shared > 20, `${shared} shared`);
   assert.ok(simulated > 20, `${simulated} simulated`);
   assert.ok(sharedDiffering > 10, `${sharedDiffering} simulated runs differ from the main run`);
-  assert.deepEqual([...keyDiffers].sort(), [...MECHANISMS].sort(), 'every mechanism changes the inputs of some program');
+  assert.deepEqual(
+    [...keyDiffers].sort(),
+    [...MECHANISMS].sort(),
+    'every mechanism changes the inputs of some program',
+  );
 });
 
 test('runKey: a different iteration count, variant, port capacity or core option is a different run', () => {
   const p = programOf(3, SKL);
   const opts = { model: { mechanisms: REFINED_MECHANISMS } };
   const k = runKey(p, SKL, { iterations: 100, variant: variants[0]! }, opts);
-  assert.equal(runKey(p, SKL, { iterations: 100, variant: { ...variants[0]! } }, { model: { mechanisms: { ...REFINED_MECHANISMS } } }), k);
+  assert.equal(
+    runKey(
+      p,
+      SKL,
+      { iterations: 100, variant: { ...variants[0]! } },
+      { model: { mechanisms: { ...REFINED_MECHANISMS } } },
+    ),
+    k,
+  );
   assert.notEqual(runKey(p, SKL, { iterations: 101, variant: variants[0]! }, opts), k);
   assert.notEqual(runKey(p, SKL, { iterations: 100, variant: { ...variants[0]!, infinitePorts: true } }, opts), k);
   assert.notEqual(runKey(p, SKL, { iterations: 100, variant: { ...variants[0]!, portCapacity: 2 } }, opts), k);
-  assert.notEqual(runKey(p, SKL, { iterations: 100, variant: { ...variants[0]!, portCapacity: Infinity } }, opts),
-    runKey(p, SKL, { iterations: 100, variant: { ...variants[0]!, portCapacity: NaN } }, opts));
-  assert.notEqual(runKey(p, SKL, { iterations: 100, variant: variants[0]! }, { model: { ...opts.model, ...EAGER } }), k);
+  assert.notEqual(
+    runKey(p, SKL, { iterations: 100, variant: { ...variants[0]!, portCapacity: Infinity } }, opts),
+    runKey(p, SKL, { iterations: 100, variant: { ...variants[0]!, portCapacity: NaN } }, opts),
+  );
+  assert.notEqual(
+    runKey(p, SKL, { iterations: 100, variant: variants[0]! }, { model: { ...opts.model, ...EAGER } }),
+    k,
+  );
   assert.notEqual(runKey(p, SKL, { iterations: 100, variant: variants[0]! }, { model: walkOf(opts.model!) }), k);
-  assert.notEqual(runKey(p, SKL, { iterations: 100, variant: variants[0]! }, { model: { mechanisms: { ...REFINED_MECHANISMS, portChoice: false } } }), k);
+  assert.notEqual(
+    runKey(
+      p,
+      SKL,
+      { iterations: 100, variant: variants[0]! },
+      { model: { mechanisms: { ...REFINED_MECHANISMS, portChoice: false } } },
+    ),
+    k,
+  );
 });
 
-test('sharingIdenticalRuns: a run\'s key is that of what it was asked with, whatever the caller changes afterwards', () => {
+test("sharingIdenticalRuns: a run's key is that of what it was asked with, whatever the caller changes afterwards", () => {
   const p = programOf(5, SKL);
   const sim = sharingIdenticalRuns();
   const config = { iterations: 200, variant: { ...variants[0]! } };

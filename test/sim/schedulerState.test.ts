@@ -31,7 +31,12 @@ function programOf(seed: number): SimProgram {
 }
 
 function coreAt(mechanisms: MechanismSet, cycles: number): Core {
-  const core = new Core(programOf(3), SKL, { iterations: 200, variant: { ...variants[0]!, perfectFrontEnd: true } }, { mechanisms });
+  const core = new Core(
+    programOf(3),
+    SKL,
+    { iterations: 200, variant: { ...variants[0]!, perfectFrontEnd: true } },
+    { mechanisms },
+  );
   for (let c = 0; c < cycles; c++) core.step();
   // a moment with several instances in flight
   while (core.frontEnd.next - core.scheduler.head < 4) core.step();
@@ -44,11 +49,13 @@ function keyOf(core: Core): number[] {
   return Array.from(out.k.subarray(0, out.x));
 }
 
-test('enter() gives a slot every declared field\'s value (garbage left before)', () => {
+test("enter() gives a slot every declared field's value (garbage left before)", () => {
   for (const mechanisms of [SUACA_MECHANISMS, REFINED_MECHANISMS]) {
     const core = coreAt(mechanisms, 30);
-    const rs = core.scheduler, maxU = core.cp.maxU;
-    const g = core.frontEnd.next + 1, s = g & rs.mask;
+    const rs = core.scheduler,
+      maxU = core.cp.maxU;
+    const g = core.frontEnd.next + 1,
+      s = g & rs.mask;
     const arrays = rs as unknown as Record<keyof SlotArrays, Int32Array | Uint8Array>;
     for (const name of NAMES) {
       const w = SLOT_FIELDS[name].perUop ? maxU : 1;
@@ -95,8 +102,12 @@ test('save() holds every declared field; a keyed slot field changes the key, an 
     arrays[name][s * w] = old + 3;
     const changed = keyOf(core).join() !== base.join();
     arrays[name][s * w] = old;
-    if (typeof f.key === 'object' || (f.when !== undefined && !f.when(rs))) assert.equal(changed, false, `${name} is not keyed`);
-    else if (typeof f.key !== 'function') { assert.equal(changed, true, `${name} is keyed`); keyed++; }
+    if (typeof f.key === 'object' || (f.when !== undefined && !f.when(rs)))
+      assert.equal(changed, false, `${name} is not keyed`);
+    else if (typeof f.key !== 'function') {
+      assert.equal(changed, true, `${name} is keyed`);
+      keyed++;
+    }
   }
   assert.ok(keyed >= 6, `${keyed} keyed fields checked`);
   assert.deepEqual(keyOf(core), base);

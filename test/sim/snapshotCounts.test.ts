@@ -40,7 +40,8 @@ function check(program: SimProgram, iterations: number, variant: Variant): numbe
     const done = s.lineCounts.reduce((a, x) => a + x.done, 0);
     assert.equal(done, s.completed, `done adds up to completed at cycle ${s.cycle}`);
     for (const x of s.lineCounts) assert.equal(x.notLoaded + x.waiting + x.ready + x.executing + x.done, iterations);
-    for (const p of s.ports) assert.equal(p.use, p.cumulative / Math.max(1, s.cycle), `use of p${p.port} at cycle ${s.cycle}`);
+    for (const p of s.ports)
+      assert.equal(p.use, p.cumulative / Math.max(1, s.cycle), `use of p${p.port} at cycle ${s.cycle}`);
     checked++;
     if (s.finished) break;
     s = e.step();
@@ -60,13 +61,23 @@ test('lineCounts with a perfect front end and with no dependencies (stencil)', (
 });
 
 test('a partly loaded instance counts as loaded (4-µop instruction, issue width 4, one µop in front)', () => {
-  const I = (line: number, uops: number[][]): SimInstruction =>
-    ({ line, asm: `i${line}`, uops, latency: 1, latencyByResource: {}, divCycles: 0, unknown: false });
+  const I = (line: number, uops: number[][]): SimInstruction => ({
+    line,
+    asm: `i${line}`,
+    uops,
+    latency: 1,
+    latencyByResource: {},
+    divCycles: 0,
+    unknown: false,
+  });
   const p: SimProgram = { instructions: [I(0, [[0]]), I(1, [[0], [1], [5], [0, 1, 5]])], deps: [] };
   const e = createEngine(p, SNB, { iterations: 3, variant: BASELINE });
   const s = e.step();
   // cycle 1: line 0 (1 µop) and 3 of line 1's 4 µops loaded: line 1 iteration 0 is partly loaded
-  assert.deepEqual(s.frontEnd.next && { line: s.frontEnd.next.line, iteration: s.frontEnd.next.iteration }, { line: 1, iteration: 0 });
+  assert.deepEqual(s.frontEnd.next && { line: s.frontEnd.next.line, iteration: s.frontEnd.next.iteration }, {
+    line: 1,
+    iteration: 0,
+  });
   assert.equal(s.lineCounts!.find((x) => x.line === 1)!.notLoaded, 2);
   check(p, 3, BASELINE);
 });

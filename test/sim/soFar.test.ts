@@ -19,12 +19,19 @@ test('half-way through, the block throughput and the per-line figures are per it
   const mid = e.seek(Math.floor(end.cycles / 2)).stats;
   assert.ok(mid.iterationsCompleted > N * 0.45 && mid.iterationsCompleted < N * 0.55, String(mid.iterationsCompleted));
   assert.equal(mid.blockThroughput, mid.cycles / mid.iterationsCompleted);
-  assert.ok(Math.abs(mid.blockThroughput - end.blockThroughput) < 0.05, `${mid.blockThroughput} vs ${end.blockThroughput}`);
+  assert.ok(
+    Math.abs(mid.blockThroughput - end.blockThroughput) < 0.05,
+    `${mid.blockThroughput} vs ${end.blockThroughput}`,
+  );
   // per-line figures: the same per-iteration rates as the whole run, not half of them
   end.lines.forEach((l, i) => {
     const m = mid.lines[i]!;
-    assert.ok(Math.abs(m.hadToWait - l.hadToWait) <= 0.05 * Math.max(1, l.hadToWait), `line ${l.line} had to wait ${m.hadToWait} vs ${l.hadToWait}`);
-    for (const [p, v] of Object.entries(l.ports)) assert.ok(Math.abs((m.ports[p] ?? 0) - v) < 0.05, `line ${l.line} p${p}`);
+    assert.ok(
+      Math.abs(m.hadToWait - l.hadToWait) <= 0.05 * Math.max(1, l.hadToWait),
+      `line ${l.line} had to wait ${m.hadToWait} vs ${l.hadToWait}`,
+    );
+    for (const [p, v] of Object.entries(l.ports))
+      assert.ok(Math.abs((m.ports[p] ?? 0) - v) < 0.05, `line ${l.line} p${p}`);
   });
   // before anything completes there is no rate yet
   const start = e.seek(0).stats;

@@ -18,8 +18,9 @@ import { EAGER } from './oracles.js';
 const VARIANTS = [...allVariants(), ...variants.filter((v) => v.portCapacity !== undefined)];
 const COUNTS = [1, 5, 37, 250, 1001];
 
-test('the steady-state skip gives exactly the full simulation\'s figures on generated programs', () => {
-  let runs = 0, skippedRuns = 0;
+test("the steady-state skip gives exactly the full simulation's figures on generated programs", () => {
+  let runs = 0,
+    skippedRuns = 0;
   for (let seed = 1; seed <= 30; seed++) {
     const p = program(seed);
     for (const variant of VARIANTS) {
@@ -41,13 +42,16 @@ test('the steady-state skip gives exactly the full simulation\'s figures on gene
   assert.ok(skippedRuns > runs / 4, `${skippedRuns} of ${runs} runs skipped a periodic part`);
 });
 
-test('the thesis stencil skips all but its transient, with the full simulation\'s figures', () => {
+test("the thesis stencil skips all but its transient, with the full simulation's figures", () => {
   for (const N of [1000, 12_345, 100_000]) {
     const config = { iterations: N, variant: allVariants()[0]! };
     const core = new Core(stencil(), MACHINES.IVB!, config);
     const skipped = runToEndSteady(core);
     assert.ok(skipped > core.cycle - 2000, `skipped ${skipped} of ${core.cycle}`);
-    assert.deepEqual(coreStats(core, stencil()), simulate(stencil(), MACHINES.IVB!, config, { fullSimulation: true }).stats);
+    assert.deepEqual(
+      coreStats(core, stencil()),
+      simulate(stencil(), MACHINES.IVB!, config, { fullSimulation: true }).stats,
+    );
   }
 });
 
@@ -63,7 +67,9 @@ test('the engine seeks through the periodic part and runs to the end with the st
     let s = stepped.snapshot();
     // cycles exactly whole periods after the period's start too (no cycle simulated after the move)
     const exact = new Set<number>();
-    runToEndSteady(new Core(p, SKL, config), (per) => { for (const j of [3, 7, per.periods]) exact.add(per.cycle + j * per.dc); });
+    runToEndSteady(new Core(p, SKL, config), (per) => {
+      for (const j of [3, 7, per.periods]) exact.add(per.cycle + j * per.dc);
+    });
     while (!s.finished) {
       s = stepped.step();
       if ((s.cycle > 5000 && r() < 0.002) || exact.has(s.cycle)) want.set(s.cycle, s);
@@ -83,9 +89,11 @@ test('the engine seeks through the periodic part and runs to the end with the st
   assert.ok(periodic >= 8, `${periodic} of 16 runs periodic`);
 });
 
-test('the steady-state skip stays exact with the refined model\'s execution-side mechanisms on', () => {
+test("the steady-state skip stays exact with the refined model's execution-side mechanisms on", () => {
   const names = ['zeroIdioms', 'moveElimination', 'loadStorePorts', 'storeForwarding', 'portChoice'] as const;
-  let runs = 0, skippedRuns = 0, changed = 0;
+  let runs = 0,
+    skippedRuns = 0,
+    changed = 0;
   for (let seed = 1; seed <= 40; seed++) {
     const p = refinedProgram(seed);
     const r = rng(seed + 1000);
@@ -113,7 +121,14 @@ test('the steady-state skip stays exact with the refined model\'s execution-side
 });
 
 test('the engine seeks through the periodic part with the refined mechanisms on (stepped snapshots)', () => {
-  const mechanisms = { ...SUACA_MECHANISMS, zeroIdioms: true, moveElimination: true, loadStorePorts: true, storeForwarding: true, portChoice: true };
+  const mechanisms = {
+    ...SUACA_MECHANISMS,
+    zeroIdioms: true,
+    moveElimination: true,
+    loadStorePorts: true,
+    storeForwarding: true,
+    portChoice: true,
+  };
   for (let seed = 300; seed < 306; seed++) {
     const p = refinedProgram(seed);
     const config = { iterations: 1500, variant: VARIANTS[0]! };
@@ -122,7 +137,10 @@ test('the engine seeks through the periodic part with the refined mechanisms on 
     const want = new Map<number, Snapshot>();
     let s = stepped.snapshot();
     const r = rng(seed);
-    while (!s.finished) { s = stepped.step(); if (r() < 0.003) want.set(s.cycle, s); }
+    while (!s.finished) {
+      s = stepped.step();
+      if (r() < 0.003) want.set(s.cycle, s);
+    }
     want.set(s.cycle, s);
     const a = createEngine(p, SKL, config, opts);
     assert.equal(a.totalCycles(), s.cycle);
@@ -132,7 +150,14 @@ test('the engine seeks through the periodic part with the refined mechanisms on 
 });
 
 test('with the refined mechanisms on, skipping dependency-blocked instances gives the figures of looking at every instance every cycle', () => {
-  const mechanisms = { ...SUACA_MECHANISMS, zeroIdioms: true, moveElimination: true, loadStorePorts: true, storeForwarding: true, portChoice: true };
+  const mechanisms = {
+    ...SUACA_MECHANISMS,
+    zeroIdioms: true,
+    moveElimination: true,
+    loadStorePorts: true,
+    storeForwarding: true,
+    portChoice: true,
+  };
   for (let seed = 500; seed < 540; seed++) {
     const p = refinedProgram(seed);
     for (const variant of [VARIANTS[0]!, VARIANTS[seed % VARIANTS.length]!]) {
@@ -154,10 +179,16 @@ test('the steady-state skip stays exact with the front-end mechanisms on (macro-
   // every combination of the three (the other mechanisms off), on SKL (µop cache, JCC erratum,
   // no LSD) and HSW / ICL (LSD), programs with random facts
   const machines = [SKL, machineParams(loadMachine('HSW')), machineParams(loadMachine('ICL'))];
-  let runs = 0, skippedRuns = 0;
+  let runs = 0,
+    skippedRuns = 0;
   for (let seed = 1; seed <= 24; seed++) {
     for (let c = 1; c < 8; c++) {
-      const mechanisms = { ...SUACA_MECHANISMS, macroFusion: (c & 1) !== 0, microFusion: (c & 2) !== 0, frontEnd: (c & 4) !== 0 };
+      const mechanisms = {
+        ...SUACA_MECHANISMS,
+        macroFusion: (c & 1) !== 0,
+        microFusion: (c & 2) !== 0,
+        frontEnd: (c & 4) !== 0,
+      };
       const machine = machines[(seed + c) % machines.length]!;
       const p = withRefinedFacts(program(seed), seed, machine.arch);
       const variant = VARIANTS[(seed * 3 + c) % VARIANTS.length]!;
@@ -185,7 +216,10 @@ test('the steady-state skip stays exact with the front-end mechanisms on (macro-
     let s = stepped.snapshot();
     const want = new Map<number, Snapshot>();
     const r = rng(seed);
-    while (!s.finished) { s = stepped.step(); if (r() < 0.003) want.set(s.cycle, s); }
+    while (!s.finished) {
+      s = stepped.step();
+      if (r() < 0.003) want.set(s.cycle, s);
+    }
     want.set(s.cycle, s);
     const a = createEngine(p, SKL, config, opts);
     assert.equal(a.totalCycles(), s.cycle);
@@ -199,7 +233,8 @@ test('the steady-state skip stays exact with every mechanism on together (the re
   const { machineParams } = await import('../../src/sim/index.js');
   const { loadMachine } = await import('../../src/data/index.js');
   const machines = [SKL, machineParams(loadMachine('HSW')), machineParams(loadMachine('ICL'))];
-  let long = 0, skipped = 0;
+  let long = 0,
+    skipped = 0;
   for (let seed = 1; seed <= 30; seed++) {
     const machine = machines[seed % machines.length]!;
     // the execution side's random facts (idioms, moves, memory) with the front end's (lengths,
@@ -210,7 +245,10 @@ test('the steady-state skip stays exact with every mechanism on together (the re
       deps: be.deps,
       instructions: fe.instructions.map((x, i) => {
         const b = be.instructions[i]!.refined!;
-        return { ...x, refined: { ...x.refined!, idiom: b.idiom, moveElimination: b.moveElimination, memory: b.memory } };
+        return {
+          ...x,
+          refined: { ...x.refined!, idiom: b.idiom, moveElimination: b.moveElimination, memory: b.memory },
+        };
       }),
     };
     const variant = VARIANTS[seed % VARIANTS.length]!;
@@ -228,9 +266,12 @@ test('the steady-state skip stays exact with every mechanism on together (the re
   assert.ok(skipped > long / 2, `${skipped} of ${long} long runs skipped a periodic part`);
 });
 
-test('with ports assigned at issue (portChoice) the port order is no part of the state: the stencil\'s period is found after its transient, with the full simulation\'s figures and ports', () => {
+test("with ports assigned at issue (portChoice) the port order is no part of the state: the stencil's period is found after its transient, with the full simulation's figures and ports", () => {
   const model = { ...DEFAULT_MODEL, mechanisms: { ...SUACA_MECHANISMS, portChoice: true } };
-  const portsOf = (c: Core) => { const s = c.save(); return { usage: s.ports.usage, order: s.ports.order, queued: s.policy.queued }; };
+  const portsOf = (c: Core) => {
+    const s = c.save();
+    return { usage: s.ports.usage, order: s.ports.order, queued: s.policy.queued };
+  };
   for (const N of [12_345, 100_000]) {
     const config = { iterations: N, variant: allVariants()[0]! };
     const core = new Core(stencil(), MACHINES.IVB!, config, model);
@@ -243,13 +284,18 @@ test('with ports assigned at issue (portChoice) the port order is no part of the
     assert.deepEqual(coreStats(core, stencil()), coreStats(full, stencil()));
     assert.deepEqual(portsOf(core), portsOf(full));
   }
-  let runs = 0, skippedRuns = 0;
+  let runs = 0,
+    skippedRuns = 0;
   for (let seed = 1; seed <= 20; seed++) {
     const p = refinedProgram(seed);
     for (const variant of VARIANTS) {
       const config = { iterations: 600, variant };
       const what = `seed ${seed} ${JSON.stringify(variant)}`;
-      assert.deepEqual(simulate(p, SKL, config, { model }), simulate(p, SKL, config, { model, fullSimulation: true }), what);
+      assert.deepEqual(
+        simulate(p, SKL, config, { model }),
+        simulate(p, SKL, config, { model, fullSimulation: true }),
+        what,
+      );
       const core = new Core(p, SKL, config, model);
       if (runToEndSteady(core) > 0) skippedRuns++;
       const full = new Core(p, SKL, config, model);

@@ -9,11 +9,17 @@ import { simulate } from '../../src/sim/index.js';
 import type { LineStats, MachineParams, SimProgram, SimResult, Variant } from '../../src/sim/index.js';
 import { MACHINES, adcChain, branchExample, branchSide, sixMoves, stencil } from './thesisPrograms.js';
 
-const V = (pf = false, ip = false, nd = false): Variant => ({ perfectFrontEnd: pf, infinitePorts: ip, noDependencies: nd });
+const V = (pf = false, ip = false, nd = false): Variant => ({
+  perfectFrontEnd: pf,
+  infinitePorts: ip,
+  noDependencies: nd,
+});
 const f2 = (x: number): string => x.toFixed(2);
 
 function four(p: SimProgram, m: MachineParams, iterations: number): { r: SimResult[]; tp: string[] } {
-  const r = [V(), V(true), V(false, true), V(false, false, true)].map((variant) => simulate(p, m, { iterations, variant }));
+  const r = [V(), V(true), V(false, true), V(false, false, true)].map((variant) =>
+    simulate(p, m, { iterations, variant }),
+  );
   return { r, tp: r.map((x) => f2(x.stats.blockThroughput)) };
 }
 
@@ -42,7 +48,15 @@ test('branch example, SNB, 200 iterations (§2.1)', () => {
   assert.equal(f2(s.uopsPerCycle), '2.99');
   assert.equal(s.totalUops, 7);
   // the table of §2.1: had to wait / caused to wait per line
-  const printed = [[15.1, 43.2], [15.8, 32.3], [16.5, 20.8], [15.5, 28.9], [16.8, 20.4], [15.2, 28.9], [15.8, 43.9]];
+  const printed = [
+    [15.1, 43.2],
+    [15.8, 32.3],
+    [16.5, 20.8],
+    [15.5, 28.9],
+    [16.8, 20.4],
+    [15.2, 28.9],
+    [15.8, 43.9],
+  ];
   s.lines.forEach((l, i) => {
     near(l.hadToWait, printed[i]![0]!, 0.3, `line ${i} had to wait`);
     near(l.causedToWait, printed[i]![1]!, 0.3, `line ${i} caused to wait`);
@@ -61,9 +75,15 @@ test('branch example, SNB, one iteration = latency analysis (§2.2)', () => {
   assert.deepEqual(tp, ['3.00', '3.00', '3.00', '3.00']);
   const s = r[0]!.stats;
   assert.equal(f2(s.uopsPerCycle), '2.33');
-  assert.deepEqual(s.lines.map((l) => l.hadToWait), [0, 0, 1, 1, 1, 0, 1]);
+  assert.deepEqual(
+    s.lines.map((l) => l.hadToWait),
+    [0, 0, 1, 1, 1, 0, 1],
+  );
   // lines 3 and 5 both delay line 6 (rbx): caused to wait sums to 5, had to wait to 4
-  assert.equal(s.lines.reduce((a, l) => a + l.causedToWait, 0), 5);
+  assert.equal(
+    s.lines.reduce((a, l) => a + l.causedToWait, 0),
+    5,
+  );
   // "the instruction in line 0 has actually used port 0"
   assert.deepEqual(s.lines[0]!.ports, { 0: 1 });
 });
@@ -86,7 +106,10 @@ test('branch example, CFL, 200 iterations (§2.5)', () => {
 test('detail of line 0, branch example, SNB, 200 iterations (§2.6)', () => {
   const d = simulate(branchExample('SNB'), MACHINES.SNB!, { iterations: 200, variant: V() }).details[0]!;
   assert.equal(d.maxLatency, 1);
-  assert.deepEqual(d.latencies, [{ line: 3, fromThis: 1, toThis: null }, { line: 5, fromThis: 1, toThis: null }]);
+  assert.deepEqual(d.latencies, [
+    { line: 3, fromThis: 1, toThis: null },
+    { line: 5, fromThis: 1, toThis: null },
+  ]);
   const dd = new Map(d.dependencyDelays.map((x) => [x.line, x]));
   near(dd.get(3)!.otherDelayedByThis, 15.2, 0.1, 'line 3 delayed by line 0');
   near(dd.get(5)!.otherDelayedByThis, 14.5, 0.1, 'line 5 delayed by line 0');
@@ -107,12 +130,18 @@ test('branch analysis, SNB, 200 iterations (§2.7)', () => {
   assert.deepEqual(left.tp, ['2.00', '2.00', '2.00', '2.00']);
   assert.equal(f2(left.r[0]!.stats.uopsPerCycle), '2.99');
   assert.equal(left.r[0]!.stats.totalUops, 6);
-  assert.deepEqual(left.r[0]!.stats.lines.map((l) => l.line), [0, 1, 2, 3, 4, 6]);
+  assert.deepEqual(
+    left.r[0]!.stats.lines.map((l) => l.line),
+    [0, 1, 2, 3, 4, 6],
+  );
   const right = four(branchSide('SNB', 'right'), MACHINES.SNB!, 200);
   assert.deepEqual(right.tp, ['2.00', '2.00', '2.00', '1.67']);
   assert.equal(f2(right.r[0]!.stats.uopsPerCycle), '2.49');
   assert.equal(right.r[0]!.stats.totalUops, 5);
-  assert.deepEqual(right.r[0]!.stats.lines.map((l) => l.line), [0, 1, 2, 5, 6]);
+  assert.deepEqual(
+    right.r[0]!.stats.lines.map((l) => l.line),
+    [0, 1, 2, 5, 6],
+  );
 });
 
 test('six mov rax, 6, SNB, 200 iterations (§4.1)', () => {
@@ -120,14 +149,18 @@ test('six mov rax, 6, SNB, 200 iterations (§4.1)', () => {
   assert.deepEqual(tp, ['2.00', '2.00', '1.50', '2.00']);
   const s = r[0]!.stats;
   assert.equal(f2(s.uopsPerCycle), '3.00');
-  assert.deepEqual(s.lines.map((l) => Object.keys(l.ports)), [['0'], ['1'], ['5'], ['0'], ['1'], ['5']]);
+  assert.deepEqual(
+    s.lines.map((l) => Object.keys(l.ports)),
+    [['0'], ['1'], ['5'], ['0'], ['1'], ['5']],
+  );
   for (const l of s.lines) {
     near(l.hadToWait, 15.6, 0.2, `line ${l.line} had to wait`);
     near(l.causedToWait, 46.7, 0.2, `line ${l.line} caused to wait`);
   }
   // "each line suffered a delay of 15.6 cycles from each of its usable ports"
   const d = r[0]!.details[0]!;
-  for (const p of d.portDelays.filter((x) => [0, 1, 5].includes(x.port))) near(p.thisDelayedByPort, 15.6, 0.2, `port ${p.port}`);
+  for (const p of d.portDelays.filter((x) => [0, 1, 5].includes(x.port)))
+    near(p.thisDelayedByPort, 15.6, 0.2, `port ${p.port}`);
 });
 
 test('stencil, IVB, 3000 iterations (§4.2 Example 3)', () => {
@@ -136,7 +169,16 @@ test('stencil, IVB, 3000 iterations (§4.2 Example 3)', () => {
   const s = r[0]!.stats;
   assert.equal(f2(s.uopsPerCycle), '3.99');
   assert.equal(s.totalUops, 12);
-  const printed = [[0.3, 1.3], [2.0, 5.0], [5.0, 7.7], [7.0, 10.3], [10.0, 14.0], [14.0, 0.3], [0, 1.0], [1.0, 0]];
+  const printed = [
+    [0.3, 1.3],
+    [2.0, 5.0],
+    [5.0, 7.7],
+    [7.0, 10.3],
+    [10.0, 14.0],
+    [14.0, 0.3],
+    [0, 1.0],
+    [1.0, 0],
+  ];
   s.lines.forEach((l, i) => {
     near(l.hadToWait, printed[i]![0]!, 0.3, `line ${i} had to wait`);
     near(l.causedToWait, printed[i]![1]!, 0.3, `line ${i} caused to wait`);
@@ -159,8 +201,14 @@ test('stencil, IVB, one iteration (§4.2 Example 4)', () => {
   const s = r[0]!.stats;
   assert.equal(f2(s.uopsPerCycle), '0.75');
   // the xmm chain: each line waits for its predecessor (load 1, vaddsd 3, vmulsd 5)
-  assert.deepEqual(s.lines.map((l) => l.hadToWait), [0, 1, 4, 6, 9, 13, 0, 1]);
-  assert.deepEqual(s.lines.map((l) => l.causedToWait), [1, 4, 6, 9, 13, 0, 1, 0]);
+  assert.deepEqual(
+    s.lines.map((l) => l.hadToWait),
+    [0, 1, 4, 6, 9, 13, 0, 1],
+  );
+  assert.deepEqual(
+    s.lines.map((l) => l.causedToWait),
+    [1, 4, 6, 9, 13, 0, 1, 0],
+  );
 });
 
 test('adc chain, SKL, 200 iterations (§4.3 Example 11)', () => {
@@ -168,7 +216,10 @@ test('adc chain, SKL, 200 iterations (§4.3 Example 11)', () => {
   assert.deepEqual(tp, ['8.00', '8.00', '8.00', '4.00']);
   const s = r[0]!.stats;
   assert.equal(f2(s.uopsPerCycle), '1.00');
-  assert.deepEqual(s.lines.map((l) => Object.keys(l.ports)), [['0'], ['6'], ['0'], ['6'], ['0'], ['6'], ['0'], ['6']]);
+  assert.deepEqual(
+    s.lines.map((l) => Object.keys(l.ports)),
+    [['0'], ['6'], ['0'], ['6'], ['0'], ['6'], ['0'], ['6']],
+  );
   const had = [92.2, 92.3, 92.3, 92.4, 92.4, 92.5, 92.5, 92.6];
   const caused = [177.5, 177.6, 177.7, 177.8, 177.9, 178.1, 178.2, 177.8];
   s.lines.forEach((l, i) => {
@@ -195,7 +246,20 @@ test('stencil, IVB, 3000 iterations, perfect front end (§4.2 Examples 6 and 7)'
   const r = simulate(stencil(), MACHINES.IVB!, { iterations: 3000, variant: V(true) });
   assert.equal(f2(r.stats.blockThroughput), '3.00');
   assert.equal(f2(r.stats.uopsPerCycle), '4.00');
-  tableNear(r, [[1.3, 1.7], [12.0, 18.3], [15.0, 20.3], [17.0, 24.6], [20.0, 24.7], [24.7, 1.3], [0.0, 1.7], [1.0, 0]], 'Example 6');
+  tableNear(
+    r,
+    [
+      [1.3, 1.7],
+      [12.0, 18.3],
+      [15.0, 20.3],
+      [17.0, 24.6],
+      [20.0, 24.7],
+      [24.7, 1.3],
+      [0.0, 1.7],
+      [1.0, 0],
+    ],
+    'Example 6',
+  );
   assert.deepEqual(ports(r.stats.lines[6]!), { 0: '0.2', 5: '0.8' });
   // Example 7: details of line 3 — line 2 delayed it 17.0 cycles, it delayed line 4 20.0
   const d = r.details[3]!;
@@ -203,13 +267,33 @@ test('stencil, IVB, 3000 iterations, perfect front end (§4.2 Examples 6 and 7)'
   near(dd.get(2)!.thisDelayedByOther, 17.0, 0.1, 'line 2 → 3');
   near(dd.get(4)!.otherDelayedByThis, 20.0, 0.1, 'line 3 → 4');
   near(dd.get(6)!.thisDelayedByOther, 0.0, 0.1, 'line 6 → 3');
-  assert.deepEqual(d.latencies.map((x) => [x.line, x.fromThis, x.toThis]), [[2, null, 3], [4, 3, null], [6, null, 1]]);
+  assert.deepEqual(
+    d.latencies.map((x) => [x.line, x.fromThis, x.toThis]),
+    [
+      [2, null, 3],
+      [4, 3, null],
+      [6, null, 1],
+    ],
+  );
 });
 
 test('stencil, IVB, 3000 iterations, perfect front end and no dependencies (§4.2 Example 8)', () => {
   const r = simulate(stencil(), MACHINES.IVB!, { iterations: 3000, variant: V(true, false, true) });
   assert.equal(f2(r.stats.blockThroughput), '3.00');
-  tableNear(r, [[0.2, 1.5], [48.4, 50.9], [49.4, 48.9], [49.4, 49.9], [0, 0], [0.3, 0.5], [0, 0], [0, 0]], 'Example 8');
+  tableNear(
+    r,
+    [
+      [0.2, 1.5],
+      [48.4, 50.9],
+      [49.4, 48.9],
+      [49.4, 49.9],
+      [0, 0],
+      [0.3, 0.5],
+      [0, 0],
+      [0, 0],
+    ],
+    'Example 8',
+  );
   assert.deepEqual(ports(r.stats.lines[6]!), { 5: '1.0' });
   assert.deepEqual(ports(r.stats.lines[7]!), { 0: '1.0', 5: '0.0' });
 });
@@ -218,9 +302,28 @@ test('stencil, IVB, 3000 iterations, only the dependencies limit (§4.2 Example 
   // perfect front end and infinitely usable ports: "only bounded by the capacity of the scheduler"
   const r = simulate(stencil(), MACHINES.IVB!, { iterations: 3000, variant: V(true, true) });
   assert.ok(r.stats.blockThroughput < 3, `${r.stats.blockThroughput}`);
-  tableNear(r, [[1.0, 2.0], [2.0, 4.5], [4.5, 7.5], [7.5, 10.0], [10.0, 14.5], [14.5, 0], [0.0, 4.0], [1.0, 0]], 'Example 9');
+  tableNear(
+    r,
+    [
+      [1.0, 2.0],
+      [2.0, 4.5],
+      [4.5, 7.5],
+      [7.5, 10.0],
+      [10.0, 14.5],
+      [14.5, 0],
+      [0.0, 4.0],
+      [1.0, 0],
+    ],
+    'Example 9',
+  );
   assert.deepEqual(r.stats.lines.map(ports), [
-    { 2: '0.5', 3: '0.5' }, { 1: '1.0', 2: '0.0', 3: '1.0' }, { 1: '1.0', 2: '1.0', 3: '0.0' }, { 1: '1.0', 2: '0.0', 3: '1.0' },
-    { 0: '1.0' }, { 2: '1.0', 3: '0.0', 4: '1.0' }, { 0: '0.5', 5: '0.5' }, { 5: '1.0' },
+    { 2: '0.5', 3: '0.5' },
+    { 1: '1.0', 2: '0.0', 3: '1.0' },
+    { 1: '1.0', 2: '1.0', 3: '0.0' },
+    { 1: '1.0', 2: '0.0', 3: '1.0' },
+    { 0: '1.0' },
+    { 2: '1.0', 3: '0.0', 4: '1.0' },
+    { 0: '0.5', 5: '0.5' },
+    { 5: '1.0' },
   ]);
 });

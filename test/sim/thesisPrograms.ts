@@ -11,7 +11,10 @@ import type { MachineParams, SimDep, SimInstruction, SimProgram } from '../../sr
 
 export const FIXTURE = fileURLToPath(new URL('../fixtures/thesis/thesis-instructions.xml', import.meta.url));
 
-interface Fact { ports: number[][]; latency: number }
+interface Fact {
+  ports: number[][];
+  latency: number;
+}
 
 type XmlNode = Record<string, unknown>;
 const asList = <T>(x: T | T[] | undefined): T[] => (x === undefined ? [] : Array.isArray(x) ? x : [x]);
@@ -34,7 +37,9 @@ export function parsePortsAttr(s: string | undefined): number[][] {
 /** The fixture's facts: key `${string}@${arch}`. */
 export function facts(): Map<string, Fact> {
   if (cache) return cache;
-  const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(readFileSync(FIXTURE, 'utf8')) as XmlNode;
+  const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(
+    readFileSync(FIXTURE, 'utf8'),
+  ) as XmlNode;
   const root = xml.root as XmlNode;
   const map = new Map<string, Fact>();
   for (const ext of asList(root.extension as XmlNode | XmlNode[])) {
@@ -58,7 +63,12 @@ function ins(line: number, asm: string, form: string, arch: string): SimInstruct
   if (!f) throw new Error(`fixture has no ${form} on ${arch}`);
   return { line, asm, uops: f.ports, latency: f.latency, latencyByResource: {}, divCycles: 0, unknown: false };
 }
-const dep = (from: number, to: number, resource: Resource, loopCarried = false): SimDep => ({ from, to, resource, loopCarried });
+const dep = (from: number, to: number, resource: Resource, loopCarried = false): SimDep => ({
+  from,
+  to,
+  resource,
+  loopCarried,
+});
 
 export const MACHINES: Record<string, MachineParams> = {
   // thesis §3.2 and /work/shared/reference/machines.md
@@ -80,8 +90,15 @@ export function branchExample(arch: string): SimProgram {
       ins(5, 'add rbx, rax', 'ADD_01 (R64, R64)', arch),
       ins(6, 'add rbx, rbx', 'ADD_01 (R64, R64)', arch),
     ],
-    deps: [dep(0, 3, 'RAX'), dep(0, 5, 'RAX'), dep(1, 2, 'ZF'), dep(3, 6, 'RBX'), dep(5, 6, 'RBX'),
-      dep(6, 3, 'RBX', true), dep(6, 5, 'RBX', true)],
+    deps: [
+      dep(0, 3, 'RAX'),
+      dep(0, 5, 'RAX'),
+      dep(1, 2, 'ZF'),
+      dep(3, 6, 'RBX'),
+      dep(5, 6, 'RBX'),
+      dep(6, 3, 'RBX', true),
+      dep(6, 5, 'RBX', true),
+    ],
   };
 }
 
@@ -109,15 +126,23 @@ export function adcChain(): SimProgram {
   const deps: SimDep[] = [];
   for (let i = 1; i < 8; i++) deps.push(dep(i - 1, i, 'CF'));
   deps.push(dep(7, 0, 'CF', true));
-  regs.forEach((r, i) => { deps.push(dep(i, i, normalizeRegisterName(r)!, true)); });
+  regs.forEach((r, i) => {
+    deps.push(dep(i, i, normalizeRegisterName(r)!, true));
+  });
   return { instructions: regs.map((r, i) => ins(i, `adc ${r}, 0x1`, 'ADC (R64, I8)', 'SKL')), deps };
 }
 
 /** Thesis §4.2: the OSACA 2D-5pt stencil on IVB: xmm chain 0→…→5, r15 from inc (line 6). */
 export function stencil(): SimProgram {
   const a = 'IVB';
-  const deps: SimDep[] = [dep(0, 1, 'XMM2'), dep(1, 2, 'XMM3'), dep(2, 3, 'XMM4'), dep(3, 4, 'XMM5'), dep(4, 5, 'XMM6'),
-    dep(6, 7, 'R15')];
+  const deps: SimDep[] = [
+    dep(0, 1, 'XMM2'),
+    dep(1, 2, 'XMM3'),
+    dep(2, 3, 'XMM4'),
+    dep(3, 4, 'XMM5'),
+    dep(4, 5, 'XMM6'),
+    dep(6, 7, 'R15'),
+  ];
   // r15 is read by every address and by inc itself: written by the previous iteration's inc
   for (const l of [0, 1, 2, 3, 5, 6]) deps.push(dep(6, l, 'R15', true));
   return {

@@ -15,39 +15,82 @@ import { SUACA_MECHANISMS } from '../../src/sim/mechanisms.js';
 import { scriptedSession, SCRIPT } from './helpers/scriptedEngine.js';
 
 const noKey: Key = {
-  upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false, home: false, end: false,
-  return: false, escape: false, ctrl: false, shift: false, tab: false, backspace: false, delete: false, meta: false,
-  super: false, hyper: false, capsLock: false, numLock: false,
+  upArrow: false,
+  downArrow: false,
+  leftArrow: false,
+  rightArrow: false,
+  pageDown: false,
+  pageUp: false,
+  home: false,
+  end: false,
+  return: false,
+  escape: false,
+  ctrl: false,
+  shift: false,
+  tab: false,
+  backspace: false,
+  delete: false,
+  meta: false,
+  super: false,
+  hyper: false,
+  capsLock: false,
+  numLock: false,
 };
 const k = (input: string, key: Partial<Key> = {}) => ({ input, key: { ...noKey, ...key } });
 const ESC = k('', { escape: true });
 
 /** A controller whose slices run only when the test says so (`tick`), one prepare step each. */
-function harness(session: ExplorerSession = scriptedSession('SKL'), iterations = 10, extra: Partial<ControllerOptions> = {}) {
+function harness(
+  session: ExplorerSession = scriptedSession('SKL'),
+  iterations = 10,
+  extra: Partial<ControllerOptions> = {},
+) {
   const deferred: (() => void)[] = [];
   const quits: QuitHow[] = [];
   let suspended = 0;
   let clock = 0;
   const c = new ExplorerController({
-    session, iterations, archs: ['SKL', 'HSW'],
-    loadArch: async (arch) => scriptedSession(arch), saveExport: async (_t, p) => p,
-    exportText: () => 'export', quit: (how) => quits.push(how), suspend: () => { suspended++; },
-    sliceMs: 1, now: () => clock++, defer: (fn) => { deferred.push(fn); }, afterPaint: (fn) => { deferred.push(fn); }, ...extra,
+    session,
+    iterations,
+    archs: ['SKL', 'HSW'],
+    loadArch: async (arch) => scriptedSession(arch),
+    saveExport: async (_t, p) => p,
+    exportText: () => 'export',
+    quit: (how) => quits.push(how),
+    suspend: () => {
+      suspended++;
+    },
+    sliceMs: 1,
+    now: () => clock++,
+    defer: (fn) => {
+      deferred.push(fn);
+    },
+    afterPaint: (fn) => {
+      deferred.push(fn);
+    },
+    ...extra,
   });
-  const tick = (n = 1) => { for (let i = 0; i < n && deferred.length; i++) deferred.shift()!(); };
-  const settle = () => { for (let i = 0; i < 1e6 && deferred.length; i++) deferred.shift()!(); };
+  const tick = (n = 1) => {
+    for (let i = 0; i < n && deferred.length; i++) deferred.shift()!();
+  };
+  const settle = () => {
+    for (let i = 0; i < 1e6 && deferred.length; i++) deferred.shift()!();
+  };
   return { c, tick, settle, quits, suspended: () => suspended, pending: () => deferred.length };
 }
 
 test('keys run the operations: steps, seeks, selection, the end', () => {
   const { c, settle } = harness();
-  c.handleKey(k('l')); c.handleKey(k('l')); c.handleKey(k(']'));
+  c.handleKey(k('l'));
+  c.handleKey(k('l'));
+  c.handleKey(k(']'));
   settle();
   assert.equal(c.getState().cycle, 12);
   c.handleKey(k('{'));
   settle();
   assert.equal(c.getState().cycle, 0);
-  c.handleKey(k('j')); c.handleKey(k('j'));
+  c.handleKey(k('j'));
+  c.handleKey(k('j'));
   assert.equal(c.getState().selected, 2);
   c.ops.openPrompt('goto');
   for (const ch of '999\r') c.handleKey(ch === '\r' ? k('', { return: true }) : k(ch));
@@ -56,7 +99,7 @@ test('keys run the operations: steps, seeks, selection, the end', () => {
   assert.equal(c.getState().message, 'the run ends at cycle 100: shown there (asked for 999)', 'past the end: said');
   c.handleKey(k('G'));
   settle();
-  assert.equal(c.getState().cycle, 100, 'G: the run\'s end');
+  assert.equal(c.getState().cycle, 100, "G: the run's end");
   assert.ok(c.getState().snaps.every((s) => s.finished));
   c.dispose();
 });
@@ -84,7 +127,10 @@ test('a long seek runs in slices: busy at once, keys wait their turn, Esc cancel
   c.handleKey(k('j'));
   assert.equal(c.getState().selected, 0, 'a key typed meanwhile waits');
   let slices = 0;
-  while (c.getState().busy !== null && slices < 10_000) { tick(); slices++; }
+  while (c.getState().busy !== null && slices < 10_000) {
+    tick();
+    slices++;
+  }
   assert.ok(slices > 100, `the seek took ${slices} slices`);
   assert.equal(c.getState().cycle, 500000);
   assert.equal(c.getState().selected, 1, 'the waiting key ran after it');
@@ -92,7 +138,10 @@ test('a long seek runs in slices: busy at once, keys wait their turn, Esc cancel
 });
 
 test('q and Ctrl-C end the program at once, even in the middle of a seek; nothing runs after', () => {
-  for (const [key, how] of [[k('q'), 'quit'], [k('c', { ctrl: true }), 'interrupt']] as const) {
+  for (const [key, how] of [
+    [k('q'), 'quit'],
+    [k('c', { ctrl: true }), 'interrupt'],
+  ] as const) {
     const { c, quits, pending, tick } = harness(scriptedSession('SKL'), 200_000);
     c.ops.home();
     c.handleKey(k('G'));
@@ -110,7 +159,8 @@ test('the help is modal, q closes menus, Ctrl-Z suspends', () => {
   const { c, quits, suspended } = harness();
   c.handleKey(k('?'));
   assert.equal(c.getState().overlay.kind, 'help');
-  c.handleKey(k('', { rightArrow: true })); c.handleKey(k('f'));
+  c.handleKey(k('', { rightArrow: true }));
+  c.handleKey(k('f'));
   assert.equal(c.getState().cycle, 0, '→ does nothing behind the help');
   assert.equal(c.getState().layout.panes.length, 1, 'nor does f');
   c.handleKey(k('q'));
@@ -128,10 +178,14 @@ test('the help is modal, q closes menus, Ctrl-Z suspends', () => {
   assert.deepEqual(quits, ['quit']);
 });
 
-test('n and the detail read the displayed cycle through the pane\'s cursor', () => {
+test("n and the detail read the displayed cycle through the pane's cursor", () => {
   const { c, settle } = harness();
-  c.seek(39); settle(); c.seek(30); settle();
-  c.handleKey(k('j')); c.handleKey(k('j'));
+  c.seek(39);
+  settle();
+  c.seek(30);
+  settle();
+  c.handleKey(k('j'));
+  c.handleKey(k('j'));
   const d = c.details();
   assert.equal(d[0]!.detail!.line, 2);
   c.handleKey(k('n'));
@@ -143,13 +197,25 @@ test('n and the detail read the displayed cycle through the pane\'s cursor', () 
 
 test('a variant, the branches and the architecture rebuild the panes at the displayed cycle', async () => {
   const { c, settle } = harness();
-  c.seek(12); settle();
-  c.handleKey(k('f')); settle();
-  assert.deepEqual(c.getState().layout.panes.map((p) => p.title), ['baseline', 'perfect front-end']);
+  c.seek(12);
+  settle();
+  c.handleKey(k('f'));
+  settle();
+  assert.deepEqual(
+    c.getState().layout.panes.map((p) => p.title),
+    ['baseline', 'perfect front-end'],
+  );
   assert.equal(c.getState().cycle, 12);
-  c.handleKey(k('f')); c.handleKey(k('b')); settle();
-  assert.deepEqual(c.getState().layout.panes.map((p) => p.title), ['fall-through', 'taken']);
-  c.handleKey(k('a')); c.handleKey(k('', { downArrow: true })); c.handleKey(k('', { return: true }));
+  c.handleKey(k('f'));
+  c.handleKey(k('b'));
+  settle();
+  assert.deepEqual(
+    c.getState().layout.panes.map((p) => p.title),
+    ['fall-through', 'taken'],
+  );
+  c.handleKey(k('a'));
+  c.handleKey(k('', { downArrow: true }));
+  c.handleKey(k('', { return: true }));
   await new Promise((r) => setTimeout(r, 10));
   settle();
   assert.equal(c.getState().layout.session.arch, 'HSW');
@@ -165,10 +231,12 @@ test('a seek in slices lands on the snapshot a direct seek gives (a real engine,
   const { c, settle } = harness(session, iterations, { mechanisms: SUACA_MECHANISMS });
   const direct = session.makeEngine(BASELINE, iterations, SUACA_MECHANISMS);
   const end = direct.totalCycles();
-  c.handleKey(k('G')); settle();
+  c.handleKey(k('G'));
+  settle();
   assert.equal(c.getState().cycle, end);
   for (const target of [end - 1, Math.floor(end / 2), 7000, end - 3]) {
-    c.seek(target); settle();
+    c.seek(target);
+    settle();
     assert.equal(c.getState().cycle, target);
     assert.deepEqual(c.getState().snaps[0], direct.seek(target), `cycle ${target}`);
   }

@@ -19,19 +19,28 @@ function childOf(pid: string): string {
   try {
     const kids = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
     if (kids[0]) return kids[0];
-  } catch { /* not Linux */ }
+  } catch {
+    /* not Linux */
+  }
   return execFileSync('pgrep', ['-P', pid], { encoding: 'utf8' }).trim().split('\n')[0]!;
 }
 
 // after uopscope ends: its exit status and whether the terminal is back to canonical mode with echo
-const AFTER = "; echo \"EXITED rc=$? TTY: $(stty -a | tr ' ;' '\\n\\n' | grep -x -e '-*icanon' -e '-*echo' | tr '\\n' ' ')END\"; sleep 120";
+const AFTER =
+  "; echo \"EXITED rc=$? TTY: $(stty -a | tr ' ;' '\\n\\n' | grep -x -e '-*icanon' -e '-*echo' | tr '\\n' ' ')END\"; sleep 120";
 
-test('uopscope in a real terminal, as npm start runs it: step, variant, branches, arch switch, export, quit', { skip: SKIP, timeout: 120_000 }, async () => {
+test('uopscope in a real terminal, as npm start runs it: step, variant, branches, arch switch, export, quit', {
+  skip: SKIP,
+  timeout: 120_000,
+}, async () => {
   const out = mkdtempSync(join(tmpdir(), 'uopscope-e2e-'));
   const session = 'explorer';
   const screen = () => tmux('capture-pane', '-p', '-t', session);
   const waitForHere = (re: RegExp, what: string) => waitFor(session, re, what);
-  const keys = async (...k: string[]) => { tmux('send-keys', '-t', session, ...k); await sleep(150); };
+  const keys = async (...k: string[]) => {
+    tmux('send-keys', '-t', session, ...k);
+    await sleep(150);
+  };
   const cmd = [
     // what `npm start` runs (the bundled example, the embedded data), from the sources
     'node --import tsx src/cli/main.cts examples/bin/branch --arch SKL --iterations 50',
@@ -68,7 +77,11 @@ test('uopscope in a real terminal, as npm start runs it: step, variant, branches
     await keys('Enter');
     s = await waitForHere(/SNB .*still at cycle 12/s, 'the switch to SNB at the same cycle');
     // at 80 columns the architecture's long name gives way to the model (the header's fallback)
-    assert.match(s, /· SNB( \(Sandy Bridge\))? · 50 iter · refined · /, 'the default model (refined: the lower measured error)');
+    assert.match(
+      s,
+      /· SNB( \(Sandy Bridge\))? · 50 iter · refined · /,
+      'the default model (refined: the lower measured error)',
+    );
     assert.match(s, /cycle 12 of/);
 
     // the model menu: switch macro-fusion off, live, at the same cycle
@@ -78,11 +91,18 @@ test('uopscope in a real terminal, as npm start runs it: step, variant, branches
     await keys('Enter');
     await waitForHere(/❯ \[ \] macro-fusion/, 'macro-fusion off');
     await keys('Escape');
-    s = await waitForHere(/· 50 iter · refined −macro-fus · .*model: refined −macro-fus, still at cycle 12/s, 'the header names the model');
+    s = await waitForHere(
+      /· 50 iter · refined −macro-fus · .*model: refined −macro-fus, still at cycle 12/s,
+      'the header names the model',
+    );
 
     await keys('x');
     s = await waitForHere(/export to: \S+/, 'the export prompt with the proposed path');
-    assert.match(s.replace(/\s+/g, ''), new RegExp(out.replace(/[.]/g, '\\.').replace(/\s+/g, '')), 'it proposes the --export-dir');
+    assert.match(
+      s.replace(/\s+/g, ''),
+      new RegExp(out.replace(/[.]/g, '\\.').replace(/\s+/g, '')),
+      'it proposes the --export-dir',
+    );
     await keys('Enter');
     s = await waitForHere(/exported to \S+/, 'the export');
     const files = readdirSync(out).filter((f) => f.endsWith('.txt'));
@@ -106,7 +126,10 @@ test('uopscope in a real terminal, as npm start runs it: step, variant, branches
   }
 });
 
-test('a file with two regions opens the picker; SIGTERM and NO_COLOR still leave the terminal usable; CI=true does not stop a terminal from being interactive', { skip: SKIP, timeout: 120_000 }, async () => {
+test('a file with two regions opens the picker; SIGTERM and NO_COLOR still leave the terminal usable; CI=true does not stop a terminal from being interactive', {
+  skip: SKIP,
+  timeout: 120_000,
+}, async () => {
   const session = 'picker';
   const cmd = `CI=true NO_COLOR=1 node --import tsx src/cli/main.cts examples/bin/two-regions.o --iterations 20${AFTER}`;
   try {
@@ -141,7 +164,10 @@ test('a file with two regions opens the picker; SIGTERM and NO_COLOR still leave
   }
 });
 
-test('what can be checked is checked before asking: no data for the architecture is said before the region picker', { skip: SKIP, timeout: 60_000 }, async () => {
+test('what can be checked is checked before asking: no data for the architecture is said before the region picker', {
+  skip: SKIP,
+  timeout: 60_000,
+}, async () => {
   const session = 'nodata';
   // NHM: a core with a machine model but no figures at all (no uops.info data, no LLVM model)
   const cmd = `node --import tsx src/cli/main.cts examples/bin/two-regions.o --arch NHM${AFTER}`;
@@ -156,9 +182,15 @@ test('what can be checked is checked before asking: no data for the architecture
   }
 });
 
-test('Ctrl-C ends the explorer, and the region picker, with status 130 and the terminal restored', { skip: SKIP, timeout: 90_000 }, async () => {
+test('Ctrl-C ends the explorer, and the region picker, with status 130 and the terminal restored', {
+  skip: SKIP,
+  timeout: 90_000,
+}, async () => {
   try {
-    for (const [session, file, ready] of [['ctrlc-explorer', 'examples/bin/branch', /cycle 0 of/], ['ctrlc-picker', 'examples/bin/two-regions.o', /pick one/]] as const) {
+    for (const [session, file, ready] of [
+      ['ctrlc-explorer', 'examples/bin/branch', /cycle 0 of/],
+      ['ctrlc-picker', 'examples/bin/two-regions.o', /pick one/],
+    ] as const) {
       const cmd = `node --import tsx src/cli/main.cts ${file} --arch SKL --iterations 20${AFTER}`;
       tmux('new-session', '-d', '-s', session, '-x', '80', '-y', '24', '-c', ROOT, cmd);
       await waitFor(session, ready, `${session}: ready`);
@@ -172,14 +204,32 @@ test('Ctrl-C ends the explorer, and the region picker, with status 130 and the t
   }
 });
 
-test('x proposes the export directory of uopscope config, in a prompt the user can change before anything is written', { skip: SKIP, timeout: 90_000 }, async () => {
+test('x proposes the export directory of uopscope config, in a prompt the user can change before anything is written', {
+  skip: SKIP,
+  timeout: 90_000,
+}, async () => {
   const tmp = mkdtempSync(join(tmpdir(), 'uopscope-e2e-cfg-'));
   const session = 'exportdir';
   const env = `UOPSCOPE_CONFIG_DIR=${tmp}/cfg`;
   try {
-    execFileSync('node', ['--import', 'tsx', 'src/cli/main.cts', 'config', 'set', 'export-dir', `${tmp}/out`], { cwd: ROOT, env: { ...process.env, UOPSCOPE_CONFIG_DIR: `${tmp}/cfg` } });
+    execFileSync('node', ['--import', 'tsx', 'src/cli/main.cts', 'config', 'set', 'export-dir', `${tmp}/out`], {
+      cwd: ROOT,
+      env: { ...process.env, UOPSCOPE_CONFIG_DIR: `${tmp}/cfg` },
+    });
     execFileSync('mkdir', ['-p', `${tmp}/out`, `${tmp}/other`]);
-    tmux('new-session', '-d', '-s', session, '-x', '120', '-y', '40', '-c', ROOT, `${env} node --import tsx src/cli/main.cts examples/bin/branch --iterations 20${AFTER}`);
+    tmux(
+      'new-session',
+      '-d',
+      '-s',
+      session,
+      '-x',
+      '120',
+      '-y',
+      '40',
+      '-c',
+      ROOT,
+      `${env} node --import tsx src/cli/main.cts examples/bin/branch --iterations 20${AFTER}`,
+    );
     await waitFor(session, /cycle 0 of/, 'the explorer');
     tmux('send-keys', '-t', session, 'x');
     const s = await waitFor(session, /export to: /, 'the prompt');
@@ -199,13 +249,31 @@ test('x proposes the export directory of uopscope config, in a prompt the user c
   }
 });
 
-test('--function on a function with several loops offers them in the picker (keys in one burst count)', { skip: SKIP || (spawnSync('gcc', ['--version']).status === 0 ? false : 'gcc is not installed'), timeout: 90_000 }, async () => {
+test('--function on a function with several loops offers them in the picker (keys in one burst count)', {
+  skip: SKIP || (spawnSync('gcc', ['--version']).status === 0 ? false : 'gcc is not installed'),
+  timeout: 90_000,
+}, async () => {
   const tmp = mkdtempSync(join(tmpdir(), 'uopscope-e2e-fn-'));
   const session = 'function';
   try {
-    execFileSync('gcc', ['-O1', '-x', 'c', '-c', '-', '-o', `${tmp}/kern.o`], { input: 'long mat(long *a, long n) { long s = 0; for (long i = 0; i < n; i++) for (long j = 0; j < n; j++) s += a[i * n + j]; return s; }\n' });
-    tmux('new-session', '-d', '-s', session, '-x', '100', '-y', '30', '-c', ROOT, `node --import tsx src/cli/main.cts ${tmp}/kern.o --function mat --arch SKL --iterations 20${AFTER}`);
-    const s = await waitFor(session, /function mat holds \d+ regions: pick one/, 'the picker of the function\'s loops');
+    execFileSync('gcc', ['-O1', '-x', 'c', '-c', '-', '-o', `${tmp}/kern.o`], {
+      input:
+        'long mat(long *a, long n) { long s = 0; for (long i = 0; i < n; i++) for (long j = 0; j < n; j++) s += a[i * n + j]; return s; }\n',
+    });
+    tmux(
+      'new-session',
+      '-d',
+      '-s',
+      session,
+      '-x',
+      '100',
+      '-y',
+      '30',
+      '-c',
+      ROOT,
+      `node --import tsx src/cli/main.cts ${tmp}/kern.o --function mat --arch SKL --iterations 20${AFTER}`,
+    );
+    const s = await waitFor(session, /function mat holds \d+ regions: pick one/, "the picker of the function's loops");
     assert.match(s, /the whole function mat, as one straight block/);
     // the main (inner) loop is highlighted first, marked as the default
     assert.match(s, /❯.*in mat .*main loop.*\(default\)|❯.*in mat .*\(default\)/);

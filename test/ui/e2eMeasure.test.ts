@@ -14,28 +14,58 @@ import { hostCore } from '../../src/measure/host.js';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const linux = process.platform === 'linux' && process.arch === 'x64';
 const { tmux, waitFor, stopServer } = tmuxServer('uopscope-measure-test', 60_000);
-const SKIP = !hasTmux ? 'tmux is not installed (apt-get install tmux) — the pseudo-terminal test cannot run'
-  : !linux ? 'measuring runs on Linux x86-64 only' : false;
+const SKIP = !hasTmux
+  ? 'tmux is not installed (apt-get install tmux) — the pseudo-terminal test cannot run'
+  : !linux
+    ? 'measuring runs on Linux x86-64 only'
+    : false;
 
 function harnessProcesses(cache: string): number[] {
-  return readdirSync('/proc').filter((d) => /^\d+$/.test(d)).filter((d) => {
-    try { return readFileSync(`/proc/${d}/cmdline`, 'utf8').includes(join(cache, 'measure')); } catch { return false; }
-  }).map(Number);
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        return readFileSync(`/proc/${d}/cmdline`, 'utf8').includes(join(cache, 'measure'));
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }
 
-const AFTER = "; echo \"EXITED rc=$? TTY: $(stty -a | tr ' ;' '\\n\\n' | grep -x -e '-*icanon' -e '-*echo' | tr '\\n' ' ')END\"; sleep 120";
+const AFTER =
+  "; echo \"EXITED rc=$? TTY: $(stty -a | tr ' ;' '\\n\\n' | grep -x -e '-*icanon' -e '-*echo' | tr '\\n' ' ')END\"; sleep 120";
 
-test('M in a real terminal: measured vs the model in the header, for the host\'s architecture; q while measuring', { skip: SKIP, timeout: 180_000 }, async () => {
+test("M in a real terminal: measured vs the model in the header, for the host's architecture; q while measuring", {
+  skip: SKIP,
+  timeout: 180_000,
+}, async () => {
   const scratch = mkdtempSync(join(tmpdir(), 'uopscope-e2e-measure-'));
   const cache = join(scratch, 'cache');
   const host = hostCore()?.arch ?? null;
   const session = 'measure';
-  const keys = async (...k: string[]) => { tmux('send-keys', '-t', session, ...k); await sleep(150); };
+  const keys = async (...k: string[]) => {
+    tmux('send-keys', '-t', session, ...k);
+    await sleep(150);
+  };
   // the host's architecture when uopscope models it (then the header compares), else the default
   const arch = host ? `--arch ${host}` : '';
   try {
-    tmux('new-session', '-d', '-s', session, '-x', '80', '-y', '24', '-c', ROOT, '-e', `UOPSCOPE_CACHE_DIR=${cache}`,
-      `node --import tsx src/cli/main.cts examples/bin/adc-chain ${arch} --iterations 50${AFTER}`);
+    tmux(
+      'new-session',
+      '-d',
+      '-s',
+      session,
+      '-x',
+      '80',
+      '-y',
+      '24',
+      '-c',
+      ROOT,
+      '-e',
+      `UOPSCOPE_CACHE_DIR=${cache}`,
+      `node --import tsx src/cli/main.cts examples/bin/adc-chain ${arch} --iterations 50${AFTER}`,
+    );
     await waitFor(session, /cycle 0 of \d+/, 'the explorer');
     await keys('M');
     await keys('l');
@@ -44,7 +74,8 @@ test('M in a real terminal: measured vs the model in the header, for the host\'s
     assert.match(s.split('\n')[0]!, /adc-chain · IACA region 1 · /);
     const head = s.split('\n')[2]!;
     assert.ok(head.length <= 80, head);
-    if (host) assert.match(head, /measured \d+\.\d\d c\/it \((TSC-calibrated|perf cycles), unrolled\) · model \d+\.\d\d/);
+    if (host)
+      assert.match(head, /measured \d+\.\d\d c\/it \((TSC-calibrated|perf cycles), unrolled\) · model \d+\.\d\d/);
     else assert.match(head, /this host \(no uopscope model\) measured \d+\.\d\d c\/it .*: not compared/);
     // again, and quit at once: the harness is killed with the explorer
     await keys('M');

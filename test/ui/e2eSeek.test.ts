@@ -30,27 +30,40 @@ async function timed(session: string, keys: string[], re: RegExp, what: string, 
 const SHOWN_MS = 1_500;
 const EXIT_MS = 2_000;
 
-test('stencil at 5,000,000 iterations: G and ← after the end show that they run, Esc cancels, q during a seek exits at once', { skip: SKIP, timeout: 400_000 }, async (t) => {
+test('stencil at 5,000,000 iterations: G and ← after the end show that they run, Esc cancels, q during a seek exits at once', {
+  skip: SKIP,
+  timeout: 400_000,
+}, async (t) => {
   const session = 'seek';
   const cmd = `node --import tsx src/cli/main.cts examples/bin/stencil --arch SKL --iterations 5000000${AFTER}`;
   try {
     tmux('new-session', '-d', '-s', session, '-x', '80', '-y', '24', '-c', ROOT, cmd);
     await waitFor(session, /cycle 0 of/, 'the explorer', 60_000);
     // G before the worker knows the run's end: the explorer waits for it, says so, Esc cancels
-    let ms = await timed(session, ['G'], /running to the end… \(esc cancels\)/, 'G\'s busy status');
+    let ms = await timed(session, ['G'], /running to the end… \(esc cancels\)/, "G's busy status");
     t.diagnostic(`G: busy shown after ${ms} ms`);
     assert.ok(ms < SHOWN_MS, `G's busy status after ${ms} ms`);
     ms = await timed(session, ['Escape'], /cancelled: running to the end \(still at cycle 0\)/, 'the cancel');
     t.diagnostic(`Esc: cancelled after ${ms} ms`);
     assert.ok(ms < SHOWN_MS);
     // the worker's run (the whole run: 15,000,024 cycles), then G lands on its end at once
-    await waitFor(session, /cycle 0 of \d+/, 'the run\'s length', 300_000);
+    await waitFor(session, /cycle 0 of \d+/, "the run's length", 300_000);
     await timed(session, ['G'], /cycle 15000024 of 15000024 .*finished/, 'the end');
     // ← from the end replays the run from its start (no period to jump by): in slices
-    ms = await timed(session, ['Left'], /cycle 15000024 of 15000024 · seeking cycle 15000023… \(esc cancels\)/, '←\'s busy status');
+    ms = await timed(
+      session,
+      ['Left'],
+      /cycle 15000024 of 15000024 · seeking cycle 15000023… \(esc cancels\)/,
+      "←'s busy status",
+    );
     t.diagnostic(`←: busy shown after ${ms} ms`);
     assert.ok(ms < SHOWN_MS, `←'s busy status after ${ms} ms`);
-    ms = await timed(session, ['Escape'], /cancelled: seeking cycle 15000023 \(still at cycle 15000024\)/, 'the cancel');
+    ms = await timed(
+      session,
+      ['Escape'],
+      /cancelled: seeking cycle 15000023 \(still at cycle 15000024\)/,
+      'the cancel',
+    );
     assert.ok(ms < SHOWN_MS);
     // a key still steps at once
     await timed(session, ['Home'], /cycle 0 of 15000024/, 'Home');
@@ -66,19 +79,40 @@ test('stencil at 5,000,000 iterations: G and ← after the end show that they ru
   }
 });
 
-test('Ctrl-Z suspends the explorer to the shell; fg resumes it where it was', { skip: SKIP, timeout: 120_000 }, async () => {
+test('Ctrl-Z suspends the explorer to the shell; fg resumes it where it was', {
+  skip: SKIP,
+  timeout: 120_000,
+}, async () => {
   const session = 'suspend';
   try {
-    tmux('new-session', '-d', '-s', session, '-x', '80', '-y', '24', '-c', ROOT, 'PS1="SHELL> " bash --norc --noprofile -i');
+    tmux(
+      'new-session',
+      '-d',
+      '-s',
+      session,
+      '-x',
+      '80',
+      '-y',
+      '24',
+      '-c',
+      ROOT,
+      'PS1="SHELL> " bash --norc --noprofile -i',
+    );
     await waitFor(session, /SHELL>/, 'the shell');
     // one job of the shell (sh and the explorer): Ctrl-Z stops both, fg continues both
-    tmux('send-keys', '-t', session, '-l', `sh -c 'node --import tsx src/cli/main.cts examples/bin/branch --arch SKL --iterations 20; echo "EXITED rc=$?"'`);
+    tmux(
+      'send-keys',
+      '-t',
+      session,
+      '-l',
+      `sh -c 'node --import tsx src/cli/main.cts examples/bin/branch --arch SKL --iterations 20; echo "EXITED rc=$?"'`,
+    );
     tmux('send-keys', '-t', session, 'Enter');
     await waitFor(session, /cycle 0 of/, 'the explorer');
     tmux('send-keys', '-t', session, 'l', 'l');
     await waitFor(session, /cycle 2 of/, 'two steps');
     tmux('send-keys', '-t', session, 'C-z');
-    let s = await waitFor(session, /Stopped[\s\S]*SHELL>/, 'the shell\'s prompt after Ctrl-Z');
+    let s = await waitFor(session, /Stopped[\s\S]*SHELL>/, "the shell's prompt after Ctrl-Z");
     assert.doesNotMatch(s, /cycle 2 of/, 'the alternate screen is left');
     // what is typed now goes to the shell, not to the stopped program
     tmux('send-keys', '-t', session, '-l', 'echo typed-to-the-shell');

@@ -17,13 +17,24 @@ function mount(over: Partial<ExplorerProps> = {}) {
   const props: ExplorerProps = {
     session: scriptedSession('SKL'),
     iterations: 10,
-    archs: [{ arch: 'SKL', name: 'Skylake' }, { arch: 'HSW', name: 'Haswell' }],
-    loadArch: async (a) => { loaded.push(a); return scriptedSession(a); },
-    saveExport: async (t) => { exports.push(t); return '/tmp/uopscope-session.txt'; },
+    archs: [
+      { arch: 'SKL', name: 'Skylake' },
+      { arch: 'HSW', name: 'Haswell' },
+    ],
+    loadArch: async (a) => {
+      loaded.push(a);
+      return scriptedSession(a);
+    },
+    saveExport: async (t) => {
+      exports.push(t);
+      return '/tmp/uopscope-session.txt';
+    },
     exportPath: () => '/tmp/proposed.txt',
     size: { columns: 80, rows: 24 },
     color: false,
-    onQuit: () => { quit++; },
+    onQuit: () => {
+      quit++;
+    },
     ...over,
   };
   const r = render(<Explorer {...props} />);
@@ -78,7 +89,8 @@ test('at 80x24 the frame fits, panes are tabs, the footer lists the main keys; n
   for (const l of lines) assert.ok(l.length <= 80, `too wide: ${l}`);
   const f = plain(raw);
   assert.match(f, /\[2 Reservation\]/);
-  for (const k of ['←→ step', 'fpd variants', 'b branches', 'a arch', 'x export', '? help', 'q quit']) assert.ok(f.includes(k), k);
+  for (const k of ['←→ step', 'fpd variants', 'b branches', 'a arch', 'x export', '? help', 'q quit'])
+    assert.ok(f.includes(k), k);
   await press(r, KEY.tab);
   assert.match(plain(r.lastFrame()), /\[3 Ports\]/);
   assert.match(plain(r.lastFrame()), /p0\s+p1\s+p5\s+p6/);
@@ -93,8 +105,17 @@ test('a larger terminal shows every section at once and re-lays out on resize', 
   let f = frame();
   for (const s of ['Program', 'Reservation station', 'Ports:', 'Statistics']) assert.ok(f.includes(s), s);
   assert.doesNotMatch(f, /tab: next pane/);
-  r.rerender(<Explorer session={scriptedSession('SKL')} iterations={10} archs={[]} loadArch={async (a) => scriptedSession(a)}
-    saveExport={async () => 'x'} size={{ columns: 80, rows: 24 }} color={false} />);
+  r.rerender(
+    <Explorer
+      session={scriptedSession('SKL')}
+      iterations={10}
+      archs={[]}
+      loadArch={async (a) => scriptedSession(a)}
+      saveExport={async () => 'x'}
+      size={{ columns: 80, rows: 24 }}
+      color={false}
+    />,
+  );
   await tick(30);
   f = frame();
   assert.match(f, /tab: next pane/);
@@ -119,7 +140,7 @@ test('variant f: split pane beside the baseline, both throughputs and the diverg
 
 test('variants that never differ are reported as identical', async () => {
   const { r, frame } = mount();
-  await press(r, 'd');   // the script ignores noDependencies: same snapshots throughout
+  await press(r, 'd'); // the script ignores noDependencies: same snapshots throughout
   await until(() => /identical for all \d+ cycles/.test(frame()), 'no divergence');
   assert.match(frame(), /identical for all 100 cycles/);
 });
@@ -131,7 +152,7 @@ test('b: the two sides of the jump side by side in lockstep', async () => {
   assert.match(f, /branches: jump at line 2/);
   assert.match(f, / fall-through\s+taken/);
   assert.match(f, /3 imul rbx, rbx\s+W\d R\d E\d D\d\s+.*3 imul rbx, rbx\s+not on this path/);
-  await until(() => /cycle 4 of 100 /.test(frame()), 'the longer path\'s run length (100 cycles) in the header');
+  await until(() => /cycle 4 of 100 /.test(frame()), "the longer path's run length (100 cycles) in the header");
   await press(r, 'b');
   assert.doesNotMatch(frame(), /fall-through/);
 });
@@ -165,7 +186,7 @@ test('g goes to a typed cycle, i changes the iterations, n runs until the select
   await press(r, '\u007F', '\u007F', '3', KEY.enter);
   await until(() => /3 iter/.test(frame()), 'the new iteration count');
   await until(() => /cycle 30 of 30 /.test(frame()), '3 iterations end at cycle 30: the cycle is clamped');
-  await press(r, '{', 'j', 'j');          // select line 2
+  await press(r, '{', 'j', 'j'); // select line 2
   await press(r, 'n');
   // in the script, instance k holds a port at cycle 2k: line 2's first instance at cycle 4
   await until(() => /line 2 issues at cycle 4/.test(frame()), 'n');
@@ -185,10 +206,26 @@ test('x exports the session; the screen shows the path', async () => {
   assert.match(frame(), /exported to \/tmp\/uopscope-session\.txt/);
   assert.equal(exports.length, 1);
   const t = exports[0]!;
-  for (const s of ['file: loop.o', 'region: IACA region 1', 'architecture: SKL', 'iterations: 10', 'variants: perfect front-end',
-    'current cycle: 3', 'comparison: diverge at cycle 7', '== Pane: baseline', '== Pane: perfect front-end', '-- Snapshot',
-    'cycle 3: 1 of 50 instances done', 'L2#0', 'p0 busy by L1#0', '-- Per-line statistics', 'selected line: 1 cmp rax, rcx',
-    '== Detail of the selected line (baseline)', 'Detailed delay information for instruction: asm of 1 in line 1', 'Maximum latency: 3']) {
+  for (const s of [
+    'file: loop.o',
+    'region: IACA region 1',
+    'architecture: SKL',
+    'iterations: 10',
+    'variants: perfect front-end',
+    'current cycle: 3',
+    'comparison: diverge at cycle 7',
+    '== Pane: baseline',
+    '== Pane: perfect front-end',
+    '-- Snapshot',
+    'cycle 3: 1 of 50 instances done',
+    'L2#0',
+    'p0 busy by L1#0',
+    '-- Per-line statistics',
+    'selected line: 1 cmp rax, rcx',
+    '== Detail of the selected line (baseline)',
+    'Detailed delay information for instruction: asm of 1 in line 1',
+    'Maximum latency: 3',
+  ]) {
     assert.ok(t.includes(s), `export lacks "${s}"`);
   }
 });
@@ -209,7 +246,10 @@ test('enter shows the detail of the selected line, ? the help, q quits', async (
   assert.ok(pages >= 2, frame());
   assert.match(frame(), /run until the selected line next issues/);
   let seen = frame();
-  for (let k = 2; k <= pages; k++) { await press(r, '?'); seen += frame(); }
+  for (let k = 2; k <= pages; k++) {
+    await press(r, '?');
+    seen += frame();
+  }
   assert.match(frame(), new RegExp(`page ${pages} of ${pages}`));
   assert.match(seen, /L3#50\s+line 3 of the program, iteration 50/, 'the notations are explained');
   assert.match(seen, /○ ▶ ✓\s+loading, waiting on an operand, ready/);
@@ -222,7 +262,7 @@ test('enter shows the detail of the selected line, ? the help, q quits', async (
 
 test('space plays and pauses', async () => {
   const { r, frame } = mount();
-  await press(r, '+', '+');   // 10 → 20 → 50 cycles per second
+  await press(r, '+', '+'); // 10 → 20 → 50 cycles per second
   await press(r, ' ');
   assert.match(frame(), /playing 50\/s/);
   await tick(200);
@@ -236,7 +276,13 @@ test('space plays and pauses', async () => {
 });
 
 test('keys in one burst all count: the architecture menu, the prompts, and a key right after the one that opens them', async () => {
-  const { r, frame, loaded } = mount({ archs: [{ arch: 'SKL', name: 'Skylake' }, { arch: 'HSW', name: 'Haswell' }, { arch: 'SNB', name: 'Sandy Bridge' }] });
+  const { r, frame, loaded } = mount({
+    archs: [
+      { arch: 'SKL', name: 'Skylake' },
+      { arch: 'HSW', name: 'Haswell' },
+      { arch: 'SNB', name: 'Sandy Bridge' },
+    ],
+  });
   await tick(30);
   // one chunk: a, Down, Down, Enter
   r.stdin.write(`a${KEY.down}${KEY.down}${KEY.enter}`);
@@ -267,7 +313,11 @@ test('the iterations prompt proposes the current value selected: typing replaces
 
 test('a status message goes with the next key; a long one wraps and keeps its reason', async () => {
   const { r, frame } = mount({
-    saveExport: async () => { throw new Error('/nonexistent/directory/that/is/long/uopscope-loop.o-20261123-190000.txt: cannot write: no such directory; create it or give another path'); },
+    saveExport: async () => {
+      throw new Error(
+        '/nonexistent/directory/that/is/long/uopscope-loop.o-20261123-190000.txt: cannot write: no such directory; create it or give another path',
+      );
+    },
     exportPath: () => '/nonexistent/directory/that/is/long/uopscope-loop.o-20261123-190000.txt',
   });
   await press(r, 'i', KEY.enter);
@@ -293,17 +343,29 @@ test('a long seek shows that it works, keys wait for it, Esc cancels it; a short
   const before = r.frames.length;
   await press(r, ']');
   assert.match(frame(), /cycle 10 of/);
-  assert.ok(r.frames.slice(before).every((f) => !/seeking/.test(plain(f))), 'a short seek never shows as busy');
+  assert.ok(
+    r.frames.slice(before).every((f) => !/seeking/.test(plain(f))),
+    'a short seek never shows as busy',
+  );
 });
 
 test('s: the model menu toggles a mechanism, the header names the model, the engines get the switches; presets and the model comparison', async () => {
   const got: (Partial<Record<string, boolean>> | undefined)[] = [];
   const base = scriptedSession('SKL');
-  const session = { ...base, makeEngine: (v: Parameters<typeof base.makeEngine>[0], it: number, m?: Parameters<typeof base.makeEngine>[2]) => { got.push(m && { ...m }); return base.makeEngine(v, it, m); } };
+  const session = {
+    ...base,
+    makeEngine: (v: Parameters<typeof base.makeEngine>[0], it: number, m?: Parameters<typeof base.makeEngine>[2]) => {
+      got.push(m && { ...m });
+      return base.makeEngine(v, it, m);
+    },
+  };
   // without a model given, the explorer starts with the default model (src/sim/mechanisms.ts)
   const dflt = mount({ session });
   await tick(30);
-  assert.ok(dflt.frame().includes(`· 10 iter · ${mechanismLabel(mechanismsOf(DEFAULT_MODEL_NAME))} · `), 'the default model in the header');
+  assert.ok(
+    dflt.frame().includes(`· 10 iter · ${mechanismLabel(mechanismsOf(DEFAULT_MODEL_NAME))} · `),
+    'the default model in the header',
+  );
   assert.deepEqual(got.at(-1), mechanismsOf(DEFAULT_MODEL_NAME), 'the engine is made with every switch named');
   dflt.r.unmount();
   // from SUACA's model (every switch off)
@@ -322,14 +384,26 @@ test('s: the model menu toggles a mechanism, the header names the model, the eng
   await press(r, KEY.enter);
   await until(() => /· 10 iter · suaca \+macro-fus · /.test(frame()), 'the header names the toggled model');
   assert.match(frame(), /❯ \[x\] macro-fusion/, 'the menu stays open and shows the switch on');
-  assert.deepEqual(got.at(-1), { macroFusion: true, microFusion: false, zeroIdioms: false, moveElimination: false, frontEnd: false, loadStorePorts: false, storeForwarding: false, portChoice: false });
+  assert.deepEqual(got.at(-1), {
+    macroFusion: true,
+    microFusion: false,
+    zeroIdioms: false,
+    moveElimination: false,
+    frontEnd: false,
+    loadStorePorts: false,
+    storeForwarding: false,
+    portChoice: false,
+  });
   // the refined preset (after the 8 mechanisms and the SUACA preset), then the comparison row
   await press(r, 'j', 'j', 'j', 'j', 'j', 'j', 'j', 'j', 'j', KEY.enter);
   await until(() => /· 10 iter · refined · /.test(frame()), 'refined: every mechanism on');
   assert.ok(Object.values(got.at(-1)!).every((x) => x === true));
   await press(r, 'j', KEY.enter);
   await press(r, KEY.escape);
-  await until(() => /c\/iter done\/run: refined .*│ suaca /.test(frame()), 'the split pane compares refined with suaca');
+  await until(
+    () => /c\/iter done\/run: refined .*│ suaca /.test(frame()),
+    'the split pane compares refined with suaca',
+  );
   await press(r, 'x', KEY.enter);
   await until(() => exports.length === 1, 'export');
   assert.match(exports[0]!, /\nmodel: refined \(macro-fusion on, micro-fusion on, /);

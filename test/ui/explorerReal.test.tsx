@@ -30,20 +30,41 @@ afterEach(() => cleanup());
 
 function mount() {
   const exports: string[] = [];
-  const r = render(<Explorer mechanisms={SUACA_MECHANISMS} session={skl} iterations={ITER} archs={[{ arch: 'SKL', name: 'Skylake' }, { arch: 'CFL', name: 'Coffee Lake' }]}
-    loadArch={sessionFor} saveExport={async (t) => { exports.push(t); return '/tmp/uopscope-real.txt'; }} exportPath={() => 'session.txt'} size={{ columns: 80, rows: 24 }} color={false} />);
+  const r = render(
+    <Explorer
+      mechanisms={SUACA_MECHANISMS}
+      session={skl}
+      iterations={ITER}
+      archs={[
+        { arch: 'SKL', name: 'Skylake' },
+        { arch: 'CFL', name: 'Coffee Lake' },
+      ]}
+      loadArch={sessionFor}
+      saveExport={async (t) => {
+        exports.push(t);
+        return '/tmp/uopscope-real.txt';
+      }}
+      exportPath={() => 'session.txt'}
+      size={{ columns: 80, rows: 24 }}
+      color={false}
+    />,
+  );
   return { r, frame: () => plain(r.lastFrame()), exports };
 }
 
 /** What the screen shows of a cycle, compared field by field (not through the UI's own key). */
-const visible = (s: Snapshot) => JSON.stringify({ rs: s.rs, ports: s.ports.map((p) => p.uops), d: s.divider, fe: s.frontEnd, done: s.completed });
+const visible = (s: Snapshot) =>
+  JSON.stringify({ rs: s.rs, ports: s.ports.map((p) => p.uops), d: s.divider, fe: s.frontEnd, done: s.completed });
 
 test('variant f: the divergence cycle is the first cycle at which the two runs differ', async () => {
   const a = skl.makeEngine(BASELINE, ITER);
   const b = skl.makeEngine({ ...BASELINE, perfectFrontEnd: true }, ITER);
   let expected = -1;
   for (let c = 0; c < 1000; c++) {
-    if (visible(a.seek(c)) !== visible(b.seek(c))) { expected = c; break; }
+    if (visible(a.seek(c)) !== visible(b.seek(c))) {
+      expected = c;
+      break;
+    }
   }
   assert.ok(expected >= 0, 'the perfect front end changes the run of the branch example');
   const { r, frame } = mount();
@@ -57,7 +78,10 @@ test('variant f: the divergence cycle is the first cycle at which the two runs d
   const runA = (a.totalCycles() / ITER).toFixed(2);
   const runB = (b.totalCycles() / ITER).toFixed(2);
   assert.match(frame(), new RegExp(`baseline ${ta}/${runA} │ perfect FE ${tb}/${runB}`));
-  assert.match(frame(), new RegExp(`Reservation station ${a.seek(5).rsUsed}/97 µops.*Reservation station ${b.seek(5).rsUsed}/97 µops`));
+  assert.match(
+    frame(),
+    new RegExp(`Reservation station ${a.seek(5).rsUsed}/97 µops.*Reservation station ${b.seek(5).rsUsed}/97 µops`),
+  );
 });
 
 test('b: the two sides of the first conditional jump, in lockstep with their own engines', async () => {
@@ -77,7 +101,7 @@ test('b: the two sides of the first conditional jump, in lockstep with their own
   assert.match(f, /cycle 7 of/);
 });
 
-test('a: switching to CFL keeps the cycle and shows CFL\'s run there', async () => {
+test("a: switching to CFL keeps the cycle and shows CFL's run there", async () => {
   const { r, frame } = mount();
   await press(r, ']', 'l', 'l');
   await press(r, 'a');
@@ -93,12 +117,15 @@ test('a: switching to CFL keeps the cycle and shows CFL\'s run there', async () 
   assert.match(f, /cycle 12 of/);
   // the rate over the iterations complete: every line's instance of them done
   const complete = Math.min(...s.lineCounts.map((l) => l.done));
-  assert.ok(complete < s.stats.iterationsCompleted, 'fewer whole iterations than the average of the lines\' done counts');
+  assert.ok(
+    complete < s.stats.iterationsCompleted,
+    "fewer whole iterations than the average of the lines' done counts",
+  );
   assert.match(f, new RegExp(`${(12 / complete).toFixed(2)} c/iter over ${complete} complete iter\\.`));
   assert.match(f, new RegExp(`Reservation station ${s.rsUsed}/${s.rsCapacity} µops`));
 });
 
-test('x: the export holds the inputs, both panes\' snapshots and tables, and the selected line\'s detail', async () => {
+test("x: the export holds the inputs, both panes' snapshots and tables, and the selected line's detail", async () => {
   const { r, frame, exports } = mount();
   await press(r, 'd', ']', 'j', 'j', 'j');
   await until(() => /diverge at|identical for all/.test(frame()), 'the comparison');
@@ -107,11 +134,22 @@ test('x: the export holds the inputs, both panes\' snapshots and tables, and the
   const t = exports[0]!;
   const base = skl.makeEngine(BASELINE, ITER).seek(10);
   const nd = skl.makeEngine({ ...BASELINE, noDependencies: true }, ITER).seek(10);
-  for (const s of [`file: ${ROOT}examples/bin/branch`, 'region: IACA region 1 (7 instructions)', 'architecture: SKL (Skylake (client))', `iterations: ${ITER}`,
-    'variants: no dependencies', 'current cycle: 10', 'selected line: 3 add rbx, rax', '== Pane: baseline', '== Pane: no dependencies',
-    `cycle 10: ${base.completed} of ${base.total} instances done`, `cycle 10: ${nd.completed} of ${nd.total} instances done`,
-    `reservation station: ${base.rsUsed}/97 µops`, '== Detail of the selected line (baseline)',
-    'Detailed delay information for instruction: add rbx, rax in line 3']) {
+  for (const s of [
+    `file: ${ROOT}examples/bin/branch`,
+    'region: IACA region 1 (7 instructions)',
+    'architecture: SKL (Skylake (client))',
+    `iterations: ${ITER}`,
+    'variants: no dependencies',
+    'current cycle: 10',
+    'selected line: 3 add rbx, rax',
+    '== Pane: baseline',
+    '== Pane: no dependencies',
+    `cycle 10: ${base.completed} of ${base.total} instances done`,
+    `cycle 10: ${nd.completed} of ${nd.total} instances done`,
+    `reservation station: ${base.rsUsed}/97 µops`,
+    '== Detail of the selected line (baseline)',
+    'Detailed delay information for instruction: add rbx, rax in line 3',
+  ]) {
     assert.ok(t.includes(s), `export lacks "${s}"`);
   }
   const e = skl.makeEngine(BASELINE, ITER);
@@ -119,10 +157,16 @@ test('x: the export holds the inputs, both panes\' snapshots and tables, and the
   const detail = e.detail(3);
   assert.ok(t.includes(`Maximum latency: ${detail.maxLatency}`));
   // the detail as of the current cycle: each dependency's delays, as the report renders them
-  for (const x of detail.dependencyDelays) assert.match(t, new RegExp(`\\b${x.line} \\|\\|\\s+${x.otherDelayedByThis.toFixed(1)} \\|\\|\\s+${x.thisDelayedByOther.toFixed(1)}`));
+  for (const x of detail.dependencyDelays)
+    assert.match(
+      t,
+      new RegExp(
+        `\\b${x.line} \\|\\|\\s+${x.otherDelayedByThis.toFixed(1)} \\|\\|\\s+${x.thisDelayedByOther.toFixed(1)}`,
+      ),
+    );
 });
 
-test('x at the last cycle: the export\'s per-line table is `uopscope report`\'s, line for line', async () => {
+test("x at the last cycle: the export's per-line table is `uopscope report`'s, line for line", async () => {
   const { r, frame, exports } = mount();
   await press(r, 'p', 'G');
   await until(() => /finished/.test(frame()), 'the end of the run');
@@ -130,12 +174,22 @@ test('x at the last cycle: the export\'s per-line table is `uopscope report`\'s,
   await until(() => exports.length === 1, 'the export');
   const tables = exportTables(exports[0]!);
   assert.equal(tables.length, 2, 'one table per pane (baseline, infinitely usable ports)');
-  const report = async (ip: boolean) => renderText((await buildReport({ file: `${ROOT}examples/bin/branch` },
-    { arch: 'SKL', iterations: ITER, uopsXml: XML, model: 'suaca', ...(ip ? { ip: true } : {}) })).model);
+  const report = async (ip: boolean) =>
+    renderText(
+      (
+        await buildReport(
+          { file: `${ROOT}examples/bin/branch` },
+          { arch: 'SKL', iterations: ITER, uopsXml: XML, model: 'suaca', ...(ip ? { ip: true } : {}) },
+        )
+      ).model,
+    );
   for (const [i, text] of [await report(false), await report(true)].entries()) {
     const t = tables[i]!;
     assert.ok(t.length >= 9, 'header rows, 7 lines and the µop total');
-    assert.ok(text.includes(`\n${t.join('\n')}\n`), `pane ${i}'s table is not the report's:\n${t.join('\n')}\n--- report:\n${text}`);
+    assert.ok(
+      text.includes(`\n${t.join('\n')}\n`),
+      `pane ${i}'s table is not the report's:\n${t.join('\n')}\n--- report:\n${text}`,
+    );
   }
 });
 
@@ -152,10 +206,26 @@ function exportTables(text: string): string[][] {
 }
 
 test('nothing simulated (no line has figures: AVX-512 instructions on Haswell): no throughput in the header, the comparison or the export', async () => {
-  const adl = await sessionLoader(regionAnalysis(await loadRegion({ hex: '62f1744858c2 62f1744859c2' })), { inThread: true })('HSW');
+  const adl = await sessionLoader(regionAnalysis(await loadRegion({ hex: '62f1744858c2 62f1744859c2' })), {
+    inThread: true,
+  })('HSW');
   const exports: string[] = [];
-  const r = render(<Explorer mechanisms={SUACA_MECHANISMS} session={adl} iterations={ITER} archs={[{ arch: 'HSW', name: 'Haswell' }]}
-    loadArch={async () => adl} saveExport={async (t) => { exports.push(t); return '/tmp/uopscope-adl.txt'; }} exportPath={() => 'adl.txt'} size={{ columns: 120, rows: 40 }} color={false} />);
+  const r = render(
+    <Explorer
+      mechanisms={SUACA_MECHANISMS}
+      session={adl}
+      iterations={ITER}
+      archs={[{ arch: 'HSW', name: 'Haswell' }]}
+      loadArch={async () => adl}
+      saveExport={async (t) => {
+        exports.push(t);
+        return '/tmp/uopscope-adl.txt';
+      }}
+      exportPath={() => 'adl.txt'}
+      size={{ columns: 120, rows: 40 }}
+      color={false}
+    />,
+  );
   const frame = () => plain(r.lastFrame());
   await press(r, ']', ']');
   assert.match(frame(), /no throughput: no line has data, nothing simulated/);
@@ -172,9 +242,21 @@ test('nothing simulated (no line has figures: AVX-512 instructions on Haswell): 
 });
 
 test('b on a loop whose only conditional jump is its back edge says there is no branch inside to compare', async () => {
-  const mca = await sessionLoader(regionAnalysis(await loadRegion({ file: `${ROOT}examples/bin/mca-markers` })), { inThread: true })('SKL');
-  const r = render(<Explorer mechanisms={SUACA_MECHANISMS} session={mca} iterations={ITER} archs={[{ arch: 'SKL', name: 'Skylake' }]}
-    loadArch={async () => mca} saveExport={async () => 'x'} size={{ columns: 120, rows: 40 }} color={false} />);
+  const mca = await sessionLoader(regionAnalysis(await loadRegion({ file: `${ROOT}examples/bin/mca-markers` })), {
+    inThread: true,
+  })('SKL');
+  const r = render(
+    <Explorer
+      mechanisms={SUACA_MECHANISMS}
+      session={mca}
+      iterations={ITER}
+      archs={[{ arch: 'SKL', name: 'Skylake' }]}
+      loadArch={async () => mca}
+      saveExport={async () => 'x'}
+      size={{ columns: 120, rows: 40 }}
+      color={false}
+    />,
+  );
   await press(r, 'b');
   const f = plain(r.lastFrame());
   assert.match(f, /no branch inside the loop to compare: the only conditional jump \(line 3\) is the loop's own/);
@@ -183,19 +265,42 @@ test('b on a loop whose only conditional jump is its back edge says there is no 
 
 test('the detail is of the displayed cycle, also after stepping back to cycles the cache holds (the engine stands elsewhere)', async () => {
   const it = 200;
-  const at = (c: number, line: number) => { const e = skl.makeEngine(BASELINE, it); e.seek(c); return e.detail(line); };
+  const at = (c: number, line: number) => {
+    const e = skl.makeEngine(BASELINE, it);
+    e.seek(c);
+    return e.detail(line);
+  };
   const differs = (a: number, b: number) => a.toFixed(2) !== b.toFixed(2);
   // a line and dependency whose delays differ between cycles 29 and 39 (else this test could not fail)
   let pick: { line: number; dep: number } | null = null;
   for (const { line } of skl.lines) {
     const now = at(29, line);
     const later = at(39, line);
-    const d = now.dependencyDelays.find((x) => later.dependencyDelays.some((y) => y.line === x.line && (differs(y.otherDelayedByThis, x.otherDelayedByThis) || differs(y.thisDelayedByOther, x.thisDelayedByOther))));
-    if (d) { pick = { line, dep: d.line }; break; }
+    const d = now.dependencyDelays.find((x) =>
+      later.dependencyDelays.some(
+        (y) =>
+          y.line === x.line &&
+          (differs(y.otherDelayedByThis, x.otherDelayedByThis) || differs(y.thisDelayedByOther, x.thisDelayedByOther)),
+      ),
+    );
+    if (d) {
+      pick = { line, dep: d.line };
+      break;
+    }
   }
-  assert.ok(pick, 'some line\'s delays differ between cycles 29 and 39');
-  const r = render(<Explorer mechanisms={SUACA_MECHANISMS} session={skl} iterations={it} archs={[{ arch: 'SKL', name: 'Skylake' }]}
-    loadArch={sessionFor} saveExport={async () => 'x'} size={{ columns: 120, rows: 40 }} color={false} />);
+  assert.ok(pick, "some line's delays differ between cycles 29 and 39");
+  const r = render(
+    <Explorer
+      mechanisms={SUACA_MECHANISMS}
+      session={skl}
+      iterations={it}
+      archs={[{ arch: 'SKL', name: 'Skylake' }]}
+      loadArch={sessionFor}
+      saveExport={async () => 'x'}
+      size={{ columns: 120, rows: 40 }}
+      color={false}
+    />,
+  );
   const frame = () => plain(r.lastFrame());
   for (let i = 0; i < 39; i++) await press(r, 'l');
   assert.match(frame(), /cycle 39 of/);
@@ -205,7 +310,9 @@ test('the detail is of the displayed cycle, also after stepping back to cycles t
   await press(r, KEY.enter);
   const row = (c: number) => {
     const x = at(c, pick!.line).dependencyDelays.find((y) => y.line === pick!.dep)!;
-    return new RegExp(`\\n\\s+${pick!.dep}\\s+\\S+\\s+\\S+\\s+${x.otherDelayedByThis.toFixed(2)}\\s+${x.thisDelayedByOther.toFixed(2)}\\s*\\n`);
+    return new RegExp(
+      `\\n\\s+${pick!.dep}\\s+\\S+\\s+\\S+\\s+${x.otherDelayedByThis.toFixed(2)}\\s+${x.thisDelayedByOther.toFixed(2)}\\s*\\n`,
+    );
   };
   assert.match(frame(), new RegExp(`Detail of line ${pick.line}`));
   assert.match(frame(), row(29));
@@ -214,8 +321,18 @@ test('the detail is of the displayed cycle, also after stepping back to cycles t
 
 test('numbers are never cut: 205,000 iterations at cycle 200,000 on 80 columns; the split statistics at 120 keep the ports in use and say which are hidden', async () => {
   const it = 205_000;
-  const r = render(<Explorer mechanisms={SUACA_MECHANISMS} session={skl} iterations={it} archs={[{ arch: 'SKL', name: 'Skylake' }]}
-    loadArch={sessionFor} saveExport={async () => 'x'} size={{ columns: 80, rows: 24 }} color={false} />);
+  const r = render(
+    <Explorer
+      mechanisms={SUACA_MECHANISMS}
+      session={skl}
+      iterations={it}
+      archs={[{ arch: 'SKL', name: 'Skylake' }]}
+      loadArch={sessionFor}
+      saveExport={async () => 'x'}
+      size={{ columns: 80, rows: 24 }}
+      color={false}
+    />,
+  );
   const frame = () => plain(r.lastFrame());
   await press(r, 'g');
   r.stdin.write('200000\r');
@@ -233,13 +350,25 @@ test('numbers are never cut: 205,000 iterations at cycle 200,000 on 80 columns; 
   assert.match(frame(), /Statistics|Stats/);
   r.unmount();
 
-  const wide = render(<Explorer mechanisms={SUACA_MECHANISMS} session={skl} iterations={ITER} archs={[{ arch: 'SKL', name: 'Skylake' }]}
-    loadArch={sessionFor} saveExport={async () => 'x'} size={{ columns: 120, rows: 40 }} color={false} />);
+  const wide = render(
+    <Explorer
+      mechanisms={SUACA_MECHANISMS}
+      session={skl}
+      iterations={ITER}
+      archs={[{ arch: 'SKL', name: 'Skylake' }]}
+      loadArch={sessionFor}
+      saveExport={async () => 'x'}
+      size={{ columns: 120, rows: 40 }}
+      color={false}
+    />,
+  );
   await press(wide, 'f', ']', '4');
   await until(() => /perfect front-end/.test(plain(wide.lastFrame())), 'the split');
   const e = skl.makeEngine(BASELINE, ITER);
   const totals = e.seek(10).stats.portTotals;
-  const used = Object.keys(totals).filter((p) => totals[p]! > 0).map((p) => `p${p}`);
+  const used = Object.keys(totals)
+    .filter((p) => totals[p]! > 0)
+    .map((p) => `p${p}`);
   assert.ok(used.includes('p6'), 'the branch example uses p6 on SKL');
   const f = plain(wide.lastFrame());
   const header = f.split('\n').find((l) => /ln instruc/.test(l)) ?? assert.fail(f);

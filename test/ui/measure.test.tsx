@@ -20,7 +20,14 @@ function scriptedRunner(hostArch: string | null) {
     hostArch,
     run: () => {
       calls.runs++;
-      return { promise: new Promise<MeasureOutcome>((res) => { finish = res; }), cancel: () => { calls.cancels++; } };
+      return {
+        promise: new Promise<MeasureOutcome>((res) => {
+          finish = res;
+        }),
+        cancel: () => {
+          calls.cancels++;
+        },
+      };
     },
   };
   return { runner, calls, finish: (o: MeasureOutcome) => finish(o) };
@@ -31,12 +38,17 @@ function mount(over: Partial<ExplorerProps> = {}) {
   const props: ExplorerProps = {
     session: scriptedSession('SKL'),
     iterations: 10,
-    archs: [{ arch: 'SKL', name: 'Skylake' }, { arch: 'HSW', name: 'Haswell' }],
+    archs: [
+      { arch: 'SKL', name: 'Skylake' },
+      { arch: 'HSW', name: 'Haswell' },
+    ],
     loadArch: async (a) => scriptedSession(a),
     saveExport: async () => '/tmp/x.txt',
     size: { columns: 80, rows: 24 },
     color: false,
-    onQuit: () => { quit++; },
+    onQuit: () => {
+      quit++;
+    },
     ...over,
   };
   const r = render(<Explorer {...props} />);
@@ -55,7 +67,10 @@ test('M measures in the background: "measuring…", the interface keeps stepping
   await press(r, 'M');
   assert.equal(m.calls.runs, 1, 'a second M while measuring starts nothing');
   m.finish({ ok: true, cyclesPerIteration: 2.014, method: 'tsc', variant: 'loop' });
-  await until(() => /measured 2\.01 c\/it \(TSC-calibrated, loop\) · model \d+\.\d\d/.test(frame()), 'measured vs model');
+  await until(
+    () => /measured 2\.01 c\/it \(TSC-calibrated, loop\) · model \d+\.\d\d/.test(frame()),
+    'measured vs model',
+  );
   const head = frame().split('\n')[2]!;
   assert.ok(head.length <= 80, head);
   // the essentials stay on the header's first line; the measurement has its own, Esc dismisses it
@@ -67,14 +82,20 @@ test('M measures in the background: "measuring…", the interface keeps stepping
   assert.equal(m.calls.runs, 2);
 });
 
-test('M on an architecture that is not the host\'s: the measurement is said to be this host\'s, not compared', async () => {
+test("M on an architecture that is not the host's: the measurement is said to be this host's, not compared", async () => {
   const m = scriptedRunner('HSW');
   const { r, frame } = mount({ measure: m.runner });
   await press(r, 'M');
   m.finish({ ok: true, cyclesPerIteration: 3, method: 'perf', variant: 'unrolled' });
-  await until(() => /this host \(HSW\) measured 3\.00 c\/it \(perf cycles\): not compared with SKL/.test(frame()), `not compared: ${frame().split('\n')[2]}`);
+  await until(
+    () => /this host \(HSW\) measured 3\.00 c\/it \(perf cycles\): not compared with SKL/.test(frame()),
+    `not compared: ${frame().split('\n')[2]}`,
+  );
   assert.doesNotMatch(frame(), /· model /);
-  const none = measureText({ kind: 'done', outcome: { ok: true, cyclesPerIteration: 3, method: 'perf', variant: 'loop' } }, { runner: { hostArch: null, run: m.runner.run }, arch: 'SKL', panes: [{ branch: null, total: 2 }] });
+  const none = measureText(
+    { kind: 'done', outcome: { ok: true, cyclesPerIteration: 3, method: 'perf', variant: 'loop' } },
+    { runner: { hostArch: null, run: m.runner.run }, arch: 'SKL', panes: [{ branch: null, total: 2 }] },
+  );
   assert.equal(none, 'this host (no uopscope model) measured 3.00 c/it (perf cycles): not compared with SKL');
 });
 
@@ -83,7 +104,10 @@ test('a region that is not measurable: one line with the reason; without a runne
   const { r, frame } = mount({ measure: m.runner });
   await press(r, 'M');
   m.finish({ ok: false, reason: 'not measurable: an illegal or unsupported instruction (SIGILL) at line 2' });
-  await until(() => frame().includes('not measurable: an illegal or unsupported instruction (SIGILL) at line 2'), 'the reason in full, on the message line');
+  await until(
+    () => frame().includes('not measurable: an illegal or unsupported instruction (SIGILL) at line 2'),
+    'the reason in full, on the message line',
+  );
   assert.match(frame().split('\n')[2]!, /not measurable \(why: below\)/);
   cleanup();
   const bare = mount();
@@ -113,22 +137,56 @@ test('the help lists M', async () => {
   assert.ok(found, frame());
 });
 
-test('a region with a branch inside: M measures each side; with b on, each beside its pane\'s model', async () => {
+test("a region with a branch inside: M measures each side; with b on, each beside its pane's model", async () => {
   const m = scriptedRunner('SKL');
   const { r, frame } = mount({ measure: m.runner });
   await press(r, 'M');
-  m.finish({ ok: true, method: 'tsc', variant: 'unrolled', sides: [{ label: 'fall-through', cyclesPerIteration: 1.99 }, { label: 'taken', cyclesPerIteration: null, reason: 'not measurable: a trap (SIGTRAP: int3 or a debug instruction)' }] });
-  await until(() => /measured fall-through 1\.99, taken – c\/it \(TSC-calibrated\) · model: press b/.test(frame()), 'both sides, the model not on screen');
-  assert.match(frame(), /taken side not measurable: a trap/, 'the failed side\'s reason on the message line');
+  m.finish({
+    ok: true,
+    method: 'tsc',
+    variant: 'unrolled',
+    sides: [
+      { label: 'fall-through', cyclesPerIteration: 1.99 },
+      {
+        label: 'taken',
+        cyclesPerIteration: null,
+        reason: 'not measurable: a trap (SIGTRAP: int3 or a debug instruction)',
+      },
+    ],
+  });
+  await until(
+    () => /measured fall-through 1\.99, taken – c\/it \(TSC-calibrated\) · model: press b/.test(frame()),
+    'both sides, the model not on screen',
+  );
+  assert.match(frame(), /taken side not measurable: a trap/, "the failed side's reason on the message line");
   await press(r, 'b');
-  await until(() => /measured fall-through 1\.99, taken – c\/it \(TSC-calibrated\) · model \d+\.\d\d, \d+\.\d\d/.test(frame()), `each side beside its pane: ${frame().split('\n')[2]}`);
+  await until(
+    () => /measured fall-through 1\.99, taken – c\/it \(TSC-calibrated\) · model \d+\.\d\d, \d+\.\d\d/.test(frame()),
+    `each side beside its pane: ${frame().split('\n')[2]}`,
+  );
   assert.ok(frame().split('\n')[2]!.length <= 80);
 });
 
 test('measureText: a whole-region measurement while the panes show the sides is not compared with a side', () => {
-  const done = { kind: 'done' as const, outcome: { ok: true as const, cyclesPerIteration: 2, method: 'perf' as const, variant: 'loop' as const } };
+  const done = {
+    kind: 'done' as const,
+    outcome: { ok: true as const, cyclesPerIteration: 2, method: 'perf' as const, variant: 'loop' as const },
+  };
   const runner: MeasureRunner = { hostArch: 'SKL', run: () => ({ promise: new Promise(() => {}), cancel: () => {} }) };
-  assert.equal(measureText(done, { runner, arch: 'SKL', panes: [{ branch: 0, total: 3 }, { branch: 1, total: 4 }] }), 'measured 2.00 c/it (perf cycles, loop) · model (b off)');
-  assert.equal(measureText(done, { runner, arch: 'SKL', panes: [{ branch: null, total: null }] }), 'measured 2.00 c/it (perf cycles, loop) · model …');
+  assert.equal(
+    measureText(done, {
+      runner,
+      arch: 'SKL',
+      panes: [
+        { branch: 0, total: 3 },
+        { branch: 1, total: 4 },
+      ],
+    }),
+    'measured 2.00 c/it (perf cycles, loop) · model (b off)',
+  );
+  assert.equal(
+    measureText(done, { runner, arch: 'SKL', panes: [{ branch: null, total: null }] }),
+    'measured 2.00 c/it (perf cycles, loop) · model …',
+  );
   assert.equal(measureText({ kind: 'idle' }, { runner, arch: 'SKL', panes: [] }), null);
 });

@@ -19,9 +19,21 @@ async function mount(arch: ArchName) {
   const loaded = await loadRegion({ hex: '4801d8 62f1744858c2 4801c3' });
   const session = await buildExplorerSession(loaded, loadMachine(arch), { inThread: true });
   const exports: string[] = [];
-  const r = render(<Explorer session={session} iterations={10} archs={[{ arch, name: arch }]}
-    loadArch={sessionLoader(regionAnalysis(loaded), { inThread: true })}
-    saveExport={async (t) => { exports.push(t); return '/tmp/uopscope-missing.txt'; }} exportPath={() => 'missing.txt'} size={{ columns: 80, rows: 24 }} color={false} />);
+  const r = render(
+    <Explorer
+      session={session}
+      iterations={10}
+      archs={[{ arch, name: arch }]}
+      loadArch={sessionLoader(regionAnalysis(loaded), { inThread: true })}
+      saveExport={async (t) => {
+        exports.push(t);
+        return '/tmp/uopscope-missing.txt';
+      }}
+      exportPath={() => 'missing.txt'}
+      size={{ columns: 80, rows: 24 }}
+      color={false}
+    />,
+  );
   return { r, frame: () => plain(r.lastFrame()), exports };
 }
 
@@ -38,7 +50,10 @@ test('a line no source has figures for is marked ?, the header says INCOMPLETE, 
   await press(r, 'x', KEY.enter);
   await until(() => exports.length === 1, 'the export');
   assert.match(exports[0]!, /^figures: 3 lines: 2 LLVM 19 model, 1 no figures$/m);
-  assert.match(exports[0]!, /^INCOMPLETE: 1 line without figures \(line 1: HSW cannot run it \(needs AVX512F\)\); every throughput leaves them out$/m);
+  assert.match(
+    exports[0]!,
+    /^INCOMPLETE: 1 line without figures \(line 1: HSW cannot run it \(needs AVX512F\)\); every throughput leaves them out$/m,
+  );
   assert.match(exports[0]!, /^\s+1 {2}\? vaddps zmm0, zmm1, zmm2\s+HSW cannot run it \(needs AVX512F\)$/m);
   assert.match(exports[0]!, /^\s+0 {2}L add rax, rbx\s+LLVM 19\.\d+\.\d+ haswell model \(Add_rm64_r64\)$/m);
 });

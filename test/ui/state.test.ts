@@ -13,13 +13,34 @@ import { scriptedSession } from './helpers/scriptedEngine.js';
 import { HELP_KEYS as CLI_HELP_KEYS } from '../../src/cli/commands/explore.js';
 
 const run = (s: ExplorerState, ...actions: Action[]) => actions.reduce(explorerReducer, s);
-const layoutOf = (variants: string[] = []) => makeLayout(scriptedSession('SKL'), { variants: new Set(variants as never[]), branches: false, iterations: 10 });
+const layoutOf = (variants: string[] = []) =>
+  makeLayout(scriptedSession('SKL'), { variants: new Set(variants as never[]), branches: false, iterations: 10 });
 const snapsAt = (l: ReturnType<typeof layoutOf>, c: number) => l.panes.map((p) => engineOf(l, p).seek(c));
-const start = () => { const l = layoutOf(); return initialState(l, snapsAt(l, 0), ['SKL', 'HSW', 'SNB']); };
+const start = () => {
+  const l = layoutOf();
+  return initialState(l, snapsAt(l, 0), ['SKL', 'HSW', 'SNB']);
+};
 export const noKey: Key = {
-  upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false, home: false, end: false,
-  return: false, escape: false, ctrl: false, shift: false, tab: false, backspace: false, delete: false, meta: false,
-  super: false, hyper: false, capsLock: false, numLock: false,
+  upArrow: false,
+  downArrow: false,
+  leftArrow: false,
+  rightArrow: false,
+  pageDown: false,
+  pageUp: false,
+  home: false,
+  end: false,
+  return: false,
+  escape: false,
+  ctrl: false,
+  shift: false,
+  tab: false,
+  backspace: false,
+  delete: false,
+  meta: false,
+  super: false,
+  hyper: false,
+  capsLock: false,
+  numLock: false,
 };
 
 test('the state is plain data: no engine in it, and the same actions give the same state', () => {
@@ -28,7 +49,10 @@ test('the state is plain data: no engine in it, and the same actions give the sa
   const walk = (v: unknown) => {
     if (v === null || typeof v !== 'object' || seen.has(v)) return;
     seen.add(v);
-    assert.ok(!('step' in (v as object) && typeof (v as { step: unknown }).step === 'function'), 'an engine is in the state');
+    assert.ok(
+      !('step' in (v as object) && typeof (v as { step: unknown }).step === 'function'),
+      'an engine is in the state',
+    );
     for (const x of Object.values(v as object)) walk(x);
   };
   walk({ ...s, layout: { ...s.layout, session: null } });
@@ -40,7 +64,7 @@ test('the state is plain data: no engine in it, and the same actions give the sa
   assert.equal(s.cycle, 0, 'the reducer does not change the state it is given');
 });
 
-test('showing the run\'s end stops playback; play at the end says so', () => {
+test("showing the run's end stops playback; play at the end says so", () => {
   let s = run(start(), { type: 'play' });
   assert.equal(s.playing, true);
   s = run(s, { type: 'show', snaps: snapsAt(s.layout, 1e9) });
@@ -54,17 +78,43 @@ test('showing the run\'s end stops playback; play at the end says so', () => {
 test('prompts open with the proposed value selected: typing replaces it, backspace edits it, → keeps it', () => {
   let s = run(start(), { type: 'prompt-open', what: 'iterations', text: '20' });
   assert.deepEqual(s.overlay, { kind: 'prompt', what: 'iterations', text: '20', fresh: true });
-  s = run(s, { type: 'prompt-type', text: '5' }, { type: 'prompt-type', text: '0' }, { type: 'prompt-type', text: '0' }, { type: 'prompt-type', text: '0' });
+  s = run(
+    s,
+    { type: 'prompt-type', text: '5' },
+    { type: 'prompt-type', text: '0' },
+    { type: 'prompt-type', text: '0' },
+    { type: 'prompt-type', text: '0' },
+  );
   assert.equal(s.overlay.kind === 'prompt' && s.overlay.text, '5000', 'not 205000');
-  s = run(start(), { type: 'prompt-open', what: 'goto', text: '42' }, { type: 'prompt-backspace' }, { type: 'prompt-type', text: '7' });
+  s = run(
+    start(),
+    { type: 'prompt-open', what: 'goto', text: '42' },
+    { type: 'prompt-backspace' },
+    { type: 'prompt-type', text: '7' },
+  );
   assert.equal(s.overlay.kind === 'prompt' && s.overlay.text, '47');
-  s = run(start(), { type: 'prompt-open', what: 'export', text: '/tmp/a.txt' }, { type: 'prompt-keep' }, { type: 'prompt-type', text: 'x' });
+  s = run(
+    start(),
+    { type: 'prompt-open', what: 'export', text: '/tmp/a.txt' },
+    { type: 'prompt-keep' },
+    { type: 'prompt-type', text: 'x' },
+  );
   assert.equal(s.overlay.kind === 'prompt' && s.overlay.text, '/tmp/a.txtx');
   assert.deepEqual(parsePrompt('iterations', '0'), { error: 'iterations must be a whole number ≥ 1' });
   assert.deepEqual(parsePrompt('goto', '12'), { value: 12 });
-  s = run(start(), { type: 'prompt-open', what: 'iterations', text: '20' }, { type: 'prompt-type', text: '1' }, { type: 'prompt-type', text: '.' }, { type: 'prompt-type', text: '5' });
+  s = run(
+    start(),
+    { type: 'prompt-open', what: 'iterations', text: '20' },
+    { type: 'prompt-type', text: '1' },
+    { type: 'prompt-type', text: '.' },
+    { type: 'prompt-type', text: '5' },
+  );
   assert.equal(s.overlay.kind === 'prompt' && s.overlay.text, '1.5', 'what is typed is kept');
-  assert.deepEqual(parsePrompt('iterations', '1.5'), { error: "iterations: '1.5' is not a whole number (type digits only, e.g. 200)" }, 'refused, not read as 15');
+  assert.deepEqual(
+    parsePrompt('iterations', '1.5'),
+    { error: "iterations: '1.5' is not a whole number (type digits only, e.g. 200)" },
+    'refused, not read as 15',
+  );
 });
 
 test('a new layout resets the totals and the divergence; a total or divergence of an earlier layout is dropped', () => {
@@ -78,9 +128,19 @@ test('a new layout resets the totals and the divergence; a total or divergence o
   assert.deepEqual(s.divergence, { kind: 'searching', upTo: 0 });
   s = run(s, { type: 'total', layout: l, pane: 1, total: { cycles: 53, blockThroughput: 5.3 } });
   assert.deepEqual(s.totals, [null, { cycles: 53, blockThroughput: 5.3 }]);
-  const same = run(s, { type: 'total', layout: old, pane: 0, total: { cycles: 1, blockThroughput: 1 } }, { type: 'divergence', layout: old, divergence: { kind: 'at', cycle: 3 } });
+  const same = run(
+    s,
+    { type: 'total', layout: old, pane: 0, total: { cycles: 1, blockThroughput: 1 } },
+    { type: 'divergence', layout: old, divergence: { kind: 'at', cycle: 3 } },
+  );
   assert.equal(same, s, 'results of the earlier layout change nothing');
-  s = run(s, { type: 'overlay', overlay: { kind: 'arch', index: 0 } }, { type: 'arch-move', by: 1 }, { type: 'arch-move', by: 1 }, { type: 'arch-move', by: 1 });
+  s = run(
+    s,
+    { type: 'overlay', overlay: { kind: 'arch', index: 0 } },
+    { type: 'arch-move', by: 1 },
+    { type: 'arch-move', by: 1 },
+    { type: 'arch-move', by: 1 },
+  );
   assert.deepEqual(s.overlay, { kind: 'arch', index: 2 }, 'three Downs: three entries (clamped at the last)');
 });
 
@@ -94,13 +154,29 @@ test('one key table: lookup, the footer and the help come from it; bursts split 
   assert.equal(lookup('prompt', 'z', { ...noKey, ctrl: true })?.what, 'suspend', 'Ctrl-Z suspends from any context');
   assert.equal(lookup('prompt', '7', noKey)?.what, 'replace');
   const help = helpLines().join('\n');
-  for (const b of [...EXPLORER_KEYS, ...ARCH_KEYS, ...MODEL_KEYS, ...HELP_KEYS]) assert.ok(help.includes(b.keys), `help lacks ${b.keys}`);
+  for (const b of [...EXPLORER_KEYS, ...ARCH_KEYS, ...MODEL_KEYS, ...HELP_KEYS])
+    assert.ok(help.includes(b.keys), `help lacks ${b.keys}`);
   assert.ok(PROMPT_KEYS.every((b) => b.keys === 'esc' || b.keys === 'enter' || help.includes(b.keys)));
-  for (const b of EXPLORER_KEYS.filter((x) => x.priority !== null && x.priority <= 5)) assert.ok(footerText(80, true).includes(b.what), b.what);
+  for (const b of EXPLORER_KEYS.filter((x) => x.priority !== null && x.priority <= 5))
+    assert.ok(footerText(80, true).includes(b.what), b.what);
   assert.match(footerText(80, true, 'arch'), /esc cancel/);
   assert.match(footerText(80, true, 'help'), /esc close/);
-  assert.deepEqual(splitKeys('\u007F\u007F7', noKey).map((k) => [k.input, k.key.backspace]), [['', true], ['', true], ['7', false]]);
-  assert.deepEqual(splitKeys('42\r', noKey).map((k) => [k.input, k.key.return]), [['4', false], ['2', false], ['', true]]);
+  assert.deepEqual(
+    splitKeys('\u007F\u007F7', noKey).map((k) => [k.input, k.key.backspace]),
+    [
+      ['', true],
+      ['', true],
+      ['7', false],
+    ],
+  );
+  assert.deepEqual(
+    splitKeys('42\r', noKey).map((k) => [k.input, k.key.return]),
+    [
+      ['4', false],
+      ['2', false],
+      ['', true],
+    ],
+  );
 });
 
 test('the help explains the notations of the screen', () => {
@@ -115,11 +191,17 @@ test('uopscope --help names the keys the explorer has for the model and the arch
 });
 
 test('the comparison line never cuts a figure: the pane names give way', () => {
-  const panes = [{ title: 'baseline', throughput: 6.67, final: 3.13 }, { title: 'perfect FE+inf. ports+no deps', throughput: 1.5, final: 2.104 }];
+  const panes = [
+    { title: 'baseline', throughput: 6.67, final: 3.13 },
+    { title: 'perfect FE+inf. ports+no deps', throughput: 1.5, final: 2.104 },
+  ];
   const text = comparisonText({ panes, divergence: 'diverge at cycle 1' }, 80);
   assert.ok(text.length <= 80, text);
   assert.match(text, /6\.67\/3\.13/);
-  assert.match(text, /1\.50\/2\.10$/, 'the right pane\'s figures, whole');
+  assert.match(text, /1\.50\/2\.10$/, "the right pane's figures, whole");
   assert.match(text, /…/, 'a name was cut, and says so');
-  assert.equal(comparisonText({ panes, divergence: 'diverge at cycle 1' }, 200), 'diverge at cycle 1 │ c/iter done/run: baseline 6.67/3.13 │ perfect FE+inf. ports+no deps 1.50/2.10');
+  assert.equal(
+    comparisonText({ panes, divergence: 'diverge at cycle 1' }, 200),
+    'diverge at cycle 1 │ c/iter done/run: baseline 6.67/3.13 │ perfect FE+inf. ports+no deps 1.50/2.10',
+  );
 });

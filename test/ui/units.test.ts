@@ -22,13 +22,19 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const XML = `${ROOT}test/fixtures/thesis/thesis-instructions.xml`;
 let session: ExplorerSession;
 before(async () => {
-  session = await buildExplorerSession(await loadRegion({ file: `${ROOT}examples/bin/branch` }), loadMachine('SKL'), { uopsXml: XML, inThread: true });
+  session = await buildExplorerSession(await loadRegion({ file: `${ROOT}examples/bin/branch` }), loadMachine('SKL'), {
+    uopsXml: XML,
+    inThread: true,
+  });
 });
 
 test('layout: tabs at 80×24 with the program on top, every section in a large terminal, split width', () => {
   const small = computeLayout(80, 24, 1, 7, 'rs');
   assert.equal(small.mode, 'tabs');
-  assert.deepEqual(small.sections.map((s) => s.tab), ['program', 'rs']);
+  assert.deepEqual(
+    small.sections.map((s) => s.tab),
+    ['program', 'rs'],
+  );
   assert.ok(small.sections.reduce((n, s) => n + s.rows, 0) <= small.bodyRows);
   assert.equal(computeLayout(80, 24, 1, 60, 'program').sections.length, 1);
   const big = computeLayout(120, 50, 1, 7, 'rs');
@@ -48,7 +54,8 @@ test('footer: fits the width, keeps step, variants, branches, arch, export, help
   for (const w of [80, 100, 160]) {
     const t = footerText(w, w < 100);
     assert.ok(t.length <= w, `${w}: ${t}`);
-    for (const k of ['step', 'variants', 'branches', 'arch', 'export', 'help', 'quit']) assert.ok(t.includes(k), `${w}: ${k}`);
+    for (const k of ['step', 'variants', 'branches', 'arch', 'export', 'help', 'quit'])
+      assert.ok(t.includes(k), `${w}: ${k}`);
   }
   assert.ok(footerText(160, false).includes('go to'));
 });
@@ -59,13 +66,14 @@ test('NO_COLOR: any non-empty value turns colour off', () => {
   assert.equal(colorEnabled({ NO_COLOR: '' }), true);
 });
 
-test('per-line states add up to the iterations, and match the engine\'s reservation station', () => {
+test("per-line states add up to the iterations, and match the engine's reservation station", () => {
   const e = session.makeEngine(BASELINE, 20);
   const lines = session.lines.map((l) => l.line);
   for (const c of [0, 1, 3, 7, 15, 30]) {
     const s = e.seek(c);
     const st = lineStates(s, lines);
-    for (const x of st) assert.equal(x.notLoaded + x.waiting + x.ready + x.executing + x.done, 20, `cycle ${c} line ${x.line}`);
+    for (const x of st)
+      assert.equal(x.notLoaded + x.waiting + x.ready + x.executing + x.done, 20, `cycle ${c} line ${x.line}`);
     const inRs = st.reduce((n, x) => n + x.waiting + x.ready + x.executing, 0);
     assert.equal(inRs, s.rs.filter((r) => r.state.kind !== 'done').length, `cycle ${c}`);
   }
@@ -92,10 +100,20 @@ test('the worker computes the same run length and divergence as the UI thread; c
     const here = session.makeEngine(BASELINE, 30);
     assert.equal(total.cycles, here.totalCycles());
     assert.equal(total.blockThroughput, here.runToEnd().stats.blockThroughput);
-    const scan = startScan(session.makeEngine(BASELINE, 30), session.makeEngine({ ...BASELINE, noDependencies: true }, 30));
+    const scan = startScan(
+      session.makeEngine(BASELINE, 30),
+      session.makeEngine({ ...BASELINE, noDependencies: true }, 30),
+    );
     let local = scan.result;
     while (local.kind === 'searching') local = continueScan(scan, 100);
-    assert.deepEqual(await off.divergence({ variant: BASELINE, branch: null }, { variant: { ...BASELINE, noDependencies: true }, branch: null }, 30).promise, local);
+    assert.deepEqual(
+      await off.divergence(
+        { variant: BASELINE, branch: null },
+        { variant: { ...BASELINE, noDependencies: true }, branch: null },
+        30,
+      ).promise,
+      local,
+    );
     const slow = off.wholeRun({ variant: pf, branch: null }, 200_000);
     const queued = off.wholeRun({ variant: BASELINE, branch: null }, 200_000);
     queued.cancel();

@@ -17,7 +17,17 @@
 // compares the figures with llvm-mca-19's).
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,18 +52,29 @@ class UsageError extends Error {}
 function outputDir(argv: string[]): string {
   let values: { out?: string };
   try {
-    ({ values } = parseArgs({ args: argv, options: { out: { type: 'string' } }, strict: true, allowPositionals: false }));
+    ({ values } = parseArgs({
+      args: argv,
+      options: { out: { type: 'string' } },
+      strict: true,
+      allowPositionals: false,
+    }));
   } catch (e) {
     throw new UsageError(`${(e as Error).message} — usage: generate.ts [--out DIR]`);
   }
   const dir = values.out === undefined ? join(root, 'assets', 'uarch', 'llvm') : resolve(values.out);
   if (!existsSync(dir)) return dir;
-  if (!statSync(dir).isDirectory()) throw new UsageError(`--out ${dir} is not a directory — name a new or empty directory`);
+  if (!statSync(dir).isDirectory())
+    throw new UsageError(`--out ${dir} is not a directory — name a new or empty directory`);
   const names = readdirSync(dir);
   if (names.length && !names.includes('index.json'))
-    throw new UsageError(`--out ${dir} is not empty and holds no index.json of an earlier run — name a new or empty directory`);
+    throw new UsageError(
+      `--out ${dir} is not empty and holds no index.json of an earlier run — name a new or empty directory`,
+    );
   const foreign = names.filter((n) => !GENERATED(n) || !statSync(join(dir, n)).isFile());
-  if (foreign.length) throw new UsageError(`--out ${dir} holds files the generator did not write (${foreign.slice(0, 3).join(', ')}) — name a new or empty directory`);
+  if (foreign.length)
+    throw new UsageError(
+      `--out ${dir} holds files the generator did not write (${foreign.slice(0, 3).join(', ')}) — name a new or empty directory`,
+    );
   return dir;
 }
 
@@ -61,13 +82,27 @@ function outputDir(argv: string[]): string {
  *  identity.llvmCpu, in the records' order. (LLVM has no Kaby Lake / Coffee Lake CPU: their
  *  records name `skylake`, the core they share.) */
 function llvmCpus(): Map<string, { cpu: string; isa: string[] }> {
-  return new Map(listMachines().filter((m) => m.identity?.llvmCpu).map((m) => [m.arch, { cpu: m.identity!.llvmCpu!, isa: m.isa }]));
+  return new Map(
+    listMachines()
+      .filter((m) => m.identity?.llvmCpu)
+      .map((m) => [m.arch, { cpu: m.identity!.llvmCpu!, isa: m.isa }]),
+  );
 }
 
 interface Raw {
-  cpu: string; k: string; op?: string; err?: string; uops?: number; lat?: number; rtp?: number;
-  res?: [string, number, number[]][]; div?: number; defs?: [string, number][]; ra?: [string, number][];
-  load?: number; store?: number;
+  cpu: string;
+  k: string;
+  op?: string;
+  err?: string;
+  uops?: number;
+  lat?: number;
+  rtp?: number;
+  res?: [string, number, number[]][];
+  div?: number;
+  defs?: [string, number][];
+  ra?: [string, number][];
+  load?: number;
+  store?: number;
 }
 
 const portChar = (p: number): string => (p < 10 ? String(p) : String.fromCharCode(55 + p)); // 10 → A, 11 → B
@@ -77,13 +112,16 @@ const portChar = (p: number): string => (p < 10 ? String(p) : String.fromCharCod
  *  containing it, because TableGen adds a unit's usage to the groups that contain it. What is
  *  left are the µops each port set executes. */
 export function portGroups(res: [string, number, number[]][]): { count: number; ports: number[] }[] {
-  const items = res.filter((r) => r[2].length > 0).map((r) => ({ ports: [...r[2]].sort((a, b) => a - b), cycles: r[1] }));
+  const items = res
+    .filter((r) => r[2].length > 0)
+    .map((r) => ({ ports: [...r[2]].sort((a, b) => a - b), cycles: r[1] }));
   items.sort((a, b) => a.ports.length - b.ports.length);
   for (let i = 0; i < items.length; i++) {
     const a = items[i]!;
     for (let j = i + 1; j < items.length; j++) {
       const b = items[j]!;
-      if (b.ports.length > a.ports.length && a.ports.every((p) => b.ports.includes(p))) b.cycles -= Math.max(0, a.cycles);
+      if (b.ports.length > a.ports.length && a.ports.every((p) => b.ports.includes(p)))
+        b.cycles -= Math.max(0, a.cycles);
     }
   }
   const merged = new Map<string, { count: number; ports: number[] }>();
@@ -91,13 +129,17 @@ export function portGroups(res: [string, number, number[]][]): { count: number; 
     if (it.cycles <= 0) continue;
     const key = it.ports.join(',');
     const m = merged.get(key);
-    if (m) m.count += it.cycles; else merged.set(key, { count: it.cycles, ports: it.ports });
+    if (m) m.count += it.cycles;
+    else merged.set(key, { count: it.cycles, ports: it.ports });
   }
   return [...merged.values()];
 }
 
 export function portString(groups: { count: number; ports: number[] }[]): string {
-  return groups.map((g) => `${g.count}*p${g.ports.map(portChar).join('')}`).sort().join('+');
+  return groups
+    .map((g) => `${g.count}*p${g.ports.map(portChar).join('')}`)
+    .sort()
+    .join('+');
 }
 
 /** A def or read name in the instance → 'o<iced operand index>' for explicit registers. */
@@ -118,8 +160,10 @@ const SWAP_10_11 = new Set(['alderlake', 'sapphirerapids']);
 function record(r: Raw, inst: CanonicalInstance): Rec | null {
   if (r.err || r.uops === undefined) return null;
   const res = SWAP_10_11.has(r.cpu)
-    ? (r.res ?? []).map(([n, c, ps]) => [n, c, ps.map((p) => (p === 10 ? 11 : p === 11 ? 10 : p))] as [string, number, number[]])
-    : r.res ?? [];
+    ? (r.res ?? []).map(
+        ([n, c, ps]) => [n, c, ps.map((p) => (p === 10 ? 11 : p === 11 ? 10 : p))] as [string, number, number[]],
+      )
+    : (r.res ?? []);
   const groups = portGroups(res);
   const lat = r.lat ?? 0;
   // WriteMicrocoded / WriteSystem: LLVM's X86 models give microcoded and system instructions
@@ -134,7 +178,11 @@ function record(r: Raw, inst: CanonicalInstance): Rec | null {
 
 function cpuidOf(code: string): string[] {
   const ins = Instruction.create(Code[code as keyof typeof Code]);
-  try { return Array.from(ins.cpuidFeatures(), (f) => CpuidFeature[f]!); } finally { ins.free(); }
+  try {
+    return Array.from(ins.cpuidFeatures(), (f) => CpuidFeature[f]!);
+  } finally {
+    ins.free();
+  }
 }
 
 function main(finalDir: string): void {
@@ -147,7 +195,9 @@ function main(finalDir: string): void {
   const staging = mkdtempSync(join(dirname(finalDir), `.${basename(finalDir)}-`));
   try {
     const bin = join(work, 'gen');
-    execFileSync('g++', ['-O1', ...cxxflags, join(here, 'gen.cpp'), '-o', bin, ...ldflags, '-lLLVM-19'], { stdio: 'inherit' });
+    execFileSync('g++', ['-O1', ...cxxflags, join(here, 'gen.cpp'), '-o', bin, ...ldflags, '-lLLVM-19'], {
+      stdio: 'inherit',
+    });
     const instances = canonicalInstances();
     const input = instances.map((i) => `${i.key} ${i.hex}\n`).join('');
     const LLVM_CPU = llvmCpus();
@@ -158,7 +208,7 @@ function main(finalDir: string): void {
       if (!line) continue;
       const r = JSON.parse(line) as Raw;
       let m = byCpu.get(r.cpu);
-      if (!m) byCpu.set(r.cpu, m = new Map());
+      if (!m) byCpu.set(r.cpu, (m = new Map()));
       m.set(r.k, r);
     }
     const cpuid = new Map<string, string[]>();
@@ -168,10 +218,13 @@ function main(finalDir: string): void {
     const perArch = new Map<string, (Rec | null)[]>();
     for (const [arch, machine] of LLVM_CPU) {
       const raws = byCpu.get(machine.cpu)!;
-      perArch.set(arch, instances.map((inst) => {
-        if (missingIsa(machine.isa, cpuid.get(inst.code)!).length) return null;
-        return record(raws.get(inst.key)!, inst);
-      }));
+      perArch.set(
+        arch,
+        instances.map((inst) => {
+          if (missingIsa(machine.isa, cpuid.get(inst.code)!).length) return null;
+          return record(raws.get(inst.key)!, inst);
+        }),
+      );
     }
     const used = instances.map((_, i) => [...perArch.values()].some((l) => l[i] !== null));
     const keys = instances.filter((_, i) => used[i]!);
@@ -186,7 +239,11 @@ function main(finalDir: string): void {
         if (!r) return -1;
         const s = JSON.stringify(r);
         let n = seen.get(s);
-        if (n === undefined) { n = table.length; table.push(r); seen.set(s, n); }
+        if (n === undefined) {
+          n = table.length;
+          table.push(r);
+          seen.set(s, n);
+        }
         return n;
       });
       const body = `{"cpu":${JSON.stringify(LLVM_CPU.get(arch)!.cpu)},"records":[\n${table.map((r) => JSON.stringify(r)).join(',\n')}\n],"index":${JSON.stringify(index)}}\n`;
@@ -198,30 +255,49 @@ function main(finalDir: string): void {
         writeFileSync(join(staging, file), body);
       }
       archs[arch] = {
-        cpu: LLVM_CPU.get(arch)!.cpu, file,
+        cpu: LLVM_CPU.get(arch)!.cpu,
+        file,
         forms: kept.filter((r) => r && r[7] !== 'P').length,
         placeholders: kept.filter((r) => r && r[7] === 'P').length,
       };
     }
-    const iced = JSON.parse(readFileSync(join(root, 'node_modules', 'iced-x86', 'package.json'), 'utf8')) as { version: string };
+    const iced = JSON.parse(readFileSync(join(root, 'node_modules', 'iced-x86', 'package.json'), 'utf8')) as {
+      version: string;
+    };
     const meta = {
       what: 'Scheduling figures derived from the LLVM 19 X86 scheduling models (a model, not measurements)',
       generator: 'tools/llvm-sched/generate.ts + gen.cpp',
       llvm: llvmVersion,
       icedX86: iced.version,
-      record: ['uops', 'latency', 'reciprocal throughput', 'ports (uops.info notation)', 'divider cycles', 'per-def latency (oN = iced operand N)', 'read advance', 'P = placeholder class'],
+      record: [
+        'uops',
+        'latency',
+        'reciprocal throughput',
+        'ports (uops.info notation)',
+        'divider cycles',
+        'per-def latency (oN = iced operand N)',
+        'read advance',
+        'P = placeholder class',
+      ],
       archs,
       keys: keys.map((k) => k.key),
     };
-    writeFileSync(join(staging, 'index.json'), `${JSON.stringify({ ...meta, keys: undefined }, null, 1).replace(/\n}$/, '')},\n "keys": [\n${meta.keys.map((k) => JSON.stringify(k)).join(',\n')}\n ]\n}\n`);
+    writeFileSync(
+      join(staging, 'index.json'),
+      `${JSON.stringify({ ...meta, keys: undefined }, null, 1).replace(/\n}$/, '')},\n "keys": [\n${meta.keys.map((k) => JSON.stringify(k)).join(',\n')}\n ]\n}\n`,
+    );
     const apache = readFileSync('/usr/share/common-licenses/Apache-2.0', 'utf8');
     const copyright = readFileSync('/usr/share/doc/llvm-19/copyright', 'utf8');
-    const exc = /---- LLVM Exceptions to the Apache 2.0 License ----[\s\S]*?(?=\n\S[^\n]*:\s|\n\n\S+:)/.exec(copyright)?.[0] ?? '';
-    writeFileSync(join(staging, 'LICENSE.TXT'),
+    const exc =
+      /---- LLVM Exceptions to the Apache 2.0 License ----[\s\S]*?(?=\n\S[^\n]*:\s|\n\n\S+:)/.exec(copyright)?.[0] ??
+      '';
+    writeFileSync(
+      join(staging, 'LICENSE.TXT'),
       `The figures in this directory are derived from the X86 scheduling models of LLVM ${llvmVersion}\n` +
-      `(llvm/lib/Target/X86/X86Sched*.td, as compiled into Debian's libLLVM-19), read through LLVM's MC\n` +
-      `layer by tools/llvm-sched. LLVM is distributed under the Apache License v2.0 with LLVM Exceptions:\n\n` +
-      `${apache}\n${exc.trim()}\n`);
+        `(llvm/lib/Target/X86/X86Sched*.td, as compiled into Debian's libLLVM-19), read through LLVM's MC\n` +
+        `layer by tools/llvm-sched. LLVM is distributed under the Apache License v2.0 with LLVM Exceptions:\n\n` +
+        `${apache}\n${exc.trim()}\n`,
+    );
     const written = readdirSync(staging).sort();
     mkdirSync(finalDir, { recursive: true });
     for (const n of readdirSync(finalDir)) if (GENERATED(n) && !written.includes(n)) rmSync(join(finalDir, n));

@@ -6,7 +6,14 @@
 //
 // Deterministic: the same iced-x86 version gives the same instances in the same order.
 import {
-  Code, CodeExt, Encoder, Instruction, type OpCodeInfo, OpCodeOperandKind as K, OpKind, Register,
+  Code,
+  CodeExt,
+  Encoder,
+  Instruction,
+  type OpCodeInfo,
+  OpCodeOperandKind as K,
+  OpKind,
+  Register,
 } from 'iced-x86';
 
 export type Variant = '' | 'm' | 's' | 'k' | 'z' | 'b';
@@ -38,40 +45,130 @@ const POOL: Record<string, Register[]> = {
 };
 
 const REG_CLASS: Partial<Record<K, string>> = {
-  [K.r8_or_mem]: 'r8', [K.r8_reg]: 'r8', [K.r8_opcode]: 'r8',
-  [K.r16_or_mem]: 'r16', [K.r16_reg]: 'r16', [K.r16_reg_mem]: 'r16', [K.r16_rm]: 'r16', [K.r16_opcode]: 'r16',
-  [K.r32_or_mem]: 'r32', [K.r32_or_mem_mpx]: 'r32', [K.r32_reg]: 'r32', [K.r32_reg_mem]: 'r32', [K.r32_rm]: 'r32', [K.r32_opcode]: 'r32', [K.r32_vvvv]: 'r32',
-  [K.r64_or_mem]: 'r64', [K.r64_or_mem_mpx]: 'r64', [K.r64_reg]: 'r64', [K.r64_reg_mem]: 'r64', [K.r64_rm]: 'r64', [K.r64_opcode]: 'r64', [K.r64_vvvv]: 'r64',
-  [K.k_or_mem]: 'k', [K.k_reg]: 'k', [K.k_rm]: 'k', [K.k_vvvv]: 'k',
-  [K.mm_or_mem]: 'mm', [K.mm_reg]: 'mm', [K.mm_rm]: 'mm',
-  [K.xmm_or_mem]: 'xmm', [K.xmm_reg]: 'xmm', [K.xmm_rm]: 'xmm', [K.xmm_vvvv]: 'xmm', [K.xmm_is4]: 'xmm', [K.xmm_is5]: 'xmm',
-  [K.ymm_or_mem]: 'ymm', [K.ymm_reg]: 'ymm', [K.ymm_rm]: 'ymm', [K.ymm_vvvv]: 'ymm', [K.ymm_is4]: 'ymm', [K.ymm_is5]: 'ymm',
-  [K.zmm_or_mem]: 'zmm', [K.zmm_reg]: 'zmm', [K.zmm_rm]: 'zmm', [K.zmm_vvvv]: 'zmm',
-  [K.tmm_reg]: 'tmm', [K.tmm_rm]: 'tmm', [K.tmm_vvvv]: 'tmm',
-  [K.bnd_or_mem_mpx]: 'bnd', [K.bnd_reg]: 'bnd', [K.sti_opcode]: 'st',
+  [K.r8_or_mem]: 'r8',
+  [K.r8_reg]: 'r8',
+  [K.r8_opcode]: 'r8',
+  [K.r16_or_mem]: 'r16',
+  [K.r16_reg]: 'r16',
+  [K.r16_reg_mem]: 'r16',
+  [K.r16_rm]: 'r16',
+  [K.r16_opcode]: 'r16',
+  [K.r32_or_mem]: 'r32',
+  [K.r32_or_mem_mpx]: 'r32',
+  [K.r32_reg]: 'r32',
+  [K.r32_reg_mem]: 'r32',
+  [K.r32_rm]: 'r32',
+  [K.r32_opcode]: 'r32',
+  [K.r32_vvvv]: 'r32',
+  [K.r64_or_mem]: 'r64',
+  [K.r64_or_mem_mpx]: 'r64',
+  [K.r64_reg]: 'r64',
+  [K.r64_reg_mem]: 'r64',
+  [K.r64_rm]: 'r64',
+  [K.r64_opcode]: 'r64',
+  [K.r64_vvvv]: 'r64',
+  [K.k_or_mem]: 'k',
+  [K.k_reg]: 'k',
+  [K.k_rm]: 'k',
+  [K.k_vvvv]: 'k',
+  [K.mm_or_mem]: 'mm',
+  [K.mm_reg]: 'mm',
+  [K.mm_rm]: 'mm',
+  [K.xmm_or_mem]: 'xmm',
+  [K.xmm_reg]: 'xmm',
+  [K.xmm_rm]: 'xmm',
+  [K.xmm_vvvv]: 'xmm',
+  [K.xmm_is4]: 'xmm',
+  [K.xmm_is5]: 'xmm',
+  [K.ymm_or_mem]: 'ymm',
+  [K.ymm_reg]: 'ymm',
+  [K.ymm_rm]: 'ymm',
+  [K.ymm_vvvv]: 'ymm',
+  [K.ymm_is4]: 'ymm',
+  [K.ymm_is5]: 'ymm',
+  [K.zmm_or_mem]: 'zmm',
+  [K.zmm_reg]: 'zmm',
+  [K.zmm_rm]: 'zmm',
+  [K.zmm_vvvv]: 'zmm',
+  [K.tmm_reg]: 'tmm',
+  [K.tmm_rm]: 'tmm',
+  [K.tmm_vvvv]: 'tmm',
+  [K.bnd_or_mem_mpx]: 'bnd',
+  [K.bnd_reg]: 'bnd',
+  [K.sti_opcode]: 'st',
 };
 
-const OR_MEM = new Set<K>([K.r8_or_mem, K.r16_or_mem, K.r32_or_mem, K.r32_or_mem_mpx, K.r64_or_mem, K.r64_or_mem_mpx,
-  K.mm_or_mem, K.xmm_or_mem, K.ymm_or_mem, K.zmm_or_mem, K.bnd_or_mem_mpx, K.k_or_mem]);
-const MEM_ONLY = new Set<K>([K.mem, K.mem_mpx, K.sibmem, K.mem_vsib32x, K.mem_vsib64x, K.mem_vsib32y, K.mem_vsib64y, K.mem_vsib32z, K.mem_vsib64z]);
+const OR_MEM = new Set<K>([
+  K.r8_or_mem,
+  K.r16_or_mem,
+  K.r32_or_mem,
+  K.r32_or_mem_mpx,
+  K.r64_or_mem,
+  K.r64_or_mem_mpx,
+  K.mm_or_mem,
+  K.xmm_or_mem,
+  K.ymm_or_mem,
+  K.zmm_or_mem,
+  K.bnd_or_mem_mpx,
+  K.k_or_mem,
+]);
+const MEM_ONLY = new Set<K>([
+  K.mem,
+  K.mem_mpx,
+  K.sibmem,
+  K.mem_vsib32x,
+  K.mem_vsib64x,
+  K.mem_vsib32y,
+  K.mem_vsib64y,
+  K.mem_vsib32z,
+  K.mem_vsib64z,
+]);
 const VSIB_INDEX: Partial<Record<K, Register>> = {
-  [K.mem_vsib32x]: Register.XMM6, [K.mem_vsib64x]: Register.XMM6, [K.mem_vsib32y]: Register.YMM6,
-  [K.mem_vsib64y]: Register.YMM6, [K.mem_vsib32z]: Register.ZMM6, [K.mem_vsib64z]: Register.ZMM6,
+  [K.mem_vsib32x]: Register.XMM6,
+  [K.mem_vsib64x]: Register.XMM6,
+  [K.mem_vsib32y]: Register.YMM6,
+  [K.mem_vsib64y]: Register.YMM6,
+  [K.mem_vsib32z]: Register.ZMM6,
+  [K.mem_vsib64z]: Register.ZMM6,
 };
 const FIXED: Partial<Record<K, Register>> = {
-  [K.es]: Register.ES, [K.cs]: Register.CS, [K.ss]: Register.SS, [K.ds]: Register.DS, [K.fs]: Register.FS, [K.gs]: Register.GS,
-  [K.al]: Register.AL, [K.cl]: Register.CL, [K.ax]: Register.AX, [K.dx]: Register.DX, [K.eax]: Register.EAX, [K.rax]: Register.RAX,
-  [K.st0]: Register.ST0, [K.seg_reg]: Register.ES, [K.cr_reg]: Register.CR0, [K.dr_reg]: Register.DR0,
-  [K.kp1_reg]: Register.K2, [K.xmmp3_vvvv]: Register.XMM4, [K.zmmp3_vvvv]: Register.ZMM4,
+  [K.es]: Register.ES,
+  [K.cs]: Register.CS,
+  [K.ss]: Register.SS,
+  [K.ds]: Register.DS,
+  [K.fs]: Register.FS,
+  [K.gs]: Register.GS,
+  [K.al]: Register.AL,
+  [K.cl]: Register.CL,
+  [K.ax]: Register.AX,
+  [K.dx]: Register.DX,
+  [K.eax]: Register.EAX,
+  [K.rax]: Register.RAX,
+  [K.st0]: Register.ST0,
+  [K.seg_reg]: Register.ES,
+  [K.cr_reg]: Register.CR0,
+  [K.dr_reg]: Register.DR0,
+  [K.kp1_reg]: Register.K2,
+  [K.xmmp3_vvvv]: Register.XMM4,
+  [K.zmmp3_vvvv]: Register.ZMM4,
 };
 const IMM: Partial<Record<K, OpKind>> = {
-  [K.imm8]: OpKind.Immediate8, [K.imm4_m2z]: OpKind.Immediate8, [K.imm8_const_1]: OpKind.Immediate8,
-  [K.imm8sex16]: OpKind.Immediate8to16, [K.imm8sex32]: OpKind.Immediate8to32, [K.imm8sex64]: OpKind.Immediate8to64,
-  [K.imm16]: OpKind.Immediate16, [K.imm32]: OpKind.Immediate32, [K.imm32sex64]: OpKind.Immediate32to64, [K.imm64]: OpKind.Immediate64,
+  [K.imm8]: OpKind.Immediate8,
+  [K.imm4_m2z]: OpKind.Immediate8,
+  [K.imm8_const_1]: OpKind.Immediate8,
+  [K.imm8sex16]: OpKind.Immediate8to16,
+  [K.imm8sex32]: OpKind.Immediate8to32,
+  [K.imm8sex64]: OpKind.Immediate8to64,
+  [K.imm16]: OpKind.Immediate16,
+  [K.imm32]: OpKind.Immediate32,
+  [K.imm32sex64]: OpKind.Immediate32to64,
+  [K.imm64]: OpKind.Immediate64,
 };
 const BRANCH = new Set<K>([K.br64_1, K.br64_4, K.br32_1, K.br32_4, K.xbegin_2, K.xbegin_4]);
 const STRING_MEM: Partial<Record<K, OpKind>> = {
-  [K.seg_rSI]: OpKind.MemorySegRSI, [K.es_rDI]: OpKind.MemoryESRDI, [K.seg_rDI]: OpKind.MemorySegRDI,
+  [K.seg_rSI]: OpKind.MemorySegRSI,
+  [K.es_rDI]: OpKind.MemoryESRDI,
+  [K.seg_rDI]: OpKind.MemorySegRDI,
 };
 
 const regName = (r: Register): string => {
@@ -80,7 +177,12 @@ const regName = (r: Register): string => {
   return n.replace(/^R(\d+)L$/, 'R$1B');
 };
 
-interface Plan { mem: boolean; same: boolean; mask: 0 | 1 | 2; bcast: boolean }
+interface Plan {
+  mem: boolean;
+  same: boolean;
+  mask: 0 | 1 | 2;
+  bcast: boolean;
+}
 
 function build(code: Code, info: OpCodeInfo, plan: Plan): { ins: Instruction; regs: Record<string, number> } | null {
   const ins = Instruction.create(code);
@@ -93,8 +195,13 @@ function build(code: Code, info: OpCodeInfo, plan: Plan): { ins: Instruction; re
       ins.setOpKind(i, OpKind.Memory);
       ins.memoryBase = Register.R14;
       const vsib = VSIB_INDEX[k];
-      if (vsib !== undefined) { ins.memoryIndex = vsib; ins.memoryIndexScale = 1; }
-      else if (k === K.sibmem) { ins.memoryIndex = Register.R15; ins.memoryIndexScale = 1; }
+      if (vsib !== undefined) {
+        ins.memoryIndex = vsib;
+        ins.memoryIndexScale = 1;
+      } else if (k === K.sibmem) {
+        ins.memoryIndex = Register.R15;
+        ins.memoryIndexScale = 1;
+      }
       ins.memoryDisplacement = 0x40n;
       ins.memoryDisplSize = 1;
       if (plan.bcast) ins.isBroadcast = true;
@@ -128,7 +235,10 @@ function build(code: Code, info: OpCodeInfo, plan: Plan): { ins: Instruction; re
       continue;
     }
     const sm = STRING_MEM[k];
-    if (sm !== undefined) { ins.setOpKind(i, sm); continue; }
+    if (sm !== undefined) {
+      ins.setOpKind(i, sm);
+      continue;
+    }
     return null; // far branches, moffs, MIB, TR registers: not generated
   }
   if (plan.mask) {
@@ -165,7 +275,8 @@ export function canonicalInstances(): CanonicalInstance[] {
       const plans: [Variant, Plan][] = [];
       if (!kinds.some((k) => MEM_ONLY.has(k))) plans.push(['', { mem: false, same: false, mask: 0, bcast: false }]);
       if (hasMem) plans.push(['m', { mem: true, same: false, mask: 0, bcast: false }]);
-      if (sameable && !kinds.some((k) => MEM_ONLY.has(k))) plans.push(['s', { mem: false, same: true, mask: 0, bcast: false }]);
+      if (sameable && !kinds.some((k) => MEM_ONLY.has(k)))
+        plans.push(['s', { mem: false, same: true, mask: 0, bcast: false }]);
       if (info.canUseOpMaskRegister && !info.requireOpMaskRegister) {
         plans.push(['k', { mem: false, same: false, mask: 1, bcast: false }]);
         if (info.canUseZeroingMasking) plans.push(['z', { mem: false, same: false, mask: 2, bcast: false }]);

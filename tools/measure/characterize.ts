@@ -22,12 +22,16 @@ import { cpuFlags, hostHas } from '../../src/measure/characterize/allForms.js';
 import { UserError } from '../../src/errors.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const arg = (name: string): string | undefined => { const k = process.argv.indexOf(`--${name}`); return k > 0 ? process.argv[k + 1] : undefined; };
+const arg = (name: string): string | undefined => {
+  const k = process.argv.indexOf(`--${name}`);
+  return k > 0 ? process.argv[k + 1] : undefined;
+};
 
 async function main(): Promise<void> {
   const instrs: DecodedInstruction[] = [];
   for (const b of await decodeCorpus()) instrs.push(...b.instructions);
-  for (const f of ['adc-chain', 'six-mov', 'stencil', 'branch', 'mca-markers']) instrs.push(...(await loadRegion({ file: join(ROOT, 'examples/bin', f) })).instructions);
+  for (const f of ['adc-chain', 'six-mov', 'stencil', 'branch', 'mca-markers'])
+    instrs.push(...(await loadRegion({ file: join(ROOT, 'examples/bin', f) })).instructions);
   // only the forms whose extensions the host's flags list (the others would fault)
   const flags = cpuFlags(readFileSync('/proc/cpuinfo', 'utf8'));
   const runnable = instrs.filter((d) => d.cpuid.every((c) => hostHas(c, flags)));
@@ -35,11 +39,21 @@ async function main(): Promise<void> {
   const arch = core !== undefined ? parseArchName(core) : null;
   if (!arch) throw new UserError(`name this host's core with --core (CPUID does not map to one uopscope knows)`);
   const output = arg('output') ?? shippedMeasuredPath(arch);
-  const runs = arg('runs'), reps = arg('repetitions');
-  await characterizeHost(runnable, `the measured corpus's forms (examples/corpus/bin, ${instrs.length} instructions; ${instrs.length - runnable.length} need extensions the host lacks)`, {
-    all: false, core: arch, output, argv: [], command: `node --import tsx tools/measure/characterize.ts ${process.argv.slice(2).join(' ')}`.trim(),
-    ...(runs ? { runs: Number(runs) } : {}), ...(reps ? { repetitions: Number(reps) } : {}),
-  });
+  const runs = arg('runs'),
+    reps = arg('repetitions');
+  await characterizeHost(
+    runnable,
+    `the measured corpus's forms (examples/corpus/bin, ${instrs.length} instructions; ${instrs.length - runnable.length} need extensions the host lacks)`,
+    {
+      all: false,
+      core: arch,
+      output,
+      argv: [],
+      command: `node --import tsx tools/measure/characterize.ts ${process.argv.slice(2).join(' ')}`.trim(),
+      ...(runs ? { runs: Number(runs) } : {}),
+      ...(reps ? { repetitions: Number(reps) } : {}),
+    },
+  );
 }
 
 main().catch((e) => {

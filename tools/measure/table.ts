@@ -34,14 +34,31 @@ const MCA = 'llvm-mca-19';
 /** uopscope architecture → LLVM 19 -mcpu (the machine record's identity.llvmCpu). */
 const llvmCpu = (arch: string): string | undefined => listMachines().find((m) => m.arch === arch)?.identity?.llvmCpu;
 
-interface Row { name: string; file: string; measured?: number; variant?: string; spread?: number; uopscope?: number | null; refined?: number | null; mca?: number | null; why?: string;
+interface Row {
+  name: string;
+  file: string;
+  measured?: number;
+  variant?: string;
+  spread?: number;
+  uopscope?: number | null;
+  refined?: number | null;
+  mca?: number | null;
+  why?: string;
   /** the refined model with one mechanism off, by mechanism id */
-  without?: Record<string, number | null> }
+  without?: Record<string, number | null>;
+}
 
 /** The refined model's prediction for the same region and core (the measurement's prediction is
  *  SUACA's): the whole region and, when it has a branch inside, each side. */
-async function refinedPrediction(file: string, arch: string, off?: MechanismInfo): Promise<{ main: number | null; left: number | null; right: number | null }> {
-  const { model } = await buildReport({ file }, { fast: true, model: 'refined', branch: true, arch, ...(off ? { [off.flag]: false } : {}) });
+async function refinedPrediction(
+  file: string,
+  arch: string,
+  off?: MechanismInfo,
+): Promise<{ main: number | null; left: number | null; right: number | null }> {
+  const { model } = await buildReport(
+    { file },
+    { fast: true, model: 'refined', branch: true, arch, ...(off ? { [off.flag]: false } : {}) },
+  );
   const none = nothingSimulated(model);
   return {
     main: none ? null : model.main.stats.blockThroughput,
@@ -65,10 +82,18 @@ function mcaCycles(instrs: readonly DecodedInstruction[], cpu: string, dir: stri
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const archFlag = argv[0] === '--arch' && argv[1] ? argv[1] : undefined;
-  if (argv.length && !archFlag) { process.stderr.write('usage: node --import tsx tools/measure/table.ts [--arch A]\n'); process.exit(2); }
-  const kernels = [...new Set(readdirSync(join(ROOT, 'examples/corpus/bin')).filter((f) => f.endsWith('.gcc.O2.sse2.o')))].sort();
+  if (argv.length && !archFlag) {
+    process.stderr.write('usage: node --import tsx tools/measure/table.ts [--arch A]\n');
+    process.exit(2);
+  }
+  const kernels = [
+    ...new Set(readdirSync(join(ROOT, 'examples/corpus/bin')).filter((f) => f.endsWith('.gcc.O2.sse2.o'))),
+  ].sort();
   const inputs: { name: string; file: string }[] = [
-    ...['adc-chain', 'six-mov', 'stencil', 'branch', 'mca-markers'].map((n) => ({ name: n, file: `examples/bin/${n}` })),
+    ...['adc-chain', 'six-mov', 'stencil', 'branch', 'mca-markers'].map((n) => ({
+      name: n,
+      file: `examples/bin/${n}`,
+    })),
     ...kernels.map((f) => ({ name: f.replace('.gcc.O2.sse2.o', ''), file: `examples/corpus/bin/${f}` })),
   ];
   const dir = mkdtempSync(join(tmpdir(), 'uopscope-table-'));
@@ -80,8 +105,12 @@ async function main(): Promise<void> {
       const row: Row = { name, file };
       rows.push(row);
       try {
-        const m = await measure({ file: join(ROOT, file) }, { repetitions: 200, model: 'suaca', ...(archFlag ? { arch: archFlag } : {}) });
-        host = m.host; arch = m.prediction.arch;
+        const m = await measure(
+          { file: join(ROOT, file) },
+          { repetitions: 200, model: 'suaca', ...(archFlag ? { arch: archFlag } : {}) },
+        );
+        host = m.host;
+        arch = m.prediction.arch;
         const refined = await refinedPrediction(join(ROOT, file), arch);
         // the refined model with each mechanism off in turn: what each one adds to the error
         const without = new Map<string, Awaited<ReturnType<typeof refinedPrediction>>>();
@@ -92,7 +121,9 @@ async function main(): Promise<void> {
         const instrs = (await loadRegion({ file: join(ROOT, file) })).instructions;
         if (m.measurement) {
           const v = m.measurement[m.measurement.comparable];
-          row.measured = v.cyclesPerIteration; row.variant = m.measurement.comparable; row.spread = v.spread;
+          row.measured = v.cyclesPerIteration;
+          row.variant = m.measurement.comparable;
+          row.spread = v.spread;
           row.uopscope = m.prediction.blockThroughput;
           row.refined = refined.main;
           row.without = withoutOf('main');
@@ -104,16 +135,29 @@ async function main(): Promise<void> {
           for (const s of m.branch.sides) {
             const side: Row = { name: `${name} (${s.side})`, file };
             rows.push(side);
-            if (!s.measurement) { side.why = s.reason!.replace(/^not measurable: /, ''); continue; }
+            if (!s.measurement) {
+              side.why = s.reason!.replace(/^not measurable: /, '');
+              continue;
+            }
             const v = s.measurement[s.measurement.comparable];
-            side.measured = v.cyclesPerIteration; side.variant = s.measurement.comparable; side.spread = v.spread;
+            side.measured = v.cyclesPerIteration;
+            side.variant = s.measurement.comparable;
+            side.spread = v.spread;
             side.uopscope = s.predicted;
             side.refined = s.side === 'taken' ? refined.right : refined.left;
             side.without = withoutOf(s.side === 'taken' ? 'right' : 'left');
             const keep = new Set(s.measurement.lines);
             if (s.measurement.closingBranchRemoved !== null) keep.add(s.measurement.closingBranchRemoved);
-            side.mca = cpu ? mcaCycles(s.lines.filter((l) => keep.has(l)).map((l) => instrs[l]!), cpu, dir) : null;
-            process.stderr.write(`${side.name}: ${side.why ?? `${side.measured?.toFixed(2)} measured, ${side.uopscope?.toFixed(2)} suaca, ${side.refined?.toFixed(2)} refined, ${side.mca?.toFixed(2)} llvm-mca`}\n`);
+            side.mca = cpu
+              ? mcaCycles(
+                  s.lines.filter((l) => keep.has(l)).map((l) => instrs[l]!),
+                  cpu,
+                  dir,
+                )
+              : null;
+            process.stderr.write(
+              `${side.name}: ${side.why ?? `${side.measured?.toFixed(2)} measured, ${side.uopscope?.toFixed(2)} suaca, ${side.refined?.toFixed(2)} refined, ${side.mca?.toFixed(2)} llvm-mca`}\n`,
+            );
           }
           continue;
         } else {
@@ -123,7 +167,9 @@ async function main(): Promise<void> {
         if (!(e instanceof UserError)) throw e;
         row.why = e.message.replace(/^.*?not measurable: /, '');
       }
-      process.stderr.write(`${name}: ${row.why ?? `${row.measured?.toFixed(2)} measured, ${row.uopscope?.toFixed(2)} suaca, ${row.refined?.toFixed(2)} refined, ${row.mca?.toFixed(2)} llvm-mca`}\n`);
+      process.stderr.write(
+        `${name}: ${row.why ?? `${row.measured?.toFixed(2)} measured, ${row.uopscope?.toFixed(2)} suaca, ${row.refined?.toFixed(2)} refined, ${row.mca?.toFixed(2)} llvm-mca`}\n`,
+      );
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -132,10 +178,11 @@ async function main(): Promise<void> {
   const mape = (pick: (r: Row) => number | null | undefined): string => {
     const xs = ok.filter((r) => typeof pick(r) === 'number');
     if (!xs.length) return '–';
-    return `${(100 * xs.reduce((s, r) => s + Math.abs(pick(r)! - r.measured!) / r.measured!, 0) / xs.length).toFixed(1)} % (${xs.length} loops)`;
+    return `${((100 * xs.reduce((s, r) => s + Math.abs(pick(r)! - r.measured!) / r.measured!, 0)) / xs.length).toFixed(1)} % (${xs.length} loops)`;
   };
   const f2 = (n: number | null | undefined): string => (typeof n === 'number' ? n.toFixed(2) : '–');
-  const mcaVersion = spawnSync(MCA, ['--version'], { encoding: 'utf8' }).stdout.match(/LLVM version [\d.]+/)?.[0] ?? MCA;
+  const mcaVersion =
+    spawnSync(MCA, ['--version'], { encoding: 'utf8' }).stdout.match(/LLVM version [\d.]+/)?.[0] ?? MCA;
   const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
   const out: string[] = [
     BEGIN,
@@ -148,9 +195,11 @@ async function main(): Promise<void> {
     '',
     '| loop | measured | spread | suaca | refined | llvm-mca-19 |',
     '|---|---:|---:|---:|---:|---:|',
-    ...rows.map((r) => (r.why !== undefined
-      ? `| ${r.name} | not measurable: ${r.why.replace(/\|/g, '\\|')} | | | | |`
-      : `| ${r.name} | ${f2(r.measured)} | ${((r.spread ?? 0) * 100).toFixed(1)} % | ${f2(r.uopscope)} | ${f2(r.refined)} | ${f2(r.mca)} |`)),
+    ...rows.map((r) =>
+      r.why !== undefined
+        ? `| ${r.name} | not measurable: ${r.why.replace(/\|/g, '\\|')} | | | | |`
+        : `| ${r.name} | ${f2(r.measured)} | ${((r.spread ?? 0) * 100).toFixed(1)} % | ${f2(r.uopscope)} | ${f2(r.refined)} | ${f2(r.mca)} |`,
+    ),
     '',
     END,
   ];
@@ -162,9 +211,13 @@ async function main(): Promise<void> {
     ...out.slice(1, -1),
     END,
   ];
-  for (const [file, text] of [[DOC, out], [README, summary]] as const) {
+  for (const [file, text] of [
+    [DOC, out],
+    [README, summary],
+  ] as const) {
     const doc = readFileSync(file, 'utf8');
-    const a = doc.indexOf(BEGIN), b = doc.indexOf(END);
+    const a = doc.indexOf(BEGIN),
+      b = doc.indexOf(END);
     if (a < 0 || b < a) throw new Error(`${file} has no measure-table markers`);
     writeFileSync(file, doc.slice(0, a) + text.join('\n') + doc.slice(b + END.length));
     process.stderr.write(`wrote the table into ${file}\n`);

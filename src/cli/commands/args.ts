@@ -43,7 +43,13 @@ export type GraphArgv = InputArgv & { cfg?: string; dg?: string; loop: boolean }
 
 export type RegionsArgv = InputArgv & { json: boolean };
 
-export type DisasmArgv = InputArgv & { json: boolean; att: boolean; arch?: string; fallback: 'skip' | 'alu'; uopsXml?: string };
+export type DisasmArgv = InputArgv & {
+  json: boolean;
+  att: boolean;
+  arch?: string;
+  fallback: 'skip' | 'alu';
+  uopsXml?: string;
+};
 
 export interface MeasureArgv extends InputArgv, ModelArgv {
   arch?: string;

@@ -37,24 +37,47 @@ const quote = (a: string): string => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.rep
 
 function wholeIn(v: number | undefined, lo: number, hi: number, name: string): number | undefined {
   if (v === undefined) return undefined;
-  if (!Number.isInteger(v) || v < lo || v > hi) throw new UserError(`--${name} ${printable(String(v), 20)}: give a whole number from ${lo} to ${hi}`);
+  if (!Number.isInteger(v) || v < lo || v > hi)
+    throw new UserError(`--${name} ${printable(String(v), 20)}: give a whole number from ${lo} to ${hi}`);
   return v;
 }
 
-export async function runDataMeasure(input: (InputOptions & RegionSelection) | null, a: DataMeasureArgs): Promise<void> {
-  if (a.all && input) throw new UserError('data measure: give a FILE (its region\'s forms) or --all (every form), not both');
-  if (!a.all && !input) throw new UserError('data measure: name the code whose forms to measure (FILE, --hex, --raw, with region options) or measure every form with --all');
+export async function runDataMeasure(
+  input: (InputOptions & RegionSelection) | null,
+  a: DataMeasureArgs,
+): Promise<void> {
+  if (a.all && input)
+    throw new UserError("data measure: give a FILE (its region's forms) or --all (every form), not both");
+  if (!a.all && !input)
+    throw new UserError(
+      'data measure: name the code whose forms to measure (FILE, --hex, --raw, with region options) or measure every form with --all',
+    );
   if (a.all) {
     const r = allInstructions(cpuFlags(readFileSync('/proc/cpuinfo', 'utf8')));
-    await characterizeHost(r.instrs, `${r.instrs.length} forms the host's flags allow (${r.unsupported} need extensions it lacks)`, a);
+    await characterizeHost(
+      r.instrs,
+      `${r.instrs.length} forms the host's flags allow (${r.unsupported} need extensions it lacks)`,
+      a,
+    );
   } else {
-    await characterizeHost((await analyseRegion({ ...input!, loop: false })).region.instructions, 'the region\'s forms', a);
+    await characterizeHost(
+      (await analyseRegion({ ...input!, loop: false })).region.instructions,
+      "the region's forms",
+      a,
+    );
   }
 }
 
 /** Characterizes the forms among `instrs` on this host into the core's measured file. */
-export async function characterizeHost(instrs: readonly DecodedInstruction[], note: string, a: DataMeasureArgs): Promise<void> {
-  if (process.platform !== 'linux' || process.arch !== 'x64') throw new UserError(`uopscope data measure runs benchmarks natively and needs Linux on x86-64 (this is ${process.platform} ${process.arch})`);
+export async function characterizeHost(
+  instrs: readonly DecodedInstruction[],
+  note: string,
+  a: DataMeasureArgs,
+): Promise<void> {
+  if (process.platform !== 'linux' || process.arch !== 'x64')
+    throw new UserError(
+      `uopscope data measure runs benchmarks natively and needs Linux on x86-64 (this is ${process.platform} ${process.arch})`,
+    );
   const repetitions = wholeIn(a.repetitions, 10, 10000, 'repetitions');
   const runs = wholeIn(a.runs, 1, 100, 'runs');
   const host = hostCore();
@@ -63,14 +86,19 @@ export async function characterizeHost(instrs: readonly DecodedInstruction[], no
   let why: string;
   if (a.core !== undefined) {
     const n = parseArchName(a.core);
-    if (!n) throw new UserError(`--core '${printable(a.core, 30)}' is not an architecture name (letters, digits, + - _; e.g. SPR, ZEN4)`);
+    if (!n)
+      throw new UserError(
+        `--core '${printable(a.core, 30)}' is not an architecture name (letters, digits, + - _; e.g. SPR, ZEN4)`,
+      );
     arch = n;
     why = `named by the user (--core ${n}); CPUID: ${cpuidText(host)}`;
   } else if (host.arch) {
     arch = host.arch as ArchName;
     why = `${host.why}${host.note ? ` (${host.note})` : ''}${host.virtual ? '; a virtual machine, whose CPUID may name another core' : ''}`;
   } else {
-    throw new UserError(`uopscope cannot tell this host's core (${cpuidText(host)}, ${host.modelName}): name it with --core (e.g. --core ZEN4 for an AMD Zen 4)`);
+    throw new UserError(
+      `uopscope cannot tell this host's core (${cpuidText(host)}, ${host.modelName}): name it with --core (e.g. --core ZEN4 for an AMD Zen 4)`,
+    );
   }
   const cpuinfo = readFileSync('/proc/cpuinfo', 'utf8');
   const microcode = /^microcode\s*:\s*(\S+)/m.exec(cpuinfo)?.[1] ?? 'unknown';
@@ -78,37 +106,75 @@ export async function characterizeHost(instrs: readonly DecodedInstruction[], no
 
   const load0 = loadavg();
   const { forms, excluded } = formsOf(instrs);
-  const hyp = await hypotheses(arch, forms.map((f) => f.decoded), a.cacheDir);
+  const hyp = await hypotheses(
+    arch,
+    forms.map((f) => f.decoded),
+    a.cacheDir,
+  );
 
   // the cycle source, for the provenance: one harness run of a nop
-  const probe = runHarness(Uint8Array.of(0x90), { counter: COUNTER, repetitions: 10, ...(a.cacheDir !== undefined ? { cacheDir: a.cacheDir } : {}) });
-  const counters = probe.ok && probe.method === 'perf'
-    ? 'the core-cycle counter (perf_event_open); no per-port counters used'
-    : `none: core cycles from the time-stamp counter, calibrated by a chain of add (perf_event_open: ${probe.ok ? `errno ${probe.perfError}` : 'not tried'})`;
-  const version = (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version?: string }).version ?? 'unknown';
+  const probe = runHarness(Uint8Array.of(0x90), {
+    counter: COUNTER,
+    repetitions: 10,
+    ...(a.cacheDir !== undefined ? { cacheDir: a.cacheDir } : {}),
+  });
+  const counters =
+    probe.ok && probe.method === 'perf'
+      ? 'the core-cycle counter (perf_event_open); no per-port counters used'
+      : `none: core cycles from the time-stamp counter, calibrated by a chain of add (perf_event_open: ${probe.ok ? `errno ${probe.perfError}` : 'not tried'})`;
+  const version =
+    (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version?: string }).version ??
+    'unknown';
   const provenance: Omit<MeasuredProvenance, 'date'> = {
-    cpu: host.modelName || 'unknown', cpuid: cpuidText(host), microcode, kernel: `${type()} ${release()}`, virtualMachine: host.virtual,
-    uopscope: version, command: a.command ?? ['uopscope', ...a.argv].map(quote).join(' '), core: { arch, why }, counters,
+    cpu: host.modelName || 'unknown',
+    cpuid: cpuidText(host),
+    microcode,
+    kernel: `${type()} ${release()}`,
+    virtualMachine: host.virtual,
+    uopscope: version,
+    command: a.command ?? ['uopscope', ...a.argv].map(quote).join(' '),
+    core: { arch, why },
+    counters,
   };
 
-  const runner = new NativeRunner({ ...(repetitions ? { repetitions } : {}), ...(runs ? { runs } : {}), ...(a.cacheDir !== undefined ? { cacheDir: a.cacheDir } : {}) });
+  const runner = new NativeRunner({
+    ...(repetitions ? { repetitions } : {}),
+    ...(runs ? { runs } : {}),
+    ...(a.cacheDir !== undefined ? { cacheDir: a.cacheDir } : {}),
+  });
   let stop = false;
-  const onInt = (): void => { stop = true; };
+  const onInt = (): void => {
+    stop = true;
+  };
   process.on('SIGINT', onInt);
   const bar = formBar();
   let result;
   try {
-    result = await runSession(forms, { runner, arch, output, provenance, hypotheses: hyp, onForm: bar.update, stop: () => stop });
+    result = await runSession(forms, {
+      runner,
+      arch,
+      output,
+      provenance,
+      hypotheses: hyp,
+      onForm: bar.update,
+      stop: () => stop,
+    });
   } finally {
     bar.done();
     process.off('SIGINT', onInt);
   }
   const load1 = loadavg();
   const out: string[] = [];
-  out.push(`Host: ${host.modelName} (${cpuidText(host)}, microcode ${microcode}${host.virtual ? ', a virtual machine' : ''}) → ${arch}: ${why}`);
-  out.push(`Forms: ${note}: ${forms.length} to characterize, ${excluded.length} excluded; ${result.kept.length} already in the file, ${result.measured.length} measured now${result.stopped ? ' (interrupted: run the same command again to continue)' : ''}`);
+  out.push(
+    `Host: ${host.modelName} (${cpuidText(host)}, microcode ${microcode}${host.virtual ? ', a virtual machine' : ''}) → ${arch}: ${why}`,
+  );
+  out.push(
+    `Forms: ${note}: ${forms.length} to characterize, ${excluded.length} excluded; ${result.kept.length} already in the file, ${result.measured.length} measured now${result.stopped ? ' (interrupted: run the same command again to continue)' : ''}`,
+  );
   out.push(`Hypotheses: ${hyp.text}`);
-  out.push(`Cycles: ${counters}; ${runner.runsDone} harness runs; load average ${load0.map((x) => x.toFixed(2)).join(' ')} before, ${load1.map((x) => x.toFixed(2)).join(' ')} after`);
+  out.push(
+    `Cycles: ${counters}; ${runner.runsDone} harness runs; load average ${load0.map((x) => x.toFixed(2)).join(' ')} before, ${load1.map((x) => x.toFixed(2)).join(' ')} after`,
+  );
   out.push(...machineLines(result.machine));
   if (result.measured.length) out.push('', ...result.measured.map(formLine));
   if (excluded.length) {
@@ -123,7 +189,8 @@ export async function characterizeHost(instrs: readonly DecodedInstruction[], no
 }
 
 function machineLines(m: MachineResult): string[] {
-  const f = (x: { value: number; spread: number; inconsistent?: string }, d = 2): string => `${x.value.toFixed(d)}${x.spread > 0.005 ? ` (spread ${(x.spread * 100).toFixed(1)} %)` : ''}${x.inconsistent ? ` [${x.inconsistent}]` : ''}`;
+  const f = (x: { value: number; spread: number; inconsistent?: string }, d = 2): string =>
+    `${x.value.toFixed(d)}${x.spread > 0.005 ? ` (spread ${(x.spread * 100).toFixed(1)} %)` : ''}${x.inconsistent ? ` [${x.inconsistent}]` : ''}`;
   return [
     `Machine: rename width ${f(m.renameWidth)} per cycle${m.fillerProblem ? ` [${m.fillerProblem}]` : ''}; taken branches ${f(m.takenBranchesPerCycle)} per cycle; load-to-use ${f(m.loadToUse)}; store forwarding ${f(m.storeForwarding)}`,
     `Eliminations at rename: zero idioms ${m.zeroIdiom.noPort ? 'without a port' : 'on a port'}${m.zeroIdiom.breaksDependency ? ', dependency-breaking' : ''}; moves ${m.moveElimination.eliminated ? 'eliminated' : 'executed'} (${m.moveElimination.latency.value.toFixed(2)} cycles per move in a chain); add r64, imm ${m.immediateAddition.folded ? 'folded' : 'executed'} (${m.immediateAddition.latency.value.toFixed(2)} per add in a chain)`,
@@ -132,14 +199,24 @@ function machineLines(m: MachineResult): string[] {
 }
 
 function formLine(r: FormResult): string {
-  const lat = r.latencies.filter((l) => Number.isFinite(l.value)).map((l) => `${l.from.replace(/ \(.*\)/, '')}→${l.to.replace(/ \(.*\)/, '')} ${l.value.toFixed(2)}${l.upperBound ? '≤' : ''}`).join(', ');
+  const lat = r.latencies
+    .filter((l) => Number.isFinite(l.value))
+    .map(
+      (l) =>
+        `${l.from.replace(/ \(.*\)/, '')}→${l.to.replace(/ \(.*\)/, '')} ${l.value.toFixed(2)}${l.upperBound ? '≤' : ''}`,
+    )
+    .join(', ');
   const ports = r.ports.map((p) => `${p.count}*${p.combination}${p.from === 'hypothesis' ? '(LLVM)' : ''}`).join('+');
-  const bad = [r.throughput, r.fusedUops, ...r.latencies].some((f) => f?.inconsistent) || r.portsInconsistent !== undefined;
+  const bad =
+    [r.throughput, r.fusedUops, ...r.latencies].some((f) => f?.inconsistent) || r.portsInconsistent !== undefined;
   return `${r.key}: latency ${lat || '—'}; tp ${r.throughput ? r.throughput.value.toFixed(2) : '—'}${r.throughputBroken ? ` (${r.throughputBroken.value.toFixed(2)} with breakers)` : ''}; µops ${r.fusedUops && Number.isInteger(r.fusedUops.value) ? r.fusedUops.value : '?'}/${r.unfusedUops ?? 0}; ports ${ports || '—'}${r.divCycles ? `; divider ${r.divCycles.value.toFixed(1)}` : ''}${r.eliminated ? '; at rename' : ''}${bad ? '  [marked: see the file]' : ''}`;
 }
 
 /** forms done/total, the rate and the time left, on stderr when it is a terminal */
-function formBar(stream: NodeJS.WriteStream = process.stderr): { update(done: number, total: number, key: string): void; done(): void } {
+function formBar(stream: NodeJS.WriteStream = process.stderr): {
+  update(done: number, total: number, key: string): void;
+  done(): void;
+} {
   if (!stream.isTTY) return { update() {}, done() {} };
   const start = Date.now();
   let drawn = false;
@@ -148,12 +225,20 @@ function formBar(stream: NodeJS.WriteStream = process.stderr): { update(done: nu
       const secs = (Date.now() - start) / 1000;
       const rate = done > 0 && secs > 0 ? done / secs : 0;
       const left = rate > 0 ? (total - done) / rate : NaN;
-      const time = Number.isFinite(left) ? (left >= 90 ? `${Math.round(left / 60)} min` : `${Math.round(left)} s`) : '…';
+      const time = Number.isFinite(left)
+        ? left >= 90
+          ? `${Math.round(left / 60)} min`
+          : `${Math.round(left)} s`
+        : '…';
       const width = Math.max(10, Math.min(30, (stream.columns || 80) - 70));
       const fill = total > 0 ? Math.round((done / total) * width) : 0;
-      stream.write(`\r\x1b[2Kmeasuring [${'#'.repeat(fill)}${'.'.repeat(width - fill)}] ${done}/${total} forms  ${rate > 0 ? `${(rate * 60).toFixed(1)}/min` : ''}  ${time} left  ${printable(key, 30)}`);
+      stream.write(
+        `\r\x1b[2Kmeasuring [${'#'.repeat(fill)}${'.'.repeat(width - fill)}] ${done}/${total} forms  ${rate > 0 ? `${(rate * 60).toFixed(1)}/min` : ''}  ${time} left  ${printable(key, 30)}`,
+      );
       drawn = true;
     },
-    done() { if (drawn) stream.write('\r\x1b[2K'); },
+    done() {
+      if (drawn) stream.write('\r\x1b[2K');
+    },
   };
 }

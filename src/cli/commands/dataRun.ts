@@ -7,12 +7,23 @@ import { removeImport } from '../../data/cache.js';
 import { listMeasuredArchs, removeMeasured, shippedMeasuredPath, userMeasuredPath } from '../../data/measuredFormat.js';
 import { parseArch } from '../config.js';
 import { originInfo } from '../../data/origins.js';
-import { checkDownloadedXml, DEFAULT_CONNECT_TIMEOUT_S, DEFAULT_STALL_TIMEOUT_S, DEFAULT_TOTAL_TIMEOUT_S, downloadFile, removeStaleDownloads, tempDownloadPath, type DownloadResult } from '../../data/fetch.js';
+import {
+  checkDownloadedXml,
+  DEFAULT_CONNECT_TIMEOUT_S,
+  DEFAULT_STALL_TIMEOUT_S,
+  DEFAULT_TOTAL_TIMEOUT_S,
+  downloadFile,
+  removeStaleDownloads,
+  tempDownloadPath,
+  type DownloadResult,
+} from '../../data/fetch.js';
 import { downloadBar, progressBar } from '../progress.js';
 import { makeDirs } from '../../mkdirs.js';
 
 function summary(idx: CacheIndex, root: string): string {
-  const archs = Object.entries(idx.archs).map(([a, n]) => `${a} ${n}`).join(', ');
+  const archs = Object.entries(idx.archs)
+    .map(([a, n]) => `${a} ${n}`)
+    .join(', ');
   return `imported ${idx.forms} instruction forms${idx.date ? ` (file dated ${idx.date})` : ''} into ${root}\n${archs}\n`;
 }
 
@@ -30,16 +41,45 @@ export async function runImport(file: string, cacheDir?: string): Promise<void> 
 
 export function runList(cacheDir?: string, json = false): void {
   const rows = listDataSources({ cacheDir });
-  if (json) { process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`); return; }
-  const table = [['arch', 'name', 'source', 'figures', 'forms', 'date', 'from'],
-    ...rows.map((r) => [r.arch, r.name ?? '', r.kind, originInfo(r.origin).listText,
-      `${r.forms}${r.placeholders ? ` (+${r.placeholders} placeholders)` : ''}${r.unused ? ` (+${r.unused} failed checks, not used)` : ''}`, escapeControls(r.date ?? ''), escapeControls(r.path)])];
+  if (json) {
+    process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+    return;
+  }
+  const table = [
+    ['arch', 'name', 'source', 'figures', 'forms', 'date', 'from'],
+    ...rows.map((r) => [
+      r.arch,
+      r.name ?? '',
+      r.kind,
+      originInfo(r.origin).listText,
+      `${r.forms}${r.placeholders ? ` (+${r.placeholders} placeholders)` : ''}${r.unused ? ` (+${r.unused} failed checks, not used)` : ''}`,
+      escapeControls(r.date ?? ''),
+      escapeControls(r.path),
+    ]),
+  ];
   const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
-  process.stdout.write(table.map((row) => `${row.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()}\n`).join(''));
-  process.stdout.write('Per line, the first of these sources that has figures for the form is used, in the order listed.\n');
+  process.stdout.write(
+    table
+      .map(
+        (row) =>
+          `${row
+            .map((c, i) => c.padEnd(widths[i]!))
+            .join('  ')
+            .trimEnd()}\n`,
+      )
+      .join(''),
+  );
+  process.stdout.write(
+    'Per line, the first of these sources that has figures for the form is used, in the order listed.\n',
+  );
   for (const r of rows) {
-    const p = r.provenance as { cpu?: string; microcode?: string; kernel?: string; uopscope?: string; command?: string } | undefined;
-    if (p) process.stdout.write(`${r.arch} ${r.kind}: measured on ${p.cpu} (microcode ${p.microcode}, ${p.kernel}, uopscope ${p.uopscope}) by: ${p.command}\n`);
+    const p = r.provenance as
+      | { cpu?: string; microcode?: string; kernel?: string; uopscope?: string; command?: string }
+      | undefined;
+    if (p)
+      process.stdout.write(
+        `${r.arch} ${r.kind}: measured on ${p.cpu} (microcode ${p.microcode}, ${p.kernel}, uopscope ${p.uopscope}) by: ${p.command}\n`,
+      );
   }
 }
 
@@ -48,9 +88,16 @@ export function runList(cacheDir?: string, json = false): void {
 export function runRemove(what: string, archs: string[], cacheDir?: string): void {
   const root = cacheRoot(cacheDir);
   if (what === 'imported') {
-    if (archs.length) throw new UserError(`data remove imported takes no architecture (it removes the whole imported file); remove '${printable(archs.join(' '), 40)}'`);
+    if (archs.length)
+      throw new UserError(
+        `data remove imported takes no architecture (it removes the whole imported file); remove '${printable(archs.join(' '), 40)}'`,
+      );
     const idx = removeImport(cacheDir);
-    process.stdout.write(idx ? `removed the imported uops.info data (${escapeControls(idx.source)}, ${idx.forms} forms) from ${root}\n` : `no imported uops.info data in ${root}: nothing to remove\n`);
+    process.stdout.write(
+      idx
+        ? `removed the imported uops.info data (${escapeControls(idx.source)}, ${idx.forms} forms) from ${root}\n`
+        : `no imported uops.info data in ${root}: nothing to remove\n`,
+    );
     return;
   }
   const names = archs.length ? archs.map((a) => parseArch(a, 'data remove measured')) : listMeasuredArchs(cacheDir);
@@ -60,12 +107,20 @@ export function runRemove(what: string, archs: string[], cacheDir?: string): voi
     try {
       if (removeMeasured(path)) removed.push(path);
     } catch (e) {
-      throw new UserError(`cannot remove ${path}: ${(e as NodeJS.ErrnoException).code ?? String(e)} — check the directory's permissions`);
+      throw new UserError(
+        `cannot remove ${path}: ${(e as NodeJS.ErrnoException).code ?? String(e)} — check the directory's permissions`,
+      );
     }
   }
   const shipped = names.filter((a) => existsSync(shippedMeasuredPath(a)));
-  const note = shipped.length ? ` (the figures shipped with uopscope for ${shipped.join(', ')} stay: they are part of the package)` : '';
-  process.stdout.write(removed.length ? `removed ${removed.join(', ')}${note}\n` : `no measured figures${archs.length ? ` for ${archs.join(', ')}` : ''} in ${root}: nothing to remove${note}\n`);
+  const note = shipped.length
+    ? ` (the figures shipped with uopscope for ${shipped.join(', ')} stay: they are part of the package)`
+    : '';
+  process.stdout.write(
+    removed.length
+      ? `removed ${removed.join(', ')}${note}\n`
+      : `no measured figures${archs.length ? ` for ${archs.join(', ')}` : ''} in ${root}: nothing to remove${note}\n`,
+  );
 }
 
 export interface FetchCliOptions {
@@ -86,7 +141,10 @@ function seconds(flag: string, env: string, given: number | undefined, dflt: num
   const raw = given ?? process.env[env];
   if (raw === undefined || raw === '') return dflt;
   const n = Number(raw);
-  if (!Number.isFinite(n) || n <= 0 || n > max) throw new UserError(`${given !== undefined ? `--${flag}` : env} must be a number of seconds between 0 and ${max}, not '${raw}'`);
+  if (!Number.isFinite(n) || n <= 0 || n > max)
+    throw new UserError(
+      `${given !== undefined ? `--${flag}` : env} must be a number of seconds between 0 and ${max}, not '${raw}'`,
+    );
   return n;
 }
 
@@ -97,22 +155,46 @@ function seconds(flag: string, env: string, given: number | undefined, dflt: num
  * stays in force untouched.
  */
 export async function runFetch(url: string, opts: FetchCliOptions = {}): Promise<void> {
-  const connectTimeoutS = seconds('connect-timeout', 'UOPSCOPE_FETCH_CONNECT_TIMEOUT', opts.connectTimeout, DEFAULT_CONNECT_TIMEOUT_S);
-  const stallTimeoutS = seconds('stall-timeout', 'UOPSCOPE_FETCH_STALL_TIMEOUT', opts.stallTimeout, DEFAULT_STALL_TIMEOUT_S);
-  const totalTimeoutS = seconds('total-timeout', 'UOPSCOPE_FETCH_TOTAL_TIMEOUT', opts.totalTimeout, DEFAULT_TOTAL_TIMEOUT_S, 7 * 24 * 3600);
+  const connectTimeoutS = seconds(
+    'connect-timeout',
+    'UOPSCOPE_FETCH_CONNECT_TIMEOUT',
+    opts.connectTimeout,
+    DEFAULT_CONNECT_TIMEOUT_S,
+  );
+  const stallTimeoutS = seconds(
+    'stall-timeout',
+    'UOPSCOPE_FETCH_STALL_TIMEOUT',
+    opts.stallTimeout,
+    DEFAULT_STALL_TIMEOUT_S,
+  );
+  const totalTimeoutS = seconds(
+    'total-timeout',
+    'UOPSCOPE_FETCH_TOTAL_TIMEOUT',
+    opts.totalTimeout,
+    DEFAULT_TOTAL_TIMEOUT_S,
+    7 * 24 * 3600,
+  );
   const root = cacheRoot(opts.cacheDir);
   let made: string | undefined;
   try {
     made = makeDirs(root);
   } catch (e) {
-    throw new UserError(`cannot create the cache directory ${root}: ${(e as NodeJS.ErrnoException).code ?? String(e)} — set UOPSCOPE_CACHE_DIR to a writable directory`);
+    throw new UserError(
+      `cannot create the cache directory ${root}: ${(e as NodeJS.ErrnoException).code ?? String(e)} — set UOPSCOPE_CACHE_DIR to a writable directory`,
+    );
   }
   removeStaleDownloads(root);
   const tmp = tempDownloadPath(root);
   const cleanup = () => {
     rmSync(tmp, { force: true });
     // a cache directory this run created and left empty goes too
-    if (made) { try { rmdirSync(made); } catch { /* not empty: something was installed */ } }
+    if (made) {
+      try {
+        rmdirSync(made);
+      } catch {
+        /* not empty: something was installed */
+      }
+    }
   };
   const bar = downloadBar('downloading', opts.stderr);
   const onSignal = (sig: NodeJS.Signals) => {
@@ -127,16 +209,27 @@ export async function runFetch(url: string, opts: FetchCliOptions = {}): Promise
   try {
     let got: DownloadResult;
     try {
-      got = await downloadFile(url, tmp, { connectTimeoutS, stallTimeoutS, totalTimeoutS, onProgress: (d, t) => bar.update(d, t) });
+      got = await downloadFile(url, tmp, {
+        connectTimeoutS,
+        stallTimeoutS,
+        totalTimeoutS,
+        onProgress: (d, t) => bar.update(d, t),
+      });
     } finally {
       bar.done();
     }
     checkDownloadedXml(tmp, url);
     const secs = (Date.now() - started) / 1000;
-    const how = [got.resumed ? `resumed ${got.resumed === 1 ? 'once' : `${got.resumed} times`}` : '', got.restarted ? 'started over once' : '']
-      .filter(Boolean).join(', ');
+    const how = [
+      got.resumed ? `resumed ${got.resumed === 1 ? 'once' : `${got.resumed} times`}` : '',
+      got.restarted ? 'started over once' : '',
+    ]
+      .filter(Boolean)
+      .join(', ');
     const out = opts.stdout ?? process.stdout;
-    out.write(`downloaded ${(got.bytes / 1e6).toFixed(1)} MB from ${got.finalUrl} in ${secs.toFixed(1)} s${how ? ` (${how})` : ''}\n`);
+    out.write(
+      `downloaded ${(got.bytes / 1e6).toFixed(1)} MB from ${got.finalUrl} in ${secs.toFixed(1)} s${how ? ` (${how})` : ''}\n`,
+    );
     const ibar = progressBar('importing', opts.stderr);
     let idx: CacheIndex;
     try {

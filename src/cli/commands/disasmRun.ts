@@ -1,7 +1,15 @@
 // The work of `uopscope disasm` (see disasm.ts for its options), loaded only when it runs.
 import { loadRegion } from '../../disasm/index.js';
 import { loadArchData, loadMachine, resolveInstructions } from '../../data/index.js';
-import { baseColumns, dataColumns, dataFootnote, detailColumns, listingJson, renderListing, resolvedJson } from '../../report/listing.js';
+import {
+  baseColumns,
+  dataColumns,
+  dataFootnote,
+  detailColumns,
+  listingJson,
+  renderListing,
+  resolvedJson,
+} from '../../report/listing.js';
 import { inputFromArgv } from '../regionOptions.js';
 import { parseArch } from '../config.js';
 import type { DisasmArgv } from './args.js';
@@ -13,13 +21,19 @@ export async function runDisasm(args: DisasmArgv): Promise<void> {
   // a listing shows the whole function (a simulation takes its innermost loop)
   const region = await loadRegion({ ...inputFromArgv(args), wholeFunction: true });
   if (arch === undefined || machine === undefined) {
-    process.stdout.write(args.json ? `${JSON.stringify(listingJson(region), null, 2)}\n` : renderListing(region, undefined, { att: args.att }));
+    process.stdout.write(
+      args.json
+        ? `${JSON.stringify(listingJson(region), null, 2)}\n`
+        : renderListing(region, undefined, { att: args.att }),
+    );
     return;
   }
   const data = await loadArchData(arch, args.uopsXml ? { uopsXml: args.uopsXml } : {});
   const resolved = resolveInstructions(region.instructions, data, { fallback: args.fallback, machine });
   if (args.json) {
-    process.stdout.write(`${JSON.stringify({ ...listingJson(region), data: resolvedJson(data, resolved) }, null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ ...listingJson(region), data: resolvedJson(data, resolved) }, null, 2)}\n`,
+    );
     return;
   }
   const cols = [...baseColumns, ...dataColumns(resolved), ...detailColumns];

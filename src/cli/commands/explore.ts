@@ -16,14 +16,36 @@ export function exploreCommand(y: Argv): Argv {
   return y.command(
     '$0 [file]',
     'explore how the scheduler runs the loop, cycle by cycle (the report when not on a terminal)',
-    (a) => addModelOptions(addInputOptions(a), `default ${BUILTIN_DEFAULTS.model}; 'uopscope config set model M'; switch mechanisms on the fly with ${HELP_KEYS.modelMenu}`)
-      .option('arch', { alias: 'a', type: 'string', describe: `microarchitecture (default ${BUILTIN_DEFAULTS.arch}; 'uopscope config set arch X'); switch on the fly with ${HELP_KEYS.archMenu}` })
-      .option('iterations', { alias: 'i', type: 'string', describe: `loop iterations to simulate; 1 = latency analysis (default ${BUILTIN_DEFAULTS.iterations}; 'uopscope config set iterations N')` })
-      .option('uops-xml', { type: 'string', describe: "use this uops.info instructions.xml instead of the imported or embedded data" })
-      .option('fallback', { choices: ['skip', 'alu'] as const, describe: 'instructions without data: skip them (IACA\'s X), or count one ALU µop of latency 1 (default skip)' })
-      .option('export-dir', { type: 'string', describe: 'directory the explorer\'s export (x) proposes (default: \'uopscope config set export-dir DIR\', else the current directory)' })
-      .example('$0 examples/bin/branch', 'explore the thesis\'s branch example')
-      .example('$0 examples/bin/branch | less', 'not a terminal: the report'),
+    (a) =>
+      addModelOptions(
+        addInputOptions(a),
+        `default ${BUILTIN_DEFAULTS.model}; 'uopscope config set model M'; switch mechanisms on the fly with ${HELP_KEYS.modelMenu}`,
+      )
+        .option('arch', {
+          alias: 'a',
+          type: 'string',
+          describe: `microarchitecture (default ${BUILTIN_DEFAULTS.arch}; 'uopscope config set arch X'); switch on the fly with ${HELP_KEYS.archMenu}`,
+        })
+        .option('iterations', {
+          alias: 'i',
+          type: 'string',
+          describe: `loop iterations to simulate; 1 = latency analysis (default ${BUILTIN_DEFAULTS.iterations}; 'uopscope config set iterations N')`,
+        })
+        .option('uops-xml', {
+          type: 'string',
+          describe: 'use this uops.info instructions.xml instead of the imported or embedded data',
+        })
+        .option('fallback', {
+          choices: ['skip', 'alu'] as const,
+          describe: "instructions without data: skip them (IACA's X), or count one ALU µop of latency 1 (default skip)",
+        })
+        .option('export-dir', {
+          type: 'string',
+          describe:
+            "directory the explorer's export (x) proposes (default: 'uopscope config set export-dir DIR', else the current directory)",
+        })
+        .example('$0 examples/bin/branch', "explore the thesis's branch example")
+        .example('$0 examples/bin/branch | less', 'not a terminal: the report'),
     async (argv) => {
       // On a terminal the explorer (Ink, React, the session, the worker) runs from dist/'s ES
       // modules as a whole, also when this declaration runs from the start-up bundle: one copy of

@@ -2,7 +2,15 @@
 // explorer on a terminal, else the report.
 import { homedir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { defaultRegion, functionExtent, functionLoops, listRegions, loadInput, resolveRegion, selectRegion } from '../../disasm/index.js';
+import {
+  defaultRegion,
+  functionExtent,
+  functionLoops,
+  listRegions,
+  loadInput,
+  resolveRegion,
+  selectRegion,
+} from '../../disasm/index.js';
 import { UserError } from '../../errors.js';
 import { colorEnabled } from '../../ui/theme.js';
 import { writeOutputFile } from '../outputFile.js';
@@ -24,7 +32,10 @@ function stamp(d = new Date()): string {
 
 export async function runExplore(args: ExploreArgv): Promise<void> {
   const sel = inputFromArgv(args);
-  if (!sel.file && !sel.hex && !sel.raw) throw new UserError("no input: give a FILE (a binary or an assembly source), --hex or --raw; see 'uopscope --help'");
+  if (!sel.file && !sel.hex && !sel.raw)
+    throw new UserError(
+      "no input: give a FILE (a binary or an assembly source), --hex or --raw; see 'uopscope --help'",
+    );
   const eff = effectiveSettings({
     ...(args.arch !== undefined ? { arch: parseArch(args.arch, '--arch') } : {}),
     ...(args.iterations !== undefined ? { iterations: parseIterations(args.iterations, '--iterations') } : {}),
@@ -35,7 +46,10 @@ export async function runExplore(args: ExploreArgv): Promise<void> {
   const { mechanisms } = mechanismsFromArgv(args, eff.model.value);
   // what can be checked before the user is asked anything (the region picker): the architecture
   // is known and there are measurements for it (memoized: the session reuses them)
-  const dataOpts = { ...(args.uopsXml !== undefined ? { uopsXml: args.uopsXml } : {}), ...(args.fallback !== undefined ? { fallback: args.fallback } : {}) };
+  const dataOpts = {
+    ...(args.uopsXml !== undefined ? { uopsXml: args.uopsXml } : {}),
+    ...(args.fallback !== undefined ? { fallback: args.fallback } : {}),
+  };
   const machine = loadMachine(arch);
   await loadArchData(machine.arch, args.uopsXml !== undefined ? { uopsXml: args.uopsXml } : {});
   const input = await loadInput(sel);
@@ -48,15 +62,35 @@ export async function runExplore(args: ExploreArgv): Promise<void> {
   // A terminal is a terminal: Ink renders no live frames when it believes it runs in CI (the
   // CI / CONTINUOUS_INTEGRATION variables, read once when Ink loads), which would leave a blank
   // screen. The explorer only starts when stdin and stdout are terminals, so it is interactive.
-  if (tty) { delete process.env.CI; delete process.env.CONTINUOUS_INTEGRATION; }
-  const { runExplorer, pickRegion } = tty ? await importEsm<typeof import('../runExplorer.js')>(new URL('../runExplorer.js', import.meta.url).href) : { runExplorer: null, pickRegion: null };
-  if (tty && pickRegion && region === undefined && sel.function === undefined && sel.range === undefined && regions.length > 1) {
+  if (tty) {
+    delete process.env.CI;
+    delete process.env.CONTINUOUS_INTEGRATION;
+  }
+  const { runExplorer, pickRegion } = tty
+    ? await importEsm<typeof import('../runExplorer.js')>(new URL('../runExplorer.js', import.meta.url).href)
+    : { runExplorer: null, pickRegion: null };
+  if (
+    tty &&
+    pickRegion &&
+    region === undefined &&
+    sel.function === undefined &&
+    sel.range === undefined &&
+    regions.length > 1
+  ) {
     // the region analysed without a choice is highlighted first and marked
     const first = defaultRegion(input, regions)?.index ?? 1;
-    const picked = await pickRegion(input.file, regions.map((r) => ({
-      index: r.index, label: `${String(r.index).padStart(2)}  ${r.kind.padEnd(8)} 0x${r.start.toString(16)}–0x${r.end.toString(16)}  ${r.name}${r.index === first ? '  (default)' : ''}`,
-    })), first - 1);
-    if (picked === 'interrupt') { process.exitCode = 130; return; }
+    const picked = await pickRegion(
+      input.file,
+      regions.map((r) => ({
+        index: r.index,
+        label: `${String(r.index).padStart(2)}  ${r.kind.padEnd(8)} 0x${r.start.toString(16)}–0x${r.end.toString(16)}  ${r.name}${r.index === first ? '  (default)' : ''}`,
+      })),
+      first - 1,
+    );
+    if (picked === 'interrupt') {
+      process.exitCode = 130;
+      return;
+    }
     if (picked === 'quit') return;
     region = picked;
   }
@@ -65,13 +99,33 @@ export async function runExplore(args: ExploreArgv): Promise<void> {
     const ext = functionExtent(input, sel.function);
     const loops = functionLoops(input, ext.sec.name, ext.sym.address, ext.end);
     if (loops.length > 1) {
-      const choices = [...loops, { index: 0, kind: 'function' as const, name: `the whole function ${ext.sym.name}, as one straight block`, start: ext.sym.address, end: ext.end }];
+      const choices = [
+        ...loops,
+        {
+          index: 0,
+          kind: 'function' as const,
+          name: `the whole function ${ext.sym.name}, as one straight block`,
+          start: ext.sym.address,
+          end: ext.end,
+        },
+      ];
       const main = resolveRegion(input, { function: sel.function });
-      const first = Math.max(0, loops.findIndex((l) => l.start === main.start && l.end === main.end && l.name === main.name));
-      const picked = await pickRegion(`function ${ext.sym.name}`, choices.map((r, i) => ({
-        index: i + 1, label: `${String(i + 1).padStart(2)}  ${r.kind.padEnd(8)} 0x${r.start.toString(16)}–0x${r.end.toString(16)}  ${r.name}${i === first ? '  (default)' : ''}`,
-      })), first);
-      if (picked === 'interrupt') { process.exitCode = 130; return; }
+      const first = Math.max(
+        0,
+        loops.findIndex((l) => l.start === main.start && l.end === main.end && l.name === main.name),
+      );
+      const picked = await pickRegion(
+        `function ${ext.sym.name}`,
+        choices.map((r, i) => ({
+          index: i + 1,
+          label: `${String(i + 1).padStart(2)}  ${r.kind.padEnd(8)} 0x${r.start.toString(16)}–0x${r.end.toString(16)}  ${r.name}${i === first ? '  (default)' : ''}`,
+        })),
+        first,
+      );
+      if (picked === 'interrupt') {
+        process.exitCode = 130;
+        return;
+      }
       if (picked === 'quit') return;
       const c = choices[picked - 1]!;
       // the loop by its number in the function (a loop laid out in several runs is no --range)
@@ -82,7 +136,12 @@ export async function runExplore(args: ExploreArgv): Promise<void> {
   const loaded = selectRegion(input, { ...sel, ...(region !== undefined ? { region } : {}) });
   if (!tty || !runExplorer) {
     // not a terminal: the report (`uopscope report` with the same input and settings)
-    process.stdout.write(await runReport({ ...sel, ...(region !== undefined ? { region } : {}) }, { arch, iterations, ...dataOpts, ...modelArgsOf(args) }));
+    process.stdout.write(
+      await runReport(
+        { ...sel, ...(region !== undefined ? { region } : {}) },
+        { arch, iterations, ...dataOpts, ...modelArgsOf(args) },
+      ),
+    );
     return;
   }
   const base = regionAnalysis(loaded);

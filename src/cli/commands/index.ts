@@ -11,9 +11,19 @@ import type { CommandModule } from './args.js';
 export type { CommandModule };
 
 export const commands: CommandModule[] = [
-  disasmCommand, regionsCommand, graphCommand, dataCommand,
+  disasmCommand,
+  regionsCommand,
+  graphCommand,
+  dataCommand,
   reportCommand,
-  configCommand({ load: async () => { const { loadMachine } = await import('../../data/machines.js'); return (arch) => { loadMachine(arch); }; } }),
+  configCommand({
+    load: async () => {
+      const { loadMachine } = await import('../../data/machines.js');
+      return (arch) => {
+        loadMachine(arch);
+      };
+    },
+  }),
   exploreCommand,
   measureCommand,
 ];

@@ -9,7 +9,14 @@ import { UserError } from '../../errors.js';
 import { nothingSimulated, originSummary } from '../../report/model.js';
 import { cpuidText, hostCore, type HostCore } from '../../measure/host.js';
 import { lineAtOffset, prepareRegion, prepareSide, type PreparedRegion } from '../../measure/prepare.js';
-import { cyclesOf, notMeasurable, runHarness, DEFAULT_REPETITIONS, type HarnessResult, type HarnessVariant } from '../../measure/harness.js';
+import {
+  cyclesOf,
+  notMeasurable,
+  runHarness,
+  DEFAULT_REPETITIONS,
+  type HarnessResult,
+  type HarnessVariant,
+} from '../../measure/harness.js';
 import { branchPaths } from '../../disasm/index.js';
 import type { DecodedInstruction, InputOptions, RegionSelection } from '../../disasm/types.js';
 import { constants as osConstants } from 'node:os';
@@ -74,7 +81,14 @@ export interface MeasureResult {
   /** notes on the architecture of the prediction (host unknown, --arch not the host's) */
   archNotes: string[];
   /** `model`: the model of the prediction ('suaca', 'refined', 'refined −macro-fus', …) */
-  prediction: { arch: string; model: string; iterations: number; blockThroughput: number | null; figures: string; linesWithoutFigures: number };
+  prediction: {
+    arch: string;
+    model: string;
+    iterations: number;
+    blockThroughput: number | null;
+    figures: string;
+    linesWithoutFigures: number;
+  };
   /** the whole region; absent when it has a branch inside (see branch) or is not measurable */
   measurement?: Measurement;
   /** a region with a branch inside: each side of its first conditional jump */
@@ -93,34 +107,50 @@ export function portCountersReason(perfError: number): string {
     const name = Object.entries(osConstants.errno).find(([, n]) => n === perfError)?.[0] ?? `errno ${perfError}`;
     return `per-port counters unavailable: perf_event_open gives no hardware counter on this machine (${name}${name === 'ENOENT' ? ': no PMU exposed, as in most virtual machines' : name === 'EACCES' || name === 'EPERM' ? `: kernel.perf_event_paranoid is ${paranoid()}` : ''})`;
   }
-  if (perfError < 0) return 'per-port counters unavailable: the kernel gives a cycle counter that does not count (a virtual machine\'s PMU)';
+  if (perfError < 0)
+    return "per-port counters unavailable: the kernel gives a cycle counter that does not count (a virtual machine's PMU)";
   return 'per-port counters unavailable: uopscope reads the core-cycle counter only; per-port dispatch events are not implemented';
 }
 
 function paranoid(): string {
-  try { return readFileSync('/proc/sys/kernel/perf_event_paranoid', 'utf8').trim(); } catch { return 'unknown'; }
+  try {
+    return readFileSync('/proc/sys/kernel/perf_event_paranoid', 'utf8').trim();
+  } catch {
+    return 'unknown';
+  }
 }
 
 /** Runs one prepared body in the harness: its figures, or the one-line reason it cannot run. */
-function run(instrs: readonly DecodedInstruction[], region: PreparedRegion, repetitions: number): { ok: true; m: Measurement } | { ok: false; reason: string } {
-  const r = runHarness(region.body, { counter: region.counter.number, stash: region.stash, repetitions, startValues: region.startValues });
+function run(
+  instrs: readonly DecodedInstruction[],
+  region: PreparedRegion,
+  repetitions: number,
+): { ok: true; m: Measurement } | { ok: false; reason: string } {
+  const r = runHarness(region.body, {
+    counter: region.counter.number,
+    stash: region.stash,
+    repetitions,
+    startValues: region.startValues,
+  });
   if (!r.ok) {
     const line = lineAtOffset(region, r.offset);
     const ins = line === null ? undefined : instrs.find((i) => i.line === line);
     // a divisor loaded from memory reads the harness's one data page, which holds the pattern and
     // whatever the region stored there (a remainder of 0): the program's own data may differ
-    const hint = r.reason === 'arithmetic' && ins?.memory && (ins.mnemonic === 'DIV' || ins.mnemonic === 'IDIV')
-      ? '; its divisor is loaded from memory, which in the harness is one page shared by all the region\'s loads and stores, so it may read a value the region stored there (such as a remainder of 0), not the program\'s data'
-      : '';
+    const hint =
+      r.reason === 'arithmetic' && ins?.memory && (ins.mnemonic === 'DIV' || ins.mnemonic === 'IDIV')
+        ? "; its divisor is loaded from memory, which in the harness is one page shared by all the region's loads and stores, so it may read a value the region stored there (such as a remainder of 0), not the program's data"
+        : '';
     return { ok: false, reason: notMeasurable(r, ins ? ` at line ${ins.line} (${ins.intel})` : '') + hint };
   }
   return {
     ok: true,
     m: {
       method: r.method,
-      methodText: r.method === 'perf'
-        ? 'core cycles counted by perf_event_open (user space)'
-        : 'time-stamp counter, converted to core cycles by a dependency chain of add (latency 1) timed in the same process',
+      methodText:
+        r.method === 'perf'
+          ? 'core cycles counted by perf_event_open (user space)'
+          : 'time-stamp counter, converted to core cycles by a dependency chain of add (latency 1) timed in the same process',
       repetitions: r.repetitions,
       pagesMapped: r.pages,
       ticksPerCycle: r.method === 'tsc' ? r.calibration : null,
@@ -130,7 +160,11 @@ function run(instrs: readonly DecodedInstruction[], region: PreparedRegion, repe
       closingBranchRemoved: region.closingBranch,
       counterRegister: region.counter.name,
       lines: region.lines,
-      startValues: region.startValues.map((s) => ({ register: s.register, value: `0x${s.value.toString(16)}`, why: s.why })),
+      startValues: region.startValues.map((s) => ({
+        register: s.register,
+        value: `0x${s.value.toString(16)}`,
+        why: s.why,
+      })),
       portCounters: { available: false, reason: portCountersReason(r.perfError) },
     },
   };
@@ -138,18 +172,30 @@ function run(instrs: readonly DecodedInstruction[], region: PreparedRegion, repe
 
 export async function measure(input: InputOptions & RegionSelection, a: MeasureArgv): Promise<MeasureResult> {
   if (process.platform !== 'linux' || process.arch !== 'x64') {
-    throw new UserError(`uopscope measure runs on Linux x86-64 only (this is ${process.platform} ${process.arch}); use 'uopscope report' for the prediction alone`);
+    throw new UserError(
+      `uopscope measure runs on Linux x86-64 only (this is ${process.platform} ${process.arch}); use 'uopscope report' for the prediction alone`,
+    );
   }
-  const repetitions = a.repetitions === undefined ? DEFAULT_REPETITIONS : wholeNumber('--repetitions', a.repetitions, 10);
+  const repetitions =
+    a.repetitions === undefined ? DEFAULT_REPETITIONS : wholeNumber('--repetitions', a.repetitions, 10);
   if (repetitions > 10_000) throw new UserError(`--repetitions ${repetitions}: give at most 10000`);
   const host = hostCore();
   const archNotes: string[] = [];
   const flagArch = a.arch !== undefined ? parseArch(a.arch, '--arch') : undefined;
-  if (host && !host.arch) archNotes.push(`uopscope has no model for this host's core (${cpuidText(host)}, ${host.modelName})${flagArch ? '' : ': the prediction uses the configured architecture'}`);
-  if (!host) archNotes.push('cannot read /proc/cpuinfo: the host\'s core is unknown');
+  if (host && !host.arch)
+    archNotes.push(
+      `uopscope has no model for this host's core (${cpuidText(host)}, ${host.modelName})${flagArch ? '' : ': the prediction uses the configured architecture'}`,
+    );
+  if (!host) archNotes.push("cannot read /proc/cpuinfo: the host's core is unknown");
   if (host?.note) archNotes.push(`host core: ${host.note}`);
-  if (host?.virtual) archNotes.push('this is a virtual machine: its CPUID may name another core than the physical one, and other guests share the core');
-  if (flagArch && host?.arch && flagArch !== host.arch) archNotes.push(`--arch ${flagArch} is not this host's core (${host.arch}): the prediction is for ${flagArch}, the measurement for this machine`);
+  if (host?.virtual)
+    archNotes.push(
+      'this is a virtual machine: its CPUID may name another core than the physical one, and other guests share the core',
+    );
+  if (flagArch && host?.arch && flagArch !== host.arch)
+    archNotes.push(
+      `--arch ${flagArch} is not this host's core (${host.arch}): the prediction is for ${flagArch}, the measurement for this machine`,
+    );
   const arch = flagArch ?? host?.arch ?? undefined;
 
   // --branch: the branch comparison's two sides, simulated when the region has a branch inside
@@ -164,7 +210,11 @@ export async function measure(input: InputOptions & RegionSelection, a: MeasureA
   const instrs = analysis.region.instructions;
   const bitness = analysis.region.format === 'elf32' ? 32 : 64;
   const base = {
-    source: { file: analysis.region.file, region: analysis.region.region.name, ...(analysis.region.region.note ? { note: analysis.region.region.note } : {}) },
+    source: {
+      file: analysis.region.file,
+      region: analysis.region.region.name,
+      ...(analysis.region.region.note ? { note: analysis.region.region.note } : {}),
+    },
     host: host ? { ...host, cpuid: cpuidText(host) } : null,
     archNotes,
     prediction: {
@@ -179,22 +229,41 @@ export async function measure(input: InputOptions & RegionSelection, a: MeasureA
   const prep = prepareRegion(instrs, bitness);
   if (prep.ok) {
     const r = run(instrs, prep.region, repetitions);
-    return r.ok ? { measurable: true, ...base, measurement: withSharedPageCaveat(r.m, instrs, base.prediction.blockThroughput) } : { measurable: false, reason: r.reason, ...base };
+    return r.ok
+      ? { measurable: true, ...base, measurement: withSharedPageCaveat(r.m, instrs, base.prediction.blockThroughput) }
+      : { measurable: false, reason: r.reason, ...base };
   }
   const paths = prep.internalBranch !== undefined ? branchPaths(instrs) : null;
   if (!paths || !model.branch) return { measurable: false, reason: `not measurable: ${prep.why}`, ...base };
   // a branch inside: each side of the first conditional jump as straight-line code, beside the
   // branch comparison's prediction for that side
-  const measured: MeasuredSide[] = ([['fall-through', paths.left, model.branch.left], ['taken', paths.right, model.branch.right]] as const).map(([side, lines, section]) => {
+  const measured: MeasuredSide[] = (
+    [
+      ['fall-through', paths.left, model.branch.left],
+      ['taken', paths.right, model.branch.right],
+    ] as const
+  ).map(([side, lines, section]) => {
     const p = prepareSide(instrs, lines, paths.branchLine, bitness);
-    const head = { side, lines: [...lines], removedBranches: p.ok ? p.region.removedBranches : [], predicted: nothingSimulated(model) ? null : section.stats.blockThroughput };
+    const head = {
+      side,
+      lines: [...lines],
+      removedBranches: p.ok ? p.region.removedBranches : [],
+      predicted: nothingSimulated(model) ? null : section.stats.blockThroughput,
+    };
     if (!p.ok) return { ...head, measurable: false, reason: `not measurable: ${p.why}` };
     const r = run(instrs, p.region, repetitions);
-    return r.ok ? { ...head, measurable: true, measurement: withSharedPageCaveat(r.m, instrs, head.predicted) } : { ...head, measurable: false, reason: r.reason };
+    return r.ok
+      ? { ...head, measurable: true, measurement: withSharedPageCaveat(r.m, instrs, head.predicted) }
+      : { ...head, measurable: false, reason: r.reason };
   });
   const branch = { branchLine: paths.branchLine, sides: measured };
   if (measured.some((s) => s.measurable)) return { measurable: true, ...base, branch };
-  return { measurable: false, reason: `not measurable on either side of the branch at line ${paths.branchLine}: ${measured.map((s) => `${s.side}: ${s.reason!.replace(/^not measurable: /, '')}`).join('; ')}`, ...base, branch };
+  return {
+    measurable: false,
+    reason: `not measurable on either side of the branch at line ${paths.branchLine}: ${measured.map((s) => `${s.side}: ${s.reason!.replace(/^not measurable: /, '')}`).join('; ')}`,
+    ...base,
+    branch,
+  };
 }
 
 const f2 = (n: number): string => n.toFixed(2);
@@ -208,7 +277,11 @@ const SHARED_PAGE_SLOWER = 1.25;
  * which the program's own data need not do and the simulation does not assume. When the
  * measurement is well above the prediction, it says so beside the figure.
  */
-export function withSharedPageCaveat(m: Measurement, instrs: readonly DecodedInstruction[], predicted: number | null): Measurement {
+export function withSharedPageCaveat(
+  m: Measurement,
+  instrs: readonly DecodedInstruction[],
+  predicted: number | null,
+): Measurement {
   const body = instrs.filter((i) => m.lines.includes(i.line));
   const stores = body.filter((i) => i.memory?.write);
   const loads = body.filter((i) => i.memory?.read);
@@ -225,27 +298,42 @@ export function renderMeasure(m: MeasureResult): string {
   const out: string[] = [];
   out.push(`Region: ${m.source.region} in ${m.source.file}`);
   if (m.source.note) out.push(`(${m.source.note})`);
-  out.push(m.host ? `Host: ${m.host.modelName} (${m.host.cpuid}) → ${m.host.arch ?? 'no uopscope model'}` : 'Host: unknown');
+  out.push(
+    m.host ? `Host: ${m.host.modelName} (${m.host.cpuid}) → ${m.host.arch ?? 'no uopscope model'}` : 'Host: unknown',
+  );
   if (m.host && m.host.cpuidArch !== m.host.arch) out.push(`Host core: ${m.host.why}`);
   for (const n of m.archNotes) out.push(`Note: ${n}`);
   out.push(`Figures: ${m.prediction.figures}`);
-  if (m.prediction.linesWithoutFigures) out.push(`INCOMPLETE: ${m.prediction.linesWithoutFigures} line(s) have no figures on ${m.prediction.arch}; the prediction leaves them out, the measurement runs them`);
+  if (m.prediction.linesWithoutFigures)
+    out.push(
+      `INCOMPLETE: ${m.prediction.linesWithoutFigures} line(s) have no figures on ${m.prediction.arch}; the prediction leaves them out, the measurement runs them`,
+    );
   out.push(`Model: ${m.prediction.model}`);
   out.push('');
   if (m.measurement) {
-    out.push(m.prediction.blockThroughput === null
-      ? `Predicted on ${m.prediction.arch}: nothing simulated (no line has figures)`
-      : `Predicted on ${m.prediction.arch}: ${f2(m.prediction.blockThroughput)} cycles/iteration (block throughput, ${m.prediction.iterations} iterations simulated)`);
+    out.push(
+      m.prediction.blockThroughput === null
+        ? `Predicted on ${m.prediction.arch}: nothing simulated (no line has figures)`
+        : `Predicted on ${m.prediction.arch}: ${f2(m.prediction.blockThroughput)} cycles/iteration (block throughput, ${m.prediction.iterations} iterations simulated)`,
+    );
     renderMeasurement(out, m.measurement, '');
     return out.join('\n') + '\n';
   }
   const b = m.branch!;
-  out.push(`The region branches inside (line ${b.branchLine}): each side of that branch measured as straight-line code, beside the branch comparison's prediction for the side (${m.prediction.iterations} iterations simulated on ${m.prediction.arch})`);
+  out.push(
+    `The region branches inside (line ${b.branchLine}): each side of that branch measured as straight-line code, beside the branch comparison's prediction for the side (${m.prediction.iterations} iterations simulated on ${m.prediction.arch})`,
+  );
   for (const s of b.sides) {
     out.push('');
-    const removed = s.removedBranches.length ? `; without line${s.removedBranches.length > 1 ? 's' : ''} ${s.removedBranches.join(', ')}` : '';
+    const removed = s.removedBranches.length
+      ? `; without line${s.removedBranches.length > 1 ? 's' : ''} ${s.removedBranches.join(', ')}`
+      : '';
     out.push(`${s.side === 'taken' ? 'Taken' : 'Fall-through'} side (lines ${s.lines.join(', ')}${removed}):`);
-    out.push(s.predicted === null ? '  Predicted: nothing simulated (no line has figures)' : `  Predicted on ${m.prediction.arch}: ${f2(s.predicted)} cycles/iteration (block throughput of the side, its branches included)`);
+    out.push(
+      s.predicted === null
+        ? '  Predicted: nothing simulated (no line has figures)'
+        : `  Predicted on ${m.prediction.arch}: ${f2(s.predicted)} cycles/iteration (block throughput of the side, its branches included)`,
+    );
     if (s.measurement) renderMeasurement(out, s.measurement, '  ');
     else out.push(`  ${s.reason}`);
   }
@@ -253,27 +341,44 @@ export function renderMeasure(m: MeasureResult): string {
 }
 
 function renderMeasurement(out: string[], me: Measurement, ind: string): void {
-  out.push(`${ind}Measured on this machine: ${me.methodText}; ${me.repetitions} repetitions, 10th percentile (median, spread)`);
+  out.push(
+    `${ind}Measured on this machine: ${me.methodText}; ${me.repetitions} repetitions, 10th percentile (median, spread)`,
+  );
   const line = (name: 'loop' | 'unrolled', what: string): string => {
     const v = me[name];
-    const mark = me.comparable === name ? (me.caveat ? '  ← compare with the prediction, but see the caveat below' : '  ← compare with the prediction') : '';
+    const mark =
+      me.comparable === name
+        ? me.caveat
+          ? '  ← compare with the prediction, but see the caveat below'
+          : '  ← compare with the prediction'
+        : '';
     return `${ind}  ${name.padEnd(8)} ${f2(v.cyclesPerIteration).padStart(7)} cycles/iteration (median ${f2(v.median)}, spread ${(v.spread * 100).toFixed(1)}%)  ${what}${mark}`;
   };
   out.push(line('loop', `the body closed by dec ${me.counterRegister}; jnz`));
   out.push(line('unrolled', `the body ×${me.unrolled.sizes[0]} and ×${me.unrolled.sizes[1]}, straight-line`));
   if (me.caveat) out.push(`${ind}Caveat: ${me.caveat}`);
-  out.push(ind + (me.closingBranchRemoved !== null
-    ? `(the region's closing branch, line ${me.closingBranchRemoved}, is replaced by the harness's; "loop" runs it as a loop, as the simulation does)`
-    : '(the region has no closing branch: "unrolled" runs it as the simulation does, back to back; "loop" adds the harness\'s dec/jnz)'));
-  for (const s of me.startValues) out.push(`${ind}Start value: ${s.register} = ${s.value} (${s.why}), instead of the harness's pattern`);
-  if (me.ticksPerCycle) out.push(`${ind}TSC ticks per core cycle: ${me.ticksPerCycle[0].toFixed(3)} before, ${me.ticksPerCycle[1].toFixed(3)} after`);
+  out.push(
+    ind +
+      (me.closingBranchRemoved !== null
+        ? `(the region's closing branch, line ${me.closingBranchRemoved}, is replaced by the harness's; "loop" runs it as a loop, as the simulation does)`
+        : '(the region has no closing branch: "unrolled" runs it as the simulation does, back to back; "loop" adds the harness\'s dec/jnz)'),
+  );
+  for (const s of me.startValues)
+    out.push(`${ind}Start value: ${s.register} = ${s.value} (${s.why}), instead of the harness's pattern`);
+  if (me.ticksPerCycle)
+    out.push(
+      `${ind}TSC ticks per core cycle: ${me.ticksPerCycle[0].toFixed(3)} before, ${me.ticksPerCycle[1].toFixed(3)} after`,
+    );
   out.push(`${ind}Pages mapped on demand: ${me.pagesMapped} (all onto one physical page)`);
   out.push(`${ind}µops per port: ${me.portCounters.reason}`);
 }
 
 /** What `uopscope measure` prints, and its exit status: 2 when nothing could be measured (the
  *  text path says why in one line on stderr, --json in the object's `reason`). */
-export async function runMeasure(input: InputOptions & RegionSelection, a: MeasureArgv): Promise<{ output: string; exitCode: number }> {
+export async function runMeasure(
+  input: InputOptions & RegionSelection,
+  a: MeasureArgv,
+): Promise<{ output: string; exitCode: number }> {
   const m = await measure(input, a);
   if (!m.measurable && !a.json) throw new UserError(`${m.source.region}: ${m.reason}`);
   return { output: a.json ? JSON.stringify(m, null, 2) + '\n' : renderMeasure(m), exitCode: m.measurable ? 0 : 2 };

@@ -7,13 +7,19 @@ export async function runRegions(args: RegionsArgv): Promise<void> {
   const input = await loadInput(inputFromArgv(args));
   const regions = listRegions(input);
   if (args.json) {
-    process.stdout.write(`${JSON.stringify({ file: input.file, format: input.format, machine: input.machine, regions }, null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ file: input.file, format: input.format, machine: input.machine, regions }, null, 2)}\n`,
+    );
     return;
   }
-  const out = [`${input.file} (${input.format}, ${input.machine}): ${regions.length} region${regions.length === 1 ? '' : 's'}`];
+  const out = [
+    `${input.file} (${input.format}, ${input.machine}): ${regions.length} region${regions.length === 1 ? '' : 's'}`,
+  ];
   if (regions.length === 0) out.push('  none marked and no loop found; use --function SYMBOL or --range START:END');
   for (const r of regions) {
-    out.push(`  ${String(r.index).padStart(2)}  ${r.kind.padEnd(8)}  0x${r.start.toString(16)}–0x${r.end.toString(16)}  ${r.end - r.start} bytes  ${r.name}${r.section ? `  [${r.section}]` : ''}`);
+    out.push(
+      `  ${String(r.index).padStart(2)}  ${r.kind.padEnd(8)}  0x${r.start.toString(16)}–0x${r.end.toString(16)}  ${r.end - r.start} bytes  ${r.name}${r.section ? `  [${r.section}]` : ''}`,
+    );
   }
   process.stdout.write(`${out.join('\n')}\n`);
 }

@@ -21,25 +21,62 @@ function addVariantOptions<T>(c: Argv<T>): Argv<T> {
 export function reportCommand(y: Argv): Argv {
   return y.command(
     'report [file]',
-    'simulate the region and print the thesis\'s report: block throughput, what-if throughputs, per-line table',
-    (c) => addVariantOptions(addModelOptions(addInputOptions(c))
-      .option('arch', { alias: 'a', type: 'string', describe: `microarchitecture (default ${BUILTIN_DEFAULTS.arch}; change with 'uopscope config set arch X')` })
-      .option('iterations', { alias: 'i', type: 'string', describe: `loop iterations to simulate; 1 = latency analysis (default ${BUILTIN_DEFAULTS.iterations}; 'uopscope config set iterations N')` }))
-      .option('port-capacity', { type: 'string', describe: 'µops each port takes per cycle (instead of 1; thesis future work)' })
-      .option('issue-width', { type: 'string', describe: 'override the µops the front end loads per cycle' })
-      .option('rs-size', { type: 'string', describe: 'override the reservation-station capacity (µops)' })
-      .option('fast', { alias: 'p', type: 'boolean', describe: 'skip the three what-if runs and the mechanisms\' runs (SUACA\'s performance mode)' })
-      .option('all-variants', { type: 'boolean', describe: 'also run all 8 combinations of --pf, --ip, --nd, and each mechanism that is off switched on' })
-      .option('branch', { alias: 'b', type: 'boolean', describe: 'also analyse both sides of the first conditional jump' })
-      .option('detail', { type: 'string', describe: 'detail analysis of this line (delays per dependency and per port)' })
-      .option('json', { type: 'boolean', describe: 'print the figures as one JSON object' })
-      .option('fallback', { type: 'string', describe: 'instructions without data: skip them, or count one ALU µop of latency 1 (default skip)' })
-      .option('strict', { type: 'boolean', describe: 'fail (exit 2) when a line of the region has no figures from any source' })
-      .option('uops-xml', { type: 'string', describe: 'use this uops.info instructions.xml instead of the imported or embedded data' })
-      .example('$0 report examples/bin/branch --arch SNB --branch', '')
-      .example('$0 report examples/bin/adc-chain -i 1 --detail 0', '')
-      .example('$0 report --hex 4801d8 --iterations 1 --json', '')
-      .example('$0 report examples/bin/branch --model refined --no-macro-fusion', ''),
+    "simulate the region and print the thesis's report: block throughput, what-if throughputs, per-line table",
+    (c) =>
+      addVariantOptions(
+        addModelOptions(addInputOptions(c))
+          .option('arch', {
+            alias: 'a',
+            type: 'string',
+            describe: `microarchitecture (default ${BUILTIN_DEFAULTS.arch}; change with 'uopscope config set arch X')`,
+          })
+          .option('iterations', {
+            alias: 'i',
+            type: 'string',
+            describe: `loop iterations to simulate; 1 = latency analysis (default ${BUILTIN_DEFAULTS.iterations}; 'uopscope config set iterations N')`,
+          }),
+      )
+        .option('port-capacity', {
+          type: 'string',
+          describe: 'µops each port takes per cycle (instead of 1; thesis future work)',
+        })
+        .option('issue-width', { type: 'string', describe: 'override the µops the front end loads per cycle' })
+        .option('rs-size', { type: 'string', describe: 'override the reservation-station capacity (µops)' })
+        .option('fast', {
+          alias: 'p',
+          type: 'boolean',
+          describe: "skip the three what-if runs and the mechanisms' runs (SUACA's performance mode)",
+        })
+        .option('all-variants', {
+          type: 'boolean',
+          describe: 'also run all 8 combinations of --pf, --ip, --nd, and each mechanism that is off switched on',
+        })
+        .option('branch', {
+          alias: 'b',
+          type: 'boolean',
+          describe: 'also analyse both sides of the first conditional jump',
+        })
+        .option('detail', {
+          type: 'string',
+          describe: 'detail analysis of this line (delays per dependency and per port)',
+        })
+        .option('json', { type: 'boolean', describe: 'print the figures as one JSON object' })
+        .option('fallback', {
+          type: 'string',
+          describe: 'instructions without data: skip them, or count one ALU µop of latency 1 (default skip)',
+        })
+        .option('strict', {
+          type: 'boolean',
+          describe: 'fail (exit 2) when a line of the region has no figures from any source',
+        })
+        .option('uops-xml', {
+          type: 'string',
+          describe: 'use this uops.info instructions.xml instead of the imported or embedded data',
+        })
+        .example('$0 report examples/bin/branch --arch SNB --branch', '')
+        .example('$0 report examples/bin/adc-chain -i 1 --detail 0', '')
+        .example('$0 report --hex 4801d8 --iterations 1 --json', '')
+        .example('$0 report examples/bin/branch --model refined --no-macro-fusion', ''),
     async (argv) => {
       const { runReport } = await import('./reportRun.js');
       const out = await runReport(inputFromArgv(argv as never), argv as ReportArgs);
@@ -47,4 +84,3 @@ export function reportCommand(y: Argv): Argv {
     },
   );
 }
-

@@ -4,7 +4,21 @@
 import { effectiveSettings, parseIterations, resolveArch } from '../config.js';
 import { analyse, branchPrograms, loopFor, type Analysis } from '../pipeline.js';
 import { collectReport, type ReportRequest } from '../../report/collect.js';
-import { BASELINE, VARIANT_SWITCHES, engineOptionsOf, resolveMechanisms, jobKey, runKey, sharingIdenticalRuns, simulate, whatIfJobs, type EngineOptions, type MechanismSet, type Simulate, type WhatIfJob } from '../../sim/index.js';
+import {
+  BASELINE,
+  VARIANT_SWITCHES,
+  engineOptionsOf,
+  resolveMechanisms,
+  jobKey,
+  runKey,
+  sharingIdenticalRuns,
+  simulate,
+  whatIfJobs,
+  type EngineOptions,
+  type MechanismSet,
+  type Simulate,
+  type WhatIfJob,
+} from '../../sim/index.js';
 import { CompiledProgram, stationNeed } from '../../sim/compiled.js';
 import { mechanismsFromArgv } from '../modelOptions.js';
 import { simulateAll } from '../simPool.js';
@@ -25,7 +39,7 @@ export function variantFromArgs(a: ReportArgs): Variant {
   // upper bounds far above any core (RS ≤ a few hundred, width ≤ 8): the engine's memory grows
   // with the station's size times the µops of the largest instruction
   const positive = (name: string, n: number | string | undefined, max: number): number | undefined =>
-    (n === undefined ? undefined : wholeNumber(`--${name}`, n, 1, undefined, max));
+    n === undefined ? undefined : wholeNumber(`--${name}`, n, 1, undefined, max);
   const pc = positive('port-capacity', a.portCapacity, 1024);
   const iw = positive('issue-width', a.issueWidth, 1024);
   const rs = positive('rs-size', a.rsSize, 4096);
@@ -36,18 +50,30 @@ export function variantFromArgs(a: ReportArgs): Variant {
 }
 
 /** A whole number ≥ min from a flag's text, else a UserError naming the flag. */
-export function wholeNumber(flag: string, value: number | string, min: number, hint?: string, max = Number.MAX_SAFE_INTEGER): number {
+export function wholeNumber(
+  flag: string,
+  value: number | string,
+  min: number,
+  hint?: string,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
   if (Array.isArray(value)) throw new UserError(`${flag} is given more than once; give it once`);
   const n = typeof value === 'number' ? value : /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
   if (!Number.isSafeInteger(n) || n < min || n > max) {
-    throw new UserError(`${printable(`${flag} ${String(value)}`, 80)}: ${hint ?? `give a whole number from ${min} to ${max}`}`);
+    throw new UserError(
+      `${printable(`${flag} ${String(value)}`, 80)}: ${hint ?? `give a whole number from ${min} to ${max}`}`,
+    );
   }
   return n;
 }
 
 /** Builds the report model: the pipeline, then every simulation the flags ask for (through `sim`
  *  when given — tests see what each run was asked — else through the worker pool). */
-export async function buildReport(input: InputOptions & RegionSelection, a: ReportArgs, sim?: Simulate): Promise<{ model: ReportModel; analysis: Analysis }> {
+export async function buildReport(
+  input: InputOptions & RegionSelection,
+  a: ReportArgs,
+  sim?: Simulate,
+): Promise<{ model: ReportModel; analysis: Analysis }> {
   const chosen = a.arch !== undefined ? resolveArch(a.arch, '--arch') : undefined;
   const eff = effectiveSettings({
     ...(chosen ? { arch: chosen.arch } : {}),
@@ -55,7 +81,10 @@ export async function buildReport(input: InputOptions & RegionSelection, a: Repo
   });
   const iterations = eff.iterations.value;
   const { mechanisms } = mechanismsFromArgv(a, eff.model.value);
-  const detail = a.detail === undefined ? undefined : wholeNumber('--detail', a.detail, 0, 'give a line number (0 is the first instruction)');
+  const detail =
+    a.detail === undefined
+      ? undefined
+      : wholeNumber('--detail', a.detail, 0, 'give a line number (0 is the first instruction)');
   if (a.fallback !== undefined && a.fallback !== 'skip' && a.fallback !== 'alu') {
     throw new UserError(`--fallback ${a.fallback}: use skip (no µop, the default) or alu (one ALU µop of latency 1)`);
   }
@@ -81,21 +110,31 @@ export async function buildReport(input: InputOptions & RegionSelection, a: Repo
     const need = stationNeed(new CompiledProgram(analysis.program, analysis.params, mechanisms));
     if (need.entries > req.variant.rsSize) {
       const asm = analysis.region.instructions[need.line]?.intel ?? `line ${need.line}`;
-      throw new UserError(`--rs-size ${req.variant.rsSize}: line ${need.line} (${asm}) puts ${need.entries} µops into the reservation station at once (a micro-fused µop); give --rs-size ${need.entries} or more`);
+      throw new UserError(
+        `--rs-size ${req.variant.rsSize}: line ${need.line} (${asm}) puts ${need.entries} µops into the reservation station at once (a micro-fused µop); give --rs-size ${need.entries} or more`,
+      );
     }
   }
   const branch = a.branch ? branchPrograms(analysis) : undefined;
-  const run = sim ?? await parallelRuns(analysis.program, analysis.params, req);
-  const model = collectReport({
-    program: analysis.program,
-    params: analysis.params,
-    archName: analysis.machine.name,
-    ...(chosen?.note ? { archNote: chosen.note } : {}),
-    unknown: analysis.unknown,
-    origins: analysis.resolved.map((r) => r.origin),
-    source: { file: analysis.region.file, region: analysis.region.region.name, ...(analysis.region.region.note ? { note: analysis.region.region.note } : {}) },
-    ...(branch !== undefined ? { branch } : {}),
-  }, req, run);
+  const run = sim ?? (await parallelRuns(analysis.program, analysis.params, req));
+  const model = collectReport(
+    {
+      program: analysis.program,
+      params: analysis.params,
+      archName: analysis.machine.name,
+      ...(chosen?.note ? { archNote: chosen.note } : {}),
+      unknown: analysis.unknown,
+      origins: analysis.resolved.map((r) => r.origin),
+      source: {
+        file: analysis.region.file,
+        region: analysis.region.region.name,
+        ...(analysis.region.region.note ? { note: analysis.region.region.note } : {}),
+      },
+      ...(branch !== undefined ? { branch } : {}),
+    },
+    req,
+    run,
+  );
   return { model, analysis };
 }
 
@@ -124,7 +163,12 @@ const monotonicMs = (): number => Number(process.hrtime.bigint()) / 1e6;
 
 /** Runs `items` one after the other with `run` (the first always) until they have taken `ms`
  *  milliseconds by `clock`; returns those not run. */
-export function runHereFor<T>(items: readonly T[], run: (item: T) => void, ms: number, clock: () => number = monotonicMs): T[] {
+export function runHereFor<T>(
+  items: readonly T[],
+  run: (item: T) => void,
+  ms: number,
+  clock: () => number = monotonicMs,
+): T[] {
   const t0 = clock();
   let x = 0;
   for (; x < items.length && (x === 0 || clock() - t0 < ms); x++) run(items[x]!);
@@ -141,7 +185,8 @@ export function runHereFor<T>(items: readonly T[], run: (item: T) => void, ms: n
  */
 async function parallelRuns(program: SimProgram, params: MachineParams, req: ReportRequest): Promise<Simulate> {
   const jobs = whatIfJobs(req);
-  if (jobs.length < 2 || req.iterations * program.instructions.length < PARALLEL_MIN_INSTANCES) return sharingIdenticalRuns();
+  if (jobs.length < 2 || req.iterations * program.instructions.length < PARALLEL_MIN_INSTANCES)
+    return sharingIdenticalRuns();
   const configOf = (j: WhatIfJob) => ({ iterations: req.iterations, variant: j.variant });
   const distinct = new Map<string, WhatIfJob>();
   const keyed: [string, WhatIfJob][] = [];
@@ -151,19 +196,36 @@ async function parallelRuns(program: SimProgram, params: MachineParams, req: Rep
     keyed.push([k, j]);
   }
   const done = new Map<string, SimResult>();
-  const rest = runHereFor([...distinct], ([k, j]) => done.set(k, simulate(program, params, configOf(j), engineOptionsOf(j.mechanisms))), parallelMinMs());
+  const rest = runHereFor(
+    [...distinct],
+    ([k, j]) => done.set(k, simulate(program, params, configOf(j), engineOptionsOf(j.mechanisms))),
+    parallelMinMs(),
+  );
   if (rest.length > 0) {
-    const results = await simulateAll(program, params, rest.map(([, j]) => configOf(j)), { engineOptions: rest.map(([, j]) => engineOptionsOf(j.mechanisms)) });
-    rest.forEach(([k], y) => { done.set(k, results[y]!); });
+    const results = await simulateAll(
+      program,
+      params,
+      rest.map(([, j]) => configOf(j)),
+      { engineOptions: rest.map(([, j]) => engineOptionsOf(j.mechanisms)) },
+    );
+    rest.forEach(([k], y) => {
+      done.set(k, results[y]!);
+    });
   }
   // each job's result by its job key (cheap to compute per run asked); any other run: simulated
   const byJob = new Map<string, SimResult>();
   for (const [k, j] of keyed) byJob.set(jobKey(j), done.get(k)!);
   const other = sharingIdenticalRuns();
   const mechanismsOfOpts = (o: EngineOptions | undefined): MechanismSet => resolveMechanisms(o?.model?.mechanisms);
-  return (p, m, config, opts) => (p === program && m === params && config.iterations === req.iterations && config.trace === undefined
-    && opts?.fullSimulation === undefined && opts?.model?.units === undefined
-    && byJob.get(jobKey({ variant: config.variant, mechanisms: mechanismsOfOpts(opts) }))) || other(p, m, config, opts);
+  return (p, m, config, opts) =>
+    (p === program &&
+      m === params &&
+      config.iterations === req.iterations &&
+      config.trace === undefined &&
+      opts?.fullSimulation === undefined &&
+      opts?.model?.units === undefined &&
+      byJob.get(jobKey({ variant: config.variant, mechanisms: mechanismsOfOpts(opts) }))) ||
+    other(p, m, config, opts);
 }
 
 /** What `uopscope report` prints. */
@@ -179,6 +241,11 @@ export async function runReport(input: InputOptions & RegionSelection, a: Report
 export function refuseIncomplete(analysis: Pick<Analysis, 'unknown' | 'machine'>): void {
   if (!analysis.unknown.length) return;
   const first = analysis.unknown[0]!;
-  const more = analysis.unknown.length > 1 ? ` and ${analysis.unknown.length - 1} more line${analysis.unknown.length > 2 ? 's' : ''}` : '';
-  throw new UserError(`--strict: line ${first.line} (${first.asm}) has no figures on ${analysis.machine.arch}: ${first.why ?? 'no source has figures for it'}${more} — import uops.info's file ('uopscope data import FILE'), pick another --arch, or drop --strict`);
+  const more =
+    analysis.unknown.length > 1
+      ? ` and ${analysis.unknown.length - 1} more line${analysis.unknown.length > 2 ? 's' : ''}`
+      : '';
+  throw new UserError(
+    `--strict: line ${first.line} (${first.asm}) has no figures on ${analysis.machine.arch}: ${first.why ?? 'no source has figures for it'}${more} — import uops.info's file ('uopscope data import FILE'), pick another --arch, or drop --strict`,
+  );
 }

@@ -23,14 +23,29 @@ export const embeddedProvider: FigureProvider = {
       const summary = embeddedSummary(cacheDir);
       // credited to the files that define this architecture (or the one it inherits from)
       const origin = chain.map((a) => summary.origins?.[a]).find((o) => o !== undefined);
-      const base: Omit<DataSource, 'forms'> = { kind: 'embedded', path: origin ? origin.files.map((f) => join(embeddedDir(), f)).join(', ') : embeddedFiles().length ? embeddedFiles()[0]!.replace(/\/[^/]*$/, '') : '(none)' };
+      const base: Omit<DataSource, 'forms'> = {
+        kind: 'embedded',
+        path: origin
+          ? origin.files.map((f) => join(embeddedDir(), f)).join(', ')
+          : embeddedFiles().length
+            ? embeddedFiles()[0]!.replace(/\/[^/]*$/, '')
+            : '(none)',
+      };
       const date = origin ? origin.date : summary.date;
       if (date) base.date = date;
-      hit = combineChain(chain.map((a) => loadEmbeddedArch(a, cacheDir)), chain, base);
+      hit = combineChain(
+        chain.map((a) => loadEmbeddedArch(a, cacheDir)),
+        chain,
+        base,
+      );
       memo.set(key, hit);
     }
     if (!hit || hit.forms.length === 0) return null;
-    return formsLayer('embedded', hit.forms, { source: hit.source, describe: describeSource(hit.source), label: `${hit.source.kind} ${hit.source.path}` });
+    return formsLayer('embedded', hit.forms, {
+      source: hit.source,
+      describe: describeSource(hit.source),
+      label: `${hit.source.kind} ${hit.source.path}`,
+    });
   },
   archs(cacheDir) {
     return Object.keys(embeddedSummary(cacheDir).archs);
@@ -44,7 +59,14 @@ export const embeddedProvider: FigureProvider = {
       for (const origin of ['uops.info', 'thesis'] as const) {
         const n = forms.filter((f) => formOrigin(f) === origin).length;
         if (!n) continue;
-        const r: DataSourceRow = { arch, kind: 'embedded', origin, path: files ? files.files.map((f) => join(embeddedDir(), f)).join(', ') : embeddedDir(), forms: n, active: true };
+        const r: DataSourceRow = {
+          arch,
+          kind: 'embedded',
+          origin,
+          path: files ? files.files.map((f) => join(embeddedDir(), f)).join(', ') : embeddedDir(),
+          forms: n,
+          active: true,
+        };
         const date = files ? files.date : emb.date;
         if (date) r.date = date;
         rows.push(r);
@@ -54,9 +76,19 @@ export const embeddedProvider: FigureProvider = {
     if (parent) {
       const index = readIndex(cacheDir);
       const pf = index?.archs[parent] ?? emb.archs[parent];
-      if (pf !== undefined) rows.push({ arch, kind: 'inherited', origin: index?.archs[parent] !== undefined ? 'uops.info' : 'thesis', path: parent, forms: pf, active: true });
+      if (pf !== undefined)
+        rows.push({
+          arch,
+          kind: 'inherited',
+          origin: index?.archs[parent] !== undefined ? 'uops.info' : 'thesis',
+          path: parent,
+          forms: pf,
+          active: true,
+        });
     }
     return rows;
   },
-  reset() { memo.clear(); },
+  reset() {
+    memo.clear();
+  },
 };

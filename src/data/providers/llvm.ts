@@ -17,6 +17,18 @@ export const llvmProvider: FigureProvider = {
   },
   rows({ arch }) {
     const l = llvmArchs()[arch];
-    return l ? [{ arch, kind: 'llvm', origin: 'llvm', path: `${llvmDir()} (LLVM ${l.llvm} ${l.cpu})`, forms: l.forms, placeholders: l.placeholders, active: true }] : [];
+    return l
+      ? [
+          {
+            arch,
+            kind: 'llvm',
+            origin: 'llvm',
+            path: `${llvmDir()} (LLVM ${l.llvm} ${l.cpu})`,
+            forms: l.forms,
+            placeholders: l.placeholders,
+            active: true,
+          },
+        ]
+      : [];
   },
 };

@@ -11,8 +11,17 @@ import { statSync } from 'node:fs';
 import { splitSignature } from '../signature.js';
 import { formsLayer } from '../resolve.js';
 import {
-  listMeasuredArchs, listShippedMeasuredArchs, measuredFormKey, readMeasured, shippedMeasuredPath, splitMeasuredKey, userMeasuredPath, measuredPortGroups,
-  type MeasuredFigures, type MeasuredFile, type MeasuredForm,
+  listMeasuredArchs,
+  listShippedMeasuredArchs,
+  measuredFormKey,
+  readMeasured,
+  shippedMeasuredPath,
+  splitMeasuredKey,
+  userMeasuredPath,
+  measuredPortGroups,
+  type MeasuredFigures,
+  type MeasuredFile,
+  type MeasuredForm,
 } from '../measuredFormat.js';
 import type { ArchForm, ArchName, DataOperand, LatencyEntry, Measurement, Provenance } from '../types.js';
 import type { DataSourceRow, FigureLayer, FigureProvider } from './registry.js';
@@ -20,7 +29,14 @@ import type { DataSourceRow, FigureLayer, FigureProvider } from './registry.js';
 /** The register an operand kind of a signature names, for the resolver's operand classes. */
 function kindOperand(kind: string, idx: number): DataOperand {
   const k = kind.toUpperCase();
-  const reg = (r: string): DataOperand => ({ idx, type: 'reg', read: false, write: false, suppressed: false, registers: [r] });
+  const reg = (r: string): DataOperand => ({
+    idx,
+    type: 'reg',
+    read: false,
+    write: false,
+    suppressed: false,
+    registers: [r],
+  });
   if (/^[XYZ]MM$/.test(k)) return reg(`${k}0`);
   if (k === 'K') return reg('K1');
   if (k === 'MM') return reg('MM0');
@@ -47,28 +63,45 @@ class Operands {
   }
 
   /** The operand a reference names, and which latency field a pair from it fills. */
-  ref(ref: string, asTarget: boolean): { op: DataOperand; field: 'cycles' | 'cyclesMem' | 'cyclesAddr' | 'cyclesAddrIndex' } | null {
+  ref(
+    ref: string,
+    asTarget: boolean,
+  ): { op: DataOperand; field: 'cycles' | 'cyclesMem' | 'cyclesAddr' | 'cyclesAddrIndex' } | null {
     const m = /^o(\d+)(?:\.(base|index))?$/.exec(ref);
     if (m) {
       const op = this.list[Number(m[1])];
       if (!op) return null;
-      if (m[2]) return op.type === 'mem' && !asTarget ? { op, field: m[2] === 'base' ? 'cyclesAddr' : 'cyclesAddrIndex' } : null;
-      if (asTarget) op.write = true; else op.read = true;
+      if (m[2])
+        return op.type === 'mem' && !asTarget
+          ? { op, field: m[2] === 'base' ? 'cyclesAddr' : 'cyclesAddrIndex' }
+          : null;
+      if (asTarget) op.write = true;
+      else op.read = true;
       return { op, field: op.type === 'mem' && !asTarget ? 'cyclesMem' : 'cycles' };
     }
     if (ref === 'flags' || FLAG_NAMES.has(ref)) {
       this.flags ??= { idx: FLAGS_IDX, type: 'flags', read: false, write: false, suppressed: true, flags: {} };
       const f = this.flags.flags!;
-      for (const name of ref === 'flags' ? [] : [ref.toLowerCase()]) f[name] = asTarget ? (f[name] === 'r' ? 'rw' : 'w') : (f[name] === 'w' ? 'rw' : f[name] ?? 'r');
-      if (asTarget) this.flags.write = true; else this.flags.read = true;
+      for (const name of ref === 'flags' ? [] : [ref.toLowerCase()])
+        f[name] = asTarget ? (f[name] === 'r' ? 'rw' : 'w') : f[name] === 'w' ? 'rw' : (f[name] ?? 'r');
+      if (asTarget) this.flags.write = true;
+      else this.flags.read = true;
       return { op: this.flags, field: 'cycles' };
     }
     let op = this.implicit.get(ref);
     if (!op) {
-      op = { idx: FLAGS_IDX + 1 + this.implicit.size, type: 'reg', read: false, write: false, suppressed: true, registers: [ref] };
+      op = {
+        idx: FLAGS_IDX + 1 + this.implicit.size,
+        type: 'reg',
+        read: false,
+        write: false,
+        suppressed: true,
+        registers: [ref],
+      };
       this.implicit.set(ref, op);
     }
-    if (asTarget) op.write = true; else op.read = true;
+    if (asTarget) op.write = true;
+    else op.read = true;
     return { op, field: 'cycles' };
   }
 
@@ -80,7 +113,10 @@ class Operands {
       if (!from || !to) continue;
       const key = `${from.op.idx}>${to.op.idx}`;
       let e = byPair.get(key);
-      if (!e) { e = { startOp: from.op.idx, targetOp: to.op.idx }; byPair.set(key, e); }
+      if (!e) {
+        e = { startOp: from.op.idx, targetOp: to.op.idx };
+        byPair.set(key, e);
+      }
       e[from.field] = Math.max(e[from.field] ?? 0, l.cycles);
       if (l.upperBound) e.upperBound = true;
     }
@@ -115,25 +151,41 @@ export function measuredArchForm(key: string, f: MeasuredForm): ArchForm | null 
   return { string: signature, iform: '', asm: sp.mnemonic, operands: ops.all(), attributes, m };
 }
 
-interface Loaded { file: MeasuredFile; path: string; forms: ArchForm[]; failed: number }
+interface Loaded {
+  file: MeasuredFile;
+  path: string;
+  forms: ArchForm[];
+  failed: number;
+}
 
 const memo = new Map<string, { mtime: number; size: number; loaded: Loaded | null }>();
 
 /** A measured file, read and converted (once per change of the file); null when there is none. */
 function load(path: string): Loaded | null {
   let st: { mtimeMs: number; size: number } | null = null;
-  try { st = statSync(path); } catch { /* none */ }
-  if (!st) { memo.delete(path); return null; }
+  try {
+    st = statSync(path);
+  } catch {
+    /* none */
+  }
+  if (!st) {
+    memo.delete(path);
+    return null;
+  }
   const hit = memo.get(path);
   if (hit && hit.mtime === st.mtimeMs && hit.size === st.size) return hit.loaded;
-  const file = readMeasured(path, `measure again with 'uopscope data measure', or remove it with 'uopscope data remove measured'`);
+  const file = readMeasured(
+    path,
+    `measure again with 'uopscope data measure', or remove it with 'uopscope data remove measured'`,
+  );
   let loaded: Loaded | null = null;
   if (file) {
     const forms: ArchForm[] = [];
     let failed = 0;
     for (const [key, f] of Object.entries(file.forms)) {
       const form = measuredArchForm(key, f);
-      if (form) forms.push(form); else failed++;
+      if (form) forms.push(form);
+      else failed++;
     }
     loaded = { file, path, forms, failed };
   }
@@ -154,7 +206,15 @@ function provenanceOf(l: Loaded, shipped: boolean): (f: ArchForm) => Provenance 
     return {
       key,
       text: `measured by uopscope on ${onWhat(l.file)} (${key})`,
-      detail: { form: key, file: l.path, shipped, cpu: p.cpu, microcode: p.microcode, date: p.date, uopscope: p.uopscope },
+      detail: {
+        form: key,
+        file: l.path,
+        shipped,
+        cpu: p.cpu,
+        microcode: p.microcode,
+        date: p.date,
+        uopscope: p.uopscope,
+      },
     };
   };
 }
@@ -169,7 +229,10 @@ function layerOf(l: Loaded, shipped: boolean): FigureLayer {
 }
 
 /** Where a core's measured files are: the user's, then the one shipped with uopscope. */
-interface Paths { user?: string; shipped?: string }
+interface Paths {
+  user?: string;
+  shipped?: string;
+}
 
 function pathsOf(arch: ArchName, cacheDir?: string): Paths {
   return { user: userMeasuredPath(arch, cacheDir), shipped: shippedMeasuredPath(arch) };
@@ -213,11 +276,28 @@ export const measuredProvider: FigureProvider = {
     return files(pathsOf(arch, cacheDir)).map(({ loaded: l, shipped }): DataSourceRow => {
       const p = l.file.provenance;
       return {
-        arch, kind: shipped ? 'measured (shipped)' : 'measured', origin: 'measured', path: l.path, date: p.date,
-        forms: l.forms.length, ...(l.failed ? { unused: l.failed } : {}), active: true,
-        provenance: { cpu: p.cpu, cpuid: p.cpuid, microcode: p.microcode, kernel: p.kernel, virtualMachine: p.virtualMachine, uopscope: p.uopscope, command: p.command, core: p.core },
+        arch,
+        kind: shipped ? 'measured (shipped)' : 'measured',
+        origin: 'measured',
+        path: l.path,
+        date: p.date,
+        forms: l.forms.length,
+        ...(l.failed ? { unused: l.failed } : {}),
+        active: true,
+        provenance: {
+          cpu: p.cpu,
+          cpuid: p.cpuid,
+          microcode: p.microcode,
+          kernel: p.kernel,
+          virtualMachine: p.virtualMachine,
+          uopscope: p.uopscope,
+          command: p.command,
+          core: p.core,
+        },
       };
     });
   },
-  reset() { memo.clear(); },
+  reset() {
+    memo.clear();
+  },
 };

@@ -103,7 +103,10 @@ export function registerProvider(p: FigureProvider): void {
 /** Removes a provider (tests that register one). */
 export function unregisterProvider(id: string): void {
   const i = providers.findIndex((x) => x.id === id);
-  if (i >= 0) { providers.splice(i, 1); generation++; }
+  if (i >= 0) {
+    providers.splice(i, 1);
+    generation++;
+  }
 }
 
 /** The providers in resolution order. */

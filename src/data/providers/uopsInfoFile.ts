@@ -14,7 +14,11 @@ import type { FigureLayer, FigureProvider } from './registry.js';
 const memo = new Map<string, { source: DataSource; forms: ArchForm[] } | null>();
 
 function layer(c: { source: DataSource; forms: ArchForm[] }): FigureLayer {
-  return formsLayer('uops.info', c.forms, { source: c.source, describe: describeSource(c.source), label: `${c.source.kind} ${c.source.path}` });
+  return formsLayer('uops.info', c.forms, {
+    source: c.source,
+    describe: describeSource(c.source),
+    label: `${c.source.kind} ${c.source.path}`,
+  });
 }
 
 export const uopsInfoFileProvider: FigureProvider = {
@@ -25,15 +29,26 @@ export const uopsInfoFileProvider: FigureProvider = {
     if (uopsXml) {
       const path = resolve(uopsXml);
       let mtime = 0;
-      try { mtime = statSync(path).mtimeMs; } catch { /* parseUopsXmlFile reports it */ }
+      try {
+        mtime = statSync(path).mtimeMs;
+      } catch {
+        /* parseUopsXmlFile reports it */
+      }
       const key = `file\0${path}\0${mtime}\0${arch}`;
       let hit = memo.get(key);
       if (!hit) {
         const parsed = await parseUopsXmlFile(path, { archs: new Set(chain) });
         const base: Omit<DataSource, 'forms'> = { kind: 'file', path };
         if (parsed.date) base.date = parsed.date;
-        hit = combineChain(chain.map((a) => parsed.archs.get(a) ?? null), chain, base);
-        if (!hit) throw new UserError(`${uopsXml} has no measurements for ${arch} — pick one of ${[...parsed.seen].join(', ') || '(none)'}`);
+        hit = combineChain(
+          chain.map((a) => parsed.archs.get(a) ?? null),
+          chain,
+          base,
+        );
+        if (!hit)
+          throw new UserError(
+            `${uopsXml} has no measurements for ${arch} — pick one of ${[...parsed.seen].join(', ') || '(none)'}`,
+          );
         memo.set(key, hit);
       }
       return layer(hit);
@@ -56,7 +71,19 @@ export const uopsInfoFileProvider: FigureProvider = {
     const index = readIndex(cacheDir);
     const n = index?.archs[arch];
     if (!index || n === undefined) return [];
-    return [{ arch, kind: 'imported', origin: 'uops.info', path: index.source, forms: n, active: true, date: index.date ?? index.importedAt }];
+    return [
+      {
+        arch,
+        kind: 'imported',
+        origin: 'uops.info',
+        path: index.source,
+        forms: n,
+        active: true,
+        date: index.date ?? index.importedAt,
+      },
+    ];
   },
-  reset() { memo.clear(); },
+  reset() {
+    memo.clear();
+  },
 };

@@ -8,7 +8,17 @@ import type { BinaryImage } from './image.js';
 
 const EM_386 = 3;
 const EM_X86_64 = 62;
-const ELF_MACHINES: Record<number, string> = { 2: 'SPARC', 8: 'MIPS', 20: 'PowerPC', 21: 'PowerPC64', 22: 'S390', 40: 'ARM', 183: 'AArch64', 243: 'RISC-V', 258: 'LoongArch' };
+const ELF_MACHINES: Record<number, string> = {
+  2: 'SPARC',
+  8: 'MIPS',
+  20: 'PowerPC',
+  21: 'PowerPC64',
+  22: 'S390',
+  40: 'ARM',
+  183: 'AArch64',
+  243: 'RISC-V',
+  258: 'LoongArch',
+};
 
 export function isElf(d: Uint8Array): boolean {
   return d.length >= 4 && d[0] === 0x7f && d[1] === 0x45 && d[2] === 0x4c && d[3] === 0x46;
@@ -18,8 +28,10 @@ export function readElf(data: Uint8Array, file: string): BinaryImage {
   const head = new ByteReader(data, file);
   const cls = head.u8(4, 'ELF class');
   const enc = head.u8(5, 'ELF data encoding');
-  if (cls !== 1 && cls !== 2) throw new UserError(`${file}: corrupted ELF header (class ${cls}, expected 1 or 2); rebuild or re-copy the binary`);
-  if (enc !== 1 && enc !== 2) throw new UserError(`${file}: corrupted ELF header (data encoding ${enc}); rebuild or re-copy the binary`);
+  if (cls !== 1 && cls !== 2)
+    throw new UserError(`${file}: corrupted ELF header (class ${cls}, expected 1 or 2); rebuild or re-copy the binary`);
+  if (enc !== 1 && enc !== 2)
+    throw new UserError(`${file}: corrupted ELF header (data encoding ${enc}); rebuild or re-copy the binary`);
   const r = new ByteReader(data, file, enc === 1);
   const is64 = cls === 2;
   const machine = r.u16(18, 'e_machine');
@@ -35,21 +47,54 @@ export function readElf(data: Uint8Array, file: string): BinaryImage {
   const shnum = r.u16(is64 ? 0x3c : 0x30, 'e_shnum');
   const shstrndx = r.u16(is64 ? 0x3e : 0x32, 'e_shstrndx');
 
-  interface Sh { name: number; type: number; flags: number; addr: number; offset: number; size: number; link: number; entsize: number }
+  interface Sh {
+    name: number;
+    type: number;
+    flags: number;
+    addr: number;
+    offset: number;
+    size: number;
+    link: number;
+    entsize: number;
+  }
   const shs: Sh[] = [];
   if (shoff !== 0 && shnum > 0) {
     const minEnt = is64 ? 64 : 40;
-    if (shentsize < minEnt) throw new UserError(`${file}: corrupted ELF header (section header size ${shentsize} < ${minEnt}); rebuild or re-copy the binary`);
+    if (shentsize < minEnt)
+      throw new UserError(
+        `${file}: corrupted ELF header (section header size ${shentsize} < ${minEnt}); rebuild or re-copy the binary`,
+      );
     r.check(shoff, shnum * shentsize, 'section header table');
     for (let i = 0; i < shnum; i++) {
       const o = shoff + i * shentsize;
-      shs.push(is64
-        ? { name: r.u32(o), type: r.u32(o + 4), flags: r.u64(o + 8, 'sh_flags'), addr: r.u64(o + 0x10, 'sh_addr'), offset: r.u64(o + 0x18, 'sh_offset'), size: r.u64(o + 0x20, 'sh_size'), link: r.u32(o + 0x28), entsize: r.u64(o + 0x38, 'sh_entsize') }
-        : { name: r.u32(o), type: r.u32(o + 4), flags: r.u32(o + 8), addr: r.u32(o + 0xc), offset: r.u32(o + 0x10), size: r.u32(o + 0x14), link: r.u32(o + 0x18), entsize: r.u32(o + 0x24) });
+      shs.push(
+        is64
+          ? {
+              name: r.u32(o),
+              type: r.u32(o + 4),
+              flags: r.u64(o + 8, 'sh_flags'),
+              addr: r.u64(o + 0x10, 'sh_addr'),
+              offset: r.u64(o + 0x18, 'sh_offset'),
+              size: r.u64(o + 0x20, 'sh_size'),
+              link: r.u32(o + 0x28),
+              entsize: r.u64(o + 0x38, 'sh_entsize'),
+            }
+          : {
+              name: r.u32(o),
+              type: r.u32(o + 4),
+              flags: r.u32(o + 8),
+              addr: r.u32(o + 0xc),
+              offset: r.u32(o + 0x10),
+              size: r.u32(o + 0x14),
+              link: r.u32(o + 0x18),
+              entsize: r.u32(o + 0x24),
+            },
+      );
     }
   }
   const shstr = shs[shstrndx];
-  const secName = (sh: Sh): string => (shstr && shstr.type !== 8 ? r.cstring(shstr.offset + sh.name, 256, 'section name') : '');
+  const secName = (sh: Sh): string =>
+    shstr && shstr.type !== 8 ? r.cstring(shstr.offset + sh.name, 256, 'section name') : '';
 
   const sections: ImageSection[] = [];
   const byIndex = new Map<number, string>();
@@ -76,7 +121,12 @@ export function readElf(data: Uint8Array, file: string): BinaryImage {
       const offset = is64 ? r.u64(o + 8, 'p_offset') : r.u32(o + 4);
       const vaddr = is64 ? r.u64(o + 0x10, 'p_vaddr') : r.u32(o + 8);
       const filesz = is64 ? r.u64(o + 0x20, 'p_filesz') : r.u32(o + 0x10);
-      sections.push({ name: `segment${i}`, address: vaddr, data: r.bytes(offset, filesz, `segment ${i}`), executable: true });
+      sections.push({
+        name: `segment${i}`,
+        address: vaddr,
+        data: r.bytes(offset, filesz, `segment ${i}`),
+        executable: true,
+      });
     }
   }
 
@@ -87,7 +137,10 @@ export function readElf(data: Uint8Array, file: string): BinaryImage {
   if (symtab) {
     const entsize = is64 ? 24 : 16;
     const strtab = shs[symtab.link];
-    if (!strtab) throw new UserError(`${file}: corrupted ELF symbol table (string table index ${symtab.link}); rebuild or re-copy the binary`);
+    if (!strtab)
+      throw new UserError(
+        `${file}: corrupted ELF symbol table (string table index ${symtab.link}); rebuild or re-copy the binary`,
+      );
     const count = Math.floor(symtab.size / entsize);
     r.check(symtab.offset, count * entsize, 'symbol table');
     for (let i = 1; i < count; i++) {
@@ -105,7 +158,7 @@ export function readElf(data: Uint8Array, file: string): BinaryImage {
       symbols.push({ name, address: value, size: size || null, section: byIndex.get(shndx) ?? null });
     }
   }
-  if (sections.length === 0) throw new UserError(`${file}: ELF file has no executable section; pass a binary that contains code`);
+  if (sections.length === 0)
+    throw new UserError(`${file}: ELF file has no executable section; pass a binary that contains code`);
   return { format: is64 ? 'elf64' : 'elf32', bitness, machine: bitness === 64 ? 'x86-64' : 'i386', sections, symbols };
 }
-

@@ -22,12 +22,27 @@ export interface BinaryImage {
 export function mergeOverlappingSections(img: BinaryImage): BinaryImage {
   const secs = img.sections;
   if (secs.length < 2) return img;
-  interface Item { i: number; buf: ArrayBufferLike; start: number; end: number; sec: ImageSection }
-  const items: Item[] = secs.map((sec, i) => ({ i, buf: sec.data.buffer, start: sec.data.byteOffset, end: sec.data.byteOffset + sec.data.length, sec }));
+  interface Item {
+    i: number;
+    buf: ArrayBufferLike;
+    start: number;
+    end: number;
+    sec: ImageSection;
+  }
+  const items: Item[] = secs.map((sec, i) => ({
+    i,
+    buf: sec.data.buffer,
+    start: sec.data.byteOffset,
+    end: sec.data.byteOffset + sec.data.length,
+    sec,
+  }));
   const sorted = [...items].sort((a, b) => a.start - b.start || b.end - a.end || a.i - b.i);
   let overlap = false;
   for (let k = 1; k < sorted.length; k++) {
-    if (sorted[k]!.buf === sorted[k - 1]!.buf && sorted[k]!.start < sorted[k - 1]!.end) { overlap = true; break; }
+    if (sorted[k]!.buf === sorted[k - 1]!.buf && sorted[k]!.start < sorted[k - 1]!.end) {
+      overlap = true;
+      break;
+    }
   }
   if (!overlap) return img;
   const kept: Item[] = [];
@@ -35,7 +50,11 @@ export function mergeOverlappingSections(img: BinaryImage): BinaryImage {
   const lastByBuf = new Map<ArrayBufferLike, Item>();
   for (const it of sorted) {
     const last = lastByBuf.get(it.buf);
-    if (!last || it.start >= last.end) { kept.push(it); lastByBuf.set(it.buf, it); continue; }
+    if (!last || it.start >= last.end) {
+      kept.push(it);
+      lastByBuf.set(it.buf, it);
+      continue;
+    }
     const sameMapping = it.sec.address - it.start === last.sec.address - last.start;
     if (sameMapping) {
       if (it.end > last.end) {
@@ -48,7 +67,11 @@ export function mergeOverlappingSections(img: BinaryImage): BinaryImage {
     }
     if (it.end <= last.end) continue; // every byte already decoded under another address
     const cut = last.end - it.start;
-    const rest: Item = { ...it, start: last.end, sec: { ...it.sec, address: it.sec.address + cut, data: new Uint8Array(it.buf, last.end, it.end - last.end) } };
+    const rest: Item = {
+      ...it,
+      start: last.end,
+      sec: { ...it.sec, address: it.sec.address + cut, data: new Uint8Array(it.buf, last.end, it.end - last.end) },
+    };
     kept.push(rest);
     lastByBuf.set(it.buf, rest);
   }

@@ -8,8 +8,15 @@ import type { BinaryImage } from './image.js';
 
 const CPU_X86_64 = 0x01000007;
 const CPU_I386 = 7;
-const CPU_NAMES: Record<number, string> = { 0x0100000c: 'arm64', 12: 'arm', 18: 'ppc', 0x01000012: 'ppc64', 0x0200000c: 'arm64_32' };
-const cpuName = (c: number): string => (c === CPU_X86_64 ? 'x86_64' : c === CPU_I386 ? 'i386' : CPU_NAMES[c] ?? `cputype 0x${c.toString(16)}`);
+const CPU_NAMES: Record<number, string> = {
+  0x0100000c: 'arm64',
+  12: 'arm',
+  18: 'ppc',
+  0x01000012: 'ppc64',
+  0x0200000c: 'arm64_32',
+};
+const cpuName = (c: number): string =>
+  c === CPU_X86_64 ? 'x86_64' : c === CPU_I386 ? 'i386' : (CPU_NAMES[c] ?? `cputype 0x${c.toString(16)}`);
 
 export function machoKind(d: Uint8Array): 'thin' | 'thin-be' | 'fat' | null {
   if (d.length < 4) return null;
@@ -23,7 +30,10 @@ export function machoKind(d: Uint8Array): 'thin' | 'thin-be' | 'fat' | null {
 
 export function readMachoAny(data: Uint8Array, file: string): BinaryImage {
   const kind = machoKind(data);
-  if (kind === 'thin-be') throw new UserError(`${file}: big-endian Mach-O (PowerPC), not x86; uopscope analyses x86-64 and 32-bit x86 code only`);
+  if (kind === 'thin-be')
+    throw new UserError(
+      `${file}: big-endian Mach-O (PowerPC), not x86; uopscope analyses x86-64 and 32-bit x86 code only`,
+    );
   if (kind === 'fat') return readFat(data, file);
   return readMacho(data, file, '');
 }
@@ -33,7 +43,9 @@ function readFat(data: Uint8Array, file: string): BinaryImage {
   const fat64 = r.u32(0) === 0xcafebabf;
   const n = r.u32(4, 'nfat_arch');
   if (n === 0 || n > 64) {
-    throw new UserError(`${file}: not a universal Mach-O binary (header claims ${n} slices; a Java class file starts the same way); pass an x86 binary`);
+    throw new UserError(
+      `${file}: not a universal Mach-O binary (header claims ${n} slices; a Java class file starts the same way); pass an x86 binary`,
+    );
   }
   const entSize = fat64 ? 32 : 20;
   const slices: { cpu: number; offset: number; size: number }[] = [];
@@ -46,10 +58,15 @@ function readFat(data: Uint8Array, file: string): BinaryImage {
   }
   const pick = slices.find((s) => s.cpu === CPU_X86_64) ?? slices.find((s) => s.cpu === CPU_I386);
   if (!pick) {
-    throw new UserError(`${file}: universal binary without an x86 slice (has ${slices.map((s) => cpuName(s.cpu)).join(', ')}); pass a binary built for x86_64`);
+    throw new UserError(
+      `${file}: universal binary without an x86 slice (has ${slices.map((s) => cpuName(s.cpu)).join(', ')}); pass a binary built for x86_64`,
+    );
   }
   const slice = r.bytes(pick.offset, pick.size, `${cpuName(pick.cpu)} slice`);
-  if (machoKind(slice) !== 'thin') throw new UserError(`${file}: the ${cpuName(pick.cpu)} slice of this universal binary is not a Mach-O file; the file is corrupted`);
+  if (machoKind(slice) !== 'thin')
+    throw new UserError(
+      `${file}: the ${cpuName(pick.cpu)} slice of this universal binary is not a Mach-O file; the file is corrupted`,
+    );
   return readMacho(slice, file, ` (${cpuName(pick.cpu)} slice of a universal binary)`);
 }
 
@@ -58,7 +75,9 @@ function readMacho(data: Uint8Array, file: string, note: string): BinaryImage {
   const is64 = r.u32(0) === 0xfeedfacf;
   const cpu = r.u32(4, 'cputype');
   if (cpu !== CPU_X86_64 && cpu !== CPU_I386) {
-    throw new UserError(`${file}: Mach-O file for ${cpuName(cpu)}, not x86; uopscope analyses x86-64 and 32-bit x86 code only`);
+    throw new UserError(
+      `${file}: Mach-O file for ${cpuName(cpu)}, not x86; uopscope analyses x86-64 and 32-bit x86 code only`,
+    );
   }
   const ncmds = r.u32(16, 'ncmds');
   let off = is64 ? 32 : 28;
@@ -66,18 +85,23 @@ function readMacho(data: Uint8Array, file: string, note: string): BinaryImage {
   const sectNames: string[] = []; // 1-based section ordinal → name
   const sectAddrs: number[] = [];
   let symtab: { symoff: number; nsyms: number; stroff: number; strsize: number } | null = null;
-  if (ncmds > 10000) throw new UserError(`${file}: corrupted Mach-O header (${ncmds} load commands); rebuild or re-copy the binary`);
+  if (ncmds > 10000)
+    throw new UserError(`${file}: corrupted Mach-O header (${ncmds} load commands); rebuild or re-copy the binary`);
   for (let i = 0; i < ncmds; i++) {
     const cmd = r.u32(off, 'load command');
     const size = r.u32(off + 4, 'load command size');
-    if (size < 8) throw new UserError(`${file}: corrupted Mach-O load command ${i} (size ${size}); rebuild or re-copy the binary`);
+    if (size < 8)
+      throw new UserError(`${file}: corrupted Mach-O load command ${i} (size ${size}); rebuild or re-copy the binary`);
     if (cmd === 0x19 || cmd === 0x1) {
       const seg64 = cmd === 0x19;
       const nsects = r.u32(off + (seg64 ? 64 : 48), 'nsects');
       const first = off + (seg64 ? 72 : 56);
       const secSize = seg64 ? 80 : 68;
       r.check(first, nsects * secSize, 'section headers');
-      if (first + nsects * secSize > off + size) throw new UserError(`${file}: corrupted Mach-O segment (sections overflow load command ${i}); rebuild or re-copy the binary`);
+      if (first + nsects * secSize > off + size)
+        throw new UserError(
+          `${file}: corrupted Mach-O segment (sections overflow load command ${i}); rebuild or re-copy the binary`,
+        );
       for (let s = 0; s < nsects; s++) {
         const so = first + s * secSize;
         const sect = r.fixedString(so, 16, 'section name');
@@ -91,7 +115,8 @@ function readMacho(data: Uint8Array, file: string, note: string): BinaryImage {
         sectAddrs.push(addr);
         const zerofill = (flags & 0xff) === 1 || (flags & 0xff) === 0xc;
         const code = (flags & 0x80000000) !== 0 || (flags & 0x400) !== 0;
-        if (code && !zerofill && sz > 0) sections.push({ name, address: addr, data: r.bytes(foff, sz, `section ${name}`), executable: true });
+        if (code && !zerofill && sz > 0)
+          sections.push({ name, address: addr, data: r.bytes(foff, sz, `section ${name}`), executable: true });
       }
     } else if (cmd === 0x2) {
       symtab = { symoff: r.u32(off + 8), nsyms: r.u32(off + 12), stroff: r.u32(off + 16), strsize: r.u32(off + 20) };
@@ -117,7 +142,8 @@ function readMacho(data: Uint8Array, file: string, note: string): BinaryImage {
       symbols.push({ name, address: value, size: null, section: sectNames[sect - 1] ?? null });
     }
   }
-  if (sections.length === 0) throw new UserError(`${file}: Mach-O file${note} has no code section; pass a binary that contains code`);
+  if (sections.length === 0)
+    throw new UserError(`${file}: Mach-O file${note} has no code section; pass a binary that contains code`);
   const bitness = cpu === CPU_X86_64 ? 64 : 32;
   return { format: 'macho', bitness, machine: `${bitness === 64 ? 'x86-64' : 'i386'}${note}`, sections, symbols };
 }

@@ -7,7 +7,13 @@ import type { BinaryImage } from './image.js';
 
 const MACHINE_AMD64 = 0x8664;
 const MACHINE_I386 = 0x14c;
-const PE_MACHINES: Record<number, string> = { 0xaa64: 'ARM64', 0x1c0: 'ARM', 0x1c4: 'ARM Thumb-2', 0x200: 'IA-64', 0x5064: 'RISC-V 64' };
+const PE_MACHINES: Record<number, string> = {
+  0xaa64: 'ARM64',
+  0x1c0: 'ARM',
+  0x1c4: 'ARM Thumb-2',
+  0x200: 'IA-64',
+  0x5064: 'RISC-V 64',
+};
 
 export function isMz(d: Uint8Array): boolean {
   return d.length >= 2 && d[0] === 0x4d && d[1] === 0x5a;
@@ -30,14 +36,18 @@ export function readPe(data: Uint8Array, file: string): BinaryImage {
   if (isMz(data)) {
     const peOff = r.u32(0x3c, 'e_lfanew');
     if (r.u32(peOff, 'PE signature') !== 0x00004550) {
-      throw new UserError(`${file}: MZ executable without a PE header (a DOS program or a corrupted file); uopscope reads PE/COFF, ELF and Mach-O`);
+      throw new UserError(
+        `${file}: MZ executable without a PE header (a DOS program or a corrupted file); uopscope reads PE/COFF, ELF and Mach-O`,
+      );
     }
     coff = peOff + 4;
     image = true;
   }
   const machine = r.u16(coff, 'COFF machine');
   if (machine !== MACHINE_AMD64 && machine !== MACHINE_I386) {
-    throw new UserError(`${file}: PE/COFF file for ${PE_MACHINES[machine] ?? `machine 0x${machine.toString(16)}`}, not x86; uopscope analyses x86-64 and 32-bit x86 code only`);
+    throw new UserError(
+      `${file}: PE/COFF file for ${PE_MACHINES[machine] ?? `machine 0x${machine.toString(16)}`}, not x86; uopscope analyses x86-64 and 32-bit x86 code only`,
+    );
   }
   const bitness = machine === MACHINE_AMD64 ? 64 : 32;
   const nsec = r.u16(coff + 2, 'NumberOfSections');
@@ -50,7 +60,10 @@ export function readPe(data: Uint8Array, file: string): BinaryImage {
     const magic = r.u16(opt, 'optional header magic');
     if (magic === 0x20b) imageBase = r.u64(opt + 24, 'ImageBase');
     else if (magic === 0x10b) imageBase = r.u32(opt + 28, 'ImageBase');
-    else throw new UserError(`${file}: corrupted PE optional header (magic 0x${magic.toString(16)}); rebuild or re-copy the binary`);
+    else
+      throw new UserError(
+        `${file}: corrupted PE optional header (magic 0x${magic.toString(16)}); rebuild or re-copy the binary`,
+      );
   }
   const strTab = symPtr && nsym ? symPtr + nsym * 18 : 0;
   const longName = (off: number): string => (strTab ? r.cstring(strTab + off, 1024, 'COFF string table') : `/${off}`);
@@ -99,7 +112,7 @@ export function readPe(data: Uint8Array, file: string): BinaryImage {
       symbols.push({ name, address: bases[secNum - 1]! + value, size: null, section: names[secNum - 1] ?? null });
     }
   }
-  if (sections.length === 0) throw new UserError(`${file}: PE/COFF file has no code section; pass a binary that contains code`);
+  if (sections.length === 0)
+    throw new UserError(`${file}: PE/COFF file has no code section; pass a binary that contains code`);
   return { format: 'pe', bitness, machine: bitness === 64 ? 'x86-64' : 'i386', sections, symbols };
 }
-

@@ -12,16 +12,45 @@ import { encode, reg, type RegClass } from './x86.js';
 
 /** iced's CPUID feature names → /proc/cpuinfo flags, where they are not the same in lower case. */
 const FLAG: Record<string, string | null> = {
-  INTEL8086: null, INTEL8086_ONLY: null, INTEL186: null, INTEL286: null, INTEL386: null, INTEL486: null, X64: 'lm',
-  CPUID: null, MULTIBYTENOP: null, SSE3: 'pni', LZCNT: 'abm', CMPXCHG16B: 'cx16', SHA: 'sha_ni', PCLMULQDQ: 'pclmulqdq',
-  AVX512_VBMI: 'avx512vbmi', AVX512_IFMA: 'avx512ifma', AVX512_4FMAPS: 'avx512_4fmaps', AVX512_4VNNIW: 'avx512_4vnniw',
-  CMOV: 'cmov', FXSR: 'fxsr', MMX: 'mmx', SSE: 'sse', SSE2: 'sse2', PREFETCHW: '3dnowprefetch', D3NOW: '3dnow',
-  RDRAND: 'rdrand', RDSEED: 'rdseed', FSGSBASE: 'fsgsbase', TSC: 'tsc', RDTSCP: 'rdtscp', FPU: 'fpu',
+  INTEL8086: null,
+  INTEL8086_ONLY: null,
+  INTEL186: null,
+  INTEL286: null,
+  INTEL386: null,
+  INTEL486: null,
+  X64: 'lm',
+  CPUID: null,
+  MULTIBYTENOP: null,
+  SSE3: 'pni',
+  LZCNT: 'abm',
+  CMPXCHG16B: 'cx16',
+  SHA: 'sha_ni',
+  PCLMULQDQ: 'pclmulqdq',
+  AVX512_VBMI: 'avx512vbmi',
+  AVX512_IFMA: 'avx512ifma',
+  AVX512_4FMAPS: 'avx512_4fmaps',
+  AVX512_4VNNIW: 'avx512_4vnniw',
+  CMOV: 'cmov',
+  FXSR: 'fxsr',
+  MMX: 'mmx',
+  SSE: 'sse',
+  SSE2: 'sse2',
+  PREFETCHW: '3dnowprefetch',
+  D3NOW: '3dnow',
+  RDRAND: 'rdrand',
+  RDSEED: 'rdseed',
+  FSGSBASE: 'fsgsbase',
+  TSC: 'tsc',
+  RDTSCP: 'rdtscp',
+  FPU: 'fpu',
 };
 
 /** Whether the host's flags list an iced CPUID feature. */
 export function hostHas(feature: string, flags: ReadonlySet<string>): boolean {
-  if (feature in FLAG) { const f = FLAG[feature]; return f === null || flags.has(f!); }
+  if (feature in FLAG) {
+    const f = FLAG[feature];
+    return f === null || flags.has(f!);
+  }
   const lower = feature.toLowerCase();
   return flags.has(lower) || flags.has(lower.replace(/_/g, '')) || flags.has(lower.replace(/^avx512_/, 'avx512'));
 }
@@ -33,25 +62,60 @@ export function cpuFlags(cpuinfo: string): Set<string> {
 }
 
 const GPR_SEQ = [1, 2, 3, 6, 7, 8, 9, 10];
-const CLASS: Record<string, RegClass> = { r8: 'gpr8', r16: 'gpr16', r32: 'gpr32', r64: 'gpr64', xmm: 'xmm', ymm: 'ymm', zmm: 'zmm', k: 'k' };
-const FIXED: Record<string, Register> = { al: Register.AL, cl: Register.CL, ax: Register.AX, dx: Register.DX, eax: Register.EAX, rax: Register.RAX };
+const CLASS: Record<string, RegClass> = {
+  r8: 'gpr8',
+  r16: 'gpr16',
+  r32: 'gpr32',
+  r64: 'gpr64',
+  xmm: 'xmm',
+  ymm: 'ymm',
+  zmm: 'zmm',
+  k: 'k',
+};
+const FIXED: Record<string, Register> = {
+  al: Register.AL,
+  cl: Register.CL,
+  ax: Register.AX,
+  dx: Register.DX,
+  eax: Register.EAX,
+  rax: Register.RAX,
+};
 const IMM: Record<string, OpKind> = {
-  imm8: OpKind.Immediate8, imm8_const_1: OpKind.Immediate8, imm8sex16: OpKind.Immediate8to16, imm8sex32: OpKind.Immediate8to32,
-  imm8sex64: OpKind.Immediate8to64, imm16: OpKind.Immediate16, imm32: OpKind.Immediate32, imm32sex64: OpKind.Immediate32to64, imm64: OpKind.Immediate64,
+  imm8: OpKind.Immediate8,
+  imm8_const_1: OpKind.Immediate8,
+  imm8sex16: OpKind.Immediate8to16,
+  imm8sex32: OpKind.Immediate8to32,
+  imm8sex64: OpKind.Immediate8to64,
+  imm16: OpKind.Immediate16,
+  imm32: OpKind.Immediate32,
+  imm32sex64: OpKind.Immediate32to64,
+  imm64: OpKind.Immediate64,
 };
 
 /** One instance of `code` (memory for its register-or-memory operand when `memory`), or why not. */
 function build(code: Code, memory: boolean): Instruction | string {
   const op = CodeExt.opCode(code);
   const ins = Instruction.create(code);
-  let g = 0, v = 1, k = 1;
+  let g = 0,
+    v = 1,
+    k = 1;
   for (let i = 0; i < op.opCount; i++) {
     const kind = OpCodeOperandKind[op.opKind(i)] ?? '';
     const m = /^(r8|r16|r32|r64|xmm|ymm|zmm|k)_(reg|rm|vvvv|opcode|is4|is5|reg_mem|or_mem)$/.exec(kind);
     if (m) {
       const cls = CLASS[m[1]!]!;
-      if (m[2] === 'or_mem' && memory) { setMemory(ins, i); continue; }
-      const n = cls === 'gpr8' ? [1, 2, 3][g++ % 3]! : cls.startsWith('gpr') ? GPR_SEQ[g++ % GPR_SEQ.length]! : cls === 'k' ? k++ : v++;
+      if (m[2] === 'or_mem' && memory) {
+        setMemory(ins, i);
+        continue;
+      }
+      const n =
+        cls === 'gpr8'
+          ? [1, 2, 3][g++ % 3]!
+          : cls.startsWith('gpr')
+            ? GPR_SEQ[g++ % GPR_SEQ.length]!
+            : cls === 'k'
+              ? k++
+              : v++;
       ins.setOpKind(i, OpKind.Register);
       ins.setOpRegister(i, reg(cls, n));
     } else if (kind === 'mem') {
@@ -61,7 +125,8 @@ function build(code: Code, memory: boolean): Instruction | string {
       ins.setOpRegister(i, FIXED[kind]!);
     } else if (kind in IMM) {
       ins.setOpKind(i, IMM[kind]!);
-      if (kind === 'imm64') ins.setImmediateU64(i, 1n); else ins.setImmediateU32(i, 1);
+      if (kind === 'imm64') ins.setImmediateU64(i, 1n);
+      else ins.setImmediateU32(i, 1);
     } else {
       ins.free();
       return `operand kind ${kind}`;
@@ -79,24 +144,49 @@ function setMemory(ins: Instruction, i: number): void {
 }
 
 /** The instances of every 64-bit user-mode Code the host's flags allow, decoded, one per signature. */
-export function allInstructions(flags: ReadonlySet<string>): { instrs: DecodedInstruction[]; unsupported: number; unbuilt: number } {
+export function allInstructions(flags: ReadonlySet<string>): {
+  instrs: DecodedInstruction[];
+  unsupported: number;
+  unbuilt: number;
+} {
   const seen = new Set<string>();
   const instrs: DecodedInstruction[] = [];
-  let unsupported = 0, unbuilt = 0;
+  let unsupported = 0,
+    unbuilt = 0;
   const codes = Object.values(Code).filter((c): c is Code => typeof c === 'number');
   for (const code of codes) {
     const op = CodeExt.opCode(code);
     if (!op.isInstruction || !op.mode64 || !op.cpl3 || op.encoding > 2) continue;
-    const rm = Array.from({ length: op.opCount }, (_, i) => OpCodeOperandKind[op.opKind(i)] ?? '').some((k) => k.endsWith('_or_mem'));
+    const rm = Array.from({ length: op.opCount }, (_, i) => OpCodeOperandKind[op.opKind(i)] ?? '').some((k) =>
+      k.endsWith('_or_mem'),
+    );
     for (const memory of rm ? [false, true] : [false]) {
       const ins = build(code, memory);
-      if (typeof ins === 'string') { unbuilt++; continue; }
+      if (typeof ins === 'string') {
+        unbuilt++;
+        continue;
+      }
       let bytes: Uint8Array;
-      try { bytes = encode([ins]); } catch { unbuilt++; continue; } finally { ins.free(); }
+      try {
+        bytes = encode([ins]);
+      } catch {
+        unbuilt++;
+        continue;
+      } finally {
+        ins.free();
+      }
       let d: DecodedInstruction | undefined;
-      try { d = decodeRegion(bytes, 0, 64, Code[code] ?? 'code')[0]; } catch { unbuilt++; continue; }
+      try {
+        d = decodeRegion(bytes, 0, 64, Code[code] ?? 'code')[0];
+      } catch {
+        unbuilt++;
+        continue;
+      }
       if (!d || seen.has(d.signature)) continue;
-      if (!d.cpuid.every((f) => hostHas(f, flags))) { unsupported++; continue; }
+      if (!d.cpuid.every((f) => hostHas(f, flags))) {
+        unsupported++;
+        continue;
+      }
       seen.add(d.signature);
       instrs.push({ ...d, line: instrs.length });
     }

@@ -39,16 +39,28 @@ const family = (c: RegClass | undefined): 'gpr' | 'vec' | 'k' | 'mm' | undefined
 class Alloc {
   private gi = 0;
   private vi = 0;
-  constructor(private readonly taken: Set<number>, private readonly gprs: readonly number[] = x.GPR_POOL, private readonly vecs: readonly number[] = x.VEC_POOL) {}
+  constructor(
+    private readonly taken: Set<number>,
+    private readonly gprs: readonly number[] = x.GPR_POOL,
+    private readonly vecs: readonly number[] = x.VEC_POOL,
+  ) {}
   gpr(): number {
-    while (this.gi < this.gprs.length) { const n = this.gprs[this.gi++]!; if (!this.taken.has(n)) { this.taken.add(n); return n; } }
+    while (this.gi < this.gprs.length) {
+      const n = this.gprs[this.gi++]!;
+      if (!this.taken.has(n)) {
+        this.taken.add(n);
+        return n;
+      }
+    }
     throw new RangeError('out of general-purpose registers');
   }
   vec(): number {
     if (this.vi >= this.vecs.length) throw new RangeError('out of vector registers');
     return this.vecs[this.vi++]!;
   }
-  of(cls: RegClass): number { return family(cls) === 'vec' ? this.vec() : cls === 'k' ? 1 + (this.vi++ % 7) : this.gpr(); }
+  of(cls: RegClass): number {
+    return family(cls) === 'vec' ? this.vec() : cls === 'k' ? 1 + (this.vi++ % 7) : this.gpr();
+  }
 }
 
 const rep = <T>(n: number, f: (k: number) => T | T[]): T[] => Array.from({ length: n }, (_, k) => f(k)).flat() as T[];
@@ -59,9 +71,16 @@ export function characterizeForm(runner: Runner, form: FormSpec, opts: Character
   // a division starts with the dividend's high half at 0 (as prepare.ts divisionStarts): the
   // harness's pattern there would overflow the quotient; later divisions leave the remainder
   const startValues = form.division && form.implicitReads.includes(2) ? [{ number: 2, value: 0n }] : undefined;
-  const run = (name: string, code: Instruction[], per: number, method: string): Figure => { benches++; return figure(runner, `${form.key}: ${name}`, x.encode(code), per, method, startValues); };
+  const run = (name: string, code: Instruction[], per: number, method: string): Figure => {
+    benches++;
+    return figure(runner, `${form.key}: ${name}`, x.encode(code), per, method, startValues);
+  };
   const notes: string[] = [];
-  const fixedGprs = new Set<number>([...form.implicitReads, ...form.implicitWrites, ...form.slots.filter((s) => s.fixed !== undefined && family(s.cls) === 'gpr').map((s) => s.fixed!)]);
+  const fixedGprs = new Set<number>([
+    ...form.implicitReads,
+    ...form.implicitWrites,
+    ...form.slots.filter((s) => s.fixed !== undefined && family(s.cls) === 'gpr').map((s) => s.fixed!),
+  ]);
 
   /** A fresh assignment: every renamable register slot its own register, the memory operand its own base. */
   const assign = (alloc: Alloc): Assignment => {
@@ -78,7 +97,13 @@ export function characterizeForm(runner: Runner, form: FormSpec, opts: Character
   form.slots.forEach((s) => {
     const label = `op${s.op}`;
     if (s.kind === 'reg') {
-      const e: End = { label: `${label} (${s.cls})`, kind: 'reg', cls: s.cls!, slot: s, ...(s.fixed !== undefined ? { fixed: s.fixed } : {}) };
+      const e: End = {
+        label: `${label} (${s.cls})`,
+        kind: 'reg',
+        cls: s.cls!,
+        slot: s,
+        ...(s.fixed !== undefined ? { fixed: s.fixed } : {}),
+      };
       if (s.read) sources.push(e);
       if (s.write) dests.push(e);
     } else if (s.kind === 'mem') {
@@ -93,10 +118,15 @@ export function characterizeForm(runner: Runner, form: FormSpec, opts: Character
   if (form.flagsWritten) dests.push({ label: 'flags', kind: 'flags' });
 
   const regOf = (e: End, a: Assignment): number | undefined => e.fixed ?? (e.slot ? a.regs.get(e.slot.op) : undefined);
-  const sameEnd = (s: End, d: End): boolean => (s.kind === 'flags' && d.kind === 'flags')
-    || (s.kind === 'reg' && d.kind === 'reg' && family(s.cls) === family(d.cls) && ((s.slot !== undefined && s.slot === d.slot) || (s.fixed !== undefined && s.fixed === d.fixed)));
-  const otherRw = (s: End, d: End): boolean => form.slots.some((t) => t.kind === 'reg' && t.read && t.write && t !== s.slot && t !== d.slot)
-    || form.implicitReads.some((n) => form.implicitWrites.includes(n) && n !== s.fixed && n !== d.fixed);
+  const sameEnd = (s: End, d: End): boolean =>
+    (s.kind === 'flags' && d.kind === 'flags') ||
+    (s.kind === 'reg' &&
+      d.kind === 'reg' &&
+      family(s.cls) === family(d.cls) &&
+      ((s.slot !== undefined && s.slot === d.slot) || (s.fixed !== undefined && s.fixed === d.fixed)));
+  const otherRw = (s: End, d: End): boolean =>
+    form.slots.some((t) => t.kind === 'reg' && t.read && t.write && t !== s.slot && t !== d.slot) ||
+    form.implicitReads.some((n) => form.implicitWrites.includes(n) && n !== s.fixed && n !== d.fixed);
 
   const chainLatency = new Map<string, number>();
   const known = (key: string, code: () => Instruction[], per: number): number => {
@@ -107,12 +137,18 @@ export function characterizeForm(runner: Runner, form: FormSpec, opts: Character
     return f.value;
   };
   const latGprChain = (): number => known('movsxd r64, r32', () => rep(8, () => [x.movsxd(3, 0), x.movsxd(0, 3)]), 16);
-  const latVecChain = (cls: 'xmm' | 'ymm' | 'zmm'): number => known(`pshufd ${cls}${form.vex ? ' (VEX)' : ''}`, () => rep(8, () => [x.pshufd(cls, form.vex, 1, 0), x.pshufd(cls, form.vex, 0, 1)]), 16);
+  const latVecChain = (cls: 'xmm' | 'ymm' | 'zmm'): number =>
+    known(
+      `pshufd ${cls}${form.vex ? ' (VEX)' : ''}`,
+      () => rep(8, () => [x.pshufd(cls, form.vex, 1, 0), x.pshufd(cls, form.vex, 0, 1)]),
+      16,
+    );
   const latXor = (): number => known('xor r64, r64', () => rep(16, () => x.xor64(0, 3)), 16);
 
   /** Chain instruction writing `s`'s register from `d`'s. */
   const chainOf = (s: End, d: End, a: Assignment): { ins: Instruction; lat: number } | null => {
-    const sr = regOf(s, a)!, dr = regOf(d, a)!;
+    const sr = regOf(s, a)!,
+      dr = regOf(d, a)!;
     if (family(s.cls) === 'gpr' && family(d.cls) === 'gpr') {
       const ins = d.cls === 'gpr16' ? x.movsx16(sr, dr) : d.cls === 'gpr8' ? x.movsx8(sr, dr) : x.movsxd(sr, dr);
       return { ins, lat: latGprChain() };
@@ -148,24 +184,51 @@ export function characterizeForm(runner: Runner, form: FormSpec, opts: Character
     const I = (): Instruction[] => [...breakFlags, instance(form, a)];
     const pair = `${s.label} → ${d.label}`;
     const upper = otherRw(s, d);
-    if (s.kind === 'mem' || d.kind === 'mem') { notes.push(`${pair}: through memory, not measured`); return null; }
+    if (s.kind === 'mem' || d.kind === 'mem') {
+      notes.push(`${pair}: through memory, not measured`);
+      return null;
+    }
     if (sameEnd(s, d)) {
       const f = run(`lat ${pair}`, rep(8, I), 8, `a chain of the form through ${d.label}`);
       selfLat.set(d.label, f.value);
-      return { ...f, from: s.label, to: d.label, ...(upper ? { upperBound: true, method: `${f.method}; another operand is read and written, so the chain may be its` } : {}) };
+      return {
+        ...f,
+        from: s.label,
+        to: d.label,
+        ...(upper
+          ? { upperBound: true, method: `${f.method}; another operand is read and written, so the chain may be its` }
+          : {}),
+      };
     }
     if (s.kind === 'addr') {
       const base = a.base!;
       if (d.kind === 'reg' && family(d.cls) === 'gpr') {
         const dr = regOf(d, a)!;
-        const f = run(`lat ${pair}`, rep(per, () => [...I(), x.xor64(base, dr), x.xor64(base, dr), flagBreaker(scratch)]), per, 'the result into the address by xor base, result twice (the base unchanged)');
+        const f = run(
+          `lat ${pair}`,
+          rep(per, () => [...I(), x.xor64(base, dr), x.xor64(base, dr), flagBreaker(scratch)]),
+          per,
+          'the result into the address by xor base, result twice (the base unchanged)',
+        );
         const v = f.value - 2 * latXor();
         return { ...f, value: v, from: s.label, to: d.label, method: `${f.method}, minus 2 × xor's measured latency` };
       }
       if (d.kind === 'reg' && family(d.cls) === 'vec') {
         const g = scratch;
-        const f = run(`lat ${pair}`, rep(per, () => [...I(), x.movqToGpr(g, regOf(d, a)!), x.xor64(base, g), x.xor64(base, g)]), per, 'the result into the address by movq, then xor base twice');
-        return { ...f, value: f.value - 2 * latXor() - 1, upperBound: true, from: s.label, to: d.label, method: `${f.method}, minus xor's latency twice and 1 for movq: an upper bound` };
+        const f = run(
+          `lat ${pair}`,
+          rep(per, () => [...I(), x.movqToGpr(g, regOf(d, a)!), x.xor64(base, g), x.xor64(base, g)]),
+          per,
+          'the result into the address by movq, then xor base twice',
+        );
+        return {
+          ...f,
+          value: f.value - 2 * latXor() - 1,
+          upperBound: true,
+          from: s.label,
+          to: d.label,
+          method: `${f.method}, minus xor's latency twice and 1 for movq: an upper bound`,
+        };
       }
       notes.push(`${pair}: not measured (no chain from ${d.label} to an address)`);
       return null;
@@ -174,12 +237,24 @@ export function characterizeForm(runner: Runner, form: FormSpec, opts: Character
     if (s.kind === 'reg' && d.kind === 'reg') {
       const c = chainOf(s, d, a);
       if (c) {
-        const f = run(`lat ${pair}`, rep(per, () => [...I(), c.ins]), per, 'the form and a chain instruction of measured latency');
+        const f = run(
+          `lat ${pair}`,
+          rep(per, () => [...I(), c.ins]),
+          per,
+          'the form and a chain instruction of measured latency',
+        );
         let v = f.value - c.lat;
         const self = selfLat.get(d.label);
         const bounded = upper || (self !== undefined && Math.abs(f.value - self) < 0.15);
         if (v < 0) v = 0;
-        return { ...f, value: v, from: s.label, to: d.label, ...(bounded ? { upperBound: true } : {}), method: `${f.method} (${c.lat.toFixed(2)} subtracted)${bounded ? '; the destination is also read, so its own chain may set the pace: an upper bound' : ''}` };
+        return {
+          ...f,
+          value: v,
+          from: s.label,
+          to: d.label,
+          ...(bounded ? { upperBound: true } : {}),
+          method: `${f.method} (${c.lat.toFixed(2)} subtracted)${bounded ? '; the destination is also read, so its own chain may set the pace: an upper bound' : ''}`,
+        };
       }
     }
     // different classes: compose with the reverse chain instruction and subtract 1 (an upper bound)
@@ -188,11 +263,28 @@ export function characterizeForm(runner: Runner, form: FormSpec, opts: Character
     let back: Instruction[] | null = null;
     if (s.kind === 'flags' && d.kind === 'reg' && family(d.cls) === 'gpr') back = [x.test64(dr!)];
     else if (s.kind === 'reg' && family(s.cls) === 'gpr' && d.kind === 'flags') back = [x.cmovb(sr!, sr!)];
-    else if (s.kind === 'reg' && family(s.cls) === 'vec' && d.kind === 'reg' && family(d.cls) === 'gpr') back = [x.movqToVec(sr!, dr!)];
-    else if (s.kind === 'reg' && family(s.cls) === 'gpr' && d.kind === 'reg' && family(d.cls) === 'vec') back = [x.movqToGpr(sr!, dr!)];
-    if (!back) { notes.push(`${pair}: not measured (no chain instruction between these classes)`); return null; }
-    const f = run(`lat ${pair}`, rep(per, () => [instance(form, a), ...back!]), per, 'the form composed with a chain instruction of the other class');
-    return { ...f, value: Math.max(0, f.value - 1), upperBound: true, from: s.label, to: d.label, method: `${f.method}, minus 1: an upper bound (the pair cannot be isolated)` };
+    else if (s.kind === 'reg' && family(s.cls) === 'vec' && d.kind === 'reg' && family(d.cls) === 'gpr')
+      back = [x.movqToVec(sr!, dr!)];
+    else if (s.kind === 'reg' && family(s.cls) === 'gpr' && d.kind === 'reg' && family(d.cls) === 'vec')
+      back = [x.movqToGpr(sr!, dr!)];
+    if (!back) {
+      notes.push(`${pair}: not measured (no chain instruction between these classes)`);
+      return null;
+    }
+    const f = run(
+      `lat ${pair}`,
+      rep(per, () => [instance(form, a), ...back!]),
+      per,
+      'the form composed with a chain instruction of the other class',
+    );
+    return {
+      ...f,
+      value: Math.max(0, f.value - 1),
+      upperBound: true,
+      from: s.label,
+      to: d.label,
+      method: `${f.method}, minus 1: an upper bound (the pair cannot be isolated)`,
+    };
   }
 
   // ---- throughput ----
@@ -200,19 +292,23 @@ export function characterizeForm(runner: Runner, form: FormSpec, opts: Character
     const taken = new Set(fixedGprs);
     const alloc = new Alloc(taken);
     const shared = new Map<number, number>();
-    for (const s of form.slots) if (s.kind === 'reg' && s.fixed === undefined && !s.write) shared.set(s.op, alloc.of(s.cls!));
+    for (const s of form.slots)
+      if (s.kind === 'reg' && s.fixed === undefined && !s.write) shared.set(s.op, alloc.of(s.cls!));
     const memRw = form.slots.some((s) => s.kind === 'mem' && s.write);
     const sharedBase = form.slots.some((s) => s.kind === 'mem') && !memRw ? alloc.gpr() : undefined;
     const scratch = breakers ? alloc.gpr() : undefined;
     const insts: Instruction[][] = [];
     for (let i = 0; i < k; i++) {
       const regs = new Map(shared);
-      for (const s of form.slots) if (s.kind === 'reg' && s.fixed === undefined && s.write) regs.set(s.op, alloc.of(s.cls!));
-      const base = form.slots.some((s) => s.kind === 'mem') ? sharedBase ?? alloc.gpr() : undefined;
+      for (const s of form.slots)
+        if (s.kind === 'reg' && s.fixed === undefined && s.write) regs.set(s.op, alloc.of(s.cls!));
+      const base = form.slots.some((s) => s.kind === 'mem') ? (sharedBase ?? alloc.gpr()) : undefined;
       const brk: Instruction[] = [];
       if (breakers) {
         if (form.flagsRead) brk.push(flagBreaker(scratch!));
-        for (const n of form.implicitReads) if (form.implicitWrites.includes(n)) brk.push(form.division && n === 0 ? x.movImm32(0, 0x2324000) : x.xor32(n, n));
+        for (const n of form.implicitReads)
+          if (form.implicitWrites.includes(n))
+            brk.push(form.division && n === 0 ? x.movImm32(0, 0x2324000) : x.xor32(n, n));
       }
       insts.push([...brk, instance(form, { regs, ...(base !== undefined ? { base } : {}) })]);
     }
@@ -223,8 +319,18 @@ export function characterizeForm(runner: Runner, form: FormSpec, opts: Character
     let best: Figure | undefined;
     for (const k of [8, 4, 1]) {
       let b: { code: Instruction[]; count: number };
-      try { b = independent(k, breakers); } catch (e) { if (e instanceof RangeError) continue; throw e; }
-      const f = run(`tp ×${k}${breakers ? ' with breakers' : ''}`, b.code, b.count, `${k} independent instances${breakers ? ', each after instructions that overwrite its implicit read-and-written operands' : ''}, the lowest of 8 and 4`);
+      try {
+        b = independent(k, breakers);
+      } catch (e) {
+        if (e instanceof RangeError) continue;
+        throw e;
+      }
+      const f = run(
+        `tp ×${k}${breakers ? ' with breakers' : ''}`,
+        b.code,
+        b.count,
+        `${k} independent instances${breakers ? ', each after instructions that overwrite its implicit read-and-written operands' : ''}, the lowest of 8 and 4`,
+      );
       if (!best || f.value < best.value) best = f;
       if (k === 4) break;
     }
@@ -250,7 +356,10 @@ export function characterizeForm(runner: Runner, form: FormSpec, opts: Character
   const self = latencies.filter((l) => l.from.replace(/ \(.*/, '') === l.to.replace(/ \(.*/, '') && !l.upperBound);
   if (self.length > 0 && self.every((l) => l.value < 0.9) && W > 1) {
     eliminated = true;
-    for (const l of self) { l.method += `: ${(1 / Math.max(l.value, 1e-9)).toFixed(2)} per cycle, executed at rename`; l.value = 0; }
+    for (const l of self) {
+      l.method += `: ${(1 / Math.max(l.value, 1e-9)).toFixed(2)} per cycle, executed at rename`;
+      l.value = 0;
+    }
   }
 
   // ---- port usage (Algorithm 1, cycles instead of per-port counters) ----
@@ -261,7 +370,10 @@ export function characterizeForm(runner: Runner, form: FormSpec, opts: Character
   for (const c of combos) {
     const b = opts.blockers.find((bl) => bl.text === c.blocker);
     if (!b) continue;
-    if (!opts.machine.fillerProblem && c.size >= W - 0.5) { portNotes.push(`${c.name}: not measured (its block would be rename-bound at ${W.toFixed(1)} per cycle)`); continue; }
+    if (!opts.machine.fillerProblem && c.size >= W - 0.5) {
+      portNotes.push(`${c.name}: not measured (its block would be rename-bound at ${W.toFixed(1)} per cycle)`);
+      continue;
+    }
     let instances = 4;
     let makeForm: ((k: number) => Instruction[]) | null = null;
     let makeBrk: ((k: number) => Instruction[]) | undefined;
@@ -276,7 +388,9 @@ export function characterizeForm(runner: Runner, form: FormSpec, opts: Character
           makeBrk = () => {
             const brk: Instruction[] = [];
             if (form.flagsRead) brk.push(flagBreaker(scratch!));
-            for (const r of form.implicitReads) if (form.implicitWrites.includes(r)) brk.push(form.division && r === 0 ? x.movImm32(0, 0x2324000) : x.xor32(r, r));
+            for (const r of form.implicitReads)
+              if (form.implicitWrites.includes(r))
+                brk.push(form.division && r === 0 ? x.movImm32(0, 0x2324000) : x.xor32(r, r));
             return brk;
           };
         }
@@ -284,25 +398,37 @@ export function characterizeForm(runner: Runner, form: FormSpec, opts: Character
         if (!(e instanceof RangeError)) throw e;
       }
     }
-    if (!makeForm) { portNotes.push(`${c.name}: not measured (not enough registers beside the blocker's)`); continue; }
+    if (!makeForm) {
+      portNotes.push(`${c.name}: not measured (not enough registers beside the blocker's)`);
+      continue;
+    }
     instances = 8;
     benches += makeBrk ? 2 : 1;
-    const atLeast = Math.ceil(c.size * Math.max(8, 2 * maxLat / instances, 2 * tp));
+    const atLeast = Math.ceil(c.size * Math.max(8, (2 * maxLat) / instances, 2 * tp));
     let u = confined(runner, b, c.size, makeForm, instances, atLeast, makeBrk, startValues);
     for (const sub of c.subsets) u -= measuredOn.get(sub) ?? 0;
     const r = Math.round(u);
-    if (Math.abs(u - r) > 0.25) portNotes.push(`${c.name}: ${u.toFixed(2)} µops, not a whole number (kept rounded, marked)`);
+    if (Math.abs(u - r) > 0.25)
+      portNotes.push(`${c.name}: ${u.toFixed(2)} µops, not a whole number (kept rounded, marked)`);
     if (r > 0) measuredOn.set(c.name, r);
   }
   const { ports, kept, dropped } = mergePorts(measuredOn, combos, opts.hypothesis, W);
   let portsFrom: FormResult['portsFrom'] = 'none';
-  if (ports.some((p) => p.from === 'measured')) portsFrom = ports.some((p) => p.from === 'hypothesis') ? 'measured and hypothesis' : 'measured';
+  if (ports.some((p) => p.from === 'measured'))
+    portsFrom = ports.some((p) => p.from === 'hypothesis') ? 'measured and hypothesis' : 'measured';
   else if (ports.length) portsFrom = 'hypothesis';
-  if (kept.length) portNotes.push(`kept from the LLVM model (no blocking instruction decides them): ${kept.map((p) => `${p.count}*${p.combination}`).join(' + ')}`);
-  if (dropped.length) portNotes.push(`the LLVM model's ${dropped.join(' + ')} contradicted by the blocking experiments (dropped)`);
+  if (kept.length)
+    portNotes.push(
+      `kept from the LLVM model (no blocking instruction decides them): ${kept.map((p) => `${p.count}*${p.combination}`).join(' + ')}`,
+    );
+  if (dropped.length)
+    portNotes.push(`the LLVM model's ${dropped.join(' + ')} contradicted by the blocking experiments (dropped)`);
   // the port usage bounds the throughput from below (§5.3.2, each group alone): a measured
   // throughput faster than that bound means some experiment misattributed µops
-  const bound = Math.max(0, ...ports.map((p) => p.count / (combos.find((q) => q.name === p.combination)?.size ?? p.ports?.length ?? 1)));
+  const bound = Math.max(
+    0,
+    ...ports.map((p) => p.count / (combos.find((q) => q.name === p.combination)?.size ?? p.ports?.length ?? 1)),
+  );
   let portsInconsistent: string | undefined;
   if (Number.isFinite(tp) && bound > tp * 1.15 + 0.02) {
     portsInconsistent = `the port usage implies at least ${bound.toFixed(2)} cycles per instruction, the measured throughput is ${tp.toFixed(2)}`;
@@ -310,15 +436,27 @@ export function characterizeForm(runner: Runner, form: FormSpec, opts: Character
   }
   notes.push(...portNotes);
   const unfusedUops = ports.reduce((s, p) => s + p.count, 0);
-  if (fusedUops && Number.isFinite(fusedUops.value) && unfusedUops > 0 && fusedUops.value > unfusedUops + 0.25 && !eliminated) {
-    notes.push(`fused-domain µops (${fusedUops.value}) exceed the port usage's ${unfusedUops}: µops on ports without a blocking instruction`);
+  if (
+    fusedUops &&
+    Number.isFinite(fusedUops.value) &&
+    unfusedUops > 0 &&
+    fusedUops.value > unfusedUops + 0.25 &&
+    !eliminated
+  ) {
+    notes.push(
+      `fused-domain µops (${fusedUops.value}) exceed the port usage's ${unfusedUops}: µops on ports without a blocking instruction`,
+    );
   }
 
   // ---- the divider ----
   let divCycles: Figure | undefined;
   if (form.division) {
     const f = throughputBroken ?? throughput;
-    if (f) divCycles = { ...f, method: `the reciprocal throughput of independent divisions (${f.method}); operands: the harness's pattern values` };
+    if (f)
+      divCycles = {
+        ...f,
+        method: `the reciprocal throughput of independent divisions (${f.method}); operands: the harness's pattern values`,
+      };
   }
 
   return {
@@ -350,8 +488,12 @@ const pname = (ports: readonly number[]): string => `p${[...ports].sort((a, b) =
  * group nothing measured accounts for is dropped when its own combination was measured (the
  * experiment found no µop there) and kept, marked, otherwise.
  */
-export function mergePorts(measured: ReadonlyMap<string, number>, combos: readonly Combination[], hypothesis: readonly PortGroup[] | undefined, W: number):
-  { ports: PortUse[]; kept: PortUse[]; dropped: string[] } {
+export function mergePorts(
+  measured: ReadonlyMap<string, number>,
+  combos: readonly Combination[],
+  hypothesis: readonly PortGroup[] | undefined,
+  W: number,
+): { ports: PortUse[]; kept: PortUse[]; dropped: string[] } {
   const decided = (name: string): boolean => combos.some((q) => q.name === name && q.size < W - 0.5);
   const hyp = (hypothesis ?? []).map((g) => ({ count: g.count, ports: [...g.ports].sort((a, b) => a - b) }));
   const ports: PortUse[] = [];
@@ -363,14 +505,35 @@ export function mergePorts(measured: ReadonlyMap<string, number>, combos: readon
   for (const [name, count] of measured) {
     const c = combos.find((q) => q.name === name)!;
     let left = count;
-    const take = (g: { count: number }): number => { const t = Math.min(left, g.count); left -= t; g.count -= t; return t; };
-    for (const g of hyp) if (left > 0 && g.count > 0 && pname(g.ports) === name) add(take(g), name, c.ports, 'measured');
+    const take = (g: { count: number }): number => {
+      const t = Math.min(left, g.count);
+      left -= t;
+      g.count -= t;
+      return t;
+    };
+    for (const g of hyp)
+      if (left > 0 && g.count > 0 && pname(g.ports) === name) add(take(g), name, c.ports, 'measured');
     if (c.ports) {
       for (const g of hyp) {
-        if (left > 0 && g.count > 0 && g.ports.length < c.ports.length && g.ports.every((p) => c.ports!.includes(p)) && !decided(pname(g.ports))) add(take(g), pname(g.ports), g.ports, 'hypothesis');
+        if (
+          left > 0 &&
+          g.count > 0 &&
+          g.ports.length < c.ports.length &&
+          g.ports.every((p) => c.ports!.includes(p)) &&
+          !decided(pname(g.ports))
+        )
+          add(take(g), pname(g.ports), g.ports, 'hypothesis');
       }
       for (const g of hyp) {
-        if (left > 0 && g.count > 0 && g.ports.length > c.ports.length && c.ports.every((p) => g.ports.includes(p)) && !decided(pname(g.ports))) { take(g); }
+        if (
+          left > 0 &&
+          g.count > 0 &&
+          g.ports.length > c.ports.length &&
+          c.ports.every((p) => g.ports.includes(p)) &&
+          !decided(pname(g.ports))
+        ) {
+          take(g);
+        }
       }
     }
     if (left > 0) add(left, name, c.ports, 'measured');
@@ -380,7 +543,10 @@ export function mergePorts(measured: ReadonlyMap<string, number>, combos: readon
   for (const g of hyp) {
     if (g.count <= 0) continue;
     const name = pname(g.ports);
-    if (decided(name)) { dropped.push(`${g.count}*${name}`); continue; }
+    if (decided(name)) {
+      dropped.push(`${g.count}*${name}`);
+      continue;
+    }
     const k: PortUse = { count: g.count, combination: name, ports: g.ports, from: 'hypothesis' };
     kept.push(k);
     add(g.count, name, g.ports, 'hypothesis');

@@ -45,8 +45,22 @@ export interface FormSpec {
 }
 
 const GPR_NUMBER: Record<string, number> = {
-  RAX: 0, RCX: 1, RDX: 2, RBX: 3, RSP: 4, RBP: 5, RSI: 6, RDI: 7,
-  R8: 8, R9: 9, R10: 10, R11: 11, R12: 12, R13: 13, R14: 14, R15: 15,
+  RAX: 0,
+  RCX: 1,
+  RDX: 2,
+  RBX: 3,
+  RSP: 4,
+  RBP: 5,
+  RSI: 6,
+  RDI: 7,
+  R8: 8,
+  R9: 9,
+  R10: 10,
+  R11: 11,
+  R12: 12,
+  R13: 13,
+  R14: 14,
+  R15: 15,
 };
 
 /** Mnemonics that use the divider (integer and floating-point divisions and square roots). */
@@ -59,13 +73,25 @@ export function exclusion(d: DecodedInstruction, ins: Instruction): string | nul
   const op = ins.opCode;
   if (op.isPrivileged || op.mustBeCpl0 || !op.cpl3) return 'a privileged instruction';
   if (op.isSerializingIntel || op.isSerializingAmd) return 'a serializing instruction';
-  if (/^(SYSCALL|SYSENTER|SYSEXIT|SYSRET|INT|INT1|INT3|INTO|UD[0-2]|HLT|CPUID|RDRAND|RDSEED|RDTSCP?|RDPMC|XGETBV|XSAVE.*|XRSTOR.*|FXSAVE.*|FXRSTOR.*|LFENCE|MFENCE|SFENCE|PAUSE|CLFLUSH.*|CLWB|PREFETCH.*|VZEROUPPER|VZEROALL|EMMS|LDMXCSR|VLDMXCSR|STMXCSR|VSTMXCSR|XBEGIN|XEND|XABORT|XTEST|ENDBR.*|SERIALIZE|TPAUSE|UMWAIT|UMONITOR|WAIT|FWAIT)$/.test(d.mnemonic)) return 'a system, fence or state instruction';
-  if (ins.flowControl !== FlowControl.Next) return d.branch?.kind === 'indirect' || d.branch?.kind === 'return' ? 'its control flow depends on a register' : 'a branch (the taken-branch rate is measured as a machine parameter)';
+  if (
+    /^(SYSCALL|SYSENTER|SYSEXIT|SYSRET|INT|INT1|INT3|INTO|UD[0-2]|HLT|CPUID|RDRAND|RDSEED|RDTSCP?|RDPMC|XGETBV|XSAVE.*|XRSTOR.*|FXSAVE.*|FXRSTOR.*|LFENCE|MFENCE|SFENCE|PAUSE|CLFLUSH.*|CLWB|PREFETCH.*|VZEROUPPER|VZEROALL|EMMS|LDMXCSR|VLDMXCSR|STMXCSR|VSTMXCSR|XBEGIN|XEND|XABORT|XTEST|ENDBR.*|SERIALIZE|TPAUSE|UMWAIT|UMONITOR|WAIT|FWAIT)$/.test(
+      d.mnemonic,
+    )
+  )
+    return 'a system, fence or state instruction';
+  if (ins.flowControl !== FlowControl.Next)
+    return d.branch?.kind === 'indirect' || d.branch?.kind === 'return'
+      ? 'its control flow depends on a register'
+      : 'a branch (the taken-branch rate is measured as a machine parameter)';
   if (ins.isStackInstruction || d.reads.includes('RSP') || d.writes.includes('RSP')) return 'uses the stack pointer';
   if (ins.isStringInstruction || d.prefixes.length > 0) return 'a string or prefixed (lock, rep) instruction';
-  if (d.operands.some((o) => /^ST|SREG|CR|DR|BND/.test(o.kind)) || /^F/.test(d.mnemonic)) return 'an x87, segment or system-register form';
-  if (d.memory && (d.memory.segment !== null || ins.memoryBase === Register.None)) return 'a memory operand the generators do not rename (a segment, or no base register)';
-  for (let i = 0; i < ins.opCount; i++) if (/vsib/.test(OpCodeOperandKind[op.opKind(i)] ?? '')) return 'a gather or scatter (VSIB addressing: not generated)';
+  if (d.operands.some((o) => /^ST|SREG|CR|DR|BND/.test(o.kind)) || /^F/.test(d.mnemonic))
+    return 'an x87, segment or system-register form';
+  if (d.memory && (d.memory.segment !== null || ins.memoryBase === Register.None))
+    return 'a memory operand the generators do not rename (a segment, or no base register)';
+  for (let i = 0; i < ins.opCount; i++)
+    if (/vsib/.test(OpCodeOperandKind[op.opKind(i)] ?? ''))
+      return 'a gather or scatter (VSIB addressing: not generated)';
   return null;
 }
 
@@ -85,11 +111,16 @@ export function formOf(d: DecodedInstruction): { form: FormSpec } | { key: strin
       const k = ins.opKind(i);
       const o = d.operands[i];
       // a zero idiom's sample (xor eax, eax) reads nothing; the form, with two registers, reads both
-      const read = (o?.read ?? false) || (d.zeroIdiom && k === OpKind.Register), write = o?.write ?? false;
+      const read = (o?.read ?? false) || (d.zeroIdiom && k === OpKind.Register),
+        write = o?.write ?? false;
       if (k === OpKind.Register) {
         const r = ins.opRegister(i);
         const c = classOf(r);
-        if (!c) return { key: d.signature, why: `operand ${i + 1} (${Register[r]}) is a register the generators do not rename` };
+        if (!c)
+          return {
+            key: d.signature,
+            why: `operand ${i + 1} (${Register[r]}) is a register the generators do not rename`,
+          };
         if (c.cls === 'mm') return { key: d.signature, why: 'an MMX form (not generated)' };
         const renamable = RENAMABLE.test(OpCodeOperandKind[ins.opCode.opKind(i)] ?? '');
         slots.push({ op: i, kind: 'reg', cls: c.cls, read, write, ...(renamable ? {} : { fixed: c.n }) });
@@ -103,7 +134,11 @@ export function formOf(d: DecodedInstruction): { form: FormSpec } | { key: strin
       }
     }
     const addr = new Set([d.memory?.base, d.memory?.index].filter((x): x is string => !!x));
-    const gprs = (list: readonly string[]): number[] => list.filter((r) => r in GPR_NUMBER && !addr.has(r)).map((r) => GPR_NUMBER[r]!).filter((n) => !explicitRegs.has(n));
+    const gprs = (list: readonly string[]): number[] =>
+      list
+        .filter((r) => r in GPR_NUMBER && !addr.has(r))
+        .map((r) => GPR_NUMBER[r]!)
+        .filter((n) => !explicitRegs.has(n));
     return {
       form: {
         key: d.signature,
@@ -112,7 +147,11 @@ export function formOf(d: DecodedInstruction): { form: FormSpec } | { key: strin
         intel: d.intel,
         template,
         slots,
-        vex: d.bytes.startsWith('c4') || d.bytes.startsWith('c5') || d.bytes.startsWith('62') || /^(66|f2|f3)?(c4|c5|62)/.test(d.bytes),
+        vex:
+          d.bytes.startsWith('c4') ||
+          d.bytes.startsWith('c5') ||
+          d.bytes.startsWith('62') ||
+          /^(66|f2|f3)?(c4|c5|62)/.test(d.bytes),
         evex: /^(66|f2|f3)?62/.test(d.bytes),
         implicitReads: gprs(d.reads),
         implicitWrites: gprs(d.writes),
@@ -149,7 +188,10 @@ export function instance(form: FormSpec, a: Assignment): Instruction {
       ins.memoryBase = reg('gpr64', a.base);
       ins.memoryIndex = indexed ? reg('gpr64', a.base) : Register.None;
       if (!indexed) ins.memoryIndexScale = 1;
-      if (rip) { ins.memoryDisplacement = 0n; ins.memoryDisplSize = 0; }
+      if (rip) {
+        ins.memoryDisplacement = 0n;
+        ins.memoryDisplSize = 0;
+      }
     }
   }
   return ins;

@@ -9,14 +9,27 @@ import type { Combination, Figure, MachineResult } from './types.js';
 import * as x from './x86.js';
 
 /** Measures `code` and divides by `per` (instances in the body). */
-export function figure(runner: Runner, name: string, code: Uint8Array, per: number, method: string, startValues?: Bench['startValues']): Figure {
+export function figure(
+  runner: Runner,
+  name: string,
+  code: Uint8Array,
+  per: number,
+  method: string,
+  startValues?: Bench['startValues'],
+): Figure {
   const t = runner.run({ name, code, ...(startValues ? { startValues } : {}) });
   if (t.failed) return { value: NaN, spread: 0, method, inconsistent: t.failed };
   const spread = spreadOf(t);
-  return { value: t.cycles / per, spread, method, ...(spread > SPREAD_LIMIT ? { inconsistent: `runs disagree by ${(spread * 100).toFixed(1)} %` } : {}) };
+  return {
+    value: t.cycles / per,
+    spread,
+    method,
+    ...(spread > SPREAD_LIMIT ? { inconsistent: `runs disagree by ${(spread * 100).toFixed(1)} %` } : {}),
+  };
 }
 
-const rep = (n: number, f: (k: number) => Instruction | Instruction[]): Instruction[] => Array.from({ length: n }, (_, k) => f(k)).flat();
+const rep = (n: number, f: (k: number) => Instruction | Instruction[]): Instruction[] =>
+  Array.from({ length: n }, (_, k) => f(k)).flat();
 
 /** A blocking instruction candidate: instance k of an independent block (registers cycle). */
 export interface Blocker {
@@ -43,27 +56,82 @@ export const DEFAULT_BLOCKERS: Blocker[] = [
 
 /** The blockers with the hypothesis' ports filled in by `portsOf` (null: unknown). */
 export function withPorts(list: readonly Blocker[], portsOf: (b: Blocker) => number[] | null): Blocker[] {
-  return list.map((b) => { const p = portsOf(b); return p ? { ...b, ports: p } : { ...b }; });
+  return list.map((b) => {
+    const p = portsOf(b);
+    return p ? { ...b, ports: p } : { ...b };
+  });
 }
 
 /** The machine parameters and the blockers' combinations. */
 export function characterizeMachine(runner: Runner, blockers: readonly Blocker[]): MachineResult {
   const n = 48;
   const nops = 240;
-  const renameWidth = figure(runner, 'rename width: NOPs', x.encode(rep(nops, () => x.nop())), nops, `${nops} four-byte NOPs (nop dword ptr [rax+0]): a rename slot each and no port; per cycle`);
+  const renameWidth = figure(
+    runner,
+    'rename width: NOPs',
+    x.encode(rep(nops, () => x.nop())),
+    nops,
+    `${nops} four-byte NOPs (nop dword ptr [rax+0]): a rename slot each and no port; per cycle`,
+  );
   renameWidth.value = 1 / renameWidth.value;
   const fillerOk = calibrateFiller(runner, renameWidth.value);
-  const jumps = figure(runner, 'taken branches: jmp', x.jumps(n), n + (runner.loopBranch ? 1 : 0), `${n} taken jumps, one per 64-byte line (always predicted)${runner.loopBranch ? ', and the loop\'s branch' : ''}; per cycle`);
+  const jumps = figure(
+    runner,
+    'taken branches: jmp',
+    x.jumps(n),
+    n + (runner.loopBranch ? 1 : 0),
+    `${n} taken jumps, one per 64-byte line (always predicted)${runner.loopBranch ? ", and the loop's branch" : ''}; per cycle`,
+  );
   jumps.value = 1 / jumps.value;
-  const loadToUse = figure(runner, 'load to use: mov rax, [rax]', x.encode(rep(16, () => x.load64(0, 0))), 16, 'a chain of mov rax, [rax] (rax holds its own address)');
-  const storeForwarding = figure(runner, 'store forwarding: mov [rax], rbx; mov rbx, [rax]', x.encode(rep(8, () => [x.store64(0, 3), x.load64(3, 0)])), 8,
-    'a chain of mov [rax], rbx; mov rbx, [rax]: store data to the load that reads it back (the round trip)');
-  const imul = figure(runner, 'zero idiom: imul rax, rax; xor eax, eax', x.encode(rep(8, () => [x.imul64(0, 0), x.xor32(0, 0)])), 8,
-    'imul rax, rax; xor eax, eax repeated: the imul chain (3 cycles) is cut when xor does not read rax');
-  const imulChain = figure(runner, 'imul chain', x.encode(rep(16, () => x.imul64(0, 0))), 16, 'a chain of imul rax, rax');
-  const xorRate = figure(runner, 'zero idiom rate: xor r32, r32', x.encode(rep(n, (k) => x.xor32(8 + (k % 6), 8 + (k % 6)))), n, 'independent xor r32, r32 with itself');
-  const moves = figure(runner, 'move elimination: mov rbx, rax; mov rax, rbx', x.encode(rep(8, () => [x.mov64(3, 0), x.mov64(0, 3)])), 16, 'a chain of mov r64, r64');
-  const adds = figure(runner, 'immediate addition: add rax, 1', x.encode(rep(16, () => x.addImm(0, 1))), 16, 'a chain of add rax, 1');
+  const loadToUse = figure(
+    runner,
+    'load to use: mov rax, [rax]',
+    x.encode(rep(16, () => x.load64(0, 0))),
+    16,
+    'a chain of mov rax, [rax] (rax holds its own address)',
+  );
+  const storeForwarding = figure(
+    runner,
+    'store forwarding: mov [rax], rbx; mov rbx, [rax]',
+    x.encode(rep(8, () => [x.store64(0, 3), x.load64(3, 0)])),
+    8,
+    'a chain of mov [rax], rbx; mov rbx, [rax]: store data to the load that reads it back (the round trip)',
+  );
+  const imul = figure(
+    runner,
+    'zero idiom: imul rax, rax; xor eax, eax',
+    x.encode(rep(8, () => [x.imul64(0, 0), x.xor32(0, 0)])),
+    8,
+    'imul rax, rax; xor eax, eax repeated: the imul chain (3 cycles) is cut when xor does not read rax',
+  );
+  const imulChain = figure(
+    runner,
+    'imul chain',
+    x.encode(rep(16, () => x.imul64(0, 0))),
+    16,
+    'a chain of imul rax, rax',
+  );
+  const xorRate = figure(
+    runner,
+    'zero idiom rate: xor r32, r32',
+    x.encode(rep(n, (k) => x.xor32(8 + (k % 6), 8 + (k % 6)))),
+    n,
+    'independent xor r32, r32 with itself',
+  );
+  const moves = figure(
+    runner,
+    'move elimination: mov rbx, rax; mov rax, rbx',
+    x.encode(rep(8, () => [x.mov64(3, 0), x.mov64(0, 3)])),
+    16,
+    'a chain of mov r64, r64',
+  );
+  const adds = figure(
+    runner,
+    'immediate addition: add rax, 1',
+    x.encode(rep(16, () => x.addImm(0, 1))),
+    16,
+    'a chain of add rax, 1',
+  );
   const combinations = measureCombinations(runner, blockers);
   const alu = combinations.find((c) => c.blocker === 'add r64, r64')?.size ?? 1;
   return {
@@ -75,7 +143,11 @@ export function characterizeMachine(runner: Runner, blockers: readonly Blocker[]
     zeroIdiom: {
       breaksDependency: imul.value < imulChain.value * 0.75,
       noPort: 1 / xorRate.value > alu + 0.5,
-      figure: { ...xorRate, value: 1 / xorRate.value, method: `${xorRate.method}: per cycle (above the ${alu} ALU ports of add: executed at rename)` },
+      figure: {
+        ...xorRate,
+        value: 1 / xorRate.value,
+        method: `${xorRate.method}: per cycle (above the ${alu} ALU ports of add: executed at rename)`,
+      },
     },
     moveElimination: { latency: moves, eliminated: moves.value < 0.9 },
     immediateAddition: { latency: adds, folded: adds.value < 0.9 },
@@ -89,18 +161,40 @@ export function characterizeMachine(runner: Runner, blockers: readonly Blocker[]
  * µops = cycles × width − NOPs, per instance, less the breakers. `tp` is the instance's own
  * reciprocal throughput (to choose enough NOPs, and to tell when the block was not rename-bound).
  */
-export function fusedBetweenNops(runner: Runner, W: number, each: readonly Instruction[], k: number, tp: number, startValues?: Bench['startValues']): Figure {
+export function fusedBetweenNops(
+  runner: Runner,
+  W: number,
+  each: readonly Instruction[],
+  k: number,
+  tp: number,
+  startValues?: Bench['startValues'],
+): Figure {
   const m = Math.min(1200, Math.ceil(2 * W * k * Math.max(tp, 1)) + 2 * Math.round(W));
   const per = Math.ceil(m / each.length);
   const body: Instruction[] = [];
-  for (const ins of each) { body.push(ins); for (let j = 0; j < per; j++) body.push(x.nop()); }
+  for (const ins of each) {
+    body.push(ins);
+    for (let j = 0; j < per; j++) body.push(x.nop());
+  }
   const nops = per * each.length;
-  const f = figure(runner, 'fused µops between NOPs', x.encode(body), 1, `${k} instances between ${nops} NOPs (rename-bound at ${W.toFixed(2)} per cycle): µops = cycles × width − NOPs, less one per dependency breaker`, startValues);
+  const f = figure(
+    runner,
+    'fused µops between NOPs',
+    x.encode(body),
+    1,
+    `${k} instances between ${nops} NOPs (rename-bound at ${W.toFixed(2)} per cycle): µops = cycles × width − NOPs, less one per dependency breaker`,
+    startValues,
+  );
   const breakersPer = each.length / k - 1;
   const v = (f.value * W - nops) / k - breakersPer;
   const r = Math.round(v);
-  const out: Figure = { ...f, value: Math.abs(v - r) <= 0.25 ? r : v, ...(Math.abs(v - r) > 0.25 ? { inconsistent: `not a whole number (${v.toFixed(2)})` } : {}) };
-  if (f.value < k * tp * 1.15 && tp * W > 1.2) out.inconsistent = 'the block was not rename-bound (the form\'s own throughput set the pace)';
+  const out: Figure = {
+    ...f,
+    value: Math.abs(v - r) <= 0.25 ? r : v,
+    ...(Math.abs(v - r) > 0.25 ? { inconsistent: `not a whole number (${v.toFixed(2)})` } : {}),
+  };
+  if (f.value < k * tp * 1.15 && tp * W > 1.2)
+    out.inconsistent = "the block was not rename-bound (the form's own throughput set the pace)";
   return out;
 }
 
@@ -118,7 +212,8 @@ export function calibrateFiller(runner: Runner, W: number): string | null {
   ];
   for (const [text, each, tp] of probes) {
     const f = fusedBetweenNops(runner, W, each, 4, tp);
-    if (f.inconsistent || f.value !== 1) return `NOPs do not bound the rename stage here: a one-µop ${text} between NOPs counts as ${f.value.toFixed(2)} µops${f.inconsistent ? ` (${f.inconsistent})` : ''}; fused-domain µops are not derived from them`;
+    if (f.inconsistent || f.value !== 1)
+      return `NOPs do not bound the rename stage here: a one-µop ${text} between NOPs counts as ${f.value.toFixed(2)} µops${f.inconsistent ? ` (${f.inconsistent})` : ''}; fused-domain µops are not derived from them`;
   }
   return null;
 }
@@ -156,13 +251,30 @@ export function measureCombinations(runner: Runner, blockers: readonly Blocker[]
  *  cycles a block of the blocker takes with them, times the combination's size. `extra` are
  *  instructions each instance needs beside the form (dependency breakers): the block is timed
  *  with them, without the form, as the base. */
-export function confined(runner: Runner, b: Blocker, size: number, make: (k: number) => Instruction[], instances: number, atLeast = 8, extra?: (k: number) => Instruction[], startValues?: Bench['startValues']): number {
+export function confined(
+  runner: Runner,
+  b: Blocker,
+  size: number,
+  make: (k: number) => Instruction[],
+  instances: number,
+  atLeast = 8,
+  extra?: (k: number) => Instruction[],
+  startValues?: Bench['startValues'],
+): number {
   const n = Math.max(atLeast, size * 8);
   const blk = (k: number): Instruction[] => rep(n, (j) => b.make(j + k * n));
   const base = extra
-    ? runner.run({ name: `block ${b.text} ×${n} + breakers`, code: x.encode(rep(instances, (k) => [...blk(k), ...extra(k)])), ...(startValues ? { startValues } : {}) }).cycles / instances
+    ? runner.run({
+        name: `block ${b.text} ×${n} + breakers`,
+        code: x.encode(rep(instances, (k) => [...blk(k), ...extra(k)])),
+        ...(startValues ? { startValues } : {}),
+      }).cycles / instances
     : blockCycles(runner, b, n);
-  const withForm = runner.run({ name: `block ${b.text} ×${n} + form`, code: x.encode(rep(instances, (k) => [...blk(k), ...(extra ? extra(k) : []), ...make(k)])), ...(startValues ? { startValues } : {}) });
+  const withForm = runner.run({
+    name: `block ${b.text} ×${n} + form`,
+    code: x.encode(rep(instances, (k) => [...blk(k), ...(extra ? extra(k) : []), ...make(k)])),
+    ...(startValues ? { startValues } : {}),
+  });
   return (withForm.cycles / instances - base) * size;
 }
 
@@ -170,7 +282,10 @@ const blockCache = new WeakMap<Runner, Map<string, number>>();
 
 function blockCycles(runner: Runner, b: Blocker, n: number): number {
   let m = blockCache.get(runner);
-  if (!m) { m = new Map(); blockCache.set(runner, m); }
+  if (!m) {
+    m = new Map();
+    blockCache.set(runner, m);
+  }
   const key = `${b.text}/${n}`;
   const hit = m.get(key);
   if (hit !== undefined) return hit;

@@ -33,45 +33,79 @@ function portName(ports: readonly number[]): string | null {
 export function measuredForm(r: FormResult, code?: string): MeasuredForm {
   const failed: string[] = [];
   const notes: string[] = [];
-  const mark = (what: string, f: Figure | undefined): void => { if (f?.inconsistent) failed.push(`${what}: ${f.inconsistent}`); };
+  const mark = (what: string, f: Figure | undefined): void => {
+    if (f?.inconsistent) failed.push(`${what}: ${f.inconsistent}`);
+  };
   const latencies: MeasuredForm['latencies'] = [];
   let spread = 0;
   for (const l of r.latencies) {
-    const from = operandRef(l.from), to = operandRef(l.to);
-    if (!Number.isFinite(l.value)) { notes.push(`${l.from} → ${l.to}: ${l.inconsistent ?? 'not measurable'}`); continue; }
-    if (from === null || to === null) { notes.push(`${l.from} → ${l.to}: ${l.value.toFixed(2)} cycles (no operand reference for it)`); continue; }
+    const from = operandRef(l.from),
+      to = operandRef(l.to);
+    if (!Number.isFinite(l.value)) {
+      notes.push(`${l.from} → ${l.to}: ${l.inconsistent ?? 'not measurable'}`);
+      continue;
+    }
+    if (from === null || to === null) {
+      notes.push(`${l.from} → ${l.to}: ${l.value.toFixed(2)} cycles (no operand reference for it)`);
+      continue;
+    }
     mark(`latency ${l.from} → ${l.to}`, l);
     spread = Math.max(spread, l.spread);
-    latencies.push({ from, to, cycles: cyclesOf(l.value), ...(l.upperBound ? { upperBound: true } : {}), spread: round3(l.spread) });
+    latencies.push({
+      from,
+      to,
+      cycles: cyclesOf(l.value),
+      ...(l.upperBound ? { upperBound: true } : {}),
+      spread: round3(l.spread),
+    });
   }
   const throughput: NonNullable<MeasuredForm['throughput']> = {};
-  if (r.throughput && Number.isFinite(r.throughput.value)) { throughput.plain = Math.round(r.throughput.value * 100) / 100; mark('throughput', r.throughput); spread = Math.max(spread, r.throughput.spread); }
-  if (r.throughputBroken && Number.isFinite(r.throughputBroken.value)) { throughput.dependencyBroken = Math.round(r.throughputBroken.value * 100) / 100; mark('throughput with breakers', r.throughputBroken); }
+  if (r.throughput && Number.isFinite(r.throughput.value)) {
+    throughput.plain = Math.round(r.throughput.value * 100) / 100;
+    mark('throughput', r.throughput);
+    spread = Math.max(spread, r.throughput.spread);
+  }
+  if (r.throughputBroken && Number.isFinite(r.throughputBroken.value)) {
+    throughput.dependencyBroken = Math.round(r.throughputBroken.value * 100) / 100;
+    mark('throughput with breakers', r.throughputBroken);
+  }
   const ports: MeasuredPorts[] = [];
   let unnamed = 0;
   for (const p of r.ports) {
     const name = p.ports ? portName(p.ports) : null;
-    if (name === null) { unnamed += p.count; notes.push(`${p.count} µop(s) on ${p.combination} (no port numbers for it on this core)`); continue; }
+    if (name === null) {
+      unnamed += p.count;
+      notes.push(`${p.count} µop(s) on ${p.combination} (no port numbers for it on this core)`);
+      continue;
+    }
     ports.push({ uops: p.count, ports: name, from: p.from === 'measured' ? 'measured' : 'llvm' });
   }
   const onPorts = ports.reduce((s, p) => s + p.uops, 0) + unnamed;
   const uops: MeasuredForm['uops'] = { unfused: onPorts };
   if (r.fusedUops && Number.isInteger(r.fusedUops.value) && !r.fusedUops.inconsistent) uops.fused = r.fusedUops.value;
-  else if (r.fusedUops) failed.push(`fused-domain µops: ${r.fusedUops.inconsistent ?? `not a whole number (${r.fusedUops.value.toFixed(2)})`}`);
+  else if (r.fusedUops)
+    failed.push(
+      `fused-domain µops: ${r.fusedUops.inconsistent ?? `not a whole number (${r.fusedUops.value.toFixed(2)})`}`,
+    );
   if (r.portsInconsistent) failed.push(`port usage: ${r.portsInconsistent}`);
   // without port numbers (a core uopscope has no model of) the unfused count is not known
   if (unnamed > 0 || (ports.length === 0 && !r.eliminated && r.ports.length === 0 && uops.fused === undefined)) {
-    failed.push('unfused µops unknown: the port usage could not be written in port numbers on this core (the count given is only what was found)');
+    failed.push(
+      'unfused µops unknown: the port usage could not be written in port numbers on this core (the count given is only what was found)',
+    );
   }
   for (const n of r.notes) {
-    if (/not a whole number/.test(n)) failed.push(n); else if (!/^port usage inconsistent/.test(n)) notes.push(n);
+    if (/not a whole number/.test(n)) failed.push(n);
+    else if (!/^port usage inconsistent/.test(n)) notes.push(n);
   }
   if (r.eliminated) notes.push('executed at rename: a chain of it runs faster than one per cycle');
   const out: MeasuredForm = {
     latencies,
     ports,
     uops,
-    check: failed.length ? { status: 'failed', notes: [...failed, ...notes] } : { status: 'passed', ...(notes.length ? { notes } : {}) },
+    check: failed.length
+      ? { status: 'failed', notes: [...failed, ...notes] }
+      : { status: 'passed', ...(notes.length ? { notes } : {}) },
     spread: round3(spread),
     instance: r.intel,
     ...(code ? { code } : {}),

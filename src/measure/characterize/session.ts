@@ -7,7 +7,14 @@ import { decodeRegion } from '../../disasm/decode.js';
 import type { DecodedInstruction } from '../../disasm/types.js';
 import { loadArchData, loadMachine, resolveInstructions } from '../../data/index.js';
 import type { ArchName, PortGroup } from '../../data/types.js';
-import { emptyMeasured, measuredFormKey, readMeasured, writeMeasured, type MeasuredFile, type MeasuredProvenance } from '../../data/measuredFormat.js';
+import {
+  emptyMeasured,
+  measuredFormKey,
+  readMeasured,
+  writeMeasured,
+  type MeasuredFile,
+  type MeasuredProvenance,
+} from '../../data/measuredFormat.js';
 import { UserError } from '../../errors.js';
 import { characterizeForm } from './characterize.js';
 import { formOf, type FormSpec } from './forms.js';
@@ -26,38 +33,66 @@ export interface Hypotheses {
 }
 
 /** The forms among `instrs`, each once (by key), and those excluded with the reason. */
-export function formsOf(instrs: readonly DecodedInstruction[]): { forms: { spec: FormSpec; decoded: DecodedInstruction }[]; excluded: Excluded[] } {
+export function formsOf(instrs: readonly DecodedInstruction[]): {
+  forms: { spec: FormSpec; decoded: DecodedInstruction }[];
+  excluded: Excluded[];
+} {
   const forms = new Map<string, { spec: FormSpec; decoded: DecodedInstruction }>();
   const excluded = new Map<string, Excluded>();
   for (const d of instrs) {
     const f = formOf(d);
     // a later sample of a form can be built where an earlier one could not (lea with a base register)
-    if ('form' in f) { if (!forms.has(f.form.key)) forms.set(f.form.key, { spec: f.form, decoded: d }); excluded.delete(f.form.key); }
-    else if (!excluded.has(f.key) && !forms.has(f.key)) excluded.set(f.key, { key: f.key, intel: d.intel, why: f.why });
+    if ('form' in f) {
+      if (!forms.has(f.form.key)) forms.set(f.form.key, { spec: f.form, decoded: d });
+      excluded.delete(f.form.key);
+    } else if (!excluded.has(f.key) && !forms.has(f.key))
+      excluded.set(f.key, { key: f.key, intel: d.intel, why: f.why });
   }
   return { forms: [...forms.values()], excluded: [...excluded.values()] };
 }
 
 /** The LLVM model's port groups for the forms and the blockers on `arch`, when uopscope models it. */
-export async function hypotheses(arch: ArchName, instrs: readonly DecodedInstruction[], cacheDir?: string): Promise<Hypotheses> {
+export async function hypotheses(
+  arch: ArchName,
+  instrs: readonly DecodedInstruction[],
+  cacheDir?: string,
+): Promise<Hypotheses> {
   let machine;
-  try { machine = loadMachine(arch); } catch { return { forms: new Map(), blockers: [...DEFAULT_BLOCKERS], text: `none: uopscope has no model of ${arch}; port combinations are named by their blocking instruction` }; }
+  try {
+    machine = loadMachine(arch);
+  } catch {
+    return {
+      forms: new Map(),
+      blockers: [...DEFAULT_BLOCKERS],
+      text: `none: uopscope has no model of ${arch}; port combinations are named by their blocking instruction`,
+    };
+  }
   const data = await loadArchData(arch, cacheDir !== undefined ? { cacheDir } : {});
   const blockerCode = x.encode(DEFAULT_BLOCKERS.map((b) => b.make(0)));
   const blockerInstrs = decodeRegion(blockerCode, 0, 64, 'blockers');
-  const all = [...instrs.map((d, k) => ({ ...d, line: k })), ...blockerInstrs.map((d, k) => ({ ...d, line: instrs.length + k }))];
+  const all = [
+    ...instrs.map((d, k) => ({ ...d, line: k })),
+    ...blockerInstrs.map((d, k) => ({ ...d, line: instrs.length + k })),
+  ];
   const resolved = resolveInstructions(all, data, { machine });
   const llvm = (k: number): PortGroup[] | null => {
     const r = resolved[k];
     return r && r.origin === 'llvm' && !r.unknown ? r.ports : null;
   };
   const forms = new Map<string, PortGroup[]>();
-  instrs.forEach((d, k) => { const p = llvm(k); if (p && !forms.has(d.signature)) forms.set(d.signature, p); });
+  instrs.forEach((d, k) => {
+    const p = llvm(k);
+    if (p && !forms.has(d.signature)) forms.set(d.signature, p);
+  });
   const blockers = withPorts(DEFAULT_BLOCKERS, (_b) => null).map((b, k) => {
     const p = llvm(instrs.length + k);
     return p && p.length === 1 && p[0]!.count === 1 ? { ...b, ports: p[0]!.ports } : b;
   });
-  return { forms, blockers, text: `the LLVM 19 model of ${arch} (its port groups; kept where no blocking instruction decides)` };
+  return {
+    forms,
+    blockers,
+    text: `the LLVM 19 model of ${arch} (its port groups; kept where no blocking instruction decides)`,
+  };
 }
 
 export interface SessionOptions {
@@ -82,11 +117,21 @@ export interface SessionResult {
 }
 
 /** Runs the characterization of `forms`, resuming from the output file when it is this host's. */
-export async function runSession(forms: readonly { spec: FormSpec; decoded: DecodedInstruction }[], o: SessionOptions): Promise<SessionResult> {
+export async function runSession(
+  forms: readonly { spec: FormSpec; decoded: DecodedInstruction }[],
+  o: SessionOptions,
+): Promise<SessionResult> {
   const now = (): string => new Date().toISOString().replace(/\.\d+Z$/, 'Z');
   const existing = readMeasured(o.output);
-  if (existing && (existing.provenance.cpuid !== o.provenance.cpuid || existing.provenance.cpu !== o.provenance.cpu || existing.arch !== o.arch)) {
-    throw new UserError(`${o.output} holds figures measured on ${existing.provenance.cpu} (${existing.provenance.cpuid}, ${existing.arch}), not this host's ${o.provenance.cpu} (${o.provenance.cpuid}, ${o.arch}): name another file with --output, or remove it`);
+  if (
+    existing &&
+    (existing.provenance.cpuid !== o.provenance.cpuid ||
+      existing.provenance.cpu !== o.provenance.cpu ||
+      existing.arch !== o.arch)
+  ) {
+    throw new UserError(
+      `${o.output} holds figures measured on ${existing.provenance.cpu} (${existing.provenance.cpuid}, ${existing.arch}), not this host's ${o.provenance.cpu} (${o.provenance.cpuid}, ${o.arch}): name another file with --output, or remove it`,
+    );
   }
   const file: MeasuredFile = existing ?? emptyMeasured({ ...o.provenance, date: now() });
   const machine = characterizeMachine(o.runner, o.hypotheses.blockers);
@@ -100,19 +145,32 @@ export async function runSession(forms: readonly { spec: FormSpec; decoded: Deco
   const turn = (): Promise<void> => new Promise((res) => setImmediate(res));
   for (const [k, f] of todo.entries()) {
     await turn();
-    if (o.stop?.()) { stopped = true; break; }
+    if (o.stop?.()) {
+      stopped = true;
+      break;
+    }
     const hyp = o.hypotheses.forms.get(f.spec.key);
     let r: FormResult;
     try {
-      r = characterizeForm(o.runner, f.spec, { machine, blockers: o.hypotheses.blockers, ...(hyp ? { hypothesis: hyp } : {}) });
+      r = characterizeForm(o.runner, f.spec, {
+        machine,
+        blockers: o.hypotheses.blockers,
+        ...(hyp ? { hypothesis: hyp } : {}),
+      });
     } catch (e) {
       // Ctrl-C at a terminal reaches the harness too, which then fails: a stop, not an error
       await turn();
-      if (o.stop?.()) { stopped = true; break; }
+      if (o.stop?.()) {
+        stopped = true;
+        break;
+      }
       throw e;
     }
     await turn();
-    if (o.stop?.()) { stopped = true; break; }   // interrupted inside: its figures are incomplete
+    if (o.stop?.()) {
+      stopped = true;
+      break;
+    } // interrupted inside: its figures are incomplete
     measured.push(r);
     const code = f.decoded.memory ? `${f.decoded.code}:m` : f.decoded.code;
     file.forms[measuredFormKey(f.spec.key)] = measuredForm(r, /^[A-Za-z0-9_]+(:m)?$/.test(code) ? code : undefined);

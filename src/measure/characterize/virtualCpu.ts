@@ -59,9 +59,16 @@ export class VirtualCpu implements Runner {
     this.runs++;
     const decoded = executed(decodeRegion(b.code, 0, 64, b.name), b.name);
     const program = this.program(decoded);
-    const params: MachineParams = { arch: 'VIRTUAL', ports: [...this.machine.ports], issueWidth: this.machine.issueWidth, rsSize: this.machine.rsSize, dividerPort: this.machine.dividerPort };
+    const params: MachineParams = {
+      arch: 'VIRTUAL',
+      ports: [...this.machine.ports],
+      issueWidth: this.machine.issueWidth,
+      rsSize: this.machine.rsSize,
+      dividerPort: this.machine.dividerPort,
+    };
     const model = { mechanisms: { microFusion: true, zeroIdioms: true } };
-    const cycles = (n: number): number => simulate(program, params, { iterations: n, variant: BASELINE }, { model, fullSimulation: true }).stats.cycles;
+    const cycles = (n: number): number =>
+      simulate(program, params, { iterations: n, variant: BASELINE }, { model, fullSimulation: true }).stats.cycles;
     const c = (cycles(ITER_HIGH) - cycles(ITER_LOW)) / (ITER_HIGH - ITER_LOW);
     return { cycles: c, high: c, runs: [c] };
   }
@@ -80,7 +87,8 @@ export class VirtualCpu implements Runner {
       const f = forms[i]!;
       const gone = f.eliminated === true || idiom[i]!;
       const uops = gone ? [] : expandPorts(f.ports);
-      const lat = (key: string): number => (typeof f.latency === 'number' ? f.latency : f.latency[key] ?? f.latency.other ?? 1);
+      const lat = (key: string): number =>
+        typeof f.latency === 'number' ? f.latency : (f.latency[key] ?? f.latency.other ?? 1);
       const latencyByResource: Record<string, number> = {};
       const readAdvance: Record<string, number> = {};
       const keyOf = (res: string): string => {
@@ -91,22 +99,50 @@ export class VirtualCpu implements Runner {
       };
       for (const r of d.writes) latencyByResource[r] = lat(keyOf(r));
       for (const fl of d.flagsWritten) latencyByResource[fl] = lat('flags');
-      for (const r of d.reads) { const a = f.readLate?.[keyOf(r)]; if (a) readAdvance[r] = a; }
-      for (const fl of d.flagsRead) { const a = f.readLate?.flags; if (a) readAdvance[fl] = a; }
+      for (const r of d.reads) {
+        const a = f.readLate?.[keyOf(r)];
+        if (a) readAdvance[r] = a;
+      }
+      for (const fl of d.flagsRead) {
+        const a = f.readLate?.flags;
+        if (a) readAdvance[fl] = a;
+      }
       const maxLat = Math.max(0, ...Object.values(latencyByResource));
       const fused = f.fused ?? Math.max(1, uops.length);
       const refined = {
         arch: 'VIRTUAL',
         macroFusion: { firstHalf: false, fusesWithPrevious: false, fusesWithNext: false, source: 'virtual' },
-        microFusion: { fusedUops: fused, decodedUops: fused, unfusedUops: uops.length, unlaminated: false, source: 'virtual' },
+        microFusion: {
+          fusedUops: fused,
+          decodedUops: fused,
+          unfusedUops: uops.length,
+          unlaminated: false,
+          source: 'virtual',
+        },
         idiom: { zeroIdiom: idiom[i]!, dependencyBreaking: idiom[i]!, noPort: idiom[i]!, source: 'virtual' },
         moveElimination: { candidate: false, source: 'virtual' },
-        frontEnd: { length: d.length, address: d.address, offset: d.address, loopBranch: false, jcc32B: null, jccErratumApplies: false, complexDecoder: false, microcodeSequencer: false, source: 'virtual' },
+        frontEnd: {
+          length: d.length,
+          address: d.address,
+          offset: d.address,
+          loopBranch: false,
+          jcc32B: null,
+          jccErratumApplies: false,
+          complexDecoder: false,
+          microcodeSequencer: false,
+          source: 'virtual',
+        },
         memory: null,
       } as unknown as RefinedFacts;
       return {
-        line: i, asm: d.intel, uops, latency: gone ? 0 : Math.max(1, maxLat), latencyByResource,
-        divCycles: f.divCycles ?? 0, unknown: false, refined,
+        line: i,
+        asm: d.intel,
+        uops,
+        latency: gone ? 0 : Math.max(1, maxLat),
+        latencyByResource,
+        divCycles: f.divCycles ?? 0,
+        unknown: false,
+        refined,
         ...(Object.keys(readAdvance).length ? { readAdvance } : {}),
       };
     });
@@ -122,12 +158,19 @@ export class VirtualCpu implements Runner {
       l.push({ from: e.from, resource: e.resource, loopCarried: e.loopCarried });
       into.set(e.to, l);
     }
-    const real = (line: number, lc: boolean, seen: Set<number>): { from: number; resource: string; loopCarried: boolean }[] => {
+    const real = (
+      line: number,
+      lc: boolean,
+      seen: Set<number>,
+    ): { from: number; resource: string; loopCarried: boolean }[] => {
       const out: { from: number; resource: string; loopCarried: boolean }[] = [];
       for (const p of into.get(line) ?? []) {
         const carried = lc || p.loopCarried;
         if (lc && p.loopCarried) continue;
-        if (!elim[p.from]) { out.push({ from: p.from, resource: p.resource, loopCarried: carried }); continue; }
+        if (!elim[p.from]) {
+          out.push({ from: p.from, resource: p.resource, loopCarried: carried });
+          continue;
+        }
         const key = p.from * 2 + (carried ? 1 : 0);
         if (seen.has(key)) continue;
         seen.add(key);
@@ -158,7 +201,8 @@ function executed(decoded: DecodedInstruction[], name: string): DecodedInstructi
   for (const d of decoded) {
     if (d.address < skipTo) continue;
     keep.push(d);
-    if (d.branch?.kind === 'unconditional' && d.branch.target !== null && d.branch.target > d.address) skipTo = d.branch.target;
+    if (d.branch?.kind === 'unconditional' && d.branch.target !== null && d.branch.target > d.address)
+      skipTo = d.branch.target;
   }
   if (keep.length === decoded.length) return decoded;
   return decodeRegion(Uint8Array.from(Buffer.from(keep.map((d) => d.bytes).join(''), 'hex')), 0, 64, name);
@@ -178,15 +222,34 @@ function split(instructions: SimInstruction[], deps: SimDep[]): SimProgram {
     const parts: number[][][] = [[]];
     for (const u of ins.uops) {
       const single = u.length === 1 ? u[0] : undefined;
-      const part = single === undefined ? parts[0]! : parts.find((p) => !p.some((v) => v.length === 1 && v[0] === single));
-      if (part) part.push(u); else parts.push([u]);
+      const part =
+        single === undefined ? parts[0]! : parts.find((p) => !p.some((v) => v.length === 1 && v[0] === single));
+      if (part) part.push(u);
+      else parts.push([u]);
     }
     first.push(out.length);
     const fused = ins.refined!.microFusion.fusedUops;
-    const facts = (f: number, unfused: number) => ({ ...ins.refined!, microFusion: { ...ins.refined!.microFusion, fusedUops: f, decodedUops: f, unfusedUops: unfused } });
-    out.push({ ...ins, line: out.length, uops: parts[0]!, refined: facts(Math.max(1, fused - (parts.length - 1)), parts[0]!.length) });
+    const facts = (f: number, unfused: number) => ({
+      ...ins.refined!,
+      microFusion: { ...ins.refined!.microFusion, fusedUops: f, decodedUops: f, unfusedUops: unfused },
+    });
+    out.push({
+      ...ins,
+      line: out.length,
+      uops: parts[0]!,
+      refined: facts(Math.max(1, fused - (parts.length - 1)), parts[0]!.length),
+    });
     for (const p of parts.slice(1)) {
-      out.push({ line: out.length, asm: `${ins.asm} (µop)`, uops: p, latency: 1, latencyByResource: {}, divCycles: 0, unknown: false, refined: facts(1, p.length) });
+      out.push({
+        line: out.length,
+        asm: `${ins.asm} (µop)`,
+        uops: p,
+        latency: 1,
+        latencyByResource: {},
+        divCycles: 0,
+        unknown: false,
+        refined: facts(1, p.length),
+      });
     }
   }
   return { instructions: out, deps: deps.map((d) => ({ ...d, from: first[d.from]!, to: first[d.to]! })) };

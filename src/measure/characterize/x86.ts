@@ -21,15 +21,24 @@ export const VEC_POOL: readonly number[] = Array.from({ length: 16 }, (_, i) => 
 /** The register of `cls` with x86 number n. */
 export function reg(cls: RegClass, n: number): Register {
   switch (cls) {
-    case 'gpr64': return (Register.RAX + n) as Register;
-    case 'gpr32': return (Register.EAX + n) as Register;
-    case 'gpr16': return (Register.AX + n) as Register;
-    case 'gpr8': return (n < 4 ? Register.AL + n : n < 8 ? Register.SPL + (n - 4) : Register.R8L + (n - 8)) as Register;
-    case 'xmm': return (Register.XMM0 + n) as Register;
-    case 'ymm': return (Register.YMM0 + n) as Register;
-    case 'zmm': return (Register.ZMM0 + n) as Register;
-    case 'k': return (Register.K0 + n) as Register;
-    case 'mm': return (Register.MM0 + n) as Register;
+    case 'gpr64':
+      return (Register.RAX + n) as Register;
+    case 'gpr32':
+      return (Register.EAX + n) as Register;
+    case 'gpr16':
+      return (Register.AX + n) as Register;
+    case 'gpr8':
+      return (n < 4 ? Register.AL + n : n < 8 ? Register.SPL + (n - 4) : Register.R8L + (n - 8)) as Register;
+    case 'xmm':
+      return (Register.XMM0 + n) as Register;
+    case 'ymm':
+      return (Register.YMM0 + n) as Register;
+    case 'zmm':
+      return (Register.ZMM0 + n) as Register;
+    case 'k':
+      return (Register.K0 + n) as Register;
+    case 'mm':
+      return (Register.MM0 + n) as Register;
   }
 }
 
@@ -73,7 +82,10 @@ export function encode(list: readonly Instruction[]): Uint8Array {
   enc.free();
   const out = new Uint8Array(parts.reduce((s, p) => s + p.length, 0));
   let k = 0;
-  for (const p of parts) { out.set(p, k); k += p.length; }
+  for (const p of parts) {
+    out.set(p, k);
+    k += p.length;
+  }
   return out;
 }
 
@@ -87,42 +99,65 @@ export function mem(base: number, index: number | null = null): MemoryOperand {
 // ---- helper instructions (each documented where a method uses it) ----
 
 /** movsxd r64, r32: the general-purpose chain instruction (the paper's MOVSX: never eliminated) */
-export const movsxd = (dst: number, src: number): Instruction => Instruction.createRegReg(Code.Movsxd_r64_rm32, reg('gpr64', dst), reg('gpr32', src));
+export const movsxd = (dst: number, src: number): Instruction =>
+  Instruction.createRegReg(Code.Movsxd_r64_rm32, reg('gpr64', dst), reg('gpr32', src));
 /** movsx r64, r16 / r8 */
-export const movsx16 = (dst: number, src: number): Instruction => Instruction.createRegReg(Code.Movsx_r64_rm16, reg('gpr64', dst), reg('gpr16', src));
-export const movsx8 = (dst: number, src: number): Instruction => Instruction.createRegReg(Code.Movsx_r64_rm8, reg('gpr64', dst), reg('gpr8', src));
+export const movsx16 = (dst: number, src: number): Instruction =>
+  Instruction.createRegReg(Code.Movsx_r64_rm16, reg('gpr64', dst), reg('gpr16', src));
+export const movsx8 = (dst: number, src: number): Instruction =>
+  Instruction.createRegReg(Code.Movsx_r64_rm8, reg('gpr64', dst), reg('gpr8', src));
 /** pshufd (legacy SSE) / vpshufd (VEX, EVEX): the vector chain instruction (a shuffle, never a
  *  move that could be eliminated) */
 export function pshufd(cls: 'xmm' | 'ymm' | 'zmm', vex: boolean, dst: number, src: number): Instruction {
-  if (cls === 'xmm' && !vex) return Instruction.createRegRegU32(Code.Pshufd_xmm_xmmm128_imm8, reg('xmm', dst), reg('xmm', src), 0);
-  if (cls === 'xmm') return Instruction.createRegRegU32(Code.VEX_Vpshufd_xmm_xmmm128_imm8, reg('xmm', dst), reg('xmm', src), 0);
-  if (cls === 'ymm') return Instruction.createRegRegU32(Code.VEX_Vpshufd_ymm_ymmm256_imm8, reg('ymm', dst), reg('ymm', src), 0);
+  if (cls === 'xmm' && !vex)
+    return Instruction.createRegRegU32(Code.Pshufd_xmm_xmmm128_imm8, reg('xmm', dst), reg('xmm', src), 0);
+  if (cls === 'xmm')
+    return Instruction.createRegRegU32(Code.VEX_Vpshufd_xmm_xmmm128_imm8, reg('xmm', dst), reg('xmm', src), 0);
+  if (cls === 'ymm')
+    return Instruction.createRegRegU32(Code.VEX_Vpshufd_ymm_ymmm256_imm8, reg('ymm', dst), reg('ymm', src), 0);
   return Instruction.createRegRegU32(Code.EVEX_Vpshufd_zmm_k1z_zmmm512b32_imm8, reg('zmm', dst), reg('zmm', src), 0);
 }
 /** movq xmm, r64 and movq r64, xmm: the chain instructions between the two classes */
-export const movqToVec = (x: number, g: number): Instruction => Instruction.createRegReg(Code.Movq_xmm_rm64, reg('xmm', x), reg('gpr64', g));
-export const movqToGpr = (g: number, x: number): Instruction => Instruction.createRegReg(Code.Movq_rm64_xmm, reg('gpr64', g), reg('xmm', x));
+export const movqToVec = (x: number, g: number): Instruction =>
+  Instruction.createRegReg(Code.Movq_xmm_rm64, reg('xmm', x), reg('gpr64', g));
+export const movqToGpr = (g: number, x: number): Instruction =>
+  Instruction.createRegReg(Code.Movq_rm64_xmm, reg('gpr64', g), reg('xmm', x));
 /** xor r64, r64 (two registers: a dependency; the same register: a zero idiom) */
-export const xor64 = (a: number, b: number): Instruction => Instruction.createRegReg(Code.Xor_r64_rm64, reg('gpr64', a), reg('gpr64', b));
-export const xor32 = (a: number, b: number): Instruction => Instruction.createRegReg(Code.Xor_r32_rm32, reg('gpr32', a), reg('gpr32', b));
+export const xor64 = (a: number, b: number): Instruction =>
+  Instruction.createRegReg(Code.Xor_r64_rm64, reg('gpr64', a), reg('gpr64', b));
+export const xor32 = (a: number, b: number): Instruction =>
+  Instruction.createRegReg(Code.Xor_r32_rm32, reg('gpr32', a), reg('gpr32', b));
 /** test r64, r64: a general-purpose register into the flags (the paper's §5.2.3) */
-export const test64 = (a: number): Instruction => Instruction.createRegReg(Code.Test_rm64_r64, reg('gpr64', a), reg('gpr64', a));
+export const test64 = (a: number): Instruction =>
+  Instruction.createRegReg(Code.Test_rm64_r64, reg('gpr64', a), reg('gpr64', a));
 /** cmovb r64, r64: the flags into a general-purpose register */
-export const cmovb = (a: number, b: number): Instruction => Instruction.createRegReg(Code.Cmovb_r64_rm64, reg('gpr64', a), reg('gpr64', b));
-export const add64 = (a: number, b: number): Instruction => Instruction.createRegReg(Code.Add_r64_rm64, reg('gpr64', a), reg('gpr64', b));
-export const addImm = (a: number, imm: number): Instruction => Instruction.createRegI32(Code.Add_rm64_imm8, reg('gpr64', a), imm);
-export const imul64 = (a: number, b: number): Instruction => Instruction.createRegReg(Code.Imul_r64_rm64, reg('gpr64', a), reg('gpr64', b));
-export const mov64 = (a: number, b: number): Instruction => Instruction.createRegReg(Code.Mov_r64_rm64, reg('gpr64', a), reg('gpr64', b));
-export const movImm32 = (a: number, imm: number): Instruction => Instruction.createRegU32(Code.Mov_r32_imm32, reg('gpr32', a), imm);
-export const load64 = (dst: number, base: number): Instruction => Instruction.createRegMem(Code.Mov_r64_rm64, reg('gpr64', dst), mem(base));
-export const store64 = (base: number, src: number): Instruction => Instruction.createMemReg(Code.Mov_rm64_r64, mem(base), reg('gpr64', src));
-export const imul3 = (a: number, b: number): Instruction => Instruction.createRegRegI32(Code.Imul_r64_rm64_imm8, reg('gpr64', a), reg('gpr64', b), 3);
-export const vpaddd = (a: number, b: number, c: number): Instruction => Instruction.createRegRegReg(Code.VEX_Vpaddd_xmm_xmm_xmmm128, reg('xmm', a), reg('xmm', b), reg('xmm', c));
-export const vpmuludq = (a: number, b: number, c: number): Instruction => Instruction.createRegRegReg(Code.VEX_Vpmuludq_xmm_xmm_xmmm128, reg('xmm', a), reg('xmm', b), reg('xmm', c));
+export const cmovb = (a: number, b: number): Instruction =>
+  Instruction.createRegReg(Code.Cmovb_r64_rm64, reg('gpr64', a), reg('gpr64', b));
+export const add64 = (a: number, b: number): Instruction =>
+  Instruction.createRegReg(Code.Add_r64_rm64, reg('gpr64', a), reg('gpr64', b));
+export const addImm = (a: number, imm: number): Instruction =>
+  Instruction.createRegI32(Code.Add_rm64_imm8, reg('gpr64', a), imm);
+export const imul64 = (a: number, b: number): Instruction =>
+  Instruction.createRegReg(Code.Imul_r64_rm64, reg('gpr64', a), reg('gpr64', b));
+export const mov64 = (a: number, b: number): Instruction =>
+  Instruction.createRegReg(Code.Mov_r64_rm64, reg('gpr64', a), reg('gpr64', b));
+export const movImm32 = (a: number, imm: number): Instruction =>
+  Instruction.createRegU32(Code.Mov_r32_imm32, reg('gpr32', a), imm);
+export const load64 = (dst: number, base: number): Instruction =>
+  Instruction.createRegMem(Code.Mov_r64_rm64, reg('gpr64', dst), mem(base));
+export const store64 = (base: number, src: number): Instruction =>
+  Instruction.createMemReg(Code.Mov_rm64_r64, mem(base), reg('gpr64', src));
+export const imul3 = (a: number, b: number): Instruction =>
+  Instruction.createRegRegI32(Code.Imul_r64_rm64_imm8, reg('gpr64', a), reg('gpr64', b), 3);
+export const vpaddd = (a: number, b: number, c: number): Instruction =>
+  Instruction.createRegRegReg(Code.VEX_Vpaddd_xmm_xmm_xmmm128, reg('xmm', a), reg('xmm', b), reg('xmm', c));
+export const vpmuludq = (a: number, b: number, c: number): Instruction =>
+  Instruction.createRegRegReg(Code.VEX_Vpmuludq_xmm_xmm_xmmm128, reg('xmm', a), reg('xmm', b), reg('xmm', c));
 /** nop dword ptr [rax+0] (4 bytes): a rename slot and no execution port; not the one-byte 0x90,
  *  of which more fit in 32 bytes than the µop cache holds, so that they would measure the legacy
  *  decoders instead */
-export const nop = (): Instruction => Instruction.createMem(Code.Nop_rm32, new MemoryOperand(Register.RAX, Register.None, 1, 0n, 1, false, Register.None));
+export const nop = (): Instruction =>
+  Instruction.createMem(Code.Nop_rm32, new MemoryOperand(Register.RAX, Register.None, 1, 0n, 1, false, Register.None));
 /** n taken jumps, one per 64-byte line: each `jmp` skips the 62 bytes of int3 after it to the
  *  next line's jump (straight-line control flow, every branch taken; one per line because cores
  *  track a few branches per line, and two per line would measure that limit instead) */

@@ -17,8 +17,17 @@ export interface DividerState {
 
 const FIELDS: Fields<Divider, DividerState> = {
   // busy in the next cycle when busyUntil − cycle ≥ 1; the owner matters only then
-  busyUntil: { move: { by: 'cycle' }, key: (d, at, out) => { const b = d.busyUntil - at.cycle; out.put(b > 0 ? b : 0); } },
-  owner: { move: { by: 'instance', except: -1 }, key: (d, at, out) => out.put(d.busyUntil - at.cycle > 0 ? d.owner - at.head : 0) },
+  busyUntil: {
+    move: { by: 'cycle' },
+    key: (d, at, out) => {
+      const b = d.busyUntil - at.cycle;
+      out.put(b > 0 ? b : 0);
+    },
+  },
+  owner: {
+    move: { by: 'instance', except: -1 },
+    key: (d, at, out) => out.put(d.busyUntil - at.cycle > 0 ? d.owner - at.head : 0),
+  },
 };
 
 export class Divider implements DividerState, StatefulUnit<DividerState> {
@@ -41,8 +50,16 @@ export class Divider implements DividerState, StatefulUnit<DividerState> {
     return this.owner >= 0 && this.busyUntil >= c && c > 0;
   }
 
-  shift(by: Periods): void { shiftFields(this, FIELDS, by); }
-  save(): DividerState { return saveFields(this, FIELDS); }
-  restore(s: DividerState): void { restoreFields(this, FIELDS, s); }
-  writeKey(at: KeyAt, out: KeyWriter): void { writeFieldsKey(this, FIELDS, at, out); }
+  shift(by: Periods): void {
+    shiftFields(this, FIELDS, by);
+  }
+  save(): DividerState {
+    return saveFields(this, FIELDS);
+  }
+  restore(s: DividerState): void {
+    restoreFields(this, FIELDS, s);
+  }
+  writeKey(at: KeyAt, out: KeyWriter): void {
+    writeFieldsKey(this, FIELDS, at, out);
+  }
 }

@@ -48,7 +48,7 @@ export function positionFields<U extends FrontEndPosition>(): Fields<U, FrontEnd
     loaded: { move: 'stays', key: 'value' },
     line: { move: 'stays', key: { omit: 'next % n' } },
     iteration: { move: { by: 'iteration' }, key: { omit: 'next / n' } },
-    loadedThisCycle: { move: 'stays', key: { omit: 'the snapshot\'s figure: no later cycle reads it' } },
+    loadedThisCycle: { move: 'stays', key: { omit: "the snapshot's figure: no later cycle reads it" } },
   };
 }
 
@@ -62,13 +62,19 @@ export class SuacaFrontEnd implements FrontEnd {
   iteration = 0;
   loadedThisCycle = 0;
 
-  constructor(private readonly cp: CompiledProgram, readonly N: number, readonly width: number) {}
+  constructor(
+    private readonly cp: CompiledProgram,
+    readonly N: number,
+    readonly width: number,
+  ) {}
 
   isLoaded(g: number): boolean {
     return g < this.next || (g === this.next && this.loaded > 0);
   }
 
-  frontier(): number { return this.next; }
+  frontier(): number {
+    return this.next;
+  }
 
   /** µops that may enter the station this cycle */
   limit(rs: Scheduler): number {
@@ -82,8 +88,13 @@ export class SuacaFrontEnd implements FrontEnd {
     let loadable = this.limit(rs);
     let loadedNow = 0;
     // the position as locals (rs.enter / loadUops do not read the front end), written back below
-    let next = this.next, line = this.line, iteration = this.iteration, loaded = this.loaded;
-    const N = this.N, n = cp.n, uops = cp.uops;
+    let next = this.next,
+      line = this.line,
+      iteration = this.iteration,
+      loaded = this.loaded;
+    const N = this.N,
+      n = cp.n,
+      uops = cp.uops;
     while (next < N) {
       const g = next;
       const i = line;
@@ -99,18 +110,35 @@ export class SuacaFrontEnd implements FrontEnd {
       loadable -= take;
       loadedNow += take;
       if (loaded >= u) {
-        next++; loaded = 0;
-        if (++line === n) { line = 0; iteration++; }
+        next++;
+        loaded = 0;
+        if (++line === n) {
+          line = 0;
+          iteration++;
+        }
       } else break;
     }
-    this.next = next; this.line = line; this.iteration = iteration; this.loaded = loaded;
+    this.next = next;
+    this.line = line;
+    this.iteration = iteration;
+    this.loaded = loaded;
     this.loadedThisCycle = loadedNow;
   }
 
-  view(): undefined { return undefined; }
+  view(): undefined {
+    return undefined;
+  }
 
-  shift(by: Periods): void { shiftFields(this, SUACA_FIELDS, by); }
-  save(): FrontEndState { return saveFields(this, SUACA_FIELDS) as FrontEndState; }
-  restore(s: FrontEndState): void { restoreFields(this, SUACA_FIELDS, s); }
-  writeKey(at: KeyAt, out: KeyWriter): void { writeFieldsKey(this, SUACA_FIELDS, at, out); }
+  shift(by: Periods): void {
+    shiftFields(this, SUACA_FIELDS, by);
+  }
+  save(): FrontEndState {
+    return saveFields(this, SUACA_FIELDS) as FrontEndState;
+  }
+  restore(s: FrontEndState): void {
+    restoreFields(this, SUACA_FIELDS, s);
+  }
+  writeKey(at: KeyAt, out: KeyWriter): void {
+    writeFieldsKey(this, SUACA_FIELDS, at, out);
+  }
 }

@@ -36,26 +36,39 @@ export class LeastUsedAtDispatch implements PortPolicy {
   private readonly uopMask: Int32Array;
   private readonly maxU: number;
 
-  constructor(cp: CompiledProgram, private readonly ports: Ports) {
+  constructor(
+    cp: CompiledProgram,
+    private readonly ports: Ports,
+  ) {
     ports.orderKeyed = true;
-    this.div = cp.div; this.divUop = cp.divUop; this.uopMask = cp.uopMask; this.maxU = cp.maxU;
+    this.div = cp.div;
+    this.divUop = cp.divUop;
+    this.uopMask = cp.uopMask;
+    this.maxU = cp.maxU;
   }
 
-  assign(): number { return -1; }
+  assign(): number {
+    return -1;
+  }
 
   dispatch(g: number, i: number, u: number, _assigned: number, c: number): number {
     const ports = this.ports;
     // the divider's µop: Algorithm 5 with the divider's rule
     if (this.div[i]! > 0 && this.divUop[i] === u) return ports.choose(g, i, u, c);
     const m = this.uopMask[i * this.maxU + u]!;
-    if ((m & ~ports.heldByOthers(g)) === 0) { ports.lastBlocked = m; return -1; }
+    if ((m & ~ports.heldByOthers(g)) === 0) {
+      ports.lastBlocked = m;
+      return -1;
+    }
     // a port of its mask is free now: choose takes the first in port order
     const free = m & ~ports.full;
     return free !== 0 ? ports.takeFree(g, i, free) : ports.choose(g, i, u, c);
   }
 
   shift(): void {}
-  save(): PortPolicyState { return {}; }
+  save(): PortPolicyState {
+    return {};
+  }
   restore(): void {}
   writeKey(): void {}
 }
@@ -69,7 +82,10 @@ export class AssignedAtIssue implements PortPolicy {
   readonly atIssue = true;
   queued: Int32Array;
 
-  constructor(private readonly cp: CompiledProgram, private readonly ports: Ports) {
+  constructor(
+    private readonly cp: CompiledProgram,
+    private readonly ports: Ports,
+  ) {
     this.queued = new Int32Array(cp.P);
     // dispatch never reads the port order: it need not repeat for the run to be periodic
     ports.orderKeyed = false;
@@ -81,12 +97,16 @@ export class AssignedAtIssue implements PortPolicy {
     const cp = this.cp;
     const m = cp.uopMask[i * cp.maxU + u]!;
     const q = this.queued;
-    let best = -1, bestQ = 0;
+    let best = -1,
+      bestQ = 0;
     // the mask's ports in index order (lowest set bit first); ties keep the lower port
     for (let r = m; r !== 0; r &= r - 1) {
       const p = 31 - Math.clz32(r & -r);
       const qp = q[p]!;
-      if (best < 0 || qp < bestQ) { best = p; bestQ = qp; }
+      if (best < 0 || qp < bestQ) {
+        best = p;
+        bestQ = qp;
+      }
     }
     if (best >= 0) q[best]!++;
     return best;
@@ -95,16 +115,28 @@ export class AssignedAtIssue implements PortPolicy {
   /** the assigned port when it is free (the oldest ready µop of each port goes first: the
    *  scheduler visits the station in program order) */
   dispatch(g: number, i: number, u: number, assigned: number, c: number): number {
-    const cp = this.cp, ports = this.ports;
+    const cp = this.cp,
+      ports = this.ports;
     const isDivUop = cp.div[i]! > 0 && cp.divUop[i] === u;
-    if (!isDivUop && assigned >= 0 && (ports.heldByOthers(g) & (1 << assigned)) !== 0) { ports.lastBlocked = 1 << assigned; return -1; }
+    if (!isDivUop && assigned >= 0 && (ports.heldByOthers(g) & (1 << assigned)) !== 0) {
+      ports.lastBlocked = 1 << assigned;
+      return -1;
+    }
     const p = ports.takePort(g, i, u, assigned, c);
     if (p >= 0) this.queued[p]!--;
     return p;
   }
 
-  shift(by: Periods): void { shiftFields(this, ISSUE_FIELDS, by); }
-  save(): PortPolicyState { return saveFields(this, ISSUE_FIELDS); }
-  restore(s: PortPolicyState): void { restoreFields(this, ISSUE_FIELDS, s as Required<PortPolicyState>); }
-  writeKey(at: KeyAt, out: KeyWriter): void { writeFieldsKey(this, ISSUE_FIELDS, at, out); }
+  shift(by: Periods): void {
+    shiftFields(this, ISSUE_FIELDS, by);
+  }
+  save(): PortPolicyState {
+    return saveFields(this, ISSUE_FIELDS);
+  }
+  restore(s: PortPolicyState): void {
+    restoreFields(this, ISSUE_FIELDS, s as Required<PortPolicyState>);
+  }
+  writeKey(at: KeyAt, out: KeyWriter): void {
+    writeFieldsKey(this, ISSUE_FIELDS, at, out);
+  }
 }

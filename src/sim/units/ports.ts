@@ -38,11 +38,21 @@ export interface PortsState {
 }
 
 const FIELDS: Fields<Ports, PortsState> = {
-  usage: { move: 'stays', key: { omit: 'a counter: steady.ts moves it with the recorder\'s and compares it (the order must not change)' } },
-  order: { move: 'stays', key: (p, _at, out) => { if (p.orderKeyed) for (let q = 0; q < p.P; q++) out.put(p.order[q]!); } },
+  usage: {
+    move: 'stays',
+    key: { omit: "a counter: steady.ts moves it with the recorder's and compares it (the order must not change)" },
+  },
+  order: {
+    move: 'stays',
+    key: (p, _at, out) => {
+      if (p.orderKeyed) for (let q = 0; q < p.P; q++) out.put(p.order[q]!);
+    },
+  },
   count: { move: 'stays', key: { omit: 'the holders of the last cycle: newCycle() clears them before any is read' } },
   hold: {
-    move: (p, by) => { for (let q = 0; q < p.P; q++) for (let h = 0; h < p.count[q]!; h++) p.hold[q * p.holdCap + h]! += by.dg; },
+    move: (p, by) => {
+      for (let q = 0; q < p.P; q++) for (let h = 0; h < p.count[q]!; h++) p.hold[q * p.holdCap + h]! += by.dg;
+    },
     key: { omit: 'as count' },
   },
   holdCap: { move: 'stays', key: { omit: 'room, not state' } },
@@ -85,7 +95,12 @@ export class Ports implements PortsState, StatefulUnit<PortsState> {
   private blamed: Int32Array;
   private blamedLen = 0;
 
-  constructor(private readonly cp: CompiledProgram, cap: number, private readonly divider: Divider, private readonly rec: Recorder) {
+  constructor(
+    private readonly cp: CompiledProgram,
+    cap: number,
+    private readonly divider: Divider,
+    private readonly rec: Recorder,
+  ) {
     const P = cp.P;
     this.P = P;
     this.cap = portCapOf(cap);
@@ -122,24 +137,40 @@ export class Ports implements PortsState, StatefulUnit<PortsState> {
     if (sp >= 0 && !isDiv) {
       // fast path for a µop with one possible port (same outcome as the loops below)
       const cnt = this.count[sp]!;
-      if (cnt < this.cap) { this.take(g, i, sp); return sp; }
+      if (cnt < this.cap) {
+        this.take(g, i, sp);
+        return sp;
+      }
       const base = sp * this.holdCap;
       let own = true;
-      for (let h = 0; h < cnt; h++) if (this.hold[base + h] !== g) { own = false; break; }
-      if (own) { this.take(g, i, sp); return sp; }
+      for (let h = 0; h < cnt; h++)
+        if (this.hold[base + h] !== g) {
+          own = false;
+          break;
+        }
+      if (own) {
+        this.take(g, i, sp);
+        return sp;
+      }
       this.lastBlocked = 1 << sp;
       return -1;
     }
     // every port it may use is full and it holds none: blocked by all of them (what the loops
     // below find, without walking the ports; a division's µop takes them, for the divider)
-    if (!isDiv && (m & ~this.full) === 0 && this.lastTaker !== g) { this.lastBlocked = m; return -1; }
+    if (!isDiv && (m & ~this.full) === 0 && this.lastTaker !== g) {
+      this.lastBlocked = m;
+      return -1;
+    }
     const P = cp.P;
     const div = this.divider;
     let blocked = 0;
     for (let q = 0; q < P; q++) {
       const p = this.order[q]!;
       if ((m & (1 << p)) === 0) continue;
-      if (isDiv && p === cp.divPortOf[i] && div.blocks(g, c)) { blocked |= DIVIDER_BLOCK_BIT; continue; }
+      if (isDiv && p === cp.divPortOf[i] && div.blocks(g, c)) {
+        blocked |= DIVIDER_BLOCK_BIT;
+        continue;
+      }
       if (this.count[p]! < this.cap) {
         this.take(g, i, p);
         if (isDiv && p === cp.divPortOf[i]) {
@@ -158,8 +189,15 @@ export class Ports implements PortsState, StatefulUnit<PortsState> {
       const cnt = this.count[p]!;
       const base = p * this.holdCap;
       let own = cnt > 0;
-      for (let h = 0; h < cnt; h++) if (this.hold[base + h] !== g) { own = false; break; }
-      if (own) { this.take(g, i, p); return p; }
+      for (let h = 0; h < cnt; h++)
+        if (this.hold[base + h] !== g) {
+          own = false;
+          break;
+        }
+      if (own) {
+        this.take(g, i, p);
+        return p;
+      }
     }
     this.lastBlocked = blocked;
     return -1;
@@ -190,15 +228,25 @@ export class Ports implements PortsState, StatefulUnit<PortsState> {
   takePort(g: number, i: number, u: number, p: number, c: number): number {
     const cp = this.cp;
     const isDiv = cp.div[i]! > 0 && cp.divUop[i] === u && p === cp.divPortOf[i];
-    if (isDiv && this.divider.blocks(g, c)) { this.lastBlocked = DIVIDER_BLOCK_BIT; return -1; }
+    if (isDiv && this.divider.blocks(g, c)) {
+      this.lastBlocked = DIVIDER_BLOCK_BIT;
+      return -1;
+    }
     const cnt = this.count[p]!;
     let free = cnt < this.cap;
     if (!free) {
       const base = p * this.holdCap;
       free = true;
-      for (let h = 0; h < cnt; h++) if (this.hold[base + h] !== g) { free = false; break; }
+      for (let h = 0; h < cnt; h++)
+        if (this.hold[base + h] !== g) {
+          free = false;
+          break;
+        }
     }
-    if (!free) { this.lastBlocked = 1 << p; return -1; }
+    if (!free) {
+      this.lastBlocked = 1 << p;
+      return -1;
+    }
     this.take(g, i, p);
     if (isDiv) {
       this.divider.occupy(g, c, cp.div[i]!);
@@ -214,7 +262,9 @@ export class Ports implements PortsState, StatefulUnit<PortsState> {
     if ((blocked & DIVIDER_BLOCK_BIT) === 0 && this.lastTaker !== g) {
       const k = this.cachedBlame(blocked);
       if (k >= 0) {
-        const rec = this.rec, bl = this.bcLine, bp = this.bcPort;
+        const rec = this.rec,
+          bl = this.bcLine,
+          bp = this.bcPort;
         for (let x = this.bcFrom[k]!, end = this.bcFrom[k + 1]!; x < end; x++) rec.onPortBlocked(i, bl[x]!, bp[x]!);
         return;
       }
@@ -227,15 +277,22 @@ export class Ports implements PortsState, StatefulUnit<PortsState> {
   private blameHolders(g: number, i: number, blocked: number): void {
     this.blamedLen = 0;
     // the blocked ports in index order (lowest set bit first)
-    const hc = this.holdCap, hold = this.hold, holdLine = this.holdLine, count = this.count;
+    const hc = this.holdCap,
+      hold = this.hold,
+      holdLine = this.holdLine,
+      count = this.count;
     for (let m = blocked & ~DIVIDER_BLOCK_BIT; m !== 0; m &= m - 1) {
       const p = 31 - Math.clz32(m & -m);
       const base = p * hc;
       for (let h = 0, cnt = count[p]!; h < cnt; h++) this.blame(hold[base + h]!, holdLine[base + h]!, g, i, p);
     }
     const owner = this.divider.owner;
-    if ((blocked & DIVIDER_BLOCK_BIT) !== 0 && owner >= 0) this.blame(owner, owner % this.cp.n, g, i, this.cp.divPortOf[i]!);
-    if (this.bcFill) { this.bcFill = false; this.bcFrom[++this.bcN] = this.bcLen; }
+    if ((blocked & DIVIDER_BLOCK_BIT) !== 0 && owner >= 0)
+      this.blame(owner, owner % this.cp.n, g, i, this.cp.divPortOf[i]!);
+    if (this.bcFill) {
+      this.bcFill = false;
+      this.bcFrom[++this.bcN] = this.bcLen;
+    }
   }
 
   /** the blame cache's entry of blocked mask `m` this cycle, or -1 */
@@ -263,7 +320,11 @@ export class Ports implements PortsState, StatefulUnit<PortsState> {
     bl[len] = holder;
     this.blamedLen = len + 1;
     this.rec.onPortBlocked(i, hl, p);
-    if (this.bcFill) { this.bcLine[this.bcLen] = hl; this.bcPort[this.bcLen] = p; this.bcLen++; }
+    if (this.bcFill) {
+      this.bcLine[this.bcLen] = hl;
+      this.bcPort[this.bcLen] = p;
+      this.bcLen++;
+    }
   }
 
   /** instances holding port index p this cycle */
@@ -287,8 +348,10 @@ export class Ports implements PortsState, StatefulUnit<PortsState> {
 
   /** twice the room for each port's holders (take() stays small enough for V8 to inline it) */
   private growHold(): void {
-    const P = this.P, hc = this.holdCap * 2;
-    const h = new Int32Array(P * hc), hl = new Int32Array(P * hc);
+    const P = this.P,
+      hc = this.holdCap * 2;
+    const h = new Int32Array(P * hc),
+      hl = new Int32Array(P * hc);
     for (let q = 0; q < P; q++) {
       h.set(this.hold.subarray(q * this.holdCap, q * this.holdCap + this.count[q]!), q * hc);
       hl.set(this.holdLine.subarray(q * this.holdCap, q * this.holdCap + this.count[q]!), q * hc);
@@ -304,7 +367,9 @@ export class Ports implements PortsState, StatefulUnit<PortsState> {
     const need = this.P * this.holdCap + 1;
     if (this.blamed.length < need) {
       this.blamed = new Int32Array(need);
-      this.bcLine = new Int32Array(BLAME_CACHE * need); this.bcPort = new Int32Array(BLAME_CACHE * need); this.bcN = 0;
+      this.bcLine = new Int32Array(BLAME_CACHE * need);
+      this.bcPort = new Int32Array(BLAME_CACHE * need);
+      this.bcN = 0;
     }
   }
 
@@ -325,9 +390,12 @@ export class Ports implements PortsState, StatefulUnit<PortsState> {
       const uo = usage[o]!;
       const after = uo < u || (uo === u && o < p);
       if (!after) break;
-      order[q] = o; pos[o] = q; q++;
+      order[q] = o;
+      pos[o] = q;
+      q++;
     }
-    order[q] = p; pos[p] = q;
+    order[q] = p;
+    pos[p] = q;
   }
 
   /** Sort the port order by use (ties: the lower port first), as the µops taken so far left it:
@@ -340,9 +408,15 @@ export class Ports implements PortsState, StatefulUnit<PortsState> {
     this.indexOrder();
   }
 
-  shift(by: Periods): void { shiftFields(this, FIELDS, by); }
-  save(): PortsState { return saveFields(this, FIELDS); }
-  writeKey(at: KeyAt, out: KeyWriter): void { writeFieldsKey(this, FIELDS, at, out); }
+  shift(by: Periods): void {
+    shiftFields(this, FIELDS, by);
+  }
+  save(): PortsState {
+    return saveFields(this, FIELDS);
+  }
+  writeKey(at: KeyAt, out: KeyWriter): void {
+    writeFieldsKey(this, FIELDS, at, out);
+  }
 
   restore(s: PortsState): void {
     restoreFields(this, FIELDS, s);

@@ -38,7 +38,9 @@ const FIELDS: Fields<RefinedFrontEnd, RefinedFrontEndState> = {
   loadedF: { move: 'stays', key: 'value' },
   // the delivery position relative to head (nothing is delivered without delivery groups)
   dIter: {
-    move: (fe, by) => { if (fe.delivers) fe.dIter += by.dk; },
+    move: (fe, by) => {
+      if (fe.delivers) fe.dIter += by.dk;
+    },
     key: (fe, at, out) => out.put(fe.delivers ? fe.deliveredUpTo() - at.head : 0),
   },
   dGroup: { move: 'stays', key: 'value' },
@@ -70,8 +72,13 @@ export class RefinedFrontEnd implements FrontEnd, RefinedFrontEndState {
   readonly lsdUnroll: number;
 
   /** `deliveryLimits` false: issue only (the perfect front end, or no front end mechanism) */
-  constructor(private readonly cp: CompiledProgram, readonly N: number, readonly width: number, deliveryLimits: boolean) {
-    const plan = deliveryLimits ? cp.frontEnd?.plan ?? null : null;
+  constructor(
+    private readonly cp: CompiledProgram,
+    readonly N: number,
+    readonly width: number,
+    deliveryLimits: boolean,
+  ) {
+    const plan = deliveryLimits ? (cp.frontEnd?.plan ?? null) : null;
     this.lsd = plan?.source === 'LSD';
     this.lsdUnroll = this.lsd ? Math.max(1, plan!.lsdUnroll) : 1;
     const groups = plan === null || this.lsd ? [] : plan.groups;
@@ -83,7 +90,9 @@ export class RefinedFrontEnd implements FrontEnd, RefinedFrontEndState {
   }
 
   /** the front end delivers group by group (frontEnd on, a plan that is not the LSD) */
-  get delivers(): boolean { return this.groupStart.length > 0; }
+  get delivers(): boolean {
+    return this.groupStart.length > 0;
+  }
 
   frontier(): number {
     return this.groupStart.length > 0 ? Math.max(this.next, this.deliveredUpTo()) : this.next;
@@ -101,7 +110,7 @@ export class RefinedFrontEnd implements FrontEnd, RefinedFrontEndState {
   /** The cycle: issue from the IDQ, then delivery into it. */
   load(rs: Scheduler): void {
     const issued = this.issue(rs);
-    if (this.lsd) this.deliveredThisCycle = issued;    // the LSD streams what issues
+    if (this.lsd) this.deliveredThisCycle = issued; // the LSD streams what issues
     if (this.groupStart.length > 0) this.deliver(issued);
   }
 
@@ -115,14 +124,25 @@ export class RefinedFrontEnd implements FrontEnd, RefinedFrontEndState {
    */
   private issue(rs: Scheduler): number {
     const cp = this.cp;
-    const n = cp.n, maxF = cp.maxF, fused = cp.fused, cum = cp.fusedCum;
+    const n = cp.n,
+      maxF = cp.maxF,
+      fused = cp.fused,
+      cum = cp.fusedCum;
     let slots = this.width;
     let room = rs.capacity - rs.used;
     const upTo = this.deliveredUpTo();
-    let issued = 0, loadedNow = 0;
+    let issued = 0,
+      loadedNow = 0;
     // the position as locals (rs.enter / loadUops do not read the front end), written back below
-    let next = this.next, line = this.line, iteration = this.iteration, loaded = this.loaded, loadedF = this.loadedF;
-    const N = this.N, lsd = this.lsd, lsdUnroll = this.lsdUnroll, uops = cp.uops;
+    let next = this.next,
+      line = this.line,
+      iteration = this.iteration,
+      loaded = this.loaded,
+      loadedF = this.loadedF;
+    const N = this.N,
+      lsd = this.lsd,
+      lsdUnroll = this.lsdUnroll,
+      uops = cp.uops;
     outer: while (next < N && next < upTo) {
       const g = next;
       const i = line;
@@ -132,7 +152,12 @@ export class RefinedFrontEnd implements FrontEnd, RefinedFrontEndState {
         // no fused µop (a fused-away Jcc, an instruction without µops): enters, takes no slot
         rs.enter(g, i, iteration);
         const u = uops[i]!;
-        if (u > 0) { loaded = u; rs.loadUops(g, u, u); room -= u; loadedNow += u; }
+        if (u > 0) {
+          loaded = u;
+          rs.loadUops(g, u, u);
+          room -= u;
+          loadedNow += u;
+        }
       } else {
         while (loadedF < F) {
           if (slots <= 0) break outer;
@@ -141,17 +166,27 @@ export class RefinedFrontEnd implements FrontEnd, RefinedFrontEndState {
           if (take > room) break outer;
           if (loadedF === 0) rs.enter(g, i, iteration);
           loadedF++;
-          slots--; issued++;
+          slots--;
+          issued++;
           room -= take;
           loaded = after;
           rs.loadUops(g, after, take);
           loadedNow += take;
         }
       }
-      next++; loaded = 0; loadedF = 0;
-      if (++line === n) { line = 0; iteration++; }
+      next++;
+      loaded = 0;
+      loadedF = 0;
+      if (++line === n) {
+        line = 0;
+        iteration++;
+      }
     }
-    this.next = next; this.line = line; this.iteration = iteration; this.loaded = loaded; this.loadedF = loadedF;
+    this.next = next;
+    this.line = line;
+    this.iteration = iteration;
+    this.loaded = loaded;
+    this.loadedF = loadedF;
     this.loadedThisCycle = loadedNow;
     this.issuedThisCycle = issued;
     return issued;
@@ -163,19 +198,25 @@ export class RefinedFrontEnd implements FrontEnd, RefinedFrontEndState {
     this.idq -= issued;
     this.deliveredThisCycle = 0;
     const gs = this.groupStart;
-    if (this.dIter * n + gs[this.dGroup]! >= this.N) { this.source = 0; return; }
+    if (this.dIter * n + gs[this.dGroup]! >= this.N) {
+      this.source = 0;
+      return;
+    }
     const f = this.groupFused[this.dGroup]!;
     this.source = this.groupSrc[this.dGroup]!;
-    if (this.idq > 0 && this.idq + f > this.idqSize) return;     // the IDQ is full: a stall
+    if (this.idq > 0 && this.idq + f > this.idqSize) return; // the IDQ is full: a stall
     this.idq += f;
     this.deliveredThisCycle = f;
-    if (++this.dGroup === gs.length) { this.dGroup = 0; this.dIter++; }
+    if (++this.dGroup === gs.length) {
+      this.dGroup = 0;
+      this.dIter++;
+    }
   }
 
   view(cycle: number): Snapshot['frontEnd']['refined'] {
     const delivers = this.delivers;
     return {
-      source: cycle > 0 ? SOURCE[this.source] ?? null : null,
+      source: cycle > 0 ? (SOURCE[this.source] ?? null) : null,
       delivered: cycle > 0 ? this.deliveredThisCycle : 0,
       issued: cycle > 0 ? this.issuedThisCycle : 0,
       idq: delivers ? this.idq : null,
@@ -183,8 +224,16 @@ export class RefinedFrontEnd implements FrontEnd, RefinedFrontEndState {
     };
   }
 
-  shift(by: Periods): void { shiftFields(this, FIELDS, by); }
-  save(): FrontEndState { return saveFields(this, FIELDS) as unknown as FrontEndState; }
-  restore(s: FrontEndState): void { restoreFields(this, FIELDS, s as unknown as RefinedFrontEndState); }
-  writeKey(at: KeyAt, out: KeyWriter): void { writeFieldsKey(this, FIELDS, at, out); }
+  shift(by: Periods): void {
+    shiftFields(this, FIELDS, by);
+  }
+  save(): FrontEndState {
+    return saveFields(this, FIELDS) as unknown as FrontEndState;
+  }
+  restore(s: FrontEndState): void {
+    restoreFields(this, FIELDS, s as unknown as RefinedFrontEndState);
+  }
+  writeKey(at: KeyAt, out: KeyWriter): void {
+    writeFieldsKey(this, FIELDS, at, out);
+  }
 }

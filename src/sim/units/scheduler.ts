@@ -22,7 +22,11 @@ import type { Fields, KeyAt, KeyWriter, Periods, StatefulUnit } from './state.js
  *  numbers in the emitted code, where a module's `const` is a variable V8 loads and checks on every
  *  use (the exported names below are the same values, for the other modules). */
 const enum K {
-  Loading = 1, WaitDep = 2, WaitPort = 3, Exec = 4, Done = 5,
+  Loading = 1,
+  WaitDep = 2,
+  WaitPort = 3,
+  Exec = 4,
+  Done = 5,
   Never = 0x7fffffff,
   /** DIVIDER_BLOCK_BIT (checked below) */
   DivBlock = 1 << 30,
@@ -96,7 +100,13 @@ export const SLOT_FIELDS: { readonly [K in keyof SlotArrays]: SlotField } = {
   depWait: { bytes: 4, fill: 0, move: 'stays', key: 'value' },
   portBlock: { bytes: 4, fill: 0, move: 'stays', key: 'value' },
   // a next look at or before the coming cycle is the same as "look now"
-  nextLook: { bytes: 4, fill: 0, move: 'cycle', except: K.Never, key: (v, st, c) => (st !== K.WaitDep ? 0 : v === K.Never ? -1 : v <= c + 1 ? 0 : v - c) },
+  nextLook: {
+    bytes: 4,
+    fill: 0,
+    move: 'cycle',
+    except: K.Never,
+    key: (v, st, c) => (st !== K.WaitDep ? 0 : v === K.Never ? -1 : v <= c + 1 ? 0 : v - c),
+  },
   accounted: { bytes: 4, fill: 0, move: 'cycle', key: (v, st, c) => (st === K.WaitDep ? v - c : 0) },
   line: { bytes: 4, fill: 0, set: true, move: 'stays', key: { omit: 'g % n' } },
   iteration: { bytes: 4, fill: 0, set: true, move: 'iteration', key: { omit: 'g / n' } },
@@ -126,8 +136,14 @@ export interface SchedulerState extends SlotArrays {
 /** A list of instances (the first `len` entries) moved and keyed relative to head. */
 function instanceList(list: 'waiting' | 'executing', len: 'waitingLen' | 'executingLen') {
   return {
-    move: (rs: Scheduler, by: Periods) => { const l = rs[list]; for (let w = 0; w < rs[len]; w++) l[w]! += by.dg; },
-    key: (rs: Scheduler, at: KeyAt, out: KeyWriter) => { const l = rs[list]; for (let w = 0; w < rs[len]; w++) out.put(l[w]! - at.head); },
+    move: (rs: Scheduler, by: Periods) => {
+      const l = rs[list];
+      for (let w = 0; w < rs[len]; w++) l[w]! += by.dg;
+    },
+    key: (rs: Scheduler, at: KeyAt, out: KeyWriter) => {
+      const l = rs[list];
+      for (let w = 0; w < rs[len]; w++) out.put(l[w]! - at.head);
+    },
   };
 }
 
@@ -141,7 +157,12 @@ const FIELDS: Fields<Scheduler, ScalarState> = {
   waitingLen: { move: 'stays', key: 'value' },
   executing: instanceList('executing', 'executingLen'),
   executingLen: { move: 'stays', key: 'value' },
-  lastElim: { move: 'stays', key: (rs, _at, out) => { if (rs.renames) for (let i = 0; i < rs.lastElim.length; i++) out.put(rs.lastElim[i]!); } },
+  lastElim: {
+    move: 'stays',
+    key: (rs, _at, out) => {
+      if (rs.renames) for (let i = 0; i < rs.lastElim.length; i++) out.put(rs.lastElim[i]!);
+    },
+  },
 };
 
 /** What the scheduler is built from (parts.ts). */
@@ -220,7 +241,10 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
    *  dependencies): depsOk as they enter */
   private readonly depFree: Uint8Array;
 
-  constructor(protected readonly cp: CompiledProgram, parts: SchedulerParts) {
+  constructor(
+    protected readonly cp: CompiledProgram,
+    parts: SchedulerParts,
+  ) {
     this.capacity = parts.capacity;
     this.noDeps = parts.noDependencies;
     this.frontEnd = parts.frontEnd;
@@ -254,7 +278,10 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
   /** A new ring of `cap` slots, the instances head .. upTo of the old one (if any) moved over:
    *  instance g of the old ring goes to g + dg, its values moved by `by` (steady.ts). */
   private relay(cap: number, upTo: number, by: Periods | null): void {
-    const maxU = this.cp.maxU, oldMask = this.mask, newMask = cap - 1, a = this.slots();
+    const maxU = this.cp.maxU,
+      oldMask = this.mask,
+      newMask = cap - 1,
+      a = this.slots();
     for (const name of SLOT_NAMES) {
       const f = SLOT_FIELDS[name];
       const w = f.perUop ? maxU : 1;
@@ -265,8 +292,12 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
         const dv = by === null || f.move === 'stays' ? 0 : f.move === 'cycle' ? by.dc : by.dk;
         const dg = by?.dg ?? 0;
         for (let g = this.head; g <= upTo; g++) {
-          const from = (g & oldMask) * w, to = ((g + dg) & newMask) * w;
-          for (let u = 0; u < w; u++) { const v = old[from + u]!; arr[to + u] = v === f.except ? v : v + dv; }
+          const from = (g & oldMask) * w,
+            to = ((g + dg) & newMask) * w;
+          for (let u = 0; u < w; u++) {
+            const v = old[from + u]!;
+            arr[to + u] = v === f.except ? v : v + dv;
+          }
         }
       }
       a[name] = arr;
@@ -276,20 +307,33 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
   }
 
   private allocRing(cap: number, upTo: number): void {
-    const oldMask = this.mask, hadRing = this.cap > 0;
+    const oldMask = this.mask,
+      hadRing = this.cap > 0;
     this.relay(cap, upTo, null);
-    const wl = this.waiting, xl = this.executing;
+    const wl = this.waiting,
+      xl = this.executing;
     this.waiting = new Int32Array(cap);
     this.executing = new Int32Array(cap);
-    this.waiting.set(wl.subarray(0, this.waitingLen)); this.executing.set(xl.subarray(0, this.executingLen));
-    const a = this.act, a2 = this.act2, wk = this.woke;
-    this.act = new Int32Array(cap); this.act.set(a.subarray(0, this.actLen));
-    this.act2 = new Int32Array(cap); this.act2.set(a2.subarray(0, Math.min(a2.length, cap)));
-    this.woke = new Int32Array(cap); this.woke.set(wk.subarray(0, this.wokeLen));
-    const st = this.stamp, ok = this.depsOk;
+    this.waiting.set(wl.subarray(0, this.waitingLen));
+    this.executing.set(xl.subarray(0, this.executingLen));
+    const a = this.act,
+      a2 = this.act2,
+      wk = this.woke;
+    this.act = new Int32Array(cap);
+    this.act.set(a.subarray(0, this.actLen));
+    this.act2 = new Int32Array(cap);
+    this.act2.set(a2.subarray(0, Math.min(a2.length, cap)));
+    this.woke = new Int32Array(cap);
+    this.woke.set(wk.subarray(0, this.wokeLen));
+    const st = this.stamp,
+      ok = this.depsOk;
     this.stamp = new Int32Array(cap).fill(-1);
     this.depsOk = new Uint8Array(cap);
-    if (hadRing) for (let g = this.head; g <= upTo; g++) { this.stamp[g & this.mask] = st[g & oldMask]!; this.depsOk[g & this.mask] = ok[g & oldMask]!; }
+    if (hadRing)
+      for (let g = this.head; g <= upTo; g++) {
+        this.stamp[g & this.mask] = st[g & oldMask]!;
+        this.depsOk[g & this.mask] = ok[g & oldMask]!;
+      }
   }
 
   /** Instance g (line i, iteration k) enters the station (its first µops are about to load): every
@@ -297,21 +341,33 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
   enter(g: number, i: number, k: number): void {
     if (g - this.head + 2 > this.cap) this.allocRing(this.cap * 2, g);
     const s = g & this.mask;
-    this.loaded[s] = 0; this.assigned[s] = 0; this.start[s] = -1; this.status[s] = K.Loading;
-    this.depWait[s] = 0; this.portBlock[s] = 0; this.nextLook[s] = 0; this.accounted[s] = 0;
-    this.line[s] = i; this.iteration[s] = k;
+    this.loaded[s] = 0;
+    this.assigned[s] = 0;
+    this.start[s] = -1;
+    this.status[s] = K.Loading;
+    this.depWait[s] = 0;
+    this.portBlock[s] = 0;
+    this.nextLook[s] = 0;
+    this.accounted[s] = 0;
+    this.line[s] = i;
+    this.iteration[s] = k;
     const maxU = this.cp.maxU;
     // a loop, not TypedArray.fill: for a few elements the builtin call costs more than the stores
     const up = this.uopPort;
     for (let x = s * maxU, end = x + maxU; x < end; x++) up[x] = -1;
     if (this.renames) this.zeroLat[s] = this.atRename(i, k);
-    if (this.atIssue) { const q = this.uopQueue; for (let x = s * maxU, end = x + maxU; x < end; x++) q[x] = -1; }
+    if (this.atIssue) {
+      const q = this.uopQueue;
+      for (let x = s * maxU, end = x + maxU; x < end; x++) q[x] = -1;
+    }
     this.entered(g, s, i);
   }
 
   /** the instance in slot s is visited from the next dispatch on */
   protected entered(g: number, s: number, i: number): void {
-    this.act[this.actLen++] = g; this.tail = g + 1; this.stamp[s] = -1;
+    this.act[this.actLen++] = g;
+    this.tail = g + 1;
+    this.stamp[s] = -1;
     // a line without producers (or no dependencies at all) has nothing to check
     this.depsOk[s] = this.depFree[i]!;
   }
@@ -341,7 +397,8 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
     this.used += take;
     if (this.atIssue && this.zeroLat[s] === 0) {
       // each µop gets its port as it enters the station
-      const maxU = this.cp.maxU, i = this.line[s]!;
+      const maxU = this.cp.maxU,
+        i = this.line[s]!;
       for (let u = loadedNow - take; u < loadedNow; u++) this.uopQueue[s * maxU + u] = this.policy.assign(i, u);
     }
   }
@@ -361,11 +418,16 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
   protected depBlocked(s: number, i: number, k: number, c: number): boolean {
     const cp = this.cp;
     const { predStart, predLC, predLine, predLat } = cp;
-    const e0 = predStart[i]!, e1 = predStart[i + 1]!;
+    const e0 = predStart[i]!,
+      e1 = predStart[i + 1]!;
     if (e1 <= e0) return false;
     const status = this.status;
     if (status[s] === K.WaitDep) this.settle(s, i, c);
-    const n = cp.n, head = this.head, mask = this.mask, start = this.start, zeroLat = this.zeroLat;
+    const n = cp.n,
+      head = this.head,
+      mask = this.mask,
+      start = this.start,
+      zeroLat = this.zeroLat;
     const zl = this.renames;
     const rec = this.rec;
     let waitMask = 0;
@@ -373,9 +435,11 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
     const kn = k * n;
     for (let e = e0; e < e1; e++) {
       let pg: number;
-      if (predLC[e]) { if (k === 0) continue; pg = kn - n + predLine[e]!; }
-      else pg = kn + predLine[e]!;
-      if (pg < head) continue;                    // finished long ago
+      if (predLC[e]) {
+        if (k === 0) continue;
+        pg = kn - n + predLine[e]!;
+      } else pg = kn + predLine[e]!;
+      if (pg < head) continue; // finished long ago
       const ps = pg & mask;
       const st = start[ps]!;
       const rel = st < 0 ? K.Never : zl && zeroLat[ps] === 1 ? st : st + predLat[e]!;
@@ -406,17 +470,41 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
    */
   dispatch(c: number): void {
     this.wakeDue(c);
-    const a = this.act, aLen = this.actLen, out = this.act2;
+    const a = this.act,
+      aLen = this.actLen,
+      out = this.act2;
     // the arrays as locals: nothing below reallocates them (the ring grows only in enter())
-    const { line, iteration, depsOk, depWait, nextLook, stamp, zeroLat, loaded, uopPort, uopQueue, assigned, policy, ports, rec } = this;
-    const mask = this.mask, renames = this.renames, maxU = this.cp.maxU, uops = this.cp.uops;
-    let ai = 0, o = 0;
+    const {
+      line,
+      iteration,
+      depsOk,
+      depWait,
+      nextLook,
+      stamp,
+      zeroLat,
+      loaded,
+      uopPort,
+      uopQueue,
+      assigned,
+      policy,
+      ports,
+      rec,
+    } = this;
+    const mask = this.mask,
+      renames = this.renames,
+      maxU = this.cp.maxU,
+      uops = this.cp.uops;
+    let ai = 0,
+      o = 0;
     for (;;) {
       // wake() (an instance started) may insert into woke[wokeAt ..)
-      const wa = this.wokeAt, woke = this.woke;
+      const wa = this.wokeAt,
+        woke = this.woke;
       let g: number;
-      if (wa < this.wokeLen && (ai >= aLen || woke[wa]! < a[ai]!)) { g = woke[wa]!; this.wokeAt = wa + 1; }
-      else if (ai < aLen) g = a[ai++]!;
+      if (wa < this.wokeLen && (ai >= aLen || woke[wa]! < a[ai]!)) {
+        g = woke[wa]!;
+        this.wokeAt = wa + 1;
+      } else if (ai < aLen) g = a[ai++]!;
       else break;
       const s = g & mask;
       const i = line[s]!;
@@ -425,8 +513,10 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
         // `act` (visited next cycle, as from the wheel; no wake can lower it below that); the
         // stamp makes an older wheel entry for that cycle stale
         const nx = nextLook[s]!;
-        if (nx === c + 1) { out[o++] = g; stamp[s] = c + 1; }
-        else if (nx !== K.Never) this.file(g, nx);
+        if (nx === c + 1) {
+          out[o++] = g;
+          stamp[s] = c + 1;
+        } else if (nx !== K.Never) this.file(g, nx);
         continue;
       }
       depsOk[s] = 1;
@@ -442,11 +532,15 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
       for (let u = 0, x = s * maxU; u < ld; u++, x++) {
         if (uopPort[x]! >= 0) continue;
         const p = policy.dispatch(g, i, u, uopQueue[x]!, c);
-        if (p < 0) { ok = false; blocked |= ports.lastBlocked; continue; }
+        if (p < 0) {
+          ok = false;
+          blocked |= ports.lastBlocked;
+          continue;
+        }
         uopPort[x] = p;
         assigned[s]!++;
         rec.onAssigned(i, p);
-        this.used--;                                // a µop leaves the station when it gets its port
+        this.used--; // a µop leaves the station when it gets its port
       }
       if (ok) {
         // all its ports: it executes from this cycle
@@ -468,21 +562,26 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
 
   /** The wheel's bucket of cycle c, its current entries into `woke` in program order. */
   private wakeDue(c: number): void {
-    const mask = this.mask, head = this.head;
+    const mask = this.mask,
+      head = this.head;
     const { status, nextLook, stamp } = this;
     const bk = c & this.wheelMask;
     const wheel = this.wheel;
-    const b0 = bk * this.wheelCap, b1 = b0 + this.wheelLen[bk]!;
+    const b0 = bk * this.wheelCap,
+      b1 = b0 + this.wheelLen[bk]!;
     const woke = this.woke;
     let wl = 0;
     for (let b = b0; b < b1; b++) {
       const g = wheel[b]!;
       if (g < head) continue;
       const s = g & mask;
-      if (status[s] !== K.WaitDep || nextLook[s] !== c || stamp[s] === c) continue;   // stale entry
+      if (status[s] !== K.WaitDep || nextLook[s] !== c || stamp[s] === c) continue; // stale entry
       stamp[s] = c;
       let x = wl++;
-      while (x > 0 && woke[x - 1]! > g) { woke[x] = woke[x - 1]!; x--; }
+      while (x > 0 && woke[x - 1]! > g) {
+        woke[x] = woke[x - 1]!;
+        x--;
+      }
       woke[x] = g;
     }
     this.wheelLen[bk] = 0;
@@ -524,9 +623,11 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
     const b = t & this.wheelMask;
     const len = this.wheelLen[b]!;
     if (len === this.wheelCap) {
-      const W = this.wheelMask + 1, cap = this.wheelCap * 2;
+      const W = this.wheelMask + 1,
+        cap = this.wheelCap * 2;
       const w = new Int32Array(W * cap);
-      for (let x = 0; x < W; x++) w.set(this.wheel.subarray(x * this.wheelCap, x * this.wheelCap + this.wheelLen[x]!), x * cap);
+      for (let x = 0; x < W; x++)
+        w.set(this.wheel.subarray(x * this.wheelCap, x * this.wheelCap + this.wheelLen[x]!), x * cap);
       this.wheel = w;
       this.wheelCap = cap;
     }
@@ -547,8 +648,15 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
     const fe = this.frontEnd;
     this.tail = fe.isLoaded(fe.next) ? fe.next + 1 : fe.next;
     this.wheelLen.fill(0);
-    if (this.act.length < this.cap) { this.act = new Int32Array(this.cap); this.act2 = new Int32Array(this.cap); this.woke = new Int32Array(this.cap); }
-    if (this.stamp.length !== this.cap) { this.stamp = new Int32Array(this.cap); this.depsOk = new Uint8Array(this.cap); }
+    if (this.act.length < this.cap) {
+      this.act = new Int32Array(this.cap);
+      this.act2 = new Int32Array(this.cap);
+      this.woke = new Int32Array(this.cap);
+    }
+    if (this.stamp.length !== this.cap) {
+      this.stamp = new Int32Array(this.cap);
+      this.depsOk = new Uint8Array(this.cap);
+    }
     this.stamp.fill(-1);
     this.syncWaiting();
     let o = 0;
@@ -557,8 +665,9 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
       const s = g & this.mask;
       const nx = this.nextLook[s]!;
       this.depsOk[s] = this.status[s] === K.WaitDep ? 0 : 1;
-      if (this.status[s] === K.WaitDep && nx > c + 1) { if (nx !== K.Never) this.file(g, nx); }
-      else this.act[o++] = g;
+      if (this.status[s] === K.WaitDep && nx > c + 1) {
+        if (nx !== K.Never) this.file(g, nx);
+      } else this.act[o++] = g;
     }
     this.actLen = o;
     this.wokeLen = 0;
@@ -569,7 +678,8 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
     const d = upTo - this.accounted[s]!;
     if (d <= 0) return;
     const { predStart, predLine } = this.cp;
-    const e0 = predStart[i]!, e1 = predStart[i + 1]!;
+    const e0 = predStart[i]!,
+      e1 = predStart[i + 1]!;
     const m = this.depWait[s]!;
     const rec = this.rec;
     rec.onWait(i, d);
@@ -586,8 +696,12 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
     const n = cp.n;
     const { succStart, succPred, predLC, predOwner, predLat } = cp;
     // FrontEnd.isLoaded, its state as locals (the front end does not move during dispatch)
-    const fe = this.frontEnd, feNext = fe.next, feLoaded = fe.loaded > 0;
-    const mask = this.mask, status = this.status, nextLook = this.nextLook;
+    const fe = this.frontEnd,
+      feNext = fe.next,
+      feLoaded = fe.loaded > 0;
+    const mask = this.mask,
+      status = this.status,
+      nextLook = this.nextLook;
     const atRename = this.renames && this.zeroLat[g & mask] === 1;
     const kn = k * n;
     for (let q = succStart[i]!, q1 = succStart[i + 1]!; q < q1; q++) {
@@ -607,12 +721,18 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
   /** Consumer cg (slot s) of an instance that started in cycle c can change at `rel`: filed in the
    *  wheel, or (released in this cycle: executed at rename) visited later in this cycle's walk. */
   protected woken(cg: number, s: number, rel: number, c: number): void {
-    if (rel > c) { this.file(cg, rel); return; }
+    if (rel > c) {
+      this.file(cg, rel);
+      return;
+    }
     if (this.stamp[s] === c) return;
     this.stamp[s] = c;
     const wk = this.woke;
     let x = this.wokeLen++;
-    while (x > this.wokeAt && wk[x - 1]! > cg) { wk[x] = wk[x - 1]!; x--; }
+    while (x > this.wokeAt && wk[x - 1]! > cg) {
+      wk[x] = wk[x - 1]!;
+      x--;
+    }
     wk[x] = cg;
   }
 
@@ -629,9 +749,14 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
   /** Algorithm 6: advance executing instances in cycle c, finish those that reached their latency. */
   execute(c: number): void {
     const lat = this.cp.lat;
-    const xl = this.executing, len = this.executingLen;
-    const mask = this.mask, line = this.line, start = this.start, status = this.status;
-    let keep = 0, done = 0;
+    const xl = this.executing,
+      len = this.executingLen;
+    const mask = this.mask,
+      line = this.line,
+      start = this.start,
+      status = this.status;
+    let keep = 0,
+      done = 0;
     for (let x = 0; x < len; x++) {
       const g = xl[x]!;
       const s = g & mask;
@@ -666,17 +791,24 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
   writeKey(at: KeyAt, out: KeyWriter): void {
     this.syncWaiting();
     writeFieldsKey(this, FIELDS, at, out);
-    const keyed = SLOT_NAMES.filter((name) => { const f = SLOT_FIELDS[name]; return name !== 'status' && typeof f.key !== 'object' && (f.when === undefined || f.when(this)); });
+    const keyed = SLOT_NAMES.filter((name) => {
+      const f = SLOT_FIELDS[name];
+      return name !== 'status' && typeof f.key !== 'object' && (f.when === undefined || f.when(this));
+    });
     const arrays = keyed.map((name) => this.slots()[name]);
     const fields = keyed.map((name) => SLOT_FIELDS[name]);
-    const maxU = this.cp.maxU, c = at.cycle, mask = this.mask;
+    const maxU = this.cp.maxU,
+      c = at.cycle,
+      mask = this.mask;
     for (let g = this.head, last = this.last(); g <= last; g++) {
       const s = g & mask;
       const st = this.status[s]!;
       out.put(st);
       if (st === K.Done) continue;
       for (let f = 0; f < fields.length; f++) {
-        const fd = fields[f]!, arr = arrays[f]!, key = fd.key;
+        const fd = fields[f]!,
+          arr = arrays[f]!,
+          key = fd.key;
         const w = fd.perUop ? maxU : 1;
         for (let u = 0; u < w; u++) {
           const v = arr[s * w + u]!;

@@ -17,7 +17,11 @@ export class KeyWriter {
   k = new Int32Array(1024);
   x = 0;
   put(v: number): void {
-    if (this.x === this.k.length) { const k = new Int32Array(this.k.length * 2); k.set(this.k); this.k = k; }
+    if (this.x === this.k.length) {
+      const k = new Int32Array(this.k.length * 2);
+      k.set(this.k);
+      this.k = k;
+    }
     this.k[this.x++] = v;
   }
   /** room for `more` values written directly at k[x..] */
@@ -25,7 +29,9 @@ export class KeyWriter {
     if (this.x + more > this.k.length) {
       let len = this.k.length * 2;
       while (len < this.x + more) len *= 2;
-      const k = new Int32Array(len); k.set(this.k.subarray(0, this.x)); this.k = k;
+      const k = new Int32Array(len);
+      k.set(this.k.subarray(0, this.x));
+      this.k = k;
     }
     return this.k;
   }
@@ -40,12 +46,20 @@ export interface Periods {
 
 /** How a value moves by whole periods: not at all, or by the instances, cycles or iterations
  *  skipped; `except`: a sentinel value that stays (e.g. -1 for "not started"). */
-export type Move<U = unknown> = 'stays' | { by: 'instance' | 'cycle' | 'iteration'; except?: number } | ((unit: U, by: Periods) => void);
+export type Move<U = unknown> =
+  | 'stays'
+  | { by: 'instance' | 'cycle' | 'iteration'; except?: number }
+  | ((unit: U, by: Periods) => void);
 
 /** A field's part of the key: its value, its value relative to the head instance or to the cycle,
  *  a function of the unit, or nothing — `{ omit: why }` (derived from other fields, or not read
  *  by any later cycle). */
-export type Key<U> = 'value' | 'fromHead' | 'toCycle' | { omit: string } | ((unit: U, at: KeyAt, out: KeyWriter) => void);
+export type Key<U> =
+  | 'value'
+  | 'fromHead'
+  | 'toCycle'
+  | { omit: string }
+  | ((unit: U, at: KeyAt, out: KeyWriter) => void);
 
 export interface Field<U> {
   move: Move<U>;
@@ -83,7 +97,11 @@ export function restoreFields<U, S>(unit: U, fields: Fields<U, S>, st: S): void 
 }
 
 /** value v moved by `move` over periods `by` */
-export function moved(v: number, move: Exclude<Move, 'stays' | ((...a: never[]) => void)> | 'stays', by: Periods): number {
+export function moved(
+  v: number,
+  move: Exclude<Move, 'stays' | ((...a: never[]) => void)> | 'stays',
+  by: Periods,
+): number {
   if (move === 'stays' || v === move.except) return v;
   return v + (move.by === 'instance' ? by.dg : move.by === 'cycle' ? by.dc : by.dk);
 }
@@ -94,7 +112,10 @@ export function shiftFields<U, S>(unit: U, fields: Fields<U, S>, by: Periods): v
   for (const [name, f] of Object.entries(fields) as [string, Field<U>][]) {
     const move = f.move;
     if (move === 'stays') continue;
-    if (typeof move === 'function') { move(unit, by); continue; }
+    if (typeof move === 'function') {
+      move(unit, by);
+      continue;
+    }
     const v = u[name]!;
     if (isArray(v)) for (let x = 0; x < v.length; x++) v[x] = moved(v[x]!, move, by);
     else u[name] = moved(v, move, by);
@@ -111,7 +132,10 @@ export function writeFieldsKey<U, S>(unit: U, fields: Fields<U, S>, at: KeyAt, o
   const u = unit as unknown as Record<string, Num>;
   for (const [name, f] of Object.entries(fields) as [string, Field<U>][]) {
     const key = f.key;
-    if (typeof key === 'function') { key(unit, at, out); continue; }
+    if (typeof key === 'function') {
+      key(unit, at, out);
+      continue;
+    }
     if (typeof key === 'object') continue;
     const v = u[name]!;
     if (isArray(v)) for (let x = 0; x < v.length; x++) out.put(keyOf(v[x]!, key, at));

@@ -16,9 +16,14 @@ export function ArchPicker(p: ArchPickerProps) {
     <ChoiceList
       title="Switch architecture (↑/↓, enter; esc cancels) — the cycle is kept"
       count={p.archs.length}
-      label={(i) => { const a = p.archs[i]!; return `${a.arch.padEnd(5)} ${a.name}${a.arch === p.current ? ' (current)' : ''}${a.note ? ` — ${a.note}` : ''}`; }}
+      label={(i) => {
+        const a = p.archs[i]!;
+        return `${a.arch.padEnd(5)} ${a.name}${a.arch === p.current ? ' (current)' : ''}${a.note ? ` — ${a.note}` : ''}`;
+      }}
       keyOf={(i) => p.archs[i]!.arch}
-      index={p.index} rows={Math.max(3, p.height - 1)} width={p.width}
+      index={p.index}
+      rows={Math.max(3, p.height - 1)}
+      width={p.width}
     />
   );
 }

@@ -28,7 +28,11 @@ export function ChoiceList(p: ChoiceListProps) {
       <Text bold>{clip(p.title, p.width)}</Text>
       {Array.from({ length: shown }, (_, k) => {
         const i = start + k;
-        return <Text key={p.keyOf ? p.keyOf(i) : i} color={i === p.index ? tint('blue') : undefined}>{clip(`${i === p.index ? '❯' : ' '} ${p.label(i)}`, p.width)}</Text>;
+        return (
+          <Text key={p.keyOf ? p.keyOf(i) : i} color={i === p.index ? tint('blue') : undefined}>
+            {clip(`${i === p.index ? '❯' : ' '} ${p.label(i)}`, p.width)}
+          </Text>
+        );
       })}
     </Box>
   );

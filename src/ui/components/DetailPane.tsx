@@ -16,10 +16,17 @@ export function DetailPane(p: DetailPaneProps) {
   const lines = detailLines(p.line, p.detail);
   if (p.figures) lines.splice(1, 0, `figures: ${p.figures}`);
   const rows = Math.max(1, p.height);
-  const shown = lines.length > rows ? [...lines.slice(0, rows - 1), `… ${lines.length - rows + 1} more (see the export, x)`] : lines;
+  const shown =
+    lines.length > rows
+      ? [...lines.slice(0, rows - 1), `… ${lines.length - rows + 1} more (see the export, x)`]
+      : lines;
   return (
     <Box flexDirection="column" width={p.width}>
-      {shown.map((l, i) => <Text key={i} bold={i === 0}>{clip(l, p.width)}</Text>)}
+      {shown.map((l, i) => (
+        <Text key={i} bold={i === 0}>
+          {clip(l, p.width)}
+        </Text>
+      ))}
     </Box>
   );
 }

@@ -30,7 +30,10 @@ export function Explorer(props: ExplorerProps) {
   const theme = useMemo(() => ({ color: props.color ?? true }), [props.color]);
   // M: the measurement runs in the background (useMeasure); the keys reach it through a ref
   const measureKeys = useRef({ start: () => {}, dismiss: () => {} });
-  const [state, control] = useExplorer(props, { start: () => measureKeys.current.start(), dismiss: () => measureKeys.current.dismiss() });
+  const [state, control] = useExplorer(props, {
+    start: () => measureKeys.current.start(),
+    dismiss: () => measureKeys.current.dismiss(),
+  });
   const measured = useMeasure(props.measure);
   measureKeys.current = measured;
   const size = useTerminalSize(props.size);
@@ -39,20 +42,34 @@ export function Explorer(props: ExplorerProps) {
 
   // the measurement (M) on a line of its own below the header, while there is one
   const measure = measureText(measured.status, {
-    runner: props.measure, arch: session.arch,
-    panes: panes.panes.map((pane, i) => ({ branch: pane.spec.branch, total: state.totals[i]?.blockThroughput ?? null })),
+    runner: props.measure,
+    arch: session.arch,
+    panes: panes.panes.map((pane, i) => ({
+      branch: pane.spec.branch,
+      total: state.totals[i]?.blockThroughput ?? null,
+    })),
   });
   // a message that needs a second row takes it from the body
   // the message line: the last action's message, else why the measurement (M) failed
   const messageText = fitMessage(state.message || (measureReason(measured.status) ?? ''), Math.max(40, size.columns));
   const messageRows = state.overlay.kind !== 'prompt' && messageText.includes('\n') ? 2 : 1;
-  const extraRows = (messageRows - 1) + (measure ? 1 : 0);
-  const layout = computeLayout(size.columns, size.rows - extraRows, panes.panes.length, session.lines.length, state.tab);
-  const states = useMemo(() => panes.panes.map((pane, i) => {
-    const ls = lineStates(state.snaps[i]!, pane.lines);
-    const byLine = new Map(ls.map((x) => [x.line, x]));
-    return session.lines.map((l) => byLine.get(l.line) ?? null);
-  }), [panes, state.snaps, session]);
+  const extraRows = messageRows - 1 + (measure ? 1 : 0);
+  const layout = computeLayout(
+    size.columns,
+    size.rows - extraRows,
+    panes.panes.length,
+    session.lines.length,
+    state.tab,
+  );
+  const states = useMemo(
+    () =>
+      panes.panes.map((pane, i) => {
+        const ls = lineStates(state.snaps[i]!, pane.lines);
+        const byLine = new Map(ls.map((x) => [x.line, x]));
+        return session.lines.map((l) => byLine.get(l.line) ?? null);
+      }),
+    [panes, state.snaps, session],
+  );
 
   const width = layout.columns;
   const ov = state.overlay;
@@ -63,9 +80,19 @@ export function Explorer(props: ExplorerProps) {
   if (ov.kind === 'help') {
     body = <HelpOverlay width={width} height={helpHeight} page={ov.page} />;
   } else if (ov.kind === 'arch') {
-    body = <ArchPicker archs={props.archs} current={session.arch} index={ov.index} height={layout.bodyRows} width={width} />;
+    body = (
+      <ArchPicker archs={props.archs} current={session.arch} index={ov.index} height={layout.bodyRows} width={width} />
+    );
   } else if (ov.kind === 'model') {
-    body = <ModelPicker mechanisms={panes.mechanisms} compareModel={panes.compareModel} index={ov.index} height={layout.bodyRows} width={width} />;
+    body = (
+      <ModelPicker
+        mechanisms={panes.mechanisms}
+        compareModel={panes.compareModel}
+        index={ov.index}
+        height={layout.bodyRows}
+        width={width}
+      />
+    );
   } else if (ov.kind === 'detail') {
     const selLine = session.lines[state.selected];
     const sel = selLine?.line ?? -1;
@@ -73,7 +100,13 @@ export function Explorer(props: ExplorerProps) {
       <Box flexDirection="row">
         {control.details().map((d, i) => (
           <Box key={panes.panes[i]!.id} marginRight={i < panes.panes.length - 1 ? 1 : 0}>
-            <DetailPane width={layout.paneWidth} height={layout.bodyRows + (layout.mode === 'tabs' ? 1 : 0)} line={sel} detail={d.detail} {...(selLine?.figures ? { figures: selLine.figures } : {})} />
+            <DetailPane
+              width={layout.paneWidth}
+              height={layout.bodyRows + (layout.mode === 'tabs' ? 1 : 0)}
+              line={sel}
+              detail={d.detail}
+              {...(selLine?.figures ? { figures: selLine.figures } : {})}
+            />
           </Box>
         ))}
       </Box>
@@ -85,9 +118,15 @@ export function Explorer(props: ExplorerProps) {
         <Box flexDirection="row">
           {panes.panes.map((pane, i) => (
             <Box key={pane.id} marginRight={i < panes.panes.length - 1 ? 1 : 0}>
-              <PaneColumn title={panes.panes.length > 1 ? pane.title : null} layout={layout}
-                snapshot={state.snaps[i]!} lines={session.lines} states={states[i]!} selected={state.selected}
-                ports={session.ports} />
+              <PaneColumn
+                title={panes.panes.length > 1 ? pane.title : null}
+                layout={layout}
+                snapshot={state.snaps[i]!}
+                lines={session.lines}
+                states={states[i]!}
+                selected={state.selected}
+                ports={session.ports}
+              />
             </Box>
           ))}
         </Box>
@@ -104,13 +143,24 @@ export function Explorer(props: ExplorerProps) {
       <Box flexDirection="column" width={width} height={layout.rows - 1 + extraRows}>
         <Header width={width} lines={headerLines(state, width)} measure={measure} />
         {panes.panes.length > 1 && (
-          <ComparisonBar width={width} divergence={describeDivergence(state.divergence)}
+          <ComparisonBar
+            width={width}
+            divergence={describeDivergence(state.divergence)}
             panes={panes.panes.map((p, i) => ({
-              title: panes.branches || panes.compareModel ? p.title.replace(/ \(.*\)$/, '') : i === 0 ? 'baseline' : shortVariant(panes.variants), throughput: simulatesNothing(state.snaps[i]!.stats) ? NaN : state.snaps[i]!.stats.blockThroughput,
-              final: simulatesNothing(state.snaps[i]!.stats) ? NaN : state.totals[i]?.blockThroughput ?? null,
-            }))} />
+              title:
+                panes.branches || panes.compareModel
+                  ? p.title.replace(/ \(.*\)$/, '')
+                  : i === 0
+                    ? 'baseline'
+                    : shortVariant(panes.variants),
+              throughput: simulatesNothing(state.snaps[i]!.stats) ? NaN : state.snaps[i]!.stats.blockThroughput,
+              final: simulatesNothing(state.snaps[i]!.stats) ? NaN : (state.totals[i]?.blockThroughput ?? null),
+            }))}
+          />
         )}
-        <Box flexGrow={1} flexDirection="column" overflowY="hidden">{body}</Box>
+        <Box flexGrow={1} flexDirection="column" overflowY="hidden">
+          {body}
+        </Box>
         <Box>{message}</Box>
         <Footer width={width} compact={layout.compact} context={contextOf(ov)} />
       </Box>

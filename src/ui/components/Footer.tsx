@@ -2,7 +2,11 @@ import { Text } from 'ink';
 import { bindingsOf, type KeyContext } from '../keys.js';
 import { useTint } from './ThemeContext.js';
 
-export interface FooterProps { width: number; compact: boolean; context?: KeyContext }
+export interface FooterProps {
+  width: number;
+  compact: boolean;
+  context?: KeyContext;
+}
 
 /**
  * The keys of the context on screen (the explorer, a prompt, the architecture menu), from its
@@ -12,7 +16,7 @@ export interface FooterProps { width: number; compact: boolean; context?: KeyCon
 export function footerText(width: number, compact: boolean, context: KeyContext = 'explorer'): string {
   const hints = bindingsOf(context).filter((b) => b.priority !== null);
   const sep = compact ? '  ' : ' · ';
-  const label = (h: (typeof hints)[number]) => `${compact ? h.short : h.hint ?? h.keys} ${h.what}`;
+  const label = (h: (typeof hints)[number]) => `${compact ? h.short : (h.hint ?? h.keys)} ${h.what}`;
   const byPriority = [...hints].sort((a, b) => a.priority! - b.priority!);
   const chosen = new Set<string>();
   let used = 0;
@@ -22,7 +26,10 @@ export function footerText(width: number, compact: boolean, context: KeyContext 
     chosen.add(h.what);
     used += add;
   }
-  return hints.filter((h) => chosen.has(h.what)).map(label).join(sep);
+  return hints
+    .filter((h) => chosen.has(h.what))
+    .map(label)
+    .join(sep);
 }
 
 export function Footer(p: FooterProps) {

@@ -16,7 +16,9 @@ export function Header(p: HeaderProps) {
   const tint = useTint();
   return (
     <Box flexDirection="column" width={p.width}>
-      <Text bold color={tint('cyan')}>{clip(p.lines.what, p.width)}</Text>
+      <Text bold color={tint('cyan')}>
+        {clip(p.lines.what, p.width)}
+      </Text>
       <Text color={p.lines.warn ? tint('red') : undefined}>{clip(p.lines.where, p.width)}</Text>
       {p.measure ? <Text>{clip(p.measure, p.width)}</Text> : null}
     </Box>

@@ -2,7 +2,11 @@ import { Box, Text } from 'ink';
 import { ARCH_KEYS, EXPLORER_KEYS, GLOBAL_KEYS, HELP_KEYS, MODEL_KEYS, NOTATIONS, PROMPT_KEYS } from '../keys.js';
 import { clip } from '../format.js';
 
-export interface HelpOverlayProps { width: number; height: number; page: number }
+export interface HelpOverlayProps {
+  width: number;
+  height: number;
+  page: number;
+}
 
 /** Every line of the help: the keys (from the key tables), then the notations of the screen. */
 export function helpLines(): string[] {
@@ -41,17 +45,24 @@ export function HelpOverlay(p: HelpOverlayProps) {
   const at = page * rows * columns;
   const first = lines.slice(at, at + rows);
   const second = twoCols ? lines.slice(at + rows, at + 2 * rows) : [];
-  const title = pages > 1 ? `Keys and notation, page ${page + 1} of ${pages} (? ${page + 1 < pages ? 'next page' : 'closes'}, esc closes)` : 'Keys and notation (? or esc closes)';
+  const title =
+    pages > 1
+      ? `Keys and notation, page ${page + 1} of ${pages} (? ${page + 1 < pages ? 'next page' : 'closes'}, esc closes)`
+      : 'Keys and notation (? or esc closes)';
   return (
     <Box flexDirection="column" width={p.width}>
       <Text bold>{clip(title, p.width)}</Text>
       <Box flexDirection="row">
         <Box flexDirection="column" width={colW}>
-          {first.map((l, i) => <Text key={i}>{clip(l, colW)}</Text>)}
+          {first.map((l, i) => (
+            <Text key={i}>{clip(l, colW)}</Text>
+          ))}
         </Box>
         {twoCols && (
           <Box flexDirection="column" marginLeft={2} width={colW}>
-            {second.map((l, i) => <Text key={i}>{clip(l, colW)}</Text>)}
+            {second.map((l, i) => (
+              <Text key={i}>{clip(l, colW)}</Text>
+            ))}
           </Box>
         )}
       </Box>

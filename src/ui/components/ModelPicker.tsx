@@ -19,7 +19,9 @@ export function ModelPicker(p: ModelPickerProps) {
       title={`Model: ${mechanismLabel(p.mechanisms)} (↑/↓, enter toggles, esc closes) — the cycle is kept`}
       count={MODEL_ROWS.length}
       label={(i) => modelRowText(MODEL_ROWS[i]!, p.mechanisms, p.compareModel)}
-      index={p.index} rows={Math.max(3, p.height - 1)} width={p.width}
+      index={p.index}
+      rows={Math.max(3, p.height - 1)}
+      width={p.width}
     />
   );
 }

@@ -21,6 +21,11 @@ export function NumberPrompt(p: NumberPromptProps) {
   const shown = p.text.length > room ? `…${p.text.slice(p.text.length - room + 1)}` : p.text;
   const tail = label.length + shown.length + 1 + hint.length <= p.width ? hint : '';
   return (
-    <Text>{label}<Text inverse={p.fresh}>{shown || ' '}</Text>{p.fresh ? '' : '▏'}{tail}</Text>
+    <Text>
+      {label}
+      <Text inverse={p.fresh}>{shown || ' '}</Text>
+      {p.fresh ? '' : '▏'}
+      {tail}
+    </Text>
   );
 }

@@ -9,7 +9,7 @@ import { PortsPane } from './PortsPane.js';
 import { StatsPane } from './StatsPane.js';
 
 export interface PaneColumnProps {
-  title: string | null;          // shown when several panes are side by side
+  title: string | null; // shown when several panes are side by side
   layout: Layout;
   snapshot: Snapshot;
   lines: { line: number; asm: string }[];
@@ -22,20 +22,42 @@ function SectionView(p: PaneColumnProps & { section: Section; width: number }) {
   const sel = p.lines[p.selected]?.line ?? null;
   switch (p.section.tab) {
     case 'program':
-      return <ProgramPane width={p.width} height={p.section.rows} lines={p.lines} states={p.states} selected={p.selected} fusedPairs={p.snapshot.frontEnd.fusedPairs} />;
+      return (
+        <ProgramPane
+          width={p.width}
+          height={p.section.rows}
+          lines={p.lines}
+          states={p.states}
+          selected={p.selected}
+          fusedPairs={p.snapshot.frontEnd.fusedPairs}
+        />
+      );
     case 'rs':
       return <RsPane width={p.width} height={p.section.rows} snapshot={p.snapshot} selectedLine={sel} />;
     case 'ports':
       return <PortsPane width={p.width} snapshot={p.snapshot} />;
     case 'stats':
-      return <StatsPane width={p.width} height={p.section.rows} stats={p.snapshot.stats} ports={p.ports} selectedLine={sel} />;
+      return (
+        <StatsPane
+          width={p.width}
+          height={p.section.rows}
+          stats={p.snapshot.stats}
+          ports={p.ports}
+          selectedLine={sel}
+        />
+      );
   }
 }
 
 /** One engine's view: its sections stacked (or the active tab), in `layout.paneWidth` columns. */
 export function PaneColumn(p: PaneColumnProps) {
   const w = p.layout.paneWidth;
-  const title = p.title !== null ? <Text bold inverse>{fit(` ${p.title}`, w)}</Text> : null;
+  const title =
+    p.title !== null ? (
+      <Text bold inverse>
+        {fit(` ${p.title}`, w)}
+      </Text>
+    ) : null;
   if (p.layout.twoColumns) {
     const half = Math.floor((w - 1) / 2);
     const [a, b, c, d] = p.layout.sections;
@@ -44,14 +66,22 @@ export function PaneColumn(p: PaneColumnProps) {
         {title}
         <Box flexDirection="row">
           <Box flexDirection="column" width={half} marginRight={1}>
-            {[a, b].filter((s): s is Section => !!s).map((s) => (
-              <Box key={s.tab} height={s.rows} flexDirection="column" overflowY="hidden"><SectionView {...p} section={s} width={half} /></Box>
-            ))}
+            {[a, b]
+              .filter((s): s is Section => !!s)
+              .map((s) => (
+                <Box key={s.tab} height={s.rows} flexDirection="column" overflowY="hidden">
+                  <SectionView {...p} section={s} width={half} />
+                </Box>
+              ))}
           </Box>
           <Box flexDirection="column" width={w - half - 1}>
-            {[c, d].filter((s): s is Section => !!s).map((s) => (
-              <Box key={s.tab} height={s.rows} flexDirection="column" overflowY="hidden"><SectionView {...p} section={s} width={w - half - 1} /></Box>
-            ))}
+            {[c, d]
+              .filter((s): s is Section => !!s)
+              .map((s) => (
+                <Box key={s.tab} height={s.rows} flexDirection="column" overflowY="hidden">
+                  <SectionView {...p} section={s} width={w - half - 1} />
+                </Box>
+              ))}
           </Box>
         </Box>
       </Box>

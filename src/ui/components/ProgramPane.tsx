@@ -8,11 +8,11 @@ import type { SessionLine } from '../types.js';
 
 export interface ProgramPaneProps {
   width: number;
-  height: number;              // rows including the title
+  height: number; // rows including the title
   lines: SessionLine[];
   /** per line of `lines` (null: the line is not on this pane's path) */
   states: (LineState | null)[];
-  selected: number;            // index into lines
+  selected: number; // index into lines
   /** lines (original numbers) that are the first half of a macro-fused pair (the snapshot's
    *  frontEnd.fusedPairs): the pair is marked F on both lines, as IACA marks fused pairs */
   fusedPairs?: readonly number[];
@@ -30,18 +30,26 @@ export function ProgramPane(p: ProgramPaneProps) {
   const fusedLines = new Set<number>();
   for (const l of p.fusedPairs ?? []) {
     const k = p.lines.findIndex((x) => x.line === l);
-    if (k >= 0) { fusedLines.add(l); const nx = p.lines[k + 1]; if (nx) fusedLines.add(nx.line); }
+    if (k >= 0) {
+      fusedLines.add(l);
+      const nx = p.lines[k + 1];
+      if (nx) fusedLines.add(nx.line);
+    }
   }
   const fusedW = fusedLines.size > 0 ? 2 : 0;
   const srcW = (src ? 2 : 0) + fusedW;
   // the counts are never cut: abbreviated (12k) when long, and the instruction gives way
-  const countsOf = (st: LineState | null, w: number) => (st
-    ? `W${count(st.waiting, w)} R${count(st.ready, w)} E${count(st.executing, w)} D${count(st.done, w)}`
-    : 'not on this path');
+  const countsOf = (st: LineState | null, w: number) =>
+    st
+      ? `W${count(st.waiting, w)} R${count(st.ready, w)} E${count(st.executing, w)} D${count(st.done, w)}`
+      : 'not on this path';
   const widest = (w: number) => Math.max(16, ...shown.map((_, k) => countsOf(p.states[start + k] ?? null, w).length));
   let digits = 6;
   while (digits > 3 && widest(digits) > Math.max(16, p.width - 2 - 4 - srcW - 6)) digits--;
-  const countsW = Math.min(Math.max(widest(digits), Math.min(28, Math.floor(p.width * 0.4))), p.width - 2 - 4 - srcW - 6);
+  const countsW = Math.min(
+    Math.max(widest(digits), Math.min(28, Math.floor(p.width * 0.4))),
+    p.width - 2 - 4 - srcW - 6,
+  );
   const asmW = Math.max(6, Math.min(44, p.width - 2 - 4 - srcW - countsW));
   const more = p.lines.length > rows ? ` ${start + 1}-${start + shown.length}/${p.lines.length}` : '';
   return (
@@ -55,7 +63,16 @@ export function ProgramPane(p: ProgramPaneProps) {
         const busy = st && (st.executing > 0 ? 'green' : st.ready > 0 ? 'cyan' : st.waiting > 0 ? 'yellow' : undefined);
         return (
           <Text key={l.line} inverse={sel} dimColor={!st}>
-            {sel ? '>' : ' '}{fitLeft(String(l.line), 3)} {src ? <Text bold={l.origin === 'none'} color={l.origin === 'none' ? tint('red') : undefined}>{l.origin ? ORIGIN_LETTER[l.origin] : ' '} </Text> : null}{fusedW > 0 ? <Text color={tint('cyan')}>{fusedLines.has(l.line) ? 'F' : ' '} </Text> : null}{fit(l.asm, asmW)} <Text color={busy ? tint(busy) : undefined}>{sel ? counts.padEnd(countsW) : counts}</Text>
+            {sel ? '>' : ' '}
+            {fitLeft(String(l.line), 3)}{' '}
+            {src ? (
+              <Text bold={l.origin === 'none'} color={l.origin === 'none' ? tint('red') : undefined}>
+                {l.origin ? ORIGIN_LETTER[l.origin] : ' '}{' '}
+              </Text>
+            ) : null}
+            {fusedW > 0 ? <Text color={tint('cyan')}>{fusedLines.has(l.line) ? 'F' : ' '} </Text> : null}
+            {fit(l.asm, asmW)}{' '}
+            <Text color={busy ? tint(busy) : undefined}>{sel ? counts.padEnd(countsW) : counts}</Text>
           </Text>
         );
       })}

@@ -5,7 +5,10 @@ import { splitKeys } from '../keys.js';
 import { colorEnabled } from '../theme.js';
 import { ThemeContext } from './ThemeContext.js';
 
-export interface RegionChoice { index: number; label: string }
+export interface RegionChoice {
+  index: number;
+  label: string;
+}
 
 export interface RegionPickerProps {
   file: string;
@@ -36,22 +39,38 @@ export function RegionPicker(p: RegionPickerProps) {
     for (const ev of splitKeys(input, key)) {
       if (done.current) return;
       const k = ev.key;
-      if (k.ctrl && ev.input === 'c') { done.current = true; p.onCancel('interrupt'); return; }
-      if (ev.input === 'q' || k.escape) { done.current = true; p.onCancel('quit'); return; }
+      if (k.ctrl && ev.input === 'c') {
+        done.current = true;
+        p.onCancel('interrupt');
+        return;
+      }
+      if (ev.input === 'q' || k.escape) {
+        done.current = true;
+        p.onCancel('quit');
+        return;
+      }
       if (k.upArrow || ev.input === 'k') move(-1);
       else if (k.downArrow || ev.input === 'j') move(1);
       else if (k.pageUp) move(-10);
       else if (k.pageDown) move(10);
-      else if (k.return) { done.current = true; p.onPick(p.regions[at.current]!.index); return; }
+      else if (k.return) {
+        done.current = true;
+        p.onPick(p.regions[at.current]!.index);
+        return;
+      }
     }
   });
   return (
-    <ThemeContext.Provider value={{ color: colorEnabled() }}><ChoiceList
-      title={`${p.file} holds ${p.regions.length} regions: pick one (↑/↓, enter; q quits)`}
-      count={p.regions.length}
-      label={(i) => p.regions[i]!.label}
-      keyOf={(i) => p.regions[i]!.index}
-      index={index} rows={Math.max(3, (stdout.rows || 24) - 3)} width={stdout.columns || 80}
-    /></ThemeContext.Provider>
+    <ThemeContext.Provider value={{ color: colorEnabled() }}>
+      <ChoiceList
+        title={`${p.file} holds ${p.regions.length} regions: pick one (↑/↓, enter; q quits)`}
+        count={p.regions.length}
+        label={(i) => p.regions[i]!.label}
+        keyOf={(i) => p.regions[i]!.index}
+        index={index}
+        rows={Math.max(3, (stdout.rows || 24) - 3)}
+        width={stdout.columns || 80}
+      />
+    </ThemeContext.Provider>
   );
 }

@@ -18,7 +18,7 @@ export function RsPane(p: RsPaneProps) {
   const entries = s.rs;
   // program order; when the selected line's first entry is further down, the window starts there
   const first = p.selectedLine === null ? -1 : entries.findIndex((e) => e.line === p.selectedLine);
-  const room = entries.length > rows ? rows - 1 : rows;   // one row for '… more'
+  const room = entries.length > rows ? rows - 1 : rows; // one row for '… more'
   const start = first >= room ? Math.min(first, entries.length - room) : 0;
   const shown = entries.slice(start, start + room);
   const fill = `${s.rsUsed}/${s.rsCapacity} µops`;
@@ -26,7 +26,10 @@ export function RsPane(p: RsPaneProps) {
   const barW = Math.max(0, Math.min(20, p.width - title.length));
   return (
     <Box flexDirection="column" width={p.width}>
-      <Text bold wrap="truncate-end">{title}{bar(s.rsCapacity ? s.rsUsed / s.rsCapacity : 0, barW)}</Text>
+      <Text bold wrap="truncate-end">
+        {title}
+        {bar(s.rsCapacity ? s.rsUsed / s.rsCapacity : 0, barW)}
+      </Text>
       {entries.length === 0 && <Text dimColor>{clip('(empty)', p.width)}</Text>}
       {shown.map((e) => {
         const w = stateWord(e.state);
@@ -38,7 +41,16 @@ export function RsPane(p: RsPaneProps) {
           </Text>
         );
       })}
-      {shown.length < entries.length && <Text dimColor>{clip(start ? `… ${start} above, ${entries.length - start - shown.length} below` : `… ${entries.length - shown.length} more entries`, p.width)}</Text>}
+      {shown.length < entries.length && (
+        <Text dimColor>
+          {clip(
+            start
+              ? `… ${start} above, ${entries.length - start - shown.length} below`
+              : `… ${entries.length - shown.length} more entries`,
+            p.width,
+          )}
+        </Text>
+      )}
     </Box>
   );
 }

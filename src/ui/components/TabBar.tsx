@@ -1,7 +1,10 @@
 import { Text } from 'ink';
 import { TABS, type TabId } from '../types.js';
 
-export interface TabBarProps { active: TabId; width: number }
+export interface TabBarProps {
+  active: TabId;
+  width: number;
+}
 
 /** The pane tabs of small terminals; the active one is bracketed (and inverse). */
 export function TabBar(p: TabBarProps) {
@@ -11,7 +14,11 @@ export function TabBar(p: TabBarProps) {
       {TABS.map((t, i) => {
         const label = `${i + 1} ${narrow ? t.label.split(' ')[0] : t.label}`;
         const on = t.id === p.active;
-        return <Text key={t.id} inverse={on} bold={on}>{on ? `[${label}]` : ` ${label} `}</Text>;
+        return (
+          <Text key={t.id} inverse={on} bold={on}>
+            {on ? `[${label}]` : ` ${label} `}
+          </Text>
+        );
       })}
       <Text> tab: next pane</Text>
     </Text>

@@ -3,7 +3,9 @@
 import { createContext, useContext } from 'react';
 import { tint } from '../theme.js';
 
-export interface Theme { color: boolean }
+export interface Theme {
+  color: boolean;
+}
 
 export const ThemeContext = createContext<Theme>({ color: true });
 

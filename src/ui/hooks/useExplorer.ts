@@ -11,29 +11,43 @@ import type { ExplorerProps } from '../types.js';
 export type { ExplorerState, Overlay } from '../state.js';
 
 /** `measure`: M's start and Esc's dismissal of its result (hooks/useMeasure.ts). */
-export function useExplorer(props: ExplorerProps, measure?: { start(): void; dismiss(): void }): [ExplorerState, ExplorerController] {
+export function useExplorer(
+  props: ExplorerProps,
+  measure?: { start(): void; dismiss(): void },
+): [ExplorerState, ExplorerController] {
   const { exit } = useApp();
   const propsRef = useRef(props);
   propsRef.current = props;
   const measureRef = useRef(measure);
   measureRef.current = measure;
-  const [controller] = useState(() => new ExplorerController({
-    session: props.session, iterations: props.iterations, ...(props.mechanisms ? { mechanisms: props.mechanisms } : {}),
-    archs: props.archs.map((a) => a.arch),
-    loadArch: (arch) => propsRef.current.loadArch(arch),
-    saveExport: (text, path) => propsRef.current.saveExport(text, path),
-    exportPath: () => propsRef.current.exportPath?.() ?? '',
-    exportText: (s, details) => exportText(s, { details }),
-    quit: (how) => { propsRef.current.onQuit?.(how); exit(); },
-    suspend: () => propsRef.current.onSuspend?.(() => controller.dispatch({ type: 'redraw' })),
-    measure: () => measureRef.current?.start(),
-    dismiss: () => measureRef.current?.dismiss(),
-  }));
+  const [controller] = useState(
+    () =>
+      new ExplorerController({
+        session: props.session,
+        iterations: props.iterations,
+        ...(props.mechanisms ? { mechanisms: props.mechanisms } : {}),
+        archs: props.archs.map((a) => a.arch),
+        loadArch: (arch) => propsRef.current.loadArch(arch),
+        saveExport: (text, path) => propsRef.current.saveExport(text, path),
+        exportPath: () => propsRef.current.exportPath?.() ?? '',
+        exportText: (s, details) => exportText(s, { details }),
+        quit: (how) => {
+          propsRef.current.onQuit?.(how);
+          exit();
+        },
+        suspend: () => propsRef.current.onSuspend?.(() => controller.dispatch({ type: 'redraw' })),
+        measure: () => measureRef.current?.start(),
+        dismiss: () => measureRef.current?.dismiss(),
+      }),
+  );
   const [state, setState] = useState(controller.getState());
   useEffect(() => {
     const off = controller.subscribe(() => setState(controller.getState()));
     setState(controller.getState());
-    return () => { off(); controller.dispose(); };
+    return () => {
+      off();
+      controller.dispose();
+    };
   }, [controller]);
   useInput((input, key) => controller.handleKey({ input, key }));
   return [state, controller];

@@ -5,10 +5,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Cancellable, MeasureOutcome, MeasureRunner } from '../types.js';
 
-export type MeasureStatus =
-  | { kind: 'idle' }
-  | { kind: 'running' }
-  | { kind: 'done'; outcome: MeasureOutcome };
+export type MeasureStatus = { kind: 'idle' } | { kind: 'running' } | { kind: 'done'; outcome: MeasureOutcome };
 
 export interface MeasureControl {
   status: MeasureStatus;
@@ -22,20 +19,47 @@ export function useMeasure(runner: MeasureRunner | undefined): MeasureControl {
   const [status, setStatus] = useState<MeasureStatus>({ kind: 'idle' });
   const job = useRef<Cancellable<MeasureOutcome> | null>(null);
   const live = useRef(true);
-  useEffect(() => () => { live.current = false; job.current?.cancel(); job.current = null; }, []);
+  useEffect(
+    () => () => {
+      live.current = false;
+      job.current?.cancel();
+      job.current = null;
+    },
+    [],
+  );
   const start = useCallback(() => {
     if (job.current) return;
-    if (!runner) { setStatus({ kind: 'done', outcome: { ok: false, reason: 'measuring is not available in this session' } }); return; }
-    if (runner.unavailable) { setStatus({ kind: 'done', outcome: { ok: false, reason: runner.unavailable } }); return; }
+    if (!runner) {
+      setStatus({ kind: 'done', outcome: { ok: false, reason: 'measuring is not available in this session' } });
+      return;
+    }
+    if (runner.unavailable) {
+      setStatus({ kind: 'done', outcome: { ok: false, reason: runner.unavailable } });
+      return;
+    }
     const j = runner.run();
     job.current = j;
     setStatus({ kind: 'running' });
-    j.promise.then(
-      (outcome) => { if (live.current && job.current === j) setStatus({ kind: 'done', outcome }); },
-      (err: unknown) => { if (live.current && job.current === j) setStatus({ kind: 'done', outcome: { ok: false, reason: err instanceof Error ? err.message : String(err) } }); },
-    ).finally(() => { if (job.current === j) job.current = null; });
+    j.promise
+      .then(
+        (outcome) => {
+          if (live.current && job.current === j) setStatus({ kind: 'done', outcome });
+        },
+        (err: unknown) => {
+          if (live.current && job.current === j)
+            setStatus({
+              kind: 'done',
+              outcome: { ok: false, reason: err instanceof Error ? err.message : String(err) },
+            });
+        },
+      )
+      .finally(() => {
+        if (job.current === j) job.current = null;
+      });
   }, [runner]);
-  const dismiss = useCallback(() => { if (!job.current) setStatus({ kind: 'idle' }); }, []);
+  const dismiss = useCallback(() => {
+    if (!job.current) setStatus({ kind: 'idle' });
+  }, []);
   return { status, start, dismiss };
 }
 
@@ -56,7 +80,10 @@ export interface PaneTotal {
  * the segment says so. The model's figure is the first pane's whole run for a whole-region
  * measurement, and each side's pane when the sides were measured and the panes show them (b).
  */
-export function measureText(s: MeasureStatus, p: { runner: MeasureRunner | undefined; arch: string; panes: readonly PaneTotal[] }): string | null {
+export function measureText(
+  s: MeasureStatus,
+  p: { runner: MeasureRunner | undefined; arch: string; panes: readonly PaneTotal[] },
+): string | null {
   if (s.kind === 'idle') return null;
   if (s.kind === 'running') return 'measuring…';
   const o = s.outcome;
@@ -64,9 +91,12 @@ export function measureText(s: MeasureStatus, p: { runner: MeasureRunner | undef
   const fig = (n: number | null | undefined): string => (n === null ? '…' : n === undefined ? '–' : f2(n));
   const sides = 'sides' in o;
   // each side named beside its number (fall-through, taken), never two bare numbers
-  const measured = sides ? o.sides.map((x) => `${x.label} ${x.cyclesPerIteration === null ? '–' : f2(x.cyclesPerIteration)}`).join(', ') : f2(o.cyclesPerIteration);
+  const measured = sides
+    ? o.sides.map((x) => `${x.label} ${x.cyclesPerIteration === null ? '–' : f2(x.cyclesPerIteration)}`).join(', ')
+    : f2(o.cyclesPerIteration);
   const host = p.runner?.hostArch ?? null;
-  if (host !== p.arch) return `this host (${host ?? 'no uopscope model'}) measured ${measured} c/it (${METHOD[o.method]}): not compared with ${p.arch}`;
+  if (host !== p.arch)
+    return `this host (${host ?? 'no uopscope model'}) measured ${measured} c/it (${METHOD[o.method]}): not compared with ${p.arch}`;
   if (!sides) {
     const whole = p.panes[0]?.branch === null ? p.panes[0] : undefined;
     // the panes show the branch's sides, not the whole region that was measured

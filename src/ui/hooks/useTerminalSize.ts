@@ -1,7 +1,10 @@
 import { useEffect, useState } from 'react';
 import { useStdout } from 'ink';
 
-export interface TerminalSize { columns: number; rows: number }
+export interface TerminalSize {
+  columns: number;
+  rows: number;
+}
 
 /** The terminal's size, followed on resize; `fixed` (tests) wins. */
 export function useTerminalSize(fixed?: TerminalSize): TerminalSize {
@@ -10,10 +13,15 @@ export function useTerminalSize(fixed?: TerminalSize): TerminalSize {
   const [size, setSize] = useState<TerminalSize>(fixed ?? read());
   // biome-ignore lint/correctness/useExhaustiveDependencies: follows the fixed size's values; a caller's new object of the same size must not re-run it
   useEffect(() => {
-    if (fixed) { setSize(fixed); return; }
+    if (fixed) {
+      setSize(fixed);
+      return;
+    }
     const onResize = () => setSize(read());
     stdout.on('resize', onResize);
-    return () => { stdout.off('resize', onResize); };
+    return () => {
+      stdout.off('resize', onResize);
+    };
   }, [stdout, fixed?.columns, fixed?.rows]);
   return size;
 }

@@ -14,7 +14,9 @@ const linux = process.platform === 'linux' && process.arch === 'x64';
 
 function uopscope(args: string[]) {
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.cts', 'data', 'measure', ...args], {
-    encoding: 'utf8', env: { ...process.env, UOPSCOPE_CONFIG_DIR: join(dir, 'cfg'), UOPSCOPE_CACHE_DIR: join(dir, 'cache') }, timeout: 300_000,
+    encoding: 'utf8',
+    env: { ...process.env, UOPSCOPE_CONFIG_DIR: join(dir, 'cfg'), UOPSCOPE_CACHE_DIR: join(dir, 'cache') },
+    timeout: 300_000,
   });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -33,7 +35,9 @@ test('bad input: one line, exit 2', () => {
   }
 });
 
-test('a region\'s forms into a file that validates; a second run keeps them', { skip: !linux && 'Linux x86-64 only' }, () => {
+test("a region's forms into a file that validates; a second run keeps them", {
+  skip: !linux && 'Linux x86-64 only',
+}, () => {
   const out = join(dir, 'm.json');
   // --core SKL: the file is named for a core the test chooses (the host may be any)
   const args = ['--hex', '4801d8480fafc3', '--core', 'SKL', '-o', out, '--runs', '2', '--repetitions', '10'];
@@ -57,16 +61,45 @@ test('a region\'s forms into a file that validates; a second run keeps them', { 
   assert.match(other.stderr, /holds figures measured on .*SKL/);
 });
 
-test('SIGINT stops after the current form and keeps what is done; a rerun continues', { skip: !linux && 'Linux x86-64 only', timeout: 300_000 }, async () => {
+test('SIGINT stops after the current form and keeps what is done; a rerun continues', {
+  skip: !linux && 'Linux x86-64 only',
+  timeout: 300_000,
+}, async () => {
   const { spawn } = await import('node:child_process');
   const { existsSync, readFileSync } = await import('node:fs');
   const out = join(dir, 'int.json');
   // four forms: add, imul, xor, or (r64, r64)
-  const args = ['--import', 'tsx', 'src/cli/main.cts', 'data', 'measure', '--hex', '4801d8480fafc34831d84809d8', '--core', 'SKL', '-o', out, '--runs', '1', '--repetitions', '10'];
-  const child = spawn(process.execPath, args, { env: { ...process.env, UOPSCOPE_CONFIG_DIR: join(dir, 'cfg'), UOPSCOPE_CACHE_DIR: join(dir, 'cache') } });
+  const args = [
+    '--import',
+    'tsx',
+    'src/cli/main.cts',
+    'data',
+    'measure',
+    '--hex',
+    '4801d8480fafc34831d84809d8',
+    '--core',
+    'SKL',
+    '-o',
+    out,
+    '--runs',
+    '1',
+    '--repetitions',
+    '10',
+  ];
+  const child = spawn(process.execPath, args, {
+    env: { ...process.env, UOPSCOPE_CONFIG_DIR: join(dir, 'cfg'), UOPSCOPE_CACHE_DIR: join(dir, 'cache') },
+  });
   let stdout = '';
-  child.stdout.on('data', (b) => { stdout += String(b); });
-  const formsIn = (): number => { try { return Object.keys(JSON.parse(readFileSync(out, 'utf8')).forms).length; } catch { return 0; } };
+  child.stdout.on('data', (b) => {
+    stdout += String(b);
+  });
+  const formsIn = (): number => {
+    try {
+      return Object.keys(JSON.parse(readFileSync(out, 'utf8')).forms).length;
+    } catch {
+      return 0;
+    }
+  };
   while (!(existsSync(out) && formsIn() >= 1) && child.exitCode === null) await new Promise((r) => setTimeout(r, 50));
   child.kill('SIGINT');
   const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));

@@ -19,7 +19,11 @@ process.on('exit', () => rmSync(cache, { recursive: true, force: true }));
 
 function why(): string | false {
   if (process.platform !== 'linux' || process.arch !== 'x64') return 'Linux x86-64 only';
-  try { ensureHarness({ cacheDir: cache }); } catch (e) { return `the harness cannot be built here: ${(e as Error).message}`; }
+  try {
+    ensureHarness({ cacheDir: cache });
+  } catch (e) {
+    return `the harness cannot be built here: ${(e as Error).message}`;
+  }
   return false;
 }
 const skip = why();
@@ -32,7 +36,8 @@ test('add, imul and load-to-use chains on this host', { skip }, () => {
     assert.ok('form' in f);
     return characterizeForm(runner, f.form, { machine, blockers: DEFAULT_BLOCKERS });
   };
-  const self = (hex: string) => form(hex).latencies.find((l) => l.from.startsWith('op0') && l.to.startsWith('op0'))!.value;
+  const self = (hex: string) =>
+    form(hex).latencies.find((l) => l.from.startsWith('op0') && l.to.startsWith('op0'))!.value;
   // loose bounds: a shared machine; the low percentile of repeated runs is kept
   const add = self('4801d8');
   const imul = self('480fafc3');

@@ -14,8 +14,12 @@ import { HYPOTHESIS, VIRTUAL } from './virtualMachine.js';
 const cpu = new VirtualCpu(VIRTUAL);
 /** the blockers' ports as the virtual CPU has them (the hypothesis a real run takes from LLVM) */
 const BLOCKER_FORM: Record<string, string> = {
-  'add r64, r64': 'ADD (R64, R64)', 'imul r64, r64, imm8': 'IMUL (R64, R64, I8)', 'mov r64, [r64]': 'MOV (R64, M64)',
-  'vpaddd xmm, xmm, xmm': 'VPADDD (XMM, XMM, XMM)', 'pshufd xmm, xmm, imm8': 'PSHUFD (XMM, XMM, I8)', 'vpmuludq xmm, xmm, xmm': 'VPMULUDQ (XMM, XMM, XMM)',
+  'add r64, r64': 'ADD (R64, R64)',
+  'imul r64, r64, imm8': 'IMUL (R64, R64, I8)',
+  'mov r64, [r64]': 'MOV (R64, M64)',
+  'vpaddd xmm, xmm, xmm': 'VPADDD (XMM, XMM, XMM)',
+  'pshufd xmm, xmm, imm8': 'PSHUFD (XMM, XMM, I8)',
+  'vpmuludq xmm, xmm, xmm': 'VPMULUDQ (XMM, XMM, XMM)',
 };
 const blockers = withPorts(DEFAULT_BLOCKERS, (b) => VIRTUAL.forms[BLOCKER_FORM[b.text]!]!.ports[0]!.ports);
 const machine = characterizeMachine(cpu, blockers);
@@ -24,15 +28,21 @@ function run(hex: string): FormResult {
   const d = decodeRegion(Uint8Array.from(Buffer.from(hex, 'hex')), 0, 64, 'test')[0]!;
   const f = formOf(d);
   assert.ok('form' in f, `${d.intel} is characterized`);
-  return characterizeForm(cpu, f.form, { machine, blockers, ...(HYPOTHESIS[f.form.key] ? { hypothesis: HYPOTHESIS[f.form.key] } : {}) });
+  return characterizeForm(cpu, f.form, {
+    machine,
+    blockers,
+    ...(HYPOTHESIS[f.form.key] ? { hypothesis: HYPOTHESIS[f.form.key] } : {}),
+  });
 }
 const lat = (r: FormResult, from: string, to: string) => {
   const l = r.latencies.find((x) => x.from.startsWith(from) && x.to.startsWith(to));
   assert.ok(l, `${r.key}: a latency ${from} → ${to} (have ${r.latencies.map((x) => `${x.from}→${x.to}`).join(', ')})`);
   return l;
 };
-const near = (got: number | undefined, want: number, what: string) => assert.ok(got !== undefined && Math.abs(got - want) < 0.02, `${what}: ${got} ≠ ${want}`);
-const ports = (r: FormResult) => r.ports.map((p) => `${p.count}*${p.combination}${p.from === 'hypothesis' ? ' (hypothesis)' : ''}`).sort();
+const near = (got: number | undefined, want: number, what: string) =>
+  assert.ok(got !== undefined && Math.abs(got - want) < 0.02, `${what}: ${got} ≠ ${want}`);
+const ports = (r: FormResult) =>
+  r.ports.map((p) => `${p.count}*${p.combination}${p.from === 'hypothesis' ? ' (hypothesis)' : ''}`).sort();
 
 test('machine parameters: rename width, taken branches, load-to-use, eliminations at rename', () => {
   near(machine.renameWidth.value, VIRTUAL.issueWidth, 'rename width');
@@ -42,14 +52,21 @@ test('machine parameters: rename width, taken branches, load-to-use, elimination
   assert.equal(machine.zeroIdiom.noPort, true);
   assert.equal(machine.moveElimination.eliminated, true);
   assert.equal(machine.immediateAddition.folded, true);
-  assert.deepEqual(machine.combinations.map((c) => `${c.name}/${c.size}`).sort(), ['p0156/4', 'p01/2', 'p015/3', 'p1/1', 'p23/2', 'p5/1'].sort());
+  assert.deepEqual(
+    machine.combinations.map((c) => `${c.name}/${c.size}`).sort(),
+    ['p0156/4', 'p01/2', 'p015/3', 'p1/1', 'p23/2', 'p5/1'].sort(),
+  );
 });
 
 test('add r64, r64: latency 1 per register pair, throughput 1/4, one µop on p0156', () => {
   const r = run('4801d8');
   near(lat(r, 'op0', 'op0').value, 1, 'op0 → op0');
   near(lat(r, 'op1', 'op0').value, 1, 'op1 → op0');
-  assert.equal(lat(r, 'op1', 'op0').upperBound, undefined, 'the chain through op1 (2 cycles with movsxd) is slower than op0\'s own: exact');
+  assert.equal(
+    lat(r, 'op1', 'op0').upperBound,
+    undefined,
+    "the chain through op1 (2 cycles with movsxd) is slower than op0's own: exact",
+  );
   assert.equal(lat(r, 'op1', 'flags').upperBound, true, 'a register into the flags cannot be isolated');
   near(r.throughput?.value, 0.25, 'throughput');
   assert.equal(r.fusedUops?.value, 1);
@@ -87,7 +104,10 @@ test('div r64: the divider occupancy, and the µop no blocker decides kept from 
 test('popcnt: the LLVM hypothesis (p0156) is wrong, the measurement (p1) wins and says so', () => {
   const r = run('f3480fb8c3');
   assert.deepEqual(ports(r), ['1*p1']);
-  assert.ok(r.notes.some((n) => /contradicted/.test(n)), r.notes.join('; '));
+  assert.ok(
+    r.notes.some((n) => /contradicted/.test(n)),
+    r.notes.join('; '),
+  );
   near(lat(r, 'op1', 'op0').value, 3, 'latency');
   near(r.throughput?.value, 1, 'throughput');
 });
@@ -121,15 +141,30 @@ test('the results in the measured-figures format: they validate, operands as ref
   const mul = measuredForm(run('48f7e3'), 'Mul_rm64');
   const load = measuredForm(run('480303'));
   const file = {
-    format: MEASURED_FORMAT, version: MEASURED_VERSION, arch: 'SKL',
-    provenance: { cpu: 'virtual', cpuid: 'virtual', microcode: 'unknown', kernel: 'none', virtualMachine: false, date: '2026-11-27T12:00:00Z', uopscope: '0.1.0', command: 'test', core: { arch: 'SKL', why: 'test' } },
+    format: MEASURED_FORMAT,
+    version: MEASURED_VERSION,
+    arch: 'SKL',
+    provenance: {
+      cpu: 'virtual',
+      cpuid: 'virtual',
+      microcode: 'unknown',
+      kernel: 'none',
+      virtualMachine: false,
+      date: '2026-11-27T12:00:00Z',
+      uopscope: '0.1.0',
+      command: 'test',
+      core: { arch: 'SKL', why: 'test' },
+    },
     machine: measuredMachine(machine),
     forms: { 'MUL (R64)': mul, 'ADD (R64, M64)': load },
   };
   const v = validateMeasured(file);
   assert.ok('file' in v, 'error' in v ? v.error : '');
   assert.deepEqual(mul.latencies.find((l) => l.from === 'RAX' && l.to === 'RDX')?.cycles, 4);
-  assert.deepEqual(mul.ports, [{ uops: 1, ports: 'p1', from: 'measured' }, { uops: 1, ports: 'p5', from: 'measured' }]);
+  assert.deepEqual(mul.ports, [
+    { uops: 1, ports: 'p1', from: 'measured' },
+    { uops: 1, ports: 'p5', from: 'measured' },
+  ]);
   assert.deepEqual(mul.uops, { fused: 2, unfused: 2 });
   assert.equal(mul.check.status, 'passed', JSON.stringify(mul.check));
   assert.equal(load.latencies.find((l) => l.from === 'o1.base')?.cycles, 6);

@@ -8,7 +8,10 @@ export const tick = (ms = 15) => sleep(ms);
  * asynchronously; on a loaded machine that can take a while), or at most `settle` ms for a key
  * that changes nothing on screen.
  */
-export async function press(r: { stdin: { write(s: string): void }; frames: string[] }, ...keys: string[]): Promise<void> {
+export async function press(
+  r: { stdin: { write(s: string): void }; frames: string[] },
+  ...keys: string[]
+): Promise<void> {
   for (const k of keys) {
     const before = r.frames.length;
     r.stdin.write(k);
@@ -19,7 +22,16 @@ export async function press(r: { stdin: { write(s: string): void }; frames: stri
 }
 
 export const KEY = {
-  right: '\u001B[C', left: '\u001B[D', up: '\u001B[A', down: '\u001B[B', enter: '\r', escape: '\u001B', end: '\u001B[F', home: '\u001B[H', tab: '\t', ctrlC: '\u0003',
+  right: '\u001B[C',
+  left: '\u001B[D',
+  up: '\u001B[A',
+  down: '\u001B[B',
+  enter: '\r',
+  escape: '\u001B',
+  end: '\u001B[F',
+  home: '\u001B[H',
+  tab: '\t',
+  ctrlC: '\u0003',
 };
 
 /** Removes ANSI escapes. */

@@ -34,7 +34,11 @@ export function tmuxServer(name: string, waitMs = 20_000): Tmux {
       }
     },
     async stopServer() {
-      try { tmux('kill-server'); } catch { /* already gone */ }
+      try {
+        tmux('kill-server');
+      } catch {
+        /* already gone */
+      }
       const end = Date.now() + 5_000;
       while (Date.now() < end) {
         if (spawnSync('tmux', ['-L', socket, 'list-sessions']).status !== 0) return;
