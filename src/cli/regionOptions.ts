@@ -3,7 +3,7 @@ import { COMMAND_NAMES } from './commandNames.js';
 import type { Argv } from 'yargs';
 import { UserError, printable } from '../errors.js';
 import type { InputOptions, RegionSelection } from '../disasm/types.js';
-import { DEFAULT_MAX_INSTRUCTIONS, MAX_INSTRUCTIONS_LIMIT } from '../disasm/limits.js';
+import { DEFAULT_MAX_INSTRUCTIONS, MAX_INSTRUCTIONS_LIMIT, grouped } from '../disasm/limits.js';
 
 export interface InputArgv {
   file?: string;
@@ -38,7 +38,7 @@ export function addInputOptions<T>(y: Argv<T>): Argv<T & InputArgv> {
     })
     .option('max-instructions', {
       type: 'string',
-      describe: `the most instructions a region, or an assembly file's code, may hold (default ${DEFAULT_MAX_INSTRUCTIONS.toLocaleString('en-US')})`,
+      describe: `the most instructions a region, or an assembly file's code, may hold (default ${grouped(DEFAULT_MAX_INSTRUCTIONS)})`,
     }) as unknown as Argv<T & InputArgv>;
 }
 
@@ -93,7 +93,7 @@ export function inputFromArgv(argv: InputArgv & { _?: (string | number)[] }): In
     const n = /^\d+$/.test(typed) ? Number(typed) : NaN;
     if (!Number.isSafeInteger(n) || n < 1 || n > MAX_INSTRUCTIONS_LIMIT)
       throw new UserError(
-        `--max-instructions '${printable(String(argv.maxInstructions), 40)}': not a whole number from 1 to ${MAX_INSTRUCTIONS_LIMIT.toLocaleString('en-US')}`,
+        `--max-instructions '${printable(String(argv.maxInstructions), 40)}': not a whole number from 1 to ${grouped(MAX_INSTRUCTIONS_LIMIT)}`,
       );
     opts.maxInstructions = n;
   }
