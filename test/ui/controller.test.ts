@@ -12,30 +12,9 @@ import { loadMachine } from '../../src/data/machines.js';
 import type { ArchName } from '../../src/data/types.js';
 import { BASELINE } from '../../src/sim/types.js';
 import { SUACA_MECHANISMS } from '../../src/sim/mechanisms.js';
+import { noKey } from './helpers/keys.js';
 import { scriptedSession, SCRIPT } from './helpers/scriptedEngine.js';
 
-const noKey: Key = {
-  upArrow: false,
-  downArrow: false,
-  leftArrow: false,
-  rightArrow: false,
-  pageDown: false,
-  pageUp: false,
-  home: false,
-  end: false,
-  return: false,
-  escape: false,
-  ctrl: false,
-  shift: false,
-  tab: false,
-  backspace: false,
-  delete: false,
-  meta: false,
-  super: false,
-  hyper: false,
-  capsLock: false,
-  numLock: false,
-};
 const k = (input: string, key: Partial<Key> = {}) => ({ input, key: { ...noKey, ...key } });
 const ESC = k('', { escape: true });
 

@@ -2,13 +2,13 @@
 // footer and the help are drawn from.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Key } from 'ink';
 import { explorerReducer, initialState, parsePrompt, type Action, type ExplorerState } from '../../src/ui/state.js';
 import { makeLayout, engineOf } from '../../src/ui/panes.js';
 import { ARCH_KEYS, EXPLORER_KEYS, HELP_KEYS, MODEL_KEYS, PROMPT_KEYS, lookup, splitKeys } from '../../src/ui/keys.js';
 import { helpLines } from '../../src/ui/components/HelpOverlay.js';
 import { footerText } from '../../src/ui/components/Footer.js';
 import { comparisonText } from '../../src/ui/components/ComparisonBar.js';
+import { noKey } from './helpers/keys.js';
 import { scriptedSession } from './helpers/scriptedEngine.js';
 import { HELP_KEYS as CLI_HELP_KEYS } from '../../src/cli/commands/explore.js';
 
@@ -19,28 +19,6 @@ const snapsAt = (l: ReturnType<typeof layoutOf>, c: number) => l.panes.map((p) =
 const start = () => {
   const l = layoutOf();
   return initialState(l, snapsAt(l, 0), ['SKL', 'HSW', 'SNB']);
-};
-export const noKey: Key = {
-  upArrow: false,
-  downArrow: false,
-  leftArrow: false,
-  rightArrow: false,
-  pageDown: false,
-  pageUp: false,
-  home: false,
-  end: false,
-  return: false,
-  escape: false,
-  ctrl: false,
-  shift: false,
-  tab: false,
-  backspace: false,
-  delete: false,
-  meta: false,
-  super: false,
-  hyper: false,
-  capsLock: false,
-  numLock: false,
 };
 
 test('the state is plain data: no engine in it, and the same actions give the same state', () => {
