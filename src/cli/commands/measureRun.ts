@@ -346,10 +346,12 @@ function renderMeasurement(out: string[], me: Measurement, ind: string): void {
   );
   const line = (name: 'loop' | 'unrolled', what: string): string => {
     const v = me[name];
+    // a figure the harness may have made is not one to read beside the prediction: no arrow
+    // points at it, the line says why instead
     const mark =
       me.comparable === name
         ? me.caveat
-          ? '  ← compare with the prediction, but see the caveat below'
+          ? '  ← not comparable with the prediction: likely the harness, see the caveat below'
           : '  ← compare with the prediction'
         : '';
     return `${ind}  ${name.padEnd(8)} ${f2(v.cyclesPerIteration).padStart(7)} cycles/iteration (median ${f2(v.median)}, spread ${(v.spread * 100).toFixed(1)}%)  ${what}${mark}`;
