@@ -22,6 +22,9 @@ interface RefinedFrontEndState extends FrontEndPosition {
   /** delivery position: iteration and group of the plan the next delivery cycle delivers */
   dIter: number;
   dGroup: number;
+  /** fused-domain µops of group `dGroup` already in the IDQ (a group larger than the IDQ enters in
+   *  parts; 0 otherwise) */
+  dPart: number;
   /** fused-domain µops in the instruction decode queue (delivered, not issued) */
   idq: number;
   /** fused-domain µops delivered / issued in the last cycle, and the source that delivered
@@ -44,6 +47,7 @@ const FIELDS: Fields<RefinedFrontEnd, RefinedFrontEndState> = {
     key: (fe, at, out) => out.put(fe.delivers ? fe.deliveredUpTo() - at.head : 0),
   },
   dGroup: { move: 'stays', key: 'value' },
+  dPart: { move: 'stays', key: 'value' },
   idq: { move: 'stays', key: 'value' },
   deliveredThisCycle: { move: 'stays', key: 'value' },
   issuedThisCycle: { move: 'stays', key: 'value' },
@@ -59,6 +63,7 @@ export class RefinedFrontEnd implements FrontEnd, RefinedFrontEndState {
   loadedF = 0;
   dIter = 0;
   dGroup = 0;
+  dPart = 0;
   idq = 0;
   deliveredThisCycle = 0;
   issuedThisCycle = 0;
@@ -98,9 +103,24 @@ export class RefinedFrontEnd implements FrontEnd, RefinedFrontEndState {
     return this.groupStart.length > 0 ? Math.max(this.next, this.deliveredUpTo()) : this.next;
   }
 
-  /** first instance not delivered yet (all delivered without delivery limits) */
+  /** first instance not delivered in full yet (all delivered without delivery limits) */
   deliveredUpTo(): number {
-    return this.groupStart.length > 0 ? this.dIter * this.cp.n + this.groupStart[this.dGroup]! : this.N;
+    if (this.groupStart.length === 0) return this.N;
+    const fused = this.cp.fused;
+    let line = this.groupStart[this.dGroup]!;
+    let rest = this.dPart;
+    while (rest > 0 && fused[line]! <= rest) rest -= fused[line++]!;
+    return this.dIter * this.cp.n + line;
+  }
+
+  /** fused-domain µops of instance deliveredUpTo() already in the IDQ (a group larger than the IDQ
+   *  enters in parts, and its instance issues as far as it has been delivered) */
+  private partDelivered(): number {
+    const fused = this.cp.fused;
+    let line = this.groupStart[this.dGroup]!;
+    let rest = this.dPart;
+    while (rest > 0 && fused[line]! <= rest) rest -= fused[line++]!;
+    return rest;
   }
 
   isLoaded(g: number): boolean {
@@ -131,6 +151,7 @@ export class RefinedFrontEnd implements FrontEnd, RefinedFrontEndState {
     let slots = this.width;
     let room = rs.capacity - rs.used;
     const upTo = this.deliveredUpTo();
+    const partF = this.dPart > 0 ? this.partDelivered() : 0;
     let issued = 0,
       loadedNow = 0;
     // the position as locals (rs.enter / loadUops do not read the front end), written back below
@@ -143,7 +164,7 @@ export class RefinedFrontEnd implements FrontEnd, RefinedFrontEndState {
       lsd = this.lsd,
       lsdUnroll = this.lsdUnroll,
       uops = cp.uops;
-    outer: while (next < N && next < upTo) {
+    outer: while (next < N && (next < upTo || (next === upTo && loadedF < partF))) {
       const g = next;
       const i = line;
       const F = fused[i]!;
@@ -160,7 +181,7 @@ export class RefinedFrontEnd implements FrontEnd, RefinedFrontEndState {
         }
       } else {
         while (loadedF < F) {
-          if (slots <= 0) break outer;
+          if (slots <= 0 || (next === upTo && loadedF >= partF)) break outer;
           const after = cum[i * maxF + loadedF]!;
           const take = after - loaded;
           if (take > room) break outer;
@@ -192,7 +213,11 @@ export class RefinedFrontEnd implements FrontEnd, RefinedFrontEndState {
     return issued;
   }
 
-  /** Delivery: the plan's next group enters the IDQ when it has room (an empty IDQ takes any group). */
+  /**
+   * Delivery: the plan's next group enters the IDQ when it fits; a group larger than the IDQ (a
+   * microcoded instruction's µops) enters in parts, each as large as the IDQ has room for, its rest
+   * once that fits. The IDQ never holds more than its size.
+   */
   private deliver(issued: number): void {
     const n = this.cp.n;
     this.idq -= issued;
@@ -204,9 +229,18 @@ export class RefinedFrontEnd implements FrontEnd, RefinedFrontEndState {
     }
     const f = this.groupFused[this.dGroup]!;
     this.source = this.groupSrc[this.dGroup]!;
-    if (this.idq > 0 && this.idq + f > this.idqSize) return; // the IDQ is full: a stall
-    this.idq += f;
-    this.deliveredThisCycle = f;
+    const rest = f - this.dPart;
+    let take = rest;
+    if (this.idq + rest > this.idqSize) {
+      if (rest <= this.idqSize) return; // the IDQ is full: a stall
+      take = this.idqSize - this.idq;
+      if (take <= 0) return;
+    }
+    this.idq += take;
+    this.deliveredThisCycle = take;
+    this.dPart += take;
+    if (this.dPart < f) return;
+    this.dPart = 0;
     if (++this.dGroup === gs.length) {
       this.dGroup = 0;
       this.dIter++;
