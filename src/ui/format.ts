@@ -14,10 +14,21 @@ export function fit(s: string, w: number): string {
   return s.padEnd(w);
 }
 
+/** Right-aligns `s` in exactly `w` columns (cut text ends with '…', as `fit`'s). */
 export function fitLeft(s: string, w: number): string {
   if (w <= 0) return '';
-  if (s.length > w) return s.slice(0, w);
+  if (s.length > w) return w === 1 ? '…' : `${s.slice(0, w - 1)}…`;
   return s.padStart(w);
+}
+
+/**
+ * An instance's label (`L3#25`, with `+2` when two more µops share its place) in at most `w`
+ * columns: whole when it fits, else its iteration gives way to '…' (`L3#…+2`), never silently
+ * (`L3+2` would read as another label).
+ */
+export function instFit(x: { line: number; iteration: number }, more: number, w: number): string {
+  const extra = more > 0 ? `+${more}` : '';
+  return fit(firstFitting(w, [`${inst(x)}${extra}`, `L${x.line}#…${extra}`, `L${x.line}#…`]), w).trimEnd();
 }
 
 /** A figure as the report rounds it (src/report/format.ts: C's printf rounding), '–' when not finite. */

@@ -30,17 +30,57 @@ export const MESSAGE_ROWS = 1;
 /** Rows the ports section needs: title, port names, µop now, count, bar, divider, ready, front end. */
 export const PORTS_ROWS = 8;
 
+/** Columns a port's cell takes at least: a count (`999`, `12k`, `1.2M`) or `L3#…`, and a space. */
+const PORT_CELL_MIN = 5;
+
+/**
+ * How the ports of a pane `width` columns wide are laid out: in one band when every port's cell
+ * has room for a count, else in as few bands (rows of ports, each with its names, µops now,
+ * counts and bars) as give every cell that room; a count is never cut or rounded to nothing.
+ */
+export function portBands(width: number, ports: number): { bands: number; perBand: number; cellWidth: number } {
+  const n = Math.max(1, ports);
+  const fit = Math.max(1, Math.floor(width / PORT_CELL_MIN));
+  const bands = Math.ceil(n / fit);
+  const perBand = Math.ceil(n / bands);
+  return { bands, perBand, cellWidth: Math.max(3, Math.floor(width / perBand)) };
+}
+
+/** Rows the ports section needs in a pane `width` columns wide (PORTS_ROWS with one band). */
+export function portsRows(width: number, ports: number): number {
+  return PORTS_ROWS + 4 * (portBands(width, ports).bands - 1);
+}
+
+/** Columns below which the explorer does not draw its panes (the header and footer need them). */
+export const MIN_COLUMNS = 60;
+
+/**
+ * The smallest terminal the explorer draws in, for `paneCount` panes of `portCount` ports at
+ * `columns` columns (at least MIN_COLUMNS): the tab bar and the tallest section, the ports (in
+ * bands on narrow panes), below the header, comparison line, message and footer. Smaller, the
+ * screen says so instead of drawing sections over each other.
+ */
+export function minimumSize(columns: number, paneCount: number, portCount: number): { columns: number; rows: number } {
+  const cols = Math.max(MIN_COLUMNS, columns);
+  const panes = Math.max(1, paneCount);
+  const paneWidth = Math.floor((cols - (panes - 1)) / panes);
+  const chrome = HEADER_ROWS + (panes > 1 ? 2 : 0) + MESSAGE_ROWS + FOOTER_ROWS + 1;
+  return { columns: MIN_COLUMNS, rows: chrome + 1 + portsRows(paneWidth, portCount) };
+}
+
 export function computeLayout(
   columns: number,
   rows: number,
   paneCount: number,
   programLines: number,
   activeTab: TabId,
+  portCount = 8,
 ): Layout {
   const cols = Math.max(40, columns);
   const rws = Math.max(12, rows);
   const panes = Math.max(1, paneCount);
   const paneWidth = Math.max(20, Math.floor((cols - (panes - 1)) / panes));
+  const portRows = portsRows(paneWidth, portCount);
   const compareRows = panes > 1 ? 2 : 0; // comparison line + pane titles
   // keep the whole frame one row shorter than the terminal (Ink redraws without clearing then)
   const chrome = HEADER_ROWS + compareRows + MESSAGE_ROWS + FOOTER_ROWS + 1;
@@ -52,9 +92,9 @@ export function computeLayout(
   if (twoColumns) {
     // left: program over statistics; right: reservation station over ports
     const left = wantProgram + wantStats;
-    const right = minRs + PORTS_ROWS;
+    const right = minRs + portRows;
     if (gridBody >= Math.max(left, right)) {
-      const rsRows = gridBody - PORTS_ROWS;
+      const rsRows = gridBody - portRows;
       const statsRows = gridBody - wantProgram;
       return {
         columns: cols,
@@ -68,16 +108,16 @@ export function computeLayout(
           { tab: 'program', rows: wantProgram },
           { tab: 'stats', rows: statsRows },
           { tab: 'rs', rows: rsRows },
-          { tab: 'ports', rows: PORTS_ROWS },
+          { tab: 'ports', rows: portRows },
         ],
       };
     }
   }
-  const stacked = wantProgram + minRs + PORTS_ROWS + Math.min(wantStats, 8);
+  const stacked = wantProgram + minRs + portRows + Math.min(wantStats, 8);
   if (paneWidth >= 60 && gridBody >= stacked) {
     const extra = gridBody - stacked;
     const statsRows = Math.min(wantStats, 8 + Math.floor(extra / 2));
-    const rsRows = gridBody - wantProgram - PORTS_ROWS - statsRows;
+    const rsRows = gridBody - wantProgram - portRows - statsRows;
     return {
       columns: cols,
       rows: rws,
@@ -89,16 +129,18 @@ export function computeLayout(
       sections: [
         { tab: 'program', rows: wantProgram },
         { tab: 'rs', rows: rsRows },
-        { tab: 'ports', rows: PORTS_ROWS },
+        { tab: 'ports', rows: portRows },
         { tab: 'stats', rows: statsRows },
       ],
     };
   }
   const bodyRows = rws - chrome - 1; // one row for the tab bar
   // small terminals: the program stays on top when the active tab still fits below it
-  const programRows = Math.min(wantProgram, Math.floor(bodyRows / 2));
+  // (the ports, in several bands on a narrow pane, take the rows they need from the program)
+  const belowNeed = activeTab === 'ports' ? portRows : PORTS_ROWS;
+  const programRows = Math.min(wantProgram, Math.floor(bodyRows / 2), bodyRows - belowNeed);
   const belowRows = bodyRows - programRows;
-  if (activeTab !== 'program' && programRows >= 4 && belowRows >= PORTS_ROWS) {
+  if (activeTab !== 'program' && programRows >= 4) {
     return {
       columns: cols,
       rows: rws,

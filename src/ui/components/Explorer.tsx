@@ -5,11 +5,11 @@ import { useExplorer } from '../hooks/useExplorer.js';
 import { contextOf } from '../controller.js';
 import { useTerminalSize } from '../hooks/useTerminalSize.js';
 import { measureReason, measureText, useMeasure } from '../hooks/useMeasure.js';
-import { computeLayout } from '../layout.js';
+import { computeLayout, minimumSize } from '../layout.js';
 import { lineStates } from '../lineStates.js';
 import { describeDivergence } from '../compare.js';
 import { shortVariant } from '../panes.js';
-import { fitMessage } from '../format.js';
+import { fitMessage, wrapWords } from '../format.js';
 import { headerLines } from '../header.js';
 import { ThemeContext } from './ThemeContext.js';
 import { simulatesNothing } from '../../sim/stats.js';
@@ -60,6 +60,7 @@ export function Explorer(props: ExplorerProps) {
     panes.panes.length,
     session.lines.length,
     state.tab,
+    session.ports.length,
   );
   const states = useMemo(
     () =>
@@ -73,6 +74,10 @@ export function Explorer(props: ExplorerProps) {
 
   const width = layout.columns;
   const ov = state.overlay;
+  const least = minimumSize(size.columns, panes.panes.length, session.ports.length);
+  if (size.columns < least.columns || size.rows - extraRows < least.rows) {
+    return <TooSmall columns={size.columns} rows={size.rows} least={least} />;
+  }
 
   const helpHeight = layout.bodyRows + (layout.mode === 'tabs' ? 1 : 0);
   control.viewport.helpPages = helpLayout(width, helpHeight).pages;
@@ -165,5 +170,18 @@ export function Explorer(props: ExplorerProps) {
         <Footer width={width} compact={layout.compact} context={contextOf(ov)} />
       </Box>
     </ThemeContext.Provider>
+  );
+}
+
+/** Instead of panes drawn over each other: what size the screen needs (the keys still work). */
+function TooSmall(p: { columns: number; rows: number; least: { columns: number; rows: number } }) {
+  const text = `terminal too small: need at least ${p.least.columns}×${p.least.rows} (this one is ${p.columns}×${p.rows}); enlarge it, or q quits`;
+  const rows = wrapWords(text, Math.max(1, p.columns)).slice(0, Math.max(1, p.rows - 1));
+  return (
+    <Box flexDirection="column">
+      {rows.map((r, i) => (
+        <Text key={i}>{r}</Text>
+      ))}
+    </Box>
   );
 }

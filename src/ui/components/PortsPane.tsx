@@ -1,6 +1,7 @@
 import { Box, Text } from 'ink';
 import type { Snapshot } from '../../sim/types.js';
-import { clip, bar, firstFitting, fit, fitList, inst } from '../format.js';
+import { clip, bar, count, firstFitting, fit, fitList, inst, instFit } from '../format.js';
+import { portBands } from '../layout.js';
 import { useTint } from './ThemeContext.js';
 
 export interface PortsPaneProps {
@@ -8,19 +9,17 @@ export interface PortsPaneProps {
   snapshot: Snapshot;
 }
 
-/** One column per port (µop now, cumulative µops and use as a bar), the divider, ready, front end. */
+/** One column per port (µop now, cumulative µops and use as a bar), the divider, ready, front end.
+ *  A narrow pane lays the ports out in bands (layout.ts's portBands): no count is cut. */
 export function PortsPane(p: PortsPaneProps) {
   const tint = useTint();
   const s = p.snapshot;
-  const n = Math.max(1, s.ports.length);
-  const cw = Math.max(3, Math.floor(p.width / n));
+  const { perBand, cellWidth: cw } = portBands(p.width, s.ports.length);
   const cell = (t: string) => fit(t, cw - 1) + ' ';
-  const now = s.ports.map((ps) => {
-    if (ps.uops.length === 0) return '·';
-    const first = ps.uops[0]!;
-    const label = cw >= 9 ? inst(first) : `L${first.line}`;
-    return ps.uops.length > 1 ? `${label}+${ps.uops.length - 1}` : label;
-  });
+  const bands: (typeof s.ports)[] = [];
+  for (let i = 0; i < s.ports.length; i += perBand) bands.push(s.ports.slice(i, i + perBand));
+  const now = (ps: (typeof s.ports)[number]) =>
+    ps.uops.length === 0 ? '·' : instFit(ps.uops[0]!, ps.uops.length - 1, cw - 1);
   const d = s.divider;
   const divider = d.busy
     ? `divider: busy, ${d.cyclesLeft} cycle${d.cyclesLeft === 1 ? '' : 's'} left${d.owner ? `, held by ${inst(d.owner)}` : ''}`
@@ -54,31 +53,36 @@ export function PortsPane(p: PortsPaneProps) {
               `FE: all loaded, ${s.frontEnd.loadedThisCycle} now`,
             ],
       );
-  // µops so far: one unit for the row (k, M) when a count would not fit its column
-  const scale =
-    [1, 1e3, 1e6].find((u) => s.ports.every((ps) => String(Math.round(ps.cumulative / u)).length <= cw - 1)) ?? 1e6;
-  const unit = scale === 1 ? '' : scale === 1e3 ? ' (so far in thousands)' : ' (so far in millions)';
   return (
     <Box flexDirection="column" width={p.width}>
-      <Text bold>{clip(`Ports: µop now / µops so far / use${unit}`, p.width)}</Text>
-      <Text wrap="truncate-end">
-        {s.ports
-          .map((ps) => cell(`p${ps.port}`))
-          .join('')
-          .trimEnd()}
+      <Text bold>
+        {clip(firstFitting(p.width, ['Ports: µop now / µops so far / use', 'Ports: now / so far / use']), p.width)}
       </Text>
-      <Text wrap="truncate-end" color={tint('green')}>
-        {now.map(cell).join('').trimEnd()}
-      </Text>
-      <Text wrap="truncate-end">
-        {s.ports
-          .map((ps) => cell(String(Math.round(ps.cumulative / scale))))
-          .join('')
-          .trimEnd()}
-      </Text>
-      <Text wrap="truncate-end" color={tint('magenta')}>
-        {s.ports.map((ps) => bar(ps.use, cw - 1) + ' ').join('')}
-      </Text>
+      {bands.map((band) => (
+        <Box key={band[0]!.port} flexDirection="column">
+          <Text wrap="truncate-end">
+            {band
+              .map((ps) => cell(`p${ps.port}`))
+              .join('')
+              .trimEnd()}
+          </Text>
+          <Text wrap="truncate-end" color={tint('green')}>
+            {band
+              .map((ps) => cell(now(ps)))
+              .join('')
+              .trimEnd()}
+          </Text>
+          <Text wrap="truncate-end">
+            {band
+              .map((ps) => cell(count(ps.cumulative, cw - 1)))
+              .join('')
+              .trimEnd()}
+          </Text>
+          <Text wrap="truncate-end" color={tint('magenta')}>
+            {band.map((ps) => bar(ps.use, cw - 1) + ' ').join('')}
+          </Text>
+        </Box>
+      ))}
       <Text wrap="truncate-end" color={d.busy ? tint('red') : undefined}>
         {clip(divider, p.width)}
       </Text>

@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { clip, count, fit, fitLeft } from '../format.js';
+import { clip, count, firstFitting, fit } from '../format.js';
 import type { LineState } from '../lineStates.js';
 import { scrollStart } from '../layout.js';
 import { useTint } from './ThemeContext.js';
@@ -38,6 +38,8 @@ export function ProgramPane(p: ProgramPaneProps) {
   }
   const fusedW = fusedLines.size > 0 ? 2 : 0;
   const srcW = (src ? 2 : 0) + fusedW;
+  // line numbers are never cut: the column takes the widest one's digits
+  const numW = Math.max(3, String(Math.max(0, ...p.lines.map((l) => l.line))).length);
   // the counts are never cut: abbreviated (12k) when long, and the instruction gives way
   const countsOf = (st: LineState | null, w: number) =>
     st
@@ -45,16 +47,29 @@ export function ProgramPane(p: ProgramPaneProps) {
       : 'not on this path';
   const widest = (w: number) => Math.max(16, ...shown.map((_, k) => countsOf(p.states[start + k] ?? null, w).length));
   let digits = 6;
-  while (digits > 3 && widest(digits) > Math.max(16, p.width - 2 - 4 - srcW - 6)) digits--;
+  while (digits > 3 && widest(digits) > Math.max(16, p.width - 2 - numW - 1 - srcW - 6)) digits--;
   const countsW = Math.min(
     Math.max(widest(digits), Math.min(28, Math.floor(p.width * 0.4))),
-    p.width - 2 - 4 - srcW - 6,
+    p.width - 2 - numW - 1 - srcW - 6,
   );
-  const asmW = Math.max(6, Math.min(44, p.width - 2 - 4 - srcW - countsW));
-  const more = p.lines.length > rows ? ` ${start + 1}-${start + shown.length}/${p.lines.length}` : '';
+  const asmW = Math.max(6, Math.min(44, p.width - 2 - numW - 1 - srcW - countsW));
+  // the lines shown, by their numbers (as in the first column), of how many
+  const more =
+    p.lines.length > rows && shown.length > 0
+      ? ` lines ${shown[0]!.line}-${shown[shown.length - 1]!.line} of ${p.lines.length}`
+      : '';
   return (
     <Box flexDirection="column" width={p.width}>
-      <Text bold>{clip(`Program  W wait R ready E exec D done${more}`, p.width)}</Text>
+      <Text bold>
+        {clip(
+          firstFitting(p.width, [
+            `Program  W wait R ready E exec D done${more}`,
+            `Program${more}  W R E D`,
+            `Program${more}`,
+          ]),
+          p.width,
+        )}
+      </Text>
       {shown.map((l, k) => {
         const i = start + k;
         const st = p.states[i];
@@ -64,7 +79,7 @@ export function ProgramPane(p: ProgramPaneProps) {
         return (
           <Text key={l.line} inverse={sel} dimColor={!st}>
             {sel ? '>' : ' '}
-            {fitLeft(String(l.line), 3)}{' '}
+            {String(l.line).padStart(numW)}{' '}
             {src ? (
               <Text bold={l.origin === 'none'} color={l.origin === 'none' ? tint('red') : undefined}>
                 {l.origin ? ORIGIN_LETTER[l.origin] : ' '}{' '}
