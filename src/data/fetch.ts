@@ -245,6 +245,26 @@ function validators(res: http.IncomingMessage): Validators {
   return v;
 }
 
+/** One download's state across its attempts. */
+interface Transfer {
+  url: string;
+  file: string;
+  opts: DownloadOptions;
+  timeouts: Required<Pick<DownloadOptions, 'connectTimeoutS' | 'stallTimeoutS'>>;
+  totalS: number;
+  deadline: number;
+  /** bytes in the file so far */
+  size: number;
+  total: number | null;
+  v: Validators | null;
+  resumed: number;
+  restarted: boolean;
+  finalUrl: string;
+}
+
+/** What one attempt ended with: the whole file, or a failure another attempt may get past. */
+type AttemptOutcome = { done: DownloadResult } | { failed: AttemptError; progressed: boolean };
+
 /**
  * Downloads `url` into `file` (created or truncated; the caller removes it on failure). A transfer
  * that breaks off (connection closed or reset early, or no data for the stall timeout) is resumed
@@ -252,159 +272,203 @@ function validators(res: http.IncomingMessage): Validators {
  * (strong ETag or Last-Modified) and the attempt made progress; otherwise it is started over once.
  */
 export async function downloadFile(url: string, file: string, opts: DownloadOptions = {}): Promise<DownloadResult> {
-  const t = {
-    connectTimeoutS: opts.connectTimeoutS ?? DEFAULT_CONNECT_TIMEOUT_S,
-    stallTimeoutS: opts.stallTimeoutS ?? DEFAULT_STALL_TIMEOUT_S,
-  };
   const totalS = opts.totalTimeoutS ?? DEFAULT_TOTAL_TIMEOUT_S;
-  const deadline = Date.now() + totalS * 1000;
-  const tooLong = () =>
-    new UserError(
-      `cannot download ${url}: it took longer than ${seconds(totalS)} in all — try again later, or ${OFFLINE_HINT}`,
-    );
-  const base = { 'accept-encoding': 'identity', 'user-agent': 'uopscope (data fetch)' };
-  let size = 0;
-  let total: number | null = null;
-  let v: Validators | null = null;
-  let resumed = 0;
-  let restarted = false;
-  let finalUrl = url;
+  const t: Transfer = {
+    url,
+    file,
+    opts,
+    timeouts: {
+      connectTimeoutS: opts.connectTimeoutS ?? DEFAULT_CONNECT_TIMEOUT_S,
+      stallTimeoutS: opts.stallTimeoutS ?? DEFAULT_STALL_TIMEOUT_S,
+    },
+    totalS,
+    deadline: Date.now() + totalS * 1000,
+    size: 0,
+    total: null,
+    v: null,
+    resumed: 0,
+    restarted: false,
+    finalUrl: url,
+  };
   for (let attempt = 1; ; attempt++) {
-    const resume = size > 0 && v !== null && v.ranges && (v.etag ?? v.lastModified) !== undefined;
-    if (size > 0 && !resume) size = 0;
-    const headers: Record<string, string> = { ...base };
-    if (resume) {
-      headers.range = `bytes=${size}-`;
-      headers['if-range'] = (v!.etag ?? v!.lastModified)!;
+    const resume = canResume(t);
+    if (t.size > 0 && !resume) t.size = 0;
+    if (Date.now() > t.deadline) throw tooLong(t);
+    const outcome = await attemptTransfer(t, resume);
+    if ('done' in outcome) return outcome.done;
+    if (outcome.failed.retry && attempt < MAX_ATTEMPTS && outcome.progressed && canResume(t)) continue;
+    if (attempt < MAX_ATTEMPTS && !t.restarted) {
+      t.restarted = true;
+      t.size = 0;
+      continue;
     }
-    let before = size;
-    let a: Attempt | undefined;
-    // the file is measured only once its stream has closed: a write in flight when the connection
-    // broke lands after the pipeline rejects, and a resume from a size measured before it would
-    // append those bytes twice (seen as a corrupt file under load)
-    let closed: Promise<void> | null = null;
-    if (Date.now() > deadline) throw tooLong();
-    try {
-      const cur = await open(url, headers, t, url);
-      a = cur;
-      finalUrl = cur.url.href;
-      const status = cur.res.statusCode ?? 0;
-      let append = false;
-      if (status === 206 && resume) {
-        const m = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(String(cur.res.headers['content-range'] ?? ''));
-        if (!m || Number(m[1]) !== size)
-          throw new AttemptError(
-            `the server resumed at the wrong place (Content-Range ${cur.res.headers['content-range'] ?? 'missing'})`,
-            false,
-          );
-        if (m[3] !== '*') total = Number(m[3]);
-        append = true;
-        resumed++;
-      } else if (status === 200) {
-        // a fresh whole file (also the answer to a Range request when the file changed)
-        if (size > 0) restarted = true;
-        size = before = 0;
-        v = validators(cur.res);
-        const len = cur.res.headers['content-length'];
-        total = len !== undefined && /^\d+$/.test(len) ? Number(len) : null;
-      } else if (status === 416 && resume) {
-        throw new AttemptError('the server refused to resume (HTTP 416)', false);
-      } else {
-        cur.stop();
-        cur.req.destroy();
-        const hint =
-          status === 404 || status === 410 ? 'check the URL, or ' : status >= 500 ? 'try again later, or ' : '';
-        throw new UserError(
-          `cannot download ${url}: HTTP ${status}${cur.res.statusMessage ? ` ${cur.res.statusMessage}` : ''} — ${hint}${OFFLINE_HINT}`,
-        );
-      }
-      const enc = cur.res.headers['content-encoding'];
-      if (enc && enc !== 'identity')
-        throw new UserError(
-          `cannot download ${url}: the server sent it ${enc}-encoded although uopscope asked for the plain file — ${OFFLINE_HINT}`,
-        );
-      if (total !== null && total > MAX_BYTES)
-        throw new UserError(
-          `cannot download ${url}: it is ${mb(total)}, larger than any uops.info file (limit ${mb(MAX_BYTES)}) — check the URL`,
-        );
-      let got = size;
-      const count = new Transform({
-        transform(chunk: Buffer, _enc, cb) {
-          cur.touch();
-          if (Date.now() > deadline) {
-            cb(tooLong());
-            return;
-          }
-          got += chunk.length;
-          if (got > MAX_BYTES) {
-            cb(
-              new UserError(
-                `cannot download ${url}: more than ${mb(MAX_BYTES)} arrived, larger than any uops.info file — check the URL`,
-              ),
-            );
-            return;
-          }
-          if (total !== null && got > total) {
-            cb(
-              new UserError(
-                `cannot download ${url}: the server sent more than the ${total} bytes it announced — try again later, or ${OFFLINE_HINT}`,
-              ),
-            );
-            return;
-          }
-          opts.onProgress?.(got, total);
-          cb(null, chunk);
-        },
-      });
-      opts.onProgress?.(got, total);
-      const sink = createWriteStream(file, { flags: append ? 'a' : 'w' });
-      closed = settled(sink);
-      try {
-        await pipeline(cur.res, count, sink);
-      } catch (e) {
-        if (e instanceof UserError) throw e;
-        if (cur.stalled()) throw new AttemptError(`no data for ${seconds(t.stallTimeoutS)}`, true);
-        const code = (e as NodeJS.ErrnoException).code;
-        if (code && /^E(NOSPC|DQUOT|ACCES|PERM|ROFS|IO)$/.test(code))
-          throw new UserError(
-            `cannot write the download into ${file}: ${code} — free some space or set UOPSCOPE_CACHE_DIR to a writable directory`,
-          );
-        throw new AttemptError(
-          code === 'ECONNRESET' || (e as Error).message === 'aborted'
-            ? 'the connection closed before the end'
-            : connectWhy(e as NodeJS.ErrnoException),
-          true,
-        );
-      } finally {
-        cur.stop();
-      }
-      await closed;
-      size = existsSync(file) ? statSync(file).size : 0;
-      if (total !== null && size < total) throw new AttemptError('the connection closed before the end', true);
-      return { bytes: size, finalUrl, resumed, restarted };
-    } catch (e) {
-      a?.stop();
-      a?.req.destroy();
-      if (closed) await closed;
-      if (!(e instanceof AttemptError)) throw e;
-      // what reached the disk is what counts (a write in flight may have been dropped)
-      size = existsSync(file) ? statSync(file).size : 0;
-      const progressed = size > before;
-      const canResume = size > 0 && v !== null && v.ranges && (v.etag ?? v.lastModified) !== undefined;
-      const where = `at ${mb(size)}${total !== null ? ` of ${mb(total)}` : ''}`;
-      if (e.retry && attempt < MAX_ATTEMPTS && progressed && canResume) continue;
-      if (attempt < MAX_ATTEMPTS && !restarted) {
-        restarted = true;
-        size = 0;
-        continue;
-      }
-      const tries = attempt > 1 ? `, ${attempt} attempts` : '';
-      const what = e.message.startsWith('no data') ? 'stalled' : 'broke off';
-      throw new UserError(
-        `download of ${url} ${what} ${where} (${e.message}${tries}) — try again later, or ${OFFLINE_HINT}`,
-      );
-    }
+    const where = `at ${mb(t.size)}${t.total !== null ? ` of ${mb(t.total)}` : ''}`;
+    const tries = attempt > 1 ? `, ${attempt} attempts` : '';
+    const e = outcome.failed;
+    const what = e.message.startsWith('no data') ? 'stalled' : 'broke off';
+    throw new UserError(
+      `download of ${url} ${what} ${where} (${e.message}${tries}) — try again later, or ${OFFLINE_HINT}`,
+    );
   }
+}
+
+/** Whether the bytes so far can be continued: the server offered byte ranges and a validator. */
+function canResume(t: Transfer): boolean {
+  return t.size > 0 && t.v !== null && t.v.ranges && (t.v.etag ?? t.v.lastModified) !== undefined;
+}
+
+function tooLong(t: Transfer): UserError {
+  return new UserError(
+    `cannot download ${t.url}: it took longer than ${seconds(t.totalS)} in all — try again later, or ${OFFLINE_HINT}`,
+  );
+}
+
+function sizeOnDisk(file: string): number {
+  return existsSync(file) ? statSync(file).size : 0;
+}
+
+/** One GET of the file (a Range request when `resume`), its body written to the file. */
+async function attemptTransfer(t: Transfer, resume: boolean): Promise<AttemptOutcome> {
+  const headers: Record<string, string> = { 'accept-encoding': 'identity', 'user-agent': 'uopscope (data fetch)' };
+  if (resume) {
+    headers.range = `bytes=${t.size}-`;
+    headers['if-range'] = (t.v!.etag ?? t.v!.lastModified)!;
+  }
+  let before = t.size;
+  let a: Attempt | undefined;
+  // the file is measured only once its stream has closed: a write in flight when the connection
+  // broke lands after the pipeline rejects, and a resume from a size measured before it would
+  // append those bytes twice (seen as a corrupt file under load)
+  let closed: Promise<void> | null = null;
+  try {
+    const cur = await open(t.url, headers, t.timeouts, t.url);
+    a = cur;
+    t.finalUrl = cur.url.href;
+    const append = acceptResponse(t, cur, resume);
+    before = t.size;
+    checkAnnounced(t, cur);
+    const count = countingStream(t, cur);
+    t.opts.onProgress?.(t.size, t.total);
+    const sink = createWriteStream(t.file, { flags: append ? 'a' : 'w' });
+    closed = settled(sink);
+    try {
+      await pipeline(cur.res, count, sink);
+    } catch (e) {
+      throw bodyFailure(t, cur, e);
+    } finally {
+      cur.stop();
+    }
+    await closed;
+    t.size = sizeOnDisk(t.file);
+    if (t.total !== null && t.size < t.total) throw new AttemptError('the connection closed before the end', true);
+    return { done: { bytes: t.size, finalUrl: t.finalUrl, resumed: t.resumed, restarted: t.restarted } };
+  } catch (e) {
+    a?.stop();
+    a?.req.destroy();
+    if (closed) await closed;
+    if (!(e instanceof AttemptError)) throw e;
+    // what reached the disk is what counts (a write in flight may have been dropped)
+    t.size = sizeOnDisk(t.file);
+    return { failed: e, progressed: t.size > before };
+  }
+}
+
+/**
+ * Reads the response's status: a resumed part (206, at the right place) is appended, a whole file
+ * (200) starts over; anything else fails. Returns whether the body is appended to the file.
+ */
+function acceptResponse(t: Transfer, cur: Attempt, resume: boolean): boolean {
+  const status = cur.res.statusCode ?? 0;
+  if (status === 206 && resume) {
+    const m = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(String(cur.res.headers['content-range'] ?? ''));
+    if (!m || Number(m[1]) !== t.size)
+      throw new AttemptError(
+        `the server resumed at the wrong place (Content-Range ${cur.res.headers['content-range'] ?? 'missing'})`,
+        false,
+      );
+    if (m[3] !== '*') t.total = Number(m[3]);
+    t.resumed++;
+    return true;
+  }
+  if (status === 200) {
+    // a fresh whole file (also the answer to a Range request when the file changed)
+    if (t.size > 0) t.restarted = true;
+    t.size = 0;
+    t.v = validators(cur.res);
+    const len = cur.res.headers['content-length'];
+    t.total = len !== undefined && /^\d+$/.test(len) ? Number(len) : null;
+    return false;
+  }
+  if (status === 416 && resume) throw new AttemptError('the server refused to resume (HTTP 416)', false);
+  cur.stop();
+  cur.req.destroy();
+  const hint = status === 404 || status === 410 ? 'check the URL, or ' : status >= 500 ? 'try again later, or ' : '';
+  throw new UserError(
+    `cannot download ${t.url}: HTTP ${status}${cur.res.statusMessage ? ` ${cur.res.statusMessage}` : ''} — ${hint}${OFFLINE_HINT}`,
+  );
+}
+
+/** Refuses an encoded body and one announced larger than any uops.info file. */
+function checkAnnounced(t: Transfer, cur: Attempt): void {
+  const enc = cur.res.headers['content-encoding'];
+  if (enc && enc !== 'identity')
+    throw new UserError(
+      `cannot download ${t.url}: the server sent it ${enc}-encoded although uopscope asked for the plain file — ${OFFLINE_HINT}`,
+    );
+  if (t.total !== null && t.total > MAX_BYTES)
+    throw new UserError(
+      `cannot download ${t.url}: it is ${mb(t.total)}, larger than any uops.info file (limit ${mb(MAX_BYTES)}) — check the URL`,
+    );
+}
+
+/** Passes the body through, re-arming the stall watchdog, counting bytes against the limits. */
+function countingStream(t: Transfer, cur: Attempt): Transform {
+  let got = t.size;
+  return new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      cur.touch();
+      if (Date.now() > t.deadline) {
+        cb(tooLong(t));
+        return;
+      }
+      got += chunk.length;
+      if (got > MAX_BYTES) {
+        cb(
+          new UserError(
+            `cannot download ${t.url}: more than ${mb(MAX_BYTES)} arrived, larger than any uops.info file — check the URL`,
+          ),
+        );
+        return;
+      }
+      if (t.total !== null && got > t.total) {
+        cb(
+          new UserError(
+            `cannot download ${t.url}: the server sent more than the ${t.total} bytes it announced — try again later, or ${OFFLINE_HINT}`,
+          ),
+        );
+        return;
+      }
+      t.opts.onProgress?.(got, t.total);
+      cb(null, chunk);
+    },
+  });
+}
+
+/** What a failed body transfer means: the user's to fix (a full disk), or another attempt's. */
+function bodyFailure(t: Transfer, cur: Attempt, e: unknown): Error {
+  if (e instanceof UserError) return e;
+  if (cur.stalled()) return new AttemptError(`no data for ${seconds(t.timeouts.stallTimeoutS)}`, true);
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code && /^E(NOSPC|DQUOT|ACCES|PERM|ROFS|IO)$/.test(code))
+    return new UserError(
+      `cannot write the download into ${t.file}: ${code} — free some space or set UOPSCOPE_CACHE_DIR to a writable directory`,
+    );
+  return new AttemptError(
+    code === 'ECONNRESET' || (e as Error).message === 'aborted'
+      ? 'the connection closed before the end'
+      : connectWhy(e as NodeJS.ErrnoException),
+    true,
+  );
 }
 
 /** Resolves when `stream` has closed (its last write done), or after 10 s at most. */

@@ -525,29 +525,7 @@ export function refinedFacts(
     const ins = instrs[i]!;
     const r = resolved[i];
     const uops = uopsOf[i]!;
-    const withPrev = i > 0 ? fusedWithNext[i - 1] : null;
-    const withNext = fusedWithNext[i];
-    const isJcc = jccClass(ins.mnemonic) !== null;
-    const firstHalf = canBeFirst(ins, r, core);
-    const mf: RefinedFacts['macroFusion'] = {
-      firstHalf,
-      fusesWithPrevious: isJcc && withPrev?.fuses === true,
-      fusesWithNext: withNext?.fuses === true,
-      source: isJcc
-        ? (withPrev?.source ?? SRC.macroFusionManual)
-        : (withNext?.source ?? (r?.form?.m.macroFusible?.length ? SRC.macroFusibleXml : SRC.macroFusionManual)),
-    };
-    // why not: on a Jcc, and on a first half whose next line is a Jcc
-    const why = isJcc
-      ? i === 0
-        ? 'first line'
-        : withPrev
-          ? withPrev.why
-          : 'not adjacent to the previous line'
-      : firstHalf && withNext && withNext.why !== 'not a Jcc'
-        ? withNext.why
-        : undefined;
-    if (why && !(isJcc ? mf.fusesWithPrevious : mf.fusesWithNext)) mf.why = why;
+    const mf = macroFusionFacts(ins, r, i, fusedWithNext, core);
     const memory = memoryFacts(ins, r, uops, core);
     const micro = microFusion(ins, r, uops, memory, core);
     let jcc32B: RefinedFacts['frontEnd']['jcc32B'] = null;
@@ -583,4 +561,40 @@ export function refinedFacts(
     });
   }
   return out;
+}
+
+type FusionPair = ReturnType<typeof macroFuses>;
+
+/** Line `i`'s macro-fusion: with the previous line (a Jcc) or the next (a first half), and why not. */
+function macroFusionFacts(
+  ins: DecodedInstruction,
+  r: ResolvedInstruction | undefined,
+  i: number,
+  fusedWithNext: (FusionPair | null)[],
+  core: Core,
+): RefinedFacts['macroFusion'] {
+  const withPrev = i > 0 ? fusedWithNext[i - 1] : null;
+  const withNext = fusedWithNext[i];
+  const isJcc = jccClass(ins.mnemonic) !== null;
+  const firstHalf = canBeFirst(ins, r, core);
+  const mf: RefinedFacts['macroFusion'] = {
+    firstHalf,
+    fusesWithPrevious: isJcc && withPrev?.fuses === true,
+    fusesWithNext: withNext?.fuses === true,
+    source: isJcc
+      ? (withPrev?.source ?? SRC.macroFusionManual)
+      : (withNext?.source ?? (r?.form?.m.macroFusible?.length ? SRC.macroFusibleXml : SRC.macroFusionManual)),
+  };
+  // why not: on a Jcc, and on a first half whose next line is a Jcc
+  const why = isJcc
+    ? i === 0
+      ? 'first line'
+      : withPrev
+        ? withPrev.why
+        : 'not adjacent to the previous line'
+    : firstHalf && withNext && withNext.why !== 'not a Jcc'
+      ? withNext.why
+      : undefined;
+  if (why && !(isJcc ? mf.fusesWithPrevious : mf.fusesWithNext)) mf.why = why;
+  return mf;
 }
