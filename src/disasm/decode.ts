@@ -245,6 +245,9 @@ export function decodeRegion(
   return result;
 }
 
+/** iced's facts of one instruction: its operands' and registers' accesses, its memory operands. */
+type InstructionFacts = ReturnType<InstructionInfoFactory['info']>;
+
 function describe(
   r: RawDecoded,
   line: number,
@@ -255,60 +258,9 @@ function describe(
   const t = tools();
   const info = t.info.info(ins);
   const mnemonic = xedMnemonic(ins);
-
-  const prefixes: string[] = [];
-  if (ins.hasLockPrefix) prefixes.push('lock');
-  if (ins.isStringInstruction) {
-    if (
-      ins.hasRepePrefix &&
-      (ins.mnemonic === Mnemonic.Cmpsb ||
-        ins.mnemonic === Mnemonic.Cmpsw ||
-        ins.mnemonic === Mnemonic.Cmpsd ||
-        ins.mnemonic === Mnemonic.Cmpsq ||
-        ins.mnemonic === Mnemonic.Scasb ||
-        ins.mnemonic === Mnemonic.Scasw ||
-        ins.mnemonic === Mnemonic.Scasd ||
-        ins.mnemonic === Mnemonic.Scasq)
-    )
-      prefixes.push('repe');
-    else if (ins.hasRepPrefix) prefixes.push('rep');
-    if (ins.hasRepnePrefix) prefixes.push('repne');
-  }
-
-  // explicit operands
-  const operands: DecodedOperand[] = [];
-  let memIndex = -1;
-  for (let i = 0; i < ins.opCount; i++) {
-    const kind = operandKind(ins, i);
-    const access = info.opAccess(i);
-    const op: DecodedOperand = { kind, read: isRead(access), write: isWrite(access) };
-    const k = ins.opKind(i);
-    if (k === OpKind.Register) {
-      const reg = ins.opRegister(i);
-      const norm = resourceOfRegister(reg);
-      if (norm) op.register = norm;
-      op.written = writtenName(reg);
-    } else if (k === OpKind.Memory) {
-      memIndex = i;
-    } else if (kind.startsWith('I') || kind === '1') {
-      op.immediate = Number(BigInt.asIntN(64, ins.immediate(i)));
-      op.read = false;
-      op.write = false;
-    }
-    operands.push(op);
-  }
-
-  // register reads and writes, implicit ones and address registers included
-  const reads = new Set<Resource>();
-  const writes = new Set<Resource>();
-  for (const u of info.usedRegisters()) {
-    const reg = resourceOfRegister(u.register as Register);
-    const access = u.access as OpAccess;
-    u.free?.();
-    if (!reg) continue;
-    if (isRead(access)) reads.add(reg);
-    if (isWrite(access)) writes.add(reg);
-  }
+  const prefixes = prefixesOf(ins);
+  const { operands, memIndex } = explicitOperands(ins, info);
+  const { reads, writes } = registerAccesses(info);
 
   const regOps = operands.filter((o) => o.register);
   const sameReg = regOps.length >= 2 && memIndex < 0 && regOps.every((o) => o.register === regOps[0]!.register);
@@ -319,47 +271,8 @@ function describe(
     for (const o of operands) o.read = false;
   }
 
-  // memory
-  let memory: MemoryOperand | null = null;
   const used = info.usedMemory();
-  if (memIndex >= 0 || used.length > 0) {
-    const access = memIndex >= 0 ? info.opAccess(memIndex) : OpAccess.None;
-    let read = isRead(access);
-    let write = isWrite(access);
-    for (const m of used) {
-      const a = m.access as OpAccess;
-      read ||= isRead(a);
-      write ||= isWrite(a);
-    }
-    if (memIndex >= 0) {
-      const baseReg = ins.memoryBase;
-      memory = {
-        base: baseReg === Register.RIP || baseReg === Register.EIP ? 'RIP' : resourceOfRegister(baseReg),
-        index: resourceOfRegister(ins.memoryIndex),
-        scale: ins.memoryIndexScale,
-        displacement: Number(BigInt.asIntN(64, ins.memoryDisplacement)),
-        segment:
-          ins.hasSegmentPrefix && (ins.memorySegment === Register.FS || ins.memorySegment === Register.GS)
-            ? Register[ins.memorySegment]!
-            : null,
-        size: ins.mnemonic === Mnemonic.Lea ? 0 : MemorySizeExt.size(ins.memorySize),
-        read: ins.mnemonic === Mnemonic.Lea ? false : read,
-        write: ins.mnemonic === Mnemonic.Lea ? false : write,
-      };
-    } else {
-      const m = used[0]!;
-      memory = {
-        base: resourceOfRegister(m.base as Register),
-        index: resourceOfRegister(m.index as Register),
-        scale: m.scale,
-        displacement: Number(BigInt.asIntN(64, m.displacement as bigint)),
-        segment: null,
-        size: MemorySizeExt.size(m.memorySize as never),
-        read,
-        write,
-      };
-    }
-  }
+  const memory = memoryOperand(ins, info, memIndex, used);
   for (const m of used) m.free?.();
   info.free();
 
@@ -368,32 +281,7 @@ function describe(
   let readBits = ins.rflagsRead;
   if (COUNT_DEPENDENT_FLAGS.has(mnemonic) && operands.some((o) => o.kind === 'CL')) readBits |= ins.rflagsModified;
   const flagsRead = flagsOf(readBits);
-
-  // branch
-  let branch: Branch | null = null;
-  const fc = ins.flowControl;
-  const kindMap: Partial<Record<FlowControl, BranchKind>> = {
-    [FlowControl.ConditionalBranch]: 'conditional',
-    [FlowControl.UnconditionalBranch]: 'unconditional',
-    [FlowControl.IndirectBranch]: 'indirect',
-    [FlowControl.Call]: 'call',
-    [FlowControl.IndirectCall]: 'call',
-    [FlowControl.Return]: 'return',
-  };
-  const bk = kindMap[fc];
-  if (bk) {
-    const direct =
-      fc === FlowControl.ConditionalBranch || fc === FlowControl.UnconditionalBranch || fc === FlowControl.Call;
-    const isNear =
-      ins.op0Kind === OpKind.NearBranch16 || ins.op0Kind === OpKind.NearBranch32 || ins.op0Kind === OpKind.NearBranch64;
-    const target = direct && isNear ? Number(ins.nearBranchTarget) : null;
-    branch = {
-      kind: bk,
-      target,
-      targetLine: target !== null ? (lineOf.get(target) ?? null) : null,
-      backward: target !== null && target <= r.address,
-    };
-  }
+  const branch = branchOf(ins, r.address, lineOf);
 
   return {
     line,
@@ -419,5 +307,141 @@ function describe(
     cpuid: Array.from(ins.cpuidFeatures(), (f) => CpuidFeature[f] ?? `CPUID${f}`),
     masking: ins.opMask === Register.None ? null : ins.zeroingMasking ? 'zero' : 'merge',
     broadcast: ins.isBroadcast,
+  };
+}
+
+const STRING_COMPARES = new Set([
+  Mnemonic.Cmpsb,
+  Mnemonic.Cmpsw,
+  Mnemonic.Cmpsd,
+  Mnemonic.Cmpsq,
+  Mnemonic.Scasb,
+  Mnemonic.Scasw,
+  Mnemonic.Scasd,
+  Mnemonic.Scasq,
+]);
+
+/** The prefixes that make a different instruction: lock, and a string instruction's repeat. */
+function prefixesOf(ins: Instruction): string[] {
+  const prefixes: string[] = [];
+  if (ins.hasLockPrefix) prefixes.push('lock');
+  if (ins.isStringInstruction) {
+    if (ins.hasRepePrefix && STRING_COMPARES.has(ins.mnemonic)) prefixes.push('repe');
+    else if (ins.hasRepPrefix) prefixes.push('rep');
+    if (ins.hasRepnePrefix) prefixes.push('repne');
+  }
+  return prefixes;
+}
+
+/** The explicit operands, and which of them is the memory operand (-1: none). */
+function explicitOperands(ins: Instruction, info: InstructionFacts): { operands: DecodedOperand[]; memIndex: number } {
+  const operands: DecodedOperand[] = [];
+  let memIndex = -1;
+  for (let i = 0; i < ins.opCount; i++) {
+    const kind = operandKind(ins, i);
+    const access = info.opAccess(i);
+    const op: DecodedOperand = { kind, read: isRead(access), write: isWrite(access) };
+    const k = ins.opKind(i);
+    if (k === OpKind.Register) {
+      const reg = ins.opRegister(i);
+      const norm = resourceOfRegister(reg);
+      if (norm) op.register = norm;
+      op.written = writtenName(reg);
+    } else if (k === OpKind.Memory) {
+      memIndex = i;
+    } else if (kind.startsWith('I') || kind === '1') {
+      op.immediate = Number(BigInt.asIntN(64, ins.immediate(i)));
+      op.read = false;
+      op.write = false;
+    }
+    operands.push(op);
+  }
+  return { operands, memIndex };
+}
+
+/** Register reads and writes, implicit ones and address registers included. */
+function registerAccesses(info: InstructionFacts): { reads: Set<Resource>; writes: Set<Resource> } {
+  const reads = new Set<Resource>();
+  const writes = new Set<Resource>();
+  for (const u of info.usedRegisters()) {
+    const reg = resourceOfRegister(u.register as Register);
+    const access = u.access as OpAccess;
+    u.free?.();
+    if (!reg) continue;
+    if (isRead(access)) reads.add(reg);
+    if (isWrite(access)) writes.add(reg);
+  }
+  return { reads, writes };
+}
+
+/** The memory access: the explicit memory operand's, else an implicit one's (push, movs…). */
+function memoryOperand(
+  ins: Instruction,
+  info: InstructionFacts,
+  memIndex: number,
+  used: ReturnType<InstructionFacts['usedMemory']>,
+): MemoryOperand | null {
+  if (memIndex < 0 && used.length === 0) return null;
+  const access = memIndex >= 0 ? info.opAccess(memIndex) : OpAccess.None;
+  let read = isRead(access);
+  let write = isWrite(access);
+  for (const m of used) {
+    const a = m.access as OpAccess;
+    read ||= isRead(a);
+    write ||= isWrite(a);
+  }
+  if (memIndex >= 0) {
+    const baseReg = ins.memoryBase;
+    return {
+      base: baseReg === Register.RIP || baseReg === Register.EIP ? 'RIP' : resourceOfRegister(baseReg),
+      index: resourceOfRegister(ins.memoryIndex),
+      scale: ins.memoryIndexScale,
+      displacement: Number(BigInt.asIntN(64, ins.memoryDisplacement)),
+      segment:
+        ins.hasSegmentPrefix && (ins.memorySegment === Register.FS || ins.memorySegment === Register.GS)
+          ? Register[ins.memorySegment]!
+          : null,
+      size: ins.mnemonic === Mnemonic.Lea ? 0 : MemorySizeExt.size(ins.memorySize),
+      read: ins.mnemonic === Mnemonic.Lea ? false : read,
+      write: ins.mnemonic === Mnemonic.Lea ? false : write,
+    };
+  }
+  const m = used[0]!;
+  return {
+    base: resourceOfRegister(m.base as Register),
+    index: resourceOfRegister(m.index as Register),
+    scale: m.scale,
+    displacement: Number(BigInt.asIntN(64, m.displacement as bigint)),
+    segment: null,
+    size: MemorySizeExt.size(m.memorySize as never),
+    read,
+    write,
+  };
+}
+
+const BRANCH_KINDS: Partial<Record<FlowControl, BranchKind>> = {
+  [FlowControl.ConditionalBranch]: 'conditional',
+  [FlowControl.UnconditionalBranch]: 'unconditional',
+  [FlowControl.IndirectBranch]: 'indirect',
+  [FlowControl.Call]: 'call',
+  [FlowControl.IndirectCall]: 'call',
+  [FlowControl.Return]: 'return',
+};
+
+/** The instruction's branch: its kind, and a direct near branch's target and its line. */
+function branchOf(ins: Instruction, address: number, lineOf: Map<number, number>): Branch | null {
+  const fc = ins.flowControl;
+  const bk = BRANCH_KINDS[fc];
+  if (!bk) return null;
+  const direct =
+    fc === FlowControl.ConditionalBranch || fc === FlowControl.UnconditionalBranch || fc === FlowControl.Call;
+  const isNear =
+    ins.op0Kind === OpKind.NearBranch16 || ins.op0Kind === OpKind.NearBranch32 || ins.op0Kind === OpKind.NearBranch64;
+  const target = direct && isNear ? Number(ins.nearBranchTarget) : null;
+  return {
+    kind: bk,
+    target,
+    targetLine: target !== null ? (lineOf.get(target) ?? null) : null,
+    backward: target !== null && target <= address,
   };
 }

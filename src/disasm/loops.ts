@@ -142,13 +142,62 @@ export function naturalLoops(input: LoadedInput): NaturalLoop[] {
 }
 
 function partitionLoops(sec: ImageSection, p: Partition, dec: Decoder, ins: Instruction): NaturalLoop[] {
-  // 1. decode the function linearly
-  const addr: number[] = [];
-  const len: number[] = [];
-  const kind: Kind[] = [];
-  const target: number[] = [];
-  const pad: boolean[] = [];
-  const mnem: number[] = [];
+  const lin = decodeLinear(sec, p, dec, ins);
+  // a loop needs a jump back to or before its own address: most functions have none
+  if (!lin) return [];
+  const blocks = basicBlocks(lin);
+  const { order, roots, rpoNum } = depthFirstOrder(blocks, lin.pad);
+  const dominates = dominance(blocks, order, roots, rpoNum);
+  const bodies = loopBodies(blocks, rpoNum, dominates);
+  const { addr, len, kind, target, mnem } = lin;
+  const out: NaturalLoop[] = [];
+  const headers = [...bodies.keys()];
+  for (const [h, body] of bodies) {
+    const innermost = body.size === 1 || !headers.some((h2) => h2 !== h && body.has(h2));
+    const bl = [...body].sort((a, b) => a - b);
+    let count = 0;
+    for (const b of bl) count += blocks[b]!.last - blocks[b]!.first + 1;
+    const segs = layout(bl, h, blocks, addr, len, kind, target);
+    const { vectorBits, ops } = profile(
+      sec,
+      bl.flatMap((b) => Array.from({ length: blocks[b]!.last - blocks[b]!.first + 1 }, (_, k) => blocks[b]!.first + k)),
+      addr,
+      mnem,
+      dec,
+      ins,
+    );
+    out.push({
+      section: sec.name,
+      header: addr[blocks[h]!.first]!,
+      start: addr[blocks[bl[0]!]!.first]!,
+      end: addr[blocks[bl.at(-1)!]!.last]! + len[blocks[bl.at(-1)!]!.last]!,
+      segments: segs,
+      innermost,
+      fn: p.name,
+      instructions: count,
+      vectorBits,
+      ops,
+    });
+  }
+  return out;
+}
+
+/** A function decoded linearly: per instruction its address, length, kind of control flow, near
+ *  branch target (-1: none), whether it is padding, and its mnemonic when control falls through. */
+interface Linear {
+  addr: number[];
+  len: number[];
+  kind: Kind[];
+  target: number[];
+  pad: boolean[];
+  mnem: number[];
+}
+
+/** Decodes the function linearly (undecodable bytes one by one as stops); null when nothing in it
+ *  jumps back. */
+function decodeLinear(sec: ImageSection, p: Partition, dec: Decoder, ins: Instruction): Linear | null {
+  const lin: Linear = { addr: [], len: [], kind: [], target: [], pad: [], mnem: [] };
+  const { addr, len, kind, target, pad, mnem } = lin;
   let pos = p.start - sec.address;
   const endPos = p.end - sec.address;
   let anyBack = false;
@@ -189,12 +238,14 @@ function partitionLoops(sec: ImageSection, p: Partition, dec: Decoder, ins: Inst
     mnem.push(fc === FlowControl.Next ? ins.mnemonic : -1);
     pos += ins.length;
   }
-  // a loop needs a jump back to or before its own address: most functions have none
-  if (!anyBack) return [];
+  return anyBack ? lin : null;
+}
+
+/** The basic blocks and their edges (fall-through and direct jumps within the function). */
+function basicBlocks({ addr, kind, target, pad }: Linear): Block[] {
   const n = addr.length;
   const index = new Map<number, number>();
   for (let i = 0; i < n; i++) index.set(addr[i]!, i);
-  // 2. basic blocks
   const leader = new Uint8Array(n);
   if (n) leader[0] = 1;
   for (let i = 0; i < n; i++) {
@@ -213,10 +264,6 @@ function partitionLoops(sec: ImageSection, p: Partition, dec: Decoder, ins: Inst
     blocks.at(-1)!.last = i;
     blockOf[i] = blocks.length - 1;
   }
-  const isPadding = (b: Block) => {
-    for (let i = b.first; i <= b.last; i++) if (!pad[i]) return false;
-    return true;
-  };
   blocks.forEach((b, bi) => {
     const l = b.last;
     const k = kind[l]!;
@@ -232,11 +279,21 @@ function partitionLoops(sec: ImageSection, p: Partition, dec: Decoder, ins: Inst
       if (j !== undefined) add(blockOf[j]!);
     }
   });
-  // 3. dominators (Cooper, Harvey, Kennedy: "A Simple, Fast Dominance Algorithm"), from a
-  // virtual root that enters the function at its start and at every block nothing else reaches
-  // (code reached through a jump table, or functions of a stripped binary); padding nothing
-  // jumps to is left out, else it would enter the block after it from the root
+  return blocks;
+}
+
+/**
+ * The blocks in reverse postorder of depth-first searches from a virtual root that enters the
+ * function at its start and at every block nothing else reaches (code reached through a jump
+ * table, or functions of a stripped binary); padding nothing jumps to is left out, else it would
+ * enter the block after it from the root. `rpoNum` is -1 for a block left out.
+ */
+function depthFirstOrder(blocks: Block[], pad: boolean[]): { order: number[]; roots: number[]; rpoNum: Int32Array } {
   const nb = blocks.length;
+  const isPadding = (b: Block) => {
+    for (let i = b.first; i <= b.last; i++) if (!pad[i]) return false;
+    return true;
+  };
   const order: number[] = [];
   const rpoNum = new Int32Array(nb).fill(-1);
   const visited = new Uint8Array(nb);
@@ -284,6 +341,21 @@ function partitionLoops(sec: ImageSection, p: Partition, dec: Decoder, ins: Inst
   order.forEach((b, i) => {
     rpoNum[b] = i;
   });
+  return { order, roots, rpoNum };
+}
+
+/**
+ * Whether block h dominates block b: the immediate dominators by Cooper, Harvey and Kennedy ("A
+ * Simple, Fast Dominance Algorithm"), then the dominator tree numbered in depth-first order, so
+ * that h dominates b when b's interval lies in h's.
+ */
+function dominance(
+  blocks: Block[],
+  order: number[],
+  roots: number[],
+  rpoNum: Int32Array,
+): (h: number, b: number) => boolean {
+  const nb = blocks.length;
   const ROOT = -2;
   const idom = new Int32Array(nb).fill(-1);
   for (const r of roots) idom[r] = ROOT;
@@ -312,12 +384,19 @@ function partitionLoops(sec: ImageSection, p: Partition, dec: Decoder, ins: Inst
       }
     }
   }
-  // the dominator tree numbered in depth-first order: h dominates b when b's interval lies in h's
+  const { pre, post } = treeIntervals(nb, order, idom);
+  return (h, b) => pre[h]! >= 0 && pre[b]! >= 0 && pre[h]! <= pre[b]! && post[b]! <= post[h]!;
+}
+
+/** Each block's entry and exit time in a depth-first walk of the dominator tree. */
+function treeIntervals(nb: number, order: number[], idom: Int32Array): { pre: Int32Array; post: Int32Array } {
   const kids: number[][] = Array.from({ length: nb }, () => []);
   const tops: number[] = [];
   for (const b of order) (idom[b]! >= 0 ? kids[idom[b]!]! : tops).push(b);
   const pre = new Int32Array(nb).fill(-1);
   const post = new Int32Array(nb).fill(-1);
+  const stackB = new Int32Array(nb + 1);
+  const stackK = new Int32Array(nb + 1);
   let clock = 0;
   for (const t of tops) {
     let sp = 0;
@@ -340,11 +419,17 @@ function partitionLoops(sec: ImageSection, p: Partition, dec: Decoder, ins: Inst
       }
     }
   }
-  const dominates = (h: number, b: number): boolean =>
-    pre[h]! >= 0 && pre[b]! >= 0 && pre[h]! <= pre[b]! && post[b]! <= post[h]!;
-  // 4. back edges, and one loop per header (as compilers merge them)
+  return { pre, post };
+}
+
+/** The back edges, and one loop body per header (as compilers merge them). */
+function loopBodies(
+  blocks: Block[],
+  rpoNum: Int32Array,
+  dominates: (h: number, b: number) => boolean,
+): Map<number, Set<number>> {
   const latches = new Map<number, number[]>();
-  for (let bi = 0; bi < nb; bi++) {
+  for (let bi = 0; bi < blocks.length; bi++) {
     if (rpoNum[bi]! < 0) continue;
     for (const s of blocks[bi]!.succ) {
       if (!dominates(s, bi)) continue;
@@ -368,36 +453,7 @@ function partitionLoops(sec: ImageSection, p: Partition, dec: Decoder, ins: Inst
     }
     bodies.set(h, body);
   }
-  const out: NaturalLoop[] = [];
-  const headers = [...bodies.keys()];
-  for (const [h, body] of bodies) {
-    const innermost = body.size === 1 || !headers.some((h2) => h2 !== h && body.has(h2));
-    const bl = [...body].sort((a, b) => a - b);
-    let count = 0;
-    for (const b of bl) count += blocks[b]!.last - blocks[b]!.first + 1;
-    const segs = layout(bl, h, blocks, addr, len, kind, target);
-    const { vectorBits, ops } = profile(
-      sec,
-      bl.flatMap((b) => Array.from({ length: blocks[b]!.last - blocks[b]!.first + 1 }, (_, k) => blocks[b]!.first + k)),
-      addr,
-      mnem,
-      dec,
-      ins,
-    );
-    out.push({
-      section: sec.name,
-      header: addr[blocks[h]!.first]!,
-      start: addr[blocks[bl[0]!]!.first]!,
-      end: addr[blocks[bl.at(-1)!]!.last]! + len[blocks[bl.at(-1)!]!.last]!,
-      segments: segs,
-      innermost,
-      fn: p.name,
-      instructions: count,
-      vectorBits,
-      ops,
-    });
-  }
-  return out;
+  return bodies;
 }
 
 /**

@@ -436,83 +436,8 @@ export function functionExtent(
 export function resolveRegion(input: LoadedInput, sel: RegionSelection = {}): Region {
   const chosen = [sel.region !== undefined, sel.function !== undefined, sel.range !== undefined].filter(Boolean).length;
   if (chosen > 1) throw new UserError('choose the code one way: pass only one of --region, --function, --range');
-  if (sel.range !== undefined) {
-    const m = /^([^:]+):([^:]+)$/.exec(String(sel.range));
-    if (!m) throw new UserError(`--range: '${sel.range}' is not START:END; write e.g. --range 0x401000:0x401020`);
-    // objdump prints hex without 0x: a bound with a hex letter makes both bare bounds hex
-    const bare = [m[1]!, m[2]!].map((x) => x.trim()).filter((x) => !/^0x/i.test(x));
-    const bareHex = bare.some((x) => /[a-f]/i.test(x));
-    const start = parseAddress(m[1]!, 'START', bareHex);
-    const end = parseAddress(m[2]!, 'END', bareHex);
-    if (end <= start) throw new UserError(`--range: END (${hex(end)}) must be above START (${hex(start)})`);
-    const sec = sectionFor(input, start, end);
-    if (!sec)
-      throw new UserError(
-        `${input.file}: range ${hex(start)}:${hex(end)} is not inside one code section (${describeSections(input)}); pick addresses from 'uopscope disasm' or objdump`,
-      );
-    const notes: string[] = [];
-    if (bare.length && bareHex)
-      notes.push(`--range ${sel.range}: read as hex (${hex(start)}:${hex(end)}), as objdump prints addresses`);
-    else if (bare.length)
-      notes.push(
-        `--range ${sel.range}: ${bare.join(' and ')} read as decimal (${hex(start)}:${hex(end)}); objdump prints hex without 0x: for hex write ${[m[1]!, m[2]!].map((x) => (/^0x/i.test(x.trim()) ? x.trim() : `0x${x.trim()}`)).join(':')}`,
-      );
-    const inside = insideInstruction(input, sec, start);
-    if (inside !== null)
-      notes.push(
-        `${hex(start)} is inside the instruction at ${hex(inside)} (decoding from the function's start): the range decodes other instructions than the function runs; start at ${hex(inside)}`,
-      );
-    return {
-      index: 1,
-      kind: 'range',
-      name: `range ${hex(start)}:${hex(end)}`,
-      start,
-      end,
-      section: sec.name,
-      ...(notes.length ? { note: notes.join('; ') } : {}),
-    };
-  }
-  if (sel.function !== undefined) {
-    const { sym, sec, end } = functionExtent(input, String(sel.function));
-    if (!sel.wholeFunction) {
-      // a function with loops: its main loop, or the one the picker chose
-      const loops = functionLoops(input, sec.name, sym.address, end);
-      if (sel.functionLoop !== undefined) {
-        const l = loops[sel.functionLoop - 1];
-        if (!l)
-          throw new UserError(
-            `--function ${sym.name}: it has ${loops.length} loop${loops.length === 1 ? '' : 's'}, not a loop ${sel.functionLoop}`,
-          );
-        return { ...l, index: 1 };
-      }
-      if (loops.length) {
-        const found = foundLoops(input);
-        const mains = found.filter((f) => f.main && loops.some((r) => sameLoop(r, f.region)));
-        const m = mains[0] ?? found.find((f) => sameLoop(f.region, loops[0]!))!;
-        const list = listRegions(input);
-        const why = loops.length === 1 ? 'its loop' : choiceWhy(m, found, list, 1).replace(/ of \S+ \(/, ' (');
-        const byRegion = list.some((r) => r.kind === 'loop');
-        // at most a few of the others: a function can hold thousands of loops
-        const others = loops.filter((l) => !sameLoop(l, m.region));
-        const how = byRegion
-          ? ''
-          : ` (the others: ${others
-              .slice(0, OTHERS_NAMED)
-              .map((l) => `--range ${hex(l.start)}:${hex(l.end)}`)
-              .join(', ')}${others.length > OTHERS_NAMED ? ` and ${others.length - OTHERS_NAMED} more` : ''})`;
-        return { ...m.region, index: 1, note: `function ${sym.name}: analysing ${why}${how}` };
-      }
-    }
-    return {
-      index: 1,
-      kind: 'function',
-      name: sym.name,
-      start: sym.address,
-      end,
-      section: sec.name,
-      ...(sel.wholeFunction ? {} : { note: `function ${sym.name} has no loop: analysed whole, as one straight block` }),
-    };
-  }
+  if (sel.range !== undefined) return rangeRegion(input, String(sel.range));
+  if (sel.function !== undefined) return functionRegion(input, sel, String(sel.function));
   const list = listRegions(input);
   if (sel.region !== undefined) {
     const n = Number(sel.region);
@@ -531,6 +456,87 @@ export function resolveRegion(input: LoadedInput, sel: RegionSelection = {}): Re
   throw new UserError(
     `${input.file}: no IACA markers, no LLVM-MCA/OSACA markers and no loop found; mark the loop (mov ebx, 111; .byte 0x64, 0x67, 0x90 … mov ebx, 222; .byte 0x64, 0x67, 0x90) or pass --function SYMBOL or --range START:END`,
   );
+}
+
+/** The region `--range START:END` names, with a note on how bare bounds were read. */
+function rangeRegion(input: LoadedInput, range: string): Region {
+  const m = /^([^:]+):([^:]+)$/.exec(range);
+  if (!m) throw new UserError(`--range: '${range}' is not START:END; write e.g. --range 0x401000:0x401020`);
+  // objdump prints hex without 0x: a bound with a hex letter makes both bare bounds hex
+  const bare = [m[1]!, m[2]!].map((x) => x.trim()).filter((x) => !/^0x/i.test(x));
+  const bareHex = bare.some((x) => /[a-f]/i.test(x));
+  const start = parseAddress(m[1]!, 'START', bareHex);
+  const end = parseAddress(m[2]!, 'END', bareHex);
+  if (end <= start) throw new UserError(`--range: END (${hex(end)}) must be above START (${hex(start)})`);
+  const sec = sectionFor(input, start, end);
+  if (!sec)
+    throw new UserError(
+      `${input.file}: range ${hex(start)}:${hex(end)} is not inside one code section (${describeSections(input)}); pick addresses from 'uopscope disasm' or objdump`,
+    );
+  const notes: string[] = [];
+  if (bare.length && bareHex)
+    notes.push(`--range ${range}: read as hex (${hex(start)}:${hex(end)}), as objdump prints addresses`);
+  else if (bare.length)
+    notes.push(
+      `--range ${range}: ${bare.join(' and ')} read as decimal (${hex(start)}:${hex(end)}); objdump prints hex without 0x: for hex write ${[m[1]!, m[2]!].map((x) => (/^0x/i.test(x.trim()) ? x.trim() : `0x${x.trim()}`)).join(':')}`,
+    );
+  const inside = insideInstruction(input, sec, start);
+  if (inside !== null)
+    notes.push(
+      `${hex(start)} is inside the instruction at ${hex(inside)} (decoding from the function's start): the range decodes other instructions than the function runs; start at ${hex(inside)}`,
+    );
+  return {
+    index: 1,
+    kind: 'range',
+    name: `range ${hex(start)}:${hex(end)}`,
+    start,
+    end,
+    section: sec.name,
+    ...(notes.length ? { note: notes.join('; ') } : {}),
+  };
+}
+
+/** The region `--function NAME` names: its main loop (or the loop chosen), else the whole function. */
+function functionRegion(input: LoadedInput, sel: RegionSelection, name: string): Region {
+  const { sym, sec, end } = functionExtent(input, name);
+  if (!sel.wholeFunction) {
+    // a function with loops: its main loop, or the one the picker chose
+    const loops = functionLoops(input, sec.name, sym.address, end);
+    if (sel.functionLoop !== undefined) {
+      const l = loops[sel.functionLoop - 1];
+      if (!l)
+        throw new UserError(
+          `--function ${sym.name}: it has ${loops.length} loop${loops.length === 1 ? '' : 's'}, not a loop ${sel.functionLoop}`,
+        );
+      return { ...l, index: 1 };
+    }
+    if (loops.length) {
+      const found = foundLoops(input);
+      const mains = found.filter((f) => f.main && loops.some((r) => sameLoop(r, f.region)));
+      const m = mains[0] ?? found.find((f) => sameLoop(f.region, loops[0]!))!;
+      const list = listRegions(input);
+      const why = loops.length === 1 ? 'its loop' : choiceWhy(m, found, list, 1).replace(/ of \S+ \(/, ' (');
+      const byRegion = list.some((r) => r.kind === 'loop');
+      // at most a few of the others: a function can hold thousands of loops
+      const others = loops.filter((l) => !sameLoop(l, m.region));
+      const how = byRegion
+        ? ''
+        : ` (the others: ${others
+            .slice(0, OTHERS_NAMED)
+            .map((l) => `--range ${hex(l.start)}:${hex(l.end)}`)
+            .join(', ')}${others.length > OTHERS_NAMED ? ` and ${others.length - OTHERS_NAMED} more` : ''})`;
+      return { ...m.region, index: 1, note: `function ${sym.name}: analysing ${why}${how}` };
+    }
+  }
+  return {
+    index: 1,
+    kind: 'function',
+    name: sym.name,
+    start: sym.address,
+    end,
+    section: sec.name,
+    ...(sel.wholeFunction ? {} : { note: `function ${sym.name} has no loop: analysed whole, as one straight block` }),
+  };
 }
 
 export function selectRegion(input: LoadedInput, sel: RegionSelection = {}): LoadedRegion {

@@ -42,123 +42,150 @@ export function readElf(data: Uint8Array, file: string): BinaryImage {
   if (enc !== 1) throw new UserError(`${file}: big-endian ELF cannot hold x86 code; the file is corrupted`);
   const bitness = machine === EM_X86_64 ? 64 : 32;
 
+  const { shs, shstrndx } = sectionHeaders(r, is64, file);
+  const { sections, byIndex } = executableSections(r, shs, shs[shstrndx]);
+  // no section headers: use executable loadable segments
+  if (shs.length === 0) sections.push(...executableSegments(r, is64));
+  const symbols = elfSymbols(r, shs, is64, byIndex, file);
+  if (sections.length === 0)
+    throw new UserError(`${file}: ELF file has no executable section; pass a binary that contains code`);
+  return { format: is64 ? 'elf64' : 'elf32', bitness, machine: bitness === 64 ? 'x86-64' : 'i386', sections, symbols };
+}
+
+interface SectionHeader {
+  name: number;
+  type: number;
+  flags: number;
+  addr: number;
+  offset: number;
+  size: number;
+  link: number;
+  entsize: number;
+}
+
+/** The section headers, and the index of the one holding the sections' names. */
+function sectionHeaders(r: ByteReader, is64: boolean, file: string): { shs: SectionHeader[]; shstrndx: number } {
   const shoff = is64 ? r.u64(0x28, 'e_shoff') : r.u32(0x20, 'e_shoff');
   const shentsize = r.u16(is64 ? 0x3a : 0x2e, 'e_shentsize');
   const shnum = r.u16(is64 ? 0x3c : 0x30, 'e_shnum');
   const shstrndx = r.u16(is64 ? 0x3e : 0x32, 'e_shstrndx');
+  const shs: SectionHeader[] = [];
+  if (shoff === 0 || shnum === 0) return { shs, shstrndx };
+  const minEnt = is64 ? 64 : 40;
+  if (shentsize < minEnt)
+    throw new UserError(
+      `${file}: corrupted ELF header (section header size ${shentsize} < ${minEnt}); rebuild or re-copy the binary`,
+    );
+  r.check(shoff, shnum * shentsize, 'section header table');
+  for (let i = 0; i < shnum; i++) {
+    const o = shoff + i * shentsize;
+    shs.push(
+      is64
+        ? {
+            name: r.u32(o),
+            type: r.u32(o + 4),
+            flags: r.u64(o + 8, 'sh_flags'),
+            addr: r.u64(o + 0x10, 'sh_addr'),
+            offset: r.u64(o + 0x18, 'sh_offset'),
+            size: r.u64(o + 0x20, 'sh_size'),
+            link: r.u32(o + 0x28),
+            entsize: r.u64(o + 0x38, 'sh_entsize'),
+          }
+        : {
+            name: r.u32(o),
+            type: r.u32(o + 4),
+            flags: r.u32(o + 8),
+            addr: r.u32(o + 0xc),
+            offset: r.u32(o + 0x10),
+            size: r.u32(o + 0x14),
+            link: r.u32(o + 0x18),
+            entsize: r.u32(o + 0x24),
+          },
+    );
+  }
+  return { shs, shstrndx };
+}
 
-  interface Sh {
-    name: number;
-    type: number;
-    flags: number;
-    addr: number;
-    offset: number;
-    size: number;
-    link: number;
-    entsize: number;
-  }
-  const shs: Sh[] = [];
-  if (shoff !== 0 && shnum > 0) {
-    const minEnt = is64 ? 64 : 40;
-    if (shentsize < minEnt)
-      throw new UserError(
-        `${file}: corrupted ELF header (section header size ${shentsize} < ${minEnt}); rebuild or re-copy the binary`,
-      );
-    r.check(shoff, shnum * shentsize, 'section header table');
-    for (let i = 0; i < shnum; i++) {
-      const o = shoff + i * shentsize;
-      shs.push(
-        is64
-          ? {
-              name: r.u32(o),
-              type: r.u32(o + 4),
-              flags: r.u64(o + 8, 'sh_flags'),
-              addr: r.u64(o + 0x10, 'sh_addr'),
-              offset: r.u64(o + 0x18, 'sh_offset'),
-              size: r.u64(o + 0x20, 'sh_size'),
-              link: r.u32(o + 0x28),
-              entsize: r.u64(o + 0x38, 'sh_entsize'),
-            }
-          : {
-              name: r.u32(o),
-              type: r.u32(o + 4),
-              flags: r.u32(o + 8),
-              addr: r.u32(o + 0xc),
-              offset: r.u32(o + 0x10),
-              size: r.u32(o + 0x14),
-              link: r.u32(o + 0x18),
-              entsize: r.u32(o + 0x24),
-            },
-      );
-    }
-  }
-  const shstr = shs[shstrndx];
-  const secName = (sh: Sh): string =>
+/** The sections holding code, and every section's name by its index (for the symbols). */
+function executableSections(
+  r: ByteReader,
+  shs: SectionHeader[],
+  shstr: SectionHeader | undefined,
+): { sections: ImageSection[]; byIndex: Map<number, string> } {
+  const secName = (sh: SectionHeader): string =>
     shstr && shstr.type !== 8 ? r.cstring(shstr.offset + sh.name, 256, 'section name') : '';
-
   const sections: ImageSection[] = [];
   const byIndex = new Map<number, string>();
+  const SHF_EXECINSTR = 4;
+  const SHT_NOBITS = 8;
   shs.forEach((sh, i) => {
     const name = secName(sh);
     byIndex.set(i, name);
-    const SHF_EXECINSTR = 4;
-    const SHT_NOBITS = 8;
     if (sh.type !== SHT_NOBITS && sh.type !== 0 && sh.flags & SHF_EXECINSTR) {
       sections.push({ name, address: sh.addr, data: r.bytes(sh.offset, sh.size, `section ${name}`), executable: true });
     }
   });
+  return { sections, byIndex };
+}
 
-  if (shs.length === 0) {
-    // no section headers: use executable loadable segments
-    const phoff = is64 ? r.u64(0x20, 'e_phoff') : r.u32(0x1c, 'e_phoff');
-    const phentsize = r.u16(is64 ? 0x36 : 0x2a, 'e_phentsize');
-    const phnum = r.u16(is64 ? 0x38 : 0x2c, 'e_phnum');
-    for (let i = 0; i < phnum; i++) {
-      const o = phoff + i * phentsize;
-      const type = r.u32(o, 'program header');
-      const flags = is64 ? r.u32(o + 4) : r.u32(o + 0x18);
-      if (type !== 1 || !(flags & 1)) continue;
-      const offset = is64 ? r.u64(o + 8, 'p_offset') : r.u32(o + 4);
-      const vaddr = is64 ? r.u64(o + 0x10, 'p_vaddr') : r.u32(o + 8);
-      const filesz = is64 ? r.u64(o + 0x20, 'p_filesz') : r.u32(o + 0x10);
-      sections.push({
-        name: `segment${i}`,
-        address: vaddr,
-        data: r.bytes(offset, filesz, `segment ${i}`),
-        executable: true,
-      });
-    }
+/** The executable PT_LOAD segments, as sections. */
+function executableSegments(r: ByteReader, is64: boolean): ImageSection[] {
+  const sections: ImageSection[] = [];
+  const phoff = is64 ? r.u64(0x20, 'e_phoff') : r.u32(0x1c, 'e_phoff');
+  const phentsize = r.u16(is64 ? 0x36 : 0x2a, 'e_phentsize');
+  const phnum = r.u16(is64 ? 0x38 : 0x2c, 'e_phnum');
+  for (let i = 0; i < phnum; i++) {
+    const o = phoff + i * phentsize;
+    const type = r.u32(o, 'program header');
+    const flags = is64 ? r.u32(o + 4) : r.u32(o + 0x18);
+    if (type !== 1 || !(flags & 1)) continue;
+    const offset = is64 ? r.u64(o + 8, 'p_offset') : r.u32(o + 4);
+    const vaddr = is64 ? r.u64(o + 0x10, 'p_vaddr') : r.u32(o + 8);
+    const filesz = is64 ? r.u64(o + 0x20, 'p_filesz') : r.u32(o + 0x10);
+    sections.push({
+      name: `segment${i}`,
+      address: vaddr,
+      data: r.bytes(offset, filesz, `segment ${i}`),
+      executable: true,
+    });
   }
+  return sections;
+}
 
+/** The code symbols of .symtab, else .dynsym. */
+function elfSymbols(
+  r: ByteReader,
+  shs: SectionHeader[],
+  is64: boolean,
+  byIndex: Map<number, string>,
+  file: string,
+): ImageSymbol[] {
   const symbols: ImageSymbol[] = [];
   const SHT_SYMTAB = 2;
   const SHT_DYNSYM = 11;
   const symtab = shs.find((s) => s.type === SHT_SYMTAB) ?? shs.find((s) => s.type === SHT_DYNSYM);
-  if (symtab) {
-    const entsize = is64 ? 24 : 16;
-    const strtab = shs[symtab.link];
-    if (!strtab)
-      throw new UserError(
-        `${file}: corrupted ELF symbol table (string table index ${symtab.link}); rebuild or re-copy the binary`,
-      );
-    const count = Math.floor(symtab.size / entsize);
-    r.check(symtab.offset, count * entsize, 'symbol table');
-    for (let i = 1; i < count; i++) {
-      const o = symtab.offset + i * entsize;
-      const nameOff = r.u32(o);
-      const info = is64 ? r.u8(o + 4) : r.u8(o + 12);
-      const shndx = is64 ? r.u16(o + 6) : r.u16(o + 14);
-      const value = is64 ? r.u64(o + 8, 'st_value') : r.u32(o + 4);
-      const size = is64 ? r.u64(o + 16, 'st_size') : r.u32(o + 8);
-      const type = info & 0xf;
-      // STT_NOTYPE(0) and STT_FUNC(2) label code; skip sections (3), files (4), undefined
-      if ((type !== 0 && type !== 2) || shndx === 0 || shndx >= 0xff00) continue;
-      const name = r.cstring(strtab.offset + nameOff, 1024, 'symbol name');
-      if (!name) continue;
-      symbols.push({ name, address: value, size: size || null, section: byIndex.get(shndx) ?? null });
-    }
+  if (!symtab) return symbols;
+  const entsize = is64 ? 24 : 16;
+  const strtab = shs[symtab.link];
+  if (!strtab)
+    throw new UserError(
+      `${file}: corrupted ELF symbol table (string table index ${symtab.link}); rebuild or re-copy the binary`,
+    );
+  const count = Math.floor(symtab.size / entsize);
+  r.check(symtab.offset, count * entsize, 'symbol table');
+  for (let i = 1; i < count; i++) {
+    const o = symtab.offset + i * entsize;
+    const nameOff = r.u32(o);
+    const info = is64 ? r.u8(o + 4) : r.u8(o + 12);
+    const shndx = is64 ? r.u16(o + 6) : r.u16(o + 14);
+    const value = is64 ? r.u64(o + 8, 'st_value') : r.u32(o + 4);
+    const size = is64 ? r.u64(o + 16, 'st_size') : r.u32(o + 8);
+    const type = info & 0xf;
+    // STT_NOTYPE(0) and STT_FUNC(2) label code; skip sections (3), files (4), undefined
+    if ((type !== 0 && type !== 2) || shndx === 0 || shndx >= 0xff00) continue;
+    const name = r.cstring(strtab.offset + nameOff, 1024, 'symbol name');
+    if (!name) continue;
+    symbols.push({ name, address: value, size: size || null, section: byIndex.get(shndx) ?? null });
   }
-  if (sections.length === 0)
-    throw new UserError(`${file}: ELF file has no executable section; pass a binary that contains code`);
-  return { format: is64 ? 'elf64' : 'elf32', bitness, machine: bitness === 64 ? 'x86-64' : 'i386', sections, symbols };
+  return symbols;
 }

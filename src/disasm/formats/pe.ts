@@ -93,26 +93,36 @@ export function readPe(data: Uint8Array, file: string): BinaryImage {
     }
   }
 
-  const symbols: ImageSymbol[] = [];
-  if (symPtr && nsym) {
-    r.check(symPtr, nsym * 18, 'COFF symbol table');
-    for (let i = 0; i < nsym; i++) {
-      const o = symPtr + i * 18;
-      const value = r.u32(o + 8);
-      const secNum = r.u16(o + 12);
-      const storage = r.u8(o + 16);
-      const aux = r.u8(o + 17);
-      const isInline = r.u32(o) !== 0;
-      const name = isInline ? r.fixedString(o, 8) : longName(r.u32(o + 4));
-      i += aux;
-      // external (2), static (3) or label (6) symbols in a real section; skip section symbols (aux > 0 on statics)
-      if (secNum === 0 || secNum > nsec || !(storage === 2 || storage === 3 || storage === 6)) continue;
-      if (storage === 3 && aux > 0) continue;
-      if (!name || name.startsWith('.')) continue;
-      symbols.push({ name, address: bases[secNum - 1]! + value, size: null, section: names[secNum - 1] ?? null });
-    }
-  }
+  const symbols = coffSymbols(r, { symPtr, nsym, nsec }, { names, bases }, longName);
   if (sections.length === 0)
     throw new UserError(`${file}: PE/COFF file has no code section; pass a binary that contains code`);
   return { format: 'pe', bitness, machine: bitness === 64 ? 'x86-64' : 'i386', sections, symbols };
+}
+
+/** The code symbols of the COFF symbol table, at their sections' addresses. */
+function coffSymbols(
+  r: ByteReader,
+  { symPtr, nsym, nsec }: { symPtr: number; nsym: number; nsec: number },
+  { names, bases }: { names: string[]; bases: number[] },
+  longName: (off: number) => string,
+): ImageSymbol[] {
+  const symbols: ImageSymbol[] = [];
+  if (!symPtr || !nsym) return symbols;
+  r.check(symPtr, nsym * 18, 'COFF symbol table');
+  for (let i = 0; i < nsym; i++) {
+    const o = symPtr + i * 18;
+    const value = r.u32(o + 8);
+    const secNum = r.u16(o + 12);
+    const storage = r.u8(o + 16);
+    const aux = r.u8(o + 17);
+    const isInline = r.u32(o) !== 0;
+    const name = isInline ? r.fixedString(o, 8) : longName(r.u32(o + 4));
+    i += aux;
+    // external (2), static (3) or label (6) symbols in a real section; skip section symbols (aux > 0 on statics)
+    if (secNum === 0 || secNum > nsec || !(storage === 2 || storage === 3 || storage === 6)) continue;
+    if (storage === 3 && aux > 0) continue;
+    if (!name || name.startsWith('.')) continue;
+    symbols.push({ name, address: bases[secNum - 1]! + value, size: null, section: names[secNum - 1] ?? null });
+  }
+  return symbols;
 }
