@@ -7,6 +7,7 @@ import { simulate } from '../sim/index.js';
 import type { EngineOptions } from '../sim/index.js';
 import type { MachineParams, SimConfig, SimProgram, SimResult } from '../sim/types.js';
 import { spawnWorker } from './offload.js';
+import { type RunsProgress, jobDone, withProgress } from './progress.js';
 import type { PoolJobs, PoolMessage } from './simPoolWorker.js';
 
 export interface PoolOptions {
@@ -14,6 +15,8 @@ export interface PoolOptions {
   workers?: number;
   /** the engine options of each job (the model's mechanisms), in the order of `configs` */
   engineOptions?: (EngineOptions | undefined)[];
+  /** where each job's progress is shown (every thread writes its jobs' into shared slots) */
+  progress?: RunsProgress;
 }
 
 /** Worker threads uopscope may use: $UOPSCOPE_WORKERS when set, else the CPUs but one. */
@@ -39,6 +42,7 @@ export async function simulateAll(
   const next = new Int32Array(new SharedArrayBuffer(4));
   const take = (): number => Atomics.add(next, 0, 1);
   let k = take(); // the first job is the calling thread's
+  const slots = opts.progress?.slots(configs.length);
   const nWorkers = Math.max(0, Math.min(opts.workers ?? defaultWorkers(), configs.length - 1));
   const workers = Array.from({ length: nWorkers }, () => spawnWorker('simPoolWorker'));
   const done = workers.map(
@@ -57,20 +61,27 @@ export async function simulateAll(
           configs,
           next,
           ...(opts.engineOptions ? { engineOptions: opts.engineOptions } : {}),
+          ...(slots ? { progress: slots } : {}),
         };
         w.postMessage(jobs);
       }),
   );
   let all = false;
+  const tick = opts.progress ? () => opts.progress!.tick() : undefined;
+  // redraws while this thread waits for the workers (while it simulates, its own runs redraw)
+  const timer = tick ? setInterval(tick, 100) : undefined;
   try {
-    for (; k < configs.length; k = take())
-      results[k] = simulate(program, machine, configs[k]!, opts.engineOptions?.[k]);
+    for (; k < configs.length; k = take()) {
+      results[k] = simulate(program, machine, configs[k]!, withProgress(opts.engineOptions?.[k], slots, k, tick));
+      jobDone(slots, k);
+    }
     // the calling thread ran every job (runs whose periodic part is skipped take milliseconds,
     // less than a worker takes to start): do not wait for the workers to start, nor to stop
     all = true;
     for (let j = 0; j < results.length; j++) if (results[j] === undefined) all = false; // (a sparse array: not every())
     if (!all) await Promise.all(done);
   } finally {
+    clearInterval(timer);
     if (all)
       for (const w of workers) {
         w.unref();

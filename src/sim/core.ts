@@ -28,6 +28,14 @@ export { DIVIDER_BLOCK_BIT } from './units/divider.js';
 /** instance numbers are used in 32-bit integer arithmetic */
 export const MAX_INSTANCES = 0x7ffffff0;
 
+/** A long run's progress: instances completed so far, of the run's total. */
+export type Progress = (completed: number, total: number) => void;
+
+/** Runs to the end report their progress every this many cycles (a power of two): a few hundred
+ *  times a second at the engine's speed, one comparison per cycle otherwise. */
+export const PROGRESS_CYCLES = 1 << 14;
+export const PROGRESS_MASK = PROGRESS_CYCLES - 1;
+
 /** Saved state of a Core (for checkpoints), by unit. */
 export interface CoreState {
   cycle: number;
@@ -104,7 +112,7 @@ export class Core {
     this.scheduler.flush(this.cycle);
   }
 
-  runToEnd(): void {
+  runToEnd(onProgress?: Progress): void {
     // guard against a program that cannot progress (should not happen): more than 1,000,000
     // cycles in a row without an instance completing. (Every cycle runs the same property reads
     // and the same comparison: code first reached late in a run would make V8 deoptimise the
@@ -121,6 +129,7 @@ export class Core {
         lastProgress = c;
       }
       if (c - lastProgress > 1_000_000) throw new Error('engine made no progress for 1,000,000 cycles');
+      if (onProgress !== undefined && (c & PROGRESS_MASK) === 0) onProgress(done, this.N);
     }
   }
 

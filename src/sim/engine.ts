@@ -15,6 +15,7 @@ import type { CoreState, ModelOptions } from './core.js';
 import { coreStats, detailOf, detailsOf, statsOf, statsStateOf } from './stats.js';
 import type { StatsState } from './stats.js';
 import { runToEndSteady, seekPeriodic } from './steady.js';
+import type { Progress } from './core.js';
 import type { SteadyPeriod } from './steady.js';
 import type { FrontEndLimits } from './frontEndPlan.js';
 import { mechanismKey, resolveMechanisms } from './mechanisms.js';
@@ -51,6 +52,9 @@ export interface EngineOptions {
   /** simulate every cycle of simulate()'s run (default: skip the periodic part, see steady.ts;
    *  the results are the same, test/sim/steady.test.ts compares them) */
   fullSimulation?: boolean;
+  /** called every PROGRESS_CYCLES (core.ts) simulated cycles with the instances completed so far and the
+   *  run's total (iterations × instructions): a long run's progress; reads nothing, changes nothing */
+  onProgress?: Progress;
 }
 
 function lineOf(i: number, program: SimProgram): number {
@@ -557,8 +561,8 @@ export function simulate(
   opts: EngineOptions = {},
 ): SimResult {
   const core = new Core(program, machine, config, opts.model ?? DEFAULT_MODEL);
-  if (opts.fullSimulation) core.runToEnd();
-  else runToEndSteady(core);
+  if (opts.fullSimulation) core.runToEnd(opts.onProgress);
+  else runToEndSteady(core, undefined, opts.onProgress);
   const st = statsStateOf(core);
   return {
     stats: statsOf(core.cp, program, st),

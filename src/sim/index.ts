@@ -45,7 +45,8 @@ export { buildBranchPrograms } from './branches.js';
 export { frontEndLimitsOf, fusedPairsOf } from './engine.js';
 export type { DeliveryGroup, FrontEndLimit, FrontEndLimits, FrontEndPlan, FrontEndSource } from './frontEndPlan.js';
 export type { BranchPrograms } from './branches.js';
-export { DEFAULT_MODEL, MAX_INSTANCES } from './core.js';
+export { DEFAULT_MODEL, MAX_INSTANCES, PROGRESS_CYCLES } from './core.js';
+export type { Progress } from './core.js';
 export type { ModelOptions } from './core.js';
 export {
   DEFAULT_MODEL_NAME,

@@ -15,7 +15,7 @@
 // A run whose state never repeats is simulated in full. Results are bit-identical to the full
 // simulation (test/sim/steady.test.ts).
 
-import type { Core, CoreState } from './core.js';
+import { type Core, type CoreState, type Progress, PROGRESS_MASK } from './core.js';
 import { KeyWriter } from './units/state.js';
 import { COUNTER_NAMES } from './recorder.js';
 import type { CounterName } from './recorder.js';
@@ -116,7 +116,7 @@ export function seekPeriodic(core: Core, period: SteadyPeriod, target: number): 
  * Run the core to its end, skipping the periodic part of the run (see the top); returns the cycles
  * skipped. Same guard as Core.runToEnd: an error after 1,000,000 cycles without an instance completing.
  */
-export function runToEndSteady(core: Core, onPeriod?: (p: SteadyPeriod) => void): number {
+export function runToEndSteady(core: Core, onPeriod?: (p: SteadyPeriod) => void, onProgress?: Progress): number {
   const n = core.cp.n;
   const rs = core.scheduler,
     fe = core.frontEnd;
@@ -147,6 +147,7 @@ export function runToEndSteady(core: Core, onPeriod?: (p: SteadyPeriod) => void)
       lastProgress = c;
     }
     if (c - lastProgress > 1_000_000) throw new Error('engine made no progress for 1,000,000 cycles');
+    if (onProgress !== undefined && (c & PROGRESS_MASK) === 0) onProgress(done, core.N);
     if (!detecting || rs.head < nextBoundary) continue;
     nextBoundary = (Math.floor(rs.head / n) + 1) * n;
     // an instance of the first iteration still in flight sees no loop-carried producers: not yet

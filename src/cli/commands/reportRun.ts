@@ -22,6 +22,7 @@ import {
 import { CompiledProgram, stationNeed } from '../../sim/compiled.js';
 import { mechanismsFromArgv } from '../modelOptions.js';
 import { simulateAll } from '../simPool.js';
+import { RunsProgress } from '../progress.js';
 import { renderText } from '../../report/text.js';
 import { reportJson } from '../../report/json.js';
 import type { ReportModel } from '../../report/model.js';
@@ -68,11 +69,13 @@ export function wholeNumber(
 }
 
 /** Builds the report model: the pipeline, then every simulation the flags ask for (through `sim`
- *  when given — tests see what each run was asked — else through the worker pool). */
+ *  when given — tests see what each run was asked — else through the worker pool, each run's
+ *  progress shown by `progress`). */
 export async function buildReport(
   input: InputOptions & RegionSelection,
   a: ReportArgs,
   sim?: Simulate,
+  progress?: RunsProgress,
 ): Promise<{ model: ReportModel; analysis: Analysis }> {
   const chosen = a.arch !== undefined ? resolveArch(a.arch, '--arch') : undefined;
   const eff = effectiveSettings({
@@ -116,7 +119,7 @@ export async function buildReport(
     }
   }
   const branch = a.branch ? branchPrograms(analysis) : undefined;
-  const run = sim ?? (await parallelRuns(analysis.program, analysis.params, req));
+  const run = sim ?? (await parallelRuns(analysis.program, analysis.params, req, progress));
   const model = collectReport(
     {
       program: analysis.program,
@@ -183,10 +186,16 @@ export function runHereFor<T>(
  * collectReport then reads them from. For a small report, or when only one run is asked,
  * simulate() shared likewise.
  */
-async function parallelRuns(program: SimProgram, params: MachineParams, req: ReportRequest): Promise<Simulate> {
+async function parallelRuns(
+  program: SimProgram,
+  params: MachineParams,
+  req: ReportRequest,
+  progress?: RunsProgress,
+): Promise<Simulate> {
+  const sim: Simulate = progress ? progress.tracked(simulate) : simulate;
   const jobs = whatIfJobs(req);
   if (jobs.length < 2 || req.iterations * program.instructions.length < PARALLEL_MIN_INSTANCES)
-    return sharingIdenticalRuns();
+    return sharingIdenticalRuns(sim);
   const configOf = (j: WhatIfJob) => ({ iterations: req.iterations, variant: j.variant });
   const distinct = new Map<string, WhatIfJob>();
   const keyed: [string, WhatIfJob][] = [];
@@ -198,7 +207,7 @@ async function parallelRuns(program: SimProgram, params: MachineParams, req: Rep
   const done = new Map<string, SimResult>();
   const rest = runHereFor(
     [...distinct],
-    ([k, j]) => done.set(k, simulate(program, params, configOf(j), engineOptionsOf(j.mechanisms))),
+    ([k, j]) => done.set(k, sim(program, params, configOf(j), engineOptionsOf(j.mechanisms))),
     parallelMinMs(),
   );
   if (rest.length > 0) {
@@ -206,7 +215,7 @@ async function parallelRuns(program: SimProgram, params: MachineParams, req: Rep
       program,
       params,
       rest.map(([, j]) => configOf(j)),
-      { engineOptions: rest.map(([, j]) => engineOptionsOf(j.mechanisms)) },
+      { engineOptions: rest.map(([, j]) => engineOptionsOf(j.mechanisms)), ...(progress ? { progress } : {}) },
     );
     rest.forEach(([k], y) => {
       done.set(k, results[y]!);
@@ -215,7 +224,7 @@ async function parallelRuns(program: SimProgram, params: MachineParams, req: Rep
   // each job's result by its job key (cheap to compute per run asked); any other run: simulated
   const byJob = new Map<string, SimResult>();
   for (const [k, j] of keyed) byJob.set(jobKey(j), done.get(k)!);
-  const other = sharingIdenticalRuns();
+  const other = sharingIdenticalRuns(sim);
   const mechanismsOfOpts = (o: EngineOptions | undefined): MechanismSet => resolveMechanisms(o?.model?.mechanisms);
   return (p, m, config, opts) =>
     (p === program &&
@@ -230,7 +239,17 @@ async function parallelRuns(program: SimProgram, params: MachineParams, req: Rep
 
 /** What `uopscope report` prints. */
 export async function runReport(input: InputOptions & RegionSelection, a: ReportArgs): Promise<string> {
-  const { model, analysis } = await buildReport(input, a);
+  // the simulations' progress on stderr when it is a terminal (a long run is otherwise silent)
+  const progress = new RunsProgress();
+  let built: Awaited<ReturnType<typeof buildReport>>;
+  try {
+    built = await buildReport(input, a, undefined, progress);
+  } catch (e) {
+    progress.done(false);
+    throw e;
+  }
+  progress.done();
+  const { model, analysis } = built;
   // how the region was chosen, when the user did not name it exactly: also on stderr, where a
   // script's reader sees it even when stdout goes to a file
   if (analysis.region.region.note) process.stderr.write(`uopscope: note: ${analysis.region.region.note}\n`);
