@@ -139,27 +139,17 @@ export function identifyHost(src: HostSources): HostCore {
   const cpuid = `CPUID ${vendor} family ${family} model ${hex(model)} stepping ${stepping}`;
   const machines = listMachines();
   const have = hostIsa(flags, machines);
-  const lacks = (m: MachineModel) => [...have].filter((x) => !m.isa.includes(x));
+  const lacks = (m: MachineModel) => lacking(have, m);
   const l2 = src.l2KiB ?? null;
-  const l2Fits = (m: MachineModel) => l2 === null || !m.identity?.l2KiB || m.identity.l2KiB.includes(l2);
+  const l2Fits = (m: MachineModel) => l2Agrees(l2, m);
   const l2Text = l2 === null ? '' : `, L2 ${l2} KiB per core`;
 
   const named = src.named?.trim();
   let badName: string | undefined;
   if (named) {
-    const arch = parseArchName(named);
-    const m = arch ? machines.find((x) => x.arch === arch) : undefined;
-    if (m) {
-      const against = lacks(m);
-      return {
-        ...base,
-        arch: m.arch,
-        cpuidArch: sig.arch,
-        why: `named by UOPSCOPE_HOST_ARCH (${cpuid}${sig.arch ? ` names ${sig.arch}` : ''})`,
-        ...(against.length ? { note: `the host shows ${list(against)}, which ${m.arch} does not have` } : {}),
-      };
-    }
-    badName = `UOPSCOPE_HOST_ARCH='${printable(named, 20)}' names no core uopscope models (known: ${machines.map((x) => x.arch).join(', ')}); it was ignored`;
+    const m = namedCore(named, machines);
+    if (typeof m !== 'string') return namedHost(m, base, sig.arch, cpuid, lacks(m));
+    badName = m;
   }
   const withBad = (h: HostCore): HostCore => (badName ? { ...h, note: h.note ? `${badName}; ${h.note}` : badName } : h);
   if (vendor !== 'GenuineIntel') {
@@ -186,13 +176,69 @@ export function identifyHost(src: HostSources): HostCore {
   }
   // CPUID names no core uopscope models (an Atom, a newer core): nothing to go by
   if (!own) return withBad({ ...base, arch: null, cpuidArch: null, why: `${cpuid} names no core uopscope models` });
-  // the CPUID's core cannot be the host's: the cores that fit the flags
+  return withBad(byFeatures({ base, cpuidArch: sig.arch, cpuid, own, machines, have, l2 }));
+}
+
+/** The extensions the host shows that core `m` does not have. */
+const lacking = (have: ReadonlySet<string>, m: MachineModel): string[] => [...have].filter((x) => !m.isa.includes(x));
+/** Whether the host's L2 size (when known) is one of core `m`'s (when it has any). */
+const l2Agrees = (l2: number | null, m: MachineModel): boolean =>
+  l2 === null || !m.identity?.l2KiB || m.identity.l2KiB.includes(l2);
+
+type HostBase = Omit<HostCore, 'arch' | 'cpuidArch' | 'why' | 'note'>;
+
+/** The core UOPSCOPE_HOST_ARCH names, or why it names none. */
+function namedCore(named: string, machines: readonly MachineModel[]): MachineModel | string {
+  const arch = parseArchName(named);
+  const m = arch ? machines.find((x) => x.arch === arch) : undefined;
+  if (m) return m;
+  return `UOPSCOPE_HOST_ARCH='${printable(named, 20)}' names no core uopscope models (known: ${machines.map((x) => x.arch).join(', ')}); it was ignored`;
+}
+
+/** The host as the core the user named, with the extensions the host shows that it lacks. */
+function namedHost(
+  m: MachineModel,
+  base: HostBase,
+  cpuidArch: string | null,
+  cpuid: string,
+  against: string[],
+): HostCore {
+  return {
+    ...base,
+    arch: m.arch,
+    cpuidArch,
+    why: `named by UOPSCOPE_HOST_ARCH (${cpuid}${cpuidArch ? ` names ${cpuidArch}` : ''})`,
+    ...(against.length ? { note: `the host shows ${list(against)}, which ${m.arch} does not have` } : {}),
+  };
+}
+
+/** The CPUID's core cannot be the host's: the core that has every extension the host shows and the
+ *  fewest it does not, the L2 size deciding a tie. */
+function byFeatures({
+  base,
+  cpuidArch,
+  cpuid,
+  own,
+  machines,
+  have,
+  l2,
+}: {
+  base: HostBase;
+  cpuidArch: string | null;
+  cpuid: string;
+  own: MachineModel;
+  machines: readonly MachineModel[];
+  have: Set<string>;
+  l2: number | null;
+}): HostCore {
+  const lacks = (m: MachineModel) => lacking(have, m);
+  const l2Fits = (m: MachineModel) => l2Agrees(l2, m);
   const fits = machines.filter((m) => lacks(m).length === 0 && m.identity !== undefined);
   const extra = (m: MachineModel) => m.isa.filter((x) => !have.has(x)).length;
   fits.sort((a, b) => extra(a) - extra(b) || Number(l2Fits(b)) - Number(l2Fits(a)));
   const best = fits[0];
   const ruledOut = `${cpuid} names ${own.arch}, but the host shows ${list(lacks(own))}, which ${own.arch} does not have`;
-  if (!best) return withBad({ ...base, arch: null, cpuidArch: sig.arch, why: ruledOut });
+  if (!best) return { ...base, arch: null, cpuidArch, why: ruledOut };
   const tie = fits.filter((m) => extra(m) === extra(best)).map((m) => m.arch);
   const l2Why =
     l2 === null
@@ -200,13 +246,13 @@ export function identifyHost(src: HostSources): HostCore {
       : l2Fits(best)
         ? `; its L2 (${l2} KiB per core) is ${best.arch}'s`
         : `; its L2 (${l2} KiB per core) is not ${best.arch}'s`;
-  return withBad({
+  return {
     ...base,
     arch: best.arch,
-    cpuidArch: sig.arch,
+    cpuidArch,
     why: `${ruledOut}; ${best.arch} (${best.name}) has every extension the host shows${tie.length > 1 ? ` (as do ${tie.filter((a) => a !== best.arch).join(', ')}; ${best.arch} fits the rest best)` : ''}${l2Why}`,
     note: `identified by its features, not its CPUID model: ${ruledOut}; set UOPSCOPE_HOST_ARCH to name the core`,
-  });
+  };
 }
 
 /** Parses /proc/cpuinfo's first processor (no cache evidence, nothing named). */

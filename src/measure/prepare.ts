@@ -106,6 +106,8 @@ export function prepareSide(
   return prepare(instrs, lines, branchLine);
 }
 
+type Refusal = Extract<Preparation, { ok: false }>;
+
 function prepare(
   instrs: readonly DecodedInstruction[],
   lines: readonly number[],
@@ -118,78 +120,19 @@ function prepare(
   for (const line of lines) {
     const i = byLine.get(line)!;
     if (line === closing) continue;
-    if (SYSTEM.has(i.mnemonic))
-      return {
-        ok: false,
-        why: `line ${i.line} (${i.intel}) is a system call or interrupt: the harness does not run it`,
-      };
-    if (HIDDEN_STATE.test(i.mnemonic))
-      return {
-        ok: false,
-        why: `line ${i.line} (${i.intel}) saves, restores or reads state the harness keeps from the region (every vector register, or the thread pointer): the harness does not run it`,
-      };
-    if (i.memory?.segment === 'FS' || i.memory?.segment === 'GS')
-      return {
-        ok: false,
-        why: `line ${i.line} (${i.intel}) addresses memory through ${i.memory.segment.toLowerCase()}, the thread pointer, which the harness does not give the region`,
-      };
-    if (i.branch) {
-      // on a side: the internal branch, the jumps the side follows, and the loop's exits (a jump
-      // out of the region is not taken while the loop runs, as the simulation assumes)
-      if (
-        branchLine !== null &&
-        (line === branchLine ||
-          (i.branch.kind === 'unconditional' && i.branch.targetLine !== null) ||
-          (i.branch.kind === 'conditional' && i.branch.targetLine === null && i.branch.target !== null))
-      ) {
-        removed.push(line);
-        continue;
-      }
-      const b = i.branch;
-      const kind =
-        b.targetLine === null
-          ? b.kind === 'conditional'
-            ? 'jumps out of the region (a loop exit: the branch comparison has no second side)'
-            : 'leaves the straight-line path (a call, a return or an indirect or outgoing jump)'
-          : b.backward
-            ? 'jumps back inside the region (an inner loop)'
-            : 'branches inside the region';
-      return branchLine === null
-        ? {
-            ok: false,
-            why: `line ${i.line} (${i.intel}) ${kind}: the harness runs straight-line code; measure a region without it (--range)`,
-            internalBranch: i.line,
-          }
-        : {
-            ok: false,
-            why: `line ${i.line} (${i.intel}) is another branch on this side: the branch comparison takes the first conditional jump (line ${branchLine}) only`,
-          };
-    }
-    body.push(i);
+    const verdict = lineVerdict(i, line, branchLine);
+    if (verdict === 'remove') removed.push(line);
+    else if (verdict === 'keep') body.push(i);
+    else return verdict;
   }
   if (!body.length)
     return {
       ok: false,
       why: branchLine === null ? 'the region is only its closing branch' : 'this side is only branches',
     };
-  const used = new Set<string>();
-  for (const i of instrs) {
-    for (const r of [...i.reads, ...i.writes]) used.add(r);
-    if (i.memory?.base) used.add(i.memory.base);
-    if (i.memory?.index) used.add(i.memory.index);
-  }
-  const free = GPRS.find(([name]) => !used.has(name));
-  if (!free)
-    return {
-      ok: false,
-      why: 'the region uses every general-purpose register: the "loop" variant has none left for its counter',
-    };
-  const stash = [...Array(16).keys()].reverse().find((n) => !used.has(`XMM${n}`));
-  if (stash === undefined)
-    return {
-      ok: false,
-      why: 'the region uses every vector register xmm0 to xmm15: the harness has none left to keep its stack pointer in',
-    };
+  const left = registersLeft(instrs);
+  if (!left.ok) return left;
+  const { free, stash } = left;
   const offsets: number[] = [];
   let at = 0;
   for (const i of body) {
@@ -209,6 +152,81 @@ function prepare(
       startValues: divisionStarts(body),
     },
   };
+}
+
+/** Whether a line goes into the body, is taken off (a branch the side follows), or refuses the
+ *  region (what the harness cannot run). */
+function lineVerdict(i: DecodedInstruction, line: number, branchLine: number | null): 'keep' | 'remove' | Refusal {
+  if (SYSTEM.has(i.mnemonic))
+    return {
+      ok: false,
+      why: `line ${i.line} (${i.intel}) is a system call or interrupt: the harness does not run it`,
+    };
+  if (HIDDEN_STATE.test(i.mnemonic))
+    return {
+      ok: false,
+      why: `line ${i.line} (${i.intel}) saves, restores or reads state the harness keeps from the region (every vector register, or the thread pointer): the harness does not run it`,
+    };
+  if (i.memory?.segment === 'FS' || i.memory?.segment === 'GS')
+    return {
+      ok: false,
+      why: `line ${i.line} (${i.intel}) addresses memory through ${i.memory.segment.toLowerCase()}, the thread pointer, which the harness does not give the region`,
+    };
+  if (!i.branch) return 'keep';
+  // on a side: the internal branch, the jumps the side follows, and the loop's exits (a jump
+  // out of the region is not taken while the loop runs, as the simulation assumes)
+  if (
+    branchLine !== null &&
+    (line === branchLine ||
+      (i.branch.kind === 'unconditional' && i.branch.targetLine !== null) ||
+      (i.branch.kind === 'conditional' && i.branch.targetLine === null && i.branch.target !== null))
+  )
+    return 'remove';
+  const b = i.branch;
+  const kind =
+    b.targetLine === null
+      ? b.kind === 'conditional'
+        ? 'jumps out of the region (a loop exit: the branch comparison has no second side)'
+        : 'leaves the straight-line path (a call, a return or an indirect or outgoing jump)'
+      : b.backward
+        ? 'jumps back inside the region (an inner loop)'
+        : 'branches inside the region';
+  return branchLine === null
+    ? {
+        ok: false,
+        why: `line ${i.line} (${i.intel}) ${kind}: the harness runs straight-line code; measure a region without it (--range)`,
+        internalBranch: i.line,
+      }
+    : {
+        ok: false,
+        why: `line ${i.line} (${i.intel}) is another branch on this side: the branch comparison takes the first conditional jump (line ${branchLine}) only`,
+      };
+}
+
+/** A general-purpose register for the loop's counter and an xmm register for the harness's stack
+ *  pointer that the region does not touch. */
+function registersLeft(
+  instrs: readonly DecodedInstruction[],
+): { ok: true; free: [string, number]; stash: number } | Refusal {
+  const used = new Set<string>();
+  for (const i of instrs) {
+    for (const r of [...i.reads, ...i.writes]) used.add(r);
+    if (i.memory?.base) used.add(i.memory.base);
+    if (i.memory?.index) used.add(i.memory.index);
+  }
+  const free = GPRS.find(([name]) => !used.has(name));
+  if (!free)
+    return {
+      ok: false,
+      why: 'the region uses every general-purpose register: the "loop" variant has none left for its counter',
+    };
+  const stash = [...Array(16).keys()].reverse().find((n) => !used.has(`XMM${n}`));
+  if (stash === undefined)
+    return {
+      ok: false,
+      why: 'the region uses every vector register xmm0 to xmm15: the harness has none left to keep its stack pointer in',
+    };
+  return { ok: true, free, stash };
 }
 
 /** The operand size of a DIV/IDIV from its signature ('DIV (R64)', 'IDIV (M32)'). */

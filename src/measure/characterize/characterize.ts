@@ -65,33 +65,174 @@ class Alloc {
 
 const rep = <T>(n: number, f: (k: number) => T | T[]): T[] => Array.from({ length: n }, (_, k) => f(k)).flat() as T[];
 
+/** Instances per latency benchmark. */
+const PER = 4;
+
 /** Characterizes `form` on `runner`. */
 export function characterizeForm(runner: Runner, form: FormSpec, opts: CharacterizeOptions): FormResult {
-  let benches = 0;
-  // a division starts with the dividend's high half at 0 (as prepare.ts divisionStarts): the
-  // harness's pattern there would overflow the quotient; later divisions leave the remainder
-  const startValues = form.division && form.implicitReads.includes(2) ? [{ number: 2, value: 0n }] : undefined;
-  const run = (name: string, code: Instruction[], per: number, method: string): Figure => {
-    benches++;
-    return figure(runner, `${form.key}: ${name}`, x.encode(code), per, method, startValues);
+  const c = new FormBenches(runner, form);
+  const latencies = measureLatencies(c);
+  const throughput = throughputOf(c, false);
+  const throughputBroken = c.rwImplicit ? throughputOf(c, true) : undefined;
+  const tp = Math.min(throughput?.value ?? Infinity, throughputBroken?.value ?? Infinity);
+  const W = opts.machine.renameWidth.value;
+  const fusedUops = fusedDomainUops(c, opts.machine, tp);
+  const eliminated = markEliminated(latencies, W);
+  const { ports, portsFrom, portsInconsistent } = portUsage(c, opts, latencies, tp);
+  const unfusedUops = ports.reduce((s, p) => s + p.count, 0);
+  if (
+    fusedUops &&
+    Number.isFinite(fusedUops.value) &&
+    unfusedUops > 0 &&
+    fusedUops.value > unfusedUops + 0.25 &&
+    !eliminated
+  ) {
+    c.notes.push(
+      `fused-domain µops (${fusedUops.value}) exceed the port usage's ${unfusedUops}: µops on ports without a blocking instruction`,
+    );
+  }
+  // the divider: the reciprocal throughput of independent divisions
+  let divCycles: Figure | undefined;
+  const div = form.division ? (throughputBroken ?? throughput) : undefined;
+  if (div)
+    divCycles = {
+      ...div,
+      method: `the reciprocal throughput of independent divisions (${div.method}); operands: the harness's pattern values`,
+    };
+  return {
+    key: form.key,
+    intel: form.intel,
+    latencies,
+    ...(throughput ? { throughput } : {}),
+    ...(throughputBroken ? { throughputBroken } : {}),
+    ...(fusedUops ? { fusedUops } : {}),
+    ...(unfusedUops > 0 ? { unfusedUops } : {}),
+    ports,
+    portsFrom,
+    ...(portsInconsistent ? { portsInconsistent } : {}),
+    ...(divCycles ? { divCycles } : {}),
+    ...(eliminated ? { eliminated } : {}),
+    notes: c.notes,
+    benches: c.benches,
   };
-  const notes: string[] = [];
-  const fixedGprs = new Set<number>([
-    ...form.implicitReads,
-    ...form.implicitWrites,
-    ...form.slots.filter((s) => s.fixed !== undefined && family(s.cls) === 'gpr').map((s) => s.fixed!),
-  ]);
+}
+
+/** One form's benchmarks: runs them and counts them, hands out its registers, keeps the notes and
+ *  the latencies measured so far that later benchmarks subtract. */
+class FormBenches {
+  benches = 0;
+  readonly notes: string[] = [];
+  /** general-purpose registers the form names itself (implicit or fixed operands) */
+  readonly fixedGprs: Set<number>;
+  /** whether the form reads and writes flags or an implicit register (a dependency across instances) */
+  readonly rwImplicit: boolean;
+  /** a division starts with the dividend's high half at 0 (as prepare.ts divisionStarts): the
+   *  harness's pattern there would overflow the quotient; later divisions leave the remainder */
+  readonly startValues: { number: number; value: bigint }[] | undefined;
+  /** each destination's latency through itself (the form chained alone) */
+  readonly selfLat = new Map<string, number>();
+  private readonly chainLatency = new Map<string, number>();
+
+  constructor(
+    readonly runner: Runner,
+    readonly form: FormSpec,
+  ) {
+    this.startValues = form.division && form.implicitReads.includes(2) ? [{ number: 2, value: 0n }] : undefined;
+    this.fixedGprs = new Set<number>([
+      ...form.implicitReads,
+      ...form.implicitWrites,
+      ...form.slots.filter((s) => s.fixed !== undefined && family(s.cls) === 'gpr').map((s) => s.fixed!),
+    ]);
+    this.rwImplicit = form.flagsRead || form.implicitReads.some((n) => form.implicitWrites.includes(n));
+  }
+
+  run(name: string, code: Instruction[], per: number, method: string): Figure {
+    this.benches++;
+    return figure(this.runner, `${this.form.key}: ${name}`, x.encode(code), per, method, this.startValues);
+  }
 
   /** A fresh assignment: every renamable register slot its own register, the memory operand its own base. */
-  const assign = (alloc: Alloc): Assignment => {
+  assign(alloc: Alloc): Assignment {
     const regs = new Map<number, number>();
-    for (const s of form.slots) if (s.kind === 'reg' && s.fixed === undefined) regs.set(s.op, alloc.of(s.cls!));
-    const hasMem = form.slots.some((s) => s.kind === 'mem');
+    for (const s of this.form.slots) if (s.kind === 'reg' && s.fixed === undefined) regs.set(s.op, alloc.of(s.cls!));
+    const hasMem = this.form.slots.some((s) => s.kind === 'mem');
     return { regs, ...(hasMem ? { base: alloc.gpr() } : {}) };
-  };
-  const flagBreaker = (scratch: number): Instruction => x.xor32(scratch, scratch);
+  }
 
-  // ---- the ends of the latency pairs ----
+  /** Instructions that overwrite the form's read-and-written flags and implicit registers. */
+  breakers(scratch: number | undefined): Instruction[] {
+    const brk: Instruction[] = [];
+    if (this.form.flagsRead) brk.push(flagBreaker(scratch!));
+    for (const n of this.form.implicitReads)
+      if (this.form.implicitWrites.includes(n))
+        brk.push(this.form.division && n === 0 ? x.movImm32(0, 0x2324000) : x.xor32(n, n));
+    return brk;
+  }
+
+  /** Whether another operand than s and d is read and written (its chain may set the pace). */
+  otherRw(s: End, d: End): boolean {
+    const form = this.form;
+    return (
+      form.slots.some((t) => t.kind === 'reg' && t.read && t.write && t !== s.slot && t !== d.slot) ||
+      form.implicitReads.some((n) => form.implicitWrites.includes(n) && n !== s.fixed && n !== d.fixed)
+    );
+  }
+
+  /** A chain instruction's latency, measured once per form. */
+  known(key: string, code: () => Instruction[], per: number): number {
+    const hit = this.chainLatency.get(key);
+    if (hit !== undefined) return hit;
+    const f = this.run(`chain ${key}`, code(), per, key);
+    this.chainLatency.set(key, f.value);
+    return f.value;
+  }
+
+  latGprChain(): number {
+    return this.known('movsxd r64, r32', () => rep(8, () => [x.movsxd(3, 0), x.movsxd(0, 3)]), 16);
+  }
+
+  latVecChain(cls: 'xmm' | 'ymm' | 'zmm'): number {
+    const vex = this.form.vex;
+    return this.known(
+      `pshufd ${cls}${vex ? ' (VEX)' : ''}`,
+      () => rep(8, () => [x.pshufd(cls, vex, 1, 0), x.pshufd(cls, vex, 0, 1)]),
+      16,
+    );
+  }
+
+  latXor(): number {
+    return this.known('xor r64, r64', () => rep(16, () => x.xor64(0, 3)), 16);
+  }
+
+  /** Chain instruction writing `s`'s register from `d`'s. */
+  chainOf(s: End, d: End, a: Assignment): { ins: Instruction; lat: number } | null {
+    const sr = regOf(s, a)!,
+      dr = regOf(d, a)!;
+    if (family(s.cls) === 'gpr' && family(d.cls) === 'gpr') {
+      const ins = d.cls === 'gpr16' ? x.movsx16(sr, dr) : d.cls === 'gpr8' ? x.movsx8(sr, dr) : x.movsxd(sr, dr);
+      return { ins, lat: this.latGprChain() };
+    }
+    if (family(s.cls) === 'vec' && family(d.cls) === 'vec') {
+      const cls = s.cls as 'xmm' | 'ymm' | 'zmm';
+      return { ins: x.pshufd(cls, this.form.vex || cls !== 'xmm', sr, dr), lat: this.latVecChain(cls) };
+    }
+    return null;
+  }
+}
+
+const flagBreaker = (scratch: number): Instruction => x.xor32(scratch, scratch);
+
+const regOf = (e: End, a: Assignment): number | undefined => e.fixed ?? (e.slot ? a.regs.get(e.slot.op) : undefined);
+
+const sameEnd = (s: End, d: End): boolean =>
+  (s.kind === 'flags' && d.kind === 'flags') ||
+  (s.kind === 'reg' &&
+    d.kind === 'reg' &&
+    family(s.cls) === family(d.cls) &&
+    ((s.slot !== undefined && s.slot === d.slot) || (s.fixed !== undefined && s.fixed === d.fixed)));
+
+/** The ends of the latency pairs: what the form reads (sources) and writes (destinations). */
+function latencyEnds(form: FormSpec): { sources: End[]; dests: End[] } {
   const sources: End[] = [];
   const dests: End[] = [];
   form.slots.forEach((s) => {
@@ -116,302 +257,260 @@ export function characterizeForm(runner: Runner, form: FormSpec, opts: Character
   for (const n of form.implicitWrites) dests.push({ label: regName(n), kind: 'reg', cls: 'gpr64', fixed: n });
   if (form.flagsRead) sources.push({ label: 'flags', kind: 'flags' });
   if (form.flagsWritten) dests.push({ label: 'flags', kind: 'flags' });
+  return { sources, dests };
+}
 
-  const regOf = (e: End, a: Assignment): number | undefined => e.fixed ?? (e.slot ? a.regs.get(e.slot.op) : undefined);
-  const sameEnd = (s: End, d: End): boolean =>
-    (s.kind === 'flags' && d.kind === 'flags') ||
-    (s.kind === 'reg' &&
-      d.kind === 'reg' &&
-      family(s.cls) === family(d.cls) &&
-      ((s.slot !== undefined && s.slot === d.slot) || (s.fixed !== undefined && s.fixed === d.fixed)));
-  const otherRw = (s: End, d: End): boolean =>
-    form.slots.some((t) => t.kind === 'reg' && t.read && t.write && t !== s.slot && t !== d.slot) ||
-    form.implicitReads.some((n) => form.implicitWrites.includes(n) && n !== s.fixed && n !== d.fixed);
-
-  const chainLatency = new Map<string, number>();
-  const known = (key: string, code: () => Instruction[], per: number): number => {
-    const hit = chainLatency.get(key);
-    if (hit !== undefined) return hit;
-    const f = run(`chain ${key}`, code(), per, key);
-    chainLatency.set(key, f.value);
-    return f.value;
-  };
-  const latGprChain = (): number => known('movsxd r64, r32', () => rep(8, () => [x.movsxd(3, 0), x.movsxd(0, 3)]), 16);
-  const latVecChain = (cls: 'xmm' | 'ymm' | 'zmm'): number =>
-    known(
-      `pshufd ${cls}${form.vex ? ' (VEX)' : ''}`,
-      () => rep(8, () => [x.pshufd(cls, form.vex, 1, 0), x.pshufd(cls, form.vex, 0, 1)]),
-      16,
-    );
-  const latXor = (): number => known('xor r64, r64', () => rep(16, () => x.xor64(0, 3)), 16);
-
-  /** Chain instruction writing `s`'s register from `d`'s. */
-  const chainOf = (s: End, d: End, a: Assignment): { ins: Instruction; lat: number } | null => {
-    const sr = regOf(s, a)!,
-      dr = regOf(d, a)!;
-    if (family(s.cls) === 'gpr' && family(d.cls) === 'gpr') {
-      const ins = d.cls === 'gpr16' ? x.movsx16(sr, dr) : d.cls === 'gpr8' ? x.movsx8(sr, dr) : x.movsxd(sr, dr);
-      return { ins, lat: latGprChain() };
-    }
-    if (family(s.cls) === 'vec' && family(d.cls) === 'vec') {
-      const cls = s.cls as 'xmm' | 'ymm' | 'zmm';
-      return { ins: x.pshufd(cls, form.vex || cls !== 'xmm', sr, dr), lat: latVecChain(cls) };
-    }
-    return null;
-  };
-
+/** The latency of every source–destination pair, each operand through itself first (§5.2). */
+function measureLatencies(c: FormBenches): LatencyFigure[] {
+  const { sources, dests } = latencyEnds(c.form);
   const latencies: LatencyFigure[] = [];
-  const selfLat = new Map<string, number>();
   const ordered: [End, End][] = [];
   for (const d of dests) for (const s of sources) if (sameEnd(s, d)) ordered.push([s, d]);
   for (const d of dests) for (const s of sources) if (!sameEnd(s, d)) ordered.push([s, d]);
-  const per = 4;
   for (const [s, d] of ordered) {
     try {
-      const lf = latencyOf(s, d);
+      const lf = latencyOf(c, s, d);
       if (lf) latencies.push(lf);
     } catch (e) {
       if (!(e instanceof RangeError)) throw e;
-      notes.push(`${s.label} → ${d.label}: not measured (${e.message})`);
+      c.notes.push(`${s.label} → ${d.label}: not measured (${e.message})`);
     }
   }
+  return latencies;
+}
 
-  function latencyOf(s: End, d: End): LatencyFigure | null {
-    const alloc = new Alloc(new Set(fixedGprs));
-    const a = assign(alloc);
-    const scratch = alloc.gpr();
-    const breakFlags = form.flagsRead && s.kind !== 'flags' ? [flagBreaker(scratch)] : [];
-    const I = (): Instruction[] => [...breakFlags, instance(form, a)];
-    const pair = `${s.label} → ${d.label}`;
-    const upper = otherRw(s, d);
-    if (s.kind === 'mem' || d.kind === 'mem') {
-      notes.push(`${pair}: through memory, not measured`);
-      return null;
-    }
-    if (sameEnd(s, d)) {
-      const f = run(`lat ${pair}`, rep(8, I), 8, `a chain of the form through ${d.label}`);
-      selfLat.set(d.label, f.value);
-      return {
-        ...f,
-        from: s.label,
-        to: d.label,
-        ...(upper
-          ? { upperBound: true, method: `${f.method}; another operand is read and written, so the chain may be its` }
-          : {}),
-      };
-    }
-    if (s.kind === 'addr') {
-      const base = a.base!;
-      if (d.kind === 'reg' && family(d.cls) === 'gpr') {
-        const dr = regOf(d, a)!;
-        const f = run(
-          `lat ${pair}`,
-          rep(per, () => [...I(), x.xor64(base, dr), x.xor64(base, dr), flagBreaker(scratch)]),
-          per,
-          'the result into the address by xor base, result twice (the base unchanged)',
-        );
-        const v = f.value - 2 * latXor();
-        return { ...f, value: v, from: s.label, to: d.label, method: `${f.method}, minus 2 × xor's measured latency` };
-      }
-      if (d.kind === 'reg' && family(d.cls) === 'vec') {
-        const g = scratch;
-        const f = run(
-          `lat ${pair}`,
-          rep(per, () => [...I(), x.movqToGpr(g, regOf(d, a)!), x.xor64(base, g), x.xor64(base, g)]),
-          per,
-          'the result into the address by movq, then xor base twice',
-        );
-        return {
-          ...f,
-          value: f.value - 2 * latXor() - 1,
-          upperBound: true,
-          from: s.label,
-          to: d.label,
-          method: `${f.method}, minus xor's latency twice and 1 for movq: an upper bound`,
-        };
-      }
-      notes.push(`${pair}: not measured (no chain from ${d.label} to an address)`);
-      return null;
-    }
-    // different operands: a chain instruction from d back to s
-    if (s.kind === 'reg' && d.kind === 'reg') {
-      const c = chainOf(s, d, a);
-      if (c) {
-        const f = run(
-          `lat ${pair}`,
-          rep(per, () => [...I(), c.ins]),
-          per,
-          'the form and a chain instruction of measured latency',
-        );
-        let v = f.value - c.lat;
-        const self = selfLat.get(d.label);
-        const bounded = upper || (self !== undefined && Math.abs(f.value - self) < 0.15);
-        if (v < 0) v = 0;
-        return {
-          ...f,
-          value: v,
-          from: s.label,
-          to: d.label,
-          ...(bounded ? { upperBound: true } : {}),
-          method: `${f.method} (${c.lat.toFixed(2)} subtracted)${bounded ? '; the destination is also read, so its own chain may set the pace: an upper bound' : ''}`,
-        };
-      }
-    }
-    // different classes: compose with the reverse chain instruction and subtract 1 (an upper bound)
-    const sr = s.kind === 'reg' ? regOf(s, a) : undefined;
-    const dr = d.kind === 'reg' ? regOf(d, a) : undefined;
-    let back: Instruction[] | null = null;
-    if (s.kind === 'flags' && d.kind === 'reg' && family(d.cls) === 'gpr') back = [x.test64(dr!)];
-    else if (s.kind === 'reg' && family(s.cls) === 'gpr' && d.kind === 'flags') back = [x.cmovb(sr!, sr!)];
-    else if (s.kind === 'reg' && family(s.cls) === 'vec' && d.kind === 'reg' && family(d.cls) === 'gpr')
-      back = [x.movqToVec(sr!, dr!)];
-    else if (s.kind === 'reg' && family(s.cls) === 'gpr' && d.kind === 'reg' && family(d.cls) === 'vec')
-      back = [x.movqToGpr(sr!, dr!)];
-    if (!back) {
-      notes.push(`${pair}: not measured (no chain instruction between these classes)`);
-      return null;
-    }
-    const f = run(
+/** The registers and instances of one latency benchmark. */
+interface LatencyBench {
+  c: FormBenches;
+  a: Assignment;
+  scratch: number;
+  /** one instance of the form (after a flags breaker when the flags are not the source) */
+  I: () => Instruction[];
+  pair: string;
+  /** another operand is read and written: the figure may be its chain's */
+  upper: boolean;
+}
+
+function latencyOf(c: FormBenches, s: End, d: End): LatencyFigure | null {
+  const alloc = new Alloc(new Set(c.fixedGprs));
+  const a = c.assign(alloc);
+  const scratch = alloc.gpr();
+  const breakFlags = c.form.flagsRead && s.kind !== 'flags' ? [flagBreaker(scratch)] : [];
+  const b: LatencyBench = {
+    c,
+    a,
+    scratch,
+    I: () => [...breakFlags, instance(c.form, a)],
+    pair: `${s.label} → ${d.label}`,
+    upper: c.otherRw(s, d),
+  };
+  if (s.kind === 'mem' || d.kind === 'mem') {
+    c.notes.push(`${b.pair}: through memory, not measured`);
+    return null;
+  }
+  if (sameEnd(s, d)) return selfLatency(b, s, d);
+  if (s.kind === 'addr') return addressLatency(b, s, d);
+  // different operands: a chain instruction from d back to s
+  if (s.kind === 'reg' && d.kind === 'reg') {
+    const chain = c.chainOf(s, d, a);
+    if (chain) return chainedLatency(b, s, d, chain);
+  }
+  return crossClassLatency(b, s, d);
+}
+
+/** An operand through itself: a chain of the form alone. */
+function selfLatency({ c, I, pair, upper }: LatencyBench, s: End, d: End): LatencyFigure {
+  const f = c.run(`lat ${pair}`, rep(8, I), 8, `a chain of the form through ${d.label}`);
+  c.selfLat.set(d.label, f.value);
+  return {
+    ...f,
+    from: s.label,
+    to: d.label,
+    ...(upper
+      ? { upperBound: true, method: `${f.method}; another operand is read and written, so the chain may be its` }
+      : {}),
+  };
+}
+
+/** The result into the memory operand's address: through xor (general-purpose) or movq (vector). */
+function addressLatency({ c, a, scratch, I, pair }: LatencyBench, s: End, d: End): LatencyFigure | null {
+  const base = a.base!;
+  if (d.kind === 'reg' && family(d.cls) === 'gpr') {
+    const dr = regOf(d, a)!;
+    const f = c.run(
       `lat ${pair}`,
-      rep(per, () => [instance(form, a), ...back!]),
-      per,
-      'the form composed with a chain instruction of the other class',
+      rep(PER, () => [...I(), x.xor64(base, dr), x.xor64(base, dr), flagBreaker(scratch)]),
+      PER,
+      'the result into the address by xor base, result twice (the base unchanged)',
+    );
+    const v = f.value - 2 * c.latXor();
+    return { ...f, value: v, from: s.label, to: d.label, method: `${f.method}, minus 2 × xor's measured latency` };
+  }
+  if (d.kind === 'reg' && family(d.cls) === 'vec') {
+    const g = scratch;
+    const f = c.run(
+      `lat ${pair}`,
+      rep(PER, () => [...I(), x.movqToGpr(g, regOf(d, a)!), x.xor64(base, g), x.xor64(base, g)]),
+      PER,
+      'the result into the address by movq, then xor base twice',
     );
     return {
       ...f,
-      value: Math.max(0, f.value - 1),
+      value: f.value - 2 * c.latXor() - 1,
       upperBound: true,
       from: s.label,
       to: d.label,
-      method: `${f.method}, minus 1: an upper bound (the pair cannot be isolated)`,
+      method: `${f.method}, minus xor's latency twice and 1 for movq: an upper bound`,
     };
   }
+  c.notes.push(`${pair}: not measured (no chain from ${d.label} to an address)`);
+  return null;
+}
 
-  // ---- throughput ----
-  const independent = (k: number, breakers: boolean): { code: Instruction[]; count: number } => {
-    const taken = new Set(fixedGprs);
-    const alloc = new Alloc(taken);
-    const shared = new Map<number, number>();
+/** Two registers of one class: the form and a chain instruction of measured latency back. */
+function chainedLatency(
+  { c, I, pair, upper }: LatencyBench,
+  s: End,
+  d: End,
+  chain: { ins: Instruction; lat: number },
+): LatencyFigure {
+  const f = c.run(
+    `lat ${pair}`,
+    rep(PER, () => [...I(), chain.ins]),
+    PER,
+    'the form and a chain instruction of measured latency',
+  );
+  let v = f.value - chain.lat;
+  const self = c.selfLat.get(d.label);
+  const bounded = upper || (self !== undefined && Math.abs(f.value - self) < 0.15);
+  if (v < 0) v = 0;
+  return {
+    ...f,
+    value: v,
+    from: s.label,
+    to: d.label,
+    ...(bounded ? { upperBound: true } : {}),
+    method: `${f.method} (${chain.lat.toFixed(2)} subtracted)${bounded ? '; the destination is also read, so its own chain may set the pace: an upper bound' : ''}`,
+  };
+}
+
+/** Different classes: compose with the reverse chain instruction and subtract 1 (an upper bound). */
+function crossClassLatency({ c, a, pair }: LatencyBench, s: End, d: End): LatencyFigure | null {
+  const sr = s.kind === 'reg' ? regOf(s, a) : undefined;
+  const dr = d.kind === 'reg' ? regOf(d, a) : undefined;
+  let back: Instruction[] | null = null;
+  if (s.kind === 'flags' && d.kind === 'reg' && family(d.cls) === 'gpr') back = [x.test64(dr!)];
+  else if (s.kind === 'reg' && family(s.cls) === 'gpr' && d.kind === 'flags') back = [x.cmovb(sr!, sr!)];
+  else if (s.kind === 'reg' && family(s.cls) === 'vec' && d.kind === 'reg' && family(d.cls) === 'gpr')
+    back = [x.movqToVec(sr!, dr!)];
+  else if (s.kind === 'reg' && family(s.cls) === 'gpr' && d.kind === 'reg' && family(d.cls) === 'vec')
+    back = [x.movqToGpr(sr!, dr!)];
+  if (!back) {
+    c.notes.push(`${pair}: not measured (no chain instruction between these classes)`);
+    return null;
+  }
+  const f = c.run(
+    `lat ${pair}`,
+    rep(PER, () => [instance(c.form, a), ...back!]),
+    PER,
+    'the form composed with a chain instruction of the other class',
+  );
+  return {
+    ...f,
+    value: Math.max(0, f.value - 1),
+    upperBound: true,
+    from: s.label,
+    to: d.label,
+    method: `${f.method}, minus 1: an upper bound (the pair cannot be isolated)`,
+  };
+}
+
+/** `k` independent instances, repeated to at least 16, each after `breakers` when asked. */
+function independent(c: FormBenches, k: number, breakers: boolean): { code: Instruction[]; count: number } {
+  const form = c.form;
+  const taken = new Set(c.fixedGprs);
+  const alloc = new Alloc(taken);
+  const shared = new Map<number, number>();
+  for (const s of form.slots)
+    if (s.kind === 'reg' && s.fixed === undefined && !s.write) shared.set(s.op, alloc.of(s.cls!));
+  const memRw = form.slots.some((s) => s.kind === 'mem' && s.write);
+  const sharedBase = form.slots.some((s) => s.kind === 'mem') && !memRw ? alloc.gpr() : undefined;
+  const scratch = breakers ? alloc.gpr() : undefined;
+  const insts: Instruction[][] = [];
+  for (let i = 0; i < k; i++) {
+    const regs = new Map(shared);
     for (const s of form.slots)
-      if (s.kind === 'reg' && s.fixed === undefined && !s.write) shared.set(s.op, alloc.of(s.cls!));
-    const memRw = form.slots.some((s) => s.kind === 'mem' && s.write);
-    const sharedBase = form.slots.some((s) => s.kind === 'mem') && !memRw ? alloc.gpr() : undefined;
-    const scratch = breakers ? alloc.gpr() : undefined;
-    const insts: Instruction[][] = [];
-    for (let i = 0; i < k; i++) {
-      const regs = new Map(shared);
-      for (const s of form.slots)
-        if (s.kind === 'reg' && s.fixed === undefined && s.write) regs.set(s.op, alloc.of(s.cls!));
-      const base = form.slots.some((s) => s.kind === 'mem') ? (sharedBase ?? alloc.gpr()) : undefined;
-      const brk: Instruction[] = [];
-      if (breakers) {
-        if (form.flagsRead) brk.push(flagBreaker(scratch!));
-        for (const n of form.implicitReads)
-          if (form.implicitWrites.includes(n))
-            brk.push(form.division && n === 0 ? x.movImm32(0, 0x2324000) : x.xor32(n, n));
-      }
-      insts.push([...brk, instance(form, { regs, ...(base !== undefined ? { base } : {}) })]);
-    }
-    const reps = Math.max(1, Math.ceil(16 / k));
-    return { code: rep(reps, () => insts.flat()), count: reps * k };
-  };
-  const tpOf = (breakers: boolean): Figure | undefined => {
-    let best: Figure | undefined;
-    for (const k of [8, 4, 1]) {
-      let b: { code: Instruction[]; count: number };
-      try {
-        b = independent(k, breakers);
-      } catch (e) {
-        if (e instanceof RangeError) continue;
-        throw e;
-      }
-      const f = run(
-        `tp ×${k}${breakers ? ' with breakers' : ''}`,
-        b.code,
-        b.count,
-        `${k} independent instances${breakers ? ', each after instructions that overwrite its implicit read-and-written operands' : ''}, the lowest of 8 and 4`,
-      );
-      if (!best || f.value < best.value) best = f;
-      if (k === 4) break;
-    }
-    return best;
-  };
-  const rwImplicit = form.flagsRead || form.implicitReads.some((n) => form.implicitWrites.includes(n));
-  const throughput = tpOf(false);
-  const throughputBroken = rwImplicit ? tpOf(true) : undefined;
-  const tp = Math.min(throughput?.value ?? Infinity, throughputBroken?.value ?? Infinity);
-
-  // ---- fused-domain µops: a rename-bound block (the form between NOPs) ----
-  const W = opts.machine.renameWidth.value;
-  let fusedUops: Figure | undefined;
-  let eliminated: boolean | undefined;
-  if (opts.machine.fillerProblem) notes.push(`fused-domain µops: not measured (${opts.machine.fillerProblem})`);
-  else if (Number.isFinite(tp) && W > 0) {
-    const b = independent(4, rwImplicit);
-    const each = b.code.slice(0, b.code.length / (b.count / 4));
-    const f = fusedBetweenNops(runner, W, each, 4, tp, startValues);
-    benches++;
-    fusedUops = f;
+      if (s.kind === 'reg' && s.fixed === undefined && s.write) regs.set(s.op, alloc.of(s.cls!));
+    const base = form.slots.some((s) => s.kind === 'mem') ? (sharedBase ?? alloc.gpr()) : undefined;
+    const brk = breakers ? c.breakers(scratch) : [];
+    insts.push([...brk, instance(form, { regs, ...(base !== undefined ? { base } : {}) })]);
   }
+  const reps = Math.max(1, Math.ceil(16 / k));
+  return { code: rep(reps, () => insts.flat()), count: reps * k };
+}
+
+/** The reciprocal throughput (§5.3): the lowest of 8 and 4 independent instances (1 when registers run out). */
+function throughputOf(c: FormBenches, breakers: boolean): Figure | undefined {
+  let best: Figure | undefined;
+  for (const k of [8, 4, 1]) {
+    let b: { code: Instruction[]; count: number };
+    try {
+      b = independent(c, k, breakers);
+    } catch (e) {
+      if (e instanceof RangeError) continue;
+      throw e;
+    }
+    const f = c.run(
+      `tp ×${k}${breakers ? ' with breakers' : ''}`,
+      b.code,
+      b.count,
+      `${k} independent instances${breakers ? ', each after instructions that overwrite its implicit read-and-written operands' : ''}, the lowest of 8 and 4`,
+    );
+    if (!best || f.value < best.value) best = f;
+    if (k === 4) break;
+  }
+  return best;
+}
+
+/** Fused-domain µops: a rename-bound block (the form between NOPs). */
+function fusedDomainUops(c: FormBenches, machine: MachineResult, tp: number): Figure | undefined {
+  const W = machine.renameWidth.value;
+  if (machine.fillerProblem) {
+    c.notes.push(`fused-domain µops: not measured (${machine.fillerProblem})`);
+    return undefined;
+  }
+  if (!(Number.isFinite(tp) && W > 0)) return undefined;
+  const b = independent(c, 4, c.rwImplicit);
+  const each = b.code.slice(0, b.code.length / (b.count / 4));
+  const f = fusedBetweenNops(c.runner, W, each, 4, tp, c.startValues);
+  c.benches++;
+  return f;
+}
+
+/** An operand's chain through itself faster than 1 per cycle (with rename wider than 1) is
+ *  executed at rename: those latencies become 0. Returns whether the form is eliminated. */
+function markEliminated(latencies: LatencyFigure[], W: number): true | undefined {
   const self = latencies.filter((l) => l.from.replace(/ \(.*/, '') === l.to.replace(/ \(.*/, '') && !l.upperBound);
-  if (self.length > 0 && self.every((l) => l.value < 0.9) && W > 1) {
-    eliminated = true;
-    for (const l of self) {
-      l.method += `: ${(1 / Math.max(l.value, 1e-9)).toFixed(2)} per cycle, executed at rename`;
-      l.value = 0;
-    }
+  if (!(self.length > 0 && self.every((l) => l.value < 0.9) && W > 1)) return undefined;
+  for (const l of self) {
+    l.method += `: ${(1 / Math.max(l.value, 1e-9)).toFixed(2)} per cycle, executed at rename`;
+    l.value = 0;
   }
+  return true;
+}
 
-  // ---- port usage (Algorithm 1, cycles instead of per-port counters) ----
+/** The port usage (Algorithm 1, cycles instead of per-port counters), merged with the hypothesis
+ *  and checked against the throughput; its notes go to the form's. */
+function portUsage(
+  c: FormBenches,
+  opts: CharacterizeOptions,
+  latencies: LatencyFigure[],
+  tp: number,
+): { ports: PortUse[]; portsFrom: FormResult['portsFrom']; portsInconsistent?: string } {
+  const W = opts.machine.renameWidth.value;
   const combos = [...opts.machine.combinations].sort((p, q) => p.size - q.size);
-  const measuredOn = new Map<string, number>();
   const portNotes: string[] = [];
-  const maxLat = Math.max(1, ...latencies.map((l) => l.value).filter(Number.isFinite));
-  for (const c of combos) {
-    const b = opts.blockers.find((bl) => bl.text === c.blocker);
-    if (!b) continue;
-    if (!opts.machine.fillerProblem && c.size >= W - 0.5) {
-      portNotes.push(`${c.name}: not measured (its block would be rename-bound at ${W.toFixed(1)} per cycle)`);
-      continue;
-    }
-    let instances = 4;
-    let makeForm: ((k: number) => Instruction[]) | null = null;
-    let makeBrk: ((k: number) => Instruction[]) | undefined;
-    for (; instances >= 1 && !makeForm; instances = instances === 4 ? 2 : instances - 1) {
-      try {
-        const alloc = new Alloc(new Set(fixedGprs), [0, 1, 2, 3, 5, 6, 7], [0, 1, 2, 3, 4, 5, 6, 7]);
-        const sets = rep(instances, () => [assign(alloc)]);
-        const scratch = rwImplicit ? alloc.gpr() : undefined;
-        const n = instances;
-        makeForm = (k) => [instance(form, sets[k % n]!)];
-        if (rwImplicit) {
-          makeBrk = () => {
-            const brk: Instruction[] = [];
-            if (form.flagsRead) brk.push(flagBreaker(scratch!));
-            for (const r of form.implicitReads)
-              if (form.implicitWrites.includes(r))
-                brk.push(form.division && r === 0 ? x.movImm32(0, 0x2324000) : x.xor32(r, r));
-            return brk;
-          };
-        }
-      } catch (e) {
-        if (!(e instanceof RangeError)) throw e;
-      }
-    }
-    if (!makeForm) {
-      portNotes.push(`${c.name}: not measured (not enough registers beside the blocker's)`);
-      continue;
-    }
-    instances = 8;
-    benches += makeBrk ? 2 : 1;
-    const atLeast = Math.ceil(c.size * Math.max(8, (2 * maxLat) / instances, 2 * tp));
-    let u = confined(runner, b, c.size, makeForm, instances, atLeast, makeBrk, startValues);
-    for (const sub of c.subsets) u -= measuredOn.get(sub) ?? 0;
-    const r = Math.round(u);
-    if (Math.abs(u - r) > 0.25)
-      portNotes.push(`${c.name}: ${u.toFixed(2)} µops, not a whole number (kept rounded, marked)`);
-    if (r > 0) measuredOn.set(c.name, r);
-  }
+  const measuredOn = measureCombinations(c, opts, combos, latencies, tp, portNotes);
   const { ports, kept, dropped } = mergePorts(measuredOn, combos, opts.hypothesis, W);
   let portsFrom: FormResult['portsFrom'] = 'none';
   if (ports.some((p) => p.from === 'measured'))
@@ -434,47 +533,66 @@ export function characterizeForm(runner: Runner, form: FormSpec, opts: Character
     portsInconsistent = `the port usage implies at least ${bound.toFixed(2)} cycles per instruction, the measured throughput is ${tp.toFixed(2)}`;
     portNotes.push(`port usage inconsistent: ${portsInconsistent}`);
   }
-  notes.push(...portNotes);
-  const unfusedUops = ports.reduce((s, p) => s + p.count, 0);
-  if (
-    fusedUops &&
-    Number.isFinite(fusedUops.value) &&
-    unfusedUops > 0 &&
-    fusedUops.value > unfusedUops + 0.25 &&
-    !eliminated
-  ) {
-    notes.push(
-      `fused-domain µops (${fusedUops.value}) exceed the port usage's ${unfusedUops}: µops on ports without a blocking instruction`,
-    );
-  }
+  c.notes.push(...portNotes);
+  return { ports, portsFrom, ...(portsInconsistent ? { portsInconsistent } : {}) };
+}
 
-  // ---- the divider ----
-  let divCycles: Figure | undefined;
-  if (form.division) {
-    const f = throughputBroken ?? throughput;
-    if (f)
-      divCycles = {
-        ...f,
-        method: `the reciprocal throughput of independent divisions (${f.method}); operands: the harness's pattern values`,
-      };
+/** The µops on each combination, smallest first, each less those on its measured subsets. */
+function measureCombinations(
+  c: FormBenches,
+  opts: CharacterizeOptions,
+  combos: Combination[],
+  latencies: LatencyFigure[],
+  tp: number,
+  portNotes: string[],
+): Map<string, number> {
+  const W = opts.machine.renameWidth.value;
+  const measuredOn = new Map<string, number>();
+  const maxLat = Math.max(1, ...latencies.map((l) => l.value).filter(Number.isFinite));
+  for (const combo of combos) {
+    const b = opts.blockers.find((bl) => bl.text === combo.blocker);
+    if (!b) continue;
+    if (!opts.machine.fillerProblem && combo.size >= W - 0.5) {
+      portNotes.push(`${combo.name}: not measured (its block would be rename-bound at ${W.toFixed(1)} per cycle)`);
+      continue;
+    }
+    const made = blockedInstances(c);
+    if (!made) {
+      portNotes.push(`${combo.name}: not measured (not enough registers beside the blocker's)`);
+      continue;
+    }
+    const instances = 8;
+    c.benches += made.makeBrk ? 2 : 1;
+    const atLeast = Math.ceil(combo.size * Math.max(8, (2 * maxLat) / instances, 2 * tp));
+    let u = confined(c.runner, b, combo.size, made.makeForm, instances, atLeast, made.makeBrk, c.startValues);
+    for (const sub of combo.subsets) u -= measuredOn.get(sub) ?? 0;
+    const r = Math.round(u);
+    if (Math.abs(u - r) > 0.25)
+      portNotes.push(`${combo.name}: ${u.toFixed(2)} µops, not a whole number (kept rounded, marked)`);
+    if (r > 0) measuredOn.set(combo.name, r);
   }
+  return measuredOn;
+}
 
-  return {
-    key: form.key,
-    intel: form.intel,
-    latencies,
-    ...(throughput ? { throughput } : {}),
-    ...(throughputBroken ? { throughputBroken } : {}),
-    ...(fusedUops ? { fusedUops } : {}),
-    ...(unfusedUops > 0 ? { unfusedUops } : {}),
-    ports,
-    portsFrom,
-    ...(portsInconsistent ? { portsInconsistent } : {}),
-    ...(divCycles ? { divCycles } : {}),
-    ...(eliminated ? { eliminated } : {}),
-    notes,
-    benches,
-  };
+/** The form's instances beside a blocker (registers the blocker leaves free): 4 register sets,
+ *  else 2, else 1; null when not even one fits. */
+function blockedInstances(
+  c: FormBenches,
+): { makeForm: (k: number) => Instruction[]; makeBrk: ((k: number) => Instruction[]) | undefined } | null {
+  for (let instances = 4; instances >= 1; instances = instances === 4 ? 2 : instances - 1) {
+    try {
+      const alloc = new Alloc(new Set(c.fixedGprs), [0, 1, 2, 3, 5, 6, 7], [0, 1, 2, 3, 4, 5, 6, 7]);
+      const sets = rep(instances, () => [c.assign(alloc)]);
+      const scratch = c.rwImplicit ? alloc.gpr() : undefined;
+      const n = instances;
+      const makeForm = (k: number) => [instance(c.form, sets[k % n]!)];
+      const makeBrk = c.rwImplicit ? () => c.breakers(scratch) : undefined;
+      return { makeForm, makeBrk };
+    } catch (e) {
+      if (!(e instanceof RangeError)) throw e;
+    }
+  }
+  return null;
 }
 
 const pname = (ports: readonly number[]): string => `p${[...ports].sort((a, b) => a - b).join('')}`;

@@ -97,6 +97,36 @@ export function characterizeMachine(runner: Runner, blockers: readonly Blocker[]
     8,
     'a chain of mov [rax], rbx; mov rbx, [rax]: store data to the load that reads it back (the round trip)',
   );
+  const { imul, imulChain, xorRate, moves, adds } = renameTimeFigures(runner, n);
+  const combinations = measureCombinations(runner, blockers);
+  const alu = combinations.find((c) => c.blocker === 'add r64, r64')?.size ?? 1;
+  return {
+    renameWidth,
+    ...(fillerOk !== null ? { fillerProblem: fillerOk } : {}),
+    takenBranchesPerCycle: jumps,
+    loadToUse,
+    storeForwarding,
+    zeroIdiom: {
+      breaksDependency: imul.value < imulChain.value * 0.75,
+      noPort: 1 / xorRate.value > alu + 0.5,
+      figure: {
+        ...xorRate,
+        value: 1 / xorRate.value,
+        method: `${xorRate.method}: per cycle (above the ${alu} ALU ports of add: executed at rename)`,
+      },
+    },
+    moveElimination: { latency: moves, eliminated: moves.value < 0.9 },
+    immediateAddition: { latency: adds, folded: adds.value < 0.9 },
+    combinations,
+  };
+}
+
+/** The benchmarks of what rename may do without a port: zero idioms, move elimination, folded
+ *  immediate additions. */
+function renameTimeFigures(
+  runner: Runner,
+  n: number,
+): Record<'imul' | 'imulChain' | 'xorRate' | 'moves' | 'adds', Figure> {
   const imul = figure(
     runner,
     'zero idiom: imul rax, rax; xor eax, eax',
@@ -132,27 +162,7 @@ export function characterizeMachine(runner: Runner, blockers: readonly Blocker[]
     16,
     'a chain of add rax, 1',
   );
-  const combinations = measureCombinations(runner, blockers);
-  const alu = combinations.find((c) => c.blocker === 'add r64, r64')?.size ?? 1;
-  return {
-    renameWidth,
-    ...(fillerOk !== null ? { fillerProblem: fillerOk } : {}),
-    takenBranchesPerCycle: jumps,
-    loadToUse,
-    storeForwarding,
-    zeroIdiom: {
-      breaksDependency: imul.value < imulChain.value * 0.75,
-      noPort: 1 / xorRate.value > alu + 0.5,
-      figure: {
-        ...xorRate,
-        value: 1 / xorRate.value,
-        method: `${xorRate.method}: per cycle (above the ${alu} ALU ports of add: executed at rename)`,
-      },
-    },
-    moveElimination: { latency: moves, eliminated: moves.value < 0.9 },
-    immediateAddition: { latency: adds, folded: adds.value < 0.9 },
-    combinations,
-  };
+  return { imul, imulChain, xorRate, moves, adds };
 }
 
 /**

@@ -36,29 +36,8 @@ export function measuredForm(r: FormResult, code?: string): MeasuredForm {
   const mark = (what: string, f: Figure | undefined): void => {
     if (f?.inconsistent) failed.push(`${what}: ${f.inconsistent}`);
   };
-  const latencies: MeasuredForm['latencies'] = [];
-  let spread = 0;
-  for (const l of r.latencies) {
-    const from = operandRef(l.from),
-      to = operandRef(l.to);
-    if (!Number.isFinite(l.value)) {
-      notes.push(`${l.from} → ${l.to}: ${l.inconsistent ?? 'not measurable'}`);
-      continue;
-    }
-    if (from === null || to === null) {
-      notes.push(`${l.from} → ${l.to}: ${l.value.toFixed(2)} cycles (no operand reference for it)`);
-      continue;
-    }
-    mark(`latency ${l.from} → ${l.to}`, l);
-    spread = Math.max(spread, l.spread);
-    latencies.push({
-      from,
-      to,
-      cycles: cyclesOf(l.value),
-      ...(l.upperBound ? { upperBound: true } : {}),
-      spread: round3(l.spread),
-    });
-  }
+  const { latencies, spread: latencySpread } = measuredLatencies(r, notes, mark);
+  let spread = latencySpread;
   const throughput: NonNullable<MeasuredForm['throughput']> = {};
   if (r.throughput && Number.isFinite(r.throughput.value)) {
     throughput.plain = Math.round(r.throughput.value * 100) / 100;
@@ -69,17 +48,7 @@ export function measuredForm(r: FormResult, code?: string): MeasuredForm {
     throughput.dependencyBroken = Math.round(r.throughputBroken.value * 100) / 100;
     mark('throughput with breakers', r.throughputBroken);
   }
-  const ports: MeasuredPorts[] = [];
-  let unnamed = 0;
-  for (const p of r.ports) {
-    const name = p.ports ? portName(p.ports) : null;
-    if (name === null) {
-      unnamed += p.count;
-      notes.push(`${p.count} µop(s) on ${p.combination} (no port numbers for it on this core)`);
-      continue;
-    }
-    ports.push({ uops: p.count, ports: name, from: p.from === 'measured' ? 'measured' : 'llvm' });
-  }
+  const { ports, unnamed } = measuredPorts(r, notes);
   const onPorts = ports.reduce((s, p) => s + p.uops, 0) + unnamed;
   const uops: MeasuredForm['uops'] = { unfused: onPorts };
   if (r.fusedUops && Number.isInteger(r.fusedUops.value) && !r.fusedUops.inconsistent) uops.fused = r.fusedUops.value;
@@ -113,6 +82,54 @@ export function measuredForm(r: FormResult, code?: string): MeasuredForm {
   if (throughput.plain !== undefined || throughput.dependencyBroken !== undefined) out.throughput = throughput;
   if (r.divCycles && Number.isFinite(r.divCycles.value)) out.divCycles = cyclesOf(r.divCycles.value);
   return out;
+}
+
+/** The latencies that have operand references; the others are notes. */
+function measuredLatencies(
+  r: FormResult,
+  notes: string[],
+  mark: (what: string, f: Figure) => void,
+): { latencies: MeasuredForm['latencies']; spread: number } {
+  const latencies: MeasuredForm['latencies'] = [];
+  let spread = 0;
+  for (const l of r.latencies) {
+    const from = operandRef(l.from),
+      to = operandRef(l.to);
+    if (!Number.isFinite(l.value)) {
+      notes.push(`${l.from} → ${l.to}: ${l.inconsistent ?? 'not measurable'}`);
+      continue;
+    }
+    if (from === null || to === null) {
+      notes.push(`${l.from} → ${l.to}: ${l.value.toFixed(2)} cycles (no operand reference for it)`);
+      continue;
+    }
+    mark(`latency ${l.from} → ${l.to}`, l);
+    spread = Math.max(spread, l.spread);
+    latencies.push({
+      from,
+      to,
+      cycles: cyclesOf(l.value),
+      ...(l.upperBound ? { upperBound: true } : {}),
+      spread: round3(l.spread),
+    });
+  }
+  return { latencies, spread };
+}
+
+/** The port usage in port numbers; µops on ports without numbers on this core are counted apart. */
+function measuredPorts(r: FormResult, notes: string[]): { ports: MeasuredPorts[]; unnamed: number } {
+  const ports: MeasuredPorts[] = [];
+  let unnamed = 0;
+  for (const p of r.ports) {
+    const name = p.ports ? portName(p.ports) : null;
+    if (name === null) {
+      unnamed += p.count;
+      notes.push(`${p.count} µop(s) on ${p.combination} (no port numbers for it on this core)`);
+      continue;
+    }
+    ports.push({ uops: p.count, ports: name, from: p.from === 'measured' ? 'measured' : 'llvm' });
+  }
+  return { ports, unnamed };
 }
 
 function parameter(f: Figure, problem?: string): MeasuredParameter {

@@ -83,114 +83,122 @@ export class VirtualCpu implements Runner {
   program(decoded: DecodedInstruction[]): SimProgram {
     const forms = decoded.map((d) => this.formOf(d));
     const idiom = decoded.map((d, i) => forms[i]!.zeroIdiom === true && d.sameReg);
-    const instructions: SimInstruction[] = decoded.map((d, i) => {
-      const f = forms[i]!;
-      const gone = f.eliminated === true || idiom[i]!;
-      const uops = gone ? [] : expandPorts(f.ports);
-      const lat = (key: string): number =>
-        typeof f.latency === 'number' ? f.latency : (f.latency[key] ?? f.latency.other ?? 1);
-      const latencyByResource: Record<string, number> = {};
-      const readAdvance: Record<string, number> = {};
-      const keyOf = (res: string): string => {
-        const k = d.operands.findIndex((o) => o.register === res);
-        if (k >= 0) return `op${k}`;
-        if (d.memory && (d.memory.base === res || d.memory.index === res)) return 'addr';
-        return res;
-      };
-      for (const r of d.writes) latencyByResource[r] = lat(keyOf(r));
-      for (const fl of d.flagsWritten) latencyByResource[fl] = lat('flags');
-      for (const r of d.reads) {
-        const a = f.readLate?.[keyOf(r)];
-        if (a) readAdvance[r] = a;
-      }
-      for (const fl of d.flagsRead) {
-        const a = f.readLate?.flags;
-        if (a) readAdvance[fl] = a;
-      }
-      const maxLat = Math.max(0, ...Object.values(latencyByResource));
-      const fused = f.fused ?? Math.max(1, uops.length);
-      const refined = {
-        arch: 'VIRTUAL',
-        macroFusion: { firstHalf: false, fusesWithPrevious: false, fusesWithNext: false, source: 'virtual' },
-        microFusion: {
-          fusedUops: fused,
-          decodedUops: fused,
-          unfusedUops: uops.length,
-          unlaminated: false,
-          source: 'virtual',
-        },
-        idiom: { zeroIdiom: idiom[i]!, dependencyBreaking: idiom[i]!, noPort: idiom[i]!, source: 'virtual' },
-        moveElimination: { candidate: false, source: 'virtual' },
-        frontEnd: {
-          length: d.length,
-          address: d.address,
-          offset: d.address,
-          loopBranch: false,
-          jcc32B: null,
-          jccErratumApplies: false,
-          complexDecoder: false,
-          microcodeSequencer: false,
-          source: 'virtual',
-        },
-        memory: null,
-      } as unknown as RefinedFacts;
-      return {
-        line: i,
-        asm: d.intel,
-        uops,
-        latency: gone ? 0 : Math.max(1, maxLat),
-        latencyByResource,
-        divCycles: f.divCycles ?? 0,
-        unknown: false,
-        refined,
-        ...(Object.keys(readAdvance).length ? { readAdvance } : {}),
-      };
-    });
-    const graph = buildDependencyGraph(decoded, { loop: true });
-    const elim = forms.map((f) => f.eliminated === true);
-    // an eliminated instruction's consumers wait for its producers instead (zero latency): follow
-    // producers through eliminated ones; a path that crosses the loop's back edge twice is older
-    // than the previous iteration, which the engine cannot express, and is dropped
-    const into = new Map<number, { from: number; resource: string; loopCarried: boolean }[]>();
-    for (const e of graph.edges) {
-      if (idiom[e.to]) continue;
-      const l = into.get(e.to) ?? [];
-      l.push({ from: e.from, resource: e.resource, loopCarried: e.loopCarried });
-      into.set(e.to, l);
-    }
-    const real = (
-      line: number,
-      lc: boolean,
-      seen: Set<number>,
-    ): { from: number; resource: string; loopCarried: boolean }[] => {
-      const out: { from: number; resource: string; loopCarried: boolean }[] = [];
-      for (const p of into.get(line) ?? []) {
-        const carried = lc || p.loopCarried;
-        if (lc && p.loopCarried) continue;
-        if (!elim[p.from]) {
-          out.push({ from: p.from, resource: p.resource, loopCarried: carried });
-          continue;
-        }
-        const key = p.from * 2 + (carried ? 1 : 0);
-        if (seen.has(key)) continue;
-        seen.add(key);
-        out.push(...real(p.from, carried, seen));
-      }
-      return out;
-    };
-    const deps: SimDep[] = [];
-    const seenDep = new Set<string>();
-    decoded.forEach((_, to) => {
-      if (elim[to] || idiom[to]) return;
-      for (const p of real(to, false, new Set())) {
-        const k = `${p.from}/${to}/${p.resource}/${p.loopCarried}`;
-        if (seenDep.has(k)) continue;
-        seenDep.add(k);
-        deps.push({ from: p.from, to, resource: p.resource as SimDep['resource'], loopCarried: p.loopCarried });
-      }
-    });
+    const instructions = decoded.map((d, i) => simInstruction(d, i, forms[i]!, idiom[i]!));
+    const deps = throughEliminated(decoded, forms, idiom);
     return split(instructions, deps);
   }
+}
+
+/** One line of a body as the engine's instruction, with the virtual form's figures. */
+function simInstruction(d: DecodedInstruction, i: number, f: VirtualForm, isIdiom: boolean): SimInstruction {
+  const gone = f.eliminated === true || isIdiom;
+  const uops = gone ? [] : expandPorts(f.ports);
+  const lat = (key: string): number =>
+    typeof f.latency === 'number' ? f.latency : (f.latency[key] ?? f.latency.other ?? 1);
+  const latencyByResource: Record<string, number> = {};
+  const readAdvance: Record<string, number> = {};
+  const keyOf = (res: string): string => {
+    const k = d.operands.findIndex((o) => o.register === res);
+    if (k >= 0) return `op${k}`;
+    if (d.memory && (d.memory.base === res || d.memory.index === res)) return 'addr';
+    return res;
+  };
+  for (const r of d.writes) latencyByResource[r] = lat(keyOf(r));
+  for (const fl of d.flagsWritten) latencyByResource[fl] = lat('flags');
+  for (const r of d.reads) {
+    const a = f.readLate?.[keyOf(r)];
+    if (a) readAdvance[r] = a;
+  }
+  for (const fl of d.flagsRead) {
+    const a = f.readLate?.flags;
+    if (a) readAdvance[fl] = a;
+  }
+  const maxLat = Math.max(0, ...Object.values(latencyByResource));
+  const fused = f.fused ?? Math.max(1, uops.length);
+  const refined = {
+    arch: 'VIRTUAL',
+    macroFusion: { firstHalf: false, fusesWithPrevious: false, fusesWithNext: false, source: 'virtual' },
+    microFusion: {
+      fusedUops: fused,
+      decodedUops: fused,
+      unfusedUops: uops.length,
+      unlaminated: false,
+      source: 'virtual',
+    },
+    idiom: { zeroIdiom: isIdiom, dependencyBreaking: isIdiom, noPort: isIdiom, source: 'virtual' },
+    moveElimination: { candidate: false, source: 'virtual' },
+    frontEnd: {
+      length: d.length,
+      address: d.address,
+      offset: d.address,
+      loopBranch: false,
+      jcc32B: null,
+      jccErratumApplies: false,
+      complexDecoder: false,
+      microcodeSequencer: false,
+      source: 'virtual',
+    },
+    memory: null,
+  } as unknown as RefinedFacts;
+  return {
+    line: i,
+    asm: d.intel,
+    uops,
+    latency: gone ? 0 : Math.max(1, maxLat),
+    latencyByResource,
+    divCycles: f.divCycles ?? 0,
+    unknown: false,
+    refined,
+    ...(Object.keys(readAdvance).length ? { readAdvance } : {}),
+  };
+}
+
+/** The body's dependencies, eliminated instructions passed through. */
+function throughEliminated(decoded: DecodedInstruction[], forms: VirtualForm[], idiom: boolean[]): SimDep[] {
+  const graph = buildDependencyGraph(decoded, { loop: true });
+  const elim = forms.map((f) => f.eliminated === true);
+  // an eliminated instruction's consumers wait for its producers instead (zero latency): follow
+  // producers through eliminated ones; a path that crosses the loop's back edge twice is older
+  // than the previous iteration, which the engine cannot express, and is dropped
+  const into = new Map<number, { from: number; resource: string; loopCarried: boolean }[]>();
+  for (const e of graph.edges) {
+    if (idiom[e.to]) continue;
+    const l = into.get(e.to) ?? [];
+    l.push({ from: e.from, resource: e.resource, loopCarried: e.loopCarried });
+    into.set(e.to, l);
+  }
+  const real = (
+    line: number,
+    lc: boolean,
+    seen: Set<number>,
+  ): { from: number; resource: string; loopCarried: boolean }[] => {
+    const out: { from: number; resource: string; loopCarried: boolean }[] = [];
+    for (const p of into.get(line) ?? []) {
+      const carried = lc || p.loopCarried;
+      if (lc && p.loopCarried) continue;
+      if (!elim[p.from]) {
+        out.push({ from: p.from, resource: p.resource, loopCarried: carried });
+        continue;
+      }
+      const key = p.from * 2 + (carried ? 1 : 0);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push(...real(p.from, carried, seen));
+    }
+    return out;
+  };
+  const deps: SimDep[] = [];
+  const seenDep = new Set<string>();
+  decoded.forEach((_, to) => {
+    if (elim[to] || idiom[to]) return;
+    for (const p of real(to, false, new Set())) {
+      const k = `${p.from}/${to}/${p.resource}/${p.loopCarried}`;
+      if (seenDep.has(k)) continue;
+      seenDep.add(k);
+      deps.push({ from: p.from, to, resource: p.resource as SimDep['resource'], loopCarried: p.loopCarried });
+    }
+  });
+  return deps;
 }
 
 /** The instructions a body executes: a forward jump skips what lies before its target (the
