@@ -19,6 +19,7 @@ import type { Progress } from './core.js';
 import type { SteadyPeriod } from './steady.js';
 import type { FrontEndLimits } from './frontEndPlan.js';
 import { mechanismKey, resolveMechanisms } from './mechanisms.js';
+import { variantKey, withLimitsBack } from './variants.js';
 import { unitsKey } from './parts.js';
 import type { MechanismSet } from './mechanisms.js';
 import type { Resource } from '../disasm/types.js';
@@ -36,6 +37,7 @@ import type {
   SimResult,
   Snapshot,
   Stats,
+  Variant,
 } from './types.js';
 
 /** A seek further than this many cycles from where replay would start uses the run's period
@@ -229,6 +231,8 @@ interface RunState {
   iterations: number;
   final: CoreState;
   period: SteadyPeriod | null;
+  /** the variant whose run it is (runVariantOf's choice) */
+  variant: Variant;
 }
 
 class SteppableEngine implements Engine {
@@ -246,18 +250,52 @@ class SteppableEngine implements Engine {
   private period: SteadyPeriod | null = null;
   /** a finished core from that run (given away to runToEnd) */
   private ended: Core | null = null;
+  /** the configuration the core runs: `config` with the variant runVariantOf chose, once chosen */
+  private run: SimConfig;
 
+  /** `choose` (absent: nothing to choose) is runVariantOf for `config`; it runs whole runs, so it is
+   *  asked only when this engine needs its own whole run (a run to the end, its length or final
+   *  figures, a far seek) or takes over another engine's: until then steps show `config`'s variant. */
   constructor(
     readonly program: SimProgram,
     readonly machine: MachineParams,
     readonly config: SimConfig,
     private readonly model: ModelOptions,
+    private choose?: () => Variant,
   ) {
+    this.run = config;
     this.compiled = new CompiledProgram(program, machine, model.mechanisms);
     this.core = new Core(program, machine, config, model, this.compiled);
     this.checkpoints.push(this.core.save());
     this.current = snapshotOf(this.core, program);
     this.trace = config.trace ? [this.current] : null;
+  }
+
+  /** Runs the variant chosen for this engine's configuration from now on (asks once). */
+  private settle(chosen?: Variant): void {
+    const choose = this.choose;
+    if (choose === undefined) return;
+    this.choose = undefined;
+    const v = chosen ?? choose();
+    if (variantKey(v) !== variantKey(this.run.variant)) this.switchTo(v);
+  }
+
+  /** Starts over with variant `v`'s run and replays it to the cycle shown. */
+  private switchTo(v: Variant): void {
+    const at = this.core.cycle;
+    this.run = { ...this.config, variant: v };
+    this.core = new Core(this.program, this.machine, this.run, this.model, this.compiled);
+    this.checkpoints = [this.core.save()];
+    this.interval = FIRST_INTERVAL;
+    this.end = this.final = this.period = this.ended = null;
+    this.shownStates = new WeakMap();
+    this.current = snapshotOf(this.core, this.program);
+    this.trace = this.config.trace ? [this.current] : null;
+    while (this.core.cycle < at && !this.core.finished) {
+      this.advance();
+      if (this.trace) this.trace.push(snapshotOf(this.core, this.program));
+    }
+    this.current = this.trace ? this.trace[this.core.cycle]! : snapshotOf(this.core, this.program);
   }
 
   snapshot(): Snapshot {
@@ -296,8 +334,9 @@ class SteppableEngine implements Engine {
   /** Run a fresh core of the same run to its end, skipping its periodic part: the run's length,
    *  final statistics and period, without touching the current core. */
   private runSteady(): Core {
+    this.settle();
     if (this.ended) return this.ended;
-    const core = new Core(this.program, this.machine, this.config, this.model, this.compiled);
+    const core = new Core(this.program, this.machine, this.run, this.model, this.compiled);
     runToEndSteady(core, (p) => {
       this.period = p;
     });
@@ -410,6 +449,7 @@ class SteppableEngine implements Engine {
       iterations: core.iterations,
       final: core.save(),
       period: this.period,
+      variant: this.run.variant,
     };
     return { cycles: this.end!, stats: this.final!, state };
   }
@@ -419,7 +459,10 @@ class SteppableEngine implements Engine {
     const st = run.state as RunState | undefined;
     if (!st || st.n !== this.compiled.n || st.iterations !== this.core.iterations || st.final?.cycle !== run.cycles)
       return false;
-    const core = new Core(this.program, this.machine, this.config, this.model, this.compiled);
+    // another engine of the same configuration chose the same variant
+    this.settle(st.variant);
+    if (variantKey(st.variant) !== variantKey(this.run.variant)) return false;
+    const core = new Core(this.program, this.machine, this.run, this.model, this.compiled);
     core.restore(st.final);
     if (!core.finished) return false;
     this.ended = core;
@@ -463,7 +506,10 @@ export function createEngine(
   config: SimConfig,
   opts: EngineOptions = {},
 ): Engine {
-  return new SteppableEngine(program, machine, config, opts.model ?? DEFAULT_MODEL);
+  // the variant's run is chosen when the engine first needs a whole run (SteppableEngine.settle)
+  const choose =
+    withLimitsBack(config.variant).length > 1 ? () => runVariantOf(program, machine, config, opts) : undefined;
+  return new SteppableEngine(program, machine, config, opts.model ?? DEFAULT_MODEL, choose);
 }
 
 /**
@@ -553,19 +599,89 @@ export function runKey(
   );
 }
 
-/** Run the whole simulation (no snapshots): statistics and the detail of every line. */
+/** The cycles of the runs made so far, per program and machine, by runKey: a variant's choice
+ *  (runVariantOf) compares runs that a report or an explorer has often made already. */
+const cyclesOfRuns = new WeakMap<SimProgram, WeakMap<MachineParams, Map<string, number>>>();
+
+function cyclesCache(program: SimProgram, machine: MachineParams): Map<string, number> {
+  let byMachine = cyclesOfRuns.get(program);
+  if (!byMachine) {
+    byMachine = new WeakMap();
+    cyclesOfRuns.set(program, byMachine);
+  }
+  let m = byMachine.get(machine);
+  if (!m) {
+    m = new Map();
+    byMachine.set(machine, m);
+  }
+  return m;
+}
+
+/** The whole run of exactly `config.variant`, its cycles remembered. */
+function simulateVariant(
+  program: SimProgram,
+  machine: MachineParams,
+  config: SimConfig,
+  opts: EngineOptions,
+): SimResult {
+  const core = new Core(program, machine, config, opts.model ?? DEFAULT_MODEL);
+  if (opts.fullSimulation) core.runToEnd(opts.onProgress);
+  else runToEndSteady(core, undefined, opts.onProgress);
+  const st = statsStateOf(core);
+  cyclesCache(program, machine).set(runKey(program, machine, config, opts), core.cycle);
+  return {
+    stats: statsOf(core.cp, program, st),
+    details: detailsOf(core.cp, program, st),
+  };
+}
+
+/**
+ * The variant whose run stands for `config.variant`: of it and the variants with some of the limits
+ * it removes put back (withLimitsBack), the one that finishes in the fewest cycles — itself on a tie.
+ * A variant that removes a limit is thus never slower than the run with the limit: the greedy port
+ * choice (SUACA's least-used port at dispatch, the refined model's binding at issue) can schedule
+ * worse when more µops compete for the ports, and a perfect front end, ports without limit or a
+ * run without dependencies may always do what the limited run does (docs/engine.md, "Variants that
+ * remove a limit"). `runs` receives the results computed on the way.
+ */
+export function runVariantOf(
+  program: SimProgram,
+  machine: MachineParams,
+  config: SimConfig,
+  opts: EngineOptions = {},
+  runs?: Map<string, SimResult>,
+): Variant {
+  const options = withLimitsBack(config.variant);
+  if (options.length === 1) return config.variant;
+  const cache = cyclesCache(program, machine);
+  let best = config.variant;
+  let bestCycles = Number.POSITIVE_INFINITY;
+  for (const v of options) {
+    const c = { ...config, variant: v };
+    const key = runKey(program, machine, c, opts);
+    let cycles = cache.get(key);
+    if (cycles === undefined) {
+      const r = simulateVariant(program, machine, c, opts);
+      runs?.set(variantKey(v), r);
+      cycles = r.stats.cycles;
+    }
+    if (cycles < bestCycles) {
+      best = v;
+      bestCycles = cycles;
+    }
+  }
+  return best;
+}
+
+/** Run the whole simulation (no snapshots): statistics and the detail of every line. A variant
+ *  that removes limits runs as runVariantOf chooses. */
 export function simulate(
   program: SimProgram,
   machine: MachineParams,
   config: SimConfig,
   opts: EngineOptions = {},
 ): SimResult {
-  const core = new Core(program, machine, config, opts.model ?? DEFAULT_MODEL);
-  if (opts.fullSimulation) core.runToEnd(opts.onProgress);
-  else runToEndSteady(core, undefined, opts.onProgress);
-  const st = statsStateOf(core);
-  return {
-    stats: statsOf(core.cp, program, st),
-    details: detailsOf(core.cp, program, st),
-  };
+  const runs = new Map<string, SimResult>();
+  const v = runVariantOf(program, machine, config, opts, runs);
+  return runs.get(variantKey(v)) ?? simulateVariant(program, machine, { ...config, variant: v }, opts);
 }

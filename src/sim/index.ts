@@ -10,7 +10,7 @@ export type * from './types.js';
 export { BASELINE } from './types.js';
 export { buildSimProgram, machineParams, expandPorts, simInstruction } from './program.js';
 export type { BuildOptions } from './program.js';
-export { createEngine, runKey, simulate, snapshotOf } from './engine.js';
+export { createEngine, runKey, runVariantOf, simulate, snapshotOf } from './engine.js';
 export { simulatesNothing } from './stats.js';
 export type { EngineOptions } from './engine.js';
 export {
@@ -20,6 +20,7 @@ export {
   variantKey,
   variantLabel,
   variantShortLabel,
+  withLimitsBack,
   withSwitches,
 } from './variants.js';
 export type { SwitchInfo, VariantSwitch } from './variants.js';

@@ -55,6 +55,25 @@ export function allVariants(): Variant[] {
   return out;
 }
 
+/**
+ * `v` and every variant with some of the limits `v` removes put back (some of its switches turned
+ * off again, the knobs kept): `v` first. A variant's run is the fastest of these (engine.ts,
+ * `runVariantOf`), so that removing a limit never makes a run slower.
+ */
+export function withLimitsBack(v: Variant): Variant[] {
+  const on = VARIANT_SWITCHES.filter((s) => v[s.field]).map((s) => s.field);
+  const out: Variant[] = [];
+  // m: which of v's switches stay on, all of them first
+  for (let m = (1 << on.length) - 1; m >= 0; m--) {
+    const w: Variant = { ...v };
+    on.forEach((f, k) => {
+      w[f] = (m & (1 << k)) !== 0;
+    });
+    out.push(m === (1 << on.length) - 1 ? v : w);
+  }
+  return out;
+}
+
 /** `v` with the three switches set from `sw` (the knobs — port capacity, issue width, RS size — kept). */
 export function withSwitches(v: Variant, sw: Partial<Pick<Variant, VariantSwitch>>): Variant {
   return { ...v, ...sw };
