@@ -6,12 +6,11 @@ import { originSummary } from './model.js';
 import type { DecodedInstruction, LoadedRegion } from '../disasm/types.js';
 import type { ArchData, ResolvedInstruction } from '../data/types.js';
 import { formatPorts } from '../data/ports.js';
+import { droppedNote, type FitColumn, fitTable, wrapProse } from './fit.js';
 
-export interface ListingColumn {
+export interface ListingColumn extends FitColumn {
   header: string;
   value: (ins: DecodedInstruction) => string;
-  /** right-align (numbers) */
-  right?: boolean;
 }
 
 const hexAddr = (n: number): string => n.toString(16);
@@ -20,16 +19,17 @@ const spacedBytes = (b: string): string => (b.match(/../g) ?? []).join(' ');
 export const baseColumns: ListingColumn[] = [
   { header: 'line', value: (i) => String(i.line), right: true },
   { header: 'address', value: (i) => hexAddr(i.address), right: true },
-  { header: 'bytes', value: (i) => spacedBytes(i.bytes) },
-  { header: 'instruction', value: (i) => i.intel },
+  { header: 'bytes', value: (i) => spacedBytes(i.bytes), min: 8, rank: 1, drop: 5 },
+  { header: 'instruction', value: (i) => i.intel, min: 28, rank: 2 },
 ];
 
 export const detailColumns: ListingColumn[] = [
-  { header: 'signature', value: (i) => i.signature },
-  { header: 'reads', value: (i) => [...i.reads, ...i.flagsRead].join(',') || '-' },
-  { header: 'writes', value: (i) => [...i.writes, ...i.flagsWritten].join(',') || '-' },
+  { header: 'signature', value: (i) => i.signature, min: 9, drop: 3 },
+  { header: 'reads', value: (i) => [...i.reads, ...i.flagsRead].join(',') || '-', min: 5, drop: 1 },
+  { header: 'writes', value: (i) => [...i.writes, ...i.flagsWritten].join(',') || '-', min: 6, drop: 2 },
   {
     header: 'mem',
+    drop: 4,
     value: (i) => (i.memory ? `${i.memory.read ? 'r' : ''}${i.memory.write ? 'w' : ''}` || 'agen' : '-'),
   },
 ];
@@ -39,23 +39,28 @@ export function regionHeading(r: LoadedRegion): string {
   return `${r.file} (${r.format}): ${r.region.name}, 0x${hexAddr(r.region.start)}–0x${hexAddr(r.region.end)}${sec}, ${r.instructions.length} instructions`;
 }
 
-/** Plain-text table; `columns` defaults to the base and detail columns. */
+/** Plain-text table; `columns` defaults to the base and detail columns. `width`: fitted to that
+ *  many columns (fit.ts: the text columns narrow, cut with "…"; the heading wraps). */
 export function renderListing(
   r: LoadedRegion,
   columns: ListingColumn[] = [...baseColumns, ...detailColumns],
-  opts: { att?: boolean } = {},
+  opts: { att?: boolean; width?: number } = {},
 ): string {
   const cols = opts.att
     ? columns.map((c) => (c.header === 'instruction' ? { ...c, value: (i: DecodedInstruction) => i.att } : c))
     : columns;
-  const rows = r.instructions.map((ins) => cols.map((c) => c.value(ins)));
-  const widths = cols.map((c, k) => rows.reduce((w, row) => Math.max(w, row[k]!.length), c.header.length));
-  const fmt = (cells: string[]) =>
-    cells
-      .map((s, k) => (cols[k]!.right ? s.padStart(widths[k]!) : s.padEnd(widths[k]!)))
-      .join('  ')
-      .trimEnd();
-  return [regionHeading(r), fmt(cols.map((c) => c.header)), ...rows.map(fmt)].join('\n') + '\n';
+  const rows = [cols.map((c) => c.header), ...r.instructions.map((ins) => cols.map((c) => c.value(ins)))];
+  const { lines, dropped } = fitTable(cols, rows, opts.width);
+  return (
+    [
+      ...wrapProse(regionHeading(r), opts.width),
+      ...lines,
+      ...droppedNote(
+        dropped.map((k) => cols[k]!.header),
+        opts.width,
+      ),
+    ].join('\n') + '\n'
+  );
 }
 
 /** The JSON form: the region and the instructions with the contract's fields. */

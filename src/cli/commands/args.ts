@@ -46,6 +46,8 @@ export type RegionsArgv = InputArgv & { json: boolean };
 export type DisasmArgv = InputArgv & {
   json: boolean;
   att: boolean;
+  /** full lines in a terminal too */
+  wide?: boolean;
   arch?: string;
   fallback: 'skip' | 'alu';
   uopsXml?: string;

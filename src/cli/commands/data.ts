@@ -35,8 +35,14 @@ export const dataCommand: CommandModule = (y: Argv) =>
         .command(
           'list',
           'show every architecture with data and where it comes from',
-          (c) => c.option('json', { type: 'boolean', default: false, describe: 'print JSON' }),
-          async (argv) => (await work()).runList(argv['cache-dir'] as string | undefined, Boolean(argv.json)),
+          (c) =>
+            c.option('json', { type: 'boolean', default: false, describe: 'print JSON' }).option('wide', {
+              type: 'boolean',
+              default: false,
+              describe: 'full lines in a terminal too (else cut to its width with …; a pipe gets full lines)',
+            }),
+          async (argv) =>
+            (await work()).runList(argv['cache-dir'] as string | undefined, Boolean(argv.json), Boolean(argv.wide)),
         )
         .command(
           'fetch',

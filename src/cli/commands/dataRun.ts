@@ -18,6 +18,7 @@ import {
   type DownloadResult,
 } from '../../data/fetch.js';
 import { downloadBar, progressBar } from '../progress.js';
+import { droppedNote, fitTable, fitWidth, wrapText } from '../../report/fit.js';
 import { makeDirs } from '../../mkdirs.js';
 
 function summary(idx: CacheIndex, root: string): string {
@@ -39,7 +40,7 @@ export async function runImport(file: string, cacheDir?: string): Promise<void> 
   }
 }
 
-export function runList(cacheDir?: string, json = false): void {
+export function runList(cacheDir?: string, json = false, wide = false): void {
   const rows = listDataSources({ cacheDir });
   if (json) {
     process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
@@ -57,28 +58,32 @@ export function runList(cacheDir?: string, json = false): void {
       escapeControls(r.path),
     ]),
   ];
-  const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
-  process.stdout.write(
-    table
-      .map(
-        (row) =>
-          `${row
-            .map((c, i) => c.padEnd(widths[i]!))
-            .join('  ')
-            .trimEnd()}\n`,
-      )
-      .join(''),
+  // in a terminal (without --wide) the text columns narrow, cut with …; the counts never
+  const width = fitWidth(wide);
+  const cols = [
+    {},
+    { min: 8 },
+    {},
+    { min: 12 },
+    { min: 16, rank: 1 },
+    { min: 10, drop: 1 },
+    { min: 12, drop: 2, cutStart: true },
+  ];
+  const { lines, dropped } = fitTable(cols, table, width);
+  const note = droppedNote(
+    dropped.map((k) => table[0]![k]!),
+    width,
   );
-  process.stdout.write(
-    'Per line, the first of these sources that has figures for the form is used, in the order listed.\n',
-  );
+  process.stdout.write([...lines, ...note].map((l) => `${l}\n`).join(''));
+  const prose = (line: string) => process.stdout.write(wrapText(`${line}\n`, width));
+  prose('Per line, the first of these sources that has figures for the form is used, in the order listed.');
   for (const r of rows) {
     const p = r.provenance as
       | { cpu?: string; microcode?: string; kernel?: string; uopscope?: string; command?: string }
       | undefined;
     if (p)
-      process.stdout.write(
-        `${r.arch} ${r.kind}: measured on ${p.cpu} (microcode ${p.microcode}, ${p.kernel}, uopscope ${p.uopscope}) by: ${p.command}\n`,
+      prose(
+        `${r.arch} ${r.kind}: measured on ${p.cpu} (microcode ${p.microcode}, ${p.kernel}, uopscope ${p.uopscope}) by: ${p.command}`,
       );
   }
 }

@@ -11,6 +11,11 @@ export function disasmCommand(y: Argv): Argv {
       addInputOptions(a)
         .option('json', { type: 'boolean', default: false, describe: 'print JSON' })
         .option('att', { type: 'boolean', default: false, describe: 'AT&T syntax in the text listing' })
+        .option('wide', {
+          type: 'boolean',
+          default: false,
+          describe: 'full lines in a terminal too (else fitted to its width, text cut with …; a pipe gets full lines)',
+        })
         .option('arch', {
           type: 'string',
           describe:

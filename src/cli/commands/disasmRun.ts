@@ -11,6 +11,7 @@ import {
   resolvedJson,
 } from '../../report/listing.js';
 import { inputFromArgv } from '../regionOptions.js';
+import { fitWidth, wrapText } from '../../report/fit.js';
 import { parseArch } from '../config.js';
 import type { DisasmArgv } from './args.js';
 
@@ -20,11 +21,13 @@ export async function runDisasm(args: DisasmArgv): Promise<void> {
   const machine = arch === undefined ? undefined : loadMachine(arch);
   // a listing shows the whole function (a simulation takes its innermost loop)
   const region = await loadRegion({ ...inputFromArgv(args), wholeFunction: true });
+  // a terminal gets lines that fit it (fit.ts); a pipe, a file or --wide the full lines
+  const width = fitWidth(args.wide);
   if (arch === undefined || machine === undefined) {
     process.stdout.write(
       args.json
         ? `${JSON.stringify(listingJson(region), null, 2)}\n`
-        : renderListing(region, undefined, { att: args.att }),
+        : renderListing(region, undefined, { att: args.att, width }),
     );
     return;
   }
@@ -37,5 +40,7 @@ export async function runDisasm(args: DisasmArgv): Promise<void> {
     return;
   }
   const cols = [...baseColumns, ...dataColumns(resolved), ...detailColumns];
-  process.stdout.write(renderListing(region, cols, { att: args.att }) + dataFootnote(data, resolved));
+  process.stdout.write(
+    renderListing(region, cols, { att: args.att, width }) + wrapText(dataFootnote(data, resolved), width),
+  );
 }
