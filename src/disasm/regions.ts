@@ -293,7 +293,7 @@ const OTHERS_NAMED = 5;
 /** Why a loop was chosen among its function's loops (for the notes). */
 function choiceWhy(f: FoundLoop, found: FoundLoop[], list: Region[], fns: number): string {
   const fn = f.fn;
-  const of = fn ? `${fn}${fns > 1 ? ', the first function with a loop,' : ''}` : 'this code';
+  const of = fn ? `${fn}${fns > 1 ? ' (the first function with a loop)' : ''}` : 'this code';
   const inner = f.group.filter((l) => l.innermost);
   if (f.group.length === 1) return `the only loop of ${of}`;
   const group = new Set(f.group);

@@ -53,11 +53,12 @@ export function renderText(model: ReportModel): string {
     );
   } else if (model.branch) {
     out.push('', `Branch analysis (first conditional jump, line ${model.branch.branchLine}):`);
+    // the sides as the explorer and measure name them; the thesis's names beside them
     for (const [name, side] of [
-      ['Left', model.branch.left],
-      ['Right', model.branch.right],
+      ["Fall-through branch analysis (the thesis's left branch)", model.branch.left],
+      ["Taken branch analysis (the thesis's right branch)", model.branch.right],
     ] as const) {
-      out.push('', `${name} branch analysis:`, ...renderSection(model, side));
+      out.push('', `${name}:`, ...renderSection(model, side));
       if (side.detail) out.push('', renderDetail(side.detail).replace(/\n$/, ''));
     }
   }

@@ -42,10 +42,15 @@ export function contextOf(o: Overlay): KeyContext {
       return 'model';
     case 'help':
       return 'help';
+    case 'detail':
+      return 'detail';
     default:
       return 'explorer';
   }
 }
+
+/** The panes are on screen (with or without the detail): the explorer's own keys act. */
+const onScreen = (ctx: KeyContext) => ctx === 'explorer' || ctx === 'detail';
 
 /** The whole run of an engine, as it computes it (without moving its position). */
 export function wholeRunOf(engine: Engine): RunTotal {
@@ -211,7 +216,7 @@ export class ExplorerController {
         continue;
       }
       if (this.busy) {
-        if (k.input === 'q' && contextOf(this.state.overlay) === 'explorer') {
+        if (k.input === 'q' && onScreen(contextOf(this.state.overlay))) {
           this.quit('quit');
           return;
         }
@@ -241,7 +246,7 @@ export class ExplorerController {
     const b = lookup(ctx, k.input, k.key);
     if (!b) return;
     // a message is about the last action: the next one clears it
-    if (ctx === 'explorer') this.say('');
+    if (onScreen(ctx)) this.say('');
     b.run(this.ops, this.state, k.input, k.key);
   }
 
@@ -580,7 +585,9 @@ export class ExplorerController {
             ? String(s.cycle)
             : what === 'iterations'
               ? String(s.layout.iterations)
-              : (this.opts.exportPath?.() ?? '');
+              : what === 'search'
+                ? this.lastSearch
+                : (this.opts.exportPath?.() ?? '');
         dispatch({ type: 'prompt-open', what, text });
       },
       openArch: () => {
@@ -592,6 +599,11 @@ export class ExplorerController {
       },
       toggleOverlay: (kind) => {
         const o = get().overlay;
+        if (kind === 'help-page') {
+          if (o.kind === 'help' && o.page + 1 < this.viewport.helpPages)
+            dispatch({ type: 'overlay', overlay: { kind: 'help', page: o.page + 1 } });
+          return;
+        }
         if (kind === 'help') {
           // ? pages through the help, and closes it after the last page
           const next = o.kind === 'help' ? o.page + 1 : 0;
@@ -602,6 +614,10 @@ export class ExplorerController {
           return;
         }
         dispatch({ type: 'overlay', overlay: o.kind === kind ? { kind: 'none' } : { kind } });
+      },
+      helpBack: () => {
+        const o = get().overlay;
+        if (o.kind === 'help' && o.page > 0) dispatch({ type: 'overlay', overlay: { kind: 'help', page: o.page - 1 } });
       },
       closeOverlay: () => {
         if (get().overlay.kind === 'none') this.opts.dismiss?.();
@@ -636,7 +652,8 @@ export class ExplorerController {
             { iterations: n },
             (s) => `${n} iteration${n === 1 ? '' : 's'}, cycle ${s.cycle}`,
           );
-        } else void this.exportTo(v.value as string);
+        } else if (o.what === 'search') this.search(v.value as string);
+        else void this.exportTo(v.value as string);
       },
       archMove: (by) => dispatch({ type: 'arch-move', by }),
       archPick: () => {
@@ -665,6 +682,29 @@ export class ExplorerController {
       measure: () => this.opts.measure?.(),
       suspend: () => this.opts.suspend?.(),
     };
+  }
+
+  /** The text `/` searched for last: its prompt proposes it, so `/` enter finds the next match. */
+  private lastSearch = '';
+
+  /** `/`: selects the next line after the selected one (wrapping) whose instruction holds `text`
+   *  (any case), and says which match of how many it is. */
+  private search(text: string): void {
+    this.lastSearch = text;
+    const s = this.state;
+    const lines = s.layout.session.lines;
+    const want = text.toLowerCase();
+    const hits = lines.flatMap((l, i) => (l.asm.toLowerCase().includes(want) ? [i] : []));
+    if (hits.length === 0) {
+      this.say(`search: no line holds '${text}'`);
+      return;
+    }
+    const next = hits.find((i) => i > s.selected) ?? hits[0]!;
+    this.dispatch({ type: 'select', by: next - s.selected });
+    const l = lines[next]!;
+    this.say(
+      `line ${l.line}: ${l.asm} (match ${hits.indexOf(next) + 1} of ${hits.length} for '${text}'${hits.length > 1 ? '; / enter: the next' : ''})`,
+    );
   }
 
   private async exportTo(path: string): Promise<void> {

@@ -4,6 +4,7 @@
 // (src/ui/controller.ts) looks keys up here.
 import type { Key } from 'ink';
 import { originLegend, originLetters, originList } from '../data/origins.js';
+import { MECHANISM_INFO } from '../sim/mechanisms.js';
 import { TABS, type VariantKey } from './types.js';
 import type { ExplorerState } from './state.js';
 
@@ -22,9 +23,12 @@ export interface KeyOps {
   select(by: number): void;
   toggleVariant(v: VariantKey): void;
   toggleBranches(): void;
-  openPrompt(what: 'goto' | 'iterations' | 'export'): void;
+  openPrompt(what: 'goto' | 'iterations' | 'export' | 'search'): void;
+  /** the help's previous page */
+  helpBack(): void;
   openArch(): void;
-  toggleOverlay(kind: 'help' | 'detail'): void;
+  /** 'help-page': the help's next page, staying on its last */
+  toggleOverlay(kind: 'help' | 'help-page' | 'detail'): void;
   closeOverlay(): void;
   tab(to: 'next' | 'prev' | number): void;
   togglePlay(): void;
@@ -61,6 +65,8 @@ export interface Binding {
   help: string;
   /** footer priority (lower: kept first when the line is short); null: help only */
   priority: number | null;
+  /** the footer names it only when the panes are tabs (it does nothing otherwise) */
+  needsTabs?: boolean;
   match(input: string, key: Key): boolean;
   run(ops: KeyOps, state: ExplorerState, input: string, key: Key): void;
 }
@@ -128,6 +134,15 @@ export const EXPLORER_KEYS: Binding[] = [
     priority: 13,
     match: is('n'),
     run: (o) => o.nextIssue(),
+  },
+  {
+    keys: '/',
+    short: '/',
+    what: 'search',
+    help: 'search the program: the next line whose instruction holds the text (/ enter again: the next one)',
+    priority: 12,
+    match: is('/'),
+    run: (o) => o.openPrompt('search'),
   },
   {
     keys: '↑↓ k j PgUp/Dn',
@@ -219,6 +234,7 @@ export const EXPLORER_KEYS: Binding[] = [
     what: 'pane',
     help: 'switch pane (small terminals)',
     priority: 6,
+    needsTabs: true,
     match: (i, k) => k.tab || (/^[1-9]$/.test(i) && Number(i) <= TABS.length),
     run: (o, _s, i, k) => o.tab(k.tab ? (k.shift ? 'prev' : 'next') : Number(i) - 1),
   },
@@ -356,13 +372,23 @@ export const MODEL_KEYS: Binding[] = [
 /** The help is modal: its own keys only, nothing acts behind it. */
 export const HELP_KEYS: Binding[] = [
   {
-    keys: '?',
-    short: '?',
+    keys: '? / → / PgDn',
+    hint: '?/→',
+    short: '?→',
     what: 'next page',
-    help: "the help's next page (closes after the last)",
+    help: "the help's next page (? closes after the last)",
     priority: 0,
-    match: is('?'),
-    run: (o) => o.toggleOverlay('help'),
+    match: (i, k) => i === '?' || k.rightArrow || k.pageDown || i === 'l' || i === ' ',
+    run: (o, _s, i) => (i === '?' ? o.toggleOverlay('help') : o.toggleOverlay('help-page')),
+  },
+  {
+    keys: '← / PgUp',
+    short: '←',
+    what: 'back',
+    help: "the help's previous page",
+    priority: 1,
+    match: (i, k) => k.leftArrow || k.pageUp || i === 'h',
+    run: (o) => o.helpBack(),
   },
   {
     keys: 'esc / q',
@@ -373,6 +399,22 @@ export const HELP_KEYS: Binding[] = [
     match: (i, k) => k.escape || i === 'q',
     run: (o) => o.closeOverlay(),
   },
+];
+
+/** The detail (enter) is shown: enter or esc closes it; the explorer's other keys act as usual
+ *  (stepping moves the detail's cycle). */
+export const DETAIL_KEYS: Binding[] = [
+  {
+    keys: 'enter / esc',
+    hint: '⏎/esc',
+    short: '⏎',
+    what: 'close detail',
+    help: 'close the detail',
+    priority: 0,
+    match: (_i, k) => k.return || k.escape,
+    run: (o) => o.closeOverlay(),
+  },
+  ...EXPLORER_KEYS.filter((b) => b.keys !== 'enter'),
 ];
 
 /** Keys of every context, looked up first. */
@@ -397,7 +439,7 @@ export const GLOBAL_KEYS: Binding[] = [
   },
 ];
 
-export type KeyContext = 'explorer' | 'prompt' | 'arch' | 'model' | 'help';
+export type KeyContext = 'explorer' | 'detail' | 'prompt' | 'arch' | 'model' | 'help';
 
 export function bindingsOf(ctx: KeyContext): Binding[] {
   switch (ctx) {
@@ -409,6 +451,8 @@ export function bindingsOf(ctx: KeyContext): Binding[] {
       return MODEL_KEYS;
     case 'help':
       return HELP_KEYS;
+    case 'detail':
+      return DETAIL_KEYS;
     default:
       return EXPLORER_KEYS;
   }
@@ -432,19 +476,100 @@ export function splitKeys(input: string, key: Key): KeyEvent[] {
 }
 
 /**
- * Notations of the screen, for the help overlay (with the symbols of src/ui/format.ts).
+ * The legend: every notation the screen shows, by where it shows it, for the help overlay (`?`
+ * opens on it). The symbols are those of src/ui/format.ts; the mechanisms' abbreviations and
+ * the figures' sources are read from their own tables (src/sim/mechanisms.ts,
+ * src/data/origins.ts), so the legend cannot drift from what the panes print.
  */
 const ALL_ORIGINS = originList().map((o) => o.id);
 
-export const NOTATIONS: [string, string][] = [
-  ['L3#50', 'line 3 of the program, iteration 50 (an instance)'],
-  ['W R E D', 'Program: instances waiting, ready, executing, done'],
-  ['+ … ○ ▶ ✓', 'loading, waiting on an operand, ready (waits for a port), executing, done'],
-  ['12k  1.2M', 'counts abbreviated: thousands, millions'],
-  ['–', 'no value yet (nothing completed), or none'],
-  [
-    originLetters(ALL_ORIGINS),
-    `where a line's figures come from: ${originLegend(ALL_ORIGINS).replace(/, \? no figures$/, '')}; ? none: not simulated (see the message)`,
-  ],
-  ['text…', 'cut to fit (names only; numbers are never cut)'],
+export interface LegendSection {
+  title: string;
+  rows: [string, string][];
+}
+
+export const LEGEND: LegendSection[] = [
+  {
+    title: 'Header and comparison line',
+    rows: [
+      ['c/iter', 'cycles per iteration: cycles ÷ iterations complete (end: all)'],
+      ['done/run', 'c/iter over the iterations done so far / the whole run'],
+      ['diverge at N', 'the first cycle at which the two panes differ; │ separates'],
+      ['[2 Reservation]', 'the pane shown (small terminals: tab or 1-4 switch)'],
+      ['−macro-fus', 'the model with a mechanism off (+: on); see the last section'],
+    ],
+  },
+  {
+    title: 'Program',
+    rows: [
+      ['>', 'the selected line (↑/↓)'],
+      ['W R E D', 'instances (one per iteration) waiting, ready, executing, done'],
+      ['F', 'a macro-fused pair: a flag-setting line and its Jcc, one µop'],
+      [
+        originLetters(ALL_ORIGINS),
+        `where a line's figures come from: ${originLegend(ALL_ORIGINS).replace(/, \? no figures$/, '')}`,
+      ],
+      ['?', 'no figures: the line is not simulated (the message says why)'],
+      ['lines 0-6 of 8', 'the lines shown, by their numbers, of how many'],
+    ],
+  },
+  {
+    title: 'Reservation station',
+    rows: [
+      ['L3#50', 'line 3 of iteration 50: an instance'],
+      ['+ … ○ ▶ ✓', 'loading, waiting on an operand, ready (waits for a port), executing, done'],
+      ['2µ', "the instance's µops"],
+      ['█░', "a bar's filled share: the station's fill, a port's use so far"],
+    ],
+  },
+  {
+    title: 'Ports and front end',
+    rows: [
+      ['·', 'no µop on the port this cycle'],
+      ['L3#25+2', 'the µop on the port this cycle and 2 more (infinite ports)'],
+      ['L6#…', "an instance's label cut to fit (its iteration)"],
+      ['count', 'µops the port took so far; the bar: its use (µops ÷ cycles)'],
+      ['ready: … +3', 'instances ready for a port; +3: three more not shown'],
+      ['MITE DSB LSD', 'µops from: legacy decoders, µop cache, loop stream detector'],
+      ['—', 'the front end delivered nothing this cycle'],
+      ['IDQ 3/64', 'the µop queue before the station: µops in it / its size (Q3)'],
+      ['delivered, in', 'µops put into the IDQ this cycle; issued: into the station'],
+      ['FE', 'the front end'],
+    ],
+  },
+  {
+    title: 'Statistics (per iteration done so far)',
+    rows: [
+      ['wait', 'cycles per iteration the line waited for an operand or a port'],
+      ['caused', 'cycles per iteration others waited for it (result or port)'],
+      ['p0 p1 …', 'µops per iteration on each port; blank: none, 0.00: < 0.005'],
+      ['µops/c', 'µops per cycle'],
+      ['… 4 more lines', 'rows that do not fit (the total includes them)'],
+      ['hidden: p1', 'ports without a column (in use or unused)'],
+    ],
+  },
+  {
+    title: 'Detail (enter)',
+    rows: [
+      ['lat→L lat←L', 'latency from this line to line L, from L to this line'],
+      ['L waits', 'c/iter L waited for this line; this waits: this line for L'],
+    ],
+  },
+  {
+    title: 'Everywhere',
+    rows: [
+      ['–', 'no value yet (nothing completed), or none'],
+      ['12k  1.2M', 'counts abbreviated: thousands, millions'],
+      ['text…', 'cut to fit (names and labels; a figure is never cut)'],
+      ['fall-through', 'and taken: the two sides of a branch (b, M, report --branch)'],
+      ['⏎ ␣ ^C ^Z', 'in the footer: enter, space, Ctrl-C, Ctrl-Z (keys below)'],
+    ],
+  },
+  {
+    title: "The model's mechanisms (s; the header abbreviates them)",
+    rows: [
+      ['❯ [x] [ ] ● ○', 'in the menus: the row chosen; on, off; the preset in force, another'],
+      ...MECHANISM_INFO.map((m): [string, string] => [m.short, m.label]),
+    ],
+  },
 ];

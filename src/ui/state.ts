@@ -11,8 +11,8 @@ import { TABS, type RunTotal, type TabId } from './types.js';
 
 export type { PaneLayout } from './panes.js';
 
-/** What a prompt asks for: a cycle, an iteration count, or the path of the export. */
-export type PromptKind = 'goto' | 'iterations' | 'export';
+/** What a prompt asks for: a cycle, an iteration count, the path of the export, or text to search. */
+export type PromptKind = 'goto' | 'iterations' | 'export' | 'search';
 
 export type Overlay =
   | { kind: 'none' }
@@ -167,7 +167,10 @@ export function explorerReducer(s: ExplorerState, a: Action): ExplorerState {
       const typed = a.text.replace(/[\u0000-\u001F\u007F]/g, '');
       if (typed === '') return s;
       // the proposed value is selected: what is typed replaces it
-      const text = ((o.fresh ? '' : o.text) + typed).slice(0, o.what === 'export' ? PROMPT_MAX : 12);
+      const text = ((o.fresh ? '' : o.text) + typed).slice(
+        0,
+        o.what === 'export' ? PROMPT_MAX : o.what === 'search' ? 80 : 12,
+      );
       return { ...s, overlay: { ...o, text, fresh: false } };
     }
     case 'prompt-backspace': {
@@ -200,6 +203,8 @@ export function explorerReducer(s: ExplorerState, a: Action): ExplorerState {
 /** The value a prompt submits, or a message saying what is wrong with it. */
 export function parsePrompt(what: PromptKind, text: string): { value: number | string } | { error: string } {
   if (what === 'export') return text.trim() === '' ? { error: 'export: give a file name' } : { value: text.trim() };
+  if (what === 'search')
+    return text.trim() === '' ? { error: 'search: type part of an instruction (e.g. add)' } : { value: text.trim() };
   const name = what === 'goto' ? 'go to' : 'iterations';
   if (!/^\d+$/.test(text.trim()))
     return {

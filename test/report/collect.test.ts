@@ -118,11 +118,14 @@ test('branch sides are simulated with the same settings and keep original lines'
   assert.equal(d.branch!.right.detail, undefined);
   const text = renderText(d);
   assert.match(
-    text.slice(text.indexOf('Left branch analysis:'), text.indexOf('Right branch analysis:')),
+    text.slice(
+      text.indexOf("Fall-through branch analysis (the thesis's left branch):"),
+      text.indexOf("Taken branch analysis (the thesis's right branch):"),
+    ),
     /Detailed delay information for instruction: mov rax, 0x6 in line 2\n/,
   );
   assert.doesNotMatch(
-    text.slice(text.indexOf('Right branch analysis:')),
+    text.slice(text.indexOf("Taken branch analysis (the thesis's right branch):")),
     /Detailed delay information for instruction: mov rax, 0x6 in line 2\n[\s\S]*Detailed/,
   );
   const j = reportJson(d);

@@ -153,8 +153,8 @@ test('branch sections print left and right with their own tables', () => {
   };
   m.branch = { branchLine: 2, left, right };
   const text = renderText(m);
-  const li = text.indexOf('Left branch analysis:');
-  const ri = text.indexOf('Right branch analysis:');
+  const li = text.indexOf("Fall-through branch analysis (the thesis's left branch):");
+  const ri = text.indexOf("Taken branch analysis (the thesis's right branch):");
   assert.ok(li > 0 && ri > li);
   assert.match(text.slice(li, ri), /Block throughput: 2\.00 cycles[\s\S]*   3 \|\|[\s\S]*Total number of Uops: 2/);
   assert.match(text.slice(ri), /Block throughput: 2\.50 cycles[\s\S]*   6 \|\|[\s\S]*Total number of Uops: 3/);

@@ -242,20 +242,21 @@ test('enter shows the detail of the selected line, ? the help, q quits', async (
   await tick(40);
   assert.doesNotMatch(frame(), /Detail of line/);
   await press(r, '?');
-  const pages = Number(/Keys and notation, page 1 of (\d+) \(\? next page, esc closes\)/.exec(frame())?.[1]);
+  const pages = Number(/Legend and keys, page 1 of (\d+) \(\? or → next, ← back, esc closes\)/.exec(frame())?.[1]);
   assert.ok(pages >= 2, frame());
-  assert.match(frame(), /run until the selected line next issues/);
+  assert.match(frame(), /Header and comparison line/, 'the help opens on the legend');
   let seen = frame();
   for (let k = 2; k <= pages; k++) {
     await press(r, '?');
     seen += frame();
   }
   assert.match(frame(), new RegExp(`page ${pages} of ${pages}`));
-  assert.match(seen, /L3#50\s+line 3 of the program, iteration 50/, 'the notations are explained');
+  assert.match(seen, /L3#50\s+line 3 of iteration 50/, 'the notations are explained');
+  assert.match(seen, /run until the selected line next issues/);
   assert.match(seen, /○ ▶ ✓\s+loading, waiting on an operand, ready/);
   assert.match(seen, /In the model menu \(s\)/);
   await press(r, '?');
-  assert.doesNotMatch(frame(), /Keys and notation/);
+  assert.doesNotMatch(frame(), /Legend and keys/);
   await press(r, 'q');
   assert.equal(quits(), 1);
 });

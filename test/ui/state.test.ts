@@ -128,7 +128,11 @@ test('one key table: lookup, the footer and the help come from it; bursts split 
   assert.equal(lookup('arch', 'q', noKey)?.what, 'cancel', 'q closes the architecture menu (it does not quit)');
   assert.equal(lookup('model', 'q', noKey)?.what, 'close', 'q closes the model menu');
   assert.equal(lookup('help', 'f', noKey), undefined, 'the help is modal: f does nothing behind it');
-  assert.equal(lookup('help', '', { ...noKey, rightArrow: true }), undefined, 'nor does →');
+  assert.equal(
+    lookup('help', '', { ...noKey, rightArrow: true })?.what,
+    'next page',
+    '→ pages the help, nothing behind it',
+  );
   assert.equal(lookup('prompt', 'z', { ...noKey, ctrl: true })?.what, 'suspend', 'Ctrl-Z suspends from any context');
   assert.equal(lookup('prompt', '7', noKey)?.what, 'replace');
   const help = helpLines().join('\n');
@@ -160,7 +164,7 @@ test('one key table: lookup, the footer and the help come from it; bursts split 
 test('the help explains the notations of the screen', () => {
   const help = helpLines().join('\n');
   for (const n of ['L3#50', '…', '○', '▶', 'W R E D', '–']) assert.ok(help.includes(n), n);
-  assert.match(help, /L3#50\s+line 3 of the program, iteration 50/);
+  assert.match(help, /L3#50\s+line 3 of iteration 50/);
 });
 
 test('uopscope --help names the keys the explorer has for the model and the architecture menus', () => {

@@ -1,7 +1,7 @@
 // The work of `uopscope measure` (see measure.ts): the prediction (the report's main analysis,
 // --fast), the region's body run in the native harness (src/measure), and both side by side.
 
-import { buildReport, wholeNumber } from './reportRun.js';
+import { buildReport, noteRegion, wholeNumber } from './reportRun.js';
 import { modelArgsOf } from '../modelOptions.js';
 import { mechanismLabel } from '../../sim/mechanisms.js';
 import { parseArch } from '../config.js';
@@ -206,7 +206,7 @@ export async function measure(input: InputOptions & RegionSelection, a: MeasureA
     ...(arch !== undefined ? { arch } : {}),
     ...(a.iterations !== undefined ? { iterations: a.iterations } : {}),
   });
-  if (analysis.region.region.note) process.stderr.write(`uopscope: note: ${analysis.region.region.note}\n`);
+  noteRegion(analysis.region.region.note);
   const instrs = analysis.region.instructions;
   const bitness = analysis.region.format === 'elf32' ? 32 : 64;
   const base = {

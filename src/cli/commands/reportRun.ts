@@ -237,6 +237,11 @@ async function parallelRuns(
     other(p, m, config, opts);
 }
 
+/** How the region was chosen, on stderr, when the output (which says it too) is not a terminal. */
+export function noteRegion(note: string | undefined, out: { isTTY?: boolean } = process.stdout): void {
+  if (note && !out.isTTY) process.stderr.write(`uopscope: note: ${note}\n`);
+}
+
 /** What `uopscope report` prints. */
 export async function runReport(input: InputOptions & RegionSelection, a: ReportArgs): Promise<string> {
   // the simulations' progress on stderr when it is a terminal (a long run is otherwise silent)
@@ -250,9 +255,9 @@ export async function runReport(input: InputOptions & RegionSelection, a: Report
   }
   progress.done();
   const { model, analysis } = built;
-  // how the region was chosen, when the user did not name it exactly: also on stderr, where a
-  // script's reader sees it even when stdout goes to a file
-  if (analysis.region.region.note) process.stderr.write(`uopscope: note: ${analysis.region.region.note}\n`);
+  // how the region was chosen, when the user did not name it exactly: the report says it; on
+  // stderr too when the report goes to a file or a pipe (in a terminal it would be said twice)
+  noteRegion(analysis.region.region.note);
   return a.json ? JSON.stringify(reportJson(model), null, 2) + '\n' : renderText(model);
 }
 

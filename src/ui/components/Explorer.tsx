@@ -167,7 +167,7 @@ export function Explorer(props: ExplorerProps) {
           {body}
         </Box>
         <Box>{message}</Box>
-        <Footer width={width} compact={layout.compact} context={contextOf(ov)} />
+        <Footer width={width} compact={layout.compact} context={contextOf(ov)} tabs={layout.mode === 'tabs'} />
       </Box>
     </ThemeContext.Provider>
   );

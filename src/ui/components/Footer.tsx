@@ -6,15 +6,17 @@ export interface FooterProps {
   width: number;
   compact: boolean;
   context?: KeyContext;
+  /** the panes are tabs (else the keys that switch tabs are left out: they do nothing) */
+  tabs?: boolean;
 }
 
 /**
- * The keys of the context on screen (the explorer, a prompt, the architecture menu), from its
- * key table, on one line: as many as fit, most important first, shown in the table's order;
- * abbreviated at 80 columns.
+ * The keys of the context on screen (the explorer, the detail, a prompt, a menu, the help), from
+ * its key table, on one line: as many as fit, most important first, shown in the table's order;
+ * abbreviated at 80 columns. Keys that do nothing on this screen are left out.
  */
-export function footerText(width: number, compact: boolean, context: KeyContext = 'explorer'): string {
-  const hints = bindingsOf(context).filter((b) => b.priority !== null);
+export function footerText(width: number, compact: boolean, context: KeyContext = 'explorer', tabs = true): string {
+  const hints = bindingsOf(context).filter((b) => b.priority !== null && (tabs || !b.needsTabs));
   const sep = compact ? '  ' : ' · ';
   const label = (h: (typeof hints)[number]) => `${compact ? h.short : (h.hint ?? h.keys)} ${h.what}`;
   const byPriority = [...hints].sort((a, b) => a.priority! - b.priority!);
@@ -34,5 +36,5 @@ export function footerText(width: number, compact: boolean, context: KeyContext 
 
 export function Footer(p: FooterProps) {
   const tint = useTint();
-  return <Text color={tint('gray')}>{footerText(p.width, p.compact, p.context)}</Text>;
+  return <Text color={tint('gray')}>{footerText(p.width, p.compact, p.context, p.tabs ?? true)}</Text>;
 }

@@ -9,9 +9,14 @@ export interface NumberPromptProps {
   width: number;
 }
 
-const LABELS: Record<PromptKind, string> = { goto: 'go to cycle', iterations: 'iterations', export: 'export to' };
+const LABELS: Record<PromptKind, string> = {
+  goto: 'go to cycle',
+  iterations: 'iterations',
+  export: 'export to',
+  search: 'search the program for',
+};
 
-/** The one-line prompt of g (go to cycle), i (iterations) and x (export path); owns its keys. */
+/** The one-line prompt of g (go to cycle), i (iterations), x (export path) and / (search); owns its keys. */
 export function NumberPrompt(p: NumberPromptProps) {
   const label = `${LABELS[p.what]}: `;
   const hint = p.fresh ? ' (type to replace, → to edit)' : '';
