@@ -133,3 +133,28 @@ test('80x24: every notation on screen is in the legend (?), / searches, "… N m
     await stopServer();
   }
 });
+
+test('80x24: / in the region picker keeps the entries whose label holds the text; enter picks', {
+  skip: SKIP,
+  timeout: 120_000,
+}, async () => {
+  const session = 'pickersearch';
+  const cmd = `node --import tsx src/cli/main.cts examples/bin/two-regions.o --arch SKL --iterations 20${AFTER}`;
+  try {
+    tmux('new-session', '-d', '-s', session, '-x', '80', '-y', '24', '-c', ROOT, cmd);
+    const s = await waitFor(session, /holds 2 regions: pick one \(↑\/↓, enter; \/ searches; q quits\)/, 'the picker');
+    for (const l of s.split('\n')) assert.ok(l.length <= 80, l);
+    tmux('send-keys', '-t', session, '/');
+    tmux('send-keys', '-t', session, '-l', 'region 2');
+    const f = await waitFor(session, /\/region 2▏ 1 of 2 match/, 'the search');
+    assert.match(f, /❯\s+2 /);
+    assert.doesNotMatch(f, /^\s+1 /m, 'region 1 is filtered out');
+    tmux('send-keys', '-t', session, 'Enter');
+    const e = await waitFor(session, /cycle 0 of/, 'the explorer on region 2');
+    assert.match(e, /IACA region 2/);
+    tmux('send-keys', '-t', session, 'q');
+    await waitFor(session, /EXITED rc=0/, 'the end');
+  } finally {
+    await stopServer();
+  }
+});

@@ -16,6 +16,8 @@ export interface ChoiceListProps {
   /** entry rows available (the window scrolls to keep `index` in it) */
   rows: number;
   width: number;
+  /** said when there is no entry */
+  empty?: string;
 }
 
 /** A heading and a scrolled list with one entry highlighted (❯): the pickers' common look. */
@@ -26,6 +28,7 @@ export function ChoiceList(p: ChoiceListProps) {
   return (
     <Box flexDirection="column">
       <Text bold>{clip(p.title, p.width)}</Text>
+      {p.count === 0 && p.empty ? <Text>{clip(p.empty, p.width)}</Text> : null}
       {Array.from({ length: shown }, (_, k) => {
         const i = start + k;
         return (

@@ -1,0 +1,82 @@
+// The region picker: `/` searches the entries by name or label, as the user types; a large
+// library's hundreds of thousands of entries stay responsive (each key filters in one pass,
+// narrowing the last matches when the text grows); the title is never cut.
+import { test, afterEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { render, cleanup } from 'ink-testing-library';
+import { RegionPicker, filterRegions, pickerTitle, type RegionChoice } from '../../src/ui/components/RegionPicker.js';
+import { KEY, plain, press, tick, until } from './helpers/render.js';
+
+afterEach(() => cleanup());
+
+const N = 300_000;
+const big: RegionChoice[] = Array.from({ length: N }, (_, i) => ({
+  index: i,
+  label: `${i + 1}  loop at 0x${(0x1000 + i * 16).toString(16)} in fn_${i} (${8 + (i % 40)} bytes)`,
+}));
+
+test('filterRegions: any case, a narrowing search only looks at the last matches', () => {
+  const all = filterRegions(big, 'FN_12345');
+  assert.deepEqual(
+    all.map((i) => big[i]!.label.match(/fn_\d+/)![0]),
+    ['fn_12345', ...Array.from({ length: 10 }, (_, k) => `fn_12345${k}`)],
+  );
+  assert.deepEqual(filterRegions(big, 'fn_123456', all), [123456]);
+  assert.deepEqual(filterRegions(big, 'a.b'), [], 'the text is literal, not a pattern');
+  const t0 = performance.now();
+  filterRegions(big, 'in fn_9');
+  const ms = performance.now() - t0;
+  assert.ok(ms < 1500, `one pass over ${N} entries took ${ms.toFixed(0)} ms`);
+});
+
+test('the title fits: the file, then its base name, then the count give way', () => {
+  const long = `/very/long/path/${'d'.repeat(60)}/libLLVM.so.19.1`;
+  for (const w of [60, 80, 120]) {
+    const t = pickerTitle(long, N, w, null);
+    assert.ok(t.length <= w, t);
+    assert.match(t, /300000 regions: pick one/);
+    assert.match(t, /\//, 'says that / searches');
+  }
+  assert.match(pickerTitle(long, N, 80, null), /^libLLVM\.so\.19\.1 holds 300000 regions/);
+  assert.ok(pickerTitle(long, N, 80, { query: 'x'.repeat(120), matches: 3 }).length <= 80);
+});
+
+test('/ filters the list as the user types; enter picks the match; esc clears; q is text while searching', async () => {
+  let picked = -1;
+  let cancelled = '';
+  const r = render(
+    <RegionPicker
+      file="libbig.so"
+      regions={big}
+      onPick={(i) => {
+        picked = i;
+      }}
+      onCancel={(how) => {
+        cancelled = how;
+      }}
+    />,
+  );
+  const frame = () => plain(r.lastFrame());
+  await tick(30);
+  assert.match(frame(), /libbig\.so holds 300000 regions: pick one \(↑\/↓, enter; \/ searches; q quits\)/);
+  await press(r, '/');
+  for (const ch of 'fn_29999') {
+    const t0 = performance.now();
+    await press(r, ch);
+    assert.ok(performance.now() - t0 < 2000, `the key ${ch} answered in time`);
+  }
+  await until(() => /\/fn_29999▏ 11 of 300000 match/.test(frame()), 'the matches counted');
+  assert.match(frame(), /❯ 30000 .*in fn_29999 /, 'the first match is highlighted');
+  await press(r, KEY.down);
+  assert.match(frame(), /❯ 299991 .*in fn_299990 /);
+  await press(r, 'q');
+  assert.equal(cancelled, '', 'q is part of the search text');
+  assert.match(frame(), /no region's name or label holds 'fn_29999q'/);
+  await press(r, '\u007F');
+  await until(() => /11 of 300000 match/.test(frame()), 'backspace edits the text');
+  await press(r, KEY.escape);
+  assert.match(frame(), /holds 300000 regions/, 'esc clears the search');
+  await press(r, '/', '7', '7', '7', '7', '7', KEY.enter);
+  await until(() => picked >= 0, 'the pick');
+  assert.ok(big[picked]!.label.includes('77777'), big[picked]!.label);
+});
