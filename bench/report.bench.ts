@@ -1,7 +1,9 @@
 // Benchmark of `uopscope report`: simulated µops per second and whole-process
 // time on the IVB stencil example and on a 60-instruction loop (the one bench/ui.bench.ts builds from
 // real uops.info forms) at 1 / 1,000 / 100,000 / 1,000,000 iterations, side by side with
-// llvm-mca (`llvm-mca-19 -mcpu=ivybridge -iterations=N`) on the same instructions, medians of
+// llvm-mca (`llvm-mca-19 -mcpu=ivybridge -iterations=N`) on the same instructions, and the stencil
+// in the default configuration (no --arch, no data option: SKL, the refined model, the shipped
+// data) against `llvm-mca-19 -mcpu=skylake`, medians of
 // several runs (wall and CPU time), the start-up alone (`--version`, `--help`), and peak RSS
 // against iterations. Run with `npm run bench` (or directly:
 // `node --import tsx bench/report.bench.ts`). BENCH_RUNS=n changes the runs per figure;
@@ -13,7 +15,9 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { analyse } from '../src/cli/pipeline.js';
-import { simulate, BASELINE } from '../src/sim/index.js';
+import { BUILTIN_DEFAULTS } from '../src/cli/config.js';
+import { simulate, BASELINE, mechanismsOf } from '../src/sim/index.js';
+import type { EngineOptions } from '../src/sim/index.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ARCH = 'IVB';
@@ -130,9 +134,18 @@ interface Loop {
   analysis: Awaited<ReturnType<typeof analyse>>;
   uopsPerIteration: number;
   asmFile: string;
+  /** the report's options besides the file and iterations (none: the defaults) */
+  args: string[];
+  /** llvm-mca's -mcpu for the same core */
+  mcpu: string;
+  /** the in-process simulations' options: the default model's mechanisms for the defaults'
+   *  loop; the others keep the engine's own default (SUACA's model), as before */
+  opts: EngineOptions;
 }
-async function loopOf(name: string, file: string): Promise<Loop> {
-  const analysis = await analyse({ file, arch: ARCH, loop: true, ...(uopsXml ? { uopsXml } : {}) });
+async function loopOf(name: string, file: string, defaults = false): Promise<Loop> {
+  const arch = defaults ? BUILTIN_DEFAULTS.arch : ARCH;
+  const xml = defaults ? undefined : uopsXml;
+  const analysis = await analyse({ file, arch, loop: true, ...(xml ? { uopsXml: xml } : {}) });
   const uopsPerIteration = analysis.program.instructions.reduce((a, i) => a + i.uops.length, 0);
   // the same instructions for llvm-mca, in Intel syntax, looping back to the first
   const asmFile = join(tmp, `${name}.mca.s`);
@@ -144,9 +157,17 @@ async function loopOf(name: string, file: string): Promise<Loop> {
     console.log(
       `warning: ${name}: no data for line(s) ${analysis.unknown.map((u) => u.line).join(', ')} — figures are not comparable`,
     );
-  return { name, file, analysis, uopsPerIteration, asmFile };
+  const args = defaults ? [] : ['--arch', ARCH, ...dataArgs];
+  const mcpu = ({ IVB: 'ivybridge', SKL: 'skylake' } as Record<string, string>)[arch]!;
+  const opts: EngineOptions = defaults ? { model: { mechanisms: mechanismsOf(BUILTIN_DEFAULTS.model) } } : {};
+  return { name, file, analysis, uopsPerIteration, asmFile, args, mcpu, opts };
 }
-const loops = [await loopOf('stencil', stencil), await loopOf('60-instruction loop', sixty)];
+const loops = [
+  await loopOf('stencil', stencil),
+  await loopOf('60-instruction loop', sixty),
+  // the default configuration (issue: it must reach its steady state)
+  await loopOf(`stencil, defaults (${BUILTIN_DEFAULTS.arch}, ${BUILTIN_DEFAULTS.model})`, stencil, true),
+];
 if (loops[1]!.analysis.program.instructions.length !== 60)
   throw new Error(`expected 60 instructions, got ${loops[1]!.analysis.program.instructions.length}`);
 
@@ -211,7 +232,7 @@ interface Row {
   ourCycles: number;
 }
 function measureLoop(loop: Loop): Row[] {
-  const { file, analysis, uopsPerIteration, asmFile } = loop;
+  const { file, analysis, uopsPerIteration, asmFile, args, mcpu, opts } = loop;
   const program = analysis.program;
   const rows: Row[] = [];
   for (const n of iterationsList) {
@@ -223,11 +244,15 @@ function measureLoop(loop: Loop): Row[] {
       // simulate() as the report runs it (the periodic part skipped), and every cycle simulated
       // (the engine's own speed: µops per second)
       let t0 = performance.now();
-      ourCycles = simulate(program, analysis.params, { iterations: n, variant: BASELINE }).stats.cycles;
+      ourCycles = simulate(program, analysis.params, { iterations: n, variant: BASELINE }, opts).stats.cycles;
       sim.push((performance.now() - t0) / 1000);
       t0 = performance.now();
-      const full = simulate(program, analysis.params, { iterations: n, variant: BASELINE }, { fullSimulation: true })
-        .stats.cycles;
+      const full = simulate(
+        program,
+        analysis.params,
+        { iterations: n, variant: BASELINE },
+        { ...opts, fullSimulation: true },
+      ).stats.cycles;
       fullSim.push((performance.now() - t0) / 1000);
       if (full !== ourCycles) throw new Error(`steady-state run ${ourCycles} cycles, full run ${full}`);
     }
@@ -239,13 +264,11 @@ function measureLoop(loop: Loop): Row[] {
         cli,
         'report',
         file,
-        '--arch',
-        ARCH,
+        ...args,
         '--iterations',
         String(n),
         '--fast',
         '--json',
-        ...dataArgs,
       ]);
       proc.push(r.seconds);
       if (r.cpuSec !== null) procCpu.push(r.cpuSec);
@@ -255,16 +278,7 @@ function measureLoop(loop: Loop): Row[] {
     const all: number[] = [];
     const allCpu: number[] = [];
     for (let k = 0; n <= 100_000 && k < Math.min(runs, 3); k++) {
-      const r = timeProcess(process.execPath, [
-        cli,
-        'report',
-        file,
-        '--arch',
-        ARCH,
-        '--iterations',
-        String(n),
-        ...dataArgs,
-      ]);
+      const r = timeProcess(process.execPath, [cli, 'report', file, ...args, '--iterations', String(n)]);
       all.push(r.seconds);
       if (r.cpuSec !== null) allCpu.push(r.cpuSec);
     }
@@ -277,7 +291,7 @@ function measureLoop(loop: Loop): Row[] {
       const tc: number[] = [];
       const m: number[] = [];
       for (let k = 0; k < runs; k++) {
-        const r = timeProcess(MCA, ['-mcpu=ivybridge', `-iterations=${n}`, asmFile]);
+        const r = timeProcess(MCA, [`-mcpu=${mcpu}`, `-iterations=${n}`, asmFile]);
         t.push(r.seconds);
         if (r.cpuSec !== null) tc.push(r.cpuSec);
         if (r.rssKb !== null) m.push(r.rssKb);

@@ -20,7 +20,7 @@ import type { SteadyPeriod } from './steady.js';
 import type { FrontEndLimits } from './frontEndPlan.js';
 import { mechanismKey, resolveMechanisms } from './mechanisms.js';
 import { variantKey, withLimitsBack } from './variants.js';
-import { unitsKey } from './parts.js';
+import { mayShareOwnPort, unitsKey } from './parts.js';
 import type { MechanismSet } from './mechanisms.js';
 import type { Resource } from '../disasm/types.js';
 import type {
@@ -117,8 +117,10 @@ function entryState(core: Core, program: SimProgram, g: number, s: number, i: nu
     const m = rsu.portBlock[s]!;
     for (let p = 0; p < cp.P; p++) {
       if ((m & (1 << p)) === 0) continue;
-      const hs = core.ports.holdersOf(p).filter((h) => h !== g);
-      if (hs.length === 0) blockers.push({ port: cp.portIds[p]!, heldBy: null });
+      const holders = core.ports.holdersOf(p);
+      const hs = holders.filter((h) => h !== g);
+      // held only by the instance's own µop (the refined model's one µop per port per cycle)
+      if (hs.length === 0) blockers.push({ port: cp.portIds[p]!, heldBy: holders.includes(g) ? inst(g) : null });
       for (const h of new Set(hs)) blockers.push({ port: cp.portIds[p]!, heldBy: inst(h) });
     }
     const div = core.divider;
@@ -533,15 +535,22 @@ export function fusedPairsOf(program: SimProgram, machine: MachineParams, opts: 
   return out;
 }
 
-const compiledKeys = new WeakMap<SimProgram, WeakMap<MachineParams, Map<string, string>>>();
+/** What runKey reads of a compiled program: its engineKey() and whether an instance's µops may
+ *  share a port (else the port rule changes nothing: parts.ts, mayShareOwnPort). */
+interface CompiledFacts {
+  key: string;
+  sharesPort: boolean;
+}
 
-/** CompiledProgram.engineKey() of `program` on `machine` under `mechanisms`, compiled once per
- *  set of mechanisms (the compiled program reads nothing else). */
-function compiledKey(
+const compiledKeys = new WeakMap<SimProgram, WeakMap<MachineParams, Map<string, CompiledFacts>>>();
+
+/** CompiledProgram.engineKey() of `program` on `machine` under `mechanisms`, and mayShareOwnPort,
+ *  compiled once per set of mechanisms (the compiled program reads nothing else). */
+function compiledFacts(
   program: SimProgram,
   machine: MachineParams,
   mechanisms: Partial<MechanismSet> | undefined,
-): string {
+): CompiledFacts {
   let byMachine = compiledKeys.get(program);
   if (!byMachine) {
     byMachine = new WeakMap();
@@ -555,7 +564,8 @@ function compiledKey(
   const mk = mechanismKey(mechanisms);
   let k = byMech.get(mk);
   if (k === undefined) {
-    k = new CompiledProgram(program, machine, mechanisms).engineKey();
+    const cp = new CompiledProgram(program, machine, mechanisms);
+    k = { key: cp.engineKey(), sharesPort: mayShareOwnPort(cp) };
     byMech.set(mk, k);
   }
   return k;
@@ -565,7 +575,8 @@ function compiledKey(
  * A key of everything simulate()'s result depends on, for one program and machine: the compiled
  * program as the engine reads it (CompiledProgram.engineKey: what the mechanisms made of the
  * program), the run's configuration, and what the factory (parts.ts) reads itself: the parts a
- * mechanism chooses that the compiled program does not show (the port policy) and replaced units.
+ * mechanism chooses that the compiled program does not show (the port policy; the port rule where
+ * an instance's µops may share a port) and replaced units.
  * Two runs of one program and machine with the same key give the
  * same result (test/sim/runKey.test.ts), so a run whose mechanism switch changes none of these — no
  * fused pair for macro-fusion to fuse, no zero idiom, no store→load pair — need not be simulated
@@ -582,16 +593,19 @@ export function runKey(
     Object.entries(o)
       .filter(([, v]) => v !== undefined)
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const facts = compiledFacts(program, machine, model.mechanisms);
+  const mech = resolveMechanisms(model.mechanisms);
   // (JSON has no raw line break: the two parts cannot run into each other)
   return (
-    compiledKey(program, machine, model.mechanisms) +
+    facts.key +
     '\n' +
     JSON.stringify(
       [
         config.iterations,
         sorted(config.variant),
         unitsKey(model),
-        resolveMechanisms(model.mechanisms).portChoice,
+        mech.portChoice,
+        mech.onePerPort && facts.sharesPort,
         opts.fullSimulation === true,
       ],
       exactJson,

@@ -55,6 +55,7 @@ export {
   MECHANISM_INFO,
   MODEL_NAMES,
   REFINED_MECHANISMS,
+  REFINED_OFF,
   SUACA_MECHANISMS,
   isSuaca,
   mechanismInfo,

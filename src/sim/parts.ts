@@ -2,8 +2,8 @@
 // and the mechanism set, as llvm-mca's Context::createDefaultPipeline composes its stages. Each
 // mechanism of the refined model is either a change to the compiled program (compiled.ts,
 // refine.ts, frontEndPlan.ts: fusion, eliminations at rename, load/store ports, store forwarding,
-// the front end's delivery plan) or a part chosen here (the front end, the port policy). A new
-// mechanism that is a part: its unit, one line below, and its field in the snapshot.
+// the front end's delivery plan) or a part chosen here (the front end, the port rule, the port
+// policy). A new mechanism that is a part: its unit, one line below, and its field in the snapshot.
 
 import type { CompiledProgram } from './compiled.js';
 import { resolveMechanisms } from './mechanisms.js';
@@ -23,7 +23,13 @@ import type { SchedulerParts } from './units/scheduler.js';
 /** Units that replace the factory's own (reference implementations: test/sim/oracles.ts). */
 export interface UnitClasses {
   scheduler?: new (cp: CompiledProgram, parts: SchedulerParts) => Scheduler;
-  ports?: new (cp: CompiledProgram, cap: number, divider: Divider, recorder: BlameRecorder) => Ports;
+  ports?: new (
+    cp: CompiledProgram,
+    cap: number,
+    divider: Divider,
+    recorder: BlameRecorder,
+    sharesOwn: boolean,
+  ) => Ports;
 }
 
 /** The options of a core: which mechanisms are on (absent: resolveMechanisms' default, SUACA's
@@ -67,10 +73,12 @@ export function buildParts(
   const recorder = new BlameRecorder(cp);
   const divider = new Divider();
   const portCap = v.infinitePorts ? Number.POSITIVE_INFINITY : Math.max(1, v.portCapacity ?? 1);
-  const ports = new (units.ports ?? Ports)(cp, portCap, divider, recorder);
-  // the mechanisms that are parts: the port policy from the switch; the front end from what the
+  // the mechanisms that are parts: the port rule and the port policy from their switches (onePerPort:
+  // a port takes at most portCap µops per cycle, an instance's own µops included; off, SUACA's
+  // rule that an instruction never blocks itself); the front end from what the
   // compiled program says (the fused domain counted: micro-fusion or the front end mechanism), as
   // every other mechanism reaches the core through the compiled program (test/sim/runKey.test.ts)
+  const ports = new (units.ports ?? Ports)(cp, portCap, divider, recorder, !mech.onePerPort);
   const policy = mech.portChoice ? new AssignedAtIssue(cp, ports) : new LeastUsedAtDispatch(cp, ports);
   // (the perfect front end, a what-if, has no delivery limits in the refined model either)
   const frontEnd = cp.refinedIssue
@@ -94,4 +102,20 @@ export function unitsKey(model: ModelOptions): string {
     .map(([k, c]) => `${k}:${(c as { name: string }).name}`)
     .sort()
     .join(',');
+}
+
+/** Can an instance's µops ever share a port under `cp` (two µops of one line that may use a common
+ *  port)? When none can, the port rule (onePerPort) changes nothing: SUACA's rule that an
+ *  instruction never blocks itself only ever lets a µop onto a port its own instance holds. */
+export function mayShareOwnPort(cp: CompiledProgram): boolean {
+  const { uops, uopMask, maxU } = cp;
+  for (let i = 0; i < cp.n; i++) {
+    let seen = 0;
+    for (let u = 0; u < uops[i]!; u++) {
+      const m = uopMask[i * maxU + u]!;
+      if ((seen & m) !== 0) return true;
+      seen |= m;
+    }
+  }
+  return false;
 }

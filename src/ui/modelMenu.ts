@@ -36,10 +36,10 @@ export function modelRowText(row: ModelRow, m: MechanismSet, compare: boolean): 
       const cur = mechanismLabel(m) === row.name;
       return row.name === 'suaca'
         ? `${cur ? '●' : '○'} SUACA (all off: the thesis's model)`
-        : `${cur ? '●' : '○'} refined (all on)`;
+        : `${cur ? '●' : '○'} refined (the default set)`;
     }
     case 'compare':
-      return `[${compare ? 'x' : ' '}] split pane: compare with ${mechanismLabel(otherModel(m))}${isSuaca(m) ? ' (all on)' : ' (all off)'}`;
+      return `[${compare ? 'x' : ' '}] split pane: compare with ${mechanismLabel(otherModel(m))}${isSuaca(m) ? ' (the default set)' : ' (all off)'}`;
   }
 }
 

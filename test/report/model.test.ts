@@ -15,12 +15,14 @@ import {
   MECHANISMS,
   MECHANISM_INFO,
   REFINED_MECHANISMS,
+  REFINED_OFF,
   SUACA_MECHANISMS,
   jobKey,
   simulate,
   simulateWhatIfs,
   whatIfJobs,
   type EngineOptions,
+  type Mechanism,
   type MechanismSet,
   type Simulate,
 } from '../../src/sim/index.js';
@@ -69,8 +71,17 @@ function recording(): { sim: Simulate; runs: { config: SimConfig; mechanisms: Pa
 const near = (a: number, b: number, what = ''): void => assert.ok(Math.abs(a - b) < 1e-9, `${what} ${a} ≠ ${b}`);
 const only = (on: boolean, k: string): MechanismSet =>
   Object.fromEntries(MECHANISMS.map((x) => [x, x === k ? on : !on])) as MechanismSet;
+/** the refined model with mechanism k switched to `on` */
+const refinedWith = (k: Mechanism, on: boolean): MechanismSet => ({ ...REFINED_MECHANISMS, [k]: on });
+/** the refined model's mechanisms (every one but REFINED_OFF), in MECHANISMS' order */
+const REFINED_ON = MECHANISMS.filter((k) => !REFINED_OFF.includes(k));
 
-test('refined: every run gets all mechanisms on, and one run per mechanism has exactly that one off', () => {
+test('the refined model is every mechanism but those REFINED_OFF names (port choice: the README says why)', () => {
+  assert.deepEqual(REFINED_OFF, ['portChoice']);
+  for (const k of MECHANISMS) assert.equal(REFINED_MECHANISMS[k], k !== 'portChoice', k);
+});
+
+test('refined: every run gets the refined mechanisms, one run per mechanism on has exactly that one off, none for those off', () => {
   const { sim, runs } = recording();
   const r = simulateWhatIfs(
     program,
@@ -88,12 +99,13 @@ test('refined: every run gets all mechanisms on, and one run per mechanism has e
   );
   assert.deepEqual(
     r.mechanismEffects!.map((e) => e.mechanism),
-    [...MECHANISMS],
+    REFINED_ON,
   );
-  for (const [i, e] of r.mechanismEffects!.entries()) {
+  for (const e of r.mechanismEffects!) {
+    const i = MECHANISMS.indexOf(e.mechanism);
     assert.equal(e.on, true);
     assert.equal(
-      runs.filter((x) => JSON.stringify(x.mechanisms) === JSON.stringify(only(false, e.mechanism))).length,
+      runs.filter((x) => JSON.stringify(x.mechanisms) === JSON.stringify(refinedWith(e.mechanism, false))).length,
       1,
       `one run without ${e.mechanism}`,
     );
@@ -101,7 +113,9 @@ test('refined: every run gets all mechanisms on, and one run per mechanism has e
     near(e.delta, (10 + i) / 100);
     near(e.flipped.blockThroughput, r.main.stats.blockThroughput - (10 + i) / 100);
   }
-  assert.equal(runs.length, 4 + MECHANISMS.length);
+  assert.equal(runs.length, 4 + REFINED_ON.length);
+  for (const k of REFINED_OFF)
+    assert.ok(!runs.some((x) => x.mechanisms?.[k] === true), `no run with ${k} on unless asked`);
 });
 
 test('suaca: every run gets all mechanisms off; no mechanism runs unless asked, then each one switched on; --fast none', () => {
@@ -176,8 +190,13 @@ test('the flags: --model and one switch per mechanism over it; the default model
   for (const m of MECHANISM_INFO) {
     assert.deepEqual(
       mechanismsFromArgv({ model: 'refined', [m.flag]: false } as never).mechanisms,
-      only(false, m.id),
+      refinedWith(m.id, false),
       `--no-${m.flag}`,
+    );
+    assert.deepEqual(
+      mechanismsFromArgv({ model: 'refined', [m.flag]: true } as never).mechanisms,
+      refinedWith(m.id, true),
+      `refined --${m.flag}`,
     );
     assert.deepEqual(
       mechanismsFromArgv({ model: 'suaca', [m.flag]: true } as never).mechanisms,
@@ -213,7 +232,7 @@ test('uopscope report --model refined --no-front-end: the main run without the f
   assert.deepEqual(runs[0]!.mechanisms, want);
   assert.deepEqual(
     model.model.effects!.map((e) => e.mechanism),
-    MECHANISMS.filter((k) => k !== 'frontEnd'),
+    REFINED_ON.filter((k) => k !== 'frontEnd'),
   );
   for (const e of model.model.effects!) {
     assert.ok(
@@ -224,13 +243,13 @@ test('uopscope report --model refined --no-front-end: the main run without the f
   const text = renderText(model);
   assert.match(text, /^Iterations: 20\nModel: refined −front end\n/m);
   assert.match(text, /\nMechanisms: block throughput with each one switched off/);
-  for (const m of MECHANISM_INFO.filter((x) => x.id !== 'frontEnd'))
+  for (const m of MECHANISM_INFO.filter((x) => x.id !== 'frontEnd' && REFINED_MECHANISMS[x.id]))
     assert.match(text, new RegExp(`\\n  without ${m.flag}: +\\d+\\.\\d\\d cycles \\(change [+−±]\\d+\\.\\d\\d\\)`));
-  assert.match(text, /\n {2}off: front-end \(--all-variants runs each one switched on\)\n/);
+  assert.match(text, /\n {2}off: front-end, port-choice \(--all-variants runs each one switched on\)\n/);
   const j = reportJson(model);
   assert.equal(j.model.name, 'refined −front end');
   assert.deepEqual(j.model.mechanisms, want);
-  assert.equal(j.model.effects!.length, MECHANISMS.length - 1);
+  assert.equal(j.model.effects!.length, REFINED_ON.length - 1);
   for (const e of j.model.effects!) {
     assert.deepEqual(Object.keys(e).sort(), [
       'delta',
@@ -260,8 +279,8 @@ test("the branch sides run under the model but without the mechanisms' runs", ()
     { iterations: 10, variant: BASELINE, mechanisms: { ...REFINED_MECHANISMS } },
     sim,
   );
-  // main: 4 + 8; each side: 4
-  assert.equal(runs.length, 4 + MECHANISMS.length + 8);
+  // main: 4 + one per mechanism on; each side: 4
+  assert.equal(runs.length, 4 + REFINED_ON.length + 8);
   for (const x of runs.slice(-8)) assert.deepEqual(x.mechanisms, REFINED_MECHANISMS);
 });
 
@@ -306,7 +325,7 @@ test('report --json names the model; a bad --model or config value is one line a
   assert.equal(j.model.mechanisms.macroFusion, false);
   assert.deepEqual(
     j.model.effects.map((e: { mechanism: string }) => e.mechanism),
-    MECHANISMS.filter((k) => k !== 'macroFusion'),
+    REFINED_ON.filter((k) => k !== 'macroFusion'),
   );
   const fast = JSON.parse(
     uopscope(['report', 'examples/bin/branch', '--iterations', '5', '--json', '--fast', '--model', 'refined']).stdout,

@@ -8,7 +8,7 @@
 //    waits accounted cycle by cycle) instead of asleep until a producer can release it;
 //  - UncachedPorts: every blocked instance's holders looked up (no blame cache).
 
-import { Scheduler, ST_DONE, ST_EXEC, ST_LOADING, ST_WAIT_PORT } from '../../src/sim/units/scheduler.js';
+import { Scheduler, ST_DONE, ST_LOADING } from '../../src/sim/units/scheduler.js';
 import { Ports } from '../../src/sim/units/ports.js';
 import type { AssignedAtIssue } from '../../src/sim/units/portPolicy.js';
 import type { ModelOptions } from '../../src/sim/core.js';
@@ -71,17 +71,11 @@ export class WalkScheduler extends Scheduler {
         this.used--;
       }
       if (ok) {
-        this.start[s] = c;
-        this.status[s] = ST_EXEC;
         keep--;
-        this.executing[this.executingLen++] = g;
-        this.wake(g, i, k, c);
+        this.begin(g, s, i, c);
         continue;
       }
-      this.portBlock[s] = blocked;
-      this.status[s] = blocked !== 0 ? ST_WAIT_PORT : ST_LOADING;
-      if (blocked !== 0) this.ports.blameBlockers(g, i, blocked);
-      this.rec.onWait(i, 1);
+      this.holdBack(g, s, i, blocked, ld === cp.uops[i]!);
     }
     this.waitingLen = keep;
   }

@@ -92,13 +92,18 @@ test('the engine reads nothing of a compiled program that engineKey leaves out (
   assert.ok(withPlan > 0, 'some runs have a front-end plan');
 });
 
-test('the core reads no mechanism switch but port choice: the compiled program carries the others', () => {
+test('the core reads no mechanism switch but port choice and the port rule: the compiled program carries the others', () => {
   let differ = 0;
   for (let seed = 1; seed <= 24; seed++) {
     const machine = MACHINES[seed % MACHINES.length]!;
     const p = programOf(seed, machine);
-    for (const portChoice of [false, true]) {
-      const compiledFor = { ...REFINED_MECHANISMS, portChoice };
+    for (const [portChoice, onePerPort] of [
+      [false, false],
+      [true, false],
+      [false, true],
+      [true, true],
+    ] as const) {
+      const compiledFor = { ...REFINED_MECHANISMS, portChoice, onePerPort };
       const cp = new CompiledProgram(p, machine, compiledFor);
       const want = simulate(
         p,
@@ -107,25 +112,22 @@ test('the core reads no mechanism switch but port choice: the compiled program c
         { model: { mechanisms: compiledFor } },
       );
       // the core told every other mechanism is off: the same run
+      const partsOnly = { ...SUACA_MECHANISMS, portChoice, onePerPort };
       assert.deepEqual(
-        simulateWith(cp, p, machine, 300, variants[0]!, { ...SUACA_MECHANISMS, portChoice }),
+        simulateWith(cp, p, machine, 300, variants[0]!, partsOnly),
         want,
-        `seed ${seed} portChoice ${portChoice}`,
+        `seed ${seed} portChoice ${portChoice} onePerPort ${onePerPort}`,
       );
       if (
         want.stats.cycles !==
-        simulate(
-          p,
-          machine,
-          { iterations: 300, variant: variants[0]! },
-          { model: { mechanisms: { ...SUACA_MECHANISMS, portChoice } } },
-        ).stats.cycles
+        simulate(p, machine, { iterations: 300, variant: variants[0]! }, { model: { mechanisms: partsOnly } }).stats
+          .cycles
       )
         differ++;
     }
   }
   // the mechanisms change these programs' runs (else the comparison says little)
-  assert.ok(differ > 10, `${differ} runs differ`);
+  assert.ok(differ > 20, `${differ} runs differ`);
 });
 
 test('sharingIdenticalRuns: each run gives what simulating it gives; only runs whose engine inputs are identical are shared', () => {
@@ -211,7 +213,7 @@ test('runKey: a different iteration count, variant, port capacity or core option
       p,
       SKL,
       { iterations: 100, variant: variants[0]! },
-      { model: { mechanisms: { ...REFINED_MECHANISMS, portChoice: false } } },
+      { model: { mechanisms: { ...REFINED_MECHANISMS, portChoice: !REFINED_MECHANISMS.portChoice } } },
     ),
     k,
   );
@@ -230,6 +232,6 @@ test("sharingIdenticalRuns: a run's key is that of what it was asked with, whate
   assert.notEqual(second.stats.cycles, first.stats.cycles);
   config.iterations = 200;
   config.variant.perfectFrontEnd = !config.variant.perfectFrontEnd;
-  mechanisms.portChoice = false;
+  mechanisms.portChoice = !mechanisms.portChoice;
   assert.deepEqual(sim(p, SKL, config, { model: { mechanisms } }), simulate(p, SKL, config, { model: { mechanisms } }));
 });

@@ -90,7 +90,14 @@ test('the engine seeks through the periodic part and runs to the end with the st
 });
 
 test("the steady-state skip stays exact with the refined model's execution-side mechanisms on", () => {
-  const names = ['zeroIdioms', 'moveElimination', 'loadStorePorts', 'storeForwarding', 'portChoice'] as const;
+  const names = [
+    'zeroIdioms',
+    'moveElimination',
+    'loadStorePorts',
+    'storeForwarding',
+    'portChoice',
+    'onePerPort',
+  ] as const;
   let runs = 0,
     skippedRuns = 0,
     changed = 0;
@@ -128,6 +135,7 @@ test('the engine seeks through the periodic part with the refined mechanisms on 
     loadStorePorts: true,
     storeForwarding: true,
     portChoice: true,
+    onePerPort: true,
   };
   for (let seed = 300; seed < 306; seed++) {
     const p = refinedProgram(seed);
@@ -157,6 +165,7 @@ test('with the refined mechanisms on, skipping dependency-blocked instances give
     loadStorePorts: true,
     storeForwarding: true,
     portChoice: true,
+    onePerPort: true,
   };
   for (let seed = 500; seed < 540; seed++) {
     const p = refinedProgram(seed);

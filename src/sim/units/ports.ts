@@ -2,7 +2,10 @@
 // a µop takes a port — thesis Algorithm 5 (`choose`: the least used free port the µop may use, ties
 // to the lower port number), its shortcuts, and a given port (`takePort`). Which of them a µop asks
 // for is the port policy's business (units/portPolicy.ts). Blocked instances blame the holders here
-// (`blameBlockers`), through the Recorder.
+// (`blameBlockers`), through the Recorder. Whether a port held by the instance's own µop is free for
+// its next µop is the factory's choice (`sharesOwn`): yes in SUACA's model (thesis §3.3, an
+// instruction never blocks itself), no under the refined model's onePerPort, where a port takes
+// at most `cap` µops per cycle whoever holds them (docs/engine.md says why).
 
 import type { CompiledProgram } from '../compiled.js';
 import type { Recorder } from '../recorder.js';
@@ -95,12 +98,17 @@ export class Ports implements PortsState, StatefulUnit<PortsState> {
   private blamed: Int32Array;
   private blamedLen = 0;
 
+  /** a port held only by instance g's own µops is free for g's next µop (thesis §3.3) */
+  readonly sharesOwn: boolean;
+
   constructor(
     private readonly cp: CompiledProgram,
     cap: number,
     private readonly divider: Divider,
     private readonly rec: Recorder,
+    sharesOwn = true,
   ) {
+    this.sharesOwn = sharesOwn;
     const P = cp.P;
     this.P = P;
     this.cap = portCapOf(cap);
@@ -142,7 +150,7 @@ export class Ports implements PortsState, StatefulUnit<PortsState> {
         return sp;
       }
       const base = sp * this.holdCap;
-      let own = true;
+      let own = this.sharesOwn;
       for (let h = 0; h < cnt; h++)
         if (this.hold[base + h] !== g) {
           own = false;
@@ -157,7 +165,7 @@ export class Ports implements PortsState, StatefulUnit<PortsState> {
     }
     // every port it may use is full and it holds none: blocked by all of them (what the loops
     // below find, without walking the ports; a division's µop takes them, for the divider)
-    if (!isDiv && (m & ~this.full) === 0 && this.lastTaker !== g) {
+    if (!isDiv && (m & ~this.full) === 0 && (this.lastTaker !== g || !this.sharesOwn)) {
       this.lastBlocked = m;
       return -1;
     }
@@ -182,7 +190,7 @@ export class Ports implements PortsState, StatefulUnit<PortsState> {
       blocked |= 1 << p;
     }
     // an instruction never blocks itself (thesis §3.3): a port held by its own µop is fine
-    for (let q = 0; q < P; q++) {
+    for (let q = 0; q < P && this.sharesOwn; q++) {
       const p = this.order[q]!;
       if ((m & (1 << p)) === 0) continue;
       if (isDiv && p === cp.divPortOf[i] && div.blocks(g, c)) continue;
@@ -215,15 +223,29 @@ export class Ports implements PortsState, StatefulUnit<PortsState> {
     return p;
   }
 
-  /** The ports (bits) full this cycle and held by other instances than g (an instance visited once
-   *  per cycle holds a port only if it took the last one): a µop (not the divider's) whose ports
-   *  are all among them is refused, as `choose` and `takePort` would find. */
+  /** The ports (bits) that refuse a µop of instance g this cycle: full and, where an instance's
+   *  own µops share a port, held by other instances than g (an instance visited once per cycle
+   *  holds a port only if it took the last one). A µop (not the divider's) whose ports are all
+   *  among them is refused, as `choose` and `takePort` would find. */
   heldByOthers(g: number): number {
-    return this.lastTaker === g ? 0 : this.full;
+    return this.lastTaker === g && this.sharesOwn ? 0 : this.full;
   }
 
-  /** µop u of instance g (line i) takes port index p in cycle c when p is free or held only by g
-   *  itself (and, for the divider's µop on its port, the divider is free); -1 (and lastBlocked)
+  /** Every port of `blocked` (no divider) is held by instance g alone this cycle. */
+  heldOnlyBy(g: number, blocked: number): boolean {
+    if ((blocked & DIVIDER_BLOCK_BIT) !== 0 || this.lastTaker !== g) return false;
+    const hc = this.holdCap;
+    for (let m = blocked; m !== 0; m &= m - 1) {
+      const p = 31 - Math.clz32(m & -m);
+      const cnt = this.count[p]!;
+      if (cnt === 0) return false;
+      for (let h = 0; h < cnt; h++) if (this.hold[p * hc + h] !== g) return false;
+    }
+    return true;
+  }
+
+  /** µop u of instance g (line i) takes port index p in cycle c when p is free or (sharesOwn) held
+   *  only by g itself (and, for the divider's µop on its port, the divider is free); -1 (and lastBlocked)
    *  when it is not. */
   takePort(g: number, i: number, u: number, p: number, c: number): number {
     const cp = this.cp;
@@ -234,7 +256,7 @@ export class Ports implements PortsState, StatefulUnit<PortsState> {
     }
     const cnt = this.count[p]!;
     let free = cnt < this.cap;
-    if (!free) {
+    if (!free && this.sharesOwn) {
       const base = p * this.holdCap;
       free = true;
       for (let h = 0; h < cnt; h++)

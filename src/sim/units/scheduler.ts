@@ -56,6 +56,9 @@ export interface SlotArrays {
   zeroLat: Uint8Array;
   /** per µop: the port the policy assigned at issue, or -1 */
   uopQueue: Int32Array;
+  /** cycles it was held back only by its own µops on a port (onePerPort): its start is counted
+   *  that many cycles back, as a measured latency includes them */
+  selfWait: Int32Array;
   /** cycle it started executing, or -1 */
   start: Int32Array;
   /** bitmask over the instance's pred entries still unresolved this cycle */
@@ -96,6 +99,7 @@ export const SLOT_FIELDS: { readonly [K in keyof SlotArrays]: SlotField } = {
   uopPort: { bytes: 4, perUop: true, fill: -1, move: 'stays', key: 'value' },
   zeroLat: { bytes: 1, fill: 0, set: true, move: 'stays', key: 'value', when: (rs) => rs.renames },
   uopQueue: { bytes: 4, perUop: true, fill: -1, move: 'stays', key: 'value', when: (rs) => rs.atIssue },
+  selfWait: { bytes: 4, fill: 0, move: 'stays', key: 'value', when: (rs) => rs.selfBlocks },
   start: { bytes: 4, fill: -1, move: 'cycle', except: -1, key: (v, st, c) => (st === K.Exec && v >= 0 ? c - v : -1) },
   depWait: { bytes: 4, fill: 0, move: 'stays', key: 'value' },
   portBlock: { bytes: 4, fill: 0, move: 'stays', key: 'value' },
@@ -189,6 +193,7 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
   uopPort!: Int32Array;
   zeroLat!: Uint8Array;
   uopQueue!: Int32Array;
+  selfWait!: Int32Array;
   start!: Int32Array;
   depWait!: Int32Array;
   portBlock!: Int32Array;
@@ -207,6 +212,8 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
   readonly renames: boolean;
   /** the port policy assigns ports as µops enter */
   readonly atIssue: boolean;
+  /** an instance's µops may block each other on a port (the ports unit's onePerPort rule) */
+  readonly selfBlocks: boolean;
   protected readonly noDeps: boolean;
   protected readonly frontEnd: FrontEnd;
   protected readonly ports: Ports;
@@ -253,6 +260,7 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
     this.rec = parts.recorder;
     this.renames = cp.anyRenamed;
     this.atIssue = parts.policy.atIssue;
+    this.selfBlocks = !parts.ports.sharesOwn;
     this.depFree = new Uint8Array(cp.n);
     for (let i = 0; i < cp.n; i++) this.depFree[i] = this.noDeps || cp.predStart[i + 1] === cp.predStart[i] ? 1 : 0;
     // a dependency-blocked instance's next look is at most the longest pred latency ahead
@@ -349,6 +357,7 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
     this.portBlock[s] = 0;
     this.nextLook[s] = 0;
     this.accounted[s] = 0;
+    this.selfWait[s] = 0;
     this.line[s] = i;
     this.iteration[s] = k;
     const maxU = this.cp.maxU;
@@ -543,15 +552,10 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
         this.used--; // a µop leaves the station when it gets its port
       }
       if (ok) {
-        // all its ports: it executes from this cycle
-        this.portBlock[s] = 0;
-        this.start[s] = c;
-        this.status[s] = K.Exec;
-        this.executing[this.executingLen++] = g;
-        this.wake(g, i, iteration[s]!, c);
+        this.begin(g, s, i, c);
         continue;
       }
-      this.holdBack(g, s, i, blocked);
+      this.holdBack(g, s, i, blocked, ld === uops[i]!);
       out[o++] = g;
     }
     this.act2 = a;
@@ -607,12 +611,29 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
     return false;
   }
 
+  /** Instance g (slot s, line i) has all its ports in cycle c: it executes from this cycle — or,
+   *  when only its own µops held it back (selfWait), from as many cycles earlier: a measured
+   *  latency already includes an instruction's µops queueing on one port (the thesis's reason,
+   *  §3.3, for its rule that an instruction never blocks itself). */
+  protected begin(g: number, s: number, i: number, c: number): void {
+    this.portBlock[s] = 0;
+    this.start[s] = c - this.selfWait[s]!;
+    this.status[s] = K.Exec;
+    this.executing[this.executingLen++] = g;
+    this.wake(g, i, this.iteration[s]!, c);
+  }
+
   /** Instance g (slot s, line i) stays this cycle: blocked by the ports in `blocked` (blamed), or
-   *  still loading. */
-  protected holdBack(g: number, s: number, i: number, blocked: number): void {
+   *  still loading (`loadedAll` false). Held back only by its own µops (onePerPort), it neither
+   *  waits nor blames: the cycle counts as executing (begin). */
+  protected holdBack(g: number, s: number, i: number, blocked: number, loadedAll: boolean): void {
     this.portBlock[s] = blocked;
     if (blocked !== 0) {
       this.status[s] = K.WaitPort;
+      if (this.selfBlocks && loadedAll && this.ports.heldOnlyBy(g, blocked)) {
+        this.selfWait[s]!++;
+        return;
+      }
       this.ports.blameBlockers(g, i, blocked);
     } else this.status[s] = K.Loading;
     this.rec.onWait(i, 1);
@@ -703,6 +724,8 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
       status = this.status,
       nextLook = this.nextLook;
     const atRename = this.renames && this.zeroLat[g & mask] === 1;
+    // released from its start (c, or earlier after cycles held back by its own µops)
+    const st = this.start[g & mask]!;
     const kn = k * n;
     for (let q = succStart[i]!, q1 = succStart[i + 1]!; q < q1; q++) {
       const e = succPred[q]!;
@@ -710,7 +733,7 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
       if (cg <= g || cg > feNext || (cg === feNext && !feLoaded)) continue;
       const s2 = cg & mask;
       if (status[s2] !== K.WaitDep) continue;
-      const rel = atRename ? c : c + predLat[e]!;
+      const rel = atRename ? st : st + predLat[e]!;
       if (rel < nextLook[s2]!) {
         nextLook[s2] = rel;
         this.woken(cg, s2, rel, c);
