@@ -120,3 +120,37 @@ test('a terminal too small for the panes says so, and q still quits', async () =
   await tick(30);
   assert.equal(quit, 1);
 });
+
+test('at 80x24 a long message (no figures for a core, what to do) is shown whole on up to three rows', async () => {
+  const why =
+    "no figures for NHM: no uops.info data and no LLVM model — available: ADL-P, SNB, SKL; import uops.info's file with 'uopscope data import FILE' or pass --uops-xml FILE";
+  const r = render(
+    <Explorer
+      session={scriptedSession('SKL')}
+      iterations={10}
+      archs={[
+        { arch: 'SKL', name: 'Skylake' },
+        { arch: 'NHM', name: 'Nehalem' },
+      ]}
+      loadArch={async () => {
+        throw new Error(why);
+      }}
+      saveExport={async () => ''}
+      size={{ columns: 80, rows: 24 }}
+      color={false}
+    />,
+  );
+  await tick(30);
+  r.stdin.write('a');
+  await tick(30);
+  r.stdin.write('\u001B[B');
+  await tick(30);
+  r.stdin.write('\r');
+  const f = async () => plain(r.lastFrame());
+  const end = Date.now() + 2000;
+  while (!/could not switch/.test(await f()) && Date.now() < end) await tick(10);
+  const text = await f();
+  assert.ok(text.replace(/\s+/g, ' ').includes(`could not switch to NHM: ${why}`), text);
+  for (const line of text.split('\n')) assert.ok(line.length <= 80, line);
+  assert.match(text, /q quit/, 'the footer stays');
+});

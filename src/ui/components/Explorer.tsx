@@ -51,8 +51,14 @@ export function Explorer(props: ExplorerProps) {
   });
   // a message that needs a second row takes it from the body
   // the message line: the last action's message, else why the measurement (M) failed
-  const messageText = fitMessage(state.message || (measureReason(measured.status) ?? ''), Math.max(40, size.columns));
-  const messageRows = state.overlay.kind !== 'prompt' && messageText.includes('\n') ? 2 : 1;
+  // up to three rows: a message that names what is missing and what to do (no figures for a
+  // core, the sources there are) is read whole, not cut in its middle
+  const messageText = fitMessage(
+    state.message || (measureReason(measured.status) ?? ''),
+    Math.max(40, size.columns),
+    3,
+  );
+  const messageRows = state.overlay.kind !== 'prompt' ? messageText.split('\n').length : 1;
   const extraRows = messageRows - 1 + (measure ? 1 : 0);
   const layout = computeLayout(
     size.columns,
@@ -76,7 +82,7 @@ export function Explorer(props: ExplorerProps) {
   const ov = state.overlay;
   const least = minimumSize(size.columns, panes.panes.length, session.ports.length);
   if (size.columns < least.columns || size.rows - extraRows < least.rows) {
-    return <TooSmall columns={size.columns} rows={size.rows} least={least} />;
+    return <TooSmall columns={size.columns} rows={size.rows} least={{ ...least, rows: least.rows + extraRows }} />;
   }
 
   const helpHeight = layout.bodyRows + (layout.mode === 'tabs' ? 1 : 0);
@@ -139,7 +145,7 @@ export function Explorer(props: ExplorerProps) {
     );
   }
 
-  // up to two lines, so that the reason of a message is never cut off (the body gives way)
+  // up to three lines, so that the reason of a message is never cut off (the body gives way)
   let message: ReactNode = <Text>{messageText || ' '}</Text>;
   if (ov.kind === 'prompt') message = <NumberPrompt what={ov.what} text={ov.text} fresh={ov.fresh} width={width} />;
 
