@@ -26,7 +26,9 @@ function readUserFile(file: string, what: string): Uint8Array {
   if (!st.isFile()) throw new UserError(`${file}: not a regular file; pass ${what}`);
   if (st.size > 1 << 30) throw new UserError(`${file}: larger than 1 GiB; pass the object file that holds the loop`);
   try {
-    return new Uint8Array(readFileSync(file));
+    // a view of the buffer read, not a copy: a large library (libLLVM, 129 MB) was held twice
+    const b = readFileSync(file);
+    return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
   } catch (e) {
     throw new UserError(`${file}: cannot read (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
   }

@@ -98,6 +98,8 @@ function partitions(input: LoadedInput, sec: ImageSection): Partition[] {
 
 /** Padding between functions and before loop heads: never executed, not a block of its own. */
 const PADDING = new Set(['NOP', 'INT3', 'FNOP']);
+/** The same as iced's mnemonic numbers (no name looked up per instruction). */
+const PADDING_MNEMONICS = new Set([Mnemonic.Nop, Mnemonic.Int3, Mnemonic.Fnop]);
 
 /** Scalar operations on vector registers (their width is not the loop's vector width). */
 const SCALAR = /S[SDH]$|^V?MOV[DQ]$|^V?U?COMIS|^V?PEXTR|^V?PINSR|^V?CVT|^V?BROADCAST|^VPBROADCAST|^VZERO/;
@@ -125,24 +127,45 @@ interface Block {
   pred: number[];
 }
 
-/** The natural loops of every executable section, in address order. */
-export function naturalLoops(input: LoadedInput): NaturalLoop[] {
+/** A long search's progress: bytes of executable code searched so far, of their total. */
+export type LoopProgress = (done: number, total: number) => void;
+
+/** The natural loops of every executable section, in address order. `onProgress` is called after
+ *  each function with the bytes searched so far. */
+export function naturalLoops(input: LoadedInput, onProgress?: LoopProgress): NaturalLoop[] {
   const loops: NaturalLoop[] = [];
-  for (const sec of input.sections.filter((s) => s.executable)) {
-    const dec = new Decoder(input.bitness, sec.data, DecoderOptions.None);
-    const ins = new Instruction();
-    try {
-      for (const p of partitions(input, sec)) loops.push(...partitionLoops(sec, p, dec, ins));
-    } finally {
-      ins.free();
-      dec.free();
+  const code = input.sections.filter((s) => s.executable);
+  const total = code.reduce((n, s) => n + s.data.length, 0);
+  let before = 0;
+  const ins = new Instruction();
+  try {
+    for (const sec of code) {
+      for (const p of partitions(input, sec)) {
+        // a decoder per function, over its bytes only: the decoder copies what it is given into
+        // its WebAssembly memory, which never shrinks (a whole 59 MB .text, libLLVM's, stayed)
+        const dec = new Decoder(
+          input.bitness,
+          sec.data.subarray(p.start - sec.address, p.end - sec.address),
+          DecoderOptions.None,
+        );
+        try {
+          for (const l of partitionLoops(sec, p, dec, ins)) loops.push(l);
+        } finally {
+          dec.free();
+        }
+        onProgress?.(before + (p.end - sec.address), total);
+      }
+      before += sec.data.length;
     }
+  } finally {
+    ins.free();
   }
   return loops.sort((a, b) => a.start - b.start || a.end - b.end);
 }
 
+/** The loops of one function; `dec` decodes its bytes only (position 0 is p.start). */
 function partitionLoops(sec: ImageSection, p: Partition, dec: Decoder, ins: Instruction): NaturalLoop[] {
-  const lin = decodeLinear(sec, p, dec, ins);
+  const lin = decodeLinear(p, dec, ins);
   // a loop needs a jump back to or before its own address: most functions have none
   if (!lin) return [];
   const blocks = basicBlocks(lin);
@@ -159,10 +182,10 @@ function partitionLoops(sec: ImageSection, p: Partition, dec: Decoder, ins: Inst
     for (const b of bl) count += blocks[b]!.last - blocks[b]!.first + 1;
     const segs = layout(bl, h, blocks, addr, len, kind, target);
     const { vectorBits, ops } = profile(
-      sec,
       bl.flatMap((b) => Array.from({ length: blocks[b]!.last - blocks[b]!.first + 1 }, (_, k) => blocks[b]!.first + k)),
       addr,
       mnem,
+      p.start,
       dec,
       ins,
     );
@@ -195,17 +218,23 @@ interface Linear {
 
 /** Decodes the function linearly (undecodable bytes one by one as stops); null when nothing in it
  *  jumps back. */
-function decodeLinear(sec: ImageSection, p: Partition, dec: Decoder, ins: Instruction): Linear | null {
+function decodeLinear(p: Partition, dec: Decoder, ins: Instruction): Linear | null {
   const lin: Linear = { addr: [], len: [], kind: [], target: [], pad: [], mnem: [] };
   const { addr, len, kind, target, pad, mnem } = lin;
-  let pos = p.start - sec.address;
-  const endPos = p.end - sec.address;
+  // positions are the function's (its decoder holds its bytes only)
+  let pos = 0;
+  const endPos = p.end - p.start;
   let anyBack = false;
+  // the decoder moves on by itself after an instruction: placed again only after a byte skipped
+  let placed = false;
   while (pos < endPos) {
-    dec.position = pos;
-    dec.ip = BigInt(sec.address + pos);
+    if (!placed) {
+      dec.position = pos;
+      dec.ip = BigInt(p.start + pos);
+      placed = true;
+    }
     dec.decodeOut(ins);
-    const a = sec.address + pos;
+    const a = p.start + pos;
     if (ins.isInvalid || ins.length === 0 || pos + ins.length > endPos) {
       addr.push(a);
       len.push(1);
@@ -214,6 +243,7 @@ function decodeLinear(sec: ImageSection, p: Partition, dec: Decoder, ins: Instru
       pad.push(false);
       mnem.push(-1);
       pos += 1;
+      placed = false;
       continue;
     }
     const fc = ins.flowControl;
@@ -234,7 +264,7 @@ function decodeLinear(sec: ImageSection, p: Partition, dec: Decoder, ins: Instru
     len.push(ins.length);
     kind.push(k);
     target.push(t);
-    pad.push(PADDING.has((Mnemonic[ins.mnemonic] ?? '').toUpperCase()));
+    pad.push(PADDING_MNEMONICS.has(ins.mnemonic));
     mnem.push(fc === FlowControl.Next ? ins.mnemonic : -1);
     pos += ins.length;
   }
@@ -526,10 +556,10 @@ function layout(
  *  from the mnemonics of the first decoding; only vector instructions are decoded again, for
  *  their registers. */
 function profile(
-  sec: ImageSection,
   idx: number[],
   addr: number[],
   mnem: number[],
+  base: number,
   dec: Decoder,
   ins: Instruction,
 ): { vectorBits: number; ops: Set<string> } {
@@ -542,7 +572,7 @@ function profile(
     ops.add(foldOp(m));
     // packed operations are spelt V…, P… or …PS/…PD: others cannot name a vector register
     if (SCALAR.test(m) || !/^[VP]|P[SD]$/.test(m)) continue;
-    dec.position = addr[i]! - sec.address;
+    dec.position = addr[i]! - base;
     dec.ip = BigInt(addr[i]!);
     dec.decodeOut(ins);
     for (let k = 0; k < ins.opCount; k++) {

@@ -14,7 +14,7 @@ import type {
   Region,
   RegionSelection,
 } from './types.js';
-import { naturalLoops, type NaturalLoop } from './loops.js';
+import { naturalLoops, type LoopProgress, type NaturalLoop } from './loops.js';
 import { demangleAll } from './demangle.js';
 
 /** IACA's start marker: mov ebx, 111 followed by the fs-prefixed address-size nop 64 67 90. */
@@ -166,10 +166,10 @@ interface FoundLoop {
 const loopCache = new WeakMap<LoadedInput, FoundLoop[]>();
 
 /** Natural loops (see loops.ts) in address order, with their parts in their functions. */
-function foundLoops(input: LoadedInput): FoundLoop[] {
+function foundLoops(input: LoadedInput, onProgress?: LoopProgress): FoundLoop[] {
   const cached = loopCache.get(input);
   if (cached) return cached;
-  const loops = naturalLoops(input);
+  const loops = naturalLoops(input, onProgress);
   const finders = new Map(input.sections.map((sec) => [sec.name, symbolFinder(input, sec)]));
   const shown = (l: NaturalLoop) => l.fn ?? finders.get(l.section)?.(l.header) ?? null;
   const names = demangleAll([
@@ -210,8 +210,8 @@ function foundLoops(input: LoadedInput): FoundLoop[] {
 }
 
 /** The natural loops of the input as regions, in address order (see loops.ts). */
-export function findLoops(input: LoadedInput): Region[] {
-  return foundLoops(input).map((f) => f.region);
+export function findLoops(input: LoadedInput, onProgress?: LoopProgress): Region[] {
+  return foundLoops(input, onProgress).map((f) => f.region);
 }
 
 /** Finds the symbol a code address lies in (the nearest at or below it) for one section, by
@@ -247,8 +247,9 @@ export function functionLoops(input: LoadedInput, section: string, start: number
 }
 
 /** The regions `uopscope regions` lists: marked ones if any, else (raw code: all bytes, then)
- *  the loops, in address order. Without a selection defaultRegion() chooses. */
-export function listRegions(input: LoadedInput): Region[] {
+ *  the loops, in address order. Without a selection defaultRegion() chooses. `onProgress`: the
+ *  loop search's (bytes of code searched). */
+export function listRegions(input: LoadedInput, onProgress?: LoopProgress): Region[] {
   const marked = [...findIacaRegions(input), ...input.commentRegions];
   if (marked.length) return number(marked);
   if (input.format === 'raw') {
@@ -257,10 +258,10 @@ export function listRegions(input: LoadedInput): Region[] {
     const s = input.sections[0]!;
     return number([
       { index: 0, kind: 'whole', name: 'all bytes', start: s.address, end: s.address + s.data.length, section: s.name },
-      ...findLoops(input),
+      ...findLoops(input, onProgress),
     ]);
   }
-  const loops = findLoops(input);
+  const loops = findLoops(input, onProgress);
   if (loops.length === 0 && input.format === 'asm') {
     // assembly without markers or loops (a block piped in, as llvm-mca takes it): all its code
     const s = input.sections.find((x) => x.executable && x.data.length > 0);

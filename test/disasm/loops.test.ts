@@ -4,6 +4,9 @@
 // listed (no function epilogue reached by a backward jump, no path of an if/else), and without a
 // region option the main loop is analysed (clang's unrolled loop, not its remainder), saying why.
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { branchPaths, listRegions, loadInput, loadRegion } from '../../src/disasm/index.js';
 import { prepareSide } from '../../src/measure/prepare.js';
@@ -140,4 +143,29 @@ test('a region holding a ret says so before the figures', async () => {
   assert.match(r.region.note ?? '', /\(ret\) .*leave the code for good \(a return or an indirect jump\)/);
   const loop = await loadRegion({ file: `${FIX}/dot.gcc-O3-native.o` });
   assert.doesNotMatch(loop.region.note ?? '', /leave/);
+});
+
+test('the loop search reports its progress in bytes of code, up to the total, and finds the same loops', async () => {
+  // two functions, each with its loop (the search reports after each function)
+  const dir = mkdtempSync(join(tmpdir(), 'uopscope-loops-'));
+  const file = join(dir, 'two.s');
+  const fn = (name: string, reg: string) =>
+    `.globl ${name}\n.type ${name},@function\n${name}:\n1: dec %${reg}\njnz 1b\nret\n.size ${name}, .-${name}\n`;
+  writeFileSync(file, `.text\n${fn('f', 'rdi')}${fn('g', 'rsi')}`);
+  try {
+    const input = await loadInput({ file });
+    const seen: [number, number][] = [];
+    const withProgress = listRegions(input, (d, t) => seen.push([d, t]));
+    const code = input.sections.filter((s) => s.executable).reduce((n, s) => n + s.data.length, 0);
+    assert.equal(withProgress.length, 2);
+    assert.ok(seen.length >= 2, 'after each function');
+    for (let k = 0; k < seen.length; k++) {
+      assert.equal(seen[k]![1], code);
+      assert.ok(seen[k]![0] <= code && (k === 0 || seen[k]![0] > seen[k - 1]![0]));
+    }
+    assert.equal(seen.at(-1)![0], code, 'the last call: all of it');
+    assert.deepEqual(withProgress, listRegions(await loadInput({ file })));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
