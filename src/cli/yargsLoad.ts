@@ -82,52 +82,8 @@ async function lazyYargs(): Promise<YargsFn> {
   if (typeof YargsFactory !== 'function' || typeof getProcessArgvBin !== 'function')
     throw new Error('yargs internals moved');
 
-  // ES modules yargs calls synchronously: require() them on first use, or import them now
-  type Cliui = (opts: unknown) => unknown;
-  type StringWidth = (s: string) => number;
-  let cliui: Cliui | null = null;
-  let stringWidth: StringWidth | null = null;
-  const syncEsm = (process.features as { require_module?: boolean }).require_module === true;
-  const loadSync = <T>(name: 'cliui' | 'string-width'): T => {
-    lazyLoaded.add(name);
-    const m = fromYargs(name) as { default?: T } & T;
-    return (m.default ?? m) as T;
-  };
-  if (!syncEsm) {
-    cliui = (await importEsm<{ default: unknown }>(at('cliui'))).default as Cliui;
-    stringWidth = (await importEsm<{ default: unknown }>(at('string-width'))).default as StringWidth;
-    lazyLoaded.add('cliui');
-    lazyLoaded.add('string-width');
-  }
-
-  // y18n (CommonJS): created when a message is first translated; the locale yargs sets before
-  // that (at every parse) is kept and handed over
-  let y18n: Y18n | null = null;
-  let locale: string | null = null;
-  const updates: Record<string, string>[] = [];
-  const y = (): Y18n => {
-    if (!y18n) {
-      lazyLoaded.add('y18n');
-      const make = y18nFactory() as (o: unknown) => Y18n;
-      y18n = make({ directory: join(root, 'locales'), updateFiles: false });
-      if (locale !== null) y18n.setLocale(locale);
-      for (const u of updates) y18n.updateLocale(u);
-    }
-    return y18n;
-  };
-  const lazyY18n: Y18n = {
-    __: (...a) => y().__(...a),
-    __n: (...a) => y().__n(...a),
-    setLocale: (l) => {
-      if (y18n) y18n.setLocale(l);
-      else locale = l;
-    },
-    getLocale: () => (y18n ? y18n.getLocale() : (locale ?? 'en')),
-    updateLocale: (o) => {
-      if (y18n) y18n.updateLocale(o);
-      else updates.push(o);
-    },
-  };
+  const { cliui, stringWidth } = await helpFunctions(fromYargs, at);
+  const lazyY18n = lazyY18nOf(root, y18nFactory as () => (o: unknown) => Y18n);
 
   // esm.mjs: mainFilename is the directory above yargs's node_modules
   const mainFilename = entry.substring(0, entry.lastIndexOf('node_modules'));
@@ -141,7 +97,7 @@ async function lazyYargs(): Promise<YargsFn> {
         if (!Object.is(a, b)) req('node:assert').strictEqual(a, b, m);
       },
     },
-    cliui: (opts: unknown) => (cliui ??= loadSync<Cliui>('cliui'))(opts),
+    cliui,
     findUp: escalade,
     getEnv: (key: string) => process.env[key],
     inspect,
@@ -167,8 +123,68 @@ async function lazyYargs(): Promise<YargsFn> {
       const callerFile = getCallerFile(3);
       return callerFile.match(/^file:\/\//) ? fileURLToPath(callerFile) : callerFile;
     },
-    stringWidth: (s: string) => (stringWidth ??= loadSync<StringWidth>('string-width'))(s),
+    stringWidth,
     y18n: lazyY18n,
   };
   return YargsFactory(shim);
+}
+
+type Cliui = (opts: unknown) => unknown;
+type StringWidth = (s: string) => number;
+
+/** cliui and string-width, ES modules yargs calls synchronously: require()d on first use, or
+ *  imported now when this Node cannot require() an ES module. */
+async function helpFunctions(
+  fromYargs: NodeJS.Require,
+  at: (specifier: string) => string,
+): Promise<{ cliui: Cliui; stringWidth: StringWidth }> {
+  let cliui: Cliui | null = null;
+  let stringWidth: StringWidth | null = null;
+  const syncEsm = (process.features as { require_module?: boolean }).require_module === true;
+  const loadSync = <T>(name: 'cliui' | 'string-width'): T => {
+    lazyLoaded.add(name);
+    const m = fromYargs(name) as { default?: T } & T;
+    return (m.default ?? m) as T;
+  };
+  if (!syncEsm) {
+    cliui = (await importEsm<{ default: unknown }>(at('cliui'))).default as Cliui;
+    stringWidth = (await importEsm<{ default: unknown }>(at('string-width'))).default as StringWidth;
+    lazyLoaded.add('cliui');
+    lazyLoaded.add('string-width');
+  }
+  return {
+    cliui: (opts: unknown) => (cliui ??= loadSync<Cliui>('cliui'))(opts),
+    stringWidth: (s: string) => (stringWidth ??= loadSync<StringWidth>('string-width'))(s),
+  };
+}
+
+/** y18n (CommonJS), created when a message is first translated; the locale yargs sets before
+ *  that (at every parse) is kept and handed over. */
+function lazyY18nOf(root: string, y18nFactory: () => (o: unknown) => Y18n): Y18n {
+  let y18n: Y18n | null = null;
+  let locale: string | null = null;
+  const updates: Record<string, string>[] = [];
+  const y = (): Y18n => {
+    if (!y18n) {
+      lazyLoaded.add('y18n');
+      const make = y18nFactory();
+      y18n = make({ directory: join(root, 'locales'), updateFiles: false });
+      if (locale !== null) y18n.setLocale(locale);
+      for (const u of updates) y18n.updateLocale(u);
+    }
+    return y18n;
+  };
+  return {
+    __: (...a) => y().__(...a),
+    __n: (...a) => y().__n(...a),
+    setLocale: (l) => {
+      if (y18n) y18n.setLocale(l);
+      else locale = l;
+    },
+    getLocale: () => (y18n ? y18n.getLocale() : (locale ?? 'en')),
+    updateLocale: (o) => {
+      if (y18n) y18n.updateLocale(o);
+      else updates.push(o);
+    },
+  };
 }

@@ -11,7 +11,7 @@ import { packageRoot } from '../../data/paths.js';
 import { userMeasuredPath, type MeasuredProvenance } from '../../data/measuredFormat.js';
 import type { ArchName } from '../../data/types.js';
 import type { DecodedInstruction, InputOptions, RegionSelection } from '../../disasm/types.js';
-import { cpuidText, hostCore } from '../../measure/host.js';
+import { cpuidText, hostCore, type HostCore } from '../../measure/host.js';
 import { runHarness } from '../../measure/harness.js';
 import { allInstructions, cpuFlags } from '../../measure/characterize/allForms.js';
 import { NativeRunner } from '../../measure/characterize/nativeRunner.js';
@@ -82,24 +82,7 @@ export async function characterizeHost(
   const runs = wholeIn(a.runs, 1, 100, 'runs');
   const host = hostCore();
   if (!host) throw new UserError('data measure cannot read /proc/cpuinfo to identify this host');
-  let arch: ArchName;
-  let why: string;
-  if (a.core !== undefined) {
-    const n = parseArchName(a.core);
-    if (!n)
-      throw new UserError(
-        `--core '${printable(a.core, 30)}' is not an architecture name (letters, digits, + - _; e.g. SPR, ZEN4)`,
-      );
-    arch = n;
-    why = `named by the user (--core ${n}); CPUID: ${cpuidText(host)}`;
-  } else if (host.arch) {
-    arch = host.arch as ArchName;
-    why = `${host.why}${host.note ? ` (${host.note})` : ''}${host.virtual ? '; a virtual machine, whose CPUID may name another core' : ''}`;
-  } else {
-    throw new UserError(
-      `uopscope cannot tell this host's core (${cpuidText(host)}, ${host.modelName}): name it with --core (e.g. --core ZEN4 for an AMD Zen 4)`,
-    );
-  }
+  const { arch, why } = coreToMeasure(a.core, host);
   const cpuinfo = readFileSync('/proc/cpuinfo', 'utf8');
   const microcode = /^microcode\s*:\s*(\S+)/m.exec(cpuinfo)?.[1] ?? 'unknown';
   const output = a.output ?? userMeasuredPath(arch, a.cacheDir);
@@ -111,27 +94,14 @@ export async function characterizeHost(
     forms.map((f) => f.decoded),
     a.cacheDir,
   );
-
-  // the cycle source, for the provenance: one harness run of a nop
-  const probe = runHarness(Uint8Array.of(0x90), {
-    counter: COUNTER,
-    repetitions: 10,
-    ...(a.cacheDir !== undefined ? { cacheDir: a.cacheDir } : {}),
-  });
-  const counters =
-    probe.ok && probe.method === 'perf'
-      ? 'the core-cycle counter (perf_event_open); no per-port counters used'
-      : `none: core cycles from the time-stamp counter, calibrated by a chain of add (perf_event_open: ${probe.ok ? `errno ${probe.perfError}` : 'not tried'})`;
-  const version =
-    (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version?: string }).version ??
-    'unknown';
+  const counters = cycleSource(a.cacheDir);
   const provenance: Omit<MeasuredProvenance, 'date'> = {
     cpu: host.modelName || 'unknown',
     cpuid: cpuidText(host),
     microcode,
     kernel: `${type()} ${release()}`,
     virtualMachine: host.virtual,
-    uopscope: version,
+    uopscope: packageVersion(),
     command: a.command ?? ['uopscope', ...a.argv].map(quote).join(' '),
     core: { arch, why },
     counters,
@@ -142,27 +112,7 @@ export async function characterizeHost(
     ...(runs ? { runs } : {}),
     ...(a.cacheDir !== undefined ? { cacheDir: a.cacheDir } : {}),
   });
-  let stop = false;
-  const onInt = (): void => {
-    stop = true;
-  };
-  process.on('SIGINT', onInt);
-  const bar = formBar();
-  let result;
-  try {
-    result = await runSession(forms, {
-      runner,
-      arch,
-      output,
-      provenance,
-      hypotheses: hyp,
-      onForm: bar.update,
-      stop: () => stop,
-    });
-  } finally {
-    bar.done();
-    process.off('SIGINT', onInt);
-  }
+  const result = await runStoppable(forms, { runner, arch, output, provenance, hypotheses: hyp });
   const load1 = loadavg();
   const out: string[] = [];
   out.push(
@@ -175,17 +125,79 @@ export async function characterizeHost(
   out.push(
     `Cycles: ${counters}; ${runner.runsDone} harness runs; load average ${load0.map((x) => x.toFixed(2)).join(' ')} before, ${load1.map((x) => x.toFixed(2)).join(' ')} after`,
   );
-  out.push(...machineLines(result.machine));
-  if (result.measured.length) out.push('', ...result.measured.map(formLine));
+  out.push(...machineLines(result.machine), ...resultLines(result.measured, excluded), '', `Written: ${output}`);
+  process.stdout.write(`${out.join('\n')}\n`);
+  if (result.stopped) process.exitCode = 130;
+}
+
+/** The session with a progress bar; Ctrl-C stops it after the form under way (what is done is kept). */
+async function runStoppable(
+  forms: Parameters<typeof runSession>[0],
+  o: Omit<Parameters<typeof runSession>[1], 'onForm' | 'stop'>,
+): Promise<Awaited<ReturnType<typeof runSession>>> {
+  let stop = false;
+  const onInt = (): void => {
+    stop = true;
+  };
+  process.on('SIGINT', onInt);
+  const bar = formBar();
+  try {
+    return await runSession(forms, { ...o, onForm: bar.update, stop: () => stop });
+  } finally {
+    bar.done();
+    process.off('SIGINT', onInt);
+  }
+}
+
+/** The core the figures are for: the one --core names, else the host's. */
+function coreToMeasure(core: string | undefined, host: HostCore): { arch: ArchName; why: string } {
+  if (core !== undefined) {
+    const n = parseArchName(core);
+    if (!n)
+      throw new UserError(
+        `--core '${printable(core, 30)}' is not an architecture name (letters, digits, + - _; e.g. SPR, ZEN4)`,
+      );
+    return { arch: n, why: `named by the user (--core ${n}); CPUID: ${cpuidText(host)}` };
+  }
+  if (host.arch)
+    return {
+      arch: host.arch as ArchName,
+      why: `${host.why}${host.note ? ` (${host.note})` : ''}${host.virtual ? '; a virtual machine, whose CPUID may name another core' : ''}`,
+    };
+  throw new UserError(
+    `uopscope cannot tell this host's core (${cpuidText(host)}, ${host.modelName}): name it with --core (e.g. --core ZEN4 for an AMD Zen 4)`,
+  );
+}
+
+/** Where the cycles come from, for the provenance: one harness run of a nop tells. */
+function cycleSource(cacheDir: string | undefined): string {
+  const probe = runHarness(Uint8Array.of(0x90), {
+    counter: COUNTER,
+    repetitions: 10,
+    ...(cacheDir !== undefined ? { cacheDir } : {}),
+  });
+  return probe.ok && probe.method === 'perf'
+    ? 'the core-cycle counter (perf_event_open); no per-port counters used'
+    : `none: core cycles from the time-stamp counter, calibrated by a chain of add (perf_event_open: ${probe.ok ? `errno ${probe.perfError}` : 'not tried'})`;
+}
+
+function packageVersion(): string {
+  return (
+    (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version?: string }).version ?? 'unknown'
+  );
+}
+
+/** The forms measured now, one line each, and the excluded ones (the first 40). */
+function resultLines(measured: readonly FormResult[], excluded: readonly { key: string; why: string }[]): string[] {
+  const out: string[] = [];
+  if (measured.length) out.push('', ...measured.map(formLine));
   if (excluded.length) {
     out.push('', 'Excluded:');
     const shown = excluded.slice(0, 40);
     for (const e of shown) out.push(`  ${e.key}: ${e.why}`);
     if (excluded.length > shown.length) out.push(`  … and ${excluded.length - shown.length} more`);
   }
-  out.push('', `Written: ${output}`);
-  process.stdout.write(`${out.join('\n')}\n`);
-  if (result.stopped) process.exitCode = 130;
+  return out;
 }
 
 function machineLines(m: MachineResult): string[] {

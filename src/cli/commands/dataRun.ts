@@ -160,25 +160,7 @@ function seconds(flag: string, env: string, given: number | undefined, dflt: num
  * stays in force untouched.
  */
 export async function runFetch(url: string, opts: FetchCliOptions = {}): Promise<void> {
-  const connectTimeoutS = seconds(
-    'connect-timeout',
-    'UOPSCOPE_FETCH_CONNECT_TIMEOUT',
-    opts.connectTimeout,
-    DEFAULT_CONNECT_TIMEOUT_S,
-  );
-  const stallTimeoutS = seconds(
-    'stall-timeout',
-    'UOPSCOPE_FETCH_STALL_TIMEOUT',
-    opts.stallTimeout,
-    DEFAULT_STALL_TIMEOUT_S,
-  );
-  const totalTimeoutS = seconds(
-    'total-timeout',
-    'UOPSCOPE_FETCH_TOTAL_TIMEOUT',
-    opts.totalTimeout,
-    DEFAULT_TOTAL_TIMEOUT_S,
-    7 * 24 * 3600,
-  );
+  const { connectTimeoutS, stallTimeoutS, totalTimeoutS } = fetchTimeouts(opts);
   const root = cacheRoot(opts.cacheDir);
   let made: string | undefined;
   try {
@@ -224,32 +206,65 @@ export async function runFetch(url: string, opts: FetchCliOptions = {}): Promise
       bar.done();
     }
     checkDownloadedXml(tmp, url);
-    const secs = (Date.now() - started) / 1000;
-    const how = [
-      got.resumed ? `resumed ${got.resumed === 1 ? 'once' : `${got.resumed} times`}` : '',
-      got.restarted ? 'started over once' : '',
-    ]
-      .filter(Boolean)
-      .join(', ');
     const out = opts.stdout ?? process.stdout;
-    out.write(
-      `downloaded ${(got.bytes / 1e6).toFixed(1)} MB from ${got.finalUrl} in ${secs.toFixed(1)} s${how ? ` (${how})` : ''}\n`,
-    );
-    const ibar = progressBar('importing', opts.stderr);
-    let idx: CacheIndex;
-    try {
-      idx = await importUopsXml(tmp, { cacheDir: opts.cacheDir, source: url, onProgress: (d, t) => ibar.update(d, t) });
-    } catch (e) {
-      // the file is gone after this: name the URL, not the temporary file
-      if (e instanceof UserError) throw new UserError(`${e.message.split(tmp).join(url)}`, e.exitCode);
-      throw e;
-    } finally {
-      ibar.done();
-    }
+    out.write(downloadedLine(got, (Date.now() - started) / 1000));
+    const idx = await importDownload(tmp, url, opts);
     made = undefined;
     out.write(summary(idx, root));
   } finally {
     for (const s of sigs) process.off(s, onSignal);
     cleanup();
+  }
+}
+
+/** --connect-timeout, --stall-timeout, --total-timeout, else their variables, else the defaults. */
+function fetchTimeouts(opts: FetchCliOptions): {
+  connectTimeoutS: number;
+  stallTimeoutS: number;
+  totalTimeoutS: number;
+} {
+  const connectTimeoutS = seconds(
+    'connect-timeout',
+    'UOPSCOPE_FETCH_CONNECT_TIMEOUT',
+    opts.connectTimeout,
+    DEFAULT_CONNECT_TIMEOUT_S,
+  );
+  const stallTimeoutS = seconds(
+    'stall-timeout',
+    'UOPSCOPE_FETCH_STALL_TIMEOUT',
+    opts.stallTimeout,
+    DEFAULT_STALL_TIMEOUT_S,
+  );
+  const totalTimeoutS = seconds(
+    'total-timeout',
+    'UOPSCOPE_FETCH_TOTAL_TIMEOUT',
+    opts.totalTimeout,
+    DEFAULT_TOTAL_TIMEOUT_S,
+    7 * 24 * 3600,
+  );
+  return { connectTimeoutS, stallTimeoutS, totalTimeoutS };
+}
+
+function downloadedLine(got: DownloadResult, secs: number): string {
+  const how = [
+    got.resumed ? `resumed ${got.resumed === 1 ? 'once' : `${got.resumed} times`}` : '',
+    got.restarted ? 'started over once' : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
+  return `downloaded ${(got.bytes / 1e6).toFixed(1)} MB from ${got.finalUrl} in ${secs.toFixed(1)} s${how ? ` (${how})` : ''}\n`;
+}
+
+/** Imports the downloaded file `tmp` (from `url`) into the cache, with a progress bar. */
+async function importDownload(tmp: string, url: string, opts: FetchCliOptions): Promise<CacheIndex> {
+  const ibar = progressBar('importing', opts.stderr);
+  try {
+    return await importUopsXml(tmp, { cacheDir: opts.cacheDir, source: url, onProgress: (d, t) => ibar.update(d, t) });
+  } catch (e) {
+    // the file is gone after this: name the URL, not the temporary file
+    if (e instanceof UserError) throw new UserError(`${e.message.split(tmp).join(url)}`, e.exitCode);
+    throw e;
+  } finally {
+    ibar.done();
   }
 }

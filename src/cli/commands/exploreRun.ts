@@ -11,6 +11,7 @@ import {
   resolveRegion,
   selectRegion,
 } from '../../disasm/index.js';
+import type { InputOptions, LoadedInput, Region, RegionSelection } from '../../disasm/types.js';
 import { UserError } from '../../errors.js';
 import { colorEnabled } from '../../ui/theme.js';
 import { writeOutputFile } from '../outputFile.js';
@@ -56,82 +57,18 @@ export async function runExplore(args: ExploreArgv): Promise<void> {
   const tty = Boolean(process.stdout.isTTY && process.stdin.isTTY);
   const regions = listRegions(input);
   let region = sel.region;
-  // React's production build (several times faster per frame) unless the user asked otherwise;
-  // React is first loaded by the import below
-  if (tty && process.env.NODE_ENV === undefined) process.env.NODE_ENV = 'production';
-  // A terminal is a terminal: Ink renders no live frames when it believes it runs in CI (the
-  // CI / CONTINUOUS_INTEGRATION variables, read once when Ink loads), which would leave a blank
-  // screen. The explorer only starts when stdin and stdout are terminals, so it is interactive.
-  if (tty) {
-    delete process.env.CI;
-    delete process.env.CONTINUOUS_INTEGRATION;
-  }
+  if (tty) prepareInk();
   const { runExplorer, pickRegion } = tty
     ? await importEsm<typeof import('../runExplorer.js')>(new URL('../runExplorer.js', import.meta.url).href)
     : { runExplorer: null, pickRegion: null };
-  if (
-    tty &&
-    pickRegion &&
-    region === undefined &&
-    sel.function === undefined &&
-    sel.range === undefined &&
-    regions.length > 1
-  ) {
-    // the region analysed without a choice is highlighted first and marked
-    const first = defaultRegion(input, regions)?.index ?? 1;
-    const picked = await pickRegion(
-      input.file,
-      regions.map((r) => ({
-        index: r.index,
-        label: `${String(r.index).padStart(2)}  ${r.kind.padEnd(8)} 0x${r.start.toString(16)}–0x${r.end.toString(16)}  ${r.name}${r.index === first ? '  (default)' : ''}`,
-      })),
-      first - 1,
-    );
+  if (tty && pickRegion) {
+    const picked = await pickWhatToExplore(pickRegion, input, regions, sel);
     if (picked === 'interrupt') {
       process.exitCode = 130;
       return;
     }
     if (picked === 'quit') return;
-    region = picked;
-  }
-  if (tty && pickRegion && sel.function !== undefined) {
-    // a function with several loops: the user picks one (or the whole function)
-    const ext = functionExtent(input, sel.function);
-    const loops = functionLoops(input, ext.sec.name, ext.sym.address, ext.end);
-    if (loops.length > 1) {
-      const choices = [
-        ...loops,
-        {
-          index: 0,
-          kind: 'function' as const,
-          name: `the whole function ${ext.sym.name}, as one straight block`,
-          start: ext.sym.address,
-          end: ext.end,
-        },
-      ];
-      const main = resolveRegion(input, { function: sel.function });
-      const first = Math.max(
-        0,
-        loops.findIndex((l) => l.start === main.start && l.end === main.end && l.name === main.name),
-      );
-      const picked = await pickRegion(
-        `function ${ext.sym.name}`,
-        choices.map((r, i) => ({
-          index: i + 1,
-          label: `${String(i + 1).padStart(2)}  ${r.kind.padEnd(8)} 0x${r.start.toString(16)}–0x${r.end.toString(16)}  ${r.name}${i === first ? '  (default)' : ''}`,
-        })),
-        first,
-      );
-      if (picked === 'interrupt') {
-        process.exitCode = 130;
-        return;
-      }
-      if (picked === 'quit') return;
-      const c = choices[picked - 1]!;
-      // the loop by its number in the function (a loop laid out in several runs is no --range)
-      if (c.kind === 'function') sel.wholeFunction = true;
-      else sel.functionLoop = picked;
-    }
+    if (picked !== undefined) region = picked;
   }
   const loaded = selectRegion(input, { ...sel, ...(region !== undefined ? { region } : {}) });
   if (!tty || !runExplorer) {
@@ -168,4 +105,91 @@ export async function runExplore(args: ExploreArgv): Promise<void> {
   } finally {
     stopBackground();
   }
+}
+
+/** The environment Ink and React read when they load (the import of runExplorer.js). */
+function prepareInk(): void {
+  // React's production build (several times faster per frame) unless the user asked otherwise
+  if (process.env.NODE_ENV === undefined) process.env.NODE_ENV = 'production';
+  // A terminal is a terminal: Ink renders no live frames when it believes it runs in CI (the
+  // CI / CONTINUOUS_INTEGRATION variables, read once when Ink loads), which would leave a blank
+  // screen. The explorer only starts when stdin and stdout are terminals, so it is interactive.
+  delete process.env.CI;
+  delete process.env.CONTINUOUS_INTEGRATION;
+}
+
+type PickRegion = typeof import('../runExplorer.js')['pickRegion'];
+
+/**
+ * Asks the user on the terminal what the input names several of: which region of a file with
+ * several (unless the command line chose), or which loop of a function with several (written
+ * into `sel`). Returns the region picked, or how the user left the picker.
+ */
+async function pickWhatToExplore(
+  pickRegion: PickRegion,
+  input: LoadedInput,
+  regions: Region[],
+  sel: InputOptions & RegionSelection,
+): Promise<number | 'quit' | 'interrupt' | undefined> {
+  let region: number | undefined;
+  if (sel.region === undefined && sel.function === undefined && sel.range === undefined && regions.length > 1) {
+    // the region analysed without a choice is highlighted first and marked
+    const first = defaultRegion(input, regions)?.index ?? 1;
+    const picked = await pickRegion(
+      input.file,
+      regions.map((r) => ({
+        index: r.index,
+        label: `${String(r.index).padStart(2)}  ${r.kind.padEnd(8)} 0x${r.start.toString(16)}–0x${r.end.toString(16)}  ${r.name}${r.index === first ? '  (default)' : ''}`,
+      })),
+      first - 1,
+    );
+    if (picked === 'interrupt' || picked === 'quit') return picked;
+    region = picked;
+  }
+  if (sel.function !== undefined) {
+    const picked = await pickFunctionLoop(pickRegion, input, sel, sel.function);
+    if (picked !== undefined) return picked;
+  }
+  return region;
+}
+
+/** A function with several loops: the user picks one (or the whole function), written into `sel`. */
+async function pickFunctionLoop(
+  pickRegion: PickRegion,
+  input: LoadedInput,
+  sel: RegionSelection,
+  fn: string,
+): Promise<'quit' | 'interrupt' | undefined> {
+  const ext = functionExtent(input, fn);
+  const loops = functionLoops(input, ext.sec.name, ext.sym.address, ext.end);
+  if (loops.length <= 1) return undefined;
+  const choices = [
+    ...loops,
+    {
+      index: 0,
+      kind: 'function' as const,
+      name: `the whole function ${ext.sym.name}, as one straight block`,
+      start: ext.sym.address,
+      end: ext.end,
+    },
+  ];
+  const main = resolveRegion(input, { function: fn });
+  const first = Math.max(
+    0,
+    loops.findIndex((l) => l.start === main.start && l.end === main.end && l.name === main.name),
+  );
+  const picked = await pickRegion(
+    `function ${ext.sym.name}`,
+    choices.map((r, i) => ({
+      index: i + 1,
+      label: `${String(i + 1).padStart(2)}  ${r.kind.padEnd(8)} 0x${r.start.toString(16)}–0x${r.end.toString(16)}  ${r.name}${i === first ? '  (default)' : ''}`,
+    })),
+    first,
+  );
+  if (picked === 'interrupt' || picked === 'quit') return picked;
+  const c = choices[picked - 1]!;
+  // the loop by its number in the function (a loop laid out in several runs is no --range)
+  if (c.kind === 'function') sel.wholeFunction = true;
+  else sel.functionLoop = picked;
+  return undefined;
 }

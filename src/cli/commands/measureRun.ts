@@ -6,7 +6,7 @@ import { modelArgsOf } from '../modelOptions.js';
 import { mechanismLabel } from '../../sim/mechanisms.js';
 import { parseArch } from '../config.js';
 import { UserError } from '../../errors.js';
-import { nothingSimulated, originSummary } from '../../report/model.js';
+import { nothingSimulated, originSummary, type ReportModel } from '../../report/model.js';
 import { cpuidText, hostCore, type HostCore } from '../../measure/host.js';
 import { lineAtOffset, prepareRegion, prepareSide, type PreparedRegion } from '../../measure/prepare.js';
 import {
@@ -180,22 +180,8 @@ export async function measure(input: InputOptions & RegionSelection, a: MeasureA
     a.repetitions === undefined ? DEFAULT_REPETITIONS : wholeNumber('--repetitions', a.repetitions, 10);
   if (repetitions > 10_000) throw new UserError(`--repetitions ${repetitions}: give at most 10000`);
   const host = hostCore();
-  const archNotes: string[] = [];
   const flagArch = a.arch !== undefined ? parseArch(a.arch, '--arch') : undefined;
-  if (host && !host.arch)
-    archNotes.push(
-      `uopscope has no model for this host's core (${cpuidText(host)}, ${host.modelName})${flagArch ? '' : ': the prediction uses the configured architecture'}`,
-    );
-  if (!host) archNotes.push("cannot read /proc/cpuinfo: the host's core is unknown");
-  if (host?.note) archNotes.push(`host core: ${host.note}`);
-  if (host?.virtual)
-    archNotes.push(
-      'this is a virtual machine: its CPUID may name another core than the physical one, and other guests share the core',
-    );
-  if (flagArch && host?.arch && flagArch !== host.arch)
-    archNotes.push(
-      `--arch ${flagArch} is not this host's core (${host.arch}): the prediction is for ${flagArch}, the measurement for this machine`,
-    );
+  const archNotes = hostArchNotes(host, flagArch);
   const arch = flagArch ?? host?.arch ?? undefined;
 
   // --branch: the branch comparison's two sides, simulated when the region has a branch inside
@@ -235,12 +221,51 @@ export async function measure(input: InputOptions & RegionSelection, a: MeasureA
   }
   const paths = prep.internalBranch !== undefined ? branchPaths(instrs) : null;
   if (!paths || !model.branch) return { measurable: false, reason: `not measurable: ${prep.why}`, ...base };
-  // a branch inside: each side of the first conditional jump as straight-line code, beside the
-  // branch comparison's prediction for that side
-  const measured: MeasuredSide[] = (
+  const measured = measureSides(instrs, paths, model, model.branch, bitness, repetitions);
+  const branch = { branchLine: paths.branchLine, sides: measured };
+  if (measured.some((s) => s.measurable)) return { measurable: true, ...base, branch };
+  return {
+    measurable: false,
+    reason: `not measurable on either side of the branch at line ${paths.branchLine}: ${measured.map((s) => `${s.side}: ${s.reason!.replace(/^not measurable: /, '')}`).join('; ')}`,
+    ...base,
+    branch,
+  };
+}
+
+/** What the report says of the host's core beside the prediction's (unknown, virtual, another --arch). */
+function hostArchNotes(host: HostCore | null, flagArch: string | undefined): string[] {
+  const archNotes: string[] = [];
+  if (host && !host.arch)
+    archNotes.push(
+      `uopscope has no model for this host's core (${cpuidText(host)}, ${host.modelName})${flagArch ? '' : ': the prediction uses the configured architecture'}`,
+    );
+  if (!host) archNotes.push("cannot read /proc/cpuinfo: the host's core is unknown");
+  if (host?.note) archNotes.push(`host core: ${host.note}`);
+  if (host?.virtual)
+    archNotes.push(
+      'this is a virtual machine: its CPUID may name another core than the physical one, and other guests share the core',
+    );
+  if (flagArch && host?.arch && flagArch !== host.arch)
+    archNotes.push(
+      `--arch ${flagArch} is not this host's core (${host.arch}): the prediction is for ${flagArch}, the measurement for this machine`,
+    );
+  return archNotes;
+}
+
+/** A branch inside: each side of the first conditional jump as straight-line code, beside the
+ *  branch comparison's prediction for that side. */
+function measureSides(
+  instrs: DecodedInstruction[],
+  paths: NonNullable<ReturnType<typeof branchPaths>>,
+  model: ReportModel,
+  branch: NonNullable<ReportModel['branch']>,
+  bitness: 32 | 64,
+  repetitions: number,
+): MeasuredSide[] {
+  return (
     [
-      ['fall-through', paths.left, model.branch.left],
-      ['taken', paths.right, model.branch.right],
+      ['fall-through', paths.left, branch.left],
+      ['taken', paths.right, branch.right],
     ] as const
   ).map(([side, lines, section]) => {
     const p = prepareSide(instrs, lines, paths.branchLine, bitness);
@@ -256,14 +281,6 @@ export async function measure(input: InputOptions & RegionSelection, a: MeasureA
       ? { ...head, measurable: true, measurement: withSharedPageCaveat(r.m, instrs, head.predicted) }
       : { ...head, measurable: false, reason: r.reason };
   });
-  const branch = { branchLine: paths.branchLine, sides: measured };
-  if (measured.some((s) => s.measurable)) return { measurable: true, ...base, branch };
-  return {
-    measurable: false,
-    reason: `not measurable on either side of the branch at line ${paths.branchLine}: ${measured.map((s) => `${s.side}: ${s.reason!.replace(/^not measurable: /, '')}`).join('; ')}`,
-    ...base,
-    branch,
-  };
 }
 
 const f2 = (n: number): string => n.toFixed(2);
