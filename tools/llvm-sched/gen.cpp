@@ -185,10 +185,12 @@ int main(int argc, char **argv) {
       }
       o << "]";
 
-      // read advances that hold for any producer (WriteResourceID 0), by used register
+      // read advances that hold for any producer (WriteResourceID 0), by used register. A read's
+      // use index is as llvm-mca's InstrBuilder::populateReads counts it: an explicit operand's
+      // position after the defs (immediates and memory-operand parts included), then the implicit
+      // uses after every explicit operand.
       o << ",\"ra\":[";
       bool firstRa = true;
-      unsigned useIdx = 0;
       auto raOf = [&](unsigned u) -> int {
         for (unsigned k = 0; k < scd->NumReadAdvanceEntries; ++k) {
           const MCReadAdvanceEntry &e = STI->getReadAdvanceEntries(*scd)[k];
@@ -196,17 +198,20 @@ int main(int argc, char **argv) {
         }
         return 0;
       };
-      for (unsigned i = desc.getNumDefs(); i < inst.getNumOperands(); ++i) {
+      const unsigned numDefs = desc.getNumDefs();
+      const unsigned explicitUses = desc.getNumOperands() - numDefs;
+      for (unsigned i = numDefs; i < inst.getNumOperands(); ++i) {
         const MCOperand &op = inst.getOperand(i);
         if (!op.isReg()) continue;
-        int c = raOf(useIdx++);
+        int c = raOf(i - numDefs);
         if (!op.getReg() || !c) continue;
         if (!firstRa) o << ",";
         o << "[" << jsonStr(MRI->getName(op.getReg())) << "," << c << "]";
         firstRa = false;
       }
+      unsigned implicitIdx = 0;
       for (MCPhysReg r : desc.implicit_uses()) {
-        int c = raOf(useIdx++);
+        int c = raOf(explicitUses + implicitIdx++);
         if (!c) continue;
         if (!firstRa) o << ",";
         o << "[" << jsonStr(MRI->getName(r)) << "," << c << "]";
