@@ -319,7 +319,11 @@ function decodedClass(kind: string): string {
 /** Which resources (registers, flags) each uops.info operand idx writes, for this instruction.
  *  Explicit uops.info operands are paired in order with the decoded operands of the same class
  *  (a decoder may leave out an operand the signature names, such as an AVX-512 mask). */
-function operandResources(form: ArchForm, d: DecodedInstruction): Map<number, string[]> {
+function operandResources(
+  form: ArchForm,
+  d: DecodedInstruction,
+  dir: 'write' | 'read' = 'write',
+): Map<number, string[]> {
   const out = new Map<number, string[]>();
   let next = 0;
   for (const op of form.operands) {
@@ -329,7 +333,7 @@ function operandResources(form: ArchForm, d: DecodedInstruction): Map<number, st
       while (k < d.operands.length && decodedClass(d.operands[k]!.kind) !== cls) k++;
       const dop = k < d.operands.length ? d.operands[k] : undefined;
       if (dop) next = k + 1;
-      if (op.type === 'reg' && op.write) {
+      if (op.type === 'reg' && op[dir]) {
         const fixed = op.registers?.length === 1 ? normalizeRegister(op.registers[0]!) : null;
         const r = dop?.register ?? fixed;
         if (r) out.set(op.idx, [r]);
@@ -338,13 +342,13 @@ function operandResources(form: ArchForm, d: DecodedInstruction): Map<number, st
     }
     if (op.type === 'flags') {
       const fromFile = Object.entries(op.flags ?? {})
-        .filter(([, v]) => /w|undef/.test(v))
+        .filter(([, v]) => (dir === 'write' ? /w|undef/ : /r/).test(v))
         .map(([k]) => k.toUpperCase());
-      const all = new Set([...fromFile, ...d.flagsWritten]);
+      const all = new Set([...fromFile, ...(dir === 'write' ? d.flagsWritten : d.flagsRead)]);
       if (all.size) out.set(op.idx, [...all]);
       continue;
     }
-    if (op.type === 'reg' && op.write) {
+    if (op.type === 'reg' && op[dir]) {
       const regs = (op.registers ?? []).map(normalizeRegister).filter((r) => r !== null);
       if (regs.length) out.set(op.idx, [...new Set(regs)]);
     }
@@ -360,6 +364,9 @@ interface LatencyIndex {
   /** per (same register, indexed) = index 2 × sameReg + indexed: each target operand's largest
    *  entryLatency */
   byTarget: Map<number, number>[];
+  /** per same register (0, 1): source operand → target operand → its register figure (the
+   *  largest, if listed twice), for the read advances */
+  pairs: Map<number, Map<number, number>>[];
 }
 const latencyIndexes = new WeakMap<readonly LatencyEntry[], LatencyIndex>();
 
@@ -371,8 +378,16 @@ function latencyIndex(latencies: readonly LatencyEntry[]): LatencyIndex {
   ix = {
     hasSameReg: latencies.some((e) => e.cyclesSameReg !== undefined),
     byTarget: [new Map(), new Map(), new Map(), new Map()],
+    pairs: [new Map(), new Map()],
   };
   for (const e of latencies) {
+    for (let k = 0; k < 2; k++) {
+      const own = (k === 1 ? e.cyclesSameReg : undefined) ?? e.cycles ?? e.maxCycles ?? e.minCycles;
+      if (own === undefined) continue;
+      let to = ix.pairs[k]!.get(e.startOp);
+      if (!to) ix.pairs[k]!.set(e.startOp, (to = new Map()));
+      to.set(e.targetOp, Math.max(to.get(e.targetOp) ?? Number.NEGATIVE_INFINITY, own));
+    }
     for (let k = 0; k < 4; k++) {
       const v = entryLatency(e, k >= 2, (k & 1) === 1);
       const m = ix.byTarget[k]!;
@@ -395,6 +410,42 @@ export function entryLatency(e: LatencyEntry, sameReg: boolean, indexed: boolean
   if (e.cyclesAddrIndex !== undefined && indexed) vals.push(e.cyclesAddrIndex);
   if (e.cyclesMem !== undefined) vals.push(e.cyclesMem);
   return vals.length ? Math.max(...vals) : 0;
+}
+
+/** The read advances uops.info's per-operand-pair latencies imply: a register or flag read
+ *  through operand i whose latency to a target t, lat(i→t), is below the latency the engine gives
+ *  t (the largest of t's pairs, `byTarget`) is read that much later, as LLVM's ReadAdvance says
+ *  (`xor rax, [rdi]` on SKL: rax→rax 1, the address→rax 5: rax is read 4 cycles after the
+ *  instruction starts). The smallest such difference over i's targets; none for a register that
+ *  is also an address register (it is needed at the start). Only the register figure (`cycles`,
+ *  `cycles_same_reg` for a same-register form, else min/max) counts. */
+function pairReadAdvance(
+  form: ArchForm,
+  d: DecodedInstruction,
+  pairs: Map<number, Map<number, number>>,
+  byTarget: Map<number, number>,
+): Record<string, number> | null {
+  if (pairs.size === 0) return null;
+  const inputs = operandResources(form, d, 'read');
+  const adv = new Map<string, number>();
+  for (const [startOp, targets] of pairs) {
+    const regs = inputs.get(startOp);
+    if (!regs) continue;
+    for (const [targetOp, own] of targets) {
+      const top = byTarget.get(targetOp);
+      if (top === undefined) continue;
+      for (const r of regs) adv.set(r, Math.min(adv.get(r) ?? Number.POSITIVE_INFINITY, top - own));
+    }
+  }
+  return lateOnly(adv, d);
+}
+
+/** The positive advances, without the memory operand's address registers (read at the start). */
+function lateOnly(adv: Map<string, number>, d: DecodedInstruction): Record<string, number> | null {
+  const address = new Set([d.memory?.base, d.memory?.index].filter((r): r is string => !!r));
+  const out: Record<string, number> = {};
+  for (const [r, a] of adv) if (a > 0 && a !== Number.POSITIVE_INFINITY && !address.has(r)) out[r] = a;
+  return Object.keys(out).length ? out : null;
 }
 
 function written(d: DecodedInstruction): string[] {
@@ -441,6 +492,11 @@ function llvmResources(tok: string, d: DecodedInstruction, flags: readonly strin
   return r ? [r] : [];
 }
 
+/** Whether every explicit operand of `d` that reads `reg` has a read advance in `rec`. */
+function readLate(rec: LlvmRecord, d: DecodedInstruction, reg: string): boolean {
+  return d.operands.every((op, i) => !op.read || op.register !== reg || rec.readAdvance.some(([t]) => t === `o${i}`));
+}
+
 /** Figures from the LLVM-derived model. Each written register or flag gets the latency of the
  *  def that writes it. LLVM's read advances (a load-op form reads its register operand only
  *  after the load) are the consumer's: `readAdvance` per read resource, by which the engine
@@ -456,12 +512,17 @@ function fromLlvm(d: DecodedInstruction, rec: LlvmRecord, model: LlvmArchModel):
   for (const r of written(d)) if (latencyByResource[r] === undefined) latencyByResource[r] = rec.latency;
   let maxLatency = 0;
   for (const v of Object.values(latencyByResource)) maxLatency = Math.max(maxLatency, v);
-  const readAdvance: Record<string, number> = {};
+  // a register read through several operands is read as early as its earliest read
+  const advance = new Map<string, number>();
   for (const [tok, c] of rec.readAdvance) {
-    for (const r of llvmResources(tok, d, d.flagsRead)) if (c > 0) readAdvance[r] = Math.max(readAdvance[r] ?? 0, c);
+    for (const r of llvmResources(tok, d, d.flagsRead)) advance.set(r, Math.max(advance.get(r) ?? 0, c));
   }
+  for (const op of d.operands)
+    if (op.read && op.register && advance.has(op.register) && !readLate(rec, d, op.register))
+      advance.set(op.register, 0);
+  const readAdvance = lateOnly(advance, d);
   return {
-    ...(Object.keys(readAdvance).length ? { readAdvance } : {}),
+    ...(readAdvance ? { readAdvance } : {}),
     line: d.line,
     form: null,
     rule: 'code',
@@ -525,7 +586,14 @@ function fromForm(
   for (const r of written(d)) if (latencyByResource[r] === undefined) latencyByResource[r] = Math.max(maxLatency, 1);
   for (const v of Object.values(latencyByResource)) maxLatency = Math.max(maxLatency, v);
   const div = dividerCycles(form.asm, m);
+  const readAdvance = pairReadAdvance(
+    form,
+    d,
+    index.pairs[useSameReg ? 1 : 0]!,
+    index.byTarget[(useSameReg ? 2 : 0) + (d.indexed ? 1 : 0)]!,
+  );
   return {
+    ...(readAdvance ? { readAdvance } : {}),
     line: d.line,
     form,
     rule,
