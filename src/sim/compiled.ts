@@ -56,6 +56,16 @@ export class CompiledProgram {
   readonly predLine: Int32Array;
   readonly predLC: Uint8Array;
   readonly predLat: Int32Array;
+  /** per pred entry: the producer's latency less the consumer's read advance (operandLatency on:
+   *  a register read late, such as a load-op form's register operand read after its load; may be
+   *  negative); equal to predLat for every other entry */
+  readonly predEff: Int32Array;
+  /** per pred entry: 1 when it is read late (predEff < its latency; operandLatency on) */
+  readonly predLate: Uint8Array;
+  /** per line: 1 when some pred entry of it is read late */
+  readonly lateReads: Uint8Array;
+  /** some line reads a producer late (operandLatency on) */
+  readonly anyLate: boolean;
   /** per pred entry: the dependency indices of program.deps it stands for */
   readonly predDeps: number[][];
   readonly totalUops: number;
@@ -125,11 +135,16 @@ export class CompiledProgram {
       fusion.internal,
       plan ? plan.memFrom : this.deps.length,
       plan?.memDeps ?? [],
+      mechanisms?.operandLatency === true,
     );
     this.predStart = d.predStart;
     this.predLine = d.predLine;
     this.predLC = d.predLC;
     this.predLat = d.predLat;
+    this.predEff = d.predEff;
+    this.predLate = d.predLate;
+    this.lateReads = d.lateReads;
+    this.anyLate = d.lateReads.some((x) => x !== 0);
     this.predDeps = d.predDeps;
     this.predOwner = d.predOwner;
     this.succStart = d.succStart;
@@ -287,6 +302,22 @@ function dividerOf(
   if (k < 0) t.div[i] = 0;
 }
 
+/** The latency of dependency `d` as its consumer sees it: the producer's latency for the resource
+ *  (at most its own latency, at least 1), and, with `operandLatency`, the consumer's read advance
+ *  for that resource (`SimInstruction.readAdvance`: a load-op form reads its register operand only
+ *  after the load). `gate` is when the consumer may start after the producer started (never
+ *  before it), `eff` when the late read lets the result follow (docs/engine.md, "Per-operand
+ *  latencies"). SUACA's model has one latency per written resource: no read advance. */
+function depLatency(ins: SimInstruction[], d: SimDep, operandLatency: boolean): { gate: number; eff: number } {
+  const prod = ins[d.from]!;
+  const own = Math.max(1, prod.latency);
+  const byRes = prod.latencyByResource[d.resource];
+  const l = Math.min(own, Math.max(1, byRes === undefined ? own : byRes));
+  const early = operandLatency ? (ins[d.to]!.readAdvance?.[d.resource] ?? 0) : 0;
+  if (early <= 0) return { gate: l, eff: l };
+  return { gate: Math.max(0, l - early), eff: l - early };
+}
+
 /** The dependencies grouped by consumer and distinct producer instance (line, loop-carried), with
  *  the reverse lists for waking consumers. */
 function dependencyTables(
@@ -295,29 +326,30 @@ function dependencyTables(
   internal: ((d: SimDep) => boolean) | null,
   memFrom: number,
   memDeps: MemoryDep[],
+  operandLatency: boolean,
 ) {
   const n = ins.length;
-  const groups: { line: number; lc: boolean; lat: number; deps: number[] }[][] = Array.from({ length: n }, () => []);
+  const groups: { line: number; lc: boolean; lat: number; eff: number; deps: number[] }[][] = Array.from(
+    { length: n },
+    () => [],
+  );
   deps.forEach((d, di) => {
     if (internal?.(d)) return;
     if (d.from < 0 || d.from >= n || d.to < 0 || d.to >= n) return;
     // an in-iteration dependency on a later (or the same) line can only mean the previous iteration
     const lc = d.loopCarried || d.from >= d.to;
-    const prod = ins[d.from]!;
-    const own = Math.max(1, prod.latency);
-    const byRes = prod.latencyByResource[d.resource];
-    const early = ins[d.to]!.readAdvance?.[d.resource] ?? 0;
     const l =
       di >= memFrom
-        ? memDeps[di - memFrom]!.latency
-        : Math.max(1, Math.min(own, Math.max(1, byRes === undefined ? own : byRes)) - early);
+        ? { gate: memDeps[di - memFrom]!.latency, eff: memDeps[di - memFrom]!.latency }
+        : depLatency(ins, d, operandLatency);
     const list = groups[d.to]!;
     let g = list.find((x) => x.line === d.from && x.lc === lc);
     if (!g) {
-      g = { line: d.from, lc, lat: 0, deps: [] };
+      g = { line: d.from, lc, lat: 0, eff: Number.NEGATIVE_INFINITY, deps: [] };
       list.push(g);
     }
-    g.lat = Math.max(g.lat, l);
+    g.lat = Math.max(g.lat, l.gate);
+    g.eff = Math.max(g.eff, l.eff);
     g.deps.push(di);
   });
   let E = 0;
@@ -327,6 +359,9 @@ function dependencyTables(
     predLine: new Int32Array(E),
     predLC: new Uint8Array(E),
     predLat: new Int32Array(E),
+    predEff: new Int32Array(E),
+    predLate: new Uint8Array(E),
+    lateReads: new Uint8Array(n),
     predDeps: [] as number[][],
     predOwner: new Int32Array(E),
     succStart: new Int32Array(n + 1),
@@ -340,6 +375,11 @@ function dependencyTables(
       t.predLine[e] = g.line;
       t.predLC[e] = g.lc ? 1 : 0;
       t.predLat[e] = int32(g.lat, 'latency');
+      t.predEff[e] = g.eff;
+      if (g.eff < g.lat) {
+        t.predLate[e] = 1;
+        t.lateReads[i] = 1;
+      }
       t.predDeps.push(g.deps);
       e++;
     }

@@ -16,6 +16,7 @@ export const MECHANISMS = [
   'storeForwarding',
   'portChoice',
   'onePerPort',
+  'operandLatency',
 ] as const;
 
 export type Mechanism = (typeof MECHANISMS)[number];
@@ -82,6 +83,12 @@ export const MECHANISM_INFO: readonly MechanismInfo[] = [
     flag: 'one-per-port',
     label: "one µop per port per cycle (an instruction's own µops too)",
     short: '1 µop/port',
+  },
+  {
+    id: 'operandLatency',
+    flag: 'operand-latency',
+    label: 'per-operand latencies (a load-op form reads its register after the load)',
+    short: 'op-latency',
   },
 ];
 

@@ -57,8 +57,9 @@ test('micro-fusion: load+op forms take one issue slot each, so the loop issues f
   assert.deepEqual([...cp.fused], [1, 1, 1, 1, 0]);
   assert.deepEqual([...cp.uops], [2, 2, 2, 1, 0]);
   assert.equal(cp.refinedIssue, true);
-  const off = cpi(p, m, on('macroFusion'));
-  const onF = cpi(p, m, on('macroFusion', 'microFusion'));
+  // per-operand latencies: the chains through rax, rbx, rdx cost 1 cycle each, not the load's 6
+  const off = cpi(p, m, on('macroFusion', 'operandLatency'));
+  const onF = cpi(p, m, on('macroFusion', 'microFusion', 'operandLatency'));
   near(off, 1.75, 'micro-fusion off');
   near(onF, 1.5, 'micro-fusion on');
   // switched off, every unfused µop costs an issue slot: SUACA's loading exactly

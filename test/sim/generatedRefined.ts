@@ -1,4 +1,5 @@
-// Generated programs with random refined-model facts (idioms, move candidates, memory accesses)
+// Generated programs with random refined-model facts (idioms, move candidates, memory accesses,
+// registers read late)
 // for property tests of the execution-side mechanisms (seeded).
 
 import type { RefinedFacts } from '../../src/data/refinedFacts.js';
@@ -55,6 +56,18 @@ export function refinedProgram(seed: number): SimProgram {
             },
     } as unknown as RefinedFacts;
     ins.refined = refined;
+  });
+  // load-op forms reading some register late (operandLatency): its own generator, so that the
+  // facts above stay what they were
+  const late = rng(seed * 104729 + 3);
+  p.instructions.forEach((ins, i) => {
+    const mem = ins.refined?.memory;
+    if (!mem || mem.role === 'store' || late() < 0.4) return;
+    const reads = [...new Set(p.deps.filter((d) => d.to === i).map((d) => d.resource))];
+    const adv: Record<string, number> = {};
+    for (const res of reads)
+      if (res !== mem.base && res !== mem.index && late() < 0.7) adv[res] = 1 + Math.floor(late() * 6);
+    if (Object.keys(adv).length) ins.readAdvance = adv;
   });
   return p;
 }

@@ -402,6 +402,7 @@ test('s: the model menu toggles a mechanism, the header names the model, the eng
     storeForwarding: false,
     portChoice: false,
     onePerPort: false,
+    operandLatency: false,
   });
   // the refined preset (after the mechanisms and the SUACA preset), then the comparison row
   await press(r, ...MECHANISMS.map(() => 'j'), 'j', KEY.enter);

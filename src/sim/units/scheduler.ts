@@ -30,6 +30,8 @@ const enum K {
   Never = 0x7fffffff,
   /** DIVIDER_BLOCK_BIT (checked below) */
   DivBlock = 1 << 30,
+  /** readyAt's age beyond which the key does not tell ages apart (more than any latency) */
+  ReadyAgeCap = 1 << 20,
 }
 
 export const ST_LOADING = K.Loading;
@@ -59,8 +61,12 @@ export interface SlotArrays {
   /** cycles it was held back only by its own µops on a port (onePerPort): its start is counted
    *  that many cycles back, as a measured latency includes them */
   selfWait: Int32Array;
-  /** cycle it started executing, or -1 */
+  /** cycle it started executing, or -1; with late reads (operandLatency) the cycle its results
+   *  count from, which may be before the cycle it got its ports (see startCycle) */
   start: Int32Array;
+  /** the cycle since which it has been loaded, port-free and waiting only on producers it reads
+   *  late (operandLatency), or -1 */
+  readyAt: Int32Array;
   /** bitmask over the instance's pred entries still unresolved this cycle */
   depWait: Int32Array;
   /** bitmask of port indices that blocked it this cycle (DIVIDER_BLOCK_BIT: the divider) */
@@ -101,6 +107,15 @@ export const SLOT_FIELDS: { readonly [K in keyof SlotArrays]: SlotField } = {
   uopQueue: { bytes: 4, perUop: true, fill: -1, move: 'stays', key: 'value', when: (rs) => rs.atIssue },
   selfWait: { bytes: 4, fill: 0, move: 'stays', key: 'value', when: (rs) => rs.selfBlocks },
   start: { bytes: 4, fill: -1, move: 'cycle', except: -1, key: (v, st, c) => (st === K.Exec && v >= 0 ? c - v : -1) },
+  // older than any latency it can shorten, it keys alike (startCycle clamps the start to c − lat + 1)
+  readyAt: {
+    bytes: 4,
+    fill: -1,
+    move: 'cycle',
+    except: -1,
+    key: (v, st, c) => (v < 0 || st === K.Exec || st === K.Done ? -1 : Math.min(c - v, K.ReadyAgeCap)),
+    when: (rs) => rs.lateReads,
+  },
   depWait: { bytes: 4, fill: 0, move: 'stays', key: 'value' },
   portBlock: { bytes: 4, fill: 0, move: 'stays', key: 'value' },
   // a next look at or before the coming cycle is the same as "look now"
@@ -195,6 +210,7 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
   uopQueue!: Int32Array;
   selfWait!: Int32Array;
   start!: Int32Array;
+  readyAt!: Int32Array;
   depWait!: Int32Array;
   portBlock!: Int32Array;
   nextLook!: Int32Array;
@@ -210,6 +226,8 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
   readonly capacity: number;
   /** some line is executed at rename (refined model) */
   readonly renames: boolean;
+  /** some line reads a producer late (operandLatency): startCycle and readyAt apply */
+  readonly lateReads: boolean;
   /** the port policy assigns ports as µops enter */
   readonly atIssue: boolean;
   /** an instance's µops may block each other on a port (the ports unit's onePerPort rule) */
@@ -259,6 +277,7 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
     this.policy = parts.policy;
     this.rec = parts.recorder;
     this.renames = cp.anyRenamed;
+    this.lateReads = cp.anyLate;
     this.atIssue = parts.policy.atIssue;
     this.selfBlocks = !parts.ports.sharesOwn;
     this.depFree = new Uint8Array(cp.n);
@@ -365,6 +384,7 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
     const up = this.uopPort;
     for (let x = s * maxU, end = x + maxU; x < end; x++) up[x] = -1;
     if (this.renames) this.zeroLat[s] = this.atRename(i, k);
+    if (this.lateReads) this.readyAt[s] = -1;
     if (this.atIssue) {
       const q = this.uopQueue;
       for (let x = s * maxU, end = x + maxU; x < end; x++) q[x] = -1;
@@ -440,6 +460,7 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
     const zl = this.renames;
     const rec = this.rec;
     let waitMask = 0;
+    let early = false;
     let next = K.Never;
     const kn = k * n;
     for (let e = e0; e < e1; e++) {
@@ -457,9 +478,16 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
         waitMask |= 1 << (b < 30 ? b : 30);
         if (rel < next) next = rel;
         rec.onDepWait(e, predLine[e]!, 1);
+        if (cp.predLate[e] === 0) early = true;
       }
     }
     if (waitMask === 0) return false;
+    // waiting only for producers it reads late: ready from now, once fully loaded (until then it
+    // is looked at every cycle, so that the cycle it is loaded in is the one it is ready from)
+    if (this.lateReads && !early && this.readyAt[s]! < 0) {
+      if (this.loaded[s] === cp.uops[i]) this.readyAt[s] = c;
+      else next = c + 1;
+    }
     rec.onWait(i, 1);
     this.depWait[s] = waitMask;
     this.portBlock[s] = 0;
@@ -617,7 +645,8 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
    *  §3.3, for its rule that an instruction never blocks itself). */
   protected begin(g: number, s: number, i: number, c: number): void {
     this.portBlock[s] = 0;
-    this.start[s] = c - this.selfWait[s]!;
+    // a port that held it back resets readyAt: startCycle is then c
+    this.start[s] = (this.lateReads ? this.startCycle(s, i, this.iteration[s]!, c) : c) - this.selfWait[s]!;
     this.status[s] = K.Exec;
     this.executing[this.executingLen++] = g;
     this.wake(g, i, this.iteration[s]!, c);
@@ -628,6 +657,7 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
    *  waits nor blames: the cycle counts as executing (begin). */
   protected holdBack(g: number, s: number, i: number, blocked: number, loadedAll: boolean): void {
     this.portBlock[s] = blocked;
+    if (this.lateReads) this.readyAt[s] = -1;
     if (blocked !== 0) {
       this.status[s] = K.WaitPort;
       if (this.selfBlocks && loadedAll && this.ports.heldOnlyBy(g, blocked)) {
@@ -711,6 +741,43 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
     this.accounted[s] = upTo;
   }
 
+  /** The instance in slot s (line i, iteration k) that has all its ports in cycle c, waiting only
+   *  for `readyAt` and its producers: the cycle its results count from. A producer it reads late
+   *  (predLate: its latency less the read advance is below 0) holds it back only until that
+   *  producer starts — the engine cannot start an instance before a producer whose start it does
+   *  not know yet — while the real core has run the load part already; the results then count
+   *  from when the instance was ready but for those producers, or from each such producer's start
+   *  plus its latency less the advance, whichever is later, never before c − latency + 1 (it
+   *  finishes no earlier than the cycle it got its ports). A producer no longer in flight, or a
+   *  port that blocked it (readyAt −1), keeps c. */
+  protected startCycle(s: number, i: number, k: number, c: number): number {
+    const cp = this.cp;
+    if (cp.lateReads[i] === 0) return c;
+    const ready = this.readyAt[s]!;
+    this.readyAt[s] = -1;
+    if (ready < 0) return c;
+    const { predStart, predLC, predLine, predEff, predLate } = cp;
+    const n = cp.n,
+      kn = k * n;
+    let eff = ready;
+    for (let e = predStart[i]!, e1 = predStart[i + 1]!; e < e1; e++) {
+      if (predLate[e] === 0) continue;
+      let pg: number;
+      if (predLC[e]) {
+        if (k === 0) continue;
+        pg = kn - n + predLine[e]!;
+      } else pg = kn + predLine[e]!;
+      if (pg < this.head) return c;
+      const ps = pg & this.mask;
+      const st = this.start[ps]!;
+      if (st < 0) return c;
+      const t = this.renames && this.zeroLat[ps] === 1 ? st : st + predEff[e]!;
+      if (t > eff) eff = t;
+    }
+    const lowest = c - cp.lat[i]! + 1;
+    return eff > c ? c : eff < lowest ? lowest : eff;
+  }
+
   /** Instance g (line i, iteration k) started in cycle c: its waiting consumers look again at its release. */
   protected wake(g: number, i: number, k: number, c: number): void {
     const cp = this.cp;
@@ -724,7 +791,7 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
       status = this.status,
       nextLook = this.nextLook;
     const atRename = this.renames && this.zeroLat[g & mask] === 1;
-    // released from its start (c, or earlier after cycles held back by its own µops)
+    // released from its start (c, or earlier: cycles held back by its own µops, late reads)
     const st = this.start[g & mask]!;
     const kn = k * n;
     for (let q = succStart[i]!, q1 = succStart[i + 1]!; q < q1; q++) {
