@@ -90,15 +90,7 @@ export async function buildExplorerSession(
     archName: a.machine.name,
     ports: params.ports,
     dividerPort: params.dividerPort,
-    lines: a.region.instructions.map((i, k) => {
-      const r = a.resolved[k]!;
-      const figures = r.unknown
-        ? (r.why ?? 'no source has figures for it')
-        : r.provenance
-          ? r.provenance.text
-          : `${originText(r.origin)}${r.form ? ` (${r.form.string})` : ''}`;
-      return { line: i.line, asm: i.intel, origin: r.origin, figures };
-    }),
+    lines: sessionLines(a),
     figures: originSummary(a.resolved.map((r) => r.origin)),
     makeEngine: engineFor(null),
     branches: first && {
@@ -112,6 +104,19 @@ export async function buildExplorerSession(
     notes,
     ...(inThread ? {} : { offload: workerOffload(programFor, params) }),
   };
+}
+
+/** Each line with where its figures come from (the program pane's source column). */
+function sessionLines(a: Analysis): ExplorerSession['lines'] {
+  return a.region.instructions.map((i, k) => {
+    const r = a.resolved[k]!;
+    const figures = r.unknown
+      ? (r.why ?? 'no source has figures for it')
+      : r.provenance
+        ? r.provenance.text
+        : `${originText(r.origin)}${r.form ? ` (${r.form.string})` : ''}`;
+    return { line: i.line, asm: i.intel, origin: r.origin, figures };
+  });
 }
 
 /** The explorer's loadArch: a name from the picker → the same region's session on that machine. */

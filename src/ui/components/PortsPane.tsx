@@ -25,34 +25,7 @@ export function PortsPane(p: PortsPaneProps) {
     ? `divider: busy, ${d.cyclesLeft} cycle${d.cyclesLeft === 1 ? '' : 's'} left${d.owner ? `, held by ${inst(d.owner)}` : ''}`
     : 'divider: free';
   const ready = fitList('ready: ', s.ready.map(inst), p.width, 'none');
-  // the longest form that fits: numbers are never cut
-  const next = s.frontEnd.next;
-  const r = s.frontEnd.refined;
-  // the refined front end: where this cycle's µops came from, delivered and issued
-  // (fused domain), the IDQ's occupancy
-  const src = r ? (r.source ?? '—') : '';
-  const idq = r && r.idq !== null ? `, IDQ ${r.idq}/${r.idqSize}` : '';
-  const fe = r
-    ? firstFitting(p.width, [
-        `front end: ${src} delivered ${r.delivered}, issued ${r.issued}${idq}${next ? `, next ${inst(next)}` : ', all issued'}`,
-        `front end: ${src} delivered ${r.delivered}, issued ${r.issued}${idq}`,
-        `FE ${src}: in ${r.delivered}, issued ${r.issued}${idq}`,
-        `FE ${src} ${r.delivered}/${r.issued}${r.idq !== null ? ` Q${r.idq}` : ''}`,
-      ])
-    : firstFitting(
-        p.width,
-        next
-          ? [
-              `front end: next ${inst(next)} (${next.uopsLeft} µop${next.uopsLeft === 1 ? '' : 's'} left), loaded ${s.frontEnd.loadedThisCycle} this cycle`,
-              `front end: next ${inst(next)} (${next.uopsLeft} left), ${s.frontEnd.loadedThisCycle} loaded`,
-              `FE: next ${inst(next)} (${next.uopsLeft} left), ${s.frontEnd.loadedThisCycle} loaded`,
-              `FE: ${inst(next)}, ${s.frontEnd.loadedThisCycle} loaded`,
-            ]
-          : [
-              `front end: all loaded, ${s.frontEnd.loadedThisCycle} this cycle`,
-              `FE: all loaded, ${s.frontEnd.loadedThisCycle} now`,
-            ],
-      );
+  const fe = frontEndLine(s, p.width);
   return (
     <Box flexDirection="column" width={p.width}>
       <Text bold>
@@ -90,4 +63,36 @@ export function PortsPane(p: PortsPaneProps) {
       <Text wrap="truncate-end">{clip(fe, p.width)}</Text>
     </Box>
   );
+}
+
+/** The front end's line: where this cycle's µops came from (refined) or the next instruction to load. */
+function frontEndLine(s: PortsPaneProps['snapshot'], width: number): string {
+  // the longest form that fits: numbers are never cut
+  const next = s.frontEnd.next;
+  const r = s.frontEnd.refined;
+  // the refined front end: where this cycle's µops came from, delivered and issued
+  // (fused domain), the IDQ's occupancy
+  const src = r ? (r.source ?? '—') : '';
+  const idq = r && r.idq !== null ? `, IDQ ${r.idq}/${r.idqSize}` : '';
+  return r
+    ? firstFitting(width, [
+        `front end: ${src} delivered ${r.delivered}, issued ${r.issued}${idq}${next ? `, next ${inst(next)}` : ', all issued'}`,
+        `front end: ${src} delivered ${r.delivered}, issued ${r.issued}${idq}`,
+        `FE ${src}: in ${r.delivered}, issued ${r.issued}${idq}`,
+        `FE ${src} ${r.delivered}/${r.issued}${r.idq !== null ? ` Q${r.idq}` : ''}`,
+      ])
+    : firstFitting(
+        width,
+        next
+          ? [
+              `front end: next ${inst(next)} (${next.uopsLeft} µop${next.uopsLeft === 1 ? '' : 's'} left), loaded ${s.frontEnd.loadedThisCycle} this cycle`,
+              `front end: next ${inst(next)} (${next.uopsLeft} left), ${s.frontEnd.loadedThisCycle} loaded`,
+              `FE: next ${inst(next)} (${next.uopsLeft} left), ${s.frontEnd.loadedThisCycle} loaded`,
+              `FE: ${inst(next)}, ${s.frontEnd.loadedThisCycle} loaded`,
+            ]
+          : [
+              `front end: all loaded, ${s.frontEnd.loadedThisCycle} this cycle`,
+              `FE: all loaded, ${s.frontEnd.loadedThisCycle} now`,
+            ],
+      );
 }

@@ -46,33 +46,7 @@ export function StatsPane(p: StatsPaneProps) {
         : `… ${below} more line${below === 1 ? '' : 's'} (in the total)`
       : null;
   const tp = simulatesNothing(st) ? 'no throughput (nothing simulated)' : `${num(st.blockThroughput)} c/iter`;
-  const hiddenUsed = hiddenPorts.filter(used);
-  const unusedHidden = hiddenPorts.length - hiddenUsed.length;
-  const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
-  // the ports not shown, always said: by name while they fit, else counted
-  const hiddenForms =
-    hiddenPorts.length === 0
-      ? ['']
-      : [
-          ...(hiddenUsed.length > 0
-            ? [
-                ` · hidden: ${hiddenUsed.map((x) => `p${x}`).join(' ')} (in use)${unusedHidden ? ` + ${unusedHidden} unused` : ''}`,
-                ` · ${plural(hiddenPorts.length, 'port')} hidden (${hiddenUsed.length} in use)`,
-              ]
-            : [` · ${plural(hiddenPorts.length, 'unused port')} hidden`]),
-          ` · ${plural(hiddenPorts.length, 'port')} hidden`,
-        ];
-  const totals = `${tp} · ${num(st.uopsPerCycle)} µops/c · ${st.totalUops} µops/iter`;
-  const title = firstFitting(p.width, [
-    ...(p.width >= 70
-      ? hiddenForms.map(
-          (h) => `Statistics (per iteration done: ${iterationsDone(st.iterationsCompleted)}) ${totals}${h}`,
-        )
-      : []),
-    ...hiddenForms.map((h) => `Stats: ${tp} over ${iterationsDone(st.iterationsCompleted)} iter.${h}`),
-    ...hiddenForms.map((h) => `Stats: ${tp}${h}`),
-    ...hiddenForms.map((h) => `Stats${h}`),
-  ]);
+  const title = statsTitle(st, p.width, tp, hiddenPorts.filter(used), hiddenPorts.length);
   // a number is never cut: fewer decimals, or 1.2k, in its column (cell: one space + figure)
   const cell = (x: number, w: number) => ` ${numFit(x, w - 1)}`.padStart(w);
   return (
@@ -97,4 +71,41 @@ export function StatsPane(p: StatsPaneProps) {
       </Text>
     </Box>
   );
+}
+
+/** The pane's title, the longest form that fits: the totals, and the ports not shown (`hidden`
+ *  of them, `hiddenUsed` in use), always said: by name while they fit, else counted. */
+function statsTitle(
+  st: StatsPaneProps['stats'],
+  width: number,
+  tp: string,
+  hiddenUsed: number[],
+  hidden: number,
+): string {
+  const unusedHidden = hidden - hiddenUsed.length;
+  const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
+  // the ports not shown, always said: by name while they fit, else counted
+  const hiddenForms =
+    hidden === 0
+      ? ['']
+      : [
+          ...(hiddenUsed.length > 0
+            ? [
+                ` · hidden: ${hiddenUsed.map((x) => `p${x}`).join(' ')} (in use)${unusedHidden ? ` + ${unusedHidden} unused` : ''}`,
+                ` · ${plural(hidden, 'port')} hidden (${hiddenUsed.length} in use)`,
+              ]
+            : [` · ${plural(hidden, 'unused port')} hidden`]),
+          ` · ${plural(hidden, 'port')} hidden`,
+        ];
+  const totals = `${tp} · ${num(st.uopsPerCycle)} µops/c · ${st.totalUops} µops/iter`;
+  return firstFitting(width, [
+    ...(width >= 70
+      ? hiddenForms.map(
+          (h) => `Statistics (per iteration done: ${iterationsDone(st.iterationsCompleted)}) ${totals}${h}`,
+        )
+      : []),
+    ...hiddenForms.map((h) => `Stats: ${tp} over ${iterationsDone(st.iterationsCompleted)} iter.${h}`),
+    ...hiddenForms.map((h) => `Stats: ${tp}${h}`),
+    ...hiddenForms.map((h) => `Stats${h}`),
+  ]);
 }
