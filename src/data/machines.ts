@@ -58,8 +58,12 @@ const SECTIONS: Record<string, Record<string, [(x: unknown) => boolean, boolean]
     zeroIdiomsNoPort: [isBool, false],
     gprMoveElimination: [isBool, false],
     vecMoveElimination: [isBool, false],
+    immediateAdds: [isBool, false],
   },
 };
+
+/** Figures a record may leave out (absent: the mechanism does not exist on the core). */
+const OPTIONAL = new Set(['rename.immediateAdds']);
 
 /** Fields of a section that are not cited figures. */
 const PLAIN: Record<string, Record<string, (x: unknown) => boolean>> = {
@@ -124,7 +128,8 @@ export function validateMachine(m: Partial<MachineModel>): string[] {
       continue;
     }
     for (const [k, [ok, nullable]] of Object.entries(figures))
-      if (!citedOk(v[k], ok, nullable)) bad.push(`${section}.${k}`);
+      if (!(v[k] === undefined && OPTIONAL.has(`${section}.${k}`)) && !citedOk(v[k], ok, nullable))
+        bad.push(`${section}.${k}`);
     const plain = PLAIN[section] ?? {};
     for (const [k, ok] of Object.entries(plain))
       if (v[k] !== undefined && v[k] !== null && !ok(v[k])) bad.push(`${section}.${k}`);

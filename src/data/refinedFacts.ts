@@ -129,6 +129,12 @@ export interface RefinedFacts {
     candidate: boolean;
     source: string;
   };
+  /** an addition of a small immediate this core executes at rename (Golden Cove: add/sub r64,
+   *  imm8, inc/dec r64); absent in facts made before it existed */
+  immediateAdd?: {
+    atRename: boolean;
+    source: string;
+  };
   frontEnd: {
     length: number;
     address: number;
@@ -420,6 +426,16 @@ function moveElimination(ins: DecodedInstruction, core: Core): RefinedFacts['mov
   return { candidate: vec && core.rename?.vecMoveElimination.value === true, source: SRC.moveElimination };
 }
 
+/** The forms LLVM's Golden Cove models give no µops (SRC.llvmGoldenCoveZeroUops): iced Codes. */
+const IMMEDIATE_ADD = /^(Add_rm64_imm8|Sub_rm64_imm8|Inc_rm64|Dec_rm64)$/;
+
+function immediateAdd(ins: DecodedInstruction, core: Core): NonNullable<RefinedFacts['immediateAdd']> {
+  const fact = core.rename?.immediateAdds;
+  if (!fact) return { atRename: false, source: SRC.llvmGoldenCoveZeroUops };
+  const form = ins.memory === null && IMMEDIATE_ADD.test(ins.code) && ins.operands[0]?.register !== undefined;
+  return { atRename: form && fact.value, source: fact.source };
+}
+
 const ZERO_NO_PORT = new Set([
   'XOR',
   'SUB',
@@ -542,6 +558,7 @@ export function refinedFacts(
       microFusion: micro,
       idiom: idiom(ins, r, core),
       moveElimination: moveElimination(ins, core),
+      immediateAdd: immediateAdd(ins, core),
       frontEnd: {
         length: ins.length,
         address: ins.address,

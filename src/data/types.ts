@@ -233,6 +233,9 @@ export interface CoreRename {
   gprMoveElimination: Cited<boolean>;
   /** xmm/ymm register moves are eliminated */
   vecMoveElimination: Cited<boolean>;
+  /** add/sub r64, imm8 and inc/dec r64 are executed at rename, a dependent chain of them included
+   *  (Golden Cove); absent: not */
+  immediateAdds?: Cited<boolean>;
 }
 
 /** The front end's figures; null: no public source uopscope can cite. */

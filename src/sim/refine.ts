@@ -78,6 +78,15 @@ export function refinePlan(program: SimProgram, mech: Partial<MechanismSet> | un
       dropInputs[i] = 1;
     }
     if (mech.moveElimination && f.moveElimination.candidate && renamed[i] === RENAME_NONE) renamed[i] = RENAME_MOVE;
+    // an immediate addition the core executes at rename (a dependent chain of them too), unless
+    // it is the first half of a macro-fused pair: the pair is one branch µop
+    if (
+      mech.moveElimination &&
+      f.immediateAdd?.atRename &&
+      renamed[i] === RENAME_NONE &&
+      !(mech.macroFusion && fusesIntoJcc(program, i))
+    )
+      renamed[i] = RENAME_ALWAYS;
     const m = f.memory;
     if (
       mech.loadStorePorts &&
@@ -191,9 +200,15 @@ export function mechanismNotes(program: SimProgram, mech: Partial<MechanismSet> 
   const ins = program.instructions;
   const at = (i: number): string => `line ${ins[i]!.line} (${ins[i]!.asm})`;
   const out: string[] = [];
-  const idioms = ins.map((_, i) => i).filter((i) => plan.renamed[i] === RENAME_ALWAYS);
+  const atRename = ins.map((_, i) => i).filter((i) => plan.renamed[i] === RENAME_ALWAYS);
+  const adds = atRename.filter((i) => ins[i]!.refined?.immediateAdd?.atRename === true);
+  const idioms = atRename.filter((i) => !adds.includes(i));
   if (idioms.length)
     out.push(`zero idioms: ${idioms.map(at).join(', ')} executed at rename (no port, no latency, no input)`);
+  if (adds.length)
+    out.push(
+      `immediate additions: ${adds.map(at).join(', ')} executed at rename (no port, no latency; the limits are not published)`,
+    );
   const moves = ins.map((_, i) => i).filter((i) => plan.renamed[i] === RENAME_MOVE);
   if (moves.length) {
     out.push(
