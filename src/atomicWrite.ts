@@ -74,7 +74,7 @@ export function writeFileAtomic(path: string, data: string, opts: { mkdir?: bool
 }
 
 /** Largest file with several links that is rewritten in place (its old content is kept meanwhile). */
-export const WRITE_THROUGH_LIMIT = 64 << 20;
+const WRITE_THROUGH_LIMIT = 64 << 20;
 
 function writeThrough(target: string, data: string, st: Stats): void {
   if (st.size > WRITE_THROUGH_LIMIT) {

@@ -26,13 +26,13 @@ export interface UserConfig {
   model?: ModelName;
 }
 
-export type ConfigKey = keyof UserConfig;
+type ConfigKey = keyof UserConfig;
 export const CONFIG_KEYS: readonly ConfigKey[] = ['arch', 'iterations', 'export-dir', 'model'];
 
 /** Largest iteration count accepted (memory stays flat; time grows linearly). */
-export const MAX_ITERATIONS = 100_000_000;
+const MAX_ITERATIONS = 100_000_000;
 
-export function configDir(env: NodeJS.ProcessEnv = process.env): string {
+function configDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.UOPSCOPE_CONFIG_DIR) return env.UOPSCOPE_CONFIG_DIR;
   const base = env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME.length > 0 ? env.XDG_CONFIG_HOME : join(homedir(), '.config');
   return join(base, 'uopscope');
@@ -98,7 +98,7 @@ export function writeConfig(cfg: UserConfig, env: NodeJS.ProcessEnv = process.en
 }
 
 /** Largest config file read (the real one is a few dozen bytes). */
-export const MAX_CONFIG_BYTES = 64 << 10;
+const MAX_CONFIG_BYTES = 64 << 10;
 
 /**
  * Reads a file only when it is a regular file of at most `max` bytes. It is opened without
@@ -132,7 +132,7 @@ export function parseConfigValue(key: string, value: unknown): UserConfig {
 }
 
 /** A directory name (not checked for existence: the export says when it cannot write). */
-export function parseDir(value: unknown, where: string): string {
+function parseDir(value: unknown, where: string): string {
   if (typeof value !== 'string' || value.trim() === '' || value.includes('\0')) {
     throw new UserError(`${where}: '${String(value)}' is not a directory name`);
   }
@@ -140,7 +140,7 @@ export function parseDir(value: unknown, where: string): string {
 }
 
 /** The core a user's architecture name chose, and how, when it was not the core's own name. */
-export interface ArchChoice {
+interface ArchChoice {
   arch: ArchName;
   /** how the spelling became the core ('skylake-avx512' is SKX; `host`: which core and why) */
   note?: string;
@@ -212,7 +212,7 @@ export function parseIterations(value: unknown, where: string): number {
   return n;
 }
 
-export interface EffectiveSetting<T> {
+interface EffectiveSetting<T> {
   value: T;
   from: 'flag' | 'config' | 'default';
 }

@@ -10,7 +10,7 @@ import { branchPaths } from '../disasm/index.js';
 import type { MeasuredSideOutcome, MeasureOutcome, MeasureRunner } from '../ui/types.js';
 
 /** Repetitions of the explorer's measurement: fewer than the command's 200, for a quick answer. */
-export const EXPLORER_REPETITIONS = 100;
+const EXPLORER_REPETITIONS = 100;
 
 export function measureRunner(
   region: LoadedRegion,

@@ -22,7 +22,7 @@ import { originText } from '../data/origins.js';
 import { layersOf } from '../data/resolve.js';
 import { originSummary } from '../report/model.js';
 
-export interface SessionOptions extends DataOptions {
+interface SessionOptions extends DataOptions {
   /** compute run lengths and divergences on the UI thread instead of a worker */
   inThread?: boolean;
 }

@@ -1,7 +1,7 @@
 // A one-line progress bar on stderr, drawn only when stderr is a terminal.
 import type { EngineOptions, Simulate } from '../sim/index.js';
 
-export interface Progress {
+interface Progress {
   update(done: number, total: number): void;
   done(): void;
 }

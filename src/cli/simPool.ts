@@ -10,7 +10,7 @@ import { spawnWorker } from './offload.js';
 import { type RunsProgress, jobDone, withProgress } from './progress.js';
 import type { PoolJobs, PoolMessage } from './simPoolWorker.js';
 
-export interface PoolOptions {
+interface PoolOptions {
   /** worker threads to start (default: one less than the CPUs, at most one per job; 0: none) */
   workers?: number;
   /** the engine options of each job (the model's mechanisms), in the order of `configs` */
@@ -20,7 +20,7 @@ export interface PoolOptions {
 }
 
 /** Worker threads uopscope may use: $UOPSCOPE_WORKERS when set, else the CPUs but one. */
-export function defaultWorkers(env: NodeJS.ProcessEnv = process.env): number {
+function defaultWorkers(env: NodeJS.ProcessEnv = process.env): number {
   const v = env.UOPSCOPE_WORKERS;
   if (v !== undefined && /^\d+$/.test(v.trim())) return Number(v);
   return Math.max(0, availableParallelism() - 1);

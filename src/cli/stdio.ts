@@ -10,7 +10,7 @@ import { UserError, printable } from '../errors.js';
 
 /** A write to standard output that failed for another reason than a reader that stopped (a full
  *  disk, an I/O error): not a bug of uopscope, one line and exit 74 (EX_IOERR). */
-export function stdoutWriteError(err: NodeJS.ErrnoException): UserError {
+function stdoutWriteError(err: NodeJS.ErrnoException): UserError {
   const why = err.code
     ? `${err.code}${err.message.startsWith(`${err.code}: `) ? `: ${err.message.slice(err.code.length + 2).split(',')[0]}` : ''}`
     : err.message;
@@ -22,7 +22,7 @@ export function stdoutWriteError(err: NodeJS.ErrnoException): UserError {
 
 /** The write failed because the program reading the output stopped early (`uopscope … | head`):
  *  not an error of uopscope, which then stops quietly with status 0, as when all was read. */
-export function readerStopped(err: NodeJS.ErrnoException): boolean {
+function readerStopped(err: NodeJS.ErrnoException): boolean {
   return err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED';
 }
 

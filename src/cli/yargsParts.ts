@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { importEsm } from './esm.js';
 import type { YargsFn } from './yargsLoad.js';
 
-export interface YargsParts {
+interface YargsParts {
   YargsFactory: (shim: unknown) => YargsFn;
   getProcessArgvBin: () => string;
   Parser: unknown;

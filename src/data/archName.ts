@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { UserError, printable } from '../errors.js';
 import type { ArchName } from './types.js';
 
-export const ARCH_NAME = /^[A-Z0-9][A-Z0-9+_-]{0,15}$/;
+const ARCH_NAME = /^[A-Z0-9][A-Z0-9+_-]{0,15}$/;
 
 export function isArchName(name: string): boolean {
   return ARCH_NAME.test(name);

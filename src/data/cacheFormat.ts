@@ -246,7 +246,7 @@ function decodeMeasurement(f: EncForm, ports: (i: number) => PortGroup[]): Measu
  * of a 15,000-form architecture under 100 ms; the few forms a loop resolves to decode their
  * figures when read. `toJSON` gives the plain ArchForm.
  */
-export class CachedForm implements ArchForm {
+class CachedForm implements ArchForm {
   readonly string: string;
   readonly iform: string;
   readonly asm: string;

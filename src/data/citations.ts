@@ -65,7 +65,7 @@ export const SRC = {
     "Intel 64 and IA-32 Architectures Optimization Reference Manual (248966), ch. 2, each microarchitecture's cache parameters; wikichip's per-core L2 sizes (the L2 per core a host's /sys reports)",
 } as const;
 
-export type CitationId = keyof typeof SRC;
+type CitationId = keyof typeof SRC;
 
 /**
  * A machine file's source text with its ids expanded: 'uica DSBWidth; jccErratum' →

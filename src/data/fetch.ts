@@ -17,17 +17,17 @@ export const DEFAULT_STALL_TIMEOUT_S = 30;
 /** The whole download, all attempts: a server that sends a byte just before each stall timeout
  *  would otherwise keep it running for ever. uops.info's ~150 MB take minutes on a slow link. */
 export const DEFAULT_TOTAL_TIMEOUT_S = 2 * 3600;
-export const MAX_REDIRECTS = 5;
+const MAX_REDIRECTS = 5;
 /** Attempts of one transfer (the first plus resumptions / the one restart). */
-export const MAX_ATTEMPTS = 4;
+const MAX_ATTEMPTS = 4;
 /** uops.info's file is well over 100 MB; anything under this is not it (an error page, a stub). */
 export const MIN_BYTES = 1 << 20;
 /** More than this is not uops.info's file either; the download stops there (bounded disk use). */
-export const MAX_BYTES = 2 ** 31;
+const MAX_BYTES = 2 ** 31;
 
-export const OFFLINE_HINT = "download it on a machine with network access and run 'uopscope data import FILE'";
+const OFFLINE_HINT = "download it on a machine with network access and run 'uopscope data import FILE'";
 
-export interface DownloadOptions {
+interface DownloadOptions {
   connectTimeoutS?: number;
   stallTimeoutS?: number;
   /** seconds for the whole download, every attempt included */

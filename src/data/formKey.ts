@@ -10,7 +10,7 @@ export function formKey(f: Pick<ArchForm, 'string' | 'attributes'>): string {
 }
 
 /** `own` plus the forms of `parent` that `own` lacks (inheritance, MachineModel.inheritsDataFrom). */
-export function mergeInherited(own: ArchForm[], parent: ArchForm[]): { forms: ArchForm[]; inherited: number } {
+function mergeInherited(own: ArchForm[], parent: ArchForm[]): { forms: ArchForm[]; inherited: number } {
   const have = new Set(own.map(formKey));
   const extra = parent.filter((f) => !have.has(formKey(f)));
   return { forms: extra.length ? own.concat(extra) : own, inherited: extra.length };

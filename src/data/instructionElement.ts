@@ -25,7 +25,7 @@ export const REPEATED = new Set([
 ]);
 
 /** Instruction attributes that distinguish otherwise equal forms (kept on the form). */
-export const DISTINGUISHING = [
+const DISTINGUISHING = [
   'agen',
   'bcast',
   'eosz',

@@ -37,7 +37,7 @@ const RENAME: Record<string, string> = {
 };
 
 /** The machine-model ISA names an instruction needs (all of them), from iced's feature names. */
-export function isaNeeded(cpuidFeatures: readonly string[]): string[] {
+function isaNeeded(cpuidFeatures: readonly string[]): string[] {
   return [...new Set(cpuidFeatures.map((f) => RENAME[f] ?? f))];
 }
 

@@ -32,7 +32,7 @@ export interface OriginInfo {
 }
 
 /** The built-in origins: the `FigureOrigin` values the JSON has always carried. */
-export type BuiltInOrigin = 'uops.info' | 'measured' | 'thesis' | 'llvm' | 'none';
+type BuiltInOrigin = 'uops.info' | 'measured' | 'thesis' | 'llvm' | 'none';
 
 /** Where a line's figures come from: a built-in origin or one a provider registered. */
 export type FigureOrigin = BuiltInOrigin | (string & {});

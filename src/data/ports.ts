@@ -5,7 +5,7 @@ import type { PortGroup } from './types.js';
  *  Golden Cove). A port string never names a port with two characters. */
 const PORT_CHARS = '0123456789AB';
 
-export function portChar(port: number): string {
+function portChar(port: number): string {
   const c = PORT_CHARS[port];
   if (c === undefined) throw new Error(`port ${port} has no one-character name`);
   return c;

@@ -58,9 +58,9 @@ export function coreFrontEnd(machine: Pick<MachineModel, 'arch' | 'issueWidth' |
 /** The parts of a core's record the per-instruction rules read. */
 type Core = Pick<MachineModel, 'arch' | 'fusion' | 'rename' | 'memory' | 'frontEnd'>;
 
-export type MemoryRole = 'load' | 'store' | 'load-store' | 'agen';
+type MemoryRole = 'load' | 'store' | 'load-store' | 'agen';
 
-export interface MemoryFacts {
+interface MemoryFacts {
   /** load; store (store-address + store-data); load-store (read-modify-write); agen (LEA: no access) */
   role: MemoryRole;
   /** the address expression as a stable key: equal keys = identical address expressions
@@ -192,7 +192,7 @@ const FUSIBLE_FIRST = new Set(['CMP', 'TEST', 'ADD', 'SUB', 'AND', 'INC', 'DEC']
 
 /** Whether `first` followed directly by `jcc` macro-fuses on `arch`, by the manual's table
  *  (rule) — uops.info's macro_fusible list decides instead when the first's form has one. */
-export function macroFuses(
+function macroFuses(
   first: DecodedInstruction,
   firstData: ResolvedInstruction | undefined,
   jcc: DecodedInstruction,
@@ -254,7 +254,7 @@ const sameSet = (a: number[], b: number[]): boolean => a.length === b.length && 
 const subset = (a: number[], b: number[]): boolean => a.length > 0 && a.every((x) => b.includes(x));
 
 /** Which µops (indices into `uops`) are the load, store-address and store-data µops. */
-export function memoryUops(
+function memoryUops(
   uops: number[][],
   mem: MemoryOperand,
   core: Core,
@@ -286,7 +286,7 @@ export function memoryUops(
 }
 
 /** 'seg:base+index*scale+disp' */
-export function addressKey(m: MemoryOperand): string {
+function addressKey(m: MemoryOperand): string {
   return `${m.segment ?? ''}:${m.base ?? ''}+${m.index ? `${m.index}*${m.scale}` : ''}+${m.displacement}`;
 }
 

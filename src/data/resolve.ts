@@ -76,7 +76,7 @@ const PREFIX_TOKENS = new Set(['LOCK', 'REP', 'REPE', 'REPZ', 'REPNE', 'REPNZ'])
 
 /** The mnemonic root of a signature, with plain string operations (15,000 forms are indexed
  *  on every run): prefixes and `_…` suffixes dropped, condition codes folded. */
-export function rootOf(sig: string): string {
+function rootOf(sig: string): string {
   const n = sig.length;
   let i = 0;
   while (i < n && sig.charCodeAt(i) === 32) i++;
@@ -612,7 +612,7 @@ function fromForm(
 }
 
 /** Divisions and square roots: the forms that occupy a divider unit. */
-export const DIVIDER_MNEMONIC = /^(I?DIV|V?DIV[SP][SDH]|V?SQRT[SP][SDH])$/i;
+const DIVIDER_MNEMONIC = /^(I?DIV|V?DIV[SP][SDH]|V?SQRT[SP][SDH])$/i;
 
 /**
  * The cycles a form keeps the divider busy: the file's div_cycles; for a division without it

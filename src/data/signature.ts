@@ -21,7 +21,7 @@ const CC: Record<string, string> = {
 };
 
 /** Drops a uops.info opcode-variant suffix: ADD_01 → ADD, MOV_8B → MOV, NOP_0F1F → NOP. */
-export function stripVariant(mnemonic: string): { base: string; variant: string | null } {
+function stripVariant(mnemonic: string): { base: string; variant: string | null } {
   // LEA's suffix names the address shape (LEA_B_D8), not an opcode
   if (mnemonic.startsWith('LEA_')) return { base: mnemonic, variant: null };
   const m = /^(.*?)_((?:[0-9A-F]{2}){1,2})$/.exec(mnemonic);
@@ -46,7 +46,7 @@ export function canonicalMnemonic(mn: string): string {
   return u;
 }
 
-export interface SplitSignature {
+interface SplitSignature {
   /** prefixes written before the mnemonic (LOCK, REP, …) */
   prefixes: string[];
   mnemonic: string;

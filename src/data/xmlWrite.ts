@@ -3,7 +3,7 @@
 import { formatPorts } from './ports.js';
 import type { DataOperand, InstructionForm, LatencyEntry, Measurement } from './types.js';
 
-export function xmlEscape(s: string): string {
+function xmlEscape(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
@@ -51,7 +51,7 @@ function latencyXml(e: LatencyEntry): string {
   return `<latency${attrs(a)}/>`;
 }
 
-export function measurementXml(m: Measurement, indent = ''): string {
+function measurementXml(m: Measurement, indent = ''): string {
   const a: Record<string, string | number | undefined> = {
     TP_loop: m.tpLoop,
     TP_unrolled: m.tpUnrolled,

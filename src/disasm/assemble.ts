@@ -16,7 +16,7 @@ export const MARKER_PREFIX = '__uopscope_marker_';
 
 const MARKER_RE = /^(\s*)(?:#|\/\/|;)\s*(LLVM-MCA|OSACA)-(BEGIN|END)\b\s*([A-Za-z0-9_.$-]*)/;
 
-export interface AssembledMarker {
+interface AssembledMarker {
   kind: 'llvm-mca' | 'osaca';
   begin: boolean;
   name: string;
@@ -25,7 +25,7 @@ export interface AssembledMarker {
 }
 
 /** Replaces marker comments by labels; returns the new source and what was replaced. */
-export function injectMarkerLabels(source: string): { source: string; markers: AssembledMarker[] } {
+function injectMarkerLabels(source: string): { source: string; markers: AssembledMarker[] } {
   const markers: AssembledMarker[] = [];
   const lines = source.split('\n').map((text, i) => {
     const m = MARKER_RE.exec(text);
@@ -129,12 +129,12 @@ interface ToolLimits {
   fileSize: number;
 }
 
-export const ASSEMBLER_CPU_SECONDS = 60;
+const ASSEMBLER_CPU_SECONDS = 60;
 /** The bounds for assembling code of at most `maxInstructions` instructions: an address space of
  *  192 MiB (1 GiB for clang, which maps LLVM's libraries) plus 32 bytes per byte of code, files of
  *  16 MiB plus 16 bytes per byte of code. A 7 MB source of 300,000 instructions takes `as` about
  *  230 MB; `.rept 10000000` of one instruction asks for 190 MB at once and is refused at once. */
-export function assemblerLimits(tool: string, maxInstructions: number): ToolLimits {
+function assemblerLimits(tool: string, maxInstructions: number): ToolLimits {
   const code = maxCodeBytes(maxInstructions);
   return {
     cpuSeconds: ASSEMBLER_CPU_SECONDS,

@@ -5,7 +5,7 @@ import { UserError } from '../errors.js';
 
 /** Names (symbols, sections) read from one file may total this much, plus twice the file's size:
  *  a file can point a million symbols at overlapping long names. */
-export const NAME_BUDGET = 64 * 2 ** 20;
+const NAME_BUDGET = 64 * 2 ** 20;
 
 export class ByteReader {
   private readonly view: DataView;
@@ -102,7 +102,7 @@ export class ByteReader {
 /** Bytes as Latin-1 text, for names read from a binary (sections, symbols). Control characters
  *  (C0, DEL, C1) become \xNN: a name is printed in listings and messages, and a hostile file
  *  must not be able to send escape sequences to the terminal through it. */
-export function latin1(b: Uint8Array): string {
+function latin1(b: Uint8Array): string {
   // decoded whole and replaced by one regular expression: flat strings, where one `+=` per byte
   // built ropes of a node per character (100,000 symbols of 1,024 bytes took 3.4 GB)
   return Buffer.from(b.buffer, b.byteOffset, b.byteLength)

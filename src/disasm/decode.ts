@@ -26,7 +26,7 @@ import { iformOf, operandKind, signatureOf, xedMnemonic } from './signature.js';
 import type { Branch, BranchKind, DecodedInstruction, DecodedOperand, Flag, MemoryOperand, Resource } from './types.js';
 
 /** How many undecodable bytes a message shows. */
-export const UNDECODABLE_ECHO = 4;
+const UNDECODABLE_ECHO = 4;
 
 const FLAG_BITS: [Flag, number][] = [
   ['CF', RflagsBits.CF],
@@ -155,7 +155,7 @@ function lazyAtt(d: Omit<DecodedInstruction, 'att'>, bytes: Uint8Array, bitness:
 
 const toHex = (b: Uint8Array): string => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
 
-export interface RawDecoded {
+interface RawDecoded {
   address: number;
   length: number;
   ins: Instruction;
@@ -166,7 +166,7 @@ export interface RawDecoded {
  * walk with a UserError unless `lenient` (then decoding skips one byte and goes on; used to
  * scan whole sections for loops).
  */
-export function decodeBytes(
+function decodeBytes(
   data: Uint8Array,
   address: number,
   bitness: 32 | 64,

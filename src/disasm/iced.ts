@@ -22,7 +22,7 @@ import { setFlagsFromString } from 'node:v8';
 import type * as Iced from 'iced-x86';
 
 /** The tiering budget iced-x86's instance is made with. */
-export const ICED_TIERING_BUDGET = 100_000_000;
+const ICED_TIERING_BUDGET = 100_000_000;
 /** V8's own settings, by V8 major version: V8 11 (Node 20) is the only one this file knows; under
  *  another, or with UOPSCOPE_V8_DEFAULTS=1 (to measure the difference), nothing is changed. */
 const V8_DEFAULTS: Record<string, string[]> = { 11: ['--wasm-tiering-budget=1800000', '--no-wasm-lazy-validation'] };

@@ -88,7 +88,7 @@ function fromImage(file: string, img: BinaryImage, commentRegions: Region[] = []
 }
 
 /** What `-` names: standard input, as llvm-mca reads it. */
-export const STDIN_NAME = '<stdin>';
+const STDIN_NAME = '<stdin>';
 
 /** Largest input read from standard input. */
 const STDIN_MAX = 256 << 20;
@@ -99,7 +99,7 @@ const STDIN_MAX = 256 << 20;
  */
 let stdinRead: Uint8Array | null = null;
 
-export function readStdin(what: string, fd = 0, isTTY = Boolean(process.stdin.isTTY)): Uint8Array {
+function readStdin(what: string, fd = 0, isTTY = Boolean(process.stdin.isTTY)): Uint8Array {
   // read once per process: the explorer command reads the input, then its report reads it again
   if (fd === 0 && stdinRead) return stdinRead;
   if (isTTY)

@@ -9,7 +9,7 @@
  *  report in a few seconds (`report -i 1` of 20,000 nops: about 1.5 s of CPU and 350 MB). */
 export const DEFAULT_MAX_INSTRUCTIONS = 20_000;
 /** The longest x86 instruction. */
-export const MAX_INSTRUCTION_LENGTH = 15;
+const MAX_INSTRUCTION_LENGTH = 15;
 /** The largest --max-instructions accepted. */
 export const MAX_INSTRUCTIONS_LIMIT = 10_000_000;
 

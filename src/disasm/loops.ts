@@ -10,7 +10,7 @@ import { Decoder, DecoderOptions, FlowControl, Instruction, Mnemonic, OpKind, Re
 import type { ImageSection, LoadedInput } from './types.js';
 
 /** A run of consecutive addresses [start, end). */
-export interface Segment {
+interface Segment {
   start: number;
   end: number;
 }

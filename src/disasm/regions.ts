@@ -152,7 +152,7 @@ function roles(group: NaturalLoop[]): { main: NaturalLoop | null; role: Map<Natu
 }
 
 /** How the main loop is chosen, as the notes say it. */
-export const MAIN_RULE =
+const MAIN_RULE =
   'the one with the widest vectors, then the most instructions: vectorized or unrolled, not a remainder';
 
 interface FoundLoop {

@@ -13,12 +13,12 @@ import { makeDirs } from '../mkdirs.js';
 import { decodeRegion } from '../disasm/decode.js';
 
 /** The compilers tried, in order ($CC first when set). */
-export function compilers(): string[] {
+function compilers(): string[] {
   const cc = process.env.CC?.trim();
   return [...(cc && !/\s/.test(cc) ? [cc] : []), 'cc', 'gcc', 'clang'];
 }
 
-export function harnessSource(): string {
+function harnessSource(): string {
   return join(packageRoot(), 'assets', 'measure', 'harness.c');
 }
 
@@ -40,7 +40,7 @@ export function ensureHarness(opts: { cacheDir?: string } = {}): string {
 }
 
 /** ensureHarness without blocking the event loop (the explorer builds it in the background). */
-export async function ensureHarnessAsync(opts: { cacheDir?: string } = {}): Promise<string> {
+async function ensureHarnessAsync(opts: { cacheDir?: string } = {}): Promise<string> {
   const t = harnessTarget(opts);
   if (existsSync(t.exe)) return t.exe;
   const tried: string[] = [];
@@ -159,7 +159,7 @@ export type HarnessResult =
       status?: number;
     };
 
-export interface HarnessOptions {
+interface HarnessOptions {
   /** x86 number (0 = rax … 15 = r15, not 4) of a register the region does not touch */
   counter: number;
   /** the xmm register (0 … 15) the region does not touch, which holds the harness's stack
@@ -175,11 +175,11 @@ export interface HarnessOptions {
 }
 
 export const DEFAULT_REPETITIONS = 200;
-export const DEFAULT_TIMEOUT_S = 10;
+const DEFAULT_TIMEOUT_S = 10;
 /** pages mapped on demand (2 MiB of addresses, all on one physical page: the cost is page-table
  *  entries); the corpus's jacobi2d_vec (gcc -O3 avx512) touches 35 in its 2000 iterations */
-export const DEFAULT_MAX_PAGES = 512;
-export const MAX_BODY_BYTES = 4096;
+const DEFAULT_MAX_PAGES = 512;
+const MAX_BODY_BYTES = 4096;
 
 function harnessArgs(body: Uint8Array, o: HarnessOptions): { args: string[]; timeout: number } {
   if (body.length === 0 || body.length > MAX_BODY_BYTES)

@@ -30,7 +30,7 @@ export interface HostCore {
 }
 
 /** What identification reads besides /proc/cpuinfo; tests give their own. */
-export interface HostSources {
+interface HostSources {
   /** /proc/cpuinfo's text */
   cpuinfo: string;
   /** the per-core L2 size in KiB (/sys/devices/system/cpu/cpu0/cache), when known */
@@ -101,7 +101,7 @@ export function hostIsa(flags: readonly string[], machines: readonly MachineMode
 }
 
 /** The per-core L2 cache size in KiB from sysfs (null when unreadable). */
-export function readL2KiB(dir = '/sys/devices/system/cpu/cpu0/cache'): number | null {
+function readL2KiB(dir = '/sys/devices/system/cpu/cpu0/cache'): number | null {
   try {
     for (const idx of readdirSync(dir).filter((n) => /^index\d+$/.test(n))) {
       const read = (f: string) => readFileSync(join(dir, idx, f), 'utf8').trim();

@@ -23,7 +23,7 @@ export interface ReportRequest extends WhatIfRequest {
   detail?: number;
 }
 
-export interface ReportSubject {
+interface ReportSubject {
   program: SimProgram;
   params: MachineParams;
   archName?: string;
@@ -129,7 +129,7 @@ function frontEndNotes(program: SimProgram, params: MachineParams, req: ReportRe
 }
 
 /** One program's main run plus its what-if runs and (optionally) the 8 combinations (src/sim). */
-export function runSection(
+function runSection(
   program: SimProgram,
   params: MachineParams,
   req: ReportRequest,

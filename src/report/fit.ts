@@ -26,7 +26,7 @@ export function fitWidth(wide: boolean | undefined, stream: NodeJS.WriteStream =
 }
 
 /** `s` cut to `w` characters, the last one "…" when cut. */
-export function elide(s: string, w: number): string {
+function elide(s: string, w: number): string {
   if (s.length <= w) return s;
   return w <= 0 ? '' : `${s.slice(0, w - 1)}…`;
 }

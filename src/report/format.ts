@@ -27,7 +27,7 @@ export function blankIfZero(value: number, digits = 1): string {
   return value === 0 ? '' : fixed(value, digits);
 }
 
-export type Align = 'left' | 'right';
+type Align = 'left' | 'right';
 
 export interface Column {
   /** header rows, top to bottom (all columns get as many rows as the tallest) */
@@ -38,7 +38,7 @@ export interface Column {
 }
 
 /** A title printed on its own header row, centred over columns `from`..`to` (inclusive). */
-export interface Span {
+interface Span {
   from: number;
   to: number;
   text: string;

@@ -7,7 +7,7 @@ import type { FigureOrigin } from '../data/types.js';
 import { mechanismInfo, mechanismLabel, type Mechanism, type MechanismSet } from '../sim/mechanisms.js';
 
 /** What one mechanism changed: the main analysis against the run with only it flipped. */
-export interface MechanismEffectJson {
+interface MechanismEffectJson {
   mechanism: Mechanism;
   /** its command-line switch (--no-FLAG / --FLAG) */
   flag: string;
@@ -21,7 +21,7 @@ export interface MechanismEffectJson {
   delta: number;
 }
 
-export interface ModelJson {
+interface ModelJson {
   /** 'suaca', 'refined', or e.g. 'refined −macro-fus' */
   name: string;
   /** every mechanism's switch */
@@ -33,18 +33,18 @@ export interface ModelJson {
   notes?: string[];
 }
 
-export interface FiguresJson {
+interface FiguresJson {
   cycles: number;
   blockThroughput: number;
   uopsPerCycle: number;
 }
-export interface CombinationJson extends FiguresJson {
+interface CombinationJson extends FiguresJson {
   perfectFrontEnd: boolean;
   infinitePorts: boolean;
   noDependencies: boolean;
 }
 
-export interface VariantsJson {
+interface VariantsJson {
   perfectFrontEnd: FiguresJson;
   infinitePorts: FiguresJson;
   noDependencies: FiguresJson;
@@ -52,7 +52,7 @@ export interface VariantsJson {
   combinations?: CombinationJson[];
 }
 
-export interface LineJson {
+interface LineJson {
   line: number;
   asm: string;
   uops: number;
@@ -65,7 +65,7 @@ export interface LineJson {
   unknown: boolean;
 }
 
-export interface SectionJson extends FiguresJson {
+interface SectionJson extends FiguresJson {
   totalUops: number;
   /** null with --fast (what-if runs skipped) */
   variants: VariantsJson | null;
@@ -77,7 +77,7 @@ export interface SectionJson extends FiguresJson {
   detail?: DetailJson;
 }
 
-export interface DetailJson {
+interface DetailJson {
   line: number;
   asm: string;
   maxLatency: number;
@@ -102,7 +102,7 @@ export interface DetailJson {
   }[];
 }
 
-export interface ReportJson extends SectionJson {
+interface ReportJson extends SectionJson {
   arch: string;
   archName?: string;
   /** how the architecture the user named became this core */
@@ -160,7 +160,7 @@ export function reportJson(model: ReportModel): ReportJson {
   return out;
 }
 
-export function modelJson(model: Pick<ReportModel, 'model' | 'main'>): ModelJson {
+function modelJson(model: Pick<ReportModel, 'model' | 'main'>): ModelJson {
   const main = model.main.stats.blockThroughput;
   return {
     name: mechanismLabel(model.model.mechanisms),
@@ -180,7 +180,7 @@ export function modelJson(model: Pick<ReportModel, 'model' | 'main'>): ModelJson
   };
 }
 
-export function sectionJson(section: Section, ports: number[]): SectionJson {
+function sectionJson(section: Section, ports: number[]): SectionJson {
   const s = section.stats;
   let variants: VariantsJson | null = null;
   if (section.whatIf) {
@@ -221,7 +221,7 @@ export function sectionJson(section: Section, ports: number[]): SectionJson {
   };
 }
 
-export function detailJson(d: LineDetail): DetailJson {
+function detailJson(d: LineDetail): DetailJson {
   const lines = new Set<number>([...d.latencies.map((l) => l.line), ...d.dependencyDelays.map((l) => l.line)]);
   return {
     line: d.line,

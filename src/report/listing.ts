@@ -8,7 +8,7 @@ import type { ArchData, ResolvedInstruction } from '../data/types.js';
 import { formatPorts } from '../data/ports.js';
 import { droppedNote, type FitColumn, fitTable, wrapProse } from './fit.js';
 
-export interface ListingColumn extends FitColumn {
+interface ListingColumn extends FitColumn {
   header: string;
   value: (ins: DecodedInstruction) => string;
 }
@@ -34,7 +34,7 @@ export const detailColumns: ListingColumn[] = [
   },
 ];
 
-export function regionHeading(r: LoadedRegion): string {
+function regionHeading(r: LoadedRegion): string {
   const sec = r.region.section ? ` in ${r.region.section}` : '';
   return `${r.file} (${r.format}): ${r.region.name}, 0x${hexAddr(r.region.start)}–0x${hexAddr(r.region.end)}${sec}, ${r.instructions.length} instructions`;
 }

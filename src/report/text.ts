@@ -69,7 +69,7 @@ export function renderText(model: ReportModel): string {
 }
 
 /** Headline figures, architecture line, per-line table and µop total of one analysed program. */
-export function renderSection(
+function renderSection(
   model: Pick<ReportModel, 'arch' | 'ports' | 'dividerPort' | 'variant' | 'origins' | 'unknown'>,
   section: Section,
 ): string[] {

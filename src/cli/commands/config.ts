@@ -16,9 +16,9 @@ import { UserError, escapeControls } from '../../errors.js';
 import type { ArchName } from '../../data/types.js';
 
 /** Checks that an architecture exists before it is saved (the machine models decide). */
-export type ArchCheck = (arch: ArchName) => void;
+type ArchCheck = (arch: ArchName) => void;
 /** An ArchCheck loaded when the command runs (so that declaring the command stays cheap). */
-export interface LazyArchCheck {
+interface LazyArchCheck {
   load: () => Promise<ArchCheck>;
 }
 

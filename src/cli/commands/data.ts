@@ -4,7 +4,7 @@ import type { Argv } from 'yargs';
 import type { CommandModule } from './args.js';
 import { addInputOptions, inputFromArgv, type InputArgv } from '../regionOptions.js';
 
-export const UOPS_INFO_URL = 'https://uops.info/instructions.xml';
+const UOPS_INFO_URL = 'https://uops.info/instructions.xml';
 
 const work = () => import('./dataRun.js');
 

@@ -14,7 +14,7 @@ import type { Combination, Figure, FormResult, LatencyFigure, MachineResult, Por
 import * as x from './x86.js';
 import type { RegClass } from './x86.js';
 
-export interface CharacterizeOptions {
+interface CharacterizeOptions {
   machine: MachineResult;
   /** the blockers, in the order of machine.combinations (same blocker texts) */
   blockers: readonly Blocker[];
@@ -606,7 +606,7 @@ const pname = (ports: readonly number[]): string => `p${[...ports].sort((a, b) =
  * group nothing measured accounts for is dropped when its own combination was measured (the
  * experiment found no µop there) and kept, marked, otherwise.
  */
-export function mergePorts(
+function mergePorts(
   measured: ReadonlyMap<string, number>,
   combos: readonly Combination[],
   hypothesis: readonly PortGroup[] | undefined,

@@ -69,7 +69,7 @@ const DIVIDER = /^(I?DIV|V?(DIV|SQRT|RSQRT14|RCP14)(PS|PD|SS|SD|PH|SH)|V?SQRT(PS
 /** Why a form is not characterized, or null: system, serializing and privileged forms, forms
  *  whose control flow depends on a register (and every branch: the taken-branch rate is a
  *  machine parameter), forms on the stack pointer, string, x87, segment and I/O forms. */
-export function exclusion(d: DecodedInstruction, ins: Instruction): string | null {
+function exclusion(d: DecodedInstruction, ins: Instruction): string | null {
   const op = ins.opCode;
   if (op.isPrivileged || op.mustBeCpl0 || !op.cpl3) return 'a privileged instruction';
   if (op.isSerializingIntel || op.isSerializingAmd) return 'a serializing instruction';
@@ -195,9 +195,4 @@ export function instance(form: FormSpec, a: Assignment): Instruction {
     }
   }
   return ins;
-}
-
-/** The register number a slot has in an assignment (its fixed one, or the chosen one). */
-export function slotReg(s: Slot, a: Assignment): number | undefined {
-  return s.fixed ?? a.regs.get(s.op);
 }

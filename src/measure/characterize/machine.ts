@@ -215,7 +215,7 @@ export function fusedBetweenNops(
  * developed on runs 12 of them per cycle) they do not, and then no fused-domain count is derived.
  * Returns null when the filler works, else why not.
  */
-export function calibrateFiller(runner: Runner, W: number): string | null {
+function calibrateFiller(runner: Runner, W: number): string | null {
   const probes: [string, Instruction[], number][] = [
     ['add r64, r64', [0, 1, 2, 3].map((j) => x.add64(8 + j, 14)), 0.25],
     ['imul r64, r64, imm8', [0, 1, 2, 3].map((j) => x.imul3(8 + j, 14)), 1],
@@ -231,7 +231,7 @@ export function calibrateFiller(runner: Runner, W: number): string | null {
 /** Each blocker's combination: its size is 1 / its reciprocal throughput; its ports are the
  *  hypothesis' when the sizes agree; subsets from the hypothesis' ports, or measured (a blocker
  *  whose µop runs only on another's ports adds 1/size cycles to that one's block). */
-export function measureCombinations(runner: Runner, blockers: readonly Blocker[]): Combination[] {
+function measureCombinations(runner: Runner, blockers: readonly Blocker[]): Combination[] {
   const list: (Combination & { b: Blocker; tp: number })[] = [];
   for (const b of blockers) {
     const n = 24;

@@ -10,7 +10,7 @@ import { cyclesOf, notMeasurable, runHarness } from '../harness.js';
 import { COUNTER } from './x86.js';
 import type { Bench, Runner, Timing } from './runner.js';
 
-export interface NativeOptions {
+interface NativeOptions {
   /** timed repetitions per harness run (default 30) */
   repetitions?: number;
   /** harness runs per benchmark (default 5) */

@@ -24,7 +24,7 @@ import type { Runner } from './runner.js';
 import type { Excluded, FormResult, MachineResult } from './types.js';
 import * as x from './x86.js';
 
-export interface Hypotheses {
+interface Hypotheses {
   /** port groups per form key (the LLVM model's), for the forms it has */
   forms: Map<string, PortGroup[]>;
   blockers: Blocker[];
@@ -95,7 +95,7 @@ export async function hypotheses(
   };
 }
 
-export interface SessionOptions {
+interface SessionOptions {
   runner: Runner;
   arch: ArchName;
   output: string;
@@ -107,7 +107,7 @@ export interface SessionOptions {
   stop?: () => boolean;
 }
 
-export interface SessionResult {
+interface SessionResult {
   file: MeasuredFile;
   machine: MachineResult;
   measured: FormResult[];

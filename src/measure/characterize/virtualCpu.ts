@@ -17,7 +17,7 @@ import type { Bench, Runner, Timing } from './runner.js';
 
 /** What the virtual CPU knows of one form. Operand keys: 'op0'…'op3' (explicit operands, Intel
  *  order), 'flags', 'addr' (the memory operand's registers), or an implicit register ('RDX'). */
-export interface VirtualForm {
+interface VirtualForm {
   /** unfused-domain µops and their ports */
   ports: PortGroup[];
   /** fused-domain µops (rename slots); default: one per unfused µop, at least 1 */
