@@ -21,6 +21,7 @@
 // then file order.
 import type { DecodedInstruction } from '../disasm/types.js';
 import { missingIsa } from './isa.js';
+import { DIVIDER_MNEMONIC } from './divider.js';
 import type { LlvmArchModel, LlvmRecord } from './llvmModel.js';
 import { loadMachine } from './machines.js';
 import { normalizeRegister } from './registers.js';
@@ -610,9 +611,6 @@ function fromForm(
     ...(provenance ? { provenance: provenance(form) } : {}),
   };
 }
-
-/** Divisions and square roots: the forms that occupy a divider unit. */
-const DIVIDER_MNEMONIC = /^(I?DIV|V?DIV[SP][SDH]|V?SQRT[SP][SDH])$/i;
 
 /**
  * The cycles a form keeps the divider busy: the file's div_cycles; for a division without it

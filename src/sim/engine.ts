@@ -1,16 +1,8 @@
 // The steppable engine: snapshots for a viewer, seeking via sparse checkpoints and replay.
 
 import { exactJson } from './compiled.js';
-import {
-  CompiledProgram,
-  Core,
-  DEFAULT_MODEL,
-  DIVIDER_BLOCK_BIT,
-  ST_DONE,
-  ST_EXEC,
-  ST_WAIT_DEP,
-  ST_WAIT_PORT,
-} from './core.js';
+import { CompiledProgram, Core, DEFAULT_MODEL } from './core.js';
+import { snapshotOf } from './snapshot.js';
 import type { CoreState, ModelOptions } from './core.js';
 import { coreStats, detailOf, detailsOf, statsOf, statsStateOf } from './stats.js';
 import type { StatsState } from './stats.js';
@@ -22,16 +14,11 @@ import { mechanismKey, resolveMechanisms } from './mechanisms.js';
 import { variantKey, withLimitsBack } from './variants.js';
 import { mayShareOwnPort, unitsKey } from './parts.js';
 import type { MechanismSet } from './mechanisms.js';
-import type { Resource } from '../disasm/types.js';
 import type {
   Engine,
   EngineRun,
-  EntryState,
-  LineCount,
   LineDetail,
   MachineParams,
-  PortSlot,
-  RsEntry,
   SimConfig,
   SimProgram,
   SimResult,
@@ -57,173 +44,6 @@ export interface EngineOptions {
   /** called every PROGRESS_CYCLES (core.ts) simulated cycles with the instances completed so far and the
    *  run's total (iterations × instructions): a long run's progress; reads nothing, changes nothing */
   onProgress?: Progress;
-}
-
-function lineOf(i: number, program: SimProgram): number {
-  return program.instructions[i]!.line;
-}
-
-const pairsOf = new WeakMap<CompiledProgram, readonly number[] | null>();
-
-/** The refined front end's part of a snapshot, or {} in SUACA's model: the front end unit's own
- *  view (FrontEnd.view) and the macro-fused pairs. */
-function refinedFrontEnd(core: Core, program: SimProgram): Pick<Snapshot['frontEnd'], 'refined' | 'fusedPairs'> {
-  const cp = core.cp;
-  let pairs = pairsOf.get(cp);
-  if (pairs === undefined) {
-    const ls: number[] = [];
-    cp.fusedWithNext.forEach((f, i) => {
-      if (f) ls.push(lineOf(i, program));
-    });
-    pairs = ls.length > 0 ? Object.freeze(ls) : null;
-    pairsOf.set(cp, pairs);
-  }
-  const out: Pick<Snapshot['frontEnd'], 'refined' | 'fusedPairs'> = {};
-  if (pairs !== null) out.fusedPairs = pairs;
-  const view = core.frontEnd.view(core.cycle);
-  if (view !== undefined) out.refined = view;
-  return out;
-}
-
-/** The state of the station's entry for instance g (slot s, line index i, iteration k). */
-function entryState(core: Core, program: SimProgram, g: number, s: number, i: number, k: number): EntryState {
-  const cp = core.cp,
-    rsu = core.scheduler,
-    c = core.cycle;
-  const inst = (h: number): { line: number; iteration: number } => ({
-    line: lineOf(h % cp.n, program),
-    iteration: Math.floor(h / cp.n),
-  });
-  const status = rsu.status[s]!;
-  if (status === ST_EXEC) {
-    const done = c - rsu.start[s]! + 1;
-    return { kind: 'executing', cyclesDone: done, cyclesLeft: cp.lat[i]! - done };
-  }
-  if (status === ST_WAIT_DEP) {
-    const on: { line: number; iteration: number; resource: Resource }[] = [];
-    const e0 = cp.predStart[i]!;
-    const m = rsu.depWait[s]!;
-    for (let e = e0; e < cp.predStart[i + 1]!; e++) {
-      if ((m & (1 << Math.min(e - e0, 30))) === 0) continue;
-      const it = cp.predLC[e] ? k - 1 : k;
-      for (const di of cp.predDeps[e]!) {
-        on.push({ line: lineOf(cp.predLine[e]!, program), iteration: it, resource: cp.deps[di]!.resource });
-      }
-    }
-    return { kind: 'waiting-dep', on };
-  }
-  if (status === ST_WAIT_PORT) {
-    const blockers: { port: number; heldBy: { line: number; iteration: number } | null; divider?: boolean }[] = [];
-    const m = rsu.portBlock[s]!;
-    for (let p = 0; p < cp.P; p++) {
-      if ((m & (1 << p)) === 0) continue;
-      const holders = core.ports.holdersOf(p);
-      const hs = holders.filter((h) => h !== g);
-      // held only by the instance's own µop (the refined model's one µop per port per cycle)
-      if (hs.length === 0) blockers.push({ port: cp.portIds[p]!, heldBy: holders.includes(g) ? inst(g) : null });
-      for (const h of new Set(hs)) blockers.push({ port: cp.portIds[p]!, heldBy: inst(h) });
-    }
-    const div = core.divider;
-    if ((m & DIVIDER_BLOCK_BIT) !== 0) {
-      blockers.push({
-        port: cp.portIds[cp.divPortOf[i]!]!,
-        heldBy: div.owner >= 0 ? inst(div.owner) : null,
-        divider: true,
-      });
-    }
-    return { kind: 'waiting-port', ports: blockers };
-  }
-  return { kind: 'loading' };
-}
-
-/** Build the snapshot of the core's current state. */
-export function snapshotOf(core: Core, program: SimProgram): Snapshot {
-  const cp = core.cp;
-  const n = cp.n;
-  const maxU = cp.maxU;
-  const rsu = core.scheduler,
-    fe = core.frontEnd,
-    div = core.divider,
-    ports = core.ports;
-  const inst = (g: number): { line: number; iteration: number } => ({
-    line: lineOf(g % n, program),
-    iteration: Math.floor(g / n),
-  });
-  const rs: RsEntry[] = [];
-  const ready: { line: number; iteration: number }[] = [];
-  const c = core.cycle;
-  const counts: LineCount[] = program.instructions.map((x) => ({
-    line: x.line,
-    notLoaded: 0,
-    waiting: 0,
-    ready: 0,
-    executing: 0,
-    done: 0,
-  }));
-  let g = rsu.head;
-  for (; fe.isLoaded(g); g++) {
-    const s = g & rsu.mask;
-    const status = rsu.status[s]!;
-    if (status === ST_DONE) continue;
-    const i = g % n;
-    const k = Math.floor(g / n);
-    const state = entryState(core, program, g, s, i, k);
-    if (status === ST_WAIT_PORT && rsu.loaded[s] === cp.uops[i]) ready.push(inst(g));
-    let assigned = 0;
-    for (let u = 0; u < maxU; u++) if (rsu.uopPort[s * maxU + u]! >= 0) assigned++;
-    rs.push({ line: lineOf(i, program), iteration: k, uops: cp.uops[i]!, loaded: rsu.loaded[s]!, assigned, state });
-    const lc = counts[i]!;
-    if (status === ST_EXEC) lc.executing++;
-    else if (status === ST_WAIT_PORT) lc.ready++;
-    else lc.waiting++;
-  }
-  // instances begun loading: every g before the first one not loaded (those before head are done)
-  for (let i = 0; i < n; i++) {
-    const lc = counts[i]!;
-    const started = Math.floor(g / n) + (i < g % n ? 1 : 0);
-    lc.notLoaded = core.iterations - started;
-    lc.done = started - lc.waiting - lc.ready - lc.executing;
-  }
-  const portSlots: PortSlot[] = cp.portIds.map((port, p) => ({
-    port,
-    uops: core.cycle > 0 ? ports.holdersOf(p).map(inst) : [],
-    cumulative: ports.usage[p]!,
-    use: ports.usage[p]! / Math.max(1, c),
-  }));
-  const divBusy = div.busyAt(c);
-  const next =
-    fe.next < core.N
-      ? {
-          line: lineOf(fe.next % n, program),
-          iteration: Math.floor(fe.next / n),
-          uopsLeft: cp.uops[fe.next % n]! - fe.loaded,
-        }
-      : null;
-  return {
-    cycle: c,
-    finished: core.finished,
-    rs,
-    rsUsed: rsu.used,
-    rsCapacity: rsu.capacity,
-    ports: portSlots,
-    divider: {
-      busy: divBusy,
-      cyclesLeft: divBusy ? div.busyUntil - c : 0,
-      owner: divBusy ? inst(div.owner) : null,
-    },
-    ready,
-    frontEnd: {
-      next,
-      loadedThisCycle: c > 0 ? fe.loadedThisCycle : 0,
-      ...(core.cp.refinedIssue || core.cp.frontEnd !== null || core.cp.fusedWithNext.includes(1)
-        ? refinedFrontEnd(core, program)
-        : {}),
-    },
-    completed: rsu.completed,
-    total: core.N,
-    stats: coreStats(core, program),
-    lineCounts: counts,
-  };
 }
 
 /** What wholeRun() hands over (opaque outside the engine): the finished core's state and the

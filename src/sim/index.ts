@@ -10,7 +10,8 @@ export type * from './types.js';
 export { BASELINE } from './types.js';
 export { buildSimProgram, machineParams, expandPorts, simInstruction } from './program.js';
 export type { BuildOptions } from './program.js';
-export { createEngine, runKey, runVariantOf, simulate, snapshotOf } from './engine.js';
+export { createEngine, runKey, runVariantOf, simulate } from './engine.js';
+export { snapshotOf, stateName } from './snapshot.js';
 export { simulatesNothing } from './stats.js';
 export type { EngineOptions } from './engine.js';
 export {

@@ -4,6 +4,7 @@
 import type { DecodedInstruction, DependencyGraph } from '../disasm/types.js';
 import type { MachineModel, PortGroup, ResolvedInstruction } from '../data/types.js';
 import { coreFrontEnd, refinedFacts } from '../data/refinedFacts.js';
+import { missingDivider } from '../data/divider.js';
 import type { MachineParams, SimDep, SimInstruction, SimProgram } from './types.js';
 
 export interface BuildOptions {
@@ -34,6 +35,7 @@ export function simInstruction(instr: DecodedInstruction, r: ResolvedInstruction
   const latency = uops.length > 0 ? Math.max(1, maxLat) : Math.max(0, maxLat);
   const latencyByResource: Record<string, number> = {};
   if (r) for (const [res, c] of Object.entries(r.latencyByResource)) latencyByResource[res] = c;
+  const noDivider = r ? missingDivider(instr.mnemonic, r) : null;
   return {
     line: instr.line,
     asm: instr.intel,
@@ -43,6 +45,7 @@ export function simInstruction(instr: DecodedInstruction, r: ResolvedInstruction
     divCycles: r ? r.divCycles : 0,
     unknown: r ? r.unknown : true,
     ...(r?.readAdvance ? { readAdvance: { ...r.readAdvance } } : {}),
+    ...(noDivider ? { noDivider } : {}),
   };
 }
 

@@ -19,6 +19,9 @@ export interface SimInstruction {
   latencyByResource: Record<Resource, number>;
   /** cycles the divider pipe is blocked once the divider µop gets its port (0: no divider use) */
   divCycles: number;
+  /** a division whose figures give the divider no cycles (divCycles 0): why, in full and short
+   *  (src/data/resolve.ts `missingDivider`); the viewer and the report say so */
+  noDivider?: { why: string; short: string };
   /** no data was found (IACA's X) */
   unknown: boolean;
   /** per resource it reads late: cycles by which a dependency on it is shortened (LLVM's
@@ -74,6 +77,18 @@ export interface SimConfig {
   trace?: boolean;
 }
 
+/**
+ * Where an instance is in the cycle a snapshot shows, defined once (src/sim/snapshot.ts; the
+ * panes, the counts and the lists all read it):
+ * - `loading`: some of its µops are not in the station yet (it waits: thesis Algorithm 4 line 33);
+ * - `waiting-dep`: a producer has not released a register or flag it reads;
+ * - `waiting-port` (ready): fully loaded, its inputs released, some µop refused a port (µops that
+ *   got one keep it, and are on their port in the cycle they got it);
+ * - `executing`: every µop has its port; from the cycle it got its last port through the last
+ *   cycle of its latency (`cyclesLeft` after this one: 0 in its last cycle);
+ * - `done`: finished in an earlier cycle, or executed at rename (no port, no latency).
+ * The Jcc of a macro-fused pair is the pair's µop: it has its first half's state.
+ */
 export type EntryState =
   | { kind: 'loading' } // not all µops loaded yet
   | { kind: 'waiting-dep'; on: { line: number; iteration: number; resource: Resource }[] }
@@ -84,6 +99,10 @@ export type EntryState =
   | { kind: 'executing'; cyclesLeft: number; cyclesDone: number }
   | { kind: 'done' };
 
+/** The word for an EntryState every pane shows (loading and waiting-dep are both waiting:
+ *  src/sim/snapshot.ts `stateName`). */
+export type StateName = 'waiting' | 'ready' | 'executing' | 'done';
+
 /** One instance (line, iteration) in the reservation station. */
 export interface RsEntry {
   line: number;
@@ -92,12 +111,15 @@ export interface RsEntry {
   loaded: number; // µops loaded so far
   assigned: number; // µops that hold a port (this or earlier cycles)
   state: EntryState;
+  /** the Jcc of a macro-fused pair: the first half, whose state this is */
+  fusedWith?: { line: number; iteration: number };
 }
 
 export interface PortSlot {
   port: number;
-  /** instances whose µop uses the port this cycle (more than one only with infinite ports / capacity N) */
-  uops: { line: number; iteration: number }[];
+  /** instances whose µop took the port this cycle (more than one only with infinite ports /
+   *  capacity N): executing, or, `waitsForPort`, ready (another of its µops has no port yet) */
+  uops: { line: number; iteration: number; waitsForPort?: true }[];
   /** cumulative µops assigned to this port up to and including this cycle */
   cumulative: number;
   /** share of the cycles so far the port was used: cumulative ÷ max(1, cycle) */
@@ -111,17 +133,24 @@ export interface LineCount {
   notLoaded: number;
   /** in the station, loading or waiting on a dependency */
   waiting: number;
-  /** in the station, dependencies resolved, waiting for a port */
+  /** in the station, fully loaded, dependencies resolved, waiting for a port */
   ready: number;
+  /** executing in this cycle (its last cycle included) */
   executing: number;
+  /** finished before this cycle (or executed at rename) */
   done: number;
 }
 
 /** The divider as a snapshot shows it (the unit's own saved state is DividerState, units/divider.ts). */
 export interface DividerSnapshot {
+  /** busy in this cycle */
   busy: boolean;
+  /** busy cycles after this one (0 in its last) */
   cyclesLeft: number;
   owner: { line: number; iteration: number } | null;
+  /** the divisions of the program whose figures give the divider no cycles, and why (present
+   *  only when there are such lines): the divider stays free while they execute */
+  notModelled?: readonly { line: number; why: string; short: string }[];
 }
 
 /** Everything a viewer shows for one cycle. Immutable; plain data. */
@@ -129,13 +158,15 @@ export interface Snapshot {
   /** cycles performed so far (0 before the first step) */
   cycle: number;
   finished: boolean;
-  /** entries in the reservation station at the end of this cycle, program order */
+  /** instances in flight in this cycle (loaded, not done: the EntryState of each), program order */
   rs: RsEntry[];
-  rsUsed: number; // µops occupying the station
+  /** µops occupying the station at the end of this cycle: loaded and without a port (a µop
+   *  leaves the station when it gets its port, so executing instances are in `rs`, not here) */
+  rsUsed: number;
   rsCapacity: number;
   ports: PortSlot[];
   divider: DividerSnapshot;
-  /** instances that had all dependencies resolved and all µops loaded this cycle but were not executing yet */
+  /** the instances in state ready (`waiting-port`) this cycle, program order */
   ready: { line: number; iteration: number }[];
   frontEnd: {
     /** next instance to load, or null when all are loaded */
@@ -157,7 +188,8 @@ export interface Snapshot {
      *  when macro-fusion is on and some pair fuses); the pair's Jcc is the next line of the program */
     fusedPairs?: readonly number[];
   };
-  /** instances finished so far */
+  /** instances finished by the end of this cycle (those in their last cycle of execution
+   *  included; the statistics' divisor) */
   completed: number;
   total: number; // instances in the whole run (lines × iterations)
   /** statistics accumulated up to this cycle */

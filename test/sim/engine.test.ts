@@ -100,7 +100,8 @@ test('reservation-station entries say why they wait and on whom', () => {
   const byLine = new Map(s1.rs.map((r) => [r.line, r]));
   assert.deepEqual(byLine.get(2)!.state, { kind: 'waiting-dep', on: [{ line: 1, iteration: 0, resource: 'ZF' }] });
   assert.deepEqual(byLine.get(3)!.state, { kind: 'waiting-dep', on: [{ line: 0, iteration: 0, resource: 'RAX' }] });
-  assert.equal(byLine.has(0), false, 'mov finished in cycle 1 and left the station');
+  // mov (latency 1) is on port 0 in cycle 1: it executes in it, its last cycle
+  assert.deepEqual(byLine.get(0)!.state, { kind: 'executing', cyclesDone: 1, cyclesLeft: 0 });
   assert.deepEqual(s1.ports.find((p) => p.port === 0)!.uops, [{ line: 0, iteration: 0 }]);
   assert.deepEqual(s1.ports.find((p) => p.port === 1)!.uops, [{ line: 1, iteration: 0 }]);
   // cycle 2: jnz takes port 5, so jmp (line 4, port 5 only) waits for it

@@ -18,6 +18,11 @@ function expected(s: Snapshot, program: SimProgram, iterations: number) {
     const mine = s.rs.filter((e) => e.line === line);
     const waiting = mine.filter((e) => e.state.kind === 'loading' || e.state.kind === 'waiting-dep').length;
     const ready = mine.filter((e) => e.state.kind === 'waiting-port').length;
+    // the ready list is the entries in state ready
+    assert.deepEqual(
+      s.ready.filter((r) => r.line === line),
+      mine.filter((e) => e.state.kind === 'waiting-port').map((e) => ({ line: e.line, iteration: e.iteration })),
+    );
     const executing = mine.filter((e) => e.state.kind === 'executing').length;
     // instances (line, it) in program order: everything before the front end's next one began loading,
     // and the next one too when it is partly loaded (then it is in the station)
@@ -37,8 +42,10 @@ function check(program: SimProgram, iterations: number, variant: Variant): numbe
   for (;;) {
     assert.ok(s.lineCounts, 'the engine fills lineCounts');
     assert.deepEqual(s.lineCounts, expected(s, program, iterations), `line counts at cycle ${s.cycle}`);
+    // completed counts to the cycle's end: the instances done before it and those in their last cycle
     const done = s.lineCounts.reduce((a, x) => a + x.done, 0);
-    assert.equal(done, s.completed, `done adds up to completed at cycle ${s.cycle}`);
+    const lastCycle = s.rs.filter((e) => e.state.kind === 'executing' && e.state.cyclesLeft === 0).length;
+    assert.equal(done + lastCycle, s.completed, `done adds up to completed at cycle ${s.cycle}`);
     for (const x of s.lineCounts) assert.equal(x.notLoaded + x.waiting + x.ready + x.executing + x.done, iterations);
     for (const p of s.ports)
       assert.equal(p.use, p.cumulative / Math.max(1, s.cycle), `use of p${p.port} at cycle ${s.cycle}`);
@@ -46,8 +53,11 @@ function check(program: SimProgram, iterations: number, variant: Variant): numbe
     if (s.finished) break;
     s = e.step();
   }
+  // the last cycle: every instance done, or executing its last cycle
   const last = s.lineCounts!;
-  assert.ok(last.every((x) => x.done === iterations && x.notLoaded === 0));
+  assert.ok(last.every((x) => x.done + x.executing === iterations && x.notLoaded === 0));
+  assert.ok(s.rs.every((e) => e.state.kind === 'executing' && e.state.cyclesLeft === 0));
+  assert.equal(s.completed, s.total);
   return checked;
 }
 

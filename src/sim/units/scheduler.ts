@@ -136,6 +136,9 @@ const SLOT_NAMES = Object.keys(SLOT_FIELDS) as (keyof SlotArrays)[];
 export interface SchedulerState extends SlotArrays {
   /** oldest unfinished instance */
   head: number;
+  /** head as the last cycle began: instances from here on that finished in that cycle were
+   *  still executing in it (read by the snapshots, src/sim/instanceState.ts) */
+  headBefore: number;
   /** µops in the station (loaded, no port yet) */
   used: number;
   /** instances finished */
@@ -169,6 +172,7 @@ function instanceList(list: 'waiting' | 'executing', len: 'waitingLen' | 'execut
 type ScalarState = Omit<SchedulerState, keyof SlotArrays>;
 const FIELDS: Fields<Scheduler, ScalarState> = {
   head: { move: { by: 'instance' }, key: (_rs, at, out) => out.put(at.head % at.n) },
+  headBefore: { move: { by: 'instance' }, key: { omit: 'read by the snapshots, by no later cycle' } },
   used: { move: 'stays', key: 'value' },
   completed: { move: { by: 'instance' }, key: { omit: 'head and the statuses' } },
   cap: { move: 'stays', key: { omit: 'room, not state' } },
@@ -198,6 +202,7 @@ export interface SchedulerParts {
 
 export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
   head = 0;
+  headBefore = 0;
   used = 0;
   completed = 0;
   cap = 0;
@@ -265,6 +270,9 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
   /** per line, 1 when its instances have no dependency to check (no producer, or the run has no
    *  dependencies): depsOk as they enter */
   private readonly depFree: Uint8Array;
+  /** per line, 1 for the Jcc of a macro-fused pair (it has no µop and finishes with the line
+   *  before it); null when the program has no fused pair */
+  readonly fusedAway: Uint8Array | null;
 
   constructor(
     protected readonly cp: CompiledProgram,
@@ -291,6 +299,7 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
     this.wheelLen = new Int32Array(w);
     this.wheelMask = w - 1;
     this.lastElim = new Uint8Array(cp.n);
+    this.fusedAway = fusedAwayLines(cp);
     // room for a full station and as many instances executing, so that the ring rarely grows
     // in a run (growing is correct at any time, but V8 re-optimises the loop after it)
     let cap = 64;
@@ -318,7 +327,8 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
       if (old) {
         const dv = by === null || f.move === 'stays' ? 0 : f.move === 'cycle' ? by.dc : by.dk;
         const dg = by?.dg ?? 0;
-        for (let g = this.head; g <= upTo; g++) {
+        // from headBefore: the snapshot reads the instances that finished in the last cycle
+        for (let g = Math.min(this.headBefore, this.head); g <= upTo; g++) {
           const from = (g & oldMask) * w,
             to = ((g + dg) & newMask) * w;
           for (let u = 0; u < w; u++) {
@@ -845,20 +855,42 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
       line = this.line,
       start = this.start,
       status = this.status;
+    const away = this.fusedAway;
     let keep = 0,
       done = 0;
     for (let x = 0; x < len; x++) {
       const g = xl[x]!;
       const s = g & mask;
-      if (c - start[s]! + 1 >= lat[line[s]!]!) {
+      const i = line[s]!;
+      // (the Jcc of a fused pair is looked at below)
+      if (c - start[s]! + 1 >= lat[i]! && (away === null || away[i] === 0)) {
         status[s] = K.Done;
         done++;
       } else xl[keep++] = g;
+    }
+    if (away !== null) {
+      // a macro-fused pair is one µop: its Jcc (no µop of its own, started as it entered) is done
+      // when the first half is (and its own latency, which releases its consumers, has passed:
+      // a done instance has released every result)
+      const len2 = keep;
+      keep = 0;
+      for (let x = 0; x < len2; x++) {
+        const g = xl[x]!;
+        const s = g & mask;
+        const i = line[s]!;
+        // (a first half before head is done; its slot may have been reused as the ring grew)
+        const mateDone = g - 1 < this.head || status[(g - 1) & mask] === K.Done;
+        if (away[i] === 1 && c - start[s]! + 1 >= lat[i]! && mateDone) {
+          status[s] = K.Done;
+          done++;
+        } else xl[keep++] = g;
+      }
     }
     this.executingLen = keep;
     this.completed += done;
     const upTo = this.frontEnd.next;
     let h = this.head;
+    this.headBefore = h;
     while (h < upTo && status[h & mask] === K.Done) h++;
     this.head = h;
   }
@@ -922,4 +954,13 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
     for (const name of SLOT_NAMES) a[name] = st[name].slice();
     this.mask = this.cap - 1;
   }
+}
+
+/** Per line, 1 for the Jcc of a macro-fused pair; null when no pair fused. */
+export function fusedAwayLines(cp: CompiledProgram): Uint8Array | null {
+  const fw = cp.fusedWithNext;
+  if (!fw.includes(1)) return null;
+  const away = new Uint8Array(cp.n);
+  for (let i = 1; i < cp.n; i++) away[i] = fw[i - 1]!;
+  return away;
 }
