@@ -98,8 +98,19 @@ const SOURCE_TEXT: Record<string, string> = {
 };
 
 function notesOf(program: SimProgram, params: MachineParams, req: ReportRequest): { notes?: string[] } {
-  const notes = [...frontEndNotes(program, params, req), ...mechanismNotes(program, req.mechanisms)];
+  const notes = [
+    ...frontEndNotes(program, params, req),
+    ...mechanismNotes(program, req.mechanisms),
+    ...dividerNotes(program),
+  ];
   return notes.length ? { notes } : {};
+}
+
+/** The divisions whose figures leave the divider idle (in every model: the divider is SUACA's). */
+export function dividerNotes(program: SimProgram): string[] {
+  return program.instructions
+    .filter((x) => x.noDivider)
+    .map((x) => `divider: not modelled for line ${x.line} (${x.asm}): ${x.noDivider!.why}`);
 }
 
 /** What the front end's mechanisms did (macro-fused pairs, where the loop is delivered from) and,

@@ -29,6 +29,8 @@ export function renderText(model: ReportModel): string {
   for (const n of model.model.notes ?? []) {
     const m = /^front end: (.*) not modelled: (.*)$/.exec(n);
     if (m) out.push(...wrapText(`Not modelled on ${model.arch}: the front end's ${m[1]} (${m[2]})`, 80, '  ', ''));
+    const d = /^divider: not modelled for (line .*)$/.exec(n);
+    if (d) out.push(...wrapText(`Not modelled on ${model.arch}: the divider, ${d[1]}`, 80, '  ', ''));
   }
   if (!isBaseline(model.variant)) out.push(`Analysis with: ${variantLabel(model.variant)}`);
   out.push(`Figures: ${originSummary(model.origins)}`);
