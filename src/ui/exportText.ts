@@ -6,7 +6,7 @@ import { describeDivergence } from './compare.js';
 import { detailLines } from './detailText.js';
 import { renderDetail } from '../report/detail.js';
 import { renderLineTable } from '../report/text.js';
-import { inst, num, reason, stateWord } from './format.js';
+import { dividerForms, inst, num, onPort, reason, stateWord } from './format.js';
 import { lineStates } from './lineStates.js';
 import { otherModel, variantLabel } from './panes.js';
 import { MECHANISM_INFO, mechanismLabel } from '../sim/mechanisms.js';
@@ -32,10 +32,8 @@ function snapshotLines(s: Snapshot, ls: { line: number; asm: string }[], paneLin
     );
   out.push('ports (µop this cycle, µops so far):');
   for (const p of s.ports)
-    out.push(`  p${p.port}: ${p.uops.length ? p.uops.map(inst).join(' ') : '-'}  (${p.cumulative})`);
-  out.push(
-    `divider: ${s.divider.busy ? `busy, ${s.divider.cyclesLeft} cycles left${s.divider.owner ? `, held by ${inst(s.divider.owner)}` : ''}` : 'free'}`,
-  );
+    out.push(`  p${p.port}: ${p.uops.length ? p.uops.map((x) => onPort(x)).join(' ') : '-'}  (${p.cumulative})`);
+  out.push(dividerForms(s)[0]!);
   out.push(`ready: ${s.ready.length ? s.ready.map(inst).join(' ') : 'none'}`);
   out.push(
     `front end: ${s.frontEnd.next ? `next ${inst(s.frontEnd.next)} (${s.frontEnd.next.uopsLeft} µops left)` : 'all loaded'}, ${s.frontEnd.loadedThisCycle} µops loaded this cycle`,

@@ -1,6 +1,6 @@
 // Small text helpers shared by the panes and the export: every state has a word or a symbol,
 // so the screen stays readable without colour (NO_COLOR).
-import type { EntryState, RsEntry } from '../sim/types.js';
+import type { EntryState, RsEntry, Snapshot } from '../sim/types.js';
 import { fixed } from '../report/format.js';
 
 export function inst(x: { line: number; iteration: number }): string {
@@ -79,8 +79,14 @@ export const STATE_COLOR: Record<StateWord, string> = {
   done: 'gray',
 };
 
-/** Why an entry is where it is, in words (thesis §2.3–2.5). */
+/** Why an entry is where it is, in words (thesis §2.3–2.5); the Jcc of a macro-fused pair says
+ *  it is its pair's µop. */
 export function reason(e: RsEntry): string {
+  const why = stateReason(e);
+  return e.fusedWith ? `fused with ${inst(e.fusedWith)}: ${why}` : why;
+}
+
+function stateReason(e: RsEntry): string {
   const s = e.state;
   switch (s.kind) {
     case 'loading':
@@ -95,7 +101,9 @@ export function reason(e: RsEntry): string {
       return parts.length ? parts.join(', ') : 'ready, waits for a port';
     }
     case 'executing':
-      return `executing, ${s.cyclesLeft} cycle${s.cyclesLeft === 1 ? '' : 's'} left`;
+      return s.cyclesLeft === 0
+        ? 'executing, last cycle'
+        : `executing, ${s.cyclesLeft} cycle${s.cyclesLeft === 1 ? '' : 's'} left`;
     case 'done':
       return 'done';
   }
@@ -217,4 +225,34 @@ export function fitList(prefix: string, items: string[], w: number, none = 'none
     out = next;
   }
   return out;
+}
+
+/** An instance on a port this cycle: its label, with the ready symbol when another of its µops
+ *  still has no port (it is ready, not executing). */
+export function onPort(x: { line: number; iteration: number; waitsForPort?: true }, label = inst(x)): string {
+  return x.waitsForPort ? `${STATE_SYMBOL.ready}${label}` : label;
+}
+
+/**
+ * The divider's line, longest form first: busy (cycles left after this one, the owner), or, when
+ * the program has divisions whose figures give it no cycles, that it is not modelled for them —
+ * naming the instance of such a line that executes now, if any — and why; else free.
+ */
+export function dividerForms(s: Snapshot): string[] {
+  const d = s.divider;
+  if (d.busy) {
+    const left = d.cyclesLeft === 0 ? 'last cycle' : `${d.cyclesLeft} cycle${d.cyclesLeft === 1 ? '' : 's'} left`;
+    return [`divider: busy, ${left}${d.owner ? `, held by ${inst(d.owner)}` : ''}`, `divider: busy, ${left}`];
+  }
+  const none = d.notModelled ?? [];
+  if (none.length === 0) return ['divider: free'];
+  const now = s.rs.find((e) => e.state.kind === 'executing' && none.some((x) => x.line === e.line));
+  const x = none.find((n) => n.line === now?.line) ?? none[0]!;
+  const what = now ? `${inst(now)} (executing)` : `L${x.line}`;
+  return [
+    `divider: not modelled for ${what}: ${x.why}`,
+    `divider: not modelled for ${what}: ${x.short}`,
+    `divider: not modelled for ${what}`,
+    `divider: none for L${x.line}`,
+  ];
 }

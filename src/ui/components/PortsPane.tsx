@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import type { Snapshot } from '../../sim/types.js';
-import { clip, bar, count, firstFitting, fit, fitList, inst, instFit } from '../format.js';
+import { clip, bar, count, dividerForms, firstFitting, fit, fitList, inst, instFit, onPort } from '../format.js';
 import { portBands } from '../layout.js';
 import { useTint } from './ThemeContext.js';
 
@@ -18,12 +18,14 @@ export function PortsPane(p: PortsPaneProps) {
   const cell = (t: string) => fit(t, cw - 1) + ' ';
   const bands: (typeof s.ports)[] = [];
   for (let i = 0; i < s.ports.length; i += perBand) bands.push(s.ports.slice(i, i + perBand));
-  const now = (ps: (typeof s.ports)[number]) =>
-    ps.uops.length === 0 ? '·' : instFit(ps.uops[0]!, ps.uops.length - 1, cw - 1);
+  // an instance still short of a port for another µop is ready, not executing: ○ says so
+  const now = (ps: (typeof s.ports)[number]) => {
+    if (ps.uops.length === 0) return '·';
+    const first = ps.uops[0]!;
+    return onPort(first, instFit(first, ps.uops.length - 1, cw - 1 - (first.waitsForPort ? 1 : 0)));
+  };
   const d = s.divider;
-  const divider = d.busy
-    ? `divider: busy, ${d.cyclesLeft} cycle${d.cyclesLeft === 1 ? '' : 's'} left${d.owner ? `, held by ${inst(d.owner)}` : ''}`
-    : 'divider: free';
+  const divider = firstFitting(p.width, dividerForms(s));
   const ready = fitList('ready: ', s.ready.map(inst), p.width, 'none');
   const fe = frontEndLine(s, p.width);
   return (

@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import type { Snapshot } from '../../sim/types.js';
-import { clip, bar, inst, reason, STATE_COLOR, STATE_SYMBOL, stateWord } from '../format.js';
+import { clip, bar, firstFitting, inst, reason, STATE_COLOR, STATE_SYMBOL, stateWord } from '../format.js';
 import { useTint } from './ThemeContext.js';
 
 export interface RsPaneProps {
@@ -21,8 +21,17 @@ export function RsPane(p: RsPaneProps) {
   const room = entries.length > rows ? rows - 1 : rows; // one row for '… more'
   const start = first >= room ? Math.min(first, entries.length - room) : 0;
   const shown = entries.slice(start, start + room);
-  const fill = `${s.rsUsed}/${s.rsCapacity} µops`;
-  const title = `Reservation station ${fill} `;
+  // the fill counts µops without a port (a µop leaves the station when it gets one); the list
+  // is every instance in flight, executing ones too: the title names both
+  const fill = `${s.rsUsed}/${s.rsCapacity}`;
+  const n = entries.length;
+  const title = `${firstFitting(p.width - 4, [
+    `Reservation station ${fill} µops waiting for a port, ${n} in flight`,
+    `Reservation station ${fill} µops waiting, ${n} in flight`,
+    `Station ${fill} µops waiting, ${n} in flight`,
+    `Station ${fill} µops, ${n} in flight`,
+    `RS ${fill} µops, ${n} in flight`,
+  ])} `;
   const barW = Math.max(0, Math.min(20, p.width - title.length));
   return (
     <Box flexDirection="column" width={p.width}>
