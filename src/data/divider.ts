@@ -23,7 +23,7 @@ export function missingDivider(mnemonic: string, r: ResolvedInstruction): { why:
   }
   const name = r.form ? r.form.asm : (r.provenance?.key ?? 'this form');
   return {
-    why: `the figures for ${name} (${originText(r.origin)}) have no divider cycles and no throughput`,
+    why: `the figures for ${name} (${originText(r.origin)}) give it no divider cycles`,
     short: 'no divider cycles in its figures',
   };
 }
