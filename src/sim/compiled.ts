@@ -19,13 +19,7 @@ function int32(v: number, what: string): number {
 /** Fields of a CompiledProgram that only the report and the explorer's snapshots read: never the
  *  core, its units, the recorder or the statistics simulate() returns (test/sim/runKey.test.ts runs
  *  with them made unreadable). engineKey() leaves them out; of `frontEnd` it keeps the plan. */
-export const NOT_SIMULATED: ReadonlySet<string> = new Set([
-  'deps',
-  'predDeps',
-  'memDeps',
-  'portsRemoved',
-  'fusedWithNext',
-]);
+export const NOT_SIMULATED: ReadonlySet<string> = new Set(['deps', 'predDeps', 'memDeps', 'portsRemoved']);
 
 /** JSON of typed arrays, non-finite numbers and -0 that keeps them apart from anything else. */
 export function exactJson(_k: string, v: unknown): unknown {
