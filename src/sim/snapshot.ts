@@ -72,20 +72,25 @@ class StationView {
       const ended = mate.kind === 'done' || (mate.kind === 'executing' && mate.cyclesLeft === 0);
       if (!(ended && status === ST_EXEC)) return mate;
     }
+    // cycles held back only by its own µops on a port (one µop per port per cycle) are counted
+    // in its latency (Scheduler.begin moves its start back): it ends no earlier than the cycle
+    // it got its last port
+    const self = rsu.selfBlocks ? rsu.selfWait[s]! : 0;
     if (status === ST_DONE) {
       // executed at rename: done in the cycle it started, without a port
       if (rsu.renames && rsu.zeroLat[s] === 1) return { kind: 'done' };
-      const last = rsu.start[s]! + cp.lat[i]! - 1;
+      const last = rsu.start[s]! + Math.max(cp.lat[i]! - 1, self);
       return last >= c
         ? { kind: 'executing', cyclesDone: c - rsu.start[s]! + 1, cyclesLeft: last - c }
         : { kind: 'done' };
     }
     if (status === ST_EXEC) {
-      const done = c - rsu.start[s]! + 1;
-      return { kind: 'executing', cyclesDone: done, cyclesLeft: cp.lat[i]! - done };
+      const last = rsu.start[s]! + Math.max(cp.lat[i]! - 1, self);
+      return { kind: 'executing', cyclesDone: c - rsu.start[s]! + 1, cyclesLeft: last - c };
     }
     if (status === ST_WAIT_DEP) return { kind: 'waiting-dep', on: this.producers(s, i, Math.floor(g / cp.n)) };
     // an instance not fully loaded waits (thesis Algorithm 4 line 33), port or not
+    // (held back by its own µop, it is ready: the port shows who holds it, itself)
     if (status === ST_WAIT_PORT && rsu.loaded[s] === cp.uops[i])
       return { kind: 'waiting-port', ports: this.blockers(g, s, i) };
     return { kind: 'loading' };

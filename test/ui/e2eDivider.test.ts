@@ -42,7 +42,8 @@ test('the divider says why it is free while idiv executes: SKL, 80×24, Ports ta
 }, async () => {
   try {
     const screen = await open('skl', 'SKL', 80, 24);
-    tmux('send-keys', '-t', 'skl', '3');
+    // select the idiv's line: the station's window follows it
+    tmux('send-keys', '-t', 'skl', 'j', 'j', '3');
     await waitFor('skl', /divider:/, 'the Ports tab');
     const s = await stepUntil('skl', screen, (x) => /divider: not modelled for L2#\d+ \(executing\)/.test(x));
     assert.match(s, /divider: not modelled for L2#\d+ \(executing\): no divider in LLVM's model/);
