@@ -107,7 +107,7 @@ function notesOf(program: SimProgram, params: MachineParams, req: ReportRequest)
 }
 
 /** The divisions whose figures leave the divider idle (in every model: the divider is SUACA's). */
-export function dividerNotes(program: SimProgram): string[] {
+function dividerNotes(program: SimProgram): string[] {
   return program.instructions
     .filter((x) => x.noDivider)
     .map((x) => `divider: not modelled for line ${x.line} (${x.asm}): ${x.noDivider!.why}`);

@@ -957,7 +957,7 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
 }
 
 /** Per line, 1 for the Jcc of a macro-fused pair; null when no pair fused. */
-export function fusedAwayLines(cp: CompiledProgram): Uint8Array | null {
+function fusedAwayLines(cp: CompiledProgram): Uint8Array | null {
   const fw = cp.fusedWithNext;
   if (!fw.includes(1)) return null;
   const away = new Uint8Array(cp.n);
