@@ -78,6 +78,17 @@ export function stdoutColumns(): number | undefined {
   return process.stdout.columns;
 }
 
+/** Whether descriptor 1 or 2 is a terminal, without creating its stream (nor loading node:tty,
+ *  which loads net) when it is a pipe or a file: only a character device can be one. */
+export function isTerminal(fd: 1 | 2): boolean {
+  try {
+    if (!fstatSync(fd).isCharacterDevice()) return false;
+  } catch {
+    return false;
+  }
+  return (fd === 1 ? process.stdout : process.stderr).isTTY === true;
+}
+
 /**
  * Writes `text` to standard output, as process.stdout.write would on Linux (where its writes to
  * files, pipes and terminals are synchronous). A reader that stopped early (EPIPE) ends the

@@ -23,6 +23,7 @@ import { CompiledProgram, stationNeed } from '../../sim/compiled.js';
 import { mechanismsFromArgv } from '../modelOptions.js';
 import { simulateAll } from '../simPool.js';
 import { RunsProgress } from '../progress.js';
+import { isTerminal } from '../stdio.js';
 import { renderText } from '../../report/text.js';
 import { reportJson } from '../../report/json.js';
 import type { ReportModel } from '../../report/model.js';
@@ -238,22 +239,23 @@ async function parallelRuns(
 }
 
 /** How the region was chosen, on stderr, when the output (which says it too) is not a terminal. */
-export function noteRegion(note: string | undefined, out: { isTTY?: boolean } = process.stdout): void {
+export function noteRegion(note: string | undefined, out: { isTTY?: boolean } = { isTTY: isTerminal(1) }): void {
   if (note && !out.isTTY) process.stderr.write(`uopscope: note: ${note}\n`);
 }
 
 /** What `uopscope report` prints. */
 export async function runReport(input: InputOptions & RegionSelection, a: ReportArgs): Promise<string> {
-  // the simulations' progress on stderr when it is a terminal (a long run is otherwise silent)
-  const progress = new RunsProgress();
+  // the simulations' progress on stderr when it is a terminal (a long run is otherwise silent);
+  // asked without creating process.stderr, which would load Node's net module for a pipe
+  const progress = isTerminal(2) ? new RunsProgress() : undefined;
   let built: Awaited<ReturnType<typeof buildReport>>;
   try {
     built = await buildReport(input, a, undefined, progress);
   } catch (e) {
-    progress.done(false);
+    progress?.done(false);
     throw e;
   }
-  progress.done();
+  progress?.done();
   const { model, analysis } = built;
   // how the region was chosen, when the user did not name it exactly: the report says it; on
   // stderr too when the report goes to a file or a pipe (in a terminal it would be said twice)
