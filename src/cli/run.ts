@@ -101,6 +101,7 @@ export const ALL_OPTIONS = [
   'branch',
   'detail',
   'json',
+  'wide',
   'cfg',
   'dg',
   'loop',
