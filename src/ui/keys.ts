@@ -569,7 +569,7 @@ export const LEGEND: LegendSection[] = [
     title: "The model's mechanisms (s; the header abbreviates them)",
     rows: [
       ['❯ [x] [ ] ● ○', 'in the menus: the row chosen; on, off; the preset in force, another'],
-      ...MECHANISM_INFO.map((m): [string, string] => [m.short, m.label]),
+      ...MECHANISM_INFO.map((m): [string, string] => [m.short, `${m.label}; --no-${m.flag} turns it off`]),
     ],
   },
 ];

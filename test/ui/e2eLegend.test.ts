@@ -83,7 +83,12 @@ test('80x24: every notation on screen is in the legend (?), / searches, "… N m
     await waitFor(session, /❯ \[x\] macro-fusion/, 'macro-fusion on');
     await keys('Escape');
     await waitFor(session, /· refined · /, 'back to the refined model');
-    await keys('1');
+    await keys('1', 'Down', 'Down', 'Enter');
+    seen.push(await waitFor(session, /Detail of line 2/, 'the detail'));
+    await keys('Escape', 'a');
+    seen.push(await waitFor(session, /❯ SKL/, 'the architecture menu'));
+    await keys('Escape');
+    await waitFor(session, /cycle 210 of/, 'the panes again');
 
     // the legend: ? opens on it; page through to the last page
     await keys('?');
