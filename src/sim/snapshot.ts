@@ -6,7 +6,7 @@
 
 import { DIVIDER_BLOCK_BIT, ST_DONE, ST_EXEC, ST_WAIT_DEP, ST_WAIT_PORT } from './core.js';
 import type { CompiledProgram, Core } from './core.js';
-import { coreStats } from './stats.js';
+import { statsOf, statsStateOf } from './stats.js';
 import type { Resource } from '../disasm/types.js';
 import type {
   DividerSnapshot,
@@ -278,7 +278,7 @@ export function snapshotOf(core: Core, program: SimProgram): Snapshot {
     },
     completed: core.scheduler.completed,
     total: core.N,
-    stats: coreStats(core, program),
+    stats: statsOf(cp, program, { ...statsStateOf(core), lineDone: counts.map((x) => x.done) }),
     lineCounts: counts,
   };
 }

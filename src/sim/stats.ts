@@ -1,8 +1,11 @@
 // Statistics as the thesis defines them (§2.1, §2.2) and the detail analysis of one line (§2.6),
 // read from the recorder's counts (recorder.ts) of one moment of a run: functions of saved state,
 // not of a live core's position. Averages are per iteration of the whole run; during a run (a
-// snapshot), per iteration completed so far (the completed instances ÷ the lines), since the
-// cycles and counters so far belong to what has been done, not to the iterations still to come.
+// snapshot), per iteration completed so far, since the cycles and counters so far belong to what
+// has been done, not to the iterations still to come. When the state knows each line's done
+// instances (a snapshot), the rate is over the whole iterations complete (every line's instance
+// done) and each line's figures over its own done instances: the average of the lines' done
+// counts runs ahead of the iterations that really finished and would flatter the rate.
 
 import type { CompiledProgram } from './compiled.js';
 import type { Core } from './core.js';
@@ -17,6 +20,8 @@ export interface StatsState {
   iterations: number;
   /** the recorder's counts, brought up to date (Core.flush) */
   stats: RecorderState;
+  /** per line (program order): its instances done, when known (a snapshot counts them) */
+  lineDone?: ArrayLike<number>;
 }
 
 /** The statistics state of a core as it stands (flushed first); the arrays are the live ones. */
@@ -32,9 +37,15 @@ export function coreStats(core: Core, program: SimProgram): Stats {
 export function statsOf(cp: CompiledProgram, program: SimProgram, st: StatsState): Stats {
   const rec = st.stats;
   const finished = st.completed >= cp.n * st.iterations;
-  // the divisor: all iterations at the end; before, the iterations' worth of instances completed
-  // (NaN, shown as '–', until the first instance completes)
-  const done = finished ? st.iterations : st.completed / cp.n;
+  const perLine = !finished && st.lineDone !== undefined && st.lineDone.length === cp.n;
+  // the divisor: all iterations at the end; before, the whole iterations complete (each line: its
+  // own instances done) or, without per-line counts, the iterations' worth of instances completed
+  // (NaN, shown as '–', until the first completes)
+  const done = finished ? st.iterations : perLine ? Math.min(...Array.from(st.lineDone!)) : st.completed / cp.n;
+  const divisor = (i: number): number => {
+    const d = perLine ? st.lineDone![i]! : done;
+    return d > 0 ? d : NaN;
+  };
   const K = done > 0 ? done : NaN;
   const P = cp.P;
   const lines: LineStats[] = [];
@@ -43,6 +54,7 @@ export function statsOf(cp: CompiledProgram, program: SimProgram, st: StatsState
   let dividerUsed = false;
   program.instructions.forEach((ins, i) => {
     const ports: Record<string, number> = {};
+    const K = divisor(i);
     for (let p = 0; p < P; p++) {
       const v = rec.portUse[i * P + p]!;
       if (v > 0) {

@@ -216,9 +216,10 @@ export interface LineStats {
 export interface Stats {
   cycles: number;
   iterations: number;
-  /** iterations' worth of instances completed (completed instances ÷ lines; = iterations at the
-   *  end). Every per-iteration figure here is over these: cycles / iterationsCompleted is the
-   *  rate so far; NaN until the first instance completes. */
+  /** the iterations complete so far (= iterations at the end). In a snapshot: the whole
+   *  iterations every line's instance of which is done, and each line's figures are over that
+   *  line's done instances; elsewhere, the iterations' worth of instances completed. cycles /
+   *  iterationsCompleted is the rate so far; NaN until the first is complete. */
   iterationsCompleted: number;
   /** cycles / iterationsCompleted (at the end: cycles / iterations) */
   blockThroughput: number;
