@@ -2,8 +2,7 @@
 // resolution order: an explicit --uops-xml file or the imported cache, the embedded XML, the LLVM
 // model — each with inheritance where it applies (MachineModel.inheritsDataFrom).
 import { UserError } from '../errors.js';
-import { readIndex } from './cache.js';
-import { embeddedSummary } from './embedded.js';
+import { listDataSources } from './sources.js';
 import { inheritanceChain } from './machines.js';
 import { providerList, type FigureLayer } from './providers/index.js';
 import type { ArchData, ArchName } from './types.js';
@@ -41,11 +40,17 @@ export async function loadArchData(arch: ArchName, opts: LoadArchOptions = {}): 
     if (l) layers.push(l);
   }
   if (layers.length === 0) {
-    const summary = embeddedSummary(opts.cacheDir);
-    const index = readIndex(opts.cacheDir);
-    const have = new Set([...Object.keys(summary.archs), ...Object.keys(index?.archs ?? {})]);
+    // every core some source has figures for (uops.info's, the embedded ones, LLVM's model),
+    // as `uopscope data list` counts them, not only those with uops.info-schema files
+    const have = [
+      ...new Set(
+        listDataSources(opts.cacheDir !== undefined ? { cacheDir: opts.cacheDir } : {})
+          .filter((r) => r.kind !== 'none' && r.forms > 0)
+          .map((r) => r.arch),
+      ),
+    ];
     throw new UserError(
-      `no figures for ${arch}: no uops.info data and no LLVM model — available: ${[...have].join(', ') || '(none)'}; import uops.info's file with 'uopscope data import FILE' or pass --uops-xml FILE`,
+      `no figures for ${arch} (no uops.info data, no LLVM model); cores with figures: ${have.join(', ') || '(none)'}. Import uops.info's file for ${arch} with 'uopscope data import FILE' or pass --uops-xml FILE`,
     );
   }
   const xml = layers.filter((l) => l.forms);
