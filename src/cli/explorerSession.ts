@@ -21,6 +21,7 @@ import { workerOffload } from './offload.js';
 import { originText } from '../data/origins.js';
 import { layersOf } from '../data/resolve.js';
 import { originSummary } from '../report/model.js';
+import { modelNotesOf } from '../report/collect.js';
 
 interface SessionOptions extends DataOptions {
   /** compute run lengths and divergences on the UI thread instead of a worker */
@@ -69,11 +70,18 @@ export async function buildExplorerSession(
     ...(a.region.region.note ? [a.region.region.note] : []),
     `data: ${labels.join(', then ')} · figures: ${originSummary(a.resolved.map((r) => r.origin))}`,
   ];
-  if (a.unknown.length) {
-    notes.push(
-      `no figures for ${a.unknown.map((u) => `line ${u.line} (${u.asm}: ${u.why ?? 'no source'})`).join(', ')}: ${a.fallback === 'alu' ? 'counted as one ALU µop' : 'not simulated (?)'}`,
-    );
-  }
+  if (a.unknown.length) notes.push(unknownNote(a));
+  // the model's notes per set of mechanisms, as the report prints them (the program of a loop)
+  const modelNotes = new Map<string, string[]>();
+  const notesFor = (m: MechanismSet): string[] => {
+    const key = JSON.stringify(m);
+    let hit = modelNotes.get(key);
+    if (!hit) {
+      hit = modelNotesOf(analysisFor(2).a.program, params, m);
+      modelNotes.set(key, hit);
+    }
+    return hit;
+  };
   const engineFor =
     (branch: 0 | 1 | null) =>
     (variant: Variant, iterations: number, mechanisms: MechanismSet = SUACA_MECHANISMS) =>
@@ -102,6 +110,7 @@ export async function buildExplorerSession(
     },
     ...(first ? {} : { noBranches: noBranchesReason(a) }),
     notes,
+    modelNotes: notesFor,
     ...(inThread ? {} : { offload: workerOffload(programFor, params) }),
   };
 }
@@ -125,6 +134,18 @@ export function sessionLoader(
   opts: SessionOptions = {},
 ): (arch: string) => Promise<ExplorerSession> {
   return async (arch) => buildExplorerSession(base, loadMachine(parseArch(arch, 'architecture')), opts);
+}
+
+/** The lines without figures, grouped by why (one reason said once: a message cut short for the
+ *  screen never joins the text of two lines). */
+function unknownNote(a: Analysis): string {
+  const byWhy = new Map<string, string[]>();
+  for (const u of a.unknown) {
+    const why = u.why ?? 'no source';
+    byWhy.set(why, [...(byWhy.get(why) ?? []), `${u.line} ${u.asm.split(' ')[0]}`]);
+  }
+  const groups = [...byWhy].map(([why, ls]) => `line${ls.length === 1 ? '' : 's'} ${ls.join(', ')} (${why})`);
+  return `no figures for ${groups.join('; ')}: ${a.fallback === 'alu' ? 'counted as one ALU µop' : 'not simulated (?)'}`;
 }
 
 /** Why `b` has nothing to compare: no conditional jump, or only the loop's own (back edge / exit). */

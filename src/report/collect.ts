@@ -2,6 +2,7 @@
 
 import {
   SUACA_MECHANISMS,
+  type MechanismSet,
   frontEndLimitsOf,
   fusedPairsOf,
   sharingIdenticalRuns,
@@ -59,7 +60,7 @@ export function collectReport(
     model: {
       mechanisms: { ...(req.mechanisms ?? SUACA_MECHANISMS) },
       effects: main.effects,
-      ...notesOf(subject.program, params, req),
+      ...notesOf(subject.program, params, req.mechanisms),
     },
     ports: [...params.ports],
     dividerPort: params.dividerPort,
@@ -97,13 +98,15 @@ const SOURCE_TEXT: Record<string, string> = {
   'DSB+MITE': 'the µop cache and, for the 32-byte windows it cannot hold, the legacy decoders',
 };
 
-function notesOf(program: SimProgram, params: MachineParams, req: ReportRequest): { notes?: string[] } {
-  const notes = [
-    ...frontEndNotes(program, params, req),
-    ...mechanismNotes(program, req.mechanisms),
-    ...dividerNotes(program),
-  ];
+function notesOf(program: SimProgram, params: MachineParams, m: MechanismSet | undefined): { notes?: string[] } {
+  const notes = modelNotesOf(program, params, m);
   return notes.length ? { notes } : {};
+}
+
+/** The model's notes on `program` with the mechanisms `m`, as the report prints them (and the
+ *  explorer shows them): what the mechanisms did and what could not be modelled on this core. */
+export function modelNotesOf(program: SimProgram, params: MachineParams, m: MechanismSet | undefined): string[] {
+  return [...frontEndNotes(program, params, m), ...mechanismNotes(program, m), ...dividerNotes(program)];
 }
 
 /** The divisions whose figures leave the divider idle (in every model: the divider is SUACA's). */
@@ -113,11 +116,20 @@ function dividerNotes(program: SimProgram): string[] {
     .map((x) => `divider: not modelled for line ${x.line} (${x.asm}): ${x.noDivider!.why}`);
 }
 
+/** The notes that say a part of the model is not modelled on the core: what, and why. */
+export function notModelledOf(notes: readonly string[]): { what: string; why: string }[] {
+  return notes.flatMap((n) => {
+    const f = /^front end: (.*) not modelled: (.*)$/.exec(n);
+    if (f) return [{ what: `the front end's ${f[1]}`, why: f[2]! }];
+    const d = /^divider: not modelled for (line [^(]*)\((.*)\): (.*)$/.exec(n);
+    return d ? [{ what: `the divider, ${d[1]}(${d[2]})`, why: d[3]! }] : [];
+  });
+}
+
 /** What the front end's mechanisms did (macro-fused pairs, where the loop is delivered from) and,
  *  before anything else, the limits it could not apply for want of a figure. */
-function frontEndNotes(program: SimProgram, params: MachineParams, req: ReportRequest): string[] {
+function frontEndNotes(program: SimProgram, params: MachineParams, m: MechanismSet | undefined): string[] {
   const out: string[] = [];
-  const m = req.mechanisms;
   const ins = program.instructions;
   if (m?.macroFusion) {
     const pairs = fusedPairsOf(program, params, { model: { mechanisms: m } });

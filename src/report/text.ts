@@ -14,6 +14,7 @@ import {
   type Section,
   type VariantFigures,
 } from './model.js';
+import { notModelledOf } from './collect.js';
 import { MECHANISMS, isSuaca, mechanismInfo, mechanismLabel } from '../sim/mechanisms.js';
 
 /** The whole text report, ending with a newline. */
@@ -26,12 +27,8 @@ export function renderText(model: ReportModel): string {
   out.push(`Model: ${mechanismLabel(model.model.mechanisms)}`);
   // a mechanism that is on but could not be applied on this core for want of a figure: said in the
   // header, before any throughput (the notes below say it again with the rest)
-  for (const n of model.model.notes ?? []) {
-    const m = /^front end: (.*) not modelled: (.*)$/.exec(n);
-    if (m) out.push(...wrapText(`Not modelled on ${model.arch}: the front end's ${m[1]} (${m[2]})`, 80, '  ', ''));
-    const d = /^divider: not modelled for (line .*)$/.exec(n);
-    if (d) out.push(...wrapText(`Not modelled on ${model.arch}: the divider, ${d[1]}`, 80, '  ', ''));
-  }
+  for (const m of notModelledOf(model.model.notes ?? []))
+    out.push(...wrapText(`Not modelled on ${model.arch}: ${m.what} (${m.why})`, 80, '  ', ''));
   if (!isBaseline(model.variant)) out.push(`Analysis with: ${variantLabel(model.variant)}`);
   out.push(`Figures: ${originSummary(model.origins)}`);
   if (nothingSimulated(model)) {

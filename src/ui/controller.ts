@@ -10,10 +10,11 @@
 // step answers in the same turn, and when more is needed the header says so (`busy`), keys wait
 // their turn, Esc cancels, and q, Ctrl-C and the terminal's signals end the program at once.
 import type { Engine, LineDetail, Snapshot } from '../sim/types.js';
-import { DEFAULT_MODEL_NAME, mechanismLabel, mechanismsOf } from '../sim/mechanisms.js';
+import { DEFAULT_MODEL_NAME, mechanismInfo, mechanismLabel, mechanismsOf } from '../sim/mechanisms.js';
 import { continueScan, startScan, type Divergence } from './compare.js';
 import { GLOBAL_KEYS, lookup, splitKeys, type KeyContext, type KeyEvent, type KeyOps } from './keys.js';
-import { MODEL_ROWS, applyModelRow } from './modelMenu.js';
+import { MODEL_ROWS, applyModelRow, inert, modelView } from './modelMenu.js';
+import { num } from './format.js';
 import { engineOf, makeLayout, type PaneLayout, type PaneRequest } from './panes.js';
 import { PaneCursor } from './snapshotCache.js';
 import {
@@ -460,6 +461,7 @@ export class ExplorerController {
     if (runs !== this.runs) return;
     if (total.run) runs.cursors[pane]!.engine.adopt(total.run);
     this.dispatch({ type: 'total', layout: runs.layout, pane, total });
+    this.reportToggleEffect();
     if (this.endWanted && this.state.totals.every((t) => t !== null)) {
       this.endWanted = null;
       this.seekEnd();
@@ -665,20 +667,7 @@ export class ExplorerController {
       },
       openModel: () => dispatch({ type: 'overlay', overlay: { kind: 'model', index: 0 } }),
       modelMove: (by) => dispatch({ type: 'model-move', by }),
-      modelPick: () => {
-        // the menu stays open: the next toggle follows; the runs are simulated again at the
-        // displayed cycle, as an architecture switch does (the worker finds their lengths)
-        const s = get();
-        const o = s.overlay;
-        if (o.kind !== 'model') return;
-        const row = MODEL_ROWS[o.index];
-        if (!row) return;
-        const next = applyModelRow(row, s.layout.mechanisms, s.layout.compareModel);
-        this.rebuild('simulating the model…', next, (v, wanted) => {
-          const cmp = v.layout.compareModel && !v.layout.branches ? ` beside ${v.layout.panes[1]?.title ?? ''}` : '';
-          return `model: ${mechanismLabel(v.layout.mechanisms)}${cmp}${v.cycle === wanted ? `, still at cycle ${v.cycle}` : `: run ends at cycle ${v.cycle} (was at ${wanted})`}`;
-        });
-      },
+      modelPick: () => this.modelPick(),
       measure: () => this.opts.measure?.(),
       suspend: () => this.opts.suspend?.(),
     };
@@ -707,11 +696,58 @@ export class ExplorerController {
     );
   }
 
+  /**
+   * The model menu's enter: the runs simulated again at the displayed cycle, as an architecture
+   * switch does (the worker finds their lengths); the menu stays open for the next toggle. Once
+   * the new runs' lengths are known, the message says what the toggle changed (or that it changed
+   * nothing); a mechanism not modelled on this core says so at once.
+   */
+  private modelPick(): void {
+    const s = this.state;
+    const o = s.overlay;
+    if (o.kind !== 'model') return;
+    const row = MODEL_ROWS[o.index];
+    if (!row) return;
+    const next = applyModelRow(row, s.layout.mechanisms, s.layout.compareModel);
+    const why = row.kind === 'mechanism' ? inert(modelView(s.layout.session, s.layout.mechanisms), row.id) : null;
+    const before = s.totals;
+    this.rebuild('simulating the model…', next, (v, wanted) => {
+      const cmp = v.layout.compareModel && !v.layout.branches ? ` beside ${v.layout.panes[1]?.title ?? ''}` : '';
+      const text = `model: ${mechanismLabel(v.layout.mechanisms)}${cmp}${v.cycle === wanted ? `, still at cycle ${v.cycle}` : `: run ends at cycle ${v.cycle} (was at ${wanted})`}`;
+      if (why !== null)
+        return `${text} · the ${row.kind === 'mechanism' ? mechanismInfo(row.id).short : ''} is not modelled on ${v.layout.session.arch} (${why}): switching it changes nothing`;
+      if (row.kind === 'mechanism' && before.every((t) => t !== null) && before.length === v.layout.panes.length)
+        this.toggleEffect = { layout: v.layout, before: before as RunTotal[], message: text };
+      return text;
+    });
+  }
+
+  /** After a model toggle: the runs before it, to say what it changed once the new runs are known. */
+  private toggleEffect: { layout: PaneLayout; before: RunTotal[]; message: string } | null = null;
+
+  private reportToggleEffect(): void {
+    const t = this.toggleEffect;
+    if (!t || t.layout !== this.runs.layout || this.state.totals.some((x) => x === null)) return;
+    this.toggleEffect = null;
+    // a key since then cleared the message: the news is stale
+    if (this.state.message !== t.message) return;
+    const after = this.state.totals as RunTotal[];
+    const same = after.every((a, i) => a.cycles === t.before[i]!.cycles);
+    const figs = after.map((a, i) => `${num(t.before[i]!.blockThroughput)} → ${num(a.blockThroughput)}`).join(', ');
+    this.say(
+      same
+        ? `${t.message} · no change on this loop: the whole run takes ${after[0]!.cycles} cycles either way (${after.map((a) => num(a.blockThroughput)).join(', ')} c/iter)`
+        : `${t.message} · c/iter of the whole run ${figs}`,
+    );
+  }
+
   private async exportTo(path: string): Promise<void> {
     await this.runAsync('exporting…', async () => {
       try {
         const written = await this.opts.saveExport(this.opts.exportText(this.state, this.details()), path);
-        this.say(`exported to ${written}`);
+        this.say(
+          typeof written === 'string' ? `exported to ${written}` : `exported to ${written.path} (${written.note})`,
+        );
       } catch (err) {
         this.say(`export failed: ${err instanceof Error ? err.message : String(err)}`);
       }
@@ -725,7 +761,13 @@ export class ExplorerController {
       try {
         return await this.opts.loadArch(arch);
       } catch (err) {
-        this.say(`could not switch to ${arch}: ${err instanceof Error ? err.message : String(err)}`);
+        const why = err instanceof Error ? err.message : String(err);
+        // no figures at all: said in two lines at 80 columns (the picker marks such cores)
+        this.say(
+          why.startsWith(`no figures for ${arch}`)
+            ? `could not switch to ${arch}: no figures for it (no uops.info data, no LLVM model); import its uops.info file with 'uopscope data import FILE'. Every core not marked "no data" works`
+            : `could not switch to ${arch}: ${why}`,
+        );
         return undefined;
       }
     });

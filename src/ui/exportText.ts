@@ -6,7 +6,8 @@ import { describeDivergence } from './compare.js';
 import { detailLines } from './detailText.js';
 import { renderDetail } from '../report/detail.js';
 import { renderLineTable } from '../report/text.js';
-import { dividerForms, inst, num, onPort, reason, stateWord } from './format.js';
+import { dividerForms, fit, inst, num, onPort, reason, stateWord } from './format.js';
+import { inert, modelLabel, modelView } from './modelMenu.js';
 import { lineStates } from './lineStates.js';
 import { otherModel, variantLabel } from './panes.js';
 import { MECHANISM_INFO, mechanismLabel } from '../sim/mechanisms.js';
@@ -22,14 +23,11 @@ function snapshotLines(s: Snapshot, ls: { line: number; asm: string }[], paneLin
   const asm = new Map(ls.map((l) => [l.line, l.asm]));
   for (const st of states) {
     out.push(
-      `  ${String(st.line).padStart(3)}  ${(asm.get(st.line) ?? '').padEnd(36).slice(0, 36)} W${st.waiting} R${st.ready} E${st.executing} D${st.done} N${st.notLoaded}`,
+      `  ${String(st.line).padStart(3)}  ${fit(asm.get(st.line) ?? '', 36)} W${st.waiting} R${st.ready} E${st.executing} D${st.done} N${st.notLoaded}`,
     );
   }
   out.push(`reservation station: ${s.rsUsed}/${s.rsCapacity} µops, ${s.rs.length} entries`);
-  for (const e of s.rs)
-    out.push(
-      `  ${inst(e).padEnd(10)} ${String(e.uops).padStart(2)} µops  ${stateWord(e.state).padEnd(9)} ${reason(e)}`,
-    );
+  for (const e of s.rs) out.push(`  ${inst(e).padEnd(10)} ${String(e.uops).padStart(2)} µops  ${entryText(e)}`);
   out.push('ports (µop this cycle, µops so far):');
   for (const p of s.ports)
     out.push(`  p${p.port}: ${p.uops.length ? p.uops.map((x) => onPort(x)).join(' ') : '-'}  (${p.cumulative})`);
@@ -41,19 +39,27 @@ function snapshotLines(s: Snapshot, ls: { line: number; asm: string }[], paneLin
   return out;
 }
 
+/** An entry's state and why, the state word said once ('executing, 2 cycles left', not
+ *  'executing executing, …'). */
+function entryText(e: Snapshot['rs'][number]): string {
+  const word = stateWord(e.state);
+  const why = reason(e);
+  return why === word || why.startsWith(`${word},`) || why.startsWith(`${word} `) ? why : `${word.padEnd(9)} ${why}`;
+}
+
 export interface ExportExtras {
   details: { title: string; detail: LineDetail | null }[];
   date?: Date;
+  /** the measurement (M) as the screen shows it, and why it failed; empty when none is shown */
+  measurement?: readonly string[];
 }
 
-export function exportText(state: ExplorerState, extras: ExportExtras): string {
+/** The export's inputs: what was simulated, the model and its notes, the measurement, where. */
+function inputLines(state: ExplorerState, extras: ExportExtras): string[] {
   const L = state.layout;
   const s = L.session;
   const sel = s.lines[state.selected];
   const out: string[] = [];
-  out.push('uopscope explorer session');
-  out.push(`date: ${(extras.date ?? new Date()).toISOString()}`);
-  out.push('');
   out.push('== Inputs');
   out.push(`file: ${s.file}`);
   out.push(`region: ${s.region} (${s.lines.length} instructions)`);
@@ -65,17 +71,35 @@ export function exportText(state: ExplorerState, extras: ExportExtras): string {
       `INCOMPLETE: ${missing.length} line${missing.length === 1 ? '' : 's'} without figures (${missing.map((l) => `line ${l.line}: ${l.figures ?? 'no source'}`).join('; ')}); every throughput leaves them out`,
     );
   out.push(`iterations: ${L.iterations}`);
-  out.push(
-    `model: ${mechanismLabel(L.mechanisms)} (${MECHANISM_INFO.map((m) => `${m.flag} ${L.mechanisms[m.id] ? 'on' : 'off'}`).join(', ')})`,
-  );
+  // a mechanism the core does not model is neither on nor off: it says so
+  const view = modelView(s, L.mechanisms);
+  const sw = (id: (typeof MECHANISM_INFO)[number]['id']) =>
+    inert(view, id) !== null ? 'not modelled' : L.mechanisms[id] ? 'on' : 'off';
+  out.push(`model: ${modelLabel(L)} (${MECHANISM_INFO.map((m) => `${m.flag} ${sw(m.id)}`).join(', ')})`);
+  for (const m of view.notModelled) out.push(`not modelled on ${s.arch}: ${m.what} (${m.why})`);
   out.push(
     `model comparison: ${L.compareModel && !L.branches ? `on (beside ${mechanismLabel(otherModel(L.mechanisms))})` : 'off'}`,
   );
   out.push(`variants: ${variantLabel(L.variants)}`);
   out.push(`branch comparison: ${L.branches && s.branches ? `on (jump at line ${s.branches.branchLine})` : 'off'}`);
   for (const n of s.notes ?? []) out.push(`note: ${n}`);
+  // the model's notes, as the report prints them
+  for (const n of view.notes) out.push(`note: ${n}`);
+  for (const m of extras.measurement ?? []) out.push(`measurement (M): ${m}`);
   out.push(`current cycle: ${state.cycle}`);
   out.push(`selected line: ${sel ? `${sel.line} ${sel.asm}${sel.figures ? ` (figures: ${sel.figures})` : ''}` : '-'}`);
+  return out;
+}
+
+export function exportText(state: ExplorerState, extras: ExportExtras): string {
+  const L = state.layout;
+  const s = L.session;
+  const sel = s.lines[state.selected];
+  const out: string[] = [];
+  out.push('uopscope explorer session');
+  out.push(`date: ${(extras.date ?? new Date()).toISOString()}`);
+  out.push('');
+  out.push(...inputLines(state, extras));
   if (L.panes.length > 1) out.push(`comparison: ${describeDivergence(state.divergence)}`);
   L.panes.forEach((pane, i) => {
     const snap = state.snaps[i]!;
@@ -90,8 +114,8 @@ export function exportText(state: ExplorerState, extras: ExportExtras): string {
     } else {
       out.push(
         snap.stats.iterationsCompleted > 0
-          ? `block throughput over the ${iterationsDone(snap.stats.iterationsCompleted)} iterations done by cycle ${snap.cycle}: ${num(snap.stats.blockThroughput)} cycles/iteration, ${num(snap.stats.uopsPerCycle)} µops/cycle`
-          : `block throughput: – (no instruction completed by cycle ${snap.cycle}), ${num(snap.stats.uopsPerCycle)} µops/cycle`,
+          ? `block throughput over the ${iterationsDone(snap.stats.iterationsCompleted)} complete iterations by cycle ${snap.cycle}: ${num(snap.stats.blockThroughput)} cycles/iteration, ${num(snap.stats.uopsPerCycle)} µops/cycle`
+          : `block throughput: – (first iteration not complete by cycle ${snap.cycle}), ${num(snap.stats.uopsPerCycle)} µops/cycle`,
       );
       if (total !== null && total !== undefined)
         out.push(`whole run: ${total.cycles} cycles, ${num(total.blockThroughput)} cycles/iteration`);
@@ -104,11 +128,11 @@ export function exportText(state: ExplorerState, extras: ExportExtras): string {
     for (const l of s.lines)
       if (pane.lines.includes(l.line))
         out.push(
-          `  ${String(l.line).padStart(3)}  ${l.origin ? ORIGIN_LETTER[l.origin] : ' '} ${l.asm.padEnd(36).slice(0, 36)} ${l.figures ?? ''}`.trimEnd(),
+          `  ${String(l.line).padStart(3)}  ${l.origin ? ORIGIN_LETTER[l.origin] : ' '} ${fit(l.asm, 36)} ${l.figures ?? ''}`.trimEnd(),
         );
     out.push('');
     out.push(
-      `-- Per-line statistics (per iteration done: ${iterationsDone(snap.stats.iterationsCompleted)} of ${L.iterations} by this cycle)`,
+      `-- Per-line statistics (per iteration: ${iterationsDone(snap.stats.iterationsCompleted)} of ${L.iterations} complete by this cycle; each line over its instances done)`,
     );
     // the report's table (src/report/text.ts): at the last cycle it is `uopscope report`'s
     // each line's source letter, as the report prints it, when the session knows every line's

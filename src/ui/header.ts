@@ -2,10 +2,10 @@
 // the run is (line 2), and the measurement (M) on a line of its own. The Header component only
 // draws these lines; the tests read them without Ink.
 import type { Snapshot } from '../sim/types.js';
-import { mechanismLabel } from '../sim/mechanisms.js';
 import { simulatesNothing } from '../sim/stats.js';
 import { num } from './format.js';
-import { variantLabel } from './panes.js';
+import { shortVariant, variantLabel } from './panes.js';
+import { modelLabel } from './modelMenu.js';
 import { isFinished, type ExplorerState } from './state.js';
 
 /** Iterations' worth of completed instances: whole when large, else to one decimal (2.5). */
@@ -16,7 +16,8 @@ export function iterationsDone(x: number): string {
 /**
  * Whole iterations complete by a snapshot: every line's instance of them done (the fewest done
  * of any line; all of them at the run's end). Rates "so far" divide by these, not by the
- * average of the lines' done counts, which runs ahead of the iterations that really finished.
+ * average of the lines' done counts, which runs ahead of the iterations that really finished;
+ * the engine's statistics (Stats.iterationsCompleted) count them the same way.
  */
 export function completedIterations(s: Snapshot): number {
   if (s.finished) return s.stats.iterations;
@@ -31,14 +32,15 @@ export function rateSoFar(s: Snapshot): number {
   return n > 0 ? s.cycle / n : NaN;
 }
 
-/** The rate so far and what it is over: the iterations completed, not all of them. */
-export function throughputSoFar(s: Snapshot): string {
-  if (simulatesNothing(s.stats)) return 'no throughput: no line has data, nothing simulated';
+/** The rate so far and what it is over, longest first (the header takes the first that fits):
+ *  c/iter is always cycles per complete iteration. */
+export function throughputSoFar(s: Snapshot): string[] {
+  if (simulatesNothing(s.stats)) return ['no throughput: no line has data, nothing simulated', 'no throughput'];
   const n = completedIterations(s);
-  if (!(n > 0)) return 'c/iter – (no iteration complete yet)';
+  if (!(n > 0)) return ['c/iter – (first iteration not complete)', 'c/iter – (none complete)', 'c/iter –'];
   return s.finished
-    ? `${num(rateSoFar(s))} c/iter over all ${n} iterations`
-    : `${num(rateSoFar(s))} c/iter over ${n} complete iter.`;
+    ? [`${num(rateSoFar(s))} c/iter over all ${n} iterations`, `${num(rateSoFar(s))} c/iter (all ${n})`]
+    : [`${num(rateSoFar(s))} c/iter over ${n} complete iter.`, `${num(rateSoFar(s))} c/iter (${n} complete)`];
 }
 
 export interface HeaderLines {
@@ -54,22 +56,76 @@ function fitFirst(candidates: string[], width: number): string {
   return candidates.find((c) => c.length <= width) ?? candidates[candidates.length - 1]!;
 }
 
-export function headerLines(state: ExplorerState, width: number): HeaderLines {
+/** `text` in at most `room` columns, its end cut with '…' (at least `min` columns kept). */
+function elide(text: string, room: number, min: number): string | null {
+  if (text.length <= room) return text;
+  return room >= min ? `${text.slice(0, room - 1)}…` : null;
+}
+
+/**
+ * Line 1: the file, the region, the architecture, the iterations, the model and the variant, in
+ * `width` columns. The iterations, the model and the variant are never dropped: the
+ * architecture's long name goes first, then the variant's long label, then the file's and the
+ * region's names are cut with '…'.
+ */
+function whatLine(state: ExplorerState, width: number): string {
   const { layout } = state;
   const session = layout.session;
   const file = session.file.split(/[\\/]/).pop() ?? session.file; // the name; the export has the path
-  const variants = layout.branches ? `jump at line ${session.branches?.branchLine}` : variantLabel(layout.variants);
-  const model = mechanismLabel(layout.mechanisms);
-  const tail = ` · ${layout.iterations} iter · ${model} · ${layout.branches ? 'branches' : 'variant'}: ${variants}`;
-  const what = fitFirst(
-    [
-      `${file} · ${session.region} · ${session.arch} (${session.archName})${tail}`,
-      `${file} · ${session.region} · ${session.arch}${tail}`,
-      `${file} · ${session.arch}${tail}`,
-      `${session.arch}${tail}`,
-    ],
-    width,
+  const variant = (short: number) =>
+    layout.branches
+      ? `${short > 1 ? '' : 'branches: '}jump at line ${session.branches?.branchLine}`
+      : `${short > 1 ? '' : 'variant: '}${short ? shortVariant(layout.variants) : variantLabel(layout.variants)}`;
+  // longest first: the architecture's name, then the variant's long label, then the words go
+  const tails: [string, string][] = [];
+  for (const short of [0, 1, 2])
+    for (const arch of [`${session.arch} (${session.archName})`, session.arch])
+      tails.push([arch, ` · ${layout.iterations} iter · ${modelLabel(layout, short > 0)} · ${variant(short)}`]);
+  for (const [arch, tail] of tails) {
+    const full = `${file} · ${session.region} · ${arch}${tail}`;
+    if (full.length <= width) return full;
+  }
+  // the shortest tail, the file's and the region's names cut with '…' to make room
+  const [arch, tail] = tails[tails.length - 1]!;
+  const rest = ` · ${arch}${tail}`;
+  const room = width - rest.length - 3; // ' · ' between file and region
+  const fileRoom = Math.max(4, Math.min(file.length, Math.floor(room / 2)));
+  const name = elide(file, fileRoom, 4);
+  const region = elide(session.region, room - (name?.length ?? 0), 5);
+  if (name !== null && region !== null) return `${name} · ${region}${rest}`;
+  return `${arch}${tail}`;
+}
+
+/** Line 2's rate: the only pane's, or each pane's named (split panes; a side whose run is over
+ *  says so), the first form that fits `room` (the last one otherwise). */
+function rateText(state: ExplorerState, room: number): string {
+  const { layout } = state;
+  if (layout.panes.length === 1) return fitFirst(throughputSoFar(state.snaps[0]!), room);
+  const names = layout.panes.map((p, i) =>
+    layout.branches || layout.compareModel
+      ? p.title.replace(/ \(.*\)$/, '')
+      : i === 0
+        ? 'baseline'
+        : shortVariant(layout.variants),
   );
+  const figs = state.snaps.map((s) => {
+    const n = completedIterations(s);
+    const fig = simulatesNothing(s.stats) ? 'none' : n > 0 ? num(rateSoFar(s)) : '–';
+    return { fig, n, done: s.finished && !isFinished(state) ? ' finished' : '' };
+  });
+  const forms = [
+    figs.map((f, i) => `${names[i]}${f.done}: ${f.fig} c/iter (${f.n} complete)`).join(' │ '),
+    `c/iter: ${figs.map((f, i) => `${names[i]}${f.done} ${f.fig} (${f.n} complete)`).join(' │ ')}`,
+    `c/iter: ${figs.map((f, i) => `${names[i]}${f.done} ${f.fig}`).join(' │ ')}`,
+    `c/iter: ${figs.map((f, i) => `${i === 0 ? 'left' : 'right'}${f.done} ${f.fig}`).join(' │ ')}`,
+  ];
+  return fitFirst(forms, room);
+}
+
+export function headerLines(state: ExplorerState, width: number): HeaderLines {
+  const { layout } = state;
+  const session = layout.session;
+  const what = whatLine(state, width);
   const totals = state.totals;
   const total = totals.every((t) => t !== null) ? String(Math.max(...totals.map((t) => t!.cycles))) : '…';
   const finished = isFinished(state);
@@ -77,14 +133,10 @@ export function headerLines(state: ExplorerState, width: number): HeaderLines {
     state.busy ?? (finished ? 'finished' : state.playing ? `playing ${state.speed}/s` : `paused (${state.speed}/s)`);
   const missing = session.lines.filter((l) => l.origin === 'none').length;
   const warn = missing ? `INCOMPLETE: ${missing} line${missing === 1 ? '' : 's'} without figures (?) · ` : '';
-  // split panes: the rate is the left pane's, and says so
-  const whose = layout.panes.length > 1 ? `${layout.panes[0]!.title.replace(/ \(.*\)$/, '')}: ` : '';
-  const rate = whose + throughputSoFar(state.snaps[0]!);
+  const cycle = `cycle ${state.cycle} of ${total}`;
+  const room = width - warn.length - cycle.length - status.length - 6;
+  const rate = rateText(state, room);
   // busy: said before the rest, so that it is never cut off
-  const where =
-    warn +
-    (state.busy
-      ? `cycle ${state.cycle} of ${total} · ${state.busy} · ${rate}`
-      : `cycle ${state.cycle} of ${total} · ${rate} · ${status}`);
+  const where = warn + (state.busy ? `${cycle} · ${state.busy} · ${rate}` : `${cycle} · ${rate} · ${status}`);
   return { what, where, warn: warn !== '' };
 }

@@ -46,6 +46,9 @@ export interface ExplorerSession {
   noBranches?: string;
   /** one-line notes for the user (unknown instructions, data source) */
   notes?: string[];
+  /** the model's notes with these mechanisms, as the report prints them (what the mechanisms
+   *  did, and what is not modelled on this core) */
+  modelNotes?(mechanisms: MechanismSet): string[];
   /** long computations off the UI thread (a worker); without it they run between frames */
   offload?: Offload;
 }
@@ -120,8 +123,9 @@ export interface ExplorerProps {
   /** builds the same region for another architecture (I/O lives in the caller) */
   loadArch(arch: string): Promise<ExplorerSession>;
   /** writes the export atomically to `path` (as typed at the prompt: relative to the export
-   *  directory), returns the path written */
-  saveExport(text: string, path: string): Promise<string>;
+   *  directory), returns the path written, with a note when it is not the one typed (an
+   *  existing file is never replaced) */
+  saveExport(text: string, path: string): Promise<string | { path: string; note: string }>;
   /** the path `x` proposes (shown in its prompt, to accept or change) */
   exportPath?(): string;
   /** colours on/off (off under NO_COLOR); state is always shown by symbols or words too */

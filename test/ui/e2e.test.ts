@@ -147,7 +147,11 @@ test('a file with two regions opens the picker; SIGTERM and NO_COLOR still leave
     await waitFor(session, /cycle 1 of/, 'a step');
     // a larger terminal: every section at once, no tabs
     tmux('resize-window', '-t', session, '-x', '130', '-y', '45');
-    const big = await waitFor(session, /Statistics \(per iteration done: [\d.]+\)/, 'the layout of a large terminal');
+    const big = await waitFor(
+      session,
+      /Statistics \(per iteration, [\d.]+ complete\)/,
+      'the layout of a large terminal',
+    );
     assert.doesNotMatch(big, /tab: next pane/);
     assert.match(big, /Reservation station \d+\/\d+ µops/);
     assert.match(big, /divider: (free|busy)/);

@@ -103,7 +103,7 @@ test('at 80x24 the frame fits, panes are tabs, the footer lists the main keys; n
   assert.match(plain(r.lastFrame()), /p0\s+p1\s+p5\s+p6/);
   assert.match(plain(r.lastFrame()), /divider: free/);
   await press(r, '4');
-  assert.match(plain(r.lastFrame()), /Statistics \(per iteration done: [\d.]+\)/);
+  assert.match(plain(r.lastFrame()), /Statistics \(per iteration, [\d.]+ complete\)/);
 });
 
 test('a larger terminal shows every section at once and re-lays out on resize', async () => {

@@ -161,7 +161,10 @@ test("a region with a branch inside: M measures each side; with b on, each besid
   assert.match(frame(), /taken side not measurable: a trap/, "the failed side's reason on the message line");
   await press(r, 'b');
   await until(
-    () => /measured fall-through 1\.99, taken – c\/it \(TSC-calibrated\) · model \d+\.\d\d, \d+\.\d\d/.test(frame()),
+    () =>
+      /measured vs model, c\/it \(TSC(-calibrated)?\): fall-through 1\.99 vs \d+\.\d\d, taken – vs \d+\.\d\d/.test(
+        frame(),
+      ),
     `each side beside its pane: ${frame().split('\n')[2]}`,
   );
   assert.ok(frame().split('\n')[2]!.length <= 80);

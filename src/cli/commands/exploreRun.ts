@@ -1,7 +1,8 @@
 // The work of `uopscope [FILE]` (see explore.ts for the options), loaded only when it runs: the
 // explorer on a terminal, else the report.
 import { homedir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { basename, extname, join, resolve } from 'node:path';
 import {
   defaultRegion,
   functionExtent,
@@ -94,8 +95,10 @@ export async function runExplore(args: ExploreArgv): Promise<void> {
       exportPath: () => join(dir, `uopscope-${basename(loaded.file).replace(/[^\w.-]/g, '_')}-${stamp()}.txt`),
       saveExport: async (text, typed) => {
         const path = resolve(dir, typed.startsWith('~/') ? join(homedir(), typed.slice(2)) : typed);
-        writeOutputFile(path, text, 'export', [loaded.file]);
-        return path;
+        // an existing file is never replaced: the export goes to a free name beside it, said so
+        const free = freeName(path);
+        writeOutputFile(free, text, 'export', [loaded.file]);
+        return free === path ? free : { path: free, note: `${basename(path)} exists and was kept` };
       },
       color: colorEnabled(),
       measure: measureRunner(loaded),
@@ -192,4 +195,18 @@ async function pickFunctionLoop(
   if (c.kind === 'function') sel.wholeFunction = true;
   else sel.functionLoop = picked;
   return undefined;
+}
+
+/** `path`, or when a file of that name exists the first of `name-2.ext`, `name-3.ext`, … that
+ *  does not. */
+export function freeName(path: string): string {
+  const isFile = (p: string) => existsSync(p) && statSync(p).isFile();
+  // not a file (none, a directory, a device): written, or refused, as named
+  if (!isFile(path)) return path;
+  const ext = extname(path);
+  const stem = path.slice(0, path.length - ext.length);
+  for (let k = 2; ; k++) {
+    const next = `${stem}-${k}${ext}`;
+    if (!existsSync(next)) return next;
+  }
 }

@@ -11,7 +11,7 @@ export interface ComparisonBarProps {
 /**
  * Split panes: each pane's cycles per iteration (over the iterations done so far, and for the
  * whole run; '–' when there is none) and where they part, in `width` columns. The figures are
- * never cut: the pane names give way first (cut with '…'), then the divergence's wording.
+ * never cut: the divergence's wording shortens first, then the pane names are cut with '…'.
  */
 export function comparisonText(p: Omit<ComparisonBarProps, 'width'>, width: number): string {
   const figs = p.panes.map((x) => `${num(x.throughput)}/${x.final === null ? '…' : num(x.final)}`);
@@ -26,17 +26,22 @@ export function comparisonText(p: Omit<ComparisonBarProps, 'width'>, width: numb
   const titles = p.panes.map((x) => x.title);
   const full = line(heads[0]!, titles);
   if (full.length <= width) return full;
+  // the pane names whole with a shorter head, before they are cut
+  for (const head of heads) if (line(head, titles).length <= width) return line(head, titles);
   for (const head of heads) {
-    const fixed = line(
-      head,
-      titles.map(() => ''),
-    ).length;
-    const room = Math.floor((width - fixed) / titles.length);
-    if (room >= 4)
-      return line(
-        head,
-        titles.map((t) => clip(t, room)),
-      );
+    const whole = line(head, titles);
+    // the longest name gives way first, each down to 4 columns
+    const cut = [...titles];
+    let over = whole.length - width;
+    while (over > 0) {
+      const i = cut.reduce((m, t, k) => (t.length > cut[m]!.length ? k : m), 0);
+      const t = cut[i]!;
+      if (t.length <= 4) break;
+      const keep = Math.max(4, t.length - over);
+      over -= t.length - keep;
+      cut[i] = clip(titles[i]!, keep);
+    }
+    if (over <= 0) return line(head, cut);
   }
   // nothing left for names: the figures alone, in the panes' order
   return clip(

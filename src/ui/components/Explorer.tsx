@@ -11,6 +11,7 @@ import { describeDivergence } from '../compare.js';
 import { shortVariant } from '../panes.js';
 import { fitMessage, wrapWords } from '../format.js';
 import { headerLines } from '../header.js';
+import { modelView } from '../modelMenu.js';
 import { ThemeContext } from './ThemeContext.js';
 import { simulatesNothing } from '../../sim/stats.js';
 import { Header } from './Header.js';
@@ -30,9 +31,11 @@ export function Explorer(props: ExplorerProps) {
   const theme = useMemo(() => ({ color: props.color ?? true }), [props.color]);
   // M: the measurement runs in the background (useMeasure); the keys reach it through a ref
   const measureKeys = useRef({ start: () => {}, dismiss: () => {} });
+  const measureShown = useRef<string[]>([]);
   const [state, control] = useExplorer(props, {
     start: () => measureKeys.current.start(),
     dismiss: () => measureKeys.current.dismiss(),
+    text: () => measureShown.current,
   });
   const measured = useMeasure(props.measure);
   measureKeys.current = measured;
@@ -41,23 +44,26 @@ export function Explorer(props: ExplorerProps) {
   const session = panes.session;
 
   // the measurement (M) on a line of its own below the header, while there is one
-  const measure = measureText(measured.status, {
-    runner: props.measure,
-    arch: session.arch,
-    panes: panes.panes.map((pane, i) => ({
-      branch: pane.spec.branch,
-      total: state.totals[i]?.blockThroughput ?? null,
-    })),
-  });
+  const measure = measureText(
+    measured.status,
+    {
+      runner: props.measure,
+      arch: session.arch,
+      panes: panes.panes.map((pane, i) => ({
+        branch: pane.spec.branch,
+        total: state.totals[i]?.blockThroughput ?? null,
+      })),
+    },
+    size.columns,
+  );
   // a message that needs a second row takes it from the body
   // the message line: the last action's message, else why the measurement (M) failed
+  const why = measureReason(measured.status);
+  // the export holds the measurement as shown, with its reason
+  measureShown.current = [measure, why].filter((x): x is string => x !== null);
   // up to three rows: a message that names what is missing and what to do (no figures for a
   // core, the sources there are) is read whole, not cut in its middle
-  const messageText = fitMessage(
-    state.message || (measureReason(measured.status) ?? ''),
-    Math.max(40, size.columns),
-    3,
-  );
+  const messageText = fitMessage(state.message || (why ?? ''), Math.max(40, size.columns), 3);
   const messageRows = state.overlay.kind !== 'prompt' ? messageText.split('\n').length : 1;
   const extraRows = messageRows - 1 + (measure ? 1 : 0);
   const layout = computeLayout(
@@ -99,6 +105,9 @@ export function Explorer(props: ExplorerProps) {
       <ModelPicker
         mechanisms={panes.mechanisms}
         compareModel={panes.compareModel}
+        branches={panes.branches}
+        arch={session.arch}
+        view={modelView(session, panes.mechanisms)}
         index={ov.index}
         height={layout.bodyRows}
         width={width}

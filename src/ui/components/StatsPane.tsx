@@ -101,10 +101,10 @@ function statsTitle(
   return firstFitting(width, [
     ...(width >= 70
       ? hiddenForms.map(
-          (h) => `Statistics (per iteration done: ${iterationsDone(st.iterationsCompleted)}) ${totals}${h}`,
+          (h) => `Statistics (per iteration, ${iterationsDone(st.iterationsCompleted)} complete) ${totals}${h}`,
         )
       : []),
-    ...hiddenForms.map((h) => `Stats: ${tp} over ${iterationsDone(st.iterationsCompleted)} iter.${h}`),
+    ...hiddenForms.map((h) => `Stats: ${tp} (${iterationsDone(st.iterationsCompleted)} complete)${h}`),
     ...hiddenForms.map((h) => `Stats: ${tp}${h}`),
     ...hiddenForms.map((h) => `Stats${h}`),
   ]);

@@ -10,10 +10,11 @@ import type { ExplorerProps } from '../types.js';
 
 export type { ExplorerState, Overlay } from '../state.js';
 
-/** `measure`: M's start and Esc's dismissal of its result (hooks/useMeasure.ts). */
+/** `measure`: M's start, Esc's dismissal of its result (hooks/useMeasure.ts) and the result's
+ *  text as shown (the export holds it). */
 export function useExplorer(
   props: ExplorerProps,
-  measure?: { start(): void; dismiss(): void },
+  measure?: { start(): void; dismiss(): void; text?(): string[] },
 ): [ExplorerState, ExplorerController] {
   const { exit } = useApp();
   const propsRef = useRef(props);
@@ -30,7 +31,7 @@ export function useExplorer(
         loadArch: (arch) => propsRef.current.loadArch(arch),
         saveExport: (text, path) => propsRef.current.saveExport(text, path),
         exportPath: () => propsRef.current.exportPath?.() ?? '',
-        exportText: (s, details) => exportText(s, { details }),
+        exportText: (s, details) => exportText(s, { details, measurement: measureRef.current?.text?.() ?? [] }),
         quit: (how) => {
           propsRef.current.onQuit?.(how);
           exit();

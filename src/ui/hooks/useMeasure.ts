@@ -65,6 +65,7 @@ export function useMeasure(runner: MeasureRunner | undefined): MeasureControl {
 
 const f2 = (n: number): string => n.toFixed(2);
 const METHOD = { perf: 'perf cycles', tsc: 'TSC-calibrated' } as const;
+const METHOD_SHORT = { perf: 'perf', tsc: 'TSC' } as const;
 
 /** What the header compares a measurement with: the panes on screen and their whole runs. */
 export interface PaneTotal {
@@ -83,7 +84,23 @@ export interface PaneTotal {
 export function measureText(
   s: MeasureStatus,
   p: { runner: MeasureRunner | undefined; arch: string; panes: readonly PaneTotal[] },
+  width = Number.POSITIVE_INFINITY,
 ): string | null {
+  const long = measureForm(s, p, false);
+  if (long === null) return null;
+  // the figures are never cut: the wording shortens first; `esc hides` when there is room
+  const short = measureForm(s, p, true)!;
+  if (!Number.isFinite(width)) return long;
+  const forms = [`${long} · esc hides`, long, `${short} · esc hides`, short];
+  return forms.find((f) => f.length <= width) ?? short;
+}
+
+function measureForm(
+  s: MeasureStatus,
+  p: { runner: MeasureRunner | undefined; arch: string; panes: readonly PaneTotal[] },
+  short: boolean,
+): string | null {
+  const METHOD_ = short ? METHOD_SHORT : METHOD;
   if (s.kind === 'idle') return null;
   if (s.kind === 'running') return 'measuring…';
   const o = s.outcome;
@@ -96,15 +113,22 @@ export function measureText(
     : f2(o.cyclesPerIteration);
   const host = p.runner?.hostArch ?? null;
   if (host !== p.arch)
-    return `this host (${host ?? 'no uopscope model'}) measured ${measured} c/it (${METHOD[o.method]}): not compared with ${p.arch}`;
+    return short
+      ? `host (${host ?? 'not modelled'}) measured ${measured} c/it (${METHOD_[o.method]}), not vs ${p.arch}`
+      : `this host (${host ?? 'no uopscope model'}) measured ${measured} c/it (${METHOD_[o.method]}): not compared with ${p.arch}`;
   if (!sides) {
     const whole = p.panes[0]?.branch === null ? p.panes[0] : undefined;
     // the panes show the branch's sides, not the whole region that was measured
-    return `measured ${measured} c/it (${METHOD[o.method]}, ${o.variant}) · model ${whole ? fig(whole.total) : '(b off)'}`;
+    return `measured ${measured} c/it (${METHOD_[o.method]}, ${o.variant}) · model ${whole ? fig(whole.total) : '(b off)'}`;
   }
   const onScreen = [0, 1].map((k) => p.panes.find((x) => x.branch === k));
-  const model = onScreen.every((x) => x) ? `model ${onScreen.map((x) => fig(x!.total)).join(', ')}` : 'model: press b';
-  return `measured ${measured} c/it (${METHOD[o.method]}) · ${model}`;
+  if (!onScreen.every((x) => x)) return `measured ${measured} c/it (${METHOD_[o.method]}) · model: press b`;
+  // each side named, its measured figure beside the model's (never bare numbers)
+  const pairs = o.sides.map(
+    (x, k) =>
+      `${x.label} ${x.cyclesPerIteration === null ? '–' : f2(x.cyclesPerIteration)} vs ${fig(onScreen[k]!.total)}`,
+  );
+  return `measured vs model, c/it (${METHOD_[o.method]}): ${pairs.join(', ')}`;
 }
 
 /** Why the last measurement failed (or a side of it), in full: the message line shows it, the
