@@ -6,7 +6,26 @@ export function colorEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
   return !('NO_COLOR' in env && env.NO_COLOR !== undefined && env.NO_COLOR !== '');
 }
 
-/** The colour to pass to Ink's <Text color>, or undefined when colour is off. */
+/**
+ * Colours that vanish on some terminal themes, and what is drawn instead: yellow is hard to read
+ * on light backgrounds, and grey (bright black) is the background colour of Solarized Dark, so
+ * text in it disappears there. Magenta reads on both; grey text takes the terminal's own
+ * foreground colour. White and black each vanish on one side.
+ */
+const UNREADABLE: Readonly<Record<string, string | undefined>> = {
+  yellow: 'magenta',
+  yellowBright: 'magenta',
+  gray: undefined,
+  grey: undefined,
+  blackBright: undefined,
+  white: undefined,
+  whiteBright: undefined,
+  black: undefined,
+};
+
+/** The colour to pass to Ink's <Text color>, or undefined when colour is off (or when the
+ *  terminal's own foreground reads better on every theme). */
 export function tint(on: boolean, color: string): string | undefined {
-  return on ? color : undefined;
+  if (!on) return undefined;
+  return color in UNREADABLE ? UNREADABLE[color] : color;
 }

@@ -55,5 +55,5 @@ export function comparisonText(p: Omit<ComparisonBarProps, 'width'>, width: numb
 
 export function ComparisonBar(p: ComparisonBarProps) {
   const tint = useTint();
-  return <Text color={tint('yellow')}>{comparisonText(p, p.width)}</Text>;
+  return <Text color={tint('magenta')}>{comparisonText(p, p.width)}</Text>;
 }
