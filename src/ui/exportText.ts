@@ -7,7 +7,7 @@ import { detailLines } from './detailText.js';
 import { renderDetail } from '../report/detail.js';
 import { renderLineTable } from '../report/text.js';
 import { dividerForms, fit, inst, num, onPort, reason, stateWord } from './format.js';
-import { inert, modelLabel, modelView } from './modelMenu.js';
+import { inert, modelView } from './modelMenu.js';
 import { lineStates } from './lineStates.js';
 import { otherModel, variantLabel } from './panes.js';
 import { MECHANISM_INFO, mechanismLabel } from '../sim/mechanisms.js';
@@ -75,7 +75,7 @@ function inputLines(state: ExplorerState, extras: ExportExtras): string[] {
   const view = modelView(s, L.mechanisms);
   const sw = (id: (typeof MECHANISM_INFO)[number]['id']) =>
     inert(view, id) !== null ? 'not modelled' : L.mechanisms[id] ? 'on' : 'off';
-  out.push(`model: ${modelLabel(L)} (${MECHANISM_INFO.map((m) => `${m.flag} ${sw(m.id)}`).join(', ')})`);
+  out.push(`model: ${mechanismLabel(L.mechanisms)} (${MECHANISM_INFO.map((m) => `${m.flag} ${sw(m.id)}`).join(', ')})`);
   for (const m of view.notModelled) out.push(`not modelled on ${s.arch}: ${m.what} (${m.why})`);
   out.push(
     `model comparison: ${L.compareModel && !L.branches ? `on (beside ${mechanismLabel(otherModel(L.mechanisms))})` : 'off'}`,

@@ -79,7 +79,7 @@ test('uopscope in a real terminal, as npm start runs it: step, variant, branches
     // at 80 columns the architecture's long name gives way to the model (the header's fallback)
     assert.match(
       s,
-      /· SNB( \(Sandy Bridge\))? · 50 iter · refined · /,
+      /· SNB( \(Sandy Bridge\))? · 50 iter · refined( \(no front end\))? · /,
       'the default model (refined: the lower measured error)',
     );
     assert.match(s, /cycle 12 of/);
@@ -92,7 +92,7 @@ test('uopscope in a real terminal, as npm start runs it: step, variant, branches
     await waitForHere(/❯ \[ \] macro-fusion/, 'macro-fusion off');
     await keys('Escape');
     s = await waitForHere(
-      /· 50 iter · refined −macro-fus · .*model: refined −macro-fus, still at cycle 12/s,
+      /· 50 iter · refined −macro-fus( \(no front end\))? · .*model: refined −macro-fus, still at cycle 12/s,
       'the header names the model',
     );
 

@@ -127,7 +127,7 @@ test('after b replaced the split pane, the menu does not show [x] split pane', a
   const { r, frame } = mount(skl);
   await until(() => /cycle 0 of/.test(frame()), 'the explorer');
   await press(r, 's');
-  for (let i = 0; i < 10; i++) await press(r, KEY.down);
+  for (let i = 0; i < 20; i++) await press(r, KEY.down);
   await until(() => /❯ \[ \] split pane/.test(frame()), 'the split row');
   await press(r, KEY.enter);
   await until(() => /❯ \[x\] split pane/.test(frame()), 'the split on');

@@ -10,7 +10,7 @@ import { lineStates } from '../lineStates.js';
 import { describeDivergence } from '../compare.js';
 import { shortVariant } from '../panes.js';
 import { fitMessage, wrapWords } from '../format.js';
-import { headerLines } from '../header.js';
+import { headerLines, rateSoFar } from '../header.js';
 import { modelView } from '../modelMenu.js';
 import { ThemeContext } from './ThemeContext.js';
 import { simulatesNothing } from '../../sim/stats.js';
@@ -173,7 +173,8 @@ export function Explorer(props: ExplorerProps) {
                   : i === 0
                     ? 'baseline'
                     : shortVariant(panes.variants),
-              throughput: simulatesNothing(state.snaps[i]!.stats) ? NaN : state.snaps[i]!.stats.blockThroughput,
+              // the header's rate: cycles per complete iteration
+              throughput: simulatesNothing(state.snaps[i]!.stats) ? NaN : rateSoFar(state.snaps[i]!),
               final: simulatesNothing(state.snaps[i]!.stats) ? NaN : (state.totals[i]?.blockThroughput ?? null),
             }))}
           />
