@@ -761,13 +761,7 @@ export class ExplorerController {
       try {
         return await this.opts.loadArch(arch);
       } catch (err) {
-        const why = err instanceof Error ? err.message : String(err);
-        // no figures at all: said in two lines at 80 columns (the picker marks such cores)
-        this.say(
-          why.startsWith(`no figures for ${arch}`)
-            ? `could not switch to ${arch}: no figures for it (no uops.info data, no LLVM model); import its uops.info file with 'uopscope data import FILE'. Every core not marked "no data" works`
-            : `could not switch to ${arch}: ${why}`,
-        );
+        this.say(`could not switch to ${arch}: ${err instanceof Error ? err.message : String(err)}`);
         return undefined;
       }
     });
