@@ -71,17 +71,7 @@ export async function buildExplorerSession(
     `data: ${labels.join(', then ')} · figures: ${originSummary(a.resolved.map((r) => r.origin))}`,
   ];
   if (a.unknown.length) notes.push(unknownNote(a));
-  // the model's notes per set of mechanisms, as the report prints them (the program of a loop)
-  const modelNotes = new Map<string, string[]>();
-  const notesFor = (m: MechanismSet): string[] => {
-    const key = JSON.stringify(m);
-    let hit = modelNotes.get(key);
-    if (!hit) {
-      hit = modelNotesOf(analysisFor(2).a.program, params, m);
-      modelNotes.set(key, hit);
-    }
-    return hit;
-  };
+  const notesFor = memoNotes(() => analysisFor(2).a.program, params);
   const engineFor =
     (branch: 0 | 1 | null) =>
     (variant: Variant, iterations: number, mechanisms: MechanismSet = SUACA_MECHANISMS) =>
@@ -134,6 +124,21 @@ export function sessionLoader(
   opts: SessionOptions = {},
 ): (arch: string) => Promise<ExplorerSession> {
   return async (arch) => buildExplorerSession(base, loadMachine(parseArch(arch, 'architecture')), opts);
+}
+
+/** The model's notes per set of mechanisms, as the report prints them (on the program of a loop),
+ *  each set's computed once. */
+function memoNotes(program: () => SimProgram, params: Analysis['params']): (m: MechanismSet) => string[] {
+  const memo = new Map<string, string[]>();
+  return (m) => {
+    const key = JSON.stringify(m);
+    let hit = memo.get(key);
+    if (!hit) {
+      hit = modelNotesOf(program(), params, m);
+      memo.set(key, hit);
+    }
+    return hit;
+  };
 }
 
 /** The lines without figures, grouped by why (one reason said once: a message cut short for the
