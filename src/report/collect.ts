@@ -116,13 +116,14 @@ function dividerNotes(program: SimProgram): string[] {
     .map((x) => `divider: not modelled for line ${x.line} (${x.asm}): ${x.noDivider!.why}`);
 }
 
-/** The notes that say a part of the model is not modelled on the core: what, and why. */
-export function notModelledOf(notes: readonly string[]): { what: string; why: string }[] {
+/** The notes that say a part of the model is not modelled on the core: what, why, and the two as
+ *  the report's header says them. */
+export function notModelledOf(notes: readonly string[]): { what: string; why: string; text: string }[] {
   return notes.flatMap((n) => {
     const f = /^front end: (.*) not modelled: (.*)$/.exec(n);
-    if (f) return [{ what: `the front end's ${f[1]}`, why: f[2]! }];
-    const d = /^divider: not modelled for (line [^(]*)\((.*)\): (.*)$/.exec(n);
-    return d ? [{ what: `the divider, ${d[1]}(${d[2]})`, why: d[3]! }] : [];
+    if (f) return [{ what: `the front end's ${f[1]}`, why: f[2]!, text: `the front end's ${f[1]} (${f[2]})` }];
+    const d = /^divider: not modelled for (line [^(]*\(.*\)): (.*)$/.exec(n);
+    return d ? [{ what: `the divider, ${d[1]}`, why: d[2]!, text: `the divider, ${d[1]}: ${d[2]}` }] : [];
   });
 }
 

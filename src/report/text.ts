@@ -28,7 +28,7 @@ export function renderText(model: ReportModel): string {
   // a mechanism that is on but could not be applied on this core for want of a figure: said in the
   // header, before any throughput (the notes below say it again with the rest)
   for (const m of notModelledOf(model.model.notes ?? []))
-    out.push(...wrapText(`Not modelled on ${model.arch}: ${m.what} (${m.why})`, 80, '  ', ''));
+    out.push(...wrapText(`Not modelled on ${model.arch}: ${m.text}`, 80, '  ', ''));
   if (!isBaseline(model.variant)) out.push(`Analysis with: ${variantLabel(model.variant)}`);
   out.push(`Figures: ${originSummary(model.origins)}`);
   if (nothingSimulated(model)) {
