@@ -66,7 +66,7 @@ export class VirtualCpu implements Runner {
       rsSize: this.machine.rsSize,
       dividerPort: this.machine.dividerPort,
     };
-    const model = { mechanisms: { microFusion: true, zeroIdioms: true } };
+    const model = { mechanisms: { microFusion: true, zeroIdioms: true, operandLatency: true } };
     const cycles = (n: number): number =>
       simulate(program, params, { iterations: n, variant: BASELINE }, { model, fullSimulation: true }).stats.cycles;
     const c = (cycles(ITER_HIGH) - cycles(ITER_LOW)) / (ITER_HIGH - ITER_LOW);
