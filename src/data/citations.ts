@@ -47,7 +47,7 @@ export const SRC = {
     'intel-opt-manual, Golden Cove section / Intel Architecture Day 2021 (a 144-entry micro-op queue; the loop stream detector streams loops that fit in it)',
   /** the only public statements found (none from Intel): additions executed at rename */
   goldenCoveImmAdd:
-    'github.com/name99-org/AArch64-Explore issue 3 (2025): AnandTech\'s Golden Cove article says the core executes some simple additions at rename; computerenhance.com "The case of the missing increment" measured dependent additions faster than 1 per cycle on Alder Lake P-cores',
+    'github.com/name99-org/AArch64-Explore/issues/3 (2025): AnandTech\'s Golden Cove article says the core executes some simple additions at rename; computerenhance.com "The case of the missing increment" measured dependent additions faster than 1 per cycle on Alder Lake P-cores',
   /** which forms: those LLVM's Golden Cove models give no µops */
   llvmGoldenCoveZeroUops:
     "LLVM 19's alderlake and sapphirerapids scheduling models (X86SchedAlderlakeP.td, X86SchedSapphireRapids.td): add/sub r64, imm8 and inc/dec r64 take no µops",

@@ -35,7 +35,7 @@ test('cores without the rename part keep the chain (SKL, ICL): 4 cycles per iter
   }
   const spr = loadMachine('SPR');
   assert.equal(spr.rename?.immediateAdds?.value, true);
-  assert.match(spr.rename!.immediateAdds!.source, /name99-org\/AArch64-Explore issue 3/);
+  assert.match(spr.rename!.immediateAdds!.source, /name99-org\/AArch64-Explore\/issues\/3/);
   assert.ok(spr.notes?.some((n) => /found in no citable source/.test(n)));
 });
 
