@@ -22,7 +22,7 @@ export interface DataOptions {
   fallback?: 'skip' | 'alu';
 }
 
-export interface AnalyseOptions extends InputOptions, RegionSelection, DataOptions {
+interface AnalyseOptions extends InputOptions, RegionSelection, DataOptions {
   arch: ArchName;
   /** the dependency graph gets loop-carried edges when the run has more than one iteration
    *  (thesis §2.4: a single iteration is the latency analysis, without them); default true */

@@ -7,7 +7,7 @@ import { inheritanceChain } from './machines.js';
 import { providerList, type FigureLayer } from './providers/index.js';
 import type { ArchData, ArchName } from './types.js';
 
-export interface LoadArchOptions {
+interface LoadArchOptions {
   /** use this instructions.xml for this run instead of the cache / embedded data */
   uopsXml?: string;
   /** cache root (default: UOPSCOPE_CACHE_DIR, $XDG_CACHE_HOME/uopscope, ~/.cache/uopscope) */

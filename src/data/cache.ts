@@ -96,7 +96,7 @@ export function writeArchDir(final: string, archs: Map<string, ArchForm[]> | Map
   }
 }
 
-export interface ImportOptions {
+interface ImportOptions {
   cacheDir?: string;
   onProgress?: (done: number, total: number) => void;
   /** what the index names as the source instead of the file's path (`data fetch`: the URL) */
@@ -181,14 +181,14 @@ function publish(
 
 /** How long an import waits for another one to finish publishing (it holds the lock for the
  *  seconds its files take to write). */
-export const IMPORT_LOCK_WAIT_MS = 10 * 60_000;
+const IMPORT_LOCK_WAIT_MS = 10 * 60_000;
 
 /**
  * Runs `work` holding `<base>/.import.lock` (created exclusively, holding the holder's pid): a
  * lock whose holder is gone (killed) is taken over; a live holder is waited for, up to
  * IMPORT_LOCK_WAIT_MS. Imports and removals serialise on it.
  */
-export async function withImportLock<T>(base: string, work: () => T): Promise<T> {
+async function withImportLock<T>(base: string, work: () => T): Promise<T> {
   const lock = join(base, '.import.lock');
   const until = Date.now() + IMPORT_LOCK_WAIT_MS;
   for (;;) {

@@ -12,7 +12,7 @@ import { CACHE_VERSION, assetsDir, cacheDir } from './paths.js';
 import { parseUopsXmlText } from './uopsXml.js';
 import type { ArchForm } from './types.js';
 
-export interface EmbeddedSummary {
+interface EmbeddedSummary {
   /** the XML files, in the order they are read (file name order; the first definition of a form wins) */
   files: string[];
   /** oldest `date` among the files' root elements, when any */

@@ -187,7 +187,7 @@ const splitPairs = (s: string): [string, number][] =>
 /** The keys to try for a decoded instruction, most specific first. `hasKey` tells whether a key
  *  exists at all: an instruction with a memory operand whose Code has no separate memory
  *  instance (string instructions: the memory operands are implicit) uses the plain key. */
-export function llvmKeys(
+function llvmKeys(
   d: Pick<DecodedInstruction, 'code' | 'memory' | 'sameReg' | 'masking' | 'broadcast'>,
   hasKey: (k: string) => boolean,
 ): string[] {

@@ -13,12 +13,12 @@ import type { ArchName, MachineModel } from './types.js';
 export type { ArchName };
 export { parseArchName };
 
-export function machinesDir(): string {
+function machinesDir(): string {
   return join(assetsDir(), 'machines');
 }
 
 /** The directories machine files are read from: the shipped one, then $UOPSCOPE_MACHINES_DIR. */
-export function machineDirs(env: NodeJS.ProcessEnv = process.env): string[] {
+function machineDirs(env: NodeJS.ProcessEnv = process.env): string[] {
   const extra = env.UOPSCOPE_MACHINES_DIR;
   return extra ? [machinesDir(), extra] : [machinesDir()];
 }
@@ -326,13 +326,13 @@ export function inheritanceChain(arch: ArchName): ArchName[] {
 
 /** The core gcc's -march or llvm-mca's -mcpu calls `name` (case-insensitive), from the records'
  *  identity.compilerNames; null when none does. */
-export function machineByCompilerName(name: string): MachineModel | null {
+function machineByCompilerName(name: string): MachineModel | null {
   const n = name.trim().toLowerCase();
   return listMachines().find((m) => m.identity?.compilerNames.includes(n)) ?? null;
 }
 
 /** What a name the user wrote for an architecture means. */
-export type ArchSpelling =
+type ArchSpelling =
   /** a core: by uops.info's name (any case) or a compiler's (`via`, as typed) */
   | { kind: 'core'; arch: ArchName; via?: string }
   /** the host's core (`host`, or gcc's and llvm-mca's `native`) */

@@ -48,7 +48,7 @@ export interface MeasuredProvenance {
 
 /** The status of a figure's consistency checks: 'failed' figures are kept in the file with the
  *  reason but not used by the resolver. */
-export interface MeasuredCheck {
+interface MeasuredCheck {
   status: 'passed' | 'failed' | 'unchecked';
   /** what was checked or what failed, one line each ('port µops 3 ≠ unfused µops 2') */
   notes?: string[];
@@ -61,10 +61,10 @@ export interface MeasuredCheck {
  * index register (the address); `flags` — the flags (read or written); a flag's name (`CF`); an
  * implicit register by its normalized name (`RAX`, `RDX`, `XMM0`).
  */
-export type OperandRef = string;
+type OperandRef = string;
 
 /** The latency from one input operand to one output operand (uops.info's method, §5.2). */
-export interface MeasuredLatency {
+interface MeasuredLatency {
   from: OperandRef;
   to: OperandRef;
   cycles: number;
@@ -125,7 +125,7 @@ export interface MeasuredParameter {
 }
 
 /** Whether a kind of instruction is eliminated at rename (no port, no latency). */
-export interface MeasuredElimination {
+interface MeasuredElimination {
   eliminated: boolean;
   /** the forms it was measured with ('XOR (R32, R32)', 'MOV (R64, R64)') */
   forms?: string[];

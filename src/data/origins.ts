@@ -7,7 +7,7 @@
 // src/data/providers/registry.ts, from one file (test/fixtures/providers/ shows one).
 
 /** What a mechanism may ask of a line's figures instead of asking for a source by name. */
-export type Capability =
+type Capability =
   /** fused-domain µops measured on the core (retire slots, and the legacy decoders' µops) */
   | 'measured-fused-uops'
   /** the same-register variant (xor eax, eax) was measured, so its µops and ports are the core's */
@@ -15,7 +15,7 @@ export type Capability =
   /** a read-modify-write form's latency through memory, from its memory operand to itself */
   | 'measured-memory-round-trip';
 
-export interface OriginInfo {
+interface OriginInfo {
   /** the origin's name in the JSON ('uops.info', 'llvm') */
   id: string;
   /** one character in a source column ('M') */
@@ -92,14 +92,9 @@ const origins: OriginInfo[] = [
 
 /** Letters by origin, kept current as origins are registered (read it, never write it). */
 export const ORIGIN_LETTER: Readonly<Record<string, string>> = {};
-/** Texts by origin, kept current as origins are registered (read it, never write it). */
-export const ORIGIN_TEXT: Readonly<Record<string, string>> = {};
 
 function refresh(): void {
-  for (const o of origins) {
-    (ORIGIN_LETTER as Record<string, string>)[o.id] = o.letter;
-    (ORIGIN_TEXT as Record<string, string>)[o.id] = o.text;
-  }
+  for (const o of origins) (ORIGIN_LETTER as Record<string, string>)[o.id] = o.letter;
 }
 refresh();
 
@@ -119,7 +114,6 @@ export function unregisterOrigin(id: string): void {
   const i = origins.findIndex((x) => x.id === id);
   if (i >= 0 && origins[i] !== NONE) origins.splice(i, 1);
   delete (ORIGIN_LETTER as Record<string, string>)[id];
-  delete (ORIGIN_TEXT as Record<string, string>)[id];
 }
 
 /** Every origin in resolution order, 'none' last. */

@@ -90,8 +90,3 @@ function parsePortsUncached(text: string): PortGroup[] | null {
 export function formatPorts(groups: PortGroup[]): string {
   return groups.map((g) => `${g.count}*p${g.ports.map(portChar).join('')}`).join('+');
 }
-
-/** Total µops that use a port (the sum of the counts). */
-export function portUops(groups: PortGroup[]): number {
-  return groups.reduce((n, g) => n + g.count, 0);
-}

@@ -16,8 +16,6 @@ export { SRC };
 
 // ---- per-core front-end figures ----
 
-export type { Cited };
-
 /** The front end's figures of one core as the engine reads them (MachineParams.frontEnd). */
 export interface CoreFrontEnd extends CoreFrontEndFigures {
   arch: string;

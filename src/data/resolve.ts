@@ -41,9 +41,9 @@ import type {
   ResolvedInstruction,
 } from './types.js';
 
-export type Fallback = 'skip' | 'alu';
+type Fallback = 'skip' | 'alu';
 
-export interface ResolveOptions {
+interface ResolveOptions {
   /** what an instruction without data becomes: 'skip' (0 µops, the default, as IACA) or 'alu'
    *  (one µop on any of MachineModel.aluPorts, latency 1) */
   fallback?: Fallback;
@@ -758,9 +758,4 @@ export function resolveInstructions(
           : `no source has figures for this form (uopscope has no LLVM model of ${data.arch})`),
     );
   });
-}
-
-/** The lines that have no data (IACA's X), for reports. */
-export function unknownLines(resolved: ResolvedInstruction[]): number[] {
-  return resolved.filter((r) => r.unknown).map((r) => r.line);
 }

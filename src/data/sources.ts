@@ -5,8 +5,6 @@ import { archRank, listMachines } from './machines.js';
 import { parseArchName } from './archName.js';
 import { providerList, type DataSourceRow } from './providers/index.js';
 
-export type { DataSourceRow };
-
 export function listDataSources(opts: { cacheDir?: string } = {}): DataSourceRow[] {
   const rows: DataSourceRow[] = [];
   const machines = new Map(listMachines().map((m): [string, typeof m] => [m.arch, m]));

@@ -116,7 +116,7 @@ export type MatchRule = 'iform' | 'signature' | 'signature-width' | 'code' | 'fa
 
 // Where a line's figures come from (FigureOrigin), the letters and the legend: src/data/origins.ts.
 export type { FigureOrigin } from './origins.js';
-export { ORIGIN_LETTER, ORIGIN_TEXT, originLegend } from './origins.js';
+export { ORIGIN_LETTER, originLegend } from './origins.js';
 import type { FigureOrigin } from './origins.js';
 
 /** Where one line's figures were found inside their source, for the explorer's detail and the
@@ -179,13 +179,13 @@ export interface Cited<T> {
 
 /** Which instructions macro-fuse with a following Jcc: Nehalem's rule (CMP and TEST only), Sandy
  *  Bridge's table, or Ice Lake's (no INC/DEC, no memory operand). */
-export type MacroFusionRule = 'nhm' | 'snb' | 'icl';
+type MacroFusionRule = 'nhm' | 'snb' | 'icl';
 /** When a micro-fused µop with an indexed address is unlaminated: always (Sandy Bridge) or unless
  *  it is a 2-operand form reading and writing its register (Haswell and later). */
-export type UnlaminationRule = 'snb' | 'hsw';
+type UnlaminationRule = 'snb' | 'hsw';
 
 /** One CPUID signature of a core (family 6 model 0x55 steppings 5–15). */
-export interface CpuidSignature {
+interface CpuidSignature {
   vendor: string;
   family: number;
   models: number[];
@@ -196,7 +196,7 @@ export interface CpuidSignature {
 }
 
 /** How the world names a core: CPUID, compilers, LLVM. Not inherited. */
-export interface CoreIdentity {
+interface CoreIdentity {
   cpuid: CpuidSignature[];
   /** /proc/cpuinfo flags every part with this core has (to tell cores apart when a virtual
    *  machine's CPUID names another core) */
@@ -211,7 +211,7 @@ export interface CoreIdentity {
 }
 
 /** Ports of the memory µops. */
-export interface CoreMemoryPorts {
+interface CoreMemoryPorts {
   load: number[];
   storeAddress: number[];
   storeData: number[];
@@ -220,13 +220,13 @@ export interface CoreMemoryPorts {
   source: string;
 }
 
-export interface CoreFusion {
+interface CoreFusion {
   macro: Cited<MacroFusionRule> | null;
   unlamination: Cited<UnlaminationRule> | null;
 }
 
 /** What the renamer removes or does without an execution port. */
-export interface CoreRename {
+interface CoreRename {
   /** zero idioms need no port */
   zeroIdiomsNoPort: Cited<boolean>;
   /** 32- and 64-bit general-purpose register moves are eliminated */

@@ -13,7 +13,7 @@ import { fastElement } from './fastElement.js';
 import { ElementError, REPEATED, instructionForm, type XmlNode } from './instructionElement.js';
 import type { ArchForm, InstructionForm } from './types.js';
 
-export interface ParseOptions {
+interface ParseOptions {
   /** keep only these architectures (upper-case names as in the file) */
   archs?: Set<string>;
   /** called now and then with bytes read so far and the total */

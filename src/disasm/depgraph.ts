@@ -8,7 +8,7 @@ import type { DecodedInstruction, DepEdge, DependencyGraph, Resource } from './t
 import { fallsThrough } from './cfg.js';
 import { UserError } from '../errors.js';
 
-export interface Node {
+interface Node {
   line: number; // original line
   reads: Resource[];
   writes: Resource[];
@@ -22,7 +22,7 @@ const resourcesWritten = (i: DecodedInstruction): Resource[] => [...i.writes, ..
  * The line a backward branch continues at in the next iteration: its target line, or line 0
  * when it jumps to just before the region (a loop head in front of the IACA start marker).
  */
-export function backTarget(instrs: DecodedInstruction[], ins: DecodedInstruction): number | null {
+function backTarget(instrs: DecodedInstruction[], ins: DecodedInstruction): number | null {
   const b = ins.branch;
   if (!b || (b.kind !== 'conditional' && b.kind !== 'unconditional') || !b.backward) return null;
   if (b.targetLine !== null) return b.targetLine;
@@ -73,7 +73,7 @@ function straight(instrs: DecodedInstruction[], lines: number[], copies: 1 | 2):
   return { nodes, orig };
 }
 
-export type RawEdge = [from: number, to: number, resource: Resource];
+type RawEdge = [from: number, to: number, resource: Resource];
 
 const STEP_BUDGET = 50_000;
 /** Steps (set insertions, edges) reachingDefinitions may take: a few seconds at most. */
@@ -84,7 +84,7 @@ const MAX_WALK_BRANCHES = 16;
  * The dependency edges of the nodes' DAG (node 0 is the start), in node indices: Algorithm 2
  * when the number of paths is manageable, else the equivalent reaching-definitions form.
  */
-export function walk(nodes: Node[]): RawEdge[] {
+function walk(nodes: Node[]): RawEdge[] {
   // up to 2^branches paths: with many branches go straight to the polynomial form
   if (nodes.filter((nd) => nd.succ.length > 1).length > MAX_WALK_BRANCHES) return reachingDefinitions(nodes);
   return walkPaths(nodes, STEP_BUDGET) ?? reachingDefinitions(nodes);

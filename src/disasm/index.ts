@@ -5,22 +5,17 @@ import { selectRegion } from './regions.js';
 import type { InputOptions, LoadedRegion, RegionSelection } from './types.js';
 
 export * from './types.js';
-export { loadInput, parseHex, readBinary, inputFromBytes } from './input.js';
+export { loadInput, inputFromBytes } from './input.js';
 export {
   defaultRegion,
   listRegions,
   selectRegion,
   resolveRegion,
-  findIacaRegions,
-  findLoops,
   functionExtent,
   functionLoops,
-  IACA_START,
-  IACA_END,
 } from './regions.js';
 export { buildCfg } from './cfg.js';
 export { buildDependencyGraph, dependencyGraphOfPath, branchPaths, onlyLoopJumps } from './depgraph.js';
-export { decodeRegion } from './decode.js';
 
 /** loadInput + selectRegion in one call. */
 export async function loadRegion(opts: InputOptions & RegionSelection): Promise<LoadedRegion> {

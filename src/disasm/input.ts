@@ -49,7 +49,7 @@ export function readBinary(data: Uint8Array, file: string): BinaryImage | null {
   return img && mergeOverlappingSections(img);
 }
 
-export function parseHex(text: string, where = '--hex'): Uint8Array {
+function parseHex(text: string, where = '--hex'): Uint8Array {
   const clean = text.replace(/0x|\\x|[\s,;:]/gi, '');
   if (clean.length === 0) throw new UserError(`${where}: no machine code given; pass hex bytes such as --hex 4801d8`);
   if (!/^[0-9a-f]*$/i.test(clean)) {

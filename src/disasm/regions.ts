@@ -38,7 +38,7 @@ function occurrences(data: Uint8Array, pat: Uint8Array): number[] {
 }
 
 /** All IACA-marked regions, in address order; unpaired markers are an error. */
-export function findIacaRegions(input: LoadedInput): Region[] {
+function findIacaRegions(input: LoadedInput): Region[] {
   const regions: Region[] = [];
   for (const sec of input.sections.filter((s) => s.executable)) {
     const marks = [
@@ -210,7 +210,7 @@ function foundLoops(input: LoadedInput, onProgress?: LoopProgress): FoundLoop[] 
 }
 
 /** The natural loops of the input as regions, in address order (see loops.ts). */
-export function findLoops(input: LoadedInput, onProgress?: LoopProgress): Region[] {
+function findLoops(input: LoadedInput, onProgress?: LoopProgress): Region[] {
   return foundLoops(input, onProgress).map((f) => f.region);
 }
 

@@ -43,7 +43,7 @@ export interface Branch {
 }
 
 /** uops.info operand kinds as they appear in its `string` attribute. */
-export type OperandKind = string; // 'R64','R32','R16','R8','M64','M128','XMM','YMM','ZMM','K','I8','I32','Rel8','Rel32','AGEN',...
+type OperandKind = string; // 'R64','R32','R16','R8','M64','M128','XMM','YMM','ZMM','K','I8','I32','Rel8','Rel32','AGEN',...
 
 export interface DecodedOperand {
   kind: OperandKind;
@@ -154,8 +154,6 @@ export interface ControlFlowGraph {
   lines: number;
   edges: CfgEdge[];
 }
-
-export { UserError } from '../errors.js';
 
 // ---- Inputs and loaded images ----
 

@@ -28,9 +28,9 @@ const NUMBER = new Map(GPRS);
 
 /** The harness's start values (assets/measure/harness.c PATTERN and REG_STEP): register n
  *  starts at PATTERN + n × REG_STEP unless the preparation gives it another. */
-export const PATTERN = 0x2324000n;
-export const REG_STEP = 0x240n;
-export const patternOf = (n: number): bigint => PATTERN + BigInt(n) * REG_STEP;
+const PATTERN = 0x2324000n;
+const REG_STEP = 0x240n;
+const patternOf = (n: number): bigint => PATTERN + BigInt(n) * REG_STEP;
 
 /** Instructions refused before anything runs: they leave user space's own computation. */
 const SYSTEM = new Set(['SYSCALL', 'SYSENTER', 'INT', 'INT1', 'INT3', 'INTO']);
@@ -38,7 +38,7 @@ const SYSTEM = new Set(['SYSCALL', 'SYSENTER', 'INT', 'INT1', 'INT3', 'INTO']);
  *  harness keeps its stack pointer in one the region does not touch) or the thread pointer. */
 const HIDDEN_STATE = /^(?:FX(?:SAVE|RSTOR)(?:64)?|XSAVE\w*|XRSTOR\w*|(?:RD|WR)[FG]SBASE)$/;
 
-export interface StartValue {
+interface StartValue {
   /** lower-case 64-bit name, 'rdx' */
   register: string;
   number: number;
@@ -63,13 +63,13 @@ export interface PreparedRegion {
   startValues: StartValue[];
 }
 
-export type Preparation = { ok: true; region: PreparedRegion } | { ok: false; why: string; internalBranch?: number };
+type Preparation = { ok: true; region: PreparedRegion } | { ok: false; why: string; internalBranch?: number };
 
 /** The loop's closing branch: the last instruction that jumps back to the region's start or
  *  before it (an IACA-marked loop jumps back to its start marker, just before the region). It is
  *  usually the last line; gcc can put the IACA end marker after a few lines that follow the loop
  *  (crc32_table's `not eax`), which the simulation runs in the loop all the same, so does the harness. */
-export function closingBranchOf(instrs: readonly DecodedInstruction[]): number | null {
+function closingBranchOf(instrs: readonly DecodedInstruction[]): number | null {
   for (let k = instrs.length - 1; k >= 0; k--) {
     const b = instrs[k]!.branch;
     if (!b) continue;

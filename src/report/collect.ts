@@ -16,8 +16,6 @@ import { UserError } from '../errors.js';
 import type { FigureOrigin } from '../data/types.js';
 import type { MechanismEffect, ReportModel, Section, UnknownInstruction } from './model.js';
 
-export type { Simulate };
-
 /** The main analysis's variant (--pf, --ip, --nd and the knobs), --fast, --all-variants, and: */
 export interface ReportRequest extends WhatIfRequest {
   /** line for the §2.6 detail analysis */

@@ -7,7 +7,7 @@ import { simulatesNothing } from '../sim/stats.js';
 import type { MechanismEffect, VariantFigures, WhatIf } from '../sim/whatIf.js';
 import type { MechanismSet } from '../sim/mechanisms.js';
 
-export type { MechanismEffect, VariantFigures, WhatIf } from '../sim/whatIf.js';
+export type { MechanismEffect, VariantFigures } from '../sim/whatIf.js';
 
 /** Which model ran and what each mechanism changed in the main analysis. */
 export interface ModelRun {

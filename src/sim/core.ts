@@ -19,14 +19,13 @@ import type { BlameRecorder, RecorderState } from './recorder.js';
 import type { KeyWriter, Periods } from './units/state.js';
 
 export { CompiledProgram };
-export { DEFAULT_MODEL, smallInt } from './parts.js';
-export type { ModelOptions, UnitClasses } from './parts.js';
-export { ST_LOADING, ST_WAIT_DEP, ST_WAIT_PORT, ST_EXEC, ST_DONE } from './units/scheduler.js';
-export { UNLIMITED_PORT_CAP } from './units/ports.js';
+export { DEFAULT_MODEL } from './parts.js';
+export type { ModelOptions } from './parts.js';
+export { ST_WAIT_DEP, ST_WAIT_PORT, ST_EXEC, ST_DONE } from './units/scheduler.js';
 export { DIVIDER_BLOCK_BIT } from './units/divider.js';
 
 /** instance numbers are used in 32-bit integer arithmetic */
-export const MAX_INSTANCES = 0x7ffffff0;
+const MAX_INSTANCES = 0x7ffffff0;
 
 /** A long run's progress: instances completed so far, of the run's total. */
 export type Progress = (completed: number, total: number) => void;

@@ -8,11 +8,11 @@
 import { SRC } from '../data/refinedFacts.js';
 import type { MachineParams, SimProgram } from './types.js';
 
-export type FrontEndSource = 'DSB' | 'MITE' | 'LSD';
+type FrontEndSource = 'DSB' | 'MITE' | 'LSD';
 
 /** Instructions [start, end) of one iteration delivered in one front-end cycle (may be empty: a
  *  cycle in which the legacy decoders wait for fetched bytes). */
-export interface DeliveryGroup {
+interface DeliveryGroup {
   start: number;
   end: number;
   /** fused-domain µops delivered */
@@ -21,13 +21,13 @@ export interface DeliveryGroup {
 }
 
 /** A figure the front end applied, with its source. */
-export interface FrontEndLimit {
+interface FrontEndLimit {
   limit: string;
   value: number | boolean | string;
   source: string;
 }
 
-export interface FrontEndPlan {
+interface FrontEndPlan {
   /** the loop's source: the LSD, the µop cache, the legacy decoders, or both of the last two */
   source: 'LSD' | 'DSB' | 'MITE' | 'DSB+MITE';
   /** per iteration, in order (empty for the LSD: it streams from the IDQ) */

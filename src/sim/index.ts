@@ -8,26 +8,19 @@
 
 export type * from './types.js';
 export { BASELINE } from './types.js';
-export { buildSimProgram, machineParams, expandPorts, simInstruction } from './program.js';
-export type { BuildOptions } from './program.js';
+export { buildSimProgram, machineParams, expandPorts } from './program.js';
 export { createEngine, runKey, runVariantOf, simulate } from './engine.js';
-export { snapshotOf, stateName } from './snapshot.js';
-export { simulatesNothing } from './stats.js';
+export { stateName } from './snapshot.js';
 export type { EngineOptions } from './engine.js';
 export {
   VARIANT_SWITCHES,
   allVariants,
-  isBaseline,
   variantKey,
   variantLabel,
-  variantShortLabel,
-  withLimitsBack,
   withSwitches,
 } from './variants.js';
-export type { SwitchInfo, VariantSwitch } from './variants.js';
 export {
   engineOptionsOf,
-  flippedMechanisms,
   jobKey,
   sharingIdenticalRuns,
   simulateWhatIfs,
@@ -38,32 +31,23 @@ export type {
   MechanismEffect,
   Simulate,
   VariantFigures,
-  WhatIf,
   WhatIfJob,
   WhatIfRequest,
-  WhatIfRuns,
 } from './whatIf.js';
 export { buildBranchPrograms } from './branches.js';
 export { frontEndLimitsOf, fusedPairsOf } from './engine.js';
-export type { DeliveryGroup, FrontEndLimit, FrontEndLimits, FrontEndPlan, FrontEndSource } from './frontEndPlan.js';
 export type { BranchPrograms } from './branches.js';
-export { DEFAULT_MODEL, MAX_INSTANCES, PROGRESS_CYCLES } from './core.js';
-export type { Progress } from './core.js';
+export { DEFAULT_MODEL, PROGRESS_CYCLES } from './core.js';
 export type { ModelOptions } from './core.js';
 export {
   DEFAULT_MODEL_NAME,
   MECHANISMS,
   MECHANISM_INFO,
-  MODEL_NAMES,
   REFINED_MECHANISMS,
   REFINED_OFF,
   SUACA_MECHANISMS,
-  isSuaca,
-  mechanismInfo,
-  mechanismKey,
-  mechanismLabel,
   mechanismsOf,
   resolveMechanisms,
   withMechanism,
 } from './mechanisms.js';
-export type { Mechanism, MechanismInfo, MechanismSet, ModelName } from './mechanisms.js';
+export type { Mechanism, MechanismSet } from './mechanisms.js';

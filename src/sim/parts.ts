@@ -21,7 +21,7 @@ import { Scheduler } from './units/scheduler.js';
 import type { SchedulerParts } from './units/scheduler.js';
 
 /** Units that replace the factory's own (reference implementations: test/sim/oracles.ts). */
-export interface UnitClasses {
+interface UnitClasses {
   scheduler?: new (cp: CompiledProgram, parts: SchedulerParts) => Scheduler;
   ports?: new (
     cp: CompiledProgram,
@@ -42,7 +42,7 @@ export interface ModelOptions {
 export const DEFAULT_MODEL: ModelOptions = {};
 
 /** The units of one core. */
-export interface CoreParts {
+interface CoreParts {
   frontEnd: FrontEnd;
   scheduler: Scheduler;
   ports: Ports;
@@ -53,7 +53,7 @@ export interface CoreParts {
 
 /** x as a small integer when it is a whole number that fits in 30 bits (`| 0`: V8 then keeps the
  *  field an integer field), else x unchanged */
-export function smallInt(x: number): number {
+function smallInt(x: number): number {
   return Number.isInteger(x) && Math.abs(x) < 0x40000000 ? x | 0 : x;
 }
 

@@ -29,7 +29,7 @@ export function expandPorts(groups: PortGroup[]): number[][] {
 }
 
 /** One SimInstruction from a decoded instruction and the measurement resolved for it. */
-export function simInstruction(instr: DecodedInstruction, r: ResolvedInstruction | undefined): SimInstruction {
+function simInstruction(instr: DecodedInstruction, r: ResolvedInstruction | undefined): SimInstruction {
   const uops = r ? expandPorts(r.ports) : [];
   const maxLat = r ? r.maxLatency : 0;
   const latency = uops.length > 0 ? Math.max(1, maxLat) : Math.max(0, maxLat);

@@ -9,7 +9,7 @@ import type { MechanismSet } from './mechanisms.js';
 import type { SimDep, SimProgram } from './types.js';
 
 /** How a line is handled at rename (CompiledProgram.renamed). */
-export const RENAME_NONE = 0;
+const RENAME_NONE = 0;
 /** always executed at rename: no port, no latency (a zero idiom with `idiom.noPort`) */
 export const RENAME_ALWAYS = 1;
 /** a move-elimination candidate: executed at rename unless the move-elimination rule says not
@@ -33,7 +33,7 @@ export interface MemoryDep {
   source: string;
 }
 
-export interface RefinedPlan {
+interface RefinedPlan {
   /** per line: the µops' ports after the store-address port rule */
   uops: number[][][];
   /** the dependencies the core honours: the program's, minus the inputs of dependency-breaking
@@ -49,7 +49,7 @@ export interface RefinedPlan {
 }
 
 /** The resource name of a dependency through memory. */
-export const MEMORY_RESOURCE = 'MEM';
+const MEMORY_RESOURCE = 'MEM';
 
 const COMPILE_TIME: readonly (keyof MechanismSet)[] = [
   'zeroIdioms',
@@ -117,7 +117,7 @@ export function refinePlan(program: SimProgram, mech: Partial<MechanismSet> | un
 /** Whether line i forms a macro-fused pair with the Jcc after it when macro-fusion is on: the
  *  condition CompiledProgram applies (the Jcc's facts say it fuses with the line before, and it
  *  has a µop with a port to fuse onto). */
-export function fusesIntoJcc(program: SimProgram, i: number): boolean {
+function fusesIntoJcc(program: SimProgram, i: number): boolean {
   const a = program.instructions[i];
   const b = program.instructions[i + 1];
   return !!a?.refined && !!b?.refined?.macroFusion.fusesWithPrevious && b.uops.some((u) => u.length > 0);

@@ -28,10 +28,10 @@ const MAX_KEYS = 20_000;
  *  simulating them in full. Still exact: in the periodic regime the sampled boundaries repeat
  *  too, every lcm(KEY_STRIDE, period) iterations (then a multiple of the period is skipped), so a
  *  repetition is found at most KEY_STRIDE periods later than with every boundary keyed. */
-export const KEY_STRIDE = 8;
+const KEY_STRIDE = 8;
 
 /** the counters a period changes, by name: the recorder's, and the ports' use (it orders them) */
-export type Counters = Record<CounterName | 'usage', Float64Array>;
+type Counters = Record<CounterName | 'usage', Float64Array>;
 const COUNTERS: readonly (CounterName | 'usage')[] = [...COUNTER_NAMES, 'usage'];
 
 function counters(core: Core): Counters {

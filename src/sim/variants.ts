@@ -9,7 +9,7 @@ export type VariantSwitch = 'perfectFrontEnd' | 'infinitePorts' | 'noDependencie
 /** The report's command-line flag of a switch (--pf, --ip, --nd). */
 export type VariantFlag = 'pf' | 'ip' | 'nd';
 
-export interface SwitchInfo {
+interface SwitchInfo {
   field: VariantSwitch;
   /** the report's command-line flag, declared from this table (src/cli/commands/report.ts) */
   flag: VariantFlag;

@@ -78,7 +78,7 @@ export interface WhatIf {
   noDependencies: VariantFigures;
 }
 
-export interface WhatIfRuns {
+interface WhatIfRuns {
   /** the main run, in full */
   main: SimResult;
   /** null when `fast` */
@@ -176,7 +176,7 @@ export function whatIfVariants(req: WhatIfRequest): Variant[] {
 }
 
 /** The mechanisms flipped one at a time for `req`'s effects (none when not asked). */
-export function flippedMechanisms(req: WhatIfRequest): Mechanism[] {
+function flippedMechanisms(req: WhatIfRequest): Mechanism[] {
   const mech = resolveMechanisms(req.mechanisms);
   if (!(req.mechanismEffects ?? !req.fast)) return [];
   return MECHANISMS.filter((k) => mech[k] || req.allMechanismEffects === true);

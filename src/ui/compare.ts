@@ -21,7 +21,7 @@ export type Divergence =
  * Steps two fresh engines in lockstep and reports the first cycle whose snapshots differ.
  * Works in slices of `chunk` cycles so a caller can yield between them; `state` carries on.
  */
-export interface DivergenceScan {
+interface DivergenceScan {
   a: Engine;
   b: Engine;
   cycle: number;

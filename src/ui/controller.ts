@@ -30,8 +30,6 @@ import {
 } from './state.js';
 import { TABS, type ExplorerProps, type QuitHow, type RunTotal, type VariantKey } from './types.js';
 
-export type { KeyEvent } from './keys.js';
-
 /** The key context an overlay takes the keys for. */
 export function contextOf(o: Overlay): KeyContext {
   switch (o.kind) {
@@ -54,7 +52,7 @@ export function contextOf(o: Overlay): KeyContext {
 const onScreen = (ctx: KeyContext) => ctx === 'explorer' || ctx === 'detail';
 
 /** The whole run of an engine, as it computes it (without moving its position). */
-export function wholeRunOf(engine: Engine): RunTotal {
+function wholeRunOf(engine: Engine): RunTotal {
   return { cycles: engine.totalCycles(), blockThroughput: engine.finalStats().blockThroughput };
 }
 

@@ -47,7 +47,7 @@ function entryText(e: Snapshot['rs'][number]): string {
   return why === word || why.startsWith(`${word},`) || why.startsWith(`${word} `) ? why : `${word.padEnd(9)} ${why}`;
 }
 
-export interface ExportExtras {
+interface ExportExtras {
   details: { title: string; detail: LineDetail | null }[];
   date?: Date;
   /** the measurement (M) as the screen shows it, and why it failed; empty when none is shown */

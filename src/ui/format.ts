@@ -45,7 +45,7 @@ export function bar(frac: number, w: number): string {
   return '█'.repeat(n) + '░'.repeat(w - n);
 }
 
-export type StateWord = 'loading' | 'waiting' | 'ready' | 'executing' | 'done';
+type StateWord = 'loading' | 'waiting' | 'ready' | 'executing' | 'done';
 
 /** The word for an RS entry's state: waiting on a dependency, ready (waits for a port), … */
 export function stateWord(s: EntryState): StateWord {

@@ -19,7 +19,7 @@ export function iterationsDone(x: number): string {
  * average of the lines' done counts, which runs ahead of the iterations that really finished;
  * the engine's statistics (Stats.iterationsCompleted) count them the same way.
  */
-export function completedIterations(s: Snapshot): number {
+function completedIterations(s: Snapshot): number {
   if (s.finished) return s.stats.iterations;
   if (s.lineCounts.length === 0) return 0;
   return Math.min(...s.lineCounts.map((l) => l.done));
@@ -34,7 +34,7 @@ export function rateSoFar(s: Snapshot): number {
 
 /** The rate so far and what it is over, longest first (the header takes the first that fits):
  *  c/iter is always cycles per complete iteration. */
-export function throughputSoFar(s: Snapshot): string[] {
+function throughputSoFar(s: Snapshot): string[] {
   if (simulatesNothing(s.stats)) return ['no throughput: no line has data, nothing simulated', 'no throughput'];
   const n = completedIterations(s);
   if (!(n > 0)) return ['c/iter – (first iteration not complete)', 'c/iter – (none complete)', 'c/iter –'];

@@ -16,12 +16,12 @@ interface Caches {
   blockWidths: Map<string, number>;
   styledChars: Map<string, unknown>;
 }
-export interface OutputLike {
+interface OutputLike {
   caches: Caches;
   write(...args: unknown[]): void;
   get(): { output: string };
 }
-export type OutputClass = { new (opts: { width: number; height: number }): OutputLike; prototype: OutputLike };
+type OutputClass = { new (opts: { width: number; height: number }): OutputLike; prototype: OutputLike };
 
 const LIMIT = 20_000;
 let installed = false;

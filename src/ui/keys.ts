@@ -483,7 +483,7 @@ export function splitKeys(input: string, key: Key): KeyEvent[] {
  */
 const ALL_ORIGINS = originList().map((o) => o.id);
 
-export interface LegendSection {
+interface LegendSection {
   title: string;
   rows: [string, string][];
 }

@@ -23,12 +23,12 @@ export interface Layout {
   compact: boolean; // footer abbreviated
 }
 
-export const HEADER_ROWS = 2;
-export const FOOTER_ROWS = 1;
-export const MESSAGE_ROWS = 1;
+const HEADER_ROWS = 2;
+const FOOTER_ROWS = 1;
+const MESSAGE_ROWS = 1;
 
 /** Rows the ports section needs: title, port names, µop now, count, bar, divider, ready, front end. */
-export const PORTS_ROWS = 8;
+const PORTS_ROWS = 8;
 
 /** Columns a port's cell takes at least: a count (`999`, `12k`, `1.2M`) or `L3#…`, and a space. */
 const PORT_CELL_MIN = 5;
@@ -47,12 +47,12 @@ export function portBands(width: number, ports: number): { bands: number; perBan
 }
 
 /** Rows the ports section needs in a pane `width` columns wide (PORTS_ROWS with one band). */
-export function portsRows(width: number, ports: number): number {
+function portsRows(width: number, ports: number): number {
   return PORTS_ROWS + 4 * (portBands(width, ports).bands - 1);
 }
 
 /** Columns below which the explorer does not draw its panes (the header and footer need them). */
-export const MIN_COLUMNS = 60;
+const MIN_COLUMNS = 60;
 
 /**
  * The smallest terminal the explorer draws in, for `paneCount` panes of `portCount` ports at

@@ -51,7 +51,7 @@ export function modelLabel(layout: Pick<PaneLayout, 'session' | 'mechanisms'>, s
   return short ? `${name} (no ${what})` : `${name} (${what} not modelled on ${layout.session.arch})`;
 }
 
-export type ModelRow =
+type ModelRow =
   | { kind: 'mechanism'; id: Mechanism }
   | { kind: 'preset'; name: 'suaca' | 'refined' }
   | { kind: 'compare' };
@@ -66,7 +66,7 @@ export const MODEL_ROWS: readonly ModelRow[] = [
 
 /** What a row depends on: the model, the comparison switch, whether the branch sides (b) have
  *  the split pane, and what is not modelled on this core. */
-export interface ModelMenuContext {
+interface ModelMenuContext {
   mechanisms: MechanismSet;
   compare: boolean;
   branches?: boolean;

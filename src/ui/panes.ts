@@ -12,7 +12,7 @@ export function otherModel(m: MechanismSet): MechanismSet {
   return { ...(isSuaca(m) ? REFINED_MECHANISMS : SUACA_MECHANISMS) };
 }
 
-export function variantOf(active: ReadonlySet<VariantKey>): Variant {
+function variantOf(active: ReadonlySet<VariantKey>): Variant {
   const v: Variant = { ...BASELINE };
   for (const s of VARIANT_SWITCHES) v[s.field] = active.has(s.field);
   return v;

@@ -9,8 +9,6 @@ import type { PaneLayout } from './panes.js';
 import { MODEL_ROWS } from './modelMenu.js';
 import { TABS, type RunTotal, type TabId } from './types.js';
 
-export type { PaneLayout } from './panes.js';
-
 /** What a prompt asks for: a cycle, an iteration count, the path of the export, or text to search. */
 export type PromptKind = 'goto' | 'iterations' | 'export' | 'search';
 
@@ -28,7 +26,7 @@ export type Overlay =
 /** `n` looks this many cycles ahead at most (each one is a snapshot). */
 export const ISSUE_SEARCH_LIMIT = 5000;
 
-export const SPEEDS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000];
+const SPEEDS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000];
 
 /** Longest text a prompt takes (a path; numbers are limited by their parse). */
 const PROMPT_MAX = 4096;

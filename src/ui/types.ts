@@ -18,7 +18,7 @@ export interface SessionLine {
 import type { Divergence } from './compare.js';
 
 /** One side of the first conditional jump (thesis §2.7), ready to simulate. */
-export interface BranchPathSource {
+interface BranchPathSource {
   label: string; // 'fall-through', 'taken'
   /** original line numbers of the path, in execution order */
   lines: number[];

@@ -20,7 +20,7 @@ import type { FormResult, MachineResult } from '../../measure/characterize/types
 import { COUNTER } from '../../measure/characterize/x86.js';
 import { analyseRegion } from '../pipeline.js';
 
-export interface DataMeasureArgs {
+interface DataMeasureArgs {
   all: boolean;
   core?: string;
   output?: string;

@@ -8,8 +8,6 @@ import { regionsCommand } from './regions.js';
 import { reportCommand } from './report.js';
 import type { CommandModule } from './args.js';
 
-export type { CommandModule };
-
 export const commands: CommandModule[] = [
   disasmCommand,
   regionsCommand,

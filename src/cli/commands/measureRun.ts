@@ -23,7 +23,7 @@ import { constants as osConstants } from 'node:os';
 import { readFileSync } from 'node:fs';
 import type { MeasureArgv } from './args.js';
 
-export interface MeasuredVariant {
+interface MeasuredVariant {
   /** core cycles per iteration, from the 10th percentile of the repetitions */
   cyclesPerIteration: number;
   /** the same from the median: the gap to cyclesPerIteration is the spread */
@@ -59,7 +59,7 @@ export interface Measurement {
 }
 
 /** One side of the branch comparison (the first conditional jump), run as straight-line code. */
-export interface MeasuredSide {
+interface MeasuredSide {
   side: 'fall-through' | 'taken';
   /** the side's lines in execution order, as the branch comparison simulates them */
   lines: number[];
@@ -102,7 +102,7 @@ function variantOf(r: Extract<HarnessResult, { ok: true }>, v: HarnessVariant): 
 }
 
 /** Why the per-port µop counts are not beside the data's (never a made-up figure). */
-export function portCountersReason(perfError: number): string {
+function portCountersReason(perfError: number): string {
   if (perfError > 0) {
     const name = Object.entries(osConstants.errno).find(([, n]) => n === perfError)?.[0] ?? `errno ${perfError}`;
     return `per-port counters unavailable: perf_event_open gives no hardware counter on this machine (${name}${name === 'ENOENT' ? ': no PMU exposed, as in most virtual machines' : name === 'EACCES' || name === 'EPERM' ? `: kernel.perf_event_paranoid is ${paranoid()}` : ''})`;

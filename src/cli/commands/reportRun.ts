@@ -32,10 +32,8 @@ import type { InputOptions, RegionSelection } from '../../disasm/types.js';
 import { UserError, printable } from '../../errors.js';
 import type { ReportArgs } from './args.js';
 
-export type { ReportArgs };
-
 /** Flags → the variant of the main analysis. */
-export function variantFromArgs(a: ReportArgs): Variant {
+function variantFromArgs(a: ReportArgs): Variant {
   const v: Variant = { ...BASELINE };
   for (const s of VARIANT_SWITCHES) v[s.field] = !!a[s.flag];
   // upper bounds far above any core (RS ≤ a few hundred, width ≤ 8): the engine's memory grows
@@ -264,7 +262,7 @@ export async function runReport(input: InputOptions & RegionSelection, a: Report
 }
 
 /** --strict: a region with a line that no source has figures for is an error, not a report. */
-export function refuseIncomplete(analysis: Pick<Analysis, 'unknown' | 'machine'>): void {
+function refuseIncomplete(analysis: Pick<Analysis, 'unknown' | 'machine'>): void {
   if (!analysis.unknown.length) return;
   const first = analysis.unknown[0]!;
   const more =

@@ -12,5 +12,5 @@ for (const p of [uopsInfoFileProvider, measuredProvider, embeddedProvider, llvmP
   if (!providerList().some((x) => x.id === p.id)) registerProvider(p);
 }
 
-export { providerList, registerProvider, unregisterProvider, providersGeneration } from './registry.js';
-export type { DataSourceRow, FigureLayer, FigureProvider, LayerHit, ListContext, ProviderContext } from './registry.js';
+export { providerList, registerProvider, unregisterProvider } from './registry.js';
+export type { DataSourceRow, FigureLayer, FigureProvider } from './registry.js';

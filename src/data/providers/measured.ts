@@ -131,7 +131,7 @@ class Operands {
 const usable = (f: MeasuredFigures | undefined): f is MeasuredFigures => f !== undefined && f.check.status !== 'failed';
 
 /** One measured form as a form of uops.info's schema (null when its check failed). */
-export function measuredArchForm(key: string, f: MeasuredForm): ArchForm | null {
+function measuredArchForm(key: string, f: MeasuredForm): ArchForm | null {
   if (!usable(f)) return null;
   const { signature, attributes } = splitMeasuredKey(key);
   const ops = new Operands(signature);

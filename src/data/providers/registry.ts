@@ -11,7 +11,7 @@ import type { FigureOrigin } from '../origins.js';
 /** What a layer answers for one decoded instruction: figures; a reason it has the form but no
  *  figures for it (the resolver goes on, and gives the reason if no later layer has figures); or
  *  null when it does not have the form. */
-export type LayerHit = ResolvedInstruction | { why: string } | null;
+type LayerHit = ResolvedInstruction | { why: string } | null;
 
 /** One source's figures for one core. */
 export interface FigureLayer {
@@ -31,7 +31,7 @@ export interface FigureLayer {
   llvm?: LlvmArchModel;
 }
 
-export interface ProviderContext {
+interface ProviderContext {
   arch: ArchName;
   /** the core and the ones it inherits figures from (MachineModel.inheritsDataFrom), in order */
   chain: ArchName[];
@@ -66,7 +66,7 @@ export interface DataSourceRow {
   provenance?: Record<string, unknown>;
 }
 
-export interface ListContext {
+interface ListContext {
   arch: ArchName;
   machine?: MachineModel;
   cacheDir?: string;
@@ -90,31 +90,21 @@ export interface FigureProvider {
 }
 
 const providers: FigureProvider[] = [];
-let generation = 0;
 
 /** Adds a provider to the list, at its rank. */
 export function registerProvider(p: FigureProvider): void {
   if (providers.some((x) => x.id === p.id)) throw new Error(`data provider '${p.id}' is registered already`);
   providers.push(p);
   providers.sort((a, b) => a.rank - b.rank);
-  generation++;
 }
 
 /** Removes a provider (tests that register one). */
 export function unregisterProvider(id: string): void {
   const i = providers.findIndex((x) => x.id === id);
-  if (i >= 0) {
-    providers.splice(i, 1);
-    generation++;
-  }
+  if (i >= 0) providers.splice(i, 1);
 }
 
 /** The providers in resolution order. */
 export function providerList(): readonly FigureProvider[] {
   return providers;
-}
-
-/** Changes whenever the list does (part of the loaded data's memo key). */
-export function providersGeneration(): number {
-  return generation;
 }

@@ -7,7 +7,7 @@ import type { MeasuredForm, MeasuredMachine, MeasuredParameter, MeasuredPorts } 
 import type { Figure, FormResult, MachineResult } from './types.js';
 
 /** 'op1 (gpr64)' → 'o1', 'op1 address' → 'o1.base', 'flags', 'RAX' as they are. */
-export function operandRef(label: string): string | null {
+function operandRef(label: string): string | null {
   let m = /^op(\d+) address$/.exec(label);
   if (m) return `o${m[1]}.base`;
   m = /^op(\d+) \(/.exec(label);
@@ -17,7 +17,7 @@ export function operandRef(label: string): string | null {
 }
 
 /** A whole number when the figure is within 0.15 of one (noise), else two decimals. */
-export function cyclesOf(v: number): number {
+function cyclesOf(v: number): number {
   const r = Math.round(v);
   return Math.abs(v - r) <= 0.15 ? Math.max(0, r) : Math.max(0, Math.round(v * 100) / 100);
 }

@@ -9,7 +9,6 @@ import { Code, Decoder, DecoderOptions, Encoder, Instruction, MemoryOperand, Reg
 export type RegClass = 'gpr8' | 'gpr16' | 'gpr32' | 'gpr64' | 'xmm' | 'ymm' | 'zmm' | 'k' | 'mm';
 
 export const VECTOR: ReadonlySet<RegClass> = new Set(['xmm', 'ymm', 'zmm']);
-export const GPR: ReadonlySet<RegClass> = new Set(['gpr8', 'gpr16', 'gpr32', 'gpr64']);
 
 /** General-purpose registers the benchmarks may use, by x86 number: not rsp (the harness's
  *  stack) and not r15 (the harness's loop counter, prepare.ts picks it first). */
@@ -90,7 +89,7 @@ export function encode(list: readonly Instruction[]): Uint8Array {
 }
 
 /** [base] as an iced memory operand. */
-export function mem(base: number, index: number | null = null): MemoryOperand {
+function mem(base: number, index: number | null = null): MemoryOperand {
   return index === null
     ? new MemoryOperand(reg('gpr64', base), Register.None, 1, 0n, 0, false, Register.None)
     : new MemoryOperand(reg('gpr64', base), reg('gpr64', index), 1, 0n, 0, false, Register.None);

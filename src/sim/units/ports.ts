@@ -17,10 +17,10 @@ import type { Fields, KeyAt, KeyWriter, Periods, StatefulUnit } from './state.js
 /** Port capacity for "infinitely usable": more µops than a cycle can ever put on one port (the
  *  holders of a port are kept in an array), and a small integer, so that the per-cycle code only
  *  ever compares small integers (an Infinity here would make V8 deoptimise it). */
-export const UNLIMITED_PORT_CAP = 0x3fffffff;
+const UNLIMITED_PORT_CAP = 0x3fffffff;
 
 /** `count < cap` for a whole count is `count < ceil(cap)`; capped at UNLIMITED_PORT_CAP. */
-export function portCapOf(cap: number): number {
+function portCapOf(cap: number): number {
   // `| 0`: a small integer (V8 keeps the field an integer field, not a double)
   return cap >= UNLIMITED_PORT_CAP ? UNLIMITED_PORT_CAP : Number.isNaN(cap) ? cap : Math.ceil(cap) | 0;
 }

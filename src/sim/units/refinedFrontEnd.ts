@@ -11,9 +11,9 @@ import type { FrontEnd, FrontEndPosition, FrontEndState } from './frontEnd.js';
 import { restoreFields, saveFields, shiftFields, writeFieldsKey } from './state.js';
 import type { Fields, KeyAt, KeyWriter, Periods } from './state.js';
 
-export const SRC_DSB = 1;
-export const SRC_MITE = 2;
-export const SRC_LSD = 3;
+const SRC_DSB = 1;
+const SRC_MITE = 2;
+const SRC_LSD = 3;
 const SOURCE = [null, 'DSB', 'MITE', 'LSD'] as const;
 
 interface RefinedFrontEndState extends FrontEndPosition {

@@ -40,7 +40,6 @@ export const ST_WAIT_PORT = K.WaitPort;
 export const ST_EXEC = K.Exec;
 export const ST_DONE = K.Done;
 
-export const NEVER = K.Never;
 if (K.DivBlock !== DIVIDER_BLOCK_BIT) throw new Error('scheduler: K.DivBlock is not DIVIDER_BLOCK_BIT');
 
 /** The per-instance arrays of the ring, indexed by slot g & (cap − 1) (× maxU + µop when perUop). */

@@ -46,7 +46,7 @@ export interface Periods {
 
 /** How a value moves by whole periods: not at all, or by the instances, cycles or iterations
  *  skipped; `except`: a sentinel value that stays (e.g. -1 for "not started"). */
-export type Move<U = unknown> =
+type Move<U = unknown> =
   | 'stays'
   | { by: 'instance' | 'cycle' | 'iteration'; except?: number }
   | ((unit: U, by: Periods) => void);
@@ -54,14 +54,9 @@ export type Move<U = unknown> =
 /** A field's part of the key: its value, its value relative to the head instance or to the cycle,
  *  a function of the unit, or nothing — `{ omit: why }` (derived from other fields, or not read
  *  by any later cycle). */
-export type Key<U> =
-  | 'value'
-  | 'fromHead'
-  | 'toCycle'
-  | { omit: string }
-  | ((unit: U, at: KeyAt, out: KeyWriter) => void);
+type Key<U> = 'value' | 'fromHead' | 'toCycle' | { omit: string } | ((unit: U, at: KeyAt, out: KeyWriter) => void);
 
-export interface Field<U> {
+interface Field<U> {
   move: Move<U>;
   key: Key<U>;
 }
@@ -97,11 +92,7 @@ export function restoreFields<U, S>(unit: U, fields: Fields<U, S>, st: S): void 
 }
 
 /** value v moved by `move` over periods `by` */
-export function moved(
-  v: number,
-  move: Exclude<Move, 'stays' | ((...a: never[]) => void)> | 'stays',
-  by: Periods,
-): number {
+function moved(v: number, move: Exclude<Move, 'stays' | ((...a: never[]) => void)> | 'stays', by: Periods): number {
   if (move === 'stays' || v === move.except) return v;
   return v + (move.by === 'instance' ? by.dg : move.by === 'cycle' ? by.dc : by.dk);
 }
@@ -123,7 +114,7 @@ export function shiftFields<U, S>(unit: U, fields: Fields<U, S>, by: Periods): v
 }
 
 /** One value's part of the key. */
-export function keyOf(v: number, key: 'value' | 'fromHead' | 'toCycle', at: KeyAt): number {
+function keyOf(v: number, key: 'value' | 'fromHead' | 'toCycle', at: KeyAt): number {
   return key === 'value' ? v : key === 'fromHead' ? v - at.head : v - at.cycle;
 }
 

@@ -1,7 +1,7 @@
 import type { ArchChoice } from '../types.js';
 import { ChoiceList } from './ChoiceList.js';
 
-export interface ArchPickerProps {
+interface ArchPickerProps {
   archs: ArchChoice[];
   current: string;
   /** the highlighted entry (the explorer's state: every key of a burst moves it) */

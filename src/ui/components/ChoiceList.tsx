@@ -3,7 +3,7 @@ import { clip } from '../format.js';
 import { useTint } from './ThemeContext.js';
 import { scrollStart } from '../layout.js';
 
-export interface ChoiceListProps {
+interface ChoiceListProps {
   /** the heading line */
   title: string;
   /** how many entries, and the text of entry i (asked only for the rows shown) */

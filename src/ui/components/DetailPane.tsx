@@ -3,7 +3,7 @@ import type { LineDetail } from '../../sim/types.js';
 import { clip } from '../format.js';
 import { detailLines } from '../detailText.js';
 
-export interface DetailPaneProps {
+interface DetailPaneProps {
   width: number;
   height: number;
   line: number;

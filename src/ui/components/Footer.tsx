@@ -2,7 +2,7 @@ import { Text } from 'ink';
 import { bindingsOf, type KeyContext } from '../keys.js';
 import { useTint } from './ThemeContext.js';
 
-export interface FooterProps {
+interface FooterProps {
   width: number;
   compact: boolean;
   context?: KeyContext;

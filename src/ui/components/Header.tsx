@@ -3,7 +3,7 @@ import { clip } from '../format.js';
 import { useTint } from './ThemeContext.js';
 import type { HeaderLines } from '../header.js';
 
-export interface HeaderProps {
+interface HeaderProps {
   width: number;
   /** the header's text (src/ui/header.ts) */
   lines: HeaderLines;

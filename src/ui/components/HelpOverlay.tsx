@@ -12,7 +12,7 @@ import {
 } from '../keys.js';
 import { clip, firstFitting, wrapWords } from '../format.js';
 
-export interface HelpOverlayProps {
+interface HelpOverlayProps {
   width: number;
   height: number;
   page: number;

@@ -5,7 +5,7 @@ import { MODEL_ROWS, modelRowText, type ModelView } from '../modelMenu.js';
 import { clip, wrapWords } from '../format.js';
 import { ChoiceList } from './ChoiceList.js';
 
-export interface ModelPickerProps {
+interface ModelPickerProps {
   mechanisms: MechanismSet;
   compareModel: boolean;
   /** the branch sides (b) hold the split pane */
@@ -21,7 +21,7 @@ export interface ModelPickerProps {
 
 /** The notes below the rows, wrapped to `width`, in at most `rows` lines (the last one says how
  *  many lines did not fit and where they all are). */
-export function modelNoteLines(notes: readonly string[], width: number, rows: number): string[] {
+function modelNoteLines(notes: readonly string[], width: number, rows: number): string[] {
   const all = notes.flatMap((n) => wrapWords(`note: ${n}`, width - 2).map((l, i) => (i === 0 ? l : `  ${l}`)));
   if (all.length <= rows) return all;
   const keep = Math.max(0, rows - 1);

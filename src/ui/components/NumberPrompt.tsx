@@ -1,7 +1,7 @@
 import { Text } from 'ink';
 import type { PromptKind } from '../state.js';
 
-export interface NumberPromptProps {
+interface NumberPromptProps {
   what: PromptKind;
   text: string;
   /** the proposed value, shown selected: typing replaces it */

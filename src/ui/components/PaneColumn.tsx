@@ -8,7 +8,7 @@ import { RsPane } from './RsPane.js';
 import { PortsPane } from './PortsPane.js';
 import { StatsPane } from './StatsPane.js';
 
-export interface PaneColumnProps {
+interface PaneColumnProps {
   title: string | null; // shown when several panes are side by side
   layout: Layout;
   snapshot: Snapshot;

@@ -4,7 +4,7 @@ import { clip, bar, count, dividerForms, firstFitting, fit, fitList, inst, instF
 import { portBands } from '../layout.js';
 import { useTint } from './ThemeContext.js';
 
-export interface PortsPaneProps {
+interface PortsPaneProps {
   width: number;
   snapshot: Snapshot;
 }

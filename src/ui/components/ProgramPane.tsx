@@ -6,7 +6,7 @@ import { useTint } from './ThemeContext.js';
 import { ORIGIN_LETTER } from '../../data/types.js';
 import type { SessionLine } from '../types.js';
 
-export interface ProgramPaneProps {
+interface ProgramPaneProps {
   width: number;
   height: number; // rows including the title
   lines: SessionLine[];

@@ -11,7 +11,7 @@ export interface RegionChoice {
   label: string;
 }
 
-export interface RegionPickerProps {
+interface RegionPickerProps {
   file: string;
   regions: RegionChoice[];
   /** the entry highlighted first (the region analysed without a choice); default the first */

@@ -3,7 +3,7 @@ import type { Snapshot } from '../../sim/types.js';
 import { clip, bar, firstFitting, inst, reason, STATE_COLOR, STATE_SYMBOL, stateWord } from '../format.js';
 import { useTint } from './ThemeContext.js';
 
-export interface RsPaneProps {
+interface RsPaneProps {
   width: number;
   height: number;
   snapshot: Snapshot;

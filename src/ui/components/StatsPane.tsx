@@ -5,7 +5,7 @@ import { scrollStart } from '../layout.js';
 import { iterationsDone } from '../header.js';
 import { simulatesNothing } from '../../sim/stats.js';
 
-export interface StatsPaneProps {
+interface StatsPaneProps {
   width: number;
   height: number;
   stats: Stats;

@@ -1,7 +1,7 @@
 import { Text } from 'ink';
 import { TABS, type TabId } from '../types.js';
 
-export interface TabBarProps {
+interface TabBarProps {
   active: TabId;
   width: number;
 }

@@ -3,7 +3,7 @@
 import { createContext, useContext } from 'react';
 import { tint } from '../theme.js';
 
-export interface Theme {
+interface Theme {
   color: boolean;
 }
 

@@ -8,8 +8,6 @@ import { exportText } from '../exportText.js';
 import type { ExplorerState } from '../state.js';
 import type { ExplorerProps } from '../types.js';
 
-export type { ExplorerState, Overlay } from '../state.js';
-
 /** `measure`: M's start, Esc's dismissal of its result (hooks/useMeasure.ts) and the result's
  *  text as shown (the export holds it). */
 export function useExplorer(

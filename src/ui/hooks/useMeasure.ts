@@ -5,9 +5,9 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Cancellable, MeasureOutcome, MeasureRunner } from '../types.js';
 
-export type MeasureStatus = { kind: 'idle' } | { kind: 'running' } | { kind: 'done'; outcome: MeasureOutcome };
+type MeasureStatus = { kind: 'idle' } | { kind: 'running' } | { kind: 'done'; outcome: MeasureOutcome };
 
-export interface MeasureControl {
+interface MeasureControl {
   status: MeasureStatus;
   /** starts a measurement (a no-op while one runs) */
   start(): void;
@@ -68,7 +68,7 @@ const METHOD = { perf: 'perf cycles', tsc: 'TSC-calibrated' } as const;
 const METHOD_SHORT = { perf: 'perf', tsc: 'TSC' } as const;
 
 /** What the header compares a measurement with: the panes on screen and their whole runs. */
-export interface PaneTotal {
+interface PaneTotal {
   /** null: the whole region; 0 / 1: the fall-through / taken side of the branch */
   branch: 0 | 1 | null;
   /** the model's block throughput of the pane's whole run (null while it is computed) */

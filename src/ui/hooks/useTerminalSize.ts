@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useStdout } from 'ink';
 
-export interface TerminalSize {
+interface TerminalSize {
   columns: number;
   rows: number;
 }
