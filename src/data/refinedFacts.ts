@@ -6,6 +6,7 @@
 // what to do with them. Every fact names the rule it comes from (a source id of citations.ts;
 // docs/engine.md "Refined model: rules and sources" lists them). Pure: no I/O.
 
+import { idiomKind } from '../disasm/idioms.js';
 import type { DecodedInstruction, MemoryOperand } from '../disasm/types.js';
 import { hasCapability } from './origins.js';
 import type { ArchName, Cited, CoreFrontEndFigures, MachineModel, ResolvedInstruction } from './types.js';
@@ -434,55 +435,13 @@ function immediateAdd(ins: DecodedInstruction, core: Core): NonNullable<RefinedF
   return { atRename: form && fact.value, source: fact.source };
 }
 
-const ZERO_NO_PORT = new Set([
-  'XOR',
-  'SUB',
-  'PXOR',
-  'VPXOR',
-  'VPXORD',
-  'VPXORQ',
-  'XORPS',
-  'XORPD',
-  'VXORPS',
-  'VXORPD',
-  'PSUBB',
-  'PSUBW',
-  'PSUBD',
-  'PSUBQ',
-  'VPSUBB',
-  'VPSUBW',
-  'VPSUBD',
-  'VPSUBQ',
-]);
-/** zero results that uops.info found dependency-breaking although the manual's list lacks them
- *  (paper §7.3.6): no source says they need no port */
-const ZERO_WITH_PORT = new Set([
-  'PCMPGTB',
-  'PCMPGTW',
-  'PCMPGTD',
-  'PCMPGTQ',
-  'VPCMPGTB',
-  'VPCMPGTW',
-  'VPCMPGTD',
-  'VPCMPGTQ',
-]);
-const ONES_IDIOM = new Set([
-  'PCMPEQB',
-  'PCMPEQW',
-  'PCMPEQD',
-  'PCMPEQQ',
-  'VPCMPEQB',
-  'VPCMPEQW',
-  'VPCMPEQD',
-  'VPCMPEQQ',
-]);
-
 function idiom(ins: DecodedInstruction, r: ResolvedInstruction | undefined, core: Core): RefinedFacts['idiom'] {
   const same = ins.sameReg && ins.memory === null && ins.masking === null;
   if (!same) return { zeroIdiom: false, dependencyBreaking: false, noPort: false, source: SRC.zeroIdiom };
-  if (ONES_IDIOM.has(ins.mnemonic))
-    return { zeroIdiom: false, dependencyBreaking: true, noPort: false, source: SRC.zeroIdiom };
-  if (ZERO_WITH_PORT.has(ins.mnemonic)) {
+  const kind = idiomKind(ins.mnemonic);
+  if (kind === 'ones') return { zeroIdiom: false, dependencyBreaking: true, noPort: false, source: SRC.zeroIdiom };
+  // (V)PCMPGT*: no source says they need no port; uops.info's `_same_reg` measurement may show none
+  if (kind === 'zero-unlisted') {
     const measured = hasCapability(r?.origin, 'measured-same-reg') && r!.variant === 'same_reg';
     return {
       zeroIdiom: true,
@@ -491,7 +450,7 @@ function idiom(ins: DecodedInstruction, r: ResolvedInstruction | undefined, core
       source: measured ? SRC.zeroIdiomXml : SRC.zeroIdiomPaper,
     };
   }
-  if (!ZERO_NO_PORT.has(ins.mnemonic)) {
+  if (kind !== 'zero') {
     return { zeroIdiom: false, dependencyBreaking: ins.zeroIdiom, noPort: false, source: SRC.zeroIdiom };
   }
   // GPR zero idioms: the 32- and 64-bit forms (xor eax, eax); 8/16-bit forms write part of a register

@@ -22,6 +22,7 @@ import {
 import { UserError } from '../errors.js';
 import { hex } from './bytes.js';
 import { resourceOfRegister, writtenName } from './icedRegisters.js';
+import { idiomKind } from './idioms.js';
 import { iformOf, operandKind, signatureOf, xedMnemonic } from './signature.js';
 import type { Branch, BranchKind, DecodedInstruction, DecodedOperand, Flag, MemoryOperand, Resource } from './types.js';
 
@@ -38,54 +39,6 @@ const FLAG_BITS: [Flag, number][] = [
   ['DF', RflagsBits.DF],
 ];
 const flagsOf = (bits: number): Flag[] => FLAG_BITS.filter(([, b]) => bits & b).map(([f]) => f);
-
-/**
- * Zero idioms (Intel optimization manual, "dependency breaking idioms"): with all register
- * operands the same, the result does not depend on the register's old value. PCMPEQ* gives all
- * ones but is dependency-breaking as well. SBB r, r still depends on CF and is not listed.
- */
-const ZERO_IDIOMS = new Set([
-  'XOR',
-  'SUB',
-  'PXOR',
-  'VPXOR',
-  'VPXORD',
-  'VPXORQ',
-  'XORPS',
-  'XORPD',
-  'VXORPS',
-  'VXORPD',
-  'PSUBB',
-  'PSUBW',
-  'PSUBD',
-  'PSUBQ',
-  'VPSUBB',
-  'VPSUBW',
-  'VPSUBD',
-  'VPSUBQ',
-  'PCMPGTB',
-  'PCMPGTW',
-  'PCMPGTD',
-  'PCMPGTQ',
-  'VPCMPGTB',
-  'VPCMPGTW',
-  'VPCMPGTD',
-  'VPCMPGTQ',
-  'PCMPEQB',
-  'PCMPEQW',
-  'PCMPEQD',
-  'PCMPEQQ',
-  'VPCMPEQB',
-  'VPCMPEQW',
-  'VPCMPEQD',
-  'VPCMPEQQ',
-  'ANDNPS',
-  'ANDNPD',
-  'VANDNPS',
-  'VANDNPD',
-  'PANDN',
-  'VPANDN',
-]);
 
 /** Shifts and rotates by CL leave the flags unchanged when the count is 0: the flags they
  *  write are also read (uops.info's "cw": conditionally written). */
@@ -264,7 +217,7 @@ function describe(
 
   const regOps = operands.filter((o) => o.register);
   const sameReg = regOps.length >= 2 && memIndex < 0 && regOps.every((o) => o.register === regOps[0]!.register);
-  const zeroIdiom = sameReg && ZERO_IDIOMS.has(mnemonic);
+  const zeroIdiom = sameReg && idiomKind(mnemonic) !== undefined;
   if (zeroIdiom) {
     // iced already drops the read for xor/sub/pxor…; dependency-breaking compares too
     reads.delete(regOps[0]!.register!);

@@ -136,8 +136,9 @@ test('micro-fusion and unlamination: add rax,[rdi+rcx*8] fused on HSW, unlaminat
   assert.equal(line(snb, /^mov qword ptr \[rdi\+rcx\*8\]/).refined!.microFusion.fusedUops, 2);
 });
 
-test('zero idioms: xor eax,eax needs no port on SKL (dependency-breaking only on NHM); xor eax,ebx is none; pcmpeqd same reg breaks the dependency but needs a port', async () => {
-  const body = '1:\n  xor eax, eax\n  xor eax, ebx\n  pcmpeqd xmm1, xmm1\n  pcmpgtd xmm2, xmm2\n  dec rdx\n  jnz 1b';
+test('zero idioms: xor eax,eax needs no port on SKL (dependency-breaking only on NHM); xor eax,ebx is none; pcmpeqd and pandn same reg break the dependency but need a port', async () => {
+  const body =
+    '1:\n  xor eax, eax\n  xor eax, ebx\n  pcmpeqd xmm1, xmm1\n  pcmpgtd xmm2, xmm2\n  pandn xmm3, xmm3\n  dec rdx\n  jnz 1b';
   const skl = await facts(body, 'SKL');
   const z = line(skl, /^xor eax, eax/).refined!.idiom;
   assert.deepEqual([z.zeroIdiom, z.dependencyBreaking, z.noPort], [true, true, true]);
@@ -145,6 +146,8 @@ test('zero idioms: xor eax,eax needs no port on SKL (dependency-breaking only on
   assert.deepEqual([nz.zeroIdiom, nz.dependencyBreaking, nz.noPort], [false, false, false]);
   const ones = line(skl, /^pcmpeqd/).refined!.idiom;
   assert.deepEqual([ones.zeroIdiom, ones.dependencyBreaking, ones.noPort], [false, true, false]);
+  const andNot = line(skl, /^pandn/).refined!.idiom;
+  assert.deepEqual([andNot.zeroIdiom, andNot.dependencyBreaking, andNot.noPort], [false, true, false]);
   // pcmpgt same register: zero and dependency-breaking (uops.info paper §7.3.6), no source for "no port"
   const gt = line(skl, /^pcmpgtd/).refined!.idiom;
   assert.deepEqual([gt.zeroIdiom, gt.dependencyBreaking], [true, true]);

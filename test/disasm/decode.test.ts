@@ -158,6 +158,9 @@ test('same-register forms and zero idioms', async () => {
   const pc = await one('660f76c0'); // pcmpeqd xmm0, xmm0: dependency-breaking
   assert.ok(pc.zeroIdiom);
   assert.deepEqual(pc.reads, []);
+  const andn = await one('660fdfc0'); // pandn xmm0, xmm0: dependency-breaking
+  assert.ok(andn.zeroIdiom);
+  assert.deepEqual(andn.reads, []);
   const sbb = await one('19c0'); // sbb eax, eax: same register, still reads CF and (for XED) eax
   assert.ok(sbb.sameReg && !sbb.zeroIdiom);
   assert.deepEqual(sbb.flagsRead, ['CF']);
