@@ -7,14 +7,24 @@ export function colorEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
 }
 
 /**
- * Colours that vanish on some terminal themes, and what is drawn instead: yellow is hard to read
- * on light backgrounds, and grey (bright black) is the background colour of Solarized Dark, so
- * text in it disappears there. Magenta reads on both; grey text takes the terminal's own
- * foreground colour. White and black each vanish on one side.
+ * The colours the components name, as drawn: only those that keep a contrast of 3:1 (WCAG 2.x)
+ * against the background on Solarized Dark and Light and on xterm's palette on white and on black,
+ * in their normal and bright forms (a terminal may draw bold text in the bright one) — red and
+ * magenta; every other colour is drawn in the terminal's own foreground. The figures and their
+ * sources are in docs/explorer.md ("Colour"); test/ui/theme.test.tsx checks the frames. Yellow
+ * (1.70:1 on white) and cyan (1.98:1) vanish on light themes, green reaches 2.16:1 on white, blue
+ * 2.23:1 on black, and grey (bright black) is Solarized Dark's background itself. Executing, the
+ * state that moves, keeps a colour: magenta.
  */
-const UNREADABLE: Readonly<Record<string, string | undefined>> = {
-  yellow: 'magenta',
-  yellowBright: 'magenta',
+const REPLACED: Readonly<Record<string, string | undefined>> = {
+  green: 'magenta',
+  greenBright: 'magenta',
+  yellow: undefined,
+  yellowBright: undefined,
+  cyan: undefined,
+  cyanBright: undefined,
+  blue: undefined,
+  blueBright: undefined,
   gray: undefined,
   grey: undefined,
   blackBright: undefined,
@@ -27,5 +37,5 @@ const UNREADABLE: Readonly<Record<string, string | undefined>> = {
  *  terminal's own foreground reads better on every theme). */
 export function tint(on: boolean, color: string): string | undefined {
   if (!on) return undefined;
-  return color in UNREADABLE ? UNREADABLE[color] : color;
+  return color in REPLACED ? REPLACED[color] : color;
 }

@@ -77,7 +77,7 @@ export function ProgramPane(p: ProgramPaneProps) {
         const counts = countsOf(st ?? null, digits);
         const busy = st && (st.executing > 0 ? 'green' : st.ready > 0 ? 'cyan' : st.waiting > 0 ? 'yellow' : undefined);
         return (
-          <Text key={l.line} inverse={sel} dimColor={!st}>
+          <Text key={l.line} inverse={sel}>
             {sel ? '>' : ' '}
             {String(l.line).padStart(numW)}{' '}
             {src ? (

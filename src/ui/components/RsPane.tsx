@@ -39,7 +39,7 @@ export function RsPane(p: RsPaneProps) {
         {title}
         {bar(s.rsCapacity ? s.rsUsed / s.rsCapacity : 0, barW)}
       </Text>
-      {entries.length === 0 && <Text dimColor>{clip('(empty)', p.width)}</Text>}
+      {entries.length === 0 && <Text>{clip('(empty)', p.width)}</Text>}
       {shown.map((e) => {
         const w = stateWord(e.state);
         const head = `${STATE_SYMBOL[w]} ${inst(e).padEnd(9)} ${String(e.uops).padStart(2)}µ `;
@@ -51,7 +51,7 @@ export function RsPane(p: RsPaneProps) {
         );
       })}
       {shown.length < entries.length && (
-        <Text dimColor>
+        <Text>
           {clip(
             start
               ? `… ${start} above, ${entries.length - start - shown.length} below`

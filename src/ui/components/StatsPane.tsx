@@ -62,7 +62,7 @@ export function StatsPane(p: StatsPaneProps) {
           {shownPorts.map((x) => (l.ports[String(x)] ? cell(l.ports[String(x)]!, 5) : ''.padStart(5))).join('')}
         </Text>
       ))}
-      {moreLines !== null && <Text dimColor>{clip(moreLines, p.width)}</Text>}
+      {moreLines !== null && <Text>{clip(moreLines, p.width)}</Text>}
       <Text wrap="truncate-end">
         {fit('', numW)} {fit('total', asmW)}
         {` ${count(st.totalUops, 4)}`.padStart(5)}
