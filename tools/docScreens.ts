@@ -3,8 +3,9 @@
 //
 //   npm run docs:screens        (node --import tsx tools/docScreens.ts)
 //
-// rewrites every screen between its markers in docs/explorer.md; test/ui/docScreens.test.ts
-// renders the same screens and fails when the documentation differs.
+// rewrites every screen between its markers in docs/explorer.md, and the table of the colours'
+// contrast (tools/themeContrast.ts); test/ui/docScreens.test.ts renders the same and fails when
+// the documentation differs.
 //
 // A screen is the Explorer component as the CLI builds it (src/cli/commands/exploreRun.ts: the
 // same session, architectures, worker and default model), drawn by Ink into ink-testing-library's
@@ -173,43 +174,59 @@ export async function renderScreens(specs: readonly ScreenSpec[] = SCREENS): Pro
   return out;
 }
 
-const begin = (name: string) => `<!-- screen:${name} begin (npm run docs:screens writes this part) -->`;
-const end = (name: string) => `<!-- screen:${name} end -->`;
-const block = (name: string, screen: string) => `${begin(name)}\n\`\`\`text\n${screen}\n\`\`\`\n${end(name)}`;
+const begin = (name: string) => `<!-- generated:${name} begin (npm run docs:screens writes this part) -->`;
+const end = (name: string) => `<!-- generated:${name} end -->`;
 
-/** The names of the screens the document has markers for, in order. */
-export function markedScreens(doc: string): string[] {
-  return [...doc.matchAll(/<!-- screen:([\w-]+) begin /g)].map((m) => m[1]!);
+/** A screen as the page shows it: a fenced block. */
+export const fenced = (screen: string) => `\`\`\`text\n${screen}\n\`\`\``;
+
+/** Every generated part of the page by name: the screens (fenced) and the colours' contrast table. */
+export async function renderBlocks(specs: readonly ScreenSpec[] = SCREENS): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const [name, screen] of await renderScreens(specs)) out.set(name, fenced(screen));
+  const { tint } = await import('../src/ui/theme.js');
+  const { ANSI_NAMES, contrastTable } = await import('./themeContrast.js');
+  const used = new Set(ANSI_NAMES.map((n) => tint(true, n) ?? 'foreground'));
+  out.set('colour-contrast', contrastTable(used));
+  return out;
 }
 
-/** The screen between a name's markers in the document, or undefined without its markers. */
-export function screenInDoc(doc: string, name: string): string | undefined {
+/** The names of the generated parts the document has markers for, in order. */
+export function markedBlocks(doc: string): string[] {
+  return [...doc.matchAll(/<!-- generated:([\w-]+) begin /g)].map((m) => m[1]!);
+}
+
+/** What the document holds between a name's markers, or undefined without its markers. */
+export function blockInDoc(doc: string, name: string): string | undefined {
   const i = doc.indexOf(begin(name));
   const j = doc.indexOf(end(name));
   if (i < 0 || j < i) return undefined;
-  const inner = doc.slice(i + begin(name).length, j);
-  const m = /^\n```text\n([\s\S]*)\n```\n$/.exec(inner);
-  return m ? m[1] : inner;
+  return doc
+    .slice(i + begin(name).length, j)
+    .replace(/^\n/, '')
+    .replace(/\n$/, '');
 }
 
-/** The document with each marked screen replaced by the rendered one (unknown names kept). */
-export function spliceScreens(doc: string, screens: ReadonlyMap<string, string>): string {
+/** The document with each marked part replaced by the rendered one. */
+export function spliceBlocks(doc: string, blocks: ReadonlyMap<string, string>): string {
   let out = doc;
-  for (const [name, screen] of screens) {
+  for (const [name, text] of blocks) {
     const i = out.indexOf(begin(name));
     const j = out.indexOf(end(name));
-    if (i < 0 || j < i) throw new Error(`docs:screens: ${DOC} has no markers for the screen ${name}`);
-    out = out.slice(0, i) + block(name, screen) + out.slice(j + end(name).length);
+    if (i < 0 || j < i) throw new Error(`docs:screens: ${DOC} has no markers for ${name}`);
+    out = `${out.slice(0, i)}${begin(name)}\n${text}\n${out.slice(j)}`;
   }
   return out;
 }
 
 async function main(): Promise<void> {
-  const screens = await renderScreens();
+  const blocks = await renderBlocks();
   const doc = readFileSync(DOC, 'utf8');
-  const next = spliceScreens(doc, screens);
+  const next = spliceBlocks(doc, blocks);
   if (next !== doc) writeFileSync(DOC, next);
-  process.stdout.write(`${next === doc ? 'unchanged' : 'rewrote'} ${screens.size} screens in docs/explorer.md\n`);
+  process.stdout.write(
+    `${next === doc ? 'unchanged' : 'rewrote'}: ${[...blocks.keys()].join(', ')} in docs/explorer.md\n`,
+  );
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
