@@ -7,6 +7,7 @@ import { originLegend, originLetters, originList } from '../data/origins.js';
 import { MECHANISM_INFO } from '../sim/mechanisms.js';
 import { TABS, type VariantKey } from './types.js';
 import type { ExplorerState } from './state.js';
+import { DIFF_MARK } from './splitDiff.js';
 
 /** One key as the terminal reported it. */
 export interface KeyEvent {
@@ -495,6 +496,10 @@ export const LEGEND: LegendSection[] = [
       ['c/iter', 'cycles per iteration: cycles ÷ iterations complete (end: all)'],
       ['done/run', 'c/iter over the iterations done so far / the whole run'],
       ['diverge at N', 'the first cycle at which the two panes differ; │ separates'],
+      [
+        DIFF_MARK,
+        "split views: before a figure (bold), it differs from the other side's at this cycle; alone: the other side has a figure there",
+      ],
       ['[2 Reservation]', 'the pane shown (small terminals: tab or 1-4 switch)'],
       ['−macro-fus', 'the model with a mechanism off (+: on); see the last section'],
     ],

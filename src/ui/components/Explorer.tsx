@@ -7,6 +7,7 @@ import { useTerminalSize } from '../hooks/useTerminalSize.js';
 import { measureReason, measureText, useMeasure } from '../hooks/useMeasure.js';
 import { computeLayout, minimumSize } from '../layout.js';
 import { lineStates } from '../lineStates.js';
+import { splitDiff } from '../splitDiff.js';
 import { describeDivergence } from '../compare.js';
 import { shortVariant } from '../panes.js';
 import { fitMessage, wrapWords } from '../format.js';
@@ -83,6 +84,11 @@ export function Explorer(props: ExplorerProps) {
       }),
     [panes, state.snaps, session],
   );
+  // a split view marks the figures that differ between its two sides at this cycle
+  const diff = useMemo(
+    () => (state.snaps.length === 2 ? splitDiff(state.snaps[0]!, state.snaps[1]!) : null),
+    [state.snaps],
+  );
 
   const width = layout.columns;
   const ov = state.overlay;
@@ -146,6 +152,7 @@ export function Explorer(props: ExplorerProps) {
                 states={states[i]!}
                 selected={state.selected}
                 ports={session.ports}
+                diff={diff}
               />
             </Box>
           ))}

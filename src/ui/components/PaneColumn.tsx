@@ -7,6 +7,7 @@ import { ProgramPane } from './ProgramPane.js';
 import { RsPane } from './RsPane.js';
 import { PortsPane } from './PortsPane.js';
 import { StatsPane } from './StatsPane.js';
+import type { SplitDiff } from '../splitDiff.js';
 
 interface PaneColumnProps {
   title: string | null; // shown when several panes are side by side
@@ -16,6 +17,8 @@ interface PaneColumnProps {
   states: (LineState | null)[];
   selected: number;
   ports: number[];
+  /** in a split view: the figures that differ between the two sides at this cycle (marked ▸) */
+  diff?: SplitDiff | null;
 }
 
 function SectionView(p: PaneColumnProps & { section: Section; width: number }) {
@@ -30,12 +33,13 @@ function SectionView(p: PaneColumnProps & { section: Section; width: number }) {
           states={p.states}
           selected={p.selected}
           fusedPairs={p.snapshot.frontEnd.fusedPairs}
+          diff={p.diff?.program ?? null}
         />
       );
     case 'rs':
       return <RsPane width={p.width} height={p.section.rows} snapshot={p.snapshot} selectedLine={sel} />;
     case 'ports':
-      return <PortsPane width={p.width} snapshot={p.snapshot} />;
+      return <PortsPane width={p.width} snapshot={p.snapshot} diff={p.diff?.ports ?? null} />;
     case 'stats':
       return (
         <StatsPane
@@ -44,6 +48,7 @@ function SectionView(p: PaneColumnProps & { section: Section; width: number }) {
           stats={p.snapshot.stats}
           ports={p.ports}
           selectedLine={sel}
+          diff={p.diff ?? null}
         />
       );
   }

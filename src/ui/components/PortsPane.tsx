@@ -3,10 +3,32 @@ import type { Snapshot } from '../../sim/types.js';
 import { clip, bar, count, dividerForms, firstFitting, fit, fitList, inst, instFit, onPort } from '../format.js';
 import { portBands } from '../layout.js';
 import { useTint } from './ThemeContext.js';
+import type { PortDiff } from '../splitDiff.js';
+import { DiffCell } from './DiffCell.js';
 
 interface PortsPaneProps {
   width: number;
   snapshot: Snapshot;
+  /** in a split view: per port, what differs from the other side's (marked ▸) */
+  diff?: ReadonlyMap<number, PortDiff> | null;
+}
+
+type Slot = Snapshot['ports'][number];
+
+/** One row of a band: a cell per port, each a space and its text (the space takes the mark ▸
+ *  when `differs` says the port's figure differs from the other side's); the last cell ends at
+ *  its text. */
+function BandRow(p: { band: Slot[]; cw: number; text(s: Slot): string; differs?(s: Slot): boolean }) {
+  return (
+    <>
+      {p.band.map((ps, k) => {
+        const t = ` ${fit(p.text(ps), p.cw - 1)}`;
+        return (
+          <DiffCell key={ps.port} text={k === p.band.length - 1 ? t.trimEnd() : t} differs={p.differs?.(ps) ?? false} />
+        );
+      })}
+    </>
+  );
 }
 
 /** One column per port (µop now, cumulative µops and use as a bar), the divider, ready, front end.
@@ -15,7 +37,6 @@ export function PortsPane(p: PortsPaneProps) {
   const tint = useTint();
   const s = p.snapshot;
   const { perBand, cellWidth: cw } = portBands(p.width, s.ports.length);
-  const cell = (t: string) => fit(t, cw - 1) + ' ';
   const bands: (typeof s.ports)[] = [];
   for (let i = 0; i < s.ports.length; i += perBand) bands.push(s.ports.slice(i, i + perBand));
   // an instance still short of a port for another µop is ready, not executing: ○ says so
@@ -36,25 +57,21 @@ export function PortsPane(p: PortsPaneProps) {
       {bands.map((band) => (
         <Box key={band[0]!.port} flexDirection="column">
           <Text wrap="truncate-end">
-            {band
-              .map((ps) => cell(`p${ps.port}`))
-              .join('')
-              .trimEnd()}
+            <BandRow band={band} cw={cw} text={(ps) => `p${ps.port}`} />
           </Text>
           <Text wrap="truncate-end" color={tint('green')}>
-            {band
-              .map((ps) => cell(now(ps)))
-              .join('')
-              .trimEnd()}
+            <BandRow band={band} cw={cw} text={now} differs={(ps) => p.diff?.get(ps.port)?.now ?? false} />
           </Text>
           <Text wrap="truncate-end">
-            {band
-              .map((ps) => cell(count(ps.cumulative, cw - 1)))
-              .join('')
-              .trimEnd()}
+            <BandRow
+              band={band}
+              cw={cw}
+              text={(ps) => count(ps.cumulative, cw - 1)}
+              differs={(ps) => p.diff?.get(ps.port)?.count ?? false}
+            />
           </Text>
           <Text wrap="truncate-end" color={tint('magenta')}>
-            {band.map((ps) => bar(ps.use, cw - 1) + ' ').join('')}
+            <BandRow band={band} cw={cw} text={(ps) => bar(ps.use, cw - 1)} />
           </Text>
         </Box>
       ))}

@@ -5,6 +5,8 @@ import { scrollStart } from '../layout.js';
 import { useTint } from './ThemeContext.js';
 import { ORIGIN_LETTER } from '../../data/types.js';
 import type { SessionLine } from '../types.js';
+import { COUNT_KEYS, type CountKey } from '../splitDiff.js';
+import { DiffCell } from './DiffCell.js';
 
 interface ProgramPaneProps {
   width: number;
@@ -16,6 +18,15 @@ interface ProgramPaneProps {
   /** lines (original numbers) that are the first half of a macro-fused pair (the snapshot's
    *  frontEnd.fusedPairs): the pair is marked F on both lines, as IACA marks fused pairs */
   fusedPairs?: readonly number[];
+  /** in a split view: per line number, the counts that differ from the other side's (marked ▸) */
+  diff?: ReadonlyMap<number, ReadonlySet<CountKey>> | null;
+}
+
+const LETTER: Record<CountKey, string> = { waiting: 'W', ready: 'R', executing: 'E', done: 'D' };
+
+/** The counts of a line as the pane prints them (`W0 R1 E0 D2`), one string per count. */
+function countParts(st: LineState, w: number): string[] {
+  return COUNT_KEYS.map((k) => `${LETTER[k]}${count(st[k], w)}`);
 }
 
 /** The region's instructions, each with how many of its instances wait, are ready, execute, are done. */
@@ -41,10 +52,7 @@ export function ProgramPane(p: ProgramPaneProps) {
   // line numbers are never cut: the column takes the widest one's digits
   const numW = Math.max(3, String(Math.max(0, ...p.lines.map((l) => l.line))).length);
   // the counts are never cut: abbreviated (12k) when long, and the instruction gives way
-  const countsOf = (st: LineState | null, w: number) =>
-    st
-      ? `W${count(st.waiting, w)} R${count(st.ready, w)} E${count(st.executing, w)} D${count(st.done, w)}`
-      : 'not on this path';
+  const countsOf = (st: LineState | null, w: number) => (st ? countParts(st, w).join(' ') : 'not on this path');
   const widest = (w: number) => Math.max(16, ...shown.map((_, k) => countsOf(p.states[start + k] ?? null, w).length));
   let digits = 6;
   while (digits > 3 && widest(digits) > Math.max(16, p.width - 2 - numW - 1 - srcW - 6)) digits--;
@@ -86,11 +94,26 @@ export function ProgramPane(p: ProgramPaneProps) {
               </Text>
             ) : null}
             {fusedW > 0 ? <Text color={tint('cyan')}>{fusedLines.has(l.line) ? 'F' : ' '} </Text> : null}
-            {fit(l.asm, asmW)}{' '}
-            <Text color={busy ? tint(busy) : undefined}>{sel ? counts.padEnd(countsW) : counts}</Text>
+            {fit(l.asm, asmW)}
+            <Text color={busy ? tint(busy) : undefined}>
+              {st ? <LineCounts parts={countParts(st, digits)} marked={p.diff?.get(l.line)} /> : ` ${counts}`}
+              {sel ? ''.padEnd(countsW - counts.length) : ''}
+            </Text>
           </Text>
         );
       })}
     </Box>
+  );
+}
+
+/** A line's counts, each after its space (the first after the instruction's column); a count
+ *  that differs from the other side's takes the mark (▸) in that space. */
+function LineCounts(p: { parts: string[]; marked: ReadonlySet<CountKey> | undefined }) {
+  return (
+    <>
+      {p.parts.map((t, k) => (
+        <DiffCell key={k} text={` ${t}`} differs={p.marked?.has(COUNT_KEYS[k]!) ?? false} />
+      ))}
+    </>
   );
 }

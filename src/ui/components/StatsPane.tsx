@@ -4,6 +4,8 @@ import { clip, count, firstFitting, fit, num, numFit } from '../format.js';
 import { scrollStart } from '../layout.js';
 import { iterationsDone } from '../header.js';
 import { simulatesNothing } from '../../sim/stats.js';
+import type { SplitDiff, StatsKey } from '../splitDiff.js';
+import { DiffCell } from './DiffCell.js';
 
 interface StatsPaneProps {
   width: number;
@@ -11,7 +13,12 @@ interface StatsPaneProps {
   stats: Stats;
   ports: number[];
   selectedLine: number | null;
+  /** in a split view: the cells whose figures differ from the other side's (marked ▸) */
+  diff?: Pick<SplitDiff, 'stats' | 'totals'> | null;
 }
+
+/** A number is never cut: fewer decimals, or 1.2k, in its column (cell: one space + figure). */
+const cell = (x: number, w: number) => ` ${numFit(x, w - 1)}`.padStart(w);
 
 /** The thesis's per-line table as of this cycle: µops, had to wait, caused to wait, port use. */
 export function StatsPane(p: StatsPaneProps) {
@@ -47,8 +54,7 @@ export function StatsPane(p: StatsPaneProps) {
       : null;
   const tp = simulatesNothing(st) ? 'no throughput (nothing simulated)' : `${num(st.blockThroughput)} c/iter`;
   const title = statsTitle(st, p.width, tp, hiddenPorts.filter(used), hiddenPorts.length);
-  // a number is never cut: fewer decimals, or 1.2k, in its column (cell: one space + figure)
-  const cell = (x: number, w: number) => ` ${numFit(x, w - 1)}`.padStart(w);
+  const marks = p.diff?.stats;
   return (
     <Box flexDirection="column" width={p.width}>
       <Text bold>{clip(title, p.width)}</Text>
@@ -56,20 +62,44 @@ export function StatsPane(p: StatsPaneProps) {
       {shown.map((l) => (
         <Text key={l.line} inverse={l.line === p.selectedLine} wrap="truncate-end">
           {String(l.line).padStart(numW)} {fit(`${l.unknown ? '? ' : ''}${l.asm}`, asmW)}
-          {` ${count(l.uops, 4)}`.padStart(5)}
-          {cell(l.hadToWait, 6)}
-          {cell(l.causedToWait, 7)}
-          {shownPorts.map((x) => (l.ports[String(x)] ? cell(l.ports[String(x)]!, 5) : ''.padStart(5))).join('')}
+          <StatsCells
+            cells={[
+              ['uops', ` ${count(l.uops, 4)}`.padStart(5)],
+              ['wait', cell(l.hadToWait, 6)],
+              ['caused', cell(l.causedToWait, 7)],
+              ...shownPorts.map((x): [StatsKey, string] => [
+                `p${x}`,
+                l.ports[String(x)] ? cell(l.ports[String(x)]!, 5) : ''.padStart(5),
+              ]),
+            ]}
+            marked={marks?.get(l.line)}
+          />
         </Text>
       ))}
       {moreLines !== null && <Text>{clip(moreLines, p.width)}</Text>}
       <Text wrap="truncate-end">
         {fit('', numW)} {fit('total', asmW)}
-        {` ${count(st.totalUops, 4)}`.padStart(5)}
-        {''.padStart(13)}
-        {shownPorts.map((x) => cell(st.portTotals[String(x)] ?? 0, 5)).join('')}
+        <StatsCells
+          cells={[
+            ['uops', ` ${count(st.totalUops, 4)}`.padStart(5)],
+            ['wait', ''.padStart(13)],
+            ...shownPorts.map((x): [StatsKey, string] => [`p${x}`, cell(st.portTotals[String(x)] ?? 0, 5)]),
+          ]}
+          marked={p.diff?.totals}
+        />
       </Text>
     </Box>
+  );
+}
+
+/** A row's cells, each marked (▸) when its figure differs from the other side's. */
+function StatsCells(p: { cells: [StatsKey, string][]; marked: ReadonlySet<StatsKey> | undefined }) {
+  return (
+    <>
+      {p.cells.map(([k, text]) => (
+        <DiffCell key={k} text={text} differs={p.marked?.has(k) ?? false} />
+      ))}
+    </>
   );
 }
 
