@@ -66,6 +66,14 @@ test('the contrast formula gives WCAG 2.x figures', () => {
   assert.ok(THEMES.every((t) => contrastOn(t, 'foreground') >= MIN_CONTRAST));
 });
 
+test('whatever colour a component asks for, the theme draws one readable on every theme', async () => {
+  const { tint } = await import('../../src/ui/theme.js');
+  const drawn = new Set([...ANSI_NAMES, 'gray', 'grey'].map((c) => tint(true, c)));
+  for (const c of drawn) if (c !== undefined) assert.deepEqual(tooLow(c as AnsiName), [], c);
+  assert.ok(drawn.has(undefined), 'the rest: the terminal’s own text colour');
+  assert.equal(tint(false, 'red'), undefined, 'no colour with NO_COLOR');
+});
+
 let mod: typeof import('./themeHelpers.js');
 before(async () => {
   mod = await import('./themeHelpers.js');
