@@ -2,7 +2,7 @@ import { Text } from 'ink';
 import { clip, num } from '../format.js';
 import { useTint } from './ThemeContext.js';
 
-interface ComparisonBarProps {
+export interface ComparisonBarProps {
   width: number;
   panes: { title: string; throughput: number; final: number | null }[];
   divergence: string;

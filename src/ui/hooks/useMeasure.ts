@@ -5,9 +5,9 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Cancellable, MeasureOutcome, MeasureRunner } from '../types.js';
 
-type MeasureStatus = { kind: 'idle' } | { kind: 'running' } | { kind: 'done'; outcome: MeasureOutcome };
+export type MeasureStatus = { kind: 'idle' } | { kind: 'running' } | { kind: 'done'; outcome: MeasureOutcome };
 
-interface MeasureControl {
+export interface MeasureControl {
   status: MeasureStatus;
   /** starts a measurement (a no-op while one runs) */
   start(): void;

@@ -1,0 +1,31 @@
+import { Box } from 'ink';
+import type { LineDetail } from '../../sim/types.js';
+import type { ExplorerState } from '../state.js';
+import { DetailPane } from './DetailPane.js';
+
+/** The selected line's detail (Enter), one per pane, side by side. */
+export function DetailRow(p: {
+  state: ExplorerState;
+  details: { detail: LineDetail | null }[];
+  paneWidth: number;
+  height: number;
+}) {
+  const { panes, session } = p.state.layout;
+  const selLine = session.lines[p.state.selected];
+  const sel = selLine?.line ?? -1;
+  return (
+    <Box flexDirection="row">
+      {p.details.map((d, i) => (
+        <Box key={panes[i]!.id} marginRight={i < panes.length - 1 ? 1 : 0}>
+          <DetailPane
+            width={p.paneWidth}
+            height={p.height}
+            line={sel}
+            detail={d.detail}
+            {...(selLine?.figures ? { figures: selLine.figures } : {})}
+          />
+        </Box>
+      ))}
+    </Box>
+  );
+}
