@@ -1,6 +1,7 @@
 // Runs the Ink explorer on the real terminal: alternate screen, raw mode, and the terminal put
-// back on every way out (q, Ctrl-C, an error, SIGTERM/SIGHUP).
-import { render } from 'ink';
+// back on every way out (q, Ctrl-C, an error, SIGTERM/SIGHUP, also while stopped by Ctrl-Z).
+import { render, useStdout } from 'ink';
+import { type ReactNode, useEffect } from 'react';
 import { Explorer, RegionPicker } from '../ui/index.js';
 import { shareInkOutputCache } from '../ui/inkOutputCache.js';
 import type { ExplorerProps } from '../ui/index.js';
@@ -9,23 +10,78 @@ import type { RegionChoice } from '../ui/components/RegionPicker.js';
 
 const ENTER_ALT = '\u001B[?1049h\u001B[H';
 const LEAVE_ALT = '\u001B[?25h\u001B[?1049l';
+const HIDE_CURSOR = '\u001B[?25l';
 
-/** Enters the alternate screen; the returned function (idempotent) restores the terminal. */
-function alternateScreen(out: NodeJS.WriteStream): () => void {
+interface Screen {
+  /** Puts the terminal back (idempotent): cooked mode, the cursor shown, the main screen. */
+  restore(): void;
+  /** The terminal as the shell expects it while the program is stopped. */
+  leave(): void;
+  /** Raw mode and the alternate screen again; false when restore() has run meanwhile. */
+  reenter(): boolean;
+}
+
+function setRaw(on: boolean): void {
+  try {
+    if (process.stdin.isTTY && process.stdin.isRaw !== on) process.stdin.setRawMode(on);
+  } catch {
+    /* closed */
+  }
+}
+
+/** Enters the alternate screen, and restores the terminal at the latest when the process exits.
+ *  Leaving the alternate screen twice would be wrong, not idempotent: it restores the cursor
+ *  position saved on entering, so what the shell printed since would be overwritten. */
+function alternateScreen(out: NodeJS.WriteStream): Screen {
   out.write(ENTER_ALT);
+  let onAlt = true;
   let restored = false;
+  const leave = () => {
+    setRaw(false);
+    if (onAlt) out.write(LEAVE_ALT);
+    onAlt = false;
+  };
   const restore = () => {
     if (restored) return;
     restored = true;
-    try {
-      if (process.stdin.isTTY && process.stdin.isRaw) process.stdin.setRawMode(false);
-    } catch {
-      /* closed */
-    }
-    out.write(LEAVE_ALT);
+    leave();
+  };
+  const reenter = () => {
+    if (restored) return false;
+    setRaw(true);
+    out.write(ENTER_ALT + HIDE_CURSOR);
+    onAlt = true;
+    return true;
   };
   process.once('exit', restore);
-  return restore;
+  return { restore, leave, reenter };
+}
+
+/** Hands Ink's stdout writer to `onWriter`: Ink erases its frame, writes the text, then writes
+ *  its whole last frame again. */
+function InkWriter({ onWriter, children }: { onWriter: (w: (data: string) => void) => void; children: ReactNode }) {
+  const { write } = useStdout();
+  useEffect(() => onWriter(write), [write, onWriter]);
+  return <>{children}</>;
+}
+
+/**
+ * Ctrl-Z: the terminal as the shell expects it, then the whole job stopped by SIGTSTP, as terminal
+ * programs do (its process group: a shell or npm around uopscope). On SIGCONT (fg) the alternate
+ * screen and raw mode again and the whole frame written anew. A new render would not do: Ink
+ * writes a frame only when it differs from the last one, and the screen entered is empty.
+ */
+function suspender(screen: Screen, inkWrite: () => ((data: string) => void) | null) {
+  return (resumed: () => void) => {
+    screen.leave();
+    process.once('SIGCONT', () => {
+      // a signal that ended the program while it was stopped has put the terminal back already
+      if (!screen.reenter()) return;
+      inkWrite()?.('');
+      resumed();
+    });
+    process.kill(0, 'SIGTSTP');
+  };
 }
 
 /** Signals that end the process: restore first, then die of the signal as usual. */
@@ -45,46 +101,30 @@ function onSignals(restore: () => void): () => void {
 /** Runs the explorer until the user leaves; 'interrupt' when that was Ctrl-C (exit status 130). */
 export async function runExplorer(props: Omit<ExplorerProps, 'onQuit'>): Promise<QuitHow> {
   await shareInkOutputCache();
-  const restore = alternateScreen(process.stdout);
-  const unhook = onSignals(restore);
+  const screen = alternateScreen(process.stdout);
+  const unhook = onSignals(screen.restore);
   let how: QuitHow = 'quit';
+  let inkWrite: ((data: string) => void) | null = null;
+  const keepWriter = (w: (data: string) => void) => {
+    inkWrite = w;
+  };
   try {
-    // Ctrl-Z: the terminal as the shell expects it, stopped by SIGTSTP as terminal programs are;
-    // on SIGCONT (fg) the alternate screen and raw mode again, and the whole frame drawn anew
-    const suspend = (resumed: () => void) => {
-      try {
-        if (process.stdin.isTTY) process.stdin.setRawMode(false);
-      } catch {
-        /* closed */
-      }
-      process.stdout.write(LEAVE_ALT);
-      process.once('SIGCONT', () => {
-        try {
-          if (process.stdin.isTTY) process.stdin.setRawMode(true);
-        } catch {
-          /* closed */
-        }
-        process.stdout.write(ENTER_ALT);
-        app.clear();
-        resumed();
-      });
-      // the whole job (its process group: a shell or npm around uopscope), as terminal programs do
-      process.kill(0, 'SIGTSTP');
-    };
     const app = render(
-      <Explorer
-        {...props}
-        onQuit={(h) => {
-          how = h;
-        }}
-        onSuspend={suspend}
-      />,
+      <InkWriter onWriter={keepWriter}>
+        <Explorer
+          {...props}
+          onQuit={(h) => {
+            how = h;
+          }}
+          onSuspend={suspender(screen, () => inkWrite)}
+        />
+      </InkWriter>,
       { exitOnCtrlC: false, patchConsole: true, maxFps: 60 },
     );
     await app.waitUntilExit();
   } finally {
     unhook();
-    restore();
+    screen.restore();
   }
   return how;
 }

@@ -113,23 +113,78 @@ test('Ctrl-Z suspends the explorer to the shell; fg resumes it where it was', {
     tmux('send-keys', '-t', session, 'Enter');
     await waitFor(session, /cycle 0 of/, 'the explorer');
     tmux('send-keys', '-t', session, 'l', 'l');
-    await waitFor(session, /cycle 2 of/, 'two steps');
+    // the run's length too (it comes from the worker): after that the frame does not change by
+    // itself, so whatever is on the screen after fg is the resume's own doing
+    const before = await waitFor(session, /cycle 2 of \d+/, 'two steps and the run length');
+    // the terminal's state as tmux keeps it: cursor shown, alternate screen on
+    const modes = () => tmux('display', '-p', '-t', session, 'cursor #{cursor_flag} alternate #{alternate_on}').trim();
+    assert.equal(modes(), 'cursor 0 alternate 1', 'the explorer on the alternate screen, the cursor hidden');
     tmux('send-keys', '-t', session, 'C-z');
     let s = await waitFor(session, /Stopped[\s\S]*SHELL>/, "the shell's prompt after Ctrl-Z");
     assert.doesNotMatch(s, /cycle 2 of/, 'the alternate screen is left');
+    assert.equal(modes(), 'cursor 1 alternate 0', 'the terminal as the shell had it');
     // what is typed now goes to the shell, not to the stopped program
     tmux('send-keys', '-t', session, '-l', 'echo typed-to-the-shell');
     tmux('send-keys', '-t', session, 'Enter');
     await waitFor(session, /^typed-to-the-shell$/m, 'the shell ran the command');
     tmux('send-keys', '-t', session, '-l', 'fg');
     tmux('send-keys', '-t', session, 'Enter');
-    s = await waitFor(session, /cycle 2 of/, 'the explorer again, where it was');
-    assert.match(s, /branch · IACA region 1 · SKL/, 'the whole screen is drawn again');
+    await waitFor(session, /cycle 2 of/, 'the explorer again, where it was');
+    // the whole frame, not only what changed since the last one (nothing has)
+    for (const end = Date.now() + 10_000; ; await sleep(100)) {
+      s = tmux('capture-pane', '-p', '-t', session);
+      if (s === before || Date.now() > end) break;
+    }
+    assert.equal(s, before, 'the whole screen is drawn again, as it was');
+    assert.equal(modes(), 'cursor 0 alternate 1', 'the alternate screen again, the cursor hidden');
     tmux('send-keys', '-t', session, 'l');
     await waitFor(session, /cycle 3 of/, 'keys work after the resume');
     tmux('send-keys', '-t', session, 'q');
     s = await waitFor(session, /EXITED rc=\d+/, 'the end');
     assert.match(s, /EXITED rc=0/);
+    assert.equal(modes(), 'cursor 1 alternate 0', 'the terminal put back after the resume too');
+  } finally {
+    await stopServer();
+  }
+});
+
+test('a stopped explorer ended by a signal (kill %1) leaves the shell its screen as it was', {
+  skip: SKIP,
+  timeout: 120_000,
+}, async () => {
+  const session = 'killed';
+  try {
+    tmux(
+      'new-session',
+      '-d',
+      '-s',
+      session,
+      '-x',
+      '80',
+      '-y',
+      '24',
+      '-c',
+      ROOT,
+      'PS1="SHELL> " bash --norc --noprofile -i',
+    );
+    await waitFor(session, /SHELL>/, 'the shell');
+    tmux('send-keys', '-t', session, '-l', 'node --import tsx src/cli/main.cts examples/bin/branch --arch SKL');
+    tmux('send-keys', '-t', session, 'Enter');
+    await waitFor(session, /cycle 0 of \d+/, 'the explorer');
+    tmux('send-keys', '-t', session, 'C-z');
+    await waitFor(session, /Stopped[\s\S]*SHELL>/, "the shell's prompt after Ctrl-Z");
+    // bash sends a stopped job SIGTERM, then SIGCONT: the explorer dies of the first and must
+    // not take the terminal again on the second, nor leave the alternate screen a second time
+    // (which moves the cursor back to where the explorer started, over the shell's lines)
+    tmux('send-keys', '-t', session, '-l', 'kill %1; wait %1; echo "WAITED rc=$?"');
+    tmux('send-keys', '-t', session, 'Enter');
+    const s = await waitFor(session, /WAITED rc=\d+[\s\S]*SHELL>/, 'the end of the job');
+    const lines = s.split('\n').filter((l) => l.trim());
+    const at = (re: RegExp) => lines.findIndex((l) => re.test(l));
+    assert.ok(at(/Stopped/) >= 0 && at(/Stopped/) < at(/kill %1/), `the job's stop, then the kill:\n${s}`);
+    assert.ok(at(/kill %1/) < at(/WAITED rc=143/), `the kill, then the job's end by SIGTERM:\n${s}`);
+    const modes = tmux('display', '-p', '-t', session, 'cursor #{cursor_flag} alternate #{alternate_on}').trim();
+    assert.equal(modes, 'cursor 1 alternate 0');
   } finally {
     await stopServer();
   }
