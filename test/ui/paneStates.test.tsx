@@ -3,7 +3,7 @@
 // the refined model), the state each pane shows for each instance is read back from the text and
 // compared: the Program pane's W/R/E per line is the station's entries by symbol, an instance on
 // a port is executing in the station (or, marked ○, ready there), the fused Jcc shows its pair's
-// state and finishes with it.
+// state and finishes with it; the run's last cycle shows it over in every pane.
 import { test, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { render, cleanup } from 'ink-testing-library';
@@ -77,7 +77,7 @@ async function check(file: string, arch: Uppercase<string>, m: MechanismSet, ite
   let pairsChecked = 0;
   for (let s = e.step(); ; s = e.step()) {
     const at = `cycle ${s.cycle}`;
-    const { counts, station, onPorts } = panes(s, lines);
+    const { counts, station, onPorts, divider } = panes(s, lines);
     for (const [line, c] of counts) {
       const mine = [...station].filter(([k]) => k.startsWith(`L${line}#`)).map(([, v]) => v.shown);
       for (const x of ['W', 'R', 'E'] as const)
@@ -102,7 +102,15 @@ async function check(file: string, arch: Uppercase<string>, m: MechanismSet, ite
       }
     }
     cycles++;
-    if (s.finished) break;
+    if (s.finished) {
+      // the run's last cycle says it is finished, and every pane shows it over
+      for (const [line, c] of counts)
+        assert.deepEqual(c, { W: 0, R: 0, E: 0, D: iterations }, `${at} (the end): line ${line} all done`);
+      assert.equal(station.size, 0, `${at} (the end): the station is empty`);
+      assert.deepEqual(onPorts, [], `${at} (the end): no µop on a port now`);
+      assert.doesNotMatch(divider, /busy/, `${at} (the end): the divider is free`);
+      break;
+    }
   }
   return { cycles, pairsChecked };
 }
