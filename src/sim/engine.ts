@@ -1,6 +1,8 @@
-// The steppable engine: snapshots for a viewer, seeking via sparse checkpoints and replay.
+// The steppable engine: snapshots for a viewer, seeking via checkpoints (checkpoints.ts), the
+// run's period (steady.ts) and replay.
 
 import { exactJson } from './compiled.js';
+import { Checkpoints, type CheckpointSet } from './checkpoints.js';
 import { CompiledProgram, Core, DEFAULT_MODEL } from './core.js';
 import { snapshotOf } from './snapshot.js';
 import type { CoreState, ModelOptions } from './core.js';
@@ -27,13 +29,9 @@ import type {
   Variant,
 } from './types.js';
 
-/** A seek further than this many cycles from where replay would start uses the run's period
- *  (found once, by a run to the end that skips the periodic part; see steady.ts). */
+/** A seek further than this many cycles from where replay would start runs the whole run once
+ *  (which lays checkpoints along it and finds its period, if it has one; see steady.ts). */
 const FAR_SEEK = 4096;
-
-/** At most this many checkpoints are kept; past it the interval doubles and every other one goes. */
-const MAX_CHECKPOINTS = 128;
-const FIRST_INTERVAL = 64;
 
 export interface EngineOptions {
   /** interpretation choices (see core.ts); the defaults are the ones that reproduce the thesis */
@@ -55,14 +53,15 @@ interface RunState {
   period: SteadyPeriod | null;
   /** the variant whose run it is (runVariantOf's choice) */
   variant: Variant;
+  /** states along the run, for seeks (a step back from the end above all) */
+  checkpoints: CheckpointSet;
 }
 
 class SteppableEngine implements Engine {
   private core: Core;
-  private checkpoints: CoreState[] = [];
+  private cps: Checkpoints;
   /** the statistics state of snapshots whose detail was asked for */
   private shownStates = new WeakMap<Snapshot, StatsState>();
-  private interval = FIRST_INTERVAL;
   private end: number | null = null;
   private final: Stats | null = null;
   private current: Snapshot;
@@ -88,7 +87,7 @@ class SteppableEngine implements Engine {
     this.run = config;
     this.compiled = new CompiledProgram(program, machine, model.mechanisms);
     this.core = new Core(program, machine, config, model, this.compiled);
-    this.checkpoints.push(this.core.save());
+    this.cps = new Checkpoints(this.core.save());
     this.current = snapshotOf(this.core, program);
     this.trace = config.trace ? [this.current] : null;
   }
@@ -107,8 +106,7 @@ class SteppableEngine implements Engine {
     const at = this.core.cycle;
     this.run = { ...this.config, variant: v };
     this.core = new Core(this.program, this.machine, this.run, this.model, this.compiled);
-    this.checkpoints = [this.core.save()];
-    this.interval = FIRST_INTERVAL;
+    this.cps = new Checkpoints(this.core.save());
     this.end = this.final = this.period = this.ended = null;
     this.shownStates = new WeakMap();
     this.current = snapshotOf(this.core, this.program);
@@ -128,14 +126,7 @@ class SteppableEngine implements Engine {
     this.core.step();
     const c = this.core.cycle;
     if (this.core.finished && this.end === null) this.end = c;
-    const last = this.checkpoints[this.checkpoints.length - 1]!;
-    if (c % this.interval === 0 && c > last.cycle) {
-      this.checkpoints.push(this.core.save());
-      if (this.checkpoints.length > MAX_CHECKPOINTS) {
-        this.interval *= 2;
-        this.checkpoints = this.checkpoints.filter((cpt) => cpt.cycle % this.interval === 0);
-      }
-    }
+    this.cps.passed(this.core);
   }
 
   step(): Snapshot {
@@ -154,56 +145,82 @@ class SteppableEngine implements Engine {
   }
 
   /** Run a fresh core of the same run to its end, skipping its periodic part: the run's length,
-   *  final statistics and period, without touching the current core. */
+   *  final statistics and period, and checkpoints along it, without touching the current core. */
   private runSteady(): Core {
     this.settle();
     if (this.ended) return this.ended;
     const core = new Core(this.program, this.machine, this.run, this.model, this.compiled);
-    runToEndSteady(core, (p) => {
-      this.period = p;
-    });
+    const cps = this.cps;
+    runToEndSteady(
+      core,
+      (p) => {
+        this.period = p;
+      },
+      // (every PROGRESS_CYCLES cycles: a checkpoint, and the last one before the end)
+      () => cps.passedFar(core),
+    );
     this.end = core.cycle;
     this.final = coreStats(core, this.program);
     this.ended = core;
     return core;
   }
 
-  seek(cycle: number): Snapshot {
-    let target = Math.max(0, Math.floor(cycle));
-    if (this.end !== null) target = Math.min(target, this.end);
-    if (target === this.core.cycle) return this.current;
-    if (!this.trace && this.ended !== null && target === this.end) {
-      // the end of a run computed (or adopted) already: its final state, nothing replayed
-      this.core.restore(this.ended.save());
-      this.current = snapshotOf(this.core, this.program);
-      return this.current;
-    }
-    if (!this.trace) {
-      const from =
-        target >= this.core.cycle
-          ? Math.max(this.core.cycle, this.nearestCheckpoint(target))
-          : this.nearestCheckpoint(target);
-      if (target - from > FAR_SEEK) {
-        if (this.end === null) this.runSteady();
-        target = Math.min(target, this.end!);
-        const p = this.period;
-        if (p !== null && target - Math.max(from, p.cycle) > 2 * p.dc && seekPeriodic(this.core, p, target)) {
-          this.current = snapshotOf(this.core, this.program);
-          return this.current;
-        }
-      }
-    }
-    if (this.trace && target < this.trace.length) {
-      this.restoreNearest(target);
-      while (this.core.cycle < target && !this.core.finished) this.advance();
-      this.current = this.trace[this.core.cycle]!;
-      return this.current;
-    }
-    if (target < this.core.cycle || this.nearestCheckpoint(target) > this.core.cycle) this.restoreNearest(target);
-    while (this.core.cycle < target && !this.core.finished) {
+  /** The cycle `cycle` asks for, within the run as far as its end is known. */
+  private clamp(cycle: number): number {
+    const target = Math.max(0, Math.floor(cycle));
+    return this.end === null ? target : Math.min(target, this.end);
+  }
+
+  /** Where a replay toward `target` would start: the core, or the latest checkpoint before it. */
+  private startFor(target: number): number {
+    const cpt = this.cps.nearest(target).cycle;
+    return target >= this.core.cycle ? Math.max(this.core.cycle, cpt) : cpt;
+  }
+
+  /** Puts the core at the end of a run computed (or adopted) already: nothing replayed. */
+  private toEnd(): Snapshot {
+    this.core.restore(this.ended!.save());
+    this.current = snapshotOf(this.core, this.program);
+    return this.current;
+  }
+
+  /** Jumps by the run's period when it covers `target` and less than a period is left to simulate. */
+  private jumpPeriodic(target: number): boolean {
+    const p = this.period;
+    if (p === null || target - Math.max(this.startFor(target), p.cycle) <= 2 * p.dc) return false;
+    if (!seekPeriodic(this.core, p, target)) return false;
+    this.current = snapshotOf(this.core, this.program);
+    return true;
+  }
+
+  /** Simulates toward `target` from the latest state before it (the core or a checkpoint), at
+   *  most `budget` cycles (a traced engine records each cycle's snapshot on the way). */
+  private moveToward(target: number, budget: number): void {
+    // (a traced engine starts no later than the last cycle it recorded: its trace has no gaps)
+    const cpt = this.cps.nearest(this.trace ? Math.min(target, this.trace.length - 1) : target);
+    if (target < this.core.cycle || cpt.cycle > this.core.cycle) this.core.restore(cpt);
+    this.cps.aim(this.core.cycle, target);
+    const stop = Math.min(target, this.core.cycle + Math.max(1, Math.floor(budget)));
+    const trace = this.trace;
+    while (this.core.cycle < stop && !this.core.finished) {
       this.advance();
-      if (this.trace && this.trace.length === this.core.cycle) this.trace.push(snapshotOf(this.core, this.program));
+      if (trace && trace.length === this.core.cycle) trace.push(snapshotOf(this.core, this.program));
     }
+  }
+
+  seek(cycle: number): Snapshot {
+    let target = this.clamp(cycle);
+    if (target === this.core.cycle) return this.current;
+    if (!this.trace) {
+      if (target - this.startFor(target) > FAR_SEEK && this.end === null) {
+        // the whole run, once: its end, its period and checkpoints along it
+        this.runSteady();
+        target = this.clamp(target);
+      }
+      if (this.ended !== null && target === this.end) return this.toEnd();
+      if (target - this.startFor(target) > FAR_SEEK && this.jumpPeriodic(target)) return this.current;
+    }
+    this.moveToward(target, Number.POSITIVE_INFINITY);
     this.current = this.trace ? this.trace[this.core.cycle]! : snapshotOf(this.core, this.program);
     return this.current;
   }
@@ -211,37 +228,14 @@ class SteppableEngine implements Engine {
   seekToward(cycle: number, budget: number): Snapshot {
     // a traced engine records every cycle anyway; the viewer never slices it
     if (this.trace) return this.seek(cycle);
-    let target = Math.max(0, Math.floor(cycle));
-    if (this.end !== null) target = Math.min(target, this.end);
+    const target = this.clamp(cycle);
     if (target === this.core.cycle) return this.current;
-    if (this.ended !== null && target === this.end) return this.seek(target);
-    const from =
-      target >= this.core.cycle
-        ? Math.max(this.core.cycle, this.nearestCheckpoint(target))
-        : this.nearestCheckpoint(target);
-    const p = this.period;
+    if (this.ended !== null && target === this.end) return this.toEnd();
     // the period, when a run to the end found it already, jumps at once (less than a period simulated)
-    if (target - from > FAR_SEEK && p !== null && target - Math.max(from, p.cycle) > 2 * p.dc) return this.seek(target);
-    if (target < this.core.cycle || this.nearestCheckpoint(target) > this.core.cycle) this.restoreNearest(target);
-    const stop = Math.min(target, this.core.cycle + Math.max(1, Math.floor(budget)));
-    while (this.core.cycle < stop && !this.core.finished) this.advance();
+    if (target - this.startFor(target) > FAR_SEEK && this.jumpPeriodic(target)) return this.current;
+    this.moveToward(target, budget);
     this.current = snapshotOf(this.core, this.program);
     return this.current;
-  }
-
-  private nearestCheckpoint(target: number): number {
-    let best = 0;
-    for (const cpt of this.checkpoints) {
-      const c = cpt.cycle;
-      if (c <= target && c > best) best = c;
-    }
-    return best;
-  }
-
-  private restoreNearest(target: number): void {
-    let best = this.checkpoints[0]!;
-    for (const cpt of this.checkpoints) if (cpt.cycle <= target && cpt.cycle >= best.cycle) best = cpt;
-    this.core.restore(best);
   }
 
   runToEnd(): Snapshot {
@@ -250,15 +244,11 @@ class SteppableEngine implements Engine {
       return this.current;
     }
     if (this.core.finished) return this.current;
-    // the end of a fresh run that skipped its periodic part (the same state: test/sim/steady.test.ts);
-    // a run without a period is run here instead, leaving checkpoints for seeking back
-    const end = this.runSteady();
-    if (this.period !== null) this.core.restore(end.save());
-    else while (!this.core.finished) this.advance();
-    this.current = snapshotOf(this.core, this.program);
-    return this.current;
+    // the end of a fresh run that skipped its periodic part (the same state: test/sim/steady.test.ts),
+    // which left checkpoints along the way for seeking back
+    this.runSteady();
+    return this.toEnd();
   }
-
   totalCycles(): number {
     if (this.end === null) this.runSteady();
     return this.end!;
@@ -272,6 +262,7 @@ class SteppableEngine implements Engine {
       final: core.save(),
       period: this.period,
       variant: this.run.variant,
+      checkpoints: this.cps.exported(),
     };
     return { cycles: this.end!, stats: this.final!, state };
   }
@@ -291,6 +282,7 @@ class SteppableEngine implements Engine {
     this.end = run.cycles;
     this.final = run.stats;
     this.period = st.period;
+    if (st.checkpoints) this.cps.merge(st.checkpoints);
     return true;
   }
 
@@ -311,10 +303,7 @@ class SteppableEngine implements Engine {
   private stateOf(s: Snapshot): StatsState {
     const saved = this.shownStates.get(s);
     if (saved) return saved;
-    if (this.core.cycle !== s.cycle) {
-      this.restoreNearest(s.cycle);
-      while (this.core.cycle < s.cycle && !this.core.finished) this.advance();
-    }
+    if (this.core.cycle !== s.cycle) this.moveToward(s.cycle, Number.POSITIVE_INFINITY);
     const live = statsStateOf(this.core);
     const st: StatsState = { ...live, stats: this.core.recorder.save() };
     this.shownStates.set(s, st);
