@@ -85,6 +85,21 @@ export const SCREENS: readonly ScreenSpec[] = [
     ],
     done: /split pane/,
   },
+  {
+    // the model's notes in full (n in the model menu) at 80×24
+    name: 'model-notes-80x24',
+    file: 'examples/bin/branch',
+    arch: 'SKL',
+    iterations: 200,
+    columns: 80,
+    rows: 24,
+    steps: [
+      { keys: '', until: /cycle 0 of \d+/ },
+      { keys: 's', until: /split pane/ },
+      { keys: 'n', until: /^Notes on SKL/m },
+    ],
+    done: /^Notes on SKL/m,
+  },
 ];
 
 type Frames = { frames: string[]; lastFrame(): string | undefined };

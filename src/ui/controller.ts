@@ -38,7 +38,7 @@ export function contextOf(o: Overlay): KeyContext {
     case 'arch':
       return 'arch';
     case 'model':
-      return 'model';
+      return o.notes === undefined ? 'model' : 'notes';
     case 'help':
       return 'help';
     case 'detail':
@@ -111,7 +111,7 @@ export class ExplorerController {
   private readonly afterPaint: (fn: () => void) => void;
   private readonly now: () => number;
   /** set from the terminal's size as the screen is drawn: how many pages the help has */
-  readonly viewport = { helpPages: 1 };
+  readonly viewport = { helpPages: 1, notePages: 1 };
   readonly ops: KeyOps;
 
   constructor(private readonly opts: ControllerOptions) {
@@ -620,7 +620,11 @@ export class ExplorerController {
         if (o.kind === 'help' && o.page > 0) dispatch({ type: 'overlay', overlay: { kind: 'help', page: o.page - 1 } });
       },
       closeOverlay: () => {
-        if (get().overlay.kind === 'none') this.opts.dismiss?.();
+        const o = get().overlay;
+        if (o.kind === 'none') this.opts.dismiss?.();
+        // the notes in full go back to the menu's rows
+        else if (o.kind === 'model' && o.notes !== undefined)
+          dispatch({ type: 'overlay', overlay: { kind: 'model', index: o.index } });
         else dispatch({ type: 'overlay', overlay: { kind: 'none' } });
       },
       tab: (to) => dispatch({ type: 'tab', to: typeof to === 'number' ? TABS[to]!.id : to }),
@@ -666,6 +670,16 @@ export class ExplorerController {
       openModel: () => dispatch({ type: 'overlay', overlay: { kind: 'model', index: 0 } }),
       modelMove: (by) => dispatch({ type: 'model-move', by }),
       modelPick: () => this.modelPick(),
+      openNotes: () => {
+        const o = get().overlay;
+        if (o.kind === 'model') dispatch({ type: 'overlay', overlay: { ...o, notes: 0 } });
+      },
+      notesPage: (by) => {
+        const o = get().overlay;
+        if (o.kind !== 'model' || o.notes === undefined) return;
+        const notes = Math.max(0, Math.min(this.viewport.notePages - 1, o.notes + by));
+        if (notes !== o.notes) dispatch({ type: 'overlay', overlay: { ...o, notes } });
+      },
       measure: () => this.opts.measure?.(),
       suspend: () => this.opts.suspend?.(),
     };

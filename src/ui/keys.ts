@@ -47,6 +47,9 @@ export interface KeyOps {
   openModel(): void;
   modelMove(by: number): void;
   modelPick(): void;
+  /** the model's notes in full (from the model menu), and their pages */
+  openNotes(): void;
+  notesPage(by: number): void;
   /** run the region on this machine (hooks/useMeasure.ts) */
   measure(): void;
   /** Ctrl-Z: give the terminal back to the shell until it resumes the program */
@@ -68,6 +71,8 @@ export interface Binding {
   priority: number | null;
   /** the footer names it only when the panes are tabs (it does nothing otherwise) */
   needsTabs?: boolean;
+  /** the footer names it only when what is shown has several pages */
+  needsPages?: boolean;
   match(input: string, key: Key): boolean;
   run(ops: KeyOps, state: ExplorerState, input: string, key: Key): void;
 }
@@ -360,12 +365,55 @@ export const MODEL_KEYS: Binding[] = [
     run: (o) => o.modelPick(),
   },
   {
+    keys: 'n',
+    short: 'n',
+    what: 'notes',
+    help: "the model's notes on this core in full (as the report prints them)",
+    priority: 0,
+    match: is('n'),
+    run: (o) => o.openNotes(),
+  },
+  {
     keys: 'esc / s / q',
     short: 'esc',
     what: 'close',
     help: 'close the menu',
     priority: 1,
     match: (i, k) => k.escape || i === 's' || i === 'q',
+    run: (o) => o.closeOverlay(),
+  },
+];
+
+/** The model's notes in full (n in the model menu): pages, and back to the menu. */
+export const NOTES_KEYS: Binding[] = [
+  {
+    keys: '→ / PgDn / space',
+    hint: '→',
+    short: '→',
+    what: 'next page',
+    help: "the notes' next page",
+    priority: 0,
+    needsPages: true,
+    match: (i, k) => k.rightArrow || k.pageDown || k.downArrow || i === ' ' || i === 'l' || i === 'j',
+    run: (o) => o.notesPage(1),
+  },
+  {
+    keys: '← / PgUp',
+    short: '←',
+    what: 'back',
+    help: "the notes' previous page",
+    priority: 1,
+    needsPages: true,
+    match: (i, k) => k.leftArrow || k.pageUp || k.upArrow || i === 'h' || i === 'k',
+    run: (o) => o.notesPage(-1),
+  },
+  {
+    keys: 'esc / n / q',
+    short: 'esc',
+    what: 'menu',
+    help: 'back to the model menu',
+    priority: 0,
+    match: (i, k) => k.escape || i === 'n' || i === 'q',
     run: (o) => o.closeOverlay(),
   },
 ];
@@ -440,7 +488,7 @@ export const GLOBAL_KEYS: Binding[] = [
   },
 ];
 
-export type KeyContext = 'explorer' | 'detail' | 'prompt' | 'arch' | 'model' | 'help';
+export type KeyContext = 'explorer' | 'detail' | 'prompt' | 'arch' | 'model' | 'notes' | 'help';
 
 export function bindingsOf(ctx: KeyContext): Binding[] {
   switch (ctx) {
@@ -450,6 +498,8 @@ export function bindingsOf(ctx: KeyContext): Binding[] {
       return ARCH_KEYS;
     case 'model':
       return MODEL_KEYS;
+    case 'notes':
+      return NOTES_KEYS;
     case 'help':
       return HELP_KEYS;
     case 'detail':

@@ -18,8 +18,9 @@ export type Overlay =
   | { kind: 'help'; page: number }
   | { kind: 'detail' }
   | { kind: 'arch'; index: number }
-  /** the model menu (key s): `index` into MODEL_ROWS */
-  | { kind: 'model'; index: number }
+  /** the model menu (key s): `index` into MODEL_ROWS; `notes`: the page of the model's notes
+   *  shown in full instead of the rows (key n) */
+  | { kind: 'model'; index: number; notes?: number }
   /** `fresh`: the text is the proposed value, shown selected: typing replaces it */
   | { kind: 'prompt'; what: PromptKind; text: string; fresh: boolean };
 

@@ -16,6 +16,8 @@ import { Footer } from './Footer.js';
 import { ComparisonBar, type ComparisonBarProps } from './ComparisonBar.js';
 import { ExplorerBody } from './ExplorerBody.js';
 import { helpLayout } from './HelpOverlay.js';
+import { notesLayout } from './ModelPicker.js';
+import { modelView } from '../modelMenu.js';
 import { NumberPrompt } from './NumberPrompt.js';
 import { TooSmall } from './TooSmall.js';
 
@@ -34,6 +36,11 @@ export function Explorer(props: ExplorerProps) {
   const width = layout.columns;
   const ov = state.overlay;
   control.viewport.helpPages = helpLayout(width, frame.overlayRows).pages;
+  // the model's notes in full (n in the model menu) take pages of the body's rows
+  const { session, mechanisms } = state.layout;
+  const notePages =
+    ov.kind === 'model' ? notesLayout(modelView(session, mechanisms).notes, width, layout.bodyRows).pages : 1;
+  control.viewport.notePages = notePages;
   return (
     <ThemeContext.Provider value={theme}>
       <Box flexDirection="column" width={width} height={layout.rows - 1 + frame.extraRows}>
@@ -52,7 +59,13 @@ export function Explorer(props: ExplorerProps) {
             <Text>{frame.messageText || ' '}</Text>
           )}
         </Box>
-        <Footer width={width} compact={layout.compact} context={contextOf(ov)} tabs={layout.mode === 'tabs'} />
+        <Footer
+          width={width}
+          compact={layout.compact}
+          context={contextOf(ov)}
+          tabs={layout.mode === 'tabs'}
+          pages={notePages}
+        />
       </Box>
     </ThemeContext.Provider>
   );

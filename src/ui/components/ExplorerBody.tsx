@@ -38,6 +38,7 @@ export function ExplorerBody({ state, control, frame, archs }: ExplorerBodyProps
           arch={session.arch}
           view={modelView(session, mechanisms)}
           index={ov.index}
+          notesPage={ov.notes ?? null}
           height={layout.bodyRows}
           width={width}
         />

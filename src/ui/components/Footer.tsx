@@ -8,6 +8,8 @@ interface FooterProps {
   context?: KeyContext;
   /** the panes are tabs (else the keys that switch tabs are left out: they do nothing) */
   tabs?: boolean;
+  /** pages of what is shown (one: the keys that page are left out) */
+  pages?: number;
 }
 
 /**
@@ -15,8 +17,16 @@ interface FooterProps {
  * its key table, on one line: as many as fit, most important first, shown in the table's order;
  * abbreviated at 80 columns. Keys that do nothing on this screen are left out.
  */
-export function footerText(width: number, compact: boolean, context: KeyContext = 'explorer', tabs = true): string {
-  const hints = bindingsOf(context).filter((b) => b.priority !== null && (tabs || !b.needsTabs));
+export function footerText(
+  width: number,
+  compact: boolean,
+  context: KeyContext = 'explorer',
+  tabs = true,
+  pages = 1,
+): string {
+  const hints = bindingsOf(context).filter(
+    (b) => b.priority !== null && (tabs || !b.needsTabs) && (pages > 1 || !b.needsPages),
+  );
   const sep = compact ? '  ' : ' · ';
   const label = (h: (typeof hints)[number]) => `${compact ? h.short : (h.hint ?? h.keys)} ${h.what}`;
   const byPriority = [...hints].sort((a, b) => a.priority! - b.priority!);
@@ -36,5 +46,5 @@ export function footerText(width: number, compact: boolean, context: KeyContext 
 
 export function Footer(p: FooterProps) {
   const tint = useTint();
-  return <Text color={tint('gray')}>{footerText(p.width, p.compact, p.context, p.tabs ?? true)}</Text>;
+  return <Text color={tint('gray')}>{footerText(p.width, p.compact, p.context, p.tabs ?? true, p.pages ?? 1)}</Text>;
 }

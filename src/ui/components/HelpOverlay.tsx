@@ -7,6 +7,7 @@ import {
   HELP_KEYS,
   LEGEND,
   MODEL_KEYS,
+  NOTES_KEYS,
   PROMPT_KEYS,
   type Binding,
 } from '../keys.js';
@@ -39,6 +40,7 @@ export function helpLines(w = 80): string[] {
     ...keys('In prompts (g, i, x, /)', PROMPT_KEYS),
     ...keys('In the architecture menu (a)', ARCH_KEYS),
     ...keys('In the model menu (s)', MODEL_KEYS),
+    ...keys("In the model's notes (s, then n)", NOTES_KEYS),
     ...keys('In this help', HELP_KEYS),
   ];
 }
