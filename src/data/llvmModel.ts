@@ -31,6 +31,8 @@ export interface LlvmRecord {
   /** LLVM gives this form only a placeholder class (WriteMicrocoded / WriteSystem: nominal
    *  latency 100, no real resource usage) — not figures */
   placeholder: boolean;
+  /** LLVM gives the form no µops; the figures carry the one µop the resolver gave it */
+  zeroUops?: boolean;
 }
 
 export interface LlvmArchModel {

@@ -24,11 +24,13 @@ import { missingIsa } from './isa.js';
 import { DIVIDER_MNEMONIC } from './divider.js';
 import type { LlvmArchModel, LlvmRecord } from './llvmModel.js';
 import { loadMachine } from './machines.js';
+import { formatPorts } from './ports.js';
 import { normalizeRegister } from './registers.js';
 import { canonicalMnemonic, operandClass, operandWidth, signatureKey, splitSignature } from './signature.js';
 import type { FigureLayer } from './providers/registry.js';
 import type {
   ArchData,
+  ArchName,
   ArchForm,
   DataOperand,
   DataSource,
@@ -538,13 +540,14 @@ function fromLlvm(d: DecodedInstruction, rec: LlvmRecord, model: LlvmArchModel):
     origin: 'llvm',
     provenance: {
       key: rec.key,
-      text: `LLVM ${model.llvm} ${model.cpu} model (${rec.key})`,
+      text: `LLVM ${model.llvm} ${model.cpu} model (${rec.key})${rec.zeroUops ? '; LLVM gives it no µops: 1 µop on the core’s ALU ports' : ''}`,
       detail: {
         key: rec.key,
         cpu: model.cpu,
         version: model.llvm,
         rthroughput: rec.rthroughput,
         readAdvance: rec.readAdvance,
+        ...(rec.zeroUops ? { llvmUops: 0 } : {}),
       },
     },
   };
@@ -694,9 +697,24 @@ export function llvmLayer(provider: string, model: LlvmArchModel): FigureLayer {
         return {
           why: `LLVM's ${model.cpu} model has only a placeholder for it (microcoded or system instruction), and no other source has figures`,
         };
-      return fromLlvm(d, rec, model);
+      return fromLlvm(d, withWork(d, rec, model), model);
     },
   };
+}
+
+const GPR_WRITTEN = /^(R(AX|BX|CX|DX|SI|DI|BP|SP)|R(8|9|1[0-5]))$/;
+
+/** LLVM's Golden Cove models give some integer forms no µops at all (add/sub r64, imm8, inc/dec
+ *  r64, mov r64, r64: SRC.llvmGoldenCoveZeroUops), as if the renamer always executed them. To the
+ *  engine no µop means no work in any model, so such a form that writes a general-purpose
+ *  register is given the one µop on the core's ALU ports that LLVM's earlier Intel models give
+ *  these forms; whether the renamer executes it is the refined model's business (the core
+ *  record's rename part). */
+function withWork(d: DecodedInstruction, rec: LlvmRecord, model: LlvmArchModel): LlvmRecord {
+  if (rec.uops > 0 || rec.latency === 0 || !d.writes.some((r) => GPR_WRITTEN.test(r))) return rec;
+  const alu = loadMachine(model.arch as ArchName).aluPorts;
+  const ports = [{ count: 1, ports: [...alu].sort((a, b) => a - b) }];
+  return { ...rec, uops: 1, ports, portString: formatPorts(ports), zeroUops: true };
 }
 
 /** The layers of a core's figures in resolution order: ArchData's own list, or, for ArchData
