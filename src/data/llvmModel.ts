@@ -31,8 +31,9 @@ export interface LlvmRecord {
   /** LLVM gives this form only a placeholder class (WriteMicrocoded / WriteSystem: nominal
    *  latency 100, no real resource usage) — not figures */
   placeholder: boolean;
-  /** LLVM gives the form no µops; the figures carry the one µop the resolver gave it */
-  zeroUops?: boolean;
+  /** LLVM gives the form no µops: what the resolver gave it instead (src/data/resolve.ts
+   *  `withWork`), as the provenance says it */
+  zeroUops?: string;
 }
 
 export interface LlvmArchModel {

@@ -22,7 +22,7 @@
 import type { DecodedInstruction } from '../disasm/types.js';
 import { missingIsa } from './isa.js';
 import { DIVIDER_MNEMONIC } from './divider.js';
-import type { LlvmArchModel, LlvmRecord } from './llvmModel.js';
+import { loadLlvmModel, type LlvmArchModel, type LlvmRecord } from './llvmModel.js';
 import { loadMachine } from './machines.js';
 import { formatPorts } from './ports.js';
 import { normalizeRegister } from './registers.js';
@@ -538,16 +538,17 @@ function fromLlvm(d: DecodedInstruction, rec: LlvmRecord, model: LlvmArchModel):
     unknown: false,
     fallback: null,
     origin: 'llvm',
+    ...(rec.zeroUops ? { zeroUops: { model: `LLVM ${model.llvm}'s ${model.cpu} model`, given: rec.zeroUops } } : {}),
     provenance: {
       key: rec.key,
-      text: `LLVM ${model.llvm} ${model.cpu} model (${rec.key})${rec.zeroUops ? '; LLVM gives it no µops: 1 µop on the core’s ALU ports' : ''}`,
+      text: `LLVM ${model.llvm} ${model.cpu} model (${rec.key})${rec.zeroUops ? `; it gives the form no µops: ${rec.zeroUops}` : ''}`,
       detail: {
         key: rec.key,
         cpu: model.cpu,
         version: model.llvm,
         rthroughput: rec.rthroughput,
         readAdvance: rec.readAdvance,
-        ...(rec.zeroUops ? { llvmUops: 0 } : {}),
+        ...(rec.zeroUops ? { llvmUops: 0, given: rec.zeroUops } : {}),
       },
     },
   };
@@ -702,19 +703,41 @@ export function llvmLayer(provider: string, model: LlvmArchModel): FigureLayer {
   };
 }
 
-const GPR_WRITTEN = /^(R(AX|BX|CX|DX|SI|DI|BP|SP)|R(8|9|1[0-5]))$/;
+const GPR_WRITTEN = /^(R(AX|BX|CX|DX|SI|DI|BP|SP)|R(8|9|1[0-5])D?|E(AX|BX|CX|DX|SI|DI|BP|SP))$/;
 
-/** LLVM's Golden Cove models give some integer forms no µops at all (add/sub r64, imm8, inc/dec
- *  r64, mov r64, r64: SRC.llvmGoldenCoveZeroUops), as if the renamer always executed them. To the
- *  engine no µop means no work in any model, so such a form that writes a general-purpose
- *  register is given the one µop on the core's ALU ports that LLVM's earlier Intel models give
- *  these forms; whether the renamer executes it is the refined model's business (the core
- *  record's rename part). */
+/** The LLVM model whose figures stand in for a form another core's model gives no µops: Ice Lake's
+ *  (X86SchedIceLake.td, the model of Sunny Cove, the core Golden Cove follows). */
+const ZERO_UOPS_DONOR = 'ICL';
+
+/**
+ * LLVM's Golden Cove models give some forms no µops at all (add/sub r64, imm8, inc/dec r64,
+ * mov r64, r64, the xmm/ymm/zmm register moves, jmp: SRC.llvmGoldenCoveZeroUops), as if the
+ * renamer always executed them. To the engine no µop means no work in every model, so such a
+ * form gets work (docs/data.md, "Forms LLVM gives no µops"):
+ * - one that writes a general-purpose register: one µop on the core's ALU ports (the record's
+ *   `aluPorts`), as the same model gives the 32-bit forms (add r32, imm8: 1*p0156B);
+ * - another: the µops and ports of LLVM's Ice Lake model for the same form, when that model gives
+ *   it ports (a model figure of the previous core, said so);
+ * - a form neither gives a port (nop, clc, vzeroupper) stays as it is.
+ * The latencies stay the core's model's. Whether the renamer executes the form is the refined
+ * model's business (move elimination and `immediateAdds`, the core record's rename part).
+ */
 function withWork(d: DecodedInstruction, rec: LlvmRecord, model: LlvmArchModel): LlvmRecord {
-  if (rec.uops > 0 || rec.latency === 0 || !d.writes.some((r) => GPR_WRITTEN.test(r))) return rec;
-  const alu = loadMachine(model.arch as ArchName).aluPorts;
-  const ports = [{ count: 1, ports: [...alu].sort((a, b) => a - b) }];
-  return { ...rec, uops: 1, ports, portString: formatPorts(ports), zeroUops: true };
+  if (rec.uops > 0) return rec;
+  const machine = loadMachine(model.arch as ArchName);
+  if (d.writes.some((r) => GPR_WRITTEN.test(r))) {
+    const ports = [{ count: 1, ports: [...machine.aluPorts].sort((a, b) => a - b) }];
+    const given = `1 µop on the core's ALU ports (${formatPorts(ports)}, as the model gives the 32-bit form)`;
+    return { ...rec, uops: 1, ports, portString: formatPorts(ports), zeroUops: given };
+  }
+  const donor = model.arch === ZERO_UOPS_DONOR ? null : loadLlvmModel(ZERO_UOPS_DONOR)?.lookup(d);
+  if (!donor || donor.placeholder || donor.uops === 0 || donor.ports.length === 0) return rec;
+  if (donor.ports.some((g) => g.ports.some((p) => !machine.ports.includes(p)))) return rec;
+  const ports = donor.ports.map((g) => ({ count: g.count, ports: [...g.ports] }));
+  const uops = ports.reduce((n, g) => n + g.count, 0);
+  const cpu = loadLlvmModel(ZERO_UOPS_DONOR)!.cpu;
+  const given = `${uops} µop${uops > 1 ? 's' : ''} on ${formatPorts(ports)}, LLVM ${model.llvm}'s ${cpu} model's figure for the same form (a model figure of the previous core)`;
+  return { ...rec, uops, ports, portString: formatPorts(ports), zeroUops: given };
 }
 
 /** The layers of a core's figures in resolution order: ArchData's own list, or, for ArchData

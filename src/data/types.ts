@@ -165,6 +165,17 @@ export interface ResolvedInstruction {
   /** registers and flags this instruction reads late, with the cycles (LLVM's ReadAdvance, e.g.
    *  the register operand of a load-op form): a dependency on them is that much shorter */
   readAdvance?: Record<string, number>;
+  /** the source's model gives the form no µops: what the figures give it instead and from where
+   *  (src/data/resolve.ts `withWork`); the report's notes say it */
+  zeroUops?: ZeroUops;
+}
+
+/** A form a source's model gives no µops: that model, and the work the figures give it instead. */
+export interface ZeroUops {
+  /** 'LLVM 19.1.7's sapphirerapids model' */
+  model: string;
+  /** '1 µop on the core's ALU ports (1*p0156B, as the model gives the 32-bit form)' */
+  given: string;
 }
 
 /** An architecture as uops.info and the machine models name it: upper-case (SKL, ADL-P).

@@ -104,7 +104,29 @@ function notesOf(program: SimProgram, params: MachineParams, m: MechanismSet | u
 /** The model's notes on `program` with the mechanisms `m`, as the report prints them (and the
  *  explorer shows them): what the mechanisms did and what could not be modelled on this core. */
 export function modelNotesOf(program: SimProgram, params: MachineParams, m: MechanismSet | undefined): string[] {
-  return [...frontEndNotes(program, params, m), ...mechanismNotes(program, m), ...dividerNotes(program)];
+  return [
+    ...frontEndNotes(program, params, m),
+    ...mechanismNotes(program, m),
+    ...dividerNotes(program),
+    ...zeroUopNotes(program),
+  ];
+}
+
+/** The lines whose source's model gives them no µops, with the work the figures give them
+ *  instead, one note per kind of work. */
+function zeroUopNotes(program: SimProgram): string[] {
+  const groups = new Map<string, { model: string; given: string; lines: string[] }>();
+  for (const x of program.instructions) {
+    if (!x.zeroUops) continue;
+    const key = `${x.zeroUops.model}\n${x.zeroUops.given}`;
+    const g = groups.get(key) ?? { ...x.zeroUops, lines: [] };
+    g.lines.push(`${x.line} (${x.asm})`);
+    groups.set(key, g);
+  }
+  return [...groups.values()].map(
+    (g) =>
+      `figures: ${g.model} gives ${g.lines.length > 1 ? `lines ${g.lines.join(', ')} no µops; each gets` : `line ${g.lines[0]} no µops; it gets`} ${g.given}`,
+  );
 }
 
 /** The divisions whose figures leave the divider idle (in every model: the divider is SUACA's). */

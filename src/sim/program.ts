@@ -46,6 +46,7 @@ function simInstruction(instr: DecodedInstruction, r: ResolvedInstruction | unde
     unknown: r ? r.unknown : true,
     ...(r?.readAdvance ? { readAdvance: { ...r.readAdvance } } : {}),
     ...(noDivider ? { noDivider } : {}),
+    ...(r?.zeroUops ? { zeroUops: { ...r.zeroUops } } : {}),
   };
 }
 

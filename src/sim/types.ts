@@ -3,6 +3,7 @@
 
 import type { Resource } from '../disasm/types.js';
 import type { CoreFrontEnd, RefinedFacts } from '../data/refinedFacts.js';
+import type { ZeroUops } from '../data/types.js';
 
 export type { Resource };
 
@@ -22,6 +23,8 @@ export interface SimInstruction {
   /** a division whose figures give the divider no cycles (divCycles 0): why, in full and short
    *  (src/data/resolve.ts `missingDivider`); the viewer and the report say so */
   noDivider?: { why: string; short: string };
+  /** the data's model gives the form no µops: what its figures give it instead (ResolvedInstruction.zeroUops) */
+  zeroUops?: ZeroUops;
   /** no data was found (IACA's X) */
   unknown: boolean;
   /** per resource it reads late: cycles by which a dependency on it is shortened (LLVM's
