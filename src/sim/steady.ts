@@ -112,32 +112,137 @@ export function seekPeriodic(core: Core, period: SteadyPeriod, target: number): 
   return true;
 }
 
+/** A repeated key being confirmed: the state at the start of its period, and the period's size. */
+interface Candidate {
+  key: Int32Array;
+  cycle: number;
+  head: number;
+  dc: number;
+  dg: number;
+  counters: Counters;
+  uops: number;
+}
+
+/** A confirmed period found at `cycle` (its end), without the core's state (saved only when asked). */
+type FoundPeriod = Omit<SteadyPeriod, 'start'>;
+
+/** What the search says at a boundary: look on, stop looking (no period will be skipped), or skip. */
+const SEARCHING = 0;
+const STOPPED = 1;
+type SearchResult = typeof SEARCHING | typeof STOPPED | FoundPeriod;
+
+/** The search for a period, one iteration boundary at a time: the keys seen, and a
+ *  candidate period waiting for one more period to confirm it (see the top). */
+class PeriodSearch {
+  /** key hash → [cycle, head] of its last boundary */
+  private readonly seen = new Map<number, [number, number]>();
+  private readonly buf = new KeyWriter();
+  private boundaries = 0;
+  private cand: Candidate | null = null;
+
+  constructor(private readonly core: Core) {}
+
+  /** At an iteration boundary, in cycle c. */
+  atBoundary(c: number): SearchResult {
+    const core = this.core,
+      rs = core.scheduler,
+      n = core.cp.n;
+    // an instance of the first iteration still in flight sees no loop-carried producers: not yet
+    if (rs.head < n) return SEARCHING;
+    if (core.frontEnd.frontier() >= core.N) return STOPPED;
+    const cand = this.cand;
+    if (cand !== null && rs.head < cand.head + cand.dg) return SEARCHING;
+    if (++this.boundaries > 4 * MAX_KEYS) return STOPPED;
+    // keys only at every KEY_STRIDE-th iteration (see KEY_STRIDE); a candidate's confirmation
+    // falls on such a boundary (its head moved by a multiple of KEY_STRIDE iterations)
+    const sampled = Math.floor(rs.head / n) % KEY_STRIDE === 0;
+    if (cand === null && !sampled) return SEARCHING;
+    const len = writeKey(core, this.buf);
+    if (cand !== null) {
+      if (this.confirms(cand, c, len)) return this.found(cand, c);
+      this.cand = null; // not confirmed: look for another repetition
+      if (!sampled) return SEARCHING;
+    }
+    this.remember(c, len);
+    return this.seen.size > MAX_KEYS ? STOPPED : SEARCHING;
+  }
+
+  /** The key just written (len long) repeats the candidate's exactly one period later, and the
+   *  ports' order can no longer change (when the dispatch reads it). */
+  private confirms(cand: Candidate, c: number, len: number): boolean {
+    const core = this.core,
+      key = this.buf.k;
+    let same = core.scheduler.head === cand.head + cand.dg && c === cand.cycle + cand.dc && len === cand.key.length;
+    for (let x = 0; same && x < len; x++) same = key[x] === cand.key[x];
+    return same && (!core.ports.orderKeyed || portsSeparated(cand.counters.usage, core.ports.usage));
+  }
+
+  /** The confirmed period ending in cycle c, or STOPPED when not one whole period is left before
+   *  the front end reaches the program's end. */
+  private found(cand: Candidate, c: number): FoundPeriod | typeof STOPPED {
+    const core = this.core;
+    const m = Math.floor((core.N - 1 - core.frontEnd.frontier()) / cand.dg);
+    if (m < 1) return STOPPED;
+    const now = counters(core);
+    const delta = copyCounters(core);
+    for (const name of COUNTERS) {
+      const a = now[name],
+        b = cand.counters[name],
+        d = delta[name];
+      for (let x = 0; x < a.length; x++) d[x] = a[x]! - b[x]!;
+    }
+    const dUops = core.recorder.uopsAssigned - cand.uops;
+    return { cycle: c, dc: cand.dc, dg: cand.dg, delta, dUops, periods: m };
+  }
+
+  /** Remember the key just written (len long); when it was seen before, whole iterations ago,
+   *  the state may repeat from there: a candidate period. */
+  private remember(c: number, len: number): void {
+    const core = this.core,
+      head = core.scheduler.head,
+      key = this.buf.k;
+    const h = hashKey(key, len);
+    const prev = this.seen.get(h);
+    this.seen.set(h, [c, head]);
+    if (prev === undefined) return;
+    const dg = head - prev[1];
+    if (dg > 0 && dg % core.cp.n === 0) {
+      this.cand = {
+        key: key.slice(0, len),
+        cycle: c,
+        head,
+        dc: c - prev[0],
+        dg,
+        counters: copyCounters(core),
+        uops: core.recorder.uopsAssigned,
+      };
+    }
+  }
+}
+
+/** Skip the confirmed period's repetitions: the core moved forward by them. Returns the cycles skipped. */
+function skipPeriods(core: Core, p: FoundPeriod, onPeriod?: (p: SteadyPeriod) => void): number {
+  // the end of the confirmed period: its last cycle (port holders, µops loaded) is the
+  // last cycle of every later period too, which the start of the first one is not
+  if (onPeriod) onPeriod({ start: core.save(), ...p });
+  shift(core, p.periods, p.dc, p.dg, p.delta, p.dUops);
+  return p.periods * p.dc;
+}
+
 /**
  * Run the core to its end, skipping the periodic part of the run (see the top); returns the cycles
  * skipped. Same guard as Core.runToEnd: an error after 1,000,000 cycles without an instance completing.
  */
 export function runToEndSteady(core: Core, onPeriod?: (p: SteadyPeriod) => void, onProgress?: Progress): number {
   const n = core.cp.n;
-  const rs = core.scheduler,
-    fe = core.frontEnd;
+  const rs = core.scheduler;
   let lastCompleted = rs.completed;
   let lastProgress = core.cycle;
+  // the search runs at iteration boundaries only, until it finds a period or gives up
   let detecting = core.iterations >= 4;
-  const seen = new Map<number, [number, number]>(); // key hash → [cycle, head] of its last boundary
-  let boundaries = 0;
-  const buf = new KeyWriter();
+  const search = new PeriodSearch(core);
   let nextBoundary = (Math.floor(rs.head / n) + 1) * n;
-  // a candidate period being confirmed: state at its start
   let skipped = 0;
-  let cand: {
-    key: Int32Array;
-    cycle: number;
-    head: number;
-    dc: number;
-    dg: number;
-    counters: Counters;
-    uops: number;
-  } | null = null;
   while (!core.finished) {
     core.step();
     const c = core.cycle,
@@ -150,70 +255,13 @@ export function runToEndSteady(core: Core, onPeriod?: (p: SteadyPeriod) => void,
     if (onProgress !== undefined && (c & PROGRESS_MASK) === 0) onProgress(done, core.N);
     if (!detecting || rs.head < nextBoundary) continue;
     nextBoundary = (Math.floor(rs.head / n) + 1) * n;
-    // an instance of the first iteration still in flight sees no loop-carried producers: not yet
-    if (rs.head < n) continue;
-    if (fe.frontier() >= core.N) {
-      detecting = false;
-      continue;
-    }
-    if (cand !== null && rs.head < cand.head + cand.dg) continue;
-    if (++boundaries > 4 * MAX_KEYS) {
-      detecting = false;
-      continue;
-    }
-    // keys only at every KEY_STRIDE-th iteration (see KEY_STRIDE); a candidate's confirmation
-    // falls on such a boundary (its head moved by a multiple of KEY_STRIDE iterations)
-    const sampled = Math.floor(rs.head / n) % KEY_STRIDE === 0;
-    if (cand === null && !sampled) continue;
-    const len = writeKey(core, buf);
-    const key = buf.k;
-    if (cand !== null) {
-      let same = rs.head === cand.head + cand.dg && c === cand.cycle + cand.dc && len === cand.key.length;
-      for (let x = 0; same && x < len; x++) same = key[x] === cand.key[x];
-      if (same && (!core.ports.orderKeyed || portsSeparated(cand.counters.usage, core.ports.usage))) {
-        const m = Math.floor((core.N - 1 - fe.frontier()) / cand.dg);
-        if (m >= 1) {
-          const now = counters(core);
-          const delta = copyCounters(core);
-          for (const name of COUNTERS) {
-            const a = now[name],
-              b = cand.counters[name],
-              d = delta[name];
-            for (let x = 0; x < a.length; x++) d[x] = a[x]! - b[x]!;
-          }
-          const dUops = core.recorder.uopsAssigned - cand.uops;
-          // the end of the confirmed period: its last cycle (port holders, µops loaded) is the
-          // last cycle of every later period too, which the start of the first one is not
-          if (onPeriod) onPeriod({ start: core.save(), cycle: c, dc: cand.dc, dg: cand.dg, delta, dUops, periods: m });
-          shift(core, m, cand.dc, cand.dg, delta, dUops);
-          skipped = m * cand.dc;
-          lastProgress = core.cycle;
-          lastCompleted = rs.completed;
-        }
-        detecting = false;
-        continue;
-      }
-      cand = null; // not confirmed: look for another repetition
-      if (!sampled) continue;
-    }
-    const h = hashKey(key, len);
-    const prev = seen.get(h);
-    seen.set(h, [c, rs.head]);
-    if (prev !== undefined) {
-      const dg = rs.head - prev[1];
-      if (dg > 0 && dg % n === 0) {
-        cand = {
-          key: key.slice(0, len),
-          cycle: c,
-          head: rs.head,
-          dc: c - prev[0],
-          dg,
-          counters: copyCounters(core),
-          uops: core.recorder.uopsAssigned,
-        };
-      }
-    }
-    if (seen.size > MAX_KEYS) detecting = false;
+    const found = search.atBoundary(c);
+    if (found === SEARCHING) continue;
+    detecting = false;
+    if (found === STOPPED) continue;
+    skipped = skipPeriods(core, found, onPeriod);
+    lastProgress = core.cycle;
+    lastCompleted = rs.completed;
   }
   return skipped;
 }
