@@ -68,6 +68,95 @@ export function minimumSize(columns: number, paneCount: number, portCount: numbe
   return { columns: MIN_COLUMNS, rows: chrome + 1 + portsRows(paneWidth, portCount) };
 }
 
+/** Rows the reservation station's section takes at least in the grid. */
+const MIN_RS_ROWS = 6;
+
+/** What every arrangement starts from: the terminal (at least 40×12), the width of one pane,
+ *  the rows the ports need and the rows the program and the statistics want. */
+interface Room {
+  cols: number;
+  rws: number;
+  paneWidth: number;
+  portRows: number;
+  /** the rows between the header (and comparison line) and the message, with no tab bar */
+  gridBody: number;
+  wantProgram: number;
+  wantStats: number;
+}
+
+function roomFor(columns: number, rows: number, paneCount: number, programLines: number, portCount: number): Room {
+  const cols = Math.max(40, columns);
+  const rws = Math.max(12, rows);
+  const panes = Math.max(1, paneCount);
+  const paneWidth = Math.max(20, Math.floor((cols - (panes - 1)) / panes));
+  const compareRows = panes > 1 ? 2 : 0; // comparison line + pane titles
+  // keep the whole frame one row shorter than the terminal (Ink redraws without clearing then)
+  const chrome = HEADER_ROWS + compareRows + MESSAGE_ROWS + FOOTER_ROWS + 1;
+  return {
+    cols,
+    rws,
+    paneWidth,
+    portRows: portsRows(paneWidth, portCount),
+    gridBody: rws - chrome,
+    wantProgram: Math.min(programLines + 2, 18),
+    wantStats: Math.min(programLines + 3, 16),
+  };
+}
+
+function arranged(room: Room, mode: Layout['mode'], bodyRows: number, sections: Section[], twoColumns = false): Layout {
+  const { cols, rws, paneWidth } = room;
+  return { columns: cols, rows: rws, mode, paneWidth, bodyRows, twoColumns, compact: cols < 100, sections };
+}
+
+/** Panes of 150 columns and more: program over statistics on the left, reservation station
+ *  over ports on the right, when both columns have their rows. */
+function twoColumnGrid(room: Room): Layout | null {
+  const { paneWidth, gridBody, wantProgram, wantStats, portRows } = room;
+  if (paneWidth < 150 || gridBody < Math.max(wantProgram + wantStats, MIN_RS_ROWS + portRows)) return null;
+  const sections: Section[] = [
+    { tab: 'program', rows: wantProgram },
+    { tab: 'stats', rows: gridBody - wantProgram },
+    { tab: 'rs', rows: gridBody - portRows },
+    { tab: 'ports', rows: portRows },
+  ];
+  return arranged(room, 'grid', gridBody, sections, true);
+}
+
+/** Panes of 60 columns and more with the rows for every section: all of them, one below another
+ *  (the statistics take half of the rows to spare, up to what they want). */
+function stackedGrid(room: Room): Layout | null {
+  const { paneWidth, gridBody, wantProgram, wantStats, portRows } = room;
+  const stacked = wantProgram + MIN_RS_ROWS + portRows + Math.min(wantStats, 8);
+  if (paneWidth < 60 || gridBody < stacked) return null;
+  const statsRows = Math.min(wantStats, 8 + Math.floor((gridBody - stacked) / 2));
+  const sections: Section[] = [
+    { tab: 'program', rows: wantProgram },
+    { tab: 'rs', rows: gridBody - wantProgram - portRows - statsRows },
+    { tab: 'ports', rows: portRows },
+    { tab: 'stats', rows: statsRows },
+  ];
+  return arranged(room, 'grid', gridBody, sections);
+}
+
+/** Small terminals: one tab at a time below a tab bar; the program stays on top when the active
+ *  tab still fits below it (the ports, in several bands on a narrow pane, take the rows they need
+ *  from the program). */
+function tabbed(room: Room, activeTab: TabId): Layout {
+  const bodyRows = room.gridBody - 1; // one row for the tab bar
+  const belowNeed = activeTab === 'ports' ? room.portRows : PORTS_ROWS;
+  const programRows = Math.min(room.wantProgram, Math.floor(bodyRows / 2), bodyRows - belowNeed);
+  if (activeTab !== 'program' && programRows >= 4) {
+    const sections: Section[] = [
+      { tab: 'program', rows: programRows },
+      { tab: activeTab, rows: bodyRows - programRows },
+    ];
+    return arranged(room, 'tabs', bodyRows, sections);
+  }
+  return arranged(room, 'tabs', bodyRows, [{ tab: activeTab, rows: bodyRows }]);
+}
+
+/** Where the sections go on a terminal of `columns` × `rows` (the rows left to the explorer's
+ *  frame): the widest arrangement that has the rows it needs. */
 export function computeLayout(
   columns: number,
   rows: number,
@@ -76,95 +165,8 @@ export function computeLayout(
   activeTab: TabId,
   portCount = 8,
 ): Layout {
-  const cols = Math.max(40, columns);
-  const rws = Math.max(12, rows);
-  const panes = Math.max(1, paneCount);
-  const paneWidth = Math.max(20, Math.floor((cols - (panes - 1)) / panes));
-  const portRows = portsRows(paneWidth, portCount);
-  const compareRows = panes > 1 ? 2 : 0; // comparison line + pane titles
-  // keep the whole frame one row shorter than the terminal (Ink redraws without clearing then)
-  const chrome = HEADER_ROWS + compareRows + MESSAGE_ROWS + FOOTER_ROWS + 1;
-  const wantProgram = Math.min(programLines + 2, 18);
-  const wantStats = Math.min(programLines + 3, 16);
-  const minRs = 6;
-  const twoColumns = paneWidth >= 150;
-  const gridBody = rws - chrome;
-  if (twoColumns) {
-    // left: program over statistics; right: reservation station over ports
-    const left = wantProgram + wantStats;
-    const right = minRs + portRows;
-    if (gridBody >= Math.max(left, right)) {
-      const rsRows = gridBody - portRows;
-      const statsRows = gridBody - wantProgram;
-      return {
-        columns: cols,
-        rows: rws,
-        mode: 'grid',
-        paneWidth,
-        bodyRows: gridBody,
-        twoColumns: true,
-        compact: cols < 100,
-        sections: [
-          { tab: 'program', rows: wantProgram },
-          { tab: 'stats', rows: statsRows },
-          { tab: 'rs', rows: rsRows },
-          { tab: 'ports', rows: portRows },
-        ],
-      };
-    }
-  }
-  const stacked = wantProgram + minRs + portRows + Math.min(wantStats, 8);
-  if (paneWidth >= 60 && gridBody >= stacked) {
-    const extra = gridBody - stacked;
-    const statsRows = Math.min(wantStats, 8 + Math.floor(extra / 2));
-    const rsRows = gridBody - wantProgram - portRows - statsRows;
-    return {
-      columns: cols,
-      rows: rws,
-      mode: 'grid',
-      paneWidth,
-      bodyRows: gridBody,
-      twoColumns: false,
-      compact: cols < 100,
-      sections: [
-        { tab: 'program', rows: wantProgram },
-        { tab: 'rs', rows: rsRows },
-        { tab: 'ports', rows: portRows },
-        { tab: 'stats', rows: statsRows },
-      ],
-    };
-  }
-  const bodyRows = rws - chrome - 1; // one row for the tab bar
-  // small terminals: the program stays on top when the active tab still fits below it
-  // (the ports, in several bands on a narrow pane, take the rows they need from the program)
-  const belowNeed = activeTab === 'ports' ? portRows : PORTS_ROWS;
-  const programRows = Math.min(wantProgram, Math.floor(bodyRows / 2), bodyRows - belowNeed);
-  const belowRows = bodyRows - programRows;
-  if (activeTab !== 'program' && programRows >= 4) {
-    return {
-      columns: cols,
-      rows: rws,
-      mode: 'tabs',
-      paneWidth,
-      bodyRows,
-      twoColumns: false,
-      compact: cols < 100,
-      sections: [
-        { tab: 'program', rows: programRows },
-        { tab: activeTab, rows: belowRows },
-      ],
-    };
-  }
-  return {
-    columns: cols,
-    rows: rws,
-    mode: 'tabs',
-    paneWidth,
-    bodyRows,
-    twoColumns: false,
-    compact: cols < 100,
-    sections: [{ tab: activeTab, rows: bodyRows }],
-  };
+  const room = roomFor(columns, rows, paneCount, programLines, portCount);
+  return twoColumnGrid(room) ?? stackedGrid(room) ?? tabbed(room, activeTab);
 }
 
 /** First row to show so that `selected` stays visible in a window of `height` rows over `count`. */

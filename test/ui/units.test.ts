@@ -50,6 +50,47 @@ test('layout: tabs at 80×24 with the program on top, every section in a large t
   assert.equal(scrollStart(99, 100, 10), 90);
 });
 
+test('layout: the grid only when every section has its rows, and every row of the body is used', () => {
+  let grids = 0;
+  let tabs = 0;
+  for (let columns = 60; columns <= 330; columns += 9)
+    for (let rows = 12; rows <= 70; rows++)
+      for (const panes of [1, 2])
+        for (const lines of [1, 7, 30])
+          for (const tab of ['program', 'rs', 'ports', 'stats'] as const) {
+            const l = computeLayout(columns, rows, panes, lines, tab);
+            const at = `${columns}x${rows}, ${panes} panes, ${lines} lines, ${tab}`;
+            // header, message, footer and the row Ink needs; two panes add the comparison line
+            // and their titles; tabs add the tab bar
+            assert.equal(l.rows - l.bodyRows, (panes > 1 ? 7 : 5) + (l.mode === 'tabs' ? 1 : 0), at);
+            const rowsOf = (t: string) => l.sections.find((s) => s.tab === t)?.rows ?? 0;
+            if (l.mode === 'tabs') {
+              tabs++;
+              assert.equal(l.twoColumns, false, at);
+              assert.equal(
+                l.sections.reduce((n, s) => n + s.rows, 0),
+                l.bodyRows,
+                at,
+              );
+              continue;
+            }
+            grids++;
+            assert.ok(rowsOf('rs') >= 6, `${at}: the reservation station has ${rowsOf('rs')} rows`);
+            assert.equal(rowsOf('program'), Math.min(lines + 2, 18), at);
+            if (l.twoColumns) {
+              assert.ok(l.paneWidth >= 150, at);
+              assert.equal(rowsOf('program') + rowsOf('stats'), l.bodyRows, at);
+              assert.equal(rowsOf('rs') + rowsOf('ports'), l.bodyRows, at);
+            } else
+              assert.equal(
+                l.sections.reduce((n, s) => n + s.rows, 0),
+                l.bodyRows,
+                at,
+              );
+          }
+  assert.ok(grids > 0 && tabs > 0);
+});
+
 test('footer: fits the width, keeps step, variants, branches, arch, export, help, quit at 80 columns', () => {
   for (const w of [80, 100, 160]) {
     const t = footerText(w, w < 100);
