@@ -45,6 +45,8 @@ export const SRC = {
   lsdSnb: 'intel-opt-manual §2.5.2.4 (SnB micro-op queue and LSD)',
   goldenCoveIdq:
     'intel-opt-manual, Golden Cove section / Intel Architecture Day 2021 (a 144-entry micro-op queue; the loop stream detector streams loops that fit in it)',
+  llvmPredecessor:
+    'intel-opt-manual, Golden Cove section (Golden Cove follows Sunny Cove, with the same execution port numbers); LLVM 19 X86SchedIceLake.td models Sunny Cove',
   /** the only public statements found (none from Intel): additions executed at rename */
   goldenCoveImmAdd:
     'github.com/name99-org/AArch64-Explore/issues/3 (2025): AnandTech\'s Golden Cove article says the core executes some simple additions at rename; computerenhance.com "The case of the missing increment" measured dependent additions faster than 1 per cycle on Alder Lake P-cores',

@@ -95,6 +95,11 @@ function identityProblems(id: unknown): string[] {
   if (id.llvmCpu !== undefined && !(typeof id.llvmCpu === 'string' && COMPILER_NAME.test(id.llvmCpu)))
     bad.push('identity.llvmCpu');
   if (
+    id.llvmPredecessor !== undefined &&
+    !(typeof id.llvmPredecessor === 'string' && parseArchName(id.llvmPredecessor) === id.llvmPredecessor)
+  )
+    bad.push('identity.llvmPredecessor');
+  if (
     !Array.isArray(id.compilerNames) ||
     !id.compilerNames.every((n) => typeof n === 'string' && COMPILER_NAME.test(n))
   )

@@ -705,10 +705,6 @@ export function llvmLayer(provider: string, model: LlvmArchModel): FigureLayer {
 
 const GPR_WRITTEN = /^(R(AX|BX|CX|DX|SI|DI|BP|SP)|R(8|9|1[0-5])D?|E(AX|BX|CX|DX|SI|DI|BP|SP))$/;
 
-/** The LLVM model whose figures stand in for a form another core's model gives no µops: Ice Lake's
- *  (X86SchedIceLake.td, the model of Sunny Cove, the core Golden Cove follows). */
-const ZERO_UOPS_DONOR = 'ICL';
-
 /**
  * LLVM's Golden Cove models give some forms no µops at all (add/sub r64, imm8, inc/dec r64,
  * mov r64, r64, the xmm/ymm/zmm register moves, jmp: SRC.llvmGoldenCoveZeroUops), as if the
@@ -716,8 +712,9 @@ const ZERO_UOPS_DONOR = 'ICL';
  * form gets work (docs/data.md, "Forms LLVM gives no µops"):
  * - one that writes a general-purpose register: one µop on the core's ALU ports (the record's
  *   `aluPorts`), as the same model gives the 32-bit forms (add r32, imm8: 1*p0156B);
- * - another: the µops and ports of LLVM's Ice Lake model for the same form, when that model gives
- *   it ports (a model figure of the previous core, said so);
+ * - another: the µops and ports that the LLVM model of the core this one follows (the record's
+ *   `identity.llvmPredecessor`, Ice Lake's for Golden Cove) gives the same form, when that model
+ *   gives it ports (a model figure of the previous core, said so);
  * - a form neither gives a port (nop, clc, vzeroupper) stays as it is.
  * The latencies stay the core's model's. Whether the renamer executes the form is the refined
  * model's business (move elimination and `immediateAdds`, the core record's rename part).
@@ -730,13 +727,14 @@ function withWork(d: DecodedInstruction, rec: LlvmRecord, model: LlvmArchModel):
     const given = `1 µop on the core's ALU ports (${formatPorts(ports)}, as the model gives the 32-bit form)`;
     return { ...rec, uops: 1, ports, portString: formatPorts(ports), zeroUops: given };
   }
-  const donor = model.arch === ZERO_UOPS_DONOR ? null : loadLlvmModel(ZERO_UOPS_DONOR)?.lookup(d);
+  const predecessor = machine.identity?.llvmPredecessor;
+  const donorModel = predecessor ? loadLlvmModel(predecessor) : null;
+  const donor = donorModel?.lookup(d);
   if (!donor || donor.placeholder || donor.uops === 0 || donor.ports.length === 0) return rec;
   if (donor.ports.some((g) => g.ports.some((p) => !machine.ports.includes(p)))) return rec;
   const ports = donor.ports.map((g) => ({ count: g.count, ports: [...g.ports] }));
   const uops = ports.reduce((n, g) => n + g.count, 0);
-  const cpu = loadLlvmModel(ZERO_UOPS_DONOR)!.cpu;
-  const given = `${uops} µop${uops > 1 ? 's' : ''} on ${formatPorts(ports)}, LLVM ${model.llvm}'s ${cpu} model's figure for the same form (a model figure of the previous core)`;
+  const given = `${uops} µop${uops > 1 ? 's' : ''} on ${formatPorts(ports)}, LLVM ${model.llvm}'s ${donorModel!.cpu} model's figure for the same form (a model figure of the previous core)`;
   return { ...rec, uops, ports, portString: formatPorts(ports), zeroUops: given };
 }
 

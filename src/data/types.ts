@@ -216,6 +216,9 @@ interface CoreIdentity {
   l2KiB?: number[];
   /** LLVM 19's -mcpu name for the core's scheduling model */
   llvmCpu?: string;
+  /** the core whose LLVM model stands in for the forms this core's model gives no µops (the core
+   *  this one follows, with the same port numbers); absent: no stand-in */
+  llvmPredecessor?: ArchName;
   /** what gcc's -march and llvm-mca's -mcpu call the core (lower case) */
   compilerNames: string[];
   source: string;

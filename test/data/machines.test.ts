@@ -86,4 +86,14 @@ test('an unknown architecture is a UserError listing the known ones', () => {
     (e: unknown) => e instanceof UserError && /unknown architecture 'P4' — known: .*SNB.*ADL-P/.test(e.message),
   );
   assert.deepEqual(validateMachine({ arch: 'X' }).slice(0, 2), ['name', 'ports']);
+  // the stand-in model for forms LLVM gives no µops is named as a core, not a path or an LLVM name
+  const spr = loadMachine('SPR');
+  assert.equal(spr.identity?.llvmPredecessor, 'ICL');
+  for (const bad of ['../ICL', 'icelake-client', 7])
+    assert.ok(
+      validateMachine({ ...spr, identity: { ...spr.identity!, llvmPredecessor: bad as never } }).includes(
+        'identity.llvmPredecessor',
+      ),
+      String(bad),
+    );
 });
