@@ -6,7 +6,7 @@ import { Explorer, RegionPicker } from '../ui/index.js';
 import { shareInkOutputCache } from '../ui/inkOutputCache.js';
 import type { ExplorerProps } from '../ui/index.js';
 import type { QuitHow } from '../ui/types.js';
-import type { RegionChoice } from '../ui/components/RegionPicker.js';
+import type { RegionChoice } from '../ui/regionSearch.js';
 
 const ENTER_ALT = '\u001B[?1049h\u001B[H';
 const LEAVE_ALT = '\u001B[?25h\u001B[?1049l';

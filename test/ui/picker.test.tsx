@@ -4,7 +4,9 @@
 import { test, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { render, cleanup } from 'ink-testing-library';
-import { RegionPicker, filterRegions, pickerTitle, type RegionChoice } from '../../src/ui/components/RegionPicker.js';
+import type { Key } from 'ink';
+import { RegionPicker, pickerTitle } from '../../src/ui/components/RegionPicker.js';
+import { filterRegions, firstView, pickerAction, searched, type RegionChoice } from '../../src/ui/regionSearch.js';
 import { KEY, plain, press, tick, until } from './helpers/render.js';
 
 afterEach(() => cleanup());
@@ -39,6 +41,35 @@ test('the title fits: the file, then its base name, then the count give way', ()
   }
   assert.match(pickerTitle(long, N, 80, null), /^libLLVM\.so\.19\.1 holds 300000 regions/);
   assert.ok(pickerTitle(long, N, 80, { query: 'x'.repeat(120), matches: 3 }).length <= 80);
+});
+
+test('the keys as actions: q and Esc quit, but while searching letters are text and Esc clears first', () => {
+  const ev = (input: string, key: Partial<Key> = {}) => ({ input, key: key as Key });
+  assert.deepEqual(pickerAction(null, ev('q')), { type: 'cancel', how: 'quit' });
+  assert.deepEqual(pickerAction('fn', ev('q')), { type: 'search', query: 'fnq' });
+  assert.deepEqual(pickerAction(null, ev('', { escape: true })), { type: 'cancel', how: 'quit' });
+  assert.deepEqual(pickerAction('fn', ev('', { escape: true })), { type: 'search', query: null });
+  assert.deepEqual(pickerAction('fn', ev('c', { ctrl: true })), { type: 'cancel', how: 'interrupt' });
+  assert.deepEqual(pickerAction(null, ev('j')), { type: 'move', by: 1 });
+  assert.deepEqual(pickerAction('fn', ev('j')), { type: 'search', query: 'fnj' });
+  assert.deepEqual(pickerAction('fn', ev('', { pageUp: true })), { type: 'move', by: -10 });
+  assert.equal(pickerAction(null, ev('', { backspace: true })), null, 'nothing to edit');
+  assert.deepEqual(pickerAction('fn', ev('', { delete: true })), { type: 'search', query: 'f' });
+  assert.deepEqual(pickerAction(null, ev('/')), { type: 'search', query: '' });
+  assert.deepEqual(pickerAction('', ev('a\u0007b')), { type: 'search', query: 'ab' }, 'control characters dropped');
+  assert.equal((pickerAction('x'.repeat(199), ev('yz')) as { query: string }).query.length, 200, 'the text is capped');
+  assert.equal(pickerAction(null, ev('x')), null);
+});
+
+test('a search keeps the highlighted entry while it matches, else highlights the first match', () => {
+  const regions: RegionChoice[] = ['fn_a', 'fn_b', 'main', 'fn_c'].map((label, index) => ({ index, label }));
+  const at = { ...firstView(regions.length, 3) };
+  assert.equal(at.index, 3);
+  const fn = searched(at, regions, 'fn');
+  assert.deepEqual(fn, { query: 'fn', matches: [0, 1, 3], index: 2 }, 'fn_c stays highlighted');
+  assert.deepEqual(searched(fn, regions, 'fn_a'), { query: 'fn_a', matches: [0], index: 0 });
+  assert.deepEqual(searched(fn, regions, null), { query: null, matches: null, index: 3 });
+  assert.equal(firstView(regions.length, 9).index, 3, 'the initial entry within the list');
 });
 
 test('/ filters the list as the user types; enter picks the match; esc clears; q is text while searching', async () => {
