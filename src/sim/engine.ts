@@ -249,6 +249,7 @@ class SteppableEngine implements Engine {
     this.runSteady();
     return this.toEnd();
   }
+
   totalCycles(): number {
     if (this.end === null) this.runSteady();
     return this.end!;
