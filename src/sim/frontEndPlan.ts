@@ -6,7 +6,8 @@
 // iteration. docs/engine.md, "The refined front end", states the rules and their sources.
 
 import { SRC } from '../data/refinedFacts.js';
-import type { MachineParams, SimProgram } from './types.js';
+import type { CoreFrontEnd } from '../data/refinedFacts.js';
+import type { MachineParams, SimInstruction, SimProgram } from './types.js';
 
 type FrontEndSource = 'DSB' | 'MITE' | 'LSD';
 
@@ -46,14 +47,18 @@ export interface FrontEndLimits {
   notApplied: { limit: string; why: string }[];
 }
 
+/** An instruction, or a macro-fused pair, as the front end delivers it: lines [start, end). */
 interface Unit {
   start: number;
   end: number;
   fused: number;
+  /** its first byte's address, the address after its last byte, and its 32-byte window */
   addr: number;
   endAddr: number;
   window: number;
+  /** needs the complex decoder (more than one fused-domain µop) */
   complex: boolean;
+  /** a flag-setting instruction that can fuse with a following Jcc on this core */
   fusible: boolean;
 }
 
@@ -70,24 +75,42 @@ export function frontEndPlan(
 ): FrontEndLimits {
   const ins = program.instructions;
   const n = ins.length;
-  const applied: FrontEndLimit[] = [];
-  const notApplied: { limit: string; why: string }[] = [];
+  const limits: FrontEndLimits = { plan: null, applied: [], notApplied: [] };
   const none = (why: string): FrontEndLimits => {
-    notApplied.push({ limit: 'delivery (LSD, µop cache, legacy decoders)', why });
-    return { plan: null, applied, notApplied };
+    limits.notApplied.push({ limit: 'delivery (LSD, µop cache, legacy decoders)', why });
+    return limits;
   };
   if (n === 0 || ins.some((x) => x.refined === undefined))
     return none('the program has no front-end facts (built without the machine model)');
   const fe = machine.frontEnd;
   if (fe === undefined) return none(`no front-end figures in ${machine.arch}'s machine model`);
   if (fe.notModelled) return none(fe.notModelled);
-  applied.push({ limit: 'issue width (fused domain)', value: machine.issueWidth, source: fe.issueWidth.source });
+  limits.applied.push({ limit: 'issue width (fused domain)', value: machine.issueWidth, source: fe.issueWidth.source });
   if (fe.idqSize === null) return none(`no citable size of ${machine.arch}'s instruction decode queue`);
   const idq = fe.idqSize.value;
-  applied.push({ limit: 'instruction decode queue (µops)', value: idq, source: fe.idqSize.source });
+  limits.applied.push({ limit: 'instruction decode queue (µops)', value: idq, source: fe.idqSize.source });
   let total = 0;
   for (let i = 0; i < n; i++) total += fused[i]!;
-  // units: an instruction, or a macro-fused pair (delivered and decoded together)
+  const units = deliveryUnits(ins, fused, pairFirst);
+  const uncached = uncachedWindows(fe, ins, units, limits);
+  const unroll = lsdUnroll(fe, machine.arch, total, idq, uncached.size > 0, limits);
+  if (unroll !== null) {
+    limits.plan = { source: 'LSD', groups: [], idqSize: idq, lsdUnroll: unroll };
+    return limits;
+  }
+  const why = decoderFigures(fe, machine.arch, units, uncached, limits);
+  if (why !== null) return none(why);
+  const groups = deliveryGroups(ins, fe, units, uncached);
+  const kinds = new Set(groups.map((g) => g.source));
+  const source = kinds.size === 2 ? 'DSB+MITE' : kinds.has('MITE') ? 'MITE' : 'DSB';
+  limits.plan = { source, groups, idqSize: idq, lsdUnroll: 1 };
+  return limits;
+}
+
+/** The loop's delivery units, in order: an instruction, or a macro-fused pair (delivered and
+ *  decoded together). */
+function deliveryUnits(ins: SimInstruction[], fused: Int32Array, pairFirst: Uint8Array): Unit[] {
+  const n = ins.length;
   const units: Unit[] = [];
   for (let i = 0; i < n; i++) {
     const f = ins[i]!.refined!.frontEnd;
@@ -105,49 +128,49 @@ export function frontEndPlan(
     });
     i = j;
   }
-  // 32-byte windows the µop cache does not hold: the JCC erratum (a jump or fused pair crossing or
-  // ending on a 32-byte boundary) and, where uiCA says so, the other half of its 64-byte line
+  return units;
+}
+
+/** The 32-byte windows the µop cache does not hold: the JCC erratum (a jump or fused pair crossing
+ *  or ending on a 32-byte boundary) and, where uiCA says so, the other half of its 64-byte line. */
+function uncachedWindows(fe: CoreFrontEnd, ins: SimInstruction[], units: Unit[], limits: FrontEndLimits): Set<number> {
   const uncached = new Set<number>();
-  if (fe.jccErratum.value) {
-    for (const u of units) {
-      if (ins[u.end - 1]!.refined!.frontEnd.jccErratumApplies) uncached.add(u.window);
-    }
-    applied.push({
-      limit: 'JCC erratum (jumps crossing or ending on a 32-byte boundary not cached)',
-      value: uncached.size > 0,
-      source: fe.jccErratum.source,
-    });
-    if (uncached.size > 0 && fe.both32ByteBlocksMustBeCacheable?.value) {
-      for (const w of [...uncached]) uncached.add(w ^ 1);
-      applied.push({
-        limit: 'both 32-byte halves of a 64-byte line must be cacheable',
-        value: true,
-        source: fe.both32ByteBlocksMustBeCacheable.source,
-      });
-    }
+  if (!fe.jccErratum.value) return uncached;
+  for (const u of units) {
+    if (ins[u.end - 1]!.refined!.frontEnd.jccErratumApplies) uncached.add(u.window);
   }
-  // the loop stream detector: on this core, all the loop's windows cacheable, its µops fit the IDQ
-  if (fe.lsd === null) notApplied.push({ limit: 'loop stream detector', why: `no citable figure for ${machine.arch}` });
-  else if (fe.lsd.value && total <= idq && uncached.size === 0) {
-    const unroll = fe.lsdUnrolling?.value[total] ?? 1;
-    applied.push({
-      limit: 'loop stream detector',
-      value: `on; the loop's ${total} fused µops fit the IDQ (${idq})`,
-      source: `${fe.lsd.source}; ${SRC.uicaLsdRule}`,
+  limits.applied.push({
+    limit: 'JCC erratum (jumps crossing or ending on a 32-byte boundary not cached)',
+    value: uncached.size > 0,
+    source: fe.jccErratum.source,
+  });
+  if (uncached.size > 0 && fe.both32ByteBlocksMustBeCacheable?.value) {
+    for (const w of [...uncached]) uncached.add(w ^ 1);
+    limits.applied.push({
+      limit: 'both 32-byte halves of a 64-byte line must be cacheable',
+      value: true,
+      source: fe.both32ByteBlocksMustBeCacheable.source,
     });
-    if (fe.lsdUnrolling !== null)
-      applied.push({
-        limit: 'LSD unrolling (iterations per issue run)',
-        value: unroll,
-        source: fe.lsdUnrolling.source,
-      });
-    else
-      notApplied.push({
-        limit: 'LSD unrolling',
-        why: `no citable figure for ${machine.arch}: one iteration per issue run`,
-      });
-    return { plan: { source: 'LSD', groups: [], idqSize: idq, lsdUnroll: unroll }, applied, notApplied };
-  } else {
+  }
+  return uncached;
+}
+
+/** The loop stream detector streams the loop when the core has one, all the loop's windows are
+ *  cacheable and its `total` fused µops fit the IDQ: then the iterations it unrolls, else null. */
+function lsdUnroll(
+  fe: CoreFrontEnd,
+  arch: string,
+  total: number,
+  idq: number,
+  someUncached: boolean,
+  limits: FrontEndLimits,
+): number | null {
+  const { applied, notApplied } = limits;
+  if (fe.lsd === null) {
+    notApplied.push({ limit: 'loop stream detector', why: `no citable figure for ${arch}` });
+    return null;
+  }
+  if (!fe.lsd.value || total > idq || someUncached) {
     applied.push({
       limit: 'loop stream detector',
       source: `${fe.lsd.source}; ${SRC.uicaLsdRule}`,
@@ -157,100 +180,148 @@ export function frontEndPlan(
           ? `the loop's ${total} fused µops exceed the IDQ (${idq})`
           : 'not used: part of the loop cannot be cached',
     });
+    return null;
   }
+  const unroll = fe.lsdUnrolling?.value[total] ?? 1;
+  applied.push({
+    limit: 'loop stream detector',
+    value: `on; the loop's ${total} fused µops fit the IDQ (${idq})`,
+    source: `${fe.lsd.source}; ${SRC.uicaLsdRule}`,
+  });
+  if (fe.lsdUnrolling !== null)
+    applied.push({ limit: 'LSD unrolling (iterations per issue run)', value: unroll, source: fe.lsdUnrolling.source });
+  else notApplied.push({ limit: 'LSD unrolling', why: `no citable figure for ${arch}: one iteration per issue run` });
+  return unroll;
+}
+
+/** The µop cache's and the legacy decoders' figures the delivery needs, recorded in `limits`;
+ *  without a µop cache width every window is decoded (added to `uncached`). Returns why the loop
+ *  cannot be planned (a source it needs has no citable figure), or null. */
+function decoderFigures(
+  fe: CoreFrontEnd,
+  arch: string,
+  units: Unit[],
+  uncached: Set<number>,
+  limits: FrontEndLimits,
+): string | null {
+  const { applied, notApplied } = limits;
   const dsb = fe.dsbWidth,
     dec = fe.decoders,
     fetch = fe.fetchBytes;
   const miteKnown = dec !== null && fetch !== null;
   if (dsb === null) {
-    if (!miteKnown) return none(`no citable µop cache width nor legacy decoder figures for ${machine.arch}`);
-    // without a µop cache figure every window comes from the legacy decoders
+    if (!miteKnown) return `no citable µop cache width nor legacy decoder figures for ${arch}`;
     notApplied.push({
       limit: 'µop cache (DSB)',
-      why: `no citable µop cache width for ${machine.arch}: the legacy decoders deliver`,
+      why: `no citable µop cache width for ${arch}: the legacy decoders deliver`,
     });
     for (const u of units) uncached.add(u.window);
   } else applied.push({ limit: 'µop cache µops per cycle', value: dsb.value, source: dsb.source });
-  if (uncached.size > 0) {
-    if (!miteKnown)
-      return none(
-        `the legacy decoders deliver part of the loop, but ${machine.arch} has no citable decoder or fetch figure`,
-      );
-    applied.push({ limit: 'legacy decoders', value: dec.value, source: dec.source });
-    applied.push({ limit: 'legacy decode fetch bytes per cycle', value: fetch.value, source: fetch.source });
-    if (fe.macroFusibleOnLastDecoder !== null) {
-      applied.push({
-        limit: 'macro-fusible instruction on the last decoder',
-        value: fe.macroFusibleOnLastDecoder.value,
-        source: fe.macroFusibleOnLastDecoder.source,
-      });
-    } else
-      notApplied.push({
-        limit: 'macro-fusible instruction on the last decoder',
-        why: `no citable figure for ${machine.arch}`,
-      });
-  }
-  const lastDecoderOk = fe.macroFusibleOnLastDecoder?.value ?? true;
-  const groups: DeliveryGroup[] = [];
-  let cur: DeliveryGroup | null = null;
-  let slots = 0; // MITE: decoders used in the current cycle
-  let fetched = 0; // MITE: end of the bytes fetched up to the current cycle
+  if (uncached.size === 0) return null;
+  if (!miteKnown)
+    return `the legacy decoders deliver part of the loop, but ${arch} has no citable decoder or fetch figure`;
+  applied.push({ limit: 'legacy decoders', value: dec.value, source: dec.source });
+  applied.push({ limit: 'legacy decode fetch bytes per cycle', value: fetch.value, source: fetch.source });
+  const last = fe.macroFusibleOnLastDecoder;
+  if (last !== null)
+    applied.push({ limit: 'macro-fusible instruction on the last decoder', value: last.value, source: last.source });
+  else
+    notApplied.push({ limit: 'macro-fusible instruction on the last decoder', why: `no citable figure for ${arch}` });
+  return null;
+}
+
+/** The delivery groups of one iteration: each unit from the µop cache, or from the legacy
+ *  decoders when its window is not cached. */
+function deliveryGroups(
+  ins: SimInstruction[],
+  fe: CoreFrontEnd,
+  units: Unit[],
+  uncached: Set<number>,
+): DeliveryGroup[] {
+  const delivery = new Delivery(ins, fe);
   let prevEnd = -1;
-  const close = (): void => {
-    if (cur !== null) groups.push(cur);
-    cur = null;
-  };
   for (const u of units) {
-    const src: FrontEndSource = uncached.has(u.window) ? 'MITE' : 'DSB';
     // a taken jump (the address does not continue) ends the cycle's delivery
     const jump = prevEnd >= 0 && u.addr !== prevEnd;
     prevEnd = u.endAddr;
-    if (src === 'DSB') {
-      const c = cur as DeliveryGroup | null;
-      if (
-        c === null ||
-        jump ||
-        c.source !== 'DSB' ||
-        Math.floor(ins[c.start]!.refined!.frontEnd.address / 32) !== u.window ||
-        c.fused + u.fused > dsb!.value
-      ) {
-        close();
-        cur = { start: u.start, end: u.end, fused: u.fused, source: 'DSB' };
-      } else {
-        c.end = u.end;
-        c.fused += u.fused;
-      }
-      continue;
+    if (uncached.has(u.window)) delivery.decode(u, jump);
+    else delivery.fromCache(u, jump);
+  }
+  delivery.close();
+  return delivery.groups;
+}
+
+/** Delivery groups built one unit at a time: the group of the current front-end cycle, and the
+ *  legacy decoders' state in that cycle. Figures the caller checked: the µop cache width for
+ *  cached units, the decoders and fetch bytes for decoded ones. */
+class Delivery {
+  readonly groups: DeliveryGroup[] = [];
+  private cur: DeliveryGroup | null = null;
+  /** MITE: decoders used in the current cycle */
+  private slots = 0;
+  /** MITE: end of the bytes fetched up to the current cycle */
+  private fetched = 0;
+  private readonly lastDecoderOk: boolean;
+
+  constructor(
+    private readonly ins: SimInstruction[],
+    private readonly fe: CoreFrontEnd,
+  ) {
+    this.lastDecoderOk = fe.macroFusibleOnLastDecoder?.value ?? true;
+  }
+
+  /** The current cycle's group is complete. */
+  close(): void {
+    if (this.cur !== null) this.groups.push(this.cur);
+    this.cur = null;
+  }
+
+  /** The µop cache delivers `u`: with the cycle's group while that group comes from the cache, from
+   *  the same 32-byte window, and stays within the cache's µops per cycle. */
+  fromCache(u: Unit, jump: boolean): void {
+    const c = this.cur;
+    if (
+      c === null ||
+      jump ||
+      c.source !== 'DSB' ||
+      Math.floor(this.ins[c.start]!.refined!.frontEnd.address / 32) !== u.window ||
+      c.fused + u.fused > this.fe.dsbWidth!.value
+    ) {
+      this.close();
+      this.cur = { start: u.start, end: u.end, fused: u.fused, source: 'DSB' };
+    } else {
+      c.end = u.end;
+      c.fused += u.fused;
     }
-    const fb = fetch!.value,
-      nd = dec!.value;
-    if ((cur as DeliveryGroup | null)?.source !== 'MITE' || jump) {
-      close();
-      fetched = Math.floor(u.addr / fb) * fb + fb;
-      cur = { start: u.start, end: u.start, fused: 0, source: 'MITE' };
-      slots = 0;
+  }
+
+  /** The legacy decoders decode `u`, in the first cycle that has its bytes fetched and a decoder
+   *  it may use. */
+  decode(u: Unit, jump: boolean): void {
+    const fb = this.fe.fetchBytes!.value,
+      nd = this.fe.decoders!.value;
+    let c = this.cur;
+    if (c?.source !== 'MITE' || jump) {
+      this.close();
+      this.fetched = Math.floor(u.addr / fb) * fb + fb;
+      c = this.cur = { start: u.start, end: u.start, fused: 0, source: 'MITE' };
+      this.slots = 0;
     }
     // next cycle while the bytes are not fetched yet, the decoders are used up, a complex
     // instruction finds the complex decoder taken, or a macro-fusible one would be on the last
     while (
-      u.endAddr > fetched ||
-      slots >= nd ||
-      (u.complex && slots > 0) ||
-      (!lastDecoderOk && u.fusible && slots === nd - 1)
+      u.endAddr > this.fetched ||
+      this.slots >= nd ||
+      (u.complex && this.slots > 0) ||
+      (!this.lastDecoderOk && u.fusible && this.slots === nd - 1)
     ) {
-      const c = cur as unknown as DeliveryGroup;
-      groups.push(c);
-      cur = { start: c.end, end: c.end, fused: 0, source: 'MITE' };
-      slots = 0;
-      fetched += fb;
+      this.groups.push(c);
+      c = this.cur = { start: c.end, end: c.end, fused: 0, source: 'MITE' };
+      this.slots = 0;
+      this.fetched += fb;
     }
-    const c = cur as unknown as DeliveryGroup;
     c.end = u.end;
     c.fused += u.fused;
-    slots++;
+    this.slots++;
   }
-  close();
-  const kinds = new Set(groups.map((g) => g.source));
-  const source = kinds.size === 2 ? 'DSB+MITE' : kinds.has('MITE') ? 'MITE' : 'DSB';
-  return { plan: { source, groups, idqSize: idq, lsdUnroll: 1 }, applied, notApplied };
 }
