@@ -120,11 +120,53 @@ function foldOp(m: string): string {
   return s;
 }
 
-interface Block {
-  first: number;
-  last: number;
-  succ: number[];
-  pred: number[];
+/**
+ * The basic blocks of a function: block b holds instructions first[b] to last[b]; its successors
+ * (at most two: the fall-through, then a jump's target; -1 for none) and its predecessors (in
+ * the order of their blocks) in flat arrays. An object and two arrays per block, for libLLVM's
+ * 2.6 million blocks, were garbage the collector let pile up (bench/regions.bench.ts).
+ */
+class Blocks {
+  readonly first: Int32Array;
+  readonly last: Int32Array;
+  private readonly succs: Int32Array;
+  private readonly predStart: Int32Array;
+  private readonly predList: Int32Array;
+
+  constructor(
+    readonly count: number,
+    first: Int32Array,
+    last: Int32Array,
+    succs: Int32Array,
+  ) {
+    this.first = first;
+    this.last = last;
+    this.succs = succs;
+    this.predStart = new Int32Array(count + 1);
+    for (const t of succs) if (t >= 0) this.predStart[t + 1]!++;
+    for (let b = 0; b < count; b++) this.predStart[b + 1]! += this.predStart[b]!;
+    this.predList = new Int32Array(this.predStart[count]!);
+    const fill = this.predStart.slice(0, count);
+    for (let i = 0; i < succs.length; i++) if (succs[i]! >= 0) this.predList[fill[succs[i]!]!++] = i >> 1;
+  }
+
+  succCount(b: number): number {
+    return (this.succs[2 * b]! >= 0 ? 1 : 0) + (this.succs[2 * b + 1]! >= 0 ? 1 : 0);
+  }
+
+  /** The k-th successor (k below succCount). */
+  succ(b: number, k: number): number {
+    return this.succs[2 * b + k]!;
+  }
+
+  predCount(b: number): number {
+    return this.predStart[b + 1]! - this.predStart[b]!;
+  }
+
+  /** The k-th predecessor (k below predCount). */
+  pred(b: number, k: number): number {
+    return this.predList[this.predStart[b]! + k]!;
+  }
 }
 
 /** A long search's progress: bytes of executable code searched so far, of their total. */
@@ -138,6 +180,10 @@ export function naturalLoops(input: LoadedInput, onProgress?: LoopProgress): Nat
   const total = code.reduce((n, s) => n + s.data.length, 0);
   let before = 0;
   const ins = new Instruction();
+  const lin = new Linear();
+  // loops with the same operations share one set (read only): a set per loop was 29 of the 73 MB
+  // libLLVM's 126,000 loops kept, with 8,348 distinct sets among them
+  const opSets = new Map<string, Set<string>>();
   try {
     for (const sec of code) {
       for (const p of partitions(input, sec)) {
@@ -149,7 +195,7 @@ export function naturalLoops(input: LoadedInput, onProgress?: LoopProgress): Nat
           DecoderOptions.None,
         );
         try {
-          for (const l of partitionLoops(sec, p, dec, ins)) loops.push(l);
+          for (const l of partitionLoops(sec, p, dec, ins, lin, opSets)) loops.push(l);
         } finally {
           dec.free();
         }
@@ -164,10 +210,16 @@ export function naturalLoops(input: LoadedInput, onProgress?: LoopProgress): Nat
 }
 
 /** The loops of one function; `dec` decodes its bytes only (position 0 is p.start). */
-function partitionLoops(sec: ImageSection, p: Partition, dec: Decoder, ins: Instruction): NaturalLoop[] {
-  const lin = decodeLinear(p, dec, ins);
+function partitionLoops(
+  sec: ImageSection,
+  p: Partition,
+  dec: Decoder,
+  ins: Instruction,
+  lin: Linear,
+  opSets: Map<string, Set<string>>,
+): NaturalLoop[] {
   // a loop needs a jump back to or before its own address: most functions have none
-  if (!lin) return [];
+  if (!decodeLinear(p, dec, ins, lin)) return [];
   const blocks = basicBlocks(lin);
   const { order, roots, rpoNum } = depthFirstOrder(blocks, lin.pad);
   const dominates = dominance(blocks, order, roots, rpoNum);
@@ -179,21 +231,25 @@ function partitionLoops(sec: ImageSection, p: Partition, dec: Decoder, ins: Inst
     const innermost = body.size === 1 || !headers.some((h2) => h2 !== h && body.has(h2));
     const bl = [...body].sort((a, b) => a - b);
     let count = 0;
-    for (const b of bl) count += blocks[b]!.last - blocks[b]!.first + 1;
+    const { first, last } = blocks;
+    for (const b of bl) count += last[b]! - first[b]! + 1;
     const segs = layout(bl, h, blocks, addr, len, kind, target);
-    const { vectorBits, ops } = profile(
-      bl.flatMap((b) => Array.from({ length: blocks[b]!.last - blocks[b]!.first + 1 }, (_, k) => blocks[b]!.first + k)),
+    const { vectorBits, ops: own } = profile(
+      bl.flatMap((b) => Array.from({ length: last[b]! - first[b]! + 1 }, (_, k) => first[b]! + k)),
       addr,
       mnem,
       p.start,
       dec,
       ins,
     );
+    const key = [...own].sort().join(' ');
+    const ops = opSets.get(key) ?? own;
+    opSets.set(key, ops);
     out.push({
       section: sec.name,
-      header: addr[blocks[h]!.first]!,
-      start: addr[blocks[bl[0]!]!.first]!,
-      end: addr[blocks[bl.at(-1)!]!.last]! + len[blocks[bl.at(-1)!]!.last]!,
+      header: addr[first[h]!]!,
+      start: addr[first[bl[0]!]!]!,
+      end: addr[last[bl.at(-1)!]!]! + len[last[bl.at(-1)!]!]!,
       segments: segs,
       innermost,
       fn: p.name,
@@ -205,22 +261,68 @@ function partitionLoops(sec: ImageSection, p: Partition, dec: Decoder, ins: Inst
   return out;
 }
 
-/** A function decoded linearly: per instruction its address, length, kind of control flow, near
- *  branch target (-1: none), whether it is padding, and its mnemonic when control falls through. */
-interface Linear {
-  addr: number[];
-  len: number[];
-  kind: Kind[];
-  target: number[];
-  pad: boolean[];
-  mnem: number[];
+/**
+ * A function decoded linearly: per instruction its address, length, kind of control flow, near
+ * branch target (-1: none), whether it is padding (1), and its mnemonic when control falls
+ * through (-1: it does not). One is reused for every function of a file, its arrays grown as
+ * needed, and only its first `n` entries are the current function's: six arrays of numbers per
+ * function (libLLVM: 78,000 functions, the largest 1.8 MB of code) were garbage that raised the
+ * peak memory of `uopscope regions` on it (bench/regions.bench.ts measures it).
+ */
+class Linear {
+  n = 0;
+  addr = new Float64Array(1024);
+  target = new Float64Array(1024);
+  mnem = new Int32Array(1024);
+  len = new Uint8Array(1024);
+  kind = new Uint8Array(1024);
+  pad = new Uint8Array(1024);
+
+  push(a: number, l: number, k: Kind, t: number, pad: boolean, m: number): void {
+    if (this.n === this.addr.length) this.grow();
+    const i = this.n++;
+    this.addr[i] = a;
+    this.len[i] = l;
+    this.kind[i] = k;
+    this.target[i] = t;
+    this.pad[i] = pad ? 1 : 0;
+    this.mnem[i] = m;
+  }
+
+  private grow(): void {
+    const size = this.addr.length * 2;
+    const more = <T extends Float64Array | Int32Array | Uint8Array>(a: T): T => {
+      const b = new (a.constructor as new (n: number) => T)(size);
+      b.set(a);
+      return b;
+    };
+    this.addr = more(this.addr);
+    this.target = more(this.target);
+    this.mnem = more(this.mnem);
+    this.len = more(this.len);
+    this.kind = more(this.kind);
+    this.pad = more(this.pad);
+  }
+
+  /** The instruction at address `a` (addresses increase with the index), -1 when none starts there. */
+  indexOf(a: number): number {
+    let lo = 0;
+    let hi = this.n - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const x = this.addr[mid]!;
+      if (x === a) return mid;
+      if (x < a) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
 }
 
-/** Decodes the function linearly (undecodable bytes one by one as stops); null when nothing in it
- *  jumps back. */
-function decodeLinear(p: Partition, dec: Decoder, ins: Instruction): Linear | null {
-  const lin: Linear = { addr: [], len: [], kind: [], target: [], pad: [], mnem: [] };
-  const { addr, len, kind, target, pad, mnem } = lin;
+/** Decodes the function linearly into `lin` (undecodable bytes one by one as stops); false when
+ *  nothing in it jumps back. */
+function decodeLinear(p: Partition, dec: Decoder, ins: Instruction, lin: Linear): boolean {
+  lin.n = 0;
   // positions are the function's (its decoder holds its bytes only)
   let pos = 0;
   const endPos = p.end - p.start;
@@ -236,12 +338,7 @@ function decodeLinear(p: Partition, dec: Decoder, ins: Instruction): Linear | nu
     dec.decodeOut(ins);
     const a = p.start + pos;
     if (ins.isInvalid || ins.length === 0 || pos + ins.length > endPos) {
-      addr.push(a);
-      len.push(1);
-      kind.push(Kind.Stop);
-      target.push(-1);
-      pad.push(false);
-      mnem.push(-1);
+      lin.push(a, 1, Kind.Stop, -1, false, -1);
       pos += 1;
       placed = false;
       continue;
@@ -260,56 +357,49 @@ function decodeLinear(p: Partition, dec: Decoder, ins: Instruction): Linear | nu
     } else if (fc === FlowControl.IndirectBranch || fc === FlowControl.Return || fc === FlowControl.Exception) {
       k = Kind.Stop;
     }
-    addr.push(a);
-    len.push(ins.length);
-    kind.push(k);
-    target.push(t);
-    pad.push(PADDING_MNEMONICS.has(ins.mnemonic));
-    mnem.push(fc === FlowControl.Next ? ins.mnemonic : -1);
+    lin.push(a, ins.length, k, t, PADDING_MNEMONICS.has(ins.mnemonic), fc === FlowControl.Next ? ins.mnemonic : -1);
     pos += ins.length;
   }
-  return anyBack ? lin : null;
+  return anyBack;
 }
 
 /** The basic blocks and their edges (fall-through and direct jumps within the function). */
-function basicBlocks({ addr, kind, target, pad }: Linear): Block[] {
-  const n = addr.length;
-  const index = new Map<number, number>();
-  for (let i = 0; i < n; i++) index.set(addr[i]!, i);
+function basicBlocks(lin: Linear): Blocks {
+  const { n, kind, target, pad } = lin;
   const leader = new Uint8Array(n);
   if (n) leader[0] = 1;
   for (let i = 0; i < n; i++) {
     if (kind[i] !== Kind.Normal && i + 1 < n) leader[i + 1] = 1;
     if (target[i]! >= 0) {
-      const j = index.get(target[i]!);
-      if (j !== undefined) leader[j] = 1;
+      const j = lin.indexOf(target[i]!);
+      if (j >= 0) leader[j] = 1;
     }
     // padding starts and ends a block of its own, so that it can be left out
-    if (pad[i] !== (i > 0 && pad[i - 1]) && i > 0) leader[i] = 1;
+    if (i > 0 && pad[i] !== pad[i - 1]) leader[i] = 1;
   }
-  const blocks: Block[] = [];
+  let nb = 0;
+  for (let i = 0; i < n; i++) nb += leader[i]!;
+  const first = new Int32Array(nb);
+  const last = new Int32Array(nb);
   const blockOf = new Int32Array(n);
-  for (let i = 0; i < n; i++) {
-    if (leader[i]) blocks.push({ first: i, last: i, succ: [], pred: [] });
-    blocks.at(-1)!.last = i;
-    blockOf[i] = blocks.length - 1;
+  for (let i = 0, b = -1; i < n; i++) {
+    if (leader[i]) first[++b] = i;
+    last[b] = i;
+    blockOf[i] = b;
   }
-  blocks.forEach((b, bi) => {
-    const l = b.last;
+  const succs = new Int32Array(2 * nb).fill(-1);
+  for (let b = 0; b < nb; b++) {
+    const l = last[b]!;
     const k = kind[l]!;
-    const add = (to: number) => {
-      if (!b.succ.includes(to)) {
-        b.succ.push(to);
-        blocks[to]!.pred.push(bi);
-      }
-    };
-    if ((k === Kind.Normal || k === Kind.Conditional) && l + 1 < n) add(blockOf[l + 1]!);
+    let m = 0;
+    if ((k === Kind.Normal || k === Kind.Conditional) && l + 1 < n) succs[2 * b + m++] = blockOf[l + 1]!;
     if (k === Kind.Conditional || k === Kind.Jump) {
-      const j = index.get(target[l]!);
-      if (j !== undefined) add(blockOf[j]!);
+      const j = lin.indexOf(target[l]!);
+      // the same block twice (a jump to the next instruction) is one edge
+      if (j >= 0 && (m === 0 || succs[2 * b]! !== blockOf[j]!)) succs[2 * b + m++] = blockOf[j]!;
     }
-  });
-  return blocks;
+  }
+  return new Blocks(nb, first, last, succs);
 }
 
 /**
@@ -318,10 +408,10 @@ function basicBlocks({ addr, kind, target, pad }: Linear): Block[] {
  * table, or functions of a stripped binary); padding nothing jumps to is left out, else it would
  * enter the block after it from the root. `rpoNum` is -1 for a block left out.
  */
-function depthFirstOrder(blocks: Block[], pad: boolean[]): { order: number[]; roots: number[]; rpoNum: Int32Array } {
-  const nb = blocks.length;
-  const isPadding = (b: Block) => {
-    for (let i = b.first; i <= b.last; i++) if (!pad[i]) return false;
+function depthFirstOrder(blocks: Blocks, pad: Uint8Array): { order: number[]; roots: number[]; rpoNum: Int32Array } {
+  const nb = blocks.count;
+  const isPadding = (b: number) => {
+    for (let i = blocks.first[b]!; i <= blocks.last[b]!; i++) if (!pad[i]) return false;
     return true;
   };
   const order: number[] = [];
@@ -337,11 +427,11 @@ function depthFirstOrder(blocks: Block[], pad: boolean[]): { order: number[]; ro
     visited[root] = 1;
     const post: number[] = [];
     while (sp >= 0) {
-      const b = blocks[stackB[sp]!]!;
+      const b = stackB[sp]!;
       const k = stackK[sp]!;
-      if (k < b.succ.length) {
+      if (k < blocks.succCount(b)) {
         stackK[sp] = k + 1;
-        const s = b.succ[k]!;
+        const s = blocks.succ(b, k);
         if (!visited[s]) {
           visited[s] = 1;
           sp++;
@@ -358,13 +448,13 @@ function depthFirstOrder(blocks: Block[], pad: boolean[]): { order: number[]; ro
   const roots: number[] = [];
   for (let bi = 0; bi < nb; bi++) {
     if (visited[bi]) continue;
-    if (bi !== 0 && (blocks[bi]!.pred.length > 0 || isPadding(blocks[bi]!))) continue;
+    if (bi !== 0 && (blocks.predCount(bi) > 0 || isPadding(bi))) continue;
     roots.push(bi);
     order.push(...dfs(bi));
   }
   // blocks reached only from padding or from cycles nothing enters: roots as well
   for (let bi = 0; bi < nb; bi++) {
-    if (visited[bi] || isPadding(blocks[bi]!)) continue;
+    if (visited[bi] || isPadding(bi)) continue;
     roots.push(bi);
     order.push(...dfs(bi));
   }
@@ -380,12 +470,12 @@ function depthFirstOrder(blocks: Block[], pad: boolean[]): { order: number[]; ro
  * that h dominates b when b's interval lies in h's.
  */
 function dominance(
-  blocks: Block[],
+  blocks: Blocks,
   order: number[],
   roots: number[],
   rpoNum: Int32Array,
 ): (h: number, b: number) => boolean {
-  const nb = blocks.length;
+  const nb = blocks.count;
   const ROOT = -2;
   const idom = new Int32Array(nb).fill(-1);
   for (const r of roots) idom[r] = ROOT;
@@ -404,7 +494,8 @@ function dominance(
     for (const b of order) {
       if (isRoot[b]) continue;
       let nd = -1;
-      for (const q of blocks[b]!.pred) {
+      for (let k = 0; k < blocks.predCount(b); k++) {
+        const q = blocks.pred(b, k);
         if (rpoNum[q]! < 0 || idom[q] === -1) continue;
         nd = nd === -1 ? q : intersect(q, nd);
       }
@@ -420,9 +511,17 @@ function dominance(
 
 /** Each block's entry and exit time in a depth-first walk of the dominator tree. */
 function treeIntervals(nb: number, order: number[], idom: Int32Array): { pre: Int32Array; post: Int32Array } {
-  const kids: number[][] = Array.from({ length: nb }, () => []);
+  // each block's children in the tree, in `order`, as one flat list (no array per block)
+  const kidStart = new Int32Array(nb + 1);
+  for (const b of order) if (idom[b]! >= 0) kidStart[idom[b]! + 1]!++;
+  for (let b = 0; b < nb; b++) kidStart[b + 1]! += kidStart[b]!;
+  const kidList = new Int32Array(kidStart[nb]!);
+  const fill = kidStart.slice(0, nb);
   const tops: number[] = [];
-  for (const b of order) (idom[b]! >= 0 ? kids[idom[b]!]! : tops).push(b);
+  for (const b of order) {
+    if (idom[b]! >= 0) kidList[fill[idom[b]!]!++] = b;
+    else tops.push(b);
+  }
   const pre = new Int32Array(nb).fill(-1);
   const post = new Int32Array(nb).fill(-1);
   const stackB = new Int32Array(nb + 1);
@@ -434,11 +533,11 @@ function treeIntervals(nb: number, order: number[], idom: Int32Array): { pre: In
     stackK[0] = 0;
     pre[t] = clock++;
     while (sp >= 0) {
-      const ch = kids[stackB[sp]!]!;
+      const p = stackB[sp]!;
       const k = stackK[sp]!;
-      if (k < ch.length) {
+      if (k < kidStart[p + 1]! - kidStart[p]!) {
         stackK[sp] = k + 1;
-        const c = ch[k]!;
+        const c = kidList[kidStart[p]! + k]!;
         pre[c] = clock++;
         sp++;
         stackB[sp] = c;
@@ -454,14 +553,15 @@ function treeIntervals(nb: number, order: number[], idom: Int32Array): { pre: In
 
 /** The back edges, and one loop body per header (as compilers merge them). */
 function loopBodies(
-  blocks: Block[],
+  blocks: Blocks,
   rpoNum: Int32Array,
   dominates: (h: number, b: number) => boolean,
 ): Map<number, Set<number>> {
   const latches = new Map<number, number[]>();
-  for (let bi = 0; bi < blocks.length; bi++) {
+  for (let bi = 0; bi < blocks.count; bi++) {
     if (rpoNum[bi]! < 0) continue;
-    for (const s of blocks[bi]!.succ) {
+    for (let k = 0; k < blocks.succCount(bi); k++) {
+      const s = blocks.succ(bi, k);
       if (!dominates(s, bi)) continue;
       const l = latches.get(s);
       if (l) l.push(bi);
@@ -475,11 +575,13 @@ function loopBodies(
     for (const l of work) body.add(l);
     while (work.length) {
       const x = work.pop()!;
-      for (const q of blocks[x]!.pred)
+      for (let k = 0; k < blocks.predCount(x); k++) {
+        const q = blocks.pred(x, k);
         if (!body.has(q) && rpoNum[q]! >= 0) {
           body.add(q);
           work.push(q);
         }
+      }
     }
     bodies.set(h, body);
   }
@@ -499,14 +601,14 @@ function loopBodies(
 function layout(
   bl: number[],
   h: number,
-  blocks: Block[],
-  addr: number[],
-  len: number[],
-  kind: Kind[],
-  target: number[],
+  blocks: Blocks,
+  addr: Float64Array,
+  len: Uint8Array,
+  kind: Uint8Array,
+  target: Float64Array,
 ): Segment[] {
-  const startOf = (b: number) => addr[blocks[b]!.first]!;
-  const endOf = (b: number) => addr[blocks[b]!.last]! + len[blocks[b]!.last]!;
+  const startOf = (b: number) => addr[blocks.first[b]!]!;
+  const endOf = (b: number) => addr[blocks.last[b]!]! + len[blocks.last[b]!]!;
   const runs: number[][] = [];
   for (const b of bl) {
     const run = runs.at(-1);
@@ -523,7 +625,7 @@ function layout(
     for (let i = 0; i < order.length; i++) {
       const b = order[i]!;
       const next = startOf(order[(i + 1) % order.length]!);
-      const l = blocks[b]!.last;
+      const l = blocks.last[b]!;
       const k = kind[l]!;
       if (
         ((k === Kind.Normal || k === Kind.Conditional) && endOf(b) === next) ||
@@ -531,7 +633,7 @@ function layout(
       )
         score++;
     }
-    const lastIns = blocks[order.at(-1)!]!.last;
+    const lastIns = blocks.last[order.at(-1)!]!;
     const closing =
       (kind[lastIns] === Kind.Conditional || kind[lastIns] === Kind.Jump) && target[lastIns] === startOf(order[0]!);
     const cand = { order, score, closing, header: c === h };
@@ -557,8 +659,8 @@ function layout(
  *  their registers. */
 function profile(
   idx: number[],
-  addr: number[],
-  mnem: number[],
+  addr: Float64Array,
+  mnem: Int32Array,
   base: number,
   dec: Decoder,
   ins: Instruction,
