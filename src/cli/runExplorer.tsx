@@ -1,5 +1,6 @@
 // Runs the Ink explorer on the real terminal: alternate screen, raw mode, and the terminal put
 // back on every way out (q, Ctrl-C, an error, SIGTERM/SIGHUP, also while stopped by Ctrl-Z).
+import { readFileSync } from 'node:fs';
 import { render, useStdout } from 'ink';
 import { type ReactNode, useEffect } from 'react';
 import { Explorer, RegionPicker } from '../ui/index.js';
@@ -19,6 +20,8 @@ interface Screen {
   leave(): void;
   /** Raw mode and the alternate screen again; false when restore() has run meanwhile. */
   reenter(): boolean;
+  /** Whether restore() has run: the program is ending. */
+  ended(): boolean;
 }
 
 function setRaw(on: boolean): void {
@@ -54,7 +57,7 @@ function alternateScreen(out: NodeJS.WriteStream): Screen {
     return true;
   };
   process.once('exit', restore);
-  return { restore, leave, reenter };
+  return { restore, leave, reenter, ended: () => restored };
 }
 
 /** Hands Ink's stdout writer to `onWriter`: Ink erases its frame, writes the text, then writes
@@ -65,22 +68,46 @@ function InkWriter({ onWriter, children }: { onWriter: (w: (data: string) => voi
   return <>{children}</>;
 }
 
+/** Whether this process's group owns its terminal (/proc/self/stat: pgrp is tpgid); true when
+ *  that cannot be read. Taking the terminal from the background (raw mode is a tcsetattr) would
+ *  stop the process again with SIGTTOU. */
+function inForeground(): boolean {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    // after "(comm) ": state ppid pgrp session tty_nr tpgid
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return f[2] === f[5];
+  } catch {
+    return true;
+  }
+}
+
 /**
  * Ctrl-Z: the terminal as the shell expects it, then the whole job stopped by SIGTSTP, as terminal
  * programs do (its process group: a shell or npm around uopscope). On SIGCONT (fg) the alternate
  * screen and raw mode again and the whole frame written anew. A new render would not do: Ink
  * writes a frame only when it differs from the last one, and the screen entered is empty.
+ * The resume waits for the signals delivered with SIGCONT: bash's `kill %1` sends a stopped job
+ * SIGTERM then SIGCONT, and their handlers may run in either order (a worker thread can take
+ * one). Continued in the background (`bg`, or such a kill), the program stops again instead of
+ * writing over the shell's screen.
  */
 function suspender(screen: Screen, inkWrite: () => ((data: string) => void) | null) {
   return (resumed: () => void) => {
-    screen.leave();
-    process.once('SIGCONT', () => {
+    const stop = () => {
+      process.once('SIGCONT', () => setImmediate(resume));
+      process.kill(0, 'SIGTSTP');
+    };
+    const resume = () => {
       // a signal that ended the program while it was stopped has put the terminal back already
+      if (screen.ended()) return;
+      if (!inForeground()) return stop();
       if (!screen.reenter()) return;
       inkWrite()?.('');
       resumed();
-    });
-    process.kill(0, 'SIGTSTP');
+    };
+    screen.leave();
+    stop();
   };
 }
 
