@@ -65,7 +65,7 @@ export function stateWord(s: EntryState): StateWord {
 
 export const STATE_SYMBOL: Record<StateWord, string> = {
   loading: '+',
-  waiting: '…',
+  waiting: '◌',
   ready: '○',
   executing: '▶',
   done: '✓',

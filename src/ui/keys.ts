@@ -572,7 +572,7 @@ export const LEGEND: LegendSection[] = [
     title: 'Reservation station',
     rows: [
       ['L3#50', 'line 3 of iteration 50: an instance'],
-      ['+ … ○ ▶ ✓', 'loading, waiting on an operand, ready (waits for a port), executing, done'],
+      ['+ ◌ ○ ▶ ✓', 'loading, waiting on an operand, ready (waits for a port), executing, done'],
       ['2µ', "the instance's µops"],
       ['█░', "a bar's filled share: the station's fill, a port's use so far"],
     ],

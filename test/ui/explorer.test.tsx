@@ -82,7 +82,7 @@ test('the program pane shows per-line states and the RS its entries with reasons
   assert.match(f, /1 cmp rax, rcx\s+W0 R0 E1 D0/);
   assert.match(f, /▶ L1#0\s+1µ executing, 1 cycle left/);
   assert.match(f, /○ L2#0\s+1µ p0 busy by L1#0/);
-  assert.match(f, /… L3#0\s+1µ waits on L2#0 \(RAX\)/);
+  assert.match(f, /◌ L3#0\s+1µ waits on L2#0 \(RAX\)/);
   assert.match(f, /Reservation station 3\/8 µops/);
 });
 

@@ -32,7 +32,7 @@ function draw(el: React.ReactElement): string[] {
 }
 
 type Shown = 'W' | 'R' | 'E';
-const SYMBOL: Record<string, Shown> = { '+': 'W', '…': 'W', '○': 'R', '▶': 'E' };
+const SYMBOL: Record<string, Shown> = { '+': 'W', '◌': 'W', '○': 'R', '▶': 'E' };
 
 /** What the three panes say of one cycle, read from their text. */
 function panes(s: Snapshot, lines: SessionLine[]) {

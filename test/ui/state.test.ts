@@ -163,7 +163,7 @@ test('one key table: lookup, the footer and the help come from it; bursts split 
 
 test('the help explains the notations of the screen', () => {
   const help = helpLines().join('\n');
-  for (const n of ['L3#50', '…', '○', '▶', 'W R E D', '–']) assert.ok(help.includes(n), n);
+  for (const n of ['L3#50', '◌', '○', '▶', 'W R E D', '–']) assert.ok(help.includes(n), n);
   assert.match(help, /L3#50\s+line 3 of iteration 50/);
 });
 
