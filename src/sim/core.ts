@@ -6,6 +6,7 @@
 // state once (units/state.ts) and saves, restores, moves and keys it from that declaration; the
 // core wires them and runs a cycle. Pure and deterministic. docs/engine.md, "The core's units".
 
+import './inlining.js';
 import { CompiledProgram } from './compiled.js';
 import type { MachineParams, SimConfig, SimProgram } from './types.js';
 import { DEFAULT_MODEL, buildParts } from './parts.js';
