@@ -68,6 +68,10 @@ function InkWriter({ onWriter, children }: { onWriter: (w: (data: string) => voi
   return <>{children}</>;
 }
 
+/** How long a program continued in the background waits for the terminal (or for the signal that
+ *  ends it) before it stops again. */
+const BACKGROUND_WAIT_MS = 500;
+
 /** Whether this process's group owns its terminal (/proc/self/stat: pgrp is tpgid); true when
  *  that cannot be read. Taking the terminal from the background (raw mode is a tcsetattr) would
  *  stop the process again with SIGTTOU. */
@@ -88,20 +92,27 @@ function inForeground(): boolean {
  * screen and raw mode again and the whole frame written anew. A new render would not do: Ink
  * writes a frame only when it differs from the last one, and the screen entered is empty.
  * The resume waits for the signals delivered with SIGCONT: bash's `kill %1` sends a stopped job
- * SIGTERM then SIGCONT, and their handlers may run in either order (a worker thread can take
- * one). Continued in the background (`bg`, or such a kill), the program stops again instead of
- * writing over the shell's screen.
+ * SIGTERM then SIGCONT, and their handlers may run in either order, SIGTERM's even some turns of
+ * the event loop later (a worker thread can take it). Continued in the background (`bg`, or such
+ * a kill before SIGTERM's handler has run), the program waits up to BACKGROUND_WAIT_MS for the
+ * terminal or its end, then stops again instead of writing over the shell's screen.
  */
 function suspender(screen: Screen, inkWrite: () => ((data: string) => void) | null) {
   return (resumed: () => void) => {
     const stop = () => {
-      process.once('SIGCONT', () => setImmediate(resume));
+      process.once('SIGCONT', () => setImmediate(resume, Date.now()));
       process.kill(0, 'SIGTSTP');
     };
-    const resume = () => {
+    const resume = (since: number) => {
       // a signal that ended the program while it was stopped has put the terminal back already
       if (screen.ended()) return;
-      if (!inForeground()) return stop();
+      if (!inForeground()) {
+        // decided in the check phase, after a poll phase has read the signals already sent: a
+        // timer that fires late on a busy machine must not stop the program before SIGTERM is seen
+        if (Date.now() - since < BACKGROUND_WAIT_MS) setTimeout(() => setImmediate(resume, since), 20);
+        else stop();
+        return;
+      }
       if (!screen.reenter()) return;
       inkWrite()?.('');
       resumed();
