@@ -6,7 +6,9 @@
 // 5–15 % slower than when they are inlined. A larger budget lets the walk inline them all. Only the
 // compiler's heuristics change: the engine computes the same. Node allows setting V8 flags at run
 // time; the flag is read each time a function is optimised, so setting it before the first run is
-// enough. docs/engine.md, "Speed and memory".
+// enough. The built command's launcher (src/cli/main.cts) sets the same flag before it compiles the
+// bundle, so that V8's code cache, checked against the flags, is accepted. docs/engine.md, "Speed
+// and memory".
 
 import { setFlagsFromString } from 'node:v8';
 
