@@ -12,7 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { hasTmux, tmuxServer } from './helpers/tmux.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const { tmux, waitFor, stopServer } = tmuxServer('uopscope-header-test', 60_000);
+const { tmux, newSession, waitFor, stopServer } = tmuxServer('uopscope-header-test', 60_000);
 const SKIP = hasTmux ? false : 'tmux is not installed (apt-get install tmux) — the pseudo-terminal test cannot run';
 
 test('80x24, two variants and the measurement: every figure whole, each named', {
@@ -26,20 +26,11 @@ test('80x24, two variants and the measurement: every figure whole, each named', 
     await sleep(200);
   };
   try {
-    tmux(
-      'new-session',
-      '-d',
-      '-s',
+    newSession(
       session,
-      '-x',
-      '80',
-      '-y',
-      '24',
-      '-c',
       ROOT,
-      '-e',
-      `UOPSCOPE_CACHE_DIR=${join(scratch, 'cache')}`,
       `node --import tsx src/cli/main.cts examples/bin/stencil --arch SNB --iterations 50 --export-dir ${scratch}; sleep 120`,
+      { env: [`UOPSCOPE_CACHE_DIR=${join(scratch, 'cache')}`] },
     );
     await waitFor(session, /cycle 0 of \d+/, 'the explorer');
     await keys('f');

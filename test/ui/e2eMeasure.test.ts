@@ -13,7 +13,7 @@ import { hostCore } from '../../src/measure/host.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const linux = process.platform === 'linux' && process.arch === 'x64';
-const { tmux, waitFor, stopServer } = tmuxServer('uopscope-measure-test', 60_000);
+const { tmux, newSession, waitFor, stopServer } = tmuxServer('uopscope-measure-test', 60_000);
 const SKIP = !hasTmux
   ? 'tmux is not installed (apt-get install tmux) — the pseudo-terminal test cannot run'
   : !linux
@@ -51,20 +51,11 @@ test("M in a real terminal: measured vs the model in the header, for the host's 
   // the host's architecture when uopscope models it (then the header compares), else the default
   const arch = host ? `--arch ${host}` : '';
   try {
-    tmux(
-      'new-session',
-      '-d',
-      '-s',
+    newSession(
       session,
-      '-x',
-      '80',
-      '-y',
-      '24',
-      '-c',
       ROOT,
-      '-e',
-      `UOPSCOPE_CACHE_DIR=${cache}`,
       `node --import tsx src/cli/main.cts examples/bin/adc-chain ${arch} --iterations 50${AFTER}`,
+      { env: [`UOPSCOPE_CACHE_DIR=${cache}`] },
     );
     await waitFor(session, /cycle 0 of \d+/, 'the explorer');
     await keys('M');

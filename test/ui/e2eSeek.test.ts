@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { hasTmux, tmuxServer } from './helpers/tmux.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const { tmux, waitFor, stopServer } = tmuxServer('uopscope-seek', 20_000);
+const { tmux, newSession, waitFor, stopServer } = tmuxServer('uopscope-seek', 20_000);
 const SKIP = hasTmux ? false : 'tmux is not installed (apt-get install tmux) — the pseudo-terminal test cannot run';
 const AFTER = '; echo "EXITED rc=$?"; sleep 120';
 
@@ -107,19 +107,7 @@ test('Ctrl-Z suspends the explorer to the shell; fg resumes it where it was', {
 }, async () => {
   const session = 'suspend';
   try {
-    tmux(
-      'new-session',
-      '-d',
-      '-s',
-      session,
-      '-x',
-      '80',
-      '-y',
-      '24',
-      '-c',
-      ROOT,
-      'PS1="SHELL> " bash --norc --noprofile -i',
-    );
+    newSession(session, ROOT, 'PS1="SHELL> " bash --norc --noprofile -i');
     await waitFor(session, /SHELL>/, 'the shell');
     // one job of the shell (sh and the explorer): Ctrl-Z stops both, fg continues both
     tmux(
@@ -173,19 +161,7 @@ test('a stopped explorer ended by a signal (kill %1) leaves the shell its screen
 }, async () => {
   const session = 'killed';
   try {
-    tmux(
-      'new-session',
-      '-d',
-      '-s',
-      session,
-      '-x',
-      '80',
-      '-y',
-      '24',
-      '-c',
-      ROOT,
-      'PS1="SHELL> " bash --norc --noprofile -i',
-    );
+    newSession(session, ROOT, 'PS1="SHELL> " bash --norc --noprofile -i');
     await waitFor(session, /SHELL>/, 'the shell');
     tmux('send-keys', '-t', session, '-l', 'node --import tsx src/cli/main.cts examples/bin/branch --arch SKL');
     tmux('send-keys', '-t', session, 'Enter');

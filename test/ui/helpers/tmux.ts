@@ -10,6 +10,14 @@ export const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 export interface Tmux {
   socket: string;
   tmux(...args: string[]): string;
+  /** A detached session of `cols`×`rows` (80×24 unless said) in `cwd`, running `command` with
+   *  `env` (NAME=value) added. */
+  newSession(
+    session: string,
+    cwd: string,
+    command: string,
+    opts?: { cols?: number; rows?: number; env?: string[] },
+  ): void;
   /** Polls the pane until `re` shows up; fails with the screen when it does not. */
   waitFor(session: string, re: RegExp, what: string, ms?: number): Promise<string>;
   /** Ends the server and waits until it is gone: `kill-server` returns before the server has
@@ -24,6 +32,10 @@ export function tmuxServer(name: string, waitMs = 20_000): Tmux {
   return {
     socket,
     tmux,
+    newSession(session, cwd, command, { cols = 80, rows = 24, env = [] } = {}) {
+      const envArgs = env.flatMap((e) => ['-e', e]);
+      tmux('new-session', '-d', '-s', session, '-x', String(cols), '-y', String(rows), '-c', cwd, ...envArgs, command);
+    },
     async waitFor(session, re, what, ms = waitMs) {
       const end = Date.now() + ms;
       for (;;) {
