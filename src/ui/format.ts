@@ -1,7 +1,8 @@
 // Small text helpers shared by the panes and the export: every state has a word or a symbol,
 // so the screen stays readable without colour (NO_COLOR).
-import type { EntryState, RsEntry, Snapshot } from '../sim/types.js';
+import type { EntryState, RsEntry, Snapshot, StateName } from '../sim/types.js';
 import { fixed } from '../report/format.js';
+import { stateName } from '../sim/index.js';
 
 export function inst(x: { line: number; iteration: number }): string {
   return `L${x.line}#${x.iteration}`;
@@ -45,22 +46,12 @@ export function bar(frac: number, w: number): string {
   return '█'.repeat(n) + '░'.repeat(w - n);
 }
 
-type StateWord = 'loading' | 'waiting' | 'ready' | 'executing' | 'done';
+type StateWord = 'loading' | StateName;
 
-/** The word for an RS entry's state: waiting on a dependency, ready (waits for a port), … */
+/** The word for an RS entry's state: the one every pane shows (src/sim/snapshot.ts), with an entry
+ *  still loading told apart from one waiting on a dependency (the station shows it with `+`). */
 export function stateWord(s: EntryState): StateWord {
-  switch (s.kind) {
-    case 'loading':
-      return 'loading';
-    case 'waiting-dep':
-      return 'waiting';
-    case 'waiting-port':
-      return 'ready';
-    case 'executing':
-      return 'executing';
-    case 'done':
-      return 'done';
-  }
+  return s.kind === 'loading' ? 'loading' : stateName(s);
 }
 
 export const STATE_SYMBOL: Record<StateWord, string> = {

@@ -136,7 +136,7 @@ export interface SchedulerState extends SlotArrays {
   /** oldest unfinished instance */
   head: number;
   /** head as the last cycle began: instances from here on that finished in that cycle were
-   *  still executing in it (read by the snapshots, src/sim/instanceState.ts) */
+   *  still executing in it (read by the snapshots, src/sim/snapshot.ts) */
   headBefore: number;
   /** µops in the station (loaded, no port yet) */
   used: number;
