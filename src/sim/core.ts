@@ -103,6 +103,7 @@ export class Core {
     const c = ++this.cycle;
     this.ports.newCycle();
     this.frontEnd.load(this.scheduler);
+    this.scheduler.wakeDue(c);
     this.scheduler.dispatch(c);
     this.scheduler.execute(c);
   }

@@ -14,6 +14,9 @@ export interface Recorder {
   onDepWait(predEntry: number, producer: number, cycles: number): void;
   /** an instance of `line` found `port` (a port index) taken by an instance of `holder` this cycle */
   onPortBlocked(line: number, holder: number, port: number): void;
+  /** `onPortBlocked` for each holder `holders[x]` of port `ports[x]`, x in [from, to) (the holders
+   *  blamed earlier in the cycle for the same ports, blamed again) */
+  onPortsBlocked(line: number, holders: Int32Array, ports: Int32Array, from: number, to: number): void;
   /** a µop of `line` got port index `port` */
   onAssigned(line: number, port: number): void;
   /** an instance of `line` took the divider for `cycles` cycles */
@@ -82,6 +85,20 @@ export class BlameRecorder implements Recorder, RecorderState {
     this.caused[holder]!++;
     this.portCaused[holder * P + port]!++;
     this.portWas[line * P + port]!++;
+  }
+
+  onPortsBlocked(line: number, holders: Int32Array, ports: Int32Array, from: number, to: number): void {
+    const P = this.P,
+      caused = this.caused,
+      portCaused = this.portCaused,
+      portWas = this.portWas;
+    for (let x = from; x < to; x++) {
+      const h = holders[x]!,
+        p = ports[x]!;
+      caused[h]!++;
+      portCaused[h * P + p]!++;
+      portWas[line * P + p]!++;
+    }
   }
 
   onAssigned(line: number, port: number): void {

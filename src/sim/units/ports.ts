@@ -284,10 +284,7 @@ export class Ports implements PortsState, StatefulUnit<PortsState> {
     if ((blocked & DIVIDER_BLOCK_BIT) === 0 && this.lastTaker !== g) {
       const k = this.cachedBlame(blocked);
       if (k >= 0) {
-        const rec = this.rec,
-          bl = this.bcLine,
-          bp = this.bcPort;
-        for (let x = this.bcFrom[k]!, end = this.bcFrom[k + 1]!; x < end; x++) rec.onPortBlocked(i, bl[x]!, bp[x]!);
+        this.rec.onPortsBlocked(i, this.bcLine, this.bcPort, this.bcFrom[k]!, this.bcFrom[k + 1]!);
         return;
       }
       this.fillBlame(blocked);

@@ -466,7 +466,8 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
       mask = this.mask,
       start = this.start,
       zeroLat = this.zeroLat;
-    const zl = this.renames;
+    const zl = this.renames,
+      late = this.lateReads;
     const rec = this.rec;
     let waitMask = 0;
     let early = false;
@@ -487,13 +488,13 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
         waitMask |= 1 << (b < 30 ? b : 30);
         if (rel < next) next = rel;
         rec.onDepWait(e, predLine[e]!, 1);
-        if (cp.predLate[e] === 0) early = true;
+        if (late && cp.predLate[e] === 0) early = true;
       }
     }
     if (waitMask === 0) return false;
     // waiting only for producers it reads late: ready from now, once fully loaded (until then it
     // is looked at every cycle, so that the cycle it is loaded in is the one it is ready from)
-    if (this.lateReads && !early && this.readyAt[s]! < 0) {
+    if (late && !early && this.readyAt[s]! < 0) {
       if (this.loaded[s] === cp.uops[i]) this.readyAt[s] = c;
       else next = c + 1;
     }
@@ -515,7 +516,6 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
    * instances whose nextLook ≤ c — each visited once.
    */
   dispatch(c: number): void {
-    this.wakeDue(c);
     const a = this.act,
       aLen = this.actLen,
       out = this.act2;
@@ -542,15 +542,15 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
       uops = this.cp.uops;
     let ai = 0,
       o = 0;
+    // woke[wa .. wLen) still to visit, as locals: wake() (an instance started) may insert into
+    // woke, so wokeAt/wokeLen are written before each start and wLen read back after it
+    const woke = this.woke;
+    let wa = this.wokeAt,
+      wLen = this.wokeLen;
     for (;;) {
-      // wake() (an instance started) may insert into woke[wokeAt ..)
-      const wa = this.wokeAt,
-        woke = this.woke;
       let g: number;
-      if (wa < this.wokeLen && (ai >= aLen || woke[wa]! < a[ai]!)) {
-        g = woke[wa]!;
-        this.wokeAt = wa + 1;
-      } else if (ai < aLen) g = a[ai++]!;
+      if (wa < wLen && (ai >= aLen || woke[wa]! < a[ai]!)) g = woke[wa++]!;
+      else if (ai < aLen) g = a[ai++]!;
       else break;
       const s = g & mask;
       const i = line[s]!;
@@ -568,7 +568,10 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
       depsOk[s] = 1;
       depWait[s] = 0;
       if (renames && zeroLat[s] === 1) {
+        this.wokeAt = wa;
+        this.wokeLen = wLen;
         if (!this.startAtRename(g, s, i, c)) out[o++] = g;
+        wLen = this.wokeLen;
         continue;
       }
       // a port per loaded µop that has none, from the port policy
@@ -589,7 +592,10 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
         this.used--; // a µop leaves the station when it gets its port
       }
       if (ok) {
+        this.wokeAt = wa;
+        this.wokeLen = wLen;
         this.begin(g, s, i, c);
+        wLen = this.wokeLen;
         continue;
       }
       this.holdBack(g, s, i, blocked, ld === uops[i]!);
@@ -602,7 +608,7 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
   }
 
   /** The wheel's bucket of cycle c, its current entries into `woke` in program order. */
-  private wakeDue(c: number): void {
+  wakeDue(c: number): void {
     const mask = this.mask,
       head = this.head;
     const { status, nextLook, stamp } = this;
