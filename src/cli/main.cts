@@ -51,7 +51,7 @@ function bundled(): Start | null {
   // V8 accepts a code cache only under the flags it was made with, and the engine raises the
   // inlining budget when it loads (src/sim/inlining.ts, the same flag): set before compiling, the
   // flags are the same when the build makes the cache and when a run reads it (test/cli/bundle)
-  (require('node:v8') as typeof import('node:v8')).setFlagsFromString('--max-inlined-bytecode-size-cumulative=2000');
+  (require('node:v8') as typeof import('node:v8')).setFlagsFromString('--max-inlined-bytecode-size-cumulative=4000');
   // the bundle is pure ASCII (tools/bundle.mjs checks): Latin-1 reads it without UTF-8 decoding
   const script = new Script(
     `(function (exports, require, module, __filename, __dirname) {${readFileSync(file, 'latin1')}\n})`,

@@ -12,4 +12,4 @@
 
 import { setFlagsFromString } from 'node:v8';
 
-setFlagsFromString('--max-inlined-bytecode-size-cumulative=2000');
+setFlagsFromString('--max-inlined-bytecode-size-cumulative=4000');
