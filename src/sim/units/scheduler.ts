@@ -511,9 +511,10 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
 
   /**
    * Algorithms 4 and 5 (+ §3.6) in cycle c: the instances in `act` (not asleep on a dependency)
-   * merged in program order with those whose wheel bucket is c and those a producer starting in
-   * this cycle wakes for this cycle (executed at rename: released at once) — exactly the waiting
-   * instances whose nextLook ≤ c — each visited once.
+   * merged in program order with those whose wheel bucket is c (put into `woke` by wakeDue(c),
+   * which the core calls first) and those a producer starting in this cycle wakes for this cycle
+   * (executed at rename: released at once) — exactly the waiting instances whose nextLook ≤ c —
+   * each visited once.
    */
   dispatch(c: number): void {
     const a = this.act,
@@ -607,7 +608,8 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
     this.wokeLen = 0;
   }
 
-  /** The wheel's bucket of cycle c, its current entries into `woke` in program order. */
+  /** The wheel's bucket of cycle c, its current entries into `woke` in program order (a phase of
+   *  its own before dispatch(c): V8 then inlines it into the core's cycle, not into the walk). */
   wakeDue(c: number): void {
     const mask = this.mask,
       head = this.head;
