@@ -40,64 +40,47 @@ export interface ScreenSpec {
   pending?: RegExp;
 }
 
+/** What `npm start` opens: the thesis's branch example on SKL, 200 iterations. */
+const START = { file: 'examples/bin/branch', arch: 'SKL', iterations: 200 } as const;
+/** The first step of every screen: the explorer has drawn cycle 0. */
+const OPENED = { keys: '', until: /cycle 0 of \d+/ };
+
 export const SCREENS: readonly ScreenSpec[] = [
   {
     // the thesis's branch example as `npm start` opens it, nine cycles in
     name: 'explorer-80x24',
-    file: 'examples/bin/branch',
-    arch: 'SKL',
-    iterations: 200,
+    ...START,
     columns: 80,
     rows: 24,
-    steps: [
-      { keys: '', until: /cycle 0 of \d+/ },
-      { keys: 'lllllllll', until: /cycle 9 of \d+/ },
-    ],
+    steps: [OPENED, { keys: 'lllllllll', until: /cycle 9 of \d+/ }],
     done: /cycle 9 of \d+/,
   },
   {
     // a variant beside the baseline on a wider terminal: the comparison line and the panes' titles
     name: 'variant-120x30',
-    file: 'examples/bin/branch',
-    arch: 'SKL',
-    iterations: 200,
+    ...START,
     columns: 120,
     rows: 30,
-    steps: [
-      { keys: '', until: /cycle 0 of \d+/ },
-      { keys: 'lllllllll', until: /cycle 9 of \d+/ },
-      { keys: 'f', until: /variant: perfect front-end/ },
-    ],
+    steps: [OPENED, { keys: 'lllllllll', until: /cycle 9 of \d+/ }, { keys: 'f', until: /variant: perfect front-end/ }],
     done: /diverge at cycle \d+ │ c\/iter done\/run: baseline [^│]*\d\/\d[^│]*│ perfect FE [^│]*\d\/\d/,
     pending: /searching/,
   },
   {
     // the model's switches and notes at 80×24
     name: 'model-menu-80x24',
-    file: 'examples/bin/branch',
-    arch: 'SKL',
-    iterations: 200,
+    ...START,
     columns: 80,
     rows: 24,
-    steps: [
-      { keys: '', until: /cycle 0 of \d+/ },
-      { keys: 's', until: /split pane/ },
-    ],
+    steps: [OPENED, { keys: 's', until: /split pane/ }],
     done: /split pane/,
   },
   {
     // the model's notes in full (n in the model menu) at 80×24
     name: 'model-notes-80x24',
-    file: 'examples/bin/branch',
-    arch: 'SKL',
-    iterations: 200,
+    ...START,
     columns: 80,
     rows: 24,
-    steps: [
-      { keys: '', until: /cycle 0 of \d+/ },
-      { keys: 's', until: /split pane/ },
-      { keys: 'n', until: /^Notes on SKL/m },
-    ],
+    steps: [OPENED, { keys: 's', until: /split pane/ }, { keys: 'n', until: /^Notes on SKL/m }],
     done: /^Notes on SKL/m,
   },
 ];
