@@ -88,6 +88,18 @@ const idle = async () => {
   return performance.now() - t;
 };
 
+/** Ink's options for a bench render: the fake terminal, no console patching, 60 frames a second. */
+function inkOptions(stdout: Stdout, stdin: Stdin) {
+  return {
+    stdout: stdout as unknown as NodeJS.WriteStream,
+    stdin: stdin as unknown as NodeJS.ReadStream,
+    debug: false,
+    exitOnCtrlC: false,
+    patchConsole: false,
+    maxFps: 60,
+  };
+}
+
 async function region(copies: number): Promise<LoadedRegion> {
   const dir = mkdtempSync(join(tmpdir(), 'uopscope-bench-'));
   const src = join(dir, 'sixty.s');
@@ -140,14 +152,7 @@ async function measure(loaded: LoadedRegion, columns: number, rows: number, ITER
       saveExport: async () => '/dev/null',
       color: true,
     }),
-    {
-      stdout: stdout as unknown as NodeJS.WriteStream,
-      stdin: stdin as unknown as NodeJS.ReadStream,
-      debug: false,
-      exitOnCtrlC: false,
-      patchConsole: false,
-      maxFps: 60,
-    },
+    inkOptions(stdout, stdin),
   );
   const cpu: number[] = [];
   const press = async (k: string) => {
@@ -296,14 +301,7 @@ async function backStepFromEnd(): Promise<boolean> {
       saveExport: async () => '/dev/null',
       color: true,
     }),
-    {
-      stdout: stdout as unknown as NodeJS.WriteStream,
-      stdin: stdin as unknown as NodeJS.ReadStream,
-      debug: false,
-      exitOnCtrlC: false,
-      patchConsole: false,
-      maxFps: 60,
-    },
+    inkOptions(stdout, stdin),
   );
   let seen = '';
   stdout.onFrame = () => {
