@@ -3,6 +3,7 @@
 // until the server is gone.
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export const hasTmux = spawnSync('tmux', ['-V']).status === 0;
@@ -26,6 +27,17 @@ export interface Tmux {
   stopServer(): Promise<void>;
 }
 
+/** The process has exited (gone, or a zombie nobody has reaped yet). */
+function exited(pid: number): boolean {
+  try {
+    // /proc/<pid>/stat: "pid (comm) state ..."; comm may hold spaces and parentheses
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+  } catch {
+    return true;
+  }
+}
+
 export function tmuxServer(name: string, waitMs = 20_000): Tmux {
   const socket = `${name}-${process.pid}`;
   const tmux = (...args: string[]): string => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
@@ -46,6 +58,14 @@ export function tmuxServer(name: string, waitMs = 20_000): Tmux {
       }
     },
     async stopServer() {
+      // the server's process: `list-sessions` fails as soon as the sessions are gone, while the
+      // server may still be exiting and a `new-session` would reach it
+      let pid = 0;
+      try {
+        pid = Number(tmux('display-message', '-p', '#{pid}').trim());
+      } catch {
+        /* no server */
+      }
       try {
         tmux('kill-server');
       } catch {
@@ -53,7 +73,8 @@ export function tmuxServer(name: string, waitMs = 20_000): Tmux {
       }
       const end = Date.now() + 5_000;
       while (Date.now() < end) {
-        if (spawnSync('tmux', ['-L', socket, 'list-sessions']).status !== 0) return;
+        const gone = pid > 0 ? exited(pid) : spawnSync('tmux', ['-L', socket, 'list-sessions']).status !== 0;
+        if (gone) return;
         await sleep(50);
       }
     },
