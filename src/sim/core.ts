@@ -105,6 +105,7 @@ export class Core {
     this.frontEnd.load(this.scheduler);
     this.scheduler.wakeDue(c);
     this.scheduler.dispatch(c);
+    this.ports.endCycle();
     this.scheduler.execute(c);
   }
 

@@ -14,9 +14,13 @@ export interface Recorder {
   onDepWait(predEntry: number, producer: number, cycles: number): void;
   /** an instance of `line` found `port` (a port index) taken by an instance of `holder` this cycle */
   onPortBlocked(line: number, holder: number, port: number): void;
-  /** `onPortBlocked` for each holder `holders[x]` of port `ports[x]`, x in [from, to) (the holders
-   *  blamed earlier in the cycle for the same ports, blamed again) */
-  onPortsBlocked(line: number, holders: Int32Array, ports: Int32Array, from: number, to: number): void;
+  /** The two halves of `onPortBlocked` for holders blamed earlier in the cycle for the same ports,
+   *  blamed again (`holders[x]` of port `ports[x]`, x in [from, to)): an instance of `line` found
+   *  each port taken... */
+  onPortsWaited(line: number, ports: Int32Array, from: number, to: number): void;
+  /** ... and each holder made `times` instances wait this cycle (reported once per cycle, before the
+   *  cycle ends: the holders' counts grow by `times` at once) */
+  onPortsHeld(holders: Int32Array, ports: Int32Array, from: number, to: number, times: number): void;
   /** a µop of `line` got port index `port` */
   onAssigned(line: number, port: number): void;
   /** an instance of `line` took the divider for `cycles` cycles */
@@ -87,17 +91,20 @@ export class BlameRecorder implements Recorder, RecorderState {
     this.portWas[line * P + port]!++;
   }
 
-  onPortsBlocked(line: number, holders: Int32Array, ports: Int32Array, from: number, to: number): void {
+  onPortsWaited(line: number, ports: Int32Array, from: number, to: number): void {
+    const portWas = this.portWas,
+      at = line * this.P;
+    for (let x = from; x < to; x++) portWas[at + ports[x]!]!++;
+  }
+
+  onPortsHeld(holders: Int32Array, ports: Int32Array, from: number, to: number, times: number): void {
     const P = this.P,
       caused = this.caused,
-      portCaused = this.portCaused,
-      portWas = this.portWas;
+      portCaused = this.portCaused;
     for (let x = from; x < to; x++) {
-      const h = holders[x]!,
-        p = ports[x]!;
-      caused[h]!++;
-      portCaused[h * P + p]!++;
-      portWas[line * P + p]!++;
+      const h = holders[x]!;
+      caused[h]! += times;
+      portCaused[h * P + ports[x]!]! += times;
     }
   }
 

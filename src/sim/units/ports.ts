@@ -90,6 +90,8 @@ export class Ports implements PortsState, StatefulUnit<PortsState> {
   bcN = 0;
   readonly bcMasks = new Int32Array(BLAME_CACHE);
   readonly bcFrom = new Int32Array(BLAME_CACHE + 1);
+  /** per entry: the instances that blamed its holders again this cycle (reported by endCycle) */
+  private readonly bcHits = new Int32Array(BLAME_CACHE);
   private bcLen = 0;
   private bcFill = false;
   private bcLine: Int32Array;
@@ -128,11 +130,26 @@ export class Ports implements PortsState, StatefulUnit<PortsState> {
 
   /** a new cycle: no port is held */
   newCycle(): void {
+    this.endCycle();
     const pc = this.count;
     for (let p = 0, P = this.P; p < P; p++) pc[p] = 0;
     this.full = 0;
     this.lastTaker = -1;
     this.bcN = 0;
+  }
+
+  /** The cycle's dispatch is over: the holders blamed again through the blame cache are reported,
+   *  one call per cached mask rather than one per blocked instance (the recorder's counts are whole
+   *  by the end of each cycle). */
+  endCycle(): void {
+    const hits = this.bcHits,
+      from = this.bcFrom;
+    for (let k = 0, n = this.bcN; k < n; k++) {
+      const t = hits[k]!;
+      if (t === 0) continue;
+      this.rec.onPortsHeld(this.bcLine, this.bcPort, from[k]!, from[k + 1]!, t);
+      hits[k] = 0;
+    }
   }
 
   /** Algorithm 5: the port for µop u of instance g (line i) in cycle c, taken; -1 (and
@@ -284,7 +301,8 @@ export class Ports implements PortsState, StatefulUnit<PortsState> {
     if ((blocked & DIVIDER_BLOCK_BIT) === 0 && this.lastTaker !== g) {
       const k = this.cachedBlame(blocked);
       if (k >= 0) {
-        this.rec.onPortsBlocked(i, this.bcLine, this.bcPort, this.bcFrom[k]!, this.bcFrom[k + 1]!);
+        this.rec.onPortsWaited(i, this.bcPort, this.bcFrom[k]!, this.bcFrom[k + 1]!);
+        this.bcHits[k]!++;
         return;
       }
       this.fillBlame(blocked);
