@@ -1,12 +1,14 @@
 // Which figures of a split view (a variant beside the baseline, the other model, the two sides of
 // a branch) differ between its two sides at the displayed cycle, so that the panes can mark them:
-// the Program pane's W R E D counts, each port's µop now and µops so far, the Statistics pane's
-// per-line figures and its totals. Lines are matched by their numbers (the two sides of a branch
-// share the lines on both paths; a line on one side only is not compared), ports by their numbers.
+// the Program pane's W R E D counts, each port's µop now and µops so far, the divider's line and
+// the ready list, the Reservation pane's entries, the Statistics pane's per-line figures and its
+// totals. Lines are matched by their numbers (the two sides of a branch share the lines on both
+// paths; a line on one side only is not compared), ports by their numbers, station entries by
+// their instance (line and iteration).
 // Figures are compared as the report rounds them (two decimals), so that a difference below what
 // any pane prints is not marked. Plain data, computed once per frame for both sides.
-import type { LineCount, PortSlot, Snapshot, Stats } from '../sim/types.js';
-import { num } from './format.js';
+import type { LineCount, PortSlot, RsEntry, Snapshot, Stats } from '../sim/types.js';
+import { dividerForms, inst, num, reason, stateWord } from './format.js';
 
 /** Drawn in the column right before a figure that differs from the other side's (it takes the
  *  place of the space there, so nothing moves or is cut); the figure itself is drawn bold. */
@@ -30,6 +32,13 @@ export interface SplitDiff {
   program: ReadonlyMap<number, ReadonlySet<CountKey>>;
   /** port number → what of its column differs */
   ports: ReadonlyMap<number, PortDiff>;
+  /** the Reservation panes' instances (`L3#2`, either side's) whose entry (state and why) differs
+   *  from the other side's, or that are not in flight there */
+  rs: ReadonlySet<string>;
+  /** the divider's line differs */
+  divider: boolean;
+  /** the ready list differs */
+  ready: boolean;
   /** line number → the Statistics cells that differ */
   stats: ReadonlyMap<number, ReadonlySet<StatsKey>>;
   /** the Statistics pane's total row: µops and the ports' totals */
@@ -41,8 +50,27 @@ export function splitDiff(a: Snapshot, b: Snapshot): SplitDiff {
   return {
     program: programDiff(a.lineCounts, b.lineCounts),
     ports: portsDiff(a.ports, b.ports),
+    rs: rsDiff(a.rs, b.rs),
+    divider: dividerForms(a)[0] !== dividerForms(b)[0],
+    ready: a.ready.map(inst).join(' ') !== b.ready.map(inst).join(' '),
     ...statsDiff(a.stats, b.stats),
   };
+}
+
+/** A station entry as the Reservation pane prints it, but for its µop count (a fixed fact). */
+const entryKey = (e: RsEntry): string => `${stateWord(e.state)} ${reason(e)}`;
+
+/** Both sides' instances whose entries differ (one set for both panes, as the other figures). */
+function rsDiff(a: readonly RsEntry[], b: readonly RsEntry[]): Set<string> {
+  const out = new Set<string>();
+  for (const [x, y] of [
+    [a, b],
+    [b, a],
+  ] as const) {
+    const other = new Map(y.map((e) => [inst(e), entryKey(e)]));
+    for (const e of x) if (other.get(inst(e)) !== entryKey(e)) out.add(inst(e));
+  }
+  return out;
 }
 
 function programDiff(a: readonly LineCount[], b: readonly LineCount[]): Map<number, Set<CountKey>> {

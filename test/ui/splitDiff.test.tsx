@@ -1,6 +1,6 @@
 // Split views mark the figures that differ between their two sides at the displayed cycle (▸ in
-// the space before the figure, which is drawn bold): a differing cell is marked, an equal one is
-// not, and the marking moves and cuts nothing (at 80×24 the marked frame is the unmarked one with
+// the space before the figure, which is drawn bold): a differing cell (or station entry, divider
+// line, ready list) is marked, an equal one is not, and the marking moves and cuts nothing (at 80×24 the marked frame is the unmarked one with
 // ▸ in some of its spaces). On scripted snapshots (exact cells) and on the real pipeline (the
 // bundled stencil, baseline beside the perfect front end; the branch example's two sides).
 import { test, before, afterEach } from 'node:test';
@@ -14,6 +14,7 @@ import { Explorer } from '../../src/ui/components/Explorer.js';
 import { PaneColumn } from '../../src/ui/components/PaneColumn.js';
 import { ProgramPane } from '../../src/ui/components/ProgramPane.js';
 import { PortsPane } from '../../src/ui/components/PortsPane.js';
+import { RsPane } from '../../src/ui/components/RsPane.js';
 import { StatsPane } from '../../src/ui/components/StatsPane.js';
 import { computeLayout } from '../../src/ui/layout.js';
 import { lineStates } from '../../src/ui/lineStates.js';
@@ -48,7 +49,51 @@ const rowOf = (frame: string, re: RegExp) => frame.split('\n').find((l) => re.te
 
 test('two equal snapshots: nothing is marked', () => {
   const d = splitDiff(scripted(7), scripted(7));
-  assert.equal(d.program.size + d.ports.size + d.stats.size + d.totals.size, 0);
+  assert.equal(d.program.size + d.ports.size + d.rs.size + d.stats.size + d.totals.size, 0);
+  assert.equal(d.divider || d.ready, false);
+});
+
+test('Reservation: an entry whose state differs is marked on its instance, equal entries are not', () => {
+  const a = scripted(7);
+  const b = scripted(7);
+  const ready = b.rs.findIndex((e) => e.state.kind === 'waiting-port');
+  assert.ok(ready >= 0, 'the script has a ready entry');
+  b.rs[ready]!.state = { kind: 'executing', cyclesLeft: 2, cyclesDone: 0 }; // it got its port there
+  b.rs.pop(); // and the youngest entry is not in flight there
+  const d = splitDiff(a, b);
+  const name = (e: Snapshot['rs'][number]) => `L${e.line}#${e.iteration}`;
+  assert.deepEqual([...d.rs].sort(), [name(a.rs[ready]!), name(a.rs.at(-1)!)].sort());
+  b.rs.push({ ...a.rs.at(-1)!, line: 9, iteration: 9 }); // one in flight there only
+  const both = splitDiff(a, b).rs;
+  assert.deepEqual([...both].sort(), [name(a.rs[ready]!), name(a.rs.at(-1)!), 'L9#9'].sort(), 'both sides');
+  assert.deepEqual([...splitDiff(b, a).rs].sort(), [...both].sort(), 'the same set whichever side is first');
+  const f = plain(render(<RsPane width={60} height={6} snapshot={a} selectedLine={null} diff={d.rs} />).lastFrame());
+  const rows = f.split('\n').slice(1);
+  assert.equal(rows.length, a.rs.length, f);
+  a.rs.forEach((e, k) => {
+    const marked = d.rs.has(name(e));
+    assert.equal(rows[k]!.startsWith(`${rows[k]![0]}▸${name(e)} `), marked, rows[k]);
+    if (!marked) assert.doesNotMatch(rows[k]!, /▸/);
+  });
+});
+
+test('Ports pane: the divider line and the ready list are marked when they differ', () => {
+  const a = scripted(7);
+  const b = scripted(7);
+  b.divider = { busy: true, cyclesLeft: 3, owner: { line: 3, iteration: 0 } };
+  const d = splitDiff(a, b);
+  assert.deepEqual([d.divider, d.ready], [true, false]);
+  b.ready = [];
+  assert.deepEqual([splitDiff(a, b).divider, splitDiff(a, b).ready], [true, true]);
+  const frame = (s: Snapshot, dv: boolean, rd: boolean) =>
+    plain(render(<PortsPane width={60} snapshot={s} dividerDiffers={dv} readyDiffers={rd} />).lastFrame());
+  const f = frame(b, true, true);
+  assert.match(rowOf(f, /^divider/), /^divider:▸busy, 3 cycles left, held by L3#0$/);
+  assert.match(rowOf(f, /^ready/), /^ready:▸none$/);
+  const g = frame(a, true, false);
+  assert.match(rowOf(g, /^divider/), /^divider:▸free$/);
+  assert.doesNotMatch(rowOf(g, /^ready/), /▸/);
+  assert.equal(g.replaceAll('▸', ' '), frame(a, false, false), 'the marks only take spaces');
 });
 
 test('Statistics: the differing cell is marked, an equal one and a difference below 0.005 are not', () => {

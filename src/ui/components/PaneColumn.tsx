@@ -37,9 +37,25 @@ function SectionView(p: PaneColumnProps & { section: Section; width: number }) {
         />
       );
     case 'rs':
-      return <RsPane width={p.width} height={p.section.rows} snapshot={p.snapshot} selectedLine={sel} />;
+      return (
+        <RsPane
+          width={p.width}
+          height={p.section.rows}
+          snapshot={p.snapshot}
+          selectedLine={sel}
+          diff={p.diff?.rs ?? null}
+        />
+      );
     case 'ports':
-      return <PortsPane width={p.width} snapshot={p.snapshot} diff={p.diff?.ports ?? null} />;
+      return (
+        <PortsPane
+          width={p.width}
+          snapshot={p.snapshot}
+          diff={p.diff?.ports ?? null}
+          dividerDiffers={p.diff?.divider ?? false}
+          readyDiffers={p.diff?.ready ?? false}
+        />
+      );
     case 'stats':
       return (
         <StatsPane

@@ -11,6 +11,20 @@ interface PortsPaneProps {
   snapshot: Snapshot;
   /** in a split view: per port, what differs from the other side's (marked ▸) */
   diff?: ReadonlyMap<number, PortDiff> | null;
+  /** in a split view: the divider's line and the ready list differ from the other side's */
+  dividerDiffers?: boolean;
+  readyDiffers?: boolean;
+}
+
+/** A `label: figures` line, the figures marked (▸ in the space after the colon) when they differ. */
+function LabelledLine({ text, label, differs }: { text: string; label: string; differs: boolean }) {
+  if (!differs || !text.startsWith(`${label} `)) return <>{text}</>;
+  return (
+    <>
+      {label}
+      <DiffCell text={text.slice(label.length)} differs />
+    </>
+  );
 }
 
 type Slot = Snapshot['ports'][number];
@@ -76,9 +90,11 @@ export function PortsPane(p: PortsPaneProps) {
         </Box>
       ))}
       <Text wrap="truncate-end" color={d.busy ? tint('red') : undefined}>
-        {clip(divider, p.width)}
+        <LabelledLine text={clip(divider, p.width)} label="divider:" differs={p.dividerDiffers ?? false} />
       </Text>
-      <Text wrap="truncate-end">{ready}</Text>
+      <Text wrap="truncate-end">
+        <LabelledLine text={ready} label="ready:" differs={p.readyDiffers ?? false} />
+      </Text>
       <Text wrap="truncate-end">{clip(fe, p.width)}</Text>
     </Box>
   );

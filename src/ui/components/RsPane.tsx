@@ -2,12 +2,15 @@ import { Box, Text } from 'ink';
 import type { Snapshot } from '../../sim/types.js';
 import { clip, bar, firstFitting, inst, reason, STATE_COLOR, STATE_SYMBOL, stateWord } from '../format.js';
 import { useTint } from './ThemeContext.js';
+import { DiffCell } from './DiffCell.js';
 
 interface RsPaneProps {
   width: number;
   height: number;
   snapshot: Snapshot;
   selectedLine: number | null;
+  /** in a split view: the instances whose entry differs from the other side's (marked ▸) */
+  diff?: ReadonlySet<string> | null;
 }
 
 /** The reservation station: each entry with its state and why, and the fill level. */
@@ -42,10 +45,16 @@ export function RsPane(p: RsPaneProps) {
       {entries.length === 0 && <Text>{clip('(empty)', p.width)}</Text>}
       {shown.map((e) => {
         const w = stateWord(e.state);
-        const head = `${STATE_SYMBOL[w]} ${inst(e).padEnd(9)} ${String(e.uops).padStart(2)}µ `;
+        const name = ` ${inst(e).padEnd(9)}`;
+        const tail = ` ${String(e.uops).padStart(2)}µ `;
+        const head = `${STATE_SYMBOL[w]}${name}${tail}`;
         return (
           <Text key={`${e.line}.${e.iteration}`} inverse={e.line === p.selectedLine} wrap="truncate-end">
-            <Text color={tint(STATE_COLOR[w])}>{head}</Text>
+            <Text color={tint(STATE_COLOR[w])}>
+              {STATE_SYMBOL[w]}
+              <DiffCell text={name} differs={p.diff?.has(inst(e)) ?? false} />
+              {tail}
+            </Text>
             {clip(reason(e), Math.max(0, p.width - head.length))}
           </Text>
         );
