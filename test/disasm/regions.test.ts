@@ -1,11 +1,13 @@
 // Region selection: IACA regions (several per file), LLVM-MCA/OSACA comment markers in
 // assembly, --function (ELF, PE, Mach-O symbol tables), --range, loop candidates, raw input.
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { listRegions, loadInput, loadRegion } from '../../src/disasm/index.js';
+import type { Region } from '../../src/disasm/index.js';
+import { regionsJson } from '../../src/cli/commands/regionsRun.js';
 import { hasTool, runCli } from './helpers.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'uopscope-regions-'));
@@ -168,6 +170,28 @@ test('CLI: regions, disasm --json and graph write what they say', () => {
   assert.match(dot, /n6 -> n3 \[label="rbx", style=dashed, color=red\];/);
   assert.equal((dot.match(/->/g) ?? []).length, 7);
   assert.match(readFileSync(cfg, 'utf8'), /n6 -> n0 \[style=dashed, color=red, label="back"\];/);
+});
+
+test('regions --json: the bytes of JSON.stringify of the whole list, written in pieces', async () => {
+  // real regions: every loop of the compiled fixtures (two or three per file)
+  const dir = 'test/fixtures/loops';
+  const all: Region[] = [];
+  for (const f of readdirSync(dir).filter((x) => x.endsWith('.o')))
+    all.push(...listRegions(await loadInput({ file: join(dir, f) })));
+  assert.ok(all.length >= 10, `${all.length} regions`);
+  const head = { file: 'a "b".o', format: 'elf64', machine: 'x86-64' };
+  for (const n of [0, 1, 2, all.length])
+    for (const chunk of [1, 3, 2048]) {
+      const regions = all.slice(0, n);
+      const pieces = [...regionsJson(head, regions, chunk)];
+      assert.equal(pieces.join(''), `${JSON.stringify({ ...head, regions }, null, 2)}\n`, `${n} regions, ${chunk}`);
+      if (n > chunk) assert.ok(pieces.length >= Math.ceil(n / chunk), 'written in pieces');
+    }
+  const cli = runCli(['regions', 'examples/bin/two-regions.exe', '--json']);
+  assert.equal(cli.code, 0, cli.stderr);
+  const parsed = JSON.parse(cli.stdout) as { regions: Region[] };
+  assert.equal(parsed.regions.length, 2);
+  assert.equal(cli.stdout, `${JSON.stringify(parsed, null, 2)}\n`);
 });
 
 test('--range as objdump prints it, or starting inside an instruction: said, not silent', async () => {

@@ -10,7 +10,7 @@ export async function runRegions(args: RegionsArgv): Promise<void> {
   // list is kept while it is printed
   const { file, format, machine, regions } = await found(args);
   if (args.json) {
-    process.stdout.write(`${JSON.stringify({ file, format, machine, regions }, null, 2)}\n`);
+    for (const piece of regionsJson({ file, format, machine }, regions)) process.stdout.write(piece);
     return;
   }
   const head = `${file} (${format}, ${machine}): ${regions.length} region${regions.length === 1 ? '' : 's'}`;
@@ -38,6 +38,28 @@ async function found(args: RegionsArgv): Promise<{ file: string; format: string;
 }
 
 const CHUNK = 2048;
+
+/**
+ * `JSON.stringify({ ...head, regions }, null, 2)` and a newline, in pieces of `chunk` regions: the
+ * same bytes, without one string of the whole list (a large library has 100,000 regions and more).
+ */
+export function* regionsJson(
+  head: Record<string, string>,
+  regions: readonly Region[],
+  chunk = CHUNK,
+): Generator<string> {
+  const open = JSON.stringify(head, null, 2).slice(0, -2); // without its closing newline and brace
+  if (regions.length === 0) {
+    yield `${open},\n  "regions": []\n}\n`;
+    return;
+  }
+  yield `${open},\n  "regions": [\n`;
+  for (let i = 0; i < regions.length; i += chunk) {
+    const part = regions.slice(i, i + chunk).map((r) => `    ${JSON.stringify(r, null, 2).replaceAll('\n', '\n    ')}`);
+    yield `${part.join(',\n')}${i + chunk < regions.length ? ',' : ''}\n`;
+  }
+  yield '  ]\n}\n';
+}
 
 const line = (r: Region) =>
   `  ${String(r.index).padStart(2)}  ${r.kind.padEnd(8)}  0x${r.start.toString(16)}–0x${r.end.toString(16)}  ${r.end - r.start} bytes  ${r.name}${r.section ? `  [${r.section}]` : ''}`;
