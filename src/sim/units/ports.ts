@@ -130,6 +130,8 @@ export class Ports implements PortsState, StatefulUnit<PortsState> {
 
   /** a new cycle: no port is held */
   newCycle(): void {
+    // the cache is emptied below: its entries' hits must have been reported (Core.step does it
+    // after dispatch; a driver of the unit alone may not)
     this.endCycle();
     const pc = this.count;
     for (let p = 0, P = this.P; p < P; p++) pc[p] = 0;
