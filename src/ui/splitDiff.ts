@@ -50,7 +50,7 @@ export function splitDiff(a: Snapshot, b: Snapshot): SplitDiff {
   return {
     program: programDiff(a.lineCounts, b.lineCounts),
     ports: portsDiff(a.ports, b.ports),
-    rs: rsDiff(a.rs, b.rs),
+    rs: rsDiff(a, b),
     divider: dividerForms(a)[0] !== dividerForms(b)[0],
     ready: a.ready.map(inst).join(' ') !== b.ready.map(inst).join(' '),
     ...statsDiff(a.stats, b.stats),
@@ -60,15 +60,17 @@ export function splitDiff(a: Snapshot, b: Snapshot): SplitDiff {
 /** A station entry as the Reservation pane prints it, but for its µop count (a fixed fact). */
 const entryKey = (e: RsEntry): string => `${stateWord(e.state)} ${reason(e)}`;
 
-/** Both sides' instances whose entries differ (one set for both panes, as the other figures). */
-function rsDiff(a: readonly RsEntry[], b: readonly RsEntry[]): Set<string> {
+/** Both sides' instances whose entries differ (one set for both panes, as the other figures);
+ *  an instance of a line the other side does not have is not compared. */
+function rsDiff(a: Snapshot, b: Snapshot): Set<string> {
   const out = new Set<string>();
   for (const [x, y] of [
     [a, b],
     [b, a],
   ] as const) {
-    const other = new Map(y.map((e) => [inst(e), entryKey(e)]));
-    for (const e of x) if (other.get(inst(e)) !== entryKey(e)) out.add(inst(e));
+    const lines = new Set(y.lineCounts.map((l) => l.line));
+    const other = new Map(y.rs.map((e) => [inst(e), entryKey(e)]));
+    for (const e of x.rs) if (lines.has(e.line) && other.get(inst(e)) !== entryKey(e)) out.add(inst(e));
   }
   return out;
 }

@@ -63,9 +63,12 @@ test('Reservation: an entry whose state differs is marked on its instance, equal
   const d = splitDiff(a, b);
   const name = (e: Snapshot['rs'][number]) => `L${e.line}#${e.iteration}`;
   assert.deepEqual([...d.rs].sort(), [name(a.rs[ready]!), name(a.rs.at(-1)!)].sort());
-  b.rs.push({ ...a.rs.at(-1)!, line: 9, iteration: 9 }); // one in flight there only
+  const later = { ...a.rs.at(-1)!, iteration: 99 };
+  b.rs.push(later); // one in flight there only
   const both = splitDiff(a, b).rs;
-  assert.deepEqual([...both].sort(), [name(a.rs[ready]!), name(a.rs.at(-1)!), 'L9#9'].sort(), 'both sides');
+  assert.deepEqual([...both].sort(), [name(a.rs[ready]!), name(a.rs.at(-1)!), name(later)].sort(), 'both sides');
+  b.rs.push({ ...later, line: 99 }); // a line the other side does not have: not compared
+  assert.deepEqual([...splitDiff(a, b).rs].sort(), [...both].sort(), 'a line of one side only');
   assert.deepEqual([...splitDiff(b, a).rs].sort(), [...both].sort(), 'the same set whichever side is first');
   const f = plain(render(<RsPane width={60} height={6} snapshot={a} selectedLine={null} diff={d.rs} />).lastFrame());
   const rows = f.split('\n').slice(1);
@@ -230,6 +233,12 @@ test('the two sides of a branch (b): lines on one path only are not compared', a
   const [a, b] = paths.map((p) => p.makeEngine(BASELINE, ITER, REFINED_MECHANISMS).seek(10));
   const d = splitDiff(a!, b!);
   for (const l of one) assert.equal(d.program.has(l) || d.stats.has(l), false, `line ${l}`);
+  const rsLines = [...d.rs].map((x) => Number(/^L(\d+)#/.exec(x)![1]));
+  assert.ok(
+    a!.rs.some((e) => one.includes(e.line)),
+    'the fall-through side has such a line in flight',
+  );
+  assert.equal(rsLines.filter((l) => one.includes(l)).length, 0, 'nor its station entries');
   const { r, frame } = mount(s);
   await until(() => /cycle 0 of \d+/.test(frame()), 'the explorer', 20_000);
   await press(r, 'b', ']', '3');
