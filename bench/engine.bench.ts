@@ -1,6 +1,6 @@
 // The engine's own speed: simulated µops per second, every cycle simulated
 // (`fullSimulation: true`, no steady-state skip), in process, on
-//  - the 60-instruction loop of bench/report.bench.ts and bench/ui.bench.ts (78 µops per
+//  - the 60-instruction loop of bench/loopSource.ts, as the report and explorer benches (78 µops per
 //    iteration) on IVB: SUACA's model (front-end bound, the station almost empty), the refined
 //    model (the default; micro-fusion lets the station fill), and with the station full (perfect
 //    front end, both models); on SKL with both models;
@@ -31,6 +31,7 @@ import { probeRefuses } from './probe/suaca.js';
 import { engineResult, jsProbe, nativeProbe, probeDiffers, wasmProbe } from './probe/probe.js';
 import type { Probe } from './probe/probe.js';
 import type { SimProgram } from '../src/sim/types.js';
+import { loopSource } from './loopSource.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const median = (xs: number[]) => {
@@ -117,33 +118,6 @@ const CASES: Case[] = [
   },
 ];
 
-/** The 60-instruction loop of bench/report.bench.ts (the same lines). */
-const BODY = [
-  'vmovsd xmm0, qword ptr [rdi+8]',
-  'vaddsd xmm0, xmm0, qword ptr [rdi+16]',
-  'vmulsd xmm1, xmm0, xmm2',
-  'vmovsd qword ptr [rsi], xmm1',
-  'add rax, rbx',
-  'adc rcx, 1',
-  'inc rdx',
-  'cmp rdx, 100',
-  'mov r8, 1',
-  'add r9, r8',
-];
-const SIXTY = [
-  '.intel_syntax noprefix',
-  '.text',
-  '.globl f',
-  'f:',
-  'mov ebx, 111',
-  '.byte 0x64, 0x67, 0x90',
-  ...Array.from({ length: 6 }, () => BODY).flat(),
-  'mov ebx, 222',
-  '.byte 0x64, 0x67, 0x90',
-  'ret',
-  '',
-].join('\n');
-
 /** The case's program and machine, built by this checkout (both sides simulate the same one). */
 async function caseProgram(c: Case) {
   if (c.latency !== undefined) {
@@ -156,7 +130,7 @@ async function caseProgram(c: Case) {
   const tmp = mkdtempSync(join(tmpdir(), 'uopscope-engine-bench-'));
   try {
     const file = join(tmp, 'sixty.s');
-    writeFileSync(file, SIXTY);
+    writeFileSync(file, loopSource(6));
     const xml = join(here, '..', 'test', 'fixtures', 'thesis', 'thesis-instructions.xml');
     const a = await analyse({
       file,

@@ -1,5 +1,5 @@
 // Benchmark of `uopscope report`: simulated µops per second and whole-process
-// time on the IVB stencil example and on a 60-instruction loop (the one bench/ui.bench.ts builds from
+// time on the IVB stencil example and on a 60-instruction loop (bench/loopSource.ts, built from
 // real uops.info forms) at 1 / 1,000 / 100,000 / 1,000,000 iterations, side by side with
 // llvm-mca (`llvm-mca-19 -mcpu=ivybridge -iterations=N`) on the same instructions, and the stencil
 // in the default configuration (no --arch, no data option: SKL, the refined model, the shipped
@@ -18,6 +18,7 @@ import { analyse } from '../src/cli/pipeline.js';
 import { BUILTIN_DEFAULTS } from '../src/cli/config.js';
 import { simulate, BASELINE, mechanismsOf } from '../src/sim/index.js';
 import type { EngineOptions } from '../src/sim/index.js';
+import { loopSource } from './loopSource.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ARCH = 'IVB';
@@ -97,36 +98,8 @@ const stencil = stencilFile();
 const cli = ensureBuilt();
 const tmp = mkdtempSync(join(tmpdir(), 'uopscope-bench-'));
 
-/** The 60-instruction loop of bench/ui.bench.ts (examples of the fixture's forms between markers). */
-const BODY = [
-  'vmovsd xmm0, qword ptr [rdi+8]',
-  'vaddsd xmm0, xmm0, qword ptr [rdi+16]',
-  'vmulsd xmm1, xmm0, xmm2',
-  'vmovsd qword ptr [rsi], xmm1',
-  'add rax, rbx',
-  'adc rcx, 1',
-  'inc rdx',
-  'cmp rdx, 100',
-  'mov r8, 1',
-  'add r9, r8',
-];
 const sixty = join(tmp, 'sixty.s');
-writeFileSync(
-  sixty,
-  [
-    '.intel_syntax noprefix',
-    '.text',
-    '.globl f',
-    'f:',
-    'mov ebx, 111',
-    '.byte 0x64, 0x67, 0x90',
-    ...Array.from({ length: 6 }, () => BODY).flat(),
-    'mov ebx, 222',
-    '.byte 0x64, 0x67, 0x90',
-    'ret',
-    '',
-  ].join('\n'),
-);
+writeFileSync(sixty, loopSource(6));
 
 interface Loop {
   name: string;
@@ -176,7 +149,7 @@ console.log(
     loops
       .map(
         (l) =>
-          `${l.name} (${relative(root, l.file).startsWith('..') ? "bench/ui.bench.ts's" : relative(root, l.file)}, ` +
+          `${l.name} (${relative(root, l.file).startsWith('..') ? "bench/loopSource.ts's" : relative(root, l.file)}, ` +
           `${l.analysis.program.instructions.length} instructions, ${l.uopsPerIteration} µops per iteration)`,
       )
       .join('; '),

@@ -4,7 +4,7 @@
 //   G → the frame at the run's end: ≤ 250 ms; peak memory (the whole process) ≤ 300 MB;
 //   ← from the end of a run that never repeats (1,000,000 iterations): the first ≤ 250 ms (as G),
 //   the next ones median ≤ 16 ms (as a step).
-// The region is assembled from examples of the forms in test/fixtures/thesis/thesis-instructions.xml
+// The region (bench/loopSource.ts) is assembled from examples of the forms in test/fixtures/thesis/thesis-instructions.xml
 // (real uops.info figures), run through the real pipeline (disasm → data → sim) with the CLI's
 // worker, and drawn by Ink's real (non-debug) renderer into an in-memory terminal, at 80×24 and
 // at 120×40. Wall-clock times depend on the machine's load: the CPU time per key is printed too.
@@ -18,20 +18,9 @@ import { loadRegion, type LoadedRegion } from '../src/disasm/index.js';
 import { regionAnalysis, sessionLoader } from '../src/cli/explorerSession.js';
 import { backgroundIdle, stopBackground } from '../src/cli/offload.js';
 import { shareInkOutputCache } from '../src/ui/inkOutputCache.js';
+import { LOOP_BODY, loopSource } from './loopSource.js';
 
 const XML = new URL('../test/fixtures/thesis/thesis-instructions.xml', import.meta.url).pathname;
-const BODY = [
-  'vmovsd xmm0, qword ptr [rdi+8]',
-  'vaddsd xmm0, xmm0, qword ptr [rdi+16]',
-  'vmulsd xmm1, xmm0, xmm2',
-  'vmovsd qword ptr [rsi], xmm1',
-  'add rax, rbx',
-  'adc rcx, 1',
-  'inc rdx',
-  'cmp rdx, 100',
-  'mov r8, 1',
-  'add r9, r8',
-];
 
 class Stdout extends EventEmitter {
   isTTY = true;
@@ -103,22 +92,7 @@ function inkOptions(stdout: Stdout, stdin: Stdin) {
 async function region(copies: number): Promise<LoadedRegion> {
   const dir = mkdtempSync(join(tmpdir(), 'uopscope-bench-'));
   const src = join(dir, 'sixty.s');
-  writeFileSync(
-    src,
-    [
-      '.intel_syntax noprefix',
-      '.text',
-      '.globl f',
-      'f:',
-      'mov ebx, 111',
-      '.byte 0x64, 0x67, 0x90',
-      ...Array.from({ length: copies }, () => BODY).flat(),
-      'mov ebx, 222',
-      '.byte 0x64, 0x67, 0x90',
-      'ret',
-      '',
-    ].join('\n'),
-  );
+  writeFileSync(src, loopSource(copies));
   try {
     return await loadRegion({ file: src });
   } finally {
@@ -360,7 +334,7 @@ export async function main(): Promise<boolean> {
     [20, 100_000],
   ] as const) {
     const loaded = await region(copies);
-    const n = copies * BODY.length;
+    const n = copies * LOOP_BODY.length;
     if (loaded.instructions.length !== n)
       throw new Error(`expected ${n} instructions, got ${loaded.instructions.length}`);
     console.log(
