@@ -2,8 +2,8 @@
 // directory, $XDG_CONFIG_HOME/uopscope/config.json (~/.config/uopscope/config.json), or in
 // $UOPSCOPE_CONFIG_DIR when set. Written atomically (temp file + rename).
 
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { writeFileAtomic } from '../atomicWrite.js';
+import { readSmallFile } from '../readSmall.js';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { UserError, printable } from '../errors.js';
@@ -45,25 +45,13 @@ export function configPath(env: NodeJS.ProcessEnv = process.env): string {
 /** The saved settings ({} when there is no file). A broken file is a UserError naming it. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): UserConfig {
   const path = configPath(env);
-  let text: string;
-  try {
-    const t = readSmallRegularFile(path, MAX_CONFIG_BYTES);
-    if (t === 'not-a-file')
-      throw new UserError(
-        `the config file ${path} is not a regular file (a device, FIFO or directory); delete it or replace it with a file`,
-      );
-    if (t === 'too-large')
-      throw new UserError(
-        `the config file ${path} is larger than ${MAX_CONFIG_BYTES >> 10} KiB, not a uopscope config; delete it`,
-      );
-    text = t;
-  } catch (err) {
-    if (err instanceof UserError) throw err;
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+  const t = readSmallFile(path, MAX_CONFIG_BYTES);
+  if (!t.ok && t.missing) return {};
+  if (!t.ok)
     throw new UserError(
-      `cannot read the config file ${path}: ${(err as Error).message}; check its permissions or delete it`,
+      `the config file ${path} ${t.why}; ${t.code ? 'check its permissions or delete it' : 'delete it or replace it with a file'}`,
     );
-  }
+  const text = t.text;
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -99,28 +87,6 @@ export function writeConfig(cfg: UserConfig, env: NodeJS.ProcessEnv = process.en
 
 /** Largest config file read (the real one is a few dozen bytes). */
 const MAX_CONFIG_BYTES = 64 << 10;
-
-/**
- * Reads a file only when it is a regular file of at most `max` bytes. It is opened without
- * blocking (a FIFO put in its place does not hang the open) and checked on the open descriptor,
- * and never more than `max` + 1 bytes are read, so a symlink to /dev/zero or a growing file
- * cannot fill the memory.
- */
-function readSmallRegularFile(path: string, max: number): string | 'not-a-file' | 'too-large' {
-  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) return 'not-a-file';
-    if (st.size > max) return 'too-large';
-    const buf = Buffer.alloc(max + 1);
-    let n = 0;
-    for (let r: number; n < buf.length && (r = readSync(fd, buf, n, buf.length - n, null)) > 0; ) n += r;
-    if (n > max) return 'too-large';
-    return buf.subarray(0, n).toString('utf8');
-  } finally {
-    closeSync(fd);
-  }
-}
 
 /** Validates and normalises a value given on the command line for `key`. */
 export function parseConfigValue(key: string, value: unknown): UserConfig {

@@ -14,3 +14,17 @@ export const MAX_CYCLES = 10_000;
 export const MAX_THROUGHPUT = 10_000;
 /** operand `idx`, `start_op`, `target_op`, operand `width` (bits) */
 export const MAX_OPERAND_FIELD = 65_536;
+
+// A core's shape, from a machine record or from the report's flags (--rs-size, --issue-width,
+// --port-capacity): far above any real core (stations of a few hundred entries, widths ≤ 8, a
+// dozen ports) and within what the engine serves (its port masks are 30 bits; its memory grows
+// with the station's size times the µops of the largest instruction).
+
+/** reservation-station entries (`rsSize`, --rs-size) */
+export const MAX_RS_SIZE = 4096;
+/** µops issued per cycle (`issueWidth`, --issue-width) and µops a port takes per cycle */
+export const MAX_WIDTH = 1024;
+/** ports of a core, and one more than the highest port number */
+export const MAX_PORTS = 30;
+/** bytes of one machine record file (the shipped ones are a few KiB) */
+export const MAX_MACHINE_FILE = 1 << 20;

@@ -2,9 +2,11 @@
 // MachineModel), plus the files of $UOPSCOPE_MACHINES_DIR when set. A record may extend another
 // core's (`inherits`); its figures cite sources by id (src/data/citations.ts). Everything about a
 // core is read from its record: nothing else in uopscope looks a fact up by a core's name.
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { UserError, printable } from '../errors.js';
+import { UserError, escapeControls, printable } from '../errors.js';
+import { readSmallFile } from '../readSmall.js';
+import { MAX_MACHINE_FILE, MAX_PORTS, MAX_RS_SIZE, MAX_WIDTH } from './limits.js';
 import { assetsDir } from './paths.js';
 import { parseArchName } from './archName.js';
 import { expandSource } from './citations.js';
@@ -116,11 +118,21 @@ export function validateMachine(m: Partial<MachineModel>): string[] {
     bad.push('inheritsDataFrom');
   if (m.inherits !== undefined && parseArchName(m.inherits) !== m.inherits) bad.push('inherits');
   if (typeof m.name !== 'string' || !m.name) bad.push('name');
-  if (!isNums(m.ports) || m.ports.length === 0) bad.push('ports');
+  if (
+    !isNums(m.ports) ||
+    m.ports.length === 0 ||
+    m.ports.some((p) => p >= MAX_PORTS) ||
+    new Set(m.ports).size !== m.ports.length
+  )
+    bad.push(`ports (distinct numbers below ${MAX_PORTS})`);
   if (!isNums(m.aluPorts) || m.aluPorts.length === 0) bad.push('aluPorts');
   else if (m.ports && m.aluPorts.some((p) => !m.ports!.includes(p))) bad.push('aluPorts (not in ports)');
   if (!Number.isInteger(m.dividerPort) || (m.ports && !m.ports.includes(m.dividerPort!))) bad.push('dividerPort');
-  for (const k of ['issueWidth', 'rsSize'] as const) if (!Number.isInteger(m[k]) || m[k]! <= 0) bad.push(k);
+  for (const [k, max] of [
+    ['issueWidth', MAX_WIDTH],
+    ['rsSize', MAX_RS_SIZE],
+  ] as const)
+    if (!Number.isInteger(m[k]) || m[k]! <= 0 || m[k]! > max) bad.push(`${k} (1 to ${max})`);
   if (!Array.isArray(m.isa) || m.isa.length === 0) bad.push('isa');
   if (!Array.isArray(m.sources) || m.sources.length === 0) bad.push('sources');
   if (m.order !== undefined && !(typeof m.order === 'number' && Number.isFinite(m.order))) bad.push('order');
@@ -208,21 +220,46 @@ interface Loaded {
 }
 let loaded: Loaded | undefined;
 
+/** The names of a directory's records; a directory that cannot be listed is one line. */
+function recordNames(dir: string): string[] {
+  try {
+    return readdirSync(dir)
+      .filter((n) => n.endsWith('.json'))
+      .sort();
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return [];
+    throw new UserError(
+      `machine models: ${printable(dir, 120)} ${code === 'ENOTDIR' ? 'is not a directory' : `cannot be listed (${code ?? (e as Error).message})`} — set UOPSCOPE_MACHINES_DIR to a directory of records`,
+    );
+  }
+}
+
+/** Every string of a record with its control characters shown as \xNN: names, notes and sources
+ *  reach the terminal (`data list`, the report's notes), so a record cannot drive it. */
+function escapeStrings(v: unknown): unknown {
+  if (typeof v === 'string') return escapeControls(v);
+  if (Array.isArray(v)) return v.map(escapeStrings);
+  if (isObj(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, escapeStrings(x)]));
+  return v;
+}
+
 function readRaw(dirs: string[]): Map<string, { raw: Record<string, unknown>; path: string }> {
   const raws = new Map<string, { raw: Record<string, unknown>; path: string }>();
   for (const dir of dirs) {
-    for (const f of existsSync(dir)
-      ? readdirSync(dir)
-          .filter((n) => n.endsWith('.json'))
-          .sort()
-      : []) {
+    for (const f of recordNames(dir)) {
       const path = join(dir, f);
+      const read = readSmallFile(path, MAX_MACHINE_FILE);
+      if (!read.ok)
+        throw new UserError(
+          `machine model ${printable(path, 120)} ${read.missing ? 'vanished while it was read' : read.why} — fix or remove the file`,
+        );
       let raw: unknown;
       try {
-        raw = JSON.parse(readFileSync(path, 'utf8'));
+        raw = escapeStrings(JSON.parse(read.text));
       } catch (e) {
         throw new UserError(
-          `machine model ${path} is not valid JSON (${(e as Error).message}) — fix or remove the file`,
+          `machine model ${printable(path, 120)} is not valid JSON (${printable((e as Error).message, 80)}) — fix or remove the file`,
         );
       }
       if (!isObj(raw) || typeof raw.arch !== 'string' || parseArchName(raw.arch) !== raw.arch) {

@@ -85,7 +85,7 @@ test('an unknown architecture is a UserError listing the known ones', () => {
     () => loadMachine('P4'),
     (e: unknown) => e instanceof UserError && /unknown architecture 'P4' — known: .*SNB.*ADL-P/.test(e.message),
   );
-  assert.deepEqual(validateMachine({ arch: 'X' }).slice(0, 2), ['name', 'ports']);
+  assert.deepEqual(validateMachine({ arch: 'X' }).slice(0, 2), ['name', 'ports (distinct numbers below 30)']);
   // the stand-in model for forms LLVM gives no µops is named as a core, not a path or an LLVM name
   const spr = loadMachine('SPR');
   assert.equal(spr.identity?.llvmPredecessor, 'ICL');

@@ -30,6 +30,7 @@ import type { ReportModel } from '../../report/model.js';
 import type { SimProgram, MachineParams, SimResult, Variant } from '../../sim/types.js';
 import type { InputOptions, RegionSelection } from '../../disasm/types.js';
 import { UserError, printable } from '../../errors.js';
+import { MAX_RS_SIZE, MAX_WIDTH } from '../../data/limits.js';
 import type { ReportArgs } from './args.js';
 
 /** Flags → the variant of the main analysis. */
@@ -40,9 +41,9 @@ function variantFromArgs(a: ReportArgs): Variant {
   // with the station's size times the µops of the largest instruction
   const positive = (name: string, n: number | string | undefined, max: number): number | undefined =>
     n === undefined ? undefined : wholeNumber(`--${name}`, n, 1, undefined, max);
-  const pc = positive('port-capacity', a.portCapacity, 1024);
-  const iw = positive('issue-width', a.issueWidth, 1024);
-  const rs = positive('rs-size', a.rsSize, 4096);
+  const pc = positive('port-capacity', a.portCapacity, MAX_WIDTH);
+  const iw = positive('issue-width', a.issueWidth, MAX_WIDTH);
+  const rs = positive('rs-size', a.rsSize, MAX_RS_SIZE);
   if (pc !== undefined) v.portCapacity = pc;
   if (iw !== undefined) v.issueWidth = iw;
   if (rs !== undefined) v.rsSize = rs;
