@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeFileAtomic } from '../atomicWrite.js';
 import { cacheDir } from '../data/paths.js';
+import { readSmallFile } from '../readSmall.js';
 
 /** The width yargs wraps the help at (run.ts: `.wrap(Math.min(100, columns || 80))`). */
 export const helpWidth = (): number => Math.min(100, process.stdout.columns || 80);
@@ -46,7 +47,10 @@ const fileFor = (width: number, dir?: string): string => join(cacheDir(dir), 'he
 /** The cached help for this width and key, or null. */
 export function cachedHelp(width: number, key: string, dir?: string): string | null {
   try {
-    const text = readFileSync(fileFor(width, dir), 'utf8');
+    // another user's copy (a cache in a shared directory) or a FIFO is not read: yargs renders it
+    const r = readSmallFile(fileFor(width, dir), 1 << 20, { private: true });
+    if (!r.ok) return null;
+    const text = r.text;
     const nl = text.indexOf('\n');
     return nl > 0 && text.slice(0, nl) === key ? text.slice(nl + 1) : null;
   } catch {

@@ -4,19 +4,10 @@
 //
 //   <cache root>/v<N>/index.json            { version, source, date, importedAt, dir, archs }
 //   <cache root>/v<N>/import-<stamp>/SKL.json  { version, arch, forms: ArchForm[] }
-import {
-  closeSync,
-  existsSync,
-  openSync,
-  readFileSync,
-  readdirSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { UserError } from '../errors.js';
+import { UserError, printable } from '../errors.js';
+import { readSmallFile } from '../readSmall.js';
 import { writeFileAtomic } from '../atomicWrite.js';
 import { archFile, isArchName } from './archName.js';
 import { ArchEncoder, decodeArch, type EncodedArch } from './cacheFormat.js';
@@ -41,11 +32,32 @@ export interface CacheIndex {
   forms: number;
 }
 
+/** Largest cache index read (it names each architecture once: a few KiB). */
+const MAX_INDEX_BYTES = 1 << 20;
+/** Largest per-architecture file read (uops.info's whole file is about 200 MiB of XML, and one
+ *  architecture's compact JSON a small part of it). */
+export const MAX_ARCH_FILE_BYTES = 256 << 20;
+
+/**
+ * The text of a file of the cache, read under the rule of every file uopscope reads back
+ * (src/readSmall.ts): a regular file of bounded size that no other user could have written (a
+ * cache in a shared directory). Null when it does not exist; a UserError naming it otherwise.
+ */
+export function readCacheFile(path: string, max: number, what = 'the cached data'): string | null {
+  const r = readSmallFile(path, max, { private: true });
+  if (r.ok) return r.text;
+  if (r.missing) return null;
+  throw new UserError(
+    `${what} ${printable(path, 160)} ${r.why} — delete it (or run 'uopscope data remove imported'), or set UOPSCOPE_CACHE_DIR to a directory of your own`,
+  );
+}
+
 export function readIndex(dirOverride?: string): CacheIndex | null {
   const path = join(cacheDir(dirOverride), 'index.json');
-  if (!existsSync(path)) return null;
+  const text = readCacheFile(path, MAX_INDEX_BYTES, 'the cache index');
+  if (text === null) return null;
   try {
-    const idx = JSON.parse(readFileSync(path, 'utf8')) as CacheIndex;
+    const idx = JSON.parse(text) as CacheIndex;
     if (idx.version !== CACHE_VERSION) return null;
     // `dir` and the architecture names become paths: only what importUopsXml writes is accepted
     if (
@@ -65,9 +77,10 @@ export function readIndex(dirOverride?: string): CacheIndex | null {
 /** Reads one architecture's forms from a directory of per-arch files, or null when absent. */
 export function readArchFile(dir: string, arch: string): ArchForm[] | null {
   const path = archFile(dir, arch);
-  if (!existsSync(path)) return null;
+  const text = readCacheFile(path, MAX_ARCH_FILE_BYTES);
+  if (text === null) return null;
   try {
-    const f = JSON.parse(readFileSync(path, 'utf8')) as EncodedArch;
+    const f = JSON.parse(text) as EncodedArch;
     return f.version === CACHE_VERSION && f.arch === arch ? decodeArch(f) : null;
   } catch {
     throw new UserError(`the cached data ${path} is damaged — run 'uopscope data import FILE' again or delete it`);

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../atomicWrite.js';
-import { readArchFile, writeArchDir } from './cache.js';
+import { readArchFile, readCacheFile, writeArchDir } from './cache.js';
 import { dedupe } from './formKey.js';
 import { CACHE_VERSION, assetsDir, cacheDir } from './paths.js';
 import { parseUopsXmlText } from './uopsXml.js';
@@ -127,9 +127,15 @@ function open(dirOverride?: string, sourceDir = embeddedDir()): Loaded {
   const dir = join(cacheDir(dirOverride), `embedded-${hash}`);
   const summaryPath = join(dir, 'summary.json');
   let loaded: Loaded;
-  if (existsSync(summaryPath)) {
+  let summaryText: string | null = null;
+  try {
+    summaryText = readCacheFile(summaryPath, 1 << 20);
+  } catch {
+    /* not a file, too large or another user's: parse again (and replace it when allowed) */
+  }
+  if (summaryText !== null) {
     try {
-      const summary = JSON.parse(readFileSync(summaryPath, 'utf8')) as EmbeddedSummary;
+      const summary = JSON.parse(summaryText) as EmbeddedSummary;
       loaded = { summary, archs: null, dir };
       memo.set(key, loaded);
       return loaded;
@@ -173,7 +179,11 @@ export function loadEmbeddedArch(arch: string, dirOverride?: string, sourceDir?:
   } catch {
     // a damaged compiled file: the shipped XML is the source, so drop the compiled copy (the next
     // run writes it anew) and parse again — nothing for the user to do
-    if (l.dir) rmSync(l.dir, { recursive: true, force: true });
+    try {
+      if (l.dir) rmSync(l.dir, { recursive: true, force: true });
+    } catch {
+      /* another user's directory: parse the XML on every run instead */
+    }
   }
   if (forms) return forms;
   // the cache vanished or was damaged: parse again

@@ -6,10 +6,11 @@
 //
 // Compatibility: a reader accepts every `version` up to MEASURED_VERSION; a later version of the
 // format only adds optional fields, and bumps `version` when an older reader would misread it.
-import { readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../atomicWrite.js';
 import { UserError, printable } from '../errors.js';
+import { readSmallFile } from '../readSmall.js';
 import { archFile, parseArchName } from './archName.js';
 import { formKey } from './formKey.js';
 import { assetsDir, cacheRoot } from './paths.js';
@@ -541,33 +542,13 @@ export function parseMeasured(text: string, path: string, hint = HINT): Measured
   return r.file;
 }
 
-/** Reads a measured file; null when it does not exist. */
-export function readMeasured(path: string, hint = HINT): MeasuredFile | null {
-  let size: number;
-  try {
-    const st = statSync(path);
-    if (!st.isFile()) throw new UserError(`measured figures ${path} is not a file — ${hint}`);
-    size = st.size;
-  } catch (e) {
-    if (e instanceof UserError) throw e;
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new UserError(
-      `measured figures ${path} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}) — ${hint}`,
-    );
-  }
-  if (size > MEASURED_MAX_BYTES)
-    throw new UserError(
-      `measured figures ${path} are ${(size / 1048576).toFixed(0)} MiB, more than the ${MEASURED_MAX_BYTES / 1048576} MiB such a file can be — ${hint}`,
-    );
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    throw new UserError(
-      `measured figures ${path} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}) — ${hint}`,
-    );
-  }
-  return parseMeasured(text, path, hint);
+/** Reads a measured file; null when it does not exist. `private`: a file of the user's cache,
+ *  refused when another user could have written it (a cache in a shared directory). */
+export function readMeasured(path: string, hint = HINT, opts: { private?: boolean } = {}): MeasuredFile | null {
+  const r = readSmallFile(path, MEASURED_MAX_BYTES, opts);
+  if (!r.ok && r.missing) return null;
+  if (!r.ok) throw new UserError(`measured figures ${printable(path, 160)} ${r.why} — ${hint}`);
+  return parseMeasured(r.text, path, hint);
 }
 
 // ---- writing

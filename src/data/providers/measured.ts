@@ -161,7 +161,7 @@ interface Loaded {
 const memo = new Map<string, { mtime: number; size: number; loaded: Loaded | null }>();
 
 /** A measured file, read and converted (once per change of the file); null when there is none. */
-function load(path: string): Loaded | null {
+function load(path: string, own = false): Loaded | null {
   let st: { mtimeMs: number; size: number } | null = null;
   try {
     st = statSync(path);
@@ -177,6 +177,7 @@ function load(path: string): Loaded | null {
   const file = readMeasured(
     path,
     `measure again with 'uopscope data measure', or remove it with 'uopscope data remove measured'`,
+    { private: own },
   );
   let loaded: Loaded | null = null;
   if (file) {
@@ -240,7 +241,7 @@ function pathsOf(arch: ArchName, cacheDir?: string): Paths {
 
 function files(paths: Paths): { loaded: Loaded; shipped: boolean }[] {
   const out: { loaded: Loaded; shipped: boolean }[] = [];
-  const user = paths.user ? load(paths.user) : null;
+  const user = paths.user ? load(paths.user, true) : null;
   if (user) out.push({ loaded: user, shipped: false });
   const shipped = paths.shipped ? load(paths.shipped) : null;
   if (shipped) out.push({ loaded: shipped, shipped: true });
