@@ -5,7 +5,9 @@
 
 import { createHash } from 'node:crypto';
 import { execFile, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { writeFileAtomic } from '../atomicWrite.js';
+import { foreignWriter, readSmallFile } from '../readSmall.js';
 import { join } from 'node:path';
 import { cacheRoot, packageRoot } from '../data/paths.js';
 import { printable, UserError } from '../errors.js';
@@ -29,7 +31,7 @@ function harnessSource(): string {
  */
 export function ensureHarness(opts: { cacheDir?: string } = {}): string {
   const t = harnessTarget(opts);
-  if (existsSync(t.exe)) return t.exe;
+  if (verified(t)) return t.exe;
   const tried: string[] = [];
   for (const cc of compilers()) {
     const r = spawnSync(cc, buildArgs(t), { encoding: 'utf8', timeout: 120_000 });
@@ -42,7 +44,7 @@ export function ensureHarness(opts: { cacheDir?: string } = {}): string {
 /** ensureHarness without blocking the event loop (the explorer builds it in the background). */
 async function ensureHarnessAsync(opts: { cacheDir?: string } = {}): Promise<string> {
   const t = harnessTarget(opts);
-  if (existsSync(t.exe)) return t.exe;
+  if (verified(t)) return t.exe;
   const tried: string[] = [];
   for (const cc of compilers()) {
     const r = await new Promise<{ error?: NodeJS.ErrnoException; status: number | null; stderr: string }>((res) => {
@@ -71,6 +73,8 @@ interface Target {
   dir: string;
   exe: string;
   tmp: string;
+  /** the built file's SHA-256, written beside it after the build and checked before each run */
+  digest: string;
 }
 
 function harnessTarget(opts: { cacheDir?: string }): Target {
@@ -87,7 +91,43 @@ function harnessTarget(opts: { cacheDir?: string }): Target {
       );
     }
   }
-  return { src, dir, exe, tmp: `${exe}.${process.pid}.tmp` };
+  trustDir(dir);
+  return { src, dir, exe, tmp: `${exe}.${process.pid}.tmp`, digest: `${exe}.sha256` };
+}
+
+/**
+ * The harness directory must be one only the user (or root) can write: the harness runs with the
+ * user's rights, and in a cache on a shared directory (mode 1777) another user could otherwise
+ * put a program of their own under the harness's name, or swap it between its check and its run.
+ */
+function trustDir(dir: string): void {
+  let why: string | null;
+  try {
+    const st = lstatSync(dir);
+    why = st.isDirectory() ? foreignWriter(st) : 'not a directory';
+  } catch (e) {
+    why = `unreadable (${(e as NodeJS.ErrnoException).code ?? String(e)})`;
+  }
+  if (why)
+    throw new UserError(
+      `the measurement harness's directory ${printable(dir, 160)} is ${why}, so uopscope does not run what it holds — set UOPSCOPE_CACHE_DIR to a directory of your own`,
+    );
+}
+
+/** The built harness is there, the user's own and the file uopscope built (its digest, kept
+ *  beside it in the user's directory, matches); else it is built again. */
+function verified(t: Target): boolean {
+  const digest = readSmallFile(t.digest, 256, { private: true });
+  if (!digest.ok) return false;
+  let bytes: Buffer;
+  try {
+    const st = lstatSync(t.exe);
+    if (!st.isFile() || foreignWriter(st) || st.size > 64 << 20) return false;
+    bytes = readFileSync(t.exe);
+  } catch {
+    return false;
+  }
+  return createHash('sha256').update(bytes).digest('hex') === digest.text.trim();
 }
 
 // no stack protector: the harness points the thread pointer away from libc's TLS while the region runs
@@ -108,6 +148,7 @@ function built(
     return null;
   }
   if (status === 0 && existsSync(t.tmp)) {
+    writeFileAtomic(t.digest, `${createHash('sha256').update(readFileSync(t.tmp)).digest('hex')}\n`);
     renameSync(t.tmp, t.exe);
     return t.exe;
   }
