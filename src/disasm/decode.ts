@@ -255,6 +255,7 @@ function describe(
     sameReg,
     zeroIdiom,
     branch,
+    ...otherFlowOf(ins),
     prefixes,
     code: Code[ins.code] ?? `Code${ins.code}`,
     cpuid: Array.from(ins.cpuidFeatures(), (f) => CpuidFeature[f] ?? `CPUID${f}`),
@@ -380,6 +381,21 @@ const BRANCH_KINDS: Partial<Record<FlowControl, BranchKind>> = {
   [FlowControl.IndirectCall]: 'call',
   [FlowControl.Return]: 'return',
 };
+
+/** Flow control that is neither the next instruction nor a branch uopscope follows. */
+const OTHER_FLOW: Partial<Record<FlowControl, NonNullable<DecodedInstruction['otherFlow']>>> = {
+  [FlowControl.Interrupt]: 'interrupt',
+  [FlowControl.XbeginXabortXend]: 'transaction',
+  [FlowControl.Exception]: 'exception',
+};
+
+function otherFlowOf(ins: Instruction): { otherFlow?: NonNullable<DecodedInstruction['otherFlow']> } {
+  // iced gives xend and xabort the flow of any instruction, but inside a transaction xabort (or
+  // a faulting xend) resumes at xbegin's fallback address like an abort does
+  const f =
+    ins.mnemonic === Mnemonic.Xend || ins.mnemonic === Mnemonic.Xabort ? 'transaction' : OTHER_FLOW[ins.flowControl];
+  return f ? { otherFlow: f } : {};
+}
 
 /** The instruction's branch: its kind, and a direct near branch's target and its line. */
 function branchOf(ins: Instruction, address: number, lineOf: Map<number, number>): Branch | null {

@@ -87,6 +87,10 @@ export interface DecodedInstruction {
   /** a recognised zero/dependency-breaking idiom: then the written register does not depend on the read */
   zeroIdiom: boolean;
   branch: Branch | null;
+  /** flow control that is not a branch: an interrupt (int3, syscall), a transaction's start, end
+   *  or abort (xbegin resumes at its fallback address when the transaction aborts), an
+   *  instruction that always faults (ud2); absent for every other instruction */
+  otherFlow?: 'interrupt' | 'transaction' | 'exception';
   /** LOCK / REP prefixes as written */
   prefixes: string[];
   /** iced-x86's Code name ('Add_rm64_imm8'): the exact encoding form, the key of the

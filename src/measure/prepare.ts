@@ -162,6 +162,13 @@ function lineVerdict(i: DecodedInstruction, line: number, branchLine: number | n
       ok: false,
       why: `line ${i.line} (${i.intel}) is a system call or interrupt: the harness does not run it`,
     };
+  // xbegin's abort resumes at its fallback address, which may be inside bytes never decoded here
+  // (a hidden system call): any flow that is not a branch handled below is refused before running
+  if (i.otherFlow)
+    return {
+      ok: false,
+      why: `line ${i.line} (${i.intel}) ${i.otherFlow === 'transaction' ? 'starts, ends or aborts a transaction, which can resume elsewhere' : i.otherFlow === 'interrupt' ? 'is a system call or interrupt' : 'always raises an exception'}: the harness does not run it`,
+    };
   if (HIDDEN_STATE.test(i.mnemonic))
     return {
       ok: false,
