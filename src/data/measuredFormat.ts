@@ -253,8 +253,12 @@ function str(o: Obj, k: string, where: string, optional = false): string | undef
   if (v === undefined && optional) return undefined;
   if (typeof v !== 'string' || v === '') fail(at(where, k), 'must be a non-empty string');
   if (v.length > 10000) fail(at(where, k), 'is longer than 10,000 characters');
+  // every text of the file reaches the terminal (data list, disasm's footnote, the report's notes)
+  if (CONTROL.test(v)) fail(at(where, k), `'${printable(v, 40)}' holds control characters`);
   return v;
 }
+
+const CONTROL = /[\x00-\x1f\x7f-\x9f\u2028\u2029]/;
 
 function num(
   o: Obj,
@@ -418,7 +422,7 @@ function elimination(v: unknown, where: string): MeasuredElimination {
   };
   if (o.forms !== undefined) {
     out.forms = arr(o.forms, `${where}.forms`).map((f, i) => {
-      if (typeof f !== 'string' || f === '' || f.length > 200)
+      if (typeof f !== 'string' || f === '' || f.length > 200 || CONTROL.test(f))
         fail(`${where}.forms[${i}]`, 'must be a form such as MOV (R64, R64)');
       return f;
     });
@@ -510,6 +514,7 @@ export function validateMeasured(value: unknown): { file: MeasuredFile } | { err
     const f = obj(o.forms, 'forms');
     for (const [key, v] of Object.entries(f)) {
       const where = `forms[${JSON.stringify(printable(key, 60))}]`;
+      if (CONTROL.test(key)) fail(where, 'the key holds control characters');
       const { signature, attributes } = splitMeasuredKey(key);
       if (!/^[A-Z][A-Z0-9_]*( [A-Z][A-Z0-9_]*)*( \(.*\))?$/.test(signature))
         fail(where, "the key must be a form's signature such as 'ADD (R64, I8)'");
