@@ -1,6 +1,8 @@
-import { statSync } from 'node:fs';
+import { fstatSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { writeFileAtomic } from '../atomicWrite.js';
 import { UserError, printable } from '../errors.js';
+import { STDIN_ARG } from './stdio.js';
 
 const STDOUT_NAMES = new Set(['-', '/dev/stdout', '/dev/fd/1', '/proc/self/fd/1']);
 const STDERR_NAMES = new Set(['/dev/stderr', '/dev/fd/2', '/proc/self/fd/2']);
@@ -46,11 +48,40 @@ export function writeOutputFile(
   }
 }
 
-/** The same file (device and inode, through links), when both exist. */
+/**
+ * Refuses, before anything is written, outputs that would overwrite an input or each other
+ * (`graph f --cfg X --dg X` wrote one graph, then replaced it with the other): the standard
+ * streams' names excepted, where both are written in turn.
+ */
+export function checkOutputs(
+  outputs: readonly { path: string | undefined; what: string }[],
+  inputs: readonly (string | undefined)[] = [],
+): void {
+  const files = outputs.filter(
+    (o): o is { path: string; what: string } =>
+      o.path !== undefined && !STDOUT_NAMES.has(o.path) && !STDERR_NAMES.has(o.path),
+  );
+  for (const [k, o] of files.entries()) {
+    const input = inputs.find((i) => i !== undefined && sameFile(i, o.path));
+    if (input !== undefined)
+      throw new UserError(
+        `${printable(o.path, 120)}: is the input ${printable(input, 120)}; give the ${o.what} another file name`,
+      );
+    const other = files.slice(0, k).find((p) => resolve(p.path) === resolve(o.path) || sameFile(p.path, o.path));
+    if (other)
+      throw new UserError(
+        `${printable(o.path, 120)}: named for both the ${other.what} and the ${o.what}; give each its own file`,
+      );
+  }
+}
+
+/** The same file (device and inode, through links), when both exist; `-` as an input is
+ *  standard input, which may be a file redirected with `<`. */
 function sameFile(a: string, b: string): boolean {
   try {
-    const x = statSync(a),
+    const x = a === '-' || a === STDIN_ARG ? fstatSync(0) : statSync(a),
       y = statSync(b);
+    if (!x.isFile() && (a === '-' || a === STDIN_ARG)) return false;
     return x.dev === y.dev && x.ino === y.ino;
   } catch {
     return false;

@@ -7,7 +7,8 @@ import { skipHelpCache } from './yargsHelpCache.js';
 import { COMMAND_NAMES, DATA_COMMANDS } from './commandNames.js';
 import { MODEL_OPTION_NAMES } from './modelOptions.js';
 import { VARIANT_SWITCHES } from '../sim/variants.js';
-import { quietOnClosedPipe, stdoutColumns, whenFirstUsed } from './stdio.js';
+import { STDIN_ARG, quietOnClosedPipe, stdoutColumns, whenFirstUsed } from './stdio.js';
+export { STDIN_ARG };
 
 export { COMMAND_NAMES, DATA_COMMANDS };
 
@@ -232,6 +233,13 @@ export function unknownOptionHint(msg: string, y?: Argv): string {
   return `unknown argument${parts.length > 1 ? 's' : ''}: ${parts.join(', ')}`;
 }
 
+/** `-` became STDIN_ARG before yargs (start.ts), which would take it for an empty string: only
+ *  the positional FILE keeps that name (standard input); everywhere else, option values and other
+ *  positionals (`--cfg -`, `config set export-dir -`), it is `-` again after parsing. */
+function dashAgain(argv: Record<string, unknown>): void {
+  for (const [k, v] of Object.entries(argv)) if (k !== 'file' && v === STDIN_ARG) argv[k] = '-';
+}
+
 export async function runCli(y: Argv, args?: string[]): Promise<void> {
   // when the streams are created (stdio.ts: not before something uses them)
   whenFirstUsed('stdout', (s) => quietOnClosedPipe(s));
@@ -252,6 +260,7 @@ export async function runCli(y: Argv, args?: string[]): Promise<void> {
     .help()
     .alias('h', 'help')
     .version()
+    .middleware(dashAgain, true)
     .wrap(Math.min(100, stdoutColumns() || 80))
     .fail((msg, err, y) => {
       if (err) reportFailure(err);

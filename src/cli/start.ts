@@ -47,7 +47,7 @@ function isTopHelpLine(args: string[]): boolean {
 
 async function runYargs(args: string[]): Promise<void> {
   // yargs without its help machinery until help is printed (yargsLoad.ts: why and how)
-  const [{ fn: yargs }, { runCli, llvmMcaArgs, reportFailure }] = await Promise.all([
+  const [{ fn: yargs }, { runCli, llvmMcaArgs, reportFailure, STDIN_ARG }] = await Promise.all([
     import('./yargsLoad.js').then((m) => m.loadYargs()),
     import('./run.js'),
   ]);
@@ -59,6 +59,5 @@ async function runYargs(args: string[]): Promise<void> {
     reportFailure(err);
   }
   // `-` (standard input, as llvm-mca takes it) would reach yargs as an empty string: name it
-  const STDIN_ARG = '<stdin>';
   await runCli(yargs(given.map((a) => (a === '-' ? STDIN_ARG : a))), given);
 }

@@ -8,6 +8,10 @@
 import { fstatSync, writeSync } from 'node:fs';
 import { UserError, printable } from '../errors.js';
 
+/** What `-` (standard input, as llvm-mca takes it) is named before yargs parses the command
+ *  line: yargs would take `-` for an empty string. */
+export const STDIN_ARG = '<stdin>';
+
 /** A write to standard output that failed for another reason than a reader that stopped (a full
  *  disk, an I/O error): not a bug of uopscope, one line and exit 74 (EX_IOERR). */
 function stdoutWriteError(err: NodeJS.ErrnoException): UserError {

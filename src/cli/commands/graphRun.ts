@@ -1,7 +1,7 @@
 // The work of `uopscope graph` (see graph.ts for its options), loaded only when it runs.
 import { buildCfg, buildDependencyGraph, loadRegion } from '../../disasm/index.js';
 import { cfgToDot, dgToDot } from '../../report/dot.js';
-import { writeOutputFile } from '../outputFile.js';
+import { checkOutputs, writeOutputFile } from '../outputFile.js';
 import { inputFromArgv } from '../regionOptions.js';
 import type { GraphArgv } from './args.js';
 
@@ -15,6 +15,13 @@ export async function runGraph(args: GraphArgv): Promise<void> {
     return;
   }
   const inputs = [opts.file, opts.raw];
+  checkOutputs(
+    [
+      { path: args.cfg, what: 'control-flow graph' },
+      { path: args.dg, what: 'dependency graph' },
+    ],
+    inputs,
+  );
   if (args.cfg) writeOutputFile(args.cfg, cfg, 'control-flow graph', inputs);
   if (args.dg) writeOutputFile(args.dg, dg, 'dependency graph', inputs);
 }
