@@ -42,8 +42,10 @@ export function configPath(env: NodeJS.ProcessEnv = process.env): string {
   return join(configDir(env), 'config.json');
 }
 
-/** The saved settings ({} when there is no file). A broken file is a UserError naming it. */
-export function readConfig(env: NodeJS.ProcessEnv = process.env): UserConfig {
+/** The saved settings ({} when there is no file). A broken file is a UserError naming it.
+ *  `repairing`: the setting `config set/unset` is about to replace, left out unchecked, so that
+ *  the command an error about it recommends can repair it. */
+export function readConfig(env: NodeJS.ProcessEnv = process.env, repairing?: string): UserConfig {
   const path = configPath(env);
   const t = readSmallFile(path, MAX_CONFIG_BYTES);
   if (!t.ok && t.missing) return {};
@@ -63,7 +65,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): UserConfig {
       `the config file ${path} must hold a JSON object such as {"arch":"${BUILTIN_DEFAULTS.arch}","iterations":200}; fix it or delete it`,
     );
   }
-  const obj = raw as Record<string, unknown>;
+  const obj = { ...(raw as Record<string, unknown>) };
+  if (repairing !== undefined) delete obj[repairing];
   const out: UserConfig = {};
   if (obj.arch !== undefined) out.arch = parseArch(obj.arch, `"arch" in ${path}`);
   if (obj.iterations !== undefined) out.iterations = parseIterations(obj.iterations, `"iterations" in ${path}`);

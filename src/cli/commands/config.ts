@@ -76,7 +76,7 @@ export function runConfig(
     );
   if (!(CONFIG_KEYS as readonly string[]).includes(key))
     throw new UserError(`config ${action}: unknown setting '${key}'; the settings are: ${CONFIG_KEYS.join(', ')}`);
-  const cfg = readConfig(env);
+  const cfg = readConfig(env, key);
   if (action === 'set') {
     if (value === undefined)
       throw new UserError(
