@@ -6,7 +6,7 @@
 // read only when no other user could have written them (a cache in a shared directory).
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 
-export type SmallRead =
+type SmallRead =
   | { ok: true; text: string }
   | { ok: false; missing: true }
   | { ok: false; missing?: false; why: string; code?: string };

@@ -4,6 +4,8 @@
 
 import { writeFileAtomic } from '../atomicWrite.js';
 import { readSmallFile } from '../readSmall.js';
+import { LockTimeout, withLockSync } from '../lock.js';
+import { makeDirs } from '../mkdirs.js';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { UserError, printable } from '../errors.js';
@@ -75,8 +77,42 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, repairing?: str
   return out;
 }
 
+/**
+ * Reads the settings, changes them and saves them, holding the config file's lock (src/lock.ts):
+ * two `config set` of different keys at once both keep their key. `key` is the setting being
+ * replaced (readConfig's `repairing`). Returns the file written.
+ */
+export function updateConfig(
+  key: string,
+  change: (cfg: UserConfig) => UserConfig,
+  env: NodeJS.ProcessEnv = process.env,
+): string {
+  const path = configPath(env);
+  try {
+    makeDirs(configDir(env));
+  } catch (err) {
+    throw new UserError(
+      `cannot create the config directory ${configDir(env)}: ${(err as NodeJS.ErrnoException).code ?? String(err)}; set UOPSCOPE_CONFIG_DIR to a writable directory`,
+    );
+  }
+  let locked = false;
+  try {
+    return withLockSync(`${path}.lock`, { what: 'uopscope config', waitMs: 30_000 }, () => {
+      locked = true;
+      return writeConfig(change(readConfig(env, key)), env);
+    });
+  } catch (err) {
+    if (locked || err instanceof UserError) throw err;
+    throw new UserError(
+      err instanceof LockTimeout
+        ? `${printable(err.holder, 100)} has held ${err.lock} for 30 s; try again, or remove the lock if no uopscope runs`
+        : `cannot lock the config file ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}; set UOPSCOPE_CONFIG_DIR to a writable directory`,
+    );
+  }
+}
+
 /** Saves the settings atomically; returns the file written. */
-export function writeConfig(cfg: UserConfig, env: NodeJS.ProcessEnv = process.env): string {
+function writeConfig(cfg: UserConfig, env: NodeJS.ProcessEnv = process.env): string {
   const path = configPath(env);
   try {
     writeFileAtomic(path, JSON.stringify(cfg, null, 2) + '\n', { mkdir: true });

@@ -4,10 +4,11 @@
 //
 //   <cache root>/v<N>/index.json            { version, source, date, importedAt, dir, archs }
 //   <cache root>/v<N>/import-<stamp>/SKL.json  { version, arch, forms: ArchForm[] }
-import { closeSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { UserError, printable } from '../errors.js';
 import { readSmallFile } from '../readSmall.js';
+import { LockTimeout, type LockOptions, withLock, withLockSync } from '../lock.js';
 import { writeFileAtomic } from '../atomicWrite.js';
 import { archFile, isArchName } from './archName.js';
 import { ArchEncoder, decodeArch, type EncodedArch } from './cacheFormat.js';
@@ -36,7 +37,7 @@ export interface CacheIndex {
 const MAX_INDEX_BYTES = 1 << 20;
 /** Largest per-architecture file read (uops.info's whole file is about 200 MiB of XML, and one
  *  architecture's compact JSON a small part of it). */
-export const MAX_ARCH_FILE_BYTES = 256 << 20;
+const MAX_ARCH_FILE_BYTES = 256 << 20;
 
 /**
  * The text of a file of the cache, read under the rule of every file uopscope reads back
@@ -196,61 +197,60 @@ function publish(
  *  seconds its files take to write). */
 const IMPORT_LOCK_WAIT_MS = 10 * 60_000;
 
-/**
- * Runs `work` holding `<base>/.import.lock` (created exclusively, holding the holder's pid): a
- * lock whose holder is gone (killed) is taken over; a live holder is waited for, up to
- * IMPORT_LOCK_WAIT_MS. Imports and removals serialise on it.
- */
+/** The lock imports and removals hold (src/lock.ts), and what its messages say. */
+function importLock(base: string): { path: string; options: LockOptions } {
+  const path = join(base, '.import.lock');
+  return {
+    path,
+    options: {
+      what: 'uopscope importing into the cache',
+      waitMs: IMPORT_LOCK_WAIT_MS,
+      onWait: (holder) =>
+        process.stderr.write(
+          `uopscope: waiting for ${printable(holder, 100)}, which holds ${path} (up to ${IMPORT_LOCK_WAIT_MS / 60_000} minutes)\n`,
+        ),
+    },
+  };
+}
+
+function lockError(base: string, e: unknown): UserError {
+  if (e instanceof LockTimeout)
+    return new UserError(
+      `${printable(e.holder, 100)} has held ${e.lock} for over ${IMPORT_LOCK_WAIT_MS / 60_000} minutes; wait for it, or remove the lock if no uopscope runs`,
+    );
+  return new UserError(
+    `cannot lock the cache in ${base}: ${(e as NodeJS.ErrnoException).code ?? String(e)} — set UOPSCOPE_CACHE_DIR to a writable directory`,
+  );
+}
+
+/** Runs `work` holding the cache's import lock: imports and removals serialise on it, so that
+ *  neither removes a directory the other is writing or has just published. */
 async function withImportLock<T>(base: string, work: () => T): Promise<T> {
-  const lock = join(base, '.import.lock');
-  const until = Date.now() + IMPORT_LOCK_WAIT_MS;
-  for (;;) {
-    let fd: number;
-    try {
-      makeDirs(base);
-      fd = openSync(lock, 'wx');
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code !== 'EEXIST')
-        throw new UserError(
-          `cannot lock the cache in ${base}: ${code ?? String(e)} — set UOPSCOPE_CACHE_DIR to a writable directory`,
-        );
-      const holder = Number(readFileSafe(lock).trim());
-      if (!Number.isInteger(holder) || holder <= 0 || !alive(holder)) {
-        rmSync(lock, { force: true });
-        continue;
-      }
-      if (Date.now() > until)
-        throw new UserError(
-          `another uopscope (pid ${holder}) has been importing into ${base} for over ${IMPORT_LOCK_WAIT_MS / 60_000} minutes; wait for it, or remove ${lock} if it is gone`,
-        );
-      await new Promise((r) => setTimeout(r, 100));
-      continue;
-    }
-    try {
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
+  const { path, options } = importLock(base);
+  let locked = false;
+  try {
+    makeDirs(base);
+    return await withLock(path, options, () => {
+      locked = true;
       return work();
-    } finally {
-      rmSync(lock, { force: true });
-    }
-  }
-}
-
-function readFileSafe(path: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return '';
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
+    });
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
+    if (locked || e instanceof UserError) throw e;
+    throw lockError(base, e);
+  }
+}
+
+function withImportLockSync<T>(base: string, work: () => T): T {
+  const { path, options } = importLock(base);
+  let locked = false;
+  try {
+    return withLockSync(path, options, () => {
+      locked = true;
+      return work();
+    });
+  } catch (e) {
+    if (locked || e instanceof UserError) throw e;
+    throw lockError(base, e);
   }
 }
 
@@ -270,11 +270,15 @@ export function removeImport(dirOverride?: string): CacheIndex | null {
   const base = cacheDir(dirOverride);
   if (!index) return null;
   try {
-    rmSync(join(base, 'index.json'), { force: true });
-    for (const name of readdirSync(base)) {
-      if (name.startsWith('import-')) rmSync(join(base, name), { recursive: true, force: true });
-    }
+    // under the import lock: a running import's directory is never removed half-written
+    withImportLockSync(base, () => {
+      rmSync(join(base, 'index.json'), { force: true });
+      for (const name of readdirSync(base)) {
+        if (name.startsWith('import-')) rmSync(join(base, name), { recursive: true, force: true });
+      }
+    });
   } catch (e) {
+    if (e instanceof UserError) throw e;
     throw new UserError(
       `cannot remove the imported data in ${base}: ${(e as NodeJS.ErrnoException).code ?? String(e)} — check the directory's permissions`,
     );

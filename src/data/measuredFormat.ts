@@ -7,10 +7,12 @@
 // Compatibility: a reader accepts every `version` up to MEASURED_VERSION; a later version of the
 // format only adds optional fields, and bumps `version` when an older reader would misread it.
 import { readdirSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../atomicWrite.js';
 import { UserError, printable } from '../errors.js';
 import { readSmallFile } from '../readSmall.js';
+import { LockTimeout, withLockSync } from '../lock.js';
+import { makeDirs } from '../mkdirs.js';
 import { archFile, parseArchName } from './archName.js';
 import { formKey } from './formKey.js';
 import { assetsDir, cacheRoot } from './paths.js';
@@ -571,10 +573,31 @@ export function measuredText(file: MeasuredFile): string {
   return `${JSON.stringify({ ...r.file, forms }, null, 1)}\n`;
 }
 
-/** Writes a measured file atomically (directories created); errors are Node's (the caller turns
- *  them into its one-line message). */
+/**
+ * Writes a measured file atomically (directories created), holding its lock (src/lock.ts) and
+ * keeping the forms the file on disk has that `file` lacks: two `data measure` runs on the same
+ * core at once both keep their forms (each run reads the file at its start and writes it after
+ * every form). `file.forms` gets the kept forms, so what the run then reports written is in the
+ * file. Errors are Node's (the caller turns them into its one-line message), or a UserError.
+ */
 export function writeMeasured(path: string, file: MeasuredFile): void {
-  writeFileAtomic(path, measuredText(file), { mkdir: true });
+  makeDirs(dirname(path));
+  let locked = false;
+  try {
+    withLockSync(`${path}.lock`, { what: 'uopscope data measure', waitMs: 120_000 }, () => {
+      locked = true;
+      const onDisk = readMeasured(path);
+      if (onDisk && onDisk.arch === file.arch && onDisk.provenance.cpuid === file.provenance.cpuid)
+        for (const [k, f] of Object.entries(onDisk.forms)) if (!(k in file.forms)) file.forms[k] = f;
+      writeFileAtomic(path, measuredText(file), { mkdir: true });
+    });
+  } catch (e) {
+    if (!locked && e instanceof LockTimeout)
+      throw new UserError(
+        `${printable(e.holder, 100)} has held ${e.lock} for 2 minutes; wait for it, or remove the lock if no uopscope runs`,
+      );
+    throw e;
+  }
 }
 
 /** An empty file for a core: the start of a measurement. */

@@ -8,8 +8,7 @@ import {
   configPath,
   effectiveSettings,
   parseConfigValue,
-  readConfig,
-  writeConfig,
+  updateConfig,
   type UserConfig,
 } from '../config.js';
 import { UserError, escapeControls } from '../../errors.js';
@@ -76,7 +75,6 @@ export function runConfig(
     );
   if (!(CONFIG_KEYS as readonly string[]).includes(key))
     throw new UserError(`config ${action}: unknown setting '${key}'; the settings are: ${CONFIG_KEYS.join(', ')}`);
-  const cfg = readConfig(env, key);
   if (action === 'set') {
     if (value === undefined)
       throw new UserError(
@@ -84,14 +82,20 @@ export function runConfig(
       );
     const parsed = parseConfigValue(key, value);
     if (parsed.arch !== undefined) checkArch(parsed.arch);
-    const path = writeConfig({ ...cfg, ...parsed }, env);
+    const path = updateConfig(key, (cfg) => ({ ...cfg, ...parsed }), env);
     return `${key} = ${String(parsed[key as keyof UserConfig])} (saved in ${path})\n`;
   }
   if (action === 'unset') {
     if (value !== undefined) throw new UserError(`config unset ${key}: takes no value`);
-    const next: UserConfig = { ...cfg };
-    delete next[key as keyof UserConfig];
-    const path = writeConfig(next, env);
+    const path = updateConfig(
+      key,
+      (cfg) => {
+        const next: UserConfig = { ...cfg };
+        delete next[key as keyof UserConfig];
+        return next;
+      },
+      env,
+    );
     return `${key} = ${String(BUILTIN_DEFAULTS[key as keyof typeof BUILTIN_DEFAULTS])} (built-in default; saved in ${path})\n`;
   }
   throw new UserError(`config: unknown action '${action}'; use show, set or unset`);
