@@ -18,6 +18,13 @@ import { join } from 'node:path';
 // what yargs/helpers' hideBin gives under Node (the script's arguments)
 const args = process.argv.slice(2);
 
+/** The flag that makes V8 check WebAssembly memory bounds in code instead of reserving guard
+ *  regions (about 10 GiB of address space per memory, the decoder's included). */
+const NO_WASM_GUARDS = '--disable-wasm-trap-handler';
+/** The address space a report needs without guard regions, with room (measured: a report ran
+ *  under 1.5 GB and aborted under 1 GB; the explorer's workers need more) */
+const MIN_ADDRESS_SPACE_GB = 4;
+
 type Start = (args: string[]) => Promise<void>;
 
 if (args.length === 1 && args[0] === '--version') {
@@ -28,12 +35,61 @@ if (args.length === 1 && args[0] === '--version') {
   // the version yargs's .version() prints: package.json's, two levels above dist/cli (or src/cli)
   const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version?: string };
   process.stdout.write(`${pkg.version ?? 'unknown'}\n`);
+} else if (underAddressSpaceLimit()) {
+  runWithoutWasmGuards();
 } else {
   // a failure here is a bug (start() reports users' errors itself): Node prints it and exits 1
   void (async () => {
     const start = bundled() ?? (await import('./start.js')).start;
     await start(args);
   })();
+}
+
+/** An address-space limit (`ulimit -v`, RLIMIT_AS) is set, and this process does not yet run
+ *  without the guard regions: under any such limit V8 could not reserve them (8 GB failed every
+ *  command; 32 GB the explorer, whose workers each reserve their own). Linux only. */
+function underAddressSpaceLimit(): boolean {
+  if (process.execArgv.includes(NO_WASM_GUARDS)) return false;
+  try {
+    const m = /^Max address space\s+(\S+)/m.exec(readFileSync('/proc/self/limits', 'utf8'));
+    return m !== null && m[1] !== 'unlimited';
+  } catch {
+    return false;
+  }
+}
+
+/** Runs this command again in a Node without WebAssembly guard regions, passing on the signals
+ *  that end it and its exit status. */
+function runWithoutWasmGuards(): void {
+  const { spawn } = require('node:child_process') as typeof import('node:child_process');
+  const child = spawn(process.execPath, [NO_WASM_GUARDS, ...process.execArgv, __filename, ...args], {
+    stdio: 'inherit',
+  });
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'] as const)
+    process.on(sig, () => {
+      child.kill(sig);
+    });
+  child.on('error', (err: NodeJS.ErrnoException) => {
+    process.stderr.write(
+      `uopscope: cannot start under this address-space limit (ulimit -v): ${err.code ?? err.message}; raise it (ulimit -v unlimited)\n`,
+    );
+    process.exit(2);
+  });
+  child.on('exit', (code, signal) => {
+    // V8 aborts when it cannot reserve what it needs (its heap, a worker's): the limit, not the input
+    if (signal === 'SIGABRT' || signal === 'SIGTRAP') {
+      const limit = /^Max address space\s+(\S+)/m.exec(readFileSync('/proc/self/limits', 'utf8'))?.[1];
+      process.stderr.write(
+        `uopscope: out of address space under the limit set by ulimit -v (${limit ? `${Math.round(Number(limit) / 2 ** 20)} MiB` : 'unknown'}); uopscope needs about ${MIN_ADDRESS_SPACE_GB} GB: raise it (ulimit -v ${MIN_ADDRESS_SPACE_GB * 1_000_000} or unlimited)\n`,
+      );
+      process.exit(2);
+    }
+    if (signal) {
+      process.removeAllListeners(signal);
+      process.kill(process.pid, signal);
+    }
+    process.exit(code ?? 1);
+  });
 }
 
 /** start() from the bundle next to this file, or null when there is none (or it is not wanted). */
