@@ -3,7 +3,12 @@ import { COMMAND_NAMES } from './commandNames.js';
 import type { Argv } from 'yargs';
 import { UserError, printable } from '../errors.js';
 import type { InputOptions, RegionSelection } from '../disasm/types.js';
-import { DEFAULT_MAX_INSTRUCTIONS, MAX_INSTRUCTIONS_LIMIT, grouped } from '../disasm/limits.js';
+import {
+  DEFAULT_MAX_INSTRUCTIONS,
+  MAX_INSTRUCTIONS_LIMIT,
+  MAX_SIMULATED_INSTRUCTIONS,
+  grouped,
+} from '../disasm/limits.js';
 
 export interface InputArgv {
   file?: string;
@@ -46,7 +51,10 @@ export function addInputOptions<T>(y: Argv<T>): Argv<T & InputArgv> {
 const NAMED_COMMANDS: ReadonlySet<string> = new Set(COMMAND_NAMES);
 
 /** The InputOptions & RegionSelection for the disasm stage from parsed arguments. */
-export function inputFromArgv(argv: InputArgv & { _?: (string | number)[] }): InputOptions & RegionSelection {
+export function inputFromArgv(
+  argv: InputArgv & { _?: (string | number)[] },
+  o: { simulates?: boolean } = {},
+): InputOptions & RegionSelection {
   // an option given twice arrives as an array: refuse it rather than joining the values (--hex)
   for (const k of [
     'file',
@@ -94,6 +102,10 @@ export function inputFromArgv(argv: InputArgv & { _?: (string | number)[] }): In
     if (!Number.isSafeInteger(n) || n < 1 || n > MAX_INSTRUCTIONS_LIMIT)
       throw new UserError(
         `--max-instructions '${printable(String(argv.maxInstructions), 40)}': not a whole number from 1 to ${grouped(MAX_INSTRUCTIONS_LIMIT)}`,
+      );
+    if (o.simulates && n > MAX_SIMULATED_INSTRUCTIONS)
+      throw new UserError(
+        `--max-instructions ${grouped(n)}: the simulation takes at most ${grouped(MAX_SIMULATED_INSTRUCTIONS)} instructions (about 15 KB of memory each, 1.5 GB at the bound); pick a smaller region (--region, --function, --range), or look at a larger one with disasm or graph`,
       );
     opts.maxInstructions = n;
   }

@@ -10,8 +10,12 @@
 export const DEFAULT_MAX_INSTRUCTIONS = 20_000;
 /** The longest x86 instruction. */
 const MAX_INSTRUCTION_LENGTH = 15;
-/** The largest --max-instructions accepted. */
+/** The largest --max-instructions accepted (disasm, graph and regions: no simulation). */
 export const MAX_INSTRUCTIONS_LIMIT = 10_000_000;
+/** The largest --max-instructions of the commands that simulate (report, the explorer): the
+ *  engine's state and the report's tables cost about 15 KB per instruction even for one
+ *  iteration with --fast (measured: 50,000 lines 0.78 GB, 100,000 lines 1.46 GB resident). */
+export const MAX_SIMULATED_INSTRUCTIONS = 100_000;
 
 export const maxCodeBytes = (maxInstructions: number): number => maxInstructions * MAX_INSTRUCTION_LENGTH;
 

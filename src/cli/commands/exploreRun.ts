@@ -33,7 +33,7 @@ function stamp(d = new Date()): string {
 }
 
 export async function runExplore(args: ExploreArgv): Promise<void> {
-  const sel = inputFromArgv(args);
+  const sel = inputFromArgv(args, { simulates: true });
   if (!sel.file && !sel.hex && !sel.raw)
     throw new UserError(
       "no input: give a FILE (a binary or an assembly source), --hex or --raw; see 'uopscope --help'",

@@ -79,7 +79,7 @@ export function reportCommand(y: Argv): Argv {
         .example('$0 report examples/bin/branch --model refined --no-macro-fusion', ''),
     async (argv) => {
       const { runReport } = await import('./reportRun.js');
-      const out = await runReport(inputFromArgv(argv as never), argv as ReportArgs);
+      const out = await runReport(inputFromArgv(argv as never, { simulates: true }), argv as ReportArgs);
       writeStdout(out);
     },
   );
