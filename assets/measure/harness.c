@@ -18,7 +18,9 @@
  * code touches are mapped on demand (SIGSEGV handler) onto one shared physical page (a memfd)
  * filled with PATTERN, so pointers loaded from memory point into mapped memory again and data
  * stays in L1. MXCSR has denormals-are-zero and flush-to-zero set (PATTERN read as a double is
- * a denormal). The caller's MXCSR is not restored: the child ends after the runs. Each variant runs at two sizes (n1, n2) interleaved over REPS repetitions; the
+ * a denormal); it is loaded again after the region, which may have unmasked FP exceptions that
+ * the harness's own arithmetic would then raise. The caller's MXCSR is not restored: the child
+ * ends after the runs. Each variant runs at two sizes (n1, n2) interleaved over REPS repetitions; the
  * difference of their low percentiles, divided by n2 - n1, is the cost of one iteration with
  * the prologue's cost cancelled. Cycles come from perf_event_open (core cycles, user space) when
  * the kernel allows it, else from the TSC, converted to core cycles by a chain of dependent
@@ -237,6 +239,7 @@ static void *build(const uint8_t *body, size_t len, uint64_t copies, int counter
     put1(&b, 0x0F); put1(&b, 0x85); memcpy(b.p + b.n, &rel, 4); b.n += 4;                            /* jnz top */
   }
   movq_stash(&b, 0x7E, stash);                                      /* movq rsp, xmmSTASH */
+  put(&b, mxcsr, sizeof mxcsr);     /* the region may have unmasked FP exceptions: the harness's own arithmetic must not fault */
   static const uint8_t restore[] = { 0x41, 0x5F, 0x41, 0x5E, 0x41, 0x5D, 0x41, 0x5C, 0x5D, 0x5B, 0xC3 };
   put(&b, restore, sizeof restore);
   /* execute-only: the kernel gives such a mapping an execute-only protection key where the CPU

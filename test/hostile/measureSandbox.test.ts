@@ -162,3 +162,12 @@ test('without a stash given, the harness keeps its stack pointer in an xmm regis
   const r = run('pxor xmm15, xmm15\n  paddq xmm14, xmm15\n  add rax, rbx');
   assert.ok(r.ok, JSON.stringify(r));
 });
+
+test("a region that unmasks FP exceptions is measured, not reported as the harness's division by zero", {
+  skip,
+}, () => {
+  // push 0; ldmxcsr [rsp]; pop rax: every MXCSR exception unmasked, which made the harness's own
+  // arithmetic after the region fault (reported as "a division by zero")
+  const r = run('push 0\n  ldmxcsr dword ptr [rsp]\n  pop rax');
+  assert.equal(r.ok, true, JSON.stringify(r));
+});
