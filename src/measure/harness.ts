@@ -5,7 +5,7 @@
 
 import { createHash } from 'node:crypto';
 import { execFile, spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { writeFileAtomic } from '../atomicWrite.js';
 import { foreignWriter, readSmallFile } from '../readSmall.js';
 import { join } from 'node:path';
@@ -84,7 +84,8 @@ function harnessTarget(opts: { cacheDir?: string }): Target {
   const exe = join(dir, `harness-${hash}`);
   if (!existsSync(exe)) {
     try {
-      makeDirs(dir);
+      // whatever the umask: a harness directory others could write would be refused below
+      if (makeDirs(dir) !== undefined) chmodSync(dir, 0o755);
     } catch (e) {
       throw new UserError(
         `cannot create ${dir} for the measurement harness: ${(e as NodeJS.ErrnoException).code ?? String(e)} — set UOPSCOPE_CACHE_DIR to a writable directory`,
