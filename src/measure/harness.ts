@@ -143,6 +143,10 @@ export type HarnessResult =
       calibration: [number, number];
       unrolled: HarnessVariant;
       loop: HarnessVariant;
+      /** the cycle counter's smallest step (TSC ticks, or 1 for perf) */
+      resolution: number;
+      /** where each address stream's register started (the layout's order) */
+      streams: number[];
     }
   | {
       ok: false;
@@ -172,6 +176,8 @@ interface HarnessOptions {
   cacheDir?: string;
   /** registers that start at another value than the harness's pattern (prepare.ts divisionStarts) */
   startValues?: readonly { number: number; value: bigint }[];
+  /** the address streams and the run's lengths (src/measure/layout.ts layoutArgs) */
+  layout?: readonly string[];
 }
 
 export const DEFAULT_REPETITIONS = 200;
@@ -188,6 +194,7 @@ function harnessArgs(body: Uint8Array, o: HarnessOptions): { args: string[]; tim
   const args = [o.counter, o.repetitions ?? DEFAULT_REPETITIONS, timeout, o.maxPages ?? DEFAULT_MAX_PAGES].map(String);
   args.push(`x${o.stash ?? freeXmm(body)}`);
   for (const s of o.startValues ?? []) args.push(`${s.number}=${BigInt.asUintN(64, s.value)}`);
+  args.push(...(o.layout ?? []));
   return { args, timeout };
 }
 
@@ -256,7 +263,10 @@ export function parseHarnessLine(line: string): HarnessResult | null {
       cal.length === 2 &&
       cal.every(finite) &&
       variantOk(r.unrolled) &&
-      variantOk(r.loop);
+      variantOk(r.loop) &&
+      Number.isSafeInteger(r.resolution) &&
+      Array.isArray(r.streams) &&
+      r.streams.every((a) => finite(a) && a > 0);
     return fine ? (o as HarnessResult) : null;
   }
   if (r.ok !== false || typeof r.reason !== 'string' || !REASONS.has(r.reason)) return null;
