@@ -279,7 +279,7 @@ static void sort_u64(uint64_t *a, int n) {
       a[j] = x;
     }
 }
-static uint64_t *s1;
+static uint64_t *s1, *s2, *s3;
 static int reps;
 static uint64_t resolution = 1;
 
@@ -296,11 +296,13 @@ static uint64_t counter_resolution(void) {
 }
 
 /* Runs f1 and f2 interleaved, each `calls` times per sample; the 10th and 50th percentiles of the
-   per-sample figure (t2 - t1) / (calls × (n2 - n1)). Percentiles of the paired differences, not
-   differences of each length's percentiles: those are not a percentile of anything (a counter
-   that steps by 26 ticks put one length's 10th percentile a step below its median and the
-   other's not, and the "10th percentile" came out 14 % above the median). `calls` makes the
-   difference of one sample at least 400 counter steps, so a step is at most 0.25 % of it. */
+   per-sample figure (t2 - t1) / (calls × (n2 - n1)) over the quiet samples, those in which
+   neither length ran slower than its own median (a disturbed short run would make a figure too
+   low). Percentiles of per-sample figures, not differences of each length's percentiles: those are
+   not a percentile of anything (a counter that steps by 26 ticks put one length's 10th percentile
+   a step below its median and the other's not, and the "10th percentile" came out 14 % above the
+   median). `calls` makes the difference of one sample at least 400 counter steps, so a step is at
+   most 0.25 % of it. */
 static struct variant time_pair(void (*f1)(void), void (*f2)(void), uint64_t n1, uint64_t n2) {
   for (int w = 0; w < 3; w++) { f1(); f2(); }     /* map the pages, warm the caches */
   uint64_t d = UINT64_MAX;
@@ -317,13 +319,21 @@ static struct variant time_pair(void (*f1)(void), void (*f2)(void), uint64_t n1,
     uint64_t b = now();
     for (uint64_t k = 0; k < calls; k++) f2();
     uint64_t c = now();
-    /* offset by 2^62: a disturbed short run can take longer than an undisturbed long one */
-    s1[r] = (c - b) + ((uint64_t)1 << 62) - (b - a);
+    s1[r] = b - a; s2[r] = c - b;
   }
-  sort_u64(s1, reps);
-  int lo = (reps - 1) / 10, mid = (reps - 1) / 2;
-  double per = (double)calls * (double)(n2 - n1), off = (double)((uint64_t)1 << 62);
-  struct variant v = { ((double)s1[lo] - off) / per, ((double)s1[mid] - off) / per, n1, n2 };
+  memcpy(s3, s1, sizeof(uint64_t) * (size_t)reps); sort_u64(s3, reps);
+  uint64_t m1 = s3[(reps - 1) / 2];
+  memcpy(s3, s2, sizeof(uint64_t) * (size_t)reps); sort_u64(s3, reps);
+  uint64_t m2 = s3[(reps - 1) / 2];
+  /* offset by 2^62: a short run can still take longer than a long one */
+  const uint64_t off = (uint64_t)1 << 62;
+  int n = 0;
+  for (int r = 0; r < reps; r++) if (s1[r] <= m1 && s2[r] <= m2) s3[n++] = s2[r] + off - s1[r];
+  if (n < 3) { n = 0; for (int r = 0; r < reps; r++) s3[n++] = s2[r] + off - s1[r]; }
+  sort_u64(s3, n);
+  int lo = (n - 1) / 10, mid = (n - 1) / 2;
+  double per = (double)calls * (double)(n2 - n1);
+  struct variant v = { ((double)s3[lo] - (double)off) / per, ((double)s3[mid] - (double)off) / per, n1, n2 };
   return v;
 }
 
@@ -442,8 +452,9 @@ static void child(const uint8_t *body, size_t len, int counter, int timeout) {
   perffd = open_perf();
   res.perf = perffd >= 0;
   map_streams();
-  s1 = malloc(sizeof(uint64_t) * (size_t)reps);
-  if (!s1) setup_fail("malloc");
+  s1 = malloc(sizeof(uint64_t) * (size_t)reps); s2 = malloc(sizeof(uint64_t) * (size_t)reps);
+  s3 = malloc(sizeof(uint64_t) * (size_t)reps);
+  if (!s1 || !s2 || !s3) setup_fail("malloc");
   static uint8_t altstack[65536];
   stack_t ss = { altstack, 0, sizeof altstack };
   if (sigaltstack(&ss, NULL) != 0) setup_fail("sigaltstack");
