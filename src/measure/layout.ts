@@ -167,7 +167,9 @@ export function memoryLayout(
     ...new Set(
       body.flatMap((i) => {
         const m = memoryOf(i);
-        return m?.index && m.index in GPR_NUMBER && !keys.includes(m.index) ? [m.index] : [];
+        // an index of an operand without a placed base keeps the harness's start: its address
+        // is the index's own value
+        return m?.index && streamKey(m) && m.index in GPR_NUMBER && !keys.includes(m.index) ? [m.index] : [];
       }),
     ),
   ];
