@@ -15,8 +15,9 @@
  * unrolled variant's two copy counts (default 1000,2000 and 100,200). M=: one address stream of
  * the region (src/measure/layout.ts): SIZE bytes of its own memory, mapped at a random address,
  * register REG pointing OFFSET bytes into it, filled with elements of ELEM bytes: FILL s (element
- * k = 1 + k mod 127, an integer), f or d (the same values as floats or doubles), c (every element
- * PARAM, its bits) or p (every 8-byte element the address stream PARAM's register starts at).
+ * k = 1 + k mod 127, an integer, k counted from the element REG points at), v (divisors: 1 + k mod
+ * 13), f or d (1 + k mod 127 as floats or doubles), c (every element PARAM, its bits) or p (every
+ * 8-byte element the address stream PARAM's register starts at).
  * Prints one JSON line.
  *
  * Method (BHive's): a forked child builds the code — a prologue that sets every general-purpose
@@ -428,9 +429,11 @@ static void map_streams(void) {
   }
   for (int k = 0; k < nstreams; k++) {
     struct stream *t = &streams[k];
-    uint64_t n = t->size / (uint64_t)t->elem;
+    uint64_t n = t->size / (uint64_t)t->elem, first = t->offset / (uint64_t)t->elem;
     for (uint64_t i = 0; i < n; i++) {
-      uint64_t v = 1 + i % 127;
+      /* counted from the element the register points at, as a program's arrays from their start */
+      uint64_t j = i >= first ? i - first : 127 * t->size - (first - i);
+      uint64_t v = t->fill == 'v' ? 1 + j % 13 : 1 + j % 127;
       uint8_t *at = t->mem + i * (uint64_t)t->elem;
       if (t->fill == 'f') { float x = (float)v; memcpy(at, &x, 4); continue; }
       if (t->fill == 'd') { double x = (double)v; memcpy(at, &x, 8); continue; }
@@ -569,7 +572,7 @@ int main(int argc, char **argv) {
       }
       int ok = *q == 0 && nstreams < MAX_STREAMS && f[0] <= 15 && f[0] != 4 && (int)f[0] != counter
         && f[1] >= 4096 && f[1] <= (1ULL << 30) && f[1] % 4096 == 0 && f[2] < f[1]
-        && (fill == 's' || fill == 'f' || fill == 'd' || fill == 'c' || fill == 'p')
+        && (fill == 's' || fill == 'v' || fill == 'f' || fill == 'd' || fill == 'c' || fill == 'p')
         && (f[4] == 1 || f[4] == 2 || f[4] == 4 || f[4] == 8) && (fill != 'f' || f[4] == 4) && (fill != 'd' || f[4] == 8)
         && (fill != 'p' || (f[4] == 8 && f[5] < MAX_STREAMS));
       if (!ok || errno) { fprintf(stderr, "harness: bad stream %s\n", argv[k]); return 2; }

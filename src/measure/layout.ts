@@ -11,8 +11,9 @@ import type { DecodedInstruction } from '../disasm/types.js';
 export type WorkingSet = 'l1' | 'l2' | 'l3' | 'memory';
 export const WORKING_SETS: readonly WorkingSet[] = ['l1', 'l2', 'l3', 'memory'];
 
-/** `ordinary` (the default): element k is 1 + k mod 127 (integer, float or double as the region
- *  reads it; pointers and indices as their use needs); a number: every element that value. */
+/** `ordinary` (the default): element k (counted from where the stream's register points) is
+ *  1 + k mod 127 (integer, float or double as the region reads it), a divisor 1 + k mod 13,
+ *  pointers and indices as their use needs; a number: every element that value. */
 export type Fill = { kind: 'ordinary' } | { kind: 'constant'; value: bigint };
 
 const GPR_NUMBER: Record<string, number> = {
@@ -35,6 +36,8 @@ const GPR_NUMBER: Record<string, number> = {
 
 /** The largest element value of the ordinary fill (1 … 127: non-zero, positive in every size). */
 export const ORDINARY_MAX = 127;
+/** Divisors loaded from memory: 1 + k mod 13, so that a quotient of ordinary data has a few bits. */
+export const DIVISOR_MAX = 13;
 
 export interface Stream {
   /** the base register, lower case ('rdi') */
@@ -52,7 +55,7 @@ export interface Stream {
   offset: number;
   /** what its elements hold */
   fill:
-    | { kind: 'int' | 'float' | 'double'; element: number }
+    | { kind: 'int' | 'divisor' | 'float' | 'double'; element: number }
     | { kind: 'constant'; element: number; value: bigint }
     | { kind: 'pointer'; to: string };
   /** what the loaded values are used for, when not data (indices into, or pointers to, a stream) */
@@ -188,14 +191,22 @@ export function memoryLayout(
           if (!addr.has(r) || i.mnemonic === 'LEA') for (const s of from.get(r) ?? []) src.add(s);
       for (const w of gprWrites(i)) from.set(w, new Set(src));
     }
-  const roles = new Map<string, { kind: 'index' | 'pointer'; into: string; line: number }>();
+  const roles = new Map<string, { kind: 'index' | 'pointer' | 'divisor'; into: string; line: number }>();
   for (const i of body) {
     const m = memoryOf(i);
+    if (i.mnemonic === 'DIV' || i.mnemonic === 'IDIV') {
+      // the divisor: the memory operand's stream, or the streams its register was loaded from
+      const op = i.operands[0];
+      const divisor = m
+        ? [streamKey(m)].filter((x): x is string => x !== null)
+        : [...(from.get(op?.register ?? '') ?? [])];
+      for (const s of divisor) if (!roles.has(s)) roles.set(s, { kind: 'divisor', into: s, line: i.line });
+    }
     if (!m) continue;
     const into = streamKey(m);
     if (!into) continue;
     for (const s of from.get(m.index ?? '') ?? [])
-      if (!roles.has(s)) roles.set(s, { kind: 'index', into, line: i.line });
+      if (roles.get(s)?.kind !== 'pointer') roles.set(s, { kind: 'index', into, line: i.line });
     for (const s of from.get(m.base ?? '') ?? []) roles.set(s, { kind: 'pointer', into, line: i.line });
   }
 
@@ -277,7 +288,9 @@ export function memoryLayout(
           ? { kind: 'constant', element: el.element, value: fill.value }
           : role?.kind === 'index'
             ? { kind: 'int', element: el.kind === 'int' ? el.element : 4 }
-            : el;
+            : role?.kind === 'divisor' && el.kind === 'int'
+              ? { kind: 'divisor', element: el.element }
+              : el;
     return {
       register: x.key.toLowerCase(),
       number: GPR_NUMBER[x.key]!,
@@ -289,7 +302,9 @@ export function memoryLayout(
       offset,
       fill: f,
       role: role
-        ? `${role.kind === 'index' ? 'indices into' : 'pointers to'} ${role.into.toLowerCase()} (line ${role.line})`
+        ? role.kind === 'divisor'
+          ? `divisors (line ${role.line})`
+          : `${role.kind === 'index' ? 'indices into' : 'pointers to'} ${role.into.toLowerCase()} (line ${role.line})`
         : null,
     };
   });
@@ -353,7 +368,7 @@ export function layoutArgs(l: Layout): string[] {
           ? ['p', 8, BigInt(index.get(f.to) ?? 0)]
           : f.kind === 'constant'
             ? ['c', f.element, BigInt.asUintN(f.element * 8, f.value)]
-            : [f.kind === 'int' ? 's' : f.kind === 'float' ? 'f' : 'd', f.element, 0n];
+            : [({ int: 's', divisor: 'v', float: 'f', double: 'd' } as const)[f.kind], f.element, 0n];
       return `M=${s.number},${s.size},${s.offset},${code},${element},${param}`;
     }),
   ];
@@ -391,6 +406,7 @@ export function fillText(s: Stream): string {
   const f = s.fill;
   if (f.kind === 'pointer') return `pointers to ${f.to}'s start`;
   if (f.kind === 'constant') return `every ${f.element}-byte element ${f.value}`;
+  if (f.kind === 'divisor') return `1 + k mod ${DIVISOR_MAX} (${f.element}-byte integers)`;
   const type = f.kind === 'int' ? `${f.element}-byte integers` : `${f.kind}s`;
   return `1 + k mod ${ORDINARY_MAX} (${type})`;
 }
