@@ -18,7 +18,10 @@
  * k = 1 + k mod 127, an integer, k counted from the element REG points at), v (divisors: 1 + k mod
  * 13), f or d (1 + k mod 127 as floats or doubles), c (every element PARAM, its bits) or p (every
  * 8-byte element the address stream PARAM's register starts at).
- * Prints one JSON line.
+ * J=6 B=REG,STREAM,AT1,AT2: the loop variant closes with the region's own compare and branch (the
+ * body's last 6 bytes, a jne back to its start, left out of the unrolled copies), register REG
+ * starting at AT1 and AT2 (plus the address stream STREAM's start unless it is -1) for the two
+ * lengths, so that the loop runs them (src/measure/layout.ts ownLoop). Prints one JSON line.
  *
  * Method (BHive's): a forked child builds the code — a prologue that sets every general-purpose
  * register (rsp too) to PATTERN + REG_STEP × its number and zeroes the vector registers, then the body repeated
@@ -98,6 +101,11 @@ struct stream { int reg; uint64_t size, offset, param; char fill; int elem; uint
 static struct stream streams[MAX_STREAMS];
 static int nstreams;
 static uint64_t loop_n[2] = { 1000, 2000 }, unrolled_n[2] = { 100, 200 };
+/* the loop variant closed by the region's own branch: the body's last own_jump bytes jump back to
+   its start (not part of the unrolled copies), and register bound_reg starts at bound_at[k] (plus
+   the address of stream bound_stream when it is one) for each length, so the loop runs loop_n[k] */
+static int own_jump, bound_reg = -1, bound_stream = -1;
+static uint64_t bound_at[2];
 struct result {
   int reason, phase, sig, code; uint64_t addr; int64_t offset;
   int perf, perf_err; double cal_before, cal_after; int pages;
@@ -475,8 +483,16 @@ static void child(const uint8_t *body, size_t len, int counter, int timeout) {
   uint64_t u1 = unrolled_n[0], u2 = unrolled_n[1];
   while (u1 > 2 && len * u2 > (1u << 20)) { u1 /= 2; u2 /= 2; }
   void *cal1 = build(chain, sizeof chain, 10, -1, 0, &sz), *cal2 = build(chain, sizeof chain, 20, -1, 0, &sz);
-  void *un1 = build(body, len, u1, -1, 0, &sz), *un2 = build(body, len, u2, -1, 0, &sz);
-  void *lp1 = build(body, len, 1, counter, loop_n[0], &sz), *lp2 = build(body, len, 1, counter, loop_n[1], &sz);
+  void *un1 = build(body, len - (size_t)own_jump, u1, -1, 0, &sz), *un2 = build(body, len - (size_t)own_jump, u2, -1, 0, &sz);
+  void *lp1, *lp2;
+  if (own_jump) {
+    uint64_t at = bound_stream >= 0 ? start_value[streams[bound_stream].reg] : 0, keep = start_value[bound_reg];
+    start_value[bound_reg] = at + bound_at[0]; lp1 = build(body, len, 1, -1, 0, &sz);
+    start_value[bound_reg] = at + bound_at[1]; lp2 = build(body, len, 1, -1, 0, &sz);
+    start_value[bound_reg] = keep;
+  } else {
+    lp1 = build(body, len, 1, counter, loop_n[0], &sz); lp2 = build(body, len, 1, counter, loop_n[1], &sz);
+  }
   if (!cal1 || !cal2 || !un1 || !un2 || !lp1 || !lp2) setup_fail("building the code");
   /* the thread pointer the region sees: an empty block at a random address, not libc's TLS
      (whose fields lead to the harness's memory); nothing after this point uses libc's TLS */
@@ -564,6 +580,20 @@ int main(int argc, char **argv) {
       n[0] = a; n[1] = b;
       continue;
     }
+    if (argv[k][0] == 'J' && argv[k][1] == '=') {
+      own_jump = atoi(argv[k] + 2);
+      if (own_jump != 6) { fprintf(stderr, "harness: bad own jump %s\n", argv[k]); return 2; }
+      continue;
+    }
+    if (argv[k][0] == 'B' && argv[k][1] == '=') {
+      long r = strtol(argv[k] + 2, &end, 10), st = -2;
+      if (*end == ',') st = strtol(end + 1, &end, 10);
+      if (*end == ',') bound_at[0] = strtoull(end + 1, &end, 10);
+      if (*end == ',') bound_at[1] = strtoull(end + 1, &end, 10);
+      if (*end || errno || r < 0 || r > 15 || r == 4 || r == counter || st < -1 || st >= MAX_STREAMS) { fprintf(stderr, "harness: bad bound %s\n", argv[k]); return 2; }
+      bound_reg = (int)r; bound_stream = (int)st;
+      continue;
+    }
     if (argv[k][0] == 'M' && argv[k][1] == '=') {
       unsigned long long f[6] = { 0 }; char fill = 0; const char *q = argv[k] + 2;
       for (int i = 0; i < 6 && *q; i++) {
@@ -588,6 +618,7 @@ int main(int argc, char **argv) {
   }
   for (int k = 0; k < nstreams; k++)
     if (streams[k].fill == 'p' && (int)streams[k].param >= nstreams) { fprintf(stderr, "harness: bad stream target\n"); return 2; }
+  if ((own_jump != 0) != (bound_reg >= 0) || bound_stream >= nstreams || (own_jump && len <= (size_t)own_jump)) { fprintf(stderr, "harness: J= and B= go together\n"); return 2; }
   if (len == 0 || len > MAX_BODY) { fprintf(stderr, "harness: the body must be 1..%d bytes\n", MAX_BODY); return 2; }
   prctl(PR_SET_PDEATHSIG, SIGKILL);            /* ended with uopscope */
   int fds[2];

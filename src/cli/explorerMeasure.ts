@@ -35,9 +35,11 @@ export function measureRunner(
         const memory = harnessMemory(
           p.lines.map((line) => region.instructions.find((i) => i.line === line)!),
           p,
+          {},
+          region.instructions.find((i) => i.line === p.closingBranch),
         );
         return runHarnessAsync(
-          p.body,
+          memory.code,
           {
             counter: p.counter.number,
             stash: p.stash,

@@ -411,18 +411,101 @@ export function fillText(s: Stream): string {
   return `1 + k mod ${ORDINARY_MAX} (${type})`;
 }
 
+/** The loop variant closed by the region's own compare and branch (`cmp rax, rdx; jne top`), its
+ *  bound register (rdx) started so the loop runs the run's lengths: the harness's `dec; jnz` would
+ *  add a µop per iteration the program does not have, which shows where dispatch is the bound. */
+export interface OwnLoop {
+  /** the closing branch's line and text */
+  line: number;
+  intel: string;
+  /** the bound register (lower case) and its start for each length */
+  bound: string;
+  /** the jump appended to the body for the loop variant (jne rel32 back to the body's start) */
+  jump: Uint8Array;
+  args: string[];
+}
+
+const PATTERN = 0x2324000n;
+const REG_STEP = 0x240n;
+
+/** The own loop, when the body ends with a register compare of a counter (a constant advance) and
+ *  a register the body does not write, and the closing branch is jne/jnz to the region's start. */
+function ownLoop(
+  body: readonly DecodedInstruction[],
+  closing: DecodedInstruction | undefined,
+  bodyBytes: number,
+  layout: Layout,
+  starts: ReadonlyMap<string, bigint>,
+): OwnLoop | null {
+  const cmp = body[body.length - 1];
+  if (closing?.mnemonic !== 'JNE' || closing.branch?.targetLine !== 0 || !cmp) return null;
+  if (cmp.mnemonic !== 'CMP' || cmp.operands.length !== 2 || !cmp.operands.every((o) => /^R(32|64)$/.test(o.kind)))
+    return null;
+  const regs = cmp.operands.map((o) => o.register!);
+  const adv = regs.map((r) => advanceOf(body, r));
+  const k = adv.findIndex((a) => a !== null && a !== 0);
+  const counter = regs[k]!;
+  const bound = regs[1 - k]!;
+  if (k < 0 || adv[1 - k] !== 0 || counter === bound || !(bound in GPR_NUMBER)) return null;
+  // the bound must not address memory: moving it would move a stream
+  const addressing = new Set(body.flatMap((i) => [memoryOf(i)?.base, memoryOf(i)?.index]));
+  if (addressing.has(bound)) return null;
+  const a = BigInt(adv[k]!);
+  const lower = counter.toLowerCase();
+  const stream = layout.streams.findIndex((x) => x.register === lower);
+  const start = stream >= 0 ? 0n : (starts.get(lower) ?? PATTERN + BigInt(GPR_NUMBER[counter] ?? 0) * REG_STEP);
+  // the counter at the compare of iteration n: its start, n − 1 advances, and the part of the
+  // advance before the compare (all of it here: the compare is the body's last line)
+  const at = (n: number) => BigInt.asUintN(64, start + BigInt(n) * a);
+  const rel = -(bodyBytes + 6);
+  const jump = Uint8Array.from([0x0f, 0x85, rel & 0xff, (rel >> 8) & 0xff, (rel >> 16) & 0xff, (rel >> 24) & 0xff]);
+  return {
+    line: closing.line,
+    intel: closing.intel,
+    bound: bound.toLowerCase(),
+    jump,
+    args: [`J=6`, `B=${GPR_NUMBER[bound]},${stream},${at(layout.loop[0])},${at(layout.loop[1])}`],
+  };
+}
+
 /** What the harness needs for a prepared body on this layout: the start values (the
  *  preparation's, then the index registers at 0) and the layout's arguments. */
 export function harnessMemory(
   body: readonly DecodedInstruction[],
-  prepared: { startValues: readonly { register: string; number: number; value: bigint }[]; counter: { name: string } },
+  prepared: {
+    body: Uint8Array;
+    startValues: readonly { register: string; number: number; value: bigint }[];
+    counter: { name: string };
+  },
   memory: { workingSet?: WorkingSet; fill?: Fill } = {},
-): { layout: Layout; startValues: { number: number; value: bigint }[]; args: string[] } {
+  closing?: DecodedInstruction,
+): {
+  layout: Layout;
+  startValues: { number: number; value: bigint }[];
+  args: string[];
+  /** the bytes to run: the body, and the closing jump when the loop variant closes with it */
+  code: Uint8Array;
+  ownLoop: OwnLoop | null;
+} {
   const layout = memoryLayout(body, memory);
   // a division's start values and the streams' pointers come first
   const taken = new Set([...prepared.startValues.map((s) => s.register), ...layout.streams.map((s) => s.register)]);
   const indexStarts = layout.indices
     .filter((r) => !taken.has(r) && r !== prepared.counter.name)
-    .map((r) => ({ number: GPR_NUMBER[r.toUpperCase()]!, value: 0n }));
-  return { layout, startValues: [...prepared.startValues, ...indexStarts], args: layoutArgs(layout) };
+    .map((r) => ({ register: r, number: GPR_NUMBER[r.toUpperCase()]!, value: 0n }));
+  const startValues = [...prepared.startValues, ...indexStarts];
+  const own = ownLoop(
+    body,
+    closing,
+    prepared.body.length,
+    layout,
+    new Map(startValues.map((s) => [s.register, s.value])),
+  );
+  return {
+    layout,
+    startValues: startValues.map((s) => ({ number: s.number, value: s.value })),
+    args: [...layoutArgs(layout), ...(own?.args ?? [])],
+    code: own ? Uint8Array.from([...prepared.body, ...own.jump]) : prepared.body,
+    ownLoop: own,
+  };
 }

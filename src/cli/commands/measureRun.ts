@@ -123,6 +123,9 @@ export interface Measurement {
   comparable: 'loop' | 'unrolled';
   closingBranchRemoved: number | null;
   counterRegister: string;
+  /** the loop variant closed by the region's own compare and branch, its bound register started
+   *  for the run's lengths (null: closed by the harness's dec/jnz on counterRegister) */
+  ownLoop: { line: number; instruction: string; boundRegister: string } | null;
   /** the region's lines the harness ran, in order */
   lines: number[];
   /** registers started at another value than the harness's pattern (a division's dividend), hex */
@@ -205,8 +208,9 @@ function run(
   memory: { workingSet: WorkingSet; fill: Fill },
 ): { ok: true; m: Measurement } | { ok: false; reason: string } {
   const body = region.lines.map((line) => instrs.find((i) => i.line === line)!);
-  const { layout, startValues, args } = harnessMemory(body, region, memory);
-  const r = runHarness(region.body, {
+  const closing = instrs.find((i) => i.line === region.closingBranch);
+  const { layout, startValues, args, code, ownLoop } = harnessMemory(body, region, memory, closing);
+  const r = runHarness(code, {
     counter: region.counter.number,
     stash: region.stash,
     repetitions,
@@ -240,6 +244,7 @@ function run(
       comparable: region.closingBranch !== null ? 'loop' : 'unrolled',
       closingBranchRemoved: region.closingBranch,
       counterRegister: region.counter.name,
+      ownLoop: ownLoop ? { line: ownLoop.line, instruction: ownLoop.intel, boundRegister: ownLoop.bound } : null,
       lines: region.lines,
       startValues: region.startValues.map((s) => ({
         register: s.register,
@@ -462,14 +467,23 @@ function renderMeasurement(out: string[], me: Measurement, ind: string): void {
         : '';
     return `${ind}  ${name.padEnd(8)} ${f2(v.cyclesPerIteration).padStart(7)} cycles/iteration (median ${f2(v.median)}, spread ${(v.spread * 100).toFixed(1)}%)  ${what}${mark}`;
   };
-  out.push(line('loop', `the body closed by dec ${me.counterRegister}; jnz`));
+  out.push(
+    line(
+      'loop',
+      me.ownLoop
+        ? `the body closed by its own line ${me.ownLoop.line} (${me.ownLoop.instruction}), ${me.ownLoop.boundRegister} set for ${me.layout.loopIterations.join(' and ')} iterations`
+        : `the body closed by dec ${me.counterRegister}; jnz`,
+    ),
+  );
   out.push(line('unrolled', `the body ×${me.unrolled.sizes[0]} and ×${me.unrolled.sizes[1]}, straight-line`));
   if (me.caveat) out.push(`${ind}Caveat: ${me.caveat}`);
   out.push(
     ind +
-      (me.closingBranchRemoved !== null
-        ? `(the region's closing branch, line ${me.closingBranchRemoved}, is replaced by the harness's; "loop" runs it as a loop, as the simulation does)`
-        : '(the region has no closing branch: "unrolled" runs it as the simulation does, back to back; "loop" adds the harness\'s dec/jnz)'),
+      (me.ownLoop
+        ? `("loop" runs the region as a loop with its own closing branch, as the simulation does; "unrolled" without it)`
+        : me.closingBranchRemoved !== null
+          ? `(the region's closing branch, line ${me.closingBranchRemoved}, is replaced by the harness's; "loop" runs it as a loop, as the simulation does)`
+          : '(the region has no closing branch: "unrolled" runs it as the simulation does, back to back; "loop" adds the harness\'s dec/jnz)'),
   );
   for (const s of me.startValues)
     out.push(`${ind}Start value: ${s.register} = ${s.value} (${s.why}), instead of the harness's pattern`);
