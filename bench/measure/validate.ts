@@ -127,6 +127,13 @@ function closingBranch(instrs: readonly DecodedInstruction[]): DecodedInstructio
     .find((i) => i.branch?.kind === 'conditional' && i.branch.target !== null && i.branch.target <= instrs[0]!.address);
 }
 
+/** The address of a function in the linked driver. */
+function symbolAddress(exe: string, symbol: string): number {
+  const line = run('nm', [exe]).stdout.split('\n').find((l) => l.endsWith(` T ${symbol}`));
+  if (!line) throw new Error(`${symbol} is not in ${exe}`);
+  return Number.parseInt(line.split(' ')[0]!, 16);
+}
+
 /** Times the closing branch executes in one call of the kernel at n elements (gdb). */
 function count(exe: string, symbol: string, offset: number, n: number): number {
   const r = run(
@@ -136,7 +143,7 @@ function count(exe: string, symbol: string, offset: number, n: number): number {
       '-nx',
       '-batch',
       '-ex',
-      `break *(${symbol}+${offset})`,
+      `break *0x${(symbolAddress(exe, symbol) + offset).toString(16)}`,
       '-ex',
       'ignore 1 1000000000',
       '-ex',
@@ -168,7 +175,7 @@ async function validate(k: Kernel, cc: string, dir: string, rounds: number): Pro
   const extra =
     compiler === 'gcc'
       ? ['-fno-tree-loop-distribute-patterns', '-falign-loops=64']
-      : [...(k.name === 'copy' ? ['-fno-builtin'] : []), '-mllvm', '-align-loops=64'];
+      : [...(k.name === 'copy' ? ['-fno-builtin'] : []), '-falign-loops=64'];
   const flags = [...k.flags, ...extra];
   const row: Row = { kernel: k.name, compiler, flags: flags.join(' ') };
   const missing = (k.needs ?? []).filter((f) => !cpuFlags().has(f));
@@ -178,7 +185,8 @@ async function validate(k: Kernel, cc: string, dir: string, rounds: number): Pro
   const exe = `${base}.driver`;
   let r = run(cc, [...flags, '-c', join(HERE, 'kernels', k.file), '-o', obj]);
   if (r.status !== 0) return { ...row, skipped: `${cc} failed: ${r.stderr.split('\n')[0]}` };
-  r = run('gcc', ['-O2', `-DKERNEL_${DRIVER_KERNEL[k.name]}`, join(HERE, 'driver.c'), obj, '-o', exe]);
+  // not position-independent: gdb's breakpoint goes at the kernel's linked address
+  r = run('gcc', ['-O2', '-no-pie', `-DKERNEL_${DRIVER_KERNEL[k.name]}`, join(HERE, 'driver.c'), obj, '-o', exe]);
   if (r.status !== 0) return { ...row, skipped: `the driver did not build: ${r.stderr.split('\n')[0]}` };
 
   // the hot loop: of the function's loops, the one whose closing branch runs most
