@@ -18,8 +18,8 @@
  * k = 1 + k mod 127, an integer, k counted from the element REG points at), v (divisors: 1 + k mod
  * 13), f or d (1 + k mod 127 as floats or doubles), c (every element PARAM, its bits) or p (every
  * 8-byte element the address stream PARAM's register starts at).
- * J=6 B=REG,STREAM,AT1,AT2: the loop variant closes with the region's own compare and branch (the
- * body's last 6 bytes, a jne back to its start, left out of the unrolled copies), register REG
+ * J=2|6 B=REG,STREAM,AT1,AT2: the loop variant closes with the region's own compare and branch (the
+ * body's last 2 or 6 bytes, a jne back to its start, left out of the unrolled copies), register REG
  * starting at AT1 and AT2 (plus the address stream STREAM's start unless it is -1) for the two
  * lengths, so that the loop runs them (src/measure/layout.ts ownLoop). Prints one JSON line.
  *
@@ -582,7 +582,7 @@ int main(int argc, char **argv) {
     }
     if (argv[k][0] == 'J' && argv[k][1] == '=') {
       own_jump = atoi(argv[k] + 2);
-      if (own_jump != 6) { fprintf(stderr, "harness: bad own jump %s\n", argv[k]); return 2; }
+      if (own_jump != 2 && own_jump != 6) { fprintf(stderr, "harness: bad own jump %s\n", argv[k]); return 2; }
       continue;
     }
     if (argv[k][0] == 'B' && argv[k][1] == '=') {

@@ -129,7 +129,9 @@ function closingBranch(instrs: readonly DecodedInstruction[]): DecodedInstructio
 
 /** The address of a function in the linked driver. */
 function symbolAddress(exe: string, symbol: string): number {
-  const line = run('nm', [exe]).stdout.split('\n').find((l) => l.endsWith(` T ${symbol}`));
+  const line = run('nm', [exe])
+    .stdout.split('\n')
+    .find((l) => l.endsWith(` T ${symbol}`));
   if (!line) throw new Error(`${symbol} is not in ${exe}`);
   return Number.parseInt(line.split(' ')[0]!, 16);
 }
@@ -162,11 +164,6 @@ function count(exe: string, symbol: string, offset: number, n: number): number {
   if (!m) throw new Error(`gdb did not count the loop: ${(r.stdout + r.stderr).slice(-300)}`);
   return Number(m[1]);
 }
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor((s.length - 1) / 2)]!;
-};
 
 async function validate(k: Kernel, cc: string, dir: string, rounds: number): Promise<Row> {
   const compiler = cc.startsWith('clang') ? 'clang' : 'gcc';
@@ -241,8 +238,10 @@ async function validate(k: Kernel, cc: string, dir: string, rounds: number): Pro
   row.dropped = dropped;
   row.rounds = measuredRuns.length;
   if (!measuredRuns.length) return { ...row, skipped: `the canary never came under ${CANARY_GATE} (contention)` };
-  row.measured = median(measuredRuns);
-  row.driver = median(driverRuns);
+  // the least disturbed round of each: contention on a shared core only slows a run, and the
+  // canary (integer adds) does not see all of it (a load/store- or FP-bound loop's sibling)
+  row.measured = Math.min(...measuredRuns);
+  row.driver = Math.min(...driverRuns);
   return row;
 }
 
@@ -257,7 +256,7 @@ function table(rows: Row[], started: Date, load: [number[], number[]], dropped: 
   const out = [
     `Generated ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC by \`taskset -c 1 node --import tsx bench/measure/validate.ts --write\` on ${model} (${vendor} family ${fam} model ${mod}${virt}), ${cpus().length} vCPUs; load average ${load[0].map((x) => x.toFixed(2)).join(' ')} at the start, ${load[1].map((x) => x.toFixed(2)).join(' ')} at the end. ${ver('gcc')}; ${ver(clangName() ?? 'clang')}.`,
     '',
-    `Each row: the loop's figure from \`uopscope measure\` (its "loop" variant, 10th percentile of ${REPS} repetitions) and from the driver (the compiled function over real arrays: ticks of the longer length minus the shorter, over the iterations gdb counted, in cycles by the same add chain), each the median of the quiet rounds; a round counts when the canary (16 independent adds, ${CANARY_IDLE.toFixed(2)} cycles/iteration on an idle core) measured at most ${CANARY_GATE} before and after it. ${dropped} round(s) were dropped for contention.`,
+    `Each row: the loop's figure from \`uopscope measure\` (its "loop" variant, 10th percentile of ${REPS} repetitions) and from the driver (the compiled function over real arrays: ticks of the longer length minus the shorter, over the iterations gdb counted, in cycles by the same add chain), each the lowest of the quiet rounds; a round counts when the canary (16 independent adds, ${CANARY_IDLE.toFixed(2)} cycles/iteration on an idle core) measured at most ${CANARY_GATE} before and after it. ${dropped} round(s) were dropped for contention.`,
     '',
     '| loop | compiler, flags | data per run (longer length) | iterations counted | measure | driver | difference | agree (5 %) | canary (min–max) |',
     '|---|---|---|---:|---:|---:|---:|---|---|',

@@ -182,8 +182,8 @@ interface HarnessOptions {
 
 export const DEFAULT_REPETITIONS = 200;
 const DEFAULT_TIMEOUT_S = 10;
-/** pages mapped on demand (2 MiB of addresses, all on one physical page: the cost is page-table
- *  entries); the corpus's jacobi2d_vec (gcc -O3 avx512) touches 35 in its 2000 iterations */
+/** pages mapped on demand outside the address streams (2 MiB, a page each): the stack, RIP-relative
+ *  and absolute addresses, and an index without a base register */
 const DEFAULT_MAX_PAGES = 512;
 const MAX_BODY_BYTES = 4096;
 

@@ -420,7 +420,7 @@ export interface OwnLoop {
   intel: string;
   /** the bound register (lower case) and its start for each length */
   bound: string;
-  /** the jump appended to the body for the loop variant (jne rel32 back to the body's start) */
+  /** the jump appended to the body for the loop variant (jne back to the body's start) */
   jump: Uint8Array;
   args: string[];
 }
@@ -457,14 +457,18 @@ function ownLoop(
   // the counter at the compare of iteration n: its start, n − 1 advances, and the part of the
   // advance before the compare (all of it here: the compare is the body's last line)
   const at = (n: number) => BigInt.asUintN(64, start + BigInt(n) * a);
-  const rel = -(bodyBytes + 6);
-  const jump = Uint8Array.from([0x0f, 0x85, rel & 0xff, (rel >> 8) & 0xff, (rel >> 16) & 0xff, (rel >> 24) & 0xff]);
+  // jne rel8 as compilers write it when the body is short enough, else rel32
+  const short = -(bodyBytes + 2) >= -128;
+  const rel = short ? -(bodyBytes + 2) : -(bodyBytes + 6);
+  const jump = short
+    ? Uint8Array.from([0x75, rel & 0xff])
+    : Uint8Array.from([0x0f, 0x85, rel & 0xff, (rel >> 8) & 0xff, (rel >> 16) & 0xff, (rel >> 24) & 0xff]);
   return {
     line: closing.line,
     intel: closing.intel,
     bound: bound.toLowerCase(),
     jump,
-    args: [`J=6`, `B=${GPR_NUMBER[bound]},${stream},${at(layout.loop[0])},${at(layout.loop[1])}`],
+    args: [`J=${jump.length}`, `B=${GPR_NUMBER[bound]},${stream},${at(layout.loop[0])},${at(layout.loop[1])}`],
   };
 }
 

@@ -220,11 +220,11 @@ function run(
   if (!r.ok) {
     const line = lineAtOffset(region, r.offset);
     const ins = line === null ? undefined : instrs.find((i) => i.line === line);
-    // a divisor loaded from memory reads the harness's one data page, which holds the pattern and
-    // whatever the region stored there (a remainder of 0): the program's own data may differ
+    // a divisor loaded from a stream reads the fill (never 0 unless --fill 0) or what the region
+    // stored there
     const hint =
       r.reason === 'arithmetic' && ins?.memory && (ins.mnemonic === 'DIV' || ins.mnemonic === 'IDIV')
-        ? `; its divisor is loaded from memory, filled with ${layout.fill.kind === 'ordinary' ? 'non-zero values (1 + k mod 127), so the region computed or stored it' : `${layout.fill.value} (--fill)`}`
+        ? `; its divisor is loaded from memory, filled with ${layout.fill.kind === 'ordinary' ? 'non-zero values (1 + k mod 13), so the region computed or stored it' : `${layout.fill.value} (--fill)`}`
         : '';
     return { ok: false, reason: notMeasurable(r, ins ? ` at line ${ins.line} (${ins.intel})` : '') + hint };
   }
