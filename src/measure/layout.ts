@@ -438,7 +438,13 @@ function ownLoop(
   starts: ReadonlyMap<string, bigint>,
 ): OwnLoop | null {
   const cmp = body[body.length - 1];
-  if (closing?.mnemonic !== 'JNE' || closing.branch?.targetLine !== 0 || !cmp) return null;
+  // to the region's start, or just before it (an IACA-marked loop jumps back to its start marker)
+  const back =
+    closing?.branch?.targetLine === 0 ||
+    (closing?.branch?.targetLine === null &&
+      closing.branch.target !== null &&
+      closing.branch.target <= body[0]!.address);
+  if (closing?.mnemonic !== 'JNE' || !back || !cmp) return null;
   if (cmp.mnemonic !== 'CMP' || cmp.operands.length !== 2 || !cmp.operands.every((o) => /^R(32|64)$/.test(o.kind)))
     return null;
   const regs = cmp.operands.map((o) => o.register!);
@@ -481,7 +487,7 @@ export function harnessMemory(
     startValues: readonly { register: string; number: number; value: bigint }[];
     counter: { name: string };
   },
-  memory: { workingSet?: WorkingSet; fill?: Fill } = {},
+  memory: { workingSet?: WorkingSet; fill?: Fill; caches?: { l1: number; l2: number; l3: number } } = {},
   closing?: DecodedInstruction,
 ): {
   layout: Layout;

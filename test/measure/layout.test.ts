@@ -108,8 +108,13 @@ async function harnessRun(file: string, fill?: bigint): Promise<{ r: HarnessResu
   const p = prepareRegion(instrs);
   assert.ok(p.ok, file);
   const b = p.region.lines.map((line) => instrs.find((i) => i.line === line)!);
-  const m = harnessMemory(b, p.region, fill === undefined ? {} : { fill: { kind: 'constant', value: fill } });
-  const r = runHarness(p.region.body, {
+  const m = harnessMemory(
+    b,
+    p.region,
+    fill === undefined ? {} : { fill: { kind: 'constant', value: fill } },
+    instrs.find((i) => i.line === p.region.closingBranch),
+  );
+  const r = runHarness(m.code, {
     counter: p.region.counter.number,
     stash: p.region.stash,
     startValues: m.startValues,
@@ -154,4 +159,32 @@ test('a division by loaded values runs on the ordinary fill; with --fill 0 it di
   const zero = (await harnessRun(file, 0n)).r;
   assert.equal(zero.ok, false);
   assert.match(notMeasurable(zero as Extract<HarnessResult, { ok: false }>), /division by zero/);
+});
+
+test("the loop closes with the region's own compare and branch, its bound register set for the run's lengths", async () => {
+  const own = async (file: string) => {
+    const instrs = (await loadRegion({ file })).instructions;
+    const p = prepareRegion(instrs);
+    assert.ok(p.ok);
+    const b = p.region.lines.map((line) => instrs.find((i) => i.line === line)!);
+    return harnessMemory(
+      b,
+      p.region,
+      { caches: CACHES },
+      instrs.find((i) => i.line === p.region.closingBranch),
+    );
+  };
+  // add rax, 1; cmp rdx, rax; jne: rax (an index) starts at 0, rdx at 1000 and 2000
+  const saxpy = await own('test/fixtures/loops/saxpy.gcc-O2.o');
+  assert.equal(saxpy.ownLoop?.bound, 'rdx');
+  assert.deepEqual(saxpy.args.slice(-2), ['J=2', `B=2,-1,${saxpy.layout.loop[0]},${saxpy.layout.loop[1]}`]);
+  // add rsi, 1; …; cmp rsi, rdx; jne: rsi is the keys' stream (stream 0): rdx = its start + n
+  const hist = await own('test/fixtures/loops/hist.gcc-O2.o');
+  assert.deepEqual(hist.args.slice(-2), ['J=2', 'B=2,0,1000,2000']);
+  // the jump back: jne rel8 to the body's start
+  assert.deepEqual([...hist.code.slice(-2)], [0x75, (256 - hist.code.length) & 0xff]);
+  // an IACA-marked loop jumps back to its start marker: the same
+  assert.equal((await own('examples/corpus/bin/daxpy.gcc.O2.sse2.o')).ownLoop?.bound, 'rdx');
+  // a loop closed otherwise keeps the harness's dec/jnz
+  assert.equal((await own('examples/corpus/bin/list_walk.gcc.O2.sse2.o')).ownLoop, null);
 });
