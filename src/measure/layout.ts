@@ -80,6 +80,9 @@ export interface Layout {
   mayCoincide: { load: number; store: number; stream: string | null } | null;
   /** the run's lengths were cut to keep the streams within the working set's bound */
   bounded: string | null;
+  /** vector registers the region reads before it writes them: they start at 0, not at the
+   *  program's values (a constant the program loaded before the loop), lower case */
+  vectorInputs: string[];
 }
 
 /** The host's data cache sizes (bytes), from /sys; Zen 4's and most cores' when unreadable. */
@@ -321,7 +324,21 @@ export function memoryLayout(
     unplaced,
     mayCoincide: coinciding(body, shapes),
     bounded,
+    vectorInputs: vectorInputs(body),
   };
+}
+
+/** The vector registers the body reads before it writes them (zeroing idioms aside). */
+function vectorInputs(body: readonly DecodedInstruction[]): string[] {
+  const written = new Set<string>();
+  const inputs: string[] = [];
+  for (const i of body) {
+    // vzeroupper/vzeroall name every register and use none of their values
+    if (!i.zeroIdiom && !i.mnemonic.startsWith('VZERO'))
+      for (const r of i.reads) if (/^[XYZ]MM\d+$/.test(r) && !written.has(r) && !inputs.includes(r)) inputs.push(r);
+    for (const w of i.writes) if (/^[XYZ]MM\d+$/.test(w)) written.add(w);
+  }
+  return inputs.map((r) => r.toLowerCase());
 }
 
 /** A load and a store that may address the same bytes: on one stream, or both outside the
@@ -395,6 +412,10 @@ export function describeLayout(l: Layout): string[] {
     `Working set: ${fmtBytes(l.bytes)} in the longer run, within ${fmtBytes(l.target.bytes)} (${l.workingSet}: 3/4 of the host's ${l.target.cache}${l.workingSet === 'memory' ? ', 4 × L3 bounded to 512 MiB' : ''}); loop ${l.loop[0]} and ${l.loop[1]} iterations, unrolled ×${l.unrolled[0]} and ×${l.unrolled[1]}`,
   );
   if (l.bounded) out.push(`  ${l.bounded}`);
+  if (l.vectorInputs.length)
+    out.push(
+      `Vector registers read before written: ${l.vectorInputs.join(', ')} start at 0, not at the program's values (a constant it loads before the loop)`,
+    );
   if (l.unplaced.length)
     out.push(
       `  lines ${l.unplaced.join(', ')} address memory without a base register the layout places (stack, RIP-relative, absolute): mapped on demand, a page each, filled with 0x2324000`,

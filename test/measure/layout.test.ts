@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import { loadRegion } from '../../src/disasm/index.js';
 import type { DecodedInstruction } from '../../src/disasm/types.js';
 import { type HarnessResult, notMeasurable, runHarness } from '../../src/measure/harness.js';
-import { harnessMemory, memoryLayout, ORDINARY_MAX } from '../../src/measure/layout.js';
+import { describeLayout, harnessMemory, memoryLayout, ORDINARY_MAX } from '../../src/measure/layout.js';
 import { prepareRegion } from '../../src/measure/prepare.js';
 
 const CACHES = { l1: 32 << 10, l2: 1 << 20, l3: 32 << 20 };
@@ -93,6 +93,9 @@ test('a list walk: the loaded values are pointers into their own stream; a --fil
   });
   assert.ok(c.streams.every((s) => s.fill.kind === 'constant' && s.fill.value === 0n));
   const d = memoryLayout(await body('examples/corpus/bin/daxpy_vec.gcc.O3.avx512.o'), { caches: CACHES });
+  // vfmadd…pd zmm0, zmm1, [rdx+rax] reads zmm1, the multiplier the program set before the loop
+  assert.ok(d.vectorInputs.length >= 1, JSON.stringify(d.vectorInputs));
+  assert.match(describeLayout(d).join('\n'), /^Vector registers read before written: .* start at 0/m);
   assert.deepEqual(
     d.streams.map((s) => s.fill),
     [

@@ -53,6 +53,7 @@ interface LayoutJson {
   fill: string;
   unplacedLines: number[];
   bounded: string | null;
+  vectorInputs: string[];
   text: string[];
 }
 
@@ -77,6 +78,7 @@ function layoutJson(l: Layout): LayoutJson {
     fill: l.fill.kind === 'ordinary' ? 'ordinary' : String(l.fill.value),
     unplacedLines: l.unplaced,
     bounded: l.bounded,
+    vectorInputs: l.vectorInputs,
     text: describeLayout(l),
   };
 }
