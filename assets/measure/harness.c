@@ -3,32 +3,44 @@
  * with the system's C compiler and cached; the TypeScript side (src/measure) runs it with
  * parameters in argv and the region's machine code (its body, closing branch removed) on stdin.
  *
- *   harness COUNTER REPS TIMEOUT_S MAX_PAGES [xSTASH] [REG=VALUE ...] < body-bytes
+ *   harness COUNTER REPS TIMEOUT_S MAX_PAGES [xSTASH] [REG=VALUE ...] [L=N1,N2] [U=N1,N2]
+ *           [M=REG,SIZE,OFFSET,FILL,ELEM,PARAM ...] < body-bytes
  *
  * COUNTER: the number (x86 encoding, 0 = rax … 15 = r15, not 4 = rsp) of a general-purpose
  * register the region does not touch, used to close the "loop" variant. xSTASH (x0 … x15, x15
  * when absent): an xmm register the region does not touch, which holds the harness's stack
  * pointer while the region runs. REG=VALUE (decimal, REG a register number but 4): a start value
  * other than the pattern, e.g. 0 for the high half of a division's dividend
- * (src/measure/prepare.ts says when). Prints one JSON line.
+ * (src/measure/prepare.ts says when). L= and U=: the loop variant's two iteration counts and the
+ * unrolled variant's two copy counts (default 1000,2000 and 100,200). M=: one address stream of
+ * the region (src/measure/layout.ts): SIZE bytes of its own memory, mapped at a random address,
+ * register REG pointing OFFSET bytes into it, filled with elements of ELEM bytes: FILL s (element
+ * k = 1 + k mod 127, an integer, k counted from the element REG points at), v (divisors: 1 + k mod
+ * 13), f or d (1 + k mod 127 as floats or doubles), c (every element PARAM, its bits) or p (every
+ * 8-byte element the address stream PARAM's register starts at).
+ * J=2|6 B=REG,STREAM,AT1,AT2: the loop variant closes with the region's own compare and branch (the
+ * body's last 2 or 6 bytes, a jne back to its start, left out of the unrolled copies), register REG
+ * starting at AT1 and AT2 (plus the address stream STREAM's start unless it is -1) for the two
+ * lengths, so that the loop runs them (src/measure/layout.ts ownLoop). Prints one JSON line.
  *
  * Method (BHive's): a forked child builds the code — a prologue that sets every general-purpose
  * register (rsp too) to PATTERN + REG_STEP × its number and zeroes the vector registers, then the body repeated
- * ("unrolled"), or the body once closed by `dec COUNTER; jnz` ("loop") — and runs it. Pages the
- * code touches are mapped on demand (SIGSEGV handler) onto one shared physical page (a memfd)
- * filled with PATTERN, so pointers loaded from memory point into mapped memory again and data
- * stays in L1. MXCSR has denormals-are-zero and flush-to-zero set (PATTERN read as a double is
- * a denormal); it is loaded again after the region, which may have unmasked FP exceptions that
- * the harness's own arithmetic would then raise. The caller's MXCSR is not restored: the child
- * ends after the runs. Each variant runs at two sizes (n1, n2) interleaved over REPS repetitions; the
+ * ("unrolled"), or the body once closed by `dec COUNTER; jnz` ("loop") — and runs it. Each
+ * address stream has its own memory (distinct physical pages, filled before the runs); any other
+ * page the code touches is mapped on demand (SIGSEGV handler), a fresh page each, filled with
+ * PATTERN, so pointers loaded from it point into mapped memory again. MXCSR has
+ * denormals-are-zero and flush-to-zero set (PATTERN read as a double is a denormal); it is loaded
+ * again after the region, which may have unmasked FP exceptions that the harness's own arithmetic
+ * would then raise. The caller's MXCSR is not restored: the child ends after the runs. Each
+ * variant runs at two sizes (n1, n2) interleaved over REPS repetitions; the
  * difference of their low percentiles, divided by n2 - n1, is the cost of one iteration with
  * the prologue's cost cancelled. Cycles come from perf_event_open (core cycles, user space) when
  * the kernel allows it, else from the TSC, converted to core cycles by a chain of dependent
  * `add rax, rbx` (latency 1) measured the same way in the same process before and after.
  * The child is bounded: alarm() and RLIMIT_CPU, RLIMIT_FSIZE 0, RLIMIT_AS, at most MAX_PAGES
  * pages mapped on demand, all descriptors but its own closed, and a seccomp filter that only lets
- * it read its cycle counter, write one result to its pipe, map one page of the data memfd at a
- * time and return from its signal handler.
+ * it read its cycle counter, write one result to its pipe, map one anonymous page at a time
+ * where nothing is mapped and return from its signal handler.
  *
  * The region is arbitrary machine code, so nothing the region can reach may lead back to the
  * harness: the code buffers and the TLS block the region sees (fs) are mapped at random
@@ -86,14 +98,27 @@ static const char *PHASE[] = { "setup", "calibration", "unrolled", "loop" };
 enum { FR_OK, FR_PAGES, FR_MAPFAIL, FR_PROT, FR_GP, FR_SEGV, FR_ILL, FR_FPE, FR_BUS, FR_TRAP, FR_SETUP };
 
 struct variant { double p10, p50; uint64_t n1, n2; };
+#define MAX_STREAMS 16
+/* an address stream: its own memory, the register that points into it, its fill */
+struct stream { int reg; uint64_t size, offset, param; char fill; int elem; uint8_t *mem; };
+static struct stream streams[MAX_STREAMS];
+static int nstreams;
+static uint64_t loop_n[2] = { 1000, 2000 }, unrolled_n[2] = { 100, 200 };
+/* the loop variant closed by the region's own branch: the body's last own_jump bytes jump back to
+   its start (not part of the unrolled copies), and register bound_reg starts at bound_at[k] (plus
+   the address of stream bound_stream when it is one) for each length, so the loop runs loop_n[k] */
+static int own_jump, bound_reg = -1, bound_stream = -1;
+static uint64_t bound_at[2];
 struct result {
   int reason, phase, sig, code; uint64_t addr; int64_t offset;
   int perf, perf_err; double cal_before, cal_after; int pages;
   struct variant v[2];
+  uint64_t stream_at[MAX_STREAMS];      /* where each stream's register started */
+  uint64_t resolution;                  /* the cycle counter's smallest step */
   char setup[120];
 };
 
-static int memfd = -1, outfd = -1, perffd = -1, max_pages, pages, phase, stash = 15;
+static int outfd = -1, perffd = -1, max_pages, pages, phase, stash = 15;
 /* MXCSR for the region: all exceptions masked, round to nearest, and denormals-are-zero plus
    flush-to-zero, because the memory pattern read as a double is a denormal; without them every
    floating-point operation on loaded data can take a microcode assist. */
@@ -162,8 +187,9 @@ static void on_segv(int sig, siginfo_t *si, void *ctx) {
   if (si->si_code == SEGV_MAPERR && a >= MIN_ADDR && a < MAX_ADDR) {
     if (pages >= max_pages) fail(FR_PAGES, sig, si->si_code, a, ip);
     void *page = (void *)(uintptr_t)(a & ~4095ULL);
-    long p = sys6(SYS_mmap, (long)page, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED_NOREPLACE, memfd, 0);
+    long p = sys6(SYS_mmap, (long)page, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
     if (p != (long)page) fail(FR_MAPFAIL, sig, si->si_code, a, ip);
+    for (int i = 0; i < 512; i++) ((uint64_t *)page)[i] = PATTERN;
     pages++;
     return;
   }
@@ -266,20 +292,61 @@ static void sort_u64(uint64_t *a, int n) {
       a[j] = x;
     }
 }
-static uint64_t *s1, *s2;
+static uint64_t *s1, *s2, *s3;
 static int reps;
+static uint64_t resolution = 1;
 
-/* Runs f1 and f2 interleaved; the low (10th) and middle percentiles of (t2 - t1) / (n2 - n1). */
+/* The counter's smallest step: a virtual machine's TSC can advance in steps of tens of ticks
+   (26 on the development machine), coarse beside a run of a few hundred. */
+static uint64_t counter_resolution(void) {
+  uint64_t best = UINT64_MAX;
+  for (int i = 0; i < 2000; i++) {
+    uint64_t a = now(), b = now();
+    while (b == a) b = now();
+    if (b - a < best) best = b - a;
+  }
+  return best ? best : 1;
+}
+
+/* Runs f1 and f2 interleaved, each `calls` times per sample; the 10th and 50th percentiles of the
+   per-sample figure (t2 - t1) / (calls × (n2 - n1)) over the quiet samples, those in which
+   neither length ran slower than its own median (a disturbed short run would make a figure too
+   low). Percentiles of per-sample figures, not differences of each length's percentiles: those are
+   not a percentile of anything (a counter that steps by 26 ticks put one length's 10th percentile
+   a step below its median and the other's not, and the "10th percentile" came out 14 % above the
+   median). `calls` makes the difference of one sample at least 400 counter steps, so a step is at
+   most 0.25 % of it. */
 static struct variant time_pair(void (*f1)(void), void (*f2)(void), uint64_t n1, uint64_t n2) {
   for (int w = 0; w < 3; w++) { f1(); f2(); }     /* map the pages, warm the caches */
-  for (int r = 0; r < reps; r++) {
+  uint64_t d = UINT64_MAX;
+  for (int w = 0; w < 8; w++) {
     uint64_t a = now(); f1(); uint64_t b = now(); f2(); uint64_t c = now();
+    if (c - b > b - a && (c - b) - (b - a) < d) d = (c - b) - (b - a);
+  }
+  uint64_t calls = 1;
+  if (d == UINT64_MAX || d == 0) d = 1;
+  while (calls < 4096 && calls * d < 400 * resolution) calls *= 2;
+  for (int r = 0; r < reps; r++) {
+    uint64_t a = now();
+    for (uint64_t k = 0; k < calls; k++) f1();
+    uint64_t b = now();
+    for (uint64_t k = 0; k < calls; k++) f2();
+    uint64_t c = now();
     s1[r] = b - a; s2[r] = c - b;
   }
-  sort_u64(s1, reps); sort_u64(s2, reps);
-  int lo = (reps - 1) / 10, mid = (reps - 1) / 2;
-  struct variant v = { ((double)s2[lo] - (double)s1[lo]) / (double)(n2 - n1),
-                       ((double)s2[mid] - (double)s1[mid]) / (double)(n2 - n1), n1, n2 };
+  memcpy(s3, s1, sizeof(uint64_t) * (size_t)reps); sort_u64(s3, reps);
+  uint64_t m1 = s3[(reps - 1) / 2];
+  memcpy(s3, s2, sizeof(uint64_t) * (size_t)reps); sort_u64(s3, reps);
+  uint64_t m2 = s3[(reps - 1) / 2];
+  /* offset by 2^62: a short run can still take longer than a long one */
+  const uint64_t off = (uint64_t)1 << 62;
+  int n = 0;
+  for (int r = 0; r < reps; r++) if (s1[r] <= m1 && s2[r] <= m2) s3[n++] = s2[r] + off - s1[r];
+  if (n < 3) { n = 0; for (int r = 0; r < reps; r++) s3[n++] = s2[r] + off - s1[r]; }
+  sort_u64(s3, n);
+  int lo = (n - 1) / 10, mid = (n - 1) / 2;
+  double per = (double)calls * (double)(n2 - n1);
+  struct variant v = { ((double)s3[lo] - (double)off) / per, ((double)s3[mid] - (double)off) / per, n1, n2 };
   return v;
 }
 
@@ -321,7 +388,7 @@ static void block_end(int at) {
 }
 
 /* Allowed after set-up: read 8 bytes of the cycle counter, write one result to the pipe, map one
-   page of the data memfd where nothing is mapped (the page-on-demand handler's exact call), return
+   anonymous page where nothing is mapped (the page-on-demand handler's exact call), return
    from a signal handler, exit. Nothing else: no mprotect, no other mapping, no other descriptor. */
 static int install_seccomp(void) {
   nflt = 0;
@@ -331,8 +398,8 @@ static int install_seccomp(void) {
   int b;
   if (perffd >= 0) { b = block_start(SYS_read); arg_is(0, (uint64_t)perffd); arg_is(2, 8); block_end(b); }
   b = block_start(SYS_write); arg_is(0, (uint64_t)outfd); arg_is(2, sizeof res); block_end(b);
-  b = block_start(SYS_mmap); arg_is(1, 4096); arg_is(2, PROT_READ | PROT_WRITE); arg_is(3, MAP_SHARED | MAP_FIXED_NOREPLACE);
-  arg_is(4, (uint64_t)memfd); arg_is(5, 0); block_end(b);
+  b = block_start(SYS_mmap); arg_is(1, 4096); arg_is(2, PROT_READ | PROT_WRITE);
+  arg_is(3, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE); arg_is(4, (uint64_t)-1); arg_is(5, 0); block_end(b);
   b = block_start(SYS_rt_sigreturn); block_end(b);
   b = block_start(SYS_exit_group); block_end(b);
   b = block_start(SYS_exit); block_end(b);
@@ -362,22 +429,47 @@ static void setup_fail(const char *what) {
   fail(FR_SETUP, 0, 0, 0, 0);
 }
 
+/* Each stream's own memory: a mapping at a random address (distinct physical pages), filled
+   before the runs, its register pointing OFFSET bytes in. */
+static void map_streams(void) {
+  for (int k = 0; k < nstreams; k++) {
+    struct stream *t = &streams[k];
+    t->mem = random_map(t->size);
+    if (!t->mem) setup_fail("mapping an address stream's memory");
+    start_value[t->reg] = (uint64_t)(uintptr_t)t->mem + t->offset;
+    res.stream_at[k] = start_value[t->reg];
+  }
+  for (int k = 0; k < nstreams; k++) {
+    struct stream *t = &streams[k];
+    uint64_t n = t->size / (uint64_t)t->elem, first = t->offset / (uint64_t)t->elem;
+    for (uint64_t i = 0; i < n; i++) {
+      /* counted from the element the register points at, as a program's arrays from their start */
+      uint64_t j = i >= first ? i - first : 127 * t->size - (first - i);
+      uint64_t v = t->fill == 'v' ? 1 + j % 13 : 1 + j % 127;
+      uint8_t *at = t->mem + i * (uint64_t)t->elem;
+      if (t->fill == 'f') { float x = (float)v; memcpy(at, &x, 4); continue; }
+      if (t->fill == 'd') { double x = (double)v; memcpy(at, &x, 8); continue; }
+      if (t->fill == 'c') v = t->param;
+      if (t->fill == 'p') v = start_value[streams[t->param].reg];
+      memcpy(at, &v, (size_t)t->elem);
+    }
+  }
+}
+
 static void child(const uint8_t *body, size_t len, int counter, int timeout) {
   phase = PH_SETUP;
   struct rlimit cpu = { (rlim_t)timeout, (rlim_t)timeout + 1 }, fsz = { 0, 0 }, core = { 0, 0 };
   setrlimit(RLIMIT_CPU, &cpu); setrlimit(RLIMIT_FSIZE, &fsz); setrlimit(RLIMIT_CORE, &core);
   alarm((unsigned)timeout);
-  for (int fd = 0; fd < 1024; fd++) if (fd != outfd && fd != memfd) close(fd);
+  for (int fd = 0; fd < 1024; fd++) if (fd != outfd) close(fd);
   has_avx = __builtin_cpu_supports("avx");
   has_avx512 = __builtin_cpu_supports("avx512f");
   perffd = open_perf();
   res.perf = perffd >= 0;
-  uint64_t *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, memfd, 0);
-  if (page == MAP_FAILED) setup_fail("mmap of the data page");
-  for (int i = 0; i < 512; i++) page[i] = PATTERN;
-  munmap(page, 4096);
+  map_streams();
   s1 = malloc(sizeof(uint64_t) * (size_t)reps); s2 = malloc(sizeof(uint64_t) * (size_t)reps);
-  if (!s1 || !s2) setup_fail("malloc");
+  s3 = malloc(sizeof(uint64_t) * (size_t)reps);
+  if (!s1 || !s2 || !s3) setup_fail("malloc");
   static uint8_t altstack[65536];
   stack_t ss = { altstack, 0, sizeof altstack };
   if (sigaltstack(&ss, NULL) != 0) setup_fail("sigaltstack");
@@ -392,11 +484,19 @@ static void child(const uint8_t *body, size_t len, int counter, int timeout) {
   static const uint8_t add1[] = { 0x48, 0x01, 0xD8, 0x90 };
   uint8_t chain[400]; for (int i = 0; i < 100; i++) memcpy(chain + 4 * i, add1, 4);
   size_t sz;
-  uint64_t u1 = 100, u2 = 200;
+  uint64_t u1 = unrolled_n[0], u2 = unrolled_n[1];
   while (u1 > 2 && len * u2 > (1u << 20)) { u1 /= 2; u2 /= 2; }
   void *cal1 = build(chain, sizeof chain, 10, -1, 0, &sz), *cal2 = build(chain, sizeof chain, 20, -1, 0, &sz);
-  void *un1 = build(body, len, u1, -1, 0, &sz), *un2 = build(body, len, u2, -1, 0, &sz);
-  void *lp1 = build(body, len, 1, counter, 1000, &sz), *lp2 = build(body, len, 1, counter, 2000, &sz);
+  void *un1 = build(body, len - (size_t)own_jump, u1, -1, 0, &sz), *un2 = build(body, len - (size_t)own_jump, u2, -1, 0, &sz);
+  void *lp1, *lp2;
+  if (own_jump) {
+    uint64_t at = bound_stream >= 0 ? start_value[streams[bound_stream].reg] : 0, keep = start_value[bound_reg];
+    start_value[bound_reg] = at + bound_at[0]; lp1 = build(body, len, 1, -1, 0, &sz);
+    start_value[bound_reg] = at + bound_at[1]; lp2 = build(body, len, 1, -1, 0, &sz);
+    start_value[bound_reg] = keep;
+  } else {
+    lp1 = build(body, len, 1, counter, loop_n[0], &sz); lp2 = build(body, len, 1, counter, loop_n[1], &sz);
+  }
   if (!cal1 || !cal2 || !un1 || !un2 || !lp1 || !lp2) setup_fail("building the code");
   /* the thread pointer the region sees: an empty block at a random address, not libc's TLS
      (whose fields lead to the harness's memory); nothing after this point uses libc's TLS */
@@ -414,12 +514,13 @@ static void child(const uint8_t *body, size_t len, int counter, int timeout) {
   }
 
   phase = PH_CAL;
+  res.resolution = resolution = counter_resolution();
   struct variant c = time_pair((void (*)(void))cal1, (void (*)(void))cal2, 1000, 2000);
   res.cal_before = c.p10;
   phase = PH_UNROLLED;
   res.v[0] = time_pair((void (*)(void))un1, (void (*)(void))un2, u1, u2);
   phase = PH_LOOP;
-  res.v[1] = time_pair((void (*)(void))lp1, (void (*)(void))lp2, 1000, 2000);
+  res.v[1] = time_pair((void (*)(void))lp1, (void (*)(void))lp2, loop_n[0], loop_n[1]);
   phase = PH_CAL;
   c = time_pair((void (*)(void))cal1, (void (*)(void))cal2, 1000, 2000);
   res.cal_after = c.p10;
@@ -444,18 +545,19 @@ static void json_str(const char *s) {
    an offset within the body, the sizes the parent asked for, finite figures. */
 static int fair(double x) { return isfinite(x) && x > -1e12 && x < 1e12; }
 static int valid_result(struct result *g, uint64_t u1, uint64_t u2) {
+  for (int k = 0; k < nstreams; k++) if (g->reason == FR_OK && (g->stream_at[k] < 0x100000000000ULL || g->stream_at[k] > 0x700000000000ULL)) return 0;
   g->setup[sizeof g->setup - 1] = 0;
   if (g->phase < 0 || g->phase > PH_LOOP || g->pages < 0 || g->pages > max_pages) return 0;
   if (g->reason == FR_OK) {
     return (g->perf == 0 || g->perf == 1) && fair(g->cal_before) && fair(g->cal_after)
       && fair(g->v[0].p10) && fair(g->v[0].p50) && fair(g->v[1].p10) && fair(g->v[1].p50)
-      && g->v[0].n1 == u1 && g->v[0].n2 == u2 && g->v[1].n1 == 1000 && g->v[1].n2 == 2000;
+      && g->v[0].n1 == u1 && g->v[0].n2 == u2 && g->v[1].n1 == loop_n[0] && g->v[1].n2 == loop_n[1];
   }
   return g->reason > FR_OK && g->reason <= FR_SETUP && g->offset >= -1 && g->offset < MAX_BODY;
 }
 
 int main(int argc, char **argv) {
-  if (argc < 5 || argc > 5 + 16) { fprintf(stderr, "usage: harness COUNTER REPS TIMEOUT_S MAX_PAGES [xSTASH] [REG=VALUE ...] < body\n"); return 2; }
+  if (argc < 5 || argc > 8 + 16 + MAX_STREAMS) { fprintf(stderr, "usage: harness COUNTER REPS TIMEOUT_S MAX_PAGES [xSTASH] [REG=VALUE ...] < body\n"); return 2; }
   /* the body first: a caller that writes it is not left with a closed pipe when a parameter is bad */
   static uint8_t body[MAX_BODY + 1];
   size_t len = 0; ssize_t r;
@@ -474,6 +576,43 @@ int main(int argc, char **argv) {
   }
   for (int k = first; k < argc; k++) {
     char *end = NULL; errno = 0;
+    if ((argv[k][0] == 'L' || argv[k][0] == 'U') && argv[k][1] == '=') {
+      uint64_t *n = argv[k][0] == 'L' ? loop_n : unrolled_n;
+      unsigned long long a = strtoull(argv[k] + 2, &end, 10), b = 0;
+      if (*end == ',') b = strtoull(end + 1, &end, 10);
+      if (*end || errno || a < 1 || b <= a || b > (argv[k][0] == 'L' ? 100000000ULL : 100000ULL)) { fprintf(stderr, "harness: bad sizes %s\n", argv[k]); return 2; }
+      n[0] = a; n[1] = b;
+      continue;
+    }
+    if (argv[k][0] == 'J' && argv[k][1] == '=') {
+      own_jump = atoi(argv[k] + 2);
+      if (own_jump != 2 && own_jump != 6) { fprintf(stderr, "harness: bad own jump %s\n", argv[k]); return 2; }
+      continue;
+    }
+    if (argv[k][0] == 'B' && argv[k][1] == '=') {
+      long r = strtol(argv[k] + 2, &end, 10), st = -2;
+      if (*end == ',') st = strtol(end + 1, &end, 10);
+      if (*end == ',') bound_at[0] = strtoull(end + 1, &end, 10);
+      if (*end == ',') bound_at[1] = strtoull(end + 1, &end, 10);
+      if (*end || errno || r < 0 || r > 15 || r == 4 || r == counter || st < -1 || st >= MAX_STREAMS) { fprintf(stderr, "harness: bad bound %s\n", argv[k]); return 2; }
+      bound_reg = (int)r; bound_stream = (int)st;
+      continue;
+    }
+    if (argv[k][0] == 'M' && argv[k][1] == '=') {
+      unsigned long long f[6] = { 0 }; char fill = 0; const char *q = argv[k] + 2;
+      for (int i = 0; i < 6 && *q; i++) {
+        if (i == 3) { fill = *q++; } else { f[i] = strtoull(q, &end, 10); if (end == q) break; q = end; }
+        if (i < 5) { if (*q != ',') break; q++; }
+      }
+      int ok = *q == 0 && nstreams < MAX_STREAMS && f[0] <= 15 && f[0] != 4 && (int)f[0] != counter
+        && f[1] >= 4096 && f[1] <= (1ULL << 30) && f[1] % 4096 == 0 && f[2] < f[1]
+        && (fill == 's' || fill == 'v' || fill == 'f' || fill == 'd' || fill == 'c' || fill == 'p')
+        && (f[4] == 1 || f[4] == 2 || f[4] == 4 || f[4] == 8) && (fill != 'f' || f[4] == 4) && (fill != 'd' || f[4] == 8)
+        && (fill != 'p' || (f[4] == 8 && f[5] < MAX_STREAMS));
+      if (!ok || errno) { fprintf(stderr, "harness: bad stream %s\n", argv[k]); return 2; }
+      streams[nstreams++] = (struct stream){ (int)f[0], f[1], f[2], f[5], fill, (int)f[4], NULL };
+      continue;
+    }
     long reg = strtol(argv[k], &end, 10);
     if (end == argv[k] || *end != '=' || reg < 0 || reg > 15 || reg == 4 || reg == counter) { fprintf(stderr, "harness: bad register start value %s\n", argv[k]); return 2; }
     const char *v = end + 1;
@@ -481,10 +620,11 @@ int main(int argc, char **argv) {
     if (end == v || *end || errno) { fprintf(stderr, "harness: bad register start value %s\n", argv[k]); return 2; }
     start_value[reg] = (uint64_t)x;
   }
+  for (int k = 0; k < nstreams; k++)
+    if (streams[k].fill == 'p' && (int)streams[k].param >= nstreams) { fprintf(stderr, "harness: bad stream target\n"); return 2; }
+  if ((own_jump != 0) != (bound_reg >= 0) || bound_stream >= nstreams || (own_jump && len <= (size_t)own_jump)) { fprintf(stderr, "harness: J= and B= go together\n"); return 2; }
   if (len == 0 || len > MAX_BODY) { fprintf(stderr, "harness: the body must be 1..%d bytes\n", MAX_BODY); return 2; }
   prctl(PR_SET_PDEATHSIG, SIGKILL);            /* ended with uopscope */
-  memfd = (int)syscall(SYS_memfd_create, "uopscope-data", 0);
-  if (memfd < 0 || ftruncate(memfd, 4096) != 0) { perror("harness: memfd"); return 2; }
   int fds[2];
   if (pipe(fds) != 0) { perror("harness: pipe"); return 2; }
   fflush(stdout);
@@ -502,7 +642,7 @@ int main(int argc, char **argv) {
   while (have < sizeof got) { ssize_t n = read(fds[0], (char *)&got + have, sizeof got - have); if (n <= 0) break; have += (size_t)n; }
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-  uint64_t u1 = 100, u2 = 200;                 /* as the child computes them */
+  uint64_t u1 = unrolled_n[0], u2 = unrolled_n[1];   /* as the child computes them */
   while (u1 > 2 && len * u2 > (1u << 20)) { u1 /= 2; u2 /= 2; }
   if (have == sizeof got && !valid_result(&got, u1, u2)) {
     printf("{\"ok\":false,\"reason\":\"invalid-result\"}\n");
@@ -512,7 +652,9 @@ int main(int argc, char **argv) {
     printf("{\"ok\":true,\"method\":\"%s\",\"repetitions\":%d,\"pages\":%d,\"perfError\":%d,\"calibration\":[%.6f,%.6f]", got.perf ? "perf" : "tsc", reps, got.pages, got.perf_err, got.cal_before, got.cal_after);
     for (int k = 0; k < 2; k++)
       printf(",\"%s\":{\"p10\":%.6f,\"p50\":%.6f,\"n1\":%llu,\"n2\":%llu}", k ? "loop" : "unrolled", got.v[k].p10, got.v[k].p50, (unsigned long long)got.v[k].n1, (unsigned long long)got.v[k].n2);
-    printf("}\n");
+    printf(",\"resolution\":%llu,\"streams\":[", (unsigned long long)got.resolution);
+    for (int k = 0; k < nstreams; k++) printf("%s%llu", k ? "," : "", (unsigned long long)got.stream_at[k]);
+    printf("]}\n");
     return 0;
   }
   static const char *why[] = { "ok", "pages", "map", "protection", "general-protection", "segv", "illegal-instruction", "arithmetic", "bus", "trap", "setup" };

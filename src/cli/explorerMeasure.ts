@@ -5,6 +5,7 @@
 import { hostCore } from '../measure/host.js';
 import { lineAtOffset, prepareRegion, prepareSide, type PreparedRegion } from '../measure/prepare.js';
 import { cyclesOf, notMeasurable, runHarnessAsync, type HarnessResult } from '../measure/harness.js';
+import { harnessMemory } from '../measure/layout.js';
 import type { LoadedRegion } from '../disasm/types.js';
 import { branchPaths } from '../disasm/index.js';
 import type { MeasuredSideOutcome, MeasureOutcome, MeasureRunner } from '../ui/types.js';
@@ -30,18 +31,26 @@ export function measureRunner(
     run: () => {
       const abort = new AbortController();
       const bitness = region.format === 'elf32' ? 32 : 64;
-      const harness = (p: PreparedRegion) =>
-        runHarnessAsync(
-          p.body,
+      const harness = (p: PreparedRegion) => {
+        const memory = harnessMemory(
+          p.lines.map((line) => region.instructions.find((i) => i.line === line)!),
+          p,
+          {},
+          region.instructions.find((i) => i.line === p.closingBranch),
+        );
+        return runHarnessAsync(
+          memory.code,
           {
             counter: p.counter.number,
             stash: p.stash,
-            startValues: p.startValues,
+            startValues: memory.startValues,
+            layout: memory.args,
             repetitions: opts.repetitions ?? EXPLORER_REPETITIONS,
             ...(opts.cacheDir !== undefined ? { cacheDir: opts.cacheDir } : {}),
           },
           abort.signal,
         );
+      };
       const failure = (p: PreparedRegion, r: Extract<HarnessResult, { ok: false }>): string => {
         const line = lineAtOffset(p, r.offset);
         return notMeasurable(r, line === null ? '' : ` at line ${line}`);

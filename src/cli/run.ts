@@ -115,6 +115,8 @@ export const ALL_OPTIONS = [
   'total-timeout',
   'strict',
   'repetitions',
+  'working-set',
+  'fill',
   'help',
   'version',
   'all',

@@ -185,6 +185,10 @@ export type HarnessResult =
       calibration: [number, number];
       unrolled: HarnessVariant;
       loop: HarnessVariant;
+      /** the cycle counter's smallest step (TSC ticks, or 1 for perf) */
+      resolution: number;
+      /** where each address stream's register started (the layout's order) */
+      streams: number[];
     }
   | {
       ok: false;
@@ -214,12 +218,14 @@ interface HarnessOptions {
   cacheDir?: string;
   /** registers that start at another value than the harness's pattern (prepare.ts divisionStarts) */
   startValues?: readonly { number: number; value: bigint }[];
+  /** the address streams and the run's lengths (src/measure/layout.ts layoutArgs) */
+  layout?: readonly string[];
 }
 
 export const DEFAULT_REPETITIONS = 200;
 const DEFAULT_TIMEOUT_S = 10;
-/** pages mapped on demand (2 MiB of addresses, all on one physical page: the cost is page-table
- *  entries); the corpus's jacobi2d_vec (gcc -O3 avx512) touches 35 in its 2000 iterations */
+/** pages mapped on demand outside the address streams (2 MiB, a page each): the stack, RIP-relative
+ *  and absolute addresses, and an index without a base register */
 const DEFAULT_MAX_PAGES = 512;
 const MAX_BODY_BYTES = 4096;
 
@@ -230,6 +236,7 @@ function harnessArgs(body: Uint8Array, o: HarnessOptions): { args: string[]; tim
   const args = [o.counter, o.repetitions ?? DEFAULT_REPETITIONS, timeout, o.maxPages ?? DEFAULT_MAX_PAGES].map(String);
   args.push(`x${o.stash ?? freeXmm(body)}`);
   for (const s of o.startValues ?? []) args.push(`${s.number}=${BigInt.asUintN(64, s.value)}`);
+  args.push(...(o.layout ?? []));
   return { args, timeout };
 }
 
@@ -298,7 +305,10 @@ export function parseHarnessLine(line: string): HarnessResult | null {
       cal.length === 2 &&
       cal.every(finite) &&
       variantOk(r.unrolled) &&
-      variantOk(r.loop);
+      variantOk(r.loop) &&
+      Number.isSafeInteger(r.resolution) &&
+      Array.isArray(r.streams) &&
+      r.streams.every((a) => finite(a) && a > 0);
     return fine ? (o as HarnessResult) : null;
   }
   if (r.ok !== false || typeof r.reason !== 'string' || !REASONS.has(r.reason)) return null;

@@ -21,14 +21,14 @@ process.on('exit', () => rmSync(cache, { recursive: true, force: true }));
 const run = (intel: string): HarnessResult =>
   runHarness(assemble(intel), { counter: 15, cacheDir: cache, repetitions: 10, timeoutSeconds: 20 });
 
-// a result written straight to the pipe (descriptor 5 in the child: stdin, stdout, stderr, the
-// data memfd, then the pipe), struct result's 248 bytes, then exit(0)
+// a result written straight to the pipe (descriptor 4 in the child: stdin, stdout, stderr, then
+// the pipe), struct result's 384 bytes, then exit(0)
 const forge = (fields: string): string => `
   mov rsi, 0x2350600
   ${fields}
   mov eax, 1
-  mov edi, 5
-  mov edx, 248
+  mov edi, 4
+  mov edx, 384
   syscall
   mov eax, 60
   xor edi, edi
@@ -87,7 +87,7 @@ test('the code holds no harness address: the stack-pivot reproducer gets no forg
 
 test('the harness line is checked field by field', () => {
   const good =
-    '{"ok":true,"method":"tsc","repetitions":10,"pages":0,"perfError":2,"calibration":[0.7,0.7],"unrolled":{"p10":1,"p50":1,"n1":100,"n2":200},"loop":{"p10":1,"p50":1,"n1":1000,"n2":2000}}';
+    '{"ok":true,"method":"tsc","repetitions":10,"pages":0,"perfError":2,"calibration":[0.7,0.7],"unrolled":{"p10":1,"p50":1,"n1":100,"n2":200},"loop":{"p10":1,"p50":1,"n1":1000,"n2":2000},"resolution":26,"streams":[]}';
   assert.ok(parseHarnessLine(good));
   assert.equal(parseHarnessLine(good.replace('[0.7,0.7]', '[nan,0.7]')), null);
   assert.equal(parseHarnessLine(good.replace('"p10":1,', '"p10":"1",')), null);

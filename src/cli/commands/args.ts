@@ -58,4 +58,6 @@ export interface MeasureArgv extends InputArgv, ModelArgv {
   iterations?: string | number;
   repetitions?: string | number;
   json?: boolean;
+  workingSet?: string;
+  fill?: string;
 }

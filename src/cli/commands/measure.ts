@@ -27,6 +27,15 @@ export function measureCommand(y: Argv): Argv {
           type: 'string',
           describe: 'timed repetitions of each measurement, 10 to 10000 (default 200)',
         })
+        .option('working-set', {
+          type: 'string',
+          describe: "the data's size: l1 (default), l2, l3 or memory (3/4 of the host's cache, or 4 × L3)",
+        })
+        .option('fill', {
+          type: 'string',
+          describe:
+            'the data: ordinary (default: 1 + k mod 127, indices and pointers as used) or a number for every element',
+        })
         .option('json', { type: 'boolean', describe: 'print the figures as one JSON object' })
         .example('$0 measure examples/bin/adc-chain', '')
         .example('$0 measure --hex 480fafc3 --json', ''),

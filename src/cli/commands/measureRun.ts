@@ -22,6 +22,81 @@ import type { DecodedInstruction, InputOptions, RegionSelection } from '../../di
 import { constants as osConstants } from 'node:os';
 import { readFileSync } from 'node:fs';
 import type { MeasureArgv } from './args.js';
+import {
+  describeLayout,
+  fillText,
+  harnessMemory,
+  WORKING_SETS,
+  type Fill,
+  type Layout,
+  type WorkingSet,
+} from '../../measure/layout.js';
+
+/** The layout as JSON (bigints as decimal strings) and its text lines. */
+interface LayoutJson {
+  streams: {
+    register: string;
+    lines: number[];
+    loaded: boolean;
+    stored: boolean;
+    bytesPerIteration: number | null;
+    bytes: number;
+    fill: string;
+    role: string | null;
+  }[];
+  indexRegisters: string[];
+  workingSet: WorkingSet;
+  bytes: number;
+  targetBytes: number;
+  loopIterations: [number, number];
+  unrolledCopies: [number, number];
+  fill: string;
+  unplacedLines: number[];
+  bounded: string | null;
+  vectorInputs: string[];
+  text: string[];
+}
+
+function layoutJson(l: Layout): LayoutJson {
+  return {
+    streams: l.streams.map((s) => ({
+      register: s.register,
+      lines: s.lines,
+      loaded: s.loaded,
+      stored: s.stored,
+      bytesPerIteration: s.advance,
+      bytes: s.size,
+      fill: fillText(s),
+      role: s.role,
+    })),
+    indexRegisters: l.indices,
+    workingSet: l.workingSet,
+    bytes: l.bytes,
+    targetBytes: l.target.bytes,
+    loopIterations: l.loop,
+    unrolledCopies: l.unrolled,
+    fill: l.fill.kind === 'ordinary' ? 'ordinary' : String(l.fill.value),
+    unplacedLines: l.unplaced,
+    bounded: l.bounded,
+    vectorInputs: l.vectorInputs,
+    text: describeLayout(l),
+  };
+}
+
+/** --working-set and --fill, checked. */
+export function memoryOptions(a: MeasureArgv): { workingSet: WorkingSet; fill: Fill } {
+  const ws = (a.workingSet ?? 'l1').toLowerCase();
+  if (!(WORKING_SETS as readonly string[]).includes(ws))
+    throw new UserError(`--working-set ${a.workingSet}: give one of ${WORKING_SETS.join(', ')}`);
+  const f = (a.fill ?? 'ordinary').trim();
+  let fill: Fill = { kind: 'ordinary' };
+  if (f.toLowerCase() !== 'ordinary') {
+    if (!/^-?(?:0x[0-9a-f]+|\d+)$/i.test(f))
+      throw new UserError(`--fill ${a.fill}: give ordinary or an integer (decimal or 0x hex) for every element`);
+    fill = { kind: 'constant', value: f.startsWith('-') ? -BigInt(f.slice(1)) : BigInt(f) };
+  }
+  return { workingSet: ws as WorkingSet, fill };
+}
 
 interface MeasuredVariant {
   /** core cycles per iteration, from the 10th percentile of the repetitions */
@@ -50,10 +125,17 @@ export interface Measurement {
   comparable: 'loop' | 'unrolled';
   closingBranchRemoved: number | null;
   counterRegister: string;
+  /** the loop variant closed by the region's own compare and branch, its bound register started
+   *  for the run's lengths (null: closed by the harness's dec/jnz on counterRegister) */
+  ownLoop: { line: number; instruction: string; boundRegister: string } | null;
   /** the region's lines the harness ran, in order */
   lines: number[];
   /** registers started at another value than the harness's pattern (a division's dividend), hex */
   startValues: { register: string; value: string; why: string }[];
+  /** the memory the region ran on: its address streams, the working set, the fill */
+  layout: LayoutJson;
+  /** a load and a store whose addresses may coincide (the same stream, or memory outside the streams) */
+  mayCoincide: Layout['mayCoincide'];
   /** µops per port: measured only where perf_event_open gives the core's per-port events */
   portCounters: { available: false; reason: string };
 }
@@ -125,21 +207,26 @@ function run(
   instrs: readonly DecodedInstruction[],
   region: PreparedRegion,
   repetitions: number,
+  memory: { workingSet: WorkingSet; fill: Fill },
 ): { ok: true; m: Measurement } | { ok: false; reason: string } {
-  const r = runHarness(region.body, {
+  const body = region.lines.map((line) => instrs.find((i) => i.line === line)!);
+  const closing = instrs.find((i) => i.line === region.closingBranch);
+  const { layout, startValues, args, code, ownLoop } = harnessMemory(body, region, memory, closing);
+  const r = runHarness(code, {
     counter: region.counter.number,
     stash: region.stash,
     repetitions,
-    startValues: region.startValues,
+    startValues,
+    layout: args,
   });
   if (!r.ok) {
     const line = lineAtOffset(region, r.offset);
     const ins = line === null ? undefined : instrs.find((i) => i.line === line);
-    // a divisor loaded from memory reads the harness's one data page, which holds the pattern and
-    // whatever the region stored there (a remainder of 0): the program's own data may differ
+    // a divisor loaded from a stream reads the fill (never 0 unless --fill 0) or what the region
+    // stored there
     const hint =
       r.reason === 'arithmetic' && ins?.memory && (ins.mnemonic === 'DIV' || ins.mnemonic === 'IDIV')
-        ? "; its divisor is loaded from memory, which in the harness is one page shared by all the region's loads and stores, so it may read a value the region stored there (such as a remainder of 0), not the program's data"
+        ? `; its divisor is loaded from memory, filled with ${layout.fill.kind === 'ordinary' ? 'non-zero values (1 + k mod 13), so the region computed or stored it' : `${layout.fill.value} (--fill)`}`
         : '';
     return { ok: false, reason: notMeasurable(r, ins ? ` at line ${ins.line} (${ins.intel})` : '') + hint };
   }
@@ -159,12 +246,15 @@ function run(
       comparable: region.closingBranch !== null ? 'loop' : 'unrolled',
       closingBranchRemoved: region.closingBranch,
       counterRegister: region.counter.name,
+      ownLoop: ownLoop ? { line: ownLoop.line, instruction: ownLoop.intel, boundRegister: ownLoop.bound } : null,
       lines: region.lines,
       startValues: region.startValues.map((s) => ({
         register: s.register,
         value: `0x${s.value.toString(16)}`,
         why: s.why,
       })),
+      layout: layoutJson(layout),
+      mayCoincide: layout.mayCoincide,
       portCounters: { available: false, reason: portCountersReason(r.perfError) },
     },
   };
@@ -179,6 +269,7 @@ export async function measure(input: InputOptions & RegionSelection, a: MeasureA
   const repetitions =
     a.repetitions === undefined ? DEFAULT_REPETITIONS : wholeNumber('--repetitions', a.repetitions, 10);
   if (repetitions > 10_000) throw new UserError(`--repetitions ${repetitions}: give at most 10000`);
+  const memory = memoryOptions(a);
   const host = hostCore();
   const flagArch = a.arch !== undefined ? parseArch(a.arch, '--arch') : undefined;
   const archNotes = hostArchNotes(host, flagArch);
@@ -214,14 +305,14 @@ export async function measure(input: InputOptions & RegionSelection, a: MeasureA
   };
   const prep = prepareRegion(instrs, bitness);
   if (prep.ok) {
-    const r = run(instrs, prep.region, repetitions);
+    const r = run(instrs, prep.region, repetitions, memory);
     return r.ok
       ? { measurable: true, ...base, measurement: withSharedPageCaveat(r.m, instrs, base.prediction.blockThroughput) }
       : { measurable: false, reason: r.reason, ...base };
   }
   const paths = prep.internalBranch !== undefined ? branchPaths(instrs) : null;
   if (!paths || !model.branch) return { measurable: false, reason: `not measurable: ${prep.why}`, ...base };
-  const measured = measureSides(instrs, paths, model, model.branch, bitness, repetitions);
+  const measured = measureSides(instrs, paths, model, model.branch, bitness, repetitions, memory);
   const branch = { branchLine: paths.branchLine, sides: measured };
   if (measured.some((s) => s.measurable)) return { measurable: true, ...base, branch };
   return {
@@ -261,6 +352,7 @@ function measureSides(
   branch: NonNullable<ReportModel['branch']>,
   bitness: 32 | 64,
   repetitions: number,
+  memory: { workingSet: WorkingSet; fill: Fill },
 ): MeasuredSide[] {
   return (
     [
@@ -276,7 +368,7 @@ function measureSides(
       predicted: nothingSimulated(model) ? null : section.stats.blockThroughput,
     };
     if (!p.ok) return { ...head, measurable: false, reason: `not measurable: ${p.why}` };
-    const r = run(instrs, p.region, repetitions);
+    const r = run(instrs, p.region, repetitions, memory);
     return r.ok
       ? { ...head, measurable: true, measurement: withSharedPageCaveat(r.m, instrs, head.predicted) }
       : { ...head, measurable: false, reason: r.reason };
@@ -289,25 +381,29 @@ const f2 = (n: number): string => n.toFixed(2);
 const SHARED_PAGE_SLOWER = 1.25;
 
 /**
- * The harness maps every address onto one page: a body that stores and loads may load what an
- * earlier iteration stored (a histogram's counters: store forwarding, a chain through memory),
- * which the program's own data need not do and the simulation does not assume. When the
- * measurement is well above the prediction, it says so beside the figure.
+ * Each address stream has its own memory, so a load reads what a store wrote only where the
+ * region's own addresses may coincide: a load and a store on the same stream (the same base
+ * register: a histogram's counters, an in-place update), or memory outside the streams (mapped
+ * on demand, where different registers may meet). There, when the measurement is well above the
+ * prediction, it says so beside the figure: whether they coincide depends on the data (the fill),
+ * which is the harness's, not the program's.
  */
 export function withSharedPageCaveat(
   m: Measurement,
   instrs: readonly DecodedInstruction[],
   predicted: number | null,
 ): Measurement {
-  const body = instrs.filter((i) => m.lines.includes(i.line));
-  const stores = body.filter((i) => i.memory?.write);
-  const loads = body.filter((i) => i.memory?.read);
+  const c = m.mayCoincide;
   const measured = m[m.comparable].cyclesPerIteration;
-  if (!stores.length || !loads.length || predicted === null || !(measured > predicted * SHARED_PAGE_SLOWER)) return m;
-  const st = stores[0]!;
+  if (!c || predicted === null || !(measured > predicted * SHARED_PAGE_SLOWER)) return m;
+  const st = instrs.find((i) => i.line === c.store)!;
+  const where =
+    c.stream !== null
+      ? `both address ${c.stream}'s stream, so they coincide where the data (the harness's fill, ${m.layout.fill}) makes them`
+      : "both address memory outside the streams, which the harness maps on demand, where different registers' addresses may meet";
   return {
     ...m,
-    caveat: `measured ${f2(measured)} against ${f2(predicted)} predicted may be the harness's, not the loop's: the harness maps every load and store onto one page, so a load (line ${loads[0]!.line}) may read what a store (line ${st.line}, ${st.intel}) wrote in an earlier iteration — a store-forwarding chain the program's data need not have and the prediction does not assume`,
+    caveat: `measured ${f2(measured)} against ${f2(predicted)} predicted may be the harness's, not the loop's: a load (line ${c.load}) and a store (line ${st.line}, ${st.intel}) ${where} — a store-forwarding chain the program's data need not have and the prediction does not assume`,
   };
 }
 
@@ -373,14 +469,23 @@ function renderMeasurement(out: string[], me: Measurement, ind: string): void {
         : '';
     return `${ind}  ${name.padEnd(8)} ${f2(v.cyclesPerIteration).padStart(7)} cycles/iteration (median ${f2(v.median)}, spread ${(v.spread * 100).toFixed(1)}%)  ${what}${mark}`;
   };
-  out.push(line('loop', `the body closed by dec ${me.counterRegister}; jnz`));
+  out.push(
+    line(
+      'loop',
+      me.ownLoop
+        ? `the body closed by its own line ${me.ownLoop.line} (${me.ownLoop.instruction}), ${me.ownLoop.boundRegister} set for ${me.layout.loopIterations.join(' and ')} iterations`
+        : `the body closed by dec ${me.counterRegister}; jnz`,
+    ),
+  );
   out.push(line('unrolled', `the body ×${me.unrolled.sizes[0]} and ×${me.unrolled.sizes[1]}, straight-line`));
   if (me.caveat) out.push(`${ind}Caveat: ${me.caveat}`);
   out.push(
     ind +
-      (me.closingBranchRemoved !== null
-        ? `(the region's closing branch, line ${me.closingBranchRemoved}, is replaced by the harness's; "loop" runs it as a loop, as the simulation does)`
-        : '(the region has no closing branch: "unrolled" runs it as the simulation does, back to back; "loop" adds the harness\'s dec/jnz)'),
+      (me.ownLoop
+        ? `("loop" runs the region as a loop with its own closing branch, as the simulation does; "unrolled" without it)`
+        : me.closingBranchRemoved !== null
+          ? `(the region's closing branch, line ${me.closingBranchRemoved}, is replaced by the harness's; "loop" runs it as a loop, as the simulation does)`
+          : '(the region has no closing branch: "unrolled" runs it as the simulation does, back to back; "loop" adds the harness\'s dec/jnz)'),
   );
   for (const s of me.startValues)
     out.push(`${ind}Start value: ${s.register} = ${s.value} (${s.why}), instead of the harness's pattern`);
@@ -388,7 +493,8 @@ function renderMeasurement(out: string[], me: Measurement, ind: string): void {
     out.push(
       `${ind}TSC ticks per core cycle: ${me.ticksPerCycle[0].toFixed(3)} before, ${me.ticksPerCycle[1].toFixed(3)} after`,
     );
-  out.push(`${ind}Pages mapped on demand: ${me.pagesMapped} (all onto one physical page)`);
+  for (const l of me.layout.text) out.push(`${ind}${l}`);
+  out.push(`${ind}Pages mapped on demand: ${me.pagesMapped} (outside the streams, a page each)`);
   out.push(`${ind}µops per port: ${me.portCounters.reason}`);
 }
 

@@ -1,0 +1,176 @@
+/*
+ * The validation driver of `uopscope measure` (bench/measure/validate.ts): calls one compiled
+ * kernel of bench/measure/kernels over real arrays, as a program would, and times it the way the
+ * harness times a region (assets/measure/harness.c), so the two figures can be compared:
+ *
+ *   driver time N1 N2 REPS   the kernel at N1 and N2 elements, interleaved, REPS samples; prints
+ *                            the TSC ticks per call of (N2 - N1) elements (10th and 50th
+ *                            percentile over the quiet samples) and ticks per core cycle, from
+ *                            the same chain of dependent `add rax, rbx` the harness times
+ *   driver count N           one call at N elements (bench/measure/validate.ts counts the loop's
+ *                            iterations with a gdb breakpoint on its closing branch)
+ *
+ * Built with -DKERNEL_<name>. Each array has its own pages (its own mapping), its start staggered
+ * by 4096 / arrays bytes within 4 KiB (no 4 KiB aliasing between arrays, as the harness places
+ * streams), filled as the harness's ordinary fill: element j = 1 + j mod 127 (doubles, longs,
+ * bytes, 32-bit counters), divisors 1 + j mod 13.
+ */
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+/* one letter per array: d double, l long, v long divisor, b byte, u 32-bit counters (4 KiB),
+   c complex (two doubles) */
+#if defined(KERNEL_copy)
+void copy(double *, const double *, long);
+#define ARRAYS "dd"
+#define CALL(a, n) copy(a[0], a[1], n)
+#elif defined(KERNEL_scale)
+void scale(double *, const double *, long);
+#define ARRAYS "dd"
+#define CALL(a, n) scale(a[0], a[1], n)
+#elif defined(KERNEL_daxpy)
+void daxpy(double *, const double *, long);
+#define ARRAYS "dd"
+#define CALL(a, n) daxpy(a[0], a[1], n)
+#elif defined(KERNEL_daxpy512)
+void daxpy512(double *, const double *, long);
+#define ARRAYS "dd"
+#define CALL(a, n) daxpy512(a[0], a[1], n)
+#elif defined(KERNEL_dot)
+double dot(const double *, const double *, long);
+#define ARRAYS "dd"
+static volatile double sink;
+#define CALL(a, n) (sink = dot(a[0], a[1], n))
+#elif defined(KERNEL_toupper)
+void to_upper(unsigned char *, long);
+#define ARRAYS "b"
+#define CALL(a, n) to_upper(a[0], n)
+#elif defined(KERNEL_histogram)
+void histogram(unsigned *, const unsigned char *, long);
+#define ARRAYS "ub"
+#define CALL(a, n) histogram(a[0], a[1], n)
+#elif defined(KERNEL_prefix_sum)
+void prefix_sum(long *, const long *, long);
+#define ARRAYS "ll"
+#define CALL(a, n) prefix_sum(a[0], a[1], n)
+#elif defined(KERNEL_divide)
+void divide(long *, const long *, const long *, long);
+#define ARRAYS "llv"
+#define CALL(a, n) divide(a[0], a[1], a[2], n)
+#elif defined(KERNEL_cmul)
+typedef struct { double re, im; } cplx;
+void cmul(cplx *, const cplx *, const cplx *, long);
+#define ARRAYS "ccc"
+#define CALL(a, n) cmul(a[0], a[1], a[2], n)
+#else
+#error "build with -DKERNEL_<name>"
+#endif
+
+static void *arr[8];
+static long n1, n2;
+
+static void kernel1(void) { CALL(arr, n1); }
+static void kernel2(void) { CALL(arr, n2); }
+
+static inline uint64_t now(void) {
+  uint32_t lo, hi;
+  __asm__ volatile("lfence\n\trdtsc\n\tlfence" : "=a"(lo), "=d"(hi) :: "memory");
+  return ((uint64_t)hi << 32) | lo;
+}
+
+/* the harness's calibration: 1000 and 2000 dependent `add rax, rbx` */
+#define ADD10 "add %%rbx, %%rax\n\t" "add %%rbx, %%rax\n\t" "add %%rbx, %%rax\n\t" "add %%rbx, %%rax\n\t" "add %%rbx, %%rax\n\t" \
+              "add %%rbx, %%rax\n\t" "add %%rbx, %%rax\n\t" "add %%rbx, %%rax\n\t" "add %%rbx, %%rax\n\t" "add %%rbx, %%rax\n\t"
+#define ADD100 ADD10 ADD10 ADD10 ADD10 ADD10 ADD10 ADD10 ADD10 ADD10 ADD10
+static void chain1(void) { uint64_t a = 0, b = 1; __asm__ volatile(ADD100 ADD100 ADD100 ADD100 ADD100 ADD100 ADD100 ADD100 ADD100 ADD100 : "+a"(a) : "b"(b)); }
+static void chain2(void) { uint64_t a = 0, b = 1; __asm__ volatile(ADD100 ADD100 ADD100 ADD100 ADD100 ADD100 ADD100 ADD100 ADD100 ADD100
+                                                                   ADD100 ADD100 ADD100 ADD100 ADD100 ADD100 ADD100 ADD100 ADD100 ADD100 : "+a"(a) : "b"(b)); }
+
+static int cmp(const void *x, const void *y) { uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y; return a < b ? -1 : a > b; }
+
+static uint64_t resolution;
+/* the harness's method (time_pair): samples of `calls` calls each, long beside the counter's step;
+   percentiles of the per-sample difference over the quiet samples. In ticks per call. */
+static void time_pair(void (*f1)(void), void (*f2)(void), int reps, double *p10, double *p50) {
+  for (int w = 0; w < 3; w++) { f1(); f2(); }
+  uint64_t d = UINT64_MAX;
+  for (int w = 0; w < 8; w++) {
+    uint64_t a = now(); f1(); uint64_t b = now(); f2(); uint64_t c = now();
+    if (c - b > b - a && (c - b) - (b - a) < d) d = (c - b) - (b - a);
+  }
+  uint64_t calls = 1;
+  if (d == UINT64_MAX || d == 0) d = 1;
+  while (calls < 4096 && calls * d < 400 * resolution) calls *= 2;
+  uint64_t *s1 = malloc(8 * (size_t)reps), *s2 = malloc(8 * (size_t)reps), *s3 = malloc(8 * (size_t)reps);
+  for (int r = 0; r < reps; r++) {
+    uint64_t a = now();
+    for (uint64_t k = 0; k < calls; k++) f1();
+    uint64_t b = now();
+    for (uint64_t k = 0; k < calls; k++) f2();
+    uint64_t c = now();
+    s1[r] = b - a; s2[r] = c - b;
+  }
+  memcpy(s3, s1, 8 * (size_t)reps); qsort(s3, (size_t)reps, 8, cmp); uint64_t m1 = s3[(reps - 1) / 2];
+  memcpy(s3, s2, 8 * (size_t)reps); qsort(s3, (size_t)reps, 8, cmp); uint64_t m2 = s3[(reps - 1) / 2];
+  const uint64_t off = (uint64_t)1 << 62;
+  int n = 0;
+  for (int r = 0; r < reps; r++) if (s1[r] <= m1 && s2[r] <= m2) s3[n++] = s2[r] + off - s1[r];
+  if (n < 3) { n = 0; for (int r = 0; r < reps; r++) s3[n++] = s2[r] + off - s1[r]; }
+  qsort(s3, (size_t)n, 8, cmp);
+  *p10 = ((double)s3[(n - 1) / 10] - (double)off) / (double)calls;
+  *p50 = ((double)s3[(n - 1) / 2] - (double)off) / (double)calls;
+  free(s1); free(s2); free(s3);
+}
+
+static void setup(long n) {
+  const char *kinds = ARRAYS;
+  int count = (int)strlen(kinds);
+  long stagger = 4096 / count / 64 * 64;
+  if (stagger < 64) stagger = 64;
+  for (int k = 0; k < count; k++) {
+    size_t el = kinds[k] == 'b' ? 1 : kinds[k] == 'c' ? 16 : kinds[k] == 'u' ? 4 : 8;
+    size_t bytes = kinds[k] == 'u' ? 4096 : (size_t)n * el + 4096;
+    size_t map = (bytes + (size_t)stagger * (size_t)k + 4095) & ~(size_t)4095;
+    uint8_t *m = mmap(NULL, map, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) { perror("mmap"); exit(2); }
+    uint8_t *p = m + stagger * k;
+    arr[k] = p;
+    size_t count_el = kinds[k] == 'u' ? 1024 : kinds[k] == 'c' ? (size_t)n * 2 : (size_t)n;
+    for (size_t j = 0; j < count_el; j++) {
+      uint64_t v = kinds[k] == 'v' ? 1 + j % 13 : 1 + j % 127;
+      switch (kinds[k]) {
+        case 'd': case 'c': ((double *)p)[j] = (double)v; break;
+        case 'b': p[j] = (uint8_t)v; break;
+        case 'u': ((uint32_t *)p)[j] = (uint32_t)v; break;
+        default: ((int64_t *)p)[j] = (int64_t)v; break;
+      }
+    }
+  }
+}
+
+int main(int argc, char **argv) {
+  if (argc == 3 && !strcmp(argv[1], "count")) {
+    n1 = atol(argv[2]);
+    setup(n1);
+    kernel1();
+    return 0;
+  }
+  if (argc != 5 || strcmp(argv[1], "time")) { fprintf(stderr, "usage: driver time N1 N2 REPS | driver count N\n"); return 2; }
+  n1 = atol(argv[2]); n2 = atol(argv[3]);
+  int reps = atoi(argv[4]);
+  if (n1 < 1 || n2 <= n1 || reps < 10) { fprintf(stderr, "driver: bad sizes\n"); return 2; }
+  setup(n2);
+  resolution = UINT64_MAX;
+  for (int i = 0; i < 2000; i++) { uint64_t a = now(), b = now(); while (b == a) b = now(); if (b - a < resolution) resolution = b - a; }
+  double c1, c1m, c2, c2m, k10, k50;
+  time_pair(chain1, chain2, reps, &c1, &c1m);
+  time_pair(kernel1, kernel2, reps, &k10, &k50);
+  time_pair(chain1, chain2, reps, &c2, &c2m);
+  printf("{\"ticksPerCycle\":[%.6f,%.6f],\"p10\":%.3f,\"p50\":%.3f,\"resolution\":%llu}\n", c1 / 1000, c2 / 1000, k10, k50,
+         (unsigned long long)resolution);
+  return 0;
+}

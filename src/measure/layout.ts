@@ -1,0 +1,542 @@
+// The memory the harness gives a region, as the program has it: each address stream (each base
+// register the region addresses memory through) gets its own memory, in distinct physical pages,
+// placed so that streams do not alias within 4 KiB of each other and sized for the run's lengths;
+// its data is an ordinary fill (non-zero, small, in-range indices where a loaded value indexes
+// another stream, pointers where it is a base); the pointer and index registers start accordingly.
+// Pure: src/measure/harness.ts passes the layout to the harness (assets/measure/harness.c maps it).
+
+import { readFileSync } from 'node:fs';
+import type { DecodedInstruction } from '../disasm/types.js';
+
+export type WorkingSet = 'l1' | 'l2' | 'l3' | 'memory';
+export const WORKING_SETS: readonly WorkingSet[] = ['l1', 'l2', 'l3', 'memory'];
+
+/** `ordinary` (the default): element k (counted from where the stream's register points) is
+ *  1 + k mod 127 (integer, float or double as the region reads it), a divisor 1 + k mod 13,
+ *  pointers and indices as their use needs; a number: every element that value. */
+export type Fill = { kind: 'ordinary' } | { kind: 'constant'; value: bigint };
+
+const GPR_NUMBER: Record<string, number> = {
+  RAX: 0,
+  RCX: 1,
+  RDX: 2,
+  RBX: 3,
+  RBP: 5,
+  RSI: 6,
+  RDI: 7,
+  R8: 8,
+  R9: 9,
+  R10: 10,
+  R11: 11,
+  R12: 12,
+  R13: 13,
+  R14: 14,
+  R15: 15,
+};
+
+/** The largest element value of the ordinary fill (1 … 127: non-zero, positive in every size). */
+export const ORDINARY_MAX = 127;
+/** Divisors loaded from memory: 1 + k mod 13, so that a quotient of ordinary data has a few bits. */
+export const DIVISOR_MAX = 13;
+
+export interface Stream {
+  /** the base register, lower case ('rdi') */
+  register: string;
+  number: number;
+  /** the lines that address it, in order */
+  lines: number[];
+  loaded: boolean;
+  stored: boolean;
+  /** bytes the addresses advance per iteration (null: the base register is not a simple counter) */
+  advance: number | null;
+  /** bytes of its own memory */
+  size: number;
+  /** where the register starts, in bytes from the memory's start */
+  offset: number;
+  /** what its elements hold */
+  fill:
+    | { kind: 'int' | 'divisor' | 'float' | 'double'; element: number }
+    | { kind: 'constant'; element: number; value: bigint }
+    | { kind: 'pointer'; to: string };
+  /** what the loaded values are used for, when not data (indices into, or pointers to, a stream) */
+  role: string | null;
+}
+
+export interface Layout {
+  streams: Stream[];
+  /** registers used as indices (start 0), lower case */
+  indices: string[];
+  workingSet: WorkingSet;
+  /** the bytes the streams span in one run of the longer length, and the cache size aimed at */
+  bytes: number;
+  target: { bytes: number; cache: string };
+  loop: [number, number];
+  unrolled: [number, number];
+  fill: Fill;
+  /** addressing the layout does not place (stack, RIP-relative, absolute, an index without a
+   *  base): mapped on demand, a page each, filled with the harness's pattern */
+  unplaced: number[];
+  /** a load and a store whose addresses may coincide: the same stream, or both unplaced */
+  mayCoincide: { load: number; store: number; stream: string | null } | null;
+  /** the run's lengths were cut to keep the streams within the working set's bound */
+  bounded: string | null;
+  /** vector registers the region reads before it writes them: they start at 0, not at the
+   *  program's values (a constant the program loaded before the loop), lower case */
+  vectorInputs: string[];
+}
+
+/** The host's data cache sizes (bytes), from /sys; Zen 4's and most cores' when unreadable. */
+export function cacheSizes(): { l1: number; l2: number; l3: number } {
+  const read = (index: number, fallback: number): number => {
+    try {
+      const t = readFileSync(`/sys/devices/system/cpu/cpu0/cache/index${index}/size`, 'utf8').trim();
+      const m = /^(\d+)([KMG]?)$/.exec(t);
+      if (!m) return fallback;
+      return Number(m[1]) * ({ '': 1, K: 1024, M: 1 << 20, G: 1 << 30 } as Record<string, number>)[m[2]!]!;
+    } catch {
+      return fallback;
+    }
+  };
+  return { l1: read(0, 32 << 10), l2: read(2, 1 << 20), l3: read(3, 32 << 20) };
+}
+
+const PAGE = 4096;
+/** The most memory one layout maps (the `memory` working set's bound). */
+const MAX_BYTES = 512 << 20;
+const DEFAULT_LOOP: [number, number] = [1000, 2000];
+const DEFAULT_UNROLLED: [number, number] = [100, 200];
+
+/** The registers a line writes that are general-purpose. */
+const gprWrites = (i: DecodedInstruction): string[] => i.writes.filter((r) => r in GPR_NUMBER || r === 'RSP');
+
+/** Bytes a register advances per iteration, when every line that writes it adds a constant
+ *  (add/sub imm, inc/dec, lea r, [r+d]); null otherwise. */
+function advanceOf(body: readonly DecodedInstruction[], reg: string): number | null {
+  let sum = 0;
+  for (const i of body) {
+    if (!gprWrites(i).includes(reg)) continue;
+    const dst = i.operands[0];
+    if (dst?.register !== reg) return null;
+    const imm = i.operands[1]?.immediate;
+    if ((i.mnemonic === 'ADD' || i.mnemonic === 'SUB') && typeof imm === 'number')
+      sum += i.mnemonic === 'ADD' ? imm : -imm;
+    else if (i.mnemonic === 'INC') sum += 1;
+    else if (i.mnemonic === 'DEC') sum -= 1;
+    else if (i.mnemonic === 'LEA' && i.memory?.base === reg && !i.memory.index) sum += i.memory.displacement;
+    else return null;
+  }
+  return sum;
+}
+
+/** The element a stream's data is read as: its first load's (or store's) type and size. */
+function elementOf(i: DecodedInstruction): { kind: 'int' | 'float' | 'double'; element: number } {
+  const m = i.mnemonic;
+  const size = i.memory?.size ?? 8;
+  if (!/^V?CVT/.test(m) || /^V?CVT(?:T?S[SD]2|PD|PS)/.test(m)) {
+    if (/(?:PD|SD)$/.test(m)) return { kind: 'double', element: 8 };
+    if (/(?:PS|SS)$/.test(m)) return { kind: 'float', element: 4 };
+  }
+  if (size <= 8 && size > 0) return { kind: 'int', element: size };
+  const e = /(?:B|W|D|Q)$/.exec(m.replace(/(?:8|16|32|64)$/, (x) => ({ 8: 'B', 16: 'W', 32: 'D', 64: 'Q' })[x]!));
+  return { kind: 'int', element: e ? { B: 1, W: 2, D: 4, Q: 8 }[e[0] as 'B']! : 4 };
+}
+
+const memoryOf = (i: DecodedInstruction) =>
+  i.memory && i.mnemonic !== 'LEA' && !i.mnemonic.startsWith('NOP') && !i.mnemonic.startsWith('PREFETCH')
+    ? i.memory
+    : null;
+
+/** The stream a memory operand belongs to: its base register, when the layout places it. */
+const streamKey = (m: NonNullable<DecodedInstruction['memory']>): string | null =>
+  m.base && m.base in GPR_NUMBER && !m.segment ? m.base : null;
+
+const rangeOf = (lo: number, hi: number) => ({ lo, hi });
+
+export function memoryLayout(
+  body: readonly DecodedInstruction[],
+  opts: { workingSet?: WorkingSet; fill?: Fill; caches?: { l1: number; l2: number; l3: number } } = {},
+): Layout {
+  const workingSet = opts.workingSet ?? 'l1';
+  const fill = opts.fill ?? { kind: 'ordinary' };
+  const caches = opts.caches ?? cacheSizes();
+  const keys: string[] = [];
+  const unplaced: number[] = [];
+  for (const i of body) {
+    const m = memoryOf(i);
+    if (!m) continue;
+    const k = streamKey(m);
+    if (k === null) unplaced.push(i.line);
+    else if (!keys.includes(k)) keys.push(k);
+  }
+  // a register that is an index of one operand and the base of another stays a base
+  const indices = [
+    ...new Set(
+      body.flatMap((i) => {
+        const m = memoryOf(i);
+        // an index of an operand without a placed base keeps the harness's start: its address
+        // is the index's own value
+        return m?.index && streamKey(m) && m.index in GPR_NUMBER && !keys.includes(m.index) ? [m.index] : [];
+      }),
+    ),
+  ];
+
+  // which stream each register's value was loaded from (twice over the body: loop-carried)
+  const from = new Map<string, Set<string>>();
+  for (let pass = 0; pass < 2; pass++)
+    for (const i of body) {
+      const m = memoryOf(i);
+      const loaded = m?.read ? streamKey(m) : null;
+      const addr = new Set([m?.base, m?.index].filter(Boolean) as string[]);
+      const src = new Set<string>();
+      if (loaded) src.add(loaded);
+      if (!i.zeroIdiom)
+        for (const r of i.reads)
+          if (!addr.has(r) || i.mnemonic === 'LEA') for (const s of from.get(r) ?? []) src.add(s);
+      for (const w of gprWrites(i)) from.set(w, new Set(src));
+    }
+  const roles = new Map<string, { kind: 'index' | 'pointer' | 'divisor'; into: string; line: number }>();
+  for (const i of body) {
+    const m = memoryOf(i);
+    if (i.mnemonic === 'DIV' || i.mnemonic === 'IDIV') {
+      // the divisor: the memory operand's stream, or the streams its register was loaded from
+      const op = i.operands[0];
+      const divisor = m
+        ? [streamKey(m)].filter((x): x is string => x !== null)
+        : [...(from.get(op?.register ?? '') ?? [])];
+      for (const s of divisor) if (!roles.has(s)) roles.set(s, { kind: 'divisor', into: s, line: i.line });
+    }
+    if (!m) continue;
+    const into = streamKey(m);
+    if (!into) continue;
+    for (const s of from.get(m.index ?? '') ?? [])
+      if (roles.get(s)?.kind !== 'pointer') roles.set(s, { kind: 'index', into, line: i.line });
+    for (const s of from.get(m.base ?? '') ?? []) roles.set(s, { kind: 'pointer', into, line: i.line });
+  }
+
+  const advance = new Map<string, number | null>();
+  const adv = (r: string | null): number | null => {
+    if (r === null) return 0;
+    if (!advance.has(r)) advance.set(r, advanceOf(body, r));
+    return advance.get(r)!;
+  };
+
+  // per stream: bytes per iteration, the span of its displacements, and an index's range
+  const shapes = keys.map((key) => {
+    let perIteration: number | null = 0;
+    let lo = Number.POSITIVE_INFINITY;
+    let hi = Number.NEGATIVE_INFINITY;
+    const lines: number[] = [];
+    let loaded = false;
+    let stored = false;
+    let first: DecodedInstruction | null = null;
+    for (const i of body) {
+      const m = memoryOf(i);
+      if (!m || streamKey(m) !== key) continue;
+      lines.push(i.line);
+      loaded ||= m.read;
+      stored ||= m.write;
+      // the element type: the first load's, or the first store's when nothing loads
+      if (!first || (m.read && !memoryOf(first)!.read)) first = i;
+      const ia = m.index ? adv(m.index) : 0;
+      // an index loaded from a stream holds the fill's values (1 … 127); one computed otherwise, 0 … 127
+      const indexLoaded = m.index !== null && ia === null;
+      const ba = adv(key);
+      const a = ba === null || ia === null ? null : ba + m.scale * ia;
+      const r = indexLoaded
+        ? rangeOf(m.displacement, m.displacement + m.scale * ORDINARY_MAX + Math.max(m.size, 1))
+        : rangeOf(m.displacement, m.displacement + Math.max(m.size, 1));
+      lo = Math.min(lo, r.lo);
+      hi = Math.max(hi, r.hi);
+      if (a === null) {
+        if (!indexLoaded) perIteration = null;
+      } else if (perIteration !== null && Math.abs(a) > Math.abs(perIteration)) perIteration = a;
+    }
+    return { key, perIteration, lo, hi, lines, loaded, stored, first: first! };
+  });
+
+  // the run's lengths: the streams of the longer run within the working set's bound
+  const cache = workingSet === 'memory' ? 'memory' : workingSet.toUpperCase() + (workingSet === 'l1' ? 'd' : '');
+  const targetBytes =
+    workingSet === 'memory' ? Math.min(4 * caches.l3, MAX_BYTES) : Math.floor((caches[workingSet] * 3) / 4);
+  const perIter = shapes.reduce((s, x) => s + Math.abs(x.perIteration ?? 0), 0);
+  const fixed = shapes.reduce((s, x) => s + (x.hi - x.lo), 0);
+  let loop = DEFAULT_LOOP;
+  let unrolled = DEFAULT_UNROLLED;
+  let bounded: string | null = null;
+  if (perIter > 0) {
+    const n2 = Math.max(2, Math.floor(Math.max(targetBytes - fixed, perIter * 2) / perIter));
+    const n = workingSet === 'l1' ? Math.min(n2, DEFAULT_LOOP[1]) : n2;
+    loop = [Math.floor(n / 2), n - (n % 2)];
+    unrolled = n >= DEFAULT_UNROLLED[1] ? DEFAULT_UNROLLED : [Math.max(1, Math.floor(n / 2)), Math.max(2, n - (n % 2))];
+    if (n < DEFAULT_LOOP[1])
+      bounded = `${loop[0]} and ${loop[1]} iterations (not 1000 and 2000) keep the streams' ${fmtBytes(perIter * loop[1])} within ${fmtBytes(targetBytes)} (3/4 of the ${cache})`;
+  }
+  const longest = Math.max(loop[1], unrolled[1]);
+
+  // placement: each stream's start staggered within 4 KiB (4096 / streams apart, whole cache lines)
+  const stagger = keys.length ? Math.max(64, Math.floor(PAGE / keys.length / 64) * 64) : 0;
+  const streams: Stream[] = shapes.map((x, k) => {
+    const a = x.perIteration ?? 0;
+    const reach = Math.abs(a) * longest;
+    const low = Math.min(0, x.lo) - (a < 0 ? reach : 0);
+    const high = Math.max(0, x.hi) + (a > 0 ? reach : 0);
+    const offset = ((k * stagger) % PAGE) - low;
+    const size = Math.ceil((offset + high + 64) / PAGE) * PAGE;
+    const role = roles.get(x.key);
+    const el = elementOf(x.first);
+    const f: Stream['fill'] =
+      role?.kind === 'pointer'
+        ? { kind: 'pointer', to: role.into.toLowerCase() }
+        : fill.kind === 'constant'
+          ? { kind: 'constant', element: el.element, value: fill.value }
+          : role?.kind === 'index'
+            ? { kind: 'int', element: el.kind === 'int' ? el.element : 4 }
+            : role?.kind === 'divisor' && el.kind === 'int'
+              ? { kind: 'divisor', element: el.element }
+              : el;
+    return {
+      register: x.key.toLowerCase(),
+      number: GPR_NUMBER[x.key]!,
+      lines: x.lines,
+      loaded: x.loaded,
+      stored: x.stored,
+      advance: x.perIteration,
+      size,
+      offset,
+      fill: f,
+      role: role
+        ? role.kind === 'divisor'
+          ? `divisors (line ${role.line})`
+          : `${role.kind === 'index' ? 'indices into' : 'pointers to'} ${role.into.toLowerCase()} (line ${role.line})`
+        : null,
+    };
+  });
+
+  return {
+    streams,
+    indices: indices.map((r) => r.toLowerCase()),
+    workingSet,
+    bytes: perIter * longest + fixed,
+    target: { bytes: targetBytes, cache },
+    loop,
+    unrolled,
+    fill,
+    unplaced,
+    mayCoincide: coinciding(body, shapes),
+    bounded,
+    vectorInputs: vectorInputs(body),
+  };
+}
+
+/** The vector registers the body reads before it writes them (zeroing idioms aside). */
+function vectorInputs(body: readonly DecodedInstruction[]): string[] {
+  const written = new Set<string>();
+  const inputs: string[] = [];
+  for (const i of body) {
+    // vzeroupper/vzeroall name every register and use none of their values
+    if (!i.zeroIdiom && !i.mnemonic.startsWith('VZERO'))
+      for (const r of i.reads) if (/^[XYZ]MM\d+$/.test(r) && !written.has(r) && !inputs.includes(r)) inputs.push(r);
+    for (const w of i.writes) if (/^[XYZ]MM\d+$/.test(w)) written.add(w);
+  }
+  return inputs.map((r) => r.toLowerCase());
+}
+
+/** A load and a store that may address the same bytes: on one stream, or both outside the
+ *  streams (the harness maps those on demand, where different registers may meet). */
+function coinciding(
+  body: readonly DecodedInstruction[],
+  shapes: { key: string; loaded: boolean; stored: boolean }[],
+): Layout['mayCoincide'] {
+  for (const s of shapes) {
+    if (!s.loaded || !s.stored) continue;
+    const on = body.filter((i) => {
+      const m = memoryOf(i);
+      return m && streamKey(m) === s.key;
+    });
+    const load = on.find((i) => memoryOf(i)!.read);
+    const store = on.find((i) => memoryOf(i)!.write);
+    if (load && store) return { load: load.line, store: store.line, stream: s.key.toLowerCase() };
+  }
+  const off = body.filter((i) => {
+    const m = memoryOf(i);
+    return m && streamKey(m) === null;
+  });
+  const load = off.find((i) => memoryOf(i)!.read);
+  const store = off.find((i) => memoryOf(i)!.write);
+  return load && store ? { load: load.line, store: store.line, stream: null } : null;
+}
+
+export function fmtBytes(n: number): string {
+  if (n >= 1 << 20) return `${(n / (1 << 20)).toFixed(n % (1 << 20) ? 1 : 0)} MiB`;
+  if (n >= 1024) return `${(n / 1024).toFixed(n % 1024 ? 1 : 0)} KiB`;
+  return `${n} B`;
+}
+
+/** The harness's arguments for a layout: L=, U= and one M= per stream. */
+export function layoutArgs(l: Layout): string[] {
+  const index = new Map(l.streams.map((s, k) => [s.register, k]));
+  return [
+    `L=${l.loop[0]},${l.loop[1]}`,
+    `U=${l.unrolled[0]},${l.unrolled[1]}`,
+    ...l.streams.map((s) => {
+      const f = s.fill;
+      const [code, element, param] =
+        f.kind === 'pointer'
+          ? ['p', 8, BigInt(index.get(f.to) ?? 0)]
+          : f.kind === 'constant'
+            ? ['c', f.element, BigInt.asUintN(f.element * 8, f.value)]
+            : [({ int: 's', divisor: 'v', float: 'f', double: 'd' } as const)[f.kind], f.element, 0n];
+      return `M=${s.number},${s.size},${s.offset},${code},${element},${param}`;
+    }),
+  ];
+}
+
+/** One line per part of the layout, for the text output. */
+export function describeLayout(l: Layout): string[] {
+  const out: string[] = [];
+  if (!l.streams.length) out.push('Memory: no address stream (the region addresses no memory through a base register)');
+  else
+    out.push(
+      `Memory: ${l.streams.length} address stream${l.streams.length > 1 ? 's' : ''}, each its own pages, starts ${l.streams.length > 1 ? `${Math.max(64, Math.floor(PAGE / l.streams.length / 64) * 64)} bytes apart within 4 KiB (no 4 KiB aliasing between streams)` : 'at its own address'}:`,
+    );
+  for (const s of l.streams) {
+    const what = [s.loaded ? 'loaded' : '', s.stored ? 'stored' : ''].filter(Boolean).join(' and ');
+    const adv = s.advance === null ? 'not a simple counter' : s.advance === 0 ? 'fixed' : `${s.advance} B/iteration`;
+    out.push(
+      `  ${s.register}: lines ${s.lines.join(', ')}, ${what}, ${adv}, ${fmtBytes(s.size)}; fill ${fillText(s)}${s.role ? `, ${s.role}` : ''}`,
+    );
+  }
+  if (l.indices.length)
+    out.push(`  index register${l.indices.length > 1 ? 's' : ''} ${l.indices.join(', ')} start at 0`);
+  out.push(
+    `Working set: ${fmtBytes(l.bytes)} in the longer run, within ${fmtBytes(l.target.bytes)} (${l.workingSet}: 3/4 of the host's ${l.target.cache}${l.workingSet === 'memory' ? ', 4 × L3 bounded to 512 MiB' : ''}); loop ${l.loop[0]} and ${l.loop[1]} iterations, unrolled ×${l.unrolled[0]} and ×${l.unrolled[1]}`,
+  );
+  if (l.bounded) out.push(`  ${l.bounded}`);
+  if (l.vectorInputs.length)
+    out.push(
+      `Vector registers read before written: ${l.vectorInputs.join(', ')} start at 0, not at the program's values (a constant it loads before the loop)`,
+    );
+  if (l.unplaced.length)
+    out.push(
+      `  lines ${l.unplaced.join(', ')} address memory without a base register the layout places (stack, RIP-relative, absolute): mapped on demand, a page each, filled with 0x2324000`,
+    );
+  return out;
+}
+
+export function fillText(s: Stream): string {
+  const f = s.fill;
+  if (f.kind === 'pointer') return `pointers to ${f.to}'s start`;
+  if (f.kind === 'constant') return `every ${f.element}-byte element ${f.value}`;
+  if (f.kind === 'divisor') return `1 + k mod ${DIVISOR_MAX} (${f.element}-byte integers)`;
+  const type = f.kind === 'int' ? `${f.element}-byte integers` : `${f.kind}s`;
+  return `1 + k mod ${ORDINARY_MAX} (${type})`;
+}
+
+/** The loop variant closed by the region's own compare and branch (`cmp rax, rdx; jne top`), its
+ *  bound register (rdx) started so the loop runs the run's lengths: the harness's `dec; jnz` would
+ *  add a µop per iteration the program does not have, which shows where dispatch is the bound. */
+export interface OwnLoop {
+  /** the closing branch's line and text */
+  line: number;
+  intel: string;
+  /** the bound register (lower case) and its start for each length */
+  bound: string;
+  /** the jump appended to the body for the loop variant (jne back to the body's start) */
+  jump: Uint8Array;
+  args: string[];
+}
+
+const PATTERN = 0x2324000n;
+const REG_STEP = 0x240n;
+
+/** The own loop, when the body ends with a register compare of a counter (a constant advance) and
+ *  a register the body does not write, and the closing branch is jne/jnz to the region's start. */
+function ownLoop(
+  body: readonly DecodedInstruction[],
+  closing: DecodedInstruction | undefined,
+  bodyBytes: number,
+  layout: Layout,
+  starts: ReadonlyMap<string, bigint>,
+): OwnLoop | null {
+  const cmp = body[body.length - 1];
+  // to the region's start, or just before it (an IACA-marked loop jumps back to its start marker)
+  const back =
+    closing?.branch?.targetLine === 0 ||
+    (closing?.branch?.targetLine === null &&
+      closing.branch.target !== null &&
+      closing.branch.target <= body[0]!.address);
+  if (closing?.mnemonic !== 'JNE' || !back || !cmp) return null;
+  if (cmp.mnemonic !== 'CMP' || cmp.operands.length !== 2 || !cmp.operands.every((o) => /^R(32|64)$/.test(o.kind)))
+    return null;
+  const regs = cmp.operands.map((o) => o.register!);
+  const adv = regs.map((r) => advanceOf(body, r));
+  const k = adv.findIndex((a) => a !== null && a !== 0);
+  const counter = regs[k]!;
+  const bound = regs[1 - k]!;
+  if (k < 0 || adv[1 - k] !== 0 || counter === bound || !(bound in GPR_NUMBER)) return null;
+  // the bound must not address memory: moving it would move a stream
+  const addressing = new Set(body.flatMap((i) => [memoryOf(i)?.base, memoryOf(i)?.index]));
+  if (addressing.has(bound)) return null;
+  const a = BigInt(adv[k]!);
+  const lower = counter.toLowerCase();
+  const stream = layout.streams.findIndex((x) => x.register === lower);
+  const start = stream >= 0 ? 0n : (starts.get(lower) ?? PATTERN + BigInt(GPR_NUMBER[counter] ?? 0) * REG_STEP);
+  // the counter at the compare of iteration n: its start, n − 1 advances, and the part of the
+  // advance before the compare (all of it here: the compare is the body's last line)
+  const at = (n: number) => BigInt.asUintN(64, start + BigInt(n) * a);
+  // jne rel8 as compilers write it when the body is short enough, else rel32
+  const short = -(bodyBytes + 2) >= -128;
+  const rel = short ? -(bodyBytes + 2) : -(bodyBytes + 6);
+  const jump = short
+    ? Uint8Array.from([0x75, rel & 0xff])
+    : Uint8Array.from([0x0f, 0x85, rel & 0xff, (rel >> 8) & 0xff, (rel >> 16) & 0xff, (rel >> 24) & 0xff]);
+  return {
+    line: closing.line,
+    intel: closing.intel,
+    bound: bound.toLowerCase(),
+    jump,
+    args: [`J=${jump.length}`, `B=${GPR_NUMBER[bound]},${stream},${at(layout.loop[0])},${at(layout.loop[1])}`],
+  };
+}
+
+/** What the harness needs for a prepared body on this layout: the start values (the
+ *  preparation's, then the index registers at 0) and the layout's arguments. */
+export function harnessMemory(
+  body: readonly DecodedInstruction[],
+  prepared: {
+    body: Uint8Array;
+    startValues: readonly { register: string; number: number; value: bigint }[];
+    counter: { name: string };
+  },
+  memory: { workingSet?: WorkingSet; fill?: Fill; caches?: { l1: number; l2: number; l3: number } } = {},
+  closing?: DecodedInstruction,
+): {
+  layout: Layout;
+  startValues: { number: number; value: bigint }[];
+  args: string[];
+  /** the bytes to run: the body, and the closing jump when the loop variant closes with it */
+  code: Uint8Array;
+  ownLoop: OwnLoop | null;
+} {
+  const layout = memoryLayout(body, memory);
+  // a division's start values and the streams' pointers come first
+  const taken = new Set([...prepared.startValues.map((s) => s.register), ...layout.streams.map((s) => s.register)]);
+  const indexStarts = layout.indices
+    .filter((r) => !taken.has(r) && r !== prepared.counter.name)
+    .map((r) => ({ register: r, number: GPR_NUMBER[r.toUpperCase()]!, value: 0n }));
+  const startValues = [...prepared.startValues, ...indexStarts];
+  const own = ownLoop(
+    body,
+    closing,
+    prepared.body.length,
+    layout,
+    new Map(startValues.map((s) => [s.register, s.value])),
+  );
+  return {
+    layout,
+    startValues: startValues.map((s) => ({ number: s.number, value: s.value })),
+    args: [...layoutArgs(layout), ...(own?.args ?? [])],
+    code: own ? Uint8Array.from([...prepared.body, ...own.jump]) : prepared.body,
+    ownLoop: own,
+  };
+}

@@ -1,0 +1,193 @@
+// The memory `uopscope measure` gives a region (src/measure/layout.ts, mapped by
+// assets/measure/harness.c): each address stream its own memory, placed apart within 4 KiB, sized
+// for the run, filled with ordinary data (non-zero, small indices inside the stream they index),
+// the pointer and index registers set accordingly. Checked on gcc- and clang-built loops, and in
+// the harness itself: where it put each stream, and what the data lets the region do.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { loadRegion } from '../../src/disasm/index.js';
+import type { DecodedInstruction } from '../../src/disasm/types.js';
+import { type HarnessResult, notMeasurable, runHarness } from '../../src/measure/harness.js';
+import { describeLayout, harnessMemory, memoryLayout, ORDINARY_MAX } from '../../src/measure/layout.js';
+import { prepareRegion } from '../../src/measure/prepare.js';
+
+const CACHES = { l1: 32 << 10, l2: 1 << 20, l3: 32 << 20 };
+const linux = process.platform === 'linux' && process.arch === 'x64';
+const cache = mkdtempSync(join(tmpdir(), 'uopscope-layout-'));
+process.on('exit', () => rmSync(cache, { recursive: true, force: true }));
+
+async function body(file: string): Promise<DecodedInstruction[]> {
+  return (await loadRegion({ file })).instructions.filter((i) => !i.branch);
+}
+
+test('a histogram: the keys index the counters (small, in range), the counters are their own stream', async () => {
+  const l = memoryLayout(await body('test/fixtures/loops/hist.gcc-O2.o'), { caches: CACHES });
+  assert.deepEqual(
+    l.streams.map((s) => [s.register, s.advance, s.fill, s.role]),
+    [
+      ['rsi', 1, { kind: 'int', element: 1 }, 'indices into rdi (line 2)'],
+      ['rdi', 0, { kind: 'int', element: 4 }, null],
+    ],
+  );
+  assert.deepEqual(l.indices, ['rax']);
+  // every counter a key can reach lies inside the counters' memory
+  const counters = l.streams[1]!;
+  assert.ok(counters.offset + 4 * ORDINARY_MAX + 4 <= counters.size);
+  assert.deepEqual(l.mayCoincide, { load: 2, store: 2, stream: 'rdi' });
+});
+
+test('streams start apart within 4 KiB and cover the run; the run is cut to stay within 3/4 of L1d', async () => {
+  for (const file of [
+    'examples/corpus/bin/stream_copy.gcc.O2.sse2.o',
+    'examples/corpus/bin/stream_triad.clang.O3.avx2.o',
+    'examples/corpus/bin/int_div.gcc.O2.sse2.o',
+    'test/fixtures/loops/saxpy.clang-O3.o',
+  ]) {
+    const l = memoryLayout(await body(file), { caches: CACHES });
+    assert.ok(l.streams.length >= 2, file);
+    const starts = l.streams.map((s) => s.offset % 4096);
+    for (let a = 0; a < starts.length; a++)
+      for (let b = a + 1; b < starts.length; b++) {
+        const d = Math.abs(starts[a]! - starts[b]!);
+        assert.ok(Math.min(d, 4096 - d) >= 4096 / starts.length - 64, `${file}: starts ${starts}`);
+      }
+    const longest = Math.max(l.loop[1], l.unrolled[1]);
+    for (const s of l.streams) {
+      assert.ok(s.advance !== null && s.advance !== 0, `${file} ${s.register}`);
+      assert.ok(s.offset + Math.abs(s.advance!) * longest <= s.size, `${file} ${s.register} covers the run`);
+    }
+    assert.ok(l.bytes <= l.target.bytes, `${file}: ${l.bytes} bytes within ${l.target.bytes}`);
+    assert.equal(l.target.bytes, 24 << 10);
+    assert.equal(l.loop[1], 2 * l.loop[0]);
+  }
+  const copy = memoryLayout(await body('examples/corpus/bin/stream_copy.gcc.O2.sse2.o'), { caches: CACHES });
+  assert.equal(copy.mayCoincide, null, 'a copy loads one stream and stores another');
+  assert.deepEqual(copy.loop, [767, 1534]);
+  assert.match(copy.bounded!, /^767 and 1534 iterations/);
+});
+
+test('working sets: l2, l3 and memory lengthen the run to 3/4 of L2, L3, or 4 × L3', async () => {
+  const b = await body('examples/corpus/bin/stream_copy.gcc.O2.sse2.o');
+  const per = 16; // two streams of 8 bytes per iteration
+  for (const [ws, bytes] of [
+    ['l2', (CACHES.l2 * 3) / 4],
+    ['l3', (CACHES.l3 * 3) / 4],
+    ['memory', 4 * CACHES.l3],
+  ] as const) {
+    const l = memoryLayout(b, { caches: CACHES, workingSet: ws });
+    assert.equal(l.target.bytes, bytes);
+    assert.ok(l.loop[1] * per <= bytes && l.loop[1] * per > bytes * 0.9, `${ws}: ${l.loop}`);
+  }
+});
+
+test('a list walk: the loaded values are pointers into their own stream; a --fill constant', async () => {
+  const walk = await body('examples/corpus/bin/list_walk.gcc.O2.sse2.o');
+  const l = memoryLayout(walk, { caches: CACHES });
+  assert.deepEqual(l.streams[0]!.fill, { kind: 'pointer', to: 'rdi' });
+  const c = memoryLayout(await body('examples/corpus/bin/int_div.gcc.O2.sse2.o'), {
+    caches: CACHES,
+    fill: { kind: 'constant', value: 0n },
+  });
+  assert.ok(c.streams.every((s) => s.fill.kind === 'constant' && s.fill.value === 0n));
+  const d = memoryLayout(await body('examples/corpus/bin/daxpy_vec.gcc.O3.avx512.o'), { caches: CACHES });
+  // vfmadd…pd zmm0, zmm1, [rdx+rax] reads zmm1, the multiplier the program set before the loop
+  assert.ok(d.vectorInputs.length >= 1, JSON.stringify(d.vectorInputs));
+  assert.match(describeLayout(d).join('\n'), /^Vector registers read before written: .* start at 0/m);
+  assert.deepEqual(
+    d.streams.map((s) => s.fill),
+    [
+      { kind: 'double', element: 8 },
+      { kind: 'double', element: 8 },
+    ],
+  );
+});
+
+type Ok = Extract<HarnessResult, { ok: true }>;
+async function harnessRun(file: string, fill?: bigint): Promise<{ r: HarnessResult; starts: number[] }> {
+  const instrs = (await loadRegion({ file })).instructions;
+  const p = prepareRegion(instrs);
+  assert.ok(p.ok, file);
+  const b = p.region.lines.map((line) => instrs.find((i) => i.line === line)!);
+  const m = harnessMemory(
+    b,
+    p.region,
+    fill === undefined ? {} : { fill: { kind: 'constant', value: fill } },
+    instrs.find((i) => i.line === p.region.closingBranch),
+  );
+  const r = runHarness(m.code, {
+    counter: p.region.counter.number,
+    stash: p.region.stash,
+    startValues: m.startValues,
+    layout: m.args,
+    cacheDir: cache,
+    repetitions: 10,
+    // every access inside the streams: a page outside them is refused
+    maxPages: 2,
+  });
+  return { r, starts: m.layout.streams.map((s) => s.offset % 4096) };
+}
+
+test('the harness maps each stream where the layout says, and the region stays inside them', {
+  skip: !linux && 'Linux x86-64 only',
+}, async () => {
+  for (const file of [
+    'test/fixtures/loops/hist.gcc-O2.o',
+    'examples/corpus/bin/histogram.clang.O3.avx2.o',
+    'examples/corpus/bin/stream_copy.gcc.O2.sse2.o',
+    'examples/corpus/bin/int_div.gcc.O2.sse2.o',
+    'examples/corpus/bin/list_walk.gcc.O2.sse2.o',
+  ]) {
+    const { r, starts } = await harnessRun(file);
+    assert.ok(r.ok, `${file}: ${JSON.stringify(r)}`);
+    const o = r as Ok;
+    assert.equal(o.streams.length, starts.length);
+    // distinct memory: 2 MiB-aligned mappings, each start the layout's offset within 4 KiB
+    assert.deepEqual(
+      o.streams.map((a) => a % 4096),
+      starts,
+    );
+    assert.equal(new Set(o.streams.map((a) => Math.floor(a / (1 << 21)))).size, starts.length);
+    assert.ok(o.pages <= 1, `${file}: ${o.pages} pages outside the streams`);
+  }
+});
+
+test('a division by loaded values runs on the ordinary fill; with --fill 0 it divides by zero', {
+  skip: !linux && 'Linux x86-64 only',
+}, async () => {
+  const file = 'examples/corpus/bin/int_div.gcc.O2.sse2.o';
+  assert.ok((await harnessRun(file)).r.ok);
+  const zero = (await harnessRun(file, 0n)).r;
+  assert.equal(zero.ok, false);
+  assert.match(notMeasurable(zero as Extract<HarnessResult, { ok: false }>), /division by zero/);
+});
+
+test("the loop closes with the region's own compare and branch, its bound register set for the run's lengths", async () => {
+  const own = async (file: string) => {
+    const instrs = (await loadRegion({ file })).instructions;
+    const p = prepareRegion(instrs);
+    assert.ok(p.ok);
+    const b = p.region.lines.map((line) => instrs.find((i) => i.line === line)!);
+    return harnessMemory(
+      b,
+      p.region,
+      { caches: CACHES },
+      instrs.find((i) => i.line === p.region.closingBranch),
+    );
+  };
+  // add rax, 1; cmp rdx, rax; jne: rax (an index) starts at 0, rdx at 1000 and 2000
+  const saxpy = await own('test/fixtures/loops/saxpy.gcc-O2.o');
+  assert.equal(saxpy.ownLoop?.bound, 'rdx');
+  assert.deepEqual(saxpy.args.slice(-2), ['J=2', `B=2,-1,${saxpy.layout.loop[0]},${saxpy.layout.loop[1]}`]);
+  // add rsi, 1; …; cmp rsi, rdx; jne: rsi is the keys' stream (stream 0): rdx = its start + n
+  const hist = await own('test/fixtures/loops/hist.gcc-O2.o');
+  assert.deepEqual(hist.args.slice(-2), ['J=2', 'B=2,0,1000,2000']);
+  // the jump back: jne rel8 to the body's start
+  assert.deepEqual([...hist.code.slice(-2)], [0x75, (256 - hist.code.length) & 0xff]);
+  // an IACA-marked loop jumps back to its start marker: the same
+  assert.equal((await own('examples/corpus/bin/daxpy.gcc.O2.sse2.o')).ownLoop?.bound, 'rdx');
+  // a loop closed otherwise keeps the harness's dec/jnz
+  assert.equal((await own('examples/corpus/bin/list_walk.gcc.O2.sse2.o')).ownLoop, null);
+});
