@@ -16,7 +16,7 @@ import type { ArchName, Cited } from './types.js';
 
 /** One entry: the LLVM records it corrects on which cores, and the figures that replace the
  *  model's, each with its source. */
-export interface Correction {
+interface Correction {
   cores: ArchName[];
   /** LLVM record keys (`Divsd_xmm_xmmm64`): a key without a variant suffix covers every variant
    *  of the form (register, memory, masked, …); one with a suffix (`Idiv_rm32:m`) only that one */
@@ -42,7 +42,7 @@ interface CorrectionsFile {
 const FIELDS = ['latency', 'selfLatency', 'divCycles', 'ports'] as const;
 export type CorrectedField = (typeof FIELDS)[number];
 
-export function correctionsDir(): string {
+function correctionsDir(): string {
   return join(assetsDir(), 'corrections');
 }
 
