@@ -22,6 +22,12 @@ const dir = mkdtempSync(join(tmpdir(), 'uopscope-divider-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 const VDIVPH = join(dir, 'vdivph.s');
 writeFileSync(VDIVPH, '.intel_syntax noprefix\n1:\nmov eax, 1\nvdivph xmm0, xmm1, xmm2\ndec rcx\njnz 1b\n');
+// a loop of vdivpd ymm: LLVM's sapphirerapids model gives it no divider, uops.info 8 cycles
+const VDIVPD = join(dir, 'vdivpd.s');
+writeFileSync(
+  VDIVPD,
+  '.intel_syntax noprefix\n1:\nvdivpd ymm0, ymm1, ymm2\nvdivpd ymm3, ymm1, ymm2\ndec rcx\njnz 1b\n',
+);
 
 /** Starts the explorer on a loop (the idiv loop by default) in a terminal of the size given; the
  *  screen function. */
@@ -86,6 +92,20 @@ for (const arch of ['SKL', 'ADL-P', 'HSW']) {
     }
   });
 }
+
+test('the divider is busy while vdivpd ymm executes on SPR (the cited occupancy), 160×50', {
+  skip: SKIP,
+  timeout: 120_000,
+}, async () => {
+  try {
+    const screen = await open('sprdiv', 'SPR', 160, 50, VDIVPD);
+    const s = await stepUntil('sprdiv', screen, (x) => /▶ L[01]#\d+\s+\d+µ executing/.test(x));
+    const who = /▶ (L[01]#\d+)\s+\d+µ executing/.exec(s)![1]!;
+    assert.match(s, new RegExp(`divider: busy, (\\d+ cycles? left|last cycle), held by ${who}`));
+  } finally {
+    await stopServer();
+  }
+});
 
 test('no divider is invented: the report says why it is not modelled (SPR vdivph), and is silent where a source gives it (SKL, ADL-P idiv)', () => {
   const report = (file: string, arch: string) =>
