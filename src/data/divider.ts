@@ -6,6 +6,10 @@ import type { ResolvedInstruction } from './types.js';
 /** Divisions and square roots: the forms that occupy a divider unit. */
 export const DIVIDER_MNEMONIC = /^(I?DIV|V?DIV[SP][SDH]|V?SQRT[SP][SDH])$/i;
 
+/** The same forms among the LLVM-derived records' keys (iced-x86 Code names: `Idiv_rm32`,
+ *  `VEX_Vdivpd_ymm_ymm_ymmm256`, `EVEX_Vsqrtph_…`). */
+export const DIVIDER_LLVM_KEY = /^(EVEX_|VEX_)?(V?(Div|Sqrt)(p|s)[sdh]|I?div)_/i;
+
 /**
  * Why a division's figures leave the divider idle, or null when they do not: a division or
  * square root with µops and no divider cycles (e.g. LLVM's Skylake and Golden Cove models give

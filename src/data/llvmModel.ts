@@ -267,3 +267,21 @@ export function loadLlvmModel(arch: string): LlvmArchModel | null {
   models.set(arch, model);
   return model;
 }
+
+/** Every record of a core's LLVM model whose key `match`es, with its µops and divider cycles
+ *  (placeholders left out): e.g. the divisions, for the divider's gaps in `data list`. */
+export function llvmRecordsMatching(arch: string, match: RegExp): { key: string; uops: number; divCycles: number }[] {
+  const { meta, text } = loadMeta();
+  const entry = meta.archs[arch];
+  if (!entry) return [];
+  const keys = parseJson<Index>(join(llvmDir(), 'index.json'), text || readText(join(llvmDir(), 'index.json'))).keys;
+  const file = readJson<{ records: RawRec[]; index: number[] }>(join(llvmDir(), entry.file));
+  const out: { key: string; uops: number; divCycles: number }[] = [];
+  keys.forEach((key, p) => {
+    if (!match.test(key)) return;
+    const ri = file.index[p] ?? -1;
+    const raw = ri >= 0 ? file.records[ri] : undefined;
+    if (raw && raw[7] !== 'P') out.push({ key, uops: raw[0], divCycles: raw[4] });
+  });
+  return out;
+}

@@ -32,7 +32,7 @@ interface OriginInfo {
 }
 
 /** The built-in origins: the `FigureOrigin` values the JSON has always carried. */
-type BuiltInOrigin = 'uops.info' | 'measured' | 'thesis' | 'llvm' | 'none';
+type BuiltInOrigin = 'uops.info' | 'measured' | 'thesis' | 'cited' | 'llvm' | 'none';
 
 /** Where a line's figures come from: a built-in origin or one a provider registered. */
 export type FigureOrigin = BuiltInOrigin | (string & {});
@@ -77,6 +77,17 @@ const origins: OriginInfo[] = [
     capabilities: [],
     alwaysInLegend: true,
     rank: 300,
+  },
+  {
+    // LLVM's model with figures a public source gives for the core in their place
+    // (src/data/providers/corrections.ts): each corrected figure names its source
+    id: 'cited',
+    letter: 'C',
+    text: 'LLVM 19 model with cited corrections',
+    listText: 'cited corrections',
+    capabilities: [],
+    alwaysInLegend: false,
+    rank: 350,
   },
   {
     id: 'llvm',

@@ -133,11 +133,24 @@ export function dataFootnote(data: ArchData, resolved: ResolvedInstruction[]): s
   if (!layers.some((l) => l.forms)) named.unshift('no uops.info or thesis data');
   const origins = resolved.map((r) => r.origin);
   const from = `${data.arch}: ${named.join(', then ')}. Figures: ${originSummary(origins)} (src: ${originLegend(origins)})`;
+  // a figure a source corrected names its source where the listing shows it
+  const byText = new Map<string, number[]>();
+  for (const r of resolved)
+    if (r.origin === 'cited' && r.provenance)
+      byText.set(r.provenance.text, [...(byText.get(r.provenance.text) ?? []), r.line]);
+  const cited = [...byText]
+    .map(
+      ([text, lines]) => `${originLetter('cited')} line${lines.length > 1 ? 's' : ''} ${lines.join(', ')}: ${text}\n`,
+    )
+    .join('');
   const unknown = resolved.filter((r) => r.unknown);
-  if (unknown.length === 0) return `${from}; every instruction has figures\n`;
+  if (unknown.length === 0) return `${from}; every instruction has figures\n${cited}`;
   const fb = unknown[0]!.fallback === 'alu' ? 'counted as 1 µop on an ALU port, latency 1' : 'skipped (0 µops)';
   const why = unknown.map((r) => `line ${r.line}: ${r.why ?? 'no source has figures'}`).join('; ');
-  return `${from}\n${originLetter('none')} = no figures for line${unknown.length > 1 ? 's' : ''} ${unknown.map((r) => r.line).join(', ')} — ${fb} (${why})\n`;
+  return (
+    `${from}\n${originLetter('none')} = no figures for line${unknown.length > 1 ? 's' : ''} ${unknown.map((r) => r.line).join(', ')} — ${fb} (${why})\n` +
+    cited
+  );
 }
 
 /** The JSON of the resolved figures, per line (added to listingJson's output by `disasm --arch`). */

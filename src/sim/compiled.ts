@@ -268,9 +268,11 @@ function uopTables(ins: SimInstruction[], uopLists: number[][][], portIds: numbe
   return t;
 }
 
-/** §3.6: the µop of line i (of `count`) that uses the divider port exclusively, else the first
- *  that may use it; a division none of whose µops may use the machine's divider port (the data
- *  places it elsewhere) has its divider behind the port of its first single-port µop. */
+/** §3.6: the µop of line i (of `count`) that uses the divider port exclusively; else, when the
+ *  data places the division elsewhere, its first single-port µop (the divider is behind that port:
+ *  Golden Cove's integer division is `3*p1`); else the first µop that may use the divider port. A
+ *  µop of several ports holds the divider only when it runs on the divider's port, so a single-port
+ *  µop comes first: the divider is then never passed by for another port. */
 function dividerOf(
   t: { maxU: number; uopMask: Int32Array; div: Int32Array; divUop: Int32Array; divPort: number; divPortOf: Int32Array },
   i: number,
@@ -286,11 +288,11 @@ function dividerOf(
   let port = t.divPort;
   const bit = 1 << port;
   let k = port < 0 ? -1 : find((m) => m === bit);
-  if (k < 0 && port >= 0) k = find((m) => (m & bit) !== 0);
   if (k < 0) {
     k = find((m) => m !== 0 && (m & (m - 1)) === 0);
-    port = k < 0 ? -1 : Math.log2(maskOf(k));
+    if (k >= 0) port = Math.log2(maskOf(k));
   }
+  if (k < 0 && port >= 0) k = find((m) => (m & bit) !== 0);
   t.divUop[i] = k;
   t.divPortOf[i] = port;
   if (k < 0) t.div[i] = 0;

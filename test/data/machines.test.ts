@@ -26,10 +26,12 @@ const ARCHS = [
   'TGL',
   'RKL',
   'ADL-P',
+  'RPL',
   'SPR',
+  'EMR',
 ];
 
-test('all 16 machine models are there, valid and sourced', () => {
+test('all 18 machine models are there, valid and sourced', () => {
   const ms = listMachines();
   assert.deepEqual(
     ms.map((m) => m.arch),

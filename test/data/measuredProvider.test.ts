@@ -89,6 +89,7 @@ test('an imported uops.info file comes before the measured figures', async () =>
         ['imported', 'uops.info'],
         ['measured', 'measured'],
         ['embedded', 'thesis'],
+        ['corrections', 'cited'],
         ['llvm', 'llvm'],
       ],
     );

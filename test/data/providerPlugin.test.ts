@@ -53,7 +53,7 @@ test('a source registered from one file is asked first and shows its letter ever
     const rows = listDataSources({ cacheDir }).filter((r) => r.arch === 'SKL');
     assert.deepEqual(
       rows.map((r) => r.kind),
-      ['port-zero', 'embedded', 'llvm'],
+      ['port-zero', 'embedded', 'corrections', 'llvm'],
     );
   } finally {
     unregister();

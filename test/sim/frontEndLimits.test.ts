@@ -1,8 +1,9 @@
 // The refined front end's instruction decode queue, cycle by cycle: it never holds more fused µops
 // than its size (the core's record: uiCA's IDQWidth), and what a snapshot shows adds up — the
 // occupancy at the end of a cycle is the previous one's minus the fused µops issued plus those
-// delivered. A microcoded instruction whose µops outnumber the IDQ (gcc's `idiv r64` loop, 66 µops
-// in LLVM's Skylake model, test/fixtures/microcode) enters it in parts; every bundled example,
+// delivered. A microcoded instruction whose µops outnumber the IDQ (gcc's `idiv r64` loop,
+// test/fixtures/microcode: 57 µops on Haswell, uops.info's figure) enters it in parts;
+// every bundled example,
 // corpus build and loop fixture is checked on every core whose record gives an IDQ size.
 
 import assert from 'node:assert/strict';
@@ -40,18 +41,18 @@ function checkIdq(program: SimProgram, params: MachineParams, iterations: number
   return most;
 }
 
-test('a microcoded idiv larger than the IDQ enters it in parts: never more than its size (SKL, gcc -O2)', async () => {
+test('a microcoded idiv larger than the IDQ enters it in parts: never more than its size (HSW, gcc -O2)', async () => {
   const base = await analyseRegion({ file: IDIV });
-  const an = await forArch(base, loadMachine('SKL'));
+  const an = await forArch(base, loadMachine('HSW'));
   const plan = frontEndLimitsOf(an.program, an.params, MODEL)?.plan;
-  assert.ok(plan, 'the front end is modelled on SKL');
+  assert.ok(plan, 'the front end is modelled on HSW');
   // the case the rule is for: one delivery group (the idiv and what the decoders take with it)
   // holds more fused µops than the whole IDQ
   assert.ok(
     plan.groups.some((g) => g.fused > plan.idqSize),
     `a group larger than the IDQ (${plan.idqSize}): ${plan.groups.map((g) => g.fused)}`,
   );
-  const most = checkIdq(an.program, an.params, 20, 'idiv SKL');
+  const most = checkIdq(an.program, an.params, 20, 'idiv HSW');
   assert.equal(most, plan.idqSize, 'the IDQ fills up to its size');
 });
 

@@ -75,16 +75,17 @@ export const embeddedProvider: FigureProvider = {
     const parent = machine?.inheritsDataFrom;
     if (parent) {
       const index = readIndex(cacheDir);
-      const pf = index?.archs[parent] ?? emb.archs[parent];
-      if (pf !== undefined)
-        rows.push({
-          arch,
-          kind: 'inherited',
-          origin: index?.archs[parent] !== undefined ? 'uops.info' : 'thesis',
-          path: parent,
-          forms: pf,
-          active: true,
-        });
+      const imported = index?.archs[parent];
+      if (imported !== undefined)
+        rows.push({ arch, kind: 'inherited', origin: 'uops.info', path: parent, forms: imported, active: true });
+      else if (emb.archs[parent] !== undefined) {
+        // one row per origin of the parent's embedded forms (ADL-P's are uops.info's, SKL's the thesis's)
+        const forms = loadEmbeddedArch(parent, cacheDir) ?? [];
+        for (const origin of ['uops.info', 'thesis'] as const) {
+          const n = forms.filter((f) => formOrigin(f) === origin).length;
+          if (n) rows.push({ arch, kind: 'inherited', origin, path: parent, forms: n, active: true });
+        }
+      }
     }
     return rows;
   },

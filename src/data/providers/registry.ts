@@ -62,6 +62,9 @@ export interface DataSourceRow {
   /** whether the resolver uses this source for the architecture (an embedded or inherited
    *  source is used for the forms the ones before it lack) */
   active: boolean;
+  /** for 'llvm': the model's records of forms that use the divider and have no divider occupancy
+   *  from any source (its key names): on a line of one the divider is not modelled */
+  dividerGaps?: string[];
   /** what was measured on (for 'measured': the CPU, microcode, kernel, uopscope version, command) */
   provenance?: Record<string, unknown>;
 }
