@@ -197,20 +197,29 @@ const STRIDE =
  */
 export function dataMemoryPairs(program: SimProgram): DataMemoryPair[] {
   const ins = program.instructions;
+  // the last store of the loop per address expression, and each line's producers by resource
+  const lastStore = new Map<string, number>();
+  ins.forEach((x, i) => {
+    const r = x.refined?.memory;
+    if (r && (r.role === 'store' || r.role === 'load-store')) lastStore.set(r.key, i);
+  });
+  if (lastStore.size === 0) return [];
+  const producers = new Map<number, SimDep[]>();
+  for (const d of program.deps) {
+    const list = producers.get(d.to);
+    if (list) list.push(d);
+    else producers.set(d.to, [d]);
+  }
   const out: DataMemoryPair[] = [];
   for (let l = 0; l < ins.length; l++) {
     const m = ins[l]!.refined?.memory;
     if (!m || (m.role !== 'load' && m.role !== 'load-store')) continue;
+    const store = lastStore.get(m.key);
+    if (store === undefined) continue;
     const regs = [m.base, m.index].filter((r): r is string => r !== null && r !== 'RIP');
-    const writers = program.deps.filter((d) => d.to === l && regs.includes(d.resource)).map((d) => d.from);
+    const writers = (producers.get(l) ?? []).filter((d) => regs.includes(d.resource)).map((d) => d.from);
     if (writers.length === 0 || writers.every((w) => STRIDE.test(ins[w]!.asm.trim()))) continue;
-    for (let s = ins.length - 1; s >= 0; s--) {
-      const r = ins[s]!.refined?.memory;
-      if (r && (r.role === 'store' || r.role === 'load-store') && r.key === m.key) {
-        out.push({ store: s, load: l });
-        break;
-      }
-    }
+    out.push({ store, load: l });
   }
   return out;
 }
