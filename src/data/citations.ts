@@ -38,6 +38,11 @@ export const SRC = {
    *  µops fit the IDQ; its issue limit is ceil(µops · unroll / issue width) / unroll */
   uicaLsdRule:
     'uiCA uiCA.py (commit b86ce90): LSD when all blocks can be cached and the µops fit the IDQ; LSD limit ceil(µops·unroll/issueWidth)/unroll',
+  /** uiCA's µop-cache delivery: a 32-byte window's µops in blocks (ways) of 6 entries (its
+   *  getDSBBlocks, after Agner Fog's microarchitecture guide §9.3), up to two blocks per cycle, the
+   *  slots left after the first block's end set by its DSB.cycle */
+  uicaDsb:
+    'uiCA uiCA.py DSB.cycle and getDSBBlocks (github.com/andreas-abel/uiCA, commit 6ebeeab): µop-cache blocks of 6 µops, up to two blocks delivered per cycle',
   lsdErratum: 'Intel 6th-gen spec update erratum SKL150 (LSD disabled by microcode); uiCA LSDEnabled=False',
   legacyDecode: 'intel-opt-manual ch. 2 (legacy decode pipeline: 16 aligned bytes fetched per cycle, 4 decoders)',
   goldenCove:

@@ -34,6 +34,10 @@ export interface LlvmRecord {
   /** LLVM gives the form no µops: what the resolver gave it instead (src/data/resolve.ts
    *  `withWork`), as the provenance says it */
   zeroUops?: string;
+  /** LLVM gives this load-op form no read advance: its register operands are read late by its
+   *  latency less this register form's (src/data/resolve.ts `withLateReads`), as the provenance
+   *  says it */
+  lateReads?: string;
 }
 
 export interface LlvmArchModel {

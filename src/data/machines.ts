@@ -51,6 +51,7 @@ const SECTIONS: Record<string, Record<string, [(x: unknown) => boolean, boolean]
     jccErratum: [isBool, false],
     both32ByteBlocksMustBeCacheable: [isBool, true],
     macroFusibleOnLastDecoder: [isBool, true],
+    dsbTwoBlocks: [isBool, true],
   },
   fusion: {
     macro: [(x) => x === 'nhm' || x === 'snb' || x === 'icl', true],
@@ -65,7 +66,7 @@ const SECTIONS: Record<string, Record<string, [(x: unknown) => boolean, boolean]
 };
 
 /** Figures a record may leave out (absent: the mechanism does not exist on the core). */
-const OPTIONAL = new Set(['rename.immediateAdds']);
+const OPTIONAL = new Set(['rename.immediateAdds', 'frontEnd.dsbTwoBlocks']);
 
 /** Fields of a section that are not cited figures. */
 const PLAIN: Record<string, Record<string, (x: unknown) => boolean>> = {

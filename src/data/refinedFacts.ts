@@ -46,6 +46,7 @@ export function coreFrontEnd(machine: Pick<MachineModel, 'arch' | 'issueWidth' |
     both32ByteBlocksMustBeCacheable: fe?.both32ByteBlocksMustBeCacheable ?? null,
     jccErratum: fe?.jccErratum ?? NO_JCC_ERRATUM,
     macroFusibleOnLastDecoder: fe?.macroFusibleOnLastDecoder ?? null,
+    dsbTwoBlocks: fe?.dsbTwoBlocks ?? null,
     ...(fe?.notModelled ? { notModelled: fe.notModelled } : {}),
     gprMoveElimination: machine.rename?.gprMoveElimination ?? NO_MOVE_ELIMINATION,
     vecMoveElimination: machine.rename?.vecMoveElimination ?? NO_MOVE_ELIMINATION,
@@ -53,6 +54,15 @@ export function coreFrontEnd(machine: Pick<MachineModel, 'arch' | 'issueWidth' |
 }
 
 // ---- per-instruction facts ----
+
+/** An immediate the µop cache holds in an extra entry: beyond 32 bits, or beyond 16 bits in an
+ *  instruction with a memory operand (uiCA getDSBBlocks). */
+function dsbExtraEntry(ins: DecodedInstruction): boolean {
+  const imm = ins.operands.find((o) => o.immediate !== undefined)?.immediate;
+  if (imm === undefined) return false;
+  if (imm < -(2 ** 31) || imm >= 2 ** 31) return true;
+  return (imm < -(2 ** 15) || imm >= 2 ** 15) && ins.memory !== null;
+}
 
 /** The parts of a core's record the per-instruction rules read. */
 type Core = Pick<MachineModel, 'arch' | 'fusion' | 'rename' | 'memory' | 'frontEnd'>;
@@ -150,6 +160,10 @@ export interface RefinedFacts {
     complexDecoder: boolean;
     /** comes from the microcode sequencer: more than 4 fused-domain µops */
     microcodeSequencer: boolean;
+    /** takes an extra µop-cache entry: an immediate beyond 32 bits, or beyond 16 bits with a
+     *  memory operand (uiCA getDSBBlocks; Agner Fog's microarchitecture guide §9.3); absent in
+     *  facts made before it existed */
+    dsbExtraEntry?: boolean;
     source: string;
   };
   memory: MemoryFacts | null;
@@ -529,6 +543,7 @@ export function refinedFacts(
         jccErratumApplies: erratum && jcc32B !== null && (jcc32B.crosses || jcc32B.endsOn),
         complexDecoder: micro.decodedUops > 1,
         microcodeSequencer: micro.decodedUops > 4,
+        dsbExtraEntry: dsbExtraEntry(ins),
         source: `${SRC.decoded}; ${SRC.jccErratum}`,
       },
       memory,

@@ -541,7 +541,7 @@ function fromLlvm(d: DecodedInstruction, rec: LlvmRecord, model: LlvmArchModel):
     ...(rec.zeroUops ? { zeroUops: { model: `LLVM ${model.llvm}'s ${model.cpu} model`, given: rec.zeroUops } } : {}),
     provenance: {
       key: rec.key,
-      text: `LLVM ${model.llvm} ${model.cpu} model (${rec.key})${rec.zeroUops ? `; it gives the form no µops: ${rec.zeroUops}` : ''}`,
+      text: `LLVM ${model.llvm} ${model.cpu} model (${rec.key})${rec.zeroUops ? `; it gives the form no µops: ${rec.zeroUops}` : ''}${rec.lateReads ? `; register operands read after the load: its latency less the register form's (${rec.lateReads}; uops.info paper §7.3.1)` : ''}`,
       detail: {
         key: rec.key,
         cpu: model.cpu,
@@ -698,9 +698,34 @@ export function llvmLayer(provider: string, model: LlvmArchModel): FigureLayer {
         return {
           why: `LLVM's ${model.cpu} model has only a placeholder for it (microcoded or system instruction), and no other source has figures`,
         };
-      return fromLlvm(d, withWork(d, rec, model), model);
+      return fromLlvm(d, withLateReads(d, withWork(d, rec, model), model), model);
     },
   };
+}
+
+/**
+ * A load-op form (a memory operand read, not written) to which LLVM's model gives no read advance
+ * (a per-instruction override of the scheduling class lists only its writes, so the register
+ * operands lose the `ReadAfterLd` the generic classes give them): its register operands are read
+ * late by the memory form's latency less the register form's (the same Code's register instance
+ * in the same model). uops.info measures the register-to-register latency of such forms as the
+ * register form's, where LLVM adds the load (uops.info paper §7.3.1, AESDEC; §7.3, "most
+ * instructions that have a memory operand and another input operand"): `vpmullq ymm0, ymm0,
+ * [rax]` on SKX is 22 cycles from the address, 15 from ymm0.
+ */
+function withLateReads(d: DecodedInstruction, rec: LlvmRecord, model: LlvmArchModel): LlvmRecord {
+  if (!d.memory?.read || d.memory.write || rec.readAdvance.length > 0) return rec;
+  const reg = model.lookup({ ...d, memory: null, broadcast: false });
+  if (!reg || reg === rec || reg.placeholder || reg.key === rec.key) return rec;
+  const late = rec.latency - reg.latency;
+  if (late <= 0) return rec;
+  const address = new Set([d.memory.base, d.memory.index].filter((r) => !!r));
+  const readAdvance: [string, number][] = [];
+  d.operands.forEach((op, i) => {
+    if (op.read && op.register && !address.has(op.register)) readAdvance.push([`o${i}`, late]);
+  });
+  if (readAdvance.length === 0) return rec;
+  return { ...rec, readAdvance, lateReads: `${reg.key}: ${reg.latency} cycles` };
 }
 
 const GPR_WRITTEN = /^(R(AX|BX|CX|DX|SI|DI|BP|SP)|R(8|9|1[0-5])D?|E(AX|BX|CX|DX|SI|DI|BP|SP))$/;

@@ -272,6 +272,9 @@ export interface CoreFrontEndFigures {
   both32ByteBlocksMustBeCacheable: Cited<boolean> | null;
   /** a macro-fusible instruction can be decoded by the last decoder */
   macroFusibleOnLastDecoder: Cited<boolean> | null;
+  /** the µop cache delivers from up to two of its blocks (ways of 6 µops) per cycle, with uiCA's
+   *  slot rule at a block's end (its DSB.cycle); absent or null: one 32-byte window per cycle */
+  dsbTwoBlocks?: Cited<boolean> | null;
   /** why the front end's delivery is not modelled on this core although figures are cited (a
    *  mechanism the figures do not describe); absent: modelled as far as the figures go */
   notModelled?: string | null;

@@ -11,7 +11,7 @@ import {
   type WhatIfRequest,
 } from '../sim/index.js';
 import type { MachineParams, SimProgram, SimResult } from '../sim/types.js';
-import { mechanismNotes } from '../sim/refine.js';
+import { dataMemoryPairs, mechanismNotes, withDataMemoryDeps } from '../sim/refine.js';
 import { UserError } from '../errors.js';
 import type { FigureOrigin } from '../data/types.js';
 import type { MechanismEffect, ReportModel, Section, UnknownInstruction } from './model.js';
@@ -49,6 +49,24 @@ export function collectReport(
     throw new UserError(`--detail ${req.detail}: no such line in the region; give a line from 0 to ${n - 1}`);
   }
   const main = runSection(subject.program, params, req, sim);
+  const pairs = dataMemoryPairs(subject.program);
+  if (pairs.length > 0 && !req.fast) {
+    const cfg = { iterations: req.iterations, variant: { ...req.variant } };
+    const opts = { model: { mechanisms: { ...(req.mechanisms ?? SUACA_MECHANISMS) } } };
+    const r = sim(withDataMemoryDeps(subject.program, pairs), params, cfg, opts);
+    main.section.memoryThroughData = {
+      pairs: pairs.map((p) => ({
+        store: subject.program.instructions[p.store]!.line,
+        load: subject.program.instructions[p.load]!.line,
+      })),
+      figures: {
+        variant: cfg.variant,
+        cycles: r.stats.cycles,
+        blockThroughput: r.stats.blockThroughput,
+        uopsPerCycle: r.stats.uopsPerCycle,
+      },
+    };
+  }
   const model: ReportModel = {
     arch: params.arch,
     ...(subject.archName !== undefined ? { archName: subject.archName } : {}),
@@ -109,7 +127,19 @@ export function modelNotesOf(program: SimProgram, params: MachineParams, m: Mech
     ...mechanismNotes(program, m),
     ...dividerNotes(program),
     ...zeroUopNotes(program),
+    ...dataMemoryNotes(program),
   ];
+}
+
+/** The loop's load-store pairs through data: each load that may read the previous iteration's
+ *  store, as only the data can tell (the what-if's worst case is in the report's figures). */
+function dataMemoryNotes(program: SimProgram): string[] {
+  const ins = program.instructions;
+  const at = (i: number): string => `line ${ins[i]!.line} (${ins[i]!.asm})`;
+  return dataMemoryPairs(program).map(
+    (p) =>
+      `memory through data: ${p.store === p.load ? `${at(p.load)} loads from and stores to the same address expression` : `${at(p.load)} loads from the address expression ${at(p.store)} stores to`}, whose registers change with the data: whether it reads the previous iteration's store depends on the data (not modelled; the what-if "loads read the previous iteration's stores" is the worst case)`,
+  );
 }
 
 /** The lines whose source's model gives them no µops, with the work the figures give them

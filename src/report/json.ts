@@ -75,6 +75,9 @@ interface SectionJson extends FiguresJson {
   dividerUsed: boolean;
   /** branch sides only: the --detail line's detail when the side contains the line */
   detail?: DetailJson;
+  /** a loop with load-store pairs through data (each store → load by line), unless --fast: the
+   *  figures if each such load reads the previous iteration's store (the worst case) */
+  memoryThroughData?: FiguresJson & { pairs: { store: number; load: number }[] };
 }
 
 interface DetailJson {
@@ -205,6 +208,14 @@ function sectionJson(section: Section, ports: number[]): SectionJson {
     uopsPerCycle: s.uopsPerCycle,
     totalUops: s.totalUops,
     variants,
+    ...(section.memoryThroughData
+      ? {
+          memoryThroughData: {
+            pairs: section.memoryThroughData.pairs.map((p) => ({ ...p })),
+            ...figures(section.memoryThroughData.figures),
+          },
+        }
+      : {}),
     lines: s.lines.map((l) => ({
       line: l.line,
       asm: l.asm,

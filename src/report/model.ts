@@ -31,6 +31,10 @@ export interface Section {
   /** a branch side's detail of the --detail line, when the side contains it (the main
    *  analysis's detail is ReportModel.detail) */
   detail?: LineDetail;
+  /** the main analysis of a loop with load-store pairs through data (src/sim/refine.ts
+   *  `dataMemoryPairs`), unless --fast: the what-if where each such load reads the previous
+   *  iteration's store (the worst case) */
+  memoryThroughData?: { pairs: { store: number; load: number }[]; figures: VariantFigures };
 }
 
 /** An instruction without data (IACA's X) and what was done about it. */

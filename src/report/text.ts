@@ -86,6 +86,11 @@ function renderSection(
     if (!model.variant.noDependencies)
       out.push(`Block throughput without dependencies: ${fixed(w.noDependencies.blockThroughput, 2)} cycles`);
   }
+  const md = section.memoryThroughData;
+  if (md)
+    out.push(
+      `Block throughput if loads read the previous iteration's stores (worst case, ${md.pairs.map((p) => `line ${p.store} → ${p.load}`).join(', ')}): ${fixed(md.figures.blockThroughput, 2)} cycles`,
+    );
   out.push(`Microops per cycle: ${fixed(s.uopsPerCycle, 2)}`);
   out.push(`Analysis for architecture: ${model.arch}`);
   for (const l of renderLineTable(s, model.ports, model.dividerPort, model.origins)) out.push(l); // one line per instruction: no spread

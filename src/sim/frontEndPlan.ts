@@ -11,8 +11,9 @@ import type { MachineParams, SimInstruction, SimProgram } from './types.js';
 
 type FrontEndSource = 'DSB' | 'MITE' | 'LSD';
 
-/** Instructions [start, end) of one iteration delivered in one front-end cycle (may be empty: a
- *  cycle in which the legacy decoders wait for fetched bytes). */
+/** Instances [start, end) delivered in one front-end cycle, counted from the plan's first instance
+ *  (iteration 0, line 0; a group may run past the loop's end into the next iteration); may be
+ *  empty: a cycle in which the legacy decoders wait for fetched bytes. */
 interface DeliveryGroup {
   start: number;
   end: number;
@@ -31,8 +32,11 @@ interface FrontEndLimit {
 interface FrontEndPlan {
   /** the loop's source: the LSD, the µop cache, the legacy decoders, or both of the last two */
   source: 'LSD' | 'DSB' | 'MITE' | 'DSB+MITE';
-  /** per iteration, in order (empty for the LSD: it streams from the IDQ) */
+  /** in order from iteration 0 (empty for the LSD: it streams from the IDQ); after the last,
+   *  delivery goes on with group `repeatFrom`, `period` iterations later */
   groups: DeliveryGroup[];
+  repeatFrom: number;
+  period: number;
   /** fused-domain µops the IDQ holds */
   idqSize: number;
   /** LSD: iterations unrolled in the loop buffer (issue stops at the end of the unrolled body) */
@@ -95,15 +99,20 @@ export function frontEndPlan(
   const uncached = uncachedWindows(fe, ins, units, limits);
   const unroll = lsdUnroll(fe, machine.arch, total, idq, uncached.size > 0, limits);
   if (unroll !== null) {
-    limits.plan = { source: 'LSD', groups: [], idqSize: idq, lsdUnroll: unroll };
+    limits.plan = { source: 'LSD', groups: [], repeatFrom: 0, period: 1, idqSize: idq, lsdUnroll: unroll };
     return limits;
   }
   const why = decoderFigures(fe, machine.arch, units, uncached, limits);
   if (why !== null) return none(why);
+  const blocks = uncached.size === 0 ? dsbBlockDelivery(ins, fe, units, limits) : null;
+  if (blocks !== null) {
+    limits.plan = { source: 'DSB', ...blocks, idqSize: idq, lsdUnroll: 1 };
+    return limits;
+  }
   const groups = deliveryGroups(ins, fe, units, uncached);
   const kinds = new Set(groups.map((g) => g.source));
   const source = kinds.size === 2 ? 'DSB+MITE' : kinds.has('MITE') ? 'MITE' : 'DSB';
-  limits.plan = { source, groups, idqSize: idq, lsdUnroll: 1 };
+  limits.plan = { source, groups, repeatFrom: 0, period: 1, idqSize: idq, lsdUnroll: 1 };
   return limits;
 }
 
@@ -323,5 +332,138 @@ class Delivery {
     c.end = u.end;
     c.fused += u.fused;
     this.slots++;
+  }
+}
+
+/** Entries of a µop-cache block (way), and of a 32-byte window (uiCA getDSBBlocks; Agner Fog's
+ *  microarchitecture guide §9.3: a way holds 6 µops, a 32-byte window up to 3 ways). */
+const DSB_BLOCK_ENTRIES = 6;
+
+/** A µop-cache block (way): the units it holds, from one 32-byte window. */
+interface DsbBlock {
+  units: Unit[];
+  window: number;
+  /** its last unit comes from the microcode sequencer (a second block of a cycle may not) */
+  endsInMs: boolean;
+}
+
+/** µop-cache entries of a unit: one per fused µop (at least one; a macro-fused pair one), one more
+ *  for a large immediate (`dsbExtraEntry`). */
+function dsbEntries(ins: SimInstruction[], u: Unit): number {
+  return Math.max(1, u.fused) + (ins[u.start]!.refined!.frontEnd.dsbExtraEntry ? 1 : 0);
+}
+
+/** The loop's µop-cache blocks in order: each window's units packed into ways of 6 entries, a
+ *  microcoded one a way of its own (uiCA getDSBBlocks). */
+function dsbBlocks(ins: SimInstruction[], units: Unit[]): DsbBlock[] {
+  const blocks: DsbBlock[] = [];
+  let left = 0;
+  let cur: DsbBlock | null = null;
+  for (const u of units) {
+    const ms = ins[u.start]!.refined!.frontEnd.microcodeSequencer;
+    const entries = dsbEntries(ins, u);
+    if (cur === null || cur.window !== u.window || ms || entries > left) {
+      cur = { units: [], window: u.window, endsInMs: false };
+      blocks.push(cur);
+      left = DSB_BLOCK_ENTRIES;
+    }
+    cur.units.push(u);
+    left = ms ? 0 : left - entries;
+    cur.endsInMs = ms;
+  }
+  return blocks;
+}
+
+/**
+ * The µop cache's delivery where the core's record gives uiCA's block rule (`dsbTwoBlocks`) and
+ * the whole loop is cached: per cycle up to `dsbWidth` entries, from the block where the last
+ * cycle stopped and at most one more block (the next in address order, or, after the loop's last
+ * instruction, the loop's first block); when a block ends with slots left, uiCA's DSB.cycle sets
+ * them: none when the next block is the same 32-byte window and the block ended the loop; when the
+ * next block is another window, 4 after 1–2 entries delivered, 2 after 3–4, 1 after 5 if the cycle
+ * began at the block's start, else, at the loop's end, 4 after one entry (or two ending at the
+ * block's fifth entry or later) and at most 2 otherwise. An instruction with a large immediate
+ * (two entries) ends the cycle, and in the next the back edge into the same window does not. An
+ * instruction is not split between cycles (uiCA splits a multi-µop one). The cycles repeat once a cycle starts where an earlier
+ * one started: `repeatFrom` and `period`. Null when the rule is not given (then one window per
+ * cycle, deliveryGroups).
+ */
+function dsbBlockDelivery(
+  ins: SimInstruction[],
+  fe: CoreFrontEnd,
+  units: Unit[],
+  limits: FrontEndLimits,
+): Pick<FrontEndPlan, 'groups' | 'repeatFrom' | 'period'> | null {
+  const rule = fe.dsbTwoBlocks;
+  if (!rule?.value || fe.dsbWidth === null) return null;
+  const n = ins.length;
+  const blocks = dsbBlocks(ins, units);
+  const width = fe.dsbWidth.value;
+  const lastUnit = units[units.length - 1]!;
+  const groups: DeliveryGroup[] = [];
+  /** cycle-start position and delay ((block * 64 + unit in block) * 2 + delay) → [group index,
+   *  iteration] */
+  const seen = new Map<number, [number, number]>();
+  let b = 0,
+    k = 0,
+    it = 0,
+    delay = false;
+  for (;;) {
+    const key = (b * 64 + k) * 2 + (delay ? 1 : 0);
+    const was = seen.get(key);
+    if (was !== undefined) {
+      limits.applied.push({ limit: 'µop cache blocks per cycle', value: 2, source: rule.source });
+      return { groups, repeatFrom: was[0], period: it - was[1] };
+    }
+    seen.set(key, [groups.length, it]);
+    const at = it * n + blocks[b]!.units[k]!.start;
+    const g: DeliveryGroup = { start: at, end: at, fused: 0, source: 'DSB' };
+    const freshStart = k === 0;
+    const delayed = delay;
+    delay = false;
+    let slots = width,
+      taken = 0,
+      second = false;
+    for (;;) {
+      const block = blocks[b]!;
+      const u = block.units[k]!;
+      const f = ins[u.start]!.refined!.frontEnd;
+      const entries = dsbEntries(ins, u);
+      if (entries > slots && g.end > g.start) break;
+      g.end = it * n + u.end;
+      g.fused += u.fused;
+      taken += Math.max(1, u.fused);
+      slots = f.microcodeSequencer ? 0 : slots - entries;
+      if (f.dsbExtraEntry) {
+        slots = 0;
+        delay = true;
+      }
+      if (++k < block.units.length) {
+        if (slots <= 0 || block.units[k]!.addr !== u.endAddr) break;
+        continue;
+      }
+      // the block ends: the next one, in the next iteration after the loop's last block
+      const ends = u === lastUnit;
+      k = 0;
+      if (++b === blocks.length) {
+        b = 0;
+        it++;
+      }
+      const next = blocks[b]!;
+      if (slots > 0 && width === DSB_BLOCK_ENTRIES) {
+        const slot = block.units.reduce((s, x) => s + Math.max(1, x.fused), 0) - 1;
+        if (next.window === block.window) {
+          if (ends && !delayed) slots = 0;
+        } else if (freshStart && !second) {
+          slots = taken <= 2 ? 4 : taken <= 4 ? 2 : taken === 5 ? 1 : slots;
+        } else if (ends) {
+          slots = taken === 1 || (taken === 2 && slot >= 4) ? 4 : Math.min(slots, 2);
+        }
+      }
+      if (slots <= 0 || second || next.endsInMs) break;
+      if (!ends && next.units[0]!.addr !== u.endAddr) break;
+      second = true;
+    }
+    groups.push(g);
   }
 }

@@ -172,6 +172,71 @@ function memoryDeps(program: SimProgram): MemoryDep[] {
   return out;
 }
 
+/** A load and a store of the loop with the same address expression whose registers change from
+ *  one iteration to the next other than by a constant: whether the load reads the previous
+ *  iteration's store depends on the data (a histogram's `add dword ptr [rdi+rax*4], 1` after
+ *  `movzx eax, byte ptr [rsi]`). */
+interface DataMemoryPair {
+  /** the store's line index (the last store of the loop with that expression) */
+  store: number;
+  /** the load's line index */
+  load: number;
+}
+
+/** An instruction that changes its register by a constant (`add rsi, 1`, `sub rcx, 8`, `inc`,
+ *  `dec`, `lea r, [r+8]`): an address register it writes strides, so the address never repeats
+ *  the previous iteration's. */
+const STRIDE =
+  /^(?:(?:add|sub) \w+, -?(?:0x[0-9a-f]+|\d+)|(?:inc|dec) \w+|lea (\w+), \[\1 ?[+-] ?(?:0x[0-9a-f]+|\d+)\])$/i;
+
+/**
+ * The loop's load-store pairs through data (DataMemoryPair): per load, the last store of the loop
+ * with its address expression (`memory.key`), when some line of the loop writes a register of
+ * the address and one such write is not a constant stride. Invariant addresses are store
+ * forwarding's (memoryDeps), striding ones never meet the previous iteration's store.
+ */
+export function dataMemoryPairs(program: SimProgram): DataMemoryPair[] {
+  const ins = program.instructions;
+  // the last store of the loop per address expression, and each line's producers by resource
+  const lastStore = new Map<string, number>();
+  ins.forEach((x, i) => {
+    const r = x.refined?.memory;
+    if (r && (r.role === 'store' || r.role === 'load-store')) lastStore.set(r.key, i);
+  });
+  if (lastStore.size === 0) return [];
+  const producers = new Map<number, SimDep[]>();
+  for (const d of program.deps) {
+    const list = producers.get(d.to);
+    if (list) list.push(d);
+    else producers.set(d.to, [d]);
+  }
+  const out: DataMemoryPair[] = [];
+  for (let l = 0; l < ins.length; l++) {
+    const m = ins[l]!.refined?.memory;
+    if (!m || (m.role !== 'load' && m.role !== 'load-store')) continue;
+    const store = lastStore.get(m.key);
+    if (store === undefined) continue;
+    const regs = [m.base, m.index].filter((r): r is string => r !== null && r !== 'RIP');
+    const writers = (producers.get(l) ?? []).filter((d) => regs.includes(d.resource)).map((d) => d.from);
+    if (writers.length === 0 || writers.every((w) => STRIDE.test(ins[w]!.asm.trim()))) continue;
+    out.push({ store, load: l });
+  }
+  return out;
+}
+
+/** `program` with each pair's load depending on the previous iteration's store (resource 'MEM',
+ *  the store's own latency, as store forwarding without a figure): the what-if "loads read the
+ *  last iteration's stores" (the worst case of DataMemoryPair). */
+export function withDataMemoryDeps(program: SimProgram, pairs: readonly DataMemoryPair[]): SimProgram {
+  return {
+    instructions: program.instructions,
+    deps: [
+      ...program.deps,
+      ...pairs.map((p): SimDep => ({ from: p.store, to: p.load, resource: MEMORY_RESOURCE, loopCarried: true })),
+    ],
+  };
+}
+
 function memDep(program: SimProgram, from: number, to: number, loopCarried: boolean): MemoryDep {
   const p = program.instructions[from]!;
   const own = Math.max(1, p.latency);

@@ -71,6 +71,9 @@ export class RefinedFrontEnd implements FrontEnd, RefinedFrontEndState {
   private readonly groupStart: Int32Array;
   private readonly groupFused: Int32Array;
   private readonly groupSrc: Uint8Array;
+  /** after the last group delivery goes on with group `repeatFrom`, `period` iterations later */
+  private readonly repeatFrom: number;
+  private readonly period: number;
   readonly idqSize: number;
   private readonly lsd: boolean;
   /** LSD: iterations per issue run (uiCA's LSD unrolling) */
@@ -90,6 +93,8 @@ export class RefinedFrontEnd implements FrontEnd, RefinedFrontEndState {
     this.groupStart = Int32Array.from(groups.map((g) => g.start));
     this.groupFused = Int32Array.from(groups.map((g) => g.fused));
     this.groupSrc = Uint8Array.from(groups.map((g) => (g.source === 'DSB' ? SRC_DSB : SRC_MITE)));
+    this.repeatFrom = plan?.repeatFrom ?? 0;
+    this.period = plan?.period ?? 1;
     this.idqSize = plan?.idqSize ?? 0;
     if (this.lsd) this.source = SRC_LSD;
   }
@@ -106,20 +111,22 @@ export class RefinedFrontEnd implements FrontEnd, RefinedFrontEndState {
   /** first instance not delivered in full yet (all delivered without delivery limits) */
   deliveredUpTo(): number {
     if (this.groupStart.length === 0) return this.N;
-    const fused = this.cp.fused;
+    const fused = this.cp.fused,
+      n = this.cp.n;
     let line = this.groupStart[this.dGroup]!;
     let rest = this.dPart;
-    while (rest > 0 && fused[line]! <= rest) rest -= fused[line++]!;
+    while (rest > 0 && fused[line % n]! <= rest) rest -= fused[line++ % n]!;
     return this.dIter * this.cp.n + line;
   }
 
   /** fused-domain µops of instance deliveredUpTo() already in the IDQ (a group larger than the IDQ
    *  enters in parts, and its instance issues as far as it has been delivered) */
   private partDelivered(): number {
-    const fused = this.cp.fused;
+    const fused = this.cp.fused,
+      n = this.cp.n;
     let line = this.groupStart[this.dGroup]!;
     let rest = this.dPart;
-    while (rest > 0 && fused[line]! <= rest) rest -= fused[line++]!;
+    while (rest > 0 && fused[line % n]! <= rest) rest -= fused[line++ % n]!;
     return rest;
   }
 
@@ -242,8 +249,8 @@ export class RefinedFrontEnd implements FrontEnd, RefinedFrontEndState {
     if (this.dPart < f) return;
     this.dPart = 0;
     if (++this.dGroup === gs.length) {
-      this.dGroup = 0;
-      this.dIter++;
+      this.dGroup = this.repeatFrom;
+      this.dIter += this.period;
     }
   }
 
