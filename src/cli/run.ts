@@ -113,6 +113,7 @@ export const ALL_OPTIONS = [
   'stall-timeout',
   'total-timeout',
   'strict',
+  'all-regions',
   'repetitions',
   'help',
   'version',
