@@ -158,8 +158,10 @@ async function mcaLoops(): Promise<void> {
   for (const region of regions.slice(0, limit)) {
     try {
       const r = decodeChosenRegion(input, { ...region });
+      // a jump or call to an address is written to the label (LLVM's assembler takes no bare
+      // address as a target; where it goes does not change llvm-mca's timing)
       const body = r.instructions.map((i) =>
-        i.branch?.kind === 'conditional' && i.branch.backward ? `${i.mnemonic.toLowerCase()} .Lloop` : i.intel,
+        i.branch && /^[a-z]+ 0x[0-9a-f]+$/i.test(i.intel.trim()) ? `${i.mnemonic.toLowerCase()} .Lloop` : i.intel,
       );
       const f = join(tmp, `mca-${files.length}.s`);
       writeFileSync(f, ['.intel_syntax noprefix', '.Lloop:', ...body, ''].join('\n'));
