@@ -102,7 +102,7 @@ export function reportCommand(y: Argv): Argv {
         .example('$0 report examples/bin/adc-chain -i 1 --detail 0', '')
         .example('$0 report --hex 4801d8 --iterations 1 --json', '')
         .example('$0 report examples/bin/branch --model refined --no-macro-fusion', '')
-        .example('$0 report examples/bin/two-regions examples/bin/stencil --all-regions --json', ''),
+        .example('$0 report examples/bin/two-regions --all-regions --json', ''),
     async (argv) => {
       const files = batchFiles(argv as never);
       if (files) return (await import('./reportBatch.js')).runReportBatch(files, argv as never);
