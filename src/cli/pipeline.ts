@@ -68,11 +68,18 @@ export async function analyse(opts: AnalyseOptions): Promise<Analysis> {
 }
 
 /** Rebuilds the architecture-dependent part for `machine`, reusing the region and its graph. */
-export async function forArch(base: RegionAnalysis, machine: MachineModel, opts: DataOptions = {}): Promise<Analysis> {
-  const data = await loadArchData(machine.arch, {
-    ...(opts.uopsXml !== undefined ? { uopsXml: opts.uopsXml } : {}),
-    ...(opts.cacheDir !== undefined ? { cacheDir: opts.cacheDir } : {}),
-  });
+export async function forArch(
+  base: RegionAnalysis,
+  machine: MachineModel,
+  opts: DataOptions & { data?: ArchData } = {},
+): Promise<Analysis> {
+  // `data`: the core's figures already loaded (a batch of regions loads them once)
+  const data =
+    opts.data ??
+    (await loadArchData(machine.arch, {
+      ...(opts.uopsXml !== undefined ? { uopsXml: opts.uopsXml } : {}),
+      ...(opts.cacheDir !== undefined ? { cacheDir: opts.cacheDir } : {}),
+    }));
   const fallback = opts.fallback ?? 'skip';
   const instrs = base.region.instructions;
   const resolved = resolveInstructions(instrs, data, { fallback, machine });

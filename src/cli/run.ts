@@ -114,6 +114,7 @@ export const ALL_OPTIONS = [
   'stall-timeout',
   'total-timeout',
   'strict',
+  'all-regions',
   'repetitions',
   'working-set',
   'fill',

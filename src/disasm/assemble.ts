@@ -145,15 +145,32 @@ function assemblerLimits(tool: string, maxInstructions: number): ToolLimits {
 
 type SpawnSync = typeof import('node:child_process').spawnSync;
 let confined: boolean | undefined;
-/** Whether util-linux's setpriv (with --pdeathsig) and prlimit are there to confine the tool. */
-function canConfine(spawnSync: SpawnSync): boolean {
+/** Whether util-linux's setpriv and prlimit are there to confine the tool: found on the PATH
+ *  (asking each for its --help would start two more processes at every assembly, a good part of
+ *  an assembly file's report); a setpriv too old for --pdeathsig is found out when it refuses it
+ *  (run() then runs the tool unconfined). */
+function canConfine(path = process.env.PATH ?? ''): boolean {
   if (confined === undefined) {
-    const r = spawnSync('setpriv', ['--help'], { encoding: 'utf8', timeout: 10_000 });
-    const p = spawnSync('prlimit', ['--version'], { encoding: 'utf8', timeout: 10_000 });
-    confined = !r.error && /pdeathsig/.test(r.stdout ?? '') && !p.error && p.status === 0;
+    const { accessSync, constants } = createRequire(import.meta.url)('node:fs') as typeof import('node:fs');
+    const onPath = (name: string) =>
+      path
+        .split(':')
+        .filter(Boolean)
+        .some((dir) => {
+          try {
+            accessSync(join(dir, name), constants.X_OK);
+            return true;
+          } catch {
+            return false;
+          }
+        });
+    confined = onPath('setpriv') && onPath('prlimit');
   }
   return confined;
 }
+
+/** setpriv's refusal of an option it does not know (util-linux before 2.33 has no --pdeathsig). */
+const SETPRIV_TOO_OLD = /^setpriv: (?:unrecognized|invalid|unknown) option/m;
 
 // The tool runs under a small shell that ends it and removes the temporary directory when
 // uopscope is interrupted (SIGINT, SIGTERM, SIGHUP) or dies (setpriv's parent-death signal):
@@ -173,29 +190,49 @@ function run(
 ): void {
   // node:child_process only for assembly input (a binary's run does not load it)
   const { spawnSync } = createRequire(import.meta.url)('node:child_process') as typeof import('node:child_process');
-  const res = canConfine(spawnSync)
-    ? spawnSync(
-        'setpriv',
-        [
-          '--pdeathsig',
-          'TERM',
-          '--',
-          'sh',
-          '-c',
-          GUARD,
-          'sh',
-          dir,
-          'prlimit',
-          `--cpu=${limits.cpuSeconds}`,
-          `--as=${limits.addressSpace}`,
-          `--fsize=${limits.fileSize}`,
-          '--',
-          tool,
-          ...args,
-        ],
-        { encoding: 'utf8', timeout: (limits.cpuSeconds + 5) * 1000, maxBuffer: 1 << 20 },
-      )
-    : spawnSync(tool, args, { encoding: 'utf8', timeout: limits.cpuSeconds * 1000, maxBuffer: 1 << 20 });
+  let res = canConfine() ? guarded(spawnSync, tool, args, dir, limits) : null;
+  if (res && res.status !== 0 && SETPRIV_TOO_OLD.test(res.stderr ?? '')) {
+    confined = false;
+    res = null;
+  }
+  res ??= spawnSync(tool, args, { encoding: 'utf8', timeout: limits.cpuSeconds * 1000, maxBuffer: 1 << 20 });
+  checkRun(res, tool, file, hint, limits, maxInstructions);
+}
+
+/** The tool run under setpriv, the guard and prlimit (above). */
+function guarded(spawnSync: SpawnSync, tool: string, args: string[], dir: string, limits: ToolLimits) {
+  return spawnSync(
+    'setpriv',
+    [
+      '--pdeathsig',
+      'TERM',
+      '--',
+      'sh',
+      '-c',
+      GUARD,
+      'sh',
+      dir,
+      'prlimit',
+      `--cpu=${limits.cpuSeconds}`,
+      `--as=${limits.addressSpace}`,
+      `--fsize=${limits.fileSize}`,
+      '--',
+      tool,
+      ...args,
+    ],
+    { encoding: 'utf8', timeout: (limits.cpuSeconds + 5) * 1000, maxBuffer: 1 << 20 },
+  );
+}
+
+/** A UserError when the tool's run failed (not there, too long, too large, rejected the source). */
+function checkRun(
+  res: import('node:child_process').SpawnSyncReturns<string>,
+  tool: string,
+  file: string,
+  hint: string,
+  limits: ToolLimits,
+  maxInstructions: number,
+): void {
   if (res.error) {
     const code = (res.error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new UserError(`${file}: cannot assemble: '${tool}' is not installed; ${hint}`);

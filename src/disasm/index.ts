@@ -10,6 +10,7 @@ export {
   defaultRegion,
   listRegions,
   selectRegion,
+  decodeChosenRegion,
   resolveRegion,
   functionExtent,
   functionLoops,

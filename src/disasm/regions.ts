@@ -541,7 +541,17 @@ function functionRegion(input: LoadedInput, sel: RegionSelection, name: string):
 }
 
 export function selectRegion(input: LoadedInput, sel: RegionSelection = {}): LoadedRegion {
-  const region = resolveRegion(input, sel);
+  return decodeChosenRegion(input, resolveRegion(input, sel), sel);
+}
+
+/** A region already chosen (one of listRegions's, resolveRegion's) decoded: what selectRegion
+ *  returns for it. A batch of every region of an input lists them once and decodes each here;
+ *  `region` is the caller's (its end and note may be adjusted): pass a copy of a shared one. */
+export function decodeChosenRegion(
+  input: LoadedInput,
+  region: Region,
+  sel: Pick<RegionSelection, 'maxInstructions' | 'wholeFunction'> = {},
+): LoadedRegion {
   const sec = sectionFor(input, region.start, region.end, region.section);
   if (!sec)
     throw new UserError(

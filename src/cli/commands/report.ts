@@ -18,9 +18,27 @@ function addVariantOptions<T>(c: Argv<T>): Argv<T> {
   return c;
 }
 
+/** The input files of a batch (several FILEs, or --all-regions), else null: one report (then
+ *  `argv.file` is made the one file, as the other commands take it). */
+function batchFiles(argv: {
+  file?: string | string[];
+  allRegions?: boolean;
+  _?: (string | number)[];
+}): string[] | null {
+  const given = argv.file === undefined ? [] : Array.isArray(argv.file) ? argv.file.map(String) : [String(argv.file)];
+  // after `--` the files arrive among the positionals, after the command's name
+  const rest = (argv._ ?? []).map(String);
+  if (rest[0] === 'report') rest.shift();
+  const files = [...given, ...rest];
+  if (argv.allRegions || files.length > 1) return files;
+  if (given.length === 1) argv.file = given[0];
+  else if (given.length === 0) delete argv.file;
+  return null;
+}
+
 export function reportCommand(y: Argv): Argv {
   return y.command(
-    'report [file]',
+    'report [file..]',
     "simulate the region and print the thesis's report: block throughput, what-if throughputs, per-line table",
     (c) =>
       addVariantOptions(
@@ -60,7 +78,14 @@ export function reportCommand(y: Argv): Argv {
           type: 'string',
           describe: 'detail analysis of this line (delays per dependency and per port)',
         })
-        .option('json', { type: 'boolean', describe: 'print the figures as one JSON object' })
+        .option('json', {
+          type: 'boolean',
+          describe: 'print the figures as one JSON object (several regions: one JSON object per line)',
+        })
+        .option('all-regions', {
+          type: 'boolean',
+          describe: "report every region 'uopscope regions' lists, one result per region (several FILEs may be given)",
+        })
         .option('fallback', {
           type: 'string',
           describe: 'instructions without data: skip them, or count one ALU µop of latency 1 (default skip)',
@@ -76,8 +101,11 @@ export function reportCommand(y: Argv): Argv {
         .example('$0 report examples/bin/branch --arch SNB --branch', '')
         .example('$0 report examples/bin/adc-chain -i 1 --detail 0', '')
         .example('$0 report --hex 4801d8 --iterations 1 --json', '')
-        .example('$0 report examples/bin/branch --model refined --no-macro-fusion', ''),
+        .example('$0 report examples/bin/branch --model refined --no-macro-fusion', '')
+        .example('$0 report examples/bin/two-regions --all-regions --json', ''),
     async (argv) => {
+      const files = batchFiles(argv as never);
+      if (files) return (await import('./reportBatch.js')).runReportBatch(files, argv as never);
       const { runReport } = await import('./reportRun.js');
       const out = await runReport(inputFromArgv(argv as never, { simulates: true }), argv as ReportArgs);
       writeStdout(out);

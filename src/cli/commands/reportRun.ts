@@ -68,15 +68,21 @@ export function wholeNumber(
   return n;
 }
 
-/** Builds the report model: the pipeline, then every simulation the flags ask for (through `sim`
- *  when given — tests see what each run was asked — else through the worker pool, each run's
- *  progress shown by `progress`). */
-export async function buildReport(
-  input: InputOptions & RegionSelection,
-  a: ReportArgs,
-  sim?: Simulate,
-  progress?: RunsProgress,
-): Promise<{ model: ReportModel; analysis: Analysis }> {
+/** What a report's flags ask for, read and checked once (a batch of regions reads them once for
+ *  all): the core, the iterations, the request of runs, the data options. */
+export interface ReportSettings {
+  chosen: ReturnType<typeof resolveArch> | undefined;
+  arch: ReturnType<typeof effectiveSettings>['arch']['value'];
+  iterations: number;
+  req: ReportRequest;
+  fallback: 'skip' | 'alu' | undefined;
+  uopsXml: string | undefined;
+  strict: boolean;
+  branch: boolean;
+}
+
+/** Reads and checks the report's flags (UserError on a bad one). */
+export function reportSettings(a: ReportArgs): ReportSettings {
   const chosen = a.arch !== undefined ? resolveArch(a.arch, '--arch') : undefined;
   const eff = effectiveSettings({
     ...(chosen ? { arch: chosen.arch } : {}),
@@ -91,14 +97,6 @@ export async function buildReport(
   if (a.fallback !== undefined && a.fallback !== 'skip' && a.fallback !== 'alu') {
     throw new UserError(`--fallback ${a.fallback}: use skip (no µop, the default) or alu (one ALU µop of latency 1)`);
   }
-  const fallback = a.fallback as 'skip' | 'alu' | undefined;
-  const analysis = await analyse({
-    ...input,
-    arch: eff.arch.value,
-    loop: loopFor(iterations),
-    ...(a.uopsXml !== undefined ? { uopsXml: a.uopsXml } : {}),
-    ...(fallback !== undefined ? { fallback } : {}),
-  });
   const req: ReportRequest = {
     iterations,
     variant: variantFromArgs(a),
@@ -107,10 +105,51 @@ export async function buildReport(
     ...(a.allVariants ? { allVariants: true, allMechanismEffects: true } : {}),
     ...(detail !== undefined ? { detail } : {}),
   };
-  if (a.strict) refuseIncomplete(analysis);
+  return {
+    chosen,
+    arch: eff.arch.value,
+    iterations,
+    req,
+    fallback: a.fallback as 'skip' | 'alu' | undefined,
+    uopsXml: a.uopsXml,
+    strict: !!a.strict,
+    branch: !!a.branch,
+  };
+}
+
+/** Builds the report model: the pipeline, then every simulation the flags ask for (through `sim`
+ *  when given — tests see what each run was asked — else through the worker pool, each run's
+ *  progress shown by `progress`). */
+export async function buildReport(
+  input: InputOptions & RegionSelection,
+  a: ReportArgs,
+  sim?: Simulate,
+  progress?: RunsProgress,
+): Promise<{ model: ReportModel; analysis: Analysis }> {
+  const s = reportSettings(a);
+  const analysis = await analyse({
+    ...input,
+    arch: s.arch,
+    loop: loopFor(s.iterations),
+    ...(s.uopsXml !== undefined ? { uopsXml: s.uopsXml } : {}),
+    ...(s.fallback !== undefined ? { fallback: s.fallback } : {}),
+  });
+  return { model: await reportOfAnalysis(analysis, s, sim, progress), analysis };
+}
+
+/** The report model of an analysed region under `s`: every simulation it asks for (through `sim`
+ *  when given, else the worker pool for a large report) and the collected figures. */
+export async function reportOfAnalysis(
+  analysis: Analysis,
+  s: ReportSettings,
+  sim?: Simulate,
+  progress?: RunsProgress,
+): Promise<ReportModel> {
+  const { req, chosen } = s;
+  if (s.strict) refuseIncomplete(analysis);
   if (req.variant.rsSize !== undefined) {
     // a station too small for a line's µops that enter together would never take it
-    const need = stationNeed(new CompiledProgram(analysis.program, analysis.params, mechanisms));
+    const need = stationNeed(new CompiledProgram(analysis.program, analysis.params, req.mechanisms));
     if (need.entries > req.variant.rsSize) {
       const asm = analysis.region.instructions[need.line]?.intel ?? `line ${need.line}`;
       throw new UserError(
@@ -118,9 +157,9 @@ export async function buildReport(
       );
     }
   }
-  const branch = a.branch ? branchPrograms(analysis) : undefined;
+  const branch = s.branch ? branchPrograms(analysis) : undefined;
   const run = sim ?? (await parallelRuns(analysis.program, analysis.params, req, progress));
-  const model = collectReport(
+  return collectReport(
     {
       program: analysis.program,
       params: analysis.params,
@@ -138,7 +177,6 @@ export async function buildReport(
     req,
     run,
   );
-  return { model, analysis };
 }
 
 /** Below this many simulated instances (iterations × instructions) per run, the runs of a report
