@@ -121,7 +121,7 @@ function stemOf(name: string): [string, string] {
  * and the set's names with a shared stem written once (`1*FP23` = one µop on FP2 or FP3,
  * `1*ALU0123`); names of different stems in one set are joined with `/` (`1*ALU0/BRU1`).
  */
-export function formatNamedPorts(groups: PortGroup[], ports: readonly number[], names: readonly string[]): string {
+function formatNamedPorts(groups: PortGroup[], ports: readonly number[], names: readonly string[]): string {
   return groups
     .map((g) => {
       const parts: string[] = [];
