@@ -184,7 +184,9 @@ export function resolveArch(value: unknown, where: string, opts: { unknownPasses
       };
     }
     case 'amd':
-      throw new UserError(`${prefix}: an AMD core; uopscope models Intel cores only (${knownArchText()})`);
+      throw new UserError(
+        `${prefix}: an AMD core uopscope has no record for (it models Zen 2 to Zen 5); name a core (${knownArchText()})`,
+      );
     case 'generic':
       throw new UserError(`${prefix}: a generic target, not a core; name a core (${knownArchText()})`);
     case 'unknown': {

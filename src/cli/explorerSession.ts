@@ -88,6 +88,7 @@ export async function buildExplorerSession(
     archName: a.machine.name,
     ports: params.ports,
     dividerPort: params.dividerPort,
+    ...(params.portNames ? { portNames: params.portNames } : {}),
     lines: sessionLines(a),
     figures: originSummary(a.resolved.map((r) => r.origin)),
     makeEngine: engineFor(null),

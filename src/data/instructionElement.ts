@@ -3,7 +3,8 @@
 import { printable } from '../errors.js';
 import { isArchName } from './archName.js';
 import { MAX_CYCLES, MAX_OPERAND_FIELD, MAX_THROUGHPUT, MAX_UOPS } from './limits.js';
-import { parsePorts } from './ports.js';
+import { listMachines } from './machines.js';
+import { parseNamedPorts, parsePorts } from './ports.js';
 import type { DataOperand, InstructionForm, LatencyEntry, Measurement, PortGroup } from './types.js';
 
 /** fast-xml-parser node: attributes under `$`, children by name (arrays for the repeatable ones). */
@@ -75,11 +76,21 @@ function children(node: XmlNode, name: string): XmlNode[] {
   return (Array.isArray(c) ? c : [c]) as XmlNode[];
 }
 
-// Port numbers need no bound here: the syntax allows p0–p9, pA, pB only, and a port the machine
+// Port numbers need no bound here: the syntax allows p0–p9 and pA–pT only, and a port the machine
 // model does not have is refused, naming form and port, when an analysis uses the form
 // (src/cli/pipeline.ts) — not at import, where one odd form would refuse the whole file.
-function ports(v: string | undefined, what: string): PortGroup[] {
-  const p = parsePorts(v);
+// uops.info writes an AMD core's FP pipes by name (`1*FP23`: FP2 or FP3): those are read with the
+// core's record (its portNames); a core without such a record has no use for them (NoPipeNames).
+function ports(v: string | undefined, what: string, pipes: PipeNames | null): PortGroup[] {
+  let p = parsePorts(v);
+  if (p === null && v !== undefined && /^\s*(\d+\s*\*\s*)?[A-Za-z]{2}/.test(v)) {
+    if (!pipes) throw new NoPipeNames();
+    p = parseNamedPorts(v, pipes.ports, pipes.names);
+    if (p === null)
+      throw new ElementError(
+        `${what}="${printable(v, 30)}" names a pipe the core's record does not have (its pipes: ${pipes.names.join(', ')})`,
+      );
+  }
   if (p === null) throw new ElementError(`${what}="${printable(v ?? '', 30)}" is not a port string like 1*p0156+1*p23`);
   let total = 0;
   for (const g of p) {
@@ -150,11 +161,32 @@ function latency(node: XmlNode): LatencyEntry {
   return e;
 }
 
-function measurement(node: XmlNode): Measurement {
+/** A core's pipe names (its record's ports and portNames), for uops.info's AMD port strings. */
+interface PipeNames {
+  ports: readonly number[];
+  names: readonly string[];
+}
+
+/** An AMD port string for a core uopscope has no record with pipe names for (ZEN+): that core's
+ *  measurement is left out, as it could not be analysed anyway. */
+class NoPipeNames extends Error {}
+
+const pipeNamesMemo = new Map<string, PipeNames | null>();
+function pipeNamesOf(arch: string): PipeNames | null {
+  let p = pipeNamesMemo.get(arch);
+  if (p === undefined) {
+    const m = listMachines().find((x) => x.arch === arch);
+    p = m?.portNames ? { ports: m.ports, names: m.portNames } : null;
+    pipeNamesMemo.set(arch, p);
+  }
+  return p;
+}
+
+function measurement(node: XmlNode, pipes: PipeNames | null): Measurement {
   const a = node.$ ?? {};
   const m: Measurement = {
     uops: num(a.uops, 'uops', UOPS) ?? 0,
-    ports: ports(a.ports, 'ports'),
+    ports: ports(a.ports, 'ports', pipes),
     latencies: children(node, 'latency').map(latency),
   };
   const tpU = num(a.TP_unrolled, 'TP_unrolled', TP);
@@ -167,7 +199,9 @@ function measurement(node: XmlNode): Measurement {
     m.sameReg = {
       uops: num(a.uops_same_reg, 'uops_same_reg', UOPS) ?? m.uops,
       ports:
-        a.ports_same_reg !== undefined || a.uops_same_reg === '0' ? ports(a.ports_same_reg, 'ports_same_reg') : m.ports,
+        a.ports_same_reg !== undefined || a.uops_same_reg === '0'
+          ? ports(a.ports_same_reg, 'ports_same_reg', pipes)
+          : m.ports,
     };
     const t = num(a.TP_unrolled_same_reg, 'TP_unrolled_same_reg', TP);
     if (t !== undefined) m.sameReg.tpUnrolled = t;
@@ -176,7 +210,9 @@ function measurement(node: XmlNode): Measurement {
     m.indexed = {
       uops: num(a.uops_indexed, 'uops_indexed', UOPS) ?? m.uops,
       ports:
-        a.ports_indexed !== undefined || a.uops_indexed === '0' ? ports(a.ports_indexed, 'ports_indexed') : m.ports,
+        a.ports_indexed !== undefined || a.uops_indexed === '0'
+          ? ports(a.ports_indexed, 'ports_indexed', pipes)
+          : m.ports,
     };
     const t = num(a.TP_unrolled_indexed, 'TP_unrolled_indexed', TP);
     if (t !== undefined) m.indexed.tpUnrolled = t;
@@ -253,8 +289,9 @@ export function instructionForm(node: XmlNode, wanted?: Set<string>, seen?: Set<
     const ms = children(arch, 'measurement');
     if (ms.length === 0) continue; // only IACA's view or a doc entry: no measurement
     try {
-      form.arch[name] = measurement(ms[0]!);
+      form.arch[name] = measurement(ms[0]!, pipeNamesOf(name));
     } catch (e) {
+      if (e instanceof NoPipeNames) continue;
       if (e instanceof ElementError)
         throw new ElementError(`${e.message} (form "${printable(form.string, 60)}", architecture ${name})`);
       throw e;

@@ -24,7 +24,7 @@ export const MAX_OPERAND_FIELD = 65_536;
 export const MAX_RS_SIZE = 4096;
 /** µops issued per cycle (`issueWidth`, --issue-width) and µops a port takes per cycle */
 export const MAX_WIDTH = 1024;
-/** ports of a core, and one more than the highest port number */
-export const MAX_PORTS = 30;
+/** ports of a core, and one more than the highest port number (the port notation's limit) */
+export { MAX_PORTS } from './ports.js';
 /** bytes of one machine record file (the shipped ones are a few KiB) */
 export const MAX_MACHINE_FILE = 1 << 20;

@@ -54,7 +54,7 @@ const SECTIONS: Record<string, Record<string, [(x: unknown) => boolean, boolean]
     dsbTwoBlocks: [isBool, true],
   },
   fusion: {
-    macro: [(x) => x === 'nhm' || x === 'snb' || x === 'icl', true],
+    macro: [(x) => x === 'nhm' || x === 'snb' || x === 'icl' || x === 'zen' || x === 'zen3', true],
     unlamination: [(x) => x === 'snb' || x === 'hsw', true],
   },
   rename: {
@@ -74,8 +74,10 @@ const PLAIN: Record<string, Record<string, (x: unknown) => boolean>> = {
 };
 
 const COMPILER_NAME = /^[a-z][a-z0-9-]{0,31}$/;
+/** A port's display name: a pipe name such as ALU0, AGU2, FP4 (letters, then digits). */
+const PORT_NAME = /^[A-Z]{1,6}[0-9]{0,2}$/;
 
-function identityProblems(id: unknown): string[] {
+function identityProblems(id: unknown, portNames: readonly string[] | undefined): string[] {
   if (id === undefined) return [];
   if (!isObj(id)) return ['identity'];
   const bad: string[] = [];
@@ -103,6 +105,20 @@ function identityProblems(id: unknown): string[] {
   )
     bad.push('identity.llvmPredecessor');
   if (
+    id.llvmPipes !== undefined &&
+    !(
+      isObj(id.llvmPipes) &&
+      Object.entries(id.llvmPipes).every(
+        ([k, v]) =>
+          /^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(k) &&
+          Array.isArray(v) &&
+          v.length > 0 &&
+          v.every((n) => typeof n === 'string' && (portNames ?? []).includes(n)),
+      )
+    )
+  )
+    bad.push('identity.llvmPipes');
+  if (
     !Array.isArray(id.compilerNames) ||
     !id.compilerNames.every((n) => typeof n === 'string' && COMPILER_NAME.test(n))
   )
@@ -126,6 +142,16 @@ export function validateMachine(m: Partial<MachineModel>): string[] {
     new Set(m.ports).size !== m.ports.length
   )
     bad.push(`ports (distinct numbers below ${MAX_PORTS})`);
+  if (m.portNames !== undefined) {
+    const names = m.portNames as unknown;
+    if (
+      !Array.isArray(names) ||
+      !names.every((n) => typeof n === 'string' && PORT_NAME.test(n)) ||
+      names.length !== (m.ports?.length ?? -1) ||
+      new Set(names).size !== names.length
+    )
+      bad.push('portNames (one distinct name per port, upper-case letters then digits, as ALU0 or FP45)');
+  }
   if (!isNums(m.aluPorts) || m.aluPorts.length === 0) bad.push('aluPorts');
   else if (m.ports && m.aluPorts.some((p) => !m.ports!.includes(p))) bad.push('aluPorts (not in ports)');
   if (!Number.isInteger(m.dividerPort) || (m.ports && !m.ports.includes(m.dividerPort!))) bad.push('dividerPort');
@@ -137,7 +163,7 @@ export function validateMachine(m: Partial<MachineModel>): string[] {
   if (!Array.isArray(m.isa) || m.isa.length === 0) bad.push('isa');
   if (!Array.isArray(m.sources) || m.sources.length === 0) bad.push('sources');
   if (m.order !== undefined && !(typeof m.order === 'number' && Number.isFinite(m.order))) bad.push('order');
-  bad.push(...identityProblems(m.identity));
+  bad.push(...identityProblems(m.identity, Array.isArray(m.portNames) ? m.portNames : undefined));
   for (const [section, figures] of Object.entries(SECTIONS)) {
     const v = (m as Record<string, unknown>)[section];
     if (v === undefined) continue;
@@ -380,7 +406,8 @@ type ArchSpelling =
   | { kind: 'core'; arch: ArchName; via?: string }
   /** the host's core (`host`, or gcc's and llvm-mca's `native`) */
   | { kind: 'host' }
-  /** an AMD core, a generic target, a name of the right shape no record has, or not a name */
+  /** an AMD core no record has (znver1, bdver2), a generic target, a name of the right shape no
+   *  record has, or not a name */
   | { kind: 'amd' | 'generic' | 'unknown' | 'invalid' };
 
 /** gcc's and LLVM's names of AMD cores (-march=znver3, btver2, …) and uops.info's (ZEN4). */

@@ -202,6 +202,19 @@ function jccClass(mnemonic: string): 'O' | 'C' | 'Z' | 'BE' | 'SP' | 'L' | null 
 }
 
 const FUSIBLE_FIRST = new Set(['CMP', 'TEST', 'ADD', 'SUB', 'AND', 'INC', 'DEC']);
+/** AMD from Zen 3 on also fuses OR and XOR (corsix's table); before, CMP and TEST only. */
+const FUSIBLE_FIRST_ZEN3 = new Set([...FUSIBLE_FIRST, 'OR', 'XOR']);
+const isZen = (family: string): boolean => family === 'zen' || family === 'zen3';
+/** The instructions that may fuse on a family: AMD's lists or Intel's. */
+const fusibleFirst = (family: string): ReadonlySet<string> => (family === 'zen3' ? FUSIBLE_FIRST_ZEN3 : FUSIBLE_FIRST);
+
+/** AMD's rule (corsix): the first instruction fuses with every Jcc that reads flags it writes
+ *  (INC and DEC leave CF alone: not with the Jcc that read it); Zen 1/2: CMP and TEST only. */
+function zenFuses(m: string, cls: NonNullable<ReturnType<typeof jccClass>>, family: string): boolean {
+  if (family === 'zen') return m === 'CMP' || m === 'TEST';
+  if (m === 'INC' || m === 'DEC') return cls !== 'C' && cls !== 'BE';
+  return true;
+}
 
 /** Whether `first` followed directly by `jcc` macro-fuses on `arch`, by the manual's table
  *  (rule) — uops.info's macro_fusible list decides instead when the first's form has one. */
@@ -229,8 +242,10 @@ function macroFuses(
   const family = rule.value;
   const src = rule.source;
   const m = first.mnemonic;
-  if (!FUSIBLE_FIRST.has(m) || first.prefixes.includes('lock'))
+  if (!fusibleFirst(family).has(m) || first.prefixes.includes('lock'))
     return { fuses: false, source: src, why: `${m} does not fuse` };
+  if (family === 'zen' && m !== 'CMP' && m !== 'TEST')
+    return { fuses: false, source: src, why: `only CMP and TEST fuse on ${arch}` };
   if (family === 'nhm' && m !== 'CMP' && m !== 'TEST')
     return { fuses: false, source: src, why: `only CMP and TEST fuse on ${arch}` };
   if (family === 'icl' && (m === 'INC' || m === 'DEC'))
@@ -244,7 +259,8 @@ function macroFuses(
   }
   const testLike = m === 'TEST' || m === 'AND';
   let ok: boolean;
-  if (family === 'nhm') ok = testLike || cls === 'C' || cls === 'Z' || cls === 'BE' || cls === 'L';
+  if (isZen(family)) ok = zenFuses(m, cls, family);
+  else if (family === 'nhm') ok = testLike || cls === 'C' || cls === 'Z' || cls === 'BE' || cls === 'L';
   else if (testLike) ok = true;
   else if (m === 'INC' || m === 'DEC') ok = cls === 'Z' || cls === 'L';
   else ok = cls === 'C' || cls === 'Z' || cls === 'BE' || cls === 'L';
@@ -257,8 +273,8 @@ function macroFuses(
 function canBeFirst(ins: DecodedInstruction, r: ResolvedInstruction | undefined, core: Core): boolean {
   if (r?.form?.m.macroFusible?.length) return true;
   const family = core.fusion?.macro?.value;
-  if (!family || !FUSIBLE_FIRST.has(ins.mnemonic) || ins.prefixes.includes('lock')) return false;
-  if (family === 'nhm') return ins.mnemonic === 'CMP' || ins.mnemonic === 'TEST';
+  if (!family || !fusibleFirst(family).has(ins.mnemonic) || ins.prefixes.includes('lock')) return false;
+  if (family === 'nhm' || family === 'zen') return ins.mnemonic === 'CMP' || ins.mnemonic === 'TEST';
   if (family === 'icl') return ins.mnemonic !== 'INC' && ins.mnemonic !== 'DEC' && ins.memory === null;
   return !(ins.memory && (ins.memory.write || ins.operands.some((o) => o.immediate !== undefined)));
 }

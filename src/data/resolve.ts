@@ -799,6 +799,19 @@ export function resolveInstructions(
     }
     return isa;
   };
+  let names: { ports: number[]; names: string[] } | null | undefined;
+  const pipeNames = () => {
+    if (names === undefined) {
+      let m: MachineModel | undefined;
+      try {
+        m = opts.machine ?? loadMachine(data.arch);
+      } catch {
+        m = undefined;
+      }
+      names = m?.portNames ? { ports: m.ports, names: m.portNames } : null;
+    }
+    return names;
+  };
   return instrs.map((orig) => {
     const d = asExecuted(orig, isaOf);
     const have = isaOf();
@@ -809,7 +822,7 @@ export function resolveInstructions(
     for (const layer of layers) {
       const hit = layer.lookup(d);
       if (!hit) continue;
-      if ('line' in hit) return hit;
+      if ('line' in hit) return hit.form && pipeNames() ? withIntegerPipes(hit, d, layers, pipeNames()!) : hit;
       why ??= hit.why;
     }
     return unknownOne(
@@ -822,4 +835,45 @@ export function resolveInstructions(
           : `no source has figures for this form (uopscope has no LLVM model of ${data.arch})`),
     );
   });
+}
+
+/**
+ * uops.info's figures of an AMD core name FP pipes 0–3 only (its FpuPipeAssignment counters:
+ * `1*FP23`); AMD has no counter of the integer, address, branch and store pipes. A form measured there keeps its
+ * figures and its FP pipes, and takes the other pipes (ALU, AGU, branch, store) from LLVM's model of
+ * the core for the same instruction, said in its provenance; without an LLVM figure it keeps the
+ * FP pipes alone, said too.
+ */
+function withIntegerPipes(
+  hit: ResolvedInstruction,
+  d: DecodedInstruction,
+  layers: readonly FigureLayer[],
+  pipes: { ports: number[]; names: string[] },
+): ResolvedInstruction {
+  // the pipes uops.info counts: FP0–FP3 (nanoBench's FpuPipeAssignment.Total0..3); FP4/FP5
+  // (stores, FP-to-integer moves, LLVM's FP loads) are not among them
+  const isFp = (p: number) => /^FP[0-3]$/.test(pipes.names[pipes.ports.indexOf(p)] ?? '');
+  const fp = hit.ports.filter((g) => g.ports.every(isFp));
+  const llvm = layers.find((l) => l.llvm)?.lookup(d);
+  const model = layers.find((l) => l.llvm)?.describe ?? 'no LLVM model';
+  const key = hit.form!.string;
+  if (!llvm || !('line' in llvm)) {
+    return {
+      ...hit,
+      ports: fp,
+      provenance: {
+        key,
+        text: `uops.info (FP0–FP3 pipes only: it names no other pipe on AMD); ${model} has no figure for the form, so its other pipes are not known`,
+      },
+    };
+  }
+  const other = llvm.ports.filter((g) => !g.ports.every(isFp));
+  return {
+    ...hit,
+    ports: [...fp, ...other.map((g) => ({ count: g.count, ports: [...g.ports] }))],
+    provenance: {
+      key,
+      text: `uops.info's figures and FP0–FP3 pipes; the other pipes (integer, address, branch, store, FP4/FP5) from ${model} (uops.info names no such pipe on AMD)`,
+    },
+  };
 }

@@ -189,8 +189,10 @@ export interface Cited<T> {
 }
 
 /** Which instructions macro-fuse with a following Jcc: Nehalem's rule (CMP and TEST only), Sandy
- *  Bridge's table, or Ice Lake's (no INC/DEC, no memory operand). */
-type MacroFusionRule = 'nhm' | 'snb' | 'icl';
+ *  Bridge's table, Ice Lake's (no INC/DEC, no memory operand), AMD's from Bulldozer to Zen 2 (CMP
+ *  and TEST with every flag-based Jcc) or AMD's from Zen 3 on (also AND, OR, XOR, ADD, SUB, INC,
+ *  DEC). */
+type MacroFusionRule = 'nhm' | 'snb' | 'icl' | 'zen' | 'zen3';
 /** When a micro-fused µop with an indexed address is unlaminated: always (Sandy Bridge) or unless
  *  it is a 2-operand form reading and writing its register (Haswell and later). */
 type UnlaminationRule = 'snb' | 'hsw';
@@ -219,6 +221,10 @@ interface CoreIdentity {
   /** the core whose LLVM model stands in for the forms this core's model gives no µops (the core
    *  this one follows, with the same port numbers); absent: no stand-in */
   llvmPredecessor?: ArchName;
+  /** the ports LLVM's resources stand for, by the record's port names, for a model whose resources
+   *  are not named by port number (AMD's: `Zn4ALU0` → ALU0, `Zn4FP45` → FP4 and FP5); a group not
+   *  listed is the union of its units; a resource not listed and not named …Port<N> is no port */
+  llvmPipes?: Record<string, string[]>;
   /** what gcc's -march and llvm-mca's -mcpu call the core (lower case) */
   compilerNames: string[];
   source: string;
@@ -293,8 +299,11 @@ export interface MachineModel {
   order?: number;
   /** the core whose record this one extends (same microarchitecture) */
   inherits?: ArchName;
-  /** every execution port, in order, e.g. [0,1,2,3,4,5,6,7] */
+  /** every execution port, in order, e.g. [0,1,2,3,4,5,6,7] (at most 30: the engine's limit) */
   ports: number[];
+  /** display names of the ports, one per entry of `ports` in the same order (AMD's pipe names:
+   *  ALU0, AGU1, FP2); absent: the ports are shown by number (0–9, A, B in port strings) */
+  portNames?: string[];
   /** ports of the 'alu' fallback for instructions without data */
   aluPorts: number[];
   /** port of the divider pipe */

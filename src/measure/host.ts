@@ -152,12 +152,14 @@ export function identifyHost(src: HostSources): HostCore {
     badName = m;
   }
   const withBad = (h: HostCore): HostCore => (badName ? { ...h, note: h.note ? `${badName}; ${h.note}` : badName } : h);
-  if (vendor !== 'GenuineIntel') {
+  // a core of another vendor never stands in: only the records of the CPUID's vendor are candidates
+  const ofVendor = machines.filter((m) => m.identity?.cpuid.some((c) => c.vendor === vendor));
+  if (ofVendor.length === 0) {
     return withBad({
       ...base,
       arch: null,
       cpuidArch: null,
-      why: `${cpuid}: ${vendor === 'AuthenticAMD' ? 'an AMD core; uopscope models Intel cores only' : 'not an Intel core'}`,
+      why: `${cpuid}: no core of vendor ${printable(vendor, 20) || '(none)'} is modelled`,
     });
   }
   const own = sig.arch ? machines.find((m) => m.arch === sig.arch) : undefined;
@@ -176,7 +178,7 @@ export function identifyHost(src: HostSources): HostCore {
   }
   // CPUID names no core uopscope models (an Atom, a newer core): nothing to go by
   if (!own) return withBad({ ...base, arch: null, cpuidArch: null, why: `${cpuid} names no core uopscope models` });
-  return withBad(byFeatures({ base, cpuidArch: sig.arch, cpuid, own, machines, have, l2 }));
+  return withBad(byFeatures({ base, cpuidArch: sig.arch, cpuid, own, machines: ofVendor, have, l2 }));
 }
 
 /** The extensions the host shows that core `m` does not have. */

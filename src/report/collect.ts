@@ -80,6 +80,7 @@ export function collectReport(
     },
     ports: [...params.ports],
     dividerPort: params.dividerPort,
+    ...(params.portNames ? { portNames: [...params.portNames] } : {}),
     ...(subject.source ? { source: subject.source } : {}),
     main: main.section,
     unknown: subject.unknown,

@@ -2,6 +2,7 @@
 
 import type { LineDetail } from '../sim/types.js';
 import { fixed, layoutTable, type Column } from './format.js';
+import { portLabel } from '../data/ports.js';
 
 /**
  * "Detailed delay information for instruction: … in line N", its maximum latency, the
@@ -13,7 +14,10 @@ import { fixed, layoutTable, type Column } from './format.js';
  * delayed" 15.1 = the delay it suffered): "was delayed" prints othersDelayedByThis and "has
  * delayed" thisDelayedByPort.
  */
-export function renderDetail(d: LineDetail): string {
+export function renderDetail(
+  d: LineDetail,
+  machine: { ports: readonly number[]; portNames?: readonly string[] | undefined } = { ports: [] },
+): string {
   const n = d.line;
   let out = [
     `Detailed delay information for instruction: ${d.asm} in line ${n}`,
@@ -56,7 +60,11 @@ export function renderDetail(d: LineDetail): string {
   out = out.concat(
     tableOrNone(
       portCols,
-      d.portDelays.map((p) => [String(p.port), fixed(p.othersDelayedByThis, 1), fixed(p.thisDelayedByPort, 1)]),
+      d.portDelays.map((p) => [
+        portLabel(p.port, machine.ports, machine.portNames),
+        fixed(p.othersDelayedByThis, 1),
+        fixed(p.thisDelayedByPort, 1),
+      ]),
       'no ports used',
     ),
   );

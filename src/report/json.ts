@@ -5,6 +5,7 @@ import type { LineDetail, Variant } from '../sim/types.js';
 import { nothingSimulated, originSummary, type ReportModel, type Section, type VariantFigures } from './model.js';
 import type { FigureOrigin } from '../data/types.js';
 import { mechanismInfo, mechanismLabel, type Mechanism, type MechanismSet } from '../sim/mechanisms.js';
+import { portLabel } from '../data/ports.js';
 
 /** What one mechanism changed: the main analysis against the run with only it flipped. */
 interface MechanismEffectJson {
@@ -58,7 +59,8 @@ interface LineJson {
   uops: number;
   hadToWait: number;
   causedToWait: number;
-  /** every port of the machine → average µops per iteration on it */
+  /** every port of the machine (by number, or by name where the core names its ports) → average
+   *  µops per iteration on it */
   ports: Record<string, number>;
   /** divider cycles per iteration; present when the divider is used */
   divider?: number;
@@ -98,6 +100,8 @@ interface DetailJson {
   }[];
   ports: {
     port: number;
+    /** the port's name, on a core whose record names its ports */
+    name?: string;
     /** average cycles per iteration others waited because this line held the port */
     othersDelayedByThis: number;
     /** average cycles per iteration this line waited because the port was blocked */
@@ -107,6 +111,8 @@ interface DetailJson {
 
 interface ReportJson extends SectionJson {
   arch: string;
+  /** the ports' names in port order, on a core whose record names them (AMD's pipes) */
+  portNames?: string[];
   archName?: string;
   /** how the architecture the user named became this core */
   archNote?: string;
@@ -146,7 +152,8 @@ export function reportJson(model: ReportModel): ReportJson {
     simulated: !nothingSimulated(model),
     origins: [...model.origins],
     figures: originSummary(model.origins),
-    ...sectionJson(model.main, model.ports),
+    ...(model.portNames ? { portNames: [...model.portNames] } : {}),
+    ...sectionJson(model.main, model.ports, model.portNames),
     unknown: model.unknown.map((u) => ({ ...u })),
   };
   if (model.branch !== undefined) {
@@ -155,11 +162,11 @@ export function reportJson(model: ReportModel): ReportJson {
         ? null
         : {
             branchLine: model.branch.branchLine,
-            left: sectionJson(model.branch.left, model.ports),
-            right: sectionJson(model.branch.right, model.ports),
+            left: sectionJson(model.branch.left, model.ports, model.portNames),
+            right: sectionJson(model.branch.right, model.ports, model.portNames),
           };
   }
-  if (model.detail) out.detail = detailJson(model.detail);
+  if (model.detail) out.detail = detailJson(model.detail, model);
   return out;
 }
 
@@ -183,7 +190,7 @@ function modelJson(model: Pick<ReportModel, 'model' | 'main'>): ModelJson {
   };
 }
 
-function sectionJson(section: Section, ports: number[]): SectionJson {
+function sectionJson(section: Section, ports: number[], names?: readonly string[]): SectionJson {
   const s = section.stats;
   let variants: VariantsJson | null = null;
   if (section.whatIf) {
@@ -222,17 +229,20 @@ function sectionJson(section: Section, ports: number[]): SectionJson {
       uops: l.uops,
       hadToWait: l.hadToWait,
       causedToWait: l.causedToWait,
-      ports: allPorts(l.ports, ports),
+      ports: allPorts(l.ports, ports, names),
       ...(s.dividerUsed || l.divider > 0 ? { divider: l.divider } : {}),
       unknown: l.unknown,
     })),
-    portTotals: allPorts(s.portTotals, ports),
+    portTotals: allPorts(s.portTotals, ports, names),
     dividerUsed: s.dividerUsed,
-    ...(section.detail ? { detail: detailJson(section.detail) } : {}),
+    ...(section.detail ? { detail: detailJson(section.detail, { ports, portNames: names }) } : {}),
   };
 }
 
-function detailJson(d: LineDetail): DetailJson {
+function detailJson(
+  d: LineDetail,
+  machine: { ports: readonly number[]; portNames?: readonly string[] | undefined },
+): DetailJson {
   const lines = new Set<number>([...d.latencies.map((l) => l.line), ...d.dependencyDelays.map((l) => l.line)]);
   return {
     line: d.line,
@@ -253,6 +263,7 @@ function detailJson(d: LineDetail): DetailJson {
       }),
     ports: d.portDelays.map((p) => ({
       port: p.port,
+      ...(machine.portNames ? { name: portLabel(p.port, machine.ports, machine.portNames) } : {}),
       othersDelayedByThis: p.othersDelayedByThis,
       thisDelayedByPort: p.thisDelayedByPort,
     })),
@@ -263,10 +274,12 @@ function figures(f: VariantFigures): FiguresJson {
   return { cycles: f.cycles, blockThroughput: f.blockThroughput, uopsPerCycle: f.uopsPerCycle };
 }
 
-function allPorts(used: Record<string, number>, ports: number[]): Record<string, number> {
+/** Every port's figure, keyed by the port's number, or by its name on a core whose record names
+ *  its ports (AMD's pipes). */
+function allPorts(used: Record<string, number>, ports: number[], names?: readonly string[]): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const p of ports) out[String(p)] = used[String(p)] ?? 0;
+  for (const p of ports) out[portLabel(p, ports, names)] = used[String(p)] ?? 0;
   // a port the machine model does not list (should not happen) is kept, not dropped
-  for (const [k, v] of Object.entries(used)) if (!(k in out)) out[k] = v;
+  for (const [k, v] of Object.entries(used)) if (!ports.includes(Number(k))) out[k] = v;
   return out;
 }

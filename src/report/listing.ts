@@ -5,7 +5,10 @@ import { layersOf } from '../data/resolve.js';
 import { originSummary } from './model.js';
 import type { DecodedInstruction, LoadedRegion } from '../disasm/types.js';
 import type { ArchData, ResolvedInstruction } from '../data/types.js';
-import { formatPorts } from '../data/ports.js';
+import { formatPorts, formatPortsFor } from '../data/ports.js';
+
+/** How a core names its ports (its record's `ports` and `portNames`). */
+type PortNaming = Parameters<typeof formatPortsFor>[1];
 import { droppedNote, type FitColumn, fitTable, wrapProse } from './fit.js';
 
 interface ListingColumn extends FitColumn {
@@ -107,7 +110,8 @@ export function listingJson(r: LoadedRegion): object {
 /** Columns of `disasm --arch A`: where the figures come from (one letter, originLetter), µops,
  *  ports and latency; `?` where an instruction has no figures — then the fallback's figures are
  *  not shown. */
-export function dataColumns(resolved: ResolvedInstruction[]): ListingColumn[] {
+export function dataColumns(resolved: ResolvedInstruction[], machine?: PortNaming): ListingColumn[] {
+  const show = (g: ResolvedInstruction['ports']) => (machine ? formatPortsFor(g, machine) : formatPorts(g));
   const byLine = new Map(resolved.map((r) => [r.line, r]));
   const cell = (f: (r: ResolvedInstruction) => string) => (i: DecodedInstruction) => {
     const r = byLine.get(i.line);
@@ -118,9 +122,7 @@ export function dataColumns(resolved: ResolvedInstruction[]): ListingColumn[] {
     { header: 'uops', value: cell((r) => String(r.uops)), right: true },
     {
       header: 'ports',
-      value: cell(
-        (r) => (r.ports.length ? formatPorts(r.ports) : '-') + (r.variant === 'plain' ? '' : ` (${r.variant})`),
-      ),
+      value: cell((r) => (r.ports.length ? show(r.ports) : '-') + (r.variant === 'plain' ? '' : ` (${r.variant})`)),
     },
     { header: 'lat', value: cell((r) => String(r.maxLatency)), right: true },
   ];
@@ -154,7 +156,8 @@ export function dataFootnote(data: ArchData, resolved: ResolvedInstruction[]): s
 }
 
 /** The JSON of the resolved figures, per line (added to listingJson's output by `disasm --arch`). */
-export function resolvedJson(data: ArchData, resolved: ResolvedInstruction[]): object {
+export function resolvedJson(data: ArchData, resolved: ResolvedInstruction[], machine?: PortNaming): object {
+  const show = (g: ResolvedInstruction['ports']) => (machine ? formatPortsFor(g, machine) : formatPorts(g));
   return {
     arch: data.arch,
     source: data.source,
@@ -163,7 +166,7 @@ export function resolvedJson(data: ArchData, resolved: ResolvedInstruction[]): o
       form: r.form?.string ?? null,
       rule: r.rule,
       uops: r.uops,
-      ports: r.ports.length ? formatPorts(r.ports) : '',
+      ports: r.ports.length ? show(r.ports) : '',
       latencyByResource: r.latencyByResource,
       maxLatency: r.maxLatency,
       divCycles: r.divCycles,

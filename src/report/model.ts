@@ -64,6 +64,8 @@ export interface ReportModel {
   ports: number[];
   /** port of the divider pipe: the DV column follows it when the divider is used */
   dividerPort: number;
+  /** the ports' names, one per entry of `ports` (AMD's pipe names); absent: shown by number */
+  portNames?: string[];
   /** where the region came from, for the header (optional) */
   /** `note`: how the region was chosen when the user did not name it exactly */
   source?: { file: string; region: string; note?: string };

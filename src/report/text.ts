@@ -4,6 +4,7 @@
 import type { LineStats, Stats } from '../sim/types.js';
 import { blankIfZero, fixed, layoutTable, wrapText, type Column } from './format.js';
 import { renderDetail } from './detail.js';
+import { portLabel } from '../data/ports.js';
 import { originLegend, originLetter, type FigureOrigin } from '../data/origins.js';
 import { isBaseline, variantLabel } from '../sim/variants.js';
 import {
@@ -58,18 +59,18 @@ export function renderText(model: ReportModel): string {
       ["Taken branch analysis (the thesis's right branch)", model.branch.right],
     ] as const) {
       out.push('', `${name}:`, ...renderSection(model, side));
-      if (side.detail) out.push('', renderDetail(side.detail).replace(/\n$/, ''));
+      if (side.detail) out.push('', renderDetail(side.detail, model).replace(/\n$/, ''));
     }
   }
   if (model.unknown.length) out.push('', ...renderUnknown(model));
   out.push('', `Source: ${originLegend(model.origins)}`);
-  if (model.detail) out.push('', renderDetail(model.detail).replace(/\n$/, ''));
+  if (model.detail) out.push('', renderDetail(model.detail, model).replace(/\n$/, ''));
   return out.join('\n') + '\n';
 }
 
 /** Headline figures, architecture line, per-line table and µop total of one analysed program. */
 function renderSection(
-  model: Pick<ReportModel, 'arch' | 'ports' | 'dividerPort' | 'variant' | 'origins' | 'unknown'>,
+  model: Pick<ReportModel, 'arch' | 'ports' | 'portNames' | 'dividerPort' | 'variant' | 'origins' | 'unknown'>,
   section: Section,
 ): string[] {
   const s = section.stats;
@@ -93,7 +94,7 @@ function renderSection(
     );
   out.push(`Microops per cycle: ${fixed(s.uopsPerCycle, 2)}`);
   out.push(`Analysis for architecture: ${model.arch}`);
-  for (const l of renderLineTable(s, model.ports, model.dividerPort, model.origins)) out.push(l); // one line per instruction: no spread
+  for (const l of renderLineTable(s, model.ports, model.dividerPort, model.origins, model.portNames)) out.push(l); // one line per instruction: no spread
   out.push(`Total number of Uops: ${s.totalUops}`);
   return out;
 }
@@ -108,12 +109,13 @@ export function renderLineTable(
   ports: number[],
   dividerPort: number,
   origins?: readonly FigureOrigin[],
+  portNames?: readonly string[],
 ): string[] {
   const showDv = stats.dividerUsed || stats.lines.some((l) => l.divider > 0);
   const anyUnknown = !origins && stats.lines.some((l) => l.unknown);
   const portCols: { label: string; value: (l: LineStats) => number }[] = [];
   for (const p of ports) {
-    portCols.push({ label: String(p), value: (l) => l.ports[String(p)] ?? 0 });
+    portCols.push({ label: portLabel(p, ports, portNames), value: (l) => l.ports[String(p)] ?? 0 });
     if (showDv && p === dividerPort) portCols.push({ label: 'DV', value: (l) => l.divider });
   }
   const columns: Column[] = [

@@ -98,9 +98,12 @@ export function buildSimProgram(
 
 /** The engine's view of a machine model. */
 export function machineParams(machine: MachineModel): MachineParams {
+  const ports = [...machine.ports].sort((a, b) => a - b);
+  const names = machine.portNames;
   return {
     arch: machine.arch,
-    ports: [...machine.ports].sort((a, b) => a - b),
+    ports,
+    ...(names ? { portNames: ports.map((p) => names[machine.ports.indexOf(p)]!) } : {}),
     issueWidth: machine.issueWidth,
     rsSize: machine.rsSize,
     dividerPort: machine.dividerPort,

@@ -56,6 +56,9 @@ export interface MachineParams {
   issueWidth: number; // µops loaded per cycle
   rsSize: number; // reservation-station capacity (µops)
   dividerPort: number;
+  /** the ports' display names, one per entry of `ports` (the record's portNames: AMD's pipe names);
+   *  absent: ports are shown by number */
+  portNames?: string[];
   /** the core's front-end figures (from its record); absent: the front end is not modelled */
   frontEnd?: CoreFrontEnd;
 }

@@ -137,7 +137,7 @@ export function exportText(state: ExplorerState, extras: ExportExtras): string {
     // the report's table (src/report/text.ts): at the last cycle it is `uopscope report`'s
     // each line's source letter, as the report prints it, when the session knows every line's
     const origins = s.lines.every((l) => l.origin !== undefined) ? s.lines.map((l) => l.origin!) : undefined;
-    for (const l of renderLineTable(snap.stats, s.ports, s.dividerPort, origins)) out.push(l);
+    for (const l of renderLineTable(snap.stats, s.ports, s.dividerPort, origins, s.portNames)) out.push(l);
     out.push(`Total number of Uops: ${snap.stats.totalUops}`);
   });
   for (const d of extras.details) {

@@ -35,6 +35,8 @@ export interface ExplorerSession {
   ports: number[];
   /** the port of the divider pipe (the per-line table's DV column follows it) */
   dividerPort: number;
+  /** the ports' names, one per entry of `ports`, on a core whose record names them (AMD's pipes) */
+  portNames?: string[];
   /** the region's instructions (line numbers as in the engine's snapshots) */
   lines: SessionLine[];
   /** where the figures come from, e.g. '17 lines: 15 LLVM 19 model, 2 SUACA thesis' */

@@ -54,9 +54,12 @@ test('every compiler name in the records is accepted and means its core', () => 
 });
 
 test('AMD cores, generic targets and unknown names: one line, exit 2, the name as typed', () => {
-  const amd = run(['report', BRANCH, '--arch', 'znver3']);
+  const amd = run(['report', BRANCH, '--arch', 'znver1']);
   assert.equal(amd.code, 2);
-  assert.match(amd.err, /^uopscope: --arch znver3: an AMD core; uopscope models Intel cores only \(NHM, .*\)\n$/);
+  assert.match(
+    amd.err,
+    /^uopscope: --arch znver1: an AMD core uopscope has no record for \(it models Zen 2 to Zen 5\); name a core \(NHM, .*\)\n$/,
+  );
   const gen = run(['report', BRANCH, '--arch', 'x86-64-v3']);
   assert.equal(gen.code, 2);
   assert.match(gen.err, /^uopscope: --arch x86-64-v3: a generic target, not a core/);
@@ -80,4 +83,29 @@ test("--arch host and native analyse the host's core and say which and why", () 
     );
     assert.match(r.out, /^Analysis for architecture: SPR$/m);
   }
+});
+
+test("Zen cores by every spelling; their reports name AMD's pipes", () => {
+  for (const [spelling, arch] of [
+    ['ZEN2', 'ZEN2'],
+    ['zen3', 'ZEN3'],
+    ['znver4', 'ZEN4'],
+    ['-mcpu=znver4', 'ZEN4'],
+    ['znver5', 'ZEN5'],
+  ] as const) {
+    const args = spelling.startsWith('-') ? [spelling] : ['--arch', spelling];
+    const r = run(['report', BRANCH, ...args, '-i', '20', '--fast']);
+    assert.equal(r.code, 0, `${spelling}: ${r.err}`);
+    assert.match(r.out, new RegExp(`^Analysis for architecture: ${arch}$`, 'm'), spelling);
+  }
+  // the per-line table's columns and the JSON's keys are the pipes' names; Intel's stay numbers
+  const text = run(['report', BRANCH, '--arch', 'ZEN4', '-i', '20', '--fast']).out;
+  assert.match(text, /^Line \|\| Uops .*\|\| ALU0 \| ALU1 \| ALU2 \| ALU3 \| BRU0 \| BRU1 \| AGU0 .* ST1 \|\|/m);
+  const json = JSON.parse(run(['report', BRANCH, '--arch', 'ZEN4', '-i', '20', '--fast', '--json']).out);
+  assert.deepEqual(Object.keys(json.portTotals).slice(0, 6), ['ALU0', 'ALU1', 'ALU2', 'ALU3', 'BRU0', 'BRU1']);
+  assert.equal(json.portNames.length, 17);
+  assert.ok(json.portTotals.BRU0 + json.portTotals.BRU1 > 0, 'the branches run on the branch pipes');
+  const skl = JSON.parse(run(['report', BRANCH, '--arch', 'SKL', '-i', '20', '--fast', '--json']).out);
+  assert.deepEqual(Object.keys(skl.portTotals), ['0', '1', '2', '3', '4', '5', '6', '7']);
+  assert.equal(skl.portNames, undefined);
 });

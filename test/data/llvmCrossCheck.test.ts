@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { canonicalInstances, type CanonicalInstance } from '../../tools/llvm-sched/instances.js';
 import { parsePorts } from '../../src/data/ports.js';
+import { listMachines } from '../../src/data/machines.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const LLVM_DIR = join(ROOT, 'assets', 'uarch', 'llvm');
@@ -64,7 +65,27 @@ const near = (printed: string, value: number): boolean => Math.abs(Number(printe
 /** The records number Golden Cove's ports as uops.info does (10 = third load port, 11 = fifth
  *  ALU); LLVM's alderlake and sapphirerapids models the other way round (tools/llvm-sched). */
 const llvmPort = (cpu: string, p: number): number =>
-  (cpu === 'alderlake' || cpu === 'sapphirerapids') && (p === 10 || p === 11) ? 21 - p : p;
+  (cpu === 'alderlake' || cpu === 'sapphirerapids') && (p === 10 || p === 11)
+    ? 21 - p
+    : (PIPES.get(cpu)?.asLlvm.get(p) ?? p);
+
+/** The models whose resources are named by pipe (AMD's, Zn4ALU0): each unit resource's column →
+ *  the record's port numbers (identity.llvmPipes, one per unit of a multi-unit resource), and the
+ *  ports the record maps differently from LLVM → LLVM's port (the record's BRU0 is LLVM's ALU0:
+ *  LLVM 19's znver3/4 make branch unit 0 an alias of ALU0). */
+const PIPES = new Map(
+  listMachines()
+    .filter((m) => m.identity?.llvmCpu && m.identity.llvmPipes && m.portNames)
+    .map((m) => {
+      const portOf = (n: string) => m.ports[m.portNames!.indexOf(n)]!;
+      const columns = new Map(Object.entries(m.identity!.llvmPipes!).map(([res, names]) => [res, names.map(portOf)]));
+      const asLlvm = new Map<number, number>();
+      const bru0 = m.portNames!.indexOf('BRU0');
+      if (bru0 >= 0 && !Object.values(m.identity!.llvmPipes!).some((ns) => ns.length === 1 && ns[0] === 'BRU0'))
+        asLlvm.set(m.ports[bru0]!, portOf('ALU0'));
+      return [m.identity!.llvmCpu!, { columns, asLlvm }] as const;
+    }),
+);
 
 const isEvex = (hex: string): boolean => {
   // legacy prefixes, then 62 (EVEX) — iced's EVEX Codes are named EVEX_…, this double-checks
@@ -217,14 +238,20 @@ function mca(cpu: string, lines: string[], work: string): McaRow[] {
     });
   }
   // Resources: `[2]   - SKXPort0`; a resource of several units named by their ports (Sandy
-  // Bridge's SBPort23) has a column per unit, `[6.0] - SBPort23`, `[6.1] - SBPort23`. Columns
-  // that are neither ports nor dividers (ADL-P's PortInvalid) are left out.
+  // Bridge's SBPort23) has a column per unit, `[6.0] - SBPort23`, `[6.1] - SBPort23`; an AMD
+  // model's pipe (`Zn4ALU0`, `[9.0] - Zn4FP45`) is the record's port for it (PIPES). Columns
+  // that are neither ports nor dividers (ADL-P's PortInvalid, Zen's load queue) are left out.
   const columns: (number | 'divider' | null)[] = [];
   at = out.indexOf('Resources:');
   assert.ok(at >= 0, `llvm-mca-19 -mcpu=${cpu} printed no Resources list`);
   for (at++; at < out.length && out[at]!.trim(); at++) {
     const m = /^\[(\d+)(?:\.(\d+))?\]\s+-\s+(\S+)$/.exec(out[at]!);
     assert.ok(m, `unexpected llvm-mca-19 resource line: '${out[at]}'`);
+    const named = PIPES.get(cpu)?.columns.get(m[3]!);
+    if (named) {
+      columns.push(named[m[2] === undefined ? 0 : Number(m[2])] ?? null);
+      continue;
+    }
     const digits = /Port(\d+)$/.exec(m[3]!)?.[1];
     if (!digits) {
       columns.push(/Divider$/.test(m[3]!) ? 'divider' : null);
@@ -264,7 +291,25 @@ test('the LLVM-derived figures (µops, latency, reciprocal throughput, ports, di
   assert.deepEqual(unknown.slice(0, 10), [], `${unknown.length} keys in index.json are not canonical instances`);
 
   const archs = Object.keys(index.archs);
-  for (const a of ['SNB', 'IVB', 'HSW', 'BDW', 'SKL', 'KBL', 'CFL', 'SKX', 'CLX', 'ICL', 'TGL', 'RKL', 'ADL-P', 'SPR'])
+  for (const a of [
+    'SNB',
+    'IVB',
+    'HSW',
+    'BDW',
+    'SKL',
+    'KBL',
+    'CFL',
+    'SKX',
+    'CLX',
+    'ICL',
+    'TGL',
+    'RKL',
+    'ADL-P',
+    'SPR',
+    'ZEN2',
+    'ZEN3',
+    'ZEN4',
+  ])
     assert.ok(archs.includes(a), `index.json has no ${a}`);
 
   // per core: every form with a real (non-placeholder) record
@@ -334,7 +379,17 @@ test('the LLVM-derived figures (µops, latency, reciprocal throughput, ports, di
         );
         checked++;
         seen[stratum(inst)]++;
-        const [uops, latency, rtp] = rec;
+        const [uops, stored, rtp] = rec;
+        // a negative read advance (AMD's 1-cycle crossing from the integer to the FP domain:
+        // ReadInt2Fpu -1) is in llvm-mca's latency; the record keeps it with the read
+        const late = Math.max(
+          0,
+          ...rec[6]
+            .split(',')
+            .filter(Boolean)
+            .map((e) => -Number(e.split(':').pop())),
+        );
+        const latency = stored + late;
         // llvm-mca prints RThroughput with two decimals (printf %.2f); the record keeps 4 digits
         if (row.uops !== uops || row.latency !== latency || !near(row.rthroughput, rtp))
           disagreements.push(

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadRegion } from '../../src/disasm/index.js';
 import { loadArchData, resolveInstructions } from '../../src/data/index.js';
-import { formatPorts } from '../../src/data/ports.js';
+import { formatPorts, formatPortsFor } from '../../src/data/ports.js';
+import { loadMachine } from '../../src/data/machines.js';
 import { keyPositions, llvmArchs, llvmDir, loadLlvmModel } from '../../src/data/llvmModel.js';
 import type { ArchName, ResolvedInstruction } from '../../src/data/types.js';
 
@@ -22,7 +23,7 @@ async function resolveHex(hex: string, arch: ArchName): Promise<{ intel: string;
   return region.instructions.map((d, i) => ({ intel: d.intel, r: res[i]! }));
 }
 
-test('every Intel core from Sandy Bridge to Sapphire Rapids has an LLVM-derived file', () => {
+test('every Intel core from Sandy Bridge to Sapphire Rapids and Zen 2 to 4 has an LLVM-derived file', () => {
   assert.deepEqual(Object.keys(llvmArchs()).sort(), [
     'ADL-P',
     'BDW',
@@ -38,8 +39,14 @@ test('every Intel core from Sandy Bridge to Sapphire Rapids has an LLVM-derived 
     'SNB',
     'SPR',
     'TGL',
+    'ZEN2',
+    'ZEN3',
+    'ZEN4',
   ]);
   assert.equal(loadLlvmModel('NHM'), null);
+  // LLVM 19's znver5 is its znver4 model: ZEN5 has no file of its own, its figures are ZEN4's
+  assert.equal(loadLlvmModel('ZEN5'), null);
+  assert.equal(loadLlvmModel('ZEN4')!.cpu, 'znver4');
   assert.equal(loadLlvmModel('KBL')!.cpu, 'skylake');
 });
 
@@ -197,4 +204,24 @@ test('keys out of Code order (or not Codes) are still found, through a Map', () 
   named.forEach((k, i) => {
     assert.equal(keyPositions(named).get(k), i, k);
   });
+});
+
+test("Zen: LLVM's pipes under AMD's names, LLVM's branch unit 0 as a branch pipe of its own", async () => {
+  const pipes = async (hex: string, arch: 'ZEN2' | 'ZEN3' | 'ZEN4') => {
+    const r = (await resolveHex(hex, arch))[0]!.r;
+    assert.equal(r.origin, 'llvm', `${hex} on ${arch}`);
+    const m = loadMachine(arch);
+    return formatPortsFor(r.ports, m);
+  };
+  // imul r64, r64: the one multiplier, ALU1 (LLVM's Zn4Multiplier = ALU1)
+  assert.equal(await pipes('490fafc0', 'ZEN4'), '1*ALU1');
+  // addps: the FADD pipes, FP2 and FP3, once (LLVM names that pair by several groups)
+  assert.equal(await pipes('410f58c0', 'ZEN4'), '1*FP23');
+  // a store: an address on any AGU, the store pipes held two cycles (LLVM: ReleaseAtCycles 2)
+  assert.equal(await pipes('488907', 'ZEN4'), '1*AGU012+2*ST01');
+  // jne: BRU0 and BRU1 (LLVM's BRU01, whose unit 0 it makes ALU0)
+  assert.equal(await pipes('7505', 'ZEN3'), '1*BRU01');
+  // div r64: ALU0 for the divider's cycles on Zen 4; on Zen 2 LLVM's divider is a unit of its own
+  assert.match(await pipes('48f7f1', 'ZEN4'), /^\d+\*ALU0$/);
+  assert.equal((await resolveHex('48f7f1', 'ZEN2'))[0]!.r.divCycles > 0, true);
 });

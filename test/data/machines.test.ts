@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import type { MachineModel } from '../../src/data/types.js';
 import { test } from 'node:test';
 import {
   inheritanceChain,
@@ -29,9 +30,13 @@ const ARCHS = [
   'RPL',
   'SPR',
   'EMR',
+  'ZEN2',
+  'ZEN3',
+  'ZEN4',
+  'ZEN5',
 ];
 
-test('all 18 machine models are there, valid and sourced', () => {
+test('all 22 machine models are there, valid and sourced', () => {
   const ms = listMachines();
   assert.deepEqual(
     ms.map((m) => m.arch),
@@ -58,7 +63,57 @@ test('figures of the reference table (shared/reference/machines.md)', () => {
     [row('ADL-P').issueWidth, row('ADL-P').aluPorts, row('ADL-P').ports.includes(10)],
     [6, [0, 1, 5, 6, 11], true],
   );
-  for (const m of listMachines()) assert.equal(m.dividerPort, 0);
+  for (const m of listMachines()) if (!m.portNames) assert.equal(m.dividerPort, 0, m.arch);
+});
+
+test("Zen cores: AMD's pipe names, the divider's pipe, the schedulers' sizes summing to rsSize", () => {
+  const pipe = (a: ArchName, p: number) => loadMachine(a).portNames![loadMachine(a).ports.indexOf(p)];
+  // integer division: ALU2 on Zen 2, ALU0 on Zen 3 and 4 (LLVM), ALU3 on Zen 5 (LLVM's Zen 5 PR)
+  assert.deepEqual(
+    (['ZEN2', 'ZEN3', 'ZEN4', 'ZEN5'] as const).map((a) => pipe(a, loadMachine(a).dividerPort)),
+    ['ALU2', 'ALU0', 'ALU0', 'ALU3'],
+  );
+  for (const a of ['ZEN2', 'ZEN3', 'ZEN4', 'ZEN5'] as const) {
+    const m = loadMachine(a) as MachineModel & {
+      schedulers: { queues: { name: string; size: { value: number; source: string }; ports: number[] }[] };
+    };
+    assert.equal(m.portNames!.length, m.ports.length, a);
+    assert.ok(m.ports.length > 12 || a === 'ZEN2', `${a}: more than uops.info's 12 one-character ports`);
+    const queues = m.schedulers.queues;
+    assert.equal(
+      queues.reduce((n, q) => n + q.size.value, 0),
+      m.rsSize,
+      `${a}: rsSize is the queues' sum`,
+    );
+    // every port in exactly one queue, every size cited
+    assert.deepEqual(
+      queues.flatMap((q) => q.ports).sort((x, y) => x - y),
+      [...m.ports].sort((x, y) => x - y),
+      a,
+    );
+    for (const q of queues) assert.ok(q.size.source.length > 0, `${a} ${q.name}`);
+    assert.equal(m.fusion?.macro?.value, a === 'ZEN2' ? 'zen' : 'zen3', a);
+  }
+  // ZEN5's figures are ZEN4's (LLVM 19 has no Zen 5 model), and its ports extend ZEN4's numbering
+  assert.deepEqual(inheritanceChain('ZEN5'), ['ZEN5', 'ZEN4']);
+  assert.deepEqual(loadMachine('ZEN5').portNames!.slice(0, 17), loadMachine('ZEN4').portNames);
+  assert.deepEqual([loadMachine('ZEN4').issueWidth, loadMachine('ZEN5').issueWidth], [6, 8]);
+});
+
+test('port names and counts are checked', () => {
+  const zen = loadMachine('ZEN4');
+  const bad = (m: Partial<MachineModel>) => validateMachine({ ...zen, ...m }).join(' ');
+  assert.equal(bad({}), '');
+  assert.match(bad({ portNames: zen.portNames!.slice(1) }), /^portNames/);
+  assert.match(bad({ portNames: zen.portNames!.map(() => 'ALU0') }), /^portNames/);
+  assert.match(bad({ portNames: zen.portNames!.map((n, i) => (i ? n : 'alu 0')) }), /^portNames/);
+  // the engine's limit: 30 ports, numbered below 30
+  const many = Array.from({ length: 31 }, (_, i) => i);
+  assert.match(bad({ ports: many, portNames: undefined }), /^ports/);
+  assert.match(bad({ ports: [0, 1, 30], portNames: undefined, aluPorts: [0], dividerPort: 0 }), /^ports/);
+  assert.match(bad({ ports: [0, 0, 1], portNames: undefined, aluPorts: [0], dividerPort: 0 }), /^ports/);
+  // LLVM's resources may only name the record's pipes
+  assert.match(bad({ identity: { ...zen.identity!, llvmPipes: { Zn4ALU0: ['ALU9'] } } }), /identity\.llvmPipes/);
 });
 
 test('ISA lists: AVX-512 only on the server and Ice Lake family cores, AVX2+FMA from Haswell', () => {

@@ -85,6 +85,23 @@ test('macro-fusion per the tables: cmp does not fuse with js, test does; no fusi
   assert.match(line(icl, /^jne/).refined!.macroFusion.source, /corsix/);
 });
 
+test('macro-fusion on Zen: CMP/TEST only on Zen 2 (with every Jcc); Zen 3 and 4 add OR, XOR, ADD, SUB, INC, DEC', async () => {
+  const body = '1:\n  cmp rax, rbx\n  js 1b\n  xor rax, rbx\n  jne 1b\n  dec rcx\n  jne 1b\n  inc rcx\n  jb 1b';
+  const fused = (p: SimInstruction[]) =>
+    p.filter((i) => /^j/.test(i.asm)).map((i) => i.refined!.macroFusion.fusesWithPrevious);
+  // Zen 2: cmp/js fuses (AMD fuses CMP with every flag-based Jcc, unlike Intel's cmp/js), xor and dec do not
+  const zen2 = await facts(body, 'ZEN2');
+  assert.deepEqual(fused(zen2), [true, false, false, false]);
+  const afterXor = zen2.filter((i) => /^j/.test(i.asm))[1]!;
+  assert.match(afterXor.refined!.macroFusion.why ?? '', /XOR does not fuse/);
+  assert.match(line(zen2, /^js/).refined!.macroFusion.source, /corsix/);
+  // Zen 3 and Zen 4: xor/jne and dec/jne fuse; inc/jb does not (INC leaves CF alone)
+  for (const arch of ['ZEN3', 'ZEN4'] as const)
+    assert.deepEqual(fused(await facts(body, arch)), [true, true, true, false], arch);
+  // the same loop on Skylake: cmp/js and xor/jne do not fuse there
+  assert.deepEqual(fused(await facts(body, 'SKL')), [false, false, true, false]);
+});
+
 test("macro-fusion from uops.info's macro_fusible list when the imported file has one (it overrides the table)", async () => {
   // the fixture's ADD_01 (R64, R64) on SKL lists JB, JNZ, JZ only; the manual's table would fuse add/jl
   const p = await facts('1:\n  add rax, rbx\n  jne 1b\n  add rax, rbx\n  jl 1b', 'SKL', SMALL);

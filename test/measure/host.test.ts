@@ -63,10 +63,49 @@ test("a host whose flags agree with its CPUID keeps the CPUID's core", () => {
   assert.deepEqual([skx.cpuidArch, skx.arch], ['SKL', 'SKX']);
 });
 
+const ZEN4_FLAGS = `${BASE} ${AVX512} sse4a avx512_bf16 clzero`;
+
+test("AMD hosts: CPUID families 0x17, 0x19 and 0x1A with Linux's model ranges name the Zen cores", () => {
+  // the development host: AMD EPYC, family 25 model 0x11 (Genoa)
+  const genoa = identifyHost({ cpuinfo: cpuinfo('AuthenticAMD', 25, 0x11, 1, ZEN4_FLAGS, 'AMD EPYC'), l2KiB: 1024 });
+  assert.deepEqual([genoa.arch, genoa.cpuidArch, genoa.note], ['ZEN4', 'ZEN4', undefined]);
+  assert.match(genoa.why, /^CPUID AuthenticAMD family 25 model 0x11 stepping 1 names ZEN4; its feature flags agree/);
+  const sig = (family: number, model: number) =>
+    identifyHost({ cpuinfo: cpuinfo('AuthenticAMD', family, model, 0, BASE, 'AMD') }).cpuidArch;
+  // Zen 2: 0x30–0x4f, 0x60–0x7f, 0x90–0x91, 0xa0–0xaf; Zen 1 (0x00–0x2f) is not modelled
+  assert.deepEqual(
+    [0x31, 0x47, 0x71, 0x90, 0xa0, 0x01, 0x92].map((m) => sig(0x17, m)),
+    ['ZEN2', 'ZEN2', 'ZEN2', 'ZEN2', 'ZEN2', null, null],
+  );
+  // Zen 3: 0x00–0x0f, 0x20–0x5f; Zen 4: 0x10–0x1f, 0x60–0xaf
+  assert.deepEqual(
+    [0x01, 0x21, 0x50, 0x10, 0x1f, 0x61, 0xaf, 0xb0].map((m) => sig(0x19, m)),
+    ['ZEN3', 'ZEN3', 'ZEN3', 'ZEN4', 'ZEN4', 'ZEN4', 'ZEN4', null],
+  );
+  // Zen 5: 0x00–0x2f, 0x40–0x4f, 0x60–0x7f; 0x50 is Zen 6's in Linux, not modelled
+  assert.deepEqual(
+    [0x02, 0x24, 0x44, 0x70, 0x50].map((m) => sig(0x1a, m)),
+    ['ZEN5', 'ZEN5', 'ZEN5', 'ZEN5', null],
+  );
+  // an Intel family and model on an AMD vendor string names nothing
+  assert.equal(sig(6, 0x55), null);
+});
+
+test("an AMD guest's CPUID is checked against its flags, among AMD's cores only", () => {
+  // Zen 3's CPUID with AVX-512 among the flags: not Zen 3; Zen 4 is the AMD core that has them
+  const h = identifyHost({ cpuinfo: cpuinfo('AuthenticAMD', 25, 0x21, 0, ZEN4_FLAGS, 'AMD EPYC') });
+  assert.deepEqual([h.cpuidArch, h.arch], ['ZEN3', 'ZEN4']);
+  assert.match(h.why, /names ZEN3, but the host shows AVX512F, .* which ZEN3 does not have; ZEN4 \(AMD Zen 4\)/);
+  // AMX on an AMD guest: no AMD core has it, and an Intel core is never chosen for an AMD host
+  const amx = identifyHost({ cpuinfo: cpuinfo('AuthenticAMD', 25, 0x11, 1, `${ZEN4_FLAGS} ${GOLDEN_COVE_SERVER}`) });
+  assert.equal(amx.arch, null);
+  assert.match(amx.why, /names ZEN4, but the host shows .*AMX/);
+});
+
 test('what no record names is not guessed', () => {
-  const amd = identifyHost({ cpuinfo: cpuinfo('AuthenticAMD', 25, 0x11, 1, `${BASE} ${AVX512}`, 'AMD EPYC') });
-  assert.deepEqual([amd.arch, amd.cpuidArch], [null, null]);
-  assert.match(amd.why, /an AMD core; uopscope models Intel cores only/);
+  const hygon = identifyHost({ cpuinfo: cpuinfo('HygonGenuine', 24, 0, 1, BASE, 'Hygon') });
+  assert.deepEqual([hygon.arch, hygon.cpuidArch], [null, null]);
+  assert.match(hygon.why, /no core of vendor HygonGenuine is modelled/);
   const atom = identifyHost({ cpuinfo: cpuinfo('GenuineIntel', 6, 0x5c, 9, BASE) });
   assert.equal(atom.arch, null);
   assert.match(atom.why, /names no core uopscope models/);

@@ -48,7 +48,8 @@ test("the host's CPUID maps to uopscope's architecture names", () => {
   assert.equal(parseCpuinfo(info('GenuineIntel', 6, 0x55, 7)).arch, 'CLX');
   assert.equal(parseCpuinfo(info('GenuineIntel', 6, 0x9e, 9)).arch, 'KBL');
   assert.equal(parseCpuinfo(info('GenuineIntel', 6, 0x9e, 10)).arch, 'CFL');
-  assert.equal(parseCpuinfo(info('AuthenticAMD', 25, 0x21, 0)).arch, null);
+  assert.equal(parseCpuinfo(info('AuthenticAMD', 25, 0x21, 0)).arch, 'ZEN3');
+  assert.equal(parseCpuinfo(info('AuthenticAMD', 23, 0x01, 0)).arch, null, 'a Zen 1 core: no model');
   assert.equal(parseCpuinfo(info('GenuineIntel', 6, 0x5c, 9)).arch, null, 'an Atom core: no model');
   assert.equal(parseCpuinfo(info('GenuineIntel', 6, 0xa7, 1, 'fpu hypervisor sse2')).virtual, true);
   assert.match(archOfModel(0xb7, 1).note ?? '', /Raptor Lake/);

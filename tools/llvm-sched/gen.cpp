@@ -53,19 +53,25 @@ static std::string fmtNum(double v) {
 
 struct Instance { std::string key; std::vector<uint8_t> bytes; };
 
-// The port numbers a processor resource stands for: a unit named …Port<N> is port N; a group is
-// the union of its units; a unit resource of N units named …Port<N digits> is those N ports. Resources that are not ports (dividers, load/store buffers) give {}.
-static std::set<int> portsOf(const MCSchedModel &SM, unsigned idx) {
+// The port numbers a processor resource stands for: a resource the CPU's pipe map names (AMD's
+// models, whose resources are named by pipe: Zn4ALU0, Zn4FP45) is the ports the map gives; a unit
+// named …Port<N> is port N; a group is the union of its units; a unit resource of N units named
+// …Port<N digits> is those N ports. Resources that are not ports (dividers, load/store buffers) give {}.
+using PipeMap = std::map<std::string, std::set<int>>;
+
+static std::set<int> portsOf(const MCSchedModel &SM, unsigned idx, const PipeMap &pipes) {
   std::set<int> out;
   const MCProcResourceDesc *d = SM.getProcResource(idx);
+  std::string name = d->Name;
+  auto mapped = pipes.find(name);
+  if (mapped != pipes.end()) return mapped->second;
   if (d->SubUnitsIdxBegin) {
     for (unsigned i = 0; i < d->NumUnits; ++i) {
-      auto sub = portsOf(SM, d->SubUnitsIdxBegin[i]);
+      auto sub = portsOf(SM, d->SubUnitsIdxBegin[i], pipes);
       out.insert(sub.begin(), sub.end());
     }
     return out;
   }
-  std::string name = d->Name;
   auto p = name.rfind("Port");
   if (p == std::string::npos) return out;
   std::string digits = name.substr(p + 4);
@@ -79,8 +85,39 @@ static std::set<int> portsOf(const MCSchedModel &SM, unsigned idx) {
   return out;
 }
 
+// The unit resources a resource stands for (a group: the units of its members), as indices: the
+// sets llvm-mca compares to find which group contains which usage.
+static std::set<unsigned> unitsOf(const MCSchedModel &SM, unsigned idx) {
+  const MCProcResourceDesc *d = SM.getProcResource(idx);
+  if (!d->SubUnitsIdxBegin) return {idx};
+  std::set<unsigned> out;
+  for (unsigned i = 0; i < d->NumUnits; ++i) {
+    auto sub = unitsOf(SM, d->SubUnitsIdxBegin[i]);
+    out.insert(sub.begin(), sub.end());
+  }
+  return out;
+}
+
+// A command-line CPU: `znver4` or `znver4=Zn4ALU0:0,Zn4FP45:13+14` (resource name: ports joined by +).
+static std::string parseCpu(const std::string &arg, PipeMap &pipes) {
+  auto eq = arg.find('=');
+  if (eq == std::string::npos) return arg;
+  std::istringstream list(arg.substr(eq + 1));
+  std::string item;
+  while (std::getline(list, item, ',')) {
+    auto colon = item.find(':');
+    if (colon == std::string::npos) continue;
+    std::set<int> ports;
+    std::istringstream ps(item.substr(colon + 1));
+    std::string n;
+    while (std::getline(ps, n, '+')) ports.insert(std::stoi(n));
+    pipes[item.substr(0, colon)] = ports;
+  }
+  return arg.substr(0, eq);
+}
+
 int main(int argc, char **argv) {
-  if (argc < 2) { errs() << "usage: gen CPU… < instances\n"; return 2; }
+  if (argc < 2) { errs() << "usage: gen CPU[=RESOURCE:PORT+PORT,…]… < instances\n"; return 2; }
   LLVMInitializeX86TargetInfo();
   LLVMInitializeX86TargetMC();
   LLVMInitializeX86Disassembler();
@@ -106,7 +143,8 @@ int main(int argc, char **argv) {
   }
 
   for (int a = 1; a < argc; ++a) {
-    std::string cpu = argv[a];
+    PipeMap pipes;
+    std::string cpu = parseCpu(argv[a], pipes);
     std::unique_ptr<MCSubtargetInfo> STI(T->createMCSubtargetInfo(tripleName, cpu, ""));
     if (!STI || !STI->isCPUStringValid(cpu)) { errs() << "unknown CPU " << cpu << "\n"; return 1; }
     const MCSchedModel &SM = STI->getSchedModel();
@@ -137,7 +175,7 @@ int main(int argc, char **argv) {
       o << ",\"uops\":" << scd->NumMicroOps << ",\"lat\":" << lat << ",\"rtp\":" << fmtNum(rtp);
 
       // write resources: port sets and their cycles (ReleaseAtCycle), divider occupancy
-      struct Use { std::set<int> ports; int cycles; std::string name; };
+      struct Use { std::set<int> ports; int cycles; std::string name; std::set<unsigned> units; };
       std::vector<Use> uses;
       int div = 0;
       for (const MCWriteProcResEntry *w = STI->getWriteProcResBegin(scd), *e = STI->getWriteProcResEnd(scd); w != e; ++w) {
@@ -146,8 +184,8 @@ int main(int argc, char **argv) {
         std::string name = rd->Name;
         int cycles = (int)w->ReleaseAtCycle - (int)w->AcquireAtCycle;
         if (name.find("Divider") != std::string::npos) { div = std::max(div, cycles); continue; }
-        auto ports = portsOf(SM, w->ProcResourceIdx);
-        uses.push_back({ports, cycles, name});
+        auto ports = portsOf(SM, w->ProcResourceIdx, pipes);
+        uses.push_back({ports, cycles, name, unitsOf(SM, w->ProcResourceIdx)});
       }
       o << ",\"res\":[";
       for (size_t i = 0; i < uses.size(); ++i) {
@@ -155,7 +193,16 @@ int main(int argc, char **argv) {
         o << "[" << jsonStr(uses[i].name) << "," << uses[i].cycles << ",[";
         bool first = true;
         for (int p : uses[i].ports) { if (!first) o << ","; o << p; first = false; }
-        o << "]]";
+        o << "]";
+        // a model named by pipe: the LLVM units too, for the containment of groups whose pipes
+        // the map renames (Zn4BRU01 holds ALU0 in LLVM, BRU0 in uopscope's record)
+        if (!pipes.empty()) {
+          o << ",[";
+          first = true;
+          for (unsigned u : uses[i].units) { if (!first) o << ","; o << u; first = false; }
+          o << "]";
+        }
+        o << "]";
       }
       o << "],\"div\":" << div;
 

@@ -37,6 +37,7 @@ import { CpuidFeature } from 'iced-x86';
 import { canonicalInstances, type CanonicalInstance } from './instances.js';
 import { missingIsa } from '../../src/data/isa.js';
 import { listMachines } from '../../src/data/machines.js';
+import type { MachineModel } from '../../src/data/types.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
@@ -81,12 +82,24 @@ function outputDir(argv: string[]): string {
 /** uopscope architecture → LLVM 19 CPU name (its -mcpu), from each machine record's
  *  identity.llvmCpu, in the records' order. (LLVM has no Kaby Lake / Coffee Lake CPU: their
  *  records name `skylake`, the core they share.) */
-function llvmCpus(): Map<string, { cpu: string; isa: string[] }> {
+function llvmCpus(): Map<string, { cpu: string; isa: string[]; pipes: string }> {
   return new Map(
     listMachines()
       .filter((m) => m.identity?.llvmCpu)
-      .map((m) => [m.arch, { cpu: m.identity!.llvmCpu!, isa: m.isa }]),
+      .map((m) => [m.arch, { cpu: m.identity!.llvmCpu!, isa: m.isa, pipes: pipeArg(m) }]),
   );
+}
+
+/** gen.cpp's pipe map of a core whose LLVM resources are named by pipe (identity.llvmPipes):
+ *  `=Zn4ALU0:0,Zn4FP45:13+14`, the record's port names turned into its port numbers; '' when the
+ *  core has none (its resources are named …Port<N>). */
+function pipeArg(m: MachineModel): string {
+  const pipes = m.identity?.llvmPipes;
+  if (!pipes || !m.portNames) return '';
+  const portOf = (name: string) => m.ports[m.portNames!.indexOf(name)]!;
+  return `=${Object.entries(pipes)
+    .map(([res, names]) => `${res}:${names.map(portOf).join('+')}`)
+    .join(',')}`;
 }
 
 interface Raw {
@@ -97,7 +110,7 @@ interface Raw {
   uops?: number;
   lat?: number;
   rtp?: number;
-  res?: [string, number, number[]][];
+  res?: [string, number, number[], number[]?][];
   div?: number;
   defs?: [string, number][];
   ra?: [string, number][];
@@ -105,22 +118,27 @@ interface Raw {
   store?: number;
 }
 
-const portChar = (p: number): string => (p < 10 ? String(p) : String.fromCharCode(55 + p)); // 10 → A, 11 → B
+const portChar = (p: number): string => (p < 10 ? String(p) : String.fromCharCode(55 + p)); // 10 → A, 11 → B, … 29 → T
 
 /** llvm-mca's InstrBuilder::initializeUsedResources: resources sorted by size (units before
- *  groups, small groups before large); each one's cycles are subtracted from every larger group
- *  containing it, because TableGen adds a unit's usage to the groups that contain it. What is
+ *  groups, small groups before large); each one's cycles are subtracted from every later group
+ *  containing its ports, because TableGen adds a unit's usage to the groups that contain it. What is
  *  left are the µops each port set executes. */
-export function portGroups(res: [string, number, number[]][]): { count: number; ports: number[] }[] {
+export function portGroups(res: [string, number, number[], number[]?][]): { count: number; ports: number[] }[] {
+  // containment is LLVM's (its unit resources) where gen.cpp gives them (a model named by pipe,
+  // whose map may rename a group's pipes), else the ports'
   const items = res
     .filter((r) => r[2].length > 0)
-    .map((r) => ({ ports: [...r[2]].sort((a, b) => a - b), cycles: r[1] }));
-  items.sort((a, b) => a.ports.length - b.ports.length);
+    .map((r) => ({ ports: [...r[2]].sort((a, b) => a - b), cycles: r[1], units: r[3] ?? r[2] }));
+  items.sort((a, b) => a.units.length - b.units.length);
   for (let i = 0; i < items.length; i++) {
     const a = items[i]!;
     for (let j = i + 1; j < items.length; j++) {
       const b = items[j]!;
-      if (b.ports.length > a.ports.length && a.ports.every((p) => b.ports.includes(p)))
+      // a group of the same ports counts too (AMD's models name one pair of pipes by several
+      // groups, FPFAdd01 and FPFCvt01 both FP2+FP3): TableGen adds a usage to every group holding
+      // its units, and llvm-mca subtracts it from each later one, equal sets included
+      if (b.units.length >= a.units.length && a.units.every((u) => b.units.includes(u)))
         b.cycles -= Math.max(0, a.cycles);
     }
   }
@@ -161,16 +179,18 @@ function record(r: Raw, inst: CanonicalInstance): Rec | null {
   if (r.err || r.uops === undefined) return null;
   const res = SWAP_10_11.has(r.cpu)
     ? (r.res ?? []).map(
-        ([n, c, ps]) => [n, c, ps.map((p) => (p === 10 ? 11 : p === 11 ? 10 : p))] as [string, number, number[]],
+        ([n, c, ps]) =>
+          [n, c, ps.map((p) => (p === 10 ? 11 : p === 11 ? 10 : p))] as [string, number, number[], number[]?],
       )
     : (r.res ?? []);
   const groups = portGroups(res);
   const lat = r.lat ?? 0;
   // WriteMicrocoded / WriteSystem: LLVM's X86 models give microcoded and system instructions
-  // they do not describe one µop of nominal latency 100 on the ALU port group — not figures.
+  // they do not describe one µop of nominal latency 100 on the ALU port group — not figures. The
+  // znver3/znver4 models write the same placeholder as 100 µops of latency 100 on the four ALUs.
   // (Long real figures exist: IDIV r64 on skylake is 66 µops, latency 102; ADL-P's RDRAND r16
   // 25 µops, latency 1386; those are kept.)
-  const placeholder = lat === 100 && r.uops <= 1;
+  const placeholder = lat === 100 && (r.uops <= 1 || r.uops === 100);
   const defs = (r.defs ?? []).map(([n, c]) => `${token(n, inst)}:${c}`).join(',');
   const ra = (r.ra ?? []).map(([n, c]) => `${token(n, inst)}:${c}`).join(',');
   return [r.uops, lat, r.rtp ?? 0, portString(groups), r.div ?? 0, defs, ra, placeholder ? 'P' : ''];
@@ -201,7 +221,7 @@ function main(finalDir: string): void {
     const instances = canonicalInstances();
     const input = instances.map((i) => `${i.key} ${i.hex}\n`).join('');
     const LLVM_CPU = llvmCpus();
-    const cpus = [...new Set([...LLVM_CPU.values()].map((c) => c.cpu))];
+    const cpus = [...new Set([...LLVM_CPU.values()].map((c) => c.cpu + c.pipes))];
     const out = execFileSync(bin, cpus, { input, maxBuffer: 1 << 30, encoding: 'utf8' });
     const byCpu = new Map<string, Map<string, Raw>>();
     for (const line of out.split('\n')) {

@@ -35,11 +35,11 @@ export async function runDisasm(args: DisasmArgv): Promise<void> {
   const resolved = resolveInstructions(region.instructions, data, { fallback: args.fallback, machine });
   if (args.json) {
     process.stdout.write(
-      `${JSON.stringify({ ...listingJson(region), data: resolvedJson(data, resolved) }, null, 2)}\n`,
+      `${JSON.stringify({ ...listingJson(region), data: resolvedJson(data, resolved, machine) }, null, 2)}\n`,
     );
     return;
   }
-  const cols = [...baseColumns, ...dataColumns(resolved), ...detailColumns];
+  const cols = [...baseColumns, ...dataColumns(resolved, machine), ...detailColumns];
   process.stdout.write(
     renderListing(region, cols, { att: args.att, width }) + wrapText(dataFootnote(data, resolved), width),
   );

@@ -32,9 +32,17 @@ export const llvmProvider: FigureProvider = {
   id: 'llvm',
   rank: 400,
   origins: ['llvm'],
-  async load({ chain }) {
+  async load({ arch, chain }) {
     const model = llvmModelOfChain(chain);
-    return model && llvmLayer('llvm', model);
+    if (!model) return null;
+    const layer = llvmLayer('llvm', model);
+    const from = chain.find((a) => loadLlvmModel(a) === model);
+    if (!from || from === arch) return layer;
+    return {
+      ...layer,
+      describe: `${layer.describe} (${from}'s, inherited: ${arch} has no model of its own)`,
+      label: `${layer.label} (${from}'s)`,
+    };
   },
   archs() {
     return [];
