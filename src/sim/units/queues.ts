@@ -133,6 +133,9 @@ export class Queues implements QueuesState, PortPolicy {
   private rs: Scheduler | null = null;
   /** scratch for take's rollback */
   private readonly undo: Int32Array[];
+  /** the queues this take's µops took new entries in (reported once it succeeds) */
+  private readonly took: Int32Array;
+  private tookLen = 0;
 
   constructor(
     private readonly cp: CompiledProgram,
@@ -170,7 +173,6 @@ export class Queues implements QueuesState, PortPolicy {
     this.steering = params.steering;
     this.unit = params.unit;
     this.portsAtIssue = opts.portsAtIssue;
-    ports.orderKeyed = !opts.portsAtIssue;
     this.maxU = cp.maxU;
     this.uopMask = cp.uopMask;
     // the eligible sets, each once (by its queues as bits)
@@ -199,6 +201,11 @@ export class Queues implements QueuesState, PortPolicy {
       }
       if (cp.uops[i]! > 0) this.lineSet[i] = setOf(all);
     }
+    // dispatch reads the port order unless every µop's port is chosen at issue
+    let unsteered = false;
+    for (let i = 0; i < cp.n; i++)
+      for (let u = 0; u < cp.uops[i]!; u++) if (this.uopSet[i * cp.maxU + u]! < 0) unsteered = true;
+    ports.orderKeyed = !opts.portsAtIssue || unsteered;
     this.setStart = new Int32Array(sets.length + 1);
     const flat: number[] = [];
     sets.forEach((bits, e) => {
@@ -216,6 +223,7 @@ export class Queues implements QueuesState, PortPolicy {
     this.nsqU = new Int32Array(this.nsqOff[K]!);
     this.queued = new Int32Array(opts.portsAtIssue ? cp.P : 0);
     this.undo = [this.used, this.sent, this.turn, this.nsqUsed, this.queued].map((a) => new Int32Array(a.length));
+    this.took = new Int32Array(Math.max(1, cp.maxU));
   }
 
   /** the scheduler whose µops this unit steers (read when a macro-op leaves and when a waiting
@@ -287,6 +295,7 @@ export class Queues implements QueuesState, PortPolicy {
   take(g: number, i: number, from: number, to: number): boolean {
     const arrays = [this.used, this.sent, this.turn, this.nsqUsed, this.queued];
     for (let a = 0; a < arrays.length; a++) this.undo[a]!.set(arrays[a]!);
+    this.tookLen = 0;
     for (let u = from; u < to; u++) {
       const q = this.steer(g, i, u, from);
       if (q >= 0) {
@@ -296,6 +305,7 @@ export class Queues implements QueuesState, PortPolicy {
         return false;
       }
     }
+    for (let t = 0; t < this.tookLen; t++) this.rec.onQueueSteered(this.took[t]!);
     return true;
   }
 
@@ -342,7 +352,7 @@ export class Queues implements QueuesState, PortPolicy {
         inNsq = true;
       } else return q;
       this.sent[q]!++;
-      this.rec.onQueueSteered(q);
+      this.took[this.tookLen++] = q;
     } else inNsq = this.assignedOf(g, mate, from) >= IN_NSQ;
     const x = this.portsAtIssue ? this.portAtIssue(i, u, q) : q;
     plan[u] = inNsq ? x + IN_NSQ : x;
