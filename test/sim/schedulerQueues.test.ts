@@ -13,6 +13,9 @@ import { after, test } from 'node:test';
 import { analyse } from '../../src/cli/pipeline.js';
 import { listMachines, loadMachine } from '../../src/data/machines.js';
 import { UserError } from '../../src/errors.js';
+import { collectReport } from '../../src/report/collect.js';
+import { reportJson } from '../../src/report/json.js';
+import { renderText } from '../../src/report/text.js';
 import { BASELINE, REFINED_MECHANISMS, createEngine, machineParams, simulate } from '../../src/sim/index.js';
 import type { Snapshot, Variant } from '../../src/sim/index.js';
 import { tempDir } from '../data/helpers.js';
@@ -348,4 +351,30 @@ test('what-ifs on queues: station size scales every queue; the steady state, see
       for (const c of [stepped.length - 3, 17, 250, 5].filter((x) => x > 0 && x <= stepped.length))
         assert.deepEqual(e2.seek(c), stepped[c - 1], `${arch} ${model}: seek to ${c}`);
     }
+});
+
+test('the report and its JSON carry the queues on a core with several, and nothing on one station', async () => {
+  const file = schedLoop(24, 'imul');
+  const report = async (arch: string) => {
+    const a = await analysed(file, arch);
+    const m = collectReport(
+      { program: a.program, params: a.params, unknown: [], origins: [] },
+      { iterations: 200, variant: BASELINE },
+    );
+    return { text: renderText(m), json: reportJson(m) as unknown as Record<string, unknown> };
+  };
+  const qz = await report('QZ');
+  const queues = qz.json.queues as { name: string; steered: number; stallCycles: number; occupancy: number }[];
+  assert.deepEqual(
+    queues.map((q) => q.name),
+    ['A', 'B', 'C', 'D', 'AGU', 'ST'],
+  );
+  const b = queues.find((q) => q.name === 'B')!;
+  assert.equal(b.steered, 24.25, 'every imul, and a quarter of the decs, in B');
+  assert.ok(b.stallCycles > 0 && b.occupancy > 10, JSON.stringify(b));
+  assert.match(qz.text, /Scheduler queues \(per iteration/);
+  assert.match(qz.text, /\nB +\| +24\.25 \|/);
+  const uni = await report('QUNI');
+  assert.equal(uni.json.queues, undefined);
+  assert.doesNotMatch(uni.text, /Scheduler queues/);
 });
