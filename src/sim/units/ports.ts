@@ -155,11 +155,10 @@ export class Ports implements PortsState, StatefulUnit<PortsState> {
   }
 
   /** Algorithm 5: the port for µop u of instance g (line i) in cycle c, taken; -1 (and
-   *  lastBlocked) when none is free. `among`: the ports (bits) it may take of its own (its
-   *  scheduler queue's, units/queues.ts; all by default). */
-  choose(g: number, i: number, u: number, c: number, among = -1): number {
+   *  lastBlocked) when none is free. */
+  choose(g: number, i: number, u: number, c: number): number {
     const cp = this.cp;
-    const m = cp.uopMask[i * cp.maxU + u]! & among;
+    const m = cp.uopMask[i * cp.maxU + u]!;
     const isDiv = cp.div[i]! > 0 && cp.divUop[i] === u;
     const sp = cp.uopSingle[i * cp.maxU + u]!;
     if (sp >= 0 && !isDiv) {

@@ -419,9 +419,36 @@ export class Queues implements QueuesState, PortPolicy {
       }
       p = ports.takePort(g, i, u, x, c);
       if (p >= 0) this.queued[p]!--;
-    } else p = ports.choose(g, i, u, c, this.qMask[x]!);
+    } else p = this.chooseIn(g, i, u, c, this.qMask[x]!);
     if (p >= 0 && x >= 0) this.leave(g, u, this.queueOf(x));
     return p;
+  }
+
+  /** Algorithm 5 among the ports `among` (the µop's queue's): the least used free port the µop
+   *  may use, in port order, taken (the divider's rule through Ports.takePort); then, where an
+   *  instruction's own µops share a port (SUACA's rule), a port only it holds. −1 and
+   *  Ports.lastBlocked when none. (Ports.choose over all its ports stays as the thesis has it.) */
+  private chooseIn(g: number, i: number, u: number, c: number, among: number): number {
+    const ports = this.ports;
+    const m = this.uopMask[i * this.maxU + u]! & among;
+    const order = ports.order;
+    let blocked = 0;
+    for (let q = 0; q < ports.P; q++) {
+      const p = order[q]!;
+      if ((m & (1 << p)) === 0 || ports.count[p]! >= ports.cap) continue;
+      const t = ports.takePort(g, i, u, p, c);
+      if (t >= 0) return t;
+      blocked |= ports.lastBlocked;
+    }
+    for (let q = 0; q < ports.P; q++) {
+      const p = order[q]!;
+      if ((m & (1 << p)) === 0 || ports.count[p]! < ports.cap) continue;
+      const t = ports.takePort(g, i, u, p, c);
+      if (t >= 0) return t;
+      blocked |= ports.lastBlocked;
+    }
+    ports.lastBlocked = blocked;
+    return -1;
   }
 
   /** µop u of instance g took its port: its entry in queue q leaves (a macro-op's once no other
