@@ -127,6 +127,92 @@ function identityProblems(id: unknown, portNames: readonly string[] | undefined)
   return bad;
 }
 
+/** Bounds of a record's scheduler queues (the engine's port masks hold at most 30 ports). */
+export const SCHEDULER_LIMITS = { queues: 30, size: 4096, dispatchPerCycle: 64, nonScheduling: 8 } as const;
+
+const QUEUE_NAME = /^[A-Za-z][A-Za-z0-9_.-]{0,15}$/;
+const sizeOk = (x: unknown) => isCount(x) && (x as number) <= SCHEDULER_LIMITS.size;
+
+/** The problems of a record's `schedulers` (none when absent). Every queue's size and dispatch
+ *  limit bounded and cited, its ports in `ports`, every port in exactly one queue, names unique,
+ *  each non-scheduling queue in front of named queues, and `rsSize` the sum of the sizes. */
+function schedulerProblems(m: Partial<MachineModel>): string[] {
+  const sc = (m as Record<string, unknown>).schedulers;
+  if (sc === undefined) return [];
+  if (!isObj(sc)) return ['schedulers'];
+  const bad: string[] = [];
+  for (const k of Object.keys(sc))
+    if (!['queues', 'nonScheduling', 'steering', 'unit'].includes(k)) bad.push(`schedulers.${k} (unknown field)`);
+  if (!citedOk(sc.steering, (x) => x === 'even', false)) bad.push('schedulers.steering');
+  if (!citedOk(sc.unit, (x) => x === 'macro-op' || x === 'uop', false)) bad.push('schedulers.unit');
+  const qs = sc.queues;
+  if (!Array.isArray(qs) || qs.length === 0 || qs.length > SCHEDULER_LIMITS.queues) {
+    bad.push('schedulers.queues');
+    return bad;
+  }
+  const ports = isNums(m.ports) ? m.ports : [];
+  const owner = new Map<number, number>();
+  const names = new Set<string>();
+  let sum = 0;
+  qs.forEach((q: unknown, k) => {
+    const at = `schedulers.queues[${k}]`;
+    if (!isObj(q)) {
+      bad.push(at);
+      return;
+    }
+    for (const f of Object.keys(q))
+      if (!['name', 'size', 'ports', 'dispatchPerCycle'].includes(f)) bad.push(`${at}.${f} (unknown field)`);
+    if (typeof q.name !== 'string' || !QUEUE_NAME.test(q.name) || names.has(q.name)) bad.push(`${at}.name`);
+    else names.add(q.name);
+    if (!citedOk(q.size, sizeOk, false)) bad.push(`${at}.size`);
+    else sum += (q.size as { value: number }).value;
+    if (
+      q.dispatchPerCycle !== undefined &&
+      !citedOk(q.dispatchPerCycle, (x) => isCount(x) && (x as number) <= SCHEDULER_LIMITS.dispatchPerCycle, true)
+    )
+      bad.push(`${at}.dispatchPerCycle`);
+    if (!isNums(q.ports) || q.ports.length === 0) {
+      bad.push(`${at}.ports`);
+      return;
+    }
+    for (const p of q.ports) {
+      if (!ports.includes(p)) bad.push(`${at}.ports (${p} not in ports)`);
+      else if (owner.has(p)) bad.push(`${at}.ports (${p} also in queue ${owner.get(p)})`);
+      else owner.set(p, k);
+    }
+  });
+  for (const p of ports) if (!owner.has(p)) bad.push(`schedulers.queues (port ${p} in no queue)`);
+  if (sum > 0 && m.rsSize !== sum) bad.push(`rsSize (not the sum of the queues' sizes, ${sum})`);
+  const ns = sc.nonScheduling;
+  if (ns !== undefined) {
+    if (!Array.isArray(ns) || ns.length > SCHEDULER_LIMITS.nonScheduling) bad.push('schedulers.nonScheduling');
+    else {
+      const fed = new Set<string>();
+      ns.forEach((x: unknown, k) => {
+        const at = `schedulers.nonScheduling[${k}]`;
+        if (!isObj(x)) {
+          bad.push(at);
+          return;
+        }
+        for (const f of Object.keys(x))
+          if (!['name', 'size', 'queues'].includes(f)) bad.push(`${at}.${f} (unknown field)`);
+        if (typeof x.name !== 'string' || !QUEUE_NAME.test(x.name) || names.has(x.name)) bad.push(`${at}.name`);
+        else names.add(x.name);
+        if (!citedOk(x.size, sizeOk, false)) bad.push(`${at}.size`);
+        const ok =
+          Array.isArray(x.queues) &&
+          x.queues.length > 0 &&
+          x.queues.every(
+            (n) => typeof n === 'string' && qs.some((q: unknown) => isObj(q) && q.name === n) && !fed.has(n),
+          );
+        if (!ok) bad.push(`${at}.queues`);
+        else for (const n of x.queues as string[]) fed.add(n);
+      });
+    }
+  }
+  return bad;
+}
+
 /** Checks one model's fields; returns the problems (empty when valid). */
 export function validateMachine(m: Partial<MachineModel>): string[] {
   const bad: string[] = [];
@@ -164,6 +250,7 @@ export function validateMachine(m: Partial<MachineModel>): string[] {
   if (!Array.isArray(m.sources) || m.sources.length === 0) bad.push('sources');
   if (m.order !== undefined && !(typeof m.order === 'number' && Number.isFinite(m.order))) bad.push('order');
   bad.push(...identityProblems(m.identity, Array.isArray(m.portNames) ? m.portNames : undefined));
+  bad.push(...schedulerProblems(m));
   for (const [section, figures] of Object.entries(SECTIONS)) {
     const v = (m as Record<string, unknown>)[section];
     if (v === undefined) continue;
@@ -238,6 +325,36 @@ function expandSources(m: Record<string, unknown>, where: string): void {
       if (isObj(f) && 'source' in f && 'value' in f) copy[k] = { ...f, source: expand(f.source, `${section}.${k}`) };
     }
     m[section] = copy;
+  }
+  const sc = m.schedulers;
+  if (isObj(sc)) {
+    const cite = (f: unknown, field: string) =>
+      isObj(f) && 'source' in f && 'value' in f ? { ...f, source: expand(f.source, field) } : f;
+    const queues = Array.isArray(sc.queues) ? sc.queues : [];
+    const nsq = Array.isArray(sc.nonScheduling) ? sc.nonScheduling : undefined;
+    m.schedulers = {
+      ...sc,
+      steering: cite(sc.steering, 'schedulers.steering'),
+      unit: cite(sc.unit, 'schedulers.unit'),
+      queues: queues.map((q: unknown, k) =>
+        isObj(q)
+          ? {
+              ...q,
+              size: cite(q.size, `schedulers.queues[${k}].size`),
+              ...(q.dispatchPerCycle !== undefined
+                ? { dispatchPerCycle: cite(q.dispatchPerCycle, `schedulers.queues[${k}].dispatchPerCycle`) }
+                : {}),
+            }
+          : q,
+      ),
+      ...(nsq
+        ? {
+            nonScheduling: nsq.map((x: unknown, k) =>
+              isObj(x) ? { ...x, size: cite(x.size, `schedulers.nonScheduling[${k}].size`) } : x,
+            ),
+          }
+        : {}),
+    };
   }
 }
 

@@ -197,6 +197,38 @@ type MacroFusionRule = 'nhm' | 'snb' | 'icl' | 'zen' | 'zen3';
  *  it is a 2-operand form reading and writing its register (Haswell and later). */
 type UnlaminationRule = 'snb' | 'hsw';
 
+/** One scheduler queue: a µop waits in exactly one and issues only to the queue's ports. */
+export interface SchedulerQueue {
+  name: string;
+  /** entries (µops or macro-ops: `CoreSchedulers.unit`) */
+  size: Cited<number>;
+  /** the port numbers (entries of `MachineModel.ports`) it issues to; every port is in one queue */
+  ports: number[];
+  /** ops the front end may send into it per cycle (absent or null: no limit but the width) */
+  dispatchPerCycle?: Cited<number> | null;
+}
+
+/** A FIFO in front of named queues: an op steered to one of them waits here when that queue is
+ *  full (it cannot issue from here), and moves on in order as room appears. */
+export interface NonSchedulingQueue {
+  name: string;
+  size: Cited<number>;
+  /** names of the queues it feeds */
+  queues: string[];
+}
+
+/** A core's scheduler queues (docs/engine.md, "Scheduler queues"). */
+export interface CoreSchedulers {
+  queues: SchedulerQueue[];
+  nonScheduling?: NonSchedulingQueue[];
+  /** the rule choosing a queue for a µop whose ports several queues feed: 'even', round-robin
+   *  over the eligible queues in record order, whatever their occupancy */
+  steering: Cited<'even'>;
+  /** what the issue width and the queues' entries count: 'macro-op' (an instruction is one entry
+   *  that issues its µops) or 'uop' */
+  unit: Cited<'macro-op' | 'uop'>;
+}
+
 /** One CPUID signature of a core (family 6 model 0x55 steppings 5–15). */
 interface CpuidSignature {
   vendor: string;
@@ -310,8 +342,11 @@ export interface MachineModel {
   dividerPort: number;
   /** µops the front end delivers per cycle (SUACA's loads per cycle) */
   issueWidth: number;
-  /** reservation-station (scheduler) capacity in µops */
+  /** reservation-station (scheduler) capacity in µops; with `schedulers`, the sum of the queues' sizes */
   rsSize: number;
+  /** the scheduler queues, when the core has several instead of one unified station (absent: one
+   *  station of `rsSize` entries feeding every port) */
+  schedulers?: CoreSchedulers;
   /** ISA extensions the core supports ('SSE2','AVX','AVX2','FMA','AVX512F',…) */
   isa: string[];
   /** architectures whose data this one inherits when it has none of its own (Kaby Lake's, Skylake's) */

@@ -75,6 +75,10 @@ interface SectionJson extends FiguresJson {
   /** port → average µops per iteration, all lines together */
   portTotals: Record<string, number>;
   dividerUsed: boolean;
+  /** a core with several scheduler queues only: per queue (then per non-scheduling queue) the ops
+   *  steered into it and the cycles the front end stopped on it, per iteration, and its average
+   *  entries per cycle */
+  queues?: { name: string; steered: number; stallCycles: number; occupancy: number }[];
   /** branch sides only: the --detail line's detail when the side contains the line */
   detail?: DetailJson;
   /** a loop with load-store pairs through data (each store → load by line), unless --fast: the
@@ -235,6 +239,7 @@ function sectionJson(section: Section, ports: number[], names?: readonly string[
     })),
     portTotals: allPorts(s.portTotals, ports, names),
     dividerUsed: s.dividerUsed,
+    ...(s.queues ? { queues: s.queues.map((q) => ({ ...q })) } : {}),
     ...(section.detail ? { detail: detailJson(section.detail, { ports, portNames: names }) } : {}),
   };
 }

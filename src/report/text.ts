@@ -93,10 +93,29 @@ function renderSection(
       `Block throughput if loads read the previous iteration's stores (worst case, ${md.pairs.map((p) => `line ${p.store} → ${p.load}`).join(', ')}): ${fixed(md.figures.blockThroughput, 2)} cycles`,
     );
   out.push(`Microops per cycle: ${fixed(s.uopsPerCycle, 2)}`);
+  if (s.queues) for (const l of renderQueues(s.queues)) out.push(l);
   out.push(`Analysis for architecture: ${model.arch}`);
   for (const l of renderLineTable(s, model.ports, model.dividerPort, model.origins, model.portNames)) out.push(l); // one line per instruction: no spread
   out.push(`Total number of Uops: ${s.totalUops}`);
   return out;
+}
+
+/** A core with several scheduler queues: per queue the ops steered into it and the cycles the
+ *  front end stopped because the next op did not fit in it (per iteration), its average entries. */
+function renderQueues(queues: NonNullable<Stats['queues']>): string[] {
+  const rows = queues.map((q) => [q.name, fixed(q.steered, 2), fixed(q.stallCycles, 2), fixed(q.occupancy, 1)]);
+  const header = ['Queue', 'steered', 'stalled', 'avg used'];
+  const width = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
+  const line = (r: string[]) =>
+    r
+      .map((x, c) => (c === 0 ? x.padEnd(width[c]!) : x.padStart(width[c]!)))
+      .join(' | ')
+      .trimEnd();
+  return [
+    'Scheduler queues (per iteration: ops steered in, cycles the front end stopped on it; average entries):',
+    line(header),
+    ...rows.map(line),
+  ];
 }
 
 /**

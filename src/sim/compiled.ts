@@ -7,6 +7,7 @@ import type { MechanismSet } from './mechanisms.js';
 import { refinePlan } from './refine.js';
 import type { MemoryDep } from './refine.js';
 import { frontEndPlan } from './frontEndPlan.js';
+import { queuesOf } from './units/queues.js';
 import type { FrontEndLimits } from './frontEndPlan.js';
 
 /** A figure stored in an Int32Array: checked, never wrapped around (the data layer bounds every
@@ -97,7 +98,13 @@ export class CompiledProgram {
   /** the front end's delivery plan and the limits it applies (frontEnd on; else null) */
   readonly frontEnd: FrontEndLimits | null;
 
+  /** the names of the core's scheduler queues, then of its non-scheduling queues (empty: one
+   *  station); the statistics' queue counters are in this order */
+  readonly queueNames: string[];
+
   constructor(program: SimProgram, machine: MachineParams, mechanisms?: Partial<MechanismSet>) {
+    const sq = queuesOf(machine);
+    this.queueNames = sq ? [...sq.queues.map((q) => q.name), ...sq.nonScheduling.map((x) => x.name)] : [];
     const plan = refinePlan(program, mechanisms);
     const ins = program.instructions;
     const n = ins.length;

@@ -19,6 +19,8 @@ import { AssignedAtIssue, LeastUsedAtDispatch } from './units/portPolicy.js';
 import type { PortPolicy } from './units/portPolicy.js';
 import { Scheduler } from './units/scheduler.js';
 import type { SchedulerParts } from './units/scheduler.js';
+import { Queues, queuesOf } from './units/queues.js';
+import type { QueueParams } from './types.js';
 
 /** Units that replace the factory's own (reference implementations: test/sim/oracles.ts). */
 interface UnitClasses {
@@ -68,9 +70,19 @@ export function buildParts(
   const mech = resolveMechanisms(model.mechanisms);
   const units = model.units ?? {};
   const v = config.variant;
-  const capacity = smallInt(Math.max(1, v.rsSize ?? machine.rsSize));
+  const sq = queuesOf(machine);
+  // with queues, the what-if's station size is their total: each queue scaled to it
+  const sizes = sq ? queueSizes(sq, machine.rsSize, v.rsSize) : null;
+  const capacity = smallInt(
+    sizes
+      ? Math.max(
+          1,
+          sizes.queues.reduce((a, b) => a + b, 0),
+        )
+      : Math.max(1, v.rsSize ?? machine.rsSize),
+  );
   const width = smallInt(v.perfectFrontEnd ? capacity : Math.max(1, v.issueWidth ?? machine.issueWidth));
-  const recorder = new BlameRecorder(cp);
+  const recorder = new BlameRecorder(cp, sq ? sq.queues.length + sq.nonScheduling.length : 0);
   const divider = new Divider();
   const portCap = v.infinitePorts ? Number.POSITIVE_INFINITY : Math.max(1, v.portCapacity ?? 1);
   // the mechanisms that are parts: the port rule and the port policy from their switches (onePerPort:
@@ -79,11 +91,21 @@ export function buildParts(
   // compiled program says (the fused domain counted: micro-fusion or the front end mechanism), as
   // every other mechanism reaches the core through the compiled program (test/sim/runKey.test.ts)
   const ports = new (units.ports ?? Ports)(cp, portCap, divider, recorder, !mech.onePerPort);
-  const policy = mech.portChoice ? new AssignedAtIssue(cp, ports) : new LeastUsedAtDispatch(cp, ports);
+  // a core with several scheduler queues: the queues are the port policy (a µop's ports are its
+  // queue's; the port choice at issue, when on, among them) and the front end loads into them
+  const queues = sq
+    ? new Queues(cp, sq, ports, recorder, {
+        portsAtIssue: mech.portChoice,
+        noDispatchLimit: v.perfectFrontEnd,
+        sizes: sizes!.queues,
+        nsqSizes: sizes!.nonScheduling,
+      })
+    : null;
+  const policy = queues ?? (mech.portChoice ? new AssignedAtIssue(cp, ports) : new LeastUsedAtDispatch(cp, ports));
   // (the perfect front end, a what-if, has no delivery limits in the refined model either)
   const frontEnd = cp.refinedIssue
-    ? new RefinedFrontEnd(cp, N, width, !v.perfectFrontEnd)
-    : new SuacaFrontEnd(cp, N, width);
+    ? new RefinedFrontEnd(cp, N, width, !v.perfectFrontEnd, queues)
+    : new SuacaFrontEnd(cp, N, width, queues, sq?.unit === 'macro-op');
   const scheduler = new (units.scheduler ?? Scheduler)(cp, {
     capacity,
     noDependencies: v.noDependencies,
@@ -92,7 +114,15 @@ export function buildParts(
     policy,
     recorder,
   });
+  queues?.bind(scheduler);
   return { frontEnd, scheduler, ports, policy, divider, recorder };
+}
+
+/** The queues' sizes under the what-if station size `rsSize` (absent: the record's): each scaled
+ *  by rsSize ÷ the record's total, rounded, at least 1 (the non-scheduling queues too). */
+function queueSizes(sq: QueueParams, total: number, rsSize: number | undefined) {
+  const scale = (x: number) => (rsSize === undefined ? x : Math.max(1, Math.round((x * rsSize) / total)));
+  return { queues: sq.queues.map((q) => scale(q.size)), nonScheduling: sq.nonScheduling.map((x) => scale(x.size)) };
 }
 
 /** The names of replaced units, for a run's key ('' when none is replaced). */

@@ -2,10 +2,10 @@
 // Pure: no I/O.
 
 import type { DecodedInstruction, DependencyGraph } from '../disasm/types.js';
-import type { MachineModel, PortGroup, ResolvedInstruction } from '../data/types.js';
+import type { CoreSchedulers, MachineModel, PortGroup, ResolvedInstruction } from '../data/types.js';
 import { coreFrontEnd, refinedFacts } from '../data/refinedFacts.js';
 import { missingDivider } from '../data/divider.js';
-import type { MachineParams, SimDep, SimInstruction, SimProgram } from './types.js';
+import type { MachineParams, QueueParams, SimDep, SimInstruction, SimProgram } from './types.js';
 
 export interface BuildOptions {
   /** keep only these original lines (branch analysis, thesis §2.7); the graph's edges are in
@@ -108,5 +108,26 @@ export function machineParams(machine: MachineModel): MachineParams {
     rsSize: machine.rsSize,
     dividerPort: machine.dividerPort,
     ...(machine.frontEnd ? { frontEnd: coreFrontEnd(machine) } : {}),
+    ...(machine.schedulers ? { schedulers: queueParams(machine.schedulers) } : {}),
+  };
+}
+
+/** The record's scheduler queues as the engine reads them (figures without their sources). */
+function queueParams(sc: CoreSchedulers): QueueParams {
+  const names = sc.queues.map((q) => q.name);
+  return {
+    queues: sc.queues.map((q) => ({
+      name: q.name,
+      size: q.size.value,
+      ports: [...q.ports],
+      dispatchPerCycle: q.dispatchPerCycle?.value ?? null,
+    })),
+    nonScheduling: (sc.nonScheduling ?? []).map((x) => ({
+      name: x.name,
+      size: x.size.value,
+      queues: x.queues.map((n) => names.indexOf(n)),
+    })),
+    steering: sc.steering.value,
+    unit: sc.unit.value,
   };
 }

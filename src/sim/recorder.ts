@@ -25,6 +25,12 @@ export interface Recorder {
   onAssigned(line: number, port: number): void;
   /** an instance of `line` took the divider for `cycles` cycles */
   onDivider(line: number, cycles: number): void;
+  /** an op was steered into scheduler queue q (units/queues.ts) */
+  onQueueSteered(q: number): void;
+  /** the front end stopped this cycle: the op it would load next did not fit in queue q */
+  onQueueStall(q: number): void;
+  /** queue q (a non-scheduling queue: Q + its index) held `entries` as a cycle began */
+  onQueueFill(q: number, entries: number): void;
 }
 
 /** The recorder's state, by name (counts over the run so far; divided by iterations when read). */
@@ -43,12 +49,28 @@ export interface RecorderState {
   portWas: Float64Array;
   /** per line × port index: times it, holding the port, delayed others */
   portCaused: Float64Array;
+  /** per scheduler queue, then per non-scheduling queue (none on a core with one station): ops
+   *  steered into it, cycles the front end stopped on it, and entries held summed over cycles */
+  queueSteered: Float64Array;
+  queueStall: Float64Array;
+  queueFill: Float64Array;
   /** µops assigned a port */
   uopsAssigned: number;
 }
 
 /** The names of the recorder's per-element counters (what a steady-state period changes). */
-export const COUNTER_NAMES = ['had', 'caused', 'portUse', 'divUse', 'predBlame', 'portWas', 'portCaused'] as const;
+export const COUNTER_NAMES = [
+  'had',
+  'caused',
+  'portUse',
+  'divUse',
+  'predBlame',
+  'portWas',
+  'portCaused',
+  'queueSteered',
+  'queueStall',
+  'queueFill',
+] as const;
 export type CounterName = (typeof COUNTER_NAMES)[number];
 
 /** The thesis's blame statistics. One class (monomorphic calls from the core's hot loop). */
@@ -60,10 +82,14 @@ export class BlameRecorder implements Recorder, RecorderState {
   predBlame: Float64Array;
   portWas: Float64Array;
   portCaused: Float64Array;
+  queueSteered: Float64Array;
+  queueStall: Float64Array;
+  queueFill: Float64Array;
   uopsAssigned = 0;
   private readonly P: number;
 
-  constructor(cp: CompiledProgram) {
+  /** `queues`: scheduler queues and non-scheduling queues (0 with one station) */
+  constructor(cp: CompiledProgram, queues = 0) {
     const { n, P } = cp;
     this.P = P;
     this.had = new Float64Array(n);
@@ -73,6 +99,9 @@ export class BlameRecorder implements Recorder, RecorderState {
     this.predBlame = new Float64Array(cp.predLine.length);
     this.portWas = new Float64Array(n * P);
     this.portCaused = new Float64Array(n * P);
+    this.queueSteered = new Float64Array(queues);
+    this.queueStall = new Float64Array(queues);
+    this.queueFill = new Float64Array(queues);
   }
 
   onWait(line: number, cycles: number): void {
@@ -117,6 +146,18 @@ export class BlameRecorder implements Recorder, RecorderState {
     this.divUse[line]! += cycles;
   }
 
+  onQueueSteered(q: number): void {
+    this.queueSteered[q]!++;
+  }
+
+  onQueueStall(q: number): void {
+    this.queueStall[q]!++;
+  }
+
+  onQueueFill(q: number, entries: number): void {
+    this.queueFill[q]! += entries;
+  }
+
   save(): RecorderState {
     return {
       had: this.had.slice(),
@@ -126,6 +167,9 @@ export class BlameRecorder implements Recorder, RecorderState {
       predBlame: this.predBlame.slice(),
       portWas: this.portWas.slice(),
       portCaused: this.portCaused.slice(),
+      queueSteered: this.queueSteered.slice(),
+      queueStall: this.queueStall.slice(),
+      queueFill: this.queueFill.slice(),
       uopsAssigned: this.uopsAssigned,
     };
   }
@@ -138,6 +182,9 @@ export class BlameRecorder implements Recorder, RecorderState {
     this.predBlame = s.predBlame.slice();
     this.portWas = s.portWas.slice();
     this.portCaused = s.portCaused.slice();
+    this.queueSteered = s.queueSteered.slice();
+    this.queueStall = s.queueStall.slice();
+    this.queueFill = s.queueFill.slice();
     this.uopsAssigned = s.uopsAssigned;
   }
 
@@ -151,6 +198,9 @@ export class BlameRecorder implements Recorder, RecorderState {
       predBlame: this.predBlame,
       portWas: this.portWas,
       portCaused: this.portCaused,
+      queueSteered: this.queueSteered,
+      queueStall: this.queueStall,
+      queueFill: this.queueFill,
     };
   }
 }

@@ -10,12 +10,14 @@
 import { DIVIDER_BLOCK_BIT, ST_DONE, ST_EXEC, ST_WAIT_DEP, ST_WAIT_PORT } from './core.js';
 import type { CompiledProgram, Core } from './core.js';
 import { statsOf, statsStateOf } from './stats.js';
+import { Queues } from './units/queues.js';
 import type { Resource } from '../disasm/types.js';
 import type {
   DividerSnapshot,
   EntryState,
   LineCount,
   PortSlot,
+  QueuesSnapshot,
   RsEntry,
   SimProgram,
   Snapshot,
@@ -287,5 +289,16 @@ export function snapshotOf(core: Core, program: SimProgram): Snapshot {
     total: core.N,
     stats: statsOf(cp, program, { ...statsStateOf(core), lineDone: counts.map((x) => x.done) }),
     lineCounts: counts,
+    ...(core.policy instanceof Queues ? { queues: queuesView(core.policy, c) } : {}),
+  };
+}
+
+/** the scheduler queues' part of the snapshot */
+function queuesView(qs: Queues, c: number): QueuesSnapshot {
+  return {
+    list: qs.view(),
+    stalledOn: c > 0 && qs.stalled >= 0 ? qs.names[qs.stalled]! : null,
+    steering: qs.steering,
+    unit: qs.unit,
   };
 }

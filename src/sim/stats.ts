@@ -85,6 +85,16 @@ export function statsOf(cp: CompiledProgram, program: SimProgram, st: StatsState
     lines,
     portTotals,
     dividerUsed,
+    ...(cp.queueNames.length > 0
+      ? {
+          queues: cp.queueNames.map((name, q) => ({
+            name,
+            steered: rec.queueSteered[q]! / K,
+            stallCycles: rec.queueStall[q]! / K,
+            occupancy: cycles > 0 ? rec.queueFill[q]! / cycles : 0,
+          })),
+        }
+      : {}),
   };
 }
 

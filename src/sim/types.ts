@@ -61,6 +61,20 @@ export interface MachineParams {
   portNames?: string[];
   /** the core's front-end figures (from its record); absent: the front end is not modelled */
   frontEnd?: CoreFrontEnd;
+  /** the scheduler queues (from its record); absent: one unified station of `rsSize` µops */
+  schedulers?: QueueParams;
+}
+
+/** A core's scheduler queues as the engine reads them (docs/engine.md, "Scheduler queues"). */
+export interface QueueParams {
+  /** in record order; `ports` are port numbers (entries of MachineParams.ports) */
+  queues: { name: string; size: number; ports: number[]; dispatchPerCycle: number | null }[];
+  /** FIFOs in front of queues (`queues`: indices into the list above) */
+  nonScheduling: { name: string; size: number; queues: number[] }[];
+  /** 'even': round-robin over the eligible queues in record order, whatever their occupancy */
+  steering: 'even';
+  /** what the issue width and the entries count */
+  unit: 'macro-op' | 'uop';
 }
 
 /** What-if variants (thesis §2.1) and the future-work knobs. */
@@ -202,6 +216,19 @@ export interface Snapshot {
   stats: Stats;
   /** per line of the program, in program order: how many instances are in which state */
   lineCounts: LineCount[];
+  /** the scheduler queues (absent on a core with one station, where `rsUsed` is its occupancy) */
+  queues?: QueuesSnapshot;
+}
+
+/** A core's scheduler queues in one cycle (units/queues.ts). */
+export interface QueuesSnapshot {
+  /** each scheduler queue, then each non-scheduling queue (`feeds`: the queues it is in front of),
+   *  with its entries at the end of this cycle */
+  list: { name: string; size: number; used: number; feeds?: string[] }[];
+  /** the queue the next op did not fit in, which stopped the front end this cycle (null: none) */
+  stalledOn: string | null;
+  steering: 'even';
+  unit: 'macro-op' | 'uop';
 }
 
 export interface LineStats {
@@ -235,6 +262,17 @@ export interface Stats {
   /** per-port total average use per iteration */
   portTotals: Record<string, number>;
   dividerUsed: boolean;
+  /** per scheduler queue, then per non-scheduling queue (absent on a core with one station):
+   *  per iteration, the ops steered into it and the cycles the front end stopped because the
+   *  next op did not fit in it; its average entries per cycle */
+  queues?: QueueStats[];
+}
+
+export interface QueueStats {
+  name: string;
+  steered: number;
+  stallCycles: number;
+  occupancy: number;
 }
 
 /** Thesis §2.6 for one line. */

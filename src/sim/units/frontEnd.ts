@@ -7,6 +7,7 @@
 import type { CompiledProgram } from '../compiled.js';
 import type { Snapshot } from '../types.js';
 import type { Scheduler } from './scheduler.js';
+import type { Queues } from './queues.js';
 import { restoreFields, saveFields, shiftFields, writeFieldsKey } from './state.js';
 import type { Fields, KeyAt, KeyWriter, Periods, StatefulUnit } from './state.js';
 
@@ -62,10 +63,14 @@ export class SuacaFrontEnd implements FrontEnd {
   iteration = 0;
   loadedThisCycle = 0;
 
+  /** `queues`: the core's scheduler queues (null: one station); `macroOps`: the width counts
+   *  instructions (macro-ops), not µops */
   constructor(
     private readonly cp: CompiledProgram,
     readonly N: number,
     readonly width: number,
+    private readonly queues: Queues | null = null,
+    private readonly macroOps = false,
   ) {}
 
   isLoaded(g: number): boolean {
@@ -84,6 +89,10 @@ export class SuacaFrontEnd implements FrontEnd {
 
   /** Algorithm 3: load µops in program order into the station. */
   load(rs: Scheduler): void {
+    if (this.queues !== null) {
+      this.loadQueued(rs, this.queues);
+      return;
+    }
     const cp = this.cp;
     let loadable = this.limit(rs);
     let loadedNow = 0;
@@ -117,6 +126,56 @@ export class SuacaFrontEnd implements FrontEnd {
           iteration++;
         }
       } else break;
+    }
+    this.next = next;
+    this.line = line;
+    this.iteration = iteration;
+    this.loaded = loaded;
+    this.loadedThisCycle = loadedNow;
+  }
+
+  /** Algorithm 3 on a core with scheduler queues: in program order, each µop (each instruction,
+   *  with macro-ops) only when the queue it is steered to takes it; the first that does not fit
+   *  stops the loading for the cycle. */
+  private loadQueued(rs: Scheduler, qs: Queues): void {
+    const cp = this.cp;
+    qs.newCycle();
+    let slots = this.width;
+    let loadedNow = 0;
+    let next = this.next,
+      line = this.line,
+      iteration = this.iteration,
+      loaded = this.loaded;
+    const N = this.N,
+      n = cp.n,
+      uops = cp.uops,
+      macro = this.macroOps;
+    outer: while (next < N) {
+      const g = next;
+      const i = line;
+      const u = uops[i]!;
+      if (u === 0) rs.enter(g, i, iteration);
+      else if (macro) {
+        if (slots <= 0 || !qs.take(g, i, 0, u)) break;
+        rs.enter(g, i, iteration);
+        rs.loadUops(g, u, u);
+        slots--;
+        loadedNow += u;
+      } else
+        while (loaded < u) {
+          if (slots <= 0 || !qs.take(g, i, loaded, loaded + 1)) break outer;
+          if (loaded === 0) rs.enter(g, i, iteration);
+          loaded++;
+          rs.loadUops(g, loaded, 1);
+          slots--;
+          loadedNow++;
+        }
+      next++;
+      loaded = 0;
+      if (++line === n) {
+        line = 0;
+        iteration++;
+      }
     }
     this.next = next;
     this.line = line;

@@ -6,6 +6,7 @@
 import type { CompiledProgram } from '../compiled.js';
 import type { Snapshot } from '../types.js';
 import type { Scheduler } from './scheduler.js';
+import type { Queues } from './queues.js';
 import { positionFields } from './frontEnd.js';
 import type { FrontEnd, FrontEndPosition, FrontEndState } from './frontEnd.js';
 import { restoreFields, saveFields, shiftFields, writeFieldsKey } from './state.js';
@@ -85,6 +86,8 @@ export class RefinedFrontEnd implements FrontEnd, RefinedFrontEndState {
     readonly N: number,
     readonly width: number,
     deliveryLimits: boolean,
+    /** the core's scheduler queues (null: one station, whose free space bounds issue) */
+    private readonly queues: Queues | null = null,
   ) {
     const plan = deliveryLimits ? (cp.frontEnd?.plan ?? null) : null;
     this.lsd = plan?.source === 'LSD';
@@ -136,6 +139,7 @@ export class RefinedFrontEnd implements FrontEnd, RefinedFrontEndState {
 
   /** The cycle: issue from the IDQ, then delivery into it. */
   load(rs: Scheduler): void {
+    if (this.queues !== null) this.queues.newCycle();
     const issued = this.issue(rs);
     if (this.lsd) this.deliveredThisCycle = issued; // the LSD streams what issues
     if (this.groupStart.length > 0) this.deliver(issued);
@@ -157,6 +161,8 @@ export class RefinedFrontEnd implements FrontEnd, RefinedFrontEndState {
       cum = cp.fusedCum;
     let slots = this.width;
     let room = rs.capacity - rs.used;
+    // with scheduler queues each µop needs room in the queue it is steered to instead
+    const qs = this.queues;
     const upTo = this.deliveredUpTo();
     const partF = this.dPart > 0 ? this.partDelivered() : 0;
     let issued = 0,
@@ -178,8 +184,9 @@ export class RefinedFrontEnd implements FrontEnd, RefinedFrontEndState {
       if (lsd && i === 0 && loadedF === 0 && issued > 0 && iteration % lsdUnroll === 0) break;
       if (F === 0) {
         // no fused µop (a fused-away Jcc, an instruction without µops): enters, takes no slot
-        rs.enter(g, i, iteration);
         const u = uops[i]!;
+        if (qs !== null && u > 0 && !qs.take(g, i, 0, u)) break;
+        rs.enter(g, i, iteration);
         if (u > 0) {
           loaded = u;
           rs.loadUops(g, u, u);
@@ -191,7 +198,7 @@ export class RefinedFrontEnd implements FrontEnd, RefinedFrontEndState {
           if (slots <= 0 || (next === upTo && loadedF >= partF)) break outer;
           const after = cum[i * maxF + loadedF]!;
           const take = after - loaded;
-          if (take > room) break outer;
+          if (qs === null ? take > room : !qs.take(g, i, loaded, after)) break outer;
           if (loadedF === 0) rs.enter(g, i, iteration);
           loadedF++;
           slots--;
