@@ -5,6 +5,7 @@ import type { LineDetail, Variant } from '../sim/types.js';
 import { nothingSimulated, originSummary, type ReportModel, type Section, type VariantFigures } from './model.js';
 import type { FigureOrigin } from '../data/types.js';
 import { mechanismInfo, mechanismLabel, type Mechanism, type MechanismSet } from '../sim/mechanisms.js';
+import { withSchemaVersion } from './schemaVersion.js';
 
 /** What one mechanism changed: the main analysis against the run with only it flipped. */
 interface MechanismEffectJson {
@@ -33,10 +34,14 @@ interface ModelJson {
   notes?: string[];
 }
 
+/** A figure that was not computed is null: nothing simulated (no line has figures), or, for a
+ *  rate, no iteration complete. */
 interface FiguresJson {
-  cycles: number;
-  blockThroughput: number;
-  uopsPerCycle: number;
+  cycles: number | null;
+  /** cycles per iteration */
+  blockThroughput: number | null;
+  /** µops that took a port, per cycle */
+  uopsPerCycle: number | null;
 }
 interface CombinationJson extends FiguresJson {
   perfectFrontEnd: boolean;
@@ -54,14 +59,19 @@ interface VariantsJson {
 
 interface LineJson {
   line: number;
+  /** the instruction's address (in a relocatable object: its offset in the section) */
+  address: number | null;
   asm: string;
   uops: number;
-  hadToWait: number;
-  causedToWait: number;
+  /** cycles the line's instances spent in the station waiting (for an operand or a port), summed
+   *  over the run and divided by the iterations: it grows with the iterations when instances queue */
+  hadToWait: number | null;
+  /** cycles others waited for this line (its result or its port), per iteration, as hadToWait */
+  causedToWait: number | null;
   /** every port of the machine → average µops per iteration on it */
-  ports: Record<string, number>;
+  ports: Record<string, number | null>;
   /** divider cycles per iteration; present when the divider is used */
-  divider?: number;
+  divider?: number | null;
   unknown: boolean;
 }
 
@@ -71,7 +81,7 @@ interface SectionJson extends FiguresJson {
   variants: VariantsJson | null;
   lines: LineJson[];
   /** port → average µops per iteration, all lines together */
-  portTotals: Record<string, number>;
+  portTotals: Record<string, number | null>;
   dividerUsed: boolean;
   /** branch sides only: the --detail line's detail when the side contains the line */
   detail?: DetailJson;
@@ -130,7 +140,9 @@ interface ReportJson extends SectionJson {
   detail?: DetailJson;
 }
 
-export function reportJson(model: ReportModel): ReportJson {
+export function reportJson(model: ReportModel): { schemaVersion: number } & ReportJson {
+  const none = nothingSimulated(model);
+  const section = (sec: Section) => sectionJson(sec, model.ports, none, model.addresses);
   const out: ReportJson = {
     arch: model.arch,
     ...(model.archName !== undefined ? { archName: model.archName } : {}),
@@ -140,10 +152,10 @@ export function reportJson(model: ReportModel): ReportJson {
     model: modelJson(model),
     ...(model.source ? { source: { ...model.source } } : {}),
     complete: model.unknown.length === 0,
-    simulated: !nothingSimulated(model),
+    simulated: !none,
     origins: [...model.origins],
     figures: originSummary(model.origins),
-    ...sectionJson(model.main, model.ports),
+    ...section(model.main),
     unknown: model.unknown.map((u) => ({ ...u })),
   };
   if (model.branch !== undefined) {
@@ -152,12 +164,12 @@ export function reportJson(model: ReportModel): ReportJson {
         ? null
         : {
             branchLine: model.branch.branchLine,
-            left: sectionJson(model.branch.left, model.ports),
-            right: sectionJson(model.branch.right, model.ports),
+            left: section(model.branch.left),
+            right: section(model.branch.right),
           };
   }
   if (model.detail) out.detail = detailJson(model.detail);
-  return out;
+  return withSchemaVersion(out);
 }
 
 function modelJson(model: Pick<ReportModel, 'model' | 'main'>): ModelJson {
@@ -180,8 +192,10 @@ function modelJson(model: Pick<ReportModel, 'model' | 'main'>): ModelJson {
   };
 }
 
-function sectionJson(section: Section, ports: number[]): SectionJson {
+/** A section's figures; all null when nothing was simulated (`none`): the engine ran placeholders. */
+function sectionJson(section: Section, ports: number[], none: boolean, addresses?: readonly number[]): SectionJson {
   const s = section.stats;
+  const v = (x: number): number | null => (none || !Number.isFinite(x) ? null : x);
   let variants: VariantsJson | null = null;
   if (section.whatIf) {
     variants = {
@@ -200,22 +214,23 @@ function sectionJson(section: Section, ports: number[]): SectionJson {
     }));
   }
   return {
-    cycles: s.cycles,
-    blockThroughput: s.blockThroughput,
-    uopsPerCycle: s.uopsPerCycle,
+    cycles: v(s.cycles),
+    blockThroughput: v(s.blockThroughput),
+    uopsPerCycle: v(s.uopsPerCycle),
     totalUops: s.totalUops,
-    variants,
+    variants: none ? null : variants,
     lines: s.lines.map((l) => ({
       line: l.line,
+      address: addresses?.[l.line] ?? null,
       asm: l.asm,
       uops: l.uops,
-      hadToWait: l.hadToWait,
-      causedToWait: l.causedToWait,
-      ports: allPorts(l.ports, ports),
-      ...(s.dividerUsed || l.divider > 0 ? { divider: l.divider } : {}),
+      hadToWait: v(l.hadToWait),
+      causedToWait: v(l.causedToWait),
+      ports: allPorts(l.ports, ports, v),
+      ...(s.dividerUsed || l.divider > 0 ? { divider: v(l.divider) } : {}),
       unknown: l.unknown,
     })),
-    portTotals: allPorts(s.portTotals, ports),
+    portTotals: allPorts(s.portTotals, ports, v),
     dividerUsed: s.dividerUsed,
     ...(section.detail ? { detail: detailJson(section.detail) } : {}),
   };
@@ -252,10 +267,14 @@ function figures(f: VariantFigures): FiguresJson {
   return { cycles: f.cycles, blockThroughput: f.blockThroughput, uopsPerCycle: f.uopsPerCycle };
 }
 
-function allPorts(used: Record<string, number>, ports: number[]): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const p of ports) out[String(p)] = used[String(p)] ?? 0;
+function allPorts(
+  used: Record<string, number>,
+  ports: number[],
+  v: (x: number) => number | null,
+): Record<string, number | null> {
+  const out: Record<string, number | null> = {};
+  for (const p of ports) out[String(p)] = v(used[String(p)] ?? 0);
   // a port the machine model does not list (should not happen) is kept, not dropped
-  for (const [k, v] of Object.entries(used)) if (!(k in out)) out[k] = v;
+  for (const [k, x] of Object.entries(used)) if (!(k in out)) out[k] = v(x);
   return out;
 }

@@ -127,6 +127,7 @@ export async function buildReport(
       ...(chosen?.note ? { archNote: chosen.note } : {}),
       unknown: analysis.unknown,
       origins: analysis.resolved.map((r) => r.origin),
+      addresses: analysis.region.instructions.map((i) => i.address),
       source: {
         file: analysis.region.file,
         region: analysis.region.region.name,
