@@ -33,6 +33,8 @@ interface ReportSubject {
   origins: FigureOrigin[];
   /** each line's address, by line number */
   addresses?: number[];
+  /** what the prediction leaves out (src/report/caveats.ts) */
+  caveats?: string[];
   source?: { file: string; region: string };
   /** the two sides of the first conditional jump; undefined: not asked; null: there is none */
   branch?: { branchLine: number; left: SimProgram; right: SimProgram } | null;
@@ -69,6 +71,7 @@ export function collectReport(
     unknown: subject.unknown,
     origins: [...subject.origins],
     ...(subject.addresses ? { addresses: [...subject.addresses] } : {}),
+    ...(subject.caveats?.length ? { caveats: [...subject.caveats] } : {}),
   };
   if (subject.branch !== undefined) {
     const side = (program: SimProgram): Section => {

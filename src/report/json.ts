@@ -138,6 +138,9 @@ interface ReportJson extends SectionJson {
   branch?: { branchLine: number; left: SectionJson; right: SectionJson } | null;
   /** with --detail LINE */
   detail?: DetailJson;
+  /** what the prediction leaves out or simulates otherwise than the program runs (the text's
+   *  "Note:" lines at the top): an if/else's two sides, an inner loop, a call */
+  caveats: string[];
 }
 
 export function reportJson(model: ReportModel): { schemaVersion: number } & ReportJson {
@@ -157,6 +160,7 @@ export function reportJson(model: ReportModel): { schemaVersion: number } & Repo
     figures: originSummary(model.origins),
     ...section(model.main),
     unknown: model.unknown.map((u) => ({ ...u })),
+    caveats: [...(model.caveats ?? [])],
   };
   if (model.branch !== undefined) {
     out.branch =
