@@ -564,7 +564,7 @@ export const LEGEND: LegendSection[] = [
         originLetters(ALL_ORIGINS),
         `where a line's figures come from: ${originLegend(ALL_ORIGINS).replace(/, \? no figures$/, '')}`,
       ],
-      ['?', 'no figures: the line is not simulated (the message says why)'],
+      ['?', 'no figures: a placeholder without µops, dependencies kept (the message says)'],
       ['lines 0-6 of 8', 'the lines shown, by their numbers, of how many'],
     ],
   },
