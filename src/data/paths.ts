@@ -22,12 +22,6 @@ export function packageRoot(): string {
   }
 }
 
-/** An example program shipped with uopscope (examples/bin), by its absolute path: the `--help`
- *  examples run from any directory. */
-export function exampleFile(name: string): string {
-  return join(packageRoot(), 'examples', 'bin', name);
-}
-
 export function assetsDir(): string {
   return join(packageRoot(), 'assets', 'uarch');
 }

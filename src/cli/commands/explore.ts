@@ -1,7 +1,6 @@
 // `uopscope FILE [region options] [--arch A] [--iterations N]`: the interactive explorer on a
 // terminal; the text report when stdout is not one (a pipe, CI).
 // This module only declares the command; the work is in exploreRun.ts, imported when it runs.
-import { exampleFile } from '../../data/paths.js';
 import type { Argv } from 'yargs';
 import { BUILTIN_DEFAULTS } from '../config.js';
 import { addInputOptions } from '../regionOptions.js';
@@ -45,8 +44,8 @@ export function exploreCommand(y: Argv): Argv {
           describe:
             "directory the explorer's export (x) proposes (default: 'uopscope config set export-dir DIR', else the current directory)",
         })
-        .example(`$0 ${exampleFile('branch')}`, "explore the thesis's branch example")
-        .example(`$0 ${exampleFile('branch')} | less`, 'not a terminal: the report'),
+        .example('$0 examples/bin/branch', "explore the thesis's branch example")
+        .example('$0 examples/bin/branch | less', 'not a terminal: the report'),
     async (argv) => {
       // On a terminal the explorer (Ink, React, the session, the worker) runs from dist/'s ES
       // modules as a whole, also when this declaration runs from the start-up bundle: one copy of

@@ -2,7 +2,6 @@
 // (Linux x86-64) in the native harness and prints the measured cycles per iteration beside the
 // simulation's block throughput. Declaration only; the work is in measureRun.ts.
 
-import { exampleFile } from '../../data/paths.js';
 import type { Argv } from 'yargs';
 import { addInputOptions, inputFromArgv } from '../regionOptions.js';
 import { addModelOptions } from '../modelOptions.js';
@@ -29,7 +28,7 @@ export function measureCommand(y: Argv): Argv {
           describe: 'timed repetitions of each measurement, 10 to 10000 (default 200)',
         })
         .option('json', { type: 'boolean', describe: 'print the figures as one JSON object' })
-        .example(`$0 measure ${exampleFile('adc-chain')}`, '')
+        .example('$0 measure examples/bin/adc-chain', '')
         .example('$0 measure --hex 480fafc3 --json', ''),
     async (argv) => {
       const { runMeasure } = await import('./measureRun.js');

@@ -4,7 +4,6 @@
 // This module only declares the command (cheap to load); the work is in reportRun.ts, imported
 // when the command runs.
 
-import { exampleFile } from '../../data/paths.js';
 import type { Argv } from 'yargs';
 import { addInputOptions, inputFromArgv } from '../regionOptions.js';
 import { addModelOptions } from '../modelOptions.js';
@@ -74,10 +73,10 @@ export function reportCommand(y: Argv): Argv {
           type: 'string',
           describe: 'use this uops.info instructions.xml instead of the imported or embedded data',
         })
-        .example(`$0 report ${exampleFile('branch')} --arch SNB --branch`, '')
-        .example(`$0 report ${exampleFile('adc-chain')} -i 1 --detail 0`, '')
+        .example('$0 report examples/bin/branch --arch SNB --branch', '')
+        .example('$0 report examples/bin/adc-chain -i 1 --detail 0', '')
         .example('$0 report --hex 4801d8 --iterations 1 --json', '')
-        .example(`$0 report ${exampleFile('branch')} --model refined --no-macro-fusion`, ''),
+        .example('$0 report examples/bin/branch --model refined --no-macro-fusion', ''),
     async (argv) => {
       const { runReport } = await import('./reportRun.js');
       const out = await runReport(inputFromArgv(argv as never), argv as ReportArgs);
