@@ -151,7 +151,8 @@ function unknownNote(a: Analysis): string {
     byWhy.set(why, [...(byWhy.get(why) ?? []), `${u.line} ${u.asm.split(' ')[0]}`]);
   }
   const groups = [...byWhy].map(([why, ls]) => `line${ls.length === 1 ? '' : 's'} ${ls.join(', ')} (${why})`);
-  return `no figures for ${groups.join('; ')}: ${a.fallback === 'alu' ? 'counted as one ALU µop' : 'not simulated (?)'}`;
+  // what the engine does with them, exactly: they stay in the program and keep their dependencies
+  return `no figures for ${groups.join('; ')}: ${a.fallback === 'alu' ? 'each run as one µop on any ALU port, latency 1 (?)' : 'each run as a placeholder without µops or ports; its readers still wait 1 cycle for it (?)'}`;
 }
 
 /** Why `b` has nothing to compare: no conditional jump, or only the loop's own (back edge / exit). */

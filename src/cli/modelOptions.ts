@@ -6,12 +6,17 @@ import { UserError, printable } from '../errors.js';
 import {
   DEFAULT_MODEL_NAME,
   MECHANISM_INFO,
+  REFINED_OFF,
+  mechanismInfo,
   MODEL_NAMES,
   mechanismsOf,
   type Mechanism,
   type MechanismSet,
   type ModelName,
 } from '../sim/mechanisms.js';
+
+/** What the refined model switches on, as the help and the messages say it. */
+const REFINED_TEXT = `every mechanism on but ${REFINED_OFF.map((m) => mechanismInfo(m).flag).join(', ')}`;
 
 /** The parsed model options: `model` as typed, and each mechanism's switch when given. */
 export type ModelArgv = { model?: string } & Partial<Record<Mechanism, boolean>>;
@@ -23,7 +28,7 @@ export function addModelOptions<T>(
 ): Argv<T & ModelArgv> {
   let c = y.option('model', {
     type: 'string',
-    describe: `the model: suaca (SUACA's thesis, every mechanism off) or refined (every mechanism on) (${defaultText})`,
+    describe: `the model: suaca (SUACA's thesis, every mechanism off) or refined (${REFINED_TEXT}) (${defaultText})`,
   }) as unknown as Argv<T & ModelArgv>;
   for (const m of MECHANISM_INFO) {
     c = c.option(m.flag, {
@@ -40,7 +45,7 @@ export function parseModelName(value: unknown, where: string): ModelName {
   const s = typeof value === 'string' ? value.trim().toLowerCase() : '';
   if (!(MODEL_NAMES as readonly string[]).includes(s)) {
     throw new UserError(
-      `${where}: '${printable(String(value), 40)}' is not a model; use ${MODEL_NAMES.join(" (every mechanism off, the thesis's model) or ")} (every mechanism on)`,
+      `${where}: '${printable(String(value), 40)}' is not a model; use ${MODEL_NAMES.join(" (every mechanism off, the thesis's model) or ")} (${REFINED_TEXT})`,
     );
   }
   return s as ModelName;

@@ -309,6 +309,14 @@ function choiceWhy(f: FoundLoop, found: FoundLoop[], list: Region[], fns: number
   return `the main loop of ${of} (of its ${inner.length} innermost loops, ${MAIN_RULE}${others.length ? `; ${others.join(', ')}` : ''})`;
 }
 
+/** The command that lists the regions of the input the user gave, as they can run it: standard
+ *  input and --hex bytes are given again, not named by a placeholder. */
+function regionsCommand(file: string): string {
+  if (file === '<stdin>') return "'uopscope regions -' with the same standard input";
+  if (file === '<hex>') return "'uopscope regions --hex BYTES' with the same bytes";
+  return `'uopscope regions ${file}'`;
+}
+
 /** The region analysed when none is named, and why (null: none to choose from). */
 export function defaultRegion(input: LoadedInput, list: Region[] = listRegions(input)): Region | null {
   if (!list.length) return null;
@@ -319,7 +327,7 @@ export function defaultRegion(input: LoadedInput, list: Region[] = listRegions(i
     return list.length > 1
       ? {
           ...r,
-          note: `${input.file} holds ${list.length} regions; analysing region 1 (${r.name}); choose another with --region N (see 'uopscope regions ${input.file}')`,
+          note: `${input.file} holds ${list.length} regions; analysing region 1 (${r.name}); choose another with --region N (see ${regionsCommand(input.file)})`,
         }
       : r;
   }
@@ -330,7 +338,7 @@ export function defaultRegion(input: LoadedInput, list: Region[] = listRegions(i
   return {
     ...main.region,
     index: at + 1,
-    note: `analysing region ${at + 1} of ${list.length}, ${why}; choose another with --region N (see 'uopscope regions ${input.file}')`,
+    note: `analysing region ${at + 1} of ${list.length}, ${why}; choose another with --region N (see ${regionsCommand(input.file)})`,
   };
 }
 
@@ -448,7 +456,7 @@ export function resolveRegion(input: LoadedInput, sel: RegionSelection = {}): Re
       );
     if (!Number.isInteger(n) || n < 1 || n > list.length)
       throw new UserError(
-        `--region ${sel.region}: ${input.file} has ${list.length} region${list.length === 1 ? '' : 's'} (1–${list.length}); see 'uopscope regions ${input.file}'`,
+        `--region ${sel.region}: ${input.file} has ${list.length} region${list.length === 1 ? '' : 's'} (1–${list.length}); see ${regionsCommand(input.file)}`,
       );
     return list[n - 1]!;
   }

@@ -31,6 +31,10 @@ interface ReportSubject {
   unknown: UnknownInstruction[];
   /** where each line's figures come from, by line number */
   origins: FigureOrigin[];
+  /** each line's address, by line number */
+  addresses?: number[];
+  /** what the prediction leaves out (src/report/caveats.ts) */
+  caveats?: string[];
   source?: { file: string; region: string };
   /** the two sides of the first conditional jump; undefined: not asked; null: there is none */
   branch?: { branchLine: number; left: SimProgram; right: SimProgram } | null;
@@ -85,6 +89,8 @@ export function collectReport(
     main: main.section,
     unknown: subject.unknown,
     origins: [...subject.origins],
+    ...(subject.addresses ? { addresses: [...subject.addresses] } : {}),
+    ...(subject.caveats?.length ? { caveats: [...subject.caveats] } : {}),
   };
   if (subject.branch !== undefined) {
     const side = (program: SimProgram): Section => {

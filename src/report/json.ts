@@ -6,6 +6,7 @@ import { nothingSimulated, originSummary, type ReportModel, type Section, type V
 import type { FigureOrigin } from '../data/types.js';
 import { mechanismInfo, mechanismLabel, type Mechanism, type MechanismSet } from '../sim/mechanisms.js';
 import { portLabel } from '../data/ports.js';
+import { withSchemaVersion } from './schemaVersion.js';
 
 /** What one mechanism changed: the main analysis against the run with only it flipped. */
 interface MechanismEffectJson {
@@ -34,10 +35,14 @@ interface ModelJson {
   notes?: string[];
 }
 
+/** A figure that was not computed is null: nothing simulated (no line has figures), or, for a
+ *  rate, no iteration complete. */
 interface FiguresJson {
-  cycles: number;
-  blockThroughput: number;
-  uopsPerCycle: number;
+  cycles: number | null;
+  /** cycles per iteration */
+  blockThroughput: number | null;
+  /** µops that took a port, per cycle */
+  uopsPerCycle: number | null;
 }
 interface CombinationJson extends FiguresJson {
   perfectFrontEnd: boolean;
@@ -55,15 +60,20 @@ interface VariantsJson {
 
 interface LineJson {
   line: number;
+  /** the instruction's address (in a relocatable object: its offset in the section) */
+  address: number | null;
   asm: string;
   uops: number;
-  hadToWait: number;
-  causedToWait: number;
+  /** cycles the line's instances spent in the station waiting (for an operand or a port), summed
+   *  over the run and divided by the iterations: it grows with the iterations when instances queue */
+  hadToWait: number | null;
+  /** cycles others waited for this line (its result or its port), per iteration, as hadToWait */
+  causedToWait: number | null;
   /** every port of the machine (by number, or by name where the core names its ports) → average
    *  µops per iteration on it */
-  ports: Record<string, number>;
+  ports: Record<string, number | null>;
   /** divider cycles per iteration; present when the divider is used */
-  divider?: number;
+  divider?: number | null;
   unknown: boolean;
 }
 
@@ -73,7 +83,7 @@ interface SectionJson extends FiguresJson {
   variants: VariantsJson | null;
   lines: LineJson[];
   /** port → average µops per iteration, all lines together */
-  portTotals: Record<string, number>;
+  portTotals: Record<string, number | null>;
   dividerUsed: boolean;
   /** a core with several scheduler queues only: per queue (then per non-scheduling queue) the ops
    *  steered into it and the cycles the front end stopped on it, per iteration, and its average
@@ -141,9 +151,14 @@ interface ReportJson extends SectionJson {
   branch?: { branchLine: number; left: SectionJson; right: SectionJson } | null;
   /** with --detail LINE */
   detail?: DetailJson;
+  /** what the prediction leaves out or simulates otherwise than the program runs (the text's
+   *  "Note:" lines at the top): an if/else's two sides, an inner loop, a call */
+  caveats: string[];
 }
 
-export function reportJson(model: ReportModel): ReportJson {
+export function reportJson(model: ReportModel): { schemaVersion: number } & ReportJson {
+  const none = nothingSimulated(model);
+  const section = (sec: Section) => sectionJson(sec, model.ports, none, model.addresses, model.portNames);
   const out: ReportJson = {
     arch: model.arch,
     ...(model.archName !== undefined ? { archName: model.archName } : {}),
@@ -153,12 +168,13 @@ export function reportJson(model: ReportModel): ReportJson {
     model: modelJson(model),
     ...(model.source ? { source: { ...model.source } } : {}),
     complete: model.unknown.length === 0,
-    simulated: !nothingSimulated(model),
+    simulated: !none,
     origins: [...model.origins],
     figures: originSummary(model.origins),
     ...(model.portNames ? { portNames: [...model.portNames] } : {}),
-    ...sectionJson(model.main, model.ports, model.portNames),
+    ...section(model.main),
     unknown: model.unknown.map((u) => ({ ...u })),
+    caveats: [...(model.caveats ?? [])],
   };
   if (model.branch !== undefined) {
     out.branch =
@@ -166,12 +182,12 @@ export function reportJson(model: ReportModel): ReportJson {
         ? null
         : {
             branchLine: model.branch.branchLine,
-            left: sectionJson(model.branch.left, model.ports, model.portNames),
-            right: sectionJson(model.branch.right, model.ports, model.portNames),
+            left: section(model.branch.left),
+            right: section(model.branch.right),
           };
   }
   if (model.detail) out.detail = detailJson(model.detail, model);
-  return out;
+  return withSchemaVersion(out);
 }
 
 function modelJson(model: Pick<ReportModel, 'model' | 'main'>): ModelJson {
@@ -194,8 +210,16 @@ function modelJson(model: Pick<ReportModel, 'model' | 'main'>): ModelJson {
   };
 }
 
-function sectionJson(section: Section, ports: number[], names?: readonly string[]): SectionJson {
+/** A section's figures; all null when nothing was simulated (`none`): the engine ran placeholders. */
+function sectionJson(
+  section: Section,
+  ports: number[],
+  none: boolean,
+  addresses?: readonly number[],
+  names?: readonly string[],
+): SectionJson {
   const s = section.stats;
+  const v = (x: number): number | null => (none || !Number.isFinite(x) ? null : x);
   let variants: VariantsJson | null = null;
   if (section.whatIf) {
     variants = {
@@ -214,12 +238,12 @@ function sectionJson(section: Section, ports: number[], names?: readonly string[
     }));
   }
   return {
-    cycles: s.cycles,
-    blockThroughput: s.blockThroughput,
-    uopsPerCycle: s.uopsPerCycle,
+    cycles: v(s.cycles),
+    blockThroughput: v(s.blockThroughput),
+    uopsPerCycle: v(s.uopsPerCycle),
     totalUops: s.totalUops,
-    variants,
-    ...(section.memoryThroughData
+    variants: none ? null : variants,
+    ...(section.memoryThroughData && !none
       ? {
           memoryThroughData: {
             pairs: section.memoryThroughData.pairs.map((p) => ({ ...p })),
@@ -229,15 +253,16 @@ function sectionJson(section: Section, ports: number[], names?: readonly string[
       : {}),
     lines: s.lines.map((l) => ({
       line: l.line,
+      address: addresses?.[l.line] ?? null,
       asm: l.asm,
       uops: l.uops,
-      hadToWait: l.hadToWait,
-      causedToWait: l.causedToWait,
-      ports: allPorts(l.ports, ports, names),
-      ...(s.dividerUsed || l.divider > 0 ? { divider: l.divider } : {}),
+      hadToWait: v(l.hadToWait),
+      causedToWait: v(l.causedToWait),
+      ports: allPorts(l.ports, ports, v, names),
+      ...(s.dividerUsed || l.divider > 0 ? { divider: v(l.divider) } : {}),
       unknown: l.unknown,
     })),
-    portTotals: allPorts(s.portTotals, ports, names),
+    portTotals: allPorts(s.portTotals, ports, v, names),
     dividerUsed: s.dividerUsed,
     ...(s.queues ? { queues: s.queues.map((q) => ({ ...q })) } : {}),
     ...(section.detail ? { detail: detailJson(section.detail, { ports, portNames: names }) } : {}),
@@ -281,10 +306,15 @@ function figures(f: VariantFigures): FiguresJson {
 
 /** Every port's figure, keyed by the port's number, or by its name on a core whose record names
  *  its ports (AMD's pipes). */
-function allPorts(used: Record<string, number>, ports: number[], names?: readonly string[]): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const p of ports) out[portLabel(p, ports, names)] = used[String(p)] ?? 0;
+function allPorts(
+  used: Record<string, number>,
+  ports: number[],
+  v: (x: number) => number | null,
+  names?: readonly string[],
+): Record<string, number | null> {
+  const out: Record<string, number | null> = {};
+  for (const p of ports) out[portLabel(p, ports, names)] = v(used[String(p)] ?? 0);
   // a port the machine model does not list (should not happen) is kept, not dropped
-  for (const [k, v] of Object.entries(used)) if (!ports.includes(Number(k))) out[k] = v;
+  for (const [k, x] of Object.entries(used)) if (!ports.includes(Number(k))) out[k] = v(x);
   return out;
 }

@@ -74,6 +74,10 @@ export interface ReportModel {
   /** where each line's figures come from, by line number (renderers show it per line and
    *  summarise it in the header) */
   origins: FigureOrigin[];
+  /** each line's address, by line number (the JSON's lines) */
+  addresses?: number[];
+  /** what the prediction leaves out or simulates otherwise than the program runs (caveats.ts) */
+  caveats?: string[];
   /** thesis §2.7: the two sides of the first conditional jump (--branch); null when asked but there is none */
   branch?: { branchLine: number; left: Section; right: Section } | null;
   /** thesis §2.6 for one line of the main analysis (--detail LINE) */

@@ -32,6 +32,7 @@ export function renderText(model: ReportModel): string {
     out.push(...wrapText(`Not modelled on ${model.arch}: ${m.text}`, 80, '  ', ''));
   if (!isBaseline(model.variant)) out.push(`Analysis with: ${variantLabel(model.variant)}`);
   out.push(`Figures: ${originSummary(model.origins)}`);
+  for (const c of model.caveats ?? []) out.push(...wrapText(`Note: ${c}`, 80, '  ', ''));
   if (nothingSimulated(model)) {
     out.push('', `Nothing simulated: no line of the region has figures on ${model.arch}.`, '', ...renderUnknown(model));
     return out.join('\n') + '\n';

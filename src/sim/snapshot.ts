@@ -9,7 +9,7 @@
 
 import { DIVIDER_BLOCK_BIT, ST_DONE, ST_EXEC, ST_WAIT_DEP, ST_WAIT_PORT } from './core.js';
 import type { CompiledProgram, Core } from './core.js';
-import { statsOf, statsStateOf } from './stats.js';
+import { statsOf, statsStateOf, type InFlightCounts } from './stats.js';
 import { Queues } from './units/queues.js';
 import type { Resource } from '../disasm/types.js';
 import type {
@@ -180,9 +180,15 @@ function dividerNotModelled(program: SimProgram): DividerSnapshot['notModelled']
 }
 
 /** The station's entries in flight this cycle (program order), the counts per line and the ready list. */
-function station(v: StationView): { rs: RsEntry[]; counts: LineCount[]; ready: Inst[] } {
+function station(v: StationView): { rs: RsEntry[]; counts: LineCount[]; ready: Inst[]; inFlight: InFlightCounts } {
   const { core, cp, program } = v;
   const n = cp.n;
+  const P = cp.P;
+  const inFlight: InFlightCounts = {
+    portUse: new Float64Array(n * P),
+    had: new Float64Array(n),
+    divUse: new Float64Array(n),
+  };
   const rsu = core.scheduler,
     fe = core.frontEnd;
   const rs: RsEntry[] = [];
@@ -204,7 +210,14 @@ function station(v: StationView): { rs: RsEntry[]; counts: LineCount[]; ready: I
     const k = Math.floor(g / n);
     const away = rsu.fusedAway !== null && rsu.fusedAway[i] === 1;
     let assigned = 0;
-    for (let u = 0; u < cp.maxU; u++) if (rsu.uopPort[s * cp.maxU + u]! >= 0) assigned++;
+    for (let u = 0; u < cp.maxU; u++) {
+      const p = rsu.uopPort[s * cp.maxU + u]!;
+      if (p < 0) continue;
+      assigned++;
+      inFlight.portUse[i * P + p]!++;
+      if (cp.div[i]! > 0 && cp.divUop[i] === u && p === cp.divPortOf[i]) inFlight.divUse[i]! += cp.div[i]!;
+    }
+    inFlight.had[i]! += rsu.waited[s]!;
     const e: RsEntry = {
       line: lineOf(i, program),
       iteration: k,
@@ -226,7 +239,7 @@ function station(v: StationView): { rs: RsEntry[]; counts: LineCount[]; ready: I
     lc.notLoaded = core.iterations - started;
     lc.done = started - lc.waiting - lc.ready - lc.executing;
   }
-  return { rs, counts, ready };
+  return { rs, counts, ready, inFlight };
 }
 
 /** The ports this cycle: the µops that took each one (an instance still short of a port for
@@ -264,10 +277,12 @@ function dividerOf(v: StationView): DividerSnapshot {
 
 /** Build the snapshot of the core's current state. */
 export function snapshotOf(core: Core, program: SimProgram): Snapshot {
+  // the waits accounted first: the station's in-flight counts and the recorder's agree
+  const state = statsStateOf(core);
   const v = new StationView(core, program);
   const { cp, c } = v;
   const fe = core.frontEnd;
-  const { rs, counts, ready } = station(v);
+  const { rs, counts, ready, inFlight } = station(v);
   const next = fe.next < core.N ? { ...v.inst(fe.next), uopsLeft: cp.uops[fe.next % cp.n]! - fe.loaded } : null;
   return {
     cycle: c,
@@ -287,7 +302,7 @@ export function snapshotOf(core: Core, program: SimProgram): Snapshot {
     },
     completed: core.scheduler.completed,
     total: core.N,
-    stats: statsOf(cp, program, { ...statsStateOf(core), lineDone: counts.map((x) => x.done) }),
+    stats: statsOf(cp, program, { ...state, lineDone: counts.map((x) => x.done), inFlight }),
     lineCounts: counts,
     ...(core.policy instanceof Queues ? { queues: queuesView(core.policy, c) } : {}),
   };

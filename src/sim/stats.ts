@@ -22,6 +22,16 @@ export interface StatsState {
   stats: RecorderState;
   /** per line (program order): its instances done, when known (a snapshot counts them) */
   lineDone?: ArrayLike<number>;
+  /** with lineDone: what the instances not done yet added to the counts (a snapshot reads them
+   *  from the station), left out so that each figure is over the same instances as its divisor */
+  inFlight?: InFlightCounts;
+}
+
+/** The counts the instances still in flight added to the recorder's, per line (× port index). */
+export interface InFlightCounts {
+  portUse: Float64Array;
+  had: Float64Array;
+  divUse: Float64Array;
 }
 
 /** The statistics state of a core as it stands (flushed first); the arrays are the live ones. */
@@ -52,11 +62,12 @@ export function statsOf(cp: CompiledProgram, program: SimProgram, st: StatsState
   const portTotals: Record<string, number> = {};
   for (const p of cp.portIds) portTotals[String(p)] = 0;
   let dividerUsed = false;
+  const fly = perLine ? st.inFlight : undefined;
   program.instructions.forEach((ins, i) => {
     const ports: Record<string, number> = {};
     const K = divisor(i);
     for (let p = 0; p < P; p++) {
-      const v = rec.portUse[i * P + p]!;
+      const v = rec.portUse[i * P + p]! - (fly ? fly.portUse[i * P + p]! : 0);
       if (v > 0) {
         ports[String(cp.portIds[p])] = v / K;
         portTotals[String(cp.portIds[p])]! += v / K;
@@ -67,13 +78,15 @@ export function statsOf(cp: CompiledProgram, program: SimProgram, st: StatsState
       line: ins.line,
       asm: ins.asm,
       uops: cp.uops[i]!,
-      hadToWait: rec.had[i]! / K,
+      hadToWait: (rec.had[i]! - (fly ? fly.had[i]! : 0)) / K,
       causedToWait: rec.caused[i]! / K,
       ports,
-      divider: rec.divUse[i]! / K,
+      divider: (rec.divUse[i]! - (fly ? fly.divUse[i]! : 0)) / K,
       unknown: ins.unknown,
     });
   });
+  // before a whole iteration is complete, some line has no figure yet: no total per iteration
+  if (!(done > 0)) for (const p of Object.keys(portTotals)) portTotals[p] = NaN;
   const cycles = st.cycle;
   return {
     cycles,

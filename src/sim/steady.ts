@@ -74,10 +74,20 @@ function portsSeparated(u0: Float64Array, u1: Float64Array): boolean {
 
 /** Move the core forward by m periods of dc cycles and dg instances; counters grow by m·delta.
  *  Each unit moves its own state (Core.shift). */
-function shift(core: Core, m: number, dc: number, dg: number, delta: Counters, dUops: number): void {
+function shift(
+  core: Core,
+  m: number,
+  dc: number,
+  dg: number,
+  delta: Counters,
+  dUops: number,
+  dWaits: WaitsDelta,
+): void {
   const D = m * dg;
   core.shift({ dg: D, dc: m * dc, dk: D / core.cp.n });
   core.recorder.uopsAssigned += m * dUops;
+  // the waits of the instances in flight grow as the recorder's: by what one period added to each
+  core.scheduler.growWaits(dWaits.w, dWaits.o, m, dg);
   const cs = counters(core);
   for (const name of COUNTERS) {
     const a = cs[name],
@@ -97,6 +107,7 @@ export interface SteadyPeriod {
   dg: number;
   delta: Counters;
   dUops: number;
+  dWaits: WaitsDelta;
   /** periods that may be skipped from `start` (the front end stays before the program's end) */
   periods: number;
 }
@@ -107,7 +118,7 @@ export function seekPeriodic(core: Core, period: SteadyPeriod, target: number): 
   if (target < period.cycle) return false;
   const j = Math.min(period.periods, Math.floor((target - period.cycle) / period.dc));
   core.restore(period.start);
-  if (j > 0) shift(core, j, period.dc, period.dg, period.delta, period.dUops);
+  if (j > 0) shift(core, j, period.dc, period.dg, period.delta, period.dUops, period.dWaits);
   while (core.cycle < target && !core.finished) core.step();
   return true;
 }
@@ -121,7 +132,18 @@ interface Candidate {
   dg: number;
   counters: Counters;
   uops: number;
+  /** the instances in flight's waits (inFlightWaits) */
+  waits: Int32Array;
 }
+
+/** Per instance from the scheduler's headBefore (`o` places before the oldest in flight) to the
+ *  newest: the cycles of waiting one period added to the instance at that place. */
+interface WaitsDelta {
+  w: Int32Array;
+  o: number;
+}
+
+const inFlightWaits = (core: Core): Int32Array => core.scheduler.waitsFrom(core.scheduler.head);
 
 /** A confirmed period found at `cycle` (its end), without the core's state (saved only when asked). */
 type FoundPeriod = Omit<SteadyPeriod, 'start'>;
@@ -192,7 +214,14 @@ class PeriodSearch {
       for (let x = 0; x < a.length; x++) d[x] = a[x]! - b[x]!;
     }
     const dUops = core.recorder.uopsAssigned - cand.uops;
-    return { cycle: c, dc: cand.dc, dg: cand.dg, delta, dUops, periods: m };
+    // what the period added to the waits of the instance now at each place (it stood dg places
+    // further a period ago, or was not in flight yet)
+    const rs = core.scheduler;
+    const o = rs.head - rs.headBefore;
+    const w = rs.waitsFrom(rs.headBefore);
+    for (let x = 0; x < w.length; x++) w[x]! -= cand.waits[x - o + cand.dg] ?? 0;
+    const dWaits = { w, o };
+    return { cycle: c, dc: cand.dc, dg: cand.dg, delta, dUops, dWaits, periods: m };
   }
 
   /** Remember the key just written (len long); when it was seen before, whole iterations ago,
@@ -215,6 +244,7 @@ class PeriodSearch {
         dg,
         counters: copyCounters(core),
         uops: core.recorder.uopsAssigned,
+        waits: inFlightWaits(core),
       };
     }
   }
@@ -225,7 +255,7 @@ function skipPeriods(core: Core, p: FoundPeriod, onPeriod?: (p: SteadyPeriod) =>
   // the end of the confirmed period: its last cycle (port holders, µops loaded) is the
   // last cycle of every later period too, which the start of the first one is not
   if (onPeriod) onPeriod({ start: core.save(), ...p });
-  shift(core, p.periods, p.dc, p.dg, p.delta, p.dUops);
+  shift(core, p.periods, p.dc, p.dg, p.delta, p.dUops, p.dWaits);
   return p.periods * p.dc;
 }
 

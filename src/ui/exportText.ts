@@ -1,5 +1,6 @@
 // The session as a plain-text report (x): inputs, architecture, variants, the current cycle and its
 // snapshot, the summary and per-line table of every pane shown, the detail of the selected line.
+import { frontEndLine } from './components/PortsPane.js';
 import type { LineDetail, Snapshot } from '../sim/types.js';
 import { ORIGIN_LETTER, originLegend } from '../data/types.js';
 import { describeDivergence } from './compare.js';
@@ -33,9 +34,8 @@ function snapshotLines(s: Snapshot, ls: { line: number; asm: string }[], paneLin
     out.push(`  p${p.port}: ${p.uops.length ? p.uops.map((x) => onPort(x)).join(' ') : '-'}  (${p.cumulative})`);
   out.push(dividerForms(s)[0]!);
   out.push(`ready: ${s.ready.length ? s.ready.map(inst).join(' ') : 'none'}`);
-  out.push(
-    `front end: ${s.frontEnd.next ? `next ${inst(s.frontEnd.next)} (${s.frontEnd.next.uopsLeft} µops left)` : 'all loaded'}, ${s.frontEnd.loadedThisCycle} µops loaded this cycle`,
-  );
+  // the screen's line, whole (source, delivered and issued µops, the IDQ's fill)
+  out.push(frontEndLine(s, Number.POSITIVE_INFINITY));
   return out;
 }
 

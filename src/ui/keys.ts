@@ -564,7 +564,7 @@ export const LEGEND: LegendSection[] = [
         originLetters(ALL_ORIGINS),
         `where a line's figures come from: ${originLegend(ALL_ORIGINS).replace(/, \? no figures$/, '')}`,
       ],
-      ['?', 'no figures: the line is not simulated (the message says why)'],
+      ['?', 'no figures: a placeholder without µops, dependencies kept (the message says)'],
       ['lines 0-6 of 8', 'the lines shown, by their numbers, of how many'],
     ],
   },
@@ -595,10 +595,10 @@ export const LEGEND: LegendSection[] = [
   {
     title: 'Statistics (per iteration done so far)',
     rows: [
-      ['wait', 'cycles per iteration the line waited for an operand or a port'],
+      ['wait', 'cycles per instance in the station waiting (operand, port); grows as they queue'],
       ['caused', 'cycles per iteration others waited for it (result or port)'],
       ['p0 p1 …', 'µops per iteration on each port; blank: none, 0.00: < 0.005'],
-      ['µops/c', 'µops per cycle'],
+      ['µops/c', 'µops that took a port, per cycle'],
       ['… 4 more lines', 'rows that do not fit (the total includes them)'],
       ['hidden: p1', 'ports without a column (in use or unused)'],
     ],

@@ -38,11 +38,11 @@ test('data import, then data list shows the imported architectures', () => {
     list.out,
     /^Per line, the first of these sources that has figures for the form is used, in the order listed\.$/m,
   );
-  const rows = JSON.parse(run(['data', 'list', '--json'], cache).out) as {
-    arch: string;
-    kind: string;
-    forms: number;
-  }[];
+  const rows = (
+    JSON.parse(run(['data', 'list', '--json'], cache).out) as {
+      sources: { arch: string; kind: string; forms: number }[];
+    }
+  ).sources;
   assert.deepEqual(rows.find((r) => r.arch === 'SNB' && r.kind === 'imported')?.forms, 1);
 });
 

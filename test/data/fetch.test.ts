@@ -131,7 +131,9 @@ test('success: download, sanity check, import straight away; data list names the
   assert.deepEqual(partFiles(cache), []);
   assert.deepEqual(readdirSync(cache), ['v2'], 'only the cache itself: no downloaded file kept');
   const list = await cli(['data', 'list', '--json'], cache);
-  const rows = JSON.parse(list.out) as { arch: string; kind: string; forms: number; path: string; active: boolean }[];
+  const rows = (
+    JSON.parse(list.out) as { sources: { arch: string; kind: string; forms: number; path: string; active: boolean }[] }
+  ).sources;
   const skl = rows.find((x) => x.arch === 'SKL' && x.kind === 'imported');
   assert.deepEqual(skl && { forms: skl.forms, path: skl.path, active: skl.active }, {
     forms: FORMS,

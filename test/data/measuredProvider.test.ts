@@ -165,11 +165,11 @@ test('the command line: report and JSON show U, data list its provenance, data r
       list.out,
       /^SKL measured: measured on TEST FIXTURE .* \(microcode unknown, test fixture, uopscope 0\.1\.0\) by: \(written by hand: test\/fixtures\/measured\/SKL\.json\)$/m,
     );
-    const listed = JSON.parse(run('data', 'list', '--json').out) as {
-      arch: string;
-      kind: string;
-      provenance?: { cpu: string };
-    }[];
+    const listed = (
+      JSON.parse(run('data', 'list', '--json').out) as {
+        sources: { arch: string; kind: string; provenance?: { cpu: string } }[];
+      }
+    ).sources;
     assert.match(listed.find((r) => r.arch === 'SKL' && r.kind === 'measured')!.provenance!.cpu, /TEST FIXTURE/);
     // remove: the named core's file; a name that is none is one line, exit 2
     const bad = run('data', 'remove', 'measured', '../x');

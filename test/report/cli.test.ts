@@ -95,7 +95,7 @@ test('text: the latency analysis (one iteration) prints the thesis layout (§2.2
   assert.equal(r.status, 0, r.stderr);
   assert.match(
     r.stdout,
-    /^Region: IACA region 1 in examples\/bin\/branch\nIterations: 1\nModel: suaca\nFigures: 7 lines: 7 measured by uops\.info\n\nBlock throughput: 3\.00 cycles\nBlock throughput with perfect front-end: 3\.00 cycles\nBlock throughput with infinitely usable ports: 3\.00 cycles\nBlock throughput without dependencies: 3\.00 cycles\nMicroops per cycle: 2\.33\nAnalysis for architecture: SNB\n/,
+    /^Region: IACA region 1 in examples\/bin\/branch\nIterations: 1\nModel: suaca\nFigures: 7 lines: 7 measured by uops\.info\nNote: the conditional jump at line 2 is inside the loop: [^\n]*\n(  [^\n]*\n)*\nBlock throughput: 3\.00 cycles\nBlock throughput with perfect front-end: 3\.00 cycles\nBlock throughput with infinitely usable ports: 3\.00 cycles\nBlock throughput without dependencies: 3\.00 cycles\nMicroops per cycle: 2\.33\nAnalysis for architecture: SNB\n/,
   );
   assert.match(r.stdout, /\nLine \|\| Uops \|\| to wait \|\| to wait \|\|  0  \|  1  \| 2 \| 3 \| 4 \|  5  \|\|\n/);
   assert.match(

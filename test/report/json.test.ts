@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { reportJson } from '../../src/report/json.js';
+import { JSON_SCHEMA_VERSION } from '../../src/report/schemaVersion.js';
 import { figures, latencyExample, line, stats, thesisDetail } from './fixtures.js';
 
 const isNum = (v: unknown) => typeof v === 'number' && Number.isFinite(v);
@@ -43,7 +44,14 @@ test('combinations, branch, detail, unknown and divider appear when asked', () =
   for (const pf of [false, true])
     for (const ip of [false, true]) for (const nd of [false, true]) runs.push(figures(pf, ip, nd, 3, 1, 7));
   m.main.combinations = runs;
-  m.main.stats = stats([line(0, 'div rcx', { ports: { '0': 1 }, divider: 20, unknown: true })], 25, 1);
+  m.main.stats = stats(
+    [
+      line(0, 'div rcx', { ports: { '0': 1 }, divider: 20, unknown: true }),
+      line(1, 'add rax, rcx', { ports: { '1': 1 } }),
+    ],
+    25,
+    1,
+  );
   m.unknown = [{ line: 0, asm: 'div rcx', fallback: 'skip' }];
   m.branch = {
     branchLine: 2,
@@ -78,4 +86,29 @@ test('combinations, branch, detail, unknown and divider appear when asked', () =
   assert.deepEqual(j.detail.ports[1], { port: 1, othersDelayedByThis: 13.5, thisDelayedByPort: 15.1 });
   m.branch = null;
   assert.equal(reportJson(m).branch, null);
+});
+
+test("every figure of a report with nothing simulated is null, not the placeholders' figures", () => {
+  const m = latencyExample();
+  m.main.stats = stats([line(0, 'ud2', { ports: { '0': 1 }, hadToWait: 2, unknown: true })], 5, 1);
+  m.unknown = [{ line: 0, asm: 'ud2', fallback: 'alu' }];
+  const j = JSON.parse(JSON.stringify(reportJson(m)));
+  assert.equal(j.simulated, false);
+  for (const k of ['cycles', 'blockThroughput', 'uopsPerCycle']) assert.equal(j[k], null, k);
+  assert.equal(j.variants, null);
+  assert.equal(j.lines[0].hadToWait, null);
+  assert.ok(Object.values(j.lines[0].ports).every((v) => v === null));
+  assert.ok(Object.values(j.portTotals).every((v) => v === null));
+});
+
+test("the JSON report carries the layout version first and each line's address", () => {
+  const m = latencyExample();
+  m.addresses = m.main.stats.lines.map((l) => 0x401000 + 4 * l.line);
+  const j = JSON.parse(JSON.stringify(reportJson(m)));
+  assert.equal(Object.keys(j)[0], 'schemaVersion');
+  assert.equal(j.schemaVersion, JSON_SCHEMA_VERSION);
+  assert.deepEqual(
+    j.lines.map((l: { address: number }) => l.address),
+    m.addresses,
+  );
 });

@@ -404,3 +404,11 @@ test('the report says what the front end did, and which front-end limit it could
   const { model } = await buildReport({ file }, { arch: 'SKL', fast: true, model: 'suaca' });
   assert.equal(model.model.notes, undefined);
 });
+
+test("--model's help and message say which mechanisms the refined model leaves off", () => {
+  assert.throws(
+    () => mechanismsFromArgv({ model: 'uica' }),
+    (e: Error) =>
+      /refined \(every mechanism on but port-choice\)/.test(e.message) && !/every mechanism on\)/.test(e.message),
+  );
+});

@@ -52,6 +52,7 @@ export class WalkScheduler extends Scheduler {
         }
         this.status[s] = ST_LOADING;
         this.rec.onWait(i, 1);
+        this.waited[s]!++;
         continue;
       }
       let ok = ld === cp.uops[i]!;

@@ -1,6 +1,7 @@
 // Frame tests on the real pipeline: the thesis's branch example (examples/bin/branch) through
 // disasm → data (the thesis fixture in uops.info's schema) → the engine. What the screen says is
 // checked against engines the test runs itself.
+import { frontEndLine } from '../../src/ui/components/PortsPane.js';
 import { SUACA_MECHANISMS } from '../../src/sim/mechanisms.js';
 import { test, before, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
@@ -131,6 +132,9 @@ test("x: the export holds the inputs, both panes' snapshots and tables, and the 
   const t = exports[0]!;
   const base = skl.makeEngine(BASELINE, ITER).seek(10);
   const nd = skl.makeEngine({ ...BASELINE, noDependencies: true }, ITER).seek(10);
+  // each pane's front-end line is the screen's, whole
+  for (const snap of [base, nd]) assert.ok(t.includes(`\n${frontEndLine(snap, Number.POSITIVE_INFINITY)}\n`), t);
+  assert.doesNotMatch(t, /µops loaded this cycle/);
   for (const s of [
     `file: ${ROOT}examples/bin/branch`,
     'region: IACA region 1 (7 instructions)',

@@ -64,3 +64,19 @@ test('on a core that runs every line, nothing is marked incomplete', async () =>
   assert.doesNotMatch(f, /INCOMPLETE/);
   assert.match(f, /^\s*1 L vaddps zmm0, zmm1, zmm2/m);
 });
+
+test('the message says exactly what is done with a line without figures: a placeholder that keeps its dependencies', async () => {
+  const loaded = await loadRegion({ hex: '4801d8 62f1744858c2 4801c3' });
+  const skip = await buildExplorerSession(loaded, loadMachine('HSW' as ArchName), { inThread: true });
+  const note = (skip.notes ?? []).find((n) => n.startsWith('no figures for'));
+  assert.match(
+    note ?? '',
+    /line 1 vaddps .*: each run as a placeholder without µops or ports; its readers still wait 1 cycle for it/,
+  );
+  assert.doesNotMatch(note ?? '', /not simulated/);
+  const alu = await buildExplorerSession(loaded, loadMachine('HSW' as ArchName), { inThread: true, fallback: 'alu' });
+  assert.match(
+    (alu.notes ?? []).find((n) => n.startsWith('no figures for')) ?? '',
+    /each run as one µop on any ALU port, latency 1/,
+  );
+});

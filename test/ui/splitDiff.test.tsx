@@ -187,7 +187,13 @@ test('80×24, the real stencil beside its perfect front end: the marks cut nothi
       const marked = col(d);
       const unmarked = col(null);
       assert.ok(marked.includes(DIFF_MARK), `${tab.id}: marks`);
-      assert.equal(marked.replaceAll(DIFF_MARK, ' '), unmarked, `${tab.id}: the marks only take spaces`);
+      // (a mark before a blank cell at a row's end is its last character: the row without it ends sooner)
+      const trimmed = (f: string) => f.replace(/ +$/gm, '');
+      assert.equal(
+        trimmed(marked.replaceAll(DIFF_MARK, ' ')),
+        trimmed(unmarked),
+        `${tab.id}: the marks only take spaces`,
+      );
       for (const l of marked.split('\n')) assert.ok(l.length <= layout.paneWidth, `${tab.id}: ${l}`);
     }
   }

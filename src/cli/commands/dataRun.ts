@@ -1,5 +1,6 @@
 // The work of `uopscope data import | list | fetch | remove` (see data.ts for the options), loaded
 // only when one of them runs.
+import { withSchemaVersion } from '../../report/schemaVersion.js';
 import { existsSync, rmdirSync, rmSync } from 'node:fs';
 import { UserError, printable, escapeControls } from '../../errors.js';
 import { importUopsXml, listDataSources, cacheRoot, type CacheIndex } from '../../data/index.js';
@@ -56,7 +57,7 @@ function gapsText(keys: readonly string[]): string {
 export function runList(cacheDir?: string, json = false, wide = false): void {
   const rows = listDataSources({ cacheDir });
   if (json) {
-    process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify(withSchemaVersion({ sources: rows }), null, 2)}\n`);
     return;
   }
   const table = [

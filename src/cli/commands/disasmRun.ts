@@ -1,4 +1,5 @@
 // The work of `uopscope disasm` (see disasm.ts for its options), loaded only when it runs.
+import { withSchemaVersion } from '../../report/schemaVersion.js';
 import { loadRegion } from '../../disasm/index.js';
 import { loadArchData, loadMachine, resolveInstructions } from '../../data/index.js';
 import {
@@ -26,7 +27,7 @@ export async function runDisasm(args: DisasmArgv): Promise<void> {
   if (arch === undefined || machine === undefined) {
     process.stdout.write(
       args.json
-        ? `${JSON.stringify(listingJson(region), null, 2)}\n`
+        ? `${JSON.stringify(withSchemaVersion(listingJson(region)), null, 2)}\n`
         : renderListing(region, undefined, { att: args.att, width }),
     );
     return;
@@ -35,7 +36,7 @@ export async function runDisasm(args: DisasmArgv): Promise<void> {
   const resolved = resolveInstructions(region.instructions, data, { fallback: args.fallback, machine });
   if (args.json) {
     process.stdout.write(
-      `${JSON.stringify({ ...listingJson(region), data: resolvedJson(data, resolved, machine) }, null, 2)}\n`,
+      `${JSON.stringify(withSchemaVersion({ ...listingJson(region), data: resolvedJson(data, resolved, machine) }), null, 2)}\n`,
     );
     return;
   }

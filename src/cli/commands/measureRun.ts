@@ -1,6 +1,7 @@
 // The work of `uopscope measure` (see measure.ts): the prediction (the report's main analysis,
 // --fast), the region's body run in the native harness (src/measure), and both side by side.
 
+import { withSchemaVersion } from '../../report/schemaVersion.js';
 import { buildReport, noteRegion, wholeNumber } from './reportRun.js';
 import { modelArgsOf } from '../modelOptions.js';
 import { mechanismLabel } from '../../sim/mechanisms.js';
@@ -506,5 +507,8 @@ export async function runMeasure(
 ): Promise<{ output: string; exitCode: number }> {
   const m = await measure(input, a);
   if (!m.measurable && !a.json) throw new UserError(`${m.source.region}: ${m.reason}`);
-  return { output: a.json ? JSON.stringify(m, null, 2) + '\n' : renderMeasure(m), exitCode: m.measurable ? 0 : 2 };
+  return {
+    output: a.json ? JSON.stringify(withSchemaVersion(m), null, 2) + '\n' : renderMeasure(m),
+    exitCode: m.measurable ? 0 : 2,
+  };
 }

@@ -1,4 +1,5 @@
 // The work of `uopscope regions` (see regions.ts for its options), loaded only when it runs.
+import { withSchemaVersion } from '../../report/schemaVersion.js';
 import { listRegions, loadInput } from '../../disasm/index.js';
 import type { Region } from '../../disasm/index.js';
 import { inputFromArgv } from '../regionOptions.js';
@@ -10,7 +11,7 @@ export async function runRegions(args: RegionsArgv): Promise<void> {
   // list is kept while it is printed
   const { file, format, machine, regions } = await found(args);
   if (args.json) {
-    for (const piece of regionsJson({ file, format, machine }, regions)) process.stdout.write(piece);
+    for (const piece of regionsJson(withSchemaVersion({ file, format, machine }), regions)) process.stdout.write(piece);
     return;
   }
   const head = `${file} (${format}, ${machine}): ${regions.length} region${regions.length === 1 ? '' : 's'}`;
@@ -44,7 +45,7 @@ const CHUNK = 2048;
  * same bytes, without one string of the whole list (a large library has 100,000 regions and more).
  */
 export function* regionsJson(
-  head: Record<string, string>,
+  head: Record<string, string | number>,
   regions: readonly Region[],
   chunk = CHUNK,
 ): Generator<string> {

@@ -1,6 +1,7 @@
 // The work of `uopscope report` (see report.ts for the command's options): loaded only when
 // the command runs, so that the CLI starts without the disasm, data, sim and report stages.
 
+import { predictionCaveats } from '../../report/caveats.js';
 import { effectiveSettings, parseIterations, resolveArch } from '../config.js';
 import { analyse, branchPrograms, loopFor, type Analysis } from '../pipeline.js';
 import { collectReport, type ReportRequest } from '../../report/collect.js';
@@ -167,6 +168,8 @@ export async function reportOfAnalysis(
       ...(chosen?.note ? { archNote: chosen.note } : {}),
       unknown: analysis.unknown,
       origins: analysis.resolved.map((r) => r.origin),
+      addresses: analysis.region.instructions.map((i) => i.address),
+      caveats: predictionCaveats(analysis.region.instructions, branch !== undefined),
       source: {
         file: analysis.region.file,
         region: analysis.region.region.name,

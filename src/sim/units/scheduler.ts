@@ -74,6 +74,9 @@ export interface SlotArrays {
   nextLook: Int32Array;
   /** its waits are accounted up to (not including) this cycle */
   accounted: Int32Array;
+  /** cycles it waited so far (what it adds to the recorder's `had`): the snapshot's statistics
+   *  leave out the instances still in flight */
+  waited: Int32Array;
   line: Int32Array;
   iteration: Int32Array;
 }
@@ -126,6 +129,12 @@ export const SLOT_FIELDS: { readonly [K in keyof SlotArrays]: SlotField } = {
     key: (v, st, c) => (st !== K.WaitDep ? 0 : v === K.Never ? -1 : v <= c + 1 ? 0 : v - c),
   },
   accounted: { bytes: 4, fill: 0, move: 'cycle', key: (v, st, c) => (st === K.WaitDep ? v - c : 0) },
+  waited: {
+    bytes: 4,
+    fill: 0,
+    move: 'stays',
+    key: { omit: "a count no cycle reads: steady.ts moves it as the recorder's counts (by the period's change)" },
+  },
   line: { bytes: 4, fill: 0, set: true, move: 'stays', key: { omit: 'g % n' } },
   iteration: { bytes: 4, fill: 0, set: true, move: 'iteration', key: { omit: 'g / n' } },
 };
@@ -219,6 +228,7 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
   portBlock!: Int32Array;
   nextLook!: Int32Array;
   accounted!: Int32Array;
+  waited!: Int32Array;
   line!: Int32Array;
   iteration!: Int32Array;
   waiting = new Int32Array(0);
@@ -385,6 +395,7 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
     this.portBlock[s] = 0;
     this.nextLook[s] = 0;
     this.accounted[s] = 0;
+    this.waited[s] = 0;
     this.selfWait[s] = 0;
     this.line[s] = i;
     this.iteration[s] = k;
@@ -499,6 +510,7 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
       else next = c + 1;
     }
     rec.onWait(i, 1);
+    this.waited[s]!++;
     this.depWait[s] = waitMask;
     this.portBlock[s] = 0;
     status[s] = K.WaitDep;
@@ -653,6 +665,7 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
     }
     this.status[s] = K.Loading;
     this.rec.onWait(i, 1);
+    this.waited[s]!++;
     return false;
   }
 
@@ -684,6 +697,31 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
       this.ports.blameBlockers(g, i, blocked);
     } else this.status[s] = K.Loading;
     this.rec.onWait(i, 1);
+    this.waited[s]!++;
+  }
+
+  /** The waits so far (`waited`) of each instance from `first` to the newest in flight. */
+  waitsFrom(first: number): Int32Array {
+    const out = new Int32Array(Math.max(0, this.tail - first));
+    for (let x = 0; x < out.length; x++) out[x] = this.waited[(first + x) & this.mask]!;
+    return out;
+  }
+
+  /** After a steady-state move by m periods of dg instances (the slots moved with their
+   *  instances): the waits of the instances from headBefore (`o` before head, as when `w` was
+   *  taken) to the newest as the run would have them. `w[r + o]`: what one period adds to the
+   *  waits of the instance r places from the oldest in flight; the instance at place r after one
+   *  period is the one at r + dg before it, so after m periods it has that one's waits (none when
+   *  it was not in flight yet) plus one period's at each place it passed through. */
+  growWaits(w: Int32Array, o: number, m: number, dg: number): void {
+    const first = this.head - o;
+    const before = this.waitsFrom(first);
+    const len = before.length - o;
+    for (let r = -o; r < len; r++) {
+      let v = r + m * dg < len ? before[r + m * dg + o]! : 0;
+      for (let j = 0, x = r; j < m && x < len; j++, x += dg) v += w[x + o] ?? 0;
+      this.waited[(first + r + o) & this.mask] = v;
+    }
   }
 
   /** file instance g in the wheel under cycle t (the bucket grows when full) */
@@ -751,6 +789,7 @@ export class Scheduler implements SchedulerState, StatefulUnit<SchedulerState> {
     const m = this.depWait[s]!;
     const rec = this.rec;
     rec.onWait(i, d);
+    this.waited[s]! += d;
     for (let e = e0; e < e1; e++) {
       if ((m & (1 << (e - e0))) === 0) continue;
       rec.onDepWait(e, predLine[e]!, d);

@@ -62,6 +62,7 @@ function SectionView(p: PaneColumnProps & { section: Section; width: number }) {
           width={p.width}
           height={p.section.rows}
           stats={p.snapshot.stats}
+          portUops={p.snapshot.ports}
           ports={p.ports}
           selectedLine={sel}
           diff={p.diff ?? null}

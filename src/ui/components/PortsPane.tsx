@@ -100,8 +100,9 @@ export function PortsPane(p: PortsPaneProps) {
   );
 }
 
-/** The front end's line: where this cycle's µops came from (refined) or the next instruction to load. */
-function frontEndLine(s: PortsPaneProps['snapshot'], width: number): string {
+/** The front end's line: where this cycle's µops came from (refined) or the next instruction to
+ *  load (the export writes its widest form: width Infinity). */
+export function frontEndLine(s: PortsPaneProps['snapshot'], width: number): string {
   // the longest form that fits: numbers are never cut
   const next = s.frontEnd.next;
   const r = s.frontEnd.refined;

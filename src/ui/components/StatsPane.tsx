@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import type { Stats } from '../../sim/types.js';
+import type { PortSlot, Stats } from '../../sim/types.js';
 import { clip, count, firstFitting, fit, num, numFit } from '../format.js';
 import { scrollStart } from '../layout.js';
 import { iterationsDone } from '../header.js';
@@ -15,6 +15,8 @@ interface StatsPaneProps {
   selectedLine: number | null;
   /** in a split view: the cells whose figures differ from the other side's (marked ▸) */
   diff?: Pick<SplitDiff, 'stats' | 'totals'> | null;
+  /** the snapshot's ports: a port that took a µop is in use, though no instance of it is done yet */
+  portUops?: readonly Pick<PortSlot, 'port' | 'cumulative'>[];
 }
 
 /** A number is never cut: fewer decimals, or 1.2k, in its column (cell: one space + figure). */
@@ -30,7 +32,9 @@ export function StatsPane(p: StatsPaneProps) {
   const asmW = Math.max(8, Math.min(28, room - p.ports.length * 5));
   const fitPorts = Math.max(0, Math.floor((room - asmW) / 5));
   // when not every port fits, the unused ones go first, then the last ones; the title says which
-  const used = (x: number) => (st.portTotals[String(x)] ?? 0) > 0;
+  // (in use: took a µop so far, whether or not an instance of it is done)
+  const took = new Map(p.portUops?.map((x) => [x.port, x.cumulative]));
+  const used = (x: number) => (took.get(x) ?? 0) > 0 || (st.portTotals[String(x)] ?? 0) > 0;
   const order = [...p.ports.filter(used), ...p.ports.filter((x) => !used(x))];
   const keep = new Set(order.slice(0, fitPorts));
   const shownPorts = p.ports.filter((x) => keep.has(x));
@@ -83,7 +87,11 @@ export function StatsPane(p: StatsPaneProps) {
           cells={[
             ['uops', ` ${count(st.totalUops, 4)}`.padStart(5)],
             ['wait', ''.padStart(13)],
-            ...shownPorts.map((x): [StatsKey, string] => [`p${x}`, cell(st.portTotals[String(x)] ?? 0, 5)]),
+            // blank: the port took no µop (as a line's cell); –: no iteration complete yet
+            ...shownPorts.map((x): [StatsKey, string] => [
+              `p${x}`,
+              used(x) ? cell(st.portTotals[String(x)] ?? 0, 5) : ''.padStart(5),
+            ]),
           ]}
           marked={p.diff?.totals}
         />
