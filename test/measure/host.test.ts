@@ -41,7 +41,7 @@ test("a VM whose CPUID says Rocket Lake but whose flags are Sapphire Rapids' is 
   );
   assert.match(
     h.why,
-    /SPR \(Sapphire Rapids.*\) has every extension the host shows; its L2 \(2048 KiB per core\) is SPR's/,
+    /SPR \(Sapphire Rapids.*\) has every extension the host shows \(as do EMR; SPR fits the rest best\); its L2 \(2048 KiB per core\) is SPR's/,
   );
   assert.match(h.note!, /identified by its features, not its CPUID model.*UOPSCOPE_HOST_ARCH/);
   // the L2 size is evidence, said when it disagrees
