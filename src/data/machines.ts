@@ -128,7 +128,7 @@ function identityProblems(id: unknown, portNames: readonly string[] | undefined)
 }
 
 /** Bounds of a record's scheduler queues (the engine's port masks hold at most 30 ports). */
-export const SCHEDULER_LIMITS = { queues: 30, size: 4096, dispatchPerCycle: 64, nonScheduling: 8 } as const;
+const SCHEDULER_LIMITS = { queues: 30, size: 4096, dispatchPerCycle: 64, nonScheduling: 8 } as const;
 
 const QUEUE_NAME = /^[A-Za-z][A-Za-z0-9_.-]{0,15}$/;
 const sizeOk = (x: unknown) => isCount(x) && (x as number) <= SCHEDULER_LIMITS.size;

@@ -198,7 +198,7 @@ type MacroFusionRule = 'nhm' | 'snb' | 'icl' | 'zen' | 'zen3';
 type UnlaminationRule = 'snb' | 'hsw';
 
 /** One scheduler queue: a µop waits in exactly one and issues only to the queue's ports. */
-export interface SchedulerQueue {
+interface SchedulerQueue {
   name: string;
   /** entries (µops or macro-ops: `CoreSchedulers.unit`) */
   size: Cited<number>;
@@ -210,7 +210,7 @@ export interface SchedulerQueue {
 
 /** A FIFO in front of named queues: an op steered to one of them waits here when that queue is
  *  full (it cannot issue from here), and moves on in order as room appears. */
-export interface NonSchedulingQueue {
+interface NonSchedulingQueue {
   name: string;
   size: Cited<number>;
   /** names of the queues it feeds */

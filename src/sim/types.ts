@@ -268,7 +268,7 @@ export interface Stats {
   queues?: QueueStats[];
 }
 
-export interface QueueStats {
+interface QueueStats {
   name: string;
   steered: number;
   stallCycles: number;

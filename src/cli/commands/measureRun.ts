@@ -85,7 +85,7 @@ function layoutJson(l: Layout): LayoutJson {
 }
 
 /** --working-set and --fill, checked. */
-export function memoryOptions(a: MeasureArgv): { workingSet: WorkingSet; fill: Fill } {
+function memoryOptions(a: MeasureArgv): { workingSet: WorkingSet; fill: Fill } {
   const ws = (a.workingSet ?? 'l1').toLowerCase();
   if (!(WORKING_SETS as readonly string[]).includes(ws))
     throw new UserError(`--working-set ${a.workingSet}: give one of ${WORKING_SETS.join(', ')}`);

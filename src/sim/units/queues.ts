@@ -25,9 +25,9 @@ import { restoreFields, saveFields, shiftFields, writeFieldsKey } from './state.
 import type { Fields, KeyAt, KeyWriter, Periods } from './state.js';
 
 /** added to what a µop was assigned while it waits in a non-scheduling queue */
-export const IN_NSQ = 32;
+const IN_NSQ = 32;
 
-export interface QueuesState {
+interface QueuesState {
   /** per queue: entries in use */
   used: Int32Array;
   /** per queue: ops the front end sent into it this cycle */
@@ -60,7 +60,7 @@ export function queuesOf(machine: MachineParams): QueueParams | null {
 }
 
 /** A queue's figures and occupancy as a snapshot shows them. */
-export interface QueueView {
+interface QueueView {
   name: string;
   size: number;
   used: number;
