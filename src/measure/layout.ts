@@ -152,13 +152,25 @@ const streamKey = (m: NonNullable<DecodedInstruction['memory']>): string | null 
 
 const rangeOf = (lo: number, hi: number) => ({ lo, hi });
 
-export function memoryLayout(
-  body: readonly DecodedInstruction[],
-  opts: { workingSet?: WorkingSet; fill?: Fill; caches?: { l1: number; l2: number; l3: number } } = {},
-): Layout {
-  const workingSet = opts.workingSet ?? 'l1';
-  const fill = opts.fill ?? { kind: 'ordinary' };
-  const caches = opts.caches ?? cacheSizes();
+type Body = readonly DecodedInstruction[];
+type Role = { kind: 'index' | 'pointer' | 'divisor'; into: string; line: number };
+type Caches = { l1: number; l2: number; l3: number };
+
+/** A stream's shape: bytes per iteration, the span of its displacements (an index's range
+ *  included), the lines that address it and the line whose element type it takes. */
+interface Shape {
+  key: string;
+  perIteration: number | null;
+  lo: number;
+  hi: number;
+  lines: number[];
+  loaded: boolean;
+  stored: boolean;
+  first: DecodedInstruction;
+}
+
+/** The streams' base registers, in order of first use, and the lines the layout does not place. */
+function streamKeys(body: Body): { keys: string[]; unplaced: number[] } {
   const keys: string[] = [];
   const unplaced: number[] = [];
   for (const i of body) {
@@ -168,8 +180,12 @@ export function memoryLayout(
     if (k === null) unplaced.push(i.line);
     else if (!keys.includes(k)) keys.push(k);
   }
-  // a register that is an index of one operand and the base of another stays a base
-  const indices = [
+  return { keys, unplaced };
+}
+
+/** The index registers: a register that is an index of one operand and the base of another stays a base. */
+function indexRegisters(body: Body, keys: readonly string[]): string[] {
+  return [
     ...new Set(
       body.flatMap((i) => {
         const m = memoryOf(i);
@@ -179,8 +195,10 @@ export function memoryLayout(
       }),
     ),
   ];
+}
 
-  // which stream each register's value was loaded from (twice over the body: loop-carried)
+/** Which streams each register's value was loaded from (twice over the body: loop-carried). */
+function loadedFrom(body: Body): Map<string, Set<string>> {
   const from = new Map<string, Set<string>>();
   for (let pass = 0; pass < 2; pass++)
     for (const i of body) {
@@ -194,7 +212,12 @@ export function memoryLayout(
           if (!addr.has(r) || i.mnemonic === 'LEA') for (const s of from.get(r) ?? []) src.add(s);
       for (const w of gprWrites(i)) from.set(w, new Set(src));
     }
-  const roles = new Map<string, { kind: 'index' | 'pointer' | 'divisor'; into: string; line: number }>();
+  return from;
+}
+
+/** What each stream's loaded values are used for: divisors, indices into or pointers to a stream. */
+function streamRoles(body: Body, from: Map<string, Set<string>>): Map<string, Role> {
+  const roles = new Map<string, Role>();
   for (const i of body) {
     const m = memoryOf(i);
     if (i.mnemonic === 'DIV' || i.mnemonic === 'IDIV') {
@@ -212,16 +235,18 @@ export function memoryLayout(
       if (roles.get(s)?.kind !== 'pointer') roles.set(s, { kind: 'index', into, line: i.line });
     for (const s of from.get(m.base ?? '') ?? []) roles.set(s, { kind: 'pointer', into, line: i.line });
   }
+  return roles;
+}
 
+/** Per stream: bytes per iteration, the span of its displacements, and an index's range. */
+function streamShapes(body: Body, keys: readonly string[]): Shape[] {
   const advance = new Map<string, number | null>();
   const adv = (r: string | null): number | null => {
     if (r === null) return 0;
     if (!advance.has(r)) advance.set(r, advanceOf(body, r));
     return advance.get(r)!;
   };
-
-  // per stream: bytes per iteration, the span of its displacements, and an index's range
-  const shapes = keys.map((key) => {
+  return keys.map((key) => {
     let perIteration: number | null = 0;
     let lo = Number.POSITIVE_INFINITY;
     let hi = Number.NEGATIVE_INFINITY;
@@ -253,8 +278,14 @@ export function memoryLayout(
     }
     return { key, perIteration, lo, hi, lines, loaded, stored, first: first! };
   });
+}
 
-  // the run's lengths: the streams of the longer run within the working set's bound
+/** The run's lengths: the streams of the longer run within the working set's bound. */
+function runLengths(
+  shapes: readonly Shape[],
+  workingSet: WorkingSet,
+  caches: Caches,
+): Pick<Layout, 'target' | 'loop' | 'unrolled' | 'bounded' | 'bytes'> {
   const cache = workingSet === 'memory' ? 'memory' : workingSet.toUpperCase() + (workingSet === 'l1' ? 'd' : '');
   const targetBytes =
     workingSet === 'memory' ? Math.min(4 * caches.l3, MAX_BYTES) : Math.floor((caches[workingSet] * 3) / 4);
@@ -272,10 +303,27 @@ export function memoryLayout(
       bounded = `${loop[0]} and ${loop[1]} iterations (not 1000 and 2000) keep the streams' ${fmtBytes(perIter * loop[1])} within ${fmtBytes(targetBytes)} (3/4 of the ${cache})`;
   }
   const longest = Math.max(loop[1], unrolled[1]);
+  return { target: { bytes: targetBytes, cache }, loop, unrolled, bounded, bytes: perIter * longest + fixed };
+}
 
-  // placement: each stream's start staggered within 4 KiB (4096 / streams apart, whole cache lines)
-  const stagger = keys.length ? Math.max(64, Math.floor(PAGE / keys.length / 64) * 64) : 0;
-  const streams: Stream[] = shapes.map((x, k) => {
+/** What a stream's elements hold: pointers, the constant, indices, divisors or its own element type. */
+function fillOf(shape: Shape, role: Role | undefined, fill: Fill): Stream['fill'] {
+  const el = elementOf(shape.first);
+  return role?.kind === 'pointer'
+    ? { kind: 'pointer', to: role.into.toLowerCase() }
+    : fill.kind === 'constant'
+      ? { kind: 'constant', element: el.element, value: fill.value }
+      : role?.kind === 'index'
+        ? { kind: 'int', element: el.kind === 'int' ? el.element : 4 }
+        : role?.kind === 'divisor' && el.kind === 'int'
+          ? { kind: 'divisor', element: el.element }
+          : el;
+}
+
+/** Placement: each stream's start staggered within 4 KiB (4096 / streams apart, whole cache lines). */
+function placeStreams(shapes: readonly Shape[], roles: Map<string, Role>, fill: Fill, longest: number): Stream[] {
+  const stagger = shapes.length ? Math.max(64, Math.floor(PAGE / shapes.length / 64) * 64) : 0;
+  return shapes.map((x, k) => {
     const a = x.perIteration ?? 0;
     const reach = Math.abs(a) * longest;
     const low = Math.min(0, x.lo) - (a < 0 ? reach : 0);
@@ -283,17 +331,6 @@ export function memoryLayout(
     const offset = ((k * stagger) % PAGE) - low;
     const size = Math.ceil((offset + high + 64) / PAGE) * PAGE;
     const role = roles.get(x.key);
-    const el = elementOf(x.first);
-    const f: Stream['fill'] =
-      role?.kind === 'pointer'
-        ? { kind: 'pointer', to: role.into.toLowerCase() }
-        : fill.kind === 'constant'
-          ? { kind: 'constant', element: el.element, value: fill.value }
-          : role?.kind === 'index'
-            ? { kind: 'int', element: el.kind === 'int' ? el.element : 4 }
-            : role?.kind === 'divisor' && el.kind === 'int'
-              ? { kind: 'divisor', element: el.element }
-              : el;
     return {
       register: x.key.toLowerCase(),
       number: GPR_NUMBER[x.key]!,
@@ -303,7 +340,7 @@ export function memoryLayout(
       advance: x.perIteration,
       size,
       offset,
-      fill: f,
+      fill: fillOf(x, role, fill),
       role: role
         ? role.kind === 'divisor'
           ? `divisors (line ${role.line})`
@@ -311,19 +348,30 @@ export function memoryLayout(
         : null,
     };
   });
+}
 
+export function memoryLayout(body: Body, opts: { workingSet?: WorkingSet; fill?: Fill; caches?: Caches } = {}): Layout {
+  const workingSet = opts.workingSet ?? 'l1';
+  const fill = opts.fill ?? { kind: 'ordinary' };
+  const caches = opts.caches ?? cacheSizes();
+  const { keys, unplaced } = streamKeys(body);
+  const indices = indexRegisters(body, keys);
+  const roles = streamRoles(body, loadedFrom(body));
+  const shapes = streamShapes(body, keys);
+  const lengths = runLengths(shapes, workingSet, caches);
+  const streams = placeStreams(shapes, roles, fill, Math.max(lengths.loop[1], lengths.unrolled[1]));
   return {
     streams,
     indices: indices.map((r) => r.toLowerCase()),
     workingSet,
-    bytes: perIter * longest + fixed,
-    target: { bytes: targetBytes, cache },
-    loop,
-    unrolled,
+    bytes: lengths.bytes,
+    target: lengths.target,
+    loop: lengths.loop,
+    unrolled: lengths.unrolled,
     fill,
     unplaced,
     mayCoincide: coinciding(body, shapes),
-    bounded,
+    bounded: lengths.bounded,
     vectorInputs: vectorInputs(body),
   };
 }
