@@ -37,9 +37,9 @@ const GPR_NUMBER: Record<string, number> = {
 /** The largest element value of the ordinary fill (1 … 127: non-zero, positive in every size). */
 export const ORDINARY_MAX = 127;
 /** Divisors loaded from memory: 1 + k mod 13, so that a quotient of ordinary data has a few bits. */
-export const DIVISOR_MAX = 13;
+const DIVISOR_MAX = 13;
 
-export interface Stream {
+interface Stream {
   /** the base register, lower case ('rdi') */
   register: string;
   number: number;
@@ -86,7 +86,7 @@ export interface Layout {
 }
 
 /** The host's data cache sizes (bytes), from /sys; Zen 4's and most cores' when unreadable. */
-export function cacheSizes(): { l1: number; l2: number; l3: number } {
+function cacheSizes(): { l1: number; l2: number; l3: number } {
   const read = (index: number, fallback: number): number => {
     try {
       const t = readFileSync(`/sys/devices/system/cpu/cpu0/cache/index${index}/size`, 'utf8').trim();
@@ -421,7 +421,7 @@ export function fmtBytes(n: number): string {
 }
 
 /** The harness's arguments for a layout: L=, U= and one M= per stream. */
-export function layoutArgs(l: Layout): string[] {
+function layoutArgs(l: Layout): string[] {
   const index = new Map(l.streams.map((s, k) => [s.register, k]));
   return [
     `L=${l.loop[0]},${l.loop[1]}`,
@@ -483,7 +483,7 @@ export function fillText(s: Stream): string {
 /** The loop variant closed by the region's own compare and branch (`cmp rax, rdx; jne top`), its
  *  bound register (rdx) started so the loop runs the run's lengths: the harness's `dec; jnz` would
  *  add a µop per iteration the program does not have, which shows where dispatch is the bound. */
-export interface OwnLoop {
+interface OwnLoop {
   /** the closing branch's line and text */
   line: number;
   intel: string;

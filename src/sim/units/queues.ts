@@ -87,6 +87,50 @@ const FIELDS: Fields<Queues, QueuesState> = {
   stalled: { move: 'stays', key: { omit: "the snapshot's figure: newCycle clears it" } },
 };
 
+/** The eligible sets of queues (each once, in record order) of every µop and, for a macro-op, of
+ *  the whole line; whether some µop with a port is steered to no queue. */
+function eligibleSets(
+  cp: CompiledProgram,
+  qMask: Int32Array,
+): { uopSet: Int32Array; lineSet: Int32Array; setStart: Int32Array; setQ: Int32Array; unsteered: boolean } {
+  const Q = qMask.length;
+  const sets: number[] = [];
+  const setOf = (qbits: number): number => {
+    if (qbits === 0) return -1;
+    let e = sets.indexOf(qbits);
+    if (e < 0) e = sets.push(qbits) - 1;
+    return e;
+  };
+  const queuesOf = (m: number): number => {
+    let bits = 0;
+    for (let k = 0; k < Q; k++) if ((qMask[k]! & m) !== 0) bits |= 1 << k;
+    return bits;
+  };
+  const uopSet = new Int32Array(cp.n * cp.maxU).fill(-1);
+  const lineSet = new Int32Array(cp.n).fill(-1);
+  for (let i = 0; i < cp.n; i++) {
+    // executed at rename (a zero idiom, a move-elimination candidate): not steered
+    if (cp.renamed[i] !== 0) continue;
+    let all = -1;
+    for (let u = 0; u < cp.uops[i]!; u++) {
+      const bits = queuesOf(cp.uopMask[i * cp.maxU + u]!);
+      uopSet[i * cp.maxU + u] = setOf(bits);
+      all &= bits;
+    }
+    if (cp.uops[i]! > 0) lineSet[i] = setOf(all);
+  }
+  let unsteered = false;
+  for (let i = 0; i < cp.n; i++)
+    for (let u = 0; u < cp.uops[i]!; u++) if (uopSet[i * cp.maxU + u]! < 0) unsteered = true;
+  const setStart = new Int32Array(sets.length + 1);
+  const flat: number[] = [];
+  sets.forEach((bits, e) => {
+    for (let k = 0; k < Q; k++) if ((bits & (1 << k)) !== 0) flat.push(k);
+    setStart[e + 1] = flat.length;
+  });
+  return { uopSet, lineSet, setStart, setQ: Int32Array.from(flat), unsteered };
+}
+
 export class Queues implements QueuesState, PortPolicy {
   readonly atIssue = true;
   used: Int32Array;
@@ -175,47 +219,16 @@ export class Queues implements QueuesState, PortPolicy {
     this.portsAtIssue = opts.portsAtIssue;
     this.maxU = cp.maxU;
     this.uopMask = cp.uopMask;
-    // the eligible sets, each once (by its queues as bits)
-    const sets: number[] = [];
-    const setOf = (qbits: number): number => {
-      if (qbits === 0) return -1;
-      let e = sets.indexOf(qbits);
-      if (e < 0) e = sets.push(qbits) - 1;
-      return e;
-    };
-    const queuesOf = (m: number): number => {
-      let bits = 0;
-      for (let k = 0; k < Q; k++) if ((this.qMask[k]! & m) !== 0) bits |= 1 << k;
-      return bits;
-    };
-    this.uopSet = new Int32Array(cp.n * cp.maxU).fill(-1);
-    this.lineSet = new Int32Array(cp.n).fill(-1);
-    for (let i = 0; i < cp.n; i++) {
-      // executed at rename (a zero idiom, a move-elimination candidate): not steered
-      if (cp.renamed[i] !== 0) continue;
-      let all = -1;
-      for (let u = 0; u < cp.uops[i]!; u++) {
-        const bits = queuesOf(cp.uopMask[i * cp.maxU + u]!);
-        this.uopSet[i * cp.maxU + u] = setOf(bits);
-        all &= bits;
-      }
-      if (cp.uops[i]! > 0) this.lineSet[i] = setOf(all);
-    }
+    const sets = eligibleSets(cp, this.qMask);
+    this.uopSet = sets.uopSet;
+    this.lineSet = sets.lineSet;
+    this.setStart = sets.setStart;
+    this.setQ = sets.setQ;
     // dispatch reads the port order unless every µop's port is chosen at issue
-    let unsteered = false;
-    for (let i = 0; i < cp.n; i++)
-      for (let u = 0; u < cp.uops[i]!; u++) if (this.uopSet[i * cp.maxU + u]! < 0) unsteered = true;
-    ports.orderKeyed = !opts.portsAtIssue || unsteered;
-    this.setStart = new Int32Array(sets.length + 1);
-    const flat: number[] = [];
-    sets.forEach((bits, e) => {
-      for (let k = 0; k < Q; k++) if ((bits & (1 << k)) !== 0) flat.push(k);
-      this.setStart[e + 1] = flat.length;
-    });
-    this.setQ = Int32Array.from(flat);
+    ports.orderKeyed = !opts.portsAtIssue || sets.unsteered;
     this.used = new Int32Array(Q);
     this.sent = new Int32Array(Q);
-    this.turn = new Int32Array(sets.length);
+    this.turn = new Int32Array(sets.setStart.length - 1);
     this.plan = new Int32Array(Math.max(1, cp.maxU)).fill(-1);
     this.nsqUsed = new Int32Array(K);
     this.nsqHead = new Int32Array(K);
