@@ -35,6 +35,7 @@ import { parseArgs } from 'node:util';
 import { Code, Instruction } from 'iced-x86';
 import { CpuidFeature } from 'iced-x86';
 import { canonicalInstances, type CanonicalInstance } from './instances.js';
+import { DIVIDER_LLVM_KEY } from '../../src/data/divider.js';
 import { missingIsa } from '../../src/data/isa.js';
 import { listMachines } from '../../src/data/machines.js';
 import type { MachineModel } from '../../src/data/types.js';
@@ -184,6 +185,12 @@ function record(r: Raw, inst: CanonicalInstance): Rec | null {
       )
     : (r.res ?? []);
   const groups = portGroups(res);
+  let div = r.div ?? 0;
+  const held = div === 0 ? heldDividerPipe(inst.key, res, groups) : null;
+  if (held) {
+    div = held.count;
+    held.count = 1;
+  }
   const lat = r.lat ?? 0;
   // WriteMicrocoded / WriteSystem: LLVM's X86 models give microcoded and system instructions
   // they do not describe one µop of nominal latency 100 on the ALU port group — not figures. The
@@ -193,7 +200,24 @@ function record(r: Raw, inst: CanonicalInstance): Rec | null {
   const placeholder = lat === 100 && (r.uops <= 1 || r.uops === 100);
   const defs = (r.defs ?? []).map(([n, c]) => `${token(n, inst)}:${c}`).join(',');
   const ra = (r.ra ?? []).map(([n, c]) => `${token(n, inst)}:${c}`).join(',');
-  return [r.uops, lat, r.rtp ?? 0, portString(groups), r.div ?? 0, defs, ra, placeholder ? 'P' : ''];
+  return [r.uops, lat, r.rtp ?? 0, portString(groups), div, defs, ra, placeholder ? 'P' : ''];
+}
+
+/** AMD's models (named by pipe) give a division or square root no divider resource: they hold
+ *  the divider's pipe for its cycles instead (znver3/4: `defvar Zn4Divider = Zn4ALU0`, and
+ *  Zn4FPFDiv, FP1, held 3 to 18 cycles; znver2: its FP divisions hold FPU3), which portGroups
+ *  turns into that many µops on the pipe. Those cycles are the divider's occupancy: the record
+ *  keeps one µop on the pipe and the cycles as divider cycles, the shape of Zen 2's integer
+ *  division (Zn2Divider beside ALU2). The group of one pipe used more than one cycle, or null
+ *  when the form is no division, the model is not named by pipe, or no such group is alone. */
+function heldDividerPipe(
+  key: string,
+  res: [string, number, number[], number[]?][],
+  groups: { count: number; ports: number[] }[],
+): { count: number; ports: number[] } | null {
+  if (!DIVIDER_LLVM_KEY.test(key) || !res.some((x) => x[3] !== undefined)) return null;
+  const held = groups.filter((g) => g.ports.length === 1 && g.count > 1);
+  return held.length === 1 ? held[0]! : null;
 }
 
 function cpuidOf(code: string): string[] {
