@@ -168,7 +168,8 @@ interface PipeNames {
 }
 
 /** An AMD port string for a core uopscope has no record with pipe names for (ZEN+): that core's
- *  measurement is left out, as it could not be analysed anyway. */
+ *  measurement is left out, as it could not be analysed anyway (and, by the parser, the core's
+ *  other measurements: its integer forms have no \`ports\`, so nothing else marks them AMD's). */
 class NoPipeNames extends Error {}
 
 const pipeNamesMemo = new Map<string, PipeNames | null>();
@@ -259,7 +260,14 @@ function operand(node: XmlNode): DataOperand {
 }
 
 /** Converts one instruction element. `wanted` limits which architectures are kept. */
-export function instructionForm(node: XmlNode, wanted?: Set<string>, seen?: Set<string>): InstructionForm {
+/** `noPipes` collects the cores whose AMD port strings could not be read (no record with pipe
+ *  names: ZEN+): the caller leaves the whole core out, its forms without \`ports\` too. */
+export function instructionForm(
+  node: XmlNode,
+  wanted?: Set<string>,
+  seen?: Set<string>,
+  noPipes?: Set<string>,
+): InstructionForm {
   const a = node.$ ?? {};
   if (!a.string) throw new ElementError('<instruction> without a string attribute');
   const attributes: Record<string, string> = {};
@@ -291,7 +299,10 @@ export function instructionForm(node: XmlNode, wanted?: Set<string>, seen?: Set<
     try {
       form.arch[name] = measurement(ms[0]!, pipeNamesOf(name));
     } catch (e) {
-      if (e instanceof NoPipeNames) continue;
+      if (e instanceof NoPipeNames) {
+        noPipes?.add(name);
+        continue;
+      }
       if (e instanceof ElementError)
         throw new ElementError(`${e.message} (form "${printable(form.string, 60)}", architecture ${name})`);
       throw e;

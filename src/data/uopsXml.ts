@@ -117,6 +117,8 @@ class Parse {
   private stack: { name: string; line: number; col: number }[] = [];
   private sawRoot = false;
   readonly result: ParsedUops = { archs: new Map(), forms: 0, seen: new Set() };
+  /** cores left out for want of a record with pipe names (instructionForm's noPipes) */
+  private readonly noPipes = new Set<string>();
 
   constructor(
     private readonly file: string,
@@ -260,7 +262,7 @@ class Parse {
             () => (xmlParser().parser.parse(xml) as { instruction?: XmlNode[] }).instruction?.[0],
           );
       if (!node) this.fail(line, col, 'an <instruction> element the XML reader cannot read');
-      form = instructionForm(node, this.opts.archs, this.result.seen);
+      form = instructionForm(node, this.opts.archs, this.result.seen, this.noPipes);
     } catch (e) {
       if (e instanceof ElementError) this.fail(line, col, e.message);
       throw e;
@@ -306,6 +308,9 @@ class Parse {
     const top = this.stack.pop();
     if (top) this.fail(top.line, top.col, `<${top.name}> is never closed (the file is truncated?)`);
     if (!this.sawRoot) this.fail(1, 1, 'no root element: not an instructions.xml file');
+    // a core whose FP forms could not be read is left out whole: its integer forms (no `ports`)
+    // alone would make a core with part of its data
+    for (const a of this.noPipes) this.result.archs.delete(a);
     this.result.positionWork = this.pos.scanned;
     return this.result;
   }

@@ -35,9 +35,13 @@ test("AMD's pipe notation: a stem written once, the record's names, nothing else
 
 test('uops.info AMD measurements import: FP pipes by name, ZEN+ (no record) left out', () => {
   const parsed = parseUopsXmlText(
-    `<root><extension name="SSE"><instruction asm="ADDPS" string="ADDPS (XMM, XMM)" iform="X"><operand idx="1" type="reg" r="1" w="1">XMM0</operand><architecture name="ZEN+"><measurement uops="1" ports="1*FP23"/></architecture><architecture name="ZEN3"><measurement uops="1" ports="1*FP23"/></architecture></instruction></extension></root>`,
+    `<root><extension name="SSE"><instruction asm="ADDPS" string="ADDPS (XMM, XMM)" iform="X"><operand idx="1" type="reg" r="1" w="1">XMM0</operand><architecture name="ZEN+"><measurement uops="1" ports="1*FP23"/></architecture><architecture name="ZEN3"><measurement uops="1" ports="1*FP23"/></architecture></instruction></extension>` +
+      // an integer form: no `ports` on any AMD core, so only the core's other forms mark ZEN+ as one
+      // without a record; it is left out whole, not kept with its integer forms alone
+      `<extension name="BASE"><instruction asm="ADD" string="ADD (R64, R64)" iform="Y"><architecture name="ZEN+"><measurement uops="1"/></architecture><architecture name="ZEN3"><measurement uops="1"/></architecture></instruction></extension></root>`,
   );
   assert.deepEqual([...parsed.archs.keys()], ['ZEN3']);
+  assert.equal(parsed.archs.get('ZEN3')!.length, 2);
   assert.ok(parsed.seen.has('ZEN+'));
   const zen3 = loadMachine('ZEN3');
   const fp23 = ['FP2', 'FP3'].map((n) => zen3.ports[zen3.portNames!.indexOf(n)]!);
