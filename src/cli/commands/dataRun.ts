@@ -42,8 +42,9 @@ export async function runImport(file: string, cacheDir?: string): Promise<void> 
 }
 
 /** The divider's gaps of one core, its LLVM records grouped by form (a record and its memory,
- *  masked, … variants are one form). */
-function gapsText(keys: readonly string[]): string {
+ *  masked, … variants are one form). In a terminal (`short`) the count alone: a list of forms
+ *  would push the table off the screen; --wide, a pipe and --json list them. */
+function gapsText(keys: readonly string[], short: boolean): string {
   const forms = new Map<string, number>();
   for (const k of keys) {
     const base = k.replace(/:.*$/, '');
@@ -51,7 +52,8 @@ function gapsText(keys: readonly string[]): string {
   }
   const n = forms.size;
   const list = [...forms].map(([f, v]) => (v > 1 ? `${f} (${v} variants)` : f)).join(', ');
-  return `the divider is not modelled for ${n} form${n > 1 ? 's' : ''} of the LLVM model that use${n > 1 ? '' : 's'} it (no source gives ${n > 1 ? 'their' : 'its'} divider occupancy; the report names such lines): ${list}`;
+  const head = `the divider is not modelled for ${n} form${n > 1 ? 's' : ''} of the LLVM model that use${n > 1 ? '' : 's'} it (no source gives ${n > 1 ? 'their' : 'its'} divider occupancy; the report names such lines)`;
+  return short ? `${head}; --wide lists ${n > 1 ? 'them' : 'it'}` : `${head}: ${list}`;
 }
 
 export function runList(cacheDir?: string, json = false, wide = false): void {
@@ -91,7 +93,7 @@ export function runList(cacheDir?: string, json = false, wide = false): void {
   process.stdout.write([...lines, ...note].map((l) => `${l}\n`).join(''));
   const prose = (line: string) => process.stdout.write(wrapText(`${line}\n`, width));
   prose('Per line, the first of these sources that has figures for the form is used, in the order listed.');
-  for (const r of rows) if (r.dividerGaps?.length) prose(`${r.arch}: ${gapsText(r.dividerGaps)}`);
+  for (const r of rows) if (r.dividerGaps?.length) prose(`${r.arch}: ${gapsText(r.dividerGaps, width !== undefined)}`);
   for (const r of rows) {
     const p = r.provenance as
       | { cpu?: string; microcode?: string; kernel?: string; uopscope?: string; command?: string }
