@@ -202,7 +202,9 @@ function resultLines(measured: readonly FormResult[], excluded: readonly { key: 
 
 function machineLines(m: MachineResult): string[] {
   const f = (x: { value: number; spread: number; inconsistent?: string }, d = 2): string =>
-    `${x.value.toFixed(d)}${x.spread > 0.005 ? ` (spread ${(x.spread * 100).toFixed(1)} %)` : ''}${x.inconsistent ? ` [${x.inconsistent}]` : ''}`;
+    !Number.isFinite(x.value) || x.value < 0
+      ? `not measured [${x.inconsistent ?? 'no usable run'}]`
+      : `${x.value.toFixed(d)}${x.spread > 0.005 ? ` (spread ${(x.spread * 100).toFixed(1)} %)` : ''}${x.inconsistent ? ` [${x.inconsistent}]` : ''}`;
   return [
     `Machine: rename width ${f(m.renameWidth)} per cycle${m.fillerProblem ? ` [${m.fillerProblem}]` : ''}; taken branches ${f(m.takenBranchesPerCycle)} per cycle; load-to-use ${f(m.loadToUse)}; store forwarding ${f(m.storeForwarding)}`,
     `Eliminations at rename: zero idioms ${m.zeroIdiom.noPort ? 'without a port' : 'on a port'}${m.zeroIdiom.breaksDependency ? ', dependency-breaking' : ''}; moves ${m.moveElimination.eliminated ? 'eliminated' : 'executed'} (${m.moveElimination.latency.value.toFixed(2)} cycles per move in a chain); add r64, imm ${m.immediateAddition.folded ? 'folded' : 'executed'} (${m.immediateAddition.latency.value.toFixed(2)} per add in a chain)`,

@@ -142,12 +142,16 @@ function parameter(f: Figure, problem?: string): MeasuredParameter {
   };
 }
 
+/** A parameter the benchmark gave no figure for (every run failed or was dropped as noise) is left
+ *  out of the file: the run's summary says why. */
+const usable = (f: Figure): boolean => Number.isFinite(f.value) && f.value >= 0;
+
 export function measuredMachine(m: MachineResult): MeasuredMachine {
   return {
-    renameWidth: parameter(m.renameWidth, m.fillerProblem),
-    takenBranchesPerCycle: parameter(m.takenBranchesPerCycle),
-    loadToUse: parameter(m.loadToUse),
-    storeForwarding: parameter(m.storeForwarding),
+    ...(usable(m.renameWidth) ? { renameWidth: parameter(m.renameWidth, m.fillerProblem) } : {}),
+    ...(usable(m.takenBranchesPerCycle) ? { takenBranchesPerCycle: parameter(m.takenBranchesPerCycle) } : {}),
+    ...(usable(m.loadToUse) ? { loadToUse: parameter(m.loadToUse) } : {}),
+    ...(usable(m.storeForwarding) ? { storeForwarding: parameter(m.storeForwarding) } : {}),
     eliminations: {
       zeroIdioms: {
         eliminated: m.zeroIdiom.noPort,

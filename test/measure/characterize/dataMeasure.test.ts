@@ -89,9 +89,16 @@ test('SIGINT stops after the current form and keeps what is done; a rerun contin
   const child = spawn(process.execPath, args, {
     env: { ...process.env, UOPSCOPE_CONFIG_DIR: join(dir, 'cfg'), UOPSCOPE_CACHE_DIR: join(dir, 'cache') },
   });
+  // the exit is awaited from the start: a child that ends before the first form is written (an
+  // error) must fail the test with its output, not leave the test waiting for an event long past
+  const exited = new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
   let stdout = '';
+  let stderr = '';
   child.stdout.on('data', (b) => {
     stdout += String(b);
+  });
+  child.stderr.on('data', (b) => {
+    stderr += String(b);
   });
   const formsIn = (): number => {
     try {
@@ -102,9 +109,9 @@ test('SIGINT stops after the current form and keeps what is done; a rerun contin
   };
   while (!(existsSync(out) && formsIn() >= 1) && child.exitCode === null) await new Promise((r) => setTimeout(r, 50));
   child.kill('SIGINT');
-  const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+  const code = await exited;
   const kept = formsIn();
-  assert.ok(kept >= 1 && kept <= 4, `forms kept: ${kept}`);
+  assert.ok(kept >= 1 && kept <= 4, `forms kept: ${kept} (exit ${code}; ${stderr})`);
   if (kept < 4) {
     assert.equal(code, 130, stdout);
     assert.match(stdout, /interrupted: run the same command again to continue/);
