@@ -39,12 +39,12 @@ export function measuredForm(r: FormResult, code?: string): MeasuredForm {
   const { latencies, spread: latencySpread } = measuredLatencies(r, notes, mark);
   let spread = latencySpread;
   const throughput: NonNullable<MeasuredForm['throughput']> = {};
-  if (r.throughput && Number.isFinite(r.throughput.value)) {
+  if (r.throughput && Number.isFinite(r.throughput.value) && r.throughput.value >= 0) {
     throughput.plain = Math.round(r.throughput.value * 100) / 100;
     mark('throughput', r.throughput);
     spread = Math.max(spread, r.throughput.spread);
   }
-  if (r.throughputBroken && Number.isFinite(r.throughputBroken.value)) {
+  if (r.throughputBroken && Number.isFinite(r.throughputBroken.value) && r.throughputBroken.value >= 0) {
     throughput.dependencyBroken = Math.round(r.throughputBroken.value * 100) / 100;
     mark('throughput with breakers', r.throughputBroken);
   }
@@ -121,6 +121,11 @@ function measuredPorts(r: FormResult, notes: string[]): { ports: MeasuredPorts[]
   const ports: MeasuredPorts[] = [];
   let unnamed = 0;
   for (const p of r.ports) {
+    // a count the blocking runs gave no figure for (every run failed or was noise) is said, not written
+    if (!Number.isFinite(p.count) || p.count < 0) {
+      notes.push(`µops on ${p.combination}: not measured`);
+      continue;
+    }
     const name = p.ports ? portName(p.ports) : null;
     if (name === null) {
       unnamed += p.count;
