@@ -42,6 +42,11 @@ if (args.length === 1 && args[0] === '--version') {
   void (async () => {
     const start = bundled() ?? (await import('./start.js')).start;
     await start(args);
+    // Nothing is left to run (every write flushed, no timer, worker or child): exit now rather
+    // than let V8 tear the heap down, which waits for its background sweeping (measured: 15–30 ms
+    // of a 200 ms report on a loaded 2-core machine). A pending write or handle keeps the process
+    // up as before.
+    if (process.getActiveResourcesInfo().length === 0) process.exit();
   })();
 }
 
