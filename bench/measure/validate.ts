@@ -21,8 +21,8 @@ import { fileURLToPath } from 'node:url';
 import { listRegions, loadInput, loadRegion } from '../../src/disasm/index.js';
 import type { DecodedInstruction } from '../../src/disasm/types.js';
 import { measure } from '../../src/cli/commands/measureRun.js';
-import { cyclesOf, runHarness } from '../../src/measure/harness.js';
 import { fmtBytes, memoryLayout } from '../../src/measure/layout.js';
+import { CANARY_GATE, CANARY_IDLE, canary, quiet } from './canary.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const HERE = join(ROOT, 'bench', 'measure');
@@ -30,9 +30,6 @@ const DOC = join(ROOT, 'docs', 'measure.md');
 const BEGIN = '<!-- measure-validation:begin (bench/measure/validate.ts writes this part) -->';
 const END = '<!-- measure-validation:end -->';
 const REPS = 200;
-/** the canary's figure on an idle Zen 4 core, and how far above it a run still counts as quiet */
-const CANARY_IDLE = 4.0;
-const CANARY_GATE = 4.08;
 const AGREE = 0.05;
 
 interface Kernel {
@@ -107,18 +104,6 @@ const cpuFlags = (): Set<string> => {
   const t = readFileSync('/proc/cpuinfo', 'utf8');
   return new Set((/^flags\s*:\s*(.*)$/m.exec(t)?.[1] ?? '').split(/\s+/));
 };
-
-// 16 independent adds: add r, r8 on eight registers, twice, unrolled (4 ALUs: 4.00 cycles per
-// iteration; the loop variant adds the harness's dec/jnz)
-const CANARY = Buffer.from(
-  ['4c01c0', '4c01c3', '4c01c1', '4c01c2', '4c01c6', '4c01c7', '4d01c1', '4d01c2'].join('').repeat(2),
-  'hex',
-);
-function canary(): number {
-  const r = runHarness(CANARY, { counter: 15, repetitions: REPS });
-  if (!r.ok) throw new Error(`the canary did not run: ${JSON.stringify(r)}`);
-  return cyclesOf(r, r.unrolled.p10);
-}
 
 /** The loop's closing branch: the last conditional jump back to the region's start. */
 function closingBranch(instrs: readonly DecodedInstruction[]): DecodedInstruction | undefined {
@@ -218,15 +203,15 @@ async function validate(k: Kernel, cc: string, dir: string, rounds: number): Pro
   const canaries: number[] = [];
   let dropped = 0;
   for (let attempt = 0; measuredRuns.length < rounds && attempt < rounds * 4; attempt++) {
-    const before = canary();
+    const before = canary(REPS);
     const d = run('taskset', ['-c', '1', exe, 'time', String(n1), String(n2), String(REPS)]);
     if (d.status !== 0) return { ...row, skipped: `the driver failed: ${d.stderr.split('\n')[0]}` };
     const dj = JSON.parse(d.stdout) as { ticksPerCycle: [number, number]; p10: number };
     const m = await measure({ file: obj, region: best.index }, { repetitions: REPS });
-    const after = canary();
+    const after = canary(REPS);
     canaries.push(before, after);
     if (!m.measurement) return { ...row, skipped: `uopscope measure: ${m.reason}` };
-    if (before > CANARY_GATE || after > CANARY_GATE) {
+    if (!quiet(before, after)) {
       dropped++;
       await new Promise((res) => setTimeout(res, 2000));
       continue;

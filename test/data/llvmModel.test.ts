@@ -217,8 +217,12 @@ test("Zen: LLVM's pipes under AMD's names, LLVM's branch unit 0 as a branch pipe
   assert.equal(await pipes('490fafc0', 'ZEN4'), '1*ALU1');
   // addps: the FADD pipes, FP2 and FP3, once (LLVM names that pair by several groups)
   assert.equal(await pipes('410f58c0', 'ZEN4'), '1*FP23');
-  // a store: an address on any AGU, the store pipes held two cycles (LLVM: ReleaseAtCycles 2)
-  assert.equal(await pipes('488907', 'ZEN4'), '1*AGU012+2*ST01');
+  // a store: an address on any AGU, the store pipes held two cycles in LLVM's model
+  // (ReleaseAtCycles 2), which a cited correction makes one (two stores per cycle, AMD's guide)
+  const store = (await resolveHex('488907', 'ZEN4'))[0]!.r;
+  assert.equal(store.origin, 'cited');
+  assert.equal(formatPortsFor(store.ports, loadMachine('ZEN4')), '1*AGU012+1*ST01');
+  assert.match(store.provenance?.text ?? '', /corrected: µops and ports 1×1\*p678\+2\*pFG → 1\*p678\+1\*pFG/);
   // jne: BRU0 and BRU1 (LLVM's BRU01, whose unit 0 it makes ALU0)
   assert.equal(await pipes('7505', 'ZEN3'), '1*BRU01');
   // div r64: LLVM holds ALU0 for the divider's 17 cycles on Zen 4 (defvar Zn4Divider = Zn4ALU0):
