@@ -594,6 +594,7 @@ export function decodeChosenRegion(
       throw new UserError(`${e.message} (${region.note})`, e.exitCode);
     throw e;
   }
+  if (sec.relocatedTargets) applyRelocatedTargets(instructions, sec.relocatedTargets);
   if (region.kind === 'function') {
     // a symbol without a size runs to the next symbol: drop the alignment padding after it
     while (instructions.length > 1 && /^(NOP|INT3)$/.test(instructions.at(-1)!.mnemonic)) instructions.pop();
@@ -614,7 +615,29 @@ export function decodeChosenRegion(
     const note = `${which} ${leaves.length === 1 ? 'leaves' : 'leave'} the code for good (a return or an indirect jump): this is not a loop the processor repeats, and the figures run past ${leaves.length === 1 ? 'it' : 'them'} as straight-line code`;
     region.note = region.note ? `${region.note}; ${note}` : note;
   }
-  return { file: input.file, format: input.format, region, instructions };
+  return {
+    file: input.file,
+    format: input.format,
+    region,
+    instructions,
+    ...(sec.placement ? { placement: { section: sec.name, align: sec.placement.align } } : {}),
+  };
+}
+
+/** A direct branch whose 32-bit target field a relocation names (a relocatable object's call to
+ *  another function): its target is that symbol, not the address its zero bytes decode to. */
+function applyRelocatedTargets(instructions: DecodedInstruction[], targets: Map<number, string>): void {
+  for (const i of instructions) {
+    const b = i.branch;
+    if (!b || b.target === null || i.length < 5) continue;
+    const symbol = targets.get(i.address + i.length - 4);
+    if (symbol === undefined) continue;
+    const shown = hex(b.target);
+    const att = i.att;
+    i.intel = i.intel.endsWith(shown) ? `${i.intel.slice(0, -shown.length)}${symbol}` : `${i.intel} <${symbol}>`;
+    i.att = att.endsWith(shown) ? `${att.slice(0, -shown.length)}${symbol}` : `${att} <${symbol}>`;
+    i.branch = { ...b, target: null, targetLine: null, backward: false, symbol };
+  }
 }
 
 /** A loop laid out as several runs of addresses (see loops.ts's layout): decoded run by run and
