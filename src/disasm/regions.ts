@@ -104,10 +104,12 @@ function loopRegion(
             ? 'outer loop'
             : '';
   const laidOut = l.segments.length > 1 || l.segments[0]!.start !== l.start || l.segments[0]!.end !== l.end;
+  // the loop's own bytes; in blocks with other code between them, the range holds more
+  const size = `${bytes} bytes${l.segments.length > 1 ? ` in ${l.segments.length} blocks` : ''}`;
   return {
     index: 0,
     kind: 'loop',
-    name: `loop at ${hex(l.header)}${fn ? ` in ${fn}` : ''} (${bytes} bytes${what ? `, ${what}` : ''})`,
+    name: `loop at ${hex(l.header)}${fn ? ` in ${fn}` : ''} (${size}${what ? `, ${what}` : ''})`,
     start: l.start,
     end: l.end,
     section: l.section,
@@ -146,9 +148,23 @@ function roles(group: NaturalLoop[]): { main: NaturalLoop | null; role: Map<Natu
     }
     const lesser = l.vectorBits < main!.vectorBits || l.instructions < main!.instructions;
     const subset = [...l.ops].every((o) => main!.ops.has(o));
-    role.set(l, lesser && subset ? (l.start > main!.start ? 'remainder' : 'prologue') : 'other');
+    // a compiler's remainder or prologue runs in the same enclosing loop as its main loop (or
+    // both in none): a loop under another outer loop is other work (a benchmark's next timing loop)
+    const sameNest = enclosing(l, group) === enclosing(main!, group);
+    role.set(l, lesser && subset && sameNest ? (l.start > main!.start ? 'remainder' : 'prologue') : 'other');
   }
   return { main: inner.length > 1 ? main : null, role };
+}
+
+/** The innermost other loop of `group` whose blocks hold `l`'s header, or null. */
+function enclosing(l: NaturalLoop, group: NaturalLoop[]): NaturalLoop | null {
+  let best: NaturalLoop | null = null;
+  const size = (x: NaturalLoop) => x.segments.reduce((n, g) => n + g.end - g.start, 0);
+  for (const o of group) {
+    if (o === l || o.innermost || !o.segments.some((g) => g.start <= l.header && l.header < g.end)) continue;
+    if (!best || size(o) < size(best)) best = o;
+  }
+  return best;
 }
 
 /** How the main loop is chosen, as the notes say it. */
