@@ -1,7 +1,7 @@
 // Region selection: IACA byte markers, LLVM-MCA/OSACA comment markers (assembly input),
 // --function SYMBOL, --range START:END, and loops found from backward branches.
 import { DEFAULT_MAX_INSTRUCTIONS, maxCodeBytes, raiseHint } from './limits.js';
-import { UserError } from '../errors.js';
+import { UserError, printable } from '../errors.js';
 import { Decoder, DecoderOptions, Instruction } from './iced.js';
 import { hex } from './bytes.js';
 import { decodeRegion } from './decode.js';
@@ -485,19 +485,37 @@ export function resolveRegion(input: LoadedInput, sel: RegionSelection = {}): Re
 
 /** The region `--range START:END` names, with a note on how bare bounds were read. */
 function rangeRegion(input: LoadedInput, range: string): Region {
-  const m = /^([^:]+):([^:]+)$/.exec(range);
-  if (!m) throw new UserError(`--range: '${range}' is not START:END; write e.g. --range 0x401000:0x401020`);
+  // SECTION:START:END names the section, where several hold the addresses (an object built with
+  // -ffunction-sections has each function's section at 0)
+  const named = /^(.+):([^:]+):([^:]+)$/.exec(range);
+  const m = named ? ([named[0], named[2], named[3]] as const) : /^([^:]+):([^:]+)$/.exec(range);
+  if (!m)
+    throw new UserError(
+      `--range: '${range}' is not START:END or SECTION:START:END; write e.g. --range 0x401000:0x401020`,
+    );
+  const sectionName = named?.[1];
   // objdump prints hex without 0x: a bound with a hex letter makes both bare bounds hex
   const bare = [m[1]!, m[2]!].map((x) => x.trim()).filter((x) => !/^0x/i.test(x));
   const bareHex = bare.some((x) => /[a-f]/i.test(x));
   const start = parseAddress(m[1]!, 'START', bareHex);
   const end = parseAddress(m[2]!, 'END', bareHex);
   if (end <= start) throw new UserError(`--range: END (${hex(end)}) must be above START (${hex(start)})`);
-  const sec = sectionFor(input, start, end);
+  const sec = sectionFor(input, start, end, sectionName);
   if (!sec)
     throw new UserError(
-      `${input.file}: range ${hex(start)}:${hex(end)} is not inside one code section (${describeSections(input)}); pick addresses from 'uopscope disasm' or objdump`,
+      sectionName !== undefined && !input.sections.some((s) => s.executable && s.name === sectionName)
+        ? `${input.file}: no code section '${printable(sectionName, 80)}' (${describeSections(input)})`
+        : `${input.file}: range ${hex(start)}:${hex(end)} is not inside one code section (${describeSections(input)}); pick addresses from 'uopscope disasm' or objdump`,
     );
+  if (sectionName === undefined) {
+    const all = input.sections.filter((s) => s.executable && start >= s.address && end <= s.address + s.data.length);
+    if (all.length > 1) {
+      const names = all.slice(0, 4).map((s) => s.name);
+      throw new UserError(
+        `${input.file}: range ${hex(start)}:${hex(end)} lies in ${all.length} code sections (${names.join(', ')}${all.length > 4 ? ', …' : ''}; an object built with -ffunction-sections has each function's at 0): name one, e.g. --range ${names[0]}:${hex(start)}:${hex(end)} ('uopscope regions' gives each loop's section)`,
+      );
+    }
+  }
   const notes: string[] = [];
   if (bare.length && bareHex)
     notes.push(`--range ${range}: read as hex (${hex(start)}:${hex(end)}), as objdump prints addresses`);

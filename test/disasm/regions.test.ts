@@ -239,3 +239,21 @@ test('regions: one size a line, a loop in blocks says so', () => {
   const f = runCli(['regions', 'examples/bin/two-regions']);
   assert.match(f.stdout, /^ {3}1 {2}iaca {6}0x40111f–0x40112c {2}13 bytes {2}IACA region 1 {2}\[\.text\]$/m);
 });
+
+test('--range in an object whose code sections share addresses: the candidates named, SECTION:START:END chooses', () => {
+  const f = 'test/fixtures/loops/sections.gcc-O2-function-sections.o';
+  const r = runCli(['disasm', f, '--range', '0x10:0x20']);
+  assert.equal(r.code, 2);
+  assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+  assert.match(
+    r.stderr,
+    /lies in 2 code sections \(\.text\.dot, \.text\.hist;.*name one, e\.g\. --range \.text\.dot:0x10:0x20/,
+  );
+  const hist = runCli(['disasm', f, '--range', '.text.hist:0x10:0x20']);
+  assert.equal(hist.code, 0, hist.stderr);
+  assert.match(hist.stdout, /range 0x10:0x20, 0x10–0x20 in \.text\.hist/);
+  assert.match(hist.stdout, /movzx eax, byte ptr \[rdi\]/);
+  const none = runCli(['disasm', f, '--range', '.text.nope:0x10:0x20']);
+  assert.equal(none.code, 2);
+  assert.match(none.stderr, /no code section '\.text\.nope' \(\.text\.dot 0x0–0x/);
+});
