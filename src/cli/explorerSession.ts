@@ -94,6 +94,7 @@ export async function buildExplorerSession(
     makeEngine: engineFor(null),
     branches: first && {
       branchLine: first.branchLine,
+      ...(first.choice ? { choice: first.choice } : {}),
       paths: [
         { label: 'fall-through', lines: first.leftLines, makeEngine: engineFor(0) },
         { label: 'taken', lines: first.rightLines, makeEngine: engineFor(1) },

@@ -142,6 +142,16 @@ export function withLoop(a: Analysis, loop: boolean): Analysis {
   return { ...a, graph, loop, program };
 }
 
+/** The engine's program of the region placed `shift` bytes further (its instructions' and its
+ *  start's addresses moved): where a relocatable object's code may land once linked. */
+export function programAt(a: Analysis, shift: number): SimProgram {
+  const moved = a.region.instructions.map((i) => ({ ...i, address: i.address + shift }));
+  return buildSimProgram(moved, a.graph, a.resolved, {
+    machine: a.machine,
+    regionStart: a.region.region.start + shift,
+  });
+}
+
 /** The two sides of the first conditional jump (src/sim's BranchPrograms), or null when there is none. */
 export function branchPrograms(a: Analysis): BranchPrograms | null {
   const instrs = a.region.instructions;

@@ -154,8 +154,21 @@ const LLVM_MCA_VIEWS = new Set([
   'dispatch',
   'micro-op-queue-size',
   'decoder-throughput',
-  'mtriple',
 ]);
+
+/** llvm-mca's `-mtriple=x86_64-…` (in most pasted llvm-mca lines): the target uopscope always
+ *  has, so taken and dropped; another target is refused in one line. */
+const X86_64_TRIPLE = /^(x86_64|x86-64|amd64)(h)?(-|$)/i;
+
+function checkedTriple(value: string | undefined): void {
+  const triple = value ?? '';
+  if (X86_64_TRIPLE.test(triple)) return;
+  throw new UserError(
+    triple === ''
+      ? "'-mtriple' needs a value (-mtriple=x86_64-unknown-linux-gnu): uopscope analyses x86-64 code, so the option can also be left out"
+      : `'-mtriple=${printable(triple, 60)}': uopscope analyses x86-64 code only (a 32-bit binary's code too, read from the file); leave the option out`,
+  );
+}
 const VIEW_HINT = "llvm-mca's; uopscope's report shows each line's µops, ports and waits, and what-if runs";
 
 /** Short options uopscope's commands take (-a ARCH, -i N, -p, -b, -h): clusters of them stay. */
@@ -181,6 +194,13 @@ export function llvmMcaArgs(args: string[], known: readonly string[] = ALL_OPTIO
       continue;
     }
     const [, dashes, name, value] = m as unknown as [string, string, string, string | undefined];
+    if (name === 'mtriple') {
+      // the value after '=' or as the next word
+      const v = value !== undefined ? value.slice(1) : args[k + 1];
+      checkedTriple(v);
+      if (value === undefined) k++;
+      continue;
+    }
     const mapped = FOREIGN_FLAGS[name];
     if (mapped) {
       out.push(`--${mapped}${value ?? ''}`);

@@ -114,12 +114,21 @@ function suspender(screen: Screen, inkWrite: () => ((data: string) => void) | nu
         return;
       }
       if (!screen.reenter()) return;
+      followSize();
       inkWrite()?.('');
       resumed();
     };
     screen.leave();
     stop();
   };
+}
+
+/** The terminal's size read again: the terminal sends SIGWINCH to its foreground job only, so a
+ *  resize while the program was stopped is otherwise never seen. The signal sent to itself makes
+ *  Node read the size (its stream's cached columns and rows, getWindowSize's too, change only
+ *  then) and emit 'resize' when it changed, as on a resize while running. */
+function followSize(): void {
+  if (process.stdout.isTTY) process.kill(process.pid, 'SIGWINCH');
 }
 
 /** Signals that end the process: restore first, then die of the signal as usual. */
@@ -170,10 +179,15 @@ export async function runExplorer(props: Omit<ExplorerProps, 'onQuit'>): Promise
 /** Lets the user choose one of several regions; 'quit' / 'interrupt' (Ctrl-C) when they leave.
  *  The picker is erased after. */
 export async function pickRegion(file: string, regions: RegionChoice[], initial = 0): Promise<number | QuitHow> {
+  // on the alternate screen like the explorer: the shell's screen is left as it was
+  const screen = alternateScreen(process.stdout);
+  const unhook = onSignals(screen.restore);
   return new Promise<number | QuitHow>((resolve) => {
     const done = (v: number | QuitHow) => {
       app.clear();
       app.unmount();
+      unhook();
+      screen.restore();
       resolve(v);
     };
     const app = render(

@@ -259,7 +259,7 @@ export function onlyLoopJumps(instrs: DecodedInstruction[]): number[] {
  */
 export function branchPaths(
   instrs: DecodedInstruction[],
-): { branchLine: number; left: number[]; right: number[] } | null {
+): { branchLine: number; left: number[]; right: number[]; choice: string } | null {
   const branchLine = instrs.findIndex(insideBranch);
   if (branchLine < 0) return null;
   const follow = (start: number | null, prefix: number[]): number[] => {
@@ -304,5 +304,16 @@ export function branchPaths(
   const br = instrs[branchLine]!.branch!;
   const left = follow(branchLine + 1, head);
   const right = br.targetLine !== null && !br.backward ? follow(br.targetLine, head) : [...head];
-  return { branchLine, left, right };
+  return { branchLine, left, right, choice: branchChoice(instrs, branchLine) };
+}
+
+/** Which conditional jump the branch comparison takes and why not an earlier one (a jump out of
+ *  the region or back has no second side in it), as the report and the explorer say it. */
+function branchChoice(instrs: DecodedInstruction[], branchLine: number): string {
+  const earlier = instrs
+    .slice(0, branchLine)
+    .filter((i) => i.branch?.kind === 'conditional')
+    .map((i) => `line ${i.line} ${i.branch!.targetLine === null ? 'leaves the region' : 'jumps back'}`);
+  const shown = earlier.length > 3 ? [...earlier.slice(0, 3), `${earlier.length - 3} more`] : earlier;
+  return `the first conditional jump to a later line of the region${shown.length ? `; before it, ${shown.join(', ')}: no second side to compare` : ''}`;
 }

@@ -1,7 +1,7 @@
 // Region selection: IACA byte markers, LLVM-MCA/OSACA comment markers (assembly input),
 // --function SYMBOL, --range START:END, and loops found from backward branches.
 import { DEFAULT_MAX_INSTRUCTIONS, maxCodeBytes, raiseHint } from './limits.js';
-import { UserError } from '../errors.js';
+import { UserError, printable } from '../errors.js';
 import { Decoder, DecoderOptions, Instruction } from './iced.js';
 import { hex } from './bytes.js';
 import { decodeRegion } from './decode.js';
@@ -104,10 +104,12 @@ function loopRegion(
             ? 'outer loop'
             : '';
   const laidOut = l.segments.length > 1 || l.segments[0]!.start !== l.start || l.segments[0]!.end !== l.end;
+  // the loop's own bytes; in blocks with other code between them, the range holds more
+  const size = `${bytes} bytes${l.segments.length > 1 ? ` in ${l.segments.length} blocks` : ''}`;
   return {
     index: 0,
     kind: 'loop',
-    name: `loop at ${hex(l.header)}${fn ? ` in ${fn}` : ''} (${bytes} bytes${what ? `, ${what}` : ''})`,
+    name: `loop at ${hex(l.header)}${fn ? ` in ${fn}` : ''} (${size}${what ? `, ${what}` : ''})`,
     start: l.start,
     end: l.end,
     section: l.section,
@@ -146,9 +148,23 @@ function roles(group: NaturalLoop[]): { main: NaturalLoop | null; role: Map<Natu
     }
     const lesser = l.vectorBits < main!.vectorBits || l.instructions < main!.instructions;
     const subset = [...l.ops].every((o) => main!.ops.has(o));
-    role.set(l, lesser && subset ? (l.start > main!.start ? 'remainder' : 'prologue') : 'other');
+    // a compiler's remainder or prologue runs in the same enclosing loop as its main loop (or
+    // both in none): a loop under another outer loop is other work (a benchmark's next timing loop)
+    const sameNest = enclosing(l, group) === enclosing(main!, group);
+    role.set(l, lesser && subset && sameNest ? (l.start > main!.start ? 'remainder' : 'prologue') : 'other');
   }
   return { main: inner.length > 1 ? main : null, role };
+}
+
+/** The innermost other loop of `group` whose blocks hold `l`'s header, or null. */
+function enclosing(l: NaturalLoop, group: NaturalLoop[]): NaturalLoop | null {
+  let best: NaturalLoop | null = null;
+  const size = (x: NaturalLoop) => x.segments.reduce((n, g) => n + g.end - g.start, 0);
+  for (const o of group) {
+    if (o === l || o.innermost || !o.segments.some((g) => g.start <= l.header && l.header < g.end)) continue;
+    if (!best || size(o) < size(best)) best = o;
+  }
+  return best;
 }
 
 /** How the main loop is chosen, as the notes say it. */
@@ -469,19 +485,37 @@ export function resolveRegion(input: LoadedInput, sel: RegionSelection = {}): Re
 
 /** The region `--range START:END` names, with a note on how bare bounds were read. */
 function rangeRegion(input: LoadedInput, range: string): Region {
-  const m = /^([^:]+):([^:]+)$/.exec(range);
-  if (!m) throw new UserError(`--range: '${range}' is not START:END; write e.g. --range 0x401000:0x401020`);
+  // SECTION:START:END names the section, where several hold the addresses (an object built with
+  // -ffunction-sections has each function's section at 0)
+  const named = /^(.+):([^:]+):([^:]+)$/.exec(range);
+  const m = named ? ([named[0], named[2], named[3]] as const) : /^([^:]+):([^:]+)$/.exec(range);
+  if (!m)
+    throw new UserError(
+      `--range: '${range}' is not START:END or SECTION:START:END; write e.g. --range 0x401000:0x401020`,
+    );
+  const sectionName = named?.[1];
   // objdump prints hex without 0x: a bound with a hex letter makes both bare bounds hex
   const bare = [m[1]!, m[2]!].map((x) => x.trim()).filter((x) => !/^0x/i.test(x));
   const bareHex = bare.some((x) => /[a-f]/i.test(x));
   const start = parseAddress(m[1]!, 'START', bareHex);
   const end = parseAddress(m[2]!, 'END', bareHex);
   if (end <= start) throw new UserError(`--range: END (${hex(end)}) must be above START (${hex(start)})`);
-  const sec = sectionFor(input, start, end);
+  const sec = sectionFor(input, start, end, sectionName);
   if (!sec)
     throw new UserError(
-      `${input.file}: range ${hex(start)}:${hex(end)} is not inside one code section (${describeSections(input)}); pick addresses from 'uopscope disasm' or objdump`,
+      sectionName !== undefined && !input.sections.some((s) => s.executable && s.name === sectionName)
+        ? `${input.file}: no code section '${printable(sectionName, 80)}' (${describeSections(input)})`
+        : `${input.file}: range ${hex(start)}:${hex(end)} is not inside one code section (${describeSections(input)}); pick addresses from 'uopscope disasm' or objdump`,
     );
+  if (sectionName === undefined) {
+    const all = input.sections.filter((s) => s.executable && start >= s.address && end <= s.address + s.data.length);
+    if (all.length > 1) {
+      const names = all.slice(0, 4).map((s) => s.name);
+      throw new UserError(
+        `${input.file}: range ${hex(start)}:${hex(end)} lies in ${all.length} code sections (${names.join(', ')}${all.length > 4 ? ', …' : ''}; an object built with -ffunction-sections has each function's at 0): name one, e.g. --range ${names[0]}:${hex(start)}:${hex(end)} ('uopscope regions' gives each loop's section)`,
+      );
+    }
+  }
   const notes: string[] = [];
   if (bare.length && bareHex)
     notes.push(`--range ${range}: read as hex (${hex(start)}:${hex(end)}), as objdump prints addresses`);
@@ -594,6 +628,7 @@ export function decodeChosenRegion(
       throw new UserError(`${e.message} (${region.note})`, e.exitCode);
     throw e;
   }
+  if (sec.relocatedTargets) applyRelocatedTargets(instructions, sec.relocatedTargets);
   if (region.kind === 'function') {
     // a symbol without a size runs to the next symbol: drop the alignment padding after it
     while (instructions.length > 1 && /^(NOP|INT3)$/.test(instructions.at(-1)!.mnemonic)) instructions.pop();
@@ -614,7 +649,29 @@ export function decodeChosenRegion(
     const note = `${which} ${leaves.length === 1 ? 'leaves' : 'leave'} the code for good (a return or an indirect jump): this is not a loop the processor repeats, and the figures run past ${leaves.length === 1 ? 'it' : 'them'} as straight-line code`;
     region.note = region.note ? `${region.note}; ${note}` : note;
   }
-  return { file: input.file, format: input.format, region, instructions };
+  return {
+    file: input.file,
+    format: input.format,
+    region,
+    instructions,
+    ...(sec.placement ? { placement: { section: sec.name, align: sec.placement.align } } : {}),
+  };
+}
+
+/** A direct branch whose 32-bit target field a relocation names (a relocatable object's call to
+ *  another function): its target is that symbol, not the address its zero bytes decode to. */
+function applyRelocatedTargets(instructions: DecodedInstruction[], targets: Map<number, string>): void {
+  for (const i of instructions) {
+    const b = i.branch;
+    if (!b || b.target === null || i.length < 5) continue;
+    const symbol = targets.get(i.address + i.length - 4);
+    if (symbol === undefined) continue;
+    const shown = hex(b.target);
+    const att = i.att;
+    i.intel = i.intel.endsWith(shown) ? `${i.intel.slice(0, -shown.length)}${symbol}` : `${i.intel} <${symbol}>`;
+    i.att = att.endsWith(shown) ? `${att.slice(0, -shown.length)}${symbol}` : `${att} <${symbol}>`;
+    i.branch = { ...b, target: null, targetLine: null, backward: false, symbol };
+  }
 }
 
 /** A loop laid out as several runs of addresses (see loops.ts's layout): decoded run by run and

@@ -40,6 +40,9 @@ export interface Branch {
   targetLine: number | null;
   /** target address <= own address (a loop's back edge) */
   backward: boolean;
+  /** in a relocatable object, the symbol a relocation names as the target (then `target` is
+   *  null: the bytes hold no target yet) */
+  symbol?: string;
 }
 
 /** uops.info operand kinds as they appear in its `string` attribute. */
@@ -133,6 +136,9 @@ export interface LoadedRegion {
   format: InputFormat;
   region: Region;
   instructions: DecodedInstruction[];
+  /** the region is in a relocatable object's section aligned to `align` bytes: its addresses
+   *  are offsets in `section`, not where the linked program runs it */
+  placement?: { section: string; align: number };
 }
 
 /** A dependency edge: consumer `to` reads `resource` last written by `from` (read-after-write). */
@@ -204,6 +210,12 @@ export interface ImageSection {
   address: number;
   data: Uint8Array;
   executable: boolean;
+  /** a relocatable object's section: its addresses are offsets the linker moves by a multiple of
+   *  `align` bytes, so where its code lands within a 32- or 64-byte block is not yet known */
+  placement?: { align: number };
+  /** a relocatable object's relocations that name a PC-relative field's target: the field's
+   *  address → the symbol (the bytes there hold no target until the linker writes one) */
+  relocatedTargets?: Map<number, string>;
 }
 
 export interface ImageSymbol {

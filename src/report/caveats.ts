@@ -2,6 +2,7 @@
 // instructions: said at the top of the report, where the figures are read.
 
 import type { DecodedInstruction } from '../disasm/types.js';
+import { fixed } from './format.js';
 
 /** The caveats of simulating `instrs` as one loop body (`branchAsked`: --branch runs the sides). */
 export function predictionCaveats(instrs: readonly DecodedInstruction[], branchAsked: boolean): string[] {
@@ -24,7 +25,32 @@ export function predictionCaveats(instrs: readonly DecodedInstruction[], branchA
   const calls = instrs.filter((i) => i.branch?.kind === 'call');
   if (calls.length > 0)
     out.push(
-      `the call${calls.length > 1 ? 's' : ''} at line${calls.length > 1 ? 's' : ''} ${calls.map(line).join(', ')}: the called code is not in the prediction (only the call instruction is)`,
+      `the call${calls.length > 1 ? 's' : ''} at line${calls.length > 1 ? 's' : ''} ${calls.map((i) => (i.branch?.symbol ? `${i.line} (to ${i.branch.symbol})` : `${i.line}`)).join(', ')}: the called code is not in the prediction (only the call instruction is)`,
     );
   return out;
+}
+
+/** The front end reads code in 32- and 64-byte blocks: a relocatable object's code, which the
+ *  linker moves by a multiple of its section's alignment, is simulated at each placement within
+ *  a 64-byte block it may take (at least every 16 bytes) and these are the shifts. */
+export function placementShifts(align: number): number[] {
+  const step = Math.max(16, align);
+  const out: number[] = [];
+  for (let s = step; s < 64; s += step) out.push(s);
+  return out;
+}
+
+/** The caveat of a relocatable object's loop whose front-end result depends on where the linker
+ *  places it (`here`: block throughput at the object's offsets; `moved`: at each shift), or
+ *  null when no placement changes it by 1 % or more: a smaller change is the first iterations'
+ *  fetch (a cycle or two of the whole run), not the loop's rate. */
+export function placementCaveat(
+  placement: { section: string; align: number },
+  here: number,
+  moved: { shift: number; blockThroughput: number }[],
+): string | null {
+  const shown = fixed(here, 2);
+  if (moved.every((m) => Math.abs(m.blockThroughput - here) < 0.01 * here)) return null;
+  const alt = moved.map((m) => `${fixed(m.blockThroughput, 2)} at +${m.shift}`).join(', ');
+  return `a relocatable object: addresses are offsets in ${placement.section} (aligned to ${placement.align} byte${placement.align === 1 ? '' : 's'}), and the front end's result depends on where the linker places the loop within 32- and 64-byte blocks: ${shown} cycles per iteration here, ${alt} bytes; analyse the linked program, or align the loop to 64 bytes (gcc -falign-loops=64), for the placement it runs at`;
 }

@@ -37,7 +37,7 @@ interface ReportSubject {
   caveats?: string[];
   source?: { file: string; region: string };
   /** the two sides of the first conditional jump; undefined: not asked; null: there is none */
-  branch?: { branchLine: number; left: SimProgram; right: SimProgram } | null;
+  branch?: { branchLine: number; choice?: string; left: SimProgram; right: SimProgram } | null;
 }
 
 /** All the simulations of one report: main, what-ifs, combinations, branch sides, detail (by
@@ -103,6 +103,7 @@ export function collectReport(
         ? null
         : {
             branchLine: subject.branch.branchLine,
+            ...(subject.branch.choice ? { choice: subject.branch.choice } : {}),
             left: side(subject.branch.left),
             right: side(subject.branch.right),
           };

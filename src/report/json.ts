@@ -148,7 +148,7 @@ interface ReportJson extends SectionJson {
   /** the lines without figures, with the reason and the fallback applied */
   unknown: { line: number; asm: string; fallback: 'skip' | 'alu' | null; why?: string }[];
   /** with --branch; null when the region has no conditional jump */
-  branch?: { branchLine: number; left: SectionJson; right: SectionJson } | null;
+  branch?: { branchLine: number; choice?: string; left: SectionJson; right: SectionJson } | null;
   /** with --detail LINE */
   detail?: DetailJson;
   /** what the prediction leaves out or simulates otherwise than the program runs (the text's
@@ -182,6 +182,7 @@ export function reportJson(model: ReportModel): { schemaVersion: number } & Repo
         ? null
         : {
             branchLine: model.branch.branchLine,
+            ...(model.branch.choice ? { choice: model.branch.choice } : {}),
             left: section(model.branch.left),
             right: section(model.branch.right),
           };

@@ -79,7 +79,7 @@ export interface ReportModel {
   /** what the prediction leaves out or simulates otherwise than the program runs (caveats.ts) */
   caveats?: string[];
   /** thesis §2.7: the two sides of the first conditional jump (--branch); null when asked but there is none */
-  branch?: { branchLine: number; left: Section; right: Section } | null;
+  branch?: { branchLine: number; choice?: string; left: Section; right: Section } | null;
   /** thesis §2.6 for one line of the main analysis (--detail LINE) */
   detail?: LineDetail;
 }

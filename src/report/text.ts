@@ -53,7 +53,15 @@ export function renderText(model: ReportModel): string {
       "Branch analysis: the region has no conditional jump inside the loop (none, or only the loop's back edge or exit).",
     );
   } else if (model.branch) {
-    out.push('', `Branch analysis (first conditional jump, line ${model.branch.branchLine}):`);
+    out.push(
+      '',
+      ...wrapText(
+        `Branch analysis (line ${model.branch.branchLine}, ${model.branch.choice ?? 'the first conditional jump'}):`,
+        80,
+        '  ',
+        '',
+      ),
+    );
     // the sides as the explorer and measure name them; the thesis's names beside them
     for (const [name, side] of [
       ["Fall-through branch analysis (the thesis's left branch)", model.branch.left],

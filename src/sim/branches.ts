@@ -7,8 +7,10 @@ import { buildSimProgram, type BuildOptions } from './program.js';
 import type { SimProgram } from './types.js';
 
 export interface BranchPrograms {
-  /** line of the first conditional jump */
+  /** line of the first conditional jump to a later line of the region */
   branchLine: number;
+  /** why that jump (src/disasm's branchPaths): the earlier conditional jumps it passes over */
+  choice?: string;
   /** fall-through side */
   left: SimProgram;
   /** taken side */
@@ -25,7 +27,7 @@ export interface BranchPrograms {
  */
 export function buildBranchPrograms(
   instrs: DecodedInstruction[],
-  paths: { branchLine: number; left: number[]; right: number[] },
+  paths: { branchLine: number; left: number[]; right: number[]; choice?: string },
   graphs: { left: DependencyGraph; right: DependencyGraph },
   resolved: ResolvedInstruction[],
   /** the machine model (and region start) for the refined model's facts, as buildSimProgram */
@@ -33,6 +35,7 @@ export function buildBranchPrograms(
 ): BranchPrograms {
   return {
     branchLine: paths.branchLine,
+    ...(paths.choice ? { choice: paths.choice } : {}),
     left: buildSimProgram(instrs, graphs.left, resolved, { ...facts, lines: paths.left }),
     right: buildSimProgram(instrs, graphs.right, resolved, { ...facts, lines: paths.right }),
     leftLines: paths.left,

@@ -572,10 +572,12 @@ export class ExplorerController {
           this.say(session.noBranches ?? 'no conditional jump in this region: nothing to compare');
           return;
         }
-        const line = session.branches.branchLine;
+        const { branchLine: line, choice } = session.branches;
         const on = s.layout.branches;
         this.rebuild('computing both sides…', { branches: !on }, () =>
-          on ? 'branch comparison off' : `branch comparison: the two sides of the jump at line ${line}`,
+          on
+            ? 'branch comparison off'
+            : `branch comparison: the two sides of the jump at line ${line}${choice ? ` (${choice})` : ''}`,
         );
       },
       openPrompt: (what) => {

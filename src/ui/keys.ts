@@ -234,11 +234,11 @@ export const EXPLORER_KEYS: Binding[] = [
     run: (o) => o.openPrompt('export'),
   },
   {
-    keys: 'tab / 1-4',
+    keys: 'tab / shift-tab / 1-4',
     hint: 'tab',
     short: 'tab',
     what: 'pane',
-    help: 'switch pane (small terminals)',
+    help: 'switch pane (small terminals): the next, the previous, by number',
     priority: 6,
     needsTabs: true,
     match: (i, k) => k.tab || (/^[1-9]$/.test(i) && Number(i) <= TABS.length),
@@ -582,6 +582,7 @@ export const LEGEND: LegendSection[] = [
     rows: [
       ['·', 'no µop on the port this cycle'],
       ['L3#25+2', 'the µop on the port this cycle and 2 more (infinite ports)'],
+      ['○L3#25', 'its instance has µops still waiting for a port: ready, not executing'],
       ['L6#…', "an instance's label cut to fit (its iteration)"],
       ['count', 'µops the port took so far; the bar: its use (µops ÷ cycles)'],
       ['ready: … +3', 'instances ready for a port; +3: three more not shown'],

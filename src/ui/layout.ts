@@ -20,6 +20,8 @@ export interface Layout {
   sections: Section[];
   /** two section columns inside a pane (wide grid) */
   twoColumns: boolean;
+  /** with twoColumns: how many of `sections` (from the first) are in the left column */
+  leftSections?: number;
   compact: boolean; // footer abbreviated
 }
 
@@ -109,10 +111,20 @@ function arranged(room: Room, mode: Layout['mode'], bodyRows: number, sections: 
 }
 
 /** Panes of 150 columns and more: program over statistics on the left, reservation station
- *  over ports on the right, when both columns have their rows. */
+ *  over ports on the right, when both columns have their rows; the ports under the statistics,
+ *  and the station alone on the right, when the left column has their rows too (a short loop's
+ *  program and statistics would otherwise leave most of the left column empty). */
 function twoColumnGrid(room: Room): Layout | null {
   const { paneWidth, gridBody, wantProgram, wantStats, portRows } = room;
   if (paneWidth < 150 || gridBody < Math.max(wantProgram + wantStats, MIN_RS_ROWS + portRows)) return null;
+  if (wantProgram + wantStats + portRows <= gridBody) {
+    const left: Section[] = [
+      { tab: 'program', rows: wantProgram },
+      { tab: 'stats', rows: wantStats },
+      { tab: 'ports', rows: gridBody - wantProgram - wantStats },
+    ];
+    return { ...arranged(room, 'grid', gridBody, [...left, { tab: 'rs', rows: gridBody }], true), leftSections: 3 };
+  }
   const sections: Section[] = [
     { tab: 'program', rows: wantProgram },
     { tab: 'stats', rows: gridBody - wantProgram },

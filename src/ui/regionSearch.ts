@@ -80,6 +80,9 @@ export function pickerAction(query: string | null, { input, key: k }: KeyEvent):
   if (k.downArrow || (!searching && input === 'j')) return { type: 'move', by: 1 };
   if (k.pageUp) return { type: 'move', by: -10 };
   if (k.pageDown) return { type: 'move', by: 10 };
+  // the first and the last entry (moved() stops at either end)
+  if (k.home) return { type: 'move', by: -Number.MAX_SAFE_INTEGER };
+  if (k.end) return { type: 'move', by: Number.MAX_SAFE_INTEGER };
   if (k.return) return { type: 'pick' };
   if (k.backspace || k.delete) return searching ? { type: 'search', query: query.slice(0, -1) } : null;
   if (!searching) return input === '/' ? { type: 'search', query: '' } : null;

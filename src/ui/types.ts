@@ -43,7 +43,8 @@ export interface ExplorerSession {
   figures?: string;
   /** an engine of the region; `mechanisms`: the model's switches (absent: SUACA's model) */
   makeEngine(variant: Variant, iterations: number, mechanisms?: MechanismSet): Engine;
-  branches: { branchLine: number; paths: [BranchPathSource, BranchPathSource] } | null;
+  /** `choice`: why that jump (the earlier conditional jumps it passes over) */
+  branches: { branchLine: number; choice?: string; paths: [BranchPathSource, BranchPathSource] } | null;
   /** when `branches` is null: why there is nothing to compare (default: no conditional jump) */
   noBranches?: string;
   /** one-line notes for the user (unknown instructions, data source) */

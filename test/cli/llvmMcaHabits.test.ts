@@ -62,6 +62,26 @@ test('llvm-mca single-dash flags are rewritten, or refused saying how uopscope s
   );
 });
 
+test('-mtriple=x86_64-… as llvm-mca lines carry it: taken for x86-64, another target refused in one line', () => {
+  assert.deepEqual(llvmMcaArgs(['report', 'k.o', '-mtriple=x86_64-unknown-linux-gnu', '-mcpu=skylake']), [
+    'report',
+    'k.o',
+    '--arch=skylake',
+  ]);
+  assert.deepEqual(llvmMcaArgs(['report', '-mtriple', 'x86_64-pc-linux', 'k.o']), ['report', 'k.o']);
+  assert.deepEqual(llvmMcaArgs(['report', 'k.o', '--mtriple=amd64-unknown-freebsd']), ['report', 'k.o']);
+  assert.throws(
+    () => llvmMcaArgs(['report', 'k.o', '-mtriple=aarch64-linux-gnu']),
+    /'-mtriple=aarch64-linux-gnu': uopscope analyses x86-64 code only/,
+  );
+  const r = cli(['report', 'examples/bin/branch', '-mtriple=x86_64-unknown-unknown', '-mcpu=SKL', '--fast']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /Block throughput/);
+  const bad = cli(['report', 'examples/bin/branch', '-mtriple=aarch64']);
+  assert.equal(bad.code, 2);
+  assert.equal(bad.stderr.trim().split('\n').length, 1, bad.stderr);
+});
+
 test('the command line takes -iterations=100 and -mcpu=SKL as llvm-mca does', () => {
   const r = cli(['report', 'examples/bin/branch', '-iterations=100', '-mcpu=SKL', '--fast']);
   assert.equal(r.code, 0, r.stderr);

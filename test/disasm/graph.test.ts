@@ -11,6 +11,7 @@ import {
   loadRegion,
   type DependencyGraph,
 } from '../../src/disasm/index.js';
+import { runCli } from './helpers.js';
 
 const edges = (g: DependencyGraph, loopCarried: boolean): string[] =>
   g.edges
@@ -56,13 +57,34 @@ test('branch example CFG: fall-through, taken and (with loop) the back edge', as
 test('branch analysis paths (§2.7) and their dependency graphs in original line numbers', async () => {
   const { instructions } = await loadRegion({ file: 'examples/bin/branch' });
   const p = branchPaths(instructions);
-  assert.deepEqual(p, { branchLine: 2, left: [0, 1, 2, 3, 4, 6], right: [0, 1, 2, 5, 6] });
+  assert.deepEqual(p, {
+    branchLine: 2,
+    left: [0, 1, 2, 3, 4, 6],
+    right: [0, 1, 2, 5, 6],
+    choice: 'the first conditional jump to a later line of the region',
+  });
   const left = dependencyGraphOfPath(instructions, p!.left, { loop: true });
   assert.deepEqual(edges(left, false), ['0->3 RAX', '1->2 ZF', '3->6 RBX']);
   assert.deepEqual(edges(left, true), ['6->3 RBX']);
   const right = dependencyGraphOfPath(instructions, p!.right, { loop: false });
   assert.deepEqual(edges(right, false), ['0->5 RAX', '1->2 ZF', '5->6 RBX']);
   assert.equal(branchPaths((await loadRegion({ file: 'examples/bin/six-mov' })).instructions), null);
+});
+
+test('a conditional jump out of the loop before the compared one: the comparison says which it takes and why', async () => {
+  // L: add rax, 1; cmp rax, rbx; je OUT; test rcx, rcx; jz SKIP; add rdx, 1; SKIP: dec rsi; jnz L
+  const { instructions } = await loadRegion({ hex: '4883c0014839d8740e4885c974044883c20148ffce75e6' });
+  const p = branchPaths(instructions)!;
+  assert.equal(p.branchLine, 4);
+  assert.equal(
+    p.choice,
+    'the first conditional jump to a later line of the region; before it, line 2 leaves the region: no second side to compare',
+  );
+  const r = runCli(['report', '--hex', '4883c0014839d8740e4885c974044883c20148ffce75e6', '--branch', '--fast']);
+  assert.match(
+    r.stdout.replaceAll('\n  ', ' '),
+    /Branch analysis \(line 4, the first conditional jump to a later line of the region; before it, line 2 leaves the region: no second side to compare\):/,
+  );
 });
 
 test('adc chain (Figure 4.1): CF chain, CF from line 7 to line 0, a self loop per line', async () => {

@@ -211,3 +211,49 @@ test('--range as objdump prints it, or starting inside an instruction: said, not
   const ok = await loadRegion({ file: f, range: '0x30:0x77' });
   assert.equal(ok.region.note, undefined);
 });
+
+test("a benchmark's second timing loop, under its own outer loop, is not the first one's remainder", async () => {
+  const input = await loadInput({ file: 'test/fixtures/loops/timing.gcc-O2.o' });
+  const names = listRegions(input).map((r) => r.name);
+  assert.deepEqual(names, [
+    'loop at 0x60 in main (45 bytes, outer loop)',
+    'loop at 0x68 in main (32 bytes, main loop)',
+    'loop at 0xa8 in main (26 bytes, outer loop)',
+    'loop at 0xb0 in main (13 bytes)',
+  ]);
+  // a real remainder, in the same nest as its main loop, keeps its name
+  const vec = listRegions(await loadInput({ file: 'test/fixtures/loops/dot.clang-O3.o' })).map((r) => r.name);
+  assert.ok(
+    vec.some((n) => /remainder of the loop at/.test(n)),
+    vec.join('\n'),
+  );
+});
+
+test('regions: one size a line, a loop in blocks says so', () => {
+  const r = runCli(['regions', 'test/fixtures/loops/ifelse.gcc-O2.o']);
+  assert.equal(r.code, 0, r.stderr);
+  const line = r.stdout.split('\n').find((l) => /^\s+1\s/.test(l))!;
+  assert.equal((line.match(/\d+ bytes/g) ?? []).length, 1, line);
+  assert.match(line, /^ {3}1 {2}loop {6}0x10–0x37 {2}loop at 0x20 in ifelse \(39 bytes in 2 blocks\) {2}\[\.text\]$/);
+  // a function or a marked region keeps its size column
+  const f = runCli(['regions', 'examples/bin/two-regions']);
+  assert.match(f.stdout, /^ {3}1 {2}iaca {6}0x40111f–0x40112c {2}13 bytes {2}IACA region 1 {2}\[\.text\]$/m);
+});
+
+test('--range in an object whose code sections share addresses: the candidates named, SECTION:START:END chooses', () => {
+  const f = 'test/fixtures/loops/sections.gcc-O2-function-sections.o';
+  const r = runCli(['disasm', f, '--range', '0x10:0x20']);
+  assert.equal(r.code, 2);
+  assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+  assert.match(
+    r.stderr,
+    /lies in 2 code sections \(\.text\.dot, \.text\.hist;.*name one, e\.g\. --range \.text\.dot:0x10:0x20/,
+  );
+  const hist = runCli(['disasm', f, '--range', '.text.hist:0x10:0x20']);
+  assert.equal(hist.code, 0, hist.stderr);
+  assert.match(hist.stdout, /range 0x10:0x20, 0x10–0x20 in \.text\.hist/);
+  assert.match(hist.stdout, /movzx eax, byte ptr \[rdi\]/);
+  const none = runCli(['disasm', f, '--range', '.text.nope:0x10:0x20']);
+  assert.equal(none.code, 2);
+  assert.match(none.stderr, /no code section '\.text\.nope' \(\.text\.dot 0x0–0x/);
+});

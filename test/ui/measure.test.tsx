@@ -193,3 +193,22 @@ test('measureText: a whole-region measurement while the panes show the sides is 
   );
   assert.equal(measureText({ kind: 'idle' }, { runner, arch: 'SKL', panes: [] }), null);
 });
+
+test('measureText at 80 columns: a measurement of both sides not compared says so first, its figures whole', () => {
+  const done = {
+    kind: 'done' as const,
+    outcome: {
+      ok: true as const,
+      method: 'perf' as const,
+      variant: 'loop' as const,
+      sides: [
+        { label: 'fall-through', cyclesPerIteration: 12.34 },
+        { label: 'taken', cyclesPerIteration: 12.5 },
+      ],
+    },
+  };
+  const runner: MeasureRunner = { hostArch: null, run: () => ({ promise: new Promise(() => {}), cancel: () => {} }) };
+  const t = measureText(done, { runner, arch: 'ADL-P', panes: [] }, 80)!;
+  assert.ok(t.length <= 80, t);
+  assert.equal(t, "not vs ADL-P: this host's fall-through 12.34, taken 12.50 c/it (perf)");
+});

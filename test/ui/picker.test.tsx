@@ -8,6 +8,7 @@ import type { Key } from 'ink';
 import { RegionPicker, pickerTitle } from '../../src/ui/components/RegionPicker.js';
 import { filterRegions, firstView, pickerAction, searched, type RegionChoice } from '../../src/ui/regionSearch.js';
 import { KEY, plain, press, tick, until } from './helpers/render.js';
+import { pickerLabel } from '../../src/cli/commands/exploreRun.js';
 
 afterEach(() => cleanup());
 
@@ -110,4 +111,33 @@ test('/ filters the list as the user types; enter picks the match; esc clears; q
   await press(r, '/', '7', '7', '7', '7', '7', KEY.enter);
   await until(() => picked >= 0, 'the pick');
   assert.ok(big[picked]!.label.includes('77777'), big[picked]!.label);
+});
+
+test('Home and End go to the first and the last entry; a list longer than the screen says how many are not shown', async () => {
+  const ev = (key: Partial<Key>) => ({ input: '', key: key as Key });
+  assert.deepEqual(pickerAction(null, ev({ home: true })), { type: 'move', by: -Number.MAX_SAFE_INTEGER });
+  assert.deepEqual(pickerAction('fn', ev({ end: true })), { type: 'move', by: Number.MAX_SAFE_INTEGER });
+  const regions: RegionChoice[] = Array.from({ length: 120 }, (_, i) => ({ index: i + 1, label: `entry_${i + 1}` }));
+  const r = render(<RegionPicker file="f" regions={regions} onPick={() => {}} onCancel={() => {}} />);
+  const frame = () => plain(r.lastFrame());
+  await tick(30);
+  // ink-testing-library's screen is 24 rows: 21 for the list, its last the count of the rest
+  assert.match(frame(), /❯ entry_1\n/);
+  assert.match(frame(), /… 100 more\n?$/);
+  await press(r, KEY.end);
+  await until(() => /❯ entry_120/.test(frame()), 'End: the last entry');
+  assert.match(frame(), /… 100 above\n?$/);
+  await press(r, KEY.home);
+  await until(() => /❯ entry_1\n/.test(frame()), 'Home: the first entry');
+});
+
+test("the picker's numbers right-aligned in one column, however many entries", () => {
+  const r = { kind: 'loop' as const, start: 0x10, end: 0x20, name: 'loop at 0x10' };
+  const labels = [7, 42, 120].map((n) => pickerLabel(n, 120, r, false));
+  assert.deepEqual(
+    labels.map((l) => l.indexOf('loop')),
+    [5, 5, 5],
+    labels.join('\n'),
+  );
+  assert.equal(pickerLabel(3, 9, r, true), ' 3  loop     0x10–0x20  loop at 0x10  (default)');
 });

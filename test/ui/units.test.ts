@@ -79,8 +79,18 @@ test('layout: the grid only when every section has its rows, and every row of th
             assert.equal(rowsOf('program'), Math.min(lines + 2, 18), at);
             if (l.twoColumns) {
               assert.ok(l.paneWidth >= 150, at);
-              assert.equal(rowsOf('program') + rowsOf('stats'), l.bodyRows, at);
-              assert.equal(rowsOf('rs') + rowsOf('ports'), l.bodyRows, at);
+              const split = l.leftSections ?? 2;
+              const sum = (ss: typeof l.sections) => ss.reduce((n, s) => n + s.rows, 0);
+              assert.equal(sum(l.sections.slice(0, split)), l.bodyRows, at);
+              assert.equal(sum(l.sections.slice(split)), l.bodyRows, at);
+              // the ports under the statistics whenever the left column has their rows: the
+              // station alone on the right, no column with rows to spare beside a full one
+              const under = rowsOf('program') + Math.min(lines + 3, 16);
+              if (under + 8 <= l.bodyRows) {
+                assert.equal(split, 3, at);
+                assert.equal(rowsOf('rs'), l.bodyRows, at);
+                assert.equal(rowsOf('stats'), Math.min(lines + 3, 16), at);
+              }
             } else
               assert.equal(
                 l.sections.reduce((n, s) => n + s.rows, 0),

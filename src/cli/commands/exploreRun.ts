@@ -140,10 +140,7 @@ async function pickWhatToExplore(
     const first = defaultRegion(input, regions)?.index ?? 1;
     const picked = await pickRegion(
       input.file,
-      regions.map((r) => ({
-        index: r.index,
-        label: `${String(r.index).padStart(2)}  ${r.kind.padEnd(8)} 0x${r.start.toString(16)}–0x${r.end.toString(16)}  ${r.name}${r.index === first ? '  (default)' : ''}`,
-      })),
+      regions.map((r) => ({ index: r.index, label: pickerLabel(r.index, regions.length, r, r.index === first) })),
       first - 1,
     );
     if (picked === 'interrupt' || picked === 'quit') return picked;
@@ -154,6 +151,18 @@ async function pickWhatToExplore(
     if (picked !== undefined) return picked;
   }
   return region;
+}
+
+/** Entry `n` of `count` in the region picker: its number right-aligned in one column however
+ *  many there are, its kind, its range and its name. */
+export function pickerLabel(
+  n: number,
+  count: number,
+  r: Pick<Region, 'kind' | 'start' | 'end' | 'name'>,
+  isDefault: boolean,
+): string {
+  const width = Math.max(2, String(count).length);
+  return `${String(n).padStart(width)}  ${r.kind.padEnd(8)} 0x${r.start.toString(16)}–0x${r.end.toString(16)}  ${r.name}${isDefault ? '  (default)' : ''}`;
 }
 
 /** A function with several loops: the user picks one (or the whole function), written into `sel`. */
@@ -183,10 +192,7 @@ async function pickFunctionLoop(
   );
   const picked = await pickRegion(
     `function ${ext.sym.name}`,
-    choices.map((r, i) => ({
-      index: i + 1,
-      label: `${String(i + 1).padStart(2)}  ${r.kind.padEnd(8)} 0x${r.start.toString(16)}–0x${r.end.toString(16)}  ${r.name}${i === first ? '  (default)' : ''}`,
-    })),
+    choices.map((r, i) => ({ index: i + 1, label: pickerLabel(i + 1, choices.length, r, i === first) })),
     first,
   );
   if (picked === 'interrupt' || picked === 'quit') return picked;

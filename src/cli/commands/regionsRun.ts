@@ -62,8 +62,9 @@ export function* regionsJson(
   yield '  ]\n}\n';
 }
 
+// a loop's name says its own size (its blocks may leave code of the range out): one size a line
 const line = (r: Region) =>
-  `  ${String(r.index).padStart(2)}  ${r.kind.padEnd(8)}  0x${r.start.toString(16)}–0x${r.end.toString(16)}  ${r.end - r.start} bytes  ${r.name}${r.section ? `  [${r.section}]` : ''}`;
+  `  ${String(r.index).padStart(2)}  ${r.kind.padEnd(8)}  0x${r.start.toString(16)}–0x${r.end.toString(16)}  ${r.kind === 'loop' ? '' : `${r.end - r.start} bytes  `}${r.name}${r.section ? `  [${r.section}]` : ''}`;
 
 function writeLines(lines: string[]): void {
   if (lines.length) process.stdout.write(`${lines.join('\n')}\n`);

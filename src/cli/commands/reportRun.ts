@@ -1,9 +1,9 @@
 // The work of `uopscope report` (see report.ts for the command's options): loaded only when
 // the command runs, so that the CLI starts without the disasm, data, sim and report stages.
 
-import { predictionCaveats } from '../../report/caveats.js';
+import { placementCaveat, placementShifts, predictionCaveats } from '../../report/caveats.js';
 import { effectiveSettings, parseIterations, resolveArch } from '../config.js';
-import { analyse, branchPrograms, loopFor, type Analysis } from '../pipeline.js';
+import { analyse, branchPrograms, loopFor, programAt, type Analysis } from '../pipeline.js';
 import { collectReport, type ReportRequest } from '../../report/collect.js';
 import {
   BASELINE,
@@ -160,6 +160,7 @@ export async function reportOfAnalysis(
   }
   const branch = s.branch ? branchPrograms(analysis) : undefined;
   const run = sim ?? (await parallelRuns(analysis.program, analysis.params, req, progress));
+  const placed = placementOf(analysis, req, run);
   return collectReport(
     {
       program: analysis.program,
@@ -169,7 +170,7 @@ export async function reportOfAnalysis(
       unknown: analysis.unknown,
       origins: analysis.resolved.map((r) => r.origin),
       addresses: analysis.region.instructions.map((i) => i.address),
-      caveats: predictionCaveats(analysis.region.instructions, branch !== undefined),
+      caveats: [...predictionCaveats(analysis.region.instructions, branch !== undefined), ...(placed ? [placed] : [])],
       source: {
         file: analysis.region.file,
         region: analysis.region.region.name,
@@ -179,6 +180,22 @@ export async function reportOfAnalysis(
     },
     req,
     run,
+  );
+}
+
+/** A relocatable object's loop simulated at the other placements the linker may give it, when the
+ *  front end (which reads 32- and 64-byte blocks) is modelled: the caveat when the result differs. */
+function placementOf(analysis: Analysis, req: ReportRequest, run: Simulate): string | null {
+  const p = analysis.region.placement;
+  const shifts = p ? placementShifts(p.align) : [];
+  if (!p || shifts.length === 0 || !req.mechanisms?.frontEnd) return null;
+  const cfg = { iterations: req.iterations, variant: { ...req.variant } };
+  const opts = engineOptionsOf(req.mechanisms);
+  const at = (program: SimProgram) => run(program, analysis.params, cfg, opts).stats.blockThroughput;
+  return placementCaveat(
+    p,
+    at(analysis.program),
+    shifts.map((shift) => ({ shift, blockThroughput: at(programAt(analysis, shift)) })),
   );
 }
 

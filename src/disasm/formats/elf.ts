@@ -43,7 +43,10 @@ export function readElf(data: Uint8Array, file: string): BinaryImage {
   const bitness = machine === EM_X86_64 ? 64 : 32;
 
   const { shs, shstrndx } = sectionHeaders(r, is64, file);
-  const { sections, byIndex } = executableSections(r, shs, shs[shstrndx]);
+  const ET_REL = 1;
+  const relocatable = r.u16(16, 'e_type') === ET_REL;
+  const { sections, byIndex } = executableSections(r, shs, shs[shstrndx], relocatable);
+  if (relocatable) relocatedTargets(r, shs, sections, byIndex, is64);
   // no section headers: use executable loadable segments
   if (shs.length === 0) sections.push(...executableSegments(r, is64));
   const symbols = elfSymbols(r, shs, is64, byIndex, file);
@@ -60,6 +63,8 @@ interface SectionHeader {
   offset: number;
   size: number;
   link: number;
+  info: number;
+  align: number;
   entsize: number;
 }
 
@@ -89,6 +94,8 @@ function sectionHeaders(r: ByteReader, is64: boolean, file: string): { shs: Sect
             offset: r.u64(o + 0x18, 'sh_offset'),
             size: r.u64(o + 0x20, 'sh_size'),
             link: r.u32(o + 0x28),
+            info: r.u32(o + 0x2c),
+            align: r.u64(o + 0x30, 'sh_addralign'),
             entsize: r.u64(o + 0x38, 'sh_entsize'),
           }
         : {
@@ -99,6 +106,8 @@ function sectionHeaders(r: ByteReader, is64: boolean, file: string): { shs: Sect
             offset: r.u32(o + 0x10),
             size: r.u32(o + 0x14),
             link: r.u32(o + 0x18),
+            info: r.u32(o + 0x1c),
+            align: r.u32(o + 0x20),
             entsize: r.u32(o + 0x24),
           },
     );
@@ -106,11 +115,13 @@ function sectionHeaders(r: ByteReader, is64: boolean, file: string): { shs: Sect
   return { shs, shstrndx };
 }
 
-/** The sections holding code, and every section's name by its index (for the symbols). */
+/** The sections holding code (a relocatable object's with their alignment), and every section's
+ *  name by its index (for the symbols). */
 function executableSections(
   r: ByteReader,
   shs: SectionHeader[],
   shstr: SectionHeader | undefined,
+  relocatable: boolean,
 ): { sections: ImageSection[]; byIndex: Map<number, string> } {
   const secName = (sh: SectionHeader): string =>
     shstr && shstr.type !== 8 ? r.cstring(shstr.offset + sh.name, 256, 'section name') : '';
@@ -122,10 +133,81 @@ function executableSections(
     const name = secName(sh);
     byIndex.set(i, name);
     if (sh.type !== SHT_NOBITS && sh.type !== 0 && sh.flags & SHF_EXECINSTR) {
-      sections.push({ name, address: sh.addr, data: r.bytes(sh.offset, sh.size, `section ${name}`), executable: true });
+      sections.push({
+        name,
+        address: sh.addr,
+        data: r.bytes(sh.offset, sh.size, `section ${name}`),
+        executable: true,
+        // sh_addralign 0 or 1: no constraint; a power of two beyond a page means nothing more here
+        ...(relocatable ? { placement: { align: Math.min(4096, Math.max(1, sh.align)) } } : {}),
+      });
+      sectionIndex.set(sections.at(-1)!, i);
     }
   });
   return { sections, byIndex };
+}
+
+/** Each code section's ELF section index (for the relocations that name it). */
+const sectionIndex = new WeakMap<ImageSection, number>();
+
+/** x86-64's R_X86_64_PC32 and R_X86_64_PLT32, i386's R_386_PC32 and R_386_PLT32 (the same
+ *  numbers): a PC-relative field, a call's or a jump's target among them. */
+const PC_RELATIVE = new Set([2, 4]);
+
+/**
+ * A relocatable object's PC-relative relocations of its code sections, as each field's address
+ * → the symbol it names (a section symbol as the section's name plus the offset): a call to
+ * another function holds 0 in its bytes until the linker writes the target, so the decoded
+ * target would be the next instruction.
+ */
+function relocatedTargets(
+  r: ByteReader,
+  shs: SectionHeader[],
+  sections: ImageSection[],
+  byIndex: Map<number, string>,
+  is64: boolean,
+): void {
+  const SHT_RELA = 4;
+  const SHT_REL = 9;
+  const codeByIndex = new Map<number, ImageSection>();
+  for (const s of sections) {
+    const i = sectionIndex.get(s);
+    if (i !== undefined) codeByIndex.set(i, s);
+  }
+  for (const rs of shs) {
+    if (rs.type !== SHT_RELA && rs.type !== SHT_REL) continue;
+    const target = codeByIndex.get(rs.info);
+    const symtab = shs[rs.link];
+    const strtab = symtab ? shs[symtab.link] : undefined;
+    if (!target || !symtab || !strtab) continue;
+    const rela = rs.type === SHT_RELA;
+    const entsize = is64 ? (rela ? 24 : 16) : rela ? 12 : 8;
+    const symsize = is64 ? 24 : 16;
+    const count = Math.floor(rs.size / entsize);
+    r.check(rs.offset, count * entsize, 'relocation table');
+    const map = target.relocatedTargets ?? new Map<number, string>();
+    for (let k = 0; k < count; k++) {
+      const o = rs.offset + k * entsize;
+      const offset = is64 ? r.u64(o, 'r_offset') : r.u32(o);
+      const type = is64 ? r.u32(o + 8) : r.u8(o + 4);
+      const sym = is64 ? r.u32(o + 12) : r.u32(o + 4) >>> 8;
+      if (!PC_RELATIVE.has(type) || sym === 0) continue;
+      const so = symtab.offset + sym * symsize;
+      if (sym * symsize >= symtab.size) continue;
+      const info = is64 ? r.u8(so + 4) : r.u8(so + 12);
+      const STT_SECTION = 3;
+      let name: string;
+      if ((info & 0xf) === STT_SECTION) {
+        // a section's symbol: the target is the section plus the addend (beyond the field's -4)
+        const shndx = is64 ? r.u16(so + 6) : r.u16(so + 14);
+        const addend = rela ? (is64 ? r.i32(o + 16) : r.i32(o + 8)) + 4 : 0;
+        const off = addend === 0 ? '' : addend > 0 ? `+0x${addend.toString(16)}` : `-0x${(-addend).toString(16)}`;
+        name = `${byIndex.get(shndx) || 'section'}${off}`;
+      } else name = r.cstring(strtab.offset + r.u32(so), 1024, 'symbol name');
+      if (name) map.set(target.address + offset, name);
+    }
+    if (map.size > 0) target.relocatedTargets = map;
+  }
 }
 
 /** The executable PT_LOAD segments, as sections. */

@@ -80,6 +80,8 @@ function readMacho(data: Uint8Array, file: string, note: string): BinaryImage {
     );
   }
   const ncmds = r.u32(16, 'ncmds');
+  const MH_OBJECT = 1;
+  const relocatable = r.u32(12, 'filetype') === MH_OBJECT;
   let off = is64 ? 32 : 28;
   const sections: ImageSection[] = [];
   const sectNames: string[] = []; // 1-based section ordinal → name
@@ -115,8 +117,16 @@ function readMacho(data: Uint8Array, file: string, note: string): BinaryImage {
         sectAddrs.push(addr);
         const zerofill = (flags & 0xff) === 1 || (flags & 0xff) === 0xc;
         const code = (flags & 0x80000000) !== 0 || (flags & 0x400) !== 0;
+        // an object's section alignment, a power of two (capped: beyond a page it means nothing more here)
+        const align = 2 ** Math.min(12, r.u32(so + (seg64 ? 52 : 44)));
         if (code && !zerofill && sz > 0)
-          sections.push({ name, address: addr, data: r.bytes(foff, sz, `section ${name}`), executable: true });
+          sections.push({
+            name,
+            address: addr,
+            data: r.bytes(foff, sz, `section ${name}`),
+            executable: true,
+            ...(relocatable ? { placement: { align } } : {}),
+          });
       }
     } else if (cmd === 0x2) {
       symtab = { symoff: r.u32(off + 8), nsyms: r.u32(off + 12), stroff: r.u32(off + 16), strsize: r.u32(off + 20) };

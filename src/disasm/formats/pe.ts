@@ -89,7 +89,16 @@ export function readPe(data: Uint8Array, file: string): BinaryImage {
     const IMAGE_SCN_MEM_EXECUTE = 0x20000000;
     if (chars & (IMAGE_SCN_CNT_CODE | IMAGE_SCN_MEM_EXECUTE) && rawSize > 0) {
       const size = image && vsize > 0 ? Math.min(vsize, rawSize) : rawSize;
-      sections.push({ name, address, data: r.bytes(rawPtr, size, `section ${name}`), executable: true });
+      // an object file's section alignment: IMAGE_SCN_ALIGN_*, 2^(n-1) bytes (none given: 16)
+      const alignBits = (chars >>> 20) & 0xf;
+      const align = alignBits === 0 || alignBits > 14 ? 16 : 2 ** (alignBits - 1);
+      sections.push({
+        name,
+        address,
+        data: r.bytes(rawPtr, size, `section ${name}`),
+        executable: true,
+        ...(image ? {} : { placement: { align } }),
+      });
     }
   }
 

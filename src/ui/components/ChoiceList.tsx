@@ -20,11 +20,20 @@ interface ChoiceListProps {
   empty?: string;
 }
 
-/** A heading and a scrolled list with one entry highlighted (❯): the pickers' common look. */
+/** A heading and a scrolled list with one entry highlighted (❯): the pickers' common look. A list
+ *  longer than its rows gives its last row to how many entries are not shown. */
 export function ChoiceList(p: ChoiceListProps) {
   const tint = useTint();
-  const start = scrollStart(p.index, p.count, p.rows);
-  const shown = Math.max(0, Math.min(p.rows, p.count - start));
+  const overflow = p.count > p.rows;
+  const rows = overflow ? Math.max(1, p.rows - 1) : p.rows;
+  const start = scrollStart(p.index, p.count, rows);
+  const shown = Math.max(0, Math.min(rows, p.count - start));
+  const below = p.count - start - shown;
+  const more = !overflow
+    ? null
+    : below > 0
+      ? `  … ${below} more${start > 0 ? ` (${start} above)` : ''}`
+      : `  … ${start} above`;
   return (
     <Box flexDirection="column">
       <Text bold>{clip(p.title, p.width)}</Text>
@@ -37,6 +46,7 @@ export function ChoiceList(p: ChoiceListProps) {
           </Text>
         );
       })}
+      {more ? <Text dimColor>{clip(more, p.width)}</Text> : null}
     </Box>
   );
 }

@@ -82,28 +82,26 @@ export function PaneColumn(p: PaneColumnProps) {
     ) : null;
   if (p.layout.twoColumns) {
     const half = Math.floor((w - 1) / 2);
-    const [a, b, c, d] = p.layout.sections;
+    const split = p.layout.leftSections ?? 2;
+    const leftColumn = p.layout.sections.slice(0, split);
+    const rightColumn = p.layout.sections.slice(split);
     return (
       <Box flexDirection="column" width={w}>
         {title}
         <Box flexDirection="row">
           <Box flexDirection="column" width={half} marginRight={1}>
-            {[a, b]
-              .filter((s): s is Section => !!s)
-              .map((s) => (
-                <Box key={s.tab} height={s.rows} flexDirection="column" overflowY="hidden">
-                  <SectionView {...p} section={s} width={half} />
-                </Box>
-              ))}
+            {leftColumn.map((s) => (
+              <Box key={s.tab} height={s.rows} flexDirection="column" overflowY="hidden">
+                <SectionView {...p} section={s} width={half} />
+              </Box>
+            ))}
           </Box>
           <Box flexDirection="column" width={w - half - 1}>
-            {[c, d]
-              .filter((s): s is Section => !!s)
-              .map((s) => (
-                <Box key={s.tab} height={s.rows} flexDirection="column" overflowY="hidden">
-                  <SectionView {...p} section={s} width={w - half - 1} />
-                </Box>
-              ))}
+            {rightColumn.map((s) => (
+              <Box key={s.tab} height={s.rows} flexDirection="column" overflowY="hidden">
+                <SectionView {...p} section={s} width={w - half - 1} />
+              </Box>
+            ))}
           </Box>
         </Box>
       </Box>

@@ -86,20 +86,24 @@ export function measureText(
   p: { runner: MeasureRunner | undefined; arch: string; panes: readonly PaneTotal[] },
   width = Number.POSITIVE_INFINITY,
 ): string | null {
-  const long = measureForm(s, p, false);
+  const long = measureForm(s, p, 0);
   if (long === null) return null;
   // the figures are never cut: the wording shortens first; `esc hides` when there is room
-  const short = measureForm(s, p, true)!;
+  const short = measureForm(s, p, 1)!;
+  const shortest = measureForm(s, p, 2)!;
   if (!Number.isFinite(width)) return long;
-  const forms = [`${long} · esc hides`, long, `${short} · esc hides`, short];
-  return forms.find((f) => f.length <= width) ?? short;
+  const forms = [`${long} · esc hides`, long, `${short} · esc hides`, short, shortest];
+  return forms.find((f) => f.length <= width) ?? shortest;
 }
 
+/** The measurement's line in words of `brevity` 0 (whole), 1 (short) or 2 (shortest: a
+ *  measurement not compared says so first, so that a cut keeps its point). */
 function measureForm(
   s: MeasureStatus,
   p: { runner: MeasureRunner | undefined; arch: string; panes: readonly PaneTotal[] },
-  short: boolean,
+  brevity: 0 | 1 | 2,
 ): string | null {
+  const short = brevity > 0;
   const METHOD_ = short ? METHOD_SHORT : METHOD;
   if (s.kind === 'idle') return null;
   if (s.kind === 'running') return 'measuring…';
@@ -113,9 +117,11 @@ function measureForm(
     : f2(o.cyclesPerIteration);
   const host = p.runner?.hostArch ?? null;
   if (host !== p.arch)
-    return short
-      ? `host (${host ?? 'not modelled'}) measured ${measured} c/it (${METHOD_[o.method]}), not vs ${p.arch}`
-      : `this host (${host ?? 'no uopscope model'}) measured ${measured} c/it (${METHOD_[o.method]}): not compared with ${p.arch}`;
+    return brevity === 2
+      ? `not vs ${p.arch}: this host's ${measured} c/it (${METHOD_[o.method]})`
+      : short
+        ? `host (${host ?? 'not modelled'}) measured ${measured} c/it (${METHOD_[o.method]}), not vs ${p.arch}`
+        : `this host (${host ?? 'no uopscope model'}) measured ${measured} c/it (${METHOD_[o.method]}): not compared with ${p.arch}`;
   if (!sides) {
     const whole = p.panes[0]?.branch === null ? p.panes[0] : undefined;
     // the panes show the branch's sides, not the whole region that was measured
