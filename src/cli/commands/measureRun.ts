@@ -31,6 +31,7 @@ import {
   type Fill,
   type Layout,
   type WorkingSet,
+  vectorStartText,
 } from '../../measure/layout.js';
 
 /** The layout as JSON (bigints as decimal strings) and its text lines. */
@@ -54,7 +55,8 @@ interface LayoutJson {
   fill: string;
   unplacedLines: number[];
   bounded: string | null;
-  vectorInputs: string[];
+  /** vector registers read before written, each with its start (`start`, as the text says it) */
+  vectorInputs: { register: string; line: number; start: string }[];
   text: string[];
 }
 
@@ -79,7 +81,7 @@ function layoutJson(l: Layout): LayoutJson {
     fill: l.fill.kind === 'ordinary' ? 'ordinary' : String(l.fill.value),
     unplacedLines: l.unplaced,
     bounded: l.bounded,
-    vectorInputs: l.vectorInputs,
+    vectorInputs: l.vectorInputs.map((v) => ({ register: v.register, line: v.line, start: vectorStartText(v) })),
     text: describeLayout(l),
   };
 }
