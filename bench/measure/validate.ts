@@ -19,6 +19,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { listRegions, loadInput, loadRegion } from '../../src/disasm/index.js';
+import { branchPaths } from '../../src/disasm/depgraph.js';
 import type { DecodedInstruction } from '../../src/disasm/types.js';
 import { measure } from '../../src/cli/commands/measureRun.js';
 import { cyclesOf, runHarness } from '../../src/measure/harness.js';
@@ -86,6 +87,8 @@ interface Row {
   flags: string;
   skipped?: string;
   region?: string;
+  /** a loop with a branch inside: the side measured, the one the driver's data takes */
+  side?: string;
   elements?: [number, number];
   bytes?: number;
   iterations?: [number, number];
@@ -207,6 +210,20 @@ async function validate(k: Kernel, cc: string, dir: string, rounds: number): Pro
   const perIteration = probe / best.hits;
   const n1 = Math.round(layout.loop[0] * perIteration);
   const n2 = Math.round(layout.loop[1] * perIteration);
+  // a loop with a branch inside: which side of its first conditional jump the driver's data
+  // takes, from the hits on each side's first line (gdb), as `uopscope measure` measures each side
+  let taken: 'fall-through' | 'taken' | null = null;
+  const paths = branchPaths(best.instrs);
+  if (paths) {
+    const br = best.instrs[paths.branchLine]!;
+    const first = (lines: number[]) => lines[lines.indexOf(paths.branchLine) + 1];
+    const hits = (line: number | undefined) =>
+      line === undefined ? 0 : count(exe, k.symbol, best!.instrs[line]!.address, probe);
+    const fall = hits(first(paths.left));
+    const jump = hits(first(paths.right));
+    taken = jump > fall ? 'taken' : 'fall-through';
+    row.side = `${taken} side of line ${paths.branchLine} (${br.intel.split(' ')[0]}), which ${Math.max(fall, jump)} of ${best.hits} iterations take`;
+  }
   const it1 = count(exe, k.symbol, best.offset, n1);
   const it2 = count(exe, k.symbol, best.offset, n2);
   row.elements = [n1, n2];
@@ -225,13 +242,16 @@ async function validate(k: Kernel, cc: string, dir: string, rounds: number): Pro
     const m = await measure({ file: obj, region: best.index }, { repetitions: REPS });
     const after = canary();
     canaries.push(before, after);
-    if (!m.measurement) return { ...row, skipped: `uopscope measure: ${m.reason}` };
+    // a branch inside: the side the program's data takes (the one whose first line runs)
+    const side = m.branch?.sides.find((x) => x.side === taken);
+    const figure = m.measurement ?? side?.measurement;
+    if (!figure) return { ...row, skipped: `uopscope measure: ${side?.reason ?? m.reason}` };
     if (before > CANARY_GATE || after > CANARY_GATE) {
       dropped++;
       await new Promise((res) => setTimeout(res, 2000));
       continue;
     }
-    measuredRuns.push(m.measurement.loop.cyclesPerIteration);
+    measuredRuns.push(figure.loop.cyclesPerIteration);
     driverRuns.push(dj.p10 / (it2 - it1) / ((dj.ticksPerCycle[0] + dj.ticksPerCycle[1]) / 2));
   }
   row.canary = canaries;
@@ -269,7 +289,7 @@ function table(rows: Row[], started: Date, load: [number[], number[]], dropped: 
     const diff = (r.measured! - r.driver!) / r.driver!;
     const can = r.canary!.length ? `${Math.min(...r.canary!).toFixed(2)}–${Math.max(...r.canary!).toFixed(2)}` : '';
     out.push(
-      `| ${r.kernel} | ${r.compiler} ${r.flags} | ${r.elements![1]} elements, ${fmtBytes(r.bytes!)} | ${r.iterations![0]} and ${r.iterations![1]} | ${r.measured!.toFixed(2)} | ${r.driver!.toFixed(2)} | ${(diff * 100).toFixed(1)} % | ${Math.abs(diff) <= AGREE ? 'yes' : '**no**'} | ${can}${r.dropped ? ` (${r.dropped} dropped)` : ''} |`,
+      `| ${r.kernel}${r.side ? ` (${r.side})` : ''} | ${r.compiler} ${r.flags} | ${r.elements![1]} elements, ${fmtBytes(r.bytes!)} | ${r.iterations![0]} and ${r.iterations![1]} | ${r.measured!.toFixed(2)} | ${r.driver!.toFixed(2)} | ${(diff * 100).toFixed(1)} % | ${Math.abs(diff) <= AGREE ? 'yes' : '**no**'} | ${can}${r.dropped ? ` (${r.dropped} dropped)` : ''} |`,
     );
   }
   return out.join('\n');
