@@ -18,10 +18,12 @@
  * k = 1 + k mod 127, an integer, k counted from the element REG points at), v (divisors: 1 + k mod
  * 13), f or d (1 + k mod 127 as floats or doubles), c (every element PARAM, its bits) or p (every
  * 8-byte element the address stream PARAM's register starts at).
- * V=N,FILL,ELEM,PARAM: vector register N (xmm/ymm/zmmN, 0 … 31), which the region reads before it
- * writes it, starts with lanes of ELEM bytes holding FILL s (lane k = 1 + k mod 127, an integer), f
- * or d (1 + k mod 127 as floats or doubles) or c (every lane PARAM, its bits), not 0
- * (src/measure/layout.ts vectorInputs says which and why).
+ * V=N,FILL,ELEM,PARAM,WIDTH: vector register N (0 … 31), which the region reads before it writes
+ * it, starts with lanes of ELEM bytes holding FILL s (lane k = 1 + k mod 127, an integer), f or d
+ * (1 + k mod 127 as floats or doubles) or c (every lane PARAM, its bits), not 0, loaded as the
+ * region uses it (src/measure/layout.ts vectorInputs): WIDTH s (a legacy-SSE movdqu of 16 bytes,
+ * the upper bits left clean: SSE code after a dirty upper state runs several times slower), x, y
+ * or z (a VEX or EVEX load of 16, 32 or 64 bytes).
  * J=2|6 B=REG,STREAM,AT1,AT2: the loop variant closes with the region's own compare and branch (the
  * body's last 2 or 6 bytes, a jne back to its start, left out of the unrolled copies), register REG
  * starting at AT1 and AT2 (plus the address stream STREAM's start unless it is -1) for the two
@@ -109,7 +111,7 @@ static struct stream streams[MAX_STREAMS];
 static int nstreams;
 /* a vector register the region reads before it writes it, and its start (V=) */
 #define MAX_VECS 32
-struct vstart { int reg; char fill; int elem; uint64_t param; };
+struct vstart { int reg; char fill; int elem; uint64_t param; char width; };
 static struct vstart vecs[MAX_VECS];
 static int nvecs;
 static uint8_t *vec_block;                /* 64 bytes per V=, loaded by the prologue */
@@ -265,13 +267,15 @@ static void *build(const uint8_t *body, size_t len, uint64_t copies, int counter
     int n = vecs[k].reg;
     uint8_t m = (uint8_t)((n & 7) << 3);                            /* [rax] */
     movabs(&b, 0, (uint64_t)(uintptr_t)vec_block + 64 * (uint64_t)k);
-    if (has_avx512) {                                               /* vmovdqu64 zmmN, [rax] */
-      const uint8_t e[] = { 0x62, (uint8_t)(((n & 8) ? 0 : 0x80) | 0x60 | ((n & 16) ? 0 : 0x10) | 0x01), 0xFE, 0x48, 0x6F, m };
+    char w = vecs[k].width;
+    if (w == 'z' || n >= 16) {                                      /* vmovdqu64 x/y/zmmN, [rax] (EVEX) */
+      const uint8_t ll = w == 'z' ? 0x48 : w == 'y' ? 0x28 : 0x08;
+      const uint8_t e[] = { 0x62, (uint8_t)(((n & 8) ? 0 : 0x80) | 0x60 | ((n & 16) ? 0 : 0x10) | 0x01), 0xFE, ll, 0x6F, m };
       put(&b, e, sizeof e);
-    } else if (has_avx) {                                           /* vmovdqu ymmN, [rax] */
-      const uint8_t e[] = { 0xC5, (uint8_t)((n & 8) ? 0x7E : 0xFE), 0x6F, m };
+    } else if (w == 'y' || w == 'x') {                              /* vmovdqu x/ymmN, [rax] (VEX) */
+      const uint8_t e[] = { 0xC5, (uint8_t)(((n & 8) ? 0x7A : 0xFA) | (w == 'y' ? 0x04 : 0)), 0x6F, m };
       put(&b, e, sizeof e);
-    } else {                                                        /* movdqu xmmN, [rax] */
+    } else {                                                        /* movdqu xmmN, [rax] (legacy SSE) */
       put1(&b, 0xF3); if (n & 8) put1(&b, 0x44); put1(&b, 0x0F); put1(&b, 0x6F); put1(&b, m);
     }
   }
@@ -458,7 +462,9 @@ static void setup_fail(const char *what) {
 static void map_vectors(void) {
   if (!nvecs) return;
   for (int k = 0; k < nvecs; k++)
-    if (vecs[k].reg >= (has_avx512 ? 32 : 16)) setup_fail("a vector register start (V=) beyond the host's registers");
+    if (vecs[k].reg >= (has_avx512 ? 32 : 16) || (vecs[k].width == 'z' && !has_avx512)
+        || ((vecs[k].width == 'y' || vecs[k].width == 'x') && !has_avx))
+      setup_fail("a vector register start (V=) the host cannot load");
   vec_block = random_map(4096);
   if (!vec_block) setup_fail("mapping the vector registers' starts");
   for (int k = 0; k < nvecs; k++) {
@@ -657,16 +663,19 @@ int main(int argc, char **argv) {
       continue;
     }
     if (argv[k][0] == 'V' && argv[k][1] == '=') {
-      unsigned long long f[4] = { 0 }; char fill = 0; const char *q = argv[k] + 2;
-      for (int i = 0; i < 4 && *q; i++) {
-        if (i == 1) { fill = *q++; } else { f[i] = strtoull(q, &end, 10); if (end == q) break; q = end; }
-        if (i < 3) { if (*q != ',') break; q++; }
+      unsigned long long f[5] = { 0 }; char fill = 0, width = 0; const char *q = argv[k] + 2;
+      for (int i = 0; i < 5 && *q; i++) {
+        if (i == 1) fill = *q++;
+        else if (i == 4) width = *q++;
+        else { f[i] = strtoull(q, &end, 10); if (end == q) break; q = end; }
+        if (i < 4) { if (*q != ',') break; q++; }
       }
       int ok = *q == 0 && nvecs < MAX_VECS && f[0] <= 31 && (fill == 's' || fill == 'f' || fill == 'd' || fill == 'c')
+        && (width == 's' || width == 'x' || width == 'y' || width == 'z') && (width != 's' || f[0] < 16)
         && (f[2] == 1 || f[2] == 2 || f[2] == 4 || f[2] == 8) && (fill != 'f' || f[2] == 4) && (fill != 'd' || f[2] == 8);
       for (int i = 0; i < nvecs; i++) ok = ok && vecs[i].reg != (int)f[0];
       if (!ok || errno) { fprintf(stderr, "harness: bad vector register start %s\n", argv[k]); return 2; }
-      vecs[nvecs++] = (struct vstart){ (int)f[0], fill, (int)f[2], f[3] };
+      vecs[nvecs++] = (struct vstart){ (int)f[0], fill, (int)f[2], f[3], width };
       continue;
     }
     long reg = strtol(argv[k], &end, 10);

@@ -95,6 +95,10 @@ export interface VectorInput {
   /** the line that reads it first and its instruction */
   line: number;
   intel: string;
+  /** how the harness loads it, as the region uses it: legacy SSE (16 bytes, the upper bits left
+   *  clean as an SSE program has them: SSE code after a dirty upper state is several times slower
+   *  on Zen 4), or VEX/EVEX at the widest width the region names it */
+  load: 'sse' | 'xmm' | 'ymm' | 'zmm';
   fill:
     | { kind: 'int'; element: number }
     | { kind: 'float'; element: 4 }
@@ -420,11 +424,13 @@ function vectorInputs(body: readonly DecodedInstruction[], fill: Fill): VectorIn
         if (!/^[XYZ]MM\d+$/.test(r) || written.has(`MM${number(r)}`)) continue;
         if (inputs.some((x) => x.number === number(r))) continue;
         const use = laneUse(i);
+        const op = i.operands.find((o) => o.register === r && /^[XYZ]MM$/.test(o.kind));
         inputs.push({
-          register: r.toLowerCase(),
+          register: op ? `${op.kind.toLowerCase()}${number(r)}` : r.toLowerCase(),
           number: number(r),
           line: i.line,
           intel: i.intel,
+          load: loadOf(body, number(r)),
           fill:
             fill.kind === 'constant'
               ? { kind: 'constant', element: use.element, value: fill.value, type: use.kind }
@@ -438,6 +444,22 @@ function vectorInputs(body: readonly DecodedInstruction[], fill: Fill): VectorIn
     for (const w of i.writes) if (/^[XYZ]MM\d+$/.test(w)) written.add(`MM${number(w)}`);
   }
   return inputs;
+}
+
+/** How the region uses vector register n: only by legacy SSE instructions, or by VEX/EVEX ones
+ *  at the widest width it names. */
+function loadOf(body: readonly DecodedInstruction[], n: number): VectorInput['load'] {
+  // the decoder names every width XMMn in reads and writes; the operand's kind says the width
+  let width = 'X';
+  let vex = false;
+  for (const i of body) {
+    const name = `XMM${n}` as Uppercase<string>;
+    if (!i.reads.includes(name) && !i.writes.includes(name)) continue;
+    vex ||= i.mnemonic.startsWith('V') || n >= 16;
+    for (const o of i.operands)
+      if (o.register === name && /^[XYZ]MM$/.test(o.kind) && o.kind[0]! > width) width = o.kind[0]!;
+  }
+  return !vex ? 'sse' : width === 'Z' ? 'zmm' : width === 'Y' ? 'ymm' : 'xmm';
 }
 
 /** A vector register's start as the text output says it: its first lanes. */
@@ -515,7 +537,7 @@ function layoutArgs(l: Layout): string[] {
       const f = v.fill;
       const code = f.kind === 'constant' ? 'c' : ({ int: 's', float: 'f', double: 'd' } as const)[f.kind];
       const param = f.kind === 'constant' ? constantBits(f) : 0n;
-      return `V=${v.number},${code},${f.element},${param}`;
+      return `V=${v.number},${code},${f.element},${param},${({ sse: 's', xmm: 'x', ymm: 'y', zmm: 'z' } as const)[v.load]}`;
     }),
   ];
 }

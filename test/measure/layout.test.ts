@@ -230,6 +230,22 @@ test('vector registers read before written start with ordinary lanes as their fi
     xmm6: { kind: 'double', element: 8 },
     xmm8: { kind: 'int', element: 8 },
   });
+  // loaded as the region uses it: a register only legacy SSE code touches keeps its upper bits
+  // clean (a 16-byte movdqu), one a VEX instruction uses is loaded by VEX at its widest name
+  const loads = Object.fromEntries(l.vectorInputs.map((v) => [v.register, v.load]));
+  assert.equal(loads.xmm0, 'sse');
+  assert.equal(loads.xmm1, 'xmm');
+  assert.equal(loads.xmm6, 'xmm');
+  const wide = memoryLayout(decoded('vfmadd231pd zmm2, zmm1, zmm0\nvaddpd ymm4, ymm3, ymm3'), { caches: CACHES });
+  assert.deepEqual(
+    wide.vectorInputs.map((v) => [v.register, v.load]),
+    [
+      ['zmm2', 'zmm'],
+      ['zmm1', 'zmm'],
+      ['zmm0', 'zmm'],
+      ['ymm3', 'ymm'],
+    ],
+  );
   const text = describeLayout(l).join('\n');
   assert.match(text, /^ {2}xmm0: lanes 1\.0, 2\.0, … \(1 \+ k mod 127, doubles, as line 0 mulpd reads it\)$/m);
   assert.match(text, /^ {2}xmm2: lanes 1\.0, 2\.0, 3\.0, 4\.0, … \(1 \+ k mod 127, floats, as line 1 addps/m);
@@ -257,7 +273,7 @@ test('--fill N fills floating-point streams and registers with N as a float or d
   // 3.0 as a double is 0x4008000000000000 (the bits 3 would be a denormal, 1.5e-323)
   const three = 0x4008000000000000n;
   assert.ok(
-    m.args.some((a) => a === `V=0,c,8,${three}`),
+    m.args.some((a) => a === `V=0,c,8,${three},s`),
     m.args.join(' '),
   );
   assert.ok(
