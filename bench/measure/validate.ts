@@ -94,6 +94,9 @@ interface Row {
   iterations?: [number, number];
   measured?: number;
   driver?: number;
+  /** every quiet round's figures (each driver round is a new process, its arrays where ASLR put them) */
+  measuredRuns?: number[];
+  driverRuns?: number[];
   canary?: number[];
   dropped?: number;
   rounds?: number;
@@ -262,6 +265,8 @@ async function validate(k: Kernel, cc: string, dir: string, rounds: number): Pro
   // canary (integer adds) does not see all of it (a load/store- or FP-bound loop's sibling)
   row.measured = Math.min(...measuredRuns);
   row.driver = Math.min(...driverRuns);
+  row.measuredRuns = measuredRuns;
+  row.driverRuns = driverRuns;
   return row;
 }
 
@@ -276,7 +281,7 @@ function table(rows: Row[], started: Date, load: [number[], number[]], dropped: 
   const out = [
     `Generated ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC by \`taskset -c 1 node --import tsx bench/measure/validate.ts --write\` on ${model} (${vendor} family ${fam} model ${mod}${virt}), ${cpus().length} vCPUs; load average ${load[0].map((x) => x.toFixed(2)).join(' ')} at the start, ${load[1].map((x) => x.toFixed(2)).join(' ')} at the end. ${ver('gcc')}; ${ver(clangName() ?? 'clang')}.`,
     '',
-    `Each row: the loop's figure from \`uopscope measure\` (its "loop" variant, 10th percentile of ${REPS} repetitions) and from the driver (the compiled function over real arrays: ticks of the longer length minus the shorter, over the iterations gdb counted, in cycles by the same add chain), each the lowest of the quiet rounds; a round counts when the canary (16 independent adds, ${CANARY_IDLE.toFixed(2)} cycles/iteration on an idle core) measured at most ${CANARY_GATE} before and after it. ${dropped} round(s) were dropped for contention.`,
+    `Each row: the loop's figure from \`uopscope measure\` (its "loop" variant, 10th percentile of ${REPS} repetitions) and from the driver (the compiled function over real arrays: ticks of the longer length minus the shorter, over the iterations gdb counted, in cycles by the same add chain), each the lowest of the quiet rounds (in brackets: the lowest and highest round, when they differ; each driver round is a new process); a round counts when the canary (16 independent adds, ${CANARY_IDLE.toFixed(2)} cycles/iteration on an idle core) measured at most ${CANARY_GATE} before and after it. ${dropped} round(s) were dropped for contention.`,
     '',
     '| loop | compiler, flags | data per run (longer length) | iterations counted | measure | driver | difference | agree (5 %) | canary (min–max) |',
     '|---|---|---|---:|---:|---:|---:|---|---|',
@@ -287,9 +292,14 @@ function table(rows: Row[], started: Date, load: [number[], number[]], dropped: 
       continue;
     }
     const diff = (r.measured! - r.driver!) / r.driver!;
+    const range = (xs: number[]) => {
+      const lo = Math.min(...xs);
+      const hi = Math.max(...xs);
+      return hi - lo >= 0.005 ? ` (${lo.toFixed(2)}–${hi.toFixed(2)})` : '';
+    };
     const can = r.canary!.length ? `${Math.min(...r.canary!).toFixed(2)}–${Math.max(...r.canary!).toFixed(2)}` : '';
     out.push(
-      `| ${r.kernel}${r.side ? ` (${r.side})` : ''} | ${r.compiler} ${r.flags} | ${r.elements![1]} elements, ${fmtBytes(r.bytes!)} | ${r.iterations![0]} and ${r.iterations![1]} | ${r.measured!.toFixed(2)} | ${r.driver!.toFixed(2)} | ${(diff * 100).toFixed(1)} % | ${Math.abs(diff) <= AGREE ? 'yes' : '**no**'} | ${can}${r.dropped ? ` (${r.dropped} dropped)` : ''} |`,
+      `| ${r.kernel}${r.side ? ` (${r.side})` : ''} | ${r.compiler} ${r.flags} | ${r.elements![1]} elements, ${fmtBytes(r.bytes!)} | ${r.iterations![0]} and ${r.iterations![1]} | ${r.measured!.toFixed(2)}${range(r.measuredRuns!)} | ${r.driver!.toFixed(2)}${range(r.driverRuns!)} | ${(diff * 100).toFixed(1)} % | ${Math.abs(diff) <= AGREE ? 'yes' : '**no**'} | ${can}${r.dropped ? ` (${r.dropped} dropped)` : ''} |`,
     );
   }
   return out.join('\n');
@@ -329,7 +339,7 @@ async function main(): Promise<void> {
         rows.push(row);
         const d = row.skipped
           ? `skipped: ${row.skipped}`
-          : `measure ${row.measured!.toFixed(2)} driver ${row.driver!.toFixed(2)} (${(((row.measured! - row.driver!) / row.driver!) * 100).toFixed(1)} %), canary ${row.canary!.map((c) => c.toFixed(2)).join(' ')}`;
+          : `measure ${row.measuredRuns!.map((x) => x.toFixed(2)).join('/')} driver ${row.driverRuns!.map((x) => x.toFixed(2)).join('/')} (${(((row.measured! - row.driver!) / row.driver!) * 100).toFixed(1)} %), canary ${row.canary!.map((c) => c.toFixed(2)).join(' ')}`;
         process.stderr.write(`${k.name} ${row.compiler}: ${d}\n`);
       }
     }
