@@ -18,13 +18,19 @@
  * k = 1 + k mod 127, an integer, k counted from the element REG points at), v (divisors: 1 + k mod
  * 13), f or d (1 + k mod 127 as floats or doubles), c (every element PARAM, its bits) or p (every
  * 8-byte element the address stream PARAM's register starts at).
+ * V=N,FILL,ELEM,PARAM,WIDTH: vector register N (0 … 31), which the region reads before it writes
+ * it, starts with lanes of ELEM bytes holding FILL s (lane k = 1 + k mod 127, an integer), f or d
+ * (1 + k mod 127 as floats or doubles) or c (every lane PARAM, its bits), not 0, loaded as the
+ * region uses it (src/measure/layout.ts vectorInputs): WIDTH s (a legacy-SSE movdqu of 16 bytes,
+ * the upper bits left clean: SSE code after a dirty upper state runs several times slower), x, y
+ * or z (a VEX or EVEX load of 16, 32 or 64 bytes).
  * J=2|6 B=REG,STREAM,AT1,AT2: the loop variant closes with the region's own compare and branch (the
  * body's last 2 or 6 bytes, a jne back to its start, left out of the unrolled copies), register REG
  * starting at AT1 and AT2 (plus the address stream STREAM's start unless it is -1) for the two
  * lengths, so that the loop runs them (src/measure/layout.ts ownLoop). Prints one JSON line.
  *
  * Method (BHive's): a forked child builds the code — a prologue that sets every general-purpose
- * register (rsp too) to PATTERN + REG_STEP × its number and zeroes the vector registers, then the body repeated
+ * register (rsp too) to PATTERN + REG_STEP × its number, zeroes the vector registers but those V= starts, then the body repeated
  * ("unrolled"), or the body once closed by `dec COUNTER; jnz` ("loop") — and runs it. Each
  * address stream has its own memory (distinct physical pages, filled before the runs); any other
  * page the code touches is mapped on demand (SIGSEGV handler), a fresh page each, filled with
@@ -103,6 +109,12 @@ struct variant { double p10, p50; uint64_t n1, n2; };
 struct stream { int reg; uint64_t size, offset, param; char fill; int elem; uint8_t *mem; };
 static struct stream streams[MAX_STREAMS];
 static int nstreams;
+/* a vector register the region reads before it writes it, and its start (V=) */
+#define MAX_VECS 32
+struct vstart { int reg; char fill; int elem; uint64_t param; char width; };
+static struct vstart vecs[MAX_VECS];
+static int nvecs;
+static uint8_t *vec_block;                /* 64 bytes per V=, loaded by the prologue */
 static uint64_t loop_n[2] = { 1000, 2000 }, unrolled_n[2] = { 100, 200 };
 /* the loop variant closed by the region's own branch: the body's last own_jump bytes jump back to
    its start (not part of the unrolled copies), and register bound_reg starts at bound_at[k] (plus
@@ -231,7 +243,7 @@ static void movq_stash(struct buf *b, uint8_t op, int n) {
 
 /* A function `void f(void)`: prologue, body × copies (or the body in a loop of `iters`), epilogue. */
 static void *build(const uint8_t *body, size_t len, uint64_t copies, int counter, uint64_t iters, size_t *size) {
-  size_t cap = 512 + len * copies;
+  size_t cap = 512 + 16 * (size_t)nvecs + len * copies;
   cap = (cap + 4095) & ~(size_t)4095;
   uint8_t *mem = random_map(cap);
   if (!mem) return NULL;
@@ -251,6 +263,22 @@ static void *build(const uint8_t *body, size_t len, uint64_t copies, int counter
     put1(&b, 0x0F); put1(&b, 0xEF); put1(&b, (uint8_t)(0xC0 | ((i & 7) << 3) | (i & 7)));
   }
   if (has_avx512) put(&b, clear_avx512, sizeof clear_avx512);
+  for (int k = 0; k < nvecs; k++) {                                 /* the V= starts, from vec_block */
+    int n = vecs[k].reg;
+    uint8_t m = (uint8_t)((n & 7) << 3);                            /* [rax] */
+    movabs(&b, 0, (uint64_t)(uintptr_t)vec_block + 64 * (uint64_t)k);
+    char w = vecs[k].width;
+    if (w == 'z' || n >= 16) {                                      /* vmovdqu64 x/y/zmmN, [rax] (EVEX) */
+      const uint8_t ll = w == 'z' ? 0x48 : w == 'y' ? 0x28 : 0x08;
+      const uint8_t e[] = { 0x62, (uint8_t)(((n & 8) ? 0 : 0x80) | 0x60 | ((n & 16) ? 0 : 0x10) | 0x01), 0xFE, ll, 0x6F, m };
+      put(&b, e, sizeof e);
+    } else if (w == 'y' || w == 'x') {                              /* vmovdqu x/ymmN, [rax] (VEX) */
+      const uint8_t e[] = { 0xC5, (uint8_t)(((n & 8) ? 0x7A : 0xFA) | (w == 'y' ? 0x04 : 0)), 0x6F, m };
+      put(&b, e, sizeof e);
+    } else {                                                        /* movdqu xmmN, [rax] (legacy SSE) */
+      put1(&b, 0xF3); if (n & 8) put1(&b, 0x44); put1(&b, 0x0F); put1(&b, 0x6F); put1(&b, m);
+    }
+  }
   movabs(&b, 0, PATTERN + 4 * REG_STEP);
   static const uint8_t set_rsp[] = { 0x48, 0x89, 0xC4 };            /* mov rsp, rax */
   put(&b, set_rsp, sizeof set_rsp);
@@ -431,6 +459,26 @@ static void setup_fail(const char *what) {
 
 /* Each stream's own memory: a mapping at a random address (distinct physical pages), filled
    before the runs, its register pointing OFFSET bytes in. */
+static void map_vectors(void) {
+  if (!nvecs) return;
+  for (int k = 0; k < nvecs; k++)
+    if (vecs[k].reg >= (has_avx512 ? 32 : 16) || (vecs[k].width == 'z' && !has_avx512)
+        || ((vecs[k].width == 'y' || vecs[k].width == 'x') && !has_avx))
+      setup_fail("a vector register start (V=) the host cannot load");
+  vec_block = random_map(4096);
+  if (!vec_block) setup_fail("mapping the vector registers' starts");
+  for (int k = 0; k < nvecs; k++) {
+    const struct vstart *v = &vecs[k];
+    for (int lane = 0; lane < 64 / v->elem; lane++) {
+      uint64_t x = v->fill == 'c' ? v->param : 1 + (uint64_t)lane % 127;
+      uint8_t *at = vec_block + 64 * k + lane * v->elem;
+      if (v->fill == 'f') { float f = (float)x; memcpy(at, &f, 4); continue; }
+      if (v->fill == 'd') { double d = (double)x; memcpy(at, &d, 8); continue; }
+      memcpy(at, &x, (size_t)v->elem);
+    }
+  }
+}
+
 static void map_streams(void) {
   for (int k = 0; k < nstreams; k++) {
     struct stream *t = &streams[k];
@@ -467,6 +515,7 @@ static void child(const uint8_t *body, size_t len, int counter, int timeout) {
   perffd = open_perf();
   res.perf = perffd >= 0;
   map_streams();
+  map_vectors();
   s1 = malloc(sizeof(uint64_t) * (size_t)reps); s2 = malloc(sizeof(uint64_t) * (size_t)reps);
   s3 = malloc(sizeof(uint64_t) * (size_t)reps);
   if (!s1 || !s2 || !s3) setup_fail("malloc");
@@ -613,6 +662,22 @@ int main(int argc, char **argv) {
       streams[nstreams++] = (struct stream){ (int)f[0], f[1], f[2], f[5], fill, (int)f[4], NULL };
       continue;
     }
+    if (argv[k][0] == 'V' && argv[k][1] == '=') {
+      unsigned long long f[5] = { 0 }; char fill = 0, width = 0; const char *q = argv[k] + 2;
+      for (int i = 0; i < 5 && *q; i++) {
+        if (i == 1) fill = *q++;
+        else if (i == 4) width = *q++;
+        else { f[i] = strtoull(q, &end, 10); if (end == q) break; q = end; }
+        if (i < 4) { if (*q != ',') break; q++; }
+      }
+      int ok = *q == 0 && nvecs < MAX_VECS && f[0] <= 31 && (fill == 's' || fill == 'f' || fill == 'd' || fill == 'c')
+        && (width == 's' || width == 'x' || width == 'y' || width == 'z') && (width != 's' || f[0] < 16)
+        && (f[2] == 1 || f[2] == 2 || f[2] == 4 || f[2] == 8) && (fill != 'f' || f[2] == 4) && (fill != 'd' || f[2] == 8);
+      for (int i = 0; i < nvecs; i++) ok = ok && vecs[i].reg != (int)f[0];
+      if (!ok || errno) { fprintf(stderr, "harness: bad vector register start %s\n", argv[k]); return 2; }
+      vecs[nvecs++] = (struct vstart){ (int)f[0], fill, (int)f[2], f[3], width };
+      continue;
+    }
     long reg = strtol(argv[k], &end, 10);
     if (end == argv[k] || *end != '=' || reg < 0 || reg > 15 || reg == 4 || reg == counter) { fprintf(stderr, "harness: bad register start value %s\n", argv[k]); return 2; }
     const char *v = end + 1;
@@ -623,6 +688,8 @@ int main(int argc, char **argv) {
   for (int k = 0; k < nstreams; k++)
     if (streams[k].fill == 'p' && (int)streams[k].param >= nstreams) { fprintf(stderr, "harness: bad stream target\n"); return 2; }
   if ((own_jump != 0) != (bound_reg >= 0) || bound_stream >= nstreams || (own_jump && len <= (size_t)own_jump)) { fprintf(stderr, "harness: J= and B= go together\n"); return 2; }
+  for (int k = 0; k < nvecs; k++)
+    if (vecs[k].reg == stash) { fprintf(stderr, "harness: V= names the stash register\n"); return 2; }
   if (len == 0 || len > MAX_BODY) { fprintf(stderr, "harness: the body must be 1..%d bytes\n", MAX_BODY); return 2; }
   prctl(PR_SET_PDEATHSIG, SIGKILL);            /* ended with uopscope */
   int fds[2];

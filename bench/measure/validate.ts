@@ -19,6 +19,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { listRegions, loadInput, loadRegion } from '../../src/disasm/index.js';
+import { branchPaths } from '../../src/disasm/depgraph.js';
 import type { DecodedInstruction } from '../../src/disasm/types.js';
 import { measure } from '../../src/cli/commands/measureRun.js';
 import { fmtBytes, memoryLayout } from '../../src/measure/layout.js';
@@ -83,11 +84,16 @@ interface Row {
   flags: string;
   skipped?: string;
   region?: string;
+  /** a loop with a branch inside: the side measured, the one the driver's data takes */
+  side?: string;
   elements?: [number, number];
   bytes?: number;
   iterations?: [number, number];
   measured?: number;
   driver?: number;
+  /** every quiet round's figures (each driver round is a new process, its arrays where ASLR put them) */
+  measuredRuns?: number[];
+  driverRuns?: number[];
   canary?: number[];
   dropped?: number;
   rounds?: number;
@@ -192,6 +198,20 @@ async function validate(k: Kernel, cc: string, dir: string, rounds: number): Pro
   const perIteration = probe / best.hits;
   const n1 = Math.round(layout.loop[0] * perIteration);
   const n2 = Math.round(layout.loop[1] * perIteration);
+  // a loop with a branch inside: which side of its first conditional jump the driver's data
+  // takes, from the hits on each side's first line (gdb), as `uopscope measure` measures each side
+  let taken: 'fall-through' | 'taken' | null = null;
+  const paths = branchPaths(best.instrs);
+  if (paths) {
+    const br = best.instrs[paths.branchLine]!;
+    const first = (lines: number[]) => lines[lines.indexOf(paths.branchLine) + 1];
+    const hits = (line: number | undefined) =>
+      line === undefined ? 0 : count(exe, k.symbol, best!.instrs[line]!.address, probe);
+    const fall = hits(first(paths.left));
+    const jump = hits(first(paths.right));
+    taken = jump > fall ? 'taken' : 'fall-through';
+    row.side = `${taken} side of line ${paths.branchLine} (${br.intel.split(' ')[0]}), which ${Math.max(fall, jump)} of ${best.hits} iterations take`;
+  }
   const it1 = count(exe, k.symbol, best.offset, n1);
   const it2 = count(exe, k.symbol, best.offset, n2);
   row.elements = [n1, n2];
@@ -210,13 +230,16 @@ async function validate(k: Kernel, cc: string, dir: string, rounds: number): Pro
     const m = await measure({ file: obj, region: best.index }, { repetitions: REPS });
     const after = canary(REPS);
     canaries.push(before, after);
-    if (!m.measurement) return { ...row, skipped: `uopscope measure: ${m.reason}` };
+    // a branch inside: the side the program's data takes (the one whose first line runs)
+    const side = m.branch?.sides.find((x) => x.side === taken);
+    const figure = m.measurement ?? side?.measurement;
+    if (!figure) return { ...row, skipped: `uopscope measure: ${side?.reason ?? m.reason}` };
     if (!quiet(before, after)) {
       dropped++;
       await new Promise((res) => setTimeout(res, 2000));
       continue;
     }
-    measuredRuns.push(m.measurement.loop.cyclesPerIteration);
+    measuredRuns.push(figure.loop.cyclesPerIteration);
     driverRuns.push(dj.p10 / (it2 - it1) / ((dj.ticksPerCycle[0] + dj.ticksPerCycle[1]) / 2));
   }
   row.canary = canaries;
@@ -227,6 +250,8 @@ async function validate(k: Kernel, cc: string, dir: string, rounds: number): Pro
   // canary (integer adds) does not see all of it (a load/store- or FP-bound loop's sibling)
   row.measured = Math.min(...measuredRuns);
   row.driver = Math.min(...driverRuns);
+  row.measuredRuns = measuredRuns;
+  row.driverRuns = driverRuns;
   return row;
 }
 
@@ -241,7 +266,7 @@ function table(rows: Row[], started: Date, load: [number[], number[]], dropped: 
   const out = [
     `Generated ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC by \`taskset -c 1 node --import tsx bench/measure/validate.ts --write\` on ${model} (${vendor} family ${fam} model ${mod}${virt}), ${cpus().length} vCPUs; load average ${load[0].map((x) => x.toFixed(2)).join(' ')} at the start, ${load[1].map((x) => x.toFixed(2)).join(' ')} at the end. ${ver('gcc')}; ${ver(clangName() ?? 'clang')}.`,
     '',
-    `Each row: the loop's figure from \`uopscope measure\` (its "loop" variant, 10th percentile of ${REPS} repetitions) and from the driver (the compiled function over real arrays: ticks of the longer length minus the shorter, over the iterations gdb counted, in cycles by the same add chain), each the lowest of the quiet rounds; a round counts when the canary (16 independent adds, ${CANARY_IDLE.toFixed(2)} cycles/iteration on an idle core) measured at most ${CANARY_GATE} before and after it. ${dropped} round(s) were dropped for contention.`,
+    `Each row: the loop's figure from \`uopscope measure\` (its "loop" variant, 10th percentile of ${REPS} repetitions) and from the driver (the compiled function over real arrays: ticks of the longer length minus the shorter, over the iterations gdb counted, in cycles by the same add chain), each the lowest of the quiet rounds (in brackets: the lowest and highest round, when they differ; each driver round is a new process); a round counts when the canary (16 independent adds, ${CANARY_IDLE.toFixed(2)} cycles/iteration on an idle core) measured at most ${CANARY_GATE} before and after it. ${dropped} round(s) were dropped for contention.`,
     '',
     '| loop | compiler, flags | data per run (longer length) | iterations counted | measure | driver | difference | agree (5 %) | canary (min–max) |',
     '|---|---|---|---:|---:|---:|---:|---|---|',
@@ -252,9 +277,14 @@ function table(rows: Row[], started: Date, load: [number[], number[]], dropped: 
       continue;
     }
     const diff = (r.measured! - r.driver!) / r.driver!;
+    const range = (xs: number[]) => {
+      const lo = Math.min(...xs);
+      const hi = Math.max(...xs);
+      return hi - lo >= 0.005 ? ` (${lo.toFixed(2)}–${hi.toFixed(2)})` : '';
+    };
     const can = r.canary!.length ? `${Math.min(...r.canary!).toFixed(2)}–${Math.max(...r.canary!).toFixed(2)}` : '';
     out.push(
-      `| ${r.kernel} | ${r.compiler} ${r.flags} | ${r.elements![1]} elements, ${fmtBytes(r.bytes!)} | ${r.iterations![0]} and ${r.iterations![1]} | ${r.measured!.toFixed(2)} | ${r.driver!.toFixed(2)} | ${(diff * 100).toFixed(1)} % | ${Math.abs(diff) <= AGREE ? 'yes' : '**no**'} | ${can}${r.dropped ? ` (${r.dropped} dropped)` : ''} |`,
+      `| ${r.kernel}${r.side ? ` (${r.side})` : ''} | ${r.compiler} ${r.flags} | ${r.elements![1]} elements, ${fmtBytes(r.bytes!)} | ${r.iterations![0]} and ${r.iterations![1]} | ${r.measured!.toFixed(2)}${range(r.measuredRuns!)} | ${r.driver!.toFixed(2)}${range(r.driverRuns!)} | ${(diff * 100).toFixed(1)} % | ${Math.abs(diff) <= AGREE ? 'yes' : '**no**'} | ${can}${r.dropped ? ` (${r.dropped} dropped)` : ''} |`,
     );
   }
   return out.join('\n');
@@ -294,7 +324,7 @@ async function main(): Promise<void> {
         rows.push(row);
         const d = row.skipped
           ? `skipped: ${row.skipped}`
-          : `measure ${row.measured!.toFixed(2)} driver ${row.driver!.toFixed(2)} (${(((row.measured! - row.driver!) / row.driver!) * 100).toFixed(1)} %), canary ${row.canary!.map((c) => c.toFixed(2)).join(' ')}`;
+          : `measure ${row.measuredRuns!.map((x) => x.toFixed(2)).join('/')} driver ${row.driverRuns!.map((x) => x.toFixed(2)).join('/')} (${(((row.measured! - row.driver!) / row.driver!) * 100).toFixed(1)} %), canary ${row.canary!.map((c) => c.toFixed(2)).join(' ')}`;
         process.stderr.write(`${k.name} ${row.compiler}: ${d}\n`);
       }
     }

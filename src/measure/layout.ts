@@ -56,7 +56,7 @@ interface Stream {
   /** what its elements hold */
   fill:
     | { kind: 'int' | 'divisor' | 'float' | 'double'; element: number }
-    | { kind: 'constant'; element: number; value: bigint }
+    | { kind: 'constant'; element: number; value: bigint; type: 'int' | 'float' | 'double' }
     | { kind: 'pointer'; to: string };
   /** what the loaded values are used for, when not data (indices into, or pointers to, a stream) */
   role: string | null;
@@ -80,9 +80,30 @@ export interface Layout {
   mayCoincide: { load: number; store: number; stream: string | null } | null;
   /** the run's lengths were cut to keep the streams within the working set's bound */
   bounded: string | null;
-  /** vector registers the region reads before it writes them: they start at 0, not at the
-   *  program's values (a constant the program loaded before the loop), lower case */
-  vectorInputs: string[];
+  /** vector registers the region reads before it writes them (a constant the program loaded
+   *  before the loop): they start with ordinary lanes of the type their first reader uses */
+  vectorInputs: VectorInput[];
+}
+
+/** A vector register the region reads before it writes it, and its start: lane k holds
+ *  1 + k mod 127 as the first line that reads it uses its lanes (doubles for …pd/…sd, floats for
+ *  …ps/…ss, integers of the element size for integer vector instructions), or --fill's value. */
+export interface VectorInput {
+  /** lower case, as the region names it ('xmm0', 'ymm1') */
+  register: string;
+  number: number;
+  /** the line that reads it first and its instruction */
+  line: number;
+  intel: string;
+  /** how the harness loads it, as the region uses it: legacy SSE (16 bytes, the upper bits left
+   *  clean as an SSE program has them: SSE code after a dirty upper state is several times slower
+   *  on Zen 4), or VEX/EVEX at the widest width the region names it */
+  load: 'sse' | 'xmm' | 'ymm' | 'zmm';
+  fill:
+    | { kind: 'int'; element: number }
+    | { kind: 'float'; element: 4 }
+    | { kind: 'double'; element: 8 }
+    | { kind: 'constant'; element: number; value: bigint; type: 'int' | 'float' | 'double' };
 }
 
 /** The host's data cache sizes (bytes), from /sys; Zen 4's and most cores' when unreadable. */
@@ -312,7 +333,7 @@ function fillOf(shape: Shape, role: Role | undefined, fill: Fill): Stream['fill'
   return role?.kind === 'pointer'
     ? { kind: 'pointer', to: role.into.toLowerCase() }
     : fill.kind === 'constant'
-      ? { kind: 'constant', element: el.element, value: fill.value }
+      ? { kind: 'constant', element: el.element, value: fill.value, type: el.kind }
       : role?.kind === 'index'
         ? { kind: 'int', element: el.kind === 'int' ? el.element : 4 }
         : role?.kind === 'divisor' && el.kind === 'int'
@@ -372,21 +393,84 @@ export function memoryLayout(body: Body, opts: { workingSet?: WorkingSet; fill?:
     unplaced,
     mayCoincide: coinciding(body, shapes),
     bounded: lengths.bounded,
-    vectorInputs: vectorInputs(body),
+    vectorInputs: vectorInputs(body, fill),
   };
 }
 
-/** The vector registers the body reads before it writes them (zeroing idioms aside). */
-function vectorInputs(body: readonly DecodedInstruction[]): string[] {
+/** How an instruction uses a vector register's lanes: …pd/…sd doubles, …ps/…ss floats, an integer
+ *  vector instruction's element size (paddd: 4 bytes), else 8-byte integers. */
+function laneUse(i: DecodedInstruction): { kind: 'int' | 'float' | 'double'; element: number } {
+  const m = i.mnemonic.replace(/^V/, '');
+  // conversions read their source's type: cvtdq2pd reads integers, cvtsd2ss doubles
+  const cvt = /^CVTT?(PD|PS|SD|SS|DQ|PI|SI)2/.exec(m);
+  const t = cvt ? cvt[1]! : /(PD|SD)$/.test(m) ? 'PD' : /(PS|SS)$/.test(m) ? 'PS' : null;
+  if (t === 'PD' || t === 'SD') return { kind: 'double', element: 8 };
+  if (t === 'PS' || t === 'SS') return { kind: 'float', element: 4 };
+  if (t !== null) return { kind: 'int', element: 4 };
+  const e = /^P\w*?(B|W|D|Q)$/.exec(m);
+  return { kind: 'int', element: e ? { B: 1, W: 2, D: 4, Q: 8 }[e[1] as 'B']! : 8 };
+}
+
+/** The vector registers the body reads before it writes them (zeroing idioms aside), each with
+ *  its start: the ordinary lanes of its first reader's type, or --fill's value. */
+function vectorInputs(body: readonly DecodedInstruction[], fill: Fill): VectorInput[] {
   const written = new Set<string>();
-  const inputs: string[] = [];
+  const inputs: VectorInput[] = [];
+  const number = (r: string) => Number(r.slice(3));
   for (const i of body) {
     // vzeroupper/vzeroall name every register and use none of their values
     if (!i.zeroIdiom && !i.mnemonic.startsWith('VZERO'))
-      for (const r of i.reads) if (/^[XYZ]MM\d+$/.test(r) && !written.has(r) && !inputs.includes(r)) inputs.push(r);
-    for (const w of i.writes) if (/^[XYZ]MM\d+$/.test(w)) written.add(w);
+      for (const r of i.reads) {
+        if (!/^[XYZ]MM\d+$/.test(r) || written.has(`MM${number(r)}`)) continue;
+        if (inputs.some((x) => x.number === number(r))) continue;
+        const use = laneUse(i);
+        const op = i.operands.find((o) => o.register === r && /^[XYZ]MM$/.test(o.kind));
+        inputs.push({
+          register: op ? `${op.kind.toLowerCase()}${number(r)}` : r.toLowerCase(),
+          number: number(r),
+          line: i.line,
+          intel: i.intel,
+          load: loadOf(body, number(r)),
+          fill:
+            fill.kind === 'constant'
+              ? { kind: 'constant', element: use.element, value: fill.value, type: use.kind }
+              : use.kind === 'int'
+                ? { kind: 'int', element: use.element }
+                : use.kind === 'float'
+                  ? { kind: 'float', element: 4 }
+                  : { kind: 'double', element: 8 },
+        });
+      }
+    for (const w of i.writes) if (/^[XYZ]MM\d+$/.test(w)) written.add(`MM${number(w)}`);
   }
-  return inputs.map((r) => r.toLowerCase());
+  return inputs;
+}
+
+/** How the region uses vector register n: only by legacy SSE instructions, or by VEX/EVEX ones
+ *  at the widest width it names. */
+function loadOf(body: readonly DecodedInstruction[], n: number): VectorInput['load'] {
+  // the decoder names every width XMMn in reads and writes; the operand's kind says the width
+  let width = 'X';
+  let vex = false;
+  for (const i of body) {
+    const name = `XMM${n}` as Uppercase<string>;
+    if (!i.reads.includes(name) && !i.writes.includes(name)) continue;
+    vex ||= i.mnemonic.startsWith('V') || n >= 16;
+    for (const o of i.operands)
+      if (o.register === name && /^[XYZ]MM$/.test(o.kind) && o.kind[0]! > width) width = o.kind[0]!;
+  }
+  return !vex ? 'sse' : width === 'Z' ? 'zmm' : width === 'Y' ? 'ymm' : 'xmm';
+}
+
+/** A vector register's start as the text output says it: its first lanes. */
+export function vectorStartText(v: VectorInput): string {
+  const f = v.fill;
+  if (f.kind === 'constant')
+    return `every lane ${f.value}${f.type === 'int' ? ` (${f.element}-byte integers)` : `.0 (${f.type}s)`}, as line ${v.line} ${v.intel.split(' ')[0]} reads it`;
+  const lanes = Math.min(4, 16 / f.element);
+  const values = Array.from({ length: lanes }, (_, k) => (f.kind === 'int' ? `${k + 1}` : `${k + 1}.0`));
+  const type = f.kind === 'int' ? `${f.element}-byte integers` : `${f.kind}s`;
+  return `lanes ${values.join(', ')}, … (1 + k mod ${ORDINARY_MAX}, ${type}, as line ${v.line} ${v.intel.split(' ')[0]} reads it)`;
 }
 
 /** A load and a store that may address the same bytes: on one stream, or both outside the
@@ -420,7 +504,20 @@ export function fmtBytes(n: number): string {
   return `${n} B`;
 }
 
-/** The harness's arguments for a layout: L=, U= and one M= per stream. */
+/** A constant fill's bits: the number as the element's type (3 in a double is 3.0, never the
+ *  denormal whose bits are 3), its low bytes for an integer. */
+function constantBits(f: { element: number; value: bigint; type: 'int' | 'float' | 'double' }): bigint {
+  if (f.type === 'int') return BigInt.asUintN(f.element * 8, f.value);
+  const b = Buffer.alloc(8);
+  if (f.type === 'float') {
+    b.writeFloatLE(Number(f.value));
+    return BigInt(b.readUInt32LE());
+  }
+  b.writeDoubleLE(Number(f.value));
+  return b.readBigUInt64LE();
+}
+
+/** The harness's arguments for a layout: L=, U=, one M= per stream, one V= per vector input. */
 function layoutArgs(l: Layout): string[] {
   const index = new Map(l.streams.map((s, k) => [s.register, k]));
   return [
@@ -432,9 +529,15 @@ function layoutArgs(l: Layout): string[] {
         f.kind === 'pointer'
           ? ['p', 8, BigInt(index.get(f.to) ?? 0)]
           : f.kind === 'constant'
-            ? ['c', f.element, BigInt.asUintN(f.element * 8, f.value)]
+            ? ['c', f.element, constantBits(f)]
             : [({ int: 's', divisor: 'v', float: 'f', double: 'd' } as const)[f.kind], f.element, 0n];
       return `M=${s.number},${s.size},${s.offset},${code},${element},${param}`;
+    }),
+    ...l.vectorInputs.map((v) => {
+      const f = v.fill;
+      const code = f.kind === 'constant' ? 'c' : ({ int: 's', float: 'f', double: 'd' } as const)[f.kind];
+      const param = f.kind === 'constant' ? constantBits(f) : 0n;
+      return `V=${v.number},${code},${f.element},${param},${({ sse: 's', xmm: 'x', ymm: 'y', zmm: 'z' } as const)[v.load]}`;
     }),
   ];
 }
@@ -460,10 +563,12 @@ export function describeLayout(l: Layout): string[] {
     `Working set: ${fmtBytes(l.bytes)} in the longer run, within ${fmtBytes(l.target.bytes)} (${l.workingSet}: 3/4 of the host's ${l.target.cache}${l.workingSet === 'memory' ? ', 4 × L3 bounded to 512 MiB' : ''}); loop ${l.loop[0]} and ${l.loop[1]} iterations, unrolled ×${l.unrolled[0]} and ×${l.unrolled[1]}`,
   );
   if (l.bounded) out.push(`  ${l.bounded}`);
-  if (l.vectorInputs.length)
+  if (l.vectorInputs.length) {
     out.push(
-      `Vector registers read before written: ${l.vectorInputs.join(', ')} start at 0, not at the program's values (a constant it loads before the loop)`,
+      'Vector registers read before written (the program sets them before the loop; measure does not know its values): they start with ordinary data, the other vector registers at 0:',
     );
+    for (const v of l.vectorInputs) out.push(`  ${v.register}: ${vectorStartText(v)}`);
+  }
   if (l.unplaced.length)
     out.push(
       `  lines ${l.unplaced.join(', ')} address memory without a base register the layout places (stack, RIP-relative, absolute): mapped on demand, a page each, filled with 0x2324000`,
@@ -474,7 +579,8 @@ export function describeLayout(l: Layout): string[] {
 export function fillText(s: Stream): string {
   const f = s.fill;
   if (f.kind === 'pointer') return `pointers to ${f.to}'s start`;
-  if (f.kind === 'constant') return `every ${f.element}-byte element ${f.value}`;
+  if (f.kind === 'constant')
+    return f.type === 'int' ? `every ${f.element}-byte element ${f.value}` : `every element ${f.value}.0 (${f.type}s)`;
   if (f.kind === 'divisor') return `1 + k mod ${DIVISOR_MAX} (${f.element}-byte integers)`;
   const type = f.kind === 'int' ? `${f.element}-byte integers` : `${f.kind}s`;
   return `1 + k mod ${ORDINARY_MAX} (${type})`;

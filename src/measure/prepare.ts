@@ -56,6 +56,9 @@ export interface PreparedRegion {
   closingBranch: number | null;
   /** branches of the side's path taken off (the internal branch, a jump over the other side) */
   removedBranches: number[];
+  /** of those, the side's later conditional branches inside the region: taken off as not taken,
+   *  the way the branch comparison's side follows them (their fall-through) */
+  notTaken: number[];
   counter: { name: string; number: number };
   /** the xmm register (0 … 15) the region does not touch, where the harness keeps its stack pointer */
   stash: number;
@@ -116,13 +119,17 @@ function prepare(
   const closing = closingBranchOf(instrs);
   const byLine = new Map(instrs.map((i) => [i.line, i]));
   const removed: number[] = [];
+  const notTaken: number[] = [];
   const body: DecodedInstruction[] = [];
   for (const line of lines) {
     const i = byLine.get(line)!;
     if (line === closing) continue;
     const verdict = lineVerdict(i, line, branchLine);
     if (verdict === 'remove') removed.push(line);
-    else if (verdict === 'keep') body.push(i);
+    else if (verdict === 'not-taken') {
+      removed.push(line);
+      notTaken.push(line);
+    } else if (verdict === 'keep') body.push(i);
     else return verdict;
   }
   if (!body.length)
@@ -147,6 +154,7 @@ function prepare(
       offsets,
       closingBranch: closing,
       removedBranches: removed,
+      notTaken,
       counter: { name: free[0].toLowerCase(), number: free[1] },
       stash,
       startValues: divisionStarts(body),
@@ -156,7 +164,11 @@ function prepare(
 
 /** Whether a line goes into the body, is taken off (a branch the side follows), or refuses the
  *  region (what the harness cannot run). */
-function lineVerdict(i: DecodedInstruction, line: number, branchLine: number | null): 'keep' | 'remove' | Refusal {
+function lineVerdict(
+  i: DecodedInstruction,
+  line: number,
+  branchLine: number | null,
+): 'keep' | 'remove' | 'not-taken' | Refusal {
   if (SYSTEM.has(i.mnemonic))
     return {
       ok: false,
@@ -189,6 +201,10 @@ function lineVerdict(i: DecodedInstruction, line: number, branchLine: number | n
       (i.branch.kind === 'conditional' && i.branch.targetLine === null && i.branch.target !== null))
   )
     return 'remove';
+  // another conditional branch inside the region, on a side: the branch comparison's side
+  // (src/disasm branchPaths) follows its fall-through, so the side's straight-line code runs it
+  // not taken, as the side's prediction simulates it
+  if (branchLine !== null && i.branch.kind === 'conditional' && i.branch.targetLine !== null) return 'not-taken';
   const b = i.branch;
   const kind =
     b.targetLine === null
@@ -204,10 +220,7 @@ function lineVerdict(i: DecodedInstruction, line: number, branchLine: number | n
         why: `line ${i.line} (${i.intel}) ${kind}: the harness runs straight-line code; measure a region without it (--range)`,
         internalBranch: i.line,
       }
-    : {
-        ok: false,
-        why: `line ${i.line} (${i.intel}) is another branch on this side: the branch comparison takes the first conditional jump (line ${branchLine}) only`,
-      };
+    : { ok: false, why: `line ${i.line} (${i.intel}) ${kind} on this side: the harness runs straight-line code` };
 }
 
 /** A general-purpose register for the loop's counter and an xmm register for the harness's stack

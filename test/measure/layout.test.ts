@@ -8,11 +8,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { decodeRegion } from '../../src/disasm/decode.js';
 import { loadRegion } from '../../src/disasm/index.js';
 import type { DecodedInstruction } from '../../src/disasm/types.js';
 import { type HarnessResult, notMeasurable, runHarness } from '../../src/measure/harness.js';
 import { describeLayout, harnessMemory, memoryLayout, ORDINARY_MAX } from '../../src/measure/layout.js';
 import { prepareRegion } from '../../src/measure/prepare.js';
+import { assemble } from './asm.js';
 
 const CACHES = { l1: 32 << 10, l2: 1 << 20, l3: 32 << 20 };
 const linux = process.platform === 'linux' && process.arch === 'x64';
@@ -95,7 +97,15 @@ test('a list walk: the loaded values are pointers into their own stream; a --fil
   const d = memoryLayout(await body('examples/corpus/bin/daxpy_vec.gcc.O3.avx512.o'), { caches: CACHES });
   // vfmadd…pd zmm0, zmm1, [rdx+rax] reads zmm1, the multiplier the program set before the loop
   assert.ok(d.vectorInputs.length >= 1, JSON.stringify(d.vectorInputs));
-  assert.match(describeLayout(d).join('\n'), /^Vector registers read before written: .* start at 0/m);
+  // it starts with ordinary doubles (1.0, 2.0, …), the type the FMA reads, never 0 or a denormal
+  assert.ok(
+    d.vectorInputs.every((v) => v.fill.kind === 'double'),
+    JSON.stringify(d.vectorInputs, (_, x) => (typeof x === 'bigint' ? `${x}` : x)),
+  );
+  assert.match(
+    describeLayout(d).join('\n'),
+    /^ {2}[xyz]mm\d+: lanes 1\.0, 2\.0, … \(1 \+ k mod 127, doubles, as line \d+ vfmadd/m,
+  );
   assert.deepEqual(
     d.streams.map((s) => s.fill),
     [
@@ -190,4 +200,121 @@ test("the loop closes with the region's own compare and branch, its bound regist
   assert.equal((await own('examples/corpus/bin/daxpy.gcc.O2.sse2.o')).ownLoop?.bound, 'rdx');
   // a loop closed otherwise keeps the harness's dec/jnz
   assert.equal((await own('examples/corpus/bin/list_walk.gcc.O2.sse2.o')).ownLoop, null);
+});
+
+const decoded = (intel: string) => decodeRegion(assemble(intel), 0, 64, 'the test code');
+
+test('vector registers read before written start with ordinary lanes as their first reader uses them', () => {
+  const l = memoryLayout(
+    decoded(
+      [
+        'mulpd xmm1, xmm0',
+        'addps xmm3, xmm2',
+        'paddw xmm5, xmm4',
+        'vfmadd231sd xmm7, xmm6, xmm1',
+        'movq rax, xmm8',
+      ].join('\n'),
+    ),
+    { caches: CACHES },
+  );
+  const starts = Object.fromEntries(l.vectorInputs.map((v) => [v.register, v.fill]));
+  // xmm1 is read first by mulpd (doubles); xmm7, an FMA's accumulator, is read before written too
+  assert.deepEqual(starts, {
+    xmm1: { kind: 'double', element: 8 },
+    xmm0: { kind: 'double', element: 8 },
+    xmm3: { kind: 'float', element: 4 },
+    xmm2: { kind: 'float', element: 4 },
+    xmm5: { kind: 'int', element: 2 },
+    xmm4: { kind: 'int', element: 2 },
+    xmm7: { kind: 'double', element: 8 },
+    xmm6: { kind: 'double', element: 8 },
+    xmm8: { kind: 'int', element: 8 },
+  });
+  // loaded as the region uses it: a register only legacy SSE code touches keeps its upper bits
+  // clean (a 16-byte movdqu), one a VEX instruction uses is loaded by VEX at its widest name
+  const loads = Object.fromEntries(l.vectorInputs.map((v) => [v.register, v.load]));
+  assert.equal(loads.xmm0, 'sse');
+  assert.equal(loads.xmm1, 'xmm');
+  assert.equal(loads.xmm6, 'xmm');
+  const wide = memoryLayout(decoded('vfmadd231pd zmm2, zmm1, zmm0\nvaddpd ymm4, ymm3, ymm3'), { caches: CACHES });
+  assert.deepEqual(
+    wide.vectorInputs.map((v) => [v.register, v.load]),
+    [
+      ['zmm2', 'zmm'],
+      ['zmm1', 'zmm'],
+      ['zmm0', 'zmm'],
+      ['ymm3', 'ymm'],
+    ],
+  );
+  const text = describeLayout(l).join('\n');
+  assert.match(text, /^ {2}xmm0: lanes 1\.0, 2\.0, … \(1 \+ k mod 127, doubles, as line 0 mulpd reads it\)$/m);
+  assert.match(text, /^ {2}xmm2: lanes 1\.0, 2\.0, 3\.0, 4\.0, … \(1 \+ k mod 127, floats, as line 1 addps/m);
+  assert.match(text, /^ {2}xmm4: lanes 1, 2, 3, 4, … \(1 \+ k mod 127, 2-byte integers, as line 2 paddw/m);
+  // a register written first (a load, a zeroing idiom) is no input
+  const w = memoryLayout(decoded(['movupd xmm0, [rsi]', 'xorps xmm1, xmm1', 'mulpd xmm0, xmm1'].join('\n')), {
+    caches: CACHES,
+  });
+  assert.deepEqual(w.vectorInputs, []);
+});
+
+test('--fill N fills floating-point streams and registers with N as a float or double, never its bits', () => {
+  const l = memoryLayout(
+    decoded(['movupd xmm1, [rsi]', 'mulpd xmm1, xmm0', 'movupd [rdi], xmm1', 'add rsi, 16'].join('\n')),
+    {
+      caches: CACHES,
+      fill: { kind: 'constant', value: 3n },
+    },
+  );
+  const m = harnessMemory(
+    decoded(['movupd xmm1, [rsi]', 'mulpd xmm1, xmm0', 'movupd [rdi], xmm1', 'add rsi, 16'].join('\n')),
+    { body: new Uint8Array(1), startValues: [], counter: { name: 'r15' } },
+    { caches: CACHES, fill: { kind: 'constant', value: 3n } },
+  );
+  // 3.0 as a double is 0x4008000000000000 (the bits 3 would be a denormal, 1.5e-323)
+  const three = 0x4008000000000000n;
+  assert.ok(
+    m.args.some((a) => a === `V=0,c,8,${three},s`),
+    m.args.join(' '),
+  );
+  assert.ok(
+    m.args.filter((a) => a.startsWith('M=')).every((a) => a.endsWith(`,c,8,${three}`)),
+    m.args.join(' '),
+  );
+  assert.match(describeLayout(l).join('\n'), /^ {2}xmm0: every lane 3\.0 \(doubles\), as line 1 mulpd reads it$/m);
+  assert.match(describeLayout(l).join('\n'), /fill every element 3\.0 \(doubles\)/);
+  // an integer stream keeps the integer
+  const i = harnessMemory(
+    decoded(['mov rax, [rsi]', 'add rsi, 8'].join('\n')),
+    { body: new Uint8Array(1), startValues: [], counter: { name: 'r15' } },
+    { caches: CACHES, fill: { kind: 'constant', value: 3n } },
+  );
+  assert.ok(
+    i.args.some((a) => a.startsWith('M=6,') && a.endsWith(',c,8,3')),
+    i.args.join(' '),
+  );
+});
+
+test('the harness starts a vector input with its lanes: a divisor converted from xmm0 is 1, not 0', {
+  skip: !linux && 'Linux x86-64 only',
+}, () => {
+  // cvttsd2si of xmm0's first lane: 1.0 → 1 with the V= start; 0 (a division error) without it
+  const code = ['cvttsd2si rcx, xmm0', 'xor edx, edx', 'div rcx'].join('\n');
+  const body = decoded(code);
+  const l = memoryLayout(body, { caches: CACHES });
+  assert.deepEqual(
+    l.vectorInputs.map((v) => [v.register, v.fill.kind]),
+    [['xmm0', 'double']],
+  );
+  const run = (layout: string[]) =>
+    runHarness(assemble(code), { counter: 15, stash: 15, repetitions: 10, layout, cacheDir: cache, maxPages: 2 });
+  const m = harnessMemory(
+    body,
+    { body: assemble(code), startValues: [], counter: { name: 'r15' } },
+    { caches: CACHES },
+  );
+  const ok = run(m.args);
+  assert.ok(ok.ok, JSON.stringify(ok));
+  const without = run(m.args.filter((a) => !a.startsWith('V=')));
+  assert.equal(without.ok, false);
+  assert.match(notMeasurable(without as Extract<HarnessResult, { ok: false }>), /division by zero/);
 });

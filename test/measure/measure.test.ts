@@ -315,11 +315,51 @@ test("a region with a branch inside is measured per side of the branch compariso
   assert.match(t.stdout, /^Fall-through side \(lines 0, 1, 2, 3, 4, 6; without lines 2, 4\):$/m);
   assert.match(t.stdout, /^Taken side \(lines 0, 1, 2, 5, 6; without line 2\):$/m);
   assert.match(t.stdout, /^ {2}Predicted on \w+(-\w)?: \d+\.\d\d cycles\/iteration \(block throughput of the side/m);
-  // a side with a second conditional branch is refused with the reason
-  const bs = await loadRegion({ file: join(ROOT, 'examples/corpus/bin/binary_search.gcc.O2.sse2.o') });
-  const paths = branchPaths(bs.instructions)!;
+});
+
+const clang = ['clang-19', 'clang'].find((c) => spawnSync(c, ['--version']).status === 0);
+
+test("a side with a second conditional branch runs it not taken, as the branch comparison's side follows it: clang's division by an array", {
+  skip: (!linux && 'Linux x86-64 only') || (!clang && 'clang is not installed'),
+}, async () => {
+  // clang -O2 checks whether both operands fit in 32 bits, per element of its two-element
+  // unrolled loop: line 5 (je) and line 17 (jne) choose between idiv r64 and div r32
+  const obj = join(scratch, 'divide.clang.o');
+  execFileSync(clang!, ['-O2', '-c', '-o', obj, join(ROOT, 'bench/measure/kernels/divide.c')]);
+  const instrs = (await loadRegion({ file: obj })).instructions;
+  const paths = branchPaths(instrs)!;
+  const second = instrs.filter(
+    (i) => i.line !== paths.branchLine && i.branch?.kind === 'conditional' && i.branch.targetLine !== null,
+  );
+  assert.ok(second.length >= 1, 'the loop has a second branch inside');
   for (const lines of [paths.left, paths.right]) {
-    const p = prepareSide(bs.instructions, lines, paths.branchLine);
-    if (!p.ok) assert.match(p.why, /another branch on this side|system call/);
+    const p = prepareSide(instrs, lines, paths.branchLine);
+    assert.ok(p.ok, p.ok ? '' : p.why);
+    // every later conditional branch of the side is taken off as not taken, never run
+    const later = second.filter((i) => lines.includes(i.line)).map((i) => i.line);
+    assert.deepEqual(p.region.notTaken, later);
+    assert.ok(later.every((l) => p.region.removedBranches.includes(l) && !p.region.lines.includes(l)));
+    // the side's straight-line code is the lines the branch comparison simulates for it, less branches
+    assert.deepEqual(
+      p.region.lines,
+      lines.filter((l) => !instrs[l]!.branch),
+    );
   }
+  const j = uopscope([obj, '--json', '--repetitions', '20']);
+  assert.equal(j.status, 0, j.stderr);
+  const m = JSON.parse(j.stdout);
+  assert.equal(m.measurable, true);
+  for (const s of m.branch.sides) {
+    assert.ok(s.measurable, JSON.stringify(s.reason));
+    assert.ok(s.notTaken.length >= 1);
+    // a divisor stream: filled with non-zero divisors, so neither division faults
+    assert.ok(
+      s.measurement.layout.streams.some((x: { role: string | null }) => /^divisors/.test(x.role ?? '')),
+      JSON.stringify(s.measurement.layout.streams),
+    );
+    assert.ok(s.measurement.loop.cyclesPerIteration > 0);
+  }
+  const t = uopscope([obj, '--repetitions', '10']);
+  assert.equal(t.status, 0, t.stderr);
+  assert.match(t.stdout, /^ {2}line \d+ not taken on this side, as the branch comparison simulates it/m);
 });

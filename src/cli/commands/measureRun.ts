@@ -31,6 +31,7 @@ import {
   type Fill,
   type Layout,
   type WorkingSet,
+  vectorStartText,
 } from '../../measure/layout.js';
 
 /** The layout as JSON (bigints as decimal strings) and its text lines. */
@@ -54,7 +55,8 @@ interface LayoutJson {
   fill: string;
   unplacedLines: number[];
   bounded: string | null;
-  vectorInputs: string[];
+  /** vector registers read before written, each with its start (`start`, as the text says it) */
+  vectorInputs: { register: string; line: number; start: string }[];
   text: string[];
 }
 
@@ -79,7 +81,7 @@ function layoutJson(l: Layout): LayoutJson {
     fill: l.fill.kind === 'ordinary' ? 'ordinary' : String(l.fill.value),
     unplacedLines: l.unplaced,
     bounded: l.bounded,
-    vectorInputs: l.vectorInputs,
+    vectorInputs: l.vectorInputs.map((v) => ({ register: v.register, line: v.line, start: vectorStartText(v) })),
     text: describeLayout(l),
   };
 }
@@ -148,6 +150,9 @@ interface MeasuredSide {
   lines: number[];
   /** lines of the side the harness does not run: the internal branch, a jump over the other side */
   removedBranches: number[];
+  /** of those, the side's later conditional branches, run not taken as the branch comparison's
+   *  side follows them */
+  notTaken: number[];
   /** the model's block throughput for this side (the report's --branch section) */
   predicted: number | null;
   measurable: boolean;
@@ -366,6 +371,7 @@ function measureSides(
       side,
       lines: [...lines],
       removedBranches: p.ok ? p.region.removedBranches : [],
+      notTaken: p.ok ? p.region.notTaken : [],
       predicted: nothingSimulated(model) ? null : section.stats.blockThroughput,
     };
     if (!p.ok) return { ...head, measurable: false, reason: `not measurable: ${p.why}` };
@@ -443,6 +449,10 @@ export function renderMeasure(m: MeasureResult): string {
       ? `; without line${s.removedBranches.length > 1 ? 's' : ''} ${s.removedBranches.join(', ')}`
       : '';
     out.push(`${s.side === 'taken' ? 'Taken' : 'Fall-through'} side (lines ${s.lines.join(', ')}${removed}):`);
+    if (s.notTaken.length)
+      out.push(
+        `  line${s.notTaken.length > 1 ? 's' : ''} ${s.notTaken.join(', ')} not taken on this side, as the branch comparison simulates it (its other direction is not measured)`,
+      );
     out.push(
       s.predicted === null
         ? '  Predicted: nothing simulated (no line has figures)'
