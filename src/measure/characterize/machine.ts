@@ -18,12 +18,14 @@ export function figure(
   startValues?: Bench['startValues'],
 ): Figure {
   const t = runner.run({ name, code, ...(startValues ? { startValues } : {}) });
-  if (t.failed) return { value: NaN, spread: 0, method, inconsistent: t.failed };
+  const kept = t.kept ? { kept: t.kept } : {};
+  if (t.failed) return { value: NaN, spread: 0, method, inconsistent: t.failed, ...kept };
   const spread = spreadOf(t);
   return {
     value: t.cycles / per,
     spread,
     method,
+    ...kept,
     ...(spread > SPREAD_LIMIT ? { inconsistent: `runs disagree by ${(spread * 100).toFixed(1)} %` } : {}),
   };
 }
@@ -42,16 +44,18 @@ export interface Blocker {
   ports?: number[];
 }
 
-/** General-purpose blockers, independent instances over registers 8–14 (the forms use 0–7 first). */
+/** General-purpose blockers, independent instances over registers 8–14 (the forms use 0–7 first;
+ *  xmm15 is the harness's, x86.ts VEC_POOL). */
 export const DEFAULT_BLOCKERS: Blocker[] = [
-  // destinations r8–r13 and xmm8–xmm13 (xmm8–xmm14 for pshufd), written without being read where the form allows (three
-  // operands), so the block has no chain; add's chains are one cycle long over six registers
+  // destinations r8–r13 and xmm8–xmm12 (xmm8–xmm13 for pshufd), written without being read where
+  // the form allows (three operands), so the block has no chain; add's chains are one cycle long
+  // over six registers
   { text: 'add r64, r64', latency: 1, make: (k) => x.add64(8 + (k % 6), 14) },
   { text: 'imul r64, r64, imm8', latency: 3, make: (k) => x.imul3(8 + (k % 6), 14) },
   { text: 'mov r64, [r64]', latency: 5, make: (k) => x.load64(8 + (k % 6), 14) },
-  { text: 'vpaddd xmm, xmm, xmm', latency: 1, make: (k) => x.vpaddd(8 + (k % 6), 14, 15) },
-  { text: 'pshufd xmm, xmm, imm8', latency: 1, make: (k) => x.pshufd('xmm', false, 8 + (k % 7), 15) },
-  { text: 'vpmuludq xmm, xmm, xmm', latency: 5, make: (k) => x.vpmuludq(8 + (k % 6), 14, 15) },
+  { text: 'vpaddd xmm, xmm, xmm', latency: 1, make: (k) => x.vpaddd(8 + (k % 5), 13, 14) },
+  { text: 'pshufd xmm, xmm, imm8', latency: 1, make: (k) => x.pshufd('xmm', false, 8 + (k % 6), 14) },
+  { text: 'vpmuludq xmm, xmm, xmm', latency: 5, make: (k) => x.vpmuludq(8 + (k % 5), 13, 14) },
 ];
 
 /** The blockers with the hypothesis' ports filled in by `portsOf` (null: unknown). */
@@ -236,6 +240,8 @@ function measureCombinations(runner: Runner, blockers: readonly Blocker[]): Comb
   for (const b of blockers) {
     const n = 24;
     const tp = figure(runner, `blocker ${b.text}`, x.encode(rep(n, b.make)), n, `${n} independent ${b.text}`);
+    // no usable run (every one failed or ran under contention): no combination for it
+    if (!(Number.isFinite(tp.value) && tp.value > 0)) continue;
     const size = Math.max(1, Math.round(1 / tp.value));
     const known = b.ports && b.ports.length === size ? b.ports : undefined;
     const name = known ? `p${known.join('')}` : `ports of ${b.text} (${size})`;
@@ -272,6 +278,7 @@ export function confined(
   startValues?: Bench['startValues'],
 ): number {
   const n = Math.max(atLeast, size * 8);
+  if (!(n > 0)) return NaN; // a size or length from a benchmark without a usable run
   const blk = (k: number): Instruction[] => rep(n, (j) => b.make(j + k * n));
   const base = extra
     ? runner.run({
