@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { listRegions, loadInput, loadRegion } from '../../src/disasm/index.js';
 import type { DecodedInstruction } from '../../src/disasm/types.js';
 import { measure } from '../../src/cli/commands/measureRun.js';
-import { cyclesOf, runHarness } from '../../src/measure/harness.js';
+import { CANARY_IDLE_ZEN4, CANARY_TOLERANCE, canaryReading } from '../../src/measure/canary.js';
 import { fmtBytes, memoryLayout } from '../../src/measure/layout.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -31,8 +31,8 @@ const BEGIN = '<!-- measure-validation:begin (bench/measure/validate.ts writes t
 const END = '<!-- measure-validation:end -->';
 const REPS = 200;
 /** the canary's figure on an idle Zen 4 core, and how far above it a run still counts as quiet */
-const CANARY_IDLE = 4.0;
-const CANARY_GATE = 4.08;
+const CANARY_IDLE = CANARY_IDLE_ZEN4;
+const CANARY_GATE = Number((CANARY_IDLE * (1 + CANARY_TOLERANCE)).toFixed(2));
 const AGREE = 0.05;
 
 interface Kernel {
@@ -108,17 +108,7 @@ const cpuFlags = (): Set<string> => {
   return new Set((/^flags\s*:\s*(.*)$/m.exec(t)?.[1] ?? '').split(/\s+/));
 };
 
-// 16 independent adds: add r, r8 on eight registers, twice, unrolled (4 ALUs: 4.00 cycles per
-// iteration; the loop variant adds the harness's dec/jnz)
-const CANARY = Buffer.from(
-  ['4c01c0', '4c01c3', '4c01c1', '4c01c2', '4c01c6', '4c01c7', '4d01c1', '4d01c2'].join('').repeat(2),
-  'hex',
-);
-function canary(): number {
-  const r = runHarness(CANARY, { counter: 15, repetitions: REPS });
-  if (!r.ok) throw new Error(`the canary did not run: ${JSON.stringify(r)}`);
-  return cyclesOf(r, r.unrolled.p10);
-}
+const canary = (): number => canaryReading({ repetitions: REPS });
 
 /** The loop's closing branch: the last conditional jump back to the region's start. */
 function closingBranch(instrs: readonly DecodedInstruction[]): DecodedInstruction | undefined {
