@@ -57,6 +57,7 @@ export function measuredForm(r: FormResult, code?: string): MeasuredForm {
       `fused-domain µops: ${r.fusedUops.inconsistent ?? `not a whole number (${r.fusedUops.value.toFixed(2)})`}`,
     );
   if (r.portsInconsistent) failed.push(`port usage: ${r.portsInconsistent}`);
+  for (const d of r.passesDisagree ?? []) failed.push(`passes disagree: ${d}`);
   // without port numbers (a core uopscope has no model of) the unfused count is not known
   if (unnamed > 0 || (ports.length === 0 && !r.eliminated && r.ports.length === 0 && uops.fused === undefined)) {
     failed.push(
@@ -76,12 +77,30 @@ export function measuredForm(r: FormResult, code?: string): MeasuredForm {
       ? { status: 'failed', notes: [...failed, ...notes] }
       : { status: 'passed', ...(notes.length ? { notes } : {}) },
     spread: round3(spread),
+    ...(keptShare(formFigures(r)) !== undefined ? { kept: keptShare(formFigures(r))! } : {}),
+    ...(r.passes !== undefined ? { passes: r.passes } : {}),
     instance: r.intel,
     ...(code ? { code } : {}),
   };
   if (throughput.plain !== undefined || throughput.dependencyBroken !== undefined) out.throughput = throughput;
   if (r.divCycles && Number.isFinite(r.divCycles.value)) out.divCycles = cyclesOf(r.divCycles.value);
   return out;
+}
+
+/** Every timed figure of a form. */
+const formFigures = (r: FormResult): Figure[] =>
+  [...r.latencies, r.throughput, r.throughputBroken, r.fusedUops, r.divCycles].filter((f): f is Figure => !!f);
+
+/** The share of harness runs kept over `figs`, to two decimals; undefined when none says. */
+export function keptShare(figs: readonly Figure[]): number | undefined {
+  let kept = 0,
+    tried = 0;
+  for (const f of figs)
+    if (f.kept) {
+      kept += f.kept.kept;
+      tried += f.kept.tried;
+    }
+  return tried > 0 ? Math.round((kept / tried) * 100) / 100 : undefined;
 }
 
 /** The latencies that have operand references; the others are notes. */
@@ -143,6 +162,7 @@ function parameter(f: Figure, problem?: string): MeasuredParameter {
     value: Math.round(f.value * 100) / 100,
     benchmark: f.method,
     spread: round3(f.spread),
+    ...(keptShare([f]) !== undefined ? { kept: keptShare([f])! } : {}),
     check: failed.length ? { status: 'failed', notes: failed } : { status: 'passed' },
   };
 }
