@@ -80,7 +80,8 @@ interface MeasuredLatency {
 /** µops confined to one port combination, with whether the measurement decided it. */
 export interface MeasuredPorts {
   uops: number;
-  /** the combination in uops.info's notation without a count: 'p0156', 'p23', 'pAB' (A = 10, B = 11) */
+  /** the combination in uops.info's notation without a count: 'p0156', 'p23', 'pAB' (A = 10,
+   *  B = 11, on to T = 29 for a core whose record numbers more ports, as Zen's pipes) */
   ports: string;
   /** 'measured': the blocking experiment showed these µops on this combination; 'llvm': kept from
    *  the LLVM model's port group (the hypothesis) because the measurement could not decide */
@@ -208,12 +209,12 @@ export function unusedWhy(f: MeasuredFigures): string {
   return first.replace(/:.*$/, '').slice(0, 60);
 }
 const UNUSED_KINDS: [RegExp, string][] = [
+  [/contention canary/, 'runs under contention'],
   [/passes disagree/, 'two passes disagree'],
-  [/contention canary/, 'every run under contention'],
   [/runs disagree/, 'runs disagree (spread over 5 %)'],
   [/not a whole number/, 'µops not a whole number'],
-  [/port usage/, 'port usage contradicts the throughput'],
   [/unfused µops unknown|no port numbers/, "µops on ports outside the record's numbering"],
+  [/port usage/, 'port usage contradicts the throughput'],
   [/not measurable/, 'not measurable here'],
 ];
 
@@ -378,9 +379,12 @@ function ports(v: unknown, where: string): MeasuredPorts {
   const uops = num(o, 'uops', where, { integer: true, max: UOPS_MAX })!;
   if (uops === 0) fail(`${where}.uops`, 'must be at least 1 (leave out a combination without µops)');
   const p = str(o, 'ports', where)!;
-  const parsed = /^p[0-9AB]+$/.test(p) ? parsePorts(p) : null;
+  const parsed = /^p[0-9A-T]+$/.test(p) ? parsePorts(p) : null;
   if (parsed?.length !== 1)
-    fail(`${where}.ports`, `'${printable(p, 30)}' is not a port combination such as p0156 (ports 0-9, A = 10, B = 11)`);
+    fail(
+      `${where}.ports`,
+      `'${printable(p, 30)}' is not a port combination such as p0156 (ports 0-9, A = 10 … T = 29)`,
+    );
   if (o.from !== 'measured' && o.from !== 'llvm') fail(`${where}.from`, "must be 'measured' or 'llvm'");
   return { uops, ports: p, from: o.from };
 }

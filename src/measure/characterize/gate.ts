@@ -15,29 +15,41 @@ export interface Sample {
   canary: readonly [number, number];
 }
 
-/** The session's floor for the canary: the lowest reading that another reading confirms (within
- *  1 %). A lone low reading is the calibration's error, not the core: the readings are TSC ticks
- *  over the add chain's ticks per cycle, and a calibration slowed by contention makes the canary
- *  read low (3.76 beside an idle 3.98 on Zen 4), which would make every later sample look shared. */
+/** The session's floor for the canary: the lowest reading that many others confirm — the lowest
+ *  1 % window of readings holding at least a quarter as many (two at least) as the fullest one.
+ *  An idle core reads the same figure again and again (3.98 cycles on this Zen 4 guest, to the
+ *  counter's step); a stray low reading is the calibration's error, not the core — the readings
+ *  are TSC ticks over the add chain's ticks per cycle, and a calibration slowed by contention makes
+ *  the canary read low (2.33 … 3.86 beside an idle 3.98), which, taken as the floor, would make
+ *  every later sample look shared. */
 export class CanaryFloor {
-  private readonly readings: number[] = [];
+  /** readings by half-percent bin: how many, and the lowest */
+  private readonly bins = new Map<number, { n: number; min: number }>();
   floor = Infinity;
   observe(readings: readonly number[]): void {
-    for (const r of readings) if (Number.isFinite(r) && r > 0) this.readings.push(r);
-    // the lowest readings are all the floor needs: a long run reads the canary millions of times
-    this.readings.sort((a, b) => a - b).splice(KEEP);
-    const sorted = this.readings;
-    const k = sorted.findIndex((r, i) => i + 1 < sorted.length && sorted[i + 1]! <= r * (1 + CONFIRM));
-    if (k >= 0) this.floor = sorted[k]!;
+    for (const r of readings) {
+      if (!(Number.isFinite(r) && r > 0)) continue;
+      const b = Math.floor(Math.log(r) / BIN);
+      const e = this.bins.get(b);
+      if (e) {
+        e.n++;
+        e.min = Math.min(e.min, r);
+      } else this.bins.set(b, { n: 1, min: r });
+    }
+    const n = (b: number): number => this.bins.get(b)?.n ?? 0;
+    const keys = [...this.bins.keys()].sort((p, q) => p - q);
+    const window = (b: number): number => n(b) + n(b + 1);
+    const need = Math.max(2, Math.ceil(Math.max(0, ...keys.map(window)) / 4));
+    const k = keys.find((b) => window(b) >= need);
+    this.floor = k === undefined ? Infinity : this.bins.get(k)!.min;
   }
   quiet(s: Sample): boolean {
     return s.canary.every((r) => quietCanary(r, this.floor));
   }
 }
 
-/** Two readings within this share of each other confirm one another. */
-const CONFIRM = 0.01;
-const KEEP = 64;
+/** Half a percent, as a step of the logarithm: two bins make the 1 % window. */
+const BIN = Math.log(1.005);
 
 /** Whether a benchmark has enough quiet samples (`want`), or has spent its tries. */
 export function enough(samples: readonly Sample[], gate: CanaryFloor, want: number, tries: number): boolean {

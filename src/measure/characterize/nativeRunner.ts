@@ -25,6 +25,10 @@ interface NativeOptions {
 const TRIES_PER_RUN = 3;
 /** Standalone canary readings at most before the first benchmark (until two confirm a floor). */
 const SETTLE_READINGS = 20;
+/** Rounds of tries for a benchmark without a quiet run, and the pause between them. */
+const ROUNDS = 3;
+const PAUSE_MS = 700;
+const PAUSE = new Int32Array(new SharedArrayBuffer(4));
 
 export class NativeRunner implements Runner {
   readonly kind = 'host' as const;
@@ -53,7 +57,25 @@ export class NativeRunner implements Runner {
     if (!this.settled) this.settle();
     const want = this.o.runs ?? 3;
     const samples: Sample[] = [];
-    while (!enough(samples, this.gate, want, want * TRIES_PER_RUN)) {
+    // a burst of contention can outlast a benchmark's tries: then it waits and tries again, a few
+    // rounds, so that its runs spread over a few seconds instead of all falling in the burst
+    for (let round = 0; round < ROUNDS; round++) {
+      if (round > 0) {
+        if (gatedTiming(samples, this.gate).runs.length > 0) break;
+        Atomics.wait(PAUSE, 0, 0, PAUSE_MS);
+      }
+      const failed = this.tries(b, samples, want, (round + 1) * want * TRIES_PER_RUN);
+      if (failed) return failed;
+    }
+    const t = gatedTiming(samples, this.gate);
+    this.runsDropped += samples.length - (t.kept?.kept ?? samples.length);
+    return t;
+  }
+
+  /** Harness runs until `samples` has `want` quiet ones or `tries` in all; a run that fails
+   *  (the body faulted) ends the benchmark, its timing returned. */
+  private tries(b: Bench, samples: Sample[], want: number, tries: number): Timing | null {
+    while (!enough(samples, this.gate, want, tries)) {
       this.runsDone++;
       const r = runHarness(b.code, {
         counter: COUNTER,
@@ -68,8 +90,6 @@ export class NativeRunner implements Runner {
       this.gate.observe(canary);
       samples.push({ cycles: cyclesOf(r, r.loop.p10), canary });
     }
-    const t = gatedTiming(samples, this.gate);
-    this.runsDropped += samples.length - (t.kept?.kept ?? samples.length);
-    return t;
+    return null;
   }
 }

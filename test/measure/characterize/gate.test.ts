@@ -115,3 +115,12 @@ test('machine parameters whose passes disagree are marked in the file', () => {
   assert.match(m.loadToUse!.check!.notes![0]!, /passes disagree: 4.00 and 5.00/);
   assert.equal(m.loadToUse!.kept, 1);
 });
+
+test('stray low readings, even several, do not make the floor: the idle figure read again and again does', () => {
+  const g = new CanaryFloor();
+  const idle = Array.from({ length: 40 }, () => 3.98);
+  g.observe([...idle, 3.86, 3.87, 3.51, 3.26, 2.33, 5.3, 4.77, 4.4]);
+  assert.equal(g.floor, 3.98);
+  assert.equal(g.quiet(s(1, 3.98, 4.05)), true);
+  assert.equal(g.quiet(s(1, 3.98, 4.77)), false);
+});
