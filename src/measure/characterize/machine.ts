@@ -104,15 +104,16 @@ export function characterizeMachine(runner: Runner, blockers: readonly Blocker[]
   const { imul, imulChain, xorRate, moves, adds } = renameTimeFigures(runner, n);
   const combinations = measureCombinations(runner, blockers);
   const alu = combinations.find((c) => c.blocker === 'add r64, r64')?.size ?? 1;
+  const zeroNoPort = 1 / xorRate.value > alu + 0.5;
   return {
-    renameWidth,
+    renameWidth: dispatchBound(renameWidth, xorRate, zeroNoPort),
     ...(fillerOk !== null ? { fillerProblem: fillerOk } : {}),
     takenBranchesPerCycle: jumps,
     loadToUse,
     storeForwarding,
     zeroIdiom: {
       breaksDependency: imul.value < imulChain.value * 0.75,
-      noPort: 1 / xorRate.value > alu + 0.5,
+      noPort: zeroNoPort,
       figure: {
         ...xorRate,
         value: 1 / xorRate.value,
@@ -123,6 +124,32 @@ export function characterizeMachine(runner: Runner, blockers: readonly Blocker[]
     immediateAddition: { latency: adds, folded: adds.value < 0.9 },
     combinations,
   };
+}
+
+/** The widest dispatch of any x86 core so far (Lion Cove's rename, Zen 5's dispatch: 8 per
+ *  cycle): a rename width measured above it is not the stage's. */
+const WIDEST_DISPATCH = 8;
+
+/**
+ * The rename (dispatch) width: the NOPs' rate, unless the core does not give a NOP a slot each —
+ * Zen 4 runs about 12 four-byte NOPs per cycle on a 6-wide dispatch — and zero idioms, which take
+ * a slot and no port, run slower: then theirs (6.00 per cycle on Zen 4). A figure above any
+ * core's dispatch width is flagged, not given as the stage's.
+ */
+function dispatchBound(nops: Figure, xorRate: Figure, zeroNoPort: boolean): Figure {
+  const zeros = 1 / xorRate.value;
+  let f = nops;
+  if (zeroNoPort && Number.isFinite(zeros) && nops.value > zeros * 1.25)
+    f = {
+      ...xorRate,
+      value: zeros,
+      method: `independent xor r32, r32 (zero idioms: a dispatch slot each, no port); per cycle — ${nops.method.replace(/; per cycle$/, '')} ran at ${nops.value.toFixed(2)} per cycle, faster than dispatch: this core does not give a NOP a slot each`,
+    };
+  if (f.value > WIDEST_DISPATCH + 0.5) {
+    const why = `implausible: ${f.value.toFixed(2)} per cycle is above any x86 core's dispatch width (${WIDEST_DISPATCH})`;
+    f = { ...f, inconsistent: f.inconsistent ? `${f.inconsistent}; ${why}` : why };
+  }
+  return f;
 }
 
 /** The benchmarks of what rename may do without a port: zero idioms, move elimination, folded

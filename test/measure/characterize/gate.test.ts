@@ -1,4 +1,5 @@
-// The noise gate and the comparison of passes, fed made-up samples and results (deterministic:
+// The noise gate, the comparison of passes and the dispatch-width rule, fed made-up samples and
+// results (deterministic:
 // no timing here). A sample is kept only when the contention canary read quiet on both sides of
 // it; two passes that disagree mark the form, and the file says which check failed.
 import { test } from 'node:test';
@@ -7,6 +8,9 @@ import { CanaryFloor, enough, gatedTiming, type Sample } from '../../../src/meas
 import { comparePasses, compareMachines, valuesAgree } from '../../../src/measure/characterize/passes.js';
 import { measuredForm, measuredMachine } from '../../../src/measure/characterize/measuredOut.js';
 import type { Figure, FormResult, MachineResult } from '../../../src/measure/characterize/types.js';
+import type { Runner } from '../../../src/measure/characterize/runner.js';
+import { characterizeMachine, DEFAULT_BLOCKERS } from '../../../src/measure/characterize/machine.js';
+import { decodeRegion } from '../../../src/disasm/decode.js';
 
 const s = (cycles: number, before: number, after = before): Sample => ({ cycles, canary: [before, after] });
 
@@ -123,4 +127,29 @@ test('stray low readings, even several, do not make the floor: the idle figure r
   assert.equal(g.floor, 3.98);
   assert.equal(g.quiet(s(1, 3.98, 4.05)), true);
   assert.equal(g.quiet(s(1, 3.98, 4.77)), false);
+});
+
+test("rename width: zero idioms bound dispatch where NOPs do not take a slot each (Zen 4's 12 NOPs per cycle on 6-wide dispatch)", () => {
+  // a made-up host: NOPs at 12 per cycle, zero idioms at 6, four ALUs; every other benchmark 1 cycle per instruction
+  const cycles = (name: string, instrs: number): number =>
+    name.startsWith('rename width')
+      ? instrs / 12
+      : name.startsWith('zero idiom rate')
+        ? instrs / 6
+        : name === 'blocker add r64, r64'
+          ? instrs / 4
+          : instrs;
+  const runner: Runner = {
+    kind: 'virtual',
+    loopBranch: false,
+    run: (b) => {
+      const n = decodeRegion(b.code, 0, 64, 'bench').length;
+      const c = cycles(b.name, n);
+      return { cycles: c, high: c, runs: [c] };
+    },
+  };
+  const m = characterizeMachine(runner, DEFAULT_BLOCKERS);
+  assert.equal(m.renameWidth.value, 6);
+  assert.match(m.renameWidth.method, /zero idioms.*ran at 12.00 per cycle, faster than dispatch/);
+  assert.equal(m.renameWidth.inconsistent, undefined);
 });
