@@ -121,12 +121,18 @@ static uint64_t loop_n[2] = { 1000, 2000 }, unrolled_n[2] = { 100, 200 };
    the address of stream bound_stream when it is one) for each length, so the loop runs loop_n[k] */
 static int own_jump, bound_reg = -1, bound_stream = -1;
 static uint64_t bound_at[2];
+/* the contention canary (K=): a block timed (unrolled) just before and just after the loop
+   variant, so that the caller can tell a sample taken while another guest shared the core */
+#define MAX_CANARY 256
+static uint8_t canary[MAX_CANARY];
+static size_t canary_len;
 struct result {
   int reason, phase, sig, code; uint64_t addr; int64_t offset;
   int perf, perf_err; double cal_before, cal_after; int pages;
   struct variant v[2];
   uint64_t stream_at[MAX_STREAMS];      /* where each stream's register started */
   uint64_t resolution;                  /* the cycle counter's smallest step */
+  double canary[2];                     /* the contention canary before and after the loop variant */
   char setup[120];
 };
 
@@ -223,20 +229,24 @@ static void movabs(struct buf *b, int r, uint64_t v) { put1(b, r >= 8 ? 0x49 : 0
 
 static int has_avx, has_avx512;
 
-/* vpxord xmmN, xmmN, xmmN (EVEX.128, which clears the whole zmmN) for N = 16 … 31, then
-   kxorw kN, kN, kN for N = 1 … 7 */
-static const uint8_t clear_avx512[] = {
-  0x62, 0xa1, 0x7d, 0x00, 0xef, 0xc0, 0x62, 0xa1, 0x75, 0x00, 0xef, 0xc9, 0x62, 0xa1, 0x6d, 0x00, 0xef, 0xd2,
-  0x62, 0xa1, 0x65, 0x00, 0xef, 0xdb, 0x62, 0xa1, 0x5d, 0x00, 0xef, 0xe4, 0x62, 0xa1, 0x55, 0x00, 0xef, 0xed,
-  0x62, 0xa1, 0x4d, 0x00, 0xef, 0xf6, 0x62, 0xa1, 0x45, 0x00, 0xef, 0xff, 0x62, 0x01, 0x3d, 0x00, 0xef, 0xc0,
-  0x62, 0x01, 0x35, 0x00, 0xef, 0xc9, 0x62, 0x01, 0x2d, 0x00, 0xef, 0xd2, 0x62, 0x01, 0x25, 0x00, 0xef, 0xdb,
-  0x62, 0x01, 0x1d, 0x00, 0xef, 0xe4, 0x62, 0x01, 0x15, 0x00, 0xef, 0xed, 0x62, 0x01, 0x0d, 0x00, 0xef, 0xf6,
-  0x62, 0x01, 0x05, 0x00, 0xef, 0xff,
+/* vpxord xmmN, xmmN, xmmN (EVEX.128, which clears the whole zmmN), N = 16 … 31 */
+static void clear_high(struct buf *b, int n) {
+  uint8_t r = (uint8_t)(((n & 8) ? 0 : 0xA0) | 0x01), v = (uint8_t)(0x7d ^ ((n & 15) << 3));
+  uint8_t e[] = { 0x62, r, v, 0x00, 0xef, (uint8_t)(0xC0 | ((n & 7) << 3) | (n & 7)) };
+  put(b, e, sizeof e);
+}
+/* kxorw kN, kN, kN for N = 1 … 7 */
+static const uint8_t clear_masks[] = {
   0xc5, 0xf4, 0x47, 0xc9, 0xc5, 0xec, 0x47, 0xd2, 0xc5, 0xe4, 0x47, 0xdb, 0xc5, 0xdc, 0x47, 0xe4,
   0xc5, 0xd4, 0x47, 0xed, 0xc5, 0xcc, 0x47, 0xf6, 0xc5, 0xc4, 0x47, 0xff,
 };
-/* movq xmmN, rsp (0x6E) or movq rsp, xmmN (0x7E) */
+/* movq xmmN, rsp (0x6E) or movq rsp, xmmN (0x7E); EVEX-encoded for N = 16 … 31 (AVX-512 hosts) */
 static void movq_stash(struct buf *b, uint8_t op, int n) {
+  if (n >= 16) {
+    uint8_t e[] = { 0x62, (uint8_t)(((n & 8) ? 0 : 0x80) | 0x60 | 0x01), 0xFD, 0x08, op, (uint8_t)(0xC4 | ((n & 7) << 3)) };
+    put(b, e, sizeof e);
+    return;
+  }
   put1(b, 0x66); put1(b, (uint8_t)(0x48 | (n >= 8 ? 4 : 0))); put1(b, 0x0F); put1(b, op);
   put1(b, (uint8_t)(0xC4 | ((n & 7) << 3)));
 }
@@ -262,7 +272,10 @@ static void *build(const uint8_t *body, size_t len, uint64_t copies, int counter
     put1(&b, 0x66); if (i >= 8) put1(&b, 0x45);
     put1(&b, 0x0F); put1(&b, 0xEF); put1(&b, (uint8_t)(0xC0 | ((i & 7) << 3) | (i & 7)));
   }
-  if (has_avx512) put(&b, clear_avx512, sizeof clear_avx512);
+  if (has_avx512) {
+    for (int i = 16; i < 32; i++) if (i != stash) clear_high(&b, i);
+    put(&b, clear_masks, sizeof clear_masks);
+  }
   for (int k = 0; k < nvecs; k++) {                                 /* the V= starts, from vec_block */
     int n = vecs[k].reg;
     uint8_t m = (uint8_t)((n & 7) << 3);                            /* [rax] */
@@ -512,6 +525,7 @@ static void child(const uint8_t *body, size_t len, int counter, int timeout) {
   for (int fd = 0; fd < 1024; fd++) if (fd != outfd) close(fd);
   has_avx = __builtin_cpu_supports("avx");
   has_avx512 = __builtin_cpu_supports("avx512f");
+  if (stash >= 16 && !has_avx512) { errno = EINVAL; setup_fail("the stash register xmm16-31 needs AVX-512"); }
   perffd = open_perf();
   res.perf = perffd >= 0;
   map_streams();
@@ -546,7 +560,9 @@ static void child(const uint8_t *body, size_t len, int counter, int timeout) {
   } else {
     lp1 = build(body, len, 1, counter, loop_n[0], &sz); lp2 = build(body, len, 1, counter, loop_n[1], &sz);
   }
-  if (!cal1 || !cal2 || !un1 || !un2 || !lp1 || !lp2) setup_fail("building the code");
+  void *ca1 = NULL, *ca2 = NULL;
+  if (canary_len) { ca1 = build(canary, canary_len, 100, -1, 0, &sz); ca2 = build(canary, canary_len, 200, -1, 0, &sz); }
+  if (!cal1 || !cal2 || !un1 || !un2 || !lp1 || !lp2 || (canary_len && (!ca1 || !ca2))) setup_fail("building the code");
   /* the thread pointer the region sees: an empty block at a random address, not libc's TLS
      (whose fields lead to the harness's memory); nothing after this point uses libc's TLS */
   uint8_t *tls = random_map(65536);
@@ -568,8 +584,11 @@ static void child(const uint8_t *body, size_t len, int counter, int timeout) {
   res.cal_before = c.p10;
   phase = PH_UNROLLED;
   res.v[0] = time_pair((void (*)(void))un1, (void (*)(void))un2, u1, u2);
+  if (canary_len) res.canary[0] = time_pair((void (*)(void))ca1, (void (*)(void))ca2, 100, 200).p10;
   phase = PH_LOOP;
   res.v[1] = time_pair((void (*)(void))lp1, (void (*)(void))lp2, loop_n[0], loop_n[1]);
+  phase = PH_CAL;
+  if (canary_len) res.canary[1] = time_pair((void (*)(void))ca1, (void (*)(void))ca2, 100, 200).p10;
   phase = PH_CAL;
   c = time_pair((void (*)(void))cal1, (void (*)(void))cal2, 1000, 2000);
   res.cal_after = c.p10;
@@ -577,6 +596,8 @@ static void child(const uint8_t *body, size_t len, int counter, int timeout) {
   send_result();
   sys_exit(0);
 }
+
+static int hexval(char c) { return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1; }
 
 static void json_str(const char *s) {
   putchar('"');
@@ -598,7 +619,7 @@ static int valid_result(struct result *g, uint64_t u1, uint64_t u2) {
   g->setup[sizeof g->setup - 1] = 0;
   if (g->phase < 0 || g->phase > PH_LOOP || g->pages < 0 || g->pages > max_pages) return 0;
   if (g->reason == FR_OK) {
-    return (g->perf == 0 || g->perf == 1) && fair(g->cal_before) && fair(g->cal_after)
+    return (g->perf == 0 || g->perf == 1) && fair(g->cal_before) && fair(g->canary[0]) && fair(g->canary[1]) && fair(g->cal_after)
       && fair(g->v[0].p10) && fair(g->v[0].p50) && fair(g->v[1].p10) && fair(g->v[1].p50)
       && g->v[0].n1 == u1 && g->v[0].n2 == u2 && g->v[1].n1 == loop_n[0] && g->v[1].n2 == loop_n[1];
   }
@@ -606,7 +627,7 @@ static int valid_result(struct result *g, uint64_t u1, uint64_t u2) {
 }
 
 int main(int argc, char **argv) {
-  if (argc < 5 || argc > 8 + 16 + MAX_STREAMS) { fprintf(stderr, "usage: harness COUNTER REPS TIMEOUT_S MAX_PAGES [xSTASH] [REG=VALUE ...] < body\n"); return 2; }
+  if (argc < 5 || argc > 9 + 16 + MAX_STREAMS) { fprintf(stderr, "usage: harness COUNTER REPS TIMEOUT_S MAX_PAGES [xSTASH] [REG=VALUE ...] < body\n"); return 2; }
   /* the body first: a caller that writes it is not left with a closed pipe when a parameter is bad */
   static uint8_t body[MAX_BODY + 1];
   size_t len = 0; ssize_t r;
@@ -620,7 +641,7 @@ int main(int argc, char **argv) {
   if (argc > 5 && argv[5][0] == 'x') {
     char *end = NULL;
     long x = strtol(argv[5] + 1, &end, 10);
-    if (end == argv[5] + 1 || *end || x < 0 || x > 15) { fprintf(stderr, "harness: bad stash register %s\n", argv[5]); return 2; }
+    if (end == argv[5] + 1 || *end || x < 0 || x > 31) { fprintf(stderr, "harness: bad stash register %s\n", argv[5]); return 2; }
     stash = (int)x; first = 6;
   }
   for (int k = first; k < argc; k++) {
@@ -631,6 +652,19 @@ int main(int argc, char **argv) {
       if (*end == ',') b = strtoull(end + 1, &end, 10);
       if (*end || errno || a < 1 || b <= a || b > (argv[k][0] == 'L' ? 100000000ULL : 100000ULL)) { fprintf(stderr, "harness: bad sizes %s\n", argv[k]); return 2; }
       n[0] = a; n[1] = b;
+      continue;
+    }
+    if (argv[k][0] == 'K' && argv[k][1] == '=') {
+      const char *h = argv[k] + 2;
+      size_t n = strlen(h);
+      int ok = n >= 2 && n % 2 == 0 && n / 2 <= MAX_CANARY;
+      for (size_t i = 0; ok && i < n / 2; i++) {
+        int hi = hexval(h[2 * i]), lo = hexval(h[2 * i + 1]);
+        if (hi < 0 || lo < 0) ok = 0;
+        else canary[i] = (uint8_t)(hi << 4 | lo);
+      }
+      if (!ok) { fprintf(stderr, "harness: bad canary %s\n", argv[k]); return 2; }
+      canary_len = n / 2;
       continue;
     }
     if (argv[k][0] == 'J' && argv[k][1] == '=') {
@@ -719,6 +753,7 @@ int main(int argc, char **argv) {
     printf("{\"ok\":true,\"method\":\"%s\",\"repetitions\":%d,\"pages\":%d,\"perfError\":%d,\"calibration\":[%.6f,%.6f]", got.perf ? "perf" : "tsc", reps, got.pages, got.perf_err, got.cal_before, got.cal_after);
     for (int k = 0; k < 2; k++)
       printf(",\"%s\":{\"p10\":%.6f,\"p50\":%.6f,\"n1\":%llu,\"n2\":%llu}", k ? "loop" : "unrolled", got.v[k].p10, got.v[k].p50, (unsigned long long)got.v[k].n1, (unsigned long long)got.v[k].n2);
+    if (canary_len) printf(",\"canary\":[%.6f,%.6f]", got.canary[0], got.canary[1]);
     printf(",\"resolution\":%llu,\"streams\":[", (unsigned long long)got.resolution);
     for (int k = 0; k < nstreams; k++) printf("%s%llu", k ? "," : "", (unsigned long long)got.stream_at[k]);
     printf("]}\n");

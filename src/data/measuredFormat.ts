@@ -80,7 +80,8 @@ interface MeasuredLatency {
 /** µops confined to one port combination, with whether the measurement decided it. */
 export interface MeasuredPorts {
   uops: number;
-  /** the combination in uops.info's notation without a count: 'p0156', 'p23', 'pAB' (A = 10, B = 11) */
+  /** the combination in uops.info's notation without a count: 'p0156', 'p23', 'pAB' (A = 10,
+   *  B = 11, on to T = 29 for a core whose record numbers more ports, as Zen's pipes) */
   ports: string;
   /** 'measured': the blocking experiment showed these µops on this combination; 'llvm': kept from
    *  the LLVM model's port group (the hypothesis) because the measurement could not decide */
@@ -101,6 +102,10 @@ export interface MeasuredFigures {
   divCycles?: number;
   /** the largest relative spread among the figures' repeated runs */
   spread?: number;
+  /** the share of harness runs kept (the others ran while the contention canary read high) */
+  kept?: number;
+  /** passes over the form that were compared (their disagreements fail the check) */
+  passes?: number;
   check: MeasuredCheck;
 }
 
@@ -124,6 +129,8 @@ export interface MeasuredParameter {
    *  iteration; µops / cycles') */
   benchmark: string;
   spread?: number;
+  /** the share of harness runs kept (the others ran while the contention canary read high) */
+  kept?: number;
   check?: MeasuredCheck;
 }
 
@@ -189,6 +196,39 @@ export function measuredPortGroups(ports: readonly MeasuredPorts[]): PortGroup[]
 }
 
 // ---- locations
+
+/** Whether the resolver uses a measured form's figures (those whose check did not fail) — the one
+ *  rule `data list`'s counts and `data measure`'s closing table both take. */
+export const measuredUsed = (f: MeasuredFigures | undefined): f is MeasuredFigures =>
+  f !== undefined && f.check.status !== 'failed';
+
+/** Why a form is not used, in a few words: the kind of its first failed check. */
+export function unusedWhy(f: MeasuredFigures): string {
+  const first = f.check.notes?.[0] ?? 'failed check';
+  for (const [re, why] of UNUSED_KINDS) if (re.test(first)) return why;
+  return first.replace(/:.*$/, '').slice(0, 60);
+}
+const UNUSED_KINDS: [RegExp, string][] = [
+  [/contention canary/, 'runs under contention'],
+  [/passes disagree/, 'two passes disagree'],
+  [/runs disagree/, 'runs disagree (spread over 5 %)'],
+  [/not a whole number/, 'µops not a whole number'],
+  [/unfused µops unknown|no port numbers/, "µops on ports outside the record's numbering"],
+  [/port usage/, 'port usage contradicts the throughput'],
+  [/not measurable/, 'not measurable here'],
+];
+
+/** A measured file's forms: how many, how many used, and the others by why (most first). */
+export function measuredUsage(file: MeasuredFile): { written: number; used: number; marked: [string, number][] } {
+  const why = new Map<string, number>();
+  let used = 0;
+  const forms = Object.values(file.forms);
+  for (const f of forms) {
+    if (measuredUsed(f)) used++;
+    else why.set(unusedWhy(f), (why.get(unusedWhy(f)) ?? 0) + 1);
+  }
+  return { written: forms.length, used, marked: [...why].sort((a, b) => b[1] - a[1]) };
+}
 
 /** The user's measured file of a core: <cache root>/measured/<ARCH>.json (outside the versioned
  *  cache directory: a cache layout change must not discard minutes of measuring). */
@@ -339,14 +379,27 @@ function ports(v: unknown, where: string): MeasuredPorts {
   const uops = num(o, 'uops', where, { integer: true, max: UOPS_MAX })!;
   if (uops === 0) fail(`${where}.uops`, 'must be at least 1 (leave out a combination without µops)');
   const p = str(o, 'ports', where)!;
-  const parsed = /^p[0-9AB]+$/.test(p) ? parsePorts(p) : null;
+  const parsed = /^p[0-9A-T]+$/.test(p) ? parsePorts(p) : null;
   if (parsed?.length !== 1)
-    fail(`${where}.ports`, `'${printable(p, 30)}' is not a port combination such as p0156 (ports 0-9, A = 10, B = 11)`);
+    fail(
+      `${where}.ports`,
+      `'${printable(p, 30)}' is not a port combination such as p0156 (ports 0-9, A = 10 … T = 29)`,
+    );
   if (o.from !== 'measured' && o.from !== 'llvm') fail(`${where}.from`, "must be 'measured' or 'llvm'");
   return { uops, ports: p, from: o.from };
 }
 
-const FIGURE_FIELDS = ['latencies', 'throughput', 'ports', 'uops', 'divCycles', 'spread', 'check'] as const;
+const FIGURE_FIELDS = [
+  'latencies',
+  'throughput',
+  'ports',
+  'uops',
+  'divCycles',
+  'spread',
+  'kept',
+  'passes',
+  'check',
+] as const;
 
 function figures(o: Obj, where: string): MeasuredFigures {
   const out: MeasuredFigures = {
@@ -375,6 +428,10 @@ function figures(o: Obj, where: string): MeasuredFigures {
   if (div !== undefined) out.divCycles = div;
   const spread = num(o, 'spread', where, { optional: true });
   if (spread !== undefined) out.spread = spread;
+  const kept = num(o, 'kept', where, { optional: true, max: 1 });
+  if (kept !== undefined) out.kept = kept;
+  const passes = num(o, 'passes', where, { optional: true, integer: true, max: 100 });
+  if (passes !== undefined) out.passes = passes;
   // the port µops are the unfused µops that execute on a port: more than those cannot be
   const onPorts = out.ports.reduce((n, p) => n + p.uops, 0);
   if (onPorts > out.uops.unfused)
@@ -404,13 +461,15 @@ function form(v: unknown, where: string): MeasuredForm {
 
 function parameter(v: unknown, where: string): MeasuredParameter {
   const o = obj(v, where);
-  only(o, where, ['value', 'benchmark', 'spread', 'check']);
+  only(o, where, ['value', 'benchmark', 'spread', 'kept', 'check']);
   const out: MeasuredParameter = {
     value: num(o, 'value', where, { max: CYCLES_MAX })!,
     benchmark: str(o, 'benchmark', where)!,
   };
   const spread = num(o, 'spread', where, { optional: true });
   if (spread !== undefined) out.spread = spread;
+  const kept = num(o, 'kept', where, { optional: true, max: 1 });
+  if (kept !== undefined) out.kept = kept;
   if (o.check !== undefined) out.check = check(o.check, `${where}.check`);
   return out;
 }

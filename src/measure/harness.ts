@@ -189,6 +189,9 @@ export type HarnessResult =
       resolution: number;
       /** where each address stream's register started (the layout's order) */
       streams: number[];
+      /** the contention canary's figure (ticks per iteration, as `loop`'s) before and after the
+       *  loop variant, when one was given */
+      canary?: [number, number];
     }
   | {
       ok: false;
@@ -208,10 +211,12 @@ export type HarnessResult =
 interface HarnessOptions {
   /** x86 number (0 = rax … 15 = r15, not 4) of a register the region does not touch */
   counter: number;
-  /** the xmm register (0 … 15) the region does not touch, which holds the harness's stack
-   *  pointer while the region runs (prepare.ts picks it; when not given, the highest one the
-   *  decoded body does not name) */
+  /** the xmm register (0 … 15, or 16 … 31 on an AVX-512 host) the region does not touch, which
+   *  holds the harness's stack pointer while the region runs (prepare.ts picks it; when not
+   *  given, stashRegister's choice for the decoded body) */
   stash?: number;
+  /** a contention canary (canary.ts), timed just before and just after the loop variant */
+  canary?: Uint8Array;
   repetitions?: number;
   timeoutSeconds?: number;
   maxPages?: number;
@@ -235,25 +240,56 @@ function harnessArgs(body: Uint8Array, o: HarnessOptions): { args: string[]; tim
   const timeout = o.timeoutSeconds ?? DEFAULT_TIMEOUT_S;
   const args = [o.counter, o.repetitions ?? DEFAULT_REPETITIONS, timeout, o.maxPages ?? DEFAULT_MAX_PAGES].map(String);
   args.push(`x${o.stash ?? freeXmm(body)}`);
+  if (o.canary) args.push(`K=${Buffer.from(o.canary).toString('hex')}`);
   for (const s of o.startValues ?? []) args.push(`${s.number}=${BigInt.asUintN(64, s.value)}`);
   args.push(...(o.layout ?? []));
   return { args, timeout };
 }
 
-/** The highest xmm register the body's instructions do not read or write (the stash must not be
- *  one the region touches: it would overwrite the harness's stack pointer). */
+let avx512: boolean | undefined;
+/** Whether this host runs AVX-512 (then xmm16–31 exist and the harness clears them). */
+export function hostHasAvx512(): boolean {
+  if (avx512 === undefined) {
+    let flags = '';
+    try {
+      flags = /^flags\s*:\s*(.*)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? '';
+    } catch {
+      // no /proc: assume the 16 registers every x86-64 core has
+    }
+    avx512 = flags.split(/\s+/).includes('avx512f');
+  }
+  return avx512;
+}
+
+/**
+ * The vector register that holds the harness's stack pointer while the region runs: one the
+ * region does not touch (it would overwrite the pointer), preferring those that code compiled
+ * for this host uses least — xmm31 down to xmm16 on an AVX-512 host (legacy SSE and AVX code
+ * cannot name them), then xmm15 down to xmm0. Null when the region names all of them.
+ */
+export function stashRegister(used: ReadonlySet<string>, avx512 = hostHasAvx512()): number | null {
+  const order = [
+    ...(avx512 ? [...Array(16).keys()].map((k) => 31 - k) : []),
+    ...[...Array(16).keys()].map((k) => 15 - k),
+  ];
+  return order.find((n) => !used.has(`XMM${n}`)) ?? null;
+}
+
+/** The stash register for a body decoded here (the stash must not be one the region touches). */
 function freeXmm(body: Uint8Array): number {
   const used = new Set<string>();
   try {
     for (const i of decodeRegion(body, 0, 64, 'the measured code'))
       for (const r of [...i.reads, ...i.writes]) used.add(r);
   } catch {
-    return 15; // undecodable: it faults before reaching the epilogue
+    return stashRegister(new Set()) ?? 15; // undecodable: it faults before reaching the epilogue
   }
-  for (let n = 15; n >= 0; n--) if (!used.has(`XMM${n}`)) return n;
-  throw new UserError(
-    'the code uses every vector register xmm0 to xmm15: the measurement harness has none left to keep its stack pointer in',
-  );
+  const n = stashRegister(used);
+  if (n === null)
+    throw new UserError(
+      `the code uses every vector register (xmm0 to xmm${hostHasAvx512() ? 31 : 15}): the measurement harness has none left to keep its stack pointer in`,
+    );
+  return n;
 }
 
 function harnessOutput(exe: string, status: number | null, stdout: string, stderr: string): HarnessResult {
@@ -308,7 +344,8 @@ export function parseHarnessLine(line: string): HarnessResult | null {
       variantOk(r.loop) &&
       Number.isSafeInteger(r.resolution) &&
       Array.isArray(r.streams) &&
-      r.streams.every((a) => finite(a) && a > 0);
+      r.streams.every((a) => finite(a) && a > 0) &&
+      optional(r, 'canary', (c) => Array.isArray(c) && c.length === 2 && c.every(finite));
     return fine ? (o as HarnessResult) : null;
   }
   if (r.ok !== false || typeof r.reason !== 'string' || !REASONS.has(r.reason)) return null;

@@ -5,6 +5,7 @@
 // side of the branch comparison, src/disasm's branchPaths, as straight-line code).
 
 import type { DecodedInstruction } from '../disasm/types.js';
+import { hostHasAvx512, stashRegister } from './harness.js';
 
 /** x86 register numbers, in the order counters are picked (r15 first: compilers use it least). */
 const GPRS: [string, number][] = [
@@ -60,7 +61,8 @@ export interface PreparedRegion {
    *  the way the branch comparison's side follows them (their fall-through) */
   notTaken: number[];
   counter: { name: string; number: number };
-  /** the xmm register (0 … 15) the region does not touch, where the harness keeps its stack pointer */
+  /** the xmm register (0 … 31, harness.ts stashRegister) the region does not touch, where the
+   *  harness keeps its stack pointer */
   stash: number;
   /** registers that start at another value than the harness's pattern, and why */
   startValues: StartValue[];
@@ -240,11 +242,11 @@ function registersLeft(
       ok: false,
       why: 'the region uses every general-purpose register: the "loop" variant has none left for its counter',
     };
-  const stash = [...Array(16).keys()].reverse().find((n) => !used.has(`XMM${n}`));
-  if (stash === undefined)
+  const stash = stashRegister(used);
+  if (stash === null)
     return {
       ok: false,
-      why: 'the region uses every vector register xmm0 to xmm15: the harness has none left to keep its stack pointer in',
+      why: `the region uses every vector register (xmm0 to xmm${hostHasAvx512() ? 31 : 15}): the harness has none left to keep its stack pointer in`,
     };
   return { ok: true, free, stash };
 }

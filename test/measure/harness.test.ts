@@ -6,7 +6,16 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cyclesOf, ensureHarness, notMeasurable, runHarness, type HarnessResult } from '../../src/measure/harness.js';
+import {
+  cyclesOf,
+  ensureHarness,
+  hostHasAvx512,
+  notMeasurable,
+  runHarness,
+  stashRegister,
+  type HarnessResult,
+} from '../../src/measure/harness.js';
+import { CANARY } from '../../src/measure/canary.js';
 import { assemble, times } from './asm.js';
 import { loadRegion } from '../../src/disasm/index.js';
 import { prepareRegion } from '../../src/measure/prepare.js';
@@ -185,4 +194,33 @@ test("each figure's 10th percentile is at most its median: percentiles of the pe
     assert.ok(o.resolution >= 1, `counter resolution ${o.resolution}`);
     for (const v of [o.unrolled, o.loop]) assert.ok(v.p10 <= v.p50, `10th percentile ${v.p10} above median ${v.p50}`);
   }
+});
+
+test('the stash: a body that uses all sixteen xmm registers runs (xmm31 on AVX-512), and keeps the harness its stack', {
+  skip: !linux && 'Linux x86-64 only',
+}, () => {
+  const every = Array.from({ length: 16 }, (_, k) => `addsd xmm${k}, xmm${(k + 1) % 16}`).join('\n');
+  if (hostHasAvx512()) {
+    assert.equal(stashRegister(new Set(Array.from({ length: 16 }, (_, k) => `XMM${k}`))), 31);
+    ok(run(every));
+    // a body that overwrites the stash register is not left to take the harness's stack: the
+    // stash is one it does not name, chosen from the decoded body
+    assert.equal(stashRegister(new Set(['XMM31', 'XMM30'])), 29);
+  } else {
+    assert.equal(stashRegister(new Set(Array.from({ length: 16 }, (_, k) => `XMM${k}`)), false), null);
+    assert.equal(stashRegister(new Set(['XMM15']), false), 14);
+  }
+  assert.throws(() => runHarness(assemble('nop'), { counter: R15, cacheDir: cache, stash: 32 }), /bad stash register/);
+});
+
+test('the contention canary is timed around the loop variant when given, in the units of loop', {
+  skip: !linux && 'Linux x86-64 only',
+}, () => {
+  const r = ok(
+    runHarness(assemble('add rbx, rax'), { counter: R15, cacheDir: cache, repetitions: 20, canary: CANARY }),
+  );
+  assert.equal(r.canary?.length, 2);
+  // 16 independent adds: at least 16 / 8 cycles on any core that has fewer than eight ALUs
+  for (const c of r.canary!) assert.ok(cyclesOf(r, c) > 1.5, `canary ${cyclesOf(r, c)} cycles`);
+  assert.equal(ok(run('add rbx, rax')).canary, undefined);
 });

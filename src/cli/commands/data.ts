@@ -119,7 +119,7 @@ const measureCommand: CommandModule = (y) =>
         })
         .option('runs', {
           type: 'number',
-          describe: 'harness runs per benchmark, the lowest kept, 1 to 100 (default 5)',
+          describe: 'quiet harness runs wanted per benchmark and pass (the canary gates them), 1 to 100 (default 3)',
         }),
     async (argv) => {
       const { runDataMeasure } = await import('./dataMeasureRun.js');

@@ -8,7 +8,15 @@ import { join } from 'node:path';
 import { UserError, printable } from '../../errors.js';
 import { parseArchName } from '../../data/archName.js';
 import { packageRoot } from '../../data/paths.js';
-import { userMeasuredPath, type MeasuredProvenance } from '../../data/measuredFormat.js';
+import {
+  measuredFormKey,
+  measuredUsage,
+  measuredUsed,
+  userMeasuredPath,
+  type MeasuredForm,
+  type MeasuredFile,
+  type MeasuredProvenance,
+} from '../../data/measuredFormat.js';
 import type { ArchName } from '../../data/types.js';
 import type { DecodedInstruction, InputOptions, RegionSelection } from '../../disasm/types.js';
 import { cpuidText, hostCore, type HostCore } from '../../measure/host.js';
@@ -125,7 +133,13 @@ export async function characterizeHost(
   out.push(
     `Cycles: ${counters}; ${runner.runsDone} harness runs; load average ${load0.map((x) => x.toFixed(2)).join(' ')} before, ${load1.map((x) => x.toFixed(2)).join(' ')} after`,
   );
-  out.push(...machineLines(result.machine), ...resultLines(result.measured, excluded), '', `Written: ${output}`);
+  out.push(
+    ...machineLines(result.machine),
+    ...resultLines(result.measured, excluded, result.file),
+    '',
+    `Written: ${output}`,
+    ...usageLines(result.file, runner),
+  );
   process.stdout.write(`${out.join('\n')}\n`);
   if (result.stopped) process.exitCode = 130;
 }
@@ -187,10 +201,33 @@ function packageVersion(): string {
   );
 }
 
+/** The closing table: what the file holds and what of it uopscope will use (measuredUsage, the
+ *  rule `data list` counts by), the forms not used by why, and the runs the canary dropped. */
+export function usageLines(file: MeasuredFile, runner?: { runsDone: number; runsDropped: number }): string[] {
+  const u = measuredUsage(file);
+  const rows: [string, string, string][] = [
+    ['written', String(u.written), 'forms in the file'],
+    ['used', String(u.used), 'passed their checks: the measured-here source gives their figures'],
+    ['marked', String(u.written - u.used), u.marked.length ? 'failed a check, not used:' : 'failed a check, not used'],
+    ...u.marked.map(([why, n]): [string, string, string] => ['', String(n), why]),
+  ];
+  const w = Math.max(...rows.map((r) => r[1].length));
+  const out = ['', 'Forms:', ...rows.map(([a, n, t]) => `  ${a.padEnd(8)} ${n.padStart(w)}  ${t}`)];
+  if (runner && runner.runsDone > 0)
+    out.push(
+      `Runs: ${runner.runsDone} harness runs, ${runner.runsDropped} dropped (the contention canary read high around them), ${(((runner.runsDone - runner.runsDropped) / runner.runsDone) * 100).toFixed(0)} % kept`,
+    );
+  return out;
+}
+
 /** The forms measured now, one line each, and the excluded ones (the first 40). */
-function resultLines(measured: readonly FormResult[], excluded: readonly { key: string; why: string }[]): string[] {
+function resultLines(
+  measured: readonly FormResult[],
+  excluded: readonly { key: string; why: string }[],
+  file: MeasuredFile,
+): string[] {
   const out: string[] = [];
-  if (measured.length) out.push('', ...measured.map(formLine));
+  if (measured.length) out.push('', ...measured.map((r) => formLine(r, file.forms[measuredFormKey(r.key)])));
   if (excluded.length) {
     out.push('', 'Excluded:');
     const shown = excluded.slice(0, 40);
@@ -212,7 +249,7 @@ function machineLines(m: MachineResult): string[] {
   ];
 }
 
-function formLine(r: FormResult): string {
+function formLine(r: FormResult, written: MeasuredForm | undefined): string {
   const lat = r.latencies
     .filter((l) => Number.isFinite(l.value))
     .map(
@@ -221,9 +258,19 @@ function formLine(r: FormResult): string {
     )
     .join(', ');
   const ports = r.ports.map((p) => `${p.count}*${p.combination}${p.from === 'hypothesis' ? '(LLVM)' : ''}`).join('+');
-  const bad =
-    [r.throughput, r.fusedUops, ...r.latencies].some((f) => f?.inconsistent) || r.portsInconsistent !== undefined;
-  return `${r.key}: latency ${lat || '—'}; tp ${r.throughput ? r.throughput.value.toFixed(2) : '—'}${r.throughputBroken ? ` (${r.throughputBroken.value.toFixed(2)} with breakers)` : ''}; µops ${r.fusedUops && Number.isInteger(r.fusedUops.value) ? r.fusedUops.value : '?'}/${r.unfusedUops ?? 0}; ports ${ports || '—'}${r.divCycles ? `; divider ${r.divCycles.value.toFixed(1)}` : ''}${r.eliminated ? '; at rename' : ''}${bad ? '  [marked: see the file]' : ''}`;
+  const failed = written && !measuredUsed(written) ? ((written as MeasuredForm).check.notes ?? []) : [];
+  const bad = failed.length
+    ? `\n    marked, not used: ${failed[0]}${failed.length > 1 ? ` (and ${failed.length - 1} more in the file)` : ''}`
+    : '';
+  return `${r.key}: latency ${lat || '—'}; tp ${r.throughput ? r.throughput.value.toFixed(2) : '—'}${r.throughputBroken ? ` (${r.throughputBroken.value.toFixed(2)} with breakers)` : ''}; µops ${r.fusedUops && Number.isInteger(r.fusedUops.value) ? r.fusedUops.value : '?'}/${r.unfusedUops ?? 0}; ports ${ports || '—'}${r.divCycles ? `; divider ${r.divCycles.value.toFixed(1)}` : ''}${r.eliminated ? '; at rename' : ''}${passesText(r)}${bad}`;
+}
+
+/** The passes compared and the share of runs kept, when the runner says. */
+function passesText(r: FormResult): string {
+  const figs = [...r.latencies, r.throughput, r.throughputBroken, r.fusedUops].filter((f) => f?.kept);
+  const kept = figs.reduce((n, f) => n + f!.kept!.kept, 0);
+  const tried = figs.reduce((n, f) => n + f!.kept!.tried, 0);
+  return `${r.passes && r.passes > 1 ? `; ${r.passes} passes agree${r.passesDisagree ? ' NOT' : ''}` : ''}${tried ? `; ${((kept / tried) * 100).toFixed(0)} % of runs kept` : ''}`;
 }
 
 /** forms done/total, the rate and the time left, on stderr when it is a terminal */

@@ -19,6 +19,7 @@ import {
   splitMeasuredKey,
   userMeasuredPath,
   measuredPortGroups,
+  measuredUsed,
   type MeasuredFigures,
   type MeasuredFile,
   type MeasuredForm,
@@ -128,7 +129,7 @@ class Operands {
   }
 }
 
-const usable = (f: MeasuredFigures | undefined): f is MeasuredFigures => f !== undefined && f.check.status !== 'failed';
+const usable = measuredUsed;
 
 /** One measured form as a form of uops.info's schema (null when its check failed). */
 function measuredArchForm(key: string, f: MeasuredForm): ArchForm | null {

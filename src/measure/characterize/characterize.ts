@@ -563,7 +563,8 @@ function measureCombinations(
     }
     const instances = 8;
     c.benches += made.makeBrk ? 2 : 1;
-    const atLeast = Math.ceil(combo.size * Math.max(8, (2 * maxLat) / instances, 2 * tp));
+    // a throughput without a usable run (NaN) sets no length
+    const atLeast = Math.ceil(combo.size * Math.max(8, (2 * maxLat) / instances, Number.isFinite(tp) ? 2 * tp : 0));
     let u = confined(c.runner, b, combo.size, made.makeForm, instances, atLeast, made.makeBrk, c.startValues);
     for (const sub of combo.subsets) u -= measuredOn.get(sub) ?? 0;
     const r = Math.round(u);

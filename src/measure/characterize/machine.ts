@@ -18,12 +18,14 @@ export function figure(
   startValues?: Bench['startValues'],
 ): Figure {
   const t = runner.run({ name, code, ...(startValues ? { startValues } : {}) });
-  if (t.failed) return { value: NaN, spread: 0, method, inconsistent: t.failed };
+  const kept = t.kept ? { kept: t.kept } : {};
+  if (t.failed) return { value: NaN, spread: 0, method, inconsistent: t.failed, ...kept };
   const spread = spreadOf(t);
   return {
     value: t.cycles / per,
     spread,
     method,
+    ...kept,
     ...(spread > SPREAD_LIMIT ? { inconsistent: `runs disagree by ${(spread * 100).toFixed(1)} %` } : {}),
   };
 }
@@ -42,16 +44,18 @@ export interface Blocker {
   ports?: number[];
 }
 
-/** General-purpose blockers, independent instances over registers 8–14 (the forms use 0–7 first). */
+/** General-purpose blockers, independent instances over registers 8–14 (the forms use 0–7 first;
+ *  xmm15 is the harness's, x86.ts VEC_POOL). */
 export const DEFAULT_BLOCKERS: Blocker[] = [
-  // destinations r8–r13 and xmm8–xmm13 (xmm8–xmm14 for pshufd), written without being read where the form allows (three
-  // operands), so the block has no chain; add's chains are one cycle long over six registers
+  // destinations r8–r13 and xmm8–xmm12 (xmm8–xmm13 for pshufd), written without being read where
+  // the form allows (three operands), so the block has no chain; add's chains are one cycle long
+  // over six registers
   { text: 'add r64, r64', latency: 1, make: (k) => x.add64(8 + (k % 6), 14) },
   { text: 'imul r64, r64, imm8', latency: 3, make: (k) => x.imul3(8 + (k % 6), 14) },
   { text: 'mov r64, [r64]', latency: 5, make: (k) => x.load64(8 + (k % 6), 14) },
-  { text: 'vpaddd xmm, xmm, xmm', latency: 1, make: (k) => x.vpaddd(8 + (k % 6), 14, 15) },
-  { text: 'pshufd xmm, xmm, imm8', latency: 1, make: (k) => x.pshufd('xmm', false, 8 + (k % 7), 15) },
-  { text: 'vpmuludq xmm, xmm, xmm', latency: 5, make: (k) => x.vpmuludq(8 + (k % 6), 14, 15) },
+  { text: 'vpaddd xmm, xmm, xmm', latency: 1, make: (k) => x.vpaddd(8 + (k % 5), 13, 14) },
+  { text: 'pshufd xmm, xmm, imm8', latency: 1, make: (k) => x.pshufd('xmm', false, 8 + (k % 6), 14) },
+  { text: 'vpmuludq xmm, xmm, xmm', latency: 5, make: (k) => x.vpmuludq(8 + (k % 5), 13, 14) },
 ];
 
 /** The blockers with the hypothesis' ports filled in by `portsOf` (null: unknown). */
@@ -100,15 +104,16 @@ export function characterizeMachine(runner: Runner, blockers: readonly Blocker[]
   const { imul, imulChain, xorRate, moves, adds } = renameTimeFigures(runner, n);
   const combinations = measureCombinations(runner, blockers);
   const alu = combinations.find((c) => c.blocker === 'add r64, r64')?.size ?? 1;
+  const zeroNoPort = 1 / xorRate.value > alu + 0.5;
   return {
-    renameWidth,
+    renameWidth: dispatchBound(renameWidth, xorRate, zeroNoPort),
     ...(fillerOk !== null ? { fillerProblem: fillerOk } : {}),
     takenBranchesPerCycle: jumps,
     loadToUse,
     storeForwarding,
     zeroIdiom: {
       breaksDependency: imul.value < imulChain.value * 0.75,
-      noPort: 1 / xorRate.value > alu + 0.5,
+      noPort: zeroNoPort,
       figure: {
         ...xorRate,
         value: 1 / xorRate.value,
@@ -119,6 +124,32 @@ export function characterizeMachine(runner: Runner, blockers: readonly Blocker[]
     immediateAddition: { latency: adds, folded: adds.value < 0.9 },
     combinations,
   };
+}
+
+/** The widest dispatch of any x86 core so far (Lion Cove's rename, Zen 5's dispatch: 8 per
+ *  cycle): a rename width measured above it is not the stage's. */
+const WIDEST_DISPATCH = 8;
+
+/**
+ * The rename (dispatch) width: the NOPs' rate, unless the core does not give a NOP a slot each —
+ * Zen 4 runs about 12 four-byte NOPs per cycle on a 6-wide dispatch — and zero idioms, which take
+ * a slot and no port, run slower: then theirs (6.00 per cycle on Zen 4). A figure above any
+ * core's dispatch width is flagged, not given as the stage's.
+ */
+function dispatchBound(nops: Figure, xorRate: Figure, zeroNoPort: boolean): Figure {
+  const zeros = 1 / xorRate.value;
+  let f = nops;
+  if (zeroNoPort && Number.isFinite(zeros) && nops.value > zeros * 1.25)
+    f = {
+      ...xorRate,
+      value: zeros,
+      method: `independent xor r32, r32 (zero idioms: a dispatch slot each, no port); per cycle — ${nops.method.replace(/; per cycle$/, '')} ran at ${nops.value.toFixed(2)} per cycle, faster than dispatch: this core does not give a NOP a slot each`,
+    };
+  if (f.value > WIDEST_DISPATCH + 0.5) {
+    const why = `implausible: ${f.value.toFixed(2)} per cycle is above any x86 core's dispatch width (${WIDEST_DISPATCH})`;
+    f = { ...f, inconsistent: f.inconsistent ? `${f.inconsistent}; ${why}` : why };
+  }
+  return f;
 }
 
 /** The benchmarks of what rename may do without a port: zero idioms, move elimination, folded
@@ -236,6 +267,8 @@ function measureCombinations(runner: Runner, blockers: readonly Blocker[]): Comb
   for (const b of blockers) {
     const n = 24;
     const tp = figure(runner, `blocker ${b.text}`, x.encode(rep(n, b.make)), n, `${n} independent ${b.text}`);
+    // no usable run (every one failed or ran under contention): no combination for it
+    if (!(Number.isFinite(tp.value) && tp.value > 0)) continue;
     const size = Math.max(1, Math.round(1 / tp.value));
     const known = b.ports && b.ports.length === size ? b.ports : undefined;
     const name = known ? `p${known.join('')}` : `ports of ${b.text} (${size})`;
@@ -272,6 +305,7 @@ export function confined(
   startValues?: Bench['startValues'],
 ): number {
   const n = Math.max(atLeast, size * 8);
+  if (!(n > 0)) return NaN; // a size or length from a benchmark without a usable run
   const blk = (k: number): Instruction[] => rep(n, (j) => b.make(j + k * n));
   const base = extra
     ? runner.run({

@@ -4,6 +4,7 @@
 // 'failed' with its reasons (kept in the file, not used by the resolver).
 
 import type { MeasuredForm, MeasuredMachine, MeasuredParameter, MeasuredPorts } from '../../data/measuredFormat.js';
+import { formatPorts, MAX_PORTS } from '../../data/ports.js';
 import type { Figure, FormResult, MachineResult } from './types.js';
 
 /** 'op1 (gpr64)' → 'o1', 'op1 address' → 'o1.base', 'flags', 'RAX' as they are. */
@@ -24,10 +25,10 @@ function cyclesOf(v: number): number {
 
 const round3 = (x: number): number => Math.round(x * 1000) / 1000;
 
-/** Port numbers in the format's notation: 'p0156', 10 and 11 as A and B. */
+/** Port numbers in the format's notation: 'p0156', 10 to 29 as A to T (a Zen record's pipes). */
 function portName(ports: readonly number[]): string | null {
-  if (ports.some((p) => p < 0 || p > 11)) return null;
-  return `p${ports.map((p) => (p < 10 ? String(p) : p === 10 ? 'A' : 'B')).join('')}`;
+  if (ports.some((p) => !(Number.isInteger(p) && p >= 0 && p < MAX_PORTS))) return null;
+  return formatPorts([{ count: 1, ports: [...ports] }]).replace(/^1\*/, '');
 }
 
 export function measuredForm(r: FormResult, code?: string): MeasuredForm {
@@ -36,7 +37,7 @@ export function measuredForm(r: FormResult, code?: string): MeasuredForm {
   const mark = (what: string, f: Figure | undefined): void => {
     if (f?.inconsistent) failed.push(`${what}: ${f.inconsistent}`);
   };
-  const { latencies, spread: latencySpread } = measuredLatencies(r, notes, mark);
+  const { latencies, spread: latencySpread } = measuredLatencies(r, notes, mark, failed);
   let spread = latencySpread;
   const throughput: NonNullable<MeasuredForm['throughput']> = {};
   if (r.throughput && Number.isFinite(r.throughput.value) && r.throughput.value >= 0) {
@@ -44,6 +45,13 @@ export function measuredForm(r: FormResult, code?: string): MeasuredForm {
     mark('throughput', r.throughput);
     spread = Math.max(spread, r.throughput.spread);
   }
+  // a figure without a usable run (every one failed or ran under contention) is no figure: the
+  // form's others are not the whole story, so it is not used
+  for (const [what, f] of [
+    ['throughput', r.throughput],
+    ['throughput with breakers', r.throughputBroken],
+  ] as const)
+    if (f && !(Number.isFinite(f.value) && f.value >= 0)) failed.push(`${what}: ${f.inconsistent ?? 'not measured'}`);
   if (r.throughputBroken && Number.isFinite(r.throughputBroken.value) && r.throughputBroken.value >= 0) {
     throughput.dependencyBroken = Math.round(r.throughputBroken.value * 100) / 100;
     mark('throughput with breakers', r.throughputBroken);
@@ -57,6 +65,7 @@ export function measuredForm(r: FormResult, code?: string): MeasuredForm {
       `fused-domain µops: ${r.fusedUops.inconsistent ?? `not a whole number (${r.fusedUops.value.toFixed(2)})`}`,
     );
   if (r.portsInconsistent) failed.push(`port usage: ${r.portsInconsistent}`);
+  for (const d of r.passesDisagree ?? []) failed.push(`passes disagree: ${d}`);
   // without port numbers (a core uopscope has no model of) the unfused count is not known
   if (unnamed > 0 || (ports.length === 0 && !r.eliminated && r.ports.length === 0 && uops.fused === undefined)) {
     failed.push(
@@ -76,6 +85,8 @@ export function measuredForm(r: FormResult, code?: string): MeasuredForm {
       ? { status: 'failed', notes: [...failed, ...notes] }
       : { status: 'passed', ...(notes.length ? { notes } : {}) },
     spread: round3(spread),
+    ...(keptShare(formFigures(r)) !== undefined ? { kept: keptShare(formFigures(r))! } : {}),
+    ...(r.passes !== undefined ? { passes: r.passes } : {}),
     instance: r.intel,
     ...(code ? { code } : {}),
   };
@@ -84,11 +95,28 @@ export function measuredForm(r: FormResult, code?: string): MeasuredForm {
   return out;
 }
 
+/** Every timed figure of a form. */
+const formFigures = (r: FormResult): Figure[] =>
+  [...r.latencies, r.throughput, r.throughputBroken, r.fusedUops, r.divCycles].filter((f): f is Figure => !!f);
+
+/** The share of harness runs kept over `figs`, to two decimals; undefined when none says. */
+export function keptShare(figs: readonly Figure[]): number | undefined {
+  let kept = 0,
+    tried = 0;
+  for (const f of figs)
+    if (f.kept) {
+      kept += f.kept.kept;
+      tried += f.kept.tried;
+    }
+  return tried > 0 ? Math.round((kept / tried) * 100) / 100 : undefined;
+}
+
 /** The latencies that have operand references; the others are notes. */
 function measuredLatencies(
   r: FormResult,
   notes: string[],
   mark: (what: string, f: Figure) => void,
+  failed: string[],
 ): { latencies: MeasuredForm['latencies']; spread: number } {
   const latencies: MeasuredForm['latencies'] = [];
   let spread = 0;
@@ -96,7 +124,10 @@ function measuredLatencies(
     const from = operandRef(l.from),
       to = operandRef(l.to);
     if (!Number.isFinite(l.value)) {
-      notes.push(`${l.from} → ${l.to}: ${l.inconsistent ?? 'not measurable'}`);
+      // a benchmark that ran but gave no usable run fails the form; one the method has no
+      // benchmark for is a note
+      if (l.inconsistent) failed.push(`latency ${l.from} → ${l.to}: ${l.inconsistent}`);
+      else notes.push(`${l.from} → ${l.to}: not measurable`);
       continue;
     }
     if (from === null || to === null) {
@@ -143,6 +174,7 @@ function parameter(f: Figure, problem?: string): MeasuredParameter {
     value: Math.round(f.value * 100) / 100,
     benchmark: f.method,
     spread: round3(f.spread),
+    ...(keptShare([f]) !== undefined ? { kept: keptShare([f])! } : {}),
     check: failed.length ? { status: 'failed', notes: failed } : { status: 'passed' },
   };
 }

@@ -2,52 +2,94 @@
 // (assets/measure/harness.c: a sandboxed child, core cycles from perf or the calibrated TSC) as
 // its "loop" variant — the body once, closed by dec r15; jnz, 1000 and 2000 iterations — so the
 // code stays in the first-level caches (the unrolled variant's ×200 copies of a block of a few
-// hundred instructions would measure instruction fetch from L2), several times; the lowest of the runs' 10th percentiles is kept
-// and the highest beside it, so a shared machine's noise shows as spread instead of being
-// averaged in.
+// hundred instructions would measure instruction fetch from L2). Each run is a sample timed
+// between two readings of the contention canary (gate.ts): samples taken while another guest
+// shared the core are dropped, not averaged in, and the benchmark runs again until it has enough
+// quiet ones; the lowest is kept and the highest beside it (the spread), with the share kept.
 
-import { cyclesOf, notMeasurable, runHarness } from '../harness.js';
-import { COUNTER } from './x86.js';
+import { CANARY, canaryReading } from '../canary.js';
+import { cyclesOf, hostHasAvx512, notMeasurable, runHarness } from '../harness.js';
+import { CanaryFloor, enough, gatedTiming, type Sample } from './gate.js';
+import { COUNTER, stashFor } from './x86.js';
 import type { Bench, Runner, Timing } from './runner.js';
 
 interface NativeOptions {
   /** timed repetitions per harness run (default 30) */
   repetitions?: number;
-  /** harness runs per benchmark (default 5) */
+  /** quiet harness runs wanted per benchmark (default 3) */
   runs?: number;
   cacheDir?: string;
 }
+
+/** Tries per benchmark: this many times the quiet runs wanted, then it gives what it has. */
+const TRIES_PER_RUN = 3;
+/** Standalone canary readings at most before the first benchmark (until two confirm a floor). */
+const SETTLE_READINGS = 20;
+/** Rounds of tries for a benchmark without a quiet run, and the pause between them. */
+const ROUNDS = 3;
+const PAUSE_MS = 700;
+const PAUSE = new Int32Array(new SharedArrayBuffer(4));
 
 export class NativeRunner implements Runner {
   readonly kind = 'host' as const;
   readonly loopBranch = true;
   runsDone = 0;
+  /** runs dropped because the canary read high around them */
+  runsDropped = 0;
+  /** the lowest canary reading of the session (cycles per copy) */
+  readonly gate = new CanaryFloor();
+  private readonly stash = stashFor(hostHasAvx512());
+  private settled = false;
   constructor(private readonly o: NativeOptions = {}) {}
 
+  /** Standalone canary readings before the first benchmark, so that the floor the first samples
+   *  are judged by is already near the idle core's. */
+  private settle(): void {
+    this.settled = true;
+    const reps = this.o.repetitions ?? 30;
+    for (let k = 0; k < SETTLE_READINGS && (k < 3 || this.gate.floor === Infinity); k++)
+      this.gate.observe([
+        canaryReading({ repetitions: reps, ...(this.o.cacheDir !== undefined ? { cacheDir: this.o.cacheDir } : {}) }),
+      ]);
+  }
+
   run(b: Bench): Timing {
-    const runs: number[] = [];
-    const n = this.o.runs ?? 5;
-    for (let k = 0; k < n; k++) {
+    if (!this.settled) this.settle();
+    const want = this.o.runs ?? 3;
+    const samples: Sample[] = [];
+    // a burst of contention can outlast a benchmark's tries: then it waits and tries again, a few
+    // rounds, so that its runs spread over a few seconds instead of all falling in the burst
+    for (let round = 0; round < ROUNDS; round++) {
+      if (round > 0) {
+        if (gatedTiming(samples, this.gate).runs.length > 0) break;
+        Atomics.wait(PAUSE, 0, 0, PAUSE_MS);
+      }
+      const failed = this.tries(b, samples, want, (round + 1) * want * TRIES_PER_RUN);
+      if (failed) return failed;
+    }
+    const t = gatedTiming(samples, this.gate);
+    this.runsDropped += samples.length - (t.kept?.kept ?? samples.length);
+    return t;
+  }
+
+  /** Harness runs until `samples` has `want` quiet ones or `tries` in all; a run that fails
+   *  (the body faulted) ends the benchmark, its timing returned. */
+  private tries(b: Bench, samples: Sample[], want: number, tries: number): Timing | null {
+    while (!enough(samples, this.gate, want, tries)) {
       this.runsDone++;
       const r = runHarness(b.code, {
         counter: COUNTER,
+        stash: this.stash,
+        canary: CANARY,
         repetitions: this.o.repetitions ?? 30,
         ...(b.startValues ? { startValues: b.startValues } : {}),
         ...(this.o.cacheDir !== undefined ? { cacheDir: this.o.cacheDir } : {}),
       });
-      if (!r.ok) return { cycles: NaN, high: NaN, runs, failed: notMeasurable(r) };
-      // the longer run no slower than the shorter one is noise (another guest took the core in
-      // the shorter run), not a figure: a benchmark's body costs at least a cycle
-      const c = cyclesOf(r, r.loop.p10);
-      if (c > 0) runs.push(c);
+      if (!r.ok) return { cycles: NaN, high: NaN, runs: [], failed: notMeasurable(r) };
+      const canary = r.canary ? ([cyclesOf(r, r.canary[0]), cyclesOf(r, r.canary[1])] as const) : ([NaN, NaN] as const);
+      this.gate.observe(canary);
+      samples.push({ cycles: cyclesOf(r, r.loop.p10), canary });
     }
-    if (runs.length === 0)
-      return {
-        cycles: NaN,
-        high: NaN,
-        runs,
-        failed: `in each of ${n} runs the longer length was no slower than the shorter one (noise)`,
-      };
-    return { cycles: Math.min(...runs), high: Math.max(...runs), runs };
+    return null;
   }
 }

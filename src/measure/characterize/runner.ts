@@ -24,6 +24,9 @@ export interface Timing {
   runs: number[];
   /** the body faulted or could not run (then cycles is NaN) */
   failed?: string;
+  /** runs kept of those tried (the others were taken while the contention canary read high);
+   *  absent for a runner without noise (the virtual CPU) */
+  kept?: { kept: number; tried: number };
 }
 
 export interface Runner {

@@ -20,6 +20,7 @@ import { characterizeForm } from './characterize.js';
 import { formOf, type FormSpec } from './forms.js';
 import { characterizeMachine, DEFAULT_BLOCKERS, withPorts, type Blocker } from './machine.js';
 import { measuredForm, measuredMachine } from './measuredOut.js';
+import { compareMachines, comparePasses } from './passes.js';
 import type { Runner } from './runner.js';
 import type { Excluded, FormResult, MachineResult } from './types.js';
 import * as x from './x86.js';
@@ -105,7 +106,12 @@ interface SessionOptions {
   onForm?: (done: number, total: number, key: string) => void;
   /** polled between forms: true stops the run (Ctrl-C), keeping what is done */
   stop?: () => boolean;
+  /** passes over each form, compared (default 2; 1 measures once and compares nothing) */
+  passes?: number;
 }
+
+/** Forms per chunk of the passes (docs/characterize.md). */
+const PASS_CHUNK = 8;
 
 interface SessionResult {
   file: MeasuredFile;
@@ -134,8 +140,9 @@ export async function runSession(
     );
   }
   const file: MeasuredFile = existing ?? emptyMeasured({ ...o.provenance, date: now() });
-  const machine = characterizeMachine(o.runner, o.hypotheses.blockers);
-  file.machine = measuredMachine(machine);
+  const passes = o.passes ?? 2;
+  const first = characterizeMachine(o.runner, o.hypotheses.blockers);
+  file.machine = measuredMachine(first);
   const todo = forms.filter((f) => !(measuredFormKey(f.spec.key) in file.forms));
   const kept = forms.filter((f) => measuredFormKey(f.spec.key) in file.forms).map((f) => f.spec.key);
   const measured: FormResult[] = [];
@@ -143,41 +150,58 @@ export async function runSession(
   o.onForm?.(0, todo.length, '');
   // the event loop gets a turn between forms: a SIGINT handler runs only then
   const turn = (): Promise<void> => new Promise((res) => setImmediate(res));
-  for (const [k, f] of todo.entries()) {
+  /** One pass over one form, null when the run was stopped (Ctrl-C) before or inside it. */
+  const once = async (f: (typeof todo)[number]): Promise<FormResult | null> => {
     await turn();
-    if (o.stop?.()) {
-      stopped = true;
-      break;
-    }
+    if (o.stop?.()) return null;
     const hyp = o.hypotheses.forms.get(f.spec.key);
     let r: FormResult;
     try {
       r = characterizeForm(o.runner, f.spec, {
-        machine,
+        machine: first,
         blockers: o.hypotheses.blockers,
         ...(hyp ? { hypothesis: hyp } : {}),
       });
     } catch (e) {
       // Ctrl-C at a terminal reaches the harness too, which then fails: a stop, not an error
       await turn();
-      if (o.stop?.()) {
-        stopped = true;
-        break;
-      }
+      if (o.stop?.()) return null;
       throw e;
     }
     await turn();
-    if (o.stop?.()) {
-      stopped = true;
-      break;
-    } // interrupted inside: its figures are incomplete
-    measured.push(r);
-    const code = f.decoded.memory ? `${f.decoded.code}:m` : f.decoded.code;
-    file.forms[measuredFormKey(f.spec.key)] = measuredForm(r, /^[A-Za-z0-9_]+(:m)?$/.test(code) ? code : undefined);
-    file.provenance = { ...o.provenance, date: now() };
-    writeMeasured(o.output, file);
-    o.onForm?.(k + 1, todo.length, f.spec.key);
+    return o.stop?.() ? null : r; // interrupted inside: its figures are incomplete
+  };
+  // the passes go over a chunk of forms each, so that a form's two passes are the chunk's time
+  // apart (a burst of contention seldom spans both) and an interrupted run loses one chunk at most
+  let done = 0;
+  for (let at = 0; at < todo.length && !stopped; at += PASS_CHUNK) {
+    const chunk = todo.slice(at, at + PASS_CHUNK);
+    const results: FormResult[][] = chunk.map(() => []);
+    for (let p = 0; p < passes && !stopped; p++)
+      for (const [k, f] of chunk.entries()) {
+        const r = await once(f);
+        if (!r) {
+          stopped = true;
+          break;
+        }
+        results[k]!.push(r);
+      }
+    if (stopped) break;
+    for (const [k, f] of chunk.entries()) {
+      const [a, ...rest] = results[k]!;
+      const r = rest.reduce((m, b) => comparePasses(m, b), { ...a!, passes: 1 });
+      measured.push(r);
+      const code = f.decoded.memory ? `${f.decoded.code}:m` : f.decoded.code;
+      file.forms[measuredFormKey(f.spec.key)] = measuredForm(r, /^[A-Za-z0-9_]+(:m)?$/.test(code) ? code : undefined);
+      file.provenance = { ...o.provenance, date: now() };
+      writeMeasured(o.output, file);
+      o.onForm?.(++done, todo.length, f.spec.key);
+    }
   }
+  // the machine parameters a second time, after the forms, and compared with the first
+  const machine =
+    passes > 1 && !stopped ? compareMachines(first, characterizeMachine(o.runner, o.hypotheses.blockers)) : first;
+  file.machine = measuredMachine(machine);
   file.provenance = { ...o.provenance, date: now() };
   writeMeasured(o.output, file);
   return { file, machine, measured, kept, stopped };

@@ -12,6 +12,8 @@ export interface Figure {
   inconsistent?: string;
   /** how it was measured, one line */
   method: string;
+  /** harness runs kept of those tried (the others ran while the contention canary read high) */
+  kept?: { kept: number; tried: number };
 }
 
 export interface LatencyFigure extends Figure {
@@ -67,6 +69,10 @@ export interface FormResult {
   notes: string[];
   /** benchmarks run for it */
   benches: number;
+  /** where two passes over the form disagree (then its figures are marked, not used) */
+  passesDisagree?: string[];
+  /** passes compared (1 when the form was measured once) */
+  passes?: number;
 }
 
 export interface MachineResult {

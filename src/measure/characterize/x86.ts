@@ -15,7 +15,14 @@ export const VECTOR: ReadonlySet<RegClass> = new Set(['xmm', 'ymm', 'zmm']);
 export const GPR_POOL: readonly number[] = [0, 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14];
 /** the harness's loop-counter register, never used by a benchmark */
 export const COUNTER = 15;
-export const VEC_POOL: readonly number[] = Array.from({ length: 16 }, (_, i) => i);
+/** Vector registers the benchmarks may use: not xmm15, which is the harness's (STASH) on a host
+ *  without AVX-512, so that a benchmark never touches the register holding the harness's stack
+ *  pointer, whatever the form. */
+export const VEC_POOL: readonly number[] = Array.from({ length: 15 }, (_, i) => i);
+/** The vector register where the harness keeps its stack pointer while a benchmark runs: xmm31
+ *  on an AVX-512 host (no legacy or VEX form can name it, and the benchmarks never do), else
+ *  xmm15, which no benchmark uses (VEC_POOL). */
+export const stashFor = (avx512: boolean): number => (avx512 ? 31 : 15);
 
 /** The register of `cls` with x86 number n. */
 export function reg(cls: RegClass, n: number): Register {

@@ -48,10 +48,17 @@ test("a region's forms into a file that validates; a second run keeps them", {
   assert.equal(f.arch, 'SKL');
   assert.match(f.provenance.command, /^uopscope data measure --hex 4801d8480fafc3 --core SKL/);
   const add = f.forms['ADD (R64, R64)']!;
-  const self = add.latencies.find((l) => l.from === 'o0' && l.to === 'o0')!;
-  assert.ok(self.cycles >= 0.8 && self.cycles <= 1.3, `add chain ${self.cycles}`);
+  const self = add.latencies.find((l) => l.from === 'o0' && l.to === 'o0');
+  // on a machine shared with other work the chain's runs may all have been dropped for contention
+  // (the canary read high around them): then the file says so, and there is no figure to check
+  if (self) assert.ok(self.cycles >= 0.8 && self.cycles <= 1.3, `add chain ${self.cycles}`);
+  else assert.match(add.check.notes?.join('\n') ?? '', /contention canary read high/, JSON.stringify(add.check));
   assert.ok(f.forms['IMUL (R64, R64)'], Object.keys(f.forms).join(', '));
-  assert.ok(f.machine.loadToUse && f.machine.loadToUse.value > 2, JSON.stringify(f.machine.loadToUse));
+  assert.equal(add.passes, 2);
+  // the closing table counts the file as `data list` does
+  const used = Object.values(f.forms).filter((x) => x.check.status !== 'failed').length;
+  assert.match(r.stdout, new RegExp(`written +2 +forms in the file\\n +used +${used} `));
+  if (f.machine.loadToUse) assert.ok(f.machine.loadToUse.value > 2, JSON.stringify(f.machine.loadToUse));
   const again = uopscope(args);
   assert.equal(again.status, 0, again.stderr);
   assert.match(again.stdout, /2 already in the file, 0 measured now/);
