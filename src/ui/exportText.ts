@@ -10,6 +10,7 @@ import { renderLineTable } from '../report/text.js';
 import { dividerForms, fit, inst, num, onPort, reason, stateWord } from './format.js';
 import { inert, modelView } from './modelMenu.js';
 import { lineStates } from './lineStates.js';
+import { queueChip, stallForms } from './queuesText.js';
 import { otherModel, variantLabel } from './panes.js';
 import { MECHANISM_INFO, mechanismLabel } from '../sim/mechanisms.js';
 import { simulatesNothing } from '../sim/stats.js';
@@ -27,8 +28,22 @@ function snapshotLines(s: Snapshot, ls: { line: number; asm: string }[], paneLin
       `  ${String(st.line).padStart(3)}  ${fit(asm.get(st.line) ?? '', 36)} W${st.waiting} R${st.ready} E${st.executing} D${st.done} N${st.notLoaded}`,
     );
   }
-  out.push(`reservation station: ${s.rsUsed}/${s.rsCapacity} µops, ${s.rs.length} entries`);
-  for (const e of s.rs) out.push(`  ${inst(e).padEnd(10)} ${String(e.uops).padStart(2)} µops  ${entryText(e)}`);
+  if (s.queues) {
+    const q = s.queues;
+    out.push(
+      `scheduler queues (${q.unit === 'macro-op' ? 'an entry is a macro-op' : 'an entry is a µop'}, steering ${q.steering}), ${s.rs.length} instances in flight:`,
+    );
+    out.push(`  ${stallForms(q)[0]}`);
+    for (const x of q.list)
+      out.push(`  ${queueChip(x)}${x.feeds ? ` (non-scheduling, in front of ${x.feeds.join(' ')})` : ''}`);
+    for (const e of s.rs)
+      out.push(
+        `  ${inst(e).padEnd(10)} ${String(e.uops).padStart(2)} µops  ${(e.queues ?? []).join('+').padEnd(5)} ${entryText(e)}`,
+      );
+  } else {
+    out.push(`reservation station: ${s.rsUsed}/${s.rsCapacity} µops, ${s.rs.length} entries`);
+    for (const e of s.rs) out.push(`  ${inst(e).padEnd(10)} ${String(e.uops).padStart(2)} µops  ${entryText(e)}`);
+  }
   out.push('ports (µop this cycle, µops so far):');
   for (const p of s.ports)
     out.push(`  p${p.port}: ${p.uops.length ? p.uops.map((x) => onPort(x)).join(' ') : '-'}  (${p.cumulative})`);
