@@ -14,7 +14,7 @@ import { BASELINE } from '../../src/sim/types.js';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 for (const file of ['test/fixtures/zen/sched.o', 'examples/bin/stencil'])
-  for (const arch of ['ZEN2', 'ZEN3', 'ZEN4', 'ZEN5'])
+  for (const arch of ['ZEN2', 'ZEN3', 'ZEN4', 'ZEN5'] as const)
     test(`${file} on ${arch}: the instances naming a queue are its entries, every cycle`, async () => {
       const base = regionAnalysis(await loadRegion({ file: `${ROOT}${file}` }));
       const session = await buildExplorerSession(base, loadMachine(arch));

@@ -4,9 +4,12 @@
 // on it while the other integer queues are empty. The cycle and the figures expected are the
 // engine's own (its snapshot, computed here in process): the screen must show that stall and that
 // full queue at the cycle the model has them, at 80×24, and hide nothing without a sign.
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { hasTmux, tmuxServer } from './helpers/tmux.js';
 import { loadRegion } from '../../src/disasm/index.js';
 import { buildExplorerSession, regionAnalysis } from '../../src/cli/explorerSession.js';
@@ -27,6 +30,8 @@ async function modelSnapshots(n: number): Promise<Snapshot[]> {
   return Array.from({ length: n }, () => e.step());
 }
 
+const OUT = mkdtempSync(join(tmpdir(), 'uopscope-queues-'));
+
 /** Opens the explorer on the loop at ZEN4, goes to cycle c and shows the Reservation tab. */
 async function at(session: string, c: number, cols = 80, rows = 24): Promise<string> {
   tmux(
@@ -40,7 +45,7 @@ async function at(session: string, c: number, cols = 80, rows = 24): Promise<str
     String(rows),
     '-c',
     ROOT,
-    `node --import tsx src/cli/main.cts ${SCHED} --arch ZEN4 --iterations 200; sleep 60`,
+    `node --import tsx src/cli/main.cts ${SCHED} --arch ZEN4 --iterations 200 --export-dir ${OUT}; sleep 60`,
   );
   await waitFor(session, /cycle 0 of/, 'the explorer');
   tmux('send-keys', '-t', session, 'g', String(c), 'Enter');
@@ -48,6 +53,8 @@ async function at(session: string, c: number, cols = 80, rows = 24): Promise<str
   tmux('send-keys', '-t', session, '2');
   return waitFor(session, /^Scheduler: \d+ queues/m, 'the queues');
 }
+
+after(() => rmSync(OUT, { recursive: true, force: true }));
 
 test('ZEN4, sched loop, 80×24: the dispatch stall and the full queue at the cycle the model has them', {
   skip: SKIP,
@@ -111,10 +118,46 @@ test('ZEN4, sched loop, 80×24: the dispatch stall and the full queue at the cyc
         ),
       );
     }
+    // the export holds the same stall line, queues and entries as the screen
+    tmux('send-keys', '-t', 'stall', 'x');
+    await waitFor('stall', /export to: \S+/, 'the export prompt');
+    tmux('send-keys', '-t', 'stall', 'Enter');
+    await waitFor('stall', /exported to \S+/, 'the export');
+    const file = readdirSync(OUT).find((f) => f.endsWith('.txt'))!;
+    const text = readFileSync(join(OUT, file), 'utf8');
+    const stallLine = /^dispatch stalled: .*$/m.exec(s)![0];
+    assert.ok(text.includes(`\n  ${stallLine}\n`), `the export's stall line is the screen's: ${stallLine}`);
+    for (const x of shown) assert.match(text, new RegExp(`\n  ${x.name} ${x.used}/${x.size}\\b`));
+    for (const row of rows) {
+      const [, who, q2, why] = /^[+◌○▶✓] (L\d+#\d+)\s+\d+µ (\S*)\s+(.*)$/.exec(row)!;
+      const line = text.split('\n').find((l) => l.startsWith(`  ${who} `))!;
+      assert.ok(line?.includes(q2!) && line.includes(why!.replace(/…$/, '')), `${row} | ${line}`);
+    }
+    // the ports by the record's pipe names: the ports row, the Statistics columns, the export
+    const { names } = await zen4Ports();
+    tmux('send-keys', '-t', 'stall', '3');
+    const ports = await waitFor('stall', /^Ports:/m, 'the Ports tab');
+    const heads = ports
+      .split('\n')
+      .filter((l) => /^ [A-Z]+\d/.test(l))
+      .flatMap((l) => l.trim().split(/\s+/));
+    assert.deepEqual(heads, names, 'every pipe by its name, in order');
+    assert.doesNotMatch(ports, /\bp\d+\b/, 'no port by number');
+    tmux('send-keys', '-t', 'stall', '4');
+    const stats = await waitFor('stall', /^ ln instruc/m, 'the Statistics tab');
+    const cols = /^ ln instruc\S* +µops +wait +caused +(.*)$/m.exec(stats)![1]!.trim().split(/\s+/);
+    assert.ok(cols.length > 0 && cols.every((c) => names.includes(c)), cols.join(' '));
+    assert.match(text, new RegExp(`ports ${names.join(' ')}\\n`));
   } finally {
     await stopServer();
   }
 });
+
+/** ZEN4's pipe names, in the record's order of ports. */
+async function zen4Ports(): Promise<{ names: string[] }> {
+  const m = loadMachine('ZEN4');
+  return { names: m.ports.map((p) => m.portNames![m.ports.indexOf(p)]!) };
+}
 
 test('ZEN4, sched loop, 120×40: a row per queue with its bar and what its entries do', {
   skip: SKIP,

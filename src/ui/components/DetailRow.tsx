@@ -2,6 +2,8 @@ import { Box } from 'ink';
 import type { LineDetail } from '../../sim/types.js';
 import type { ExplorerState } from '../state.js';
 import { DetailPane } from './DetailPane.js';
+import { PortNameContext } from './PortNameContext.js';
+import { portNamer } from '../format.js';
 
 /** The selected line's detail (Enter), one per pane, side by side. */
 export function DetailRow(p: {
@@ -17,13 +19,15 @@ export function DetailRow(p: {
     <Box flexDirection="row">
       {p.details.map((d, i) => (
         <Box key={panes[i]!.id} marginRight={i < panes.length - 1 ? 1 : 0}>
-          <DetailPane
-            width={p.paneWidth}
-            height={p.height}
-            line={sel}
-            detail={d.detail}
-            {...(selLine?.figures ? { figures: selLine.figures } : {})}
-          />
+          <PortNameContext.Provider value={portNamer(session)}>
+            <DetailPane
+              width={p.paneWidth}
+              height={p.height}
+              line={sel}
+              detail={d.detail}
+              {...(selLine?.figures ? { figures: selLine.figures } : {})}
+            />
+          </PortNameContext.Provider>
         </Box>
       ))}
     </Box>

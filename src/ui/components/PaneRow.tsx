@@ -6,6 +6,7 @@ import { lineStates } from '../lineStates.js';
 import { splitDiff } from '../splitDiff.js';
 import { TabBar } from './TabBar.js';
 import { PaneColumn } from './PaneColumn.js';
+import { portNamer } from '../format.js';
 
 /** The panes side by side, below the tab bar when the screen shows one section at a time. */
 export function PaneRow({ state, layout }: { state: ExplorerState; layout: Layout }) {
@@ -39,6 +40,7 @@ export function PaneRow({ state, layout }: { state: ExplorerState; layout: Layou
               states={states[i]!}
               selected={state.selected}
               ports={session.ports}
+              portName={portNamer(session)}
               diff={diff}
             />
           </Box>

@@ -3,6 +3,7 @@ import type { Snapshot } from '../../sim/types.js';
 import { clip, bar, firstFitting, inst, reason, STATE_COLOR, STATE_SYMBOL, stateWord } from '../format.js';
 import { queueChipRows, queuesTitleForms, stallForms } from '../queuesText.js';
 import { useTint } from './ThemeContext.js';
+import { usePortName } from './PortNameContext.js';
 import { DiffCell } from './DiffCell.js';
 
 interface RsPaneProps {
@@ -23,6 +24,7 @@ export function RsPane(p: RsPaneProps) {
 /** The one unified reservation station (SUACA's model; Intel's cores). */
 function StationView(p: RsPaneProps) {
   const tint = useTint();
+  const portName = usePortName();
   const s = p.snapshot;
   const rows = Math.max(1, p.height - 1);
   const entries = s.rs;
@@ -62,7 +64,7 @@ function StationView(p: RsPaneProps) {
               <DiffCell text={name} differs={p.diff?.has(inst(e)) ?? false} />
               {tail}
             </Text>
-            {clip(reason(e), Math.max(0, p.width - head.length))}
+            {clip(reason(e, portName), Math.max(0, p.width - head.length))}
           </Text>
         );
       })}
@@ -98,6 +100,7 @@ function entryWindow<T extends { line: number }>(entries: T[], rows: number, sel
  */
 function QueuesView(p: RsPaneProps & { queues: NonNullable<Snapshot['queues']> }) {
   const tint = useTint();
+  const portName = usePortName();
   const s = p.snapshot;
   const q = p.queues;
   const entries = s.rs;
@@ -107,7 +110,9 @@ function QueuesView(p: RsPaneProps & { queues: NonNullable<Snapshot['queues']> }
   // the queue the front end stopped on: what its oldest entry waits for
   const oldest = q.stalledOn ? entries.find((e) => e.queues?.includes(q.stalledOn!)) : undefined;
   const held = oldest ? entries.filter((e) => e.queues?.includes(q.stalledOn!)).length : 0;
-  const head = oldest ? clip(`${q.stalledOn} holds ${held}: oldest ${inst(oldest)} ${reason(oldest)}`, width) : null;
+  const head = oldest
+    ? clip(`${q.stalledOn} holds ${held}: oldest ${inst(oldest)} ${reason(oldest, portName)}`, width)
+    : null;
   const body = Math.max(0, p.height - 2 - (head ? 1 : 0));
   // one row per queue when that leaves rows for entries; else side by side
   const nameW = Math.max(...q.list.map((x) => x.name.length));
@@ -147,7 +152,7 @@ function QueuesView(p: RsPaneProps & { queues: NonNullable<Snapshot['queues']> }
               {tail}
             </Text>
             {inQ}
-            {clip(reason(e), Math.max(0, width - head.length))}
+            {clip(reason(e, portName), Math.max(0, width - head.length))}
           </Text>
         );
       })}
