@@ -29,6 +29,8 @@ export interface ScreenSpec {
   name: string;
   file: string;
   arch: Uppercase<string>;
+  /** a second core beside the first (--compare-arch) */
+  compareArch?: Uppercase<string>;
   iterations: number;
   columns: number;
   rows: number;
@@ -125,11 +127,13 @@ async function renderOne(spec: ScreenSpec): Promise<string> {
   const { DEFAULT_MODEL_NAME, mechanismsOf } = await import('../src/sim/mechanisms.js');
   const base = cli.regionAnalysis(await loadRegion({ file: join(ROOT, spec.file) }));
   const session = await cli.buildExplorerSession(base, loadMachine(spec.arch));
+  const other = spec.compareArch ? await cli.buildExplorerSession(base, loadMachine(spec.compareArch)) : null;
   const r = render(
     createElement(Explorer, {
       session,
       iterations: spec.iterations,
       mechanisms: mechanismsOf(DEFAULT_MODEL_NAME),
+      ...(other ? { compareSession: other } : {}),
       archs: cli.archChoices(),
       loadArch: cli.sessionLoader(base),
       exportPath: () => 'uopscope-export.txt',

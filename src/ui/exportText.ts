@@ -11,7 +11,7 @@ import { dividerForms, fit, inst, num, onPort, portNamer, reason, stateWord, typ
 import { inert, modelView } from './modelMenu.js';
 import { lineStates } from './lineStates.js';
 import { queueChip, stallForms } from './queuesText.js';
-import { otherModel, variantLabel } from './panes.js';
+import { comparesCores, otherModel, paneSession, variantLabel } from './panes.js';
 import { MECHANISM_INFO, mechanismLabel } from '../sim/mechanisms.js';
 import { simulatesNothing } from '../sim/stats.js';
 import { iterationsDone } from './header.js';
@@ -105,6 +105,10 @@ function inputLines(state: ExplorerState, extras: ExportExtras): string[] {
   );
   out.push(`variants: ${variantLabel(L.variants)}`);
   out.push(`branch comparison: ${L.branches && s.branches ? `on (jump at line ${s.branches.branchLine})` : 'off'}`);
+  const o = L.other;
+  out.push(
+    `core comparison: ${o ? `${comparesCores(L) ? 'on' : 'on once the branch comparison is off'} (beside ${o.arch} (${o.archName}), ports ${o.ports.map(portNamer(o)).join(' ')}${o.figures ? `, figures: ${o.figures}` : ''})` : 'off'}`,
+  );
   for (const n of s.notes ?? []) out.push(`note: ${n}`);
   // the model's notes, as the report prints them
   for (const n of view.notes) out.push(`note: ${n}`);
@@ -127,8 +131,11 @@ export function exportText(state: ExplorerState, extras: ExportExtras): string {
   L.panes.forEach((pane, i) => {
     const snap = state.snaps[i]!;
     const total = state.totals[i];
+    // the pane's core: its figures' sources and its ports' names (the core split's right pane
+    // runs the other core)
+    const s = paneSession(L, pane);
     out.push('');
-    out.push(`== Pane: ${pane.title}`);
+    out.push(`== Pane: ${pane.title}${comparesCores(L) ? ` (${s.arch}, ${s.archName})` : ''}`);
     if (simulatesNothing(snap.stats)) {
       // nothing simulated: the cycles say nothing about the code, so no throughput
       out.push('no throughput: no line of this pane has data, nothing was simulated');
@@ -163,11 +170,12 @@ export function exportText(state: ExplorerState, extras: ExportExtras): string {
     for (const l of renderLineTable(snap.stats, s.ports, s.dividerPort, origins, s.portNames)) out.push(l);
     out.push(`Total number of Uops: ${snap.stats.totalUops}`);
   });
-  for (const d of extras.details) {
+  extras.details.forEach((d, i) => {
+    const core = L.panes[i] ? paneSession(L, L.panes[i]) : s;
     out.push('');
     out.push(`== Detail of the selected line (${d.title})`);
     // the thesis's layout, as `uopscope report --detail` prints it
-    out.push(...(d.detail ? renderDetail(d.detail, s).trimEnd().split('\n') : detailLines(sel?.line ?? -1, null)));
-  }
+    out.push(...(d.detail ? renderDetail(d.detail, core).trimEnd().split('\n') : detailLines(sel?.line ?? -1, null)));
+  });
   return `${out.join('\n')}\n`;
 }

@@ -28,6 +28,8 @@ export interface KeyOps {
   /** the help's previous page */
   helpBack(): void;
   openArch(): void;
+  /** the core split: choose another core to show beside this one, or close the split */
+  toggleCores(): void;
   /** 'help-page': the help's next page, staying on its last */
   toggleOverlay(kind: 'help' | 'help-page' | 'detail'): void;
   closeOverlay(): void;
@@ -196,6 +198,15 @@ export const EXPLORER_KEYS: Binding[] = [
     priority: 4,
     match: is('a'),
     run: (o) => o.openArch(),
+  },
+  {
+    keys: 'c',
+    short: 'c',
+    what: 'cores',
+    help: 'compare with another core side by side (choose it from the architectures; c again closes it)',
+    priority: 16,
+    match: is('c'),
+    run: (o) => o.toggleCores(),
   },
   {
     keys: 's',

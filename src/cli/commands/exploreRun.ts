@@ -54,6 +54,8 @@ export async function runExplore(args: ExploreArgv): Promise<void> {
   };
   const machine = loadMachine(arch);
   await loadArchData(machine.arch, args.uopsXml !== undefined ? { uopsXml: args.uopsXml } : {});
+  const other = args.compareArch !== undefined ? loadMachine(parseArch(args.compareArch, '--compare-arch')) : null;
+  if (other) await loadArchData(other.arch, args.uopsXml !== undefined ? { uopsXml: args.uopsXml } : {});
   const input = await loadInput(sel);
   const tty = Boolean(process.stdout.isTTY && process.stdin.isTTY);
   const regions = listRegions(input);
@@ -77,19 +79,27 @@ export async function runExplore(args: ExploreArgv): Promise<void> {
     process.stdout.write(
       await runReport(
         { ...sel, ...(region !== undefined ? { region } : {}) },
-        { arch, iterations, ...dataOpts, ...modelArgsOf(args) },
+        {
+          arch,
+          iterations,
+          ...dataOpts,
+          ...modelArgsOf(args),
+          ...(other ? { compareArch: other.arch } : {}),
+        },
       ),
     );
     return;
   }
   const base = regionAnalysis(loaded);
   const session = await buildExplorerSession(base, machine, dataOpts);
+  const compareSession = other ? await buildExplorerSession(base, other, dataOpts) : undefined;
   const dir = resolve(eff['export-dir'].value);
   try {
     const how = await runExplorer({
       session,
       iterations,
       mechanisms,
+      ...(compareSession ? { compareSession } : {}),
       archs: archChoices(dataOpts),
       loadArch: sessionLoader(base, dataOpts),
       exportPath: () => join(dir, `uopscope-${basename(loaded.file).replace(/[^\w.-]/g, '_')}-${stamp()}.txt`),
