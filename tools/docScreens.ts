@@ -77,7 +77,7 @@ export const SCREENS: readonly ScreenSpec[] = [
     columns: 80,
     rows: 24,
     steps: [OPENED, { keys: 'g8\r', until: /cycle 8 of \d+/ }],
-    done: /cycle 8 of \d+.*\n[^]*dispatch stalled/,
+    done: /cycle 8 of \d+.*\n[\s\S]*dispatch stalled/,
   },
   {
     // the same at 120×40: a row per queue
@@ -86,7 +86,7 @@ export const SCREENS: readonly ScreenSpec[] = [
     columns: 120,
     rows: 40,
     steps: [OPENED, { keys: 'g8\r', until: /cycle 8 of \d+/ }],
-    done: /cycle 8 of \d+.*\n[^]*dispatch stalled/,
+    done: /cycle 8 of \d+.*\n[\s\S]*dispatch stalled/,
   },
   {
     // two cores side by side: the stencil on Skylake beside Zen 4
@@ -98,7 +98,7 @@ export const SCREENS: readonly ScreenSpec[] = [
     columns: 120,
     rows: 40,
     steps: [OPENED, { keys: 'g40\r', until: /cycle 40 of \d+/ }],
-    done: /cycle 40 of \d+[^]*diverge at cycle \d+ │ c\/iter done\/run: SKL [^│]*\d\/\d[^│]*│ ZEN4 [^│]*\d\/\d/,
+    done: /cycle 40 of \d+[\s\S]*diverge at cycle \d+ │ c\/iter done\/run: SKL [^│]*\d\/\d[^│]*│ ZEN4 [^│]*\d\/\d/,
     pending: /searching/,
   },
   {
