@@ -48,6 +48,20 @@ test('report --compare-arch --json: { reports: [A, B], comparison }', () => {
   assert.deepEqual(j.comparison.archs, ['SKL', 'ZEN4']);
   assert.equal(j.comparison.ratio, j.reports[1].blockThroughput / j.reports[0].blockThroughput);
   assert.ok(Array.isArray(j.reports[1].queues), "Zen 4's report has its queues");
+  // the model's notes on Zen 4 say what its queues are and what the what-ifs do on them; none on SKL
+  const notes: string[] = j.reports[1].model.notes;
+  const q = j.reports[1].queues.filter((x: { name: string }) => !x.name.startsWith('NSQ'));
+  assert.ok(
+    notes.some(
+      (n) => n.startsWith(`scheduler: ${q.length} queues of macro-op entries (`) && n.includes('steering stall'),
+    ),
+    notes.join('\n'),
+  );
+  assert.ok(notes.some((n) => n.startsWith('what-ifs on the queues: the station size (--rs-size) is their total')));
+  assert.ok(
+    !(j.reports[0].model.notes ?? []).some((n: string) => /^(scheduler|what-ifs on the queues):/.test(n)),
+    'none on SKL',
+  );
 });
 
 test('a line without figures on one core is named in the comparison; a bad core is one line, status 2', () => {
