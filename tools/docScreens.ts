@@ -29,6 +29,8 @@ export interface ScreenSpec {
   name: string;
   file: string;
   arch: Uppercase<string>;
+  /** a second core beside the first (--compare-arch) */
+  compareArch?: Uppercase<string>;
   iterations: number;
   columns: number;
   rows: number;
@@ -42,6 +44,8 @@ export interface ScreenSpec {
 
 /** What `npm start` opens: the thesis's branch example on SKL, 200 iterations. */
 const START = { file: 'examples/bin/branch', arch: 'SKL', iterations: 200 } as const;
+/** The scheduler-capacity loop of the Zen microbenchmark on Zen 4 (test/fixtures/zen/build.sh). */
+const ZEN_SCHED = { file: 'test/fixtures/zen/sched.o', arch: 'ZEN4', iterations: 200 } as const;
 /** The first step of every screen: the explorer has drawn cycle 0. */
 const OPENED = { keys: '', until: /cycle 0 of \d+/ };
 
@@ -63,6 +67,38 @@ export const SCREENS: readonly ScreenSpec[] = [
     rows: 30,
     steps: [OPENED, { keys: 'lllllllll', until: /cycle 9 of \d+/ }, { keys: 'f', until: /variant: perfect front-end/ }],
     done: /diverge at cycle \d+ │ c\/iter done\/run: baseline [^│]*\d\/\d[^│]*│ perfect FE [^│]*\d\/\d/,
+    pending: /searching/,
+  },
+  {
+    // a Zen core's scheduler queues: the scheduler-capacity loop of the Zen microbenchmark at the
+    // first cycle the front end stops on a full queue (test/ui/e2eQueues.test.ts finds it)
+    name: 'zen-queues-80x24',
+    ...ZEN_SCHED,
+    columns: 80,
+    rows: 24,
+    steps: [OPENED, { keys: 'g8\r', until: /cycle 8 of \d+/ }],
+    done: /cycle 8 of \d+.*\n[\s\S]*dispatch stalled/,
+  },
+  {
+    // the same at 120×40: a row per queue
+    name: 'zen-queues-120x40',
+    ...ZEN_SCHED,
+    columns: 120,
+    rows: 40,
+    steps: [OPENED, { keys: 'g8\r', until: /cycle 8 of \d+/ }],
+    done: /cycle 8 of \d+.*\n[\s\S]*dispatch stalled/,
+  },
+  {
+    // two cores side by side: the stencil on Skylake beside Zen 4
+    name: 'cores-120x40',
+    file: 'examples/bin/stencil',
+    arch: 'SKL',
+    compareArch: 'ZEN4',
+    iterations: 200,
+    columns: 120,
+    rows: 40,
+    steps: [OPENED, { keys: 'g40\r', until: /cycle 40 of \d+/ }],
+    done: /cycle 40 of \d+[\s\S]*diverge at cycle \d+ │ c\/iter done\/run: SKL [^│]*\d\/\d[^│]*│ ZEN4 [^│]*\d\/\d/,
     pending: /searching/,
   },
   {
@@ -125,11 +161,13 @@ async function renderOne(spec: ScreenSpec): Promise<string> {
   const { DEFAULT_MODEL_NAME, mechanismsOf } = await import('../src/sim/mechanisms.js');
   const base = cli.regionAnalysis(await loadRegion({ file: join(ROOT, spec.file) }));
   const session = await cli.buildExplorerSession(base, loadMachine(spec.arch));
+  const other = spec.compareArch ? await cli.buildExplorerSession(base, loadMachine(spec.compareArch)) : null;
   const r = render(
     createElement(Explorer, {
       session,
       iterations: spec.iterations,
       mechanisms: mechanismsOf(DEFAULT_MODEL_NAME),
+      ...(other ? { compareSession: other } : {}),
       archs: cli.archChoices(),
       loadArch: cli.sessionLoader(base),
       exportPath: () => 'uopscope-export.txt',

@@ -13,6 +13,7 @@ import {
 import type { MachineParams, SimProgram, SimResult } from '../sim/types.js';
 import { dataMemoryPairs, mechanismNotes, withDataMemoryDeps } from '../sim/refine.js';
 import { UserError } from '../errors.js';
+import { portLabel } from '../data/ports.js';
 import type { FigureOrigin } from '../data/types.js';
 import type { MechanismEffect, ReportModel, Section, UnknownInstruction } from './model.js';
 
@@ -132,10 +133,28 @@ function notesOf(program: SimProgram, params: MachineParams, m: MechanismSet | u
 export function modelNotesOf(program: SimProgram, params: MachineParams, m: MechanismSet | undefined): string[] {
   return [
     ...frontEndNotes(program, params, m),
+    ...schedulerNotes(params),
     ...mechanismNotes(program, m),
     ...dividerNotes(program),
     ...zeroUopNotes(program),
     ...dataMemoryNotes(program),
+  ];
+}
+
+/** A core with several scheduler queues (Zen): its queues, and what the what-ifs do on them
+ *  (docs/engine.md, "Scheduler queues"), where an Intel core has one station. */
+function schedulerNotes(params: MachineParams): string[] {
+  const sq = params.schedulers;
+  if (!sq || (sq.queues.length === 1 && sq.nonScheduling.length === 0 && sq.unit === 'uop')) return [];
+  const total = sq.queues.reduce((a, q) => a + q.size, 0);
+  const queues = sq.queues.map((q) => `${q.name} ${q.size}`).join(', ');
+  const nsq = sq.nonScheduling.map(
+    (x) => `; ${x.name} ${x.size} in front of ${x.queues.map((k) => sq.queues[k]!.name).join(' ')}`,
+  );
+  const pipe = portLabel(params.dividerPort, params.ports, params.portNames);
+  return [
+    `scheduler: ${sq.queues.length} queues of ${sq.unit === 'macro-op' ? 'macro-op' : 'µop'} entries (${queues}${nsq.join('')}), steering ${sq.steering}: a queue issues to its own pipes only, and dispatch stops when the queue the next op is steered to is full (a steering stall), whatever room the others have`,
+    `what-ifs on the queues: the station size (--rs-size) is their total (${total}) and scales every queue; the perfect front end loads up to ${total} per cycle past the queues' dispatch limits, each queue's room still bounding it; infinitely usable ports apply to every queue's pipes; the divider stays the one behind ${pipe}`,
   ];
 }
 

@@ -227,6 +227,7 @@ function station(v: StationView): { rs: RsEntry[]; counts: LineCount[]; ready: I
       state,
     };
     if (away) e.fusedWith = v.inst(g - 1);
+    if (core.policy instanceof Queues) e.queues = core.policy.holding(g);
     rs.push(e);
     const name = stateName(state);
     if (name === 'ready') ready.push(v.inst(g));

@@ -133,6 +133,9 @@ export interface RsEntry {
   state: EntryState;
   /** the Jcc of a macro-fused pair: the first half, whose state this is */
   fusedWith?: { line: number; iteration: number };
+  /** on a core with several scheduler queues: the queues its µops without a port wait in (a
+   *  non-scheduling queue's name while they wait there); empty once every µop has its port */
+  queues?: string[];
 }
 
 export interface PortSlot {

@@ -15,7 +15,7 @@ import { continueScan, startScan, type Divergence } from './compare.js';
 import { GLOBAL_KEYS, lookup, splitKeys, type KeyContext, type KeyEvent, type KeyOps } from './keys.js';
 import { MODEL_ROWS, applyModelRow, inert, modelView } from './modelMenu.js';
 import { num } from './format.js';
-import { engineOf, makeLayout, type PaneLayout, type PaneRequest } from './panes.js';
+import { comparesCores, engineOf, makeLayout, paneSession, type PaneLayout, type PaneRequest } from './panes.js';
 import { PaneCursor } from './snapshotCache.js';
 import {
   ISSUE_SEARCH_LIMIT,
@@ -68,7 +68,10 @@ class PaneRuns {
 const SLICE_CYCLES = 128;
 
 export interface ControllerOptions
-  extends Pick<ExplorerProps, 'session' | 'iterations' | 'mechanisms' | 'loadArch' | 'saveExport' | 'exportPath'> {
+  extends Pick<
+    ExplorerProps,
+    'session' | 'iterations' | 'mechanisms' | 'compareSession' | 'loadArch' | 'saveExport' | 'exportPath'
+  > {
   archs: string[];
   /** the text `x` writes: the state with what only the controller knows (the details) */
   exportText(state: ExplorerState, details: { title: string; detail: LineDetail | null }[]): string;
@@ -133,6 +136,7 @@ export class ExplorerController {
       branches: false,
       iterations: opts.iterations,
       mechanisms: opts.mechanisms ?? mechanismsOf(DEFAULT_MODEL_NAME),
+      other: opts.compareSession ?? null,
     });
     this.runs = new PaneRuns(layout);
     this.state = initialState(
@@ -372,6 +376,7 @@ export class ExplorerController {
       iterations: patch.iterations ?? l.iterations,
       mechanisms: patch.mechanisms ?? l.mechanisms,
       compareModel: patch.compareModel ?? l.compareModel,
+      other: patch.other !== undefined ? patch.other : l.other,
     });
     let runs: PaneRuns;
     try {
@@ -402,14 +407,18 @@ export class ExplorerController {
   private startBackground(): void {
     const runs = this.runs;
     const { layout } = runs;
+    // a core split's panes run on two cores: each pane's run in its core's worker, and the
+    // divergence (one worker job runs one machine) on this thread
+    const cores = comparesCores(layout);
     const offload = layout.session.offload;
+    const offloads = layout.panes.map((p) => paneSession(layout, p).offload);
     let cancelled = false;
     this.background.push(() => {
       cancelled = true;
     });
-    if (offload) {
+    if (offloads.every((o) => o !== undefined)) {
       layout.panes.forEach((p, i) => {
-        const job = offload.wholeRun(p.spec, layout.iterations);
+        const job = offloads[i]!.wholeRun(p.spec, layout.iterations);
         job.promise.then(
           (t) => {
             if (!cancelled) this.setTotal(runs, i, t);
@@ -433,7 +442,7 @@ export class ExplorerController {
     const report = (d: Divergence) => {
       if (!cancelled) this.dispatch({ type: 'divergence', layout, divergence: d });
     };
-    if (offload) {
+    if (offload && !cores) {
       const job = offload.divergence(a.spec, b.spec, layout.iterations);
       job.promise.then(report, () => {
         /* cancelled or failed: stays 'searching' */
@@ -592,6 +601,15 @@ export class ExplorerController {
                 : (this.opts.exportPath?.() ?? '');
         dispatch({ type: 'prompt-open', what, text });
       },
+      toggleCores: () => {
+        const s = get();
+        if (s.layout.other) {
+          this.rebuild('closing the core comparison…', { other: null }, () => 'core comparison off');
+          return;
+        }
+        const other = s.archs.findIndex((a) => a !== s.layout.session.arch);
+        dispatch({ type: 'overlay', overlay: { kind: 'arch', index: Math.max(0, other), compare: true } });
+      },
       openArch: () => {
         const s = get();
         dispatch({
@@ -667,7 +685,7 @@ export class ExplorerController {
         if (o.kind !== 'arch') return;
         const arch = get().archs[o.index];
         dispatch({ type: 'overlay', overlay: { kind: 'none' } });
-        if (arch !== undefined) void this.switchArch(arch);
+        if (arch !== undefined) void (o.compare ? this.compareWith(arch) : this.switchArch(arch));
       },
       openModel: () => dispatch({ type: 'overlay', overlay: { kind: 'model', index: 0 } }),
       modelMove: (by) => dispatch({ type: 'model-move', by }),
@@ -766,6 +784,27 @@ export class ExplorerController {
         this.say(`export failed: ${err instanceof Error ? err.message : String(err)}`);
       }
     });
+    this.drain();
+  }
+
+  /** The core split: the same region on `arch` beside the current core, at the displayed cycle. */
+  async compareWith(arch: string): Promise<void> {
+    const session = await this.runAsync(`loading ${arch}…`, async () => {
+      try {
+        return await this.opts.loadArch(arch);
+      } catch (err) {
+        this.say(`could not load ${arch}: ${err instanceof Error ? err.message : String(err)}`);
+        return undefined;
+      }
+    });
+    if (session && !this.disposed) {
+      const here = this.state.layout.session;
+      this.rebuild(`simulating ${session.arch}…`, { other: session }, (v) =>
+        v.layout.branches
+          ? `${session.arch} beside ${here.arch} once the branch comparison (b) is off`
+          : `${here.arch} beside ${session.arch} (${session.archName}), at cycle ${v.cycle}`,
+      );
+    }
     this.drain();
   }
 

@@ -1,7 +1,7 @@
 // The detail (thesis §2.6) of one line as text lines: the screen's DetailPane and the export
 // when a pane has no detail.
 import type { LineDetail } from '../sim/types.js';
-import { num } from './format.js';
+import { num, numberedPort, type PortName } from './format.js';
 
 /**
  * Thesis §2.6 for the selected line, compact enough for half of an 80-column screen: per
@@ -9,7 +9,7 @@ import { num } from './format.js';
  * it; per port what this line waited for the port and what others waited because this line held
  * it.
  */
-export function detailLines(line: number, d: LineDetail | null): string[] {
+export function detailLines(line: number, d: LineDetail | null, portName: PortName = numberedPort): string[] {
   if (!d) return [`Detail of line ${line}: not on this path`];
   const out = [`Detail of line ${d.line}: ${d.asm}`, `maximum latency ${d.maxLatency}`];
   const lines = [...new Set([...d.latencies.map((l) => l.line), ...d.dependencyDelays.map((l) => l.line)])].sort(
@@ -34,7 +34,7 @@ export function detailLines(line: number, d: LineDetail | null): string[] {
     out.push(`${'port'.padStart(4)}${'this waits'.padStart(12)}${'others wait'.padStart(13)}`);
     for (const x of d.portDelays)
       out.push(
-        `${`p${x.port}`.padStart(4)}${num(x.thisDelayedByPort).padStart(12)}${num(x.othersDelayedByThis).padStart(13)}`,
+        `${portName(x.port).padStart(4)}${num(x.thisDelayedByPort).padStart(12)}${num(x.othersDelayedByThis).padStart(13)}`,
       );
   }
   return out;

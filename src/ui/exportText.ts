@@ -7,16 +7,22 @@ import { describeDivergence } from './compare.js';
 import { detailLines } from './detailText.js';
 import { renderDetail } from '../report/detail.js';
 import { renderLineTable } from '../report/text.js';
-import { dividerForms, fit, inst, num, onPort, reason, stateWord } from './format.js';
+import { dividerForms, fit, inst, num, onPort, portNamer, reason, stateWord, type PortName } from './format.js';
 import { inert, modelView } from './modelMenu.js';
 import { lineStates } from './lineStates.js';
-import { otherModel, variantLabel } from './panes.js';
+import { queueChip, stallForms } from './queuesText.js';
+import { comparesCores, otherModel, paneSession, variantLabel } from './panes.js';
 import { MECHANISM_INFO, mechanismLabel } from '../sim/mechanisms.js';
 import { simulatesNothing } from '../sim/stats.js';
 import { iterationsDone } from './header.js';
 import type { ExplorerState } from './state.js';
 
-function snapshotLines(s: Snapshot, ls: { line: number; asm: string }[], paneLines: number[]): string[] {
+function snapshotLines(
+  s: Snapshot,
+  ls: { line: number; asm: string }[],
+  paneLines: number[],
+  portName: PortName,
+): string[] {
   const out: string[] = [];
   out.push(`cycle ${s.cycle}${s.finished ? ' (finished)' : ''}: ${s.completed} of ${s.total} instances done`);
   out.push('program (W waiting, R ready, E executing, D done, N not loaded):');
@@ -27,11 +33,28 @@ function snapshotLines(s: Snapshot, ls: { line: number; asm: string }[], paneLin
       `  ${String(st.line).padStart(3)}  ${fit(asm.get(st.line) ?? '', 36)} W${st.waiting} R${st.ready} E${st.executing} D${st.done} N${st.notLoaded}`,
     );
   }
-  out.push(`reservation station: ${s.rsUsed}/${s.rsCapacity} µops, ${s.rs.length} entries`);
-  for (const e of s.rs) out.push(`  ${inst(e).padEnd(10)} ${String(e.uops).padStart(2)} µops  ${entryText(e)}`);
+  if (s.queues) {
+    const q = s.queues;
+    out.push(
+      `scheduler queues (${q.unit === 'macro-op' ? 'an entry is a macro-op' : 'an entry is a µop'}, steering ${q.steering}), ${s.rs.length} instances in flight:`,
+    );
+    out.push(`  ${stallForms(q)[0]}`);
+    for (const x of q.list)
+      out.push(`  ${queueChip(x)}${x.feeds ? ` (non-scheduling, in front of ${x.feeds.join(' ')})` : ''}`);
+    for (const e of s.rs)
+      out.push(
+        `  ${inst(e).padEnd(10)} ${String(e.uops).padStart(2)} µops  ${(e.queues ?? []).join('+').padEnd(5)} ${entryText(e, portName)}`,
+      );
+  } else {
+    out.push(`reservation station: ${s.rsUsed}/${s.rsCapacity} µops, ${s.rs.length} entries`);
+    for (const e of s.rs)
+      out.push(`  ${inst(e).padEnd(10)} ${String(e.uops).padStart(2)} µops  ${entryText(e, portName)}`);
+  }
   out.push('ports (µop this cycle, µops so far):');
   for (const p of s.ports)
-    out.push(`  p${p.port}: ${p.uops.length ? p.uops.map((x) => onPort(x)).join(' ') : '-'}  (${p.cumulative})`);
+    out.push(
+      `  ${portName(p.port)}: ${p.uops.length ? p.uops.map((x) => onPort(x)).join(' ') : '-'}  (${p.cumulative})`,
+    );
   out.push(dividerForms(s)[0]!);
   out.push(`ready: ${s.ready.length ? s.ready.map(inst).join(' ') : 'none'}`);
   // the screen's line, whole (source, delivered and issued µops, the IDQ's fill)
@@ -41,9 +64,9 @@ function snapshotLines(s: Snapshot, ls: { line: number; asm: string }[], paneLin
 
 /** An entry's state and why, the state word said once ('executing, 2 cycles left', not
  *  'executing executing, …'). */
-function entryText(e: Snapshot['rs'][number]): string {
+function entryText(e: Snapshot['rs'][number], portName: PortName): string {
   const word = stateWord(e.state);
-  const why = reason(e);
+  const why = reason(e, portName);
   return why === word || why.startsWith(`${word},`) || why.startsWith(`${word} `) ? why : `${word.padEnd(9)} ${why}`;
 }
 
@@ -63,7 +86,7 @@ function inputLines(state: ExplorerState, extras: ExportExtras): string[] {
   out.push('== Inputs');
   out.push(`file: ${s.file}`);
   out.push(`region: ${s.region} (${s.lines.length} instructions)`);
-  out.push(`architecture: ${s.arch} (${s.archName}), ports ${s.ports.map((p) => `p${p}`).join(' ')}`);
+  out.push(`architecture: ${s.arch} (${s.archName}), ports ${s.ports.map(portNamer(s)).join(' ')}`);
   if (s.figures) out.push(`figures: ${s.figures}`);
   const missing = s.lines.filter((l) => l.origin === 'none');
   if (missing.length)
@@ -82,6 +105,10 @@ function inputLines(state: ExplorerState, extras: ExportExtras): string[] {
   );
   out.push(`variants: ${variantLabel(L.variants)}`);
   out.push(`branch comparison: ${L.branches && s.branches ? `on (jump at line ${s.branches.branchLine})` : 'off'}`);
+  const o = L.other;
+  out.push(
+    `core comparison: ${o ? `${comparesCores(L) ? 'on' : 'on once the branch comparison is off'} (beside ${o.arch} (${o.archName}), ports ${o.ports.map(portNamer(o)).join(' ')}${o.figures ? `, figures: ${o.figures}` : ''})` : 'off'}`,
+  );
   for (const n of s.notes ?? []) out.push(`note: ${n}`);
   // the model's notes, as the report prints them
   for (const n of view.notes) out.push(`note: ${n}`);
@@ -104,8 +131,11 @@ export function exportText(state: ExplorerState, extras: ExportExtras): string {
   L.panes.forEach((pane, i) => {
     const snap = state.snaps[i]!;
     const total = state.totals[i];
+    // the pane's core: its figures' sources and its ports' names (the core split's right pane
+    // runs the other core)
+    const s = paneSession(L, pane);
     out.push('');
-    out.push(`== Pane: ${pane.title}`);
+    out.push(`== Pane: ${pane.title}${comparesCores(L) ? ` (${s.arch}, ${s.archName})` : ''}`);
     if (simulatesNothing(snap.stats)) {
       // nothing simulated: the cycles say nothing about the code, so no throughput
       out.push('no throughput: no line of this pane has data, nothing was simulated');
@@ -122,7 +152,7 @@ export function exportText(state: ExplorerState, extras: ExportExtras): string {
     }
     out.push('');
     out.push('-- Snapshot');
-    for (const l of snapshotLines(snap, s.lines, pane.lines)) out.push(l);
+    for (const l of snapshotLines(snap, s.lines, pane.lines, portNamer(s))) out.push(l);
     out.push('');
     out.push(`-- Sources of the figures (${originLegend(s.lines.flatMap((l) => (l.origin ? [l.origin] : [])))})`);
     for (const l of s.lines)
@@ -140,11 +170,12 @@ export function exportText(state: ExplorerState, extras: ExportExtras): string {
     for (const l of renderLineTable(snap.stats, s.ports, s.dividerPort, origins, s.portNames)) out.push(l);
     out.push(`Total number of Uops: ${snap.stats.totalUops}`);
   });
-  for (const d of extras.details) {
+  extras.details.forEach((d, i) => {
+    const core = L.panes[i] ? paneSession(L, L.panes[i]) : s;
     out.push('');
     out.push(`== Detail of the selected line (${d.title})`);
     // the thesis's layout, as `uopscope report --detail` prints it
-    out.push(...(d.detail ? renderDetail(d.detail).trimEnd().split('\n') : detailLines(sel?.line ?? -1, null)));
-  }
+    out.push(...(d.detail ? renderDetail(d.detail, core).trimEnd().split('\n') : detailLines(sel?.line ?? -1, null)));
+  });
   return `${out.join('\n')}\n`;
 }

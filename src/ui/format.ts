@@ -3,6 +3,20 @@
 import type { EntryState, RsEntry, Snapshot, StateName } from '../sim/types.js';
 import { fixed } from '../report/format.js';
 import { stateName } from '../sim/index.js';
+import { portLabel } from '../data/ports.js';
+
+/** How a pane names a port: Intel's numbers (`p5`), or the pipe names of a core whose record
+ *  has them (AMD's `ALU1`, `FP2`). */
+export type PortName = (port: number) => string;
+
+/** Ports by number, as the thesis and Intel's documents write them. */
+export const numberedPort: PortName = (p) => `p${p}`;
+
+/** The naming of a core's ports (its record's `ports` and `portNames`). */
+export function portNamer(core: { ports: readonly number[]; portNames?: readonly string[] | undefined }): PortName {
+  const names = core.portNames;
+  return names ? (p) => portLabel(p, core.ports, names) : numberedPort;
+}
 
 export function inst(x: { line: number; iteration: number }): string {
   return `L${x.line}#${x.iteration}`;
@@ -72,12 +86,12 @@ export const STATE_COLOR: Record<StateWord, string> = {
 
 /** Why an entry is where it is, in words (thesis §2.3–2.5); the Jcc of a macro-fused pair says
  *  it is its pair's µop. */
-export function reason(e: RsEntry): string {
-  const why = stateReason(e);
+export function reason(e: RsEntry, name: PortName = numberedPort): string {
+  const why = stateReason(e, name);
   return e.fusedWith ? `fused with ${inst(e.fusedWith)}: ${why}` : why;
 }
 
-function stateReason(e: RsEntry): string {
+function stateReason(e: RsEntry, name: PortName): string {
   const s = e.state;
   switch (s.kind) {
     case 'loading':
@@ -87,7 +101,7 @@ function stateReason(e: RsEntry): string {
     case 'waiting-port': {
       const parts = s.ports.map((p) => {
         const who = p.heldBy ? ` by ${inst(p.heldBy)}` : '';
-        return `${p.divider ? 'divider ' : ''}p${p.port} busy${who}`;
+        return `${p.divider ? 'divider ' : ''}${name(p.port)} busy${who}`;
       });
       return parts.length ? parts.join(', ') : 'ready, waits for a port';
     }

@@ -78,8 +78,12 @@ function whatLine(state: ExplorerState, width: number): string {
       : `${short > 1 ? '' : 'variant: '}${short ? shortVariant(layout.variants) : variantLabel(layout.variants)}`;
   // longest first: the architecture's name, then the variant's long label, then the words go
   const tails: [string, string][] = [];
+  const o = layout.other;
+  const archs = o
+    ? [`${session.arch} (${session.archName}) beside ${o.arch} (${o.archName})`, `${session.arch} beside ${o.arch}`]
+    : [`${session.arch} (${session.archName})`, session.arch];
   for (const short of [0, 1, 2])
-    for (const arch of [`${session.arch} (${session.archName})`, session.arch])
+    for (const arch of archs)
       tails.push([arch, ` · ${layout.iterations} iter · ${modelLabel(layout, short > 0)} · ${variant(short)}`]);
   for (const [arch, tail] of tails) {
     const full = `${file} · ${session.region} · ${arch}${tail}`;
@@ -102,7 +106,7 @@ function rateText(state: ExplorerState, room: number): string {
   const { layout } = state;
   if (layout.panes.length === 1) return fitFirst(throughputSoFar(state.snaps[0]!), room);
   const names = layout.panes.map((p, i) =>
-    layout.branches || layout.compareModel
+    layout.branches || layout.compareModel || layout.other
       ? p.title.replace(/ \(.*\)$/, '')
       : i === 0
         ? 'baseline'
@@ -122,17 +126,26 @@ function rateText(state: ExplorerState, room: number): string {
   return fitFirst(forms, room);
 }
 
+/** Lines without figures, warned of first (on a core split: on which core; none: ''). */
+function incompleteWarning(layout: ExplorerState['layout']): string {
+  const cores = layout.other ? [layout.session, layout.other] : [layout.session];
+  const parts = cores.flatMap((c) => {
+    const missing = c.lines.filter((l) => l.origin === 'none').length;
+    if (!missing) return [];
+    return [`${missing} line${missing === 1 ? '' : 's'} without figures${layout.other ? ` on ${c.arch}` : ''}`];
+  });
+  return parts.length ? `INCOMPLETE: ${parts.join(', ')} (?) · ` : '';
+}
+
 export function headerLines(state: ExplorerState, width: number): HeaderLines {
   const { layout } = state;
-  const session = layout.session;
   const what = whatLine(state, width);
   const totals = state.totals;
   const total = totals.every((t) => t !== null) ? String(Math.max(...totals.map((t) => t!.cycles))) : '…';
   const finished = isFinished(state);
   const status =
     state.busy ?? (finished ? 'finished' : state.playing ? `playing ${state.speed}/s` : `paused (${state.speed}/s)`);
-  const missing = session.lines.filter((l) => l.origin === 'none').length;
-  const warn = missing ? `INCOMPLETE: ${missing} line${missing === 1 ? '' : 's'} without figures (?) · ` : '';
+  const warn = incompleteWarning(layout);
   const cycle = `cycle ${state.cycle} of ${total}`;
   const room = width - warn.length - cycle.length - status.length - 6;
   const rate = rateText(state, room);

@@ -28,6 +28,8 @@ export interface KeyOps {
   /** the help's previous page */
   helpBack(): void;
   openArch(): void;
+  /** the core split: choose another core to show beside this one, or close the split */
+  toggleCores(): void;
   /** 'help-page': the help's next page, staying on its last */
   toggleOverlay(kind: 'help' | 'help-page' | 'detail'): void;
   closeOverlay(): void;
@@ -196,6 +198,15 @@ export const EXPLORER_KEYS: Binding[] = [
     priority: 4,
     match: is('a'),
     run: (o) => o.openArch(),
+  },
+  {
+    keys: 'c',
+    short: 'c',
+    what: 'cores',
+    help: 'compare with another core side by side (choose it from the architectures; c again closes it)',
+    priority: 16,
+    match: is('c'),
+    run: (o) => o.toggleCores(),
   },
   {
     keys: 's',
@@ -551,6 +562,7 @@ export const LEGEND: LegendSection[] = [
         "split views: before a figure (bold), it differs from the other side's at this cycle; alone: the other side has a figure there",
       ],
       ['[2 Reservation]', 'the pane shown (small terminals: tab or 1-4 switch)'],
+      ['SKL beside ZEN4', 'two cores side by side (c): the left pane runs the first, the right the other'],
       ['−macro-fus', 'the model with a mechanism off (+: on); see the last section'],
     ],
   },
@@ -575,6 +587,22 @@ export const LEGEND: LegendSection[] = [
       ['+ ◌ ○ ▶ ✓', 'loading, waiting on an operand, ready (waits for a port), executing, done'],
       ['2µ', "the instance's µops"],
       ['█░', "a bar's filled share: the station's fill, a port's use so far"],
+    ],
+  },
+  {
+    title: "Scheduler queues (AMD's Zen cores, in the Reservation pane)",
+    rows: [
+      ['INT1 24/24', 'a scheduler queue: its entries / its size; it issues to its own pipes only'],
+      ['macro-op entries', 'an entry is an instruction (a load-op is one), not a µop'],
+      ['NSQ 0/64', 'the non-scheduling queue: ops steered to a full FP queue wait there in order, unable to issue'],
+      [
+        'dispatch stalled',
+        'a steering stall: the queue the next op was steered to is full, so dispatch stops, whatever room the others have',
+      ],
+      ['steering even', 'an op several queues can take goes to them in turn, whatever their fill'],
+      ['holds 24: oldest', "the stalled queue's entries, and what its oldest waits for"],
+      ['◌ L3#2 1µ FP0', 'an instance and the queue its waiting µops are in'],
+      ['ALU0 FP2', "pipes by their names (AMD's cores); Intel's ports by number: p0 p1"],
     ],
   },
   {

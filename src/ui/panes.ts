@@ -35,6 +35,8 @@ export interface PaneRequest {
   mechanisms?: MechanismSet;
   /** the split pane compares the current model with the other one (otherModel) */
   compareModel?: boolean;
+  /** another core's session of the same region: the split pane shows it beside this one */
+  other?: ExplorerSession | null;
 }
 
 /**
@@ -51,13 +53,25 @@ export interface PaneLayout {
   mechanisms: MechanismSet;
   /** the split pane compares the current model with the other one */
   compareModel: boolean;
+  /** the other core shown beside this one (the core split), or null */
+  other: ExplorerSession | null;
   panes: PaneInfo[];
 }
+
+/** The session (the core) a pane of `layout` runs: the other core's for the core split's right
+ *  pane, else the layout's. */
+export function paneSession(layout: PaneLayout, pane: PaneInfo): ExplorerSession {
+  return pane.spec.core === 1 && layout.other ? layout.other : layout.session;
+}
+
+/** The two panes are two cores (the core split is on and the branch sides do not take it over). */
+export const comparesCores = (l: PaneLayout): boolean => l.other !== null && l.panes.some((p) => p.spec.core === 1);
 
 export function makeLayout(session: ExplorerSession, req: PaneRequest): PaneLayout {
   const mechanisms: MechanismSet = { ...(req.mechanisms ?? SUACA_MECHANISMS) };
   const branches = req.branches && session.branches !== null;
   const compareModel = req.compareModel ?? false;
+  const other = req.other ?? null;
   return {
     session,
     iterations: req.iterations,
@@ -65,14 +79,16 @@ export function makeLayout(session: ExplorerSession, req: PaneRequest): PaneLayo
     branches,
     mechanisms,
     compareModel,
-    panes: panesOf(session, { ...req, branches, mechanisms, compareModel }),
+    other,
+    panes: panesOf(session, { ...req, branches, mechanisms, compareModel, other }),
   };
 }
 
 /** A fresh engine of one pane of `layout` (from the session's factories). */
 export function engineOf(layout: PaneLayout, pane: PaneInfo): Engine {
   const { variant, branch, mechanisms } = pane.spec;
-  const source = branch === null ? layout.session : layout.session.branches?.paths[branch];
+  const core = paneSession(layout, pane);
+  const source = branch === null ? core : core.branches?.paths[branch];
   if (!source) throw new Error('this region has no conditional jump');
   return source.makeEngine(variant, layout.iterations, mechanisms);
 }
@@ -88,6 +104,15 @@ function panesOf(session: ExplorerSession, req: PaneRequest & { mechanisms: Mech
       title: `${p.label}${label}`,
       lines: p.lines,
       spec: { variant, branch: i as 0 | 1, mechanisms },
+    }));
+  }
+  if (req.other) {
+    // this core beside the other one, each with the model and the variant's switches
+    return [session, req.other].map((s, i) => ({
+      id: i === 0 ? 'core' : 'other-core',
+      title: `${s.arch}${label}`,
+      lines: all,
+      spec: { variant, branch: null, mechanisms, ...(i === 1 ? { core: 1 as const } : {}) },
     }));
   }
   if (req.compareModel) {

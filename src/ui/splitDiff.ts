@@ -46,15 +46,16 @@ export interface SplitDiff {
 }
 
 /** What differs between two snapshots taken at the same cycle (the two sides of a split). */
-export function splitDiff(a: Snapshot, b: Snapshot): SplitDiff {
-  return {
+export function splitDiff(a: Snapshot, b: Snapshot, opts: { ports: boolean } = { ports: true }): SplitDiff {
+  const d: SplitDiff = {
     program: programDiff(a.lineCounts, b.lineCounts),
-    ports: portsDiff(a.ports, b.ports),
+    ports: opts.ports ? portsDiff(a.ports, b.ports) : new Map(),
     rs: rsDiff(a, b),
     divider: dividerForms(a)[0] !== dividerForms(b)[0],
     ready: a.ready.map(inst).join(' ') !== b.ready.map(inst).join(' '),
-    ...statsDiff(a.stats, b.stats),
+    ...statsDiff(a.stats, b.stats, opts.ports),
   };
+  return d;
 }
 
 /** A station entry as the Reservation pane prints it, but for its µop count (a fixed fact). */
@@ -117,19 +118,19 @@ function portKeys(a: Record<string, number>, b: Record<string, number>, blankWhe
     .map((x) => `p${Number(x)}` as const);
 }
 
-function statsDiff(a: Stats, b: Stats): Pick<SplitDiff, 'stats' | 'totals'> {
+function statsDiff(a: Stats, b: Stats, ports: boolean): Pick<SplitDiff, 'stats' | 'totals'> {
   const other = new Map(b.lines.map((l) => [l.line, l]));
   const stats = new Map<number, Set<StatsKey>>();
   for (const l of a.lines) {
     const m = other.get(l.line);
     if (!m) continue;
-    const keys = new Set<StatsKey>(portKeys(l.ports, m.ports, true));
+    const keys = new Set<StatsKey>(ports ? portKeys(l.ports, m.ports, true) : []);
     if (l.uops !== m.uops) keys.add('uops');
     if (shown(l.hadToWait) !== shown(m.hadToWait)) keys.add('wait');
     if (shown(l.causedToWait) !== shown(m.causedToWait)) keys.add('caused');
     if (keys.size > 0) stats.set(l.line, keys);
   }
-  const totals = new Set<StatsKey>(portKeys(a.portTotals, b.portTotals, false));
+  const totals = new Set<StatsKey>(ports ? portKeys(a.portTotals, b.portTotals, false) : []);
   if (a.totalUops !== b.totalUops) totals.add('uops');
   return { stats, totals };
 }

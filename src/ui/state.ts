@@ -17,7 +17,8 @@ export type Overlay =
   /** `page`: which screenful of the help (small terminals page through it with ?) */
   | { kind: 'help'; page: number }
   | { kind: 'detail' }
-  | { kind: 'arch'; index: number }
+  /** `compare`: the core to show beside this one (the core split), not a switch */
+  | { kind: 'arch'; index: number; compare?: boolean }
   /** the model menu (key s): `index` into MODEL_ROWS; `notes`: the page of the model's notes
    *  shown in full instead of the rows (key n) */
   | { kind: 'model'; index: number; notes?: number }

@@ -63,6 +63,8 @@ export interface PaneSpec {
   branch: 0 | 1 | null;
   /** the model's mechanisms (absent: SUACA's model) */
   mechanisms?: MechanismSet;
+  /** 1: the other core of a two-core split (PaneLayout.other); absent: the session's core */
+  core?: 1;
 }
 
 export interface Cancellable<T> {
@@ -122,6 +124,8 @@ export interface ExplorerProps {
   iterations: number;
   /** the model the explorer starts with (absent: the default model, src/sim/mechanisms.ts) */
   mechanisms?: MechanismSet;
+  /** the same region on another core, shown beside this one from the start (the core split) */
+  compareSession?: ExplorerSession;
   archs: ArchChoice[];
   /** builds the same region for another architecture (I/O lives in the caller) */
   loadArch(arch: string): Promise<ExplorerSession>;

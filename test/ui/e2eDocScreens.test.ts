@@ -39,7 +39,7 @@ for (const spec of SCREENS)
         `UOPSCOPE_CACHE_DIR=${join(scratch, 'cache')}`,
         '-e',
         `UOPSCOPE_CONFIG_DIR=${join(scratch, 'config')}`,
-        `node --import tsx src/cli/main.cts ${spec.file} --arch ${spec.arch} --iterations ${spec.iterations}; sleep 120`,
+        `node --import tsx src/cli/main.cts ${spec.file} --arch ${spec.arch}${spec.compareArch ? ` --compare-arch ${spec.compareArch}` : ''} --iterations ${spec.iterations}; sleep 120`,
       );
       for (const step of spec.steps) {
         for (const k of step.keys) tmux('send-keys', '-t', session, '-l', k);

@@ -29,6 +29,8 @@ export interface ReportArgs extends ModelArgv, Partial<Record<VariantFlag, boole
   fallback?: string;
   uopsXml?: string;
   strict?: boolean;
+  /** a second core: its report follows, then the two compared */
+  compareArch?: string;
 }
 
 export interface ExploreArgv extends InputArgv, ModelArgv {
@@ -37,6 +39,8 @@ export interface ExploreArgv extends InputArgv, ModelArgv {
   uopsXml?: string;
   fallback?: 'skip' | 'alu';
   exportDir?: string;
+  /** a second core shown beside the first from the start (the core split) */
+  compareArch?: string;
 }
 
 export type GraphArgv = InputArgv & { cfg?: string; dg?: string; loop: boolean };

@@ -26,6 +26,11 @@ export function exploreCommand(y: Argv): Argv {
           type: 'string',
           describe: `microarchitecture (default ${BUILTIN_DEFAULTS.arch}; 'uopscope config set arch X'); switch on the fly with ${HELP_KEYS.archMenu}`,
         })
+        .option('compare-arch', {
+          type: 'string',
+          describe:
+            'another microarchitecture shown beside --arch from the start, in lockstep (the core split; c opens and closes it)',
+        })
         .option('iterations', {
           alias: 'i',
           type: 'string',

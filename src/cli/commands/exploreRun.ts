@@ -52,8 +52,7 @@ export async function runExplore(args: ExploreArgv): Promise<void> {
     ...(args.uopsXml !== undefined ? { uopsXml: args.uopsXml } : {}),
     ...(args.fallback !== undefined ? { fallback: args.fallback } : {}),
   };
-  const machine = loadMachine(arch);
-  await loadArchData(machine.arch, args.uopsXml !== undefined ? { uopsXml: args.uopsXml } : {});
+  const [machine, other] = await machinesOf(arch, args);
   const input = await loadInput(sel);
   const tty = Boolean(process.stdout.isTTY && process.stdin.isTTY);
   const regions = listRegions(input);
@@ -77,19 +76,21 @@ export async function runExplore(args: ExploreArgv): Promise<void> {
     process.stdout.write(
       await runReport(
         { ...sel, ...(region !== undefined ? { region } : {}) },
-        { arch, iterations, ...dataOpts, ...modelArgsOf(args) },
+        { arch, iterations, ...dataOpts, ...modelArgsOf(args), ...(other && { compareArch: other.arch }) },
       ),
     );
     return;
   }
   const base = regionAnalysis(loaded);
   const session = await buildExplorerSession(base, machine, dataOpts);
+  const compareSession = other && (await buildExplorerSession(base, other, dataOpts));
   const dir = resolve(eff['export-dir'].value);
   try {
     const how = await runExplorer({
       session,
       iterations,
       mechanisms,
+      ...(compareSession && { compareSession }),
       archs: archChoices(dataOpts),
       loadArch: sessionLoader(base, dataOpts),
       exportPath: () => join(dir, `uopscope-${basename(loaded.file).replace(/[^\w.-]/g, '_')}-${stamp()}.txt`),
@@ -108,6 +109,17 @@ export async function runExplore(args: ExploreArgv): Promise<void> {
   } finally {
     stopBackground();
   }
+}
+
+/** The machine of --arch and that of --compare-arch (null without it), each with its data
+ *  loaded (memoized: the sessions reuse them) — checked before the user is asked anything. */
+async function machinesOf(arch: Parameters<typeof loadMachine>[0], args: ExploreArgv) {
+  const data = args.uopsXml !== undefined ? { uopsXml: args.uopsXml } : {};
+  const machine = loadMachine(arch);
+  await loadArchData(machine.arch, data);
+  const other = args.compareArch !== undefined ? loadMachine(parseArch(args.compareArch, '--compare-arch')) : null;
+  if (other) await loadArchData(other.arch, data);
+  return [machine, other] as const;
 }
 
 /** The environment Ink and React read when they load (the import of runExplorer.js). */

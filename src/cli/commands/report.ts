@@ -48,6 +48,7 @@ export function reportCommand(y: Argv): Argv {
             type: 'string',
             describe: `microarchitecture (default ${BUILTIN_DEFAULTS.arch}; change with 'uopscope config set arch X')`,
           })
+          .option('compare-arch', { type: 'string', describe: 'a second core: its report too, then both compared' })
           .option('iterations', {
             alias: 'i',
             type: 'string',

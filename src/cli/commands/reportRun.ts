@@ -26,6 +26,7 @@ import { simulateAll } from '../simPool.js';
 import { RunsProgress } from '../progress.js';
 import { isTerminal } from '../stdio.js';
 import { renderText } from '../../report/text.js';
+import { fixed } from '../../report/format.js';
 import { reportJson } from '../../report/json.js';
 import type { ReportModel } from '../../report/model.js';
 import type { SimProgram, MachineParams, SimResult, Variant } from '../../sim/types.js';
@@ -302,6 +303,7 @@ export function noteRegion(note: string | undefined, out: { isTTY?: boolean } = 
 
 /** What `uopscope report` prints. */
 export async function runReport(input: InputOptions & RegionSelection, a: ReportArgs): Promise<string> {
+  if (a.compareArch !== undefined) return compareReports(input, a, a.compareArch);
   // the simulations' progress on stderr when it is a terminal (a long run is otherwise silent);
   // asked without creating process.stderr, which would load Node's net module for a pipe
   const progress = isTerminal(2) ? new RunsProgress() : undefined;
@@ -318,6 +320,42 @@ export async function runReport(input: InputOptions & RegionSelection, a: Report
   // stderr too when the report goes to a file or a pipe (in a terminal it would be said twice)
   noteRegion(analysis.region.region.note);
   return a.json ? JSON.stringify(reportJson(model), null, 2) + '\n' : renderText(model);
+}
+
+/**
+ * --compare-arch B: the region's report on --arch A, then on B with the same settings, then the
+ * two compared — what a user weighing the loop on two cores asks first: each core's throughput,
+ * the ratio, and the lines one core has no figures for (their figures are left out on that side).
+ * JSON: `{ reports: [A's, B's], comparison }`.
+ */
+async function compareReports(input: InputOptions & RegionSelection, a: ReportArgs, other: string): Promise<string> {
+  const second = resolveArch(other, '--compare-arch').arch;
+  const { compareArch: _drop, ...one } = a;
+  const models: ReportModel[] = [];
+  for (const args of [one, { ...one, arch: second }]) {
+    const built = await buildReport(input, args);
+    if (models.length === 0) noteRegion(built.analysis.region.region.note);
+    models.push(built.model);
+  }
+  const [x, y] = models as [ReportModel, ReportModel];
+  const tp = (m: ReportModel) => m.main.stats.blockThroughput;
+  const missing = (m: ReportModel) =>
+    m.unknown.length ? m.unknown.map((u) => `line ${u.line} (${u.asm})`).join(', ') : 'none';
+  const inc = (m: ReportModel) => (m.unknown.length ? ' (incomplete)' : '');
+  const comparison = {
+    archs: [x.arch, y.arch],
+    blockThroughput: [tp(x), tp(y)],
+    /** B's cycles per iteration over A's */
+    ratio: tp(y) / tp(x),
+    linesWithoutFigures: [x.unknown.map((u) => u.line), y.unknown.map((u) => u.line)],
+  };
+  if (a.json) return `${JSON.stringify({ reports: [reportJson(x), reportJson(y)], comparison }, null, 2)}\n`;
+  const lines = [
+    `Comparison: ${x.arch} and ${y.arch} (the same region and settings)`,
+    `Block throughput: ${x.arch} ${fixed(tp(x), 2)}${inc(x)}, ${y.arch} ${fixed(tp(y), 2)}${inc(y)} cycles/iteration (${y.arch} takes ${fixed(comparison.ratio, 2)}× ${x.arch}'s cycles)`,
+    `Lines without figures (placeholders on that core, marked ?): ${x.arch}: ${missing(x)}; ${y.arch}: ${missing(y)}`,
+  ];
+  return `== ${x.arch}\n${renderText(x)}\n== ${y.arch}\n${renderText(y)}\n== ${x.arch} and ${y.arch}\n${lines.join('\n')}\n`;
 }
 
 /** --strict: a region with a line that no source has figures for is an error, not a report. */

@@ -479,6 +479,22 @@ export class Queues implements QueuesState, PortPolicy {
     this.used[q]!--;
   }
 
+  /** the queues (a non-scheduling queue's name while it waits there) in which instance g holds
+   *  entries this cycle: its loaded µops without a port, each queue once, in µop order */
+  holding(g: number): string[] {
+    const rs = this.rs!;
+    const s = (g & rs.mask) * this.maxU;
+    const out: string[] = [];
+    for (let u = 0; u < rs.loaded[g & rs.mask]!; u++) {
+      const a = rs.uopQueue[s + u]!;
+      if (a < 0 || rs.uopPort[s + u]! >= 0) continue;
+      const q = this.queueOf(a % IN_NSQ);
+      const name = a >= IN_NSQ ? this.nsqNames[this.nsqOf[q]!]! : this.names[q]!;
+      if (!out.includes(name)) out.push(name);
+    }
+    return out;
+  }
+
   /** the queues and the non-scheduling queues as the snapshot shows them */
   view(): QueueView[] {
     const out: QueueView[] = this.names.map((name, q) => ({ name, size: this.size[q]!, used: this.used[q]! }));

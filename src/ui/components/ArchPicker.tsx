@@ -8,13 +8,19 @@ interface ArchPickerProps {
   index: number;
   height: number;
   width: number;
+  /** choosing the core shown beside this one (the core split) rather than switching */
+  compare?: boolean;
 }
 
 /** Choose another architecture (↑/↓, enter; esc cancels); the keys are the ARCH_KEYS table's. */
 export function ArchPicker(p: ArchPickerProps) {
   return (
     <ChoiceList
-      title="Switch architecture (↑/↓, enter; esc cancels) — the cycle is kept"
+      title={
+        p.compare
+          ? 'Compare with another core (↑/↓, enter; esc cancels) — side by side, the cycle is kept'
+          : 'Switch architecture (↑/↓, enter; esc cancels) — the cycle is kept'
+      }
       count={p.archs.length}
       label={(i) => {
         const a = p.archs[i]!;

@@ -2,6 +2,7 @@ import { Box, Text } from 'ink';
 import type { LineDetail } from '../../sim/types.js';
 import { clip } from '../format.js';
 import { detailLines } from '../detailText.js';
+import { usePortName } from './PortNameContext.js';
 import { wrapText } from '../../report/fit.js';
 
 interface DetailPaneProps {
@@ -14,7 +15,7 @@ interface DetailPaneProps {
 }
 
 export function DetailPane(p: DetailPaneProps) {
-  const lines = detailLines(p.line, p.detail);
+  const lines = detailLines(p.line, p.detail, usePortName());
   // the figures' source in full (a corrected line's citations run long): wrapped, not cut
   if (p.figures) lines.splice(1, 0, ...wrapText(`figures: ${p.figures}`, Math.max(20, p.width)).split('\n'));
   const rows = Math.max(1, p.height);

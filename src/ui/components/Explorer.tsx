@@ -73,12 +73,17 @@ export function Explorer(props: ExplorerProps) {
 
 /** The comparison line's panes: each one's name and its cycles per iteration so far and in all. */
 function comparedPanes(state: ExplorerState): ComparisonBarProps['panes'] {
-  const { panes, branches, compareModel, variants } = state.layout;
+  const { panes, branches, compareModel, variants, other } = state.layout;
   return panes.map((p, i) => {
     const snap = state.snaps[i]!;
     const nothing = simulatesNothing(snap.stats);
     return {
-      title: branches || compareModel ? p.title.replace(/ \(.*\)$/, '') : i === 0 ? 'baseline' : shortVariant(variants),
+      title:
+        branches || compareModel || other
+          ? p.title.replace(/ \(.*\)$/, '')
+          : i === 0
+            ? 'baseline'
+            : shortVariant(variants),
       // the header's rate: cycles per complete iteration
       throughput: nothing ? NaN : rateSoFar(snap),
       final: nothing ? NaN : (state.totals[i]?.blockThroughput ?? null),

@@ -27,7 +27,14 @@ export function ExplorerBody({ state, control, frame, archs }: ExplorerBodyProps
       return <HelpOverlay width={width} height={overlayRows} page={ov.page} />;
     case 'arch':
       return (
-        <ArchPicker archs={archs} current={session.arch} index={ov.index} height={layout.bodyRows} width={width} />
+        <ArchPicker
+          archs={archs}
+          current={session.arch}
+          index={ov.index}
+          height={layout.bodyRows}
+          width={width}
+          {...(ov.compare ? { compare: true } : {})}
+        />
       );
     case 'model':
       return (

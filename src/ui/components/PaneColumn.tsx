@@ -8,6 +8,8 @@ import { RsPane } from './RsPane.js';
 import { PortsPane } from './PortsPane.js';
 import { StatsPane } from './StatsPane.js';
 import type { SplitDiff } from '../splitDiff.js';
+import { numberedPort, type PortName } from '../format.js';
+import { PortNameContext } from './PortNameContext.js';
 
 interface PaneColumnProps {
   title: string | null; // shown when several panes are side by side
@@ -17,6 +19,8 @@ interface PaneColumnProps {
   states: (LineState | null)[];
   selected: number;
   ports: number[];
+  /** how this pane's core names its ports (absent: by number) */
+  portName?: PortName;
   /** in a split view: the figures that differ between the two sides at this cycle (marked ▸) */
   diff?: SplitDiff | null;
 }
@@ -71,8 +75,17 @@ function SectionView(p: PaneColumnProps & { section: Section; width: number }) {
   }
 }
 
-/** One engine's view: its sections stacked (or the active tab), in `layout.paneWidth` columns. */
+/** One engine's view: its sections stacked (or the active tab), in `layout.paneWidth` columns,
+ *  its ports named as its core names them. */
 export function PaneColumn(p: PaneColumnProps) {
+  return (
+    <PortNameContext.Provider value={p.portName ?? numberedPort}>
+      <Columns {...p} />
+    </PortNameContext.Provider>
+  );
+}
+
+function Columns(p: PaneColumnProps) {
   const w = p.layout.paneWidth;
   const title =
     p.title !== null ? (

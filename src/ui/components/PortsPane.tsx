@@ -5,6 +5,7 @@ import { portBands } from '../layout.js';
 import { useTint } from './ThemeContext.js';
 import type { PortDiff } from '../splitDiff.js';
 import { DiffCell } from './DiffCell.js';
+import { usePortName } from './PortNameContext.js';
 
 interface PortsPaneProps {
   width: number;
@@ -49,6 +50,7 @@ function BandRow(p: { band: Slot[]; cw: number; text(s: Slot): string; differs?(
  *  A narrow pane lays the ports out in bands (layout.ts's portBands): no count is cut. */
 export function PortsPane(p: PortsPaneProps) {
   const tint = useTint();
+  const portName = usePortName();
   const s = p.snapshot;
   const { perBand, cellWidth: cw } = portBands(p.width, s.ports.length);
   const bands: (typeof s.ports)[] = [];
@@ -71,7 +73,7 @@ export function PortsPane(p: PortsPaneProps) {
       {bands.map((band) => (
         <Box key={band[0]!.port} flexDirection="column">
           <Text wrap="truncate-end">
-            <BandRow band={band} cw={cw} text={(ps) => `p${ps.port}`} />
+            <BandRow band={band} cw={cw} text={(ps) => portName(ps.port)} />
           </Text>
           <Text wrap="truncate-end" color={tint('green')}>
             <BandRow band={band} cw={cw} text={now} differs={(ps) => p.diff?.get(ps.port)?.now ?? false} />

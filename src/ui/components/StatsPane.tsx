@@ -6,6 +6,7 @@ import { iterationsDone } from '../header.js';
 import { simulatesNothing } from '../../sim/stats.js';
 import type { SplitDiff, StatsKey } from '../splitDiff.js';
 import { DiffCell } from './DiffCell.js';
+import { usePortName } from './PortNameContext.js';
 
 interface StatsPaneProps {
   width: number;
@@ -24,6 +25,7 @@ const cell = (x: number, w: number) => ` ${numFit(x, w - 1)}`.padStart(w);
 
 /** The thesis's per-line table as of this cycle: µops, had to wait, caused to wait, port use. */
 export function StatsPane(p: StatsPaneProps) {
+  const portName = usePortName();
   const st = p.stats;
   // line numbers are never cut: the column takes the widest one's digits
   const numW = Math.max(3, String(Math.max(0, ...st.lines.map((l) => l.line))).length);
@@ -39,7 +41,7 @@ export function StatsPane(p: StatsPaneProps) {
   const keep = new Set(order.slice(0, fitPorts));
   const shownPorts = p.ports.filter((x) => keep.has(x));
   const hiddenPorts = p.ports.filter((x) => !keep.has(x));
-  const head = `${'ln'.padStart(numW)} ${fit('instruction', asmW)}${'µops'.padStart(5)}${'wait'.padStart(6)}${'caused'.padStart(7)}${shownPorts.map((x) => `p${x}`.padStart(5)).join('')}`;
+  const head = `${'ln'.padStart(numW)} ${fit('instruction', asmW)}${'µops'.padStart(5)}${'wait'.padStart(6)}${'caused'.padStart(7)}${shownPorts.map((x) => portName(x).padStart(5)).join('')}`;
   const rows = Math.max(1, p.height - 3);
   const sel = Math.max(
     0,
@@ -57,7 +59,7 @@ export function StatsPane(p: StatsPaneProps) {
         : `… ${below} more line${below === 1 ? '' : 's'} (in the total)`
       : null;
   const tp = simulatesNothing(st) ? 'no throughput (nothing simulated)' : `${num(st.blockThroughput)} c/iter`;
-  const title = statsTitle(st, p.width, tp, hiddenPorts.filter(used), hiddenPorts.length);
+  const title = statsTitle(st, p.width, tp, hiddenPorts.filter(used).map(portName), hiddenPorts.length);
   const marks = p.diff?.stats;
   return (
     <Box flexDirection="column" width={p.width}>
@@ -117,7 +119,7 @@ function statsTitle(
   st: StatsPaneProps['stats'],
   width: number,
   tp: string,
-  hiddenUsed: number[],
+  hiddenUsed: string[],
   hidden: number,
 ): string {
   const unusedHidden = hidden - hiddenUsed.length;
@@ -129,7 +131,7 @@ function statsTitle(
       : [
           ...(hiddenUsed.length > 0
             ? [
-                ` · hidden: ${hiddenUsed.map((x) => `p${x}`).join(' ')} (in use)${unusedHidden ? ` + ${unusedHidden} unused` : ''}`,
+                ` · hidden: ${hiddenUsed.join(' ')} (in use)${unusedHidden ? ` + ${unusedHidden} unused` : ''}`,
                 ` · ${plural(hidden, 'port')} hidden (${hiddenUsed.length} in use)`,
               ]
             : [` · ${plural(hidden, 'unused port')} hidden`]),

@@ -25,6 +25,7 @@ export function useExplorer(
         session: props.session,
         iterations: props.iterations,
         ...(props.mechanisms ? { mechanisms: props.mechanisms } : {}),
+        ...(props.compareSession ? { compareSession: props.compareSession } : {}),
         archs: props.archs.map((a) => a.arch),
         loadArch: (arch) => propsRef.current.loadArch(arch),
         saveExport: (text, path) => propsRef.current.saveExport(text, path),
