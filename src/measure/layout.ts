@@ -569,6 +569,9 @@ export function describeLayout(l: Layout): string[] {
     );
     for (const v of l.vectorInputs) out.push(`  ${v.register}: ${vectorStartText(v)}`);
   }
+  out.push(
+    `Other registers: general-purpose ones not set above start at 0x${PATTERN.toString(16)} + n × 0x${REG_STEP.toString(16)} (n the register's number), vector ones at 0; MXCSR 0x${REGION_MXCSR.toString(16)} (the default with denormals-are-zero and flush-to-zero)`,
+  );
   if (l.unplaced.length)
     out.push(
       `  lines ${l.unplaced.join(', ')} address memory without a base register the layout places (stack, RIP-relative, absolute): mapped on demand, a page each, filled with 0x2324000`,
@@ -602,6 +605,8 @@ interface OwnLoop {
 
 const PATTERN = 0x2324000n;
 const REG_STEP = 0x240n;
+/** assets/measure/harness.c REGION_MXCSR: exceptions masked, round to nearest, DAZ and FTZ */
+const REGION_MXCSR = 0x1f80 | 0x8000 | 0x0040;
 
 /** The own loop, when the body ends with a register compare of a counter (a constant advance) and
  *  a register the body does not write, and the closing branch is jne/jnz to the region's start. */

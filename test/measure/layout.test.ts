@@ -4,7 +4,7 @@
 // the pointer and index registers set accordingly. Checked on gcc- and clang-built loops, and in
 // the harness itself: where it put each stream, and what the data lets the region do.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -250,6 +250,12 @@ test('vector registers read before written start with ordinary lanes as their fi
   assert.match(text, /^ {2}xmm0: lanes 1\.0, 2\.0, … \(1 \+ k mod 127, doubles, as line 0 mulpd reads it\)$/m);
   assert.match(text, /^ {2}xmm2: lanes 1\.0, 2\.0, 3\.0, 4\.0, … \(1 \+ k mod 127, floats, as line 1 addps/m);
   assert.match(text, /^ {2}xmm4: lanes 1, 2, 3, 4, … \(1 \+ k mod 127, 2-byte integers, as line 2 paddw/m);
+  // and what every other register starts at, MXCSR included (the harness's own value)
+  assert.match(readFileSync('assets/measure/harness.c', 'utf8'), /#define REGION_MXCSR \(0x1F80 \| 0x8000 \| 0x0040\)/);
+  assert.match(
+    text,
+    /^Other registers: general-purpose ones not set above start at 0x2324000 \+ n × 0x240 \(n the register's number\), vector ones at 0; MXCSR 0x9fc0 \(the default with denormals-are-zero and flush-to-zero\)$/m,
+  );
   // a register written first (a load, a zeroing idiom) is no input
   const w = memoryLayout(decoded(['movupd xmm0, [rsi]', 'xorps xmm1, xmm1', 'mulpd xmm0, xmm1'].join('\n')), {
     caches: CACHES,
