@@ -17,6 +17,7 @@ import {
   type DataOptions,
   type RegionAnalysis,
 } from './pipeline.js';
+import { queuesOf } from '../sim/units/queues.js';
 import { workerOffload } from './offload.js';
 import { originText } from '../data/origins.js';
 import { layersOf } from '../data/resolve.js';
@@ -89,6 +90,7 @@ export async function buildExplorerSession(
     ports: params.ports,
     dividerPort: params.dividerPort,
     ...(params.portNames ? { portNames: params.portNames } : {}),
+    ...(queuesOf(params) ? { queueTotal: queuesOf(params)!.queues.reduce((a, q) => a + q.size, 0) } : {}),
     lines: sessionLines(a),
     figures: originSummary(a.resolved.map((r) => r.origin)),
     makeEngine: engineFor(null),

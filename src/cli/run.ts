@@ -85,6 +85,7 @@ export const ALL_OPTIONS = [
   'uops-xml',
   'fallback',
   'export-dir',
+  'compare-arch',
   'hex',
   'raw',
   'region',

@@ -27,6 +27,20 @@ export function shortVariant(active: ReadonlySet<VariantKey>): string {
   return variantShortLabel(variantOf(active));
 }
 
+/** A variant's pane title: its label, and on a core with several scheduler queues what it does
+ *  on them (docs/engine.md, "Scheduler queues": the perfect front end loads up to the queues'
+ *  total per cycle, each queue's room still bounding it; infinite ports free every queue's pipes). */
+function variantTitle(session: ExplorerSession, active: ReadonlySet<VariantKey>): string {
+  const label = variantLabel(active);
+  const total = session.queueTotal;
+  if (total === undefined) return label;
+  const on = [
+    ...(active.has('perfectFrontEnd') ? [`${total}/cycle into the queues`] : []),
+    ...(active.has('infinitePorts') ? ["every queue's pipes"] : []),
+  ];
+  return on.length ? `${label}: ${on.join(', ')}` : label;
+}
+
 export interface PaneRequest {
   variants: ReadonlySet<VariantKey>;
   branches: boolean;
@@ -142,6 +156,11 @@ function panesOf(session: ExplorerSession, req: PaneRequest & { mechanisms: Mech
   if (req.variants.size === 0) return [base];
   return [
     base,
-    { id: 'variant', title: variantLabel(req.variants), lines: all, spec: { variant, branch: null, mechanisms } },
+    {
+      id: 'variant',
+      title: variantTitle(session, req.variants),
+      lines: all,
+      spec: { variant, branch: null, mechanisms },
+    },
   ];
 }

@@ -37,6 +37,9 @@ export interface ExplorerSession {
   dividerPort: number;
   /** the ports' names, one per entry of `ports`, on a core whose record names them (AMD's pipes) */
   portNames?: string[];
+  /** on a core with several scheduler queues (AMD's Zen): their total entries; the what-ifs act
+   *  on the queues, and the variant pane's title says so */
+  queueTotal?: number;
   /** the region's instructions (line numbers as in the engine's snapshots) */
   lines: SessionLine[];
   /** where the figures come from, e.g. '17 lines: 15 LLVM 19 model, 2 SUACA thesis' */

@@ -66,3 +66,29 @@ test('two cores side by side: each pane its core, its ports by its names, nothin
     }
   }
 });
+
+test("a variant's pane on a Zen core says what it does on the queues; on an Intel core, its label alone", async () => {
+  const variant = (arch: string, keys: string): ScreenSpec => ({
+    name: `${arch}-${keys}`,
+    file: 'examples/bin/stencil',
+    arch: arch as Uppercase<string>,
+    iterations: 50,
+    columns: 120,
+    rows: 40,
+    steps: [
+      { keys: '', until: /cycle 0 of \d+/ },
+      { keys, until: /│ perfect FE|│ inf/ },
+    ],
+    done: /(diverge at cycle \d+|identical for all)/,
+    pending: /searching/,
+  });
+  const specs = [variant('ZEN4', 'f'), variant('ZEN4', 'p'), variant('SKL', 'f')];
+  const screens = await renderScreens(specs);
+  const total = (loadMachine('ZEN4').schedulers?.queues ?? []).reduce((a, q) => a + q.size.value, 0);
+  assert.match(
+    screens.get('ZEN4-f')!,
+    new RegExp(`^ baseline +perfect front-end: ${total}/cycle into the queues$`, 'm'),
+  );
+  assert.match(screens.get('ZEN4-p')!, /^ baseline +infinitely usable ports: every queue's pipes$/m);
+  assert.match(screens.get('SKL-f')!, /^ baseline +perfect front-end$/m);
+});
