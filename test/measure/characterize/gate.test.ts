@@ -1,6 +1,5 @@
 // The noise gate, the comparison of passes and the dispatch-width rule, fed made-up samples and
-// results (deterministic:
-// no timing here). A sample is kept only when the contention canary read quiet on both sides of
+// results (deterministic: no timing here). A sample is kept only when the contention canary read quiet on both sides of
 // it; two passes that disagree mark the form, and the file says which check failed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
