@@ -152,3 +152,11 @@ test("rename width: zero idioms bound dispatch where NOPs do not take a slot eac
   assert.match(m.renameWidth.method, /zero idioms.*ran at 12.00 per cycle, faster than dispatch/);
   assert.equal(m.renameWidth.inconsistent, undefined);
 });
+
+test('a negative fused-domain count is not written: the form fails, saying why', () => {
+  const r = { ...form(1, 0.25), fusedUops: { value: -7, spread: 0, method: 'm' } };
+  const m = measuredForm(r);
+  assert.equal(m.uops.fused, undefined);
+  assert.equal(m.check.status, 'failed');
+  assert.match(m.check.notes![0]!, /fused-domain µops: negative \(-7.00\)/);
+});
