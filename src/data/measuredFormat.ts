@@ -213,7 +213,7 @@ const UNUSED_KINDS: [RegExp, string][] = [
   [/passes disagree/, 'two passes disagree'],
   [/runs disagree/, 'runs disagree (spread over 5 %)'],
   [/not a whole number/, 'µops not a whole number'],
-  [/unfused µops unknown|no port numbers/, "µops on ports outside the record's numbering"],
+  [/unfused \u00b5ops unknown|no port numbers/, "µops on ports outside the record's numbering"],
   [/port usage/, 'port usage contradicts the throughput'],
   [/not measurable/, 'not measurable here'],
 ];
