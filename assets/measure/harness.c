@@ -7,9 +7,10 @@
  *           [M=REG,SIZE,OFFSET,FILL,ELEM,PARAM ...] < body-bytes
  *
  * COUNTER: the number (x86 encoding, 0 = rax … 15 = r15, not 4 = rsp) of a general-purpose
- * register the region does not touch, used to close the "loop" variant. xSTASH (x0 … x15, x15
- * when absent): an xmm register the region does not touch, which holds the harness's stack
- * pointer while the region runs. REG=VALUE (decimal, REG a register number but 4): a start value
+ * register the region does not touch, used to close the "loop" variant. xSTASH (x0 … x31, x15
+ * when absent; x16 … x31 only on an AVX-512 host): an xmm register the region does not touch,
+ * which holds the harness's stack pointer while the region runs. K=HEX: the contention canary's
+ * bytes (src/measure/canary.ts), timed unrolled just before and just after the loop variant. REG=VALUE (decimal, REG a register number but 4): a start value
  * other than the pattern, e.g. 0 for the high half of a division's dividend
  * (src/measure/prepare.ts says when). L= and U=: the loop variant's two iteration counts and the
  * unrolled variant's two copy counts (default 1000,2000 and 100,200). M=: one address stream of

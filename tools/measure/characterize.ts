@@ -46,7 +46,8 @@ async function main(): Promise<void> {
     `the measured corpus's forms (examples/corpus/bin, ${instrs.length} instructions; ${instrs.length - runnable.length} need extensions the host lacks)`,
     {
       all: false,
-      core: arch,
+      // the host's core is said as identified (CPUID), not as named, unless --core names it
+      ...(arg('core') !== undefined ? { core: arch } : {}),
       output,
       argv: [],
       command: `node --import tsx tools/measure/characterize.ts ${process.argv.slice(2).join(' ')}`.trim(),

@@ -12,10 +12,10 @@ const dir = mkdtempSync(join(tmpdir(), 'uopscope-data-measure-'));
 process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
 const linux = process.platform === 'linux' && process.arch === 'x64';
 
-function uopscope(args: string[]) {
+function uopscope(args: string[], env: Record<string, string> = {}) {
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.cts', 'data', 'measure', ...args], {
     encoding: 'utf8',
-    env: { ...process.env, UOPSCOPE_CONFIG_DIR: join(dir, 'cfg'), UOPSCOPE_CACHE_DIR: join(dir, 'cache') },
+    env: { ...process.env, UOPSCOPE_CONFIG_DIR: join(dir, 'cfg'), UOPSCOPE_CACHE_DIR: join(dir, 'cache'), ...env },
     timeout: 300_000,
   });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
@@ -66,6 +66,28 @@ test("a region's forms into a file that validates; a second run keeps them", {
   const other = uopscope(['--hex', '4801d8', '--core', 'SPR', '-o', out]);
   assert.equal(other.status, 2);
   assert.match(other.stderr, /holds figures measured on .*SKL/);
+});
+
+test('without --core the figures are for the core uopscope identifies the host as; --core overrides it', {
+  skip: !linux && 'Linux x86-64 only',
+}, () => {
+  // UOPSCOPE_HOST_ARCH stands in for CPUID here (the test host may be any core)
+  const out = join(dir, 'host.json');
+  const r = uopscope(['--hex', '4801d8', '-o', out, '--runs', '1', '--repetitions', '10'], {
+    UOPSCOPE_HOST_ARCH: 'SKL',
+  });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /→ SKL: /);
+  assert.doesNotMatch(r.stdout, /named by the user/);
+  assert.equal(readMeasured(out)!.arch, 'SKL');
+  const o = uopscope(
+    ['--hex', '4801d8', '-o', join(dir, 'host2.json'), '--core', 'ICL', '--runs', '1', '--repetitions', '10'],
+    {
+      UOPSCOPE_HOST_ARCH: 'SKL',
+    },
+  );
+  assert.equal(o.status, 0, o.stderr);
+  assert.match(o.stdout, /→ ICL: named by the user \(--core ICL\)/);
 });
 
 test('SIGINT stops after the current form and keeps what is done; a rerun continues', {

@@ -1,6 +1,5 @@
 // The noise gate, the comparison of passes and the dispatch-width rule, fed made-up samples and
-// results (deterministic:
-// no timing here). A sample is kept only when the contention canary read quiet on both sides of
+// results (deterministic: no timing here). A sample is kept only when the contention canary read quiet on both sides of
 // it; two passes that disagree mark the form, and the file says which check failed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -152,4 +151,12 @@ test("rename width: zero idioms bound dispatch where NOPs do not take a slot eac
   assert.equal(m.renameWidth.value, 6);
   assert.match(m.renameWidth.method, /zero idioms.*ran at 12.00 per cycle, faster than dispatch/);
   assert.equal(m.renameWidth.inconsistent, undefined);
+});
+
+test('a negative fused-domain count is not written: the form fails, saying why', () => {
+  const r = { ...form(1, 0.25), fusedUops: { value: -7, spread: 0, method: 'm' } };
+  const m = measuredForm(r);
+  assert.equal(m.uops.fused, undefined);
+  assert.equal(m.check.status, 'failed');
+  assert.match(m.check.notes![0]!, /fused-domain µops: negative \(-7.00\)/);
 });

@@ -36,13 +36,14 @@ test('add, imul and load-to-use chains on this host', { skip }, () => {
     assert.ok('form' in f);
     return characterizeForm(runner, f.form, { machine, blockers: DEFAULT_BLOCKERS });
   };
-  const self = (hex: string) =>
-    form(hex).latencies.find((l) => l.from.startsWith('op0') && l.to.startsWith('op0'))!.value;
-  // loose bounds: a shared machine; the low percentile of repeated runs is kept
-  const add = self('4801d8');
-  const imul = self('480fafc3');
-  assert.ok(add >= 0.85 && add <= 1.3, `add rax, rbx chain: ${add}`);
-  assert.ok(imul >= 2.7 && imul <= 3.5, `imul rax, rbx chain: ${imul}`);
-  const ltu = machine.loadToUse.value;
-  assert.ok(ltu >= 3.6 && ltu <= 5.6, `mov rax, [rax] chain: ${ltu}`);
+  const self = (hex: string) => form(hex).latencies.find((l) => l.from.startsWith('op0') && l.to.startsWith('op0'))!;
+  // loose bounds: a shared machine; the lowest quiet run is kept. A figure every run of which the
+  // contention canary dropped is no figure, and says so
+  const within = (f: { value: number; inconsistent?: string }, lo: number, hi: number, what: string) => {
+    if (Number.isNaN(f.value)) assert.match(f.inconsistent ?? '', /contention canary read high/, what);
+    else assert.ok(f.value >= lo && f.value <= hi, `${what}: ${f.value}`);
+  };
+  within(self('4801d8'), 0.85, 1.3, 'add rax, rbx chain');
+  within(self('480fafc3'), 2.7, 3.5, 'imul rax, rbx chain');
+  within(machine.loadToUse, 3.6, 5.6, 'mov rax, [rax] chain');
 });
