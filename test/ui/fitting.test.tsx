@@ -25,7 +25,10 @@ test('an instance label keeps its number or shows that it was cut', () => {
   assert.equal(instFit({ line: 6, iteration: 199 }, 0, 5), 'L6#…');
   assert.equal(instFit({ line: 3, iteration: 25 }, 2, 7), 'L3#25+2');
   assert.equal(instFit({ line: 3, iteration: 25 }, 2, 6), 'L3#…+2');
-  assert.equal(instFit({ line: 3, iteration: 25 }, 2, 4), 'L3#…');
+  // the count of the µops besides it is never dropped without a sign (`L3#129+24` in a 6-column cell)
+  assert.equal(instFit({ line: 3, iteration: 25 }, 2, 4), 'L3+…');
+  assert.equal(instFit({ line: 3, iteration: 129 }, 24, 6), 'L3…+24');
+  assert.equal(instFit({ line: 13, iteration: 129 }, 124, 5), 'L13+…');
   assert.equal(fitLeft('12345', 3), '12…');
   assert.equal(fitLeft('7', 3), '  7');
 });
