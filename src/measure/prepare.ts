@@ -183,6 +183,13 @@ function lineVerdict(
       ok: false,
       why: `line ${i.line} (${i.intel}) ${i.otherFlow === 'transaction' ? 'starts, ends or aborts a transaction, which can resume elsewhere' : i.otherFlow === 'interrupt' ? 'is a system call or interrupt' : 'always raises an exception'}: the harness does not run it`,
     };
+  // popf is how user code sets the trap flag: every instruction after it would trap (SIGTRAP),
+  // and the harness's own code too, so the fault would not be the region's
+  if (/^POPF[DQ]?$/.test(i.mnemonic))
+    return {
+      ok: false,
+      why: `line ${i.line} (${i.intel}) loads the flags register, which can set the trap flag (a trap after every instruction): the harness does not run it`,
+    };
   if (HIDDEN_STATE.test(i.mnemonic))
     return {
       ok: false,

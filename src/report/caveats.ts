@@ -54,3 +54,21 @@ export function placementCaveat(
   const alt = moved.map((m) => `${fixed(m.blockThroughput, 2)} at +${m.shift}`).join(', ');
   return `a relocatable object: addresses are offsets in ${placement.section} (aligned to ${placement.align} byte${placement.align === 1 ? '' : 's'}), and the front end's result depends on where the linker places the loop within 32- and 64-byte blocks: ${shown} cycles per iteration here, ${alt} bytes; analyse the linked program, or align the loop to 64 bytes (gcc -falign-loops=64), for the placement it runs at`;
 }
+
+/** Lines the core cannot run (their ISA extensions, `missing` by line) and the cores of `cores`
+ *  (the records, in their order) that run them all: where to look instead, or null. */
+export function missingIsaCaveat(
+  arch: string,
+  missing: { line: number; features: readonly string[] }[],
+  cores: readonly { arch: string; isa: readonly string[] }[],
+): string | null {
+  if (missing.length === 0) return null;
+  const features = [...new Set(missing.flatMap((m) => m.features))];
+  const running = cores.filter((c) => c.arch !== arch && features.every((f) => c.isa.includes(f))).map((c) => c.arch);
+  const lines = missing.map((m) => m.line);
+  const which = `${lines.length === 1 ? 'line' : 'lines'} ${lines.slice(0, 6).join(', ')}${lines.length > 6 ? ', …' : ''}`;
+  if (running.length === 0)
+    return `${arch} cannot run ${features.join(', ')} (${which}), nor can any core uopscope has`;
+  const named = `${running.slice(0, 4).join(', ')}${running.length > 4 ? ', …' : ''}`;
+  return `${arch} cannot run ${features.join(', ')} (${which}): ${named} ${running.length === 1 ? 'runs' : 'run'} ${lines.length === 1 ? 'it' : 'them'} (--arch ${running[0]})`;
+}

@@ -72,7 +72,17 @@ export function renderText(model: ReportModel): string {
     }
   }
   if (model.unknown.length) out.push('', ...renderUnknown(model));
-  out.push('', `Source: ${originLegend(model.origins)}`);
+  // what the headline figure is, beside llvm-mca's figure of the same name that users compare it with
+  out.push(
+    '',
+    ...wrapText(
+      "Block throughput: cycles per iteration, simulated cycle by cycle over the run (llvm-mca's Block RThroughput is a bound from port pressure alone)",
+      80,
+      '  ',
+      '',
+    ),
+    `Source: ${originLegend(model.origins)}`,
+  );
   if (model.detail) out.push('', renderDetail(model.detail, model).replace(/\n$/, ''));
   return out.join('\n') + '\n';
 }

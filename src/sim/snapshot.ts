@@ -3,9 +3,8 @@
 // every cycle from the one it got its last port to the last cycle of its latency (so a 1-cycle µop
 // on a port this cycle is executing, not done), it is done from the cycle after; a macro-fused
 // pair is one µop, so its Jcc shows the state of the line before it and finishes with it. The
-// run's last cycle shows the run finished: every instance done, no µop on a port or divider busy
-// "now" (what ran in it is in the ports' counts), so that no pane shows work going on in a run
-// that says it is over.
+// run's last cycle is shown as it runs, like every other: the µops that end the run execute in it
+// (in their last cycle), so that none goes from waiting to done without a cycle shown executing.
 
 import { DIVIDER_BLOCK_BIT, ST_DONE, ST_EXEC, ST_WAIT_DEP, ST_WAIT_PORT } from './core.js';
 import type { CompiledProgram, Core } from './core.js';
@@ -49,15 +48,12 @@ export function stateName(s: EntryState): StateName {
 class StationView {
   readonly cp: CompiledProgram;
   readonly c: number;
-  /** the run is over (its last cycle): every instance is done */
-  readonly over: boolean;
   constructor(
     readonly core: Core,
     readonly program: SimProgram,
   ) {
     this.cp = core.cp;
     this.c = core.cycle;
-    this.over = core.finished;
   }
 
   inst(g: number): Inst {
@@ -69,7 +65,7 @@ class StationView {
     const rsu = this.core.scheduler,
       cp = this.cp,
       c = this.c;
-    if (g < rsu.headBefore || this.over) return { kind: 'done' };
+    if (g < rsu.headBefore) return { kind: 'done' };
     const s = g & rsu.mask;
     const i = g % cp.n;
     const status = rsu.status[s]!;
@@ -244,7 +240,7 @@ function station(v: StationView): { rs: RsEntry[]; counts: LineCount[]; ready: I
 }
 
 /** The ports this cycle: the µops that took each one (an instance still short of a port for
- *  another µop marked so: it is ready, not executing; none once the run is over), the µops so
+ *  another µop marked so: it is ready, not executing), the µops so
  *  far and the use. */
 function portSlots(v: StationView): PortSlot[] {
   const { core, cp, c } = v;
@@ -252,7 +248,7 @@ function portSlots(v: StationView): PortSlot[] {
   return cp.portIds.map((port, p) => ({
     port,
     uops:
-      c > 0 && !v.over
+      c > 0
         ? ports.holdersOf(p).map((h) => {
             const x = v.inst(h);
             return v.stateOf(h).kind === 'executing' ? x : { ...x, waitsForPort: true as const };
@@ -266,7 +262,7 @@ function portSlots(v: StationView): PortSlot[] {
 function dividerOf(v: StationView): DividerSnapshot {
   const div = v.core.divider,
     c = v.c;
-  const busy = !v.over && div.busyAt(c);
+  const busy = div.busyAt(c);
   const none = dividerNotModelled(v.program);
   return {
     busy,

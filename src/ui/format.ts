@@ -38,12 +38,17 @@ export function fitLeft(s: string, w: number): string {
 
 /**
  * An instance's label (`L3#25`, with `+2` when two more µops share its place) in at most `w`
- * columns: whole when it fits, else its iteration gives way to '…' (`L3#…+2`), never silently
- * (`L3+2` would read as another label).
+ * columns: whole when it fits, else its iteration gives way to '…' (`L3#…+2`, `L3…+24`), never
+ * silently (`L3+2` would read as another label); the count of the others last (`L3+…`).
  */
 export function instFit(x: { line: number; iteration: number }, more: number, w: number): string {
   const extra = more > 0 ? `+${more}` : '';
-  return fit(firstFitting(w, [`${inst(x)}${extra}`, `L${x.line}#…${extra}`, `L${x.line}#…`]), w).trimEnd();
+  // the count of the other µops goes last, and never silently: `…` stands for what was cut
+  const forms =
+    more > 0
+      ? [`${inst(x)}${extra}`, `L${x.line}#…${extra}`, `L${x.line}…${extra}`, `L${x.line}+…`]
+      : [inst(x), `L${x.line}#…`];
+  return fit(firstFitting(w, forms), w).trimEnd();
 }
 
 /** A figure as the report rounds it (src/report/format.ts: C's printf rounding), '–' when not finite. */

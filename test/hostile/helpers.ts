@@ -56,3 +56,13 @@ export function assertOneLine(r: Run, re: RegExp): void {
   assert.doesNotMatch(lines[0]!, /[\x00-\x08\x0b-\x1f\x7f]/, 'control characters in the message');
   assert.match(lines[0]!, re);
 }
+
+/** Whether user `uid` may read every one of `files` (run through setpriv as that user, so every
+ *  directory above each file is checked as the kernel does): a clone under a directory only its
+ *  owner may enter (/root, `mktemp -d`) is out of another user's reach. Needs root and setpriv. */
+export function userReaches(uid: number, files: readonly string[]): boolean {
+  return files.every(
+    (f) =>
+      spawnSync('setpriv', [`--reuid=${uid}`, `--regid=${uid}`, '--clear-groups', '--', 'test', '-r', f]).status === 0,
+  );
+}

@@ -105,6 +105,8 @@ test('regions that would read the stash or the thread pointer are refused; the s
     ['480fae08', /saves, restores/],
     ['f3480faec0', /saves, restores/],
     ['64488b042500000000', /through fs/],
+    // pushfq; or qword ptr [rsp], 0x100; popfq: the trap flag set
+    ['9c48810c24000100009d', /loads the flags register, which can set the trap flag/],
   ] as const) {
     const p = await prep(hex);
     assert.equal(p.ok, false, hex);

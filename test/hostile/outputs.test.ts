@@ -10,7 +10,7 @@ import { chmodSync, chownSync, copyFileSync, mkdtempSync, readFileSync, statSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ROOT, TSX, assertOneLine, cli, tempDir } from './helpers.js';
+import { ROOT, TSX, assertOneLine, cli, tempDir, userReaches } from './helpers.js';
 
 const BIN = join(ROOT, 'examples', 'bin', 'branch');
 const NOBODY = 65534;
@@ -18,13 +18,7 @@ const root = process.getuid?.() === 0;
 const canSwitch = root && spawnSync('setpriv', ['--help']).status === 0;
 /** nobody can read the CLI and tsx: not so when the clone is under a directory only root may
  *  enter (/root, `mktemp -d`), where running the command as nobody fails with "module not found" */
-const nobodyReaches =
-  canSwitch &&
-  [join(ROOT, 'src', 'cli', 'main.cts'), fileURLToPath(TSX)].every(
-    (f) =>
-      spawnSync('setpriv', [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', '--', 'test', '-r', f])
-        .status === 0,
-  );
+const nobodyReaches = canSwitch && userReaches(NOBODY, [join(ROOT, 'src', 'cli', 'main.cts'), fileURLToPath(TSX)]);
 const asAnotherUser =
   (!canSwitch && 'needs root to act as another user') ||
   (!nobodyReaches &&

@@ -93,3 +93,21 @@ test('no placement note where the placement is known or cannot matter', () => {
 test('a plain loop has no note', () => {
   assert.doesNotMatch(head(report('test/fixtures/loops/dot.gcc-O2.o')), /Note:/);
 });
+
+test('lines the core cannot run (AVX-512 on SKL): the note names cores that run them, and one of them does', () => {
+  const f = 'examples/corpus/bin/daxpy_vec.clang.O2.avx512.o';
+  const t = head(report(f)).replaceAll('\n  ', ' ');
+  const m =
+    /Note: SKL cannot run AVX512F \(lines 0, 1, 2\): ([A-Z0-9, -]+?),? (?:…,? )?run them \(--arch ([A-Z0-9-]+)\)/.exec(
+      t,
+    );
+  assert.ok(m, t);
+  assert.ok(m[1]!.split(', ').includes(m[2]!), t);
+  const other = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', 'src/cli/main.cts', 'report', '--arch', m[2]!, '--fast', f],
+    { encoding: 'utf8', env: { ...process.env, UOPSCOPE_CONFIG_DIR: join(dir, 'config') } },
+  );
+  assert.equal(other.status, 0, other.stderr);
+  assert.doesNotMatch(other.stdout, /INCOMPLETE|cannot run/, `--arch ${m[2]} runs every line`);
+});

@@ -100,7 +100,7 @@ test('text: the latency analysis (one iteration) prints the thesis layout (§2.2
   assert.match(r.stdout, /\nLine \|\| Uops \|\| to wait \|\| to wait \|\|  0  \|  1  \| 2 \| 3 \| 4 \|  5  \|\|\n/);
   assert.match(
     r.stdout,
-    /\nTotal number of Uops: 7\n\nMechanisms: none \(SUACA's model\)[^\n]*(\n  [^\n]*)*\n\nSource: M measured by uops\.info, T SUACA thesis, L LLVM 19 model, \? no figures\n$/,
+    /\nTotal number of Uops: 7\n\nMechanisms: none \(SUACA's model\)[^\n]*(\n  [^\n]*)*\n\nBlock throughput: cycles per iteration, simulated cycle by cycle over the run\n  \(llvm-mca's Block RThroughput is a bound from port pressure alone\)\nSource: M measured by uops\.info, T SUACA thesis, L LLVM 19 model, \? no figures\n$/,
   );
 });
 

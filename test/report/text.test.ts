@@ -45,7 +45,7 @@ test('the latency analysis of the branch example prints in the thesis layout', (
   ]);
   assert.match(
     text,
-    /Total number of Uops: 7\n\nMechanisms: none \(SUACA's model\)[^\n]*(\n  [^\n]*)*\n\nSource: M measured by uops\.info, T SUACA thesis, L LLVM 19 model, \? no figures\n$/,
+    /Total number of Uops: 7\n\nMechanisms: none \(SUACA's model\)[^\n]*(\n  [^\n]*)*\n\nBlock throughput: cycles per iteration, simulated cycle by cycle over the run\n  \(llvm-mca's Block RThroughput is a bound from port pressure alone\)\nSource: M measured by uops\.info, T SUACA thesis, L LLVM 19 model, \? no figures\n$/,
   );
 });
 

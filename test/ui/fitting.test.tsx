@@ -12,7 +12,8 @@ import { Explorer } from '../../src/ui/components/Explorer.js';
 import { fitLeft, instFit } from '../../src/ui/format.js';
 import { lineStates } from '../../src/ui/lineStates.js';
 import { BASELINE, createEngine } from '../../src/sim/index.js';
-import { SUACA_MECHANISMS } from '../../src/sim/mechanisms.js';
+import { REFINED_MECHANISMS, SUACA_MECHANISMS } from '../../src/sim/mechanisms.js';
+import { analyse } from '../../src/cli/pipeline.js';
 import { loop } from '../sim/asmLoop.js';
 import { scriptedSession } from './helpers/scriptedEngine.js';
 import { plain, tick } from './helpers/render.js';
@@ -24,7 +25,10 @@ test('an instance label keeps its number or shows that it was cut', () => {
   assert.equal(instFit({ line: 6, iteration: 199 }, 0, 5), 'L6#…');
   assert.equal(instFit({ line: 3, iteration: 25 }, 2, 7), 'L3#25+2');
   assert.equal(instFit({ line: 3, iteration: 25 }, 2, 6), 'L3#…+2');
-  assert.equal(instFit({ line: 3, iteration: 25 }, 2, 4), 'L3#…');
+  // the count of the µops besides it is never dropped without a sign (`L3#129+24` in a 6-column cell)
+  assert.equal(instFit({ line: 3, iteration: 25 }, 2, 4), 'L3+…');
+  assert.equal(instFit({ line: 3, iteration: 129 }, 24, 6), 'L3…+24');
+  assert.equal(instFit({ line: 13, iteration: 129 }, 124, 5), 'L13+…');
   assert.equal(fitLeft('12345', 3), '12…');
   assert.equal(fitLeft('7', 3), '  7');
 });
@@ -154,4 +158,24 @@ test('at 80x24 a long message (no figures for a core, what to do) is shown whole
   assert.ok(text.replace(/\s+/g, ' ').includes(`could not switch to NHM: ${why}`), text);
   for (const line of text.split('\n')) assert.ok(line.length <= 80, line);
   assert.match(text, /q quit/, 'the footer stays');
+});
+
+test("the Statistics title at 80 columns keeps µops/c and µops/iter at the run's last cycle (the stencil, 200 iterations)", async () => {
+  const a = await analyse({ file: 'examples/bin/stencil', arch: 'SKL' });
+  const e = createEngine(
+    a.program,
+    a.params,
+    { iterations: 200, variant: BASELINE },
+    { model: { mechanisms: REFINED_MECHANISMS } },
+  );
+  let s = e.step();
+  while (!s.finished) s = e.step();
+  const ports = s.ports.map((x) => x.port);
+  const f = plain(
+    render(<StatsPane width={80} height={14} stats={s.stats} ports={ports} selectedLine={0} />).lastFrame(),
+  );
+  const title = f.split('\n')[0]!;
+  assert.ok(title.length <= 80, title);
+  assert.match(title, /\d+\.\d\d c\/iter · \d+\.\d\d µops\/c · 12 µops\/iter/, title);
+  assert.match(title, /200 (complete|done)/, title);
 });

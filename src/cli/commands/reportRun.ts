@@ -1,7 +1,8 @@
 // The work of `uopscope report` (see report.ts for the command's options): loaded only when
 // the command runs, so that the CLI starts without the disasm, data, sim and report stages.
 
-import { placementCaveat, placementShifts, predictionCaveats } from '../../report/caveats.js';
+import { missingIsaCaveat, placementCaveat, placementShifts, predictionCaveats } from '../../report/caveats.js';
+import { listMachines } from '../../data/machines.js';
 import { effectiveSettings, parseIterations, resolveArch } from '../config.js';
 import { analyse, branchPrograms, loopFor, programAt, type Analysis } from '../pipeline.js';
 import { collectReport, type ReportRequest } from '../../report/collect.js';
@@ -162,6 +163,10 @@ export async function reportOfAnalysis(
   const branch = s.branch ? branchPrograms(analysis) : undefined;
   const run = sim ?? (await parallelRuns(analysis.program, analysis.params, req, progress));
   const placed = placementOf(analysis, req, run);
+  const missing = analysis.resolved.flatMap((r) =>
+    r.missingIsa?.length ? [{ line: r.line, features: r.missingIsa }] : [],
+  );
+  const elsewhere = missing.length ? missingIsaCaveat(analysis.machine.arch, missing, listMachines()) : null;
   return collectReport(
     {
       program: analysis.program,
@@ -171,7 +176,11 @@ export async function reportOfAnalysis(
       unknown: analysis.unknown,
       origins: analysis.resolved.map((r) => r.origin),
       addresses: analysis.region.instructions.map((i) => i.address),
-      caveats: [...predictionCaveats(analysis.region.instructions, branch !== undefined), ...(placed ? [placed] : [])],
+      caveats: [
+        ...predictionCaveats(analysis.region.instructions, branch !== undefined),
+        ...(placed ? [placed] : []),
+        ...(elsewhere ? [elsewhere] : []),
+      ],
       source: {
         file: analysis.region.file,
         region: analysis.region.region.name,

@@ -70,6 +70,20 @@ function readFat(data: Uint8Array, file: string): BinaryImage {
   return readMacho(slice, file, ` (${cpuName(pick.cpu)} slice of a universal binary)`);
 }
 
+/** A code section (its bytes at `[offset, size]`); an object's (`alignAt`: where its header
+ *  gives the alignment, log2) moves when linked, by a multiple of that alignment (capped at a
+ *  page: beyond, it means nothing more here). */
+function machoSection(
+  r: ByteReader,
+  name: string,
+  address: number,
+  [offset, size]: [number, number],
+  alignAt: number | null,
+): ImageSection {
+  const placement = alignAt === null ? {} : { placement: { align: 2 ** Math.min(12, r.u32(alignAt)) } };
+  return { name, address, data: r.bytes(offset, size, `section ${name}`), executable: true, ...placement };
+}
+
 function readMacho(data: Uint8Array, file: string, note: string): BinaryImage {
   const r = new ByteReader(data, file);
   const is64 = r.u32(0) === 0xfeedfacf;
@@ -80,8 +94,7 @@ function readMacho(data: Uint8Array, file: string, note: string): BinaryImage {
     );
   }
   const ncmds = r.u32(16, 'ncmds');
-  const MH_OBJECT = 1;
-  const relocatable = r.u32(12, 'filetype') === MH_OBJECT;
+  const relocatable = r.u32(12, 'filetype') === 1; // MH_OBJECT
   let off = is64 ? 32 : 28;
   const sections: ImageSection[] = [];
   const sectNames: string[] = []; // 1-based section ordinal → name
@@ -117,16 +130,8 @@ function readMacho(data: Uint8Array, file: string, note: string): BinaryImage {
         sectAddrs.push(addr);
         const zerofill = (flags & 0xff) === 1 || (flags & 0xff) === 0xc;
         const code = (flags & 0x80000000) !== 0 || (flags & 0x400) !== 0;
-        // an object's section alignment, a power of two (capped: beyond a page it means nothing more here)
-        const align = 2 ** Math.min(12, r.u32(so + (seg64 ? 52 : 44)));
         if (code && !zerofill && sz > 0)
-          sections.push({
-            name,
-            address: addr,
-            data: r.bytes(foff, sz, `section ${name}`),
-            executable: true,
-            ...(relocatable ? { placement: { align } } : {}),
-          });
+          sections.push(machoSection(r, name, addr, [foff, sz], relocatable ? so + (seg64 ? 52 : 44) : null));
       }
     } else if (cmd === 0x2) {
       symtab = { symoff: r.u32(off + 8), nsyms: r.u32(off + 12), stroff: r.u32(off + 16), strsize: r.u32(off + 20) };

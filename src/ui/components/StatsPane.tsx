@@ -144,6 +144,10 @@ function statsTitle(
           (h) => `Statistics (per iteration, ${iterationsDone(st.iterationsCompleted)} complete) ${totals}${h}`,
         )
       : []),
+    // the totals (µops/c and µops/iter too) stay while a shorter wording makes room for them
+    ...hiddenForms.map((h) => `Stats per iteration (${iterationsDone(st.iterationsCompleted)} complete) ${totals}${h}`),
+    ...hiddenForms.map((h) => `Stats per iter. (${iterationsDone(st.iterationsCompleted)} done): ${totals}${h}`),
+    ...hiddenForms.map((h) => `Stats per iter.: ${totals}${h}`),
     ...hiddenForms.map((h) => `Stats: ${tp} (${iterationsDone(st.iterationsCompleted)} complete)${h}`),
     ...hiddenForms.map((h) => `Stats: ${tp}${h}`),
     ...hiddenForms.map((h) => `Stats${h}`),
