@@ -61,6 +61,8 @@ function corrected(d: DecodedInstruction, r: ResolvedInstruction, cc: CoreCorrec
       note('ports', `${r.uops}×${formatPorts(r.ports) || '-'}`, entry.ports.value, entry.ports.source);
       out.ports = groups;
       out.uops = groups.reduce((n, g) => n + g.count, 0);
+      // the cited figures are µops, each one cycle on its port: the model's holds go with its ports
+      delete out.portHold;
     }
     if (entry.latency && !done.has('latency')) {
       const lat = out.latencyByResource as Record<string, number>;
