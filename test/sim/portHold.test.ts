@@ -10,6 +10,9 @@ import { test } from 'node:test';
 import { BASELINE, REFINED_MECHANISMS, SUACA_MECHANISMS, simulate } from '../../src/sim/index.js';
 import type { MechanismSet, SimProgram, MachineParams } from '../../src/sim/index.js';
 import { loop } from './mechanismLoops.js';
+import { loadArchData, loadMachine, resolveInstructions } from '../../src/data/index.js';
+import { loadRegion } from '../../src/disasm/index.js';
+import { dataColumns, resolvedJson } from '../../src/report/listing.js';
 
 type Loop = { program: SimProgram; machine: MachineParams };
 
@@ -58,4 +61,15 @@ test('ZEN4: the held cycles bound independent work: eight independent adc hold f
 test('an Intel figure holds no port: SKL adc is as the model gives it, no hold', async () => {
   const p = await loop('adc rax, 1', 'SKL');
   assert.equal(p.program.instructions[0]!.portHold, undefined);
+});
+
+test('disasm --arch ZEN4 shows the held cycles beside the ports (text and JSON)', async () => {
+  const region = await loadRegion({ hex: '4883d001' });
+  const machine = loadMachine('ZEN4');
+  const data = await loadArchData('ZEN4');
+  const res = resolveInstructions(region.instructions, data, { machine });
+  const ports = dataColumns(res, machine).find((c) => c.header === 'ports')!;
+  assert.equal(ports.value(region.instructions[0]!), '1*ALU0123 (held ALU0123 4 cycles)');
+  const json = resolvedJson(data, res, machine) as { resolved: { portHold?: unknown }[] };
+  assert.deepEqual(json.resolved[0]!.portHold, [{ ports: 'ALU0123', cycles: 4 }]);
 });
