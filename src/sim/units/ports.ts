@@ -425,12 +425,16 @@ export class Ports implements PortsState, StatefulUnit<PortsState> {
     this.lastTaker = g;
     this.usage[p]!++;
     this.resortPort(p);
-    if (this.holds) {
-      const h = this.cp.uopHold[i * this.cp.maxU + u]!;
-      if (h > 1) {
-        this.busyLeft[p] = h - 1;
-        this.busyBy[p] = g;
-      }
+    if (this.holds) this.holdFrom(g, i, u, p);
+  }
+
+  /** µop u of instance g (line i) took port index p: it keeps it the cycles after this one that
+   *  its figures say (apart from take, which stays small enough for V8 to inline) */
+  private holdFrom(g: number, i: number, u: number, p: number): void {
+    const h = this.cp.uopHold[i * this.cp.maxU + u]!;
+    if (h > 1) {
+      this.busyLeft[p] = h - 1;
+      this.busyBy[p] = g;
     }
   }
 
