@@ -63,13 +63,19 @@ const FIELDS: Fields<Ports, PortsState> = {
     key: { omit: 'as count' },
   },
   holdCap: { move: 'stays', key: { omit: 'room, not state' } },
-  busyLeft: { move: 'stays', key: 'value' },
+  busyLeft: {
+    move: 'stays',
+    // zero unless some µop holds its port: nothing to key on the other programs (all of Intel's)
+    key: (p, _at, out) => {
+      if (p.holds) for (let q = 0; q < p.P; q++) out.put(p.busyLeft[q]!);
+    },
+  },
   busyBy: {
     move: (p, by) => {
       for (let q = 0; q < p.P; q++) if (p.busyLeft[q]! > 0) p.busyBy[q]! += by.dg;
     },
     key: (p, at, out) => {
-      for (let q = 0; q < p.P; q++) if (p.busyLeft[q]! > 0) out.put(p.busyBy[q]! - at.head);
+      if (p.holds) for (let q = 0; q < p.P; q++) if (p.busyLeft[q]! > 0) out.put(p.busyBy[q]! - at.head);
     },
   },
 };
@@ -87,7 +93,7 @@ export class Ports implements PortsState, StatefulUnit<PortsState> {
   busyLeft: Int32Array;
   busyBy: Int32Array;
   /** some µop holds its port several cycles (CompiledProgram.anyHold) and ports are limited */
-  private readonly holds: boolean;
+  readonly holds: boolean;
   /** the program line of each holder in `hold` (derived: hold[x] % n) */
   private holdLine: Int32Array;
   holdCap = 4;
