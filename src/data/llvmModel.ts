@@ -10,7 +10,7 @@ import type { DecodedInstruction } from '../disasm/types.js';
 import { Code } from '../disasm/iced.js';
 import { assetsDir } from './paths.js';
 import { parsePorts } from './ports.js';
-import type { PortGroup } from './types.js';
+import type { PortGroup, PortHold } from './types.js';
 
 /** One form's figures in one core's LLVM model. */
 export interface LlvmRecord {
@@ -21,6 +21,8 @@ export interface LlvmRecord {
   rthroughput: number;
   ports: PortGroup[];
   portString: string;
+  /** µops that hold their pipe more than one cycle (a model named by pipe: tools/llvm-sched) */
+  holds?: PortHold[];
   divCycles: number;
   /** per destination: `oN` (the instruction's explicit operand N) or an implicit register
    *  ('EFLAGS', 'RAX'), and its latency */
@@ -52,7 +54,7 @@ export interface LlvmArchModel {
   lookup(d: DecodedInstruction): LlvmRecord | null;
 }
 
-type RawRec = [number, number, number, string, number, string, string, string];
+type RawRec = [number, number, number, string, number, string, string, string, string?];
 type Meta = { llvm: string; archs: Record<string, { cpu: string; file: string; forms: number; placeholders: number }> };
 interface Index extends Meta {
   keys: string[];
@@ -183,6 +185,19 @@ export function llvmArchs(): Record<string, { cpu: string; forms: number; placeh
   );
 }
 
+/** `p0123:4,p9A:2` → the port sets a µop holds more than one cycle, or null when malformed. */
+function parseHolds(s: string): PortHold[] | null {
+  const out: PortHold[] = [];
+  for (const part of s.split(',')) {
+    const [set, n] = part.split(':');
+    const g = parsePorts(set ?? '');
+    const cycles = Number(n);
+    if (g?.length !== 1 || g[0]!.count !== 1 || !Number.isInteger(cycles) || cycles < 2) return null;
+    out.push({ ports: g[0]!.ports, cycles });
+  }
+  return out;
+}
+
 const splitPairs = (s: string): [string, number][] =>
   s
     ? s.split(',').map((p) => {
@@ -248,6 +263,14 @@ export function loadLlvmModel(arch: string): LlvmArchModel | null {
         readAdvance: splitPairs(raw[6]),
         placeholder: raw[7] === 'P',
       };
+      if (raw[8]) {
+        const holds = parseHolds(raw[8]);
+        if (!holds)
+          throw new UserError(
+            `the LLVM-derived data for ${arch} has a bad hold string '${raw[8]}' — reinstall uopscope`,
+          );
+        r.holds = holds;
+      }
       decoded.set(ri, r);
     }
     return r.key === key ? r : { ...r, key };

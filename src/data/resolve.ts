@@ -531,6 +531,7 @@ function fromLlvm(d: DecodedInstruction, rec: LlvmRecord, model: LlvmArchModel):
     rule: 'code',
     uops: rec.uops,
     ports: rec.ports.map((g) => ({ count: g.count, ports: [...g.ports] })),
+    ...(rec.holds ? { portHold: rec.holds.map((h) => ({ ports: [...h.ports], cycles: h.cycles })) } : {}),
     latencyByResource,
     maxLatency,
     divCycles: rec.divCycles,

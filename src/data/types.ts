@@ -8,6 +8,14 @@ export interface PortGroup {
   ports: number[]; // sorted port numbers
 }
 
+/** A µop of these ports (the set of a PortGroup) holds the port it takes for `cycles` cycles, the
+ *  cycles after the first refused to every other µop (LLVM's resource cycles on a model named by
+ *  pipe: one pipe of the set busy that long, as llvm-mca runs it; docs/data.md). */
+export interface PortHold {
+  ports: number[];
+  cycles: number;
+}
+
 /** A `<latency>` element of instructions.xml (one operand pair). */
 export interface LatencyEntry {
   startOp: number; // operand idx in the uops.info instruction
@@ -138,6 +146,8 @@ export interface ResolvedInstruction {
   rule: MatchRule;
   uops: number;
   ports: PortGroup[];
+  /** µops of `ports` that hold their port more than one cycle (absent: every µop one cycle) */
+  portHold?: PortHold[];
   /** per-operand latency: cycles until a consumer reading `resource` (a register or flag the
    *  instruction writes) may start, i.e. the largest latency to the operand writing it */
   latencyByResource: Record<Resource, number>;

@@ -122,10 +122,23 @@ export function dataColumns(resolved: ResolvedInstruction[], machine?: PortNamin
     { header: 'uops', value: cell((r) => String(r.uops)), right: true },
     {
       header: 'ports',
-      value: cell((r) => (r.ports.length ? show(r.ports) : '-') + (r.variant === 'plain' ? '' : ` (${r.variant})`)),
+      value: cell(
+        (r) =>
+          (r.ports.length ? show(r.ports) : '-') +
+          (r.portHold?.length ? ` (held ${holdsText(r.portHold, show)})` : '') +
+          (r.variant === 'plain' ? '' : ` (${r.variant})`),
+      ),
     },
     { header: 'lat', value: cell((r) => String(r.maxLatency)), right: true },
   ];
+}
+
+/** `ALU0123 4 cycles, …`: the port sets whose µop holds its port more than one cycle */
+function holdsText(
+  holds: NonNullable<ResolvedInstruction['portHold']>,
+  show: (g: ResolvedInstruction['ports']) => string,
+): string {
+  return holds.map((h) => `${show([{ count: 1, ports: h.ports }]).replace(/^1\*/, '')} ${h.cycles} cycles`).join(', ');
 }
 
 /** One line under the listing: where the figures come from, the unknown lines, the fallback. */
@@ -167,6 +180,14 @@ export function resolvedJson(data: ArchData, resolved: ResolvedInstruction[], ma
       rule: r.rule,
       uops: r.uops,
       ports: r.ports.length ? show(r.ports) : '',
+      ...(r.portHold?.length
+        ? {
+            portHold: r.portHold.map((h) => ({
+              ports: show([{ count: 1, ports: h.ports }]).replace(/^1\*/, ''),
+              cycles: h.cycles,
+            })),
+          }
+        : {}),
       latencyByResource: r.latencyByResource,
       maxLatency: r.maxLatency,
       divCycles: r.divCycles,

@@ -39,6 +39,10 @@ export class CompiledProgram {
   readonly uops: Int32Array;
   readonly uopMask: Int32Array; // n*maxU: bitmask over port indices
   readonly uopSingle: Int32Array; // n*maxU: the port index when the µop may use only one port, else -1
+  /** n*maxU: cycles the µop holds the port it takes (0 or 1: that cycle only; SimInstruction.portHold) */
+  readonly uopHold: Int32Array;
+  /** some µop holds its port more than one cycle */
+  readonly anyHold: boolean;
   readonly lat: Int32Array;
   readonly div: Int32Array;
   readonly divUop: Int32Array; // which µop uses the divider (-1 none)
@@ -124,6 +128,8 @@ export class CompiledProgram {
     this.uops = u.uops;
     this.uopMask = u.uopMask;
     this.uopSingle = u.uopSingle;
+    this.uopHold = u.uopHold;
+    this.anyHold = u.uopHold.some((h) => h > 1);
     this.lat = u.lat;
     this.div = u.div;
     this.divUop = u.divUop;
@@ -249,6 +255,7 @@ function uopTables(ins: SimInstruction[], uopLists: number[][][], portIds: numbe
     uops: new Int32Array(n),
     uopMask: new Int32Array(n * maxU),
     uopSingle: new Int32Array(n * maxU).fill(-1),
+    uopHold: new Int32Array(n * maxU),
     lat: new Int32Array(n),
     div: new Int32Array(n),
     divUop: new Int32Array(n).fill(-1),
@@ -260,10 +267,16 @@ function uopTables(ins: SimInstruction[], uopLists: number[][][], portIds: numbe
     const xu = uopsOf[i]!;
     t.uops[i] = xu.length;
     t.totalUops += xu.length;
+    // a hold names its µops' port set: a µop whose ports another rule changed holds nothing
+    const holds = (x.portHold ?? []).map((h) => ({
+      m: h.ports.reduce((m, p) => (pidx.has(p) ? m | (1 << pidx.get(p)!) : m), 0),
+      cycles: h.cycles,
+    }));
     xu.forEach((ports, u) => {
       let m = 0;
       for (const p of ports) m |= 1 << (pidx.get(p) as number);
       t.uopMask[i * maxU + u] = m;
+      for (const h of holds) if (h.m === m) t.uopHold[i * maxU + u] = int32(h.cycles, 'port hold cycles');
     });
     t.lat[i] = int32(Math.max(1, x.latency), 'latency');
     if (x.divCycles > 0) dividerOf(t, i, xu.length, x.divCycles);

@@ -43,6 +43,7 @@ function simInstruction(instr: DecodedInstruction, r: ResolvedInstruction | unde
     latency,
     latencyByResource,
     divCycles: r ? r.divCycles : 0,
+    ...(r?.portHold?.length ? { portHold: r.portHold.map((h) => ({ ports: [...h.ports], cycles: h.cycles })) } : {}),
     unknown: r ? r.unknown : true,
     ...(r?.readAdvance ? { readAdvance: { ...r.readAdvance } } : {}),
     ...(noDivider ? { noDivider } : {}),

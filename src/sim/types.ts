@@ -20,6 +20,9 @@ export interface SimInstruction {
   latencyByResource: Record<Resource, number>;
   /** cycles the divider pipe is blocked once the divider µop gets its port (0: no divider use) */
   divCycles: number;
+  /** µops of these port sets hold the port they take this many cycles (absent: one cycle each;
+   *  ResolvedInstruction.portHold) */
+  portHold?: { ports: number[]; cycles: number }[];
   /** a division whose figures give the divider no cycles (divCycles 0): why, in full and short
    *  (src/data/resolve.ts `missingDivider`); the viewer and the report say so */
   noDivider?: { why: string; short: string };

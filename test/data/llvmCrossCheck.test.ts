@@ -35,7 +35,7 @@ const MIN_STRATUM = 50;
  *  (SNB, IVB) out, almost all re-encoded twins; more would mean the text path broke. */
 const MAX_EXCLUDED = 0.15;
 
-type RawRec = [number, number, number, string, number, string, string, string];
+type RawRec = [number, number, number, string, number, string, string, string, string?];
 interface Index {
   archs: Record<string, { cpu: string; file: string }>;
   keys: string[];
@@ -397,11 +397,21 @@ test('the LLVM-derived figures (µops, latency, reciprocal throughput, ports, di
           );
         // the port groups (what the engine schedules): llvm-mca's instruction tables charge a
         // group of k ports used for n cycles n/k on each of its ports, after the same
-        // implied-usage subtraction the generator does
+        // implied-usage subtraction the generator does; a µop that holds its pipe (a model named
+        // by pipe) is charged its cycles
+        const held = new Map(
+          (rec[8] ? rec[8].split(',') : []).map((h) => {
+            const [set, n] = h.split(':');
+            return [(parsePorts(set!) ?? [])[0]?.ports.join(','), Number(n)] as const;
+          }),
+        );
         const want = new Map<number, number>();
         for (const g of parsePorts(rec[3]) ?? [])
           for (const p of g.ports)
-            want.set(llvmPort(cpu, p), (want.get(llvmPort(cpu, p)) ?? 0) + g.count / g.ports.length);
+            want.set(
+              llvmPort(cpu, p),
+              (want.get(llvmPort(cpu, p)) ?? 0) + (g.count * (held.get(g.ports.join(',')) ?? 1)) / g.ports.length,
+            );
         // AMD's models hold the divider's pipe for its cycles (no divider resource): the record
         // keeps one µop there and the rest as divider cycles, which llvm-mca charges to the pipe
         const heldPipe = row.divider === 0 && rec[4] > 0 && PIPES.has(cpu);

@@ -222,7 +222,10 @@ test("Zen: LLVM's pipes under AMD's names, LLVM's branch unit 0 as a branch pipe
   const store = (await resolveHex('488907', 'ZEN4'))[0]!.r;
   assert.equal(store.origin, 'cited');
   assert.equal(formatPortsFor(store.ports, loadMachine('ZEN4')), '1*AGU012+1*ST01');
-  assert.match(store.provenance?.text ?? '', /corrected: µops and ports 1×1\*p678\+2\*pFG → 1\*p678\+1\*pFG/);
+  assert.match(
+    store.provenance?.text ?? '',
+    /corrected: µops and ports 1×1\*p678\+1\*pFG, pFG held 2 cycles → 1\*p678\+1\*pFG/,
+  );
   // jne: BRU0 and BRU1 (LLVM's BRU01, whose unit 0 it makes ALU0)
   assert.equal(await pipes('7505', 'ZEN3'), '1*BRU01');
   // div r64: LLVM holds ALU0 for the divider's 17 cycles on Zen 4 (defvar Zn4Divider = Zn4ALU0):

@@ -272,7 +272,7 @@ test("Ports.takeFree (the event walk's shortcut for a µop with a free port) tak
             b.ports.choose(g, i, u, c);
             continue;
           }
-          const pb = b.ports.takeFree(g, i, free);
+          const pb = b.ports.takeFree(g, i, u, free);
           if ((free & (free - 1)) !== 0) multi++;
           assert.equal(pb, pa, `seed ${seed} cap ${cap} cycle ${c} line ${i} µop ${u}`);
           assert.deepEqual(b.ports.save(), a.ports.save());

@@ -126,6 +126,19 @@ const portChar = (p: number): string => (p < 10 ? String(p) : String.fromCharCod
  *  containing its ports, because TableGen adds a unit's usage to the groups that contain it. What is
  *  left are the µops each port set executes. */
 export function portGroups(res: [string, number, number[], number[]?][]): { count: number; ports: number[] }[] {
+  const merged = new Map<string, { count: number; ports: number[] }>();
+  for (const it of portUses(res)) {
+    const key = it.ports.join(',');
+    const m = merged.get(key);
+    if (m) m.count += it.cycles;
+    else merged.set(key, { count: it.cycles, ports: it.ports });
+  }
+  return [...merged.values()];
+}
+
+/** The resource usages left after initializeUsedResources' subtraction, each with its port set
+ *  and cycles (those with none left dropped), in portGroups' order. */
+function portUses(res: [string, number, number[], number[]?][]): { ports: number[]; cycles: number }[] {
   // containment is LLVM's (its unit resources) where gen.cpp gives them (a model named by pipe,
   // whose map may rename a group's pipes), else the ports'
   const items = res
@@ -143,15 +156,37 @@ export function portGroups(res: [string, number, number[], number[]?][]): { coun
         b.cycles -= Math.max(0, a.cycles);
     }
   }
-  const merged = new Map<string, { count: number; ports: number[] }>();
-  for (const it of items) {
-    if (it.cycles <= 0) continue;
+  return items.filter((it) => it.cycles > 0).map((it) => ({ ports: it.ports, cycles: it.cycles }));
+}
+
+/** A model named by pipe (AMD's), as llvm-mca runs it: each resource usage left after the
+ *  subtraction is one µop that takes one pipe of its set and holds it for the usage's cycles
+ *  (ResourceManager::issueInstruction: `selectPipe`, then `BusyResources[Pipe] += CS.size()`), not
+ *  that many µops. `Zn4ALU0123` used 4 cycles (`adc r64, imm8`) is one µop holding one ALU 4
+ *  cycles. The groups (one µop each, usages of the same set and cycles counted together) and the
+ *  holds, `p0123:4` per set held more than one cycle; the pipe of a division's held divider
+ *  (`dividerPort`) holds one cycle: its cycles are the divider's. */
+export function heldUses(
+  res: [string, number, number[], number[]?][],
+  dividerPort: number | null,
+): { groups: { count: number; ports: number[] }[]; holds: string } {
+  const merged = new Map<string, { count: number; ports: number[]; hold: number }>();
+  for (const it of portUses(res)) {
+    const hold = dividerPort !== null && it.ports.length === 1 && it.ports[0] === dividerPort ? 1 : it.cycles;
     const key = it.ports.join(',');
     const m = merged.get(key);
-    if (m) m.count += it.cycles;
-    else merged.set(key, { count: it.cycles, ports: it.ports });
+    if (!m) merged.set(key, { count: 1, ports: it.ports, hold });
+    else if (m.hold === hold) m.count++;
+    // two usages of one set held for different cycles: not expressible per set
+    else throw new Error(`two usages of pipes ${key} held ${m.hold} and ${hold} cycles`);
   }
-  return [...merged.values()];
+  const groups = [...merged.values()];
+  const holds = groups
+    .filter((g) => g.hold > 1)
+    .map((g) => `p${g.ports.map(portChar).join('')}:${g.hold}`)
+    .sort()
+    .join(',');
+  return { groups: groups.map((g) => ({ count: g.count, ports: g.ports })), holds };
 }
 
 export function portString(groups: { count: number; ports: number[] }[]): string {
@@ -168,8 +203,12 @@ function token(name: string, inst: CanonicalInstance): string {
 }
 
 /** The record of one instance on one core: [uops, latency, rthroughput, ports, divider,
- *  defs ('o0:6,EFLAGS:6'), read advances ('o1:5'), flags ('P' = LLVM's placeholder class)]. */
-type Rec = [number, number, number, string, number, string, string, string];
+ *  defs ('o0:6,EFLAGS:6'), read advances ('o1:5'), flags ('P' = LLVM's placeholder class)] and,
+ *  only when some µop holds its pipe more than one cycle (a model named by pipe: heldUses), the
+ *  holds ('p0123:4'). */
+type Rec =
+  | [number, number, number, string, number, string, string, string]
+  | [number, number, number, string, number, string, string, string, string];
 
 /** LLVM's Golden Cove models (alderlake, sapphirerapids) number the fifth ALU port 10 and the
  *  third load port 11, as Intel's diagrams do; uops.info and uopscope's machine models use the
@@ -184,13 +223,15 @@ function record(r: Raw, inst: CanonicalInstance): Rec | null {
           [n, c, ps.map((p) => (p === 10 ? 11 : p === 11 ? 10 : p))] as [string, number, number[], number[]?],
       )
     : (r.res ?? []);
-  const groups = portGroups(res);
+  let groups = portGroups(res);
   let div = r.div ?? 0;
   const held = div === 0 ? heldDividerPipe(inst.key, res, groups) : null;
   if (held) {
     div = held.count;
     held.count = 1;
   }
+  let holds = '';
+  if (res.some((x) => x[3] !== undefined)) ({ groups, holds } = heldUses(res, held ? held.ports[0]! : null));
   const lat = r.lat ?? 0;
   // WriteMicrocoded / WriteSystem: LLVM's X86 models give microcoded and system instructions
   // they do not describe one µop of nominal latency 100 on the ALU port group — not figures. The
@@ -200,7 +241,8 @@ function record(r: Raw, inst: CanonicalInstance): Rec | null {
   const placeholder = lat === 100 && (r.uops <= 1 || r.uops === 100);
   const defs = (r.defs ?? []).map(([n, c]) => `${token(n, inst)}:${c}`).join(',');
   const ra = (r.ra ?? []).map(([n, c]) => `${token(n, inst)}:${c}`).join(',');
-  return [r.uops, lat, r.rtp ?? 0, portString(groups), div, defs, ra, placeholder ? 'P' : ''];
+  const rec: Rec = [r.uops, lat, r.rtp ?? 0, portString(groups), div, defs, ra, placeholder ? 'P' : ''];
+  return holds ? [...rec, holds] : rec;
 }
 
 /** AMD's models (named by pipe) give a division or square root no divider resource: they hold
@@ -322,6 +364,7 @@ function main(finalDir: string): void {
         'per-def latency (oN = iced operand N)',
         'read advance',
         'P = placeholder class',
+        'holds: pipes a µop holds more than one cycle (p0123:4), a model named by pipe only',
       ],
       archs,
       keys: keys.map((k) => k.key),

@@ -58,9 +58,14 @@ function corrected(d: DecodedInstruction, r: ResolvedInstruction, cc: CoreCorrec
     };
     if (entry.ports && !done.has('ports')) {
       const groups = parsePorts(entry.ports.value)!;
-      note('ports', `${r.uops}×${formatPorts(r.ports) || '-'}`, entry.ports.value, entry.ports.source);
+      const held = (r.portHold ?? []).map(
+        (h) => `, ${formatPorts([{ count: 1, ports: h.ports }]).slice(2)} held ${h.cycles} cycles`,
+      );
+      note('ports', `${r.uops}×${formatPorts(r.ports) || '-'}${held.join('')}`, entry.ports.value, entry.ports.source);
       out.ports = groups;
       out.uops = groups.reduce((n, g) => n + g.count, 0);
+      // the cited figures are µops, each one cycle on its port: the model's holds go with its ports
+      delete out.portHold;
     }
     if (entry.latency && !done.has('latency')) {
       const lat = out.latencyByResource as Record<string, number>;

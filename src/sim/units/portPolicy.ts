@@ -62,7 +62,7 @@ export class LeastUsedAtDispatch implements PortPolicy {
     }
     // a port of its mask is free now: choose takes the first in port order
     const free = m & ~ports.full;
-    return free !== 0 ? ports.takeFree(g, i, free) : ports.choose(g, i, u, c);
+    return free !== 0 ? ports.takeFree(g, i, u, free) : ports.choose(g, i, u, c);
   }
 
   shift(): void {}

@@ -38,6 +38,10 @@ export interface PortsState {
   /** holders of port p: hold[p*holdCap .. p*holdCap + count[p]) */
   hold: Int32Array;
   holdCap: number;
+  /** per port index: cycles after this one a µop that holds it several cycles keeps it (0: none) */
+  busyLeft: Int32Array;
+  /** per port index: the instance that keeps it (while busyLeft > 0) */
+  busyBy: Int32Array;
 }
 
 const FIELDS: Fields<Ports, PortsState> = {
@@ -59,6 +63,21 @@ const FIELDS: Fields<Ports, PortsState> = {
     key: { omit: 'as count' },
   },
   holdCap: { move: 'stays', key: { omit: 'room, not state' } },
+  busyLeft: {
+    move: 'stays',
+    // zero unless some µop holds its port: nothing to key on the other programs (all of Intel's)
+    key: (p, _at, out) => {
+      if (p.holds) for (let q = 0; q < p.P; q++) out.put(p.busyLeft[q]!);
+    },
+  },
+  busyBy: {
+    move: (p, by) => {
+      for (let q = 0; q < p.P; q++) if (p.busyLeft[q]! > 0) p.busyBy[q]! += by.dg;
+    },
+    key: (p, at, out) => {
+      if (p.holds) for (let q = 0; q < p.P; q++) if (p.busyLeft[q]! > 0) out.put(p.busyBy[q]! - at.head);
+    },
+  },
 };
 
 export class Ports implements PortsState, StatefulUnit<PortsState> {
@@ -71,6 +90,10 @@ export class Ports implements PortsState, StatefulUnit<PortsState> {
   orderPos: Int32Array;
   count: Int32Array;
   hold: Int32Array;
+  busyLeft: Int32Array;
+  busyBy: Int32Array;
+  /** some µop holds its port several cycles (CompiledProgram.anyHold) and ports are limited */
+  readonly holds: boolean;
   /** the program line of each holder in `hold` (derived: hold[x] % n) */
   private holdLine: Int32Array;
   holdCap = 4;
@@ -120,6 +143,10 @@ export class Ports implements PortsState, StatefulUnit<PortsState> {
     this.orderPos = new Int32Array(P);
     this.indexOrder();
     this.count = new Int32Array(P);
+    this.busyLeft = new Int32Array(P);
+    this.busyBy = new Int32Array(P);
+    // infinitely usable ports are never held
+    this.holds = cp.anyHold && this.cap < UNLIMITED_PORT_CAP;
     this.hold = new Int32Array(P * this.holdCap);
     this.holdLine = new Int32Array(P * this.holdCap);
     // holders of all ports, plus the divider's owner: the most one blocked instance can blame
@@ -138,6 +165,27 @@ export class Ports implements PortsState, StatefulUnit<PortsState> {
     this.full = 0;
     this.lastTaker = -1;
     this.bcN = 0;
+    if (this.holds) this.keepHeld();
+  }
+
+  /** A port a µop holds several cycles stays full, held by its instance, in the cycles after the
+   *  one it took it (LLVM's resource cycles as llvm-mca runs them: docs/engine.md, "Ports held
+   *  several cycles"). */
+  private keepHeld(): void {
+    const left = this.busyLeft;
+    for (let p = 0, P = this.P; p < P; p++) {
+      if (left[p] === 0) continue;
+      left[p]!--;
+      const g = this.busyBy[p]!;
+      while (this.cap > this.holdCap) this.growHold();
+      const base = p * this.holdCap;
+      for (let h = 0; h < this.cap; h++) {
+        this.hold[base + h] = g;
+        this.holdLine[base + h] = g % this.cp.n;
+      }
+      this.count[p] = this.cap;
+      this.full |= 1 << p;
+    }
   }
 
   /** The cycle's dispatch is over: the holders blamed again through the blame cache are reported,
@@ -165,7 +213,7 @@ export class Ports implements PortsState, StatefulUnit<PortsState> {
       // fast path for a µop with one possible port (same outcome as the loops below)
       const cnt = this.count[sp]!;
       if (cnt < this.cap) {
-        this.take(g, i, sp);
+        this.take(g, i, u, sp);
         return sp;
       }
       const base = sp * this.holdCap;
@@ -176,7 +224,7 @@ export class Ports implements PortsState, StatefulUnit<PortsState> {
           break;
         }
       if (own) {
-        this.take(g, i, sp);
+        this.take(g, i, u, sp);
         return sp;
       }
       this.lastBlocked = 1 << sp;
@@ -199,7 +247,7 @@ export class Ports implements PortsState, StatefulUnit<PortsState> {
         continue;
       }
       if (this.count[p]! < this.cap) {
-        this.take(g, i, p);
+        this.take(g, i, u, p);
         if (isDiv && p === cp.divPortOf[i]) {
           div.occupy(g, c, cp.div[i]!);
           this.rec.onDivider(i, cp.div[i]!);
@@ -222,7 +270,7 @@ export class Ports implements PortsState, StatefulUnit<PortsState> {
           break;
         }
       if (own) {
-        this.take(g, i, p);
+        this.take(g, i, u, p);
         return p;
       }
     }
@@ -233,12 +281,12 @@ export class Ports implements PortsState, StatefulUnit<PortsState> {
   /** `choose` for a µop (not the divider's) of instance g (line i) when `free`, its ports that are
    *  not full, is not empty: the first of them in port order, taken (what `choose` finds, without
    *  its other cases; small enough for V8 to inline into the scheduler's walk) */
-  takeFree(g: number, i: number, free: number): number {
+  takeFree(g: number, i: number, u: number, free: number): number {
     const order = this.order;
     let q = 0;
     while ((free & (1 << order[q]!)) === 0) q++;
     const p = order[q]!;
-    this.take(g, i, p);
+    this.take(g, i, u, p);
     return p;
   }
 
@@ -288,7 +336,7 @@ export class Ports implements PortsState, StatefulUnit<PortsState> {
       this.lastBlocked = 1 << p;
       return -1;
     }
-    this.take(g, i, p);
+    this.take(g, i, u, p);
     if (isDiv) {
       this.divider.occupy(g, c, cp.div[i]!);
       this.rec.onDivider(i, cp.div[i]!);
@@ -371,8 +419,8 @@ export class Ports implements PortsState, StatefulUnit<PortsState> {
     return Array.from(this.hold.subarray(p * this.holdCap, p * this.holdCap + this.count[p]!));
   }
 
-  /** instance g (line i) takes port index p */
-  private take(g: number, i: number, p: number): void {
+  /** µop u of instance g (line i) takes port index p */
+  private take(g: number, i: number, u: number, p: number): void {
     const cnt = this.count[p]!;
     if (cnt >= this.holdCap) this.growHold();
     const hc = this.holdCap;
@@ -383,6 +431,17 @@ export class Ports implements PortsState, StatefulUnit<PortsState> {
     this.lastTaker = g;
     this.usage[p]!++;
     this.resortPort(p);
+    if (this.holds) this.holdFrom(g, i, u, p);
+  }
+
+  /** µop u of instance g (line i) took port index p: it keeps it the cycles after this one that
+   *  its figures say (apart from take, which stays small enough for V8 to inline) */
+  private holdFrom(g: number, i: number, u: number, p: number): void {
+    const h = this.cp.uopHold[i * this.cp.maxU + u]!;
+    if (h > 1) {
+      this.busyLeft[p] = h - 1;
+      this.busyBy[p] = g;
+    }
   }
 
   /** twice the room for each port's holders (take() stays small enough for V8 to inline it) */
