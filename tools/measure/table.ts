@@ -9,7 +9,7 @@
 // (not in the error figures). Each measurement is gated on the contention canary
 // (bench/measure/canary.ts): one whose canary before or after is above the gate is retried.
 //
-//   flock /work/runs/cpu1.lock taskset -c 1 node --import tsx tools/measure/table.ts [--arch A]
+//   taskset -c 1 node --import tsx tools/measure/table.ts [--arch A]   (nothing else timed on CPU 1)
 //
 // --arch: predict for A instead of the host's core (the table says which).
 // Takes several minutes (each loop is measured with 200 repetitions). Pin it to a CPU nothing
