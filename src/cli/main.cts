@@ -45,8 +45,11 @@ if (args.length === 1 && args[0] === '--version') {
     // Nothing is left to run (every write flushed, no timer, worker or child): exit now rather
     // than let V8 tear the heap down, which waits for its background sweeping (measured: 15–30 ms
     // of a 200 ms report on a loaded 2-core machine). A pending write or handle keeps the process
-    // up as before.
-    if (process.getActiveResourcesInfo().length === 0) process.exit();
+    // up as before. Checked from setImmediate, after the ticks already queued: a failed write
+    // reports its error (exit 74) in one of them.
+    setImmediate(() => {
+      if (process.getActiveResourcesInfo().length === 0) process.exit();
+    });
   })();
 }
 
