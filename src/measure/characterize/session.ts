@@ -122,12 +122,12 @@ interface SessionResult {
   stopped: boolean;
 }
 
-/** Runs the characterization of `forms`, resuming from the output file when it is this host's. */
-export async function runSession(
-  forms: readonly { spec: FormSpec; decoded: DecodedInstruction }[],
-  o: SessionOptions,
-): Promise<SessionResult> {
-  const now = (): string => new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+/** The time as the measured file records it (UTC, whole seconds). */
+const now = (): string => new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+
+/** The measured file the session adds to: the existing one when it is this host's and core's,
+ *  else a new one; another host's file is refused. */
+function sessionFile(o: SessionOptions): MeasuredFile {
   const existing = readMeasured(o.output);
   if (
     existing &&
@@ -139,7 +139,15 @@ export async function runSession(
       `${o.output} holds figures measured on ${existing.provenance.cpu} (${existing.provenance.cpuid}, ${existing.arch}), not this host's ${o.provenance.cpu} (${o.provenance.cpuid}, ${o.arch}): name another file with --output, or remove it`,
     );
   }
-  const file: MeasuredFile = existing ?? emptyMeasured({ ...o.provenance, date: now() });
+  return existing ?? emptyMeasured({ ...o.provenance, date: now() });
+}
+
+/** Runs the characterization of `forms`, resuming from the output file when it is this host's. */
+export async function runSession(
+  forms: readonly { spec: FormSpec; decoded: DecodedInstruction }[],
+  o: SessionOptions,
+): Promise<SessionResult> {
+  const file = sessionFile(o);
   const passes = o.passes ?? 2;
   const first = characterizeMachine(o.runner, o.hypotheses.blockers);
   file.machine = measuredMachine(first);
