@@ -203,7 +203,7 @@ export const measuredUsed = (f: MeasuredFigures | undefined): f is MeasuredFigur
   f !== undefined && f.check.status !== 'failed';
 
 /** Why a form is not used, in a few words: the kind of its first failed check. */
-export function unusedWhy(f: MeasuredFigures): string {
+function unusedWhy(f: MeasuredFigures): string {
   const first = f.check.notes?.[0] ?? 'failed check';
   for (const [re, why] of UNUSED_KINDS) if (re.test(first)) return why;
   return first.replace(/:.*$/, '').slice(0, 60);

@@ -88,7 +88,7 @@ export interface Layout {
 /** A vector register the region reads before it writes it, and its start: lane k holds
  *  1 + k mod 127 as the first line that reads it uses its lanes (doubles for …pd/…sd, floats for
  *  …ps/…ss, integers of the element size for integer vector instructions), or --fill's value. */
-export interface VectorInput {
+interface VectorInput {
   /** lower case, as the region names it ('xmm0', 'ymm1') */
   register: string;
   number: number;

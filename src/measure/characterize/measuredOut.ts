@@ -102,7 +102,7 @@ const formFigures = (r: FormResult): Figure[] =>
   [...r.latencies, r.throughput, r.throughputBroken, r.fusedUops, r.divCycles].filter((f): f is Figure => !!f);
 
 /** The share of harness runs kept over `figs`, to two decimals; undefined when none says. */
-export function keptShare(figs: readonly Figure[]): number | undefined {
+function keptShare(figs: readonly Figure[]): number | undefined {
   let kept = 0,
     tried = 0;
   for (const f of figs)

@@ -7,7 +7,7 @@
 import type { Figure, FormResult, LatencyFigure, MachineResult } from './types.js';
 
 /** Throughputs and non-whole figures of two passes agree within this share of the lower. */
-export const PASS_TOLERANCE = 0.05;
+const PASS_TOLERANCE = 0.05;
 
 /** The figure as the file writes it: a whole number when within 0.15 of one. */
 const written = (v: number): number => (Math.abs(v - Math.round(v)) <= 0.15 ? Math.round(v) : v);
