@@ -131,7 +131,7 @@ async function caseProgram(c: Case) {
   try {
     const file = join(tmp, 'sixty.s');
     writeFileSync(file, loopSource(6));
-    const xml = join(here, '..', 'test', 'fixtures', 'thesis', 'thesis-instructions.xml');
+    const xml = join(here, '..', 'examples', 'thesis', 'thesis-instructions.xml');
     const a = await analyse({
       file,
       arch: c.arch! as Uppercase<string>,

@@ -90,7 +90,7 @@ function timeProcess(
  * facts the thesis's IVB runs used) when present, else whatever the project has (imported or
  * embedded uops.info data).
  */
-const thesisFixture = join(root, 'test', 'fixtures', 'thesis', 'thesis-instructions.xml');
+const thesisFixture = join(root, 'examples', 'thesis', 'thesis-instructions.xml');
 const uopsXml = process.env.BENCH_UOPS_XML ?? (existsSync(thesisFixture) ? thesisFixture : undefined);
 const dataArgs = uopsXml ? ['--uops-xml', uopsXml] : [];
 

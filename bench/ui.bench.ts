@@ -4,7 +4,7 @@
 //   G → the frame at the run's end: ≤ 250 ms; peak memory (the whole process) ≤ 300 MB;
 //   ← from the end of a run that never repeats (1,000,000 iterations): the first ≤ 250 ms (as G),
 //   the next ones median ≤ 16 ms (as a step).
-// The region (bench/loopSource.ts) is assembled from examples of the forms in test/fixtures/thesis/thesis-instructions.xml
+// The region (bench/loopSource.ts) is assembled from examples of the forms in examples/thesis/thesis-instructions.xml
 // (real uops.info figures), run through the real pipeline (disasm → data → sim) with the CLI's
 // worker, and drawn by Ink's real (non-debug) renderer into an in-memory terminal, at 80×24 and
 // at 120×40. Wall-clock times depend on the machine's load: the CPU time per key is printed too.
@@ -20,7 +20,7 @@ import { backgroundIdle, stopBackground } from '../src/cli/offload.js';
 import { shareInkOutputCache } from '../src/ui/inkOutputCache.js';
 import { LOOP_BODY, loopSource } from './loopSource.js';
 
-const XML = new URL('../test/fixtures/thesis/thesis-instructions.xml', import.meta.url).pathname;
+const XML = new URL('../examples/thesis/thesis-instructions.xml', import.meta.url).pathname;
 
 class Stdout extends EventEmitter {
   isTTY = true;

@@ -7,6 +7,7 @@ import { skipHelpCache } from './yargsHelpCache.js';
 import { COMMAND_NAMES, DATA_COMMANDS } from './commandNames.js';
 import { MODEL_OPTION_NAMES } from './modelOptions.js';
 import { VARIANT_SWITCHES } from '../sim/variants.js';
+import { examplesFromPackage } from './examplePath.js';
 import { STDIN_ARG, quietOnClosedPipe, stdoutColumns, whenFirstUsed } from './stdio.js';
 export { STDIN_ARG };
 
@@ -285,6 +286,7 @@ export async function runCli(y: Argv, args?: string[]): Promise<void> {
     .alias('h', 'help')
     .version()
     .middleware(dashAgain, true)
+    .middleware(examplesFromPackage, true)
     .wrap(Math.min(100, stdoutColumns() || 80))
     .fail((msg, err, y) => {
       if (err) reportFailure(err);

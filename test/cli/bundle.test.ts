@@ -61,7 +61,7 @@ const cases: [string, string[], NodeJS.ProcessEnv?][] = [
       '1000',
       '--json',
       '--uops-xml',
-      'test/fixtures/thesis/thesis-instructions.xml',
+      'examples/thesis/thesis-instructions.xml',
     ],
   ],
   [

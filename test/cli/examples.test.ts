@@ -1,22 +1,13 @@
 // Every example uopscope shows a user runs as written: those of every command's --help, and the
 // command lines in the fenced code blocks of README.md and docs/*.md. Each runs in a fresh
-// environment (empty data cache, no config, a scratch working directory that sees the clone's
-// examples/ and test/) through a `uopscope` on the PATH, as a user who followed the README has
-// it. Synopsis lines (with a placeholder such as FILE, N, A or an optional part in [ ]) describe
+// environment (empty data cache, no config, an empty scratch working directory: the examples are
+// found in the package, wherever the user is) through a `uopscope` on the PATH, as a user who
+// followed the README has it. Synopsis lines (with a placeholder such as FILE, N, A or an optional part in [ ]) describe
 // syntax and are not run.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import {
-  chmodSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-  mkdirSync,
-} from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -77,7 +68,6 @@ function scratch(): { dir: string; env: NodeJS.ProcessEnv } {
   mkdirSync(bin);
   writeFileSync(join(bin, 'uopscope'), `#!/bin/sh\nexec node --import ${TSX} ${join(ROOT, 'src/cli/main.cts')} "$@"\n`);
   chmodSync(join(bin, 'uopscope'), 0o755);
-  for (const d of ['examples', 'test']) symlinkSync(join(ROOT, d), join(dir, d));
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PATH: `${bin}:${process.env.PATH}`,

@@ -60,7 +60,7 @@ test('report of the stencil above the parallel threshold: the same JSON with and
     iterations,
     json: true,
     allVariants: true,
-    uopsXml: 'test/fixtures/thesis/thesis-instructions.xml',
+    uopsXml: 'examples/thesis/thesis-instructions.xml',
   };
   const run = async (workers: string) => {
     const before = process.env.UOPSCOPE_WORKERS,

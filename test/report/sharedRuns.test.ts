@@ -65,7 +65,7 @@ test('corpus loops on four cores: the report with shared runs is the report with
 });
 
 test("the stencil at 100,000 iterations (the CLI's runs above the parallel threshold): the same report, 4 runs instead of 12", async () => {
-  const args = { arch: 'IVB', iterations: 100_000, uopsXml: 'test/fixtures/thesis/thesis-instructions.xml' };
+  const args = { arch: 'IVB', iterations: 100_000, uopsXml: 'examples/thesis/thesis-instructions.xml' };
   assert.ok(100_000 * 8 >= PARALLEL_MIN_INSTANCES);
   const r = await both({ file: 'examples/bin/stencil' }, args);
   assert.deepEqual(r.shared, r.every);

@@ -1,5 +1,5 @@
 // Acceptance: the thesis's own printed results (SUACA thesis ch. 2 and 4), from the per-instruction
-// facts in test/fixtures/thesis/thesis-instructions.xml and the dependency edges the thesis states.
+// facts in examples/thesis/thesis-instructions.xml and the dependency edges the thesis states.
 // Figures are compared as the thesis prints them (two decimals for throughputs and µops per cycle,
 // one decimal for the wait columns, which must agree within a few tenths).
 

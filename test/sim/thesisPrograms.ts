@@ -1,5 +1,5 @@
 // Test helpers: the thesis's example programs as SimPrograms, built by hand from the facts in
-// test/fixtures/thesis/thesis-instructions.xml (µops, ports, latencies per architecture) and the
+// examples/thesis/thesis-instructions.xml (µops, ports, latencies per architecture) and the
 // dependency edges the thesis states (§2.4 Figure 2.3, §4.2, §4.3 Figure 4.1).
 
 import { readFileSync } from 'node:fs';
@@ -9,7 +9,7 @@ import type { Resource } from '../../src/disasm/types.js';
 import { normalizeRegisterName } from '../../src/disasm/registers.js';
 import type { MachineParams, SimDep, SimInstruction, SimProgram } from '../../src/sim/types.js';
 
-export const FIXTURE = fileURLToPath(new URL('../fixtures/thesis/thesis-instructions.xml', import.meta.url));
+export const FIXTURE = fileURLToPath(new URL('../../examples/thesis/thesis-instructions.xml', import.meta.url));
 
 interface Fact {
   ports: number[][];

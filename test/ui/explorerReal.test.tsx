@@ -17,7 +17,7 @@ import { buildReport } from '../../src/cli/commands/reportRun.js';
 import { renderText } from '../../src/report/text.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const XML = `${ROOT}test/fixtures/thesis/thesis-instructions.xml`;
+const XML = `${ROOT}examples/thesis/thesis-instructions.xml`;
 const ITER = 20;
 let loaded: LoadedRegion;
 let skl: ExplorerSession;

@@ -23,7 +23,7 @@ import type { SessionLine } from '../../src/ui/types.js';
 import { plain } from './helpers/render.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const XML = `${ROOT}test/fixtures/thesis/thesis-instructions.xml`;
+const XML = `${ROOT}examples/thesis/thesis-instructions.xml`;
 const W = 200;
 afterEach(() => cleanup());
 

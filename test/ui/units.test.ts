@@ -19,7 +19,7 @@ import { PaneCursor } from '../../src/ui/snapshotCache.js';
 import { continueScan, snapshotKey, startScan } from '../../src/ui/compare.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const XML = `${ROOT}test/fixtures/thesis/thesis-instructions.xml`;
+const XML = `${ROOT}examples/thesis/thesis-instructions.xml`;
 let session: ExplorerSession;
 before(async () => {
   session = await buildExplorerSession(await loadRegion({ file: `${ROOT}examples/bin/branch` }), loadMachine('SKL'), {
