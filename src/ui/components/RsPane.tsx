@@ -23,16 +23,9 @@ export function RsPane(p: RsPaneProps) {
 
 /** The one unified reservation station (SUACA's model; Intel's cores). */
 function StationView(p: RsPaneProps) {
-  const tint = useTint();
-  const portName = usePortName();
   const s = p.snapshot;
   const rows = Math.max(1, p.height - 1);
   const entries = s.rs;
-  // program order; when the selected line's first entry is further down, the window starts there
-  const first = p.selectedLine === null ? -1 : entries.findIndex((e) => e.line === p.selectedLine);
-  const room = entries.length > rows ? rows - 1 : rows; // one row for '… more'
-  const start = first >= room ? Math.min(first, entries.length - room) : 0;
-  const shown = entries.slice(start, start + room);
   // the fill counts µops without a port (a µop leaves the station when it gets one); the list
   // is every instance in flight, executing ones too: the title names both
   const fill = `${s.rsUsed}/${s.rsCapacity}`;
@@ -51,33 +44,7 @@ function StationView(p: RsPaneProps) {
         {title}
         {bar(s.rsCapacity ? s.rsUsed / s.rsCapacity : 0, barW)}
       </Text>
-      {entries.length === 0 && <Text>{clip('(empty)', p.width)}</Text>}
-      {shown.map((e) => {
-        const w = stateWord(e.state);
-        const name = ` ${inst(e).padEnd(9)}`;
-        const tail = ` ${String(e.uops).padStart(2)}µ `;
-        const head = `${STATE_SYMBOL[w]}${name}${tail}`;
-        return (
-          <Text key={`${e.line}.${e.iteration}`} inverse={e.line === p.selectedLine} wrap="truncate-end">
-            <Text color={tint(STATE_COLOR[w])}>
-              {STATE_SYMBOL[w]}
-              <DiffCell text={name} differs={p.diff?.has(inst(e)) ?? false} />
-              {tail}
-            </Text>
-            {clip(reason(e, portName), Math.max(0, p.width - head.length))}
-          </Text>
-        );
-      })}
-      {shown.length < entries.length && (
-        <Text>
-          {clip(
-            start
-              ? `… ${start} above, ${entries.length - start - shown.length} below`
-              : `… ${entries.length - shown.length} more entries`,
-            p.width,
-          )}
-        </Text>
-      )}
+      <EntryRows entries={entries} rows={rows} width={p.width} selectedLine={p.selectedLine} diff={p.diff} />
     </Box>
   );
 }
@@ -121,8 +88,6 @@ function QueuesView(p: RsPaneProps & { queues: NonNullable<Snapshot['queues']> }
     ? q.list.map((x) => queueRow(x, entries, nameW, width))
     : queueChipRows(q, width, Math.max(1, Math.min(3, body - 2)));
   const rows = Math.max(0, body - queueRows.length);
-  const { start, shown } = entryWindow(entries, rows, p.selectedLine);
-  const qw = Math.min(9, Math.max(nameW, ...shown.map((e) => (e.queues ?? []).join('+').length)));
   return (
     <Box flexDirection="column" width={width}>
       <Text bold wrap="truncate-end">
@@ -137,12 +102,47 @@ function QueuesView(p: RsPaneProps & { queues: NonNullable<Snapshot['queues']> }
           {r}
         </Text>
       ))}
-      {rows > 0 && entries.length === 0 && <Text>{clip('(empty)', width)}</Text>}
+      <EntryRows
+        entries={entries}
+        rows={rows}
+        width={width}
+        selectedLine={p.selectedLine}
+        diff={p.diff}
+        queueNameWidth={nameW}
+      />
+    </Box>
+  );
+}
+
+/**
+ * The instances in flight, one row each (state, instruction, µops, why it waits), in the window
+ * `entryWindow` chooses, then `… N more` when they do not all fit; with `queueNameWidth` (the
+ * longest queue name), a column naming the queue(s) each one's waiting µops are in (at most 9 wide).
+ */
+function EntryRows(p: {
+  entries: Snapshot['rs'];
+  rows: number;
+  width: number;
+  selectedLine: number | null;
+  diff: RsPaneProps['diff'];
+  queueNameWidth?: number;
+}) {
+  const tint = useTint();
+  const portName = usePortName();
+  const { entries, rows, width } = p;
+  if (rows <= 0) return null;
+  if (entries.length === 0) return <Text>{clip('(empty)', width)}</Text>;
+  const { start, shown } = entryWindow(entries, rows, p.selectedLine);
+  const nameW = p.queueNameWidth;
+  const qw =
+    nameW === undefined ? 0 : Math.min(9, Math.max(nameW, ...shown.map((e) => (e.queues ?? []).join('+').length)));
+  return (
+    <>
       {shown.map((e) => {
         const w = stateWord(e.state);
         const name = ` ${inst(e).padEnd(9)}`;
         const tail = ` ${String(e.uops).padStart(2)}µ `;
-        const inQ = `${clip((e.queues ?? []).join('+'), qw).padEnd(qw)} `;
+        const inQ = nameW !== undefined ? `${clip((e.queues ?? []).join('+'), qw).padEnd(qw)} ` : '';
         const head = `${STATE_SYMBOL[w]}${name}${tail}${inQ}`;
         return (
           <Text key={`${e.line}.${e.iteration}`} inverse={e.line === p.selectedLine} wrap="truncate-end">
@@ -156,7 +156,7 @@ function QueuesView(p: RsPaneProps & { queues: NonNullable<Snapshot['queues']> }
           </Text>
         );
       })}
-      {rows > 0 && shown.length < entries.length && (
+      {shown.length < entries.length && (
         <Text>
           {clip(
             start
@@ -166,7 +166,7 @@ function QueuesView(p: RsPaneProps & { queues: NonNullable<Snapshot['queues']> }
           )}
         </Text>
       )}
-    </Box>
+    </>
   );
 }
 
