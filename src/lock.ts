@@ -125,19 +125,22 @@ export class LockTimeout extends Error {
   }
 }
 
-/** Runs `work` holding `lock`, waiting (blocking the thread) for a live holder: for the short
- *  writes of a config or measured file. */
-export function withLockSync<T>(lock: string, o: LockOptions, work: () => T): T {
+/** One try at `lock` per call: true once it is ours; tells `onWait` the first time it is not,
+ *  and throws LockTimeout when the wait is over. The callers wait between tries as they can. */
+function taker(lock: string, o: LockOptions): () => boolean {
   const until = Date.now() + o.waitMs;
   let told = false;
-  for (;;) {
+  return () => {
     const r = tryTake(lock, o.what);
-    if (r === true) break;
+    if (r === true) return true;
     if (!told) o.onWait?.(r.describe);
     told = true;
     if (Date.now() > until) throw new LockTimeout(r.describe, lock);
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
-  }
+    return false;
+  };
+}
+
+function holding<T>(lock: string, work: () => T): T {
   try {
     return work();
   } finally {
@@ -145,21 +148,17 @@ export function withLockSync<T>(lock: string, o: LockOptions, work: () => T): T 
   }
 }
 
+/** Runs `work` holding `lock`, waiting (blocking the thread) for a live holder: for the short
+ *  writes of a config or measured file. */
+export function withLockSync<T>(lock: string, o: LockOptions, work: () => T): T {
+  const take = taker(lock, o);
+  while (!take()) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+  return holding(lock, work);
+}
+
 /** withLockSync without blocking the event loop while it waits. */
 export async function withLock<T>(lock: string, o: LockOptions, work: () => T): Promise<T> {
-  const until = Date.now() + o.waitMs;
-  let told = false;
-  for (;;) {
-    const r = tryTake(lock, o.what);
-    if (r === true) break;
-    if (!told) o.onWait?.(r.describe);
-    told = true;
-    if (Date.now() > until) throw new LockTimeout(r.describe, lock);
-    await new Promise((res) => setTimeout(res, 100));
-  }
-  try {
-    return work();
-  } finally {
-    release(lock);
-  }
+  const take = taker(lock, o);
+  while (!take()) await new Promise((res) => setTimeout(res, 100));
+  return holding(lock, work);
 }
