@@ -134,8 +134,10 @@ const QUEUE_NAME = /^[A-Za-z][A-Za-z0-9_.-]{0,15}$/;
 const sizeOk = (x: unknown) => isCount(x) && (x as number) <= SCHEDULER_LIMITS.size;
 
 /** The problems of a record's `schedulers` (none when absent). Every queue's size and dispatch
- *  limit bounded and cited, its ports in `ports`, every port in exactly one queue, names unique,
- *  each non-scheduling queue in front of named queues, and `rsSize` the sum of the sizes. */
+ *  limit bounded and cited, its ports in `ports`, every port in exactly one queue, names unique
+ *  and none a pipe's (reports print a queue's name beside pipes' names: `FP1 … FP1` would not say
+ *  which is which), each non-scheduling queue in front of named queues, and `rsSize` the sum of
+ *  the sizes. */
 function schedulerProblems(m: Partial<MachineModel>): string[] {
   const sc = (m as Record<string, unknown>).schedulers;
   if (sc === undefined) return [];
@@ -153,6 +155,7 @@ function schedulerProblems(m: Partial<MachineModel>): string[] {
   const ports = isNums(m.ports) ? m.ports : [];
   const owner = new Map<number, number>();
   const names = new Set<string>();
+  const pipes = new Set(Array.isArray(m.portNames) ? m.portNames : []);
   let sum = 0;
   qs.forEach((q: unknown, k) => {
     const at = `schedulers.queues[${k}]`;
@@ -163,6 +166,7 @@ function schedulerProblems(m: Partial<MachineModel>): string[] {
     for (const f of Object.keys(q))
       if (!['name', 'size', 'ports', 'dispatchPerCycle'].includes(f)) bad.push(`${at}.${f} (unknown field)`);
     if (typeof q.name !== 'string' || !QUEUE_NAME.test(q.name) || names.has(q.name)) bad.push(`${at}.name`);
+    else if (pipes.has(q.name)) bad.push(`${at}.name (${q.name} is also a pipe's name)`);
     else names.add(q.name);
     if (!citedOk(q.size, sizeOk, false)) bad.push(`${at}.size`);
     else sum += (q.size as { value: number }).value;
@@ -197,6 +201,7 @@ function schedulerProblems(m: Partial<MachineModel>): string[] {
         for (const f of Object.keys(x))
           if (!['name', 'size', 'queues'].includes(f)) bad.push(`${at}.${f} (unknown field)`);
         if (typeof x.name !== 'string' || !QUEUE_NAME.test(x.name) || names.has(x.name)) bad.push(`${at}.name`);
+        else if (pipes.has(x.name)) bad.push(`${at}.name (${x.name} is also a pipe's name)`);
         else names.add(x.name);
         if (!citedOk(x.size, sizeOk, false)) bad.push(`${at}.size`);
         const ok =

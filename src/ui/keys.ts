@@ -601,7 +601,7 @@ export const LEGEND: LegendSection[] = [
       ],
       ['steering even', 'an op several queues can take goes to them in turn, whatever their fill'],
       ['holds 24: oldest', "the stalled queue's entries, and what its oldest waits for"],
-      ['◌ L3#2 1µ FP0', 'an instance and the queue its waiting µops are in'],
+      ['◌ L3#2 1µ FPQ0', 'an instance and the queue its waiting µops are in'],
       ['ALU0 FP2', "pipes by their names (AMD's cores); Intel's ports by number: p0 p1"],
     ],
   },

@@ -148,3 +148,41 @@ test("Skylake's idiv r32 loop: the divider holds each division uops.info's 6 cyc
     assert.ok(tp >= 6 && tp < 6.5, `${arch}: ${tp}`);
   }
 });
+
+test("Zen 3/4's divisions: uops.info's 7 cycles per 64-bit and 6 per 32-bit division, not LLVM's 17 and 13", async () => {
+  const file = loopFile(
+    'mov rax, rcx\nxor edx, edx\ndiv r9\nadd r8, rax\nmov eax, ecx\nxor edx, edx\ndiv r10d\nadd r11d, eax',
+  );
+  const lines = await resolved(file, 'ZEN4');
+  const [div64, div32] = [lines[2]!.r, lines[6]!.r];
+  // LLVM's own record, what the core would run without the correction
+  assert.equal(loadLlvmModel('ZEN4')!.lookup(lines[2]!.d)!.divCycles, 17);
+  for (const [r, cycles, lat] of [
+    [div64, 7, 19],
+    [div32, 6, 14],
+  ] as const) {
+    assert.equal(r.origin, 'cited');
+    assert.equal(r.divCycles, cycles);
+    assert.equal(r.maxLatency, lat);
+    assert.match(r.provenance?.text ?? '', /AssemblyStats uops\/zen4\.csv/);
+  }
+  // ZEN3 has its own entries (uops.info's Zen 3 file, the same figures)
+  const zen3 = (await resolved(file, 'ZEN3'))[2]!.r;
+  assert.equal(zen3.divCycles, 7);
+  assert.match(zen3.provenance?.text ?? '', /AssemblyStats uops\/zen3\.csv/);
+  // two independent divisions share the one divider: 7 + 6 cycles per iteration; ZEN5 takes Zen 4's
+  for (const arch of ['ZEN3', 'ZEN4', 'ZEN5']) {
+    const tp = await throughput(file, arch);
+    assert.ok(tp >= 13 && tp < 13.5, `${arch}: ${tp}`);
+  }
+});
+
+test("Zen 4's mov r, imm: four per cycle (uops.info), not LLVM's two (its ALUs held 2 cycles)", async () => {
+  const file = loopFile(Array.from({ length: 8 }, (_, i) => `mov r${8 + i}d, ${i + 1}`).join('\n'));
+  const lines = await resolved(file, 'ZEN4');
+  assert.equal(lines[0]!.r.origin, 'cited');
+  assert.match(lines[0]!.r.provenance?.text ?? '', /MOV \(R32, I32\).*throughput 0\.25/);
+  // 8 moves and the loop's dec/jnz: 9 ALU ops over 4 ALUs, not 8 × 2 cycles over 4
+  const tp = await throughput(file, 'ZEN4');
+  assert.ok(tp < 2.6, `ZEN4: ${tp}`);
+});

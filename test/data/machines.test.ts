@@ -92,6 +92,8 @@ test("Zen cores: AMD's pipe names, the divider's pipe, the schedulers' sizes sum
       a,
     );
     for (const q of queues) assert.ok(q.size.source.length > 0, `${a} ${q.name}`);
+    // a queue is never named as a pipe: the explorer prints both side by side
+    for (const q of queues) assert.ok(!m.portNames!.includes(q.name), `${a}: queue ${q.name} is also a pipe`);
     assert.equal(m.fusion?.macro?.value, a === 'ZEN2' ? 'zen' : 'zen3', a);
   }
   // ZEN5's figures are ZEN4's (LLVM 19 has no Zen 5 model), and its ports extend ZEN4's numbering
@@ -112,6 +114,13 @@ test('port names and counts are checked', () => {
   assert.match(bad({ ports: many, portNames: undefined }), /^ports/);
   assert.match(bad({ ports: [0, 1, 30], portNames: undefined, aluPorts: [0], dividerPort: 0 }), /^ports/);
   assert.match(bad({ ports: [0, 0, 1], portNames: undefined, aluPorts: [0], dividerPort: 0 }), /^ports/);
+  // a scheduler queue named as a pipe (FP1 the queue beside FP1 the pipe) is refused
+  const queues = zen.schedulers!.queues;
+  const renamed = (name: string) => ({
+    schedulers: { ...zen.schedulers!, queues: queues.map((q, i) => (i === 0 ? { ...q, name } : q)) },
+  });
+  assert.match(bad(renamed('FP1')), /schedulers\.queues\[0\]\.name \(FP1 is also a pipe's name\)/);
+  assert.equal(bad(renamed('INTQ')), '');
   // LLVM's resources may only name the record's pipes
   assert.match(bad({ identity: { ...zen.identity!, llvmPipes: { Zn4ALU0: ['ALU9'] } } }), /identity\.llvmPipes/);
 });
