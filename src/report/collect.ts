@@ -15,7 +15,7 @@ import { dataMemoryPairs, mechanismNotes, withDataMemoryDeps } from '../sim/refi
 import { UserError } from '../errors.js';
 import { portLabel } from '../data/ports.js';
 import type { FigureOrigin } from '../data/types.js';
-import type { MechanismEffect, ReportModel, Section, UnknownInstruction } from './model.js';
+import type { CitedLine, MechanismEffect, ReportModel, Section, UnknownInstruction } from './model.js';
 
 /** The main analysis's variant (--pf, --ip, --nd and the knobs), --fast, --all-variants, and: */
 export interface ReportRequest extends WhatIfRequest {
@@ -34,6 +34,8 @@ interface ReportSubject {
   origins: FigureOrigin[];
   /** each line's address, by line number */
   addresses?: number[];
+  /** the lines whose figures a public source corrected (src/report/listing.ts citedLines) */
+  cited?: CitedLine[];
   /** what the prediction leaves out (src/report/caveats.ts) */
   caveats?: string[];
   source?: { file: string; region: string };
@@ -91,6 +93,7 @@ export function collectReport(
     unknown: subject.unknown,
     origins: [...subject.origins],
     ...(subject.addresses ? { addresses: [...subject.addresses] } : {}),
+    ...(subject.cited?.length ? { cited: subject.cited.map((c) => ({ ...c })) } : {}),
     ...(subject.caveats?.length ? { caveats: [...subject.caveats] } : {}),
   };
   if (subject.branch !== undefined) {

@@ -16,6 +16,7 @@ import {
   type VariantFigures,
 } from './model.js';
 import { notModelledOf } from './collect.js';
+import { citedFootnote } from './listing.js';
 import { MECHANISMS, isSuaca, mechanismInfo, mechanismLabel } from '../sim/mechanisms.js';
 
 /** The whole text report, ending with a newline. */
@@ -83,6 +84,9 @@ export function renderText(model: ReportModel): string {
     ),
     `Source: ${originLegend(model.origins)}`,
   );
+  // each corrected figure's source, as disasm's footnote gives it
+  const footnotes = citedFootnote(model.cited ?? []).split('\n');
+  for (const c of footnotes.filter((x) => x)) out.push(...wrapText(c, 80, '  ', ''));
   if (model.detail) out.push('', renderDetail(model.detail, model).replace(/\n$/, ''));
   return out.join('\n') + '\n';
 }
