@@ -11,7 +11,7 @@ import {
   type WhatIfRequest,
 } from '../sim/index.js';
 import type { MachineParams, SimProgram, SimResult } from '../sim/types.js';
-import { dataMemoryPairs, mechanismNotes, withDataMemoryDeps } from '../sim/refine.js';
+import { DATA_MEMORY_WHAT_IF, dataMemoryPairs, mechanismNotes, withDataMemoryDeps } from '../sim/refine.js';
 import { UserError } from '../errors.js';
 import { portLabel } from '../data/ports.js';
 import type { FigureOrigin } from '../data/types.js';
@@ -168,7 +168,7 @@ function dataMemoryNotes(program: SimProgram): string[] {
   const at = (i: number): string => `line ${ins[i]!.line} (${ins[i]!.asm})`;
   return dataMemoryPairs(program).map(
     (p) =>
-      `memory through data: ${p.store === p.load ? `${at(p.load)} loads from and stores to the same address expression` : `${at(p.load)} loads from the address expression ${at(p.store)} stores to`}, whose registers change with the data: whether it reads the previous iteration's store depends on the data (not modelled; the what-if "loads read the previous iteration's stores" is the worst case)`,
+      `memory through data: ${p.store === p.load ? `${at(p.load)} loads from and stores to the same address expression` : `${at(p.load)} loads from the address expression ${at(p.store)} stores to`}, whose registers change with the data: whether it reads the previous iteration's store depends on the data (not modelled; the what-if "${DATA_MEMORY_WHAT_IF.label}" is the worst case)`,
   );
 }
 

@@ -16,6 +16,7 @@ import {
   type VariantFigures,
 } from './model.js';
 import { notModelledOf } from './collect.js';
+import { DATA_MEMORY_WHAT_IF } from '../sim/refine.js';
 import { citedFootnote } from './listing.js';
 import { MECHANISMS, isSuaca, mechanismInfo, mechanismLabel } from '../sim/mechanisms.js';
 
@@ -113,7 +114,7 @@ function renderSection(
   const md = section.memoryThroughData;
   if (md)
     out.push(
-      `Block throughput if loads read the previous iteration's stores (worst case, ${md.pairs.map((p) => `line ${p.store} → ${p.load}`).join(', ')}): ${fixed(md.figures.blockThroughput, 2)} cycles`,
+      `Block throughput if ${DATA_MEMORY_WHAT_IF.label} (worst case, ${md.pairs.map((p) => `line ${p.store} → ${p.load}`).join(', ')}): ${fixed(md.figures.blockThroughput, 2)} cycles`,
     );
   out.push(`Microops per cycle: ${fixed(s.uopsPerCycle, 2)}`);
   if (s.queues) for (const l of renderQueues(s.queues)) out.push(l);
