@@ -18,6 +18,7 @@ import {
   type RegionAnalysis,
 } from './pipeline.js';
 import { queuesOf } from '../sim/units/queues.js';
+import { dataMemoryPairs, withDataMemoryDeps } from '../sim/refine.js';
 import { workerOffload } from './offload.js';
 import { originText } from '../data/origins.js';
 import { layersOf } from '../data/resolve.js';
@@ -57,6 +58,8 @@ export async function buildExplorerSession(
   };
   const programFor = (spec: PaneSpec, iterations: number): SimProgram => {
     const { a, branches } = analysisFor(iterations);
+    // the worst case of the loads through data: each reads the previous iteration's store
+    if (spec.memoryThroughData) return withDataMemoryDeps(a.program, dataMemoryPairs(a.program));
     if (spec.branch === null) return a.program;
     if (!branches) throw new Error('this region has no conditional jump');
     return spec.branch === 0 ? branches.left : branches.right;
@@ -74,14 +77,19 @@ export async function buildExplorerSession(
   if (a.unknown.length) notes.push(unknownNote(a));
   const notesFor = memoNotes(() => analysisFor(2).a.program, params);
   const engineFor =
-    (branch: 0 | 1 | null) =>
+    (branch: 0 | 1 | null, memoryThroughData?: true) =>
     (variant: Variant, iterations: number, mechanisms: MechanismSet = SUACA_MECHANISMS) =>
       createEngine(
-        programFor({ variant, branch }, iterations),
+        programFor({ variant, branch, ...(memoryThroughData ? { memoryThroughData } : {}) }, iterations),
         params,
         { iterations, variant },
         engineOptionsOf(mechanisms),
       );
+  const loop = analysisFor(2).a.program;
+  const pairs = dataMemoryPairs(loop).map((p) => ({
+    store: loop.instructions[p.store]!.line,
+    load: loop.instructions[p.load]!.line,
+  }));
   return {
     file: a.region.file,
     region: a.region.region.name,
@@ -103,6 +111,7 @@ export async function buildExplorerSession(
       ],
     },
     ...(first ? {} : { noBranches: noBranchesReason(a) }),
+    ...(pairs.length ? { memoryThroughData: { pairs, makeEngine: engineFor(null, true) } } : {}),
     notes,
     modelNotes: notesFor,
     ...(inThread ? {} : { offload: workerOffload(programFor, params) }),

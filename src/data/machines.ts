@@ -61,12 +61,13 @@ const SECTIONS: Record<string, Record<string, [(x: unknown) => boolean, boolean]
     zeroIdiomsNoPort: [isBool, false],
     gprMoveElimination: [isBool, false],
     vecMoveElimination: [isBool, false],
+    evexMoveElimination: [isBool, false],
     immediateAdds: [isBool, false],
   },
 };
 
 /** Figures a record may leave out (absent: the mechanism does not exist on the core). */
-const OPTIONAL = new Set(['rename.immediateAdds', 'frontEnd.dsbTwoBlocks']);
+const OPTIONAL = new Set(['rename.immediateAdds', 'rename.evexMoveElimination', 'frontEnd.dsbTwoBlocks']);
 
 /** Fields of a section that are not cited figures. */
 const PLAIN: Record<string, Record<string, (x: unknown) => boolean>> = {

@@ -422,6 +422,9 @@ function microFusion(
   return { fusedUops: fused, decodedUops: decoded, unfusedUops: unfused, unlaminated: fused > decoded, source };
 }
 
+/** The register moves only AVX-512 (EVEX) has: element-size forms of VMOVDQA and VMOVDQU. */
+const EVEX_MOVES = new Set(['VMOVDQA32', 'VMOVDQA64', 'VMOVDQU8', 'VMOVDQU16', 'VMOVDQU32', 'VMOVDQU64']);
+
 const MOVES = new Set([
   'MOV',
   'MOVAPS',
@@ -436,6 +439,7 @@ const MOVES = new Set([
   'VMOVDQU',
   'VMOVUPS',
   'VMOVUPD',
+  ...EVEX_MOVES,
 ]);
 
 function moveElimination(ins: DecodedInstruction, core: Core): RefinedFacts['moveElimination'] {
@@ -450,9 +454,16 @@ function moveElimination(ins: DecodedInstruction, core: Core): RefinedFacts['mov
     const gpr = core.rename?.gprMoveElimination;
     return gpr ? { candidate: gpr.value, source: gpr.source } : { candidate: false, source: SRC.moveElimination };
   }
-  // xmm / ymm register moves (zmm and masked forms left out: no source read for them)
-  const vec = /^[xy]mm\d+$/.test(w) && ins.masking === null;
-  return { candidate: vec && core.rename?.vecMoveElimination.value === true, source: SRC.moveElimination };
+  // masked moves merge into (or zero) the destination: an operation, never eliminated
+  if (ins.masking !== null) return { candidate: false, source: SRC.moveElimination };
+  const vec = core.rename?.vecMoveElimination;
+  // xmm / ymm register moves of the SSE and VEX mnemonics
+  if (/^[xy]mm\d+$/.test(w) && !EVEX_MOVES.has(ins.mnemonic))
+    return { candidate: vec?.value === true, source: SRC.moveElimination };
+  // zmm moves and the AVX-512-only mnemonics: only where the record cites a measurement of them
+  const evex = core.rename?.evexMoveElimination;
+  if (!/^[xyz]mm\d+$/.test(w) || !evex) return { candidate: false, source: SRC.moveElimination };
+  return { candidate: vec?.value === true && evex.value, source: evex.source };
 }
 
 /** The forms LLVM's Golden Cove models give no µops (SRC.llvmGoldenCoveZeroUops): iced Codes. */

@@ -295,6 +295,9 @@ interface CoreRename {
   gprMoveElimination: Cited<boolean>;
   /** xmm/ymm register moves are eliminated */
   vecMoveElimination: Cited<boolean>;
+  /** unmasked EVEX register moves are eliminated too: zmm ones and the AVX-512-only mnemonics
+   *  (VMOVDQA32/64, VMOVDQU8/16/32/64) to xmm, ymm or zmm; absent: not (no source read) */
+  evexMoveElimination?: Cited<boolean>;
   /** add/sub r64, imm8 and inc/dec r64 are executed at rename, a dependent chain of them included
    *  (Golden Cove); absent: not */
   immediateAdds?: Cited<boolean>;

@@ -11,11 +11,11 @@ import {
   type WhatIfRequest,
 } from '../sim/index.js';
 import type { MachineParams, SimProgram, SimResult } from '../sim/types.js';
-import { dataMemoryPairs, mechanismNotes, withDataMemoryDeps } from '../sim/refine.js';
+import { DATA_MEMORY_WHAT_IF, dataMemoryPairs, mechanismNotes, withDataMemoryDeps } from '../sim/refine.js';
 import { UserError } from '../errors.js';
 import { portLabel } from '../data/ports.js';
 import type { FigureOrigin } from '../data/types.js';
-import type { MechanismEffect, ReportModel, Section, UnknownInstruction } from './model.js';
+import type { CitedLine, MechanismEffect, ReportModel, Section, UnknownInstruction } from './model.js';
 
 /** The main analysis's variant (--pf, --ip, --nd and the knobs), --fast, --all-variants, and: */
 export interface ReportRequest extends WhatIfRequest {
@@ -34,6 +34,8 @@ interface ReportSubject {
   origins: FigureOrigin[];
   /** each line's address, by line number */
   addresses?: number[];
+  /** the lines whose figures a public source corrected (src/report/listing.ts citedLines) */
+  cited?: CitedLine[];
   /** what the prediction leaves out (src/report/caveats.ts) */
   caveats?: string[];
   source?: { file: string; region: string };
@@ -91,6 +93,7 @@ export function collectReport(
     unknown: subject.unknown,
     origins: [...subject.origins],
     ...(subject.addresses ? { addresses: [...subject.addresses] } : {}),
+    ...(subject.cited?.length ? { cited: subject.cited.map((c) => ({ ...c })) } : {}),
     ...(subject.caveats?.length ? { caveats: [...subject.caveats] } : {}),
   };
   if (subject.branch !== undefined) {
@@ -165,7 +168,7 @@ function dataMemoryNotes(program: SimProgram): string[] {
   const at = (i: number): string => `line ${ins[i]!.line} (${ins[i]!.asm})`;
   return dataMemoryPairs(program).map(
     (p) =>
-      `memory through data: ${p.store === p.load ? `${at(p.load)} loads from and stores to the same address expression` : `${at(p.load)} loads from the address expression ${at(p.store)} stores to`}, whose registers change with the data: whether it reads the previous iteration's store depends on the data (not modelled; the what-if "loads read the previous iteration's stores" is the worst case)`,
+      `memory through data: ${p.store === p.load ? `${at(p.load)} loads from and stores to the same address expression` : `${at(p.load)} loads from the address expression ${at(p.store)} stores to`}, whose registers change with the data: whether it reads the previous iteration's store depends on the data (not modelled; the what-if "${DATA_MEMORY_WHAT_IF.label}" is the worst case)`,
   );
 }
 

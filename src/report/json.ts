@@ -75,6 +75,10 @@ interface LineJson {
   /** divider cycles per iteration; present when the divider is used */
   divider?: number | null;
   unknown: boolean;
+  /** a line whose figures a public source corrected: the figures' provenance as `disasm --json`
+   *  gives it under `cited` (the model's record, and `corrections[]`: each corrected field with
+   *  the model's value, the cited one, its source and the core it was written for) */
+  cited?: Record<string, unknown>;
 }
 
 interface SectionJson extends FiguresJson {
@@ -158,7 +162,8 @@ interface ReportJson extends SectionJson {
 
 export function reportJson(model: ReportModel): { schemaVersion: number } & ReportJson {
   const none = nothingSimulated(model);
-  const section = (sec: Section) => sectionJson(sec, model.ports, none, model.addresses, model.portNames);
+  const cited = new Map((model.cited ?? []).map((c) => [c.line, c.detail]));
+  const section = (sec: Section) => sectionJson(sec, model.ports, none, model.addresses, model.portNames, cited);
   const out: ReportJson = {
     arch: model.arch,
     ...(model.archName !== undefined ? { archName: model.archName } : {}),
@@ -218,6 +223,7 @@ function sectionJson(
   none: boolean,
   addresses?: readonly number[],
   names?: readonly string[],
+  cited?: ReadonlyMap<number, Record<string, unknown>>,
 ): SectionJson {
   const s = section.stats;
   const v = (x: number): number | null => (none || !Number.isFinite(x) ? null : x);
@@ -262,6 +268,7 @@ function sectionJson(
       ports: allPorts(l.ports, ports, v, names),
       ...(s.dividerUsed || l.divider > 0 ? { divider: v(l.divider) } : {}),
       unknown: l.unknown,
+      ...(cited?.has(l.line) ? { cited: structuredClone(cited.get(l.line)!) } : {}),
     })),
     portTotals: allPorts(s.portTotals, ports, v, names),
     dividerUsed: s.dividerUsed,

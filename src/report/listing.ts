@@ -2,7 +2,7 @@
 // later stages can add theirs (µops, ports, latency with --arch) without touching the rest.
 import { originLegend, originLetter } from '../data/origins.js';
 import { layersOf } from '../data/resolve.js';
-import { originSummary } from './model.js';
+import { originSummary, type CitedLine } from './model.js';
 import type { DecodedInstruction, LoadedRegion } from '../disasm/types.js';
 import type { ArchData, ResolvedInstruction } from '../data/types.js';
 import { formatPorts, formatPortsFor } from '../data/ports.js';
@@ -141,6 +141,28 @@ function holdsText(
   return holds.map((h) => `${show([{ count: 1, ports: h.ports }]).replace(/^1\*/, '')} ${h.cycles} cycles`).join(', ');
 }
 
+/** The lines whose figures a public source corrected (origin 'cited'), each with its provenance:
+ *  what the footnotes and the JSON's `cited` name. */
+export function citedLines(resolved: readonly ResolvedInstruction[]): CitedLine[] {
+  return resolved.flatMap((r) =>
+    r.origin === 'cited' && r.provenance
+      ? [{ line: r.line, text: r.provenance.text, detail: { ...(r.provenance.detail ?? {}) } }]
+      : [],
+  );
+}
+
+/** `C line 0, 2: …` per correction text, each line ending with a newline ('' when none): a
+ *  figure a source corrected names its source where the figures are shown (disasm, report). */
+export function citedFootnote(cited: readonly CitedLine[]): string {
+  const byText = new Map<string, number[]>();
+  for (const c of cited) byText.set(c.text, [...(byText.get(c.text) ?? []), c.line]);
+  return [...byText]
+    .map(
+      ([text, lines]) => `${originLetter('cited')} line${lines.length > 1 ? 's' : ''} ${lines.join(', ')}: ${text}\n`,
+    )
+    .join('');
+}
+
 /** One line under the listing: where the figures come from, the unknown lines, the fallback. */
 export function dataFootnote(data: ArchData, resolved: ResolvedInstruction[]): string {
   const layers = layersOf(data);
@@ -148,16 +170,7 @@ export function dataFootnote(data: ArchData, resolved: ResolvedInstruction[]): s
   if (!layers.some((l) => l.forms)) named.unshift('no uops.info or thesis data');
   const origins = resolved.map((r) => r.origin);
   const from = `${data.arch}: ${named.join(', then ')}. Figures: ${originSummary(origins)} (src: ${originLegend(origins)})`;
-  // a figure a source corrected names its source where the listing shows it
-  const byText = new Map<string, number[]>();
-  for (const r of resolved)
-    if (r.origin === 'cited' && r.provenance)
-      byText.set(r.provenance.text, [...(byText.get(r.provenance.text) ?? []), r.line]);
-  const cited = [...byText]
-    .map(
-      ([text, lines]) => `${originLetter('cited')} line${lines.length > 1 ? 's' : ''} ${lines.join(', ')}: ${text}\n`,
-    )
-    .join('');
+  const cited = citedFootnote(citedLines(resolved));
   const unknown = resolved.filter((r) => r.unknown);
   if (unknown.length === 0) return `${from}; every instruction has figures\n${cited}`;
   const fb = unknown[0]!.fallback === 'alu' ? 'counted as 1 µop on an ALU port, latency 1' : 'skipped (0 µops)';

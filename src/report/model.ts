@@ -37,6 +37,16 @@ export interface Section {
   memoryThroughData?: { pairs: { store: number; load: number }[]; figures: VariantFigures };
 }
 
+/** A line whose figures a public source corrected (src/data/providers/corrections.ts). */
+export interface CitedLine {
+  line: number;
+  /** the figures' provenance for people: the model's record, then each correction with its source */
+  text: string;
+  /** the provenance's fields (the model's record and `corrections[]`: field, llvm, value, source,
+   *  core, estimated?), as `disasm --json` writes them under `cited` */
+  detail: Record<string, unknown>;
+}
+
 /** An instruction without data (IACA's X) and what was done about it. */
 export interface UnknownInstruction {
   line: number;
@@ -76,6 +86,8 @@ export interface ReportModel {
   origins: FigureOrigin[];
   /** each line's address, by line number (the JSON's lines) */
   addresses?: number[];
+  /** the lines whose figures a public source corrected, with the citations (absent: none) */
+  cited?: CitedLine[];
   /** what the prediction leaves out or simulates otherwise than the program runs (caveats.ts) */
   caveats?: string[];
   /** thesis §2.7: the two sides of the first conditional jump (--branch); null when asked but there is none */

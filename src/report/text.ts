@@ -16,6 +16,8 @@ import {
   type VariantFigures,
 } from './model.js';
 import { notModelledOf } from './collect.js';
+import { DATA_MEMORY_WHAT_IF } from '../sim/refine.js';
+import { citedFootnote } from './listing.js';
 import { MECHANISMS, isSuaca, mechanismInfo, mechanismLabel } from '../sim/mechanisms.js';
 
 /** The whole text report, ending with a newline. */
@@ -83,6 +85,9 @@ export function renderText(model: ReportModel): string {
     ),
     `Source: ${originLegend(model.origins)}`,
   );
+  // each corrected figure's source, as disasm's footnote gives it
+  const footnotes = citedFootnote(model.cited ?? []).split('\n');
+  for (const c of footnotes.filter((x) => x)) out.push(...wrapText(c, 80, '  ', ''));
   if (model.detail) out.push('', renderDetail(model.detail, model).replace(/\n$/, ''));
   return out.join('\n') + '\n';
 }
@@ -109,7 +114,7 @@ function renderSection(
   const md = section.memoryThroughData;
   if (md)
     out.push(
-      `Block throughput if loads read the previous iteration's stores (worst case, ${md.pairs.map((p) => `line ${p.store} → ${p.load}`).join(', ')}): ${fixed(md.figures.blockThroughput, 2)} cycles`,
+      `Block throughput if ${DATA_MEMORY_WHAT_IF.label} (worst case, ${md.pairs.map((p) => `line ${p.store} → ${p.load}`).join(', ')}): ${fixed(md.figures.blockThroughput, 2)} cycles`,
     );
   out.push(`Microops per cycle: ${fixed(s.uopsPerCycle, 2)}`);
   if (s.queues) for (const l of renderQueues(s.queues)) out.push(l);

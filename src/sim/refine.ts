@@ -237,6 +237,14 @@ export function withDataMemoryDeps(program: SimProgram, pairs: readonly DataMemo
   };
 }
 
+/** The what-if's names, one home for the report's line and the explorer's split: `label` in a
+ *  sentence, `title` a pane's, `short` where two panes' figures stand side by side. */
+export const DATA_MEMORY_WHAT_IF = {
+  label: "loads read the previous iteration's stores",
+  title: "loads read last iteration's stores",
+  short: 'worst case',
+} as const;
+
 function memDep(program: SimProgram, from: number, to: number, loopCarried: boolean): MemoryDep {
   const p = program.instructions[from]!;
   const own = Math.max(1, p.latency);

@@ -377,6 +377,7 @@ export class ExplorerController {
       mechanisms: patch.mechanisms ?? l.mechanisms,
       compareModel: patch.compareModel ?? l.compareModel,
       other: patch.other !== undefined ? patch.other : l.other,
+      memoryThroughData: patch.memoryThroughData ?? l.memoryThroughData,
     });
     let runs: PaneRuns;
     try {
@@ -573,6 +574,31 @@ export class ExplorerController {
         if (next.has(k)) next.delete(k);
         else next.add(k);
         this.rebuild('computing the variant…', { variants: next });
+      },
+      toggleMemory: () => {
+        const s = get();
+        const md = s.layout.session.memoryThroughData;
+        if (!md) {
+          this.say(
+            "no load here may read the previous iteration's store through data (its address registers stride or come from no data): nothing to compare",
+          );
+          return;
+        }
+        const on = s.layout.memoryThroughData;
+        const pairs = md.pairs.map((p) =>
+          p.store === p.load
+            ? `line ${p.load} loads what it stored`
+            : `line ${p.load} loads what line ${p.store} stored`,
+        );
+        // one split at a time: the branch sides and the core and model splits close for it
+        const patch = on
+          ? { memoryThroughData: false }
+          : { memoryThroughData: true, branches: false, compareModel: false, other: null };
+        this.rebuild('computing the worst case…', patch, () =>
+          on
+            ? 'worst case off'
+            : `worst case on the right: ${pairs.join(', ')} the iteration before (only the data can tell; on the left no load does)`,
+        );
       },
       toggleBranches: () => {
         const s = get();

@@ -109,6 +109,11 @@ function inputLines(state: ExplorerState, extras: ExportExtras): string[] {
   out.push(
     `core comparison: ${o ? `${comparesCores(L) ? 'on' : 'on once the branch comparison is off'} (beside ${o.arch} (${o.archName}), ports ${o.ports.map(portNamer(o)).join(' ')}${o.figures ? `, figures: ${o.figures}` : ''})` : 'off'}`,
   );
+  const md = s.memoryThroughData;
+  const pairs = md?.pairs.map((p) => `line ${p.store} → ${p.load}`).join(', ');
+  out.push(
+    `worst case of the loads through data: ${!md ? 'none in this loop' : L.panes.some((p) => p.spec.memoryThroughData) ? `on (${pairs}: each load reads the previous iteration's store)` : `off (${pairs})`}`,
+  );
   for (const n of s.notes ?? []) out.push(`note: ${n}`);
   // the model's notes, as the report prints them
   for (const n of view.notes) out.push(`note: ${n}`);

@@ -4,7 +4,8 @@
 import type { Snapshot } from '../sim/types.js';
 import { simulatesNothing } from '../sim/stats.js';
 import { num } from './format.js';
-import { shortVariant, variantLabel } from './panes.js';
+import { paneName, shortVariant, variantLabel } from './panes.js';
+import { DATA_MEMORY_WHAT_IF } from '../sim/refine.js';
 import { modelLabel } from './modelMenu.js';
 import { isFinished, type ExplorerState } from './state.js';
 
@@ -72,10 +73,14 @@ function whatLine(state: ExplorerState, width: number): string {
   const { layout } = state;
   const session = layout.session;
   const file = session.file.split(/[\\/]/).pop() ?? session.file; // the name; the export has the path
+  // the worst case of the loads through data, when its pane is shown
+  const memory = layout.panes.some((p) => p.spec.memoryThroughData);
+  const worst = (short: number) =>
+    !memory ? '' : short ? ` | ${DATA_MEMORY_WHAT_IF.short}` : ` beside ${DATA_MEMORY_WHAT_IF.label}`;
   const variant = (short: number) =>
     layout.branches
       ? `${short > 1 ? '' : 'branches: '}jump at line ${session.branches?.branchLine}`
-      : `${short > 1 ? '' : 'variant: '}${short ? shortVariant(layout.variants) : variantLabel(layout.variants)}`;
+      : `${short > 1 ? '' : 'variant: '}${short ? shortVariant(layout.variants) : variantLabel(layout.variants)}${worst(short)}`;
   // longest first: the architecture's name, then the variant's long label, then the words go
   const tails: [string, string][] = [];
   const o = layout.other;
@@ -105,13 +110,7 @@ function whatLine(state: ExplorerState, width: number): string {
 function rateText(state: ExplorerState, room: number): string {
   const { layout } = state;
   if (layout.panes.length === 1) return fitFirst(throughputSoFar(state.snaps[0]!), room);
-  const names = layout.panes.map((p, i) =>
-    layout.branches || layout.compareModel || layout.other
-      ? p.title.replace(/ \(.*\)$/, '')
-      : i === 0
-        ? 'baseline'
-        : shortVariant(layout.variants),
-  );
+  const names = layout.panes.map((_, i) => paneName(layout, i));
   const figs = state.snaps.map((s) => {
     const n = completedIterations(s);
     const fig = simulatesNothing(s.stats) ? 'none' : n > 0 ? num(rateSoFar(s)) : '–';

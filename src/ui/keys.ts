@@ -24,6 +24,8 @@ export interface KeyOps {
   select(by: number): void;
   toggleVariant(v: VariantKey): void;
   toggleBranches(): void;
+  /** the worst case of the loads through data beside the current run, or close it */
+  toggleMemory(): void;
   openPrompt(what: 'goto' | 'iterations' | 'export' | 'search'): void;
   /** the help's previous page */
   helpBack(): void;
@@ -180,6 +182,15 @@ export const EXPLORER_KEYS: Binding[] = [
     priority: 2,
     match: is('f', 'p', 'd'),
     run: (o, _s, i) => o.toggleVariant(i === 'f' ? 'perfectFrontEnd' : i === 'p' ? 'infinitePorts' : 'noDependencies'),
+  },
+  {
+    keys: 'w',
+    short: 'w',
+    what: 'worst case',
+    help: "worst case beside this run: each load that may read the previous iteration's store (only the data can tell) does (w again closes it)",
+    priority: 17,
+    match: is('w'),
+    run: (o) => o.toggleMemory(),
   },
   {
     keys: 'b',
@@ -563,6 +574,10 @@ export const LEGEND: LegendSection[] = [
       ],
       ['[2 Reservation]', 'the pane shown (small terminals: tab or 1-4 switch)'],
       ['SKL beside ZEN4', 'two cores side by side (c): the left pane runs the first, the right the other'],
+      [
+        'worst case',
+        "w: the right pane, where each load that may read the previous iteration's store does (the report's line beside the baseline)",
+      ],
       ['−macro-fus', 'the model with a mechanism off (+: on); see the last section'],
     ],
   },

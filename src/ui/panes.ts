@@ -4,6 +4,7 @@
 import { BASELINE, type Engine, type Variant } from '../sim/types.js';
 import { VARIANT_SWITCHES, variantLabel as labelOf, variantShortLabel } from '../sim/variants.js';
 import { REFINED_MECHANISMS, SUACA_MECHANISMS, isSuaca, mechanismLabel, type MechanismSet } from '../sim/mechanisms.js';
+import { DATA_MEMORY_WHAT_IF } from '../sim/refine.js';
 import type { ExplorerSession, PaneInfo, VariantKey } from './types.js';
 
 /** The model the split pane compares the current one with: SUACA's, or the refined one when the
@@ -51,6 +52,8 @@ export interface PaneRequest {
   compareModel?: boolean;
   /** another core's session of the same region: the split pane shows it beside this one */
   other?: ExplorerSession | null;
+  /** the split pane shows the worst case of the loads through data (on a loop that has them) */
+  memoryThroughData?: boolean;
 }
 
 /**
@@ -69,6 +72,9 @@ export interface PaneLayout {
   compareModel: boolean;
   /** the other core shown beside this one (the core split), or null */
   other: ExplorerSession | null;
+  /** the worst case of the loads through data beside the current run (the session has such
+   *  loads); the branch sides and the core and model splits take the panes over */
+  memoryThroughData: boolean;
   panes: PaneInfo[];
 }
 
@@ -86,6 +92,7 @@ export function makeLayout(session: ExplorerSession, req: PaneRequest): PaneLayo
   const branches = req.branches && session.branches !== null;
   const compareModel = req.compareModel ?? false;
   const other = req.other ?? null;
+  const memoryThroughData = (req.memoryThroughData ?? false) && session.memoryThroughData !== undefined;
   return {
     session,
     iterations: req.iterations,
@@ -94,14 +101,31 @@ export function makeLayout(session: ExplorerSession, req: PaneRequest): PaneLayo
     mechanisms,
     compareModel,
     other,
-    panes: panesOf(session, { ...req, branches, mechanisms, compareModel, other }),
+    memoryThroughData,
+    panes: panesOf(session, { ...req, branches, mechanisms, compareModel, other, memoryThroughData }),
   };
+}
+
+/** A pane's name where the panes' figures stand side by side (the header's rate, the comparison
+ *  line): the side, the core or the model; else the variant, or the worst case of the loads
+ *  through data. */
+export function paneName(layout: PaneLayout, i: number): string {
+  const pane = layout.panes[i]!;
+  if (layout.branches || layout.compareModel || layout.other) return pane.title.replace(/ \(.*\)$/, '');
+  if (pane.spec.memoryThroughData) return DATA_MEMORY_WHAT_IF.short;
+  if (pane.id === 'baseline') return 'baseline';
+  return layout.variants.size ? shortVariant(layout.variants) : 'baseline';
 }
 
 /** A fresh engine of one pane of `layout` (from the session's factories). */
 export function engineOf(layout: PaneLayout, pane: PaneInfo): Engine {
   const { variant, branch, mechanisms } = pane.spec;
   const core = paneSession(layout, pane);
+  if (pane.spec.memoryThroughData) {
+    const md = core.memoryThroughData;
+    if (!md) throw new Error("no load of this region may read the previous iteration's store");
+    return md.makeEngine(variant, layout.iterations, mechanisms);
+  }
   const source = branch === null ? core : core.branches?.paths[branch];
   if (!source) throw new Error('this region has no conditional jump');
   return source.makeEngine(variant, layout.iterations, mechanisms);
@@ -144,6 +168,24 @@ function panesOf(session: ExplorerSession, req: PaneRequest & { mechanisms: Mech
         title: `${mechanismLabel(other)}${label}`,
         lines: all,
         spec: { variant, branch: null, mechanisms: other },
+      },
+    ];
+  }
+  if (req.memoryThroughData && session.memoryThroughData) {
+    // the current run beside the same run with each load through data reading the previous
+    // iteration's store: the best and the worst case of what the data may do
+    return [
+      {
+        id: 'current',
+        title: req.variants.size ? variantTitle(session, req.variants) : 'baseline',
+        lines: all,
+        spec: { variant, branch: null, mechanisms },
+      },
+      {
+        id: 'memory',
+        title: `${DATA_MEMORY_WHAT_IF.title}${label}`,
+        lines: all,
+        spec: { variant, branch: null, mechanisms, memoryThroughData: true },
       },
     ];
   }

@@ -50,6 +50,13 @@ export interface ExplorerSession {
   branches: { branchLine: number; choice?: string; paths: [BranchPathSource, BranchPathSource] } | null;
   /** when `branches` is null: why there is nothing to compare (default: no conditional jump) */
   noBranches?: string;
+  /** the loop's loads that may read the previous iteration's store, as only the data can tell
+   *  (src/sim/refine.ts dataMemoryPairs: `store` → `load` by line; absent: the loop has none),
+   *  and an engine of the region in which each such load does (the worst case) */
+  memoryThroughData?: {
+    pairs: { store: number; load: number }[];
+    makeEngine(variant: Variant, iterations: number, mechanisms?: MechanismSet): Engine;
+  };
   /** one-line notes for the user (unknown instructions, data source) */
   notes?: string[];
   /** the model's notes with these mechanisms, as the report prints them (what the mechanisms
@@ -68,6 +75,8 @@ export interface PaneSpec {
   mechanisms?: MechanismSet;
   /** 1: the other core of a two-core split (PaneLayout.other); absent: the session's core */
   core?: 1;
+  /** the worst case of the loads through data (ExplorerSession.memoryThroughData) */
+  memoryThroughData?: true;
 }
 
 export interface Cancellable<T> {

@@ -93,6 +93,39 @@ test('every corrected figure names its source: the listing footnote, the provena
   }
 });
 
+test("the report names each corrected line's citations: text footnote and JSON lines[].cited (gcc's dot, vdivpd)", async () => {
+  // gcc -O2's dot product: line 3 is the dependent addsd, corrected on SPR; the others are LLVM's
+  const dot = join(import.meta.dirname, '../fixtures/loops/dot.gcc-O2.o');
+  for (const file of [dot, VDIVPD]) {
+    const region = await loadRegion({ file });
+    const res = resolveInstructions(region.instructions, await loadArchData('SPR'), { machine: loadMachine('SPR') });
+    const corrected = res.filter((r) => r.origin === 'cited');
+    assert.ok(corrected.length > 0, file);
+    const json = JSON.parse(await runReport({ file }, { arch: 'SPR', iterations: 50, fast: true, json: true })) as {
+      lines: { line: number; cited?: { key: string; corrections: { field: string; source: string }[] } }[];
+    };
+    for (const l of json.lines) {
+      const r = res[l.line]!;
+      if (r.origin !== 'cited') {
+        assert.equal(l.cited, undefined, `line ${l.line}`);
+        continue;
+      }
+      // the same object disasm --json gives under `cited`
+      assert.deepEqual(l.cited, r.provenance!.detail, `line ${l.line}`);
+      assert.ok(l.cited!.corrections.length > 0);
+      for (const c of l.cited!.corrections) assert.match(c.source, /uops\.info/);
+    }
+    const text = await runReport({ file }, { arch: 'SPR', iterations: 50, fast: true });
+    const flat = text.replace(/\n {2}/g, ' ');
+    for (const r of corrected) {
+      assert.match(flat, new RegExp(`^C lines? [0-9, ]*\\b${r.line}\\b[0-9, ]*: `, 'm'), text);
+      assert.ok(flat.includes(r.provenance!.text), `line ${r.line}'s citation in the report:\n${text}`);
+    }
+    // the footnotes close the report, wrapped at 80 columns as its notes are
+    for (const l of text.slice(text.search(/^C line/m)).split('\n')) assert.ok([...l].length <= 80, l);
+  }
+});
+
 test('a derived core takes its parent LLVM model and corrections (RPL: ADL-P; EMR: SPR; KBL: SKL)', async () => {
   for (const [child, parent] of [
     ['RPL', 'ADL-P'],

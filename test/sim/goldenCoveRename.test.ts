@@ -46,3 +46,36 @@ test('an addition that macro-fuses with its Jcc is one branch µop, not executed
   assert.match(notes, /line 0 \(add rax, 0x1\) executed at rename/);
   assert.doesNotMatch(notes, /line 1 \(add rcx, 0x1\)/);
 });
+
+// unmasked EVEX register moves, zmm included, each independent of the others; a masked one merges
+// into its destination (an operation)
+const EVEX_MOVES =
+  '1:\n  vmovdqa64 zmm1, zmm0\n  vmovaps zmm3, zmm2\n  vmovdqu32 ymm5, ymm4\n  vmovdqa64 zmm7{k1}, zmm6\n  dec rcx\n  jnz 1b';
+
+test('SPR: unmasked EVEX register moves take no port (uops.info ADL-P, cited in the record); a masked one does', async () => {
+  const spr = loadMachine('SPR');
+  assert.equal(spr.rename?.evexMoveElimination?.value, true);
+  assert.match(spr.rename!.evexMoveElimination!.source, /alderlakep\.csv \(commit fbeccff\).*VMOVDQA64/);
+  const p = await loop(EVEX_MOVES, 'SPR');
+  const notes = mechanismNotes(p.program, REFINED_MECHANISMS).join(' ').replace(/\s+/g, ' ');
+  assert.match(
+    notes,
+    /move elimination: line 0 \(vmovdqa64 zmm1, zmm0\), line 1 \(vmovaps zmm3, zmm2\), line 2 \(vmovdqu32 ymm5, ymm4\) eliminated/,
+  );
+  assert.doesNotMatch(notes, /line 3 \(vmovdqa64 zmm7\{k1\}, zmm6\) eliminated/);
+  const onPorts = (on: typeof REFINED_MECHANISMS) =>
+    run(p, on, ITER).stats.lines.map((l) => Object.values(l.ports).reduce((a, b) => a + b, 0));
+  const refined = onPorts(REFINED_MECHANISMS);
+  assert.deepEqual(refined.slice(0, 3), [0, 0, 0]);
+  assert.ok(refined[3]! > 0.99, `the masked move: ${refined[3]}`);
+  // the figures still give each move its µop: without the mechanism every move takes a port
+  const off = onPorts(withMechanism(REFINED_MECHANISMS, 'moveElimination', false));
+  for (const x of off.slice(0, 4)) assert.ok(x > 0.99, String(off));
+});
+
+test('SKX: its record cites no EVEX move elimination, so none of these moves is eliminated', async () => {
+  assert.equal(loadMachine('SKX').rename?.evexMoveElimination, undefined);
+  const p = await loop(EVEX_MOVES, 'SKX');
+  const notes = mechanismNotes(p.program, REFINED_MECHANISMS).join(' ');
+  assert.doesNotMatch(notes, /move elimination/);
+});

@@ -29,6 +29,7 @@ import { isTerminal } from '../stdio.js';
 import { renderText } from '../../report/text.js';
 import { fixed } from '../../report/format.js';
 import { reportJson } from '../../report/json.js';
+import { citedLines } from '../../report/listing.js';
 import type { ReportModel } from '../../report/model.js';
 import type { SimProgram, MachineParams, SimResult, Variant } from '../../sim/types.js';
 import type { InputOptions, RegionSelection } from '../../disasm/types.js';
@@ -176,6 +177,7 @@ export async function reportOfAnalysis(
       unknown: analysis.unknown,
       origins: analysis.resolved.map((r) => r.origin),
       addresses: analysis.region.instructions.map((i) => i.address),
+      cited: citedLines(analysis.resolved),
       caveats: [
         ...predictionCaveats(analysis.region.instructions, branch !== undefined),
         ...(placed ? [placed] : []),

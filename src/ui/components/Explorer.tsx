@@ -7,7 +7,7 @@ import { contextOf } from '../controller.js';
 import { useTerminalSize } from '../hooks/useTerminalSize.js';
 import { explorerFrame } from '../frame.js';
 import { describeDivergence } from '../compare.js';
-import { shortVariant } from '../panes.js';
+import { paneName } from '../panes.js';
 import { headerLines, rateSoFar } from '../header.js';
 import { ThemeContext } from './ThemeContext.js';
 import { simulatesNothing } from '../../sim/stats.js';
@@ -73,17 +73,11 @@ export function Explorer(props: ExplorerProps) {
 
 /** The comparison line's panes: each one's name and its cycles per iteration so far and in all. */
 function comparedPanes(state: ExplorerState): ComparisonBarProps['panes'] {
-  const { panes, branches, compareModel, variants, other } = state.layout;
-  return panes.map((p, i) => {
+  return state.layout.panes.map((_, i) => {
     const snap = state.snaps[i]!;
     const nothing = simulatesNothing(snap.stats);
     return {
-      title:
-        branches || compareModel || other
-          ? p.title.replace(/ \(.*\)$/, '')
-          : i === 0
-            ? 'baseline'
-            : shortVariant(variants),
+      title: paneName(state.layout, i),
       // the header's rate: cycles per complete iteration
       throughput: nothing ? NaN : rateSoFar(snap),
       final: nothing ? NaN : (state.totals[i]?.blockThroughput ?? null),
