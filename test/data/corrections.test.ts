@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { runReport } from '../../src/cli/commands/reportRun.js';
 import { loadRegion } from '../../src/disasm/index.js';
 import type { DecodedInstruction } from '../../src/disasm/types.js';
-import { dividerGaps } from '../../src/data/corrections.js';
+import { allCorrections, dividerGaps } from '../../src/data/corrections.js';
 import { loadArchData, loadMachine, resolveInstructions } from '../../src/data/index.js';
 import { loadLlvmModel } from '../../src/data/llvmModel.js';
 import { inheritanceChain, listMachines } from '../../src/data/machines.js';
@@ -146,5 +146,16 @@ test("Skylake's idiv r32 loop: the divider holds each division uops.info's 6 cyc
   for (const arch of ['SKL', 'SKX', 'ADL-P', 'ICL']) {
     const tp = await throughput(file, arch);
     assert.ok(tp >= 6 && tp < 6.5, `${arch}: ${tp}`);
+  }
+});
+
+test('every entry of the shipped corrections files is well-formed (a run checks only those its lines use)', () => {
+  const all = allCorrections();
+  assert.ok(all.length > 0);
+  for (const c of all) {
+    assert.ok(c.cores.length > 0 && c.llvm.length > 0, JSON.stringify(c));
+    const figures = [c.latency, c.selfLatency, c.divCycles, c.ports].filter((f) => f !== undefined);
+    assert.ok(figures.length > 0, JSON.stringify(c));
+    for (const f of figures) assert.ok(f.source.length > 0, JSON.stringify(c));
   }
 });
