@@ -264,4 +264,10 @@ test("runKey across programs: a loop placed elsewhere with its key runs exactly 
   }
   // both cases met: placements that change the front end's plan, and some that do not
   assert.ok(same > 0 && differ > 0, `${same} with the same key, ${differ} with another`);
+  // neither the figures' lookup (a load-op form's register form, asked of LLVM's model) nor the
+  // placements formatted an instruction's AT&T text (made on first read: a formatter costs ms)
+  const a = await analyse({ file: 'test/fixtures/loops/saxpy.gcc-O2.o', arch: 'SKL' as ArchName });
+  programAt(a, 16);
+  for (const i of a.region.instructions)
+    assert.ok(Object.getOwnPropertyDescriptor(i, 'att')?.get, `${i.intel}: its AT&T text was made`);
 });
