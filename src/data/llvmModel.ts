@@ -207,7 +207,7 @@ const splitPairs = (s: string): [string, number][] =>
     : [];
 
 /** What of a decoded instruction picks its LLVM record. */
-export type LlvmKeyFields = Pick<DecodedInstruction, 'code' | 'memory' | 'sameReg' | 'masking' | 'broadcast'>;
+type LlvmKeyFields = Pick<DecodedInstruction, 'code' | 'memory' | 'sameReg' | 'masking' | 'broadcast'>;
 
 /** The keys to try for a decoded instruction, most specific first. `hasKey` tells whether a key
  *  exists at all: an instruction with a memory operand whose Code has no separate memory
