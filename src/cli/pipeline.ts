@@ -145,7 +145,13 @@ export function withLoop(a: Analysis, loop: boolean): Analysis {
 /** The engine's program of the region placed `shift` bytes further (its instructions' and its
  *  start's addresses moved): where a relocatable object's code may land once linked. */
 export function programAt(a: Analysis, shift: number): SimProgram {
-  const moved = a.region.instructions.map((i) => ({ ...i, address: i.address + shift }));
+  // copied with their property descriptors: a spread would format each one's AT&T text (a
+  // property made on first read, src/disasm/decode.ts), which no placement reads
+  const moved = a.region.instructions.map((i) => {
+    const m = Object.defineProperties({}, Object.getOwnPropertyDescriptors(i)) as typeof i;
+    m.address = i.address + shift;
+    return m;
+  });
   return buildSimProgram(moved, a.graph, a.resolved, {
     machine: a.machine,
     regionStart: a.region.region.start + shift,

@@ -34,9 +34,20 @@ interface Correction {
   estimated?: string;
 }
 
+/** An entry as read: its cores and records checked; its figures checked when a lookup first
+ *  needs it (a run reads the entries of the records its lines use, not the hundreds of a file). */
+interface Entry {
+  cores: ArchName[];
+  llvm: string[];
+  raw: Record<string, unknown>;
+  at: number;
+  checked?: Correction;
+}
+
 interface CorrectionsFile {
   path: string;
-  corrections: Correction[];
+  citations: Record<string, string>;
+  corrections: Entry[];
 }
 
 const FIELDS = ['latency', 'selfLatency', 'divCycles', 'ports'] as const;
@@ -59,44 +70,54 @@ function readFile(path: string): CorrectionsFile {
   }
   const o = raw as { citations?: Record<string, string>; corrections?: unknown[] };
   if (!o || typeof o !== 'object' || !Array.isArray(o.corrections)) bad(path, 'has no "corrections" list');
-  const citations = o.citations ?? {};
-  const corrections = o.corrections.map((c, i): Correction => {
+  const corrections = o.corrections.map((c, i): Entry => {
     const e = c as Record<string, unknown>;
     const where = `entry ${i}`;
     if (!Array.isArray(e.cores) || e.cores.length === 0) bad(path, `${where} names no cores`);
     if (!Array.isArray(e.llvm) || e.llvm.length === 0) bad(path, `${where} names no LLVM records`);
-    const out: Correction = {
+    return {
       cores: (e.cores as string[]).map((a) => a.toUpperCase() as ArchName),
       llvm: e.llvm as string[],
+      raw: e,
+      at: i,
     };
-    let any = false;
-    for (const f of FIELDS) {
-      const v = e[f] as { value?: unknown; source?: unknown } | undefined;
-      if (v === undefined) continue;
-      any = true;
-      if (typeof v.source !== 'string') bad(path, `${where}: ${f} has no source`);
-      let source: string;
-      try {
-        source = expandSource(v.source, citations);
-      } catch (err) {
-        bad(path, `${where}: ${f}: ${(err as Error).message}`);
-      }
-      if (f === 'ports') {
-        if (typeof v.value !== 'string' || !parsePorts(v.value)) bad(path, `${where}: ports is not a port string`);
-        out.ports = { value: v.value, source };
-      } else {
-        if (typeof v.value !== 'number' || !(v.value >= 0)) bad(path, `${where}: ${f} is not a number of cycles`);
-        out[f] = { value: v.value, source };
-      }
-    }
-    if (!any) bad(path, `${where} corrects nothing`);
-    if (e.estimated !== undefined) {
-      if (typeof e.estimated !== 'string') bad(path, `${where}: estimated is not a text`);
-      out.estimated = e.estimated;
-    }
-    return out;
   });
-  return { path, corrections };
+  return { path, citations: o.citations ?? {}, corrections };
+}
+
+/** An entry's figures, each checked and its source expanded (a bad one is the file's one line). */
+function checked(file: CorrectionsFile, entry: Entry): Correction {
+  if (entry.checked) return entry.checked;
+  const { path, citations } = file;
+  const e = entry.raw;
+  const where = `entry ${entry.at}`;
+  const out: Correction = { cores: entry.cores, llvm: entry.llvm };
+  let any = false;
+  for (const f of FIELDS) {
+    const v = e[f] as { value?: unknown; source?: unknown } | undefined;
+    if (v === undefined) continue;
+    any = true;
+    if (typeof v.source !== 'string') bad(path, `${where}: ${f} has no source`);
+    let source: string;
+    try {
+      source = expandSource(v.source, citations);
+    } catch (err) {
+      bad(path, `${where}: ${f}: ${(err as Error).message}`);
+    }
+    if (f === 'ports') {
+      if (typeof v.value !== 'string' || !parsePorts(v.value)) bad(path, `${where}: ports is not a port string`);
+      out.ports = { value: v.value, source };
+    } else {
+      if (typeof v.value !== 'number' || !(v.value >= 0)) bad(path, `${where}: ${f} is not a number of cycles`);
+      out[f] = { value: v.value, source };
+    }
+  }
+  if (!any) bad(path, `${where} corrects nothing`);
+  if (e.estimated !== undefined) {
+    if (typeof e.estimated !== 'string') bad(path, `${where}: estimated is not a text`);
+    out.estimated = e.estimated;
+  }
+  return (entry.checked = out);
 }
 
 let files: CorrectionsFile[] | null = null;
@@ -113,6 +134,11 @@ function loadFiles(): CorrectionsFile[] {
   return files;
 }
 
+/** Every entry of every corrections file, checked (the tests check the shipped files whole). */
+export function allCorrections(): Correction[] {
+  return loadFiles().flatMap((f) => f.corrections.map((e) => checked(f, e)));
+}
+
 /** A core's corrections: by LLVM key, the first entry for the core itself, else for the cores it
  *  inherits figures from (`chain`, in order). */
 export interface CoreCorrections {
@@ -121,28 +147,37 @@ export interface CoreCorrections {
   of(key: string): { entry: Correction; core: ArchName; path: string }[];
   /** whether an entry gives the record divider cycles (for the divider's gaps) */
   covers(key: string): boolean;
-  /** every entry that applies, with the core it was written for and its file */
-  entries: { entry: Correction; core: ArchName; path: string }[];
+  /** every entry that applies (its LLVM records), with the core it was written for and its file */
+  entries: { llvm: readonly string[]; core: ArchName; path: string }[];
 }
 
 export function coreCorrections(chain: readonly ArchName[]): CoreCorrections | null {
-  const entries: { entry: Correction; core: ArchName; path: string }[] = [];
+  const entries: { entry: Entry; file: CorrectionsFile; llvm: readonly string[]; core: ArchName; path: string }[] = [];
   for (const core of chain)
     for (const f of loadFiles())
-      for (const entry of f.corrections) if (entry.cores.includes(core)) entries.push({ entry, core, path: f.path });
+      for (const entry of f.corrections)
+        if (entry.cores.includes(core)) entries.push({ entry, file: f, llvm: entry.llvm, core, path: f.path });
   if (entries.length === 0) return null;
   const byKey = new Map<string, (typeof entries)[number][]>();
   for (const e of entries)
-    for (const k of e.entry.llvm) {
+    for (const k of e.llvm) {
       const l = byKey.get(k);
       if (l) l.push(e);
       else byKey.set(k, [e]);
     }
   const of = (key: string) => {
     const base = key.replace(/:.*$/, '');
-    return [...(byKey.get(key) ?? []), ...(base !== key ? (byKey.get(base) ?? []) : [])];
+    return [...(byKey.get(key) ?? []), ...(base !== key ? (byKey.get(base) ?? []) : [])].map((e) => ({
+      entry: checked(e.file, e.entry),
+      core: e.core,
+      path: e.path,
+    }));
   };
-  return { of, covers: (key) => of(key).some((e) => e.entry.divCycles !== undefined), entries };
+  return {
+    of,
+    covers: (key) => of(key).some((e) => e.entry.divCycles !== undefined),
+    entries: entries.map(({ llvm, core, path }) => ({ llvm, core, path })),
+  };
 }
 
 /** Forgets the files read (tests that change them). */

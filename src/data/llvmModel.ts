@@ -51,7 +51,7 @@ export interface LlvmArchModel {
   forms: number;
   placeholders: number;
   /** the record for this decoded instruction, or null when LLVM's model has none for it */
-  lookup(d: DecodedInstruction): LlvmRecord | null;
+  lookup(d: LlvmKeyFields): LlvmRecord | null;
 }
 
 type RawRec = [number, number, number, string, number, string, string, string, string?];
@@ -206,13 +206,13 @@ const splitPairs = (s: string): [string, number][] =>
       })
     : [];
 
+/** What of a decoded instruction picks its LLVM record. */
+type LlvmKeyFields = Pick<DecodedInstruction, 'code' | 'memory' | 'sameReg' | 'masking' | 'broadcast'>;
+
 /** The keys to try for a decoded instruction, most specific first. `hasKey` tells whether a key
  *  exists at all: an instruction with a memory operand whose Code has no separate memory
  *  instance (string instructions: the memory operands are implicit) uses the plain key. */
-function llvmKeys(
-  d: Pick<DecodedInstruction, 'code' | 'memory' | 'sameReg' | 'masking' | 'broadcast'>,
-  hasKey: (k: string) => boolean,
-): string[] {
+function llvmKeys(d: LlvmKeyFields, hasKey: (k: string) => boolean): string[] {
   if (!d.code) return [];
   const base = d.memory && hasKey(`${d.code}:m`) ? `${d.code}:m` : d.code;
   const out: string[] = [];

@@ -364,11 +364,25 @@ function expandSources(m: Record<string, unknown>, where: string): void {
   }
 }
 
-interface Loaded {
+/** The records read and built so far for one set of directories (machineDirs' key). A run reads
+ *  only the records it needs (the chosen core, what it inherits, what it takes figures from):
+ *  the shipped directory's record of core X is its file X.json (test/data/machines.test.ts
+ *  checks every shipped file's name); $UOPSCOPE_MACHINES_DIR is read whole, its names free. A
+ *  list of the cores (listMachines) reads and checks every file, as before. */
+interface Store {
   key: string;
-  map: Map<string, MachineModel>;
+  /** checked records by core (each built once: listMachines and loadMachine hand out the same object) */
+  models: Map<string, MachineModel>;
+  /** what inheritance resolved so far (the raw record merged over its parent's) */
+  resolved: Map<string, Record<string, unknown>>;
+  /** the records read so far, by core; every one of them once `all` */
+  raws: Map<string, { raw: Record<string, unknown>; path: string }>;
+  /** cores whose shipped file is known to be absent */
+  absent: Set<string>;
+  /** every file was read and every record checked (listMachines) */
+  all: Map<string, MachineModel> | null;
 }
-let loaded: Loaded | undefined;
+let store: Store | undefined;
 
 /** The names of a directory's records; a directory that cannot be listed is one line. */
 function recordNames(dir: string): string[] {
@@ -394,91 +408,142 @@ function escapeStrings(v: unknown): unknown {
   return v;
 }
 
+/** One record file, parsed, with a valid `arch`; null when it is missing and `mayBeMissing`. */
+function readRecord(path: string, mayBeMissing = false): Record<string, unknown> | null {
+  const read = readSmallFile(path, MAX_MACHINE_FILE);
+  if (!read.ok) {
+    if (read.missing && mayBeMissing) return null;
+    throw new UserError(
+      `machine model ${printable(path, 120)} ${read.missing ? 'vanished while it was read' : read.why} — fix or remove the file`,
+    );
+  }
+  let raw: unknown;
+  try {
+    raw = escapeStrings(JSON.parse(read.text));
+  } catch (e) {
+    throw new UserError(
+      `machine model ${printable(path, 120)} is not valid JSON (${printable((e as Error).message, 80)}) — fix or remove the file`,
+    );
+  }
+  if (!isObj(raw) || typeof raw.arch !== 'string' || parseArchName(raw.arch) !== raw.arch) {
+    throw new UserError(`machine model ${path} has no valid "arch" (upper-case letters, digits, + - _) — fix the file`);
+  }
+  return raw;
+}
+
+function addRaw(
+  raws: Map<string, { raw: Record<string, unknown>; path: string }>,
+  raw: Record<string, unknown>,
+  path: string,
+): void {
+  const arch = raw.arch as string;
+  const before = raws.get(arch);
+  if (before)
+    throw new UserError(`machine model ${path} names core ${arch}, as ${before.path} does — remove one of them`);
+  raws.set(arch, { raw, path });
+}
+
 function readRaw(dirs: string[]): Map<string, { raw: Record<string, unknown>; path: string }> {
   const raws = new Map<string, { raw: Record<string, unknown>; path: string }>();
-  for (const dir of dirs) {
-    for (const f of recordNames(dir)) {
-      const path = join(dir, f);
-      const read = readSmallFile(path, MAX_MACHINE_FILE);
-      if (!read.ok)
-        throw new UserError(
-          `machine model ${printable(path, 120)} ${read.missing ? 'vanished while it was read' : read.why} — fix or remove the file`,
-        );
-      let raw: unknown;
-      try {
-        raw = escapeStrings(JSON.parse(read.text));
-      } catch (e) {
-        throw new UserError(
-          `machine model ${printable(path, 120)} is not valid JSON (${printable((e as Error).message, 80)}) — fix or remove the file`,
-        );
-      }
-      if (!isObj(raw) || typeof raw.arch !== 'string' || parseArchName(raw.arch) !== raw.arch) {
-        throw new UserError(
-          `machine model ${path} has no valid "arch" (upper-case letters, digits, + - _) — fix the file`,
-        );
-      }
-      const before = raws.get(raw.arch);
-      if (before)
-        throw new UserError(
-          `machine model ${path} names core ${raw.arch}, as ${before.path} does — remove one of them`,
-        );
-      raws.set(raw.arch, { raw, path });
-    }
-  }
+  for (const dir of dirs) for (const f of recordNames(dir)) addRaw(raws, readRecord(join(dir, f))!, join(dir, f));
   return raws;
 }
 
-function loadAll(): Map<string, MachineModel> {
+/** The store of the current directories: on a new key, the extra directory read whole (its
+ *  records may name any core, and one the shipped directory has is refused as in a full read). */
+function currentStore(): Store {
   const dirs = machineDirs();
   const key = dirs.join('\0');
-  if (loaded?.key === key) return loaded.map;
-  const raws = readRaw(dirs);
-  const resolved = new Map<string, Record<string, unknown>>();
-  const resolve = (arch: string, seen: string[]): Record<string, unknown> => {
-    const done = resolved.get(arch);
-    if (done) return done;
-    const { raw, path } = raws.get(arch)!;
-    let rec = raw;
-    if (raw.inherits !== undefined) {
-      const parent = String(raw.inherits);
-      if (!raws.has(parent))
-        throw new UserError(
-          `machine model ${path} inherits from unknown core '${printable(parent, 20)}' — fix the file`,
-        );
-      if (seen.includes(parent))
-        throw new UserError(
-          `machine model ${path}: "inherits" makes a cycle (${[...seen, parent].join(' → ')}) — fix the file`,
-        );
-      const base = Object.fromEntries(Object.entries(resolve(parent, [...seen, parent])).filter(([k]) => !OWN.has(k)));
-      // sources are expanded after merging: the parent's citations serve the child's figures too
-      rec = overlay(base, raw);
-    }
-    resolved.set(arch, rec);
-    return rec;
-  };
-  const map = new Map<string, MachineModel>();
+  if (store?.key === key) return store;
+  const raws = readRaw(dirs.slice(1));
   for (const [arch, { path }] of raws) {
-    const rec = structuredClone(resolve(arch, [arch]));
-    expandSources(rec, path);
-    const m = rec as unknown as MachineModel;
-    const bad = validateMachine(m);
-    if (bad.length) throw new UserError(`machine model ${path} has bad fields: ${bad.join(', ')} — fix the file`);
-    map.set(arch, m);
+    const shipped = join(dirs[0]!, `${arch}.json`);
+    if (readRecord(shipped, true)?.arch === arch)
+      throw new UserError(`machine model ${path} names core ${arch}, as ${shipped} does — remove one of them`);
   }
-  for (const m of map.values()) {
-    if (m.inheritsDataFrom && !map.has(m.inheritsDataFrom)) {
+  store = { key, models: new Map(), resolved: new Map(), raws, absent: new Set(), all: null };
+  return store;
+}
+
+/** The raw record of `arch` (read from the shipped directory on first use), or undefined. */
+function rawOf(s: Store, arch: string): { raw: Record<string, unknown>; path: string } | undefined {
+  const known = s.raws.get(arch);
+  if (known || s.all || s.absent.has(arch) || parseArchName(arch) !== arch) return known;
+  const path = join(machinesDir(), `${arch}.json`);
+  const raw = readRecord(path, true);
+  if (raw === null || raw.arch !== arch) {
+    // no file of that name, or one that names another core: only a full read can tell
+    if (raw !== null) return loadAll().has(arch) ? s.raws.get(arch) : undefined;
+    s.absent.add(arch);
+    return undefined;
+  }
+  s.raws.set(arch, { raw, path });
+  return s.raws.get(arch);
+}
+
+/** The raw record of `arch` merged over what it inherits (a cycle or an unknown parent is one line). */
+function resolveRaw(s: Store, arch: string, seen: string[]): Record<string, unknown> {
+  const done = s.resolved.get(arch);
+  if (done) return done;
+  const { raw, path } = rawOf(s, arch)!;
+  let rec = raw;
+  if (raw.inherits !== undefined) {
+    const parent = String(raw.inherits);
+    if (!rawOf(s, parent))
+      throw new UserError(`machine model ${path} inherits from unknown core '${printable(parent, 20)}' — fix the file`);
+    if (seen.includes(parent))
       throw new UserError(
-        `machine model ${m.arch} inherits data from unknown ${m.inheritsDataFrom} — fix ${raws.get(m.arch)!.path}`,
+        `machine model ${path}: "inherits" makes a cycle (${[...seen, parent].join(' → ')}) — fix the file`,
       );
-    }
+    const base = Object.fromEntries(
+      Object.entries(resolveRaw(s, parent, [...seen, parent])).filter(([k]) => !OWN.has(k)),
+    );
+    // sources are expanded after merging: the parent's citations serve the child's figures too
+    rec = overlay(base, raw);
   }
-  loaded = { key, map };
+  s.resolved.set(arch, rec);
+  return rec;
+}
+
+/** The checked record of `arch`, or undefined when there is none. */
+function modelOf(s: Store, arch: string): MachineModel | undefined {
+  const hit = s.models.get(arch);
+  if (hit) return hit;
+  const entry = rawOf(s, arch);
+  if (!entry) return undefined;
+  const rec = structuredClone(resolveRaw(s, arch, [arch]));
+  expandSources(rec, entry.path);
+  const m = rec as unknown as MachineModel;
+  const bad = validateMachine(m);
+  if (bad.length) throw new UserError(`machine model ${entry.path} has bad fields: ${bad.join(', ')} — fix the file`);
+  if (m.inheritsDataFrom && !rawOf(s, m.inheritsDataFrom))
+    throw new UserError(`machine model ${m.arch} inherits data from unknown ${m.inheritsDataFrom} — fix ${entry.path}`);
+  s.models.set(arch, m);
+  return m;
+}
+
+/** Every record of the current directories, read and checked (for lists of the cores). */
+function loadAll(): Map<string, MachineModel> {
+  const s = currentStore();
+  if (s.all) return s.all;
+  const raws = readRaw(machineDirs());
+  // what was read before is the same file (an extra directory's were all read); records read
+  // again now are those of the shipped directory not read yet
+  for (const [arch, r] of raws) if (!s.raws.has(arch)) s.raws.set(arch, r);
+  const map = new Map<string, MachineModel>();
+  s.all = map; // rawOf now answers from s.raws only
+  try {
+    for (const arch of raws.keys()) map.set(arch, modelOf(s, arch)!);
+  } catch (e) {
+    s.all = null;
+    throw e;
+  }
   return map;
 }
 
 /** The model of one core (parseArchName makes the name from what the user wrote). */
 export function loadMachine(arch: ArchName): MachineModel {
-  const m = loadAll().get(arch);
+  const m = modelOf(currentStore(), arch);
   if (!m)
     throw new UserError(
       `unknown architecture '${arch}' — known: ${listMachines()
@@ -507,8 +572,8 @@ export function archRank(arch: string): number {
 /** The chain of architectures whose data `arch` uses: itself, then what it inherits from. */
 export function inheritanceChain(arch: ArchName): ArchName[] {
   const chain = [arch];
-  const map = loadAll();
-  for (let m = map.get(arch); m?.inheritsDataFrom; m = map.get(m.inheritsDataFrom)) {
+  const s = currentStore();
+  for (let m = modelOf(s, arch); m?.inheritsDataFrom; m = modelOf(s, m.inheritsDataFrom)) {
     const next = m.inheritsDataFrom;
     if (chain.includes(next)) break;
     chain.push(next);
@@ -547,7 +612,7 @@ export function parseArchSpelling(typed: string): ArchSpelling {
   const t = typed.trim();
   if (/^(host|native)$/i.test(t)) return { kind: 'host' };
   const name = parseArchName(t);
-  if (name && loadAll().has(name)) return { kind: 'core', arch: name };
+  if (name && modelOf(currentStore(), name)) return { kind: 'core', arch: name };
   const byCompiler = machineByCompilerName(t);
   if (byCompiler) return { kind: 'core', arch: byCompiler.arch, via: t };
   if (AMD.test(t)) return { kind: 'amd' };

@@ -716,7 +716,8 @@ export function llvmLayer(provider: string, model: LlvmArchModel): FigureLayer {
  */
 function withLateReads(d: DecodedInstruction, rec: LlvmRecord, model: LlvmArchModel): LlvmRecord {
   if (!d.memory?.read || d.memory.write || rec.readAdvance.length > 0) return rec;
-  const reg = model.lookup({ ...d, memory: null, broadcast: false });
+  // only the fields that pick a record (a copy of the whole instruction would format its AT&T text)
+  const reg = model.lookup({ code: d.code, memory: null, sameReg: d.sameReg, masking: d.masking, broadcast: false });
   if (!reg || reg === rec || reg.placeholder || reg.key === rec.key) return rec;
   const late = rec.latency - reg.latency;
   if (late <= 0) return rec;

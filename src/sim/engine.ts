@@ -334,37 +334,43 @@ export function frontEndLimitsOf(
   machine: MachineParams,
   opts: EngineOptions = {},
 ): FrontEndLimits | null {
-  return new CompiledProgram(program, machine, opts.model?.mechanisms).frontEnd;
+  return compiledOf(program, machine, opts.model?.mechanisms).cp.frontEnd;
 }
 
 /** The macro-fused pairs of `program` under `opts`' mechanisms: the index of each pair's first line. */
 export function fusedPairsOf(program: SimProgram, machine: MachineParams, opts: EngineOptions = {}): number[] {
-  const cp = new CompiledProgram(program, machine, opts.model?.mechanisms);
+  const { cp } = compiledOf(program, machine, opts.model?.mechanisms);
   const out: number[] = [];
   for (let i = 0; i < cp.n; i++) if (cp.fusedWithNext[i]) out.push(i);
   return out;
 }
 
-/** What runKey reads of a compiled program: its engineKey() and whether an instance's µops may
- *  share a port (else the port rule changes nothing: parts.ts, mayShareOwnPort). */
+/** A program compiled under one set of mechanisms, and what runKey reads of it: its engineKey()
+ *  and whether an instance's µops may share a port (else the port rule changes nothing:
+ *  parts.ts, mayShareOwnPort), both computed when first asked. */
+interface Compiled {
+  cp: CompiledProgram;
+  facts: CompiledFacts | null;
+}
 interface CompiledFacts {
   key: string;
   sharesPort: boolean;
 }
 
-const compiledKeys = new WeakMap<SimProgram, WeakMap<MachineParams, Map<string, CompiledFacts>>>();
+const compiledPrograms = new WeakMap<SimProgram, WeakMap<MachineParams, Map<string, Compiled>>>();
 
-/** CompiledProgram.engineKey() of `program` on `machine` under `mechanisms`, and mayShareOwnPort,
- *  compiled once per set of mechanisms (the compiled program reads nothing else). */
-function compiledFacts(
+/** `program` on `machine` compiled under `mechanisms`, once per set of mechanisms (the compiled
+ *  program reads nothing else, and nothing changes it after it is built): the what-if runs of a
+ *  report, their keys and the report's figures share one compilation per set. */
+function compiledOf(
   program: SimProgram,
   machine: MachineParams,
   mechanisms: Partial<MechanismSet> | undefined,
-): CompiledFacts {
-  let byMachine = compiledKeys.get(program);
+): Compiled {
+  let byMachine = compiledPrograms.get(program);
   if (!byMachine) {
     byMachine = new WeakMap();
-    compiledKeys.set(program, byMachine);
+    compiledPrograms.set(program, byMachine);
   }
   let byMech = byMachine.get(machine);
   if (!byMech) {
@@ -372,13 +378,23 @@ function compiledFacts(
     byMachine.set(machine, byMech);
   }
   const mk = mechanismKey(mechanisms);
-  let k = byMech.get(mk);
-  if (k === undefined) {
-    const cp = new CompiledProgram(program, machine, mechanisms);
-    k = { key: cp.engineKey(), sharesPort: mayShareOwnPort(cp) };
-    byMech.set(mk, k);
+  let c = byMech.get(mk);
+  if (c === undefined) {
+    c = { cp: new CompiledProgram(program, machine, mechanisms), facts: null };
+    byMech.set(mk, c);
   }
-  return k;
+  return c;
+}
+
+/** CompiledProgram.engineKey() of `program` on `machine` under `mechanisms`, and mayShareOwnPort. */
+function compiledFacts(
+  program: SimProgram,
+  machine: MachineParams,
+  mechanisms: Partial<MechanismSet> | undefined,
+): CompiledFacts {
+  const c = compiledOf(program, machine, mechanisms);
+  c.facts ??= { key: c.cp.engineKey(), sharesPort: mayShareOwnPort(c.cp) };
+  return c.facts;
 }
 
 /**
@@ -448,7 +464,8 @@ function simulateVariant(
   config: SimConfig,
   opts: EngineOptions,
 ): SimResult {
-  const core = new Core(program, machine, config, opts.model ?? DEFAULT_MODEL);
+  const model = opts.model ?? DEFAULT_MODEL;
+  const core = new Core(program, machine, config, model, compiledOf(program, machine, model.mechanisms).cp);
   if (opts.fullSimulation) core.runToEnd(opts.onProgress);
   else runToEndSteady(core, undefined, opts.onProgress);
   const st = statsStateOf(core);

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { runReport } from '../../src/cli/commands/reportRun.js';
 import { loadRegion } from '../../src/disasm/index.js';
 import type { DecodedInstruction } from '../../src/disasm/types.js';
-import { dividerGaps } from '../../src/data/corrections.js';
+import { allCorrections, dividerGaps } from '../../src/data/corrections.js';
 import { loadArchData, loadMachine, resolveInstructions } from '../../src/data/index.js';
 import { loadLlvmModel } from '../../src/data/llvmModel.js';
 import { inheritanceChain, listMachines } from '../../src/data/machines.js';
@@ -218,4 +218,15 @@ test("Zen 4's mov r, imm: four per cycle (uops.info), not LLVM's two (its ALUs h
   // 8 moves and the loop's dec/jnz: 9 ALU ops over 4 ALUs, not 8 × 2 cycles over 4
   const tp = await throughput(file, 'ZEN4');
   assert.ok(tp < 2.6, `ZEN4: ${tp}`);
+});
+
+test('every entry of the shipped corrections files is well-formed (a run checks only those its lines use)', () => {
+  const all = allCorrections();
+  assert.ok(all.length > 0);
+  for (const c of all) {
+    assert.ok(c.cores.length > 0 && c.llvm.length > 0, JSON.stringify(c));
+    const figures = [c.latency, c.selfLatency, c.divCycles, c.ports].filter((f) => f !== undefined);
+    assert.ok(figures.length > 0, JSON.stringify(c));
+    for (const f of figures) assert.ok(f.source.length > 0, JSON.stringify(c));
+  }
 });

@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { MachineModel } from '../../src/data/types.js';
 import { test } from 'node:test';
 import {
@@ -10,6 +13,7 @@ import {
   type ArchName,
 } from '../../src/data/machines.js';
 import { UserError } from '../../src/errors.js';
+import { assetsDir } from '../../src/data/paths.js';
 
 const ARCHS = [
   'NHM',
@@ -162,4 +166,36 @@ test('an unknown architecture is a UserError listing the known ones', () => {
       ),
       String(bad),
     );
+});
+
+test('a run reads only the records it needs, and they are the records a full read gives', () => {
+  // the shipped record of core X is the file X.json: loadMachine reads that file (and those it
+  // inherits from) without listing the directory
+  const dir = join(assetsDir(), 'machines');
+  for (const f of readdirSync(dir).filter((n) => n.endsWith('.json')))
+    assert.equal(
+      (JSON.parse(readFileSync(join(dir, f), 'utf8')) as { arch: string }).arch,
+      f.replace(/\.json$/, ''),
+      f,
+    );
+  const all = listMachines();
+  const extra = mkdtempSync(join(tmpdir(), 'uopscope-machines-'));
+  const before = process.env.UOPSCOPE_MACHINES_DIR;
+  try {
+    // another directory set: nothing read yet, so each core below is read on its own
+    process.env.UOPSCOPE_MACHINES_DIR = extra;
+    for (const m of [...all].reverse()) assert.deepEqual(loadMachine(m.arch), m, m.arch);
+    process.env.UOPSCOPE_MACHINES_DIR = `${extra}/.`;
+    assert.deepEqual(inheritanceChain('CLX'), ['CLX', 'SKX']);
+    assert.throws(() => loadMachine('NOPE' as ArchName), /unknown architecture 'NOPE'/);
+    // the same objects as a full read, once both were made
+    assert.equal(
+      listMachines().find((m) => m.arch === 'CLX'),
+      loadMachine('CLX'),
+    );
+  } finally {
+    if (before === undefined) delete process.env.UOPSCOPE_MACHINES_DIR;
+    else process.env.UOPSCOPE_MACHINES_DIR = before;
+    rmSync(extra, { recursive: true, force: true });
+  }
 });

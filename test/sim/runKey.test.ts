@@ -22,6 +22,8 @@ import {
 } from '../../src/sim/index.js';
 import type { MachineParams, MechanismSet, SimProgram, SimResult, Variant } from '../../src/sim/index.js';
 import { loadMachine } from '../../src/data/index.js';
+import type { ArchName } from '../../src/data/types.js';
+import { analyse, programAt } from '../../src/cli/pipeline.js';
 import { SKL, variants, withRefinedFacts } from './generated.js';
 import { refinedProgram } from './generatedRefined.js';
 import { EAGER, walkOf } from './oracles.js';
@@ -234,4 +236,38 @@ test("sharingIdenticalRuns: a run's key is that of what it was asked with, whate
   config.variant.perfectFrontEnd = !config.variant.perfectFrontEnd;
   mechanisms.portChoice = !mechanisms.portChoice;
   assert.deepEqual(sim(p, SKL, config, { model: { mechanisms } }), simulate(p, SKL, config, { model: { mechanisms } }));
+});
+
+test("runKey across programs: a loop placed elsewhere with its key runs exactly as the key's other program (the report's placements)", async () => {
+  // the report simulates a relocatable object's loop at the placements the linker may give it
+  // only when its key differs from a run's made already: the core reads the compiled program only
+  const opts = { model: { mechanisms: REFINED_MECHANISMS } };
+  let same = 0;
+  let differ = 0;
+  for (const file of [
+    'test/fixtures/loops/hist.gcc-O2.o',
+    'test/fixtures/loops/saxpy.gcc-O2.o',
+    'examples/bin/branch.o',
+  ]) {
+    const a = await analyse({ file, arch: 'SKL' as ArchName });
+    const config = { iterations: 200, variant: variants[0]! };
+    const k0 = runKey(a.program, a.params, config, opts);
+    const c0 = simulate(a.program, a.params, config, opts).stats.cycles;
+    for (const shift of [16, 32, 48]) {
+      const moved = programAt(a, shift);
+      const r = simulate(moved, a.params, config, opts).stats;
+      if (runKey(moved, a.params, config, opts) === k0) {
+        same++;
+        assert.equal(r.cycles, c0, `${file} +${shift}`);
+      } else differ++;
+    }
+  }
+  // both cases met: placements that change the front end's plan, and some that do not
+  assert.ok(same > 0 && differ > 0, `${same} with the same key, ${differ} with another`);
+  // neither the figures' lookup (a load-op form's register form, asked of LLVM's model) nor the
+  // placements formatted an instruction's AT&T text (made on first read: a formatter costs ms)
+  const a = await analyse({ file: 'test/fixtures/loops/saxpy.gcc-O2.o', arch: 'SKL' as ArchName });
+  programAt(a, 16);
+  for (const i of a.region.instructions)
+    assert.ok(Object.getOwnPropertyDescriptor(i, 'att')?.get, `${i.intel}: its AT&T text was made`);
 });

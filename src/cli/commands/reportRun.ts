@@ -196,14 +196,28 @@ export async function reportOfAnalysis(
 }
 
 /** A relocatable object's loop simulated at the other placements the linker may give it, when the
- *  front end (which reads 32- and 64-byte blocks) is modelled: the caveat when the result differs. */
+ *  front end (which reads 32- and 64-byte blocks) is modelled: the caveat when the result differs.
+ *  A placement whose engine inputs (runKey: the compiled program, with the front end's plan, and
+ *  the run's settings) are those of one run already has its block throughput: the core reads
+ *  nothing of a program but its compiled form, and the throughput is its cycles over the
+ *  iterations (test/sim/runKey.test.ts). Most placements deliver the loop as the object's offset
+ *  does (+32 always: the same 32-byte windows), so most are not simulated again. */
 function placementOf(analysis: Analysis, req: ReportRequest, run: Simulate): string | null {
   const p = analysis.region.placement;
   const shifts = p ? placementShifts(p.align) : [];
   if (!p || shifts.length === 0 || !req.mechanisms?.frontEnd) return null;
   const cfg = { iterations: req.iterations, variant: { ...req.variant } };
   const opts = engineOptionsOf(req.mechanisms);
-  const at = (program: SimProgram) => run(program, analysis.params, cfg, opts).stats.blockThroughput;
+  const byKey = new Map<string, number>();
+  const at = (program: SimProgram): number => {
+    const k = runKey(program, analysis.params, cfg, opts);
+    let tp = byKey.get(k);
+    if (tp === undefined) {
+      tp = run(program, analysis.params, cfg, opts).stats.blockThroughput;
+      byKey.set(k, tp);
+    }
+    return tp;
+  };
   return placementCaveat(
     p,
     at(analysis.program),

@@ -154,7 +154,7 @@ export const correctionsProvider: FigureProvider = {
     if (!cc) return [];
     const own = cc.entries.filter((e) => e.core === arch);
     const inherited = cc.entries.filter((e) => e.core !== arch);
-    const count = (l: typeof own) => l.reduce((n, e) => n + e.entry.llvm.length, 0);
+    const count = (l: typeof own) => l.reduce((n, e) => n + e.llvm.length, 0);
     const rows: DataSourceRow[] = [];
     if (own.length)
       rows.push({
