@@ -18,6 +18,7 @@ import {
   type RegionAnalysis,
 } from './pipeline.js';
 import { queuesOf } from '../sim/units/queues.js';
+import { workersThatFit } from './addressSpace.js';
 import { workerOffload } from './offload.js';
 import { originText } from '../data/origins.js';
 import { layersOf } from '../data/resolve.js';
@@ -105,7 +106,8 @@ export async function buildExplorerSession(
     ...(first ? {} : { noBranches: noBranchesReason(a) }),
     notes,
     modelNotes: notesFor,
-    ...(inThread ? {} : { offload: workerOffload(programFor, params) }),
+    // on the UI thread too when an address-space limit leaves no room for the worker
+    ...(inThread || workersThatFit(1) === 0 ? {} : { offload: workerOffload(programFor, params) }),
   };
 }
 
