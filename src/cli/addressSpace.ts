@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 export const WORKER_ADDRESS_SPACE = 640 * 2 ** 20;
 
 /** The soft address-space limit in bytes, or null when there is none (or it cannot be read). */
-export function addressSpaceLimit(limits?: string): number | null {
+function addressSpaceLimit(limits?: string): number | null {
   try {
     const m = /^Max address space\s+(\S+)/m.exec(limits ?? readFileSync('/proc/self/limits', 'utf8'));
     return m === null || m[1] === 'unlimited' ? null : Number(m[1]);

@@ -14,6 +14,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { WORKER_ADDRESS_SPACE, workersThatFit } from '../../src/cli/addressSpace.js';
 import { ROOT, tempDir } from './helpers.js';
 import { hasTmux, tmuxServer } from '../ui/helpers/tmux.js';
 
@@ -169,4 +170,20 @@ test('the bin runs through a chain of symlinks from another directory (npm link,
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('workers that fit: all without a limit, else those the room left takes', () => {
+  const limits = (v: string) =>
+    `Limit                     Soft Limit           Hard Limit           Units\nMax address space         ${v}            ${v}            bytes\n`;
+  const status = (kb: number) => `Name:\tnode\nVmSize:\t  ${kb} kB\nVmRSS:\t   40000 kB\n`;
+  assert.equal(workersThatFit(3, { limits: limits('unlimited'), status: status(700_000) }), 3);
+  const used = 800_000 * 1024;
+  const room = (n: number) => ({
+    limits: limits(String(used + n * WORKER_ADDRESS_SPACE + 1)),
+    status: status(800_000),
+  });
+  assert.equal(workersThatFit(3, room(0)), 0);
+  assert.equal(workersThatFit(3, room(2)), 2);
+  assert.equal(workersThatFit(3, room(5)), 3);
+  assert.equal(workersThatFit(0, room(5)), 0);
 });
