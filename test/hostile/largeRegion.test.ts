@@ -2,9 +2,10 @@
 // - store forwarding's dependencies searched every dependency and every line for each load: a
 //   10,000-line report with 2,500 loads spent 9.5 s there (the model is built once per run and
 //   placement), one of 50,000 lines ran for minutes;
-// - a report of thousands of lines said nothing for seconds before its output: in a terminal,
-//   stderr now shows each stage (`uopscope: 6,000 lines · looking up figures · 1 s`) and one final
-//   line; off a terminal, and for a small region, nothing.
+// - a report of thousands of lines said nothing for seconds before its output, and the explorer
+//   nothing before it could draw: in a terminal, stderr now shows each stage (`uopscope: 6,003
+//   lines · looking up figures · 1 s`; a report's last line says what it took); off a terminal,
+//   and for a small region, nothing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -94,6 +95,34 @@ test('report of a 6,003-line region in a real terminal: its stages on stderr, th
     const out = readFileSync(join(dir, 'out'), 'utf8');
     assert.match(out, /Block throughput/);
     assert.doesNotMatch(out, /\x1b|lines · /, 'nothing of the progress on stdout');
+  } finally {
+    await stopServer();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the explorer on a 20,003-line region in a real terminal: its loading stages on stderr, then the explorer', {
+  skip: (!hasTmux && 'needs tmux') || (!existsSync(MAIN) && 'needs the built CLI (npm run build)'),
+  timeout: 240_000,
+}, async () => {
+  const { tmux, newSession, waitFor, stopServer } = tmuxServer('uopscope-large-ui');
+  const dir = mkdtempSync(join(tmpdir(), 'uopscope-large-ui-'));
+  try {
+    const file = bigLoop(dir, 5000);
+    newSession('ui', ROOT, `bash -c 'node ${MAIN} ${file} --max-instructions 30000; echo "EXITED rc=$?"; sleep 60'`, {
+      cols: 100,
+      rows: 30,
+      env: [`UOPSCOPE_CACHE_DIR=${dir}/cache`, `UOPSCOPE_CONFIG_DIR=${dir}/cfg`],
+    });
+    await waitFor(
+      'ui',
+      /uopscope: 20,003 lines · (building the dependency graph|looking up figures) · \d+ s/,
+      'a stage line',
+      180_000,
+    );
+    await waitFor('ui', /cycle/i, 'the explorer', 180_000);
+    tmux('send-keys', '-t', 'ui', 'q');
+    await waitFor('ui', /EXITED rc=0/, 'a clean exit', 60_000);
   } finally {
     await stopServer();
     rmSync(dir, { recursive: true, force: true });
