@@ -19,6 +19,7 @@ import {
 } from './pipeline.js';
 import { queuesOf } from '../sim/units/queues.js';
 import { dataMemoryPairs, withDataMemoryDeps } from '../sim/refine.js';
+import { workersThatFit } from './addressSpace.js';
 import { workerOffload } from './offload.js';
 import { originText } from '../data/origins.js';
 import { layersOf } from '../data/resolve.js';
@@ -44,37 +45,10 @@ export async function buildExplorerSession(
   const ra = 'graph' in base ? base : regionAnalysis(base);
   const { inThread, ...dataOpts } = opts;
   const withLoopEdges = await forArch(ra, machine, dataOpts);
-  // a single iteration is the latency analysis: no loop-carried dependencies (thesis §2.4)
-  const byLoop = new Map<boolean, { a: Analysis; branches: ReturnType<typeof branchPrograms> }>();
-  const analysisFor = (iterations: number) => {
-    const loop = loopFor(iterations);
-    let hit = byLoop.get(loop);
-    if (!hit) {
-      const a = withLoop(withLoopEdges, loop);
-      hit = { a, branches: branchPrograms(a) };
-      byLoop.set(loop, hit);
-    }
-    return hit;
-  };
-  const programFor = (spec: PaneSpec, iterations: number): SimProgram => {
-    const { a, branches } = analysisFor(iterations);
-    // the worst case of the loads through data: each reads the previous iteration's store
-    if (spec.memoryThroughData) return withDataMemoryDeps(a.program, dataMemoryPairs(a.program));
-    if (spec.branch === null) return a.program;
-    if (!branches) throw new Error('this region has no conditional jump');
-    return spec.branch === 0 ? branches.left : branches.right;
-  };
+  const { analysisFor, programFor } = programsOf(withLoopEdges);
   const a = withLoopEdges;
   const params = a.params;
   const first = analysisFor(2).branches;
-  const labels = layersOf(a.data)
-    .map((l) => l.label)
-    .filter((l) => l !== null);
-  const notes: string[] = [
-    ...(a.region.region.note ? [a.region.region.note] : []),
-    `data: ${labels.join(', then ')} · figures: ${originSummary(a.resolved.map((r) => r.origin))}`,
-  ];
-  if (a.unknown.length) notes.push(unknownNote(a));
   const notesFor = memoNotes(() => analysisFor(2).a.program, params);
   const engineFor =
     (branch: 0 | 1 | null, memoryThroughData?: true) =>
@@ -112,10 +86,50 @@ export async function buildExplorerSession(
     },
     ...(first ? {} : { noBranches: noBranchesReason(a) }),
     ...(pairs.length ? { memoryThroughData: { pairs, makeEngine: engineFor(null, true) } } : {}),
-    notes,
+    notes: sessionNotes(a),
     modelNotes: notesFor,
-    ...(inThread ? {} : { offload: workerOffload(programFor, params) }),
+    // on the UI thread too when an address-space limit leaves no room for the worker
+    ...(inThread || workersThatFit(1) === 0 ? {} : { offload: workerOffload(programFor, params) }),
   };
+}
+
+/** The region's programs by iteration count (a single iteration is the latency analysis: no
+ *  loop-carried dependencies, thesis §2.4) and by pane: the loop, one side of its branch, or the
+ *  worst case of its loads through data. */
+function programsOf(withLoopEdges: Analysis) {
+  const byLoop = new Map<boolean, { a: Analysis; branches: ReturnType<typeof branchPrograms> }>();
+  const analysisFor = (iterations: number) => {
+    const loop = loopFor(iterations);
+    let hit = byLoop.get(loop);
+    if (!hit) {
+      const a = withLoop(withLoopEdges, loop);
+      hit = { a, branches: branchPrograms(a) };
+      byLoop.set(loop, hit);
+    }
+    return hit;
+  };
+  const programFor = (spec: PaneSpec, iterations: number): SimProgram => {
+    const { a, branches } = analysisFor(iterations);
+    // the worst case of the loads through data: each reads the previous iteration's store
+    if (spec.memoryThroughData) return withDataMemoryDeps(a.program, dataMemoryPairs(a.program));
+    if (spec.branch === null) return a.program;
+    if (!branches) throw new Error('this region has no conditional jump');
+    return spec.branch === 0 ? branches.left : branches.right;
+  };
+  return { analysisFor, programFor };
+}
+
+/** The header's notes: the region's own, where the data come from, lines without figures. */
+function sessionNotes(a: Analysis): string[] {
+  const labels = layersOf(a.data)
+    .map((l) => l.label)
+    .filter((l) => l !== null);
+  const notes: string[] = [
+    ...(a.region.region.note ? [a.region.region.note] : []),
+    `data: ${labels.join(', then ')} · figures: ${originSummary(a.resolved.map((r) => r.origin))}`,
+  ];
+  if (a.unknown.length) notes.push(unknownNote(a));
+  return notes;
 }
 
 /** Each line with where its figures come from (the program pane's source column). */

@@ -21,17 +21,25 @@ const args = process.argv.slice(2);
 /** The flag that makes V8 check WebAssembly memory bounds in code instead of reserving guard
  *  regions (about 10 GiB of address space per memory, the decoder's included). */
 const NO_WASM_GUARDS = '--disable-wasm-trap-handler';
-/** The address space a report needs without guard regions, with room (measured: a report ran
- *  under 1.5 GB and aborted under 1 GB; the explorer's workers need more) */
-const MIN_ADDRESS_SPACE_GB = 4;
+/** The address space a command needs without guard regions here, with room (measured: a report
+ *  ran under 1.5 GB and aborted under 1 GB, glibc's per-thread malloc arenas included; worker
+ *  threads start only where they fit, src/cli/addressSpace.ts). bin/uopscope.cjs, which also caps
+ *  the arenas, needs less and says so before Node starts. */
+const MIN_ADDRESS_SPACE_GB = 2;
 
 type Start = (args: string[]) => Promise<void>;
 
 if (args.length === 1 && args[0] === '--version') {
   // a reader that stops early is not an error (as stdio.ts's quietOnClosedPipe; not loaded here: --version loads nothing)
-  process.stdout.on('error', (err: NodeJS.ErrnoException) =>
-    process.exit(err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED' ? 0 : 74),
-  );
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') process.exit(0);
+    // the same line as stdio.ts's (not loaded here: --version loads nothing)
+    const what = err.code === 'EBADF' ? ': it is closed' : '';
+    process.stderr.write(
+      `uopscope: cannot write to standard output${what} (${err.code ?? err.message}); give it a file, or /dev/null to discard what it prints\n`,
+    );
+    process.exit(74);
+  });
   // the version yargs's .version() prints: package.json's, two levels above dist/cli (or src/cli)
   const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version?: string };
   process.stdout.write(`${pkg.version ?? 'unknown'}\n`);

@@ -27,6 +27,9 @@ interface AnalyseOptions extends InputOptions, RegionSelection, DataOptions {
   /** the dependency graph gets loop-carried edges when the run has more than one iteration
    *  (thesis §2.4: a single iteration is the latency analysis, without them); default true */
   loop?: boolean;
+  /** called once the region is decoded, before its figures are looked up (a large region's
+   *  progress, RunsProgress.stage) */
+  onDecoded?: (lines: number) => void;
 }
 
 /** The architecture-independent part: the code and its dependencies. */
@@ -64,6 +67,7 @@ export async function analyse(opts: AnalyseOptions): Promise<Analysis> {
   // an unknown architecture is refused before the input is read
   const machine = loadMachine(opts.arch);
   const base = await analyseRegion(opts);
+  opts.onDecoded?.(base.region.instructions.length);
   return forArch(base, machine, opts);
 }
 

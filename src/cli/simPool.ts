@@ -6,6 +6,7 @@ import { availableParallelism } from 'node:os';
 import { simulate } from '../sim/index.js';
 import type { EngineOptions } from '../sim/index.js';
 import type { MachineParams, SimConfig, SimProgram, SimResult } from '../sim/types.js';
+import { workersThatFit } from './addressSpace.js';
 import { spawnWorker } from './offload.js';
 import { type RunsProgress, jobDone, withProgress } from './progress.js';
 import type { PoolJobs, PoolMessage } from './simPoolWorker.js';
@@ -43,7 +44,8 @@ export async function simulateAll(
   const take = (): number => Atomics.add(next, 0, 1);
   let k = take(); // the first job is the calling thread's
   const slots = opts.progress?.slots(configs.length);
-  const nWorkers = Math.max(0, Math.min(opts.workers ?? defaultWorkers(), configs.length - 1));
+  // under an address-space limit, only the workers it leaves room for (the rest run here)
+  const nWorkers = workersThatFit(Math.max(0, Math.min(opts.workers ?? defaultWorkers(), configs.length - 1)));
   const workers = Array.from({ length: nWorkers }, () => spawnWorker('simPoolWorker'));
   const done = workers.map(
     (w) =>

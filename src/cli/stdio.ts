@@ -18,6 +18,12 @@ function stdoutWriteError(err: NodeJS.ErrnoException): UserError {
   const why = err.code
     ? `${err.code}${err.message.startsWith(`${err.code}: `) ? `: ${err.message.slice(err.code.length + 2).split(',')[0]}` : ''}`
     : err.message;
+  // a descriptor not open for writing: standard output closed (`>&-`; bin/uopscope.cjs makes it so)
+  if (err.code === 'EBADF')
+    return new UserError(
+      `cannot write to standard output: it is closed (${why}); give it a file, or /dev/null to discard what it prints`,
+      74,
+    );
   return new UserError(
     `cannot write to standard output (${why}); check where it goes (a full disk, a closed device) and run again`,
     74,

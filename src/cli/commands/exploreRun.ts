@@ -20,6 +20,8 @@ import { archChoices, buildExplorerSession, regionAnalysis, sessionLoader } from
 import { effectiveSettings, parseArch, parseIterations } from '../config.js';
 import { loadArchData, loadMachine } from '../../data/index.js';
 import { runReport } from './reportRun.js';
+import { RunsProgress } from '../progress.js';
+import { isTerminal } from '../stdio.js';
 import { inputFromArgv } from '../regionOptions.js';
 import { mechanismsFromArgv, modelArgsOf } from '../modelOptions.js';
 import { stopBackground } from '../offload.js';
@@ -81,9 +83,21 @@ export async function runExplore(args: ExploreArgv): Promise<void> {
     );
     return;
   }
+  // a large region takes seconds before the explorer can draw: its stages on stderr (a terminal),
+  // erased before the explorer takes the screen
+  const progress = isTerminal(2) ? new RunsProgress() : undefined;
+  const lines = loaded.instructions.length;
+  progress?.stage('building the dependency graph', lines);
   const base = regionAnalysis(loaded);
-  const session = await buildExplorerSession(base, machine, dataOpts);
-  const compareSession = other && (await buildExplorerSession(base, other, dataOpts));
+  progress?.stage('looking up figures', lines);
+  let session: Awaited<ReturnType<typeof buildExplorerSession>>;
+  let compareSession: typeof session | null | undefined;
+  try {
+    session = await buildExplorerSession(base, machine, dataOpts);
+    compareSession = other && (await buildExplorerSession(base, other, dataOpts));
+  } finally {
+    progress?.done(false);
+  }
   const dir = resolve(eff['export-dir'].value);
   try {
     const how = await runExplorer({

@@ -18,6 +18,7 @@ import { forArch, loopFor } from '../pipeline.js';
 import { renderText } from '../../report/text.js';
 import { reportJson } from '../../report/json.js';
 import { UserError, printable } from '../../errors.js';
+import { workersThatFit } from '../addressSpace.js';
 import { spawnWorker } from '../offload.js';
 import { isTerminal, writeStdout } from '../stdio.js';
 import { reportOfAnalysis, reportSettings, type ReportSettings } from './reportRun.js';
@@ -135,7 +136,8 @@ async function batchItems(
 function batchWorkers(items: number): number {
   const v = process.env.UOPSCOPE_WORKERS;
   const n = v !== undefined && /^\d+$/.test(v.trim()) ? Number(v) : Math.max(0, availableParallelism() - 1);
-  return items < BATCH_WORKERS_FROM ? 0 : Math.min(n, items - 1);
+  // under an address-space limit, only the workers it leaves room for
+  return items < BATCH_WORKERS_FROM ? 0 : workersThatFit(Math.min(n, items - 1));
 }
 
 /** The message a batch worker gets: the setup, the items, the shared counter of the next item. */

@@ -137,6 +137,7 @@ export async function buildReport(
     loop: loopFor(s.iterations),
     ...(s.uopsXml !== undefined ? { uopsXml: s.uopsXml } : {}),
     ...(s.fallback !== undefined ? { fallback: s.fallback } : {}),
+    ...(progress ? { onDecoded: (lines: number) => progress.stage('looking up figures', lines) } : {}),
   });
   return { model: await reportOfAnalysis(analysis, s, sim, progress), analysis };
 }
@@ -161,13 +162,16 @@ export async function reportOfAnalysis(
       );
     }
   }
+  const lines = analysis.region.instructions.length;
+  progress?.stage('simulating', lines);
   const branch = s.branch ? branchPrograms(analysis) : undefined;
   const run = sim ?? (await parallelRuns(analysis.program, analysis.params, req, progress));
-  const placed = placementOf(analysis, req, run);
+  const placed = placementOf(analysis, req, run, progress);
   const missing = analysis.resolved.flatMap((r) =>
     r.missingIsa?.length ? [{ line: r.line, features: r.missingIsa }] : [],
   );
   const elsewhere = missing.length ? missingIsaCaveat(analysis.machine.arch, missing, listMachines()) : null;
+  progress?.stage('collecting the report', lines);
   return collectReport(
     {
       program: analysis.program,
@@ -202,10 +206,11 @@ export async function reportOfAnalysis(
  *  nothing of a program but its compiled form, and the throughput is its cycles over the
  *  iterations (test/sim/runKey.test.ts). Most placements deliver the loop as the object's offset
  *  does (+32 always: the same 32-byte windows), so most are not simulated again. */
-function placementOf(analysis: Analysis, req: ReportRequest, run: Simulate): string | null {
+function placementOf(analysis: Analysis, req: ReportRequest, run: Simulate, progress?: RunsProgress): string | null {
   const p = analysis.region.placement;
   const shifts = p ? placementShifts(p.align) : [];
   if (!p || shifts.length === 0 || !req.mechanisms?.frontEnd) return null;
+  progress?.stage('simulating the other placements', analysis.region.instructions.length);
   const cfg = { iterations: req.iterations, variant: { ...req.variant } };
   const opts = engineOptionsOf(req.mechanisms);
   const byKey = new Map<string, number>();

@@ -1,0 +1,189 @@
+// The package's bin, bin/uopscope.cjs (a sh script that is also CommonJS), does what no JavaScript
+// can, since Node acts before any runs:
+// - under an address-space limit (`ulimit -v`) too low for Node, Node aborted at start-up with
+//   V8's dump (600,000 KiB: "Failed to reserve virtual memory for CodeRange"), and at 1,000,000
+//   after its GC dump: now one line saying the limit and what to raise it to, or the command runs;
+//   worker threads (each reserves 512 MiB of code range) are started only where the limit leaves
+//   room, where a report with workers aborted under 1,500,000;
+// - with standard output closed (`>&-`) Node reopened it on /dev/null and a report vanished with
+//   exit 0: now one line and exit 74, while a parent that discards the output
+//   (`stdio: 'ignore'`) still gets exit 0.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { WORKER_ADDRESS_SPACE, workersThatFit } from '../../src/cli/addressSpace.js';
+import { ROOT, tempDir } from './helpers.js';
+import { hasTmux, tmuxServer } from '../ui/helpers/tmux.js';
+
+const BIN = join(ROOT, 'bin', 'uopscope.cjs');
+const BUILT = join(ROOT, 'dist', 'cli', 'main.cjs');
+const linux = process.platform === 'linux';
+const skip = (!linux && 'Linux only') || (!existsSync(BUILT) && 'needs the built CLI (npm run build)');
+
+interface Run {
+  code: number | null;
+  out: string;
+  err: string;
+}
+
+/** `bin` with `args` through bash, after `setup` (a `ulimit`, a redirection: `exec >&-`). */
+function viaShell(setup: string, args: string[], env: NodeJS.ProcessEnv = {}, bin = BIN): Run {
+  const r = spawnSync('bash', ['-c', `${setup}; exec "$0" "$@"`, bin, ...args], {
+    encoding: 'utf8',
+    cwd: ROOT,
+    timeout: 90_000,
+    env: {
+      ...process.env,
+      UOPSCOPE_CACHE_DIR: tempDir('launcher'),
+      UOPSCOPE_CONFIG_DIR: tempDir('launchercfg'),
+      ...env,
+    },
+  });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+function assertLine(r: Run, code: number, re: RegExp): void {
+  assert.equal(r.code, code, `exit ${r.code}: ${r.err}`);
+  const lines = r.err.replace(/\n$/, '').split('\n');
+  assert.equal(lines.length, 1, r.err);
+  assert.match(lines[0]!, re);
+  assert.doesNotMatch(r.err, /Fatal|#|internal error|please report|\bat .*:\d+/);
+}
+
+test('under ulimit -v 300000 and 600000 the bin says in one line that the limit is too low, never blaming the input', {
+  skip,
+}, () => {
+  for (const kib of [300_000, 600_000]) {
+    for (const args of [['report', 'examples/bin/branch'], ['--version']]) {
+      assertLine(
+        viaShell(`ulimit -v ${kib}`, args),
+        2,
+        new RegExp(
+          `^uopscope: the address-space limit \\(ulimit -v ${kib}, in KiB\\) is too low .*raise it \\(ulimit -v 1000000, or unlimited\\)$`,
+        ),
+      );
+    }
+  }
+});
+
+test('under ulimit -v 1000000 every command runs', { skip, timeout: 300_000 }, () => {
+  const out = join(tempDir('launcherout'), 'cfg.dot');
+  for (const args of [
+    ['report', 'examples/bin/branch', '-i', '20'],
+    ['disasm', 'examples/bin/branch'],
+    ['regions', 'examples/bin/branch'],
+    ['graph', 'examples/bin/branch', '--cfg', out],
+    ['data', 'list'],
+    ['--version'],
+  ]) {
+    const r = viaShell('ulimit -v 1000000', args);
+    assert.equal(r.code, 0, `${args.join(' ')}: ${r.err}`);
+    assert.doesNotMatch(r.err, /Fatal|internal error|out of memory/i);
+  }
+});
+
+test('a report that asks for worker threads runs under 1000000, 1500000 and 8000000 (only the workers that fit)', {
+  skip,
+  timeout: 300_000,
+}, () => {
+  // every what-if run after the first goes to worker threads, three of them
+  const env = { UOPSCOPE_WORKERS: '3', UOPSCOPE_PARALLEL_MIN_MS: '0' };
+  const args = ['report', 'examples/bin/branch', '-i', '100000', '--all-variants', '--json'];
+  const free = viaShell('ulimit -v unlimited', args, env);
+  assert.equal(free.code, 0, free.err);
+  for (const kib of [1_000_000, 1_500_000, 8_000_000]) {
+    const r = viaShell(`ulimit -v ${kib}`, args, env);
+    assert.equal(r.code, 0, `ulimit -v ${kib}: ${r.err}`);
+    assert.doesNotMatch(r.err, /Fatal|internal error/);
+    assert.equal(r.out, free.out, 'the same figures with fewer workers');
+  }
+});
+
+test('the explorer opens under ulimit -v 1000000 (its worker only when it fits) and quits cleanly', {
+  skip: skip || (!hasTmux && 'needs tmux'),
+  timeout: 90_000,
+}, async () => {
+  const { tmux, newSession, waitFor, stopServer } = tmuxServer('uopscope-launcher');
+  const dir = mkdtempSync(join(tmpdir(), 'uopscope-launcher-ui-'));
+  try {
+    newSession(
+      'ui',
+      ROOT,
+      `bash -c 'ulimit -v 1000000; ${BIN} examples/bin/branch 2>${dir}/err; echo "EXITED rc=$?"; sleep 60'`,
+      { env: [`UOPSCOPE_CACHE_DIR=${dir}/cache`, `UOPSCOPE_CONFIG_DIR=${dir}/cfg`] },
+    );
+    await waitFor('ui', /cycle/i, 'the explorer', 60_000);
+    tmux('send-keys', '-t', 'ui', 'q');
+    await waitFor('ui', /EXITED rc=0/, 'a clean exit', 30_000);
+    assert.doesNotMatch(readFileSync(join(dir, 'err'), 'utf8'), /Fatal|internal error|out of memory/i);
+  } finally {
+    await stopServer();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('with standard output closed, a command that writes there says so in one line, exit 74', { skip }, () => {
+  for (const args of [
+    ['report', 'examples/bin/branch', '-i', '20'],
+    ['disasm', 'examples/bin/branch'],
+    ['data', 'list'],
+    ['--version'],
+  ]) {
+    assertLine(viaShell('exec >&-', args), 74, /^uopscope: cannot write to standard output: it is closed \(EBADF/);
+  }
+  // nothing to write there: runs as in the shell (`true >&-`)
+  const out = join(tempDir('launcherclosed'), 'cfg.dot');
+  const g = viaShell('exec >&-', ['graph', 'examples/bin/branch', '--cfg', out]);
+  assert.equal(g.code, 0, g.err);
+  assert.match(readFileSync(out, 'utf8'), /digraph/);
+  // a parent that discards the output (descriptor 1 on /dev/null) is not a closed output
+  for (const stdio of ['ignore', 'pipe'] as const) {
+    const r = spawnSync(BIN, ['report', 'examples/bin/branch', '-i', '20'], {
+      cwd: ROOT,
+      stdio: [stdio, stdio, 'pipe'],
+      env: { ...process.env, UOPSCOPE_CACHE_DIR: tempDir('launcherign') },
+    });
+    assert.equal(r.status, 0, String(r.stderr));
+  }
+  assert.equal(viaShell('exec >/dev/null', ['report', 'examples/bin/branch', '-i', '20']).code, 0);
+});
+
+test('the bin runs through a chain of symlinks from another directory (npm link, npm install -g)', { skip }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'uopscope-launcher-link-'));
+  try {
+    symlinkSync(BIN, join(dir, 'first'));
+    symlinkSync(join(dir, 'first'), join(dir, 'uopscope'));
+    const version = spawnSync(join(dir, 'uopscope'), ['--version'], { cwd: dir, encoding: 'utf8' });
+    assert.equal(version.status, 0, version.stderr);
+    assert.equal(version.stdout, `${JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version}\n`);
+    const r = viaShell(
+      'ulimit -v 1500000',
+      ['report', join(ROOT, 'examples/bin/branch'), '-i', '20'],
+      {},
+      join(dir, 'uopscope'),
+    );
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /Block throughput/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('workers that fit: all without a limit, else those the room left takes', () => {
+  const limits = (v: string) =>
+    `Limit                     Soft Limit           Hard Limit           Units\nMax address space         ${v}            ${v}            bytes\n`;
+  const status = (kb: number) => `Name:\tnode\nVmSize:\t  ${kb} kB\nVmRSS:\t   40000 kB\n`;
+  assert.equal(workersThatFit(3, { limits: limits('unlimited'), status: status(700_000) }), 3);
+  const used = 800_000 * 1024;
+  const room = (n: number) => ({
+    limits: limits(String(used + n * WORKER_ADDRESS_SPACE + 1)),
+    status: status(800_000),
+  });
+  assert.equal(workersThatFit(3, room(0)), 0);
+  assert.equal(workersThatFit(3, room(2)), 2);
+  assert.equal(workersThatFit(3, room(5)), 3);
+  assert.equal(workersThatFit(0, room(5)), 0);
+});
