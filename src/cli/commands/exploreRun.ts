@@ -83,21 +83,7 @@ export async function runExplore(args: ExploreArgv): Promise<void> {
     );
     return;
   }
-  // a large region takes seconds before the explorer can draw: its stages on stderr (a terminal),
-  // erased before the explorer takes the screen
-  const progress = isTerminal(2) ? new RunsProgress() : undefined;
-  const lines = loaded.instructions.length;
-  progress?.stage('building the dependency graph', lines);
-  const base = regionAnalysis(loaded);
-  progress?.stage('looking up figures', lines);
-  let session: Awaited<ReturnType<typeof buildExplorerSession>>;
-  let compareSession: typeof session | null | undefined;
-  try {
-    session = await buildExplorerSession(base, machine, dataOpts);
-    compareSession = other && (await buildExplorerSession(base, other, dataOpts));
-  } finally {
-    progress?.done(false);
-  }
+  const { base, session, compareSession } = await sessionsOf(loaded, machine, other, dataOpts);
   const dir = resolve(eff['export-dir'].value);
   try {
     const how = await runExplorer({
@@ -122,6 +108,29 @@ export async function runExplore(args: ExploreArgv): Promise<void> {
     if (how === 'interrupt') process.exitCode = 130;
   } finally {
     stopBackground();
+  }
+}
+
+/** The region's session on --arch's machine, and on --compare-arch's (null without it). A large
+ *  region takes seconds before the explorer can draw: its stages on stderr (a terminal), erased
+ *  before the explorer takes the screen. */
+async function sessionsOf(
+  loaded: ReturnType<typeof selectRegion>,
+  machine: Awaited<ReturnType<typeof machinesOf>>[0],
+  other: Awaited<ReturnType<typeof machinesOf>>[1],
+  dataOpts: Parameters<typeof buildExplorerSession>[2],
+) {
+  const progress = isTerminal(2) ? new RunsProgress() : undefined;
+  const lines = loaded.instructions.length;
+  progress?.stage('building the dependency graph', lines);
+  const base = regionAnalysis(loaded);
+  progress?.stage('looking up figures', lines);
+  try {
+    const session = await buildExplorerSession(base, machine, dataOpts);
+    const compareSession = other && (await buildExplorerSession(base, other, dataOpts));
+    return { base, session, compareSession };
+  } finally {
+    progress?.done(false);
   }
 }
 
