@@ -28,12 +28,19 @@ function addressSpaceUsed(status?: string): number | null {
   }
 }
 
-/** Of `wanted` worker threads, how many fit under the address-space limit (all when there is none). */
-export function workersThatFit(wanted: number, proc?: { limits: string; status: string }): number {
+/** The memory one simulation of a region takes per line, with room: a whole report measured 22 to
+ *  25 KB resident per line (10,000 to 100,000 lines, one iteration, --fast; docs/hostile-input.md). */
+export const SIMULATION_BYTES_PER_LINE = 32 * 1024;
+
+/** Of `wanted` worker threads, how many fit under the address-space limit (all when there is none),
+ *  leaving room for the simulations themselves: each thread, the workers and the calling one,
+ *  runs one and needs `perThread` bytes for it beyond a worker's fixed reservation. */
+export function workersThatFit(wanted: number, proc?: { limits: string; status: string }, perThread = 0): number {
   if (wanted <= 0) return 0;
   const limit = addressSpaceLimit(proc?.limits);
   if (limit === null) return wanted;
   const used = addressSpaceUsed(proc?.status);
   if (used === null) return 0;
-  return Math.max(0, Math.min(wanted, Math.floor((limit - used) / WORKER_ADDRESS_SPACE)));
+  const room = limit - used - perThread;
+  return Math.max(0, Math.min(wanted, Math.floor(room / (WORKER_ADDRESS_SPACE + perThread))));
 }

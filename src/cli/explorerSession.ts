@@ -19,7 +19,7 @@ import {
 } from './pipeline.js';
 import { queuesOf } from '../sim/units/queues.js';
 import { dataMemoryPairs, withDataMemoryDeps } from '../sim/refine.js';
-import { workersThatFit } from './addressSpace.js';
+import { SIMULATION_BYTES_PER_LINE, workersThatFit } from './addressSpace.js';
 import { workerOffload } from './offload.js';
 import { originText } from '../data/origins.js';
 import { layersOf } from '../data/resolve.js';
@@ -89,7 +89,9 @@ export async function buildExplorerSession(
     notes: sessionNotes(a),
     modelNotes: notesFor,
     // on the UI thread too when an address-space limit leaves no room for the worker
-    ...(inThread || workersThatFit(1) === 0 ? {} : { offload: workerOffload(programFor, params) }),
+    ...(inThread || workersThatFit(1, undefined, a.region.instructions.length * SIMULATION_BYTES_PER_LINE) === 0
+      ? {}
+      : { offload: workerOffload(programFor, params) }),
   };
 }
 

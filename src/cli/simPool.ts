@@ -6,7 +6,7 @@ import { availableParallelism } from 'node:os';
 import { simulate } from '../sim/index.js';
 import type { EngineOptions } from '../sim/index.js';
 import type { MachineParams, SimConfig, SimProgram, SimResult } from '../sim/types.js';
-import { workersThatFit } from './addressSpace.js';
+import { SIMULATION_BYTES_PER_LINE, workersThatFit } from './addressSpace.js';
 import { spawnWorker } from './offload.js';
 import { type RunsProgress, jobDone, withProgress } from './progress.js';
 import type { PoolJobs, PoolMessage } from './simPoolWorker.js';
@@ -45,7 +45,11 @@ export async function simulateAll(
   let k = take(); // the first job is the calling thread's
   const slots = opts.progress?.slots(configs.length);
   // under an address-space limit, only the workers it leaves room for (the rest run here)
-  const nWorkers = workersThatFit(Math.max(0, Math.min(opts.workers ?? defaultWorkers(), configs.length - 1)));
+  const nWorkers = workersThatFit(
+    Math.max(0, Math.min(opts.workers ?? defaultWorkers(), configs.length - 1)),
+    undefined,
+    program.instructions.length * SIMULATION_BYTES_PER_LINE,
+  );
   const workers = Array.from({ length: nWorkers }, () => spawnWorker('simPoolWorker'));
   const done = workers.map(
     (w) =>

@@ -35,6 +35,7 @@ function viaShell(setup: string, args: string[], env: NodeJS.ProcessEnv = {}, bi
     encoding: 'utf8',
     cwd: ROOT,
     timeout: 90_000,
+    maxBuffer: 64 * 2 ** 20,
     env: {
       ...process.env,
       UOPSCOPE_CACHE_DIR: tempDir('launcher'),
@@ -186,4 +187,13 @@ test('workers that fit: all without a limit, else those the room left takes', ()
   assert.equal(workersThatFit(3, room(2)), 2);
   assert.equal(workersThatFit(3, room(5)), 3);
   assert.equal(workersThatFit(0, room(5)), 0);
+  // each thread's own simulation: the caller's first, then each worker's beside its reservation
+  const region = 500 * 2 ** 20;
+  assert.equal(workersThatFit(3, room(2), region), 0);
+  const roomFor = (n: number) => ({
+    limits: limits(String(used + region + n * (WORKER_ADDRESS_SPACE + region) + 1)),
+    status: status(800_000),
+  });
+  assert.equal(workersThatFit(3, roomFor(0), region), 0);
+  assert.equal(workersThatFit(3, roomFor(2), region), 2);
 });
