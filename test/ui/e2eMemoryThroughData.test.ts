@@ -19,7 +19,7 @@ import { loadMachine } from '../../src/data/machines.js';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const HIST = 'test/fixtures/loops/hist.gcc-O2.o';
 const AXPY = 'test/fixtures/loops/axpy.gcc-O2-align64.o';
-const { tmux, waitFor, stopServer } = tmuxServer('uopscope-memory', 60_000);
+const { tmux, newSession, waitFor, stopServer } = tmuxServer('uopscope-memory', 60_000);
 const SKIP = hasTmux ? false : 'tmux is not installed (apt-get install tmux) — the pseudo-terminal test cannot run';
 const CACHE = mkdtempSync(join(tmpdir(), 'uopscope-memory-'));
 after(() => rmSync(CACHE, { recursive: true, force: true }));
@@ -50,21 +50,9 @@ test('w: the histogram beside its worst case, the report’s two figures, 80×24
   const { base, worst } = reported(HIST);
   assert.ok(worst !== undefined && worst > base + 1, `report: baseline ${base}, worst case ${worst}`);
   try {
-    tmux(
-      'new-session',
-      '-d',
-      '-s',
-      'hist',
-      '-x',
-      '80',
-      '-y',
-      '24',
-      '-c',
-      ROOT,
-      '-e',
-      `UOPSCOPE_CACHE_DIR=${CACHE}`,
-      `node --import tsx src/cli/main.cts ${HIST} --arch SKX --iterations ${ITER}; sleep 120`,
-    );
+    newSession('hist', ROOT, `node --import tsx src/cli/main.cts ${HIST} --arch SKX --iterations ${ITER}; sleep 120`, {
+      env: [`UOPSCOPE_CACHE_DIR=${CACHE}`],
+    });
     await waitFor('hist', /cycle 0 of/, 'the explorer');
     keys('hist', 'w');
     let s = await waitFor('hist', /loads read last iteration's stores/, 'the worst case pane');
