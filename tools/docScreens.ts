@@ -45,9 +45,18 @@ export interface ScreenSpec {
 /** What `npm start` opens: the thesis's branch example on SKL, 200 iterations. */
 const START = { file: 'examples/bin/branch', arch: 'SKL', iterations: 200 } as const;
 /** The scheduler-capacity loop of the Zen microbenchmark on Zen 4 (test/fixtures/zen/build.sh). */
-const ZEN_SCHED = { file: 'test/fixtures/zen/sched.o', arch: 'ZEN4', iterations: 200 } as const;
+
 /** The first step of every screen: the explorer has drawn cycle 0. */
 const OPENED = { keys: '', until: /cycle 0 of \d+/ };
+/** The scheduler-capacity loop of the Zen microbenchmark on ZEN4 at the first cycle the front end
+ *  stops on a full queue (test/ui/e2eQueues.test.ts finds it). */
+const ZEN_SCHED: Omit<ScreenSpec, 'name' | 'columns' | 'rows'> = {
+  file: 'test/fixtures/zen/sched.o',
+  arch: 'ZEN4',
+  iterations: 200,
+  steps: [OPENED, { keys: 'g8\r', until: /cycle 8 of \d+/ }],
+  done: /cycle 8 of \d+.*\n[\s\S]*dispatch stalled/,
+};
 
 export const SCREENS: readonly ScreenSpec[] = [
   {
@@ -69,25 +78,9 @@ export const SCREENS: readonly ScreenSpec[] = [
     done: /diverge at cycle \d+ │ c\/iter done\/run: baseline [^│]*\d\/\d[^│]*│ perfect FE [^│]*\d\/\d/,
     pending: /searching/,
   },
-  {
-    // a Zen core's scheduler queues: the scheduler-capacity loop of the Zen microbenchmark at the
-    // first cycle the front end stops on a full queue (test/ui/e2eQueues.test.ts finds it)
-    name: 'zen-queues-80x24',
-    ...ZEN_SCHED,
-    columns: 80,
-    rows: 24,
-    steps: [OPENED, { keys: 'g8\r', until: /cycle 8 of \d+/ }],
-    done: /cycle 8 of \d+.*\n[\s\S]*dispatch stalled/,
-  },
-  {
-    // the same at 120×40: a row per queue
-    name: 'zen-queues-120x40',
-    ...ZEN_SCHED,
-    columns: 120,
-    rows: 40,
-    steps: [OPENED, { keys: 'g8\r', until: /cycle 8 of \d+/ }],
-    done: /cycle 8 of \d+.*\n[\s\S]*dispatch stalled/,
-  },
+  // a Zen core's scheduler queues, side by side at 80×24 and a row per queue at 120×40
+  { name: 'zen-queues-80x24', ...ZEN_SCHED, columns: 80, rows: 24 },
+  { name: 'zen-queues-120x40', ...ZEN_SCHED, columns: 120, rows: 40 },
   {
     // two cores side by side: the stencil on Skylake beside Zen 4
     name: 'cores-120x40',

@@ -18,7 +18,7 @@ import { BASELINE, type Engine } from '../../src/sim/types.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const STENCIL = 'examples/bin/stencil';
-const { tmux, waitFor, stopServer } = tmuxServer('uopscope-cores', 60_000);
+const { tmux, newSession, waitFor, stopServer } = tmuxServer('uopscope-cores', 60_000);
 const SKIP = hasTmux ? false : 'tmux is not installed (apt-get install tmux) — the pseudo-terminal test cannot run';
 const OUT = mkdtempSync(join(tmpdir(), 'uopscope-cores-'));
 after(() => rmSync(OUT, { recursive: true, force: true }));
@@ -30,21 +30,11 @@ async function engineOn(file: string, arch: 'SKL' | 'ZEN4', iterations: number):
 }
 
 function open(session: string, args: string, cols = 120, rows = 40): void {
-  tmux(
-    'new-session',
-    '-d',
-    '-s',
-    session,
-    '-x',
-    String(cols),
-    '-y',
-    String(rows),
-    '-c',
-    ROOT,
-    '-e',
-    `UOPSCOPE_CACHE_DIR=${join(OUT, 'cache')}`,
-    `node --import tsx src/cli/main.cts ${args} --export-dir ${OUT}; sleep 120`,
-  );
+  newSession(session, ROOT, `node --import tsx src/cli/main.cts ${args} --export-dir ${OUT}; sleep 120`, {
+    cols,
+    rows,
+    env: [`UOPSCOPE_CACHE_DIR=${join(OUT, 'cache')}`],
+  });
 }
 
 const keys = (session: string, ...k: string[]) => tmux('send-keys', '-t', session, ...k);

@@ -19,7 +19,7 @@ import { BASELINE, type Snapshot } from '../../src/sim/types.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SCHED = 'test/fixtures/zen/sched.o';
-const { tmux, waitFor, stopServer } = tmuxServer('uopscope-queues', 30_000);
+const { tmux, newSession, waitFor, stopServer } = tmuxServer('uopscope-queues', 30_000);
 const SKIP = hasTmux ? false : 'tmux is not installed (apt-get install tmux) — the pseudo-terminal test cannot run';
 
 /** The engine's snapshots of the loop on ZEN4 (the explorer's default model), cycles 1 … n. */
@@ -34,18 +34,11 @@ const OUT = mkdtempSync(join(tmpdir(), 'uopscope-queues-'));
 
 /** Opens the explorer on the loop at ZEN4, goes to cycle c and shows the Reservation tab. */
 async function at(session: string, c: number, cols = 80, rows = 24): Promise<string> {
-  tmux(
-    'new-session',
-    '-d',
-    '-s',
+  newSession(
     session,
-    '-x',
-    String(cols),
-    '-y',
-    String(rows),
-    '-c',
     ROOT,
     `node --import tsx src/cli/main.cts ${SCHED} --arch ZEN4 --iterations 200 --export-dir ${OUT}; sleep 60`,
+    { cols, rows },
   );
   await waitFor(session, /cycle 0 of/, 'the explorer');
   tmux('send-keys', '-t', session, 'g', String(c), 'Enter');
