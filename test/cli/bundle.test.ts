@@ -107,22 +107,14 @@ test('the explorer from the bundle (its Ink interface imported at run time) in a
   skip: !hasTmux,
   timeout: 60_000,
 }, async () => {
-  const { tmux, waitFor, stopServer } = tmuxServer('uopscope-bundle');
+  const { tmux, newSession, waitFor, stopServer } = tmuxServer('uopscope-bundle');
   const session = 'bundle';
   const AFTER = '; echo "EXITED rc=$?"; sleep 60';
   const dir = mkdtempSync(join(tmpdir(), 'uopscope-bundle-'));
   const err = join(dir, 'stderr');
   try {
-    tmux(
-      'new-session',
-      '-d',
-      '-s',
+    newSession(
       session,
-      '-x',
-      '80',
-      '-y',
-      '24',
-      '-c',
       ROOT,
       `UOPSCOPE_DEBUG_BUNDLE=1 UOPSCOPE_CACHE_DIR=${dir}/cache node ${MAIN} examples/bin/branch --arch SKL --iterations 50 2>${err}; cat ${err}${AFTER}`,
     );
@@ -151,24 +143,14 @@ test('a bare uopscope in a terminal, from the bundle: bad input in one line, exi
   skip: !hasTmux,
   timeout: 60_000,
 }, async () => {
-  const { tmux, waitFor, stopServer } = tmuxServer('uopscope-bundle-bare');
+  const { newSession, waitFor, stopServer } = tmuxServer('uopscope-bundle-bare');
   const dir = mkdtempSync(join(tmpdir(), 'uopscope-bundle-'));
   try {
     // the explorer's modules load from dist/'s ES modules beside the bundle: a UserError thrown
     // there is recognised all the same
-    tmux(
-      'new-session',
-      '-d',
-      '-s',
-      'bare',
-      '-x',
-      '200',
-      '-y',
-      '24',
-      '-c',
-      ROOT,
-      `UOPSCOPE_CACHE_DIR=${dir}/cache node ${MAIN}; echo "EXITED rc=$?"; sleep 60`,
-    );
+    newSession('bare', ROOT, `UOPSCOPE_CACHE_DIR=${dir}/cache node ${MAIN}; echo "EXITED rc=$?"; sleep 60`, {
+      cols: 200,
+    });
     const s = await waitFor('bare', /EXITED rc=\d+/, 'the exit');
     assert.match(s, /uopscope: no input: give a FILE/);
     assert.doesNotMatch(s, /internal error/);

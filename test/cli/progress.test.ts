@@ -99,23 +99,15 @@ test('report -i 100000000 in a real terminal: the bar on stderr, nothing on stdo
   skip: !hasTmux,
   timeout: 90_000,
 }, async () => {
-  const { tmux, waitFor, stopServer } = tmuxServer('uopscope-progress');
+  const { tmux, newSession, waitFor, stopServer } = tmuxServer('uopscope-progress');
   const dir = mkdtempSync(join(tmpdir(), 'uopscope-progress-'));
   const out = join(dir, 'stdout');
   try {
     // --port-choice: a run that never repeats (the default configuration repeats and ends at once);
     // the shell traps SIGINT (a handler: reset to the default in node) so that it lives on to
     // print node's exit status
-    tmux(
-      'new-session',
-      '-d',
-      '-s',
+    newSession(
       'progress',
-      '-x',
-      '80',
-      '-y',
-      '24',
-      '-c',
       ROOT,
       `bash -c 'trap "echo; echo INTERRUPTED" INT; UOPSCOPE_CACHE_DIR=${dir}/cache node ${MAIN} report examples/bin/stencil --fast --port-choice --iterations 100000000 >${out}; echo "EXITED rc=$?"; sleep 60'`,
     );

@@ -46,7 +46,7 @@ test('disasm and data list in an 80-column terminal: every line fits, figures wh
   skip: !hasTmux,
   timeout: 90_000,
 }, async () => {
-  const { tmux, waitFor, stopServer } = tmuxServer('uopscope-width');
+  const { tmux, newSession, waitFor, stopServer } = tmuxServer('uopscope-width');
   const dir = mkdtempSync(join(tmpdir(), 'uopscope-width-'));
   try {
     const env = { ...process.env, UOPSCOPE_CACHE_DIR: join(dir, 'cache') };
@@ -57,18 +57,11 @@ test('disasm and data list in an 80-column terminal: every line fits, figures wh
       ['list', ['data', 'list']],
     ] as const) {
       // the pane is the terminal: its lines are read back from it
-      tmux(
-        'new-session',
-        '-d',
-        '-s',
+      newSession(
         name,
-        '-x',
-        '80',
-        '-y',
-        '60',
-        '-c',
         ROOT,
         `UOPSCOPE_CACHE_DIR=${dir}/cache node ${MAIN} ${args.join(' ')}; echo "EXITED rc=$?"; sleep 60`,
+        { rows: 60 },
       );
       await waitFor(name, /EXITED rc=\d+/, `${name}: the end`);
       // -J joins the lines the terminal wrapped: a line too long for the pane shows whole

@@ -11,7 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { hasTmux, tmuxServer } from './helpers/tmux.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const { tmux, waitFor, stopServer } = tmuxServer('uopscope-test', 20_000);
+const { tmux, newSession, waitFor, stopServer } = tmuxServer('uopscope-test', 20_000);
 const SKIP = hasTmux ? false : 'tmux is not installed (apt-get install tmux) — the pseudo-terminal test cannot run';
 
 /** The first child process of `pid` (Linux /proc, else pgrep). */
@@ -48,7 +48,7 @@ test('uopscope in a real terminal, as npm start runs it: step, variant, branches
     AFTER,
   ].join(' ');
   try {
-    tmux('new-session', '-d', '-s', session, '-x', '80', '-y', '24', '-c', ROOT, cmd);
+    newSession(session, ROOT, cmd);
     let s = await waitForHere(/cycle 0 of \d+/, 'the explorer');
     assert.match(s, /branch · IACA region 1 · SKL/);
     assert.match(s, /q quit/, 'the footer lists the keys');
@@ -133,7 +133,7 @@ test('a file with two regions opens the picker; SIGTERM and NO_COLOR still leave
   const session = 'picker';
   const cmd = `CI=true NO_COLOR=1 node --import tsx src/cli/main.cts examples/bin/two-regions.o --iterations 20${AFTER}`;
   try {
-    tmux('new-session', '-d', '-s', session, '-x', '80', '-y', '24', '-c', ROOT, cmd);
+    newSession(session, ROOT, cmd);
     await waitFor(session, /holds 2 regions: pick one/, 'the region picker');
     tmux('send-keys', '-t', session, 'Down');
     await waitFor(session, /❯\s+2 /, 'region 2 highlighted');
@@ -176,7 +176,7 @@ test('what can be checked is checked before asking: no data for the architecture
   // NHM: a core with a machine model but no figures at all (no uops.info data, no LLVM model)
   const cmd = `node --import tsx src/cli/main.cts examples/bin/two-regions.o --arch NHM${AFTER}`;
   try {
-    tmux('new-session', '-d', '-s', session, '-x', '80', '-y', '24', '-c', ROOT, cmd);
+    newSession(session, ROOT, cmd);
     const s = await waitFor(session, /EXITED rc=\d+ TTY: .*END|pick one/, 'the error or the picker');
     assert.doesNotMatch(s, /pick one/, 'no picker before the data check');
     assert.match(s, /no figures for NHM/);
@@ -196,7 +196,7 @@ test('Ctrl-C ends the explorer, and the region picker, with status 130 and the t
       ['ctrlc-picker', 'examples/bin/two-regions.o', /pick one/],
     ] as const) {
       const cmd = `node --import tsx src/cli/main.cts ${file} --arch SKL --iterations 20${AFTER}`;
-      tmux('new-session', '-d', '-s', session, '-x', '80', '-y', '24', '-c', ROOT, cmd);
+      newSession(session, ROOT, cmd);
       await waitFor(session, ready, `${session}: ready`);
       tmux('send-keys', '-t', session, 'C-c');
       const s = await waitFor(session, /EXITED rc=\d+ TTY: .*END/, `${session}: the end`);
@@ -221,19 +221,10 @@ test('x proposes the export directory of uopscope config, in a prompt the user c
       env: { ...process.env, UOPSCOPE_CONFIG_DIR: `${tmp}/cfg` },
     });
     execFileSync('mkdir', ['-p', `${tmp}/out`, `${tmp}/other`]);
-    tmux(
-      'new-session',
-      '-d',
-      '-s',
-      session,
-      '-x',
-      '120',
-      '-y',
-      '40',
-      '-c',
-      ROOT,
-      `${env} node --import tsx src/cli/main.cts examples/bin/branch --iterations 20${AFTER}`,
-    );
+    newSession(session, ROOT, `${env} node --import tsx src/cli/main.cts examples/bin/branch --iterations 20${AFTER}`, {
+      cols: 120,
+      rows: 40,
+    });
     await waitFor(session, /cycle 0 of/, 'the explorer');
     tmux('send-keys', '-t', session, 'x');
     const s = await waitFor(session, /export to: /, 'the prompt');
@@ -264,18 +255,11 @@ test('--function on a function with several loops offers them in the picker (key
       input:
         'long mat(long *a, long n) { long s = 0; for (long i = 0; i < n; i++) for (long j = 0; j < n; j++) s += a[i * n + j]; return s; }\n',
     });
-    tmux(
-      'new-session',
-      '-d',
-      '-s',
+    newSession(
       session,
-      '-x',
-      '100',
-      '-y',
-      '30',
-      '-c',
       ROOT,
       `node --import tsx src/cli/main.cts ${tmp}/kern.o --function mat --arch SKL --iterations 20${AFTER}`,
+      { cols: 100, rows: 30 },
     );
     const s = await waitFor(session, /function mat holds \d+ regions: pick one/, "the picker of the function's loops");
     assert.match(s, /the whole function mat, as one straight block/);

@@ -14,7 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { hasTmux, tmuxServer } from './helpers/tmux.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const { tmux, waitFor, stopServer } = tmuxServer('uopscope-divider', 30_000);
+const { tmux, newSession, waitFor, stopServer } = tmuxServer('uopscope-divider', 30_000);
 const SKIP = hasTmux ? false : 'tmux is not installed (apt-get install tmux) — the pseudo-terminal test cannot run';
 const IDIV = 'examples/corpus/bin/int_div.gcc.O2.sse2.o';
 // a loop of an AVX512-FP16 division: no source gives Golden Cove's vdivph a divider occupancy
@@ -33,7 +33,7 @@ writeFileSync(
  *  screen function. */
 async function open(session: string, arch: string, cols: number, rows: number, file = IDIV): Promise<() => string> {
   const cmd = `node --import tsx src/cli/main.cts ${file} --arch ${arch} --iterations 20; sleep 60`;
-  tmux('new-session', '-d', '-s', session, '-x', String(cols), '-y', String(rows), '-c', ROOT, cmd);
+  newSession(session, ROOT, cmd, { cols, rows });
   await waitFor(session, /cycle 0 of/, 'the explorer');
   return () => tmux('capture-pane', '-p', '-t', session);
 }

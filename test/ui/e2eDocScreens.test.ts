@@ -13,7 +13,7 @@ import { hasTmux, tmuxServer } from './helpers/tmux.js';
 import { DOC, SCREENS, blockInDoc, fenced } from '../../tools/docScreens.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const { tmux, waitFor, stopServer } = tmuxServer('uopscope-docscreens-test', 60_000);
+const { tmux, newSession, waitFor, stopServer } = tmuxServer('uopscope-docscreens-test', 60_000);
 const SKIP = hasTmux ? false : 'tmux is not installed (apt-get install tmux) — the pseudo-terminal test cannot run';
 
 /** The pane's text as the page keeps a screen: trailing blanks and blank bottom rows dropped. */
@@ -24,22 +24,15 @@ for (const spec of SCREENS)
     const scratch = mkdtempSync(join(tmpdir(), 'uopscope-e2e-docscreens-'));
     const session = spec.name;
     try {
-      tmux(
-        'new-session',
-        '-d',
-        '-s',
+      newSession(
         session,
-        '-x',
-        String(spec.columns),
-        '-y',
-        String(spec.rows),
-        '-c',
         ROOT,
-        '-e',
-        `UOPSCOPE_CACHE_DIR=${join(scratch, 'cache')}`,
-        '-e',
-        `UOPSCOPE_CONFIG_DIR=${join(scratch, 'config')}`,
         `node --import tsx src/cli/main.cts ${spec.file} --arch ${spec.arch}${spec.compareArch ? ` --compare-arch ${spec.compareArch}` : ''} --iterations ${spec.iterations}; sleep 120`,
+        {
+          cols: spec.columns,
+          rows: spec.rows,
+          env: [`UOPSCOPE_CACHE_DIR=${join(scratch, 'cache')}`, `UOPSCOPE_CONFIG_DIR=${join(scratch, 'config')}`],
+        },
       );
       for (const step of spec.steps) {
         for (const k of step.keys) tmux('send-keys', '-t', session, '-l', k);

@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { hasTmux, tmuxServer } from './helpers/tmux.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const { tmux, waitFor, stopServer } = tmuxServer('uopscope-legend', 30_000);
+const { tmux, newSession, waitFor, stopServer } = tmuxServer('uopscope-legend', 30_000);
 const SKIP = hasTmux ? false : 'tmux is not installed (apt-get install tmux) — the pseudo-terminal test cannot run';
 const AFTER = '; echo "EXITED rc=$?"; sleep 120';
 
@@ -56,7 +56,7 @@ test('80x24: every notation on screen is in the legend (?), / searches, "… N m
   };
   const cmd = `node --import tsx src/cli/main.cts examples/bin/stencil --arch SKL --iterations 2000${AFTER}`;
   try {
-    tmux('new-session', '-d', '-s', session, '-x', '80', '-y', '24', '-c', ROOT, cmd);
+    newSession(session, ROOT, cmd);
     await waitFor(session, /cycle 0 of \d+/, 'the explorer', 60_000);
     const seen: string[] = [];
     await keys('}', '}', ']');
@@ -146,7 +146,7 @@ test('80x24: / in the region picker keeps the entries whose label holds the text
   const session = 'pickersearch';
   const cmd = `node --import tsx src/cli/main.cts examples/bin/two-regions.o --arch SKL --iterations 20${AFTER}`;
   try {
-    tmux('new-session', '-d', '-s', session, '-x', '80', '-y', '24', '-c', ROOT, cmd);
+    newSession(session, ROOT, cmd);
     const s = await waitFor(session, /holds 2 regions: pick one \(↑\/↓, enter; \/ searches; q quits\)/, 'the picker');
     for (const l of s.split('\n')) assert.ok(l.length <= 80, l);
     tmux('send-keys', '-t', session, '/');

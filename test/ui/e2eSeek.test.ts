@@ -39,7 +39,7 @@ test('stencil at 5,000,000 iterations: G before the end is known and a far seek 
   // port choice at issue keeps the run from repeating: no period to jump by, only checkpoints
   const cmd = `node --import tsx src/cli/main.cts examples/bin/stencil --arch SKL --port-choice --iterations 5000000${AFTER}`;
   try {
-    tmux('new-session', '-d', '-s', session, '-x', '80', '-y', '24', '-c', ROOT, cmd);
+    newSession(session, ROOT, cmd);
     await waitFor(session, /cycle 0 of/, 'the explorer', 60_000);
     // G before the worker knows the run's end: the explorer waits for it, says so, Esc cancels
     let ms = await timed(session, ['G'], /running to the end… \(esc cancels\)/, "G's busy status");
@@ -87,7 +87,7 @@ test('q during a long seek ends the program at once', { skip: SKIP, timeout: 120
   const session = 'quit';
   const cmd = `node --import tsx src/cli/main.cts examples/bin/stencil --arch SKL --port-choice --iterations 5000000${AFTER}`;
   try {
-    tmux('new-session', '-d', '-s', session, '-x', '80', '-y', '24', '-c', ROOT, cmd);
+    newSession(session, ROOT, cmd);
     await waitFor(session, /cycle 0 of/, 'the explorer', 60_000);
     // (the worker is still running the whole run: the seek begins at cycle 0)
     tmux('send-keys', '-t', session, 'g');
