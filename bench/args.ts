@@ -1,5 +1,6 @@
 // The arguments of `npm run bench` (bench/run.ts): names to pick benchmarks by, and
-// `--against <git-rev>`, which runs the report bench against another revision's build. Parsing and
+// `--against <git-rev>`, which runs the report bench against another revision's build (and
+// `--at <git-rev>`, which times that revision's build in place of this checkout's). Parsing and
 // the checks are here, apart from the timing, so that a test can run them without timing anything.
 import { spawnSync } from 'node:child_process';
 
@@ -8,31 +9,40 @@ export interface BenchArgs {
   filters: string[];
   /** the git revision to compare with, as given */
   against?: string;
+  /** the git revision timed against it instead of this checkout, as given */
+  at?: string;
 }
 
 /** A mistake in the arguments: one line for the user (the runner exits 2). */
 export class BenchArgError extends Error {}
 
-const USAGE = 'usage: npm run bench [-- NAME ...] [--against GIT-REV]';
+const USAGE = 'usage: npm run bench [-- NAME ...] [--against GIT-REV [--at GIT-REV]]';
+const REV_OPTIONS = ['--against', '--at'] as const;
 
 /** Parses the runner's arguments (after `npm run bench --`). */
 export function parseBenchArgs(argv: string[]): BenchArgs {
   const filters: string[] = [];
-  let against: string | undefined;
+  const revs: Partial<Record<(typeof REV_OPTIONS)[number], string>> = {};
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
-    const eq = a.startsWith('--against=');
-    if (a === '--against' || eq) {
-      const value = eq ? a.slice('--against='.length) : argv[++i];
+    const opt = REV_OPTIONS.find((o) => a === o || a.startsWith(`${o}=`));
+    if (opt) {
+      const value = a === opt ? argv[++i] : a.slice(opt.length + 1);
       if (value === undefined || value === '' || value.startsWith('-'))
-        throw new BenchArgError(`--against needs a git revision, e.g. --against HEAD~1 (${USAGE})`);
-      if (against !== undefined)
-        throw new BenchArgError(`--against given twice (${against}, ${value}): give one revision`);
-      against = value;
+        throw new BenchArgError(`${opt} needs a git revision, e.g. ${opt} HEAD~1 (${USAGE})`);
+      if (revs[opt] !== undefined)
+        throw new BenchArgError(`${opt} given twice (${revs[opt]}, ${value}): give one revision`);
+      revs[opt] = value;
     } else if (a.startsWith('-')) throw new BenchArgError(`unknown option ${a} (${USAGE})`);
     else filters.push(a);
   }
-  return against === undefined ? { filters } : { filters, against };
+  if (revs['--at'] !== undefined && revs['--against'] === undefined)
+    throw new BenchArgError(`--at times a revision against another: give --against GIT-REV too (${USAGE})`);
+  return {
+    filters,
+    ...(revs['--against'] === undefined ? {} : { against: revs['--against'] }),
+    ...(revs['--at'] === undefined ? {} : { at: revs['--at'] }),
+  };
 }
 
 /** The benchmark that can compare revisions: the report's, whole-process. */

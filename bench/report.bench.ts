@@ -8,7 +8,8 @@
 // against iterations. Run with `npm run bench` (or directly:
 // `node --import tsx bench/report.bench.ts`). BENCH_RUNS=n changes the runs per figure;
 // BENCH_ITERATIONS=1000,100000 the iteration counts. `--against <git-rev>` compares the
-// whole-process cases with that revision's build instead (bench/reportAgainst.ts).
+// whole-process cases with that revision's build instead (bench/reportAgainst.ts), and
+// `--at <git-rev>` times that revision's build in place of this checkout's.
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -40,7 +41,6 @@ const uopsXml = process.env.BENCH_UOPS_XML ?? (existsSync(thesisFixture) ? thesi
 const dataArgs = uopsXml ? ['--uops-xml', uopsXml] : [];
 
 const stencil = stencilFile(root);
-const cli = ensureBuilt(root);
 const tmp = mkdtempSync(join(tmpdir(), 'uopscope-bench-'));
 
 const sixty = join(tmp, 'sixty.s');
@@ -50,8 +50,9 @@ const timeProcess = (cmd: string, args: string[]) => timeIn(cmd, args, root);
 
 // --against <git-rev>: only the whole-process cases, on this build and that revision's
 let against: string | undefined;
+let at: string | undefined;
 try {
-  against = parseBenchArgs(process.argv.slice(2)).against;
+  ({ against, at } = parseBenchArgs(process.argv.slice(2)));
 } catch (e) {
   if (!(e instanceof BenchArgError)) throw e;
   process.stderr.write(`report bench: ${e.message}\n`);
@@ -65,7 +66,8 @@ if (against !== undefined) {
     { name: `stencil, defaults (${BUILTIN_DEFAULTS.arch}, ${BUILTIN_DEFAULTS.model})`, file: stencil, args: [] },
   ];
   try {
-    compareAgainst({ root, rev: against, cli, cases: reportCases(stencil, loops, iterationsList, runsFor), tmp });
+    const cases = reportCases(stencil, loops, iterationsList, runsFor);
+    compareAgainst({ root, rev: against, ...(at === undefined ? { cli: ensureBuilt(root) } : { at }), cases, tmp });
   } catch (e) {
     if (!(e instanceof BenchArgError)) throw e;
     process.stderr.write(`report bench: ${e.message}\n`);
@@ -75,6 +77,7 @@ if (against !== undefined) {
   }
   process.exit();
 }
+const cli = ensureBuilt(root);
 
 interface Loop {
   name: string;

@@ -114,20 +114,42 @@ interface Times {
   cpu: number[];
 }
 
-/** Runs the cases on both sides, interleaved, and prints the comparison. */
-export function compareAgainst(o: { root: string; rev: string; cli: string; cases: ReportCase[]; tmp: string }): void {
-  const sha = resolveRevision(o.root, o.rev);
-  const built = buildRevision(o.root, sha);
+/** The side timed against the revision: this checkout's build, or (`at`) another revision's. */
+function firstSide(o: { root: string; cli?: string; at?: string; tmp: string }): { side: Side; what: string } {
+  const cache = join(o.tmp, 'cache-this');
+  if (o.at !== undefined) {
+    const sha = resolveRevision(o.root, o.at);
+    const what = `${sha.slice(0, 12)} (${gitLine(o.root, ['log', '-1', '--format=%s', sha])})`;
+    return { side: { label: sha.slice(0, 12), ...buildRevision(o.root, sha), cache }, what };
+  }
   const head = gitLine(o.root, ['rev-parse', '--short=12', 'HEAD']);
   const dirty = gitLine(o.root, ['status', '--porcelain', '--untracked-files=no']) !== '';
+  return {
+    side: { label: 'this', cli: o.cli!, dir: o.root, cache },
+    what: `this checkout (HEAD ${head}${dirty ? ', with uncommitted changes' : ''})`,
+  };
+}
+
+/** Runs the cases on both sides, interleaved, and prints the comparison. */
+export function compareAgainst(o: {
+  root: string;
+  rev: string;
+  cli?: string;
+  at?: string;
+  cases: ReportCase[];
+  tmp: string;
+}): void {
+  const sha = resolveRevision(o.root, o.rev);
+  const first = firstSide(o);
   const sides: Side[] = [
-    { label: 'this', cli: o.cli, dir: o.root, cache: join(o.tmp, 'cache-this') },
-    { label: sha.slice(0, 12), ...built, cache: join(o.tmp, 'cache-rev') },
+    first.side,
+    { label: sha.slice(0, 12), ...buildRevision(o.root, sha), cache: join(o.tmp, 'cache-rev') },
   ];
+  if (sides[0]!.label === sides[1]!.label) sides[0]!.label += ' (--at)';
   const loadStart = loadavg();
   console.log(
     `report bench against ${sha.slice(0, 12)} (${gitLine(o.root, ['log', '-1', '--format=%s', sha])}): ` +
-      `this checkout (HEAD ${head}${dirty ? ', with uncommitted changes' : ''}) and that revision's build, interleaved`,
+      `${first.what} and that revision's build, interleaved`,
   );
   console.log(`load average at the start: ${loadStart.map((x) => x.toFixed(2)).join(' ')}`);
   const time = (s: Side, c: ReportCase) =>
@@ -174,9 +196,9 @@ function printComparison(
 ) {
   const f = (xs: number[]) => (xs.length ? median(xs).toFixed(3) : '-');
   const ratio = (a: number[], b: number[]) => (a.length && b.length ? median(a) / median(b) : null);
-  const rev = sides[1]!.label;
+  const [one, rev] = [sides[0]!.label, sides[1]!.label];
   console.log('');
-  console.log(`case | runs | this: wall s (CPU s) | ${rev}: wall s (CPU s) | this / ${rev}: wall (CPU)`);
+  console.log(`case | runs | ${one}: wall s (CPU s) | ${rev}: wall s (CPU s) | ${one} / ${rev}: wall (CPU)`);
   const wallRatios: number[] = [];
   const cpuRatios: number[] = [];
   for (const c of cases) {
@@ -193,7 +215,7 @@ function printComparison(
   for (const [c, why] of skipped) console.log(`${c.what}: not compared, it failed on ${why}`);
   console.log('');
   console.log(
-    `median of the ${wallRatios.length} cases' ratios, this / ${rev}: wall ${wallRatios.length ? median(wallRatios).toFixed(3) : '-'}, ` +
-      `CPU ${cpuRatios.length ? median(cpuRatios).toFixed(3) : '-'} (above 1: this checkout is slower)`,
+    `median of the ${wallRatios.length} cases' ratios, ${one} / ${rev}: wall ${wallRatios.length ? median(wallRatios).toFixed(3) : '-'}, ` +
+      `CPU ${cpuRatios.length ? median(cpuRatios).toFixed(3) : '-'} (above 1: ${one === 'this' ? 'this checkout' : one} is slower)`,
   );
 }

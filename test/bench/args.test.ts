@@ -1,4 +1,4 @@
-// `npm run bench`'s arguments, `--against <git-rev>` above all: parsed, checked and refused with
+// `npm run bench`'s arguments, `--against <git-rev>` and `--at <git-rev>` above all: parsed, checked and refused with
 // one line and exit 2, and the report bench's comparison cases, all without timing anything.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,6 +14,11 @@ test('names pick benchmarks; --against takes the next argument or the one after 
   assert.deepEqual(parseBenchArgs(['data', 'loops']), { filters: ['data', 'loops'] });
   assert.deepEqual(parseBenchArgs(['report', '--against', 'HEAD~1']), { filters: ['report'], against: 'HEAD~1' });
   assert.deepEqual(parseBenchArgs(['--against=abc123', 'report']), { filters: ['report'], against: 'abc123' });
+  assert.deepEqual(parseBenchArgs(['report', '--against', 'A', '--at=B']), {
+    filters: ['report'],
+    against: 'A',
+    at: 'B',
+  });
 });
 
 test('--against without a revision, twice, or an unknown option: a BenchArgError saying what to do', () => {
@@ -28,6 +33,11 @@ test('--against without a revision, twice, or an unknown option: a BenchArgError
     );
   assert.throws(() => parseBenchArgs(['--against', 'a', '--against', 'b']), /given twice \(a, b\)/);
   assert.throws(() => parseBenchArgs(['--runs', '3']), /unknown option --runs/);
+  assert.throws(
+    () => parseBenchArgs(['report', '--at', 'HEAD']),
+    /--at times a revision against another: give --against/,
+  );
+  assert.throws(() => parseBenchArgs(['--against', 'A', '--at']), /--at needs a git revision/);
 });
 
 test('--against compares the report bench alone', () => {
@@ -52,6 +62,7 @@ test('the runner refuses wrong arguments with one line and exit 2, before buildi
     [['report', '--against'], /needs a git revision/],
     [['engine', '--against', 'HEAD'], /report bench only/],
     [['report', '--against', 'no-such-revision-xyz'], /no-such-revision-xyz: not a commit/],
+    [['report', '--against', 'HEAD', '--at', 'no-such-revision-xyz'], /no-such-revision-xyz: not a commit/],
     [['no-such-bench'], /no benchmark matches no-such-bench/],
   ] as const) {
     const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/run.ts', ...argv], {
