@@ -69,9 +69,9 @@ if (against !== undefined) {
     const cases = reportCases(stencil, loops, iterationsList, runsFor);
     compareAgainst({ root, rev: against, ...(at === undefined ? { cli: ensureBuilt(root) } : { at }), cases, tmp });
   } catch (e) {
-    if (!(e instanceof BenchArgError)) throw e;
-    process.stderr.write(`report bench: ${e.message}\n`);
-    process.exitCode = 2;
+    // a wrong revision is the user's (exit 2); a failed export or build says what failed (exit 1)
+    process.stderr.write(`report bench: ${(e as Error).message}\n`);
+    process.exitCode = e instanceof BenchArgError ? 2 : 1;
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
