@@ -7,10 +7,12 @@
 // several runs (wall and CPU time), the start-up alone (`--version`, `--help`), and peak RSS
 // against iterations. Run with `npm run bench` (or directly:
 // `node --import tsx bench/report.bench.ts`). BENCH_RUNS=n changes the runs per figure;
-// BENCH_ITERATIONS=1000,100000 the iteration counts.
+// BENCH_ITERATIONS=1000,100000 the iteration counts. `--against <git-rev>` compares the
+// whole-process cases with that revision's build instead (bench/reportAgainst.ts), and
+// `--at <git-rev>` times that revision's build in place of this checkout's.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,71 +21,15 @@ import { BUILTIN_DEFAULTS } from '../src/cli/config.js';
 import { simulate, BASELINE, mechanismsOf } from '../src/sim/index.js';
 import type { EngineOptions } from '../src/sim/index.js';
 import { loopSource } from './loopSource.js';
+import { BenchArgError, parseBenchArgs } from './args.js';
+import { compareAgainst, reportCases } from './reportAgainst.js';
+import { ensureBuilt, median, stencilFile, timeProcess as timeIn, timeTool } from './reportHelpers.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ARCH = 'IVB';
 const MCA = ['llvm-mca-19', 'llvm-mca'].find((c) => spawnSync(c, ['--version'], { stdio: 'ignore' }).status === 0);
-const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
 const iterationsList = (process.env.BENCH_ITERATIONS ?? '1,1000,100000,1000000').split(',').map(Number);
 const runsFor = (n: number) => Number(process.env.BENCH_RUNS ?? (n >= 1_000_000 ? 3 : 5));
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
-
-/** The stencil binary of the examples (thesis §4.2), as built by examples/build. */
-function stencilFile(): string {
-  const dir = join(root, 'examples', 'bin');
-  const hit = existsSync(dir)
-    ? readdirSync(dir)
-        .filter((f) => /stencil/i.test(f))
-        .sort()
-    : [];
-  if (!hit.length) throw new Error(`no stencil binary under ${dir}; build the examples first`);
-  // prefer the ELF build (no extension) over .exe / .o variants
-  return join(dir, hit.find((f) => !f.includes('.')) ?? hit[0]!);
-}
-
-/** Builds dist/ and its start-up bundle (npm run build) when missing or older than src/
- *  (whole-process time is measured on dist, as installed). */
-function ensureBuilt(): string {
-  const main = join(root, 'dist', 'cli', 'main.cjs');
-  const newest = (dir: string): number =>
-    readdirSync(dir, { withFileTypes: true }).reduce(
-      (m, e) => Math.max(m, e.isDirectory() ? newest(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs),
-      0,
-    );
-  const bundle = join(root, 'dist', 'cli', 'uopscope.cjs');
-  const src = Math.max(newest(join(root, 'src')), statSync(join(root, 'tools', 'bundle.mjs')).mtimeMs);
-  if (
-    !existsSync(main) ||
-    !existsSync(bundle) ||
-    statSync(main).mtimeMs < src ||
-    statSync(bundle).mtimeMs < statSync(main).mtimeMs
-  ) {
-    console.log('building dist/ (npm run build) …');
-    const r = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
-    if (r.status !== 0 || !existsSync(main) || !existsSync(bundle)) throw new Error('npm run build failed');
-  }
-  return main;
-}
-
-/** Wall time (s), CPU time (user + system, s) and peak RSS (KB) of one process. */
-function timeProcess(
-  cmd: string,
-  args: string[],
-): { seconds: number; cpuSec: number | null; rssKb: number | null; stdout: string } {
-  const argv = TIME ? ([TIME, ['-f', '__RSS_KB=%M __CPU=%U+%S', cmd, ...args]] as const) : ([cmd, args] as const);
-  const t0 = performance.now();
-  const r = spawnSync(argv[0], [...argv[1]], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 28 });
-  const seconds = (performance.now() - t0) / 1000;
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed: ${r.stderr}`);
-  const m = /__RSS_KB=(\d+)/.exec(r.stderr ?? '');
-  const c = /__CPU=([\d.]+)\+([\d.]+)/.exec(r.stderr ?? '');
-  return { seconds, cpuSec: c ? Number(c[1]) + Number(c[2]) : null, rssKb: m ? Number(m[1]) : null, stdout: r.stdout };
-}
 
 /**
  * Data for the stencil's instructions: BENCH_UOPS_XML, else the engine's thesis fixture (the
@@ -94,12 +40,44 @@ const thesisFixture = join(root, 'examples', 'thesis', 'thesis-instructions.xml'
 const uopsXml = process.env.BENCH_UOPS_XML ?? (existsSync(thesisFixture) ? thesisFixture : undefined);
 const dataArgs = uopsXml ? ['--uops-xml', uopsXml] : [];
 
-const stencil = stencilFile();
-const cli = ensureBuilt();
+const stencil = stencilFile(root);
 const tmp = mkdtempSync(join(tmpdir(), 'uopscope-bench-'));
 
 const sixty = join(tmp, 'sixty.s');
 writeFileSync(sixty, loopSource(6));
+
+const timeProcess = (cmd: string, args: string[]) => timeIn(cmd, args, root);
+
+// --against <git-rev>: only the whole-process cases, on this build and that revision's
+let against: string | undefined;
+let at: string | undefined;
+try {
+  ({ against, at } = parseBenchArgs(process.argv.slice(2)));
+} catch (e) {
+  if (!(e instanceof BenchArgError)) throw e;
+  process.stderr.write(`report bench: ${e.message}\n`);
+  process.exit(2);
+}
+if (against !== undefined) {
+  const ivb = ['--arch', ARCH, ...dataArgs];
+  const loops = [
+    { name: 'stencil', file: stencil, args: ivb },
+    { name: '60-instruction loop', file: sixty, args: ivb },
+    { name: `stencil, defaults (${BUILTIN_DEFAULTS.arch}, ${BUILTIN_DEFAULTS.model})`, file: stencil, args: [] },
+  ];
+  try {
+    const cases = reportCases(stencil, loops, iterationsList, runsFor);
+    compareAgainst({ root, rev: against, ...(at === undefined ? { cli: ensureBuilt(root) } : { at }), cases, tmp });
+  } catch (e) {
+    // a wrong revision is the user's (exit 2); a failed export or build says what failed (exit 1)
+    process.stderr.write(`report bench: ${(e as Error).message}\n`);
+    process.exitCode = e instanceof BenchArgError ? 2 : 1;
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  process.exit();
+}
+const cli = ensureBuilt(root);
 
 interface Loop {
   name: string;
@@ -160,7 +138,7 @@ console.log(
     .join(' ')} at start (timings are only comparable on an idle machine)`,
 );
 console.log(`data: ${uopsXml ? relative(root, uopsXml) : 'imported / embedded uops.info data'}`);
-console.log(`llvm-mca: ${MCA ?? 'not installed (apt-get install llvm-19)'}; peak RSS via ${TIME ?? '(unavailable)'}`);
+console.log(`llvm-mca: ${MCA ?? 'not installed (apt-get install llvm-19)'}; peak RSS via ${timeTool}`);
 console.log('');
 
 // start-up: what every command pays before it does anything. The commands take turns (one run

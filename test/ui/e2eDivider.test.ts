@@ -1,4 +1,5 @@
-// The divider in a real terminal (tmux), on gcc -O2's idiv loop (examples/corpus int_div): while a
+// The divider in a real terminal (tmux), on gcc -O2's idiv loops (examples/corpus int_div, and
+// test/fixtures/microcode idiv32: `idiv dword ptr [mem]`, on Skylake-SP): while a
 // division executes, the Ports pane shows the divider busy with it (LLVM 19's skylake and
 // alderlake models give `idiv` no divider resource; the cited corrections give it uops.info's
 // measured occupancy) — or, where no source gives the division divider cycles (Sapphire Rapids'
@@ -17,6 +18,8 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const { tmux, newSession, waitFor, stopServer } = tmuxServer('uopscope-divider', 30_000);
 const SKIP = hasTmux ? false : 'tmux is not installed (apt-get install tmux) — the pseudo-terminal test cannot run';
 const IDIV = 'examples/corpus/bin/int_div.gcc.O2.sse2.o';
+// gcc -O2's loop of `s += a[i] / b[i]` over int: `idiv dword ptr [mem]`, line 2 as in int_div
+const IDIV32 = 'test/fixtures/microcode/idiv32.gcc-O2.o';
 // a loop of an AVX512-FP16 division: no source gives Golden Cove's vdivph a divider occupancy
 const dir = mkdtempSync(join(tmpdir(), 'uopscope-divider-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -74,18 +77,24 @@ test('the divider says why it is free while vdivph executes: SPR, 80×24, Ports 
   }
 });
 
-for (const arch of ['SKL', 'ADL-P', 'HSW']) {
-  test(`the divider while idiv executes: ${arch}, 160×50 (every pane at once)`, {
+for (const [arch, file] of [
+  ['SKL', IDIV],
+  ['ADL-P', IDIV],
+  ['HSW', IDIV],
+  ['SKX', IDIV32],
+] as const) {
+  test(`the divider while idiv executes: ${arch}, ${file === IDIV ? 'idiv r64' : 'idiv m32'}, 160×50 (every pane at once)`, {
     skip: SKIP,
     timeout: 120_000,
   }, async () => {
     try {
       const session = arch.replace('-', '');
-      const screen = await open(session, arch, 160, 50);
+      const screen = await open(session, arch, 160, 50, file);
       const s = await stepUntil(session, screen, (x) => executingIdiv(x) !== null);
       const who = executingIdiv(s)!;
-      // LLVM's haswell model gives idiv m64 10 cycles on the divider; its skylake and alderlake
-      // models none, the cited corrections uops.info's measured throughput: busy, held by it
+      // LLVM's haswell model gives idiv m64 10 cycles on the divider; its skylake, skylake-avx512
+      // and alderlake models none, the cited corrections uops.info's measured throughput: busy,
+      // held by it
       assert.match(s, new RegExp(`divider: busy, (\\d+ cycles? left|last cycle), held by ${who}`));
     } finally {
       await stopServer();
