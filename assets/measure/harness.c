@@ -258,10 +258,10 @@ static void movq_stash(struct buf *b, uint8_t op, int n) {
 
 /* The filler before the body, which starts on a 64-byte boundary: one-byte NOPs (LEAD < 0), or
    exactly 16 + LEAD NOPs of 1 to 8 bytes filling 64 to 127 bytes, so that the instructions
-   executed before the body's top differ by LEAD while the body stays where it is. A loop whose
-   macro-ops fill whole dispatch groups keeps the group boundaries it was entered with: on Zen 4
-   gcc's 512-bit daxpy runs at 2.15 or 2.51 cycles per iteration, clang's daxpy at 2.02 or 2.50,
-   by the number of instructions before it alone. */
+   executed before the body's top differ by LEAD while the body stays where it is. Some loops run
+   at a speed set by the number of instructions before them (with the loop's macro-op count as
+   the period, as if the loop kept the dispatch-group boundaries it was entered with): on Zen 4
+   gcc's 512-bit daxpy at 2.15 or 2.51 cycles per iteration, clang's daxpy at 2.02 or 2.50. */
 static const uint8_t nops[8][8] = {
   { 0x90 }, { 0x66, 0x90 }, { 0x0F, 0x1F, 0x00 }, { 0x0F, 0x1F, 0x40, 0x00 }, { 0x0F, 0x1F, 0x44, 0x00, 0x00 },
   { 0x66, 0x0F, 0x1F, 0x44, 0x00, 0x00 }, { 0x0F, 0x1F, 0x80, 0x00, 0x00, 0x00, 0x00 },
