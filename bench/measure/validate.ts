@@ -3,7 +3,9 @@
 // working set and ordinary fill) and by bench/measure/driver.c, which calls the compiled function
 // over real arrays of the same data size (the lengths the layout chose, in elements), counts the
 // loop's iterations exactly (a gdb breakpoint on its closing branch, at both lengths), times the
-// two lengths and subtracts, and converts ticks to cycles with the harness's add-chain calibration.
+// two lengths through one call site and subtracts, and converts ticks to cycles with the harness's
+// add-chain calibration. Both enter the loop after 12 different numbers of instructions and report
+// the fastest entry (docs/measure.md, "Where the loop is entered").
 // Each pair of runs is gated on a contention canary (16 independent adds: 4.00 cycles per
 // iteration on an idle Zen 4 core), measured by the harness before and after.
 //
@@ -95,6 +97,10 @@ interface Row {
   measuredRuns?: number[];
   driverRuns?: number[];
   canary?: number[];
+  /** over the quiet rounds: the lowest and highest brief median of the loop's entries (the
+   *  harness's lead-in, the driver's NOPs before the call), cycles per iteration */
+  measuredEntries?: [number, number];
+  driverEntries?: [number, number];
   dropped?: number;
   rounds?: number;
 }
@@ -221,12 +227,14 @@ async function validate(k: Kernel, cc: string, dir: string, rounds: number): Pro
   const measuredRuns: number[] = [];
   const driverRuns: number[] = [];
   const canaries: number[] = [];
+  const measuredEntries: number[] = [];
+  const driverEntries: number[] = [];
   let dropped = 0;
   for (let attempt = 0; measuredRuns.length < rounds && attempt < rounds * 4; attempt++) {
     const before = canary(REPS);
     const d = run('taskset', ['-c', '1', exe, 'time', String(n1), String(n2), String(REPS)]);
     if (d.status !== 0) return { ...row, skipped: `the driver failed: ${d.stderr.split('\n')[0]}` };
-    const dj = JSON.parse(d.stdout) as { ticksPerCycle: [number, number]; p10: number };
+    const dj = JSON.parse(d.stdout) as { ticksPerCycle: [number, number]; p10: number; entry: number[] };
     const m = await measure({ file: obj, region: best.index }, { repetitions: REPS });
     const after = canary(REPS);
     canaries.push(before, after);
@@ -240,7 +248,11 @@ async function validate(k: Kernel, cc: string, dir: string, rounds: number): Pro
       continue;
     }
     measuredRuns.push(figure.loop.cyclesPerIteration);
-    driverRuns.push(dj.p10 / (it2 - it1) / ((dj.ticksPerCycle[0] + dj.ticksPerCycle[1]) / 2));
+    const perIt = (ticks: number) => ticks / (it2 - it1) / ((dj.ticksPerCycle[0] + dj.ticksPerCycle[1]) / 2);
+    driverRuns.push(perIt(dj.p10));
+    const e = figure.loop.entries;
+    if (e) measuredEntries.push(e.lowest, e.highest);
+    driverEntries.push(...dj.entry.map(perIt));
   }
   row.canary = canaries;
   row.dropped = dropped;
@@ -252,6 +264,12 @@ async function validate(k: Kernel, cc: string, dir: string, rounds: number): Pro
   row.driver = Math.min(...driverRuns);
   row.measuredRuns = measuredRuns;
   row.driverRuns = driverRuns;
+  const span = (xs: number[]): [number, number] | undefined =>
+    xs.length ? [Math.min(...xs), Math.max(...xs)] : undefined;
+  const me = span(measuredEntries);
+  const de = span(driverEntries);
+  if (me) row.measuredEntries = me;
+  if (de) row.driverEntries = de;
   return row;
 }
 
@@ -266,14 +284,14 @@ function table(rows: Row[], started: Date, load: [number[], number[]], dropped: 
   const out = [
     `Generated ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC by \`taskset -c 1 node --import tsx bench/measure/validate.ts --write\` on ${model} (${vendor} family ${fam} model ${mod}${virt}), ${cpus().length} vCPUs; load average ${load[0].map((x) => x.toFixed(2)).join(' ')} at the start, ${load[1].map((x) => x.toFixed(2)).join(' ')} at the end. ${ver('gcc')}; ${ver(clangName() ?? 'clang')}.`,
     '',
-    `Each row: the loop's figure from \`uopscope measure\` (its "loop" variant, 10th percentile of ${REPS} repetitions) and from the driver (the compiled function over real arrays: ticks of the longer length minus the shorter, over the iterations gdb counted, in cycles by the same add chain), each the lowest of the quiet rounds (in brackets: the lowest and highest round, when they differ; each driver round is a new process); a round counts when the canary (16 independent adds, ${CANARY_IDLE.toFixed(2)} cycles/iteration on an idle core) measured at most ${CANARY_GATE} before and after it. ${dropped} round(s) were dropped for contention.`,
+    `Each row: the loop's figure from \`uopscope measure\` (its "loop" variant, 10th percentile of ${REPS} repetitions) and from the driver (the compiled function over real arrays: ticks of the longer length minus the shorter, over the iterations gdb counted, in cycles by the same add chain), each the lowest of the quiet rounds (in brackets: the lowest and highest round, when they differ; each driver round is a new process). Both time the two lengths through one piece of code (the harness's one code buffer, the driver's one call site) and enter the loop after 12 different numbers of instructions (the harness's lead-in, the driver's NOPs before the call), each timed briefly, the fastest then with all the repetitions: a loop whose macro-ops fill whole dispatch groups keeps the phase it was entered at, which the code before it decides; the column "over the 12 entries" gives the lowest and highest brief median of each. A round counts when the canary (16 independent adds, ${CANARY_IDLE.toFixed(2)} cycles/iteration on an idle core) measured at most ${CANARY_GATE} before and after it. ${dropped} round(s) were dropped for contention.`,
     '',
-    '| loop | compiler, flags | data per run (longer length) | iterations counted | measure | driver | difference | agree (5 %) | canary (min–max) |',
-    '|---|---|---|---:|---:|---:|---:|---|---|',
+    '| loop | compiler, flags | data per run (longer length) | iterations counted | measure | driver | difference | agree (5 %) | over the 12 entries: measure; driver | canary (min–max) |',
+    '|---|---|---|---:|---:|---:|---:|---|---|---|',
   ];
   for (const r of rows) {
     if (r.skipped) {
-      out.push(`| ${r.kernel} | ${r.compiler} ${r.flags} | skipped: ${r.skipped} | | | | | | |`);
+      out.push(`| ${r.kernel} | ${r.compiler} ${r.flags} | skipped: ${r.skipped} | | | | | | | |`);
       continue;
     }
     const diff = (r.measured! - r.driver!) / r.driver!;
@@ -282,9 +300,10 @@ function table(rows: Row[], started: Date, load: [number[], number[]], dropped: 
       const hi = Math.max(...xs);
       return hi - lo >= 0.005 ? ` (${lo.toFixed(2)}–${hi.toFixed(2)})` : '';
     };
+    const entries = (e: [number, number] | undefined) => (e ? `${e[0].toFixed(2)}–${e[1].toFixed(2)}` : '–');
     const can = r.canary!.length ? `${Math.min(...r.canary!).toFixed(2)}–${Math.max(...r.canary!).toFixed(2)}` : '';
     out.push(
-      `| ${r.kernel}${r.side ? ` (${r.side})` : ''} | ${r.compiler} ${r.flags} | ${r.elements![1]} elements, ${fmtBytes(r.bytes!)} | ${r.iterations![0]} and ${r.iterations![1]} | ${r.measured!.toFixed(2)}${range(r.measuredRuns!)} | ${r.driver!.toFixed(2)}${range(r.driverRuns!)} | ${(diff * 100).toFixed(1)} % | ${Math.abs(diff) <= AGREE ? 'yes' : '**no**'} | ${can}${r.dropped ? ` (${r.dropped} dropped)` : ''} |`,
+      `| ${r.kernel}${r.side ? ` (${r.side})` : ''} | ${r.compiler} ${r.flags} | ${r.elements![1]} elements, ${fmtBytes(r.bytes!)} | ${r.iterations![0]} and ${r.iterations![1]} | ${r.measured!.toFixed(2)}${range(r.measuredRuns!)} | ${r.driver!.toFixed(2)}${range(r.driverRuns!)} | ${(diff * 100).toFixed(1)} % | ${Math.abs(diff) <= AGREE ? 'yes' : '**no**'} | ${entries(r.measuredEntries)}; ${entries(r.driverEntries)} | ${can}${r.dropped ? ` (${r.dropped} dropped)` : ''} |`,
     );
   }
   return out.join('\n');

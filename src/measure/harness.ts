@@ -192,6 +192,10 @@ export type HarnessResult =
       /** the contention canary's figure (ticks per iteration, as `loop`'s) before and after the
        *  loop variant, when one was given */
       canary?: [number, number];
+      /** the loop variant's entries (harness.c lead_in: 16 + lead filler instructions before the
+       *  body's top): each one's brief median (ticks per iteration, as `loop`'s) and the entry
+       *  `loop` was then timed at, the fastest */
+      entry?: { lead: number; p50: number[] };
     }
   | {
       ok: false;
@@ -314,6 +318,18 @@ const variantOk = (v: unknown): boolean =>
   Number.isInteger((v as HarnessVariant).n1) &&
   Number.isInteger((v as HarnessVariant).n2) &&
   (v as HarnessVariant).n2 > (v as HarnessVariant).n1;
+const entryOk = (e: unknown): boolean => {
+  if (typeof e !== 'object' || e === null) return false;
+  const { lead, p50 } = e as { lead: unknown; p50: unknown };
+  return (
+    Array.isArray(p50) &&
+    p50.length > 0 &&
+    p50.every(finite) &&
+    Number.isInteger(lead) &&
+    (lead as number) >= 0 &&
+    (lead as number) < p50.length
+  );
+};
 const optional = (o: Record<string, unknown>, key: string, ok: (x: unknown) => boolean): boolean =>
   o[key] === undefined || ok(o[key]);
 
@@ -345,7 +361,8 @@ export function parseHarnessLine(line: string): HarnessResult | null {
       Number.isSafeInteger(r.resolution) &&
       Array.isArray(r.streams) &&
       r.streams.every((a) => finite(a) && a > 0) &&
-      optional(r, 'canary', (c) => Array.isArray(c) && c.length === 2 && c.every(finite));
+      optional(r, 'canary', (c) => Array.isArray(c) && c.length === 2 && c.every(finite)) &&
+      optional(r, 'entry', entryOk);
     return fine ? (o as HarnessResult) : null;
   }
   if (r.ok !== false || typeof r.reason !== 'string' || !REASONS.has(r.reason)) return null;

@@ -625,8 +625,8 @@ function ownLoop(
       closing.branch.target !== null &&
       closing.branch.target <= body[0]!.address);
   if (closing?.mnemonic !== 'JNE' || !back || !cmp) return null;
-  if (cmp.mnemonic !== 'CMP' || cmp.operands.length !== 2 || !cmp.operands.every((o) => /^R(32|64)$/.test(o.kind)))
-    return null;
+  if (cmp.mnemonic !== 'CMP') return countDown(body, closing, bodyBytes, layout, starts);
+  if (cmp.operands.length !== 2 || !cmp.operands.every((o) => /^R(32|64)$/.test(o.kind))) return null;
   const regs = cmp.operands.map((o) => o.register!);
   const adv = regs.map((r) => advanceOf(body, r));
   const k = adv.findIndex((a) => a !== null && a !== 0);
@@ -643,18 +643,52 @@ function ownLoop(
   // the counter at the compare of iteration n: its start, n − 1 advances, and the part of the
   // advance before the compare (all of it here: the compare is the body's last line)
   const at = (n: number) => BigInt.asUintN(64, start + BigInt(n) * a);
-  // jne rel8 as compilers write it when the body is short enough, else rel32
-  const short = -(bodyBytes + 2) >= -128;
-  const rel = short ? -(bodyBytes + 2) : -(bodyBytes + 6);
-  const jump = short
-    ? Uint8Array.from([0x75, rel & 0xff])
-    : Uint8Array.from([0x0f, 0x85, rel & 0xff, (rel >> 8) & 0xff, (rel >> 16) & 0xff, (rel >> 24) & 0xff]);
+  const jump = jumpBack(bodyBytes);
   return {
     line: closing.line,
     intel: closing.intel,
     bound: bound.toLowerCase(),
     jump,
     args: [`J=${jump.length}`, `B=${GPR_NUMBER[bound]},${stream},${at(layout.loop[0])},${at(layout.loop[1])}`],
+  };
+}
+
+/** jne back to the body's start, rel8 as compilers write it when the body is short enough, else rel32 */
+function jumpBack(bodyBytes: number): Uint8Array {
+  const short = -(bodyBytes + 2) >= -128;
+  const rel = short ? -(bodyBytes + 2) : -(bodyBytes + 6);
+  return short
+    ? Uint8Array.from([0x75, rel & 0xff])
+    : Uint8Array.from([0x0f, 0x85, rel & 0xff, (rel >> 8) & 0xff, (rel >> 16) & 0xff, (rel >> 24) & 0xff]);
+}
+
+/** The own loop of a body that counts a register down (or up) to zero: its last line adds a
+ *  constant to a 64-bit register no other line reads or addresses memory through, and the closing
+ *  jne falls through when it reaches 0 (clang's `add r9, -2; jne`). The register starts at −n
+ *  advances, so the loop runs the run's lengths with the program's own compare and branch. */
+function countDown(
+  body: readonly DecodedInstruction[],
+  closing: DecodedInstruction,
+  bodyBytes: number,
+  layout: Layout,
+  starts: ReadonlyMap<string, bigint>,
+): OwnLoop | null {
+  const last = body[body.length - 1]!;
+  const reg = last.operands[0]?.register;
+  if (!reg || last.operands[0]?.kind !== 'R64' || !/^(ADD|SUB|INC|DEC)$/.test(last.mnemonic)) return null;
+  if (!(reg in GPR_NUMBER) || starts.has(reg.toLowerCase())) return null;
+  const a = advanceOf(body, reg);
+  if (a === null || a === 0) return null;
+  // the count is all the register does: no other line reads it (an index, a value) or writes it
+  if (body.slice(0, -1).some((i) => i.reads.includes(reg) || i.writes.includes(reg))) return null;
+  const from = (n: number) => BigInt.asUintN(64, -BigInt(n) * BigInt(a));
+  const jump = jumpBack(bodyBytes);
+  return {
+    line: closing.line,
+    intel: closing.intel,
+    bound: reg.toLowerCase(),
+    jump,
+    args: [`J=${jump.length}`, `B=${GPR_NUMBER[reg]},-1,${from(layout.loop[0])},${from(layout.loop[1])}`],
   };
 }
 

@@ -202,6 +202,34 @@ test("the loop closes with the region's own compare and branch, its bound regist
   assert.equal((await own('examples/corpus/bin/list_walk.gcc.O2.sse2.o')).ownLoop, null);
 });
 
+test('a loop that counts a register to zero closes with its own branch, the register started n steps before 0', async () => {
+  const own = async (instrs: DecodedInstruction[]) => {
+    const p = prepareRegion(instrs);
+    assert.ok(p.ok);
+    const b = p.region.lines.map((line) => instrs.find((i) => i.line === line)!);
+    return harnessMemory(
+      b,
+      p.region,
+      { caches: CACHES },
+      instrs.find((i) => i.line === p.region.closingBranch),
+    );
+  };
+  // clang's complex multiply: …; add r8, 0x20; add r9, -2; jne: r9 starts at 2n for n iterations
+  const cmul = await own(
+    (await loadRegion({ file: 'test/fixtures/measure-loops/cmul.clang-O2.o', region: 1 })).instructions,
+  );
+  assert.equal(cmul.ownLoop?.bound, 'r9');
+  assert.deepEqual(cmul.args.slice(-2), ['J=2', `B=9,-1,${2 * cmul.layout.loop[0]},${2 * cmul.layout.loop[1]}`]);
+  // counting up to zero: add r9, 1 starts at -n (two's complement)
+  const up = await own(decoded('top:\nmovsd xmm0, [rsi+r8]\nadd r8, 8\nadd r9, 1\njne top'));
+  assert.equal(up.ownLoop?.bound, 'r9');
+  const n = BigInt(up.layout.loop[0]);
+  assert.equal(up.args.at(-1)?.split(',')[2], String(2n ** 64n - n));
+  // the count register read by another line (an index), or a 32-bit count: the harness's dec/jnz
+  assert.equal((await own(decoded('top:\nmovsd xmm0, [rsi+r9*8]\nadd r9, 1\njne top'))).ownLoop, null);
+  assert.equal((await own(decoded('top:\nmovsd xmm0, [rsi+r8]\nadd r8, 8\nadd r9d, 1\njne top'))).ownLoop, null);
+});
+
 const decoded = (intel: string) => decodeRegion(assemble(intel), 0, 64, 'the test code');
 
 test('vector registers read before written start with ordinary lanes as their first reader uses them', () => {

@@ -110,6 +110,12 @@ interface MeasuredVariant {
   spread: number;
   /** the two sizes timed (copies of the body, or loop iterations) */
   sizes: [number, number];
+  /** the loop variant: the body entered after each of `count` numbers of instructions, each timed
+   *  briefly (cycles per iteration, the lowest and highest median); the figure is the fastest
+   *  entry's, timed again with all the repetitions. A loop
+   *  whose macro-ops fill whole dispatch groups keeps the phase it was entered at, which the
+   *  program's code before the loop sets and the harness does not have. */
+  entries?: { count: number; lowest: number; highest: number };
 }
 
 export interface Measurement {
@@ -189,6 +195,12 @@ function variantOf(r: Extract<HarnessResult, { ok: true }>, v: HarnessVariant): 
   return { cyclesPerIteration: low, median, spread: low > 0 ? (median - low) / low : 0, sizes: [v.n1, v.n2] };
 }
 
+function entriesOf(r: Extract<HarnessResult, { ok: true }>): Pick<MeasuredVariant, 'entries'> {
+  if (!r.entry) return {};
+  const c = r.entry.p50.map((t) => cyclesOf(r, t));
+  return { entries: { count: c.length, lowest: Math.min(...c), highest: Math.max(...c) } };
+}
+
 /** Why the per-port µop counts are not beside the data's (never a made-up figure). */
 function portCountersReason(perfError: number): string {
   if (perfError > 0) {
@@ -248,7 +260,7 @@ function run(
       pagesMapped: r.pages,
       ticksPerCycle: r.method === 'tsc' ? r.calibration : null,
       unrolled: variantOf(r, r.unrolled),
-      loop: variantOf(r, r.loop),
+      loop: { ...variantOf(r, r.loop), ...entriesOf(r) },
       comparable: region.closingBranch !== null ? 'loop' : 'unrolled',
       closingBranchRemoved: region.closingBranch,
       counterRegister: region.counter.name,
@@ -488,6 +500,12 @@ function renderMeasurement(out: string[], me: Measurement, ind: string): void {
         : `the body closed by dec ${me.counterRegister}; jnz`,
     ),
   );
+  const en = me.loop.entries;
+  // the entry matters when it moves the figure by more than the timing's own noise
+  if (en && en.highest > en.lowest * 1.02)
+    out.push(
+      `${ind}           entered after ${en.count} different numbers of instructions: ${f2(en.lowest)}–${f2(en.highest)} cycles/iteration; the fastest entry's figure above (the program's code before the loop decides which)`,
+    );
   out.push(line('unrolled', `the body ×${me.unrolled.sizes[0]} and ×${me.unrolled.sizes[1]}, straight-line`));
   if (me.caveat) out.push(`${ind}Caveat: ${me.caveat}`);
   out.push(
