@@ -16,6 +16,9 @@
 //
 // --arch: predict for A instead of the host's core (the table says which).
 // --rows SAVED.json: write the sections again from a saved run, without measuring.
+// --predict SAVED.json: a saved run's measurements with uopscope's predictions made again (after a
+//   change of the data, such as a new measured file, or of the model): nothing is timed, so it
+//   needs no CPU of its own.
 // Takes several minutes (each loop is measured with 200 repetitions). Pin it to a CPU nothing
 // else runs on.
 
@@ -27,7 +30,7 @@ import { fileURLToPath } from 'node:url';
 import { measure, type MeasureResult } from '../../src/cli/commands/measureRun.js';
 import { buildReport } from '../../src/cli/commands/reportRun.js';
 import { nothingSimulated } from '../../src/report/model.js';
-import { loadRegion } from '../../src/disasm/index.js';
+import { branchPaths, loadRegion } from '../../src/disasm/index.js';
 import { listMachines } from '../../src/data/machines.js';
 import { UserError } from '../../src/errors.js';
 import { listDataSources } from '../../src/data/sources.js';
@@ -47,20 +50,23 @@ const MCA = 'llvm-mca-19';
 /** uopscope architecture → LLVM 19 -mcpu (the machine record's identity.llvmCpu). */
 const llvmCpu = (arch: string): string | undefined => listMachines().find((m) => m.arch === arch)?.identity?.llvmCpu;
 
-/** The refined model's prediction for the same region and core (the measurement's prediction is
- *  SUACA's): the whole region and, when it has a branch inside, each side; without the figures
- *  measured here unless `measured`, and then the lines that took their figures from them. */
-async function refinedPrediction(
+type Side = 'main' | 'left' | 'right';
+type Prediction = Record<Side, number | null> & { measuredLines: Set<number> };
+
+/** uopscope's prediction for a region and core: the whole region and, when it has a branch
+ *  inside, each side; without the figures measured here unless `measured`, and the lines that
+ *  took their figures from them. */
+async function prediction(
   file: string,
   arch: string,
-  opts: { off?: MechanismInfo; measured?: boolean } = {},
-): Promise<{ main: number | null; left: number | null; right: number | null; measuredLines: Set<number> }> {
-  const { off, measured = false } = opts;
+  opts: { model?: 'suaca' | 'refined'; off?: MechanismInfo; measured?: boolean } = {},
+): Promise<Prediction> {
+  const { model: name = 'refined', off, measured = false } = opts;
   const { model, analysis } = await buildReport(
     { file },
     {
       fast: true,
-      model: 'refined',
+      model: name,
       branch: true,
       arch,
       ...(off ? { [off.flag]: false } : {}),
@@ -75,6 +81,46 @@ async function refinedPrediction(
     measuredLines: new Set(analysis.resolved.filter((r) => r.origin === 'measured').map((r) => r.line)),
   };
 }
+
+/** Every prediction of a region's row: SUACA's model and the refined one without the figures
+ *  measured here (as `measure` and `report --no-measured` give them), the refined model with them,
+ *  and the refined model with each mechanism off in turn (what each one adds to the error). */
+interface Predictions {
+  suaca: Prediction;
+  refined: Prediction;
+  here: Prediction;
+  without: Map<string, Prediction>;
+  /** the lines of the region and of each side of a branch inside */
+  lines: Record<Side, number[]>;
+}
+
+async function predictions(file: string, arch: string): Promise<Predictions> {
+  const instrs = (await loadRegion({ file })).instructions;
+  const paths = branchPaths(instrs);
+  const without = new Map<string, Prediction>();
+  for (const info of MECHANISM_INFO) without.set(info.id, await prediction(file, arch, { off: info }));
+  return {
+    suaca: await prediction(file, arch, { model: 'suaca' }),
+    refined: await prediction(file, arch),
+    here: await prediction(file, arch, { measured: true }),
+    without,
+    lines: { main: instrs.map((i) => i.line), left: paths?.left ?? [], right: paths?.right ?? [] },
+  };
+}
+
+/** A row's predictions for the region (`main`) or one side of its branch. */
+function fillPredictions(row: Row, p: Predictions, side: Side): void {
+  row.uopscope = p.suaca[side];
+  row.refined = p.refined[side];
+  row.measuredHere = p.here[side];
+  const lines = p.lines[side];
+  row.linesMeasured = [lines.filter((l) => p.here.measuredLines.has(l)).length, lines.length];
+  row.without = Object.fromEntries([...p.without].map(([id, r]) => [id, r[side]]));
+}
+
+/** The side a row of a branch's side is of, by its name ('binary_search (taken)'). */
+const sideOf = (name: string): Side =>
+  / \(taken\)$/.test(name) ? 'right' : / \(fall-through\)$/.test(name) ? 'left' : 'main';
 
 /** The measured files of a core as `data list` has them: path, what they were measured on, forms
  *  used and failed. */
@@ -146,17 +192,21 @@ async function main(): Promise<void> {
   };
   const archFlag = flag('--arch');
   const saved = flag('--rows');
-  if (argv.length !== 2 * [archFlag, saved].filter((x) => x !== undefined).length || (archFlag && saved)) {
-    process.stderr.write('usage: node --import tsx tools/measure/table.ts [--arch A | --rows SAVED.json]\n');
+  const again = flag('--predict');
+  const given = [archFlag, saved, again].filter((x) => x !== undefined).length;
+  if (argv.length !== 2 * given || given > 1) {
+    process.stderr.write(
+      'usage: node --import tsx tools/measure/table.ts [--arch A | --rows SAVED.json | --predict SAVED.json]\n',
+    );
     process.exit(2);
   }
   if (saved) {
-    let run: Run;
-    try {
-      run = JSON.parse(readFileSync(saved, 'utf8')) as Run;
-    } catch (e) {
-      throw new UserError(`${saved}: not a saved run of tools/measure/table.ts (${(e as Error).message})`);
-    }
+    render(readRun(saved));
+    return;
+  }
+  if (again) {
+    const run = await predictAgain(readRun(again));
+    keepRun(run);
     render(run);
     return;
   }
@@ -191,18 +241,7 @@ async function main(): Promise<void> {
         row.dropped = gated.dropped;
         host = m.host;
         arch = m.prediction.arch;
-        const refined = await refinedPrediction(join(ROOT, file), arch);
-        const here = await refinedPrediction(join(ROOT, file), arch, { measured: true });
-        const linesMeasured = (lines: readonly number[]): [number, number] => [
-          lines.filter((l) => here.measuredLines.has(l)).length,
-          lines.length,
-        ];
-        // the refined model with each mechanism off in turn: what each one adds to the error
-        const without = new Map<string, Awaited<ReturnType<typeof refinedPrediction>>>();
-        for (const info of MECHANISM_INFO)
-          without.set(info.id, await refinedPrediction(join(ROOT, file), arch, { off: info }));
-        const withoutOf = (pick: 'main' | 'left' | 'right'): Record<string, number | null> =>
-          Object.fromEntries([...without].map(([id, r]) => [id, r[pick]]));
+        const p = await predictions(join(ROOT, file), arch);
         const cpu = llvmCpu(arch);
         const instrs = (await loadRegion({ file: join(ROOT, file) })).instructions;
         if (m.measurement) {
@@ -210,11 +249,7 @@ async function main(): Promise<void> {
           row.measured = v.cyclesPerIteration;
           row.variant = m.measurement.comparable;
           row.spread = v.spread;
-          row.uopscope = m.prediction.blockThroughput;
-          row.refined = refined.main;
-          row.measuredHere = here.main;
-          row.linesMeasured = linesMeasured(instrs.map((i) => i.line));
-          row.without = withoutOf('main');
+          fillPredictions(row, p, 'main');
           row.mca = cpu ? mcaCycles(instrs, cpu, dir) : null;
         } else if (m.branch) {
           // a branch inside: one row per side (the side's lines as straight-line code; llvm-mca
@@ -231,11 +266,7 @@ async function main(): Promise<void> {
             side.measured = v.cyclesPerIteration;
             side.variant = s.measurement.comparable;
             side.spread = v.spread;
-            side.uopscope = s.predicted;
-            side.refined = s.side === 'taken' ? refined.right : refined.left;
-            side.measuredHere = s.side === 'taken' ? here.right : here.left;
-            side.linesMeasured = linesMeasured(s.lines);
-            side.without = withoutOf(s.side === 'taken' ? 'right' : 'left');
+            fillPredictions(side, p, s.side === 'taken' ? 'right' : 'left');
             const keep = new Set(s.measurement.lines);
             if (s.measurement.closingBranchRemoved !== null) keep.add(s.measurement.closingBranchRemoved);
             side.mca = cpu
@@ -277,11 +308,44 @@ async function main(): Promise<void> {
     measuredFiles: arch ? measuredFiles(arch) : [],
     command: `taskset -c ${/^Cpus_allowed_list:\s*(\S+)/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? '?'} node --import tsx tools/measure/table.ts${archFlag ? ` --arch ${archFlag}` : ''}`,
   };
-  // kept, so that the tables can be written again without measuring (--rows)
-  const keep = join(tmpdir(), `uopscope-table-${arch}-${run.started.replace(/[:.]/g, '-')}.json`);
+  keepRun(run);
+  render(run);
+}
+
+/** Keeps a run, so that the tables can be written again without measuring (--rows, --predict). */
+function keepRun(run: Run): void {
+  const when = (run.predicted ?? run.started).replace(/[:.]/g, '-');
+  const keep = join(tmpdir(), `uopscope-table-${run.arch}-${when}${run.predicted ? '-predicted' : ''}.json`);
   writeFileSync(keep, JSON.stringify(run));
   process.stderr.write(`the run is kept in ${keep}\n`);
-  render(run);
+}
+
+function readRun(file: string): Run {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as Run;
+  } catch (e) {
+    throw new UserError(`${file}: not a saved run of tools/measure/table.ts (${(e as Error).message})`);
+  }
+}
+
+/** A saved run's measurements (cycles, canaries, llvm-mca's figures) with every prediction of
+ *  uopscope made again, as the code and data are now: nothing is timed. */
+async function predictAgain(run: Run): Promise<Run> {
+  const cache = new Map<string, Predictions>();
+  for (const row of run.rows) {
+    if (row.why !== undefined || row.measured === undefined) continue;
+    const file = join(ROOT, row.file);
+    let p = cache.get(file);
+    if (!p) {
+      p = await predictions(file, run.arch);
+      cache.set(file, p);
+    }
+    fillPredictions(row, p, sideOf(row.name));
+    process.stderr.write(
+      `${row.name}: ${row.measured.toFixed(2)} measured, ${row.refined?.toFixed(2)} refined, ${row.measuredHere?.toFixed(2)} measured here (${row.linesMeasured?.join(' of ')} lines), ${row.mca?.toFixed(2)} llvm-mca\n`,
+    );
+  }
+  return { ...run, predicted: new Date().toISOString(), measuredFiles: measuredFiles(run.arch) };
 }
 
 /** Writes the run's tables into docs/measure.md and README.md, between the core's markers. */

@@ -52,6 +52,8 @@ export interface Run {
   /** the measured files of the core as `data list` shows them (absent in runs saved before the
    *  measured column existed) */
   measuredFiles?: MeasuredFileInfo[];
+  /** when the predictions were made again from the saved measurements (--predict), if they were */
+  predicted?: string;
 }
 
 export interface MeasuredFileInfo {
@@ -156,7 +158,7 @@ export function tableSections(run: Run, env: Env): { doc: string[]; readme: stri
   const errorRow = `| mean absolute % error | | | | ${of((r) => r.uopscope)} | ${of((r) => r.refined)} | ${of((r) => r.measuredHere)} | ${of((r) => r.mca)} | | |`;
   const out: string[] = [
     '',
-    `Generated ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC by \`${run.command}\`. Machine: ${run.machine}; load average ${loads(run.loadStart)} at the start, ${loads(run.loadEnd)} at the end. Predictions for ${arch}${archFlag ? ' (--arch)' : ` (the host's core: ${run.hostWhy ?? 'unknown'})`}; llvm-mca: ${env.mcaVersion}, \`-mcpu=${env.llvmCpu ?? '?'} -iterations=200\`, Total Cycles / Iterations. Measured: \`uopscope measure\`, the variant that corresponds to the simulation (loop for a loop), 10th percentile of ${REPS} repetitions, cycles per iteration.`,
+    `Generated ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC by \`${run.command}\`. Machine: ${run.machine}; load average ${loads(run.loadStart)} at the start, ${loads(run.loadEnd)} at the end. Predictions for ${arch}${archFlag ? ' (--arch)' : ` (the host's core: ${run.hostWhy ?? 'unknown'})`}; llvm-mca: ${env.mcaVersion}, \`-mcpu=${env.llvmCpu ?? '?'} -iterations=200\`, Total Cycles / Iterations. Measured: \`uopscope measure\`, the variant that corresponds to the simulation (loop for a loop), 10th percentile of ${REPS} repetitions, cycles per iteration.${run.predicted ? ` uopscope's predictions made again ${run.predicted.slice(0, 16).replace('T', ' ')} UTC from this run's saved measurements (\`tools/measure/table.ts --predict\`: nothing measured again; llvm-mca's figures kept).` : ''}`,
     '',
     `Noise: each measurement ran between two runs of the contention canary (bench/measure/canary.ts: 16 independent adds, ${CANARY_IDLE.toFixed(2)} cycles per iteration on an idle core); one with a canary above ${CANARY_GATE} was dropped and measured again, 2 s later, at most ${ATTEMPTS} times. ${dropped} measurement(s) were dropped; ${noisy.length ? `${noisy.length} loop(s) never had a quiet run and keep their last one (marked †): ${noisy.join(', ')}` : 'every loop kept has quiet canaries'}. The spread is (median − 10th percentile) / 10th percentile of the repetitions.`,
     '',
