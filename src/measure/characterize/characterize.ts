@@ -20,6 +20,10 @@ interface CharacterizeOptions {
   blockers: readonly Blocker[];
   /** the LLVM model's port groups for the form on the host's core (the hypothesis) */
   hypothesis?: PortGroup[];
+  /** the record's schedulers spread µops evenly over their queues whatever the queues hold (Zen's
+   *  integer queues): a block of a whole pipe group then delays a µop confined to a subset of it
+   *  by its queue's share of the block, more than its µops (see measureCombinations) */
+  evenSteering?: boolean;
 }
 
 /** An operand as a latency source or destination. */
@@ -635,6 +639,17 @@ function measureCombinations(
       );
       continue;
     }
+    // with even steering, a µop confined to a subset (imul on ALU1) waits behind its queue's
+    // quarter of an ALU block: the whole group's run counts it several times over, so beyond a
+    // subset that holds the form's µops the larger group's count is not the form's
+    const onSubset = combo.subsets.some((q) => (measuredOn.get(q) ?? 0) > 0);
+    if (opts.hypothesis && opts.evenSteering && onSubset && r > 0) {
+      undecided.add(combo.name);
+      c.notMeasurable.push(
+        `µops on ${combo.name}: ${u.toFixed(2)} beyond its subsets' — the record's schedulers steer evenly, so a block of the whole group delays a µop confined to a subset by more than its µops: not a count here, the record's groups decide`,
+      );
+      continue;
+    }
     if (Math.abs(u - r) > 0.25)
       portNotes.push(`${combo.name}: ${u.toFixed(2)} µops, not a whole number (kept rounded, marked)`);
     if (r > 0) measuredOn.set(combo.name, r);
@@ -662,7 +677,6 @@ function blockedInstances(
   }
   return null;
 }
-
 
 /**
  * The port usage from the measured µops per combination and the hypothesis (the LLVM model's

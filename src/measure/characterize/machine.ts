@@ -388,7 +388,7 @@ function verifyOverlaps<T extends Combination & { b: Blocker }>(
     const worst = out.reduce((w, c) => (count(c) >= count(w) ? c : w));
     const why = left
       .filter(([a, b]) => a === worst || b === worst)
-.map(
+      .map(
         ([a, b, pipes, want]) =>
           `with ${(a === worst ? b : a).blocker} it keeps ${pipes} pipes busy, the record's groups ${want}`,
       )

@@ -29,6 +29,8 @@ interface Hypotheses {
   /** port groups per form key (the LLVM model's), for the forms it has */
   forms: Map<string, PortGroup[]>;
   blockers: Blocker[];
+  /** the record's schedulers steer evenly (characterize.ts `evenSteering`) */
+  evenSteering?: boolean;
   /** what the hypotheses are ('the LLVM 19 model of SPR'), or why there are none */
   text: string;
 }
@@ -94,6 +96,7 @@ export async function hypotheses(
   return {
     forms,
     blockers,
+    ...(machine.schedulers?.steering?.value === 'even' ? { evenSteering: true } : {}),
     text: `the ${arch} record's pipe groups (its model, LLVM 19's with cited corrections; kept where no blocking instruction decides); blocker candidates: ${blockers.map((b) => `${groupName(b.ports!)} by ${b.text}`).join(', ')}`,
   };
 }
@@ -105,14 +108,11 @@ export async function hypotheses(
  * the record gives more than one µop, or none, block nothing the record names and are left out.
  * `portsOf(k)` is the record's usage of candidate k.
  */
-export function recordBlockers(
-  candidates: readonly Blocker[],
-  portsOf: (k: number) => PortGroup[] | null,
-): Blocker[] {
+export function recordBlockers(candidates: readonly Blocker[], portsOf: (k: number) => PortGroup[] | null): Blocker[] {
   const out: Blocker[] = [];
   candidates.forEach((b, k) => {
     const p = portsOf(k);
-    if (!p || p.length !== 1 || p[0]!.count !== 1) return;
+    if (p?.length !== 1 || p[0]!.count !== 1) return;
     out.push({ ...b, ports: [...p[0]!.ports].sort((a, c) => a - c) });
   });
   return out;
@@ -191,6 +191,7 @@ export async function runSession(
         machine: first,
         blockers: o.hypotheses.blockers,
         ...(hyp ? { hypothesis: hyp } : {}),
+        ...(o.hypotheses.evenSteering ? { evenSteering: true } : {}),
       });
     } catch (e) {
       // Ctrl-C at a terminal reaches the harness too, which then fails: a stop, not an error
