@@ -223,7 +223,7 @@ const UNUSED_KINDS: [RegExp, string][] = [
   [/not a whole number/, 'µops not a whole number'],
   [/unfused \u00b5ops unknown|no port numbers/, "µops on ports outside the record's numbering"],
   [/port usage/, 'port usage contradicts the throughput'],
-  [/not measurable/, 'not measurable here'],
+  [/not measurable: /, 'the harness could not run it (a fault)'],
 ];
 
 /** A measured file's forms: how many, how many used, and the others by why (most first). */

@@ -639,6 +639,24 @@ function measureCombinations(
       );
       continue;
     }
+    // with even steering, a µop any pipe of the larger group could run is steered in turn into
+    // the queues of the blocked subset too, and waits there: a count on a subset (ALU1, ALU1/2)
+    // cannot tell "confined to these pipes" from "steered behind the block". It confirms the
+    // record's group on those pipes; anything else there is not measurable here
+    const inside = combos.some((q) => q.subsets.includes(combo.name));
+    if (
+      opts.hypothesis &&
+      opts.evenSteering &&
+      inside &&
+      r > 0 &&
+      !opts.hypothesis.some((g) => pname(g.ports) === combo.name)
+    ) {
+      undecided.add(combo.name);
+      c.notMeasurable.push(
+        `µops on ${combo.name}: ${u.toFixed(2)}, where the record has none — the record's schedulers steer evenly, so a µop free to use the larger group's pipes also waits in the blocked pipes' queues: not a count here, the record's groups decide`,
+      );
+      continue;
+    }
     // with even steering, a µop confined to a subset (imul on ALU1) waits behind its queue's
     // quarter of an ALU block: the whole group's run counts it several times over, so beyond a
     // subset that holds the form's µops the larger group's count is not the form's
