@@ -4,7 +4,15 @@
 // measured figures beat llvm-mca-19. Rows written by hand: nothing is measured here.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mape, measuredSummary, tableSections, verdict, type Row, type Run } from '../../tools/measure/tableText.js';
+import {
+  effect,
+  mape,
+  measuredSummary,
+  tableSections,
+  verdict,
+  type Row,
+  type Run,
+} from '../../tools/measure/tableText.js';
 
 const row = (over: Partial<Row>): Row => ({
   name: 'loop',
@@ -47,10 +55,22 @@ test('verdict: closer, farther or level than llvm-mca-19 as the table shows the 
   assert.equal(verdict(row({ measuredHere: 0.5, linesMeasured: [1, 4] })), 'level');
   // 1.504 shows as 1.50, as llvm-mca's 1.50: level, not farther
   assert.equal(verdict(row({ measuredHere: 1.504, linesMeasured: [1, 4] })), 'level');
+  // two figures the table shows alike are alike: 3.075 and 3.085 both show as 3.08 (as binary
+  // numbers they are a little above and below), though 100 × them rounds to 307 and 309
+  assert.equal(effect(row({ measured: 2, refined: 3.075, measuredHere: 3.085, linesMeasured: [1, 4] })), 'same');
   // no line uses measured figures: the column is the refined model's, nothing to say of them
   assert.equal(verdict(row({ measuredHere: 1.05, linesMeasured: [0, 4] })), 'unused');
   assert.equal(verdict(row({ measured: undefined, why: 'a fault' })), null);
   assert.equal(verdict(row({ mca: null, linesMeasured: [1, 4] })), null);
+});
+
+test('effect: what the measured figures change against the same model without them', () => {
+  assert.equal(effect(row({ refined: 2, measuredHere: 1.05, linesMeasured: [1, 4] })), 'better');
+  assert.equal(effect(row({ refined: 1.05, measuredHere: 2, linesMeasured: [1, 4] })), 'worse');
+  // llvm-mca plays no part: both far from it, the same error as each other
+  assert.equal(effect(row({ refined: 1.2, measuredHere: 0.8, mca: 9, linesMeasured: [1, 4] })), 'same');
+  assert.equal(effect(row({ refined: 2, measuredHere: 1.05, linesMeasured: [0, 4] })), 'unused');
+  assert.equal(effect(row({ refined: null, measuredHere: 1.05, linesMeasured: [1, 4] })), null);
 });
 
 test('mape: over the measured rows that have the column', () => {
@@ -90,28 +110,29 @@ test('the table: the measured column beside the refined one, its error, lines an
       'llvm-mca-19',
       'lines measured here',
       'measured here beats llvm-mca-19',
+      'measured here vs without',
     ],
   );
   const line = (name: string) => doc.find((l) => l.startsWith(`| ${name} |`))!;
   // every row of the table has the header's cells, a not measurable one too
-  for (const n of ['a', 'b', 'c', 'd', 'm', 'mean absolute % error']) assert.equal(cells(line(n)).length, 10, n);
+  for (const n of ['a', 'b', 'c', 'd', 'm', 'mean absolute % error']) assert.equal(cells(line(n)).length, 11, n);
   assert.deepEqual(
     cells(line('a'))
       .slice(5)
       .map((c) => c.trim()),
-    ['2.00', '1.05', '1.50', '2 of 4', 'yes'],
+    ['2.00', '1.05', '1.50', '2 of 4', 'yes', 'better'],
   );
   assert.deepEqual(
     cells(line('b'))
       .slice(5)
       .map((c) => c.trim()),
-    ['1.20', '1.60', '1.50', '1 of 3', 'no'],
+    ['1.20', '1.60', '1.50', '1 of 3', 'no', 'worse'],
   );
   assert.deepEqual(
     cells(line('c'))
       .slice(5)
       .map((c) => c.trim()),
-    ['1.40', '1.40', '1.50', '0 of 5', 'none used'],
+    ['1.40', '1.40', '1.50', '0 of 5', 'none used', '–'],
   );
   // each column's error over the corpus's measured loops (the micro-loop is not in it)
   assert.deepEqual(
@@ -129,7 +150,7 @@ test('the table: the measured column beside the refined one, its error, lines an
   );
   assert.match(
     text,
-    /2 of the 3 measured loops use them \(3 of 12 lines\)\. On those loops the refined model with them is closer to the measurement than llvm-mca-19 on \*\*1\*\*, farther on \*\*1\*\*, level on 0 \(without them: closer on 1\)/,
+    /2 of the 3 measured loops use them \(3 of 12 lines\)\. On those loops the refined model with them is closer to the measurement than llvm-mca-19 on \*\*1\*\*, farther on \*\*1\*\*, level on 0 \(without them: closer on 1\)\. Against the same model without them \(column "measured here vs without"\), the figures measured here make the prediction better on \*\*1\*\*, worse on \*\*1\*\* and change nothing shown on 0;/,
   );
   assert.match(
     readme[0]!,
@@ -157,5 +178,5 @@ test('a run saved before the column existed is written again without inventing i
   const { doc } = tableSections(old, ENV);
   assert.match(doc.join('\n'), /predates the column of the figures measured here/);
   const a = doc.find((l) => l.startsWith('| a |'))!;
-  assert.match(a, /\| 2\.00 \| – \| 1\.50 \| – \| – \|$/);
+  assert.match(a, /\| 2\.00 \| – \| 1\.50 \| – \| – \| – \|$/);
 });

@@ -83,7 +83,8 @@ const measuredRow = (r: Row): boolean => r.measured !== undefined && r.measured 
 export function verdict(r: Row): 'closer' | 'farther' | 'level' | 'unused' | null {
   if (!measuredRow(r) || typeof r.measuredHere !== 'number' || typeof r.mca !== 'number') return null;
   if (!r.linesMeasured || r.linesMeasured[0] === 0) return 'unused';
-  const hundredths = (x: number) => Math.round(x * 100);
+  // as the table shows them (toFixed, which rounds the binary value: 3.075 shows as 3.08)
+  const hundredths = (x: number) => Math.round(Number(x.toFixed(2)) * 100);
   const off = (x: number) => Math.abs(hundredths(x) - hundredths(r.measured!));
   const here = off(r.measuredHere),
     mca = off(r.mca);
@@ -91,6 +92,17 @@ export function verdict(r: Row): 'closer' | 'farther' | 'level' | 'unused' | nul
 }
 
 const VERDICT_CELL = { closer: 'yes', farther: 'no', level: 'level', unused: 'none used' } as const;
+
+/** What the figures measured here change against the same model without them (LLVM's figures with
+ *  the cited corrections where they replace them): 'better' or 'worse' when the refined model with
+ *  them is closer to or farther from the measurement, 'same' when the shown figures' errors are
+ *  equal; 'unused' and null as for verdict. */
+export function effect(r: Row): 'better' | 'worse' | 'same' | 'unused' | null {
+  const v = verdict({ ...r, mca: r.refined ?? null });
+  return v === 'closer' ? 'better' : v === 'farther' ? 'worse' : v === 'level' ? 'same' : v;
+}
+
+const EFFECT_CELL = { better: 'better', worse: 'worse', same: 'same', unused: '–' } as const;
 
 /** Mean absolute percentage error of one column over the measured rows that have it. */
 export function mape(rows: readonly Row[], pick: (r: Row) => number | null | undefined): string {
@@ -125,7 +137,8 @@ export function measuredSummary(run: Run): string {
     const here = { ...r, measuredHere: r.refined ?? null };
     return verdict(here) === 'closer';
   }).length;
-  return `${head} ${using.length} of the ${corpus.length} measured loops use them (${lines} of ${total} lines). On those loops the refined model with them is closer to the measurement than llvm-mca-19 on **${count('closer')}**, farther on **${count('farther')}**, level on ${count('level')} (without them: closer on ${without}); mean absolute percentage error over those loops: with them ${mape(using, (r) => r.measuredHere)}, without them ${mape(using, (r) => r.refined)}, llvm-mca-19 ${mape(using, (r) => r.mca)}.`;
+  const changed = (e: ReturnType<typeof effect>) => using.filter((r) => effect(r) === e).length;
+  return `${head} ${using.length} of the ${corpus.length} measured loops use them (${lines} of ${total} lines). On those loops the refined model with them is closer to the measurement than llvm-mca-19 on **${count('closer')}**, farther on **${count('farther')}**, level on ${count('level')} (without them: closer on ${without}). Against the same model without them (column "measured here vs without"), the figures measured here make the prediction better on **${changed('better')}**, worse on **${changed('worse')}** and change nothing shown on ${changed('same')}; mean absolute percentage error over those loops: with them ${mape(using, (r) => r.measuredHere)}, without them ${mape(using, (r) => r.refined)}, llvm-mca-19 ${mape(using, (r) => r.mca)}.`;
 }
 
 /** The sections of docs/measure.md (`doc`) and README.md (`readme`), each without its markers. */
@@ -146,16 +159,20 @@ export function tableSections(run: Run, env: Env): { doc: string[]; readme: stri
     const v = verdict(r);
     return v ? VERDICT_CELL[v] : '–';
   };
-  const cols = 10;
+  const effectCell = (r: Row): string => {
+    const e = effect(r);
+    return e ? EFFECT_CELL[e] : '–';
+  };
+  const cols = 11;
   const lineOf = (r: Row): string =>
     r.why !== undefined
       ? `| ${r.name} | not measurable: ${r.why.replace(/\|/g, '\\|')} |${' |'.repeat(cols - 2)}`
-      : `| ${r.name} | ${f2(r.measured)} | ${((r.spread ?? 0) * 100).toFixed(1)} % | ${canaryCell(r)} | ${f2(r.uopscope)} | ${f2(r.refined)} | ${f2(r.measuredHere)} | ${f2(r.mca)} | ${linesCell(r)} | ${verdictCell(r)} |`;
+      : `| ${r.name} | ${f2(r.measured)} | ${((r.spread ?? 0) * 100).toFixed(1)} % | ${canaryCell(r)} | ${f2(r.uopscope)} | ${f2(r.refined)} | ${f2(r.measuredHere)} | ${f2(r.mca)} | ${linesCell(r)} | ${verdictCell(r)} | ${effectCell(r)} |`;
   const header = [
-    '| loop | measured | spread | canary before/after | suaca | refined | refined, measured here | llvm-mca-19 | lines measured here | measured here beats llvm-mca-19 |',
-    `|---|${'---:|'.repeat(cols - 2)}:---:|`,
+    '| loop | measured | spread | canary before/after | suaca | refined | refined, measured here | llvm-mca-19 | lines measured here | measured here beats llvm-mca-19 | measured here vs without |',
+    `|---|${'---:|'.repeat(cols - 3)}:---:|:---:|`,
   ];
-  const errorRow = `| mean absolute % error | | | | ${of((r) => r.uopscope)} | ${of((r) => r.refined)} | ${of((r) => r.measuredHere)} | ${of((r) => r.mca)} | | |`;
+  const errorRow = `| mean absolute % error | | | | ${of((r) => r.uopscope)} | ${of((r) => r.refined)} | ${of((r) => r.measuredHere)} | ${of((r) => r.mca)} | | | |`;
   const out: string[] = [
     '',
     `Generated ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC by \`${run.command}\`. Machine: ${run.machine}; load average ${loads(run.loadStart)} at the start, ${loads(run.loadEnd)} at the end. Predictions for ${arch}${archFlag ? ' (--arch)' : ` (the host's core: ${run.hostWhy ?? 'unknown'})`}; llvm-mca: ${env.mcaVersion}, \`-mcpu=${env.llvmCpu ?? '?'} -iterations=200\`, Total Cycles / Iterations. Measured: \`uopscope measure\`, the variant that corresponds to the simulation (loop for a loop), 10th percentile of ${REPS} repetitions, cycles per iteration.${run.predicted ? ` uopscope's predictions made again ${run.predicted.slice(0, 16).replace('T', ' ')} UTC from this run's saved measurements (\`tools/measure/table.ts --predict\`: nothing measured again; llvm-mca's figures kept).` : ''}`,
@@ -168,7 +185,7 @@ export function tableSections(run: Run, env: Env): { doc: string[]; readme: stri
     '',
     `The refined model with one mechanism switched off (without the figures measured here; each row's MAPE over the same loops; lower than the refined model's means that mechanism, as modelled, makes these predictions worse): ${MECHANISM_INFO.map((m) => `without ${m.flag} ${of((r) => r.without?.[m.id])}`).join('; ')}.`,
     '',
-    `"lines measured here": the loop's lines whose figures come from the measured file (the rest from uopscope's other sources); "measured here beats llvm-mca-19": whether "refined, measured here" is closer to the measurement than llvm-mca-19 as the figures are shown (yes, no, level; "none used" when no line has measured figures).`,
+    `"lines measured here": the loop's lines whose figures come from the measured file (the rest from uopscope's other sources); "measured here beats llvm-mca-19": whether "refined, measured here" is closer to the measurement than llvm-mca-19 as the figures are shown (yes, no, level; "none used" when no line has measured figures); "measured here vs without": whether it is closer than the refined model without them (better, worse, same): what the measured figures themselves change.`,
     '',
     ...header,
     ...corpus.map(lineOf),
