@@ -20,6 +20,8 @@ export interface DataOptions {
   cacheDir?: string;
   /** what to do with instructions without data (default 'skip', as the data stage) */
   fallback?: 'skip' | 'alu';
+  /** false: leave out the figures measured by uopscope (--no-measured) */
+  measured?: boolean;
 }
 
 interface AnalyseOptions extends InputOptions, RegionSelection, DataOptions {
@@ -83,6 +85,7 @@ export async function forArch(
     (await loadArchData(machine.arch, {
       ...(opts.uopsXml !== undefined ? { uopsXml: opts.uopsXml } : {}),
       ...(opts.cacheDir !== undefined ? { cacheDir: opts.cacheDir } : {}),
+      ...(opts.measured === false ? { measured: false } : {}),
     }));
   const fallback = opts.fallback ?? 'skip';
   const instrs = base.region.instructions;

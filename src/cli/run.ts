@@ -84,6 +84,8 @@ export const ALL_OPTIONS = [
   'arch',
   'iterations',
   'uops-xml',
+  'measured',
+  'no-measured',
   'fallback',
   'export-dir',
   'compare-arch',

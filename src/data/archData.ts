@@ -1,6 +1,8 @@
 // loadArchData: one core's figures from every registered data source (src/data/providers/), in
 // resolution order: an explicit --uops-xml file or the imported cache, the embedded XML, the LLVM
-// model — each with inheritance where it applies (MachineModel.inheritsDataFrom).
+// model — each with inheritance where it applies (MachineModel.inheritsDataFrom). `measured: false`
+// (--no-measured) leaves out the figures uopscope measured on this machine, so that a prediction
+// can be compared with and without them.
 import { UserError } from '../errors.js';
 import { listDataSources } from './sources.js';
 import { inheritanceChain } from './machines.js';
@@ -12,6 +14,8 @@ interface LoadArchOptions {
   uopsXml?: string;
   /** cache root (default: UOPSCOPE_CACHE_DIR, $XDG_CACHE_HOME/uopscope, ~/.cache/uopscope) */
   cacheDir?: string;
+  /** false: leave out the figures measured by uopscope (the user's file and the shipped one) */
+  measured?: boolean;
 }
 
 function knownChain(arch: ArchName): ArchName[] {
@@ -36,6 +40,7 @@ export async function loadArchData(arch: ArchName, opts: LoadArchOptions = {}): 
   };
   const layers: FigureLayer[] = [];
   for (const p of providerList()) {
+    if (opts.measured === false && p.origins.includes('measured')) continue;
     const l = await p.load(ctx);
     if (l) layers.push(l);
   }

@@ -55,6 +55,10 @@ interface MeasuredCheck {
   status: 'passed' | 'failed' | 'unchecked';
   /** what was checked or what failed, one line each ('port µops 3 ≠ unfused µops 2') */
   notes?: string[];
+  /** figures this host cannot measure (no performance counters: which of symmetric pipes, macro-op
+   *  counts on Zen, the µops of a form executed at rename), one line each: not a failure — the
+   *  core's record's value is the model there, and the figures the host can check decide `status` */
+  notMeasurable?: string[];
 }
 
 /**
@@ -83,9 +87,11 @@ export interface MeasuredPorts {
   /** the combination in uops.info's notation without a count: 'p0156', 'p23', 'pAB' (A = 10,
    *  B = 11, on to T = 29 for a core whose record numbers more ports, as Zen's pipes) */
   ports: string;
-  /** 'measured': the blocking experiment showed these µops on this combination; 'llvm': kept from
-   *  the LLVM model's port group (the hypothesis) because the measurement could not decide */
-  from: 'measured' | 'llvm';
+  /** 'measured': the blocking experiment showed these µops on this combination; 'record': kept
+   *  from the core's record (its model's port group, the hypothesis) because no measurement here
+   *  decides it (not measurable without counters); 'llvm': the same, in files written before the
+   *  record was named so */
+  from: 'measured' | 'record' | 'llvm';
 }
 
 /** Figures of one instruction instance (the form as measured, or its same-register variant). */
@@ -210,24 +216,35 @@ function unusedWhy(f: MeasuredFigures): string {
 }
 const UNUSED_KINDS: [RegExp, string][] = [
   [/contention canary/, 'runs under contention'],
+  [/^latency .*not a whole number/, 'latency not a whole number'],
+  [/faster than those pipes allow/, "throughput faster than the port usage's pipes allow"],
   [/passes disagree/, 'two passes disagree'],
   [/runs disagree/, 'runs disagree (spread over 5 %)'],
   [/not a whole number/, 'µops not a whole number'],
   [/unfused \u00b5ops unknown|no port numbers/, "µops on ports outside the record's numbering"],
   [/port usage/, 'port usage contradicts the throughput'],
-  [/not measurable/, 'not measurable here'],
+  [/not measurable: /, 'the harness could not run it (a fault)'],
 ];
 
 /** A measured file's forms: how many, how many used, and the others by why (most first). */
-export function measuredUsage(file: MeasuredFile): { written: number; used: number; marked: [string, number][] } {
+export function measuredUsage(file: MeasuredFile): {
+  written: number;
+  used: number;
+  /** of the used, those with figures not measurable here (the record's kept for them) */
+  notMeasurable: number;
+  marked: [string, number][];
+} {
   const why = new Map<string, number>();
   let used = 0;
+  let notMeasurable = 0;
   const forms = Object.values(file.forms);
   for (const f of forms) {
-    if (measuredUsed(f)) used++;
-    else why.set(unusedWhy(f), (why.get(unusedWhy(f)) ?? 0) + 1);
+    if (measuredUsed(f)) {
+      used++;
+      if (f.check.notMeasurable?.length) notMeasurable++;
+    } else why.set(unusedWhy(f), (why.get(unusedWhy(f)) ?? 0) + 1);
   }
-  return { written: forms.length, used, marked: [...why].sort((a, b) => b[1] - a[1]) };
+  return { written: forms.length, used, notMeasurable, marked: [...why].sort((a, b) => b[1] - a[1]) };
 }
 
 /** The user's measured file of a core: <cache root>/measured/<ARCH>.json (outside the versioned
@@ -335,7 +352,7 @@ const OPERAND_REF = /^(o\d{1,2}(\.(base|index))?|flags|[A-Z][A-Z0-9]{0,7})$/;
 
 function check(v: unknown, where: string): MeasuredCheck {
   const o = obj(v, where);
-  only(o, where, ['status', 'notes']);
+  only(o, where, ['status', 'notes', 'notMeasurable']);
   const status = o.status;
   if (status !== 'passed' && status !== 'failed' && status !== 'unchecked')
     fail(`${where}.status`, "must be 'passed', 'failed' or 'unchecked'");
@@ -343,6 +360,12 @@ function check(v: unknown, where: string): MeasuredCheck {
   if (o.notes !== undefined) {
     out.notes = arr(o.notes, `${where}.notes`).map((n, i) => {
       if (typeof n !== 'string' || n.length > 10000) fail(`${where}.notes[${i}]`, 'must be a string');
+      return n;
+    });
+  }
+  if (o.notMeasurable !== undefined) {
+    out.notMeasurable = arr(o.notMeasurable, `${where}.notMeasurable`).map((n, i) => {
+      if (typeof n !== 'string' || n.length > 10000) fail(`${where}.notMeasurable[${i}]`, 'must be a string');
       return n;
     });
   }
@@ -385,7 +408,8 @@ function ports(v: unknown, where: string): MeasuredPorts {
       `${where}.ports`,
       `'${printable(p, 30)}' is not a port combination such as p0156 (ports 0-9, A = 10 … T = 29)`,
     );
-  if (o.from !== 'measured' && o.from !== 'llvm') fail(`${where}.from`, "must be 'measured' or 'llvm'");
+  if (o.from !== 'measured' && o.from !== 'record' && o.from !== 'llvm')
+    fail(`${where}.from`, "must be 'measured', 'record' or 'llvm'");
   return { uops, ports: p, from: o.from };
 }
 

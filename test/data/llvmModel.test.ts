@@ -18,7 +18,8 @@ const cacheDir = mkdtempSync(join(tmpdir(), 'uopscope-llvm-'));
 
 async function resolveHex(hex: string, arch: ArchName): Promise<{ intel: string; r: ResolvedInstruction }[]> {
   const region = await loadRegion({ hex });
-  const data = await loadArchData(arch, { cacheDir });
+  // the LLVM-derived figures, not those measured on this machine that uopscope ships for its core
+  const data = await loadArchData(arch, { cacheDir, measured: false });
   const res = resolveInstructions(region.instructions, data);
   return region.instructions.map((d, i) => ({ intel: d.intel, r: res[i]! }));
 }

@@ -150,7 +150,7 @@ const DAMAGE: [string, (j: Record<string, any>) => void, RegExp][] = [
     (j) => {
       delete j.forms['IMUL (R64, R64)'].ports[0].from;
     },
-    /ports\[0\]\.from: must be 'measured' or 'llvm'/,
+    /ports\[0\]\.from: must be 'measured', 'record' or 'llvm'/,
   ],
   [
     'fractional µops',

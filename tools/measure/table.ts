@@ -3,15 +3,22 @@
 // table keeps its own provenance): every corpus kernel's marked loop (gcc -O2, sse2 build) and
 // the thesis examples of examples/bin, run on this machine with `uopscope measure`, beside
 // uopscope's predictions (SUACA's model, the refined model, and the refined model with each
-// mechanism off in turn) and llvm-mca-19's (Total Cycles / Iterations, -iterations=200, the same
-// instructions) for the host's core, with each tool's mean absolute percentage error over the
-// measurable loops; and the Zen 4 micro-loops of test/fixtures/zen4-micro in a table of their own
-// (not in the error figures). Each measurement is gated on the contention canary
-// (bench/measure/canary.ts): one whose canary before or after is above the gate is retried.
+// mechanism off in turn, all without the figures uopscope measured on this host: --no-measured;
+// and the refined model with them, with how many of the loop's lines they give figures to) and
+// llvm-mca-19's (Total Cycles / Iterations, -iterations=200, the same instructions) for the host's
+// core, with each tool's mean absolute percentage error over the measurable loops and, loop by
+// loop, whether the measured figures beat llvm-mca-19; and the Zen 4 micro-loops of
+// test/fixtures/zen4-micro in a table of their own (not in the error figures). The text is
+// tableText.ts's. Each measurement is gated on the contention canary (bench/measure/canary.ts):
+// one whose canary before or after is above the gate is retried.
 //
 //   taskset -c 1 node --import tsx tools/measure/table.ts [--arch A]   (nothing else timed on CPU 1)
 //
 // --arch: predict for A instead of the host's core (the table says which).
+// --rows SAVED.json: write the sections again from a saved run, without measuring.
+// --predict SAVED.json: a saved run's measurements with uopscope's predictions made again (after a
+//   change of the data, such as a new measured file, or of the model): nothing is timed, so it
+//   needs no CPU of its own.
 // Takes several minutes (each loop is measured with 200 repetitions). Pin it to a CPU nothing
 // else runs on.
 
@@ -23,12 +30,14 @@ import { fileURLToPath } from 'node:url';
 import { measure, type MeasureResult } from '../../src/cli/commands/measureRun.js';
 import { buildReport } from '../../src/cli/commands/reportRun.js';
 import { nothingSimulated } from '../../src/report/model.js';
-import { loadRegion } from '../../src/disasm/index.js';
+import { branchPaths, loadRegion } from '../../src/disasm/index.js';
 import { listMachines } from '../../src/data/machines.js';
 import { UserError } from '../../src/errors.js';
-import { DEFAULT_MODEL_NAME, MECHANISM_INFO, type MechanismInfo } from '../../src/sim/mechanisms.js';
+import { listDataSources } from '../../src/data/sources.js';
+import { MECHANISM_INFO, type MechanismInfo } from '../../src/sim/mechanisms.js';
 import type { DecodedInstruction } from '../../src/disasm/types.js';
-import { CANARY_GATE, CANARY_IDLE, canary, quiet } from '../../bench/measure/canary.js';
+import { canary, quiet } from '../../bench/measure/canary.js';
+import { ATTEMPTS, REPS, tableSections, type MeasuredFileInfo, type Row, type Run } from './tableText.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const DOC = join(ROOT, 'docs', 'measure.md');
@@ -37,49 +46,93 @@ const README = join(ROOT, 'README.md');
 const BEGIN = (arch: string) => `<!-- measure-table ${arch}:begin (tools/measure/table.ts writes this part) -->`;
 const END = (arch: string) => `<!-- measure-table ${arch}:end -->`;
 const MCA = 'llvm-mca-19';
-const REPS = 200;
-/** measurements of a loop tried before its last one is kept although the canary was not quiet */
-const ATTEMPTS = 4;
 
 /** uopscope architecture → LLVM 19 -mcpu (the machine record's identity.llvmCpu). */
 const llvmCpu = (arch: string): string | undefined => listMachines().find((m) => m.arch === arch)?.identity?.llvmCpu;
 
-interface Row {
-  name: string;
-  file: string;
-  /** a Zen 4 micro-loop: shown apart, not in the error figures */
-  micro?: boolean;
-  /** the canaries around the measurement kept, and how many measurements were dropped before it */
-  canary?: [number, number];
-  dropped?: number;
-  measured?: number;
-  variant?: string;
-  spread?: number;
-  uopscope?: number | null;
-  refined?: number | null;
-  mca?: number | null;
-  why?: string;
-  /** the refined model with one mechanism off, by mechanism id */
-  without?: Record<string, number | null>;
-}
+type Side = 'main' | 'left' | 'right';
+type Prediction = Record<Side, number | null> & { measuredLines: Set<number> };
 
-/** The refined model's prediction for the same region and core (the measurement's prediction is
- *  SUACA's): the whole region and, when it has a branch inside, each side. */
-async function refinedPrediction(
+/** uopscope's prediction for a region and core: the whole region and, when it has a branch
+ *  inside, each side; without the figures measured here unless `measured`, and the lines that
+ *  took their figures from them. */
+async function prediction(
   file: string,
   arch: string,
-  off?: MechanismInfo,
-): Promise<{ main: number | null; left: number | null; right: number | null }> {
-  const { model } = await buildReport(
+  opts: { model?: 'suaca' | 'refined'; off?: MechanismInfo; measured?: boolean } = {},
+): Promise<Prediction> {
+  const { model: name = 'refined', off, measured = false } = opts;
+  const { model, analysis } = await buildReport(
     { file },
-    { fast: true, model: 'refined', branch: true, arch, ...(off ? { [off.flag]: false } : {}) },
+    {
+      fast: true,
+      model: name,
+      branch: true,
+      arch,
+      ...(off ? { [off.flag]: false } : {}),
+      ...(measured ? {} : { measured: false }),
+    },
   );
   const none = nothingSimulated(model);
   return {
     main: none ? null : model.main.stats.blockThroughput,
     left: none || !model.branch ? null : model.branch.left.stats.blockThroughput,
     right: none || !model.branch ? null : model.branch.right.stats.blockThroughput,
+    measuredLines: new Set(analysis.resolved.filter((r) => r.origin === 'measured').map((r) => r.line)),
   };
+}
+
+/** Every prediction of a region's row: SUACA's model and the refined one without the figures
+ *  measured here (as `measure` and `report --no-measured` give them), the refined model with them,
+ *  and the refined model with each mechanism off in turn (what each one adds to the error). */
+interface Predictions {
+  suaca: Prediction;
+  refined: Prediction;
+  here: Prediction;
+  without: Map<string, Prediction>;
+  /** the lines of the region and of each side of a branch inside */
+  lines: Record<Side, number[]>;
+}
+
+async function predictions(file: string, arch: string): Promise<Predictions> {
+  const instrs = (await loadRegion({ file })).instructions;
+  const paths = branchPaths(instrs);
+  const without = new Map<string, Prediction>();
+  for (const info of MECHANISM_INFO) without.set(info.id, await prediction(file, arch, { off: info }));
+  return {
+    suaca: await prediction(file, arch, { model: 'suaca' }),
+    refined: await prediction(file, arch),
+    here: await prediction(file, arch, { measured: true }),
+    without,
+    lines: { main: instrs.map((i) => i.line), left: paths?.left ?? [], right: paths?.right ?? [] },
+  };
+}
+
+/** A row's predictions for the region (`main`) or one side of its branch. */
+function fillPredictions(row: Row, p: Predictions, side: Side): void {
+  row.uopscope = p.suaca[side];
+  row.refined = p.refined[side];
+  row.measuredHere = p.here[side];
+  const lines = p.lines[side];
+  row.linesMeasured = [lines.filter((l) => p.here.measuredLines.has(l)).length, lines.length];
+  row.without = Object.fromEntries([...p.without].map(([id, r]) => [id, r[side]]));
+}
+
+/** The side a row of a branch's side is of, by its name ('binary_search (taken)'). */
+const sideOf = (name: string): Side =>
+  / \(taken\)$/.test(name) ? 'right' : / \(fall-through\)$/.test(name) ? 'left' : 'main';
+
+/** The measured files of a core as `data list` has them: path, what they were measured on, forms
+ *  used and failed. */
+function measuredFiles(arch: string): MeasuredFileInfo[] {
+  return listDataSources()
+    .filter((r) => r.arch === arch && r.origin === 'measured')
+    .map((r) => ({
+      path: r.path.startsWith(ROOT) ? r.path.slice(ROOT.length) : r.path,
+      on: `${String(r.provenance?.cpu ?? '?')}, microcode ${String(r.provenance?.microcode ?? '?')}, ${(r.date ?? '?').slice(0, 10)}`,
+      forms: r.forms,
+      failed: r.unused ?? 0,
+    }));
 }
 
 /** llvm-mca-19's cycles per iteration for the region's instructions (closing branch to a label). */
@@ -104,7 +157,10 @@ async function gatedMeasure(
 ): Promise<{ m: MeasureResult; canary: [number, number]; dropped: number }> {
   for (let dropped = 0; ; dropped++) {
     const before = canary(REPS);
-    const m = await measure({ file }, { repetitions: REPS, model: 'suaca', ...(archFlag ? { arch: archFlag } : {}) });
+    const m = await measure(
+      { file },
+      { repetitions: REPS, model: 'suaca', measured: false, ...(archFlag ? { arch: archFlag } : {}) },
+    );
     const after = canary(REPS);
     if (quiet(before, after) || dropped === ATTEMPTS - 1) return { m, canary: [before, after], dropped };
     await sleep(2000);
@@ -136,17 +192,21 @@ async function main(): Promise<void> {
   };
   const archFlag = flag('--arch');
   const saved = flag('--rows');
-  if (argv.length !== 2 * [archFlag, saved].filter((x) => x !== undefined).length || (archFlag && saved)) {
-    process.stderr.write('usage: node --import tsx tools/measure/table.ts [--arch A | --rows SAVED.json]\n');
+  const again = flag('--predict');
+  const given = [archFlag, saved, again].filter((x) => x !== undefined).length;
+  if (argv.length !== 2 * given || given > 1) {
+    process.stderr.write(
+      'usage: node --import tsx tools/measure/table.ts [--arch A | --rows SAVED.json | --predict SAVED.json]\n',
+    );
     process.exit(2);
   }
   if (saved) {
-    let run: Run;
-    try {
-      run = JSON.parse(readFileSync(saved, 'utf8')) as Run;
-    } catch (e) {
-      throw new UserError(`${saved}: not a saved run of tools/measure/table.ts (${(e as Error).message})`);
-    }
+    render(readRun(saved));
+    return;
+  }
+  if (again) {
+    const run = await predictAgain(readRun(again));
+    keepRun(run);
     render(run);
     return;
   }
@@ -181,12 +241,7 @@ async function main(): Promise<void> {
         row.dropped = gated.dropped;
         host = m.host;
         arch = m.prediction.arch;
-        const refined = await refinedPrediction(join(ROOT, file), arch);
-        // the refined model with each mechanism off in turn: what each one adds to the error
-        const without = new Map<string, Awaited<ReturnType<typeof refinedPrediction>>>();
-        for (const info of MECHANISM_INFO) without.set(info.id, await refinedPrediction(join(ROOT, file), arch, info));
-        const withoutOf = (pick: 'main' | 'left' | 'right'): Record<string, number | null> =>
-          Object.fromEntries([...without].map(([id, r]) => [id, r[pick]]));
+        const p = await predictions(join(ROOT, file), arch);
         const cpu = llvmCpu(arch);
         const instrs = (await loadRegion({ file: join(ROOT, file) })).instructions;
         if (m.measurement) {
@@ -194,9 +249,7 @@ async function main(): Promise<void> {
           row.measured = v.cyclesPerIteration;
           row.variant = m.measurement.comparable;
           row.spread = v.spread;
-          row.uopscope = m.prediction.blockThroughput;
-          row.refined = refined.main;
-          row.without = withoutOf('main');
+          fillPredictions(row, p, 'main');
           row.mca = cpu ? mcaCycles(instrs, cpu, dir) : null;
         } else if (m.branch) {
           // a branch inside: one row per side (the side's lines as straight-line code; llvm-mca
@@ -213,9 +266,7 @@ async function main(): Promise<void> {
             side.measured = v.cyclesPerIteration;
             side.variant = s.measurement.comparable;
             side.spread = v.spread;
-            side.uopscope = s.predicted;
-            side.refined = s.side === 'taken' ? refined.right : refined.left;
-            side.without = withoutOf(s.side === 'taken' ? 'right' : 'left');
+            fillPredictions(side, p, s.side === 'taken' ? 'right' : 'left');
             const keep = new Set(s.measurement.lines);
             if (s.measurement.closingBranchRemoved !== null) keep.add(s.measurement.closingBranchRemoved);
             side.mca = cpu
@@ -226,7 +277,7 @@ async function main(): Promise<void> {
                 )
               : null;
             process.stderr.write(
-              `${side.name}: ${side.why ?? `${side.measured?.toFixed(2)} measured, ${side.uopscope?.toFixed(2)} suaca, ${side.refined?.toFixed(2)} refined, ${side.mca?.toFixed(2)} llvm-mca`}\n`,
+              `${side.name}: ${side.why ?? `${side.measured?.toFixed(2)} measured, ${side.uopscope?.toFixed(2)} suaca, ${side.refined?.toFixed(2)} refined, ${side.measuredHere?.toFixed(2)} measured here, ${side.mca?.toFixed(2)} llvm-mca`}\n`,
             );
           }
           continue;
@@ -238,7 +289,7 @@ async function main(): Promise<void> {
         row.why = e.message.replace(/^.*?not measurable: /, '');
       }
       process.stderr.write(
-        `${name}: ${row.why ?? `${row.measured?.toFixed(2)} measured, ${row.uopscope?.toFixed(2)} suaca, ${row.refined?.toFixed(2)} refined, ${row.mca?.toFixed(2)} llvm-mca`}\n`,
+        `${name}: ${row.why ?? `${row.measured?.toFixed(2)} measured, ${row.uopscope?.toFixed(2)} suaca, ${row.refined?.toFixed(2)} refined, ${row.measuredHere?.toFixed(2)} measured here, ${row.mca?.toFixed(2)} llvm-mca`}\n`,
       );
     }
   } finally {
@@ -254,90 +305,57 @@ async function main(): Promise<void> {
     started: started.toISOString(),
     loadStart,
     loadEnd: loadavg(),
+    measuredFiles: arch ? measuredFiles(arch) : [],
     command: `taskset -c ${/^Cpus_allowed_list:\s*(\S+)/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? '?'} node --import tsx tools/measure/table.ts${archFlag ? ` --arch ${archFlag}` : ''}`,
   };
-  // kept, so that the tables can be written again without measuring (--rows)
-  const keep = join(tmpdir(), `uopscope-table-${arch}-${run.started.replace(/[:.]/g, '-')}.json`);
-  writeFileSync(keep, JSON.stringify(run));
-  process.stderr.write(`the run is kept in ${keep}\n`);
+  keepRun(run);
   render(run);
 }
 
-/** One run of the table: what was measured and predicted, and where. */
-interface Run {
-  rows: Row[];
-  arch: string;
-  archFlag: string | null;
-  hostWhy: string | null;
-  hostName: string | null;
-  machine: string;
-  started: string;
-  loadStart: number[];
-  loadEnd: number[];
-  command: string;
+/** Keeps a run, so that the tables can be written again without measuring (--rows, --predict). */
+function keepRun(run: Run): void {
+  const when = (run.predicted ?? run.started).replace(/[:.]/g, '-');
+  const keep = join(tmpdir(), `uopscope-table-${run.arch}-${when}${run.predicted ? '-predicted' : ''}.json`);
+  writeFileSync(keep, JSON.stringify(run));
+  process.stderr.write(`the run is kept in ${keep}\n`);
+}
+
+function readRun(file: string): Run {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as Run;
+  } catch (e) {
+    throw new UserError(`${file}: not a saved run of tools/measure/table.ts (${(e as Error).message})`);
+  }
+}
+
+/** A saved run's measurements (cycles, canaries, llvm-mca's figures) with every prediction of
+ *  uopscope made again, as the code and data are now: nothing is timed. */
+async function predictAgain(run: Run): Promise<Run> {
+  const cache = new Map<string, Predictions>();
+  for (const row of run.rows) {
+    if (row.why !== undefined || row.measured === undefined) continue;
+    const file = join(ROOT, row.file);
+    let p = cache.get(file);
+    if (!p) {
+      p = await predictions(file, run.arch);
+      cache.set(file, p);
+    }
+    fillPredictions(row, p, sideOf(row.name));
+    process.stderr.write(
+      `${row.name}: ${row.measured.toFixed(2)} measured, ${row.refined?.toFixed(2)} refined, ${row.measuredHere?.toFixed(2)} measured here (${row.linesMeasured?.join(' of ')} lines), ${row.mca?.toFixed(2)} llvm-mca\n`,
+    );
+  }
+  return { ...run, predicted: new Date().toISOString(), measuredFiles: measuredFiles(run.arch) };
 }
 
 /** Writes the run's tables into docs/measure.md and README.md, between the core's markers. */
 function render(run: Run): void {
-  const { rows, arch, archFlag } = run;
-  const started = new Date(run.started);
-  const corpus = rows.filter((r) => !r.micro);
-  const micro = rows.filter((r) => r.micro);
-  const ok = corpus.filter((r) => r.measured !== undefined && r.measured > 0);
-  const mape = (pick: (r: Row) => number | null | undefined): string => {
-    const xs = ok.filter((r) => typeof pick(r) === 'number');
-    if (!xs.length) return '–';
-    return `${((100 * xs.reduce((s, r) => s + Math.abs(pick(r)! - r.measured!) / r.measured!, 0)) / xs.length).toFixed(1)} % (${xs.length} loops)`;
-  };
-  const f2 = (n: number | null | undefined): string => (typeof n === 'number' ? n.toFixed(2) : '–');
+  const { arch } = run;
   const mcaVersion =
     spawnSync(MCA, ['--version'], { encoding: 'utf8' }).stdout.match(/LLVM version [\d.]+/)?.[0] ?? MCA;
-  const loads = (l: number[]) => l.map((x) => x.toFixed(2)).join(' ');
-  const noisy = rows.filter((r) => r.canary && !quiet(...r.canary)).map((r) => r.name);
-  const dropped = rows.reduce((n, r) => n + (r.name.endsWith('(taken)') ? 0 : (r.dropped ?? 0)), 0);
-  const canaryCell = (r: Row): string =>
-    r.canary ? `${r.canary.map((c) => c.toFixed(2)).join('/')}${quiet(...r.canary) ? '' : ' †'}` : '';
-  const lineOf = (r: Row): string =>
-    r.why !== undefined
-      ? `| ${r.name} | not measurable: ${r.why.replace(/\|/g, '\\|')} | | | | | |`
-      : `| ${r.name} | ${f2(r.measured)} | ${((r.spread ?? 0) * 100).toFixed(1)} % | ${canaryCell(r)} | ${f2(r.uopscope)} | ${f2(r.refined)} | ${f2(r.mca)} |`;
-  const header = [
-    '| loop | measured | spread | canary before/after | suaca | refined | llvm-mca-19 |',
-    '|---|---:|---:|---:|---:|---:|---:|',
-  ];
-  const out: string[] = [
-    BEGIN(arch),
-    '',
-    `Generated ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC by \`${run.command}\`. Machine: ${run.machine}; load average ${loads(run.loadStart)} at the start, ${loads(run.loadEnd)} at the end. Predictions for ${arch}${archFlag ? ' (--arch)' : ` (the host's core: ${run.hostWhy ?? 'unknown'})`}; llvm-mca: ${mcaVersion}, \`-mcpu=${llvmCpu(arch) ?? '?'} -iterations=200\`, Total Cycles / Iterations. Measured: \`uopscope measure\`, the variant that corresponds to the simulation (loop for a loop), 10th percentile of ${REPS} repetitions, cycles per iteration.`,
-    '',
-    `Noise: each measurement ran between two runs of the contention canary (bench/measure/canary.ts: 16 independent adds, ${CANARY_IDLE.toFixed(2)} cycles per iteration on an idle core); one with a canary above ${CANARY_GATE} was dropped and measured again, 2 s later, at most ${ATTEMPTS} times. ${dropped} measurement(s) were dropped; ${noisy.length ? `${noisy.length} loop(s) never had a quiet run and keep their last one (marked †): ${noisy.join(', ')}` : 'every loop kept has quiet canaries'}. The spread is (median − 10th percentile) / 10th percentile of the repetitions.`,
-    '',
-    `Mean absolute percentage error against the measurement: **uopscope --model suaca ${mape((r) => r.uopscope)}**, **uopscope --model refined ${mape((r) => r.refined)}**, **llvm-mca-19 ${mape((r) => r.mca)}**. The default model (src/sim/mechanisms.ts DEFAULT_MODEL_NAME) is ${DEFAULT_MODEL_NAME}.`,
-    '',
-    `The refined model with one mechanism switched off (each row's MAPE over the same loops; lower than the refined model's means that mechanism, as modelled, makes these predictions worse): ${MECHANISM_INFO.map((m) => `without ${m.flag} ${mape((r) => r.without?.[m.id])}`).join('; ')}.`,
-    '',
-    ...header,
-    ...corpus.map(lineOf),
-    '',
-    ...(micro.length
-      ? [
-          `The micro-loops of test/fixtures/zen4-micro (straight blocks assembled by GNU as; not in the error figures above; test/sim/zen4Micro.test.ts holds the default model on ZEN4 to within 10 % of the Zen 4 figures):`,
-          '',
-          ...header,
-          ...micro.map(lineOf),
-          '',
-        ]
-      : []),
-    END(arch),
-  ];
-  // the README carries the summary and the same tables
-  const summary = [
-    BEGIN(arch),
-    `Measured on ${run.hostName ?? 'an unknown host'}, ${started.toISOString().slice(0, 10)}: ${ok.length} of ${corpus.length} loops measurable (the corpus and the thesis examples); mean absolute percentage error of the predictions for ${arch}: uopscope's SUACA model ${mape((r) => r.uopscope)}, its refined model ${mape((r) => r.refined)}, llvm-mca-19 ${mape((r) => r.mca)}. The table, how to read it and the largest misses: [docs/measure.md](docs/measure.md#measured-against-the-predictions).`,
-    '',
-    ...out.slice(1, -1),
-    END(arch),
-  ];
+  const { doc, readme } = tableSections(run, { mcaVersion, llvmCpu: llvmCpu(arch) });
+  const out = [BEGIN(arch), ...doc, END(arch)];
+  const summary = [BEGIN(arch), ...readme, END(arch)];
   for (const [file, text] of [
     [DOC, out],
     [README, summary],

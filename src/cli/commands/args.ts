@@ -4,6 +4,7 @@
 import type { Argv } from 'yargs';
 import type { InputArgv } from '../regionOptions.js';
 import type { ModelArgv } from '../modelOptions.js';
+import type { MeasuredArgv } from '../dataOptions.js';
 import type { VariantFlag } from '../../sim/variants.js';
 
 /**
@@ -15,7 +16,7 @@ import type { VariantFlag } from '../../sim/variants.js';
 export type CommandModule = (y: Argv) => Argv;
 
 /** --pf, --ip, --nd and the other options of `uopscope report`. */
-export interface ReportArgs extends ModelArgv, Partial<Record<VariantFlag, boolean>> {
+export interface ReportArgs extends ModelArgv, MeasuredArgv, Partial<Record<VariantFlag, boolean>> {
   arch?: string;
   iterations?: number | string;
   portCapacity?: number | string;
@@ -33,7 +34,7 @@ export interface ReportArgs extends ModelArgv, Partial<Record<VariantFlag, boole
   compareArch?: string;
 }
 
-export interface ExploreArgv extends InputArgv, ModelArgv {
+export interface ExploreArgv extends InputArgv, ModelArgv, MeasuredArgv {
   arch?: string;
   iterations?: string | number;
   uopsXml?: string;
@@ -47,17 +48,18 @@ export type GraphArgv = InputArgv & { cfg?: string; dg?: string; loop: boolean }
 
 export type RegionsArgv = InputArgv & { json: boolean };
 
-export type DisasmArgv = InputArgv & {
-  json: boolean;
-  att: boolean;
-  /** full lines in a terminal too */
-  wide?: boolean;
-  arch?: string;
-  fallback: 'skip' | 'alu';
-  uopsXml?: string;
-};
+export type DisasmArgv = InputArgv &
+  MeasuredArgv & {
+    json: boolean;
+    att: boolean;
+    /** full lines in a terminal too */
+    wide?: boolean;
+    arch?: string;
+    fallback: 'skip' | 'alu';
+    uopsXml?: string;
+  };
 
-export interface MeasureArgv extends InputArgv, ModelArgv {
+export interface MeasureArgv extends InputArgv, ModelArgv, MeasuredArgv {
   arch?: string;
   iterations?: string | number;
   repetitions?: string | number;

@@ -208,6 +208,15 @@ export function usageLines(file: MeasuredFile, runner?: { runsDone: number; runs
   const rows: [string, string, string][] = [
     ['written', String(u.written), 'forms in the file'],
     ['used', String(u.used), 'passed their checks: the measured-here source gives their figures'],
+    ...(u.notMeasurable
+      ? [
+          [
+            '',
+            String(u.notMeasurable),
+            "of them with figures not measurable here (no counters): the core's record's kept for those",
+          ] as [string, string, string],
+        ]
+      : []),
     ['marked', String(u.written - u.used), u.marked.length ? 'failed a check, not used:' : 'failed a check, not used'],
     ...u.marked.map(([why, n]): [string, string, string] => ['', String(n), why]),
   ];
@@ -246,6 +255,7 @@ function machineLines(m: MachineResult): string[] {
     `Machine: rename width ${f(m.renameWidth)} per cycle${m.fillerProblem ? ` [${m.fillerProblem}]` : ''}; taken branches ${f(m.takenBranchesPerCycle)} per cycle; load-to-use ${f(m.loadToUse)}; store forwarding ${f(m.storeForwarding)}`,
     `Eliminations at rename: zero idioms ${m.zeroIdiom.noPort ? 'without a port' : 'on a port'}${m.zeroIdiom.breaksDependency ? ', dependency-breaking' : ''}; moves ${m.moveElimination.eliminated ? 'eliminated' : 'executed'} (${m.moveElimination.latency.value.toFixed(2)} cycles per move in a chain); add r64, imm ${m.immediateAddition.folded ? 'folded' : 'executed'} (${m.immediateAddition.latency.value.toFixed(2)} per add in a chain)`,
     `Port combinations: ${m.combinations.map((c) => `${c.name} (${c.blocker})`).join(', ')}`,
+    ...(m.rejectedBlockers?.length ? [`Blockers left out: ${m.rejectedBlockers.join('; ')}`] : []),
   ];
 }
 
@@ -257,12 +267,16 @@ function formLine(r: FormResult, written: MeasuredForm | undefined): string {
         `${l.from.replace(/ \(.*\)/, '')}→${l.to.replace(/ \(.*\)/, '')} ${l.value.toFixed(2)}${l.upperBound ? '≤' : ''}`,
     )
     .join(', ');
-  const ports = r.ports.map((p) => `${p.count}*${p.combination}${p.from === 'hypothesis' ? '(LLVM)' : ''}`).join('+');
+  const ports = r.ports.map((p) => `${p.count}*${p.combination}${p.from === 'hypothesis' ? '(record)' : ''}`).join('+');
   const failed = written && !measuredUsed(written) ? ((written as MeasuredForm).check.notes ?? []) : [];
   const bad = failed.length
     ? `\n    marked, not used: ${failed[0]}${failed.length > 1 ? ` (and ${failed.length - 1} more in the file)` : ''}`
     : '';
-  return `${r.key}: latency ${lat || '—'}; tp ${r.throughput ? r.throughput.value.toFixed(2) : '—'}${r.throughputBroken ? ` (${r.throughputBroken.value.toFixed(2)} with breakers)` : ''}; µops ${r.fusedUops && Number.isInteger(r.fusedUops.value) ? r.fusedUops.value : '?'}/${r.unfusedUops ?? 0}; ports ${ports || '—'}${r.divCycles ? `; divider ${r.divCycles.value.toFixed(1)}` : ''}${r.eliminated ? '; at rename' : ''}${passesText(r)}${bad}`;
+  const nm = written?.check.notMeasurable ?? [];
+  const notHere = nm.length
+    ? `\n    not measurable here: ${nm[0]}${nm.length > 1 ? ` (and ${nm.length - 1} more in the file)` : ''}`
+    : '';
+  return `${r.key}: latency ${lat || '—'}; tp ${r.throughput ? r.throughput.value.toFixed(2) : '—'}${r.throughputBroken ? ` (${r.throughputBroken.value.toFixed(2)} with breakers)` : ''}; µops ${r.fusedUops && Number.isInteger(r.fusedUops.value) ? r.fusedUops.value : r.notMeasurable?.some((n) => n.startsWith('fused')) ? 'n/m' : '?'}/${r.unfusedUops ?? 0}; ports ${ports || '—'}${r.divCycles ? `; divider ${r.divCycles.value.toFixed(1)}` : ''}${r.eliminated ? '; at rename' : ''}${passesText(r)}${bad}${notHere}`;
 }
 
 /** The passes compared and the share of runs kept, when the runner says. */

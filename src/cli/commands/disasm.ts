@@ -1,5 +1,6 @@
 import type { Argv } from 'yargs';
 import { addInputOptions } from '../regionOptions.js';
+import { addMeasuredOption } from '../dataOptions.js';
 import type { DisasmArgv } from './args.js';
 
 /** `uopscope disasm FILE [region options] [--json] [--att]`: the decoded region (work in disasmRun.ts). */
@@ -8,7 +9,7 @@ export function disasmCommand(y: Argv): Argv {
     'disasm [file]',
     'list the instructions of a region: address, bytes, text, signature, registers and flags',
     (a) =>
-      addInputOptions(a)
+      addMeasuredOption(addInputOptions(a))
         .option('json', { type: 'boolean', default: false, describe: 'print JSON' })
         .option('att', { type: 'boolean', default: false, describe: 'AT&T syntax in the text listing' })
         .option('wide', {

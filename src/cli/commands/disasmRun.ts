@@ -15,6 +15,7 @@ import { inputFromArgv } from '../regionOptions.js';
 import { fitWidth, wrapText } from '../../report/fit.js';
 import { parseArch } from '../config.js';
 import type { DisasmArgv } from './args.js';
+import { measuredOf } from '../dataOptions.js';
 
 export async function runDisasm(args: DisasmArgv): Promise<void> {
   const arch = args.arch === undefined ? undefined : parseArch(args.arch, '--arch');
@@ -32,7 +33,7 @@ export async function runDisasm(args: DisasmArgv): Promise<void> {
     );
     return;
   }
-  const data = await loadArchData(arch, args.uopsXml ? { uopsXml: args.uopsXml } : {});
+  const data = await loadArchData(arch, { ...(args.uopsXml ? { uopsXml: args.uopsXml } : {}), ...measuredOf(args) });
   const resolved = resolveInstructions(region.instructions, data, { fallback: args.fallback, machine });
   if (args.json) {
     process.stdout.write(

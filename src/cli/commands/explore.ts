@@ -5,6 +5,7 @@ import type { Argv } from 'yargs';
 import { BUILTIN_DEFAULTS } from '../config.js';
 import { addInputOptions } from '../regionOptions.js';
 import { addModelOptions } from '../modelOptions.js';
+import { addMeasuredOption } from '../dataOptions.js';
 import type { ExploreArgv } from './args.js';
 import { importEsm } from '../esm.js';
 
@@ -17,9 +18,11 @@ export function exploreCommand(y: Argv): Argv {
     '$0 [file]',
     'explore how the scheduler runs the loop, cycle by cycle (the report when not on a terminal)',
     (a) =>
-      addModelOptions(
-        addInputOptions(a),
-        `default ${BUILTIN_DEFAULTS.model}; 'uopscope config set model M'; switch mechanisms on the fly with ${HELP_KEYS.modelMenu}`,
+      addMeasuredOption(
+        addModelOptions(
+          addInputOptions(a),
+          `default ${BUILTIN_DEFAULTS.model}; 'uopscope config set model M'; switch mechanisms on the fly with ${HELP_KEYS.modelMenu}`,
+        ),
       )
         .option('arch', {
           alias: 'a',

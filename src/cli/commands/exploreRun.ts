@@ -28,6 +28,7 @@ import { stopBackground } from '../offload.js';
 import { importEsm } from '../esm.js';
 import { measureRunner } from '../explorerMeasure.js';
 import type { ExploreArgv } from './args.js';
+import { measuredOf } from '../dataOptions.js';
 
 function stamp(d = new Date()): string {
   const p = (n: number) => String(n).padStart(2, '0');
@@ -53,6 +54,7 @@ export async function runExplore(args: ExploreArgv): Promise<void> {
   const dataOpts = {
     ...(args.uopsXml !== undefined ? { uopsXml: args.uopsXml } : {}),
     ...(args.fallback !== undefined ? { fallback: args.fallback } : {}),
+    ...measuredOf(args),
   };
   const [machine, other] = await machinesOf(arch, args);
   const input = await loadInput(sel);
@@ -137,7 +139,7 @@ async function sessionsOf(
 /** The machine of --arch and that of --compare-arch (null without it), each with its data
  *  loaded (memoized: the sessions reuse them) — checked before the user is asked anything. */
 async function machinesOf(arch: Parameters<typeof loadMachine>[0], args: ExploreArgv) {
-  const data = args.uopsXml !== undefined ? { uopsXml: args.uopsXml } : {};
+  const data = { ...(args.uopsXml !== undefined ? { uopsXml: args.uopsXml } : {}), ...measuredOf(args) };
   const machine = loadMachine(arch);
   await loadArchData(machine.arch, data);
   const other = args.compareArch !== undefined ? loadMachine(parseArch(args.compareArch, '--compare-arch')) : null;

@@ -5,6 +5,7 @@
 import type { Argv } from 'yargs';
 import { addInputOptions, inputFromArgv } from '../regionOptions.js';
 import { addModelOptions } from '../modelOptions.js';
+import { addMeasuredOption } from '../dataOptions.js';
 import type { MeasureArgv } from './args.js';
 
 export function measureCommand(y: Argv): Argv {
@@ -12,7 +13,7 @@ export function measureCommand(y: Argv): Argv {
     'measure [file]',
     'run the region on this machine (Linux x86-64) and print the measured cycles per iteration beside the prediction',
     (c) =>
-      addModelOptions(addInputOptions(c), "the prediction's model; default: the configured one")
+      addMeasuredOption(addModelOptions(addInputOptions(c), "the prediction's model; default: the configured one"))
         .option('arch', {
           alias: 'a',
           type: 'string',

@@ -4,6 +4,7 @@
 import { withSchemaVersion } from '../../report/schemaVersion.js';
 import { buildReport, noteRegion, wholeNumber } from './reportRun.js';
 import { modelArgsOf } from '../modelOptions.js';
+import { measuredOf } from '../dataOptions.js';
 import { mechanismLabel } from '../../sim/mechanisms.js';
 import { parseArch } from '../config.js';
 import { UserError } from '../../errors.js';
@@ -297,6 +298,7 @@ export async function measure(input: InputOptions & RegionSelection, a: MeasureA
   const { model, analysis } = await buildReport(input, {
     fast: true,
     ...modelArgsOf(a),
+    ...measuredOf(a),
     branch: true,
     ...(arch !== undefined ? { arch } : {}),
     ...(a.iterations !== undefined ? { iterations: a.iterations } : {}),

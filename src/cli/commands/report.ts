@@ -7,6 +7,7 @@
 import type { Argv } from 'yargs';
 import { addInputOptions, inputFromArgv } from '../regionOptions.js';
 import { addModelOptions } from '../modelOptions.js';
+import { addMeasuredOption } from '../dataOptions.js';
 import { BUILTIN_DEFAULTS } from '../config.js';
 import type { ReportArgs } from './args.js';
 import { VARIANT_SWITCHES } from '../../sim/variants.js';
@@ -42,7 +43,7 @@ export function reportCommand(y: Argv): Argv {
     "simulate the region and print the thesis's report: block throughput, what-if throughputs, per-line table",
     (c) =>
       addVariantOptions(
-        addModelOptions(addInputOptions(c))
+        addMeasuredOption(addModelOptions(addInputOptions(c)))
           .option('arch', {
             alias: 'a',
             type: 'string',
@@ -103,7 +104,8 @@ export function reportCommand(y: Argv): Argv {
         .example('$0 report examples/bin/adc-chain -i 1 --detail 0', '')
         .example('$0 report --hex 4801d8 --iterations 1 --json', '')
         .example('$0 report examples/bin/branch --model refined --no-macro-fusion', '')
-        .example('$0 report examples/bin/two-regions --all-regions --json', ''),
+        .example('$0 report examples/bin/two-regions --all-regions --json', '')
+        .example('$0 report examples/bin/stencil --arch ZEN4 --no-measured', ''),
     async (argv) => {
       const files = batchFiles(argv as never);
       if (files) return (await import('./reportBatch.js')).runReportBatch(files, argv as never);

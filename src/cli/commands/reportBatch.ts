@@ -81,7 +81,10 @@ export class BatchContext {
     const region = decodeChosenRegion(input, { ...listed }, this.setup.input);
     const loop = loopFor(s.iterations);
     const graph = buildDependencyGraph(region.instructions, { loop });
-    this.data ??= loadArchData(this.machine.arch, s.uopsXml !== undefined ? { uopsXml: s.uopsXml } : {});
+    this.data ??= loadArchData(this.machine.arch, {
+      ...(s.uopsXml !== undefined ? { uopsXml: s.uopsXml } : {}),
+      ...(s.measured ? {} : { measured: false }),
+    });
     const analysis = await forArch({ region, graph, loop }, this.machine, {
       data: await this.data,
       ...(s.fallback !== undefined ? { fallback: s.fallback } : {}),

@@ -81,6 +81,8 @@ export interface ReportSettings {
   req: ReportRequest;
   fallback: 'skip' | 'alu' | undefined;
   uopsXml: string | undefined;
+  /** false: leave out the figures measured by uopscope (--no-measured) */
+  measured: boolean;
   strict: boolean;
   branch: boolean;
 }
@@ -116,6 +118,7 @@ export function reportSettings(a: ReportArgs): ReportSettings {
     req,
     fallback: a.fallback as 'skip' | 'alu' | undefined,
     uopsXml: a.uopsXml,
+    measured: a.measured !== false,
     strict: !!a.strict,
     branch: !!a.branch,
   };
@@ -136,6 +139,7 @@ export async function buildReport(
     arch: s.arch,
     loop: loopFor(s.iterations),
     ...(s.uopsXml !== undefined ? { uopsXml: s.uopsXml } : {}),
+    ...(s.measured ? {} : { measured: false }),
     ...(s.fallback !== undefined ? { fallback: s.fallback } : {}),
     ...(progress ? { onDecoded: (lines: number) => progress.stage('looking up figures', lines) } : {}),
   });

@@ -8,7 +8,7 @@
 import type { Instruction } from '../../disasm/iced.js';
 import type { PortGroup } from '../../data/types.js';
 import { instance, type Assignment, type FormSpec, type Slot } from './forms.js';
-import { confined, figure, fusedBetweenNops, type Blocker } from './machine.js';
+import { confined, figure, fusedBetweenNops, pname, type Blocker } from './machine.js';
 import type { Runner } from './runner.js';
 import type { Combination, Figure, FormResult, LatencyFigure, MachineResult, PortUse } from './types.js';
 import * as x from './x86.js';
@@ -20,6 +20,10 @@ interface CharacterizeOptions {
   blockers: readonly Blocker[];
   /** the LLVM model's port groups for the form on the host's core (the hypothesis) */
   hypothesis?: PortGroup[];
+  /** the record's schedulers spread µops evenly over their queues whatever the queues hold (Zen's
+   *  integer queues): a block of a whole pipe group then delays a µop confined to a subset of it
+   *  by its queue's share of the block, more than its µops (see measureCombinations) */
+  evenSteering?: boolean;
 }
 
 /** An operand as a latency source or destination. */
@@ -77,8 +81,18 @@ export function characterizeForm(runner: Runner, form: FormSpec, opts: Character
   const tp = Math.min(throughput?.value ?? Infinity, throughputBroken?.value ?? Infinity);
   const W = opts.machine.renameWidth.value;
   const fusedUops = fusedDomainUops(c, opts.machine, tp);
+  noDependency(latencies, tp);
   const eliminated = markEliminated(latencies, W);
   const { ports, portsFrom, portsInconsistent } = portUsage(c, opts, latencies, tp);
+  // a form executed at rename runs as fast as rename and its elimination resources let it: its
+  // rate bounds no pipe and is not the form's to compare or simulate with
+  let plain = throughput;
+  if (eliminated && throughput && Number.isFinite(throughput.value)) {
+    c.notMeasurable.push(
+      `throughput: ${throughput.value.toFixed(2)} cycles per instance measured, set by rename (the form is executed there), not by a pipe: not the form's own figure`,
+    );
+    plain = undefined;
+  }
   const unfusedUops = ports.reduce((s, p) => s + p.count, 0);
   if (
     fusedUops &&
@@ -103,7 +117,7 @@ export function characterizeForm(runner: Runner, form: FormSpec, opts: Character
     key: form.key,
     intel: form.intel,
     latencies,
-    ...(throughput ? { throughput } : {}),
+    ...(plain ? { throughput: plain } : {}),
     ...(throughputBroken ? { throughputBroken } : {}),
     ...(fusedUops ? { fusedUops } : {}),
     ...(unfusedUops > 0 ? { unfusedUops } : {}),
@@ -113,6 +127,7 @@ export function characterizeForm(runner: Runner, form: FormSpec, opts: Character
     ...(divCycles ? { divCycles } : {}),
     ...(eliminated ? { eliminated } : {}),
     notes: c.notes,
+    notMeasurable: c.notMeasurable,
     benches: c.benches,
   };
 }
@@ -122,6 +137,8 @@ export function characterizeForm(runner: Runner, form: FormSpec, opts: Character
 class FormBenches {
   benches = 0;
   readonly notes: string[] = [];
+  /** figures a counter-less host cannot measure for this form, and why (not failures) */
+  readonly notMeasurable: string[] = [];
   /** general-purpose registers the form names itself (implicit or fixed operands) */
   readonly fixedGprs: Set<number>;
   /** whether the form reads and writes flags or an implicit register (a dependency across instances) */
@@ -476,7 +493,9 @@ function throughputOf(c: FormBenches, breakers: boolean): Figure | undefined {
 function fusedDomainUops(c: FormBenches, machine: MachineResult, tp: number): Figure | undefined {
   const W = machine.renameWidth.value;
   if (machine.fillerProblem) {
-    c.notes.push(`fused-domain µops: not measured (${machine.fillerProblem})`);
+    c.notMeasurable.push(
+      `fused-domain µops (macro-ops): ${machine.fillerProblem.replace(/; fused-domain \u00b5ops are not derived from them$/, '')}, and no counter counts them: the record's count is the model`,
+    );
     return undefined;
   }
   if (!(Number.isFinite(tp) && W > 0)) return undefined;
@@ -487,11 +506,29 @@ function fusedDomainUops(c: FormBenches, machine: MachineResult, tp: number): Fi
   return f;
 }
 
+/**
+ * An operand's chain through itself that runs as fast as independent instances (within the 5 %
+ * the passes are compared by, +0.02 cycle) and under a cycle carries no dependency: the form does
+ * not wait for that operand (cvtsi2sd xmm, m32 on Zen 4 does not merge into its destination's
+ * old value). Its latency is 0, not the throughput the chain showed.
+ */
+function noDependency(latencies: LatencyFigure[], tp: number): void {
+  if (!Number.isFinite(tp)) return;
+  for (const l of latencies) {
+    if (l.upperBound || l.from !== l.to || !(l.value < 0.9) || !(l.value <= tp * 1.05 + 0.02)) continue;
+    l.method += `: ${l.value.toFixed(2)} cycles per instance, the form's own throughput (${tp.toFixed(2)}): no dependency through ${l.to}`;
+    l.value = 0;
+  }
+}
+
 /** An operand's chain through itself faster than 1 per cycle (with rename wider than 1) is
  *  executed at rename: those latencies become 0. Returns whether the form is eliminated. */
 function markEliminated(latencies: LatencyFigure[], W: number): true | undefined {
-  const self = latencies.filter((l) => l.from.replace(/ \(.*/, '') === l.to.replace(/ \(.*/, '') && !l.upperBound);
-  if (!(self.length > 0 && self.every((l) => l.value < 0.9) && W > 1)) return undefined;
+  // every pair faster than a cycle, not only the operand through itself: cvtsi2sd xmm, m32 does
+  // not wait for its destination (a chain of it is fast) yet takes 12 cycles from its address
+  const measured = latencies.filter((l) => Number.isFinite(l.value));
+  const self = measured.filter((l) => !l.upperBound);
+  if (!(self.length > 0 && measured.every((l) => l.value < 0.9) && W > 1)) return undefined;
   for (const l of self) {
     l.method += `: ${(1 / Math.max(l.value, 1e-9)).toFixed(2)} per cycle, executed at rename`;
     l.value = 0;
@@ -510,31 +547,51 @@ function portUsage(
   const W = opts.machine.renameWidth.value;
   const combos = [...opts.machine.combinations].sort((p, q) => p.size - q.size);
   const portNotes: string[] = [];
-  const measuredOn = measureCombinations(c, opts, combos, latencies, tp, portNotes);
-  const { ports, kept, dropped } = mergePorts(measuredOn, combos, opts.hypothesis, W);
+  const undecided = new Set<string>();
+  const measuredOn = measureCombinations(c, opts, combos, latencies, tp, portNotes, undecided);
+  const { ports, kept, dropped } = mergePorts(measuredOn, combos, opts.hypothesis, W, undecided);
   let portsFrom: FormResult['portsFrom'] = 'none';
   if (ports.some((p) => p.from === 'measured'))
     portsFrom = ports.some((p) => p.from === 'hypothesis') ? 'measured and hypothesis' : 'measured';
   else if (ports.length) portsFrom = 'hypothesis';
   if (kept.length)
-    portNotes.push(
-      `kept from the LLVM model (no blocking instruction decides them): ${kept.map((p) => `${p.count}*${p.combination}`).join(' + ')}`,
+    c.notMeasurable.push(
+      `port usage ${kept.map((p) => `${p.count}*${p.combination}`).join(' + ')}: the record's, kept (no blocking experiment here decides it: no verified blocker for that pipe group, or its run gave no whole count)`,
     );
   if (dropped.length)
-    portNotes.push(`the LLVM model's ${dropped.join(' + ')} contradicted by the blocking experiments (dropped)`);
+    portNotes.push(`the record's ${dropped.join(' + ')} contradicted by the blocking experiments (dropped)`);
   // the port usage bounds the throughput from below (§5.3.2, each group alone): a measured
   // throughput faster than that bound means some experiment misattributed µops
-  const bound = Math.max(
-    0,
-    ...ports.map((p) => p.count / (combos.find((q) => q.name === p.combination)?.size ?? p.ports?.length ?? 1)),
-  );
+  const bound = portBound(ports, combos);
   let portsInconsistent: string | undefined;
   if (Number.isFinite(tp) && bound > tp * 1.15 + 0.02) {
-    portsInconsistent = `the port usage implies at least ${bound.toFixed(2)} cycles per instruction, the measured throughput is ${tp.toFixed(2)}`;
+    portsInconsistent = `the port usage implies at least ${bound.toFixed(2)} cycles per instruction, the measured throughput is ${tp.toFixed(2)}: faster than those pipes allow`;
     portNotes.push(`port usage inconsistent: ${portsInconsistent}`);
   }
   c.notes.push(...portNotes);
   return { ports, portsFrom, ...(portsInconsistent ? { portsInconsistent } : {}) };
+}
+
+/**
+ * The fewest cycles per instance the port usage allows: for every union of its groups, the µops
+ * confined to that union over the union's pipes (overlapping groups, as Zen's FP pipe pairs, share
+ * pipes: 1*FP0/FP3 + 1*FP0/FP1 need 2 µops on 3 pipes, 0.67 cycles, not 0.5). A group without
+ * port numbers counts alone, over its measured size.
+ */
+export function portBound(ports: readonly PortUse[], combos: readonly Combination[]): number {
+  let bound = 0;
+  const named = ports.filter((p) => p.ports && p.ports.length > 0);
+  for (const p of ports)
+    if (!(p.ports && p.ports.length > 0))
+      bound = Math.max(bound, p.count / (combos.find((q) => q.name === p.combination)?.size ?? 1));
+  const n = Math.min(named.length, 12);
+  for (let mask = 1; mask < 1 << n; mask++) {
+    const union = new Set<number>();
+    for (let i = 0; i < n; i++) if (mask & (1 << i)) for (const q of named[i]!.ports!) union.add(q);
+    const inside = named.filter((p) => p.ports!.every((q) => union.has(q))).reduce((s, p) => s + p.count, 0);
+    bound = Math.max(bound, inside / union.size);
+  }
+  return bound;
 }
 
 /** The µops on each combination, smallest first, each less those on its measured subsets. */
@@ -545,6 +602,7 @@ function measureCombinations(
   latencies: LatencyFigure[],
   tp: number,
   portNotes: string[],
+  undecided: Set<string>,
 ): Map<string, number> {
   const W = opts.machine.renameWidth.value;
   const measuredOn = new Map<string, number>();
@@ -565,9 +623,51 @@ function measureCombinations(
     c.benches += made.makeBrk ? 2 : 1;
     // a throughput without a usable run (NaN) sets no length
     const atLeast = Math.ceil(combo.size * Math.max(8, (2 * maxLat) / instances, Number.isFinite(tp) ? 2 * tp : 0));
-    let u = confined(c.runner, b, combo.size, made.makeForm, instances, atLeast, made.makeBrk, c.startValues);
+    const raw = confined(c.runner, b, combo.size, made.makeForm, instances, atLeast, made.makeBrk, c.startValues);
+    let u = raw;
     for (const sub of combo.subsets) u -= measuredOn.get(sub) ?? 0;
     const r = Math.round(u);
+    // with the record as hypothesis, a blocking run that gives no whole count (Zen's FP pipes come
+    // in overlapping pairs, and a µop steered to a queue whose pipe is blocked waits although
+    // another queue's pipe is free; Zen spreads integer µops evenly over its four ALU queues)
+    // decides nothing: the record's group stays, said as such. A larger combination then keeps
+    // its whole count, and the record's groups say where it goes (mergePorts)
+    if (opts.hypothesis && (Math.abs(u - r) > 0.25 || r < 0)) {
+      undecided.add(combo.name);
+      c.notMeasurable.push(
+        `µops on ${combo.name}: ${u.toFixed(2)} from the blocking run (${raw.toFixed(2)} before its subsets), not a whole count: which of these pipes is not measurable here, the record's group decides`,
+      );
+      continue;
+    }
+    // with even steering, a µop any pipe of the larger group could run is steered in turn into
+    // the queues of the blocked subset too, and waits there: a count on a subset (ALU1, ALU1/2)
+    // cannot tell "confined to these pipes" from "steered behind the block". It confirms the
+    // record's group on those pipes; anything else there is not measurable here
+    const inside = combos.some((q) => q.subsets.includes(combo.name));
+    if (
+      opts.hypothesis &&
+      opts.evenSteering &&
+      inside &&
+      r > 0 &&
+      !opts.hypothesis.some((g) => pname(g.ports) === combo.name)
+    ) {
+      undecided.add(combo.name);
+      c.notMeasurable.push(
+        `µops on ${combo.name}: ${u.toFixed(2)}, where the record has none — the record's schedulers steer evenly, so a µop free to use the larger group's pipes also waits in the blocked pipes' queues: not a count here, the record's groups decide`,
+      );
+      continue;
+    }
+    // with even steering, a µop confined to a subset (imul on ALU1) waits behind its queue's
+    // quarter of an ALU block: the whole group's run counts it several times over, so beyond a
+    // subset that holds the form's µops the larger group's count is not the form's
+    const onSubset = combo.subsets.some((q) => (measuredOn.get(q) ?? 0) > 0);
+    if (opts.hypothesis && opts.evenSteering && onSubset && r > 0) {
+      undecided.add(combo.name);
+      c.notMeasurable.push(
+        `µops on ${combo.name}: ${u.toFixed(2)} beyond its subsets' — the record's schedulers steer evenly, so a block of the whole group delays a µop confined to a subset by more than its µops: not a count here, the record's groups decide`,
+      );
+      continue;
+    }
     if (Math.abs(u - r) > 0.25)
       portNotes.push(`${combo.name}: ${u.toFixed(2)} µops, not a whole number (kept rounded, marked)`);
     if (r > 0) measuredOn.set(combo.name, r);
@@ -596,8 +696,6 @@ function blockedInstances(
   return null;
 }
 
-const pname = (ports: readonly number[]): string => `p${[...ports].sort((a, b) => a - b).join('')}`;
-
 /**
  * The port usage from the measured µops per combination and the hypothesis (the LLVM model's
  * groups). A measured count goes, in this order, to a hypothesis group on the same ports, to a
@@ -612,8 +710,10 @@ function mergePorts(
   combos: readonly Combination[],
   hypothesis: readonly PortGroup[] | undefined,
   W: number,
+  undecided: ReadonlySet<string> = new Set(),
 ): { ports: PortUse[]; kept: PortUse[]; dropped: string[] } {
-  const decided = (name: string): boolean => combos.some((q) => q.name === name && q.size < W - 0.5);
+  const decided = (name: string): boolean =>
+    combos.some((q) => q.name === name && q.size < W - 0.5) && !undecided.has(name);
   const hyp = (hypothesis ?? []).map((g) => ({ count: g.count, ports: [...g.ports].sort((a, b) => a - b) }));
   const ports: PortUse[] = [];
   const add = (count: number, combination: string, p: number[] | undefined, from: PortUse['from']): void => {

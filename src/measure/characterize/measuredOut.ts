@@ -79,13 +79,17 @@ export function measuredForm(r: FormResult, code?: string): MeasuredForm {
     else if (!/^port usage inconsistent/.test(n)) notes.push(n);
   }
   if (r.eliminated) notes.push('executed at rename: a chain of it runs faster than one per cycle');
+  const notMeasurable = [...new Set(r.notMeasurable ?? [])];
   const out: MeasuredForm = {
     latencies,
     ports,
     uops,
-    check: failed.length
-      ? { status: 'failed', notes: [...failed, ...notes] }
-      : { status: 'passed', ...(notes.length ? { notes } : {}) },
+    check: {
+      ...(failed.length
+        ? { status: 'failed' as const, notes: [...failed, ...notes] }
+        : { status: 'passed' as const, ...(notes.length ? { notes } : {}) }),
+      ...(notMeasurable.length ? { notMeasurable } : {}),
+    },
     spread: round3(spread),
     ...(keptShare(formFigures(r)) !== undefined ? { kept: keptShare(formFigures(r))! } : {}),
     ...(r.passes !== undefined ? { passes: r.passes } : {}),
@@ -137,6 +141,10 @@ function measuredLatencies(
       continue;
     }
     mark(`latency ${l.from} → ${l.to}`, l);
+    // a latency is a whole number of cycles (the core's clock): a chain that does not come out
+    // whole was timed off (a pass under a burst the canary missed, a chain not isolated)
+    if (!l.upperBound && !Number.isInteger(cyclesOf(l.value)))
+      failed.push(`latency ${l.from} → ${l.to}: ${l.value.toFixed(2)} cycles, not a whole number`);
     spread = Math.max(spread, l.spread);
     latencies.push({
       from,
@@ -165,7 +173,7 @@ function measuredPorts(r: FormResult, notes: string[]): { ports: MeasuredPorts[]
       notes.push(`${p.count} µop(s) on ${p.combination} (no port numbers for it on this core)`);
       continue;
     }
-    ports.push({ uops: p.count, ports: name, from: p.from === 'measured' ? 'measured' : 'llvm' });
+    ports.push({ uops: p.count, ports: name, from: p.from === 'measured' ? 'measured' : 'record' });
   }
   return { ports, unnamed };
 }

@@ -73,6 +73,9 @@ export function comparePasses(a: FormResult, b: FormResult): FormResult {
     ...a,
     latencies,
     benches: a.benches + b.benches,
+    ...(a.notMeasurable || b.notMeasurable
+      ? { notMeasurable: [...(a.notMeasurable ?? []), ...(b.notMeasurable ?? [])] }
+      : {}),
     passes: 2,
     ...(disagree.length ? { passesDisagree: disagree } : {}),
   };

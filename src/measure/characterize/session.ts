@@ -18,7 +18,7 @@ import {
 import { UserError } from '../../errors.js';
 import { characterizeForm } from './characterize.js';
 import { formOf, type FormSpec } from './forms.js';
-import { characterizeMachine, DEFAULT_BLOCKERS, withPorts, type Blocker } from './machine.js';
+import { BLOCKER_CANDIDATES, characterizeMachine, DEFAULT_BLOCKERS, pname, type Blocker } from './machine.js';
 import { measuredForm, measuredMachine } from './measuredOut.js';
 import { compareMachines, comparePasses } from './passes.js';
 import type { Runner } from './runner.js';
@@ -29,6 +29,8 @@ interface Hypotheses {
   /** port groups per form key (the LLVM model's), for the forms it has */
   forms: Map<string, PortGroup[]>;
   blockers: Blocker[];
+  /** the record's schedulers steer evenly (characterize.ts `evenSteering`) */
+  evenSteering?: boolean;
   /** what the hypotheses are ('the LLVM 19 model of SPR'), or why there are none */
   text: string;
 }
@@ -69,31 +71,51 @@ export async function hypotheses(
     };
   }
   const data = await loadArchData(arch, cacheDir !== undefined ? { cacheDir } : {});
-  const blockerCode = x.encode(DEFAULT_BLOCKERS.map((b) => b.make(0)));
+  const blockerCode = x.encode(BLOCKER_CANDIDATES.map((b) => b.make(0)));
   const blockerInstrs = decodeRegion(blockerCode, 0, 64, 'blockers');
   const all = [
     ...instrs.map((d, k) => ({ ...d, line: k })),
     ...blockerInstrs.map((d, k) => ({ ...d, line: instrs.length + k })),
   ];
   const resolved = resolveInstructions(all, data, { machine });
-  const llvm = (k: number): PortGroup[] | null => {
+  // the record's figures: LLVM's model of the core and the cited corrections to it, never a
+  // measured file (the hypothesis must not be an earlier run's answer)
+  const record = (k: number): PortGroup[] | null => {
     const r = resolved[k];
-    return r && r.origin === 'llvm' && !r.unknown ? r.ports : null;
+    return r && (r.origin === 'llvm' || r.origin === 'cited') && !r.unknown ? r.ports : null;
   };
   const forms = new Map<string, PortGroup[]>();
   instrs.forEach((d, k) => {
-    const p = llvm(k);
+    const p = record(k);
     if (p && !forms.has(d.signature)) forms.set(d.signature, p);
   });
-  const blockers = withPorts(DEFAULT_BLOCKERS, (_b) => null).map((b, k) => {
-    const p = llvm(instrs.length + k);
-    return p && p.length === 1 && p[0]!.count === 1 ? { ...b, ports: p[0]!.ports } : b;
-  });
+  const blockers = recordBlockers(BLOCKER_CANDIDATES, (k) => record(instrs.length + k));
+  const names = machine.portNames;
+  const groupName = (ports: readonly number[]): string =>
+    names ? ports.map((p) => names[p] ?? String(p)).join('/') : pname(ports);
   return {
     forms,
     blockers,
-    text: `the LLVM 19 model of ${arch} (its port groups; kept where no blocking instruction decides)`,
+    ...(machine.schedulers?.steering?.value === 'even' ? { evenSteering: true } : {}),
+    text: `the ${arch} record's pipe groups (its model, LLVM 19's with cited corrections; kept where no blocking instruction decides); blocker candidates: ${blockers.map((b) => `${groupName(b.ports!)} by ${b.text}`).join(', ')}`,
   };
+}
+
+/**
+ * The blockers of the record's pipe groups: each candidate whose record port usage is one µop on
+ * exactly one group, with that group's ports, in the candidates' order (the first whose measured
+ * throughput confirms the group blocks it; the others are alternatives, machine.ts). Candidates
+ * the record gives more than one µop, or none, block nothing the record names and are left out.
+ * `portsOf(k)` is the record's usage of candidate k.
+ */
+export function recordBlockers(candidates: readonly Blocker[], portsOf: (k: number) => PortGroup[] | null): Blocker[] {
+  const out: Blocker[] = [];
+  candidates.forEach((b, k) => {
+    const p = portsOf(k);
+    if (p?.length !== 1 || p[0]!.count !== 1) return;
+    out.push({ ...b, ports: [...p[0]!.ports].sort((a, c) => a - c) });
+  });
+  return out;
 }
 
 interface SessionOptions {
@@ -169,6 +191,7 @@ export async function runSession(
         machine: first,
         blockers: o.hypotheses.blockers,
         ...(hyp ? { hypothesis: hyp } : {}),
+        ...(o.hypotheses.evenSteering ? { evenSteering: true } : {}),
       });
     } catch (e) {
       // Ctrl-C at a terminal reaches the harness too, which then fails: a stop, not an error

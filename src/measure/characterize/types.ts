@@ -67,6 +67,9 @@ export interface FormResult {
   /** executed at rename: a chain of it runs at the rename width */
   eliminated?: boolean;
   notes: string[];
+  /** figures a counter-less host cannot measure for this form, each with why; the record's value
+   *  is the model there (not a failed check) */
+  notMeasurable?: string[];
   /** benchmarks run for it */
   benches: number;
   /** where two passes over the form disagree (then its figures are marked, not used) */
@@ -87,6 +90,8 @@ export interface MachineResult {
   moveElimination: { latency: Figure; eliminated: boolean };
   immediateAddition: { latency: Figure; folded: boolean };
   combinations: Combination[];
+  /** record-chosen blockers whose measured throughput contradicted the record's pipe count */
+  rejectedBlockers?: string[];
 }
 
 export interface Excluded {

@@ -159,6 +159,18 @@ export const vpaddd = (a: number, b: number, c: number): Instruction =>
   Instruction.createRegRegReg(Code.VEX_Vpaddd_xmm_xmm_xmmm128, reg('xmm', a), reg('xmm', b), reg('xmm', c));
 export const vpmuludq = (a: number, b: number, c: number): Instruction =>
   Instruction.createRegRegReg(Code.VEX_Vpmuludq_xmm_xmm_xmmm128, reg('xmm', a), reg('xmm', b), reg('xmm', c));
+/** VEX three-operand xmm forms the record-chosen blockers use */
+export const V = {
+  mulpd: Code.VEX_Vmulpd_xmm_xmm_xmmm128,
+  addpd: Code.VEX_Vaddpd_xmm_xmm_xmmm128,
+  unpcklpd: Code.VEX_Vunpcklpd_xmm_xmm_xmmm128,
+} as const;
+export const vex3 = (code: Code, a: number, b: number, c: number): Instruction =>
+  Instruction.createRegRegReg(code, reg('xmm', a), reg('xmm', b), reg('xmm', c));
+export const vpsllq = (a: number, b: number): Instruction =>
+  Instruction.createRegRegU32(Code.VEX_Vpsllq_xmm_xmm_imm8, reg('xmm', a), reg('xmm', b), 1);
+export const shlImm = (a: number, imm: number): Instruction =>
+  Instruction.createRegU32(Code.Shl_rm64_imm8, reg('gpr64', a), imm);
 /** nop dword ptr [rax+0] (4 bytes): a rename slot and no execution port; not the one-byte 0x90,
  *  of which more fit in 32 bytes than the µop cache holds, so that they would measure the legacy
  *  decoders instead */
