@@ -578,7 +578,11 @@ function portUsage(
  * there waits behind an imul block; each FP queue holds one pipe of each FP pair, so a µop steered
  * to either still finds a free pipe of FP0–3 when one pair is blocked).
  */
-function trapping(opts: CharacterizeOptions, sub: Combination, sup: Combination): boolean {
+export function trapping(
+  opts: Pick<CharacterizeOptions, 'steeredQueues'>,
+  sub: Combination,
+  sup: Combination,
+): boolean {
   if (!opts.steeredQueues || !sub.ports || !sup.ports) return false;
   return opts.steeredQueues.some((q) => {
     const mine = q.filter((p) => sup.ports!.includes(p));
