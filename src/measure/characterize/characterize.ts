@@ -20,10 +20,10 @@ interface CharacterizeOptions {
   blockers: readonly Blocker[];
   /** the LLVM model's port groups for the form on the host's core (the hypothesis) */
   hypothesis?: PortGroup[];
-  /** the record's schedulers spread µops evenly over their queues whatever the queues hold (Zen's
-   *  integer queues): a block of a whole pipe group then delays a µop confined to a subset of it
-   *  by its queue's share of the block, more than its µops (see measureCombinations) */
-  evenSteering?: boolean;
+  /** the ports of each of the record's scheduler queues, when it steers µops evenly over them
+   *  whatever they hold (Zen): a µop steered to a queue whose pipes of a group are all blocked
+   *  waits there although the group's other pipes are free (see measureCombinations) */
+  steeredQueues?: number[][];
 }
 
 /** An operand as a latency source or destination. */
@@ -573,6 +573,24 @@ function portUsage(
 }
 
 /**
+ * Whether blocking `sub` traps µops of the larger group `sup` under the record's even steering:
+ * some queue's pipes of `sup` are all in `sub` (Zen's ALU1 has a queue of its own: an add steered
+ * there waits behind an imul block; each FP queue holds one pipe of each FP pair, so a µop steered
+ * to either still finds a free pipe of FP0–3 when one pair is blocked).
+ */
+export function trapping(
+  opts: Pick<CharacterizeOptions, 'steeredQueues'>,
+  sub: Combination,
+  sup: Combination,
+): boolean {
+  if (!opts.steeredQueues || !sub.ports || !sup.ports) return false;
+  return opts.steeredQueues.some((q) => {
+    const mine = q.filter((p) => sup.ports!.includes(p));
+    return mine.length > 0 && mine.every((p) => sub.ports!.includes(p));
+  });
+}
+
+/**
  * The fewest cycles per instance the port usage allows: for every union of its groups, the µops
  * confined to that union over the union's pipes (overlapping groups, as Zen's FP pipe pairs, share
  * pipes: 1*FP0/FP3 + 1*FP0/FP1 need 2 µops on 3 pipes, 0.67 cycles, not 0.5). A group without
@@ -643,14 +661,8 @@ function measureCombinations(
     // the queues of the blocked subset too, and waits there: a count on a subset (ALU1, ALU1/2)
     // cannot tell "confined to these pipes" from "steered behind the block". It confirms the
     // record's group on those pipes; anything else there is not measurable here
-    const inside = combos.some((q) => q.subsets.includes(combo.name));
-    if (
-      opts.hypothesis &&
-      opts.evenSteering &&
-      inside &&
-      r > 0 &&
-      !opts.hypothesis.some((g) => pname(g.ports) === combo.name)
-    ) {
+    const inside = combos.some((q) => q.subsets.includes(combo.name) && trapping(opts, combo, q));
+    if (opts.hypothesis && inside && r > 0 && !opts.hypothesis.some((g) => pname(g.ports) === combo.name)) {
       undecided.add(combo.name);
       c.notMeasurable.push(
         `µops on ${combo.name}: ${u.toFixed(2)}, where the record has none — the record's schedulers steer evenly, so a µop free to use the larger group's pipes also waits in the blocked pipes' queues: not a count here, the record's groups decide`,
@@ -660,8 +672,10 @@ function measureCombinations(
     // with even steering, a µop confined to a subset (imul on ALU1) waits behind its queue's
     // quarter of an ALU block: the whole group's run counts it several times over, so beyond a
     // subset that holds the form's µops the larger group's count is not the form's
-    const onSubset = combo.subsets.some((q) => (measuredOn.get(q) ?? 0) > 0);
-    if (opts.hypothesis && opts.evenSteering && onSubset && r > 0) {
+    const onSubset = combo.subsets.some(
+      (q) => (measuredOn.get(q) ?? 0) > 0 && trapping(opts, combos.find((x) => x.name === q)!, combo),
+    );
+    if (opts.hypothesis && onSubset && r > 0) {
       undecided.add(combo.name);
       c.notMeasurable.push(
         `µops on ${combo.name}: ${u.toFixed(2)} beyond its subsets' — the record's schedulers steer evenly, so a block of the whole group delays a µop confined to a subset by more than its µops: not a count here, the record's groups decide`,

@@ -29,8 +29,8 @@ interface Hypotheses {
   /** port groups per form key (the LLVM model's), for the forms it has */
   forms: Map<string, PortGroup[]>;
   blockers: Blocker[];
-  /** the record's schedulers steer evenly (characterize.ts `evenSteering`) */
-  evenSteering?: boolean;
+  /** the record's queues' ports, when it steers evenly (characterize.ts `steeredQueues`) */
+  steeredQueues?: number[][];
   /** what the hypotheses are ('the LLVM 19 model of SPR'), or why there are none */
   text: string;
 }
@@ -70,7 +70,9 @@ export async function hypotheses(
       text: `none: uopscope has no model of ${arch}; port combinations are named by their blocking instruction`,
     };
   }
-  const data = await loadArchData(arch, cacheDir !== undefined ? { cacheDir } : {});
+  // the record alone: a measured file (the user's, or the one shipped for this core) must not be
+  // the hypothesis of the run that measures again
+  const data = await loadArchData(arch, { measured: false, ...(cacheDir !== undefined ? { cacheDir } : {}) });
   const blockerCode = x.encode(BLOCKER_CANDIDATES.map((b) => b.make(0)));
   const blockerInstrs = decodeRegion(blockerCode, 0, 64, 'blockers');
   const all = [
@@ -96,7 +98,9 @@ export async function hypotheses(
   return {
     forms,
     blockers,
-    ...(machine.schedulers?.steering?.value === 'even' ? { evenSteering: true } : {}),
+    ...(machine.schedulers?.steering?.value === 'even'
+      ? { steeredQueues: machine.schedulers.queues.map((q) => [...q.ports]) }
+      : {}),
     text: `the ${arch} record's pipe groups (its model, LLVM 19's with cited corrections; kept where no blocking instruction decides); blocker candidates: ${blockers.map((b) => `${groupName(b.ports!)} by ${b.text}`).join(', ')}`,
   };
 }
@@ -191,7 +195,7 @@ export async function runSession(
         machine: first,
         blockers: o.hypotheses.blockers,
         ...(hyp ? { hypothesis: hyp } : {}),
-        ...(o.hypotheses.evenSteering ? { evenSteering: true } : {}),
+        ...(o.hypotheses.steeredQueues ? { steeredQueues: o.hypotheses.steeredQueues } : {}),
       });
     } catch (e) {
       // Ctrl-C at a terminal reaches the harness too, which then fails: a stop, not an error

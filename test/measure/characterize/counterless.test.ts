@@ -4,7 +4,7 @@
 // that must come out whole.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { portBound } from '../../../src/measure/characterize/characterize.js';
+import { portBound, trapping } from '../../../src/measure/characterize/characterize.js';
 import {
   BLOCKER_CANDIDATES,
   characterizeMachine,
@@ -173,4 +173,33 @@ test('a throughput faster than the port usage allows fails, naming the check', (
   });
   file.forms['ADDSD (XMM, XMM)'] = f;
   assert.deepEqual(measuredUsage(file).marked, [["throughput faster than the port usage's pipes allow", 1]]);
+});
+
+test("even steering traps µops only where a queue's pipes of the group all lie in the blocked ones", () => {
+  // Zen 4's record: four ALU queues (ALU0 with BRU0 and AGU0, …), two FP queues each holding one
+  // pipe of every FP pair
+  const steeredQueues = [
+    [0, 4, 6],
+    [1, 7],
+    [2, 8],
+    [3, 5],
+    [9, 11, 13],
+    [10, 12, 14],
+    [15, 16],
+  ];
+  const c = (ports: number[]): Combination => ({
+    name: `p${ports.join('')}`,
+    blocker: 'b',
+    size: ports.length,
+    ports,
+    subsets: [],
+  });
+  const alu = c([0, 1, 2, 3]);
+  const fp = c([9, 10, 11, 12]);
+  assert.equal(trapping({ steeredQueues }, c([1]), alu), true, 'ALU1 has a queue of its own');
+  assert.equal(trapping({ steeredQueues }, c([1, 2]), alu), true);
+  assert.equal(trapping({ steeredQueues }, c([9, 10]), fp), false, 'FMUL: each FP queue keeps an FADD pipe');
+  assert.equal(trapping({ steeredQueues }, c([11, 12]), fp), false);
+  assert.equal(trapping({ steeredQueues }, c([9, 11]), fp), true, "FP0 and FP2 are all of one queue's");
+  assert.equal(trapping({}, c([1]), alu), false, 'no even steering (a unified scheduler): nothing traps');
 });
