@@ -370,6 +370,8 @@ interface LatencyIndex {
   /** per same register (0, 1): source operand → target operand → its register figure (the
    *  largest, if listed twice), for the read advances */
   pairs: Map<number, Map<number, number>>[];
+  /** target operand → the source operands with any figure to it (the address's included) */
+  sources: Map<number, Set<number>>;
 }
 const latencyIndexes = new WeakMap<readonly LatencyEntry[], LatencyIndex>();
 
@@ -382,8 +384,12 @@ function latencyIndex(latencies: readonly LatencyEntry[]): LatencyIndex {
     hasSameReg: latencies.some((e) => e.cyclesSameReg !== undefined),
     byTarget: [new Map(), new Map(), new Map(), new Map()],
     pairs: [new Map(), new Map()],
+    sources: new Map(),
   };
   for (const e of latencies) {
+    let from = ix.sources.get(e.targetOp);
+    if (!from) ix.sources.set(e.targetOp, (from = new Set()));
+    from.add(e.startOp);
     for (let k = 0; k < 2; k++) {
       const own = (k === 1 ? e.cyclesSameReg : undefined) ?? e.cycles ?? e.maxCycles ?? e.minCycles;
       if (own === undefined) continue;
@@ -427,16 +433,27 @@ function pairReadAdvance(
   d: DecodedInstruction,
   pairs: Map<number, Map<number, number>>,
   byTarget: Map<number, number>,
+  sources: Map<number, Set<number>>,
 ): Record<string, number> | null {
   if (pairs.size === 0) return null;
   const inputs = operandResources(form, d, 'read');
+  // a target some input has no figure to (a measured file without the address→flags pair) may
+  // still wait for that input: its own largest figure would understate when it is written, so
+  // the instruction's largest latency stands in for it, as for a written resource with no figure
+  const largest = Math.max(...byTarget.values());
+  const starts = new Set([...sources.values()].flatMap((s) => [...s]));
+  const complete = (targetOp: number): boolean => {
+    const from = sources.get(targetOp);
+    return !!from && [...starts].every((s) => from.has(s));
+  };
   const adv = new Map<string, number>();
   for (const [startOp, targets] of pairs) {
     const regs = inputs.get(startOp);
     if (!regs) continue;
     for (const [targetOp, own] of targets) {
-      const top = byTarget.get(targetOp);
-      if (top === undefined) continue;
+      const measured = byTarget.get(targetOp);
+      if (measured === undefined) continue;
+      const top = complete(targetOp) ? measured : largest;
       for (const r of regs) adv.set(r, Math.min(adv.get(r) ?? Number.POSITIVE_INFINITY, top - own));
     }
   }
@@ -597,6 +614,7 @@ function fromForm(
     d,
     index.pairs[useSameReg ? 1 : 0]!,
     index.byTarget[(useSameReg ? 2 : 0) + (d.indexed ? 1 : 0)]!,
+    index.sources,
   );
   return {
     ...(readAdvance ? { readAdvance } : {}),

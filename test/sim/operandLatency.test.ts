@@ -5,6 +5,9 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { buildDependencyGraph, loadRegion } from '../../src/disasm/index.js';
 import { loadArchData, loadMachine, resolveInstructions } from '../../src/data/index.js';
 import type { ArchName } from '../../src/data/types.js';
@@ -78,6 +81,23 @@ test('uops.info per-pair latencies give the same read advance: ADD (R64, M64) re
   assert.equal(self.program.instructions[0]!.readAdvance, undefined);
   const selfLlvm = await loop('1:\n  xor rax, [rax]\n  dec rcx\n  jnz 1b', 'SKL');
   assert.equal(selfLlvm.program.instructions[0]!.readAdvance, undefined);
+});
+
+test('a pair a file does not give does not hold the register read early (address → flags missing)', async () => {
+  // a measured file without the address → flags pair: flags' own largest figure (1, from rax)
+  // says nothing of when the flags wait for the load, so it must not cancel rax's late read
+  const xml = readFileSync('test/fixtures/data/small-instructions.xml', 'utf8');
+  const pair = '<latency cycles_addr="6" cycles_mem="1" start_op="2" target_op="3"/>';
+  assert.ok(xml.includes(pair));
+  const dir = mkdtempSync(join(tmpdir(), 'uopscope-pairs-'));
+  try {
+    const file = join(dir, 'instructions.xml');
+    writeFileSync(file, xml.replace(pair, ''));
+    const { program } = await loop('1:\n  add rax, [rdi]\n  dec rcx\n  jnz 1b', 'SKL', file);
+    assert.deepEqual(program.instructions[0]!.readAdvance, { RAX: 5 });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('a late read never makes a result earlier than its address allows (a pointer chase stays 6 + 1)', async () => {
