@@ -37,7 +37,8 @@ export function measuredForm(r: FormResult, code?: string): MeasuredForm {
   const mark = (what: string, f: Figure | undefined): void => {
     if (f?.inconsistent) failed.push(`${what}: ${f.inconsistent}`);
   };
-  const { latencies, spread: latencySpread } = measuredLatencies(r, notes, mark, failed);
+  const unbounded: string[] = [];
+  const { latencies, spread: latencySpread } = measuredLatencies(r, notes, mark, failed, unbounded);
   let spread = latencySpread;
   const throughput: NonNullable<MeasuredForm['throughput']> = {};
   if (r.throughput && Number.isFinite(r.throughput.value) && r.throughput.value >= 0) {
@@ -79,7 +80,7 @@ export function measuredForm(r: FormResult, code?: string): MeasuredForm {
     else if (!/^port usage inconsistent/.test(n)) notes.push(n);
   }
   if (r.eliminated) notes.push('executed at rename: a chain of it runs faster than one per cycle');
-  const notMeasurable = [...new Set(r.notMeasurable ?? [])];
+  const notMeasurable = [...new Set([...(r.notMeasurable ?? []), ...unbounded])];
   const out: MeasuredForm = {
     latencies,
     ports,
@@ -123,10 +124,16 @@ function measuredLatencies(
   notes: string[],
   mark: (what: string, f: Figure) => void,
   failed: string[],
+  unbounded: string[],
 ): { latencies: MeasuredForm['latencies']; spread: number } {
   const latencies: MeasuredForm['latencies'] = [];
   let spread = 0;
   for (const l of r.latencies) {
+    const loose = looseBound(l);
+    if (loose) {
+      unbounded.push(`latency ${l.from} → ${l.to}: ${loose}`);
+      continue;
+    }
     const from = operandRef(l.from),
       to = operandRef(l.to);
     if (!Number.isFinite(l.value)) {
@@ -155,6 +162,19 @@ function measuredLatencies(
     });
   }
   return { latencies, spread };
+}
+
+/**
+ * Why an upper bound is no figure, or null when it is one. A bound comes from a chain the pair
+ * cannot be isolated in (through an instruction of another class, or beside the destination's
+ * own chain), and the resolver would take it as the pair's latency. A chain of whole-cycle
+ * instructions takes whole cycles, so a bound that is not whole was timed off or paced by
+ * something else: `shr r32, cl` → flags read 32.45 here, `cmovl` flags → result 0.73 (an
+ * executed µop takes a cycle at least).
+ */
+function looseBound(l: FormResult['latencies'][number]): string | null {
+  if (!l.upperBound || !Number.isFinite(l.value) || Number.isInteger(cyclesOf(l.value))) return null;
+  return `an upper bound of ${l.value.toFixed(2)} cycles, not a whole number: not written (the pair cannot be isolated without counters)`;
 }
 
 /** The port usage in port numbers; µops on ports without numbers on this core are counted apart. */

@@ -143,13 +143,42 @@ test('a latency that is not a whole number of cycles fails, naming the check', (
   });
   file.forms['ADDSD (XMM, XMM)'] = f;
   assert.deepEqual(measuredUsage(file).marked, [['latency not a whole number', 1]]);
-  // an upper bound is a bound, not a latency: it need not be whole
-  const ub = measuredForm(
-    form({
-      latencies: [{ value: 8.5, spread: 0.01, method: 'm', from: 'op1 address', to: 'op0 (xmm)', upperBound: true }],
-    }),
+});
+
+test('an upper bound that cannot be a latency is not written: not measurable here', () => {
+  const bound = (value: number, from = 'op1 address') => ({
+    value,
+    spread: 0.01,
+    method: 'm',
+    from,
+    to: 'op0 (xmm)',
+    upperBound: true,
+  });
+  const whole = { value: 3, spread: 0.01, method: 'm', from: 'op0 (xmm)', to: 'op0 (xmm)' };
+  // a whole bound stays, marked a bound: the resolver's latency for that pair
+  const kept = measuredForm(form({ latencies: [whole, bound(8)] }));
+  assert.equal(kept.check.status, 'passed');
+  assert.deepEqual(
+    kept.latencies.map((l) => [l.from, l.cycles, l.upperBound ?? false]),
+    [
+      ['o0', 3, false],
+      ['o1.base', 8, true],
+    ],
   );
-  assert.equal(ub.check.status, 'passed');
+  // not whole (a chain of whole-cycle instructions takes whole cycles), or under a cycle on a form
+  // that executes: left out, said, and the form is still used for what it measured
+  for (const [v, why] of [
+    [8.5, /8\.50 cycles, not a whole number: not written/],
+    [0.73, /0\.73 cycles, not a whole number/],
+  ] as const) {
+    const f = measuredForm(form({ latencies: [whole, bound(v, 'flags')] }));
+    assert.equal(f.check.status, 'passed');
+    assert.deepEqual(
+      f.latencies.map((l) => l.from),
+      ['o0'],
+    );
+    assert.match(f.check.notMeasurable!.join('\n'), why);
+  }
 });
 
 test('a throughput faster than the port usage allows fails, naming the check', () => {
