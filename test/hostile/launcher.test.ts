@@ -18,7 +18,14 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { WORKER_ADDRESS_SPACE, workersThatFit } from '../../src/cli/addressSpace.js';
+import {
+  REGION_BYTES_PER_LINE,
+  REGION_FIXED_BYTES,
+  refuseRegionOverLimit,
+  WORKER_ADDRESS_SPACE,
+  workersThatFit,
+} from '../../src/cli/addressSpace.js';
+import { UserError } from '../../src/errors.js';
 import { bigLoop, ROOT, tempDir } from './helpers.js';
 import { hasTmux, tmuxServer } from '../ui/helpers/tmux.js';
 
@@ -279,4 +286,23 @@ test('workers that fit: all without a limit, else those the room left takes', ()
   });
   assert.equal(workersThatFit(3, roomFor(0), region), 0);
   assert.equal(workersThatFit(3, roomFor(2), region), 2);
+});
+
+test('a region is refused when the limit leaves no room for its simulation, never without a limit', () => {
+  const limits = (v: string) =>
+    `Limit                     Soft Limit           Hard Limit           Units\nMax address space         ${v}            ${v}            bytes\n`;
+  const status = (kb: number) => `Name:\tnode\nVmSize:\t  ${kb} kB\nVmRSS:\t   40000 kB\n`;
+  const used = 800_000;
+  const limitFor = (lines: number) => used * 1024 + REGION_FIXED_BYTES + lines * REGION_BYTES_PER_LINE;
+  refuseRegionOverLimit(1_000_000, { limits: limits('unlimited'), status: status(used) });
+  refuseRegionOverLimit(10_000, { limits: limits(String(limitFor(10_000))), status: status(used) });
+  assert.throws(
+    () => refuseRegionOverLimit(10_001, { limits: limits(String(limitFor(10_000))), status: status(used) }),
+    (e: Error) =>
+      e instanceof UserError &&
+      e.exitCode === 2 &&
+      /^a region of 10,001 lines needs about 260 MiB of address space, but the limit set by ulimit -v \(1,065,536 KiB\) leaves 259 MiB: raise it \(ulimit -v 1100000, or unlimited\)/.test(
+        e.message,
+      ),
+  );
 });
