@@ -166,6 +166,12 @@ test('a report of 19,999 lines (the default bound is 20,000): runs under 3000000
     2,
     /^uopscope: a region of 19,999 lines needs about 455 MiB of address space, but the limit set by ulimit -v \(1,000,000 KiB\) leaves \d+ MiB: raise it \(ulimit -v \d+00000, or unlimited\) or pick a smaller region/,
   );
+  // in a batch, that region's error line; the others are reported
+  const batch = viaShell('ulimit -v 1000000', ['report', file, 'examples/bin/branch', '--all-regions', '-i', '1']);
+  assert.equal(batch.code, 2, batch.err);
+  assert.match(batch.out, /^error: .*region 1 .*: a region of 19,999 lines needs about 455 MiB of address space/m);
+  assert.match(batch.out, /Block throughput/);
+  assert.doesNotMatch(batch.err, /Fatal|internal error/);
 });
 
 test('the explorer opens under ulimit -v 1000000 (its worker only when it fits) and quits cleanly', {
