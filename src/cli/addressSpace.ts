@@ -57,15 +57,26 @@ export function workersThatFit(wanted: number, proc?: { limits: string; status: 
  *  for 9,999): taken here as 64 MiB and 20 KiB a line (docs/hostile-input.md). */
 export const REGION_FIXED_BYTES = 64 * 2 ** 20;
 export const REGION_BYTES_PER_LINE = 20 * 1024;
+/** The same for a region only listed (`disasm`) or drawn (`graph`), not simulated. Measured as
+ *  above under 1,000,000 KiB (about 213 MiB left once counted): `disasm` of 49,999 lines and
+ *  `graph --dg` of 19,999 ran, `graph --dg` and `--cfg` of 49,999 and `disasm` of 99,999
+ *  failed; under 1,500,000 `disasm` and `graph --dg` of 99,999 ran: 6 KiB a line, with the
+ *  same fixed part. */
+export const LISTED_BYTES_PER_LINE = 6 * 1024;
 
 /** Under an address-space limit, refuses in one line a region of `lines` that the limit leaves no
- *  room for: V8 would end the process with its out-of-memory dump, seconds or minutes later. */
-export function refuseRegionOverLimit(lines: number, proc?: { limits: string; status: string }): void {
+ *  room for (`perLine` beside the fixed part): V8 would end the process with its out-of-memory
+ *  dump, seconds or minutes later. */
+export function refuseRegionOverLimit(
+  lines: number,
+  proc?: { limits: string; status: string },
+  perLine = REGION_BYTES_PER_LINE,
+): void {
   const limit = addressSpaceLimit(proc?.limits);
   if (limit === null) return;
   const used = addressSpaceUsed(proc?.status);
   if (used === null) return;
-  const needed = REGION_FIXED_BYTES + lines * REGION_BYTES_PER_LINE;
+  const needed = REGION_FIXED_BYTES + lines * perLine;
   if (used + needed <= limit) return;
   const MB = 2 ** 20;
   // what to raise it to, in ulimit -v's KiB, rounded up to a hundred thousand
@@ -74,3 +85,7 @@ export function refuseRegionOverLimit(lines: number, proc?: { limits: string; st
     `a region of ${grouped(lines)} lines needs about ${grouped(Math.ceil(needed / MB))} MiB of address space, but the limit set by ulimit -v (${grouped(Math.floor(limit / 1024))} KiB) leaves ${grouped(Math.max(0, Math.floor((limit - used) / MB)))} MiB: raise it (ulimit -v ${raiseTo}, or unlimited) or pick a smaller region (--region, --function, --range)`,
   );
 }
+
+/** refuseRegionOverLimit for a region only listed or drawn. */
+export const refuseListedRegionOverLimit = (lines: number): void =>
+  refuseRegionOverLimit(lines, undefined, LISTED_BYTES_PER_LINE);

@@ -174,6 +174,24 @@ test('a report of 19,999 lines (the default bound is 20,000): runs under 3000000
   assert.doesNotMatch(batch.err, /Fatal|internal error/);
 });
 
+test('disasm and graph of 99,999 lines (--max-instructions 100000) under ulimit -v 1000000: one line, exit 2', {
+  skip,
+  timeout: 120_000,
+}, () => {
+  // both ended in V8's dump ("young object promotion failed") after 5 to 13 s
+  const dir = tempDir('launcherlisted');
+  const file = bigLoop(dir, 24_999);
+  for (const args of [
+    ['disasm', file, '--max-instructions', '100000'],
+    ['graph', file, '--max-instructions', '100000', '--dg', join(dir, 'dg.dot')],
+  ])
+    assertLine(
+      viaShell('ulimit -v 1000000', args),
+      2,
+      /^uopscope: a region of 99,999 lines needs about 650 MiB of address space, but the limit set by ulimit -v \(1,000,000 KiB\) leaves \d+ MiB: raise it/,
+    );
+});
+
 test('the explorer opens under ulimit -v 1000000 (its worker only when it fits) and quits cleanly', {
   skip: skip || (!hasTmux && 'needs tmux'),
   timeout: 90_000,
