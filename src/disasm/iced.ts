@@ -14,10 +14,11 @@
 //   does not trigger it; code that runs for long (decoding millions of instructions) still does.
 // - lazy validation: each function is validated when first compiled instead of all ~3,000 when
 //   the module is made (the module is iced-x86's own, valid, build).
-// V8 reads both when the module and its instance are made. Its memory is made with a small
-// reservation under an address-space limit (ICED_MEMORY_PAGES, src/wasmReservation.ts). They are put back right after,
+// V8 reads both when the module and its instance are made. They are put back right after,
 // because V8 checks a hash of all its settings before it uses a code cache (Node's own modules',
 // the start-up bundle's): test/disasm/icedLoad.test.ts checks that a cache is still accepted.
+// Its memory is made with a small reservation, which matters under an address-space limit
+// (ICED_MEMORY_PAGES, src/wasmReservation.ts).
 import { createRequire } from 'node:module';
 import { setFlagsFromString } from 'node:v8';
 import type * as Iced from 'iced-x86';
