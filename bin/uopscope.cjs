@@ -25,7 +25,9 @@
 //   runs (600,000: "Failed to reserve virtual memory for CodeRange") or soon after, with V8's dump:
 //   the limit is said in one line instead, exit 2 (measured on Node 20: a report and disasm
 //   run at 800,000 KiB; 1,000,000 leaves room). Worker threads are started only where the limit
-//   leaves room for them (src/cli/addressSpace.ts).
+//   leaves room for them, and a region only where it leaves room to simulate it, else one line
+//   (src/cli/addressSpace.ts); WebAssembly memories are made with small reservations, since
+//   without guard regions V8 reserves what the limit leaves (src/wasmReservation.ts).
 // `node dist/cli/main.cjs` (npm start, the tests) does without this script: under a limit it runs
 // itself again with the same flag (main.cts). test/hostile/launcher.test.ts tests both.
 require('../dist/cli/main.cjs');

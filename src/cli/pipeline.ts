@@ -5,6 +5,7 @@
 // (the explorer does it on the fly) only redoes the cheap part: forArch().
 
 import { UserError } from '../errors.js';
+import { refuseRegionOverLimit } from './addressSpace.js';
 import { branchPaths, buildDependencyGraph, dependencyGraphOfPath, loadRegion } from '../disasm/index.js';
 import type { DependencyGraph, InputOptions, LoadedRegion, RegionSelection } from '../disasm/types.js';
 import { loadArchData, loadMachine, resolveInstructions } from '../data/index.js';
@@ -68,7 +69,9 @@ export async function analyseRegion(
 export async function analyse(opts: AnalyseOptions): Promise<Analysis> {
   // an unknown architecture is refused before the input is read
   const machine = loadMachine(opts.arch);
-  const base = await analyseRegion(opts);
+  // simulated next: under an address-space limit, refused as soon as its size is known when the
+  // limit leaves no room for that
+  const base = await analyseRegion({ ...opts, admit: refuseRegionOverLimit });
   opts.onDecoded?.(base.region.instructions.length);
   return forArch(base, machine, opts);
 }

@@ -187,8 +187,15 @@ export function decodeRegion(
   bitness: 32 | 64,
   where: string,
   maxInstructions = Infinity,
+  admit?: (lines: number) => void,
 ): DecodedInstruction[] {
   const raw = decodeBytes(data, address, bitness, where, false, maxInstructions);
+  try {
+    admit?.(raw.length);
+  } catch (e) {
+    for (const r of raw) r.ins.free();
+    throw e;
+  }
   const lineOf = new Map(raw.map((r, i) => [r.address, i]));
   const result = raw.map((r, i) => {
     const bytes = data.subarray(r.address - address, r.address - address + r.length);

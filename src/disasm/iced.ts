@@ -17,9 +17,12 @@
 // V8 reads both when the module and its instance are made. They are put back right after,
 // because V8 checks a hash of all its settings before it uses a code cache (Node's own modules',
 // the start-up bundle's): test/disasm/icedLoad.test.ts checks that a cache is still accepted.
+// Its memory is made with a small reservation, which matters under an address-space limit
+// (ICED_MEMORY_PAGES, src/wasmReservation.ts).
 import { createRequire } from 'node:module';
 import { setFlagsFromString } from 'node:v8';
 import type * as Iced from 'iced-x86';
+import { withWasmReservation } from '../wasmReservation.js';
 
 /** The tiering budget iced-x86's instance is made with. */
 const ICED_TIERING_BUDGET = 100_000_000;
@@ -27,13 +30,17 @@ const ICED_TIERING_BUDGET = 100_000_000;
  *  another, or with UOPSCOPE_V8_DEFAULTS=1 (to measure the difference), nothing is changed. */
 const V8_DEFAULTS: Record<string, string[]> = { 11: ['--wasm-tiering-budget=1800000', '--no-wasm-lazy-validation'] };
 const ICED_SETTINGS = [`--wasm-tiering-budget=${ICED_TIERING_BUDGET}`, '--wasm-lazy-validation'];
+/** The pages (64 KiB) reserved for iced-x86's memory (it declares 22, no maximum) under an
+ *  address-space limit (src/wasmReservation.ts): 16 MiB, twice what it holds once 100,000 lines
+ *  are decoded (3 MiB for 20,000, 7.4 MiB for 100,000, measured). */
+const ICED_MEMORY_PAGES = 256;
 
 function loadIced(): typeof Iced {
   const defaults =
     process.env.UOPSCOPE_V8_DEFAULTS === '1' ? undefined : V8_DEFAULTS[process.versions.v8.split('.')[0]!];
   if (defaults) for (const f of ICED_SETTINGS) setFlagsFromString(f);
   try {
-    return createRequire(import.meta.url)('iced-x86') as typeof Iced;
+    return withWasmReservation(ICED_MEMORY_PAGES, () => createRequire(import.meta.url)('iced-x86') as typeof Iced);
   } finally {
     if (defaults) for (const f of defaults) setFlagsFromString(f);
   }

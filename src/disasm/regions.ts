@@ -592,7 +592,7 @@ export function selectRegion(input: LoadedInput, sel: RegionSelection = {}): Loa
 export function decodeChosenRegion(
   input: LoadedInput,
   region: Region,
-  sel: Pick<RegionSelection, 'maxInstructions' | 'wholeFunction'> = {},
+  sel: Pick<RegionSelection, 'maxInstructions' | 'wholeFunction' | 'admit'> = {},
 ): LoadedRegion {
   const sec = sectionFor(input, region.start, region.end, region.section);
   if (!sec)
@@ -614,13 +614,14 @@ export function decodeChosenRegion(
   let instructions: DecodedInstruction[];
   try {
     instructions = region.segments
-      ? decodeSegments(sec, region.segments, input.bitness, where, limit)
+      ? decodeSegments(sec, region.segments, input.bitness, where, limit, sel.admit)
       : decodeRegion(
           sec.data.subarray(region.start - sec.address, region.end - sec.address),
           region.start,
           input.bitness,
           where,
           limit,
+          sel.admit,
         );
   } catch (e) {
     // a range read as decimal, or starting inside an instruction, is the likely reason: say so
@@ -682,6 +683,7 @@ function decodeSegments(
   bitness: 32 | 64,
   where: string,
   limit: number,
+  admit?: (lines: number) => void,
 ): DecodedInstruction[] {
   const out: DecodedInstruction[] = [];
   for (const g of segments) {
@@ -691,6 +693,7 @@ function decodeSegments(
       bitness,
       where,
       limit - out.length,
+      admit && ((lines) => admit(out.length + lines)),
     )) {
       i.line = out.length;
       out.push(i);

@@ -203,6 +203,10 @@ export interface RegionSelection {
   functionLoop?: number;
   /** the most instructions the region may hold (src/disasm/limits.ts) */
   maxInstructions?: number;
+  /** called with the region's instruction count once its bytes are decoded, before its lines
+   *  are described (most of what decoding costs): throws to refuse the region (the CLI's check
+   *  of the room an address-space limit leaves) */
+  admit?: (lines: number) => void;
 }
 
 export interface ImageSection {

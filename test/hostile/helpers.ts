@@ -2,7 +2,7 @@
 // own cache and config directories, and checks that a failure is one line with exit 2.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -16,6 +16,16 @@ export const smallText = (): string => readFileSync(SMALL, 'utf8');
 
 export function tempDir(tag: string): string {
   return mkdtempSync(join(tmpdir(), `uopscope-hostile-${tag}-`));
+}
+
+/** A loop in `dir` of `4 * reps + 3` lines, a quarter of them loads */
+export function bigLoop(dir: string, reps: number): string {
+  const file = join(dir, `loop${reps}.s`);
+  writeFileSync(
+    file,
+    `.intel_syntax noprefix\n.L1:\n.rept ${reps}\nadd rax, rbx\nimul rcx, rdx\nmov r8, [rsi+8]\nxor r9, r10\n.endr\nadd rax, 1\ndec rdi\njnz .L1\n`,
+  );
+  return file;
 }
 
 export interface Run {

@@ -8,27 +8,17 @@
 //   and for a small region, nothing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { analyse, loopFor } from '../../src/cli/pipeline.js';
 import { LARGE_REGION_LINES, RunsProgress } from '../../src/cli/progress.js';
 import { CompiledProgram } from '../../src/sim/compiled.js';
 import { REFINED_MECHANISMS } from '../../src/sim/mechanisms.js';
-import { ROOT, tempDir } from './helpers.js';
+import { bigLoop, ROOT, tempDir } from './helpers.js';
 import { hasTmux, tmuxServer } from '../ui/helpers/tmux.js';
 
 const MAIN = join(ROOT, 'dist', 'cli', 'main.cjs');
-
-/** A loop of `4 * reps + 3` lines, a quarter of them loads */
-function bigLoop(dir: string, reps: number): string {
-  const file = join(dir, `loop${reps}.s`);
-  writeFileSync(
-    file,
-    `.intel_syntax noprefix\n.L1:\n.rept ${reps}\nadd rax, rbx\nimul rcx, rdx\nmov r8, [rsi+8]\nxor r9, r10\n.endr\nadd rax, 1\ndec rdi\njnz .L1\n`,
-  );
-  return file;
-}
 
 test('a region of 40,003 lines with 10,000 loads builds its model (store forwarding included) in under 4 s of CPU', async () => {
   const file = bigLoop(tempDir('bigloop'), 10_000);

@@ -5,6 +5,10 @@
 //   after its GC dump: now one line saying the limit and what to raise it to, or the command runs;
 //   worker threads (each reserves 512 MiB of code range) are started only where the limit leaves
 //   room, where a report with workers aborted under 1,500,000;
+// - a region at the default bound (20,000 lines) ran under 1,000,000 and 1,500,000 KiB but ended
+//   in V8's out-of-memory dump under 2,000,000 to 4,000,000: without guard regions V8 reserved
+//   iced-x86's WebAssembly memory at the largest of 4, 3, 2 or 1 GiB that fitted, leaving the
+//   heap less than 1 GB whatever the limit. iced.ts now reserves 16 MiB for it;
 // - with standard output closed (`>&-`) Node reopened it on /dev/null and a report vanished with
 //   exit 0: now one line and exit 74, while a parent that discards the output
 //   (`stdio: 'ignore'`) still gets exit 0.
@@ -14,8 +18,15 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { WORKER_ADDRESS_SPACE, workersThatFit } from '../../src/cli/addressSpace.js';
-import { ROOT, tempDir } from './helpers.js';
+import {
+  REGION_BYTES_PER_LINE,
+  REGION_FIXED_BYTES,
+  refuseRegionOverLimit,
+  WORKER_ADDRESS_SPACE,
+  workersThatFit,
+} from '../../src/cli/addressSpace.js';
+import { UserError } from '../../src/errors.js';
+import { bigLoop, ROOT, tempDir } from './helpers.js';
 import { hasTmux, tmuxServer } from '../ui/helpers/tmux.js';
 
 const BIN = join(ROOT, 'bin', 'uopscope.cjs');
@@ -103,6 +114,84 @@ test('a report that asks for worker threads runs under 1000000, 1500000 and 8000
   }
 });
 
+/** The largest mapping without access (a reservation) in a Node that imports `modules` under
+ *  `ulimit -v kib`, as under the bin (no WebAssembly guard regions), in MiB. */
+function largestReservation(kib: number, modules: string[]): number {
+  const code = `
+    for (const m of ${JSON.stringify(modules)}) await import(m);
+    const { readFileSync } = await import('node:fs');
+    const sizes = readFileSync('/proc/self/maps', 'utf8').trim().split('\\n')
+      .filter((l) => l.split(' ')[1] === '---p')
+      .map((l) => l.split(' ')[0].split('-').map((x) => parseInt(x, 16)))
+      .map(([s, e]) => (e - s) / 2 ** 20);
+    console.log(Math.max(...sizes));`;
+  const r = spawnSync(
+    'bash',
+    [
+      '-c',
+      `ulimit -v ${kib}; exec "$0" --disable-wasm-trap-handler --input-type=module -e "$1"`,
+      process.execPath,
+      code,
+    ],
+    { encoding: 'utf8', cwd: ROOT, timeout: 60_000 },
+  );
+  assert.equal(r.status, 0, r.stderr);
+  return Number(r.stdout);
+}
+
+test("the decoder's WebAssembly memory reserves little under a limit", { skip }, () => {
+  // Without guard regions V8 reserved the memory's maximum (V8's own: iced-x86 declares none), or
+  // 3/4, 1/2, 1/4 of it, whichever fitted: 1 GiB under 3,000,000 KiB, 2 GiB under 4,000,000, 4
+  // GiB under 8,000,000. What is left to find is V8's code range (512 MiB).
+  for (const kib of [3_000_000, 4_000_000, 8_000_000]) {
+    const mib = largestReservation(kib, [`${ROOT}/dist/disasm/iced.js`]);
+    assert.ok(mib < 600, `ulimit -v ${kib}: a reservation of ${mib} MiB`);
+  }
+});
+
+test('a report of 19,999 lines (the default bound is 20,000): runs under 3000000, refused in one line under 1000000', {
+  skip,
+  timeout: 300_000,
+}, () => {
+  // it ended in V8's out-of-memory dump under 2,000,000 to 4,000,000 KiB (and under 1,000,000 on
+  // some runs), the heap left less than 1 GB by the WebAssembly memory's reservation
+  const file = bigLoop(tempDir('launcherbig'), 4999);
+  const args = ['report', file, '-i', '1', '--fast'];
+  const r = viaShell('ulimit -v 3000000', args, { UOPSCOPE_WORKERS: '0' });
+  assert.equal(r.code, 0, r.err);
+  assert.doesNotMatch(r.err, /Fatal|heap out of memory|internal error/);
+  assert.match(r.out, /Block throughput/);
+  assertLine(
+    viaShell('ulimit -v 1000000', args),
+    2,
+    /^uopscope: a region of 19,999 lines needs about 455 MiB of address space, but the limit set by ulimit -v \(1,000,000 KiB\) leaves \d+ MiB: raise it \(ulimit -v \d+00000, or unlimited\) or pick a smaller region/,
+  );
+  // in a batch, that region's error line; the others are reported
+  const batch = viaShell('ulimit -v 1000000', ['report', file, 'examples/bin/branch', '--all-regions', '-i', '1']);
+  assert.equal(batch.code, 2, batch.err);
+  assert.match(batch.out, /^error: .*region 1 .*: a region of 19,999 lines needs about 455 MiB of address space/m);
+  assert.match(batch.out, /Block throughput/);
+  assert.doesNotMatch(batch.err, /Fatal|internal error/);
+});
+
+test('disasm and graph of 99,999 lines (--max-instructions 100000) under ulimit -v 1000000: one line, exit 2', {
+  skip,
+  timeout: 120_000,
+}, () => {
+  // both ended in V8's dump ("young object promotion failed") after 5 to 13 s
+  const dir = tempDir('launcherlisted');
+  const file = bigLoop(dir, 24_999);
+  for (const args of [
+    ['disasm', file, '--max-instructions', '100000'],
+    ['graph', file, '--max-instructions', '100000', '--dg', join(dir, 'dg.dot')],
+  ])
+    assertLine(
+      viaShell('ulimit -v 1000000', args),
+      2,
+      /^uopscope: a region of 99,999 lines needs about 650 MiB of address space, but the limit set by ulimit -v \(1,000,000 KiB\) leaves \d+ MiB: raise it/,
+    );
+});
+
 test('the explorer opens under ulimit -v 1000000 (its worker only when it fits) and quits cleanly', {
   skip: skip || (!hasTmux && 'needs tmux'),
   timeout: 90_000,
@@ -120,6 +209,31 @@ test('the explorer opens under ulimit -v 1000000 (its worker only when it fits) 
     tmux('send-keys', '-t', 'ui', 'q');
     await waitFor('ui', /EXITED rc=0/, 'a clean exit', 30_000);
     assert.doesNotMatch(readFileSync(join(dir, 'err'), 'utf8'), /Fatal|internal error|out of memory/i);
+  } finally {
+    await stopServer();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the explorer on a 19,999-line region under ulimit -v 3000000 opens and quits cleanly', {
+  skip: skip || (!hasTmux && 'needs tmux'),
+  timeout: 120_000,
+}, async () => {
+  // Ink's layout engine (yoga) reserved 1.5 GiB for its WebAssembly memory under this limit, and
+  // the decoder 1 GiB: the region's analysis had less than 500 MB left
+  const { tmux, newSession, waitFor, stopServer } = tmuxServer('uopscope-launcher-big');
+  const dir = mkdtempSync(join(tmpdir(), 'uopscope-launcher-big-'));
+  try {
+    const file = bigLoop(dir, 4999);
+    newSession('ui', ROOT, `bash -c 'ulimit -v 3000000; ${BIN} ${file} 2>${dir}/err; echo "EXITED rc=$?"; sleep 60'`, {
+      cols: 100,
+      rows: 30,
+      env: [`UOPSCOPE_CACHE_DIR=${dir}/cache`, `UOPSCOPE_CONFIG_DIR=${dir}/cfg`],
+    });
+    await waitFor('ui', /cycle/i, 'the explorer', 90_000);
+    tmux('send-keys', '-t', 'ui', 'q');
+    await waitFor('ui', /EXITED rc=0/, 'a clean exit', 30_000);
+    assert.doesNotMatch(readFileSync(join(dir, 'err'), 'utf8'), /Fatal|internal error|out of memory|bad_alloc/i);
   } finally {
     await stopServer();
     rmSync(dir, { recursive: true, force: true });
@@ -196,4 +310,23 @@ test('workers that fit: all without a limit, else those the room left takes', ()
   });
   assert.equal(workersThatFit(3, roomFor(0), region), 0);
   assert.equal(workersThatFit(3, roomFor(2), region), 2);
+});
+
+test('a region is refused when the limit leaves no room for its simulation, never without a limit', () => {
+  const limits = (v: string) =>
+    `Limit                     Soft Limit           Hard Limit           Units\nMax address space         ${v}            ${v}            bytes\n`;
+  const status = (kb: number) => `Name:\tnode\nVmSize:\t  ${kb} kB\nVmRSS:\t   40000 kB\n`;
+  const used = 800_000;
+  const limitFor = (lines: number) => used * 1024 + REGION_FIXED_BYTES + lines * REGION_BYTES_PER_LINE;
+  refuseRegionOverLimit(1_000_000, { limits: limits('unlimited'), status: status(used) });
+  refuseRegionOverLimit(10_000, { limits: limits(String(limitFor(10_000))), status: status(used) });
+  assert.throws(
+    () => refuseRegionOverLimit(10_001, { limits: limits(String(limitFor(10_000))), status: status(used) }),
+    (e: Error) =>
+      e instanceof UserError &&
+      e.exitCode === 2 &&
+      /^a region of 10,001 lines needs about 260 MiB of address space, but the limit set by ulimit -v \(1,065,536 KiB\) leaves 259 MiB: raise it \(ulimit -v 1100000, or unlimited\)/.test(
+        e.message,
+      ),
+  );
 });

@@ -1,6 +1,7 @@
 // The work of `uopscope disasm` (see disasm.ts for its options), loaded only when it runs.
 import { withSchemaVersion } from '../../report/schemaVersion.js';
 import { loadRegion } from '../../disasm/index.js';
+import { refuseListedRegionOverLimit } from '../addressSpace.js';
 import { loadArchData, loadMachine, resolveInstructions } from '../../data/index.js';
 import {
   baseColumns,
@@ -22,7 +23,7 @@ export async function runDisasm(args: DisasmArgv): Promise<void> {
   // an unknown architecture fails before the input is read
   const machine = arch === undefined ? undefined : loadMachine(arch);
   // a listing shows the whole function (a simulation takes its innermost loop)
-  const region = await loadRegion({ ...inputFromArgv(args), wholeFunction: true });
+  const region = await loadRegion({ ...inputFromArgv(args), wholeFunction: true, admit: refuseListedRegionOverLimit });
   // a terminal gets lines that fit it (fit.ts); a pipe, a file or --wide the full lines
   const width = fitWidth(args.wide);
   if (arch === undefined || machine === undefined) {

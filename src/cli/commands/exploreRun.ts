@@ -25,6 +25,8 @@ import { isTerminal } from '../stdio.js';
 import { inputFromArgv } from '../regionOptions.js';
 import { mechanismsFromArgv, modelArgsOf } from '../modelOptions.js';
 import { stopBackground } from '../offload.js';
+import { refuseRegionOverLimit } from '../addressSpace.js';
+import { withWasmReservation } from '../../wasmReservation.js';
 import { importEsm } from '../esm.js';
 import { measureRunner } from '../explorerMeasure.js';
 import type { ExploreArgv } from './args.js';
@@ -63,7 +65,10 @@ export async function runExplore(args: ExploreArgv): Promise<void> {
   let region = sel.region;
   if (tty) prepareInk();
   const { runExplorer, pickRegion } = tty
-    ? await importEsm<typeof import('../runExplorer.js')>(new URL('../runExplorer.js', import.meta.url).href)
+    ? // Ink's layout engine (yoga) makes a WebAssembly memory when it loads: reserved small
+      await withWasmReservation(YOGA_MEMORY_PAGES, () =>
+        importEsm<typeof import('../runExplorer.js')>(new URL('../runExplorer.js', import.meta.url).href),
+      )
     : { runExplorer: null, pickRegion: null };
   if (tty && pickRegion) {
     const picked = await pickWhatToExplore(pickRegion, input, regions, sel);
@@ -74,7 +79,13 @@ export async function runExplore(args: ExploreArgv): Promise<void> {
     if (picked === 'quit') return;
     if (picked !== undefined) region = picked;
   }
-  const loaded = selectRegion(input, { ...sel, ...(region !== undefined ? { region } : {}) });
+  // simulated next: under an address-space limit, refused as soon as its size is known when the
+  // limit leaves no room for that
+  const loaded = selectRegion(input, {
+    ...sel,
+    ...(region !== undefined ? { region } : {}),
+    admit: refuseRegionOverLimit,
+  });
   if (!tty || !runExplorer) {
     // not a terminal: the report (`uopscope report` with the same input and settings)
     process.stdout.write(
@@ -146,6 +157,11 @@ async function machinesOf(arch: Parameters<typeof loadMachine>[0], args: Explore
   if (other) await loadArchData(other.arch, data);
   return [machine, other] as const;
 }
+
+/** The pages (64 KiB) reserved for the memory of Ink's layout engine, yoga, under an
+ *  address-space limit (src/wasmReservation.ts): its initial size (it declares 256 pages, at
+ *  most 32,768); without this it took 1.5 GiB under `ulimit -v 3000000`. */
+const YOGA_MEMORY_PAGES = 256;
 
 /** The environment Ink and React read when they load (the import of runExplorer.js). */
 function prepareInk(): void {

@@ -3,11 +3,13 @@ import { buildCfg, buildDependencyGraph, loadRegion } from '../../disasm/index.j
 import { cfgToDot, dgToDot } from '../../report/dot.js';
 import { checkOutputs, writeOutputFile } from '../outputFile.js';
 import { inputFromArgv } from '../regionOptions.js';
+import { refuseListedRegionOverLimit } from '../addressSpace.js';
 import type { GraphArgv } from './args.js';
 
 export async function runGraph(args: GraphArgv): Promise<void> {
   const opts = inputFromArgv(args);
-  const region = await loadRegion(opts);
+  // under an address-space limit, refused as soon as it is counted when the limit leaves too little
+  const region = await loadRegion({ ...opts, admit: refuseListedRegionOverLimit });
   const cfg = cfgToDot(region.instructions, buildCfg(region.instructions, { loop: args.loop }), 'cfg');
   const dg = dgToDot(region.instructions, buildDependencyGraph(region.instructions, { loop: args.loop }), 'dg');
   if (!args.cfg && !args.dg) {

@@ -18,7 +18,7 @@ import { forArch, loopFor } from '../pipeline.js';
 import { renderText } from '../../report/text.js';
 import { reportJson } from '../../report/json.js';
 import { UserError, printable } from '../../errors.js';
-import { workersThatFit } from '../addressSpace.js';
+import { refuseRegionOverLimit, workersThatFit } from '../addressSpace.js';
 import { spawnWorker } from '../offload.js';
 import { isTerminal, writeStdout } from '../stdio.js';
 import { reportOfAnalysis, reportSettings, type ReportSettings } from './reportRun.js';
@@ -77,8 +77,9 @@ export class BatchContext {
     const s = this.settings;
     if (this.input?.file !== file) this.input = { file, loaded: loadInput({ ...this.setup.input, file }) };
     const input = await this.input.loaded;
-    // a copy: decoding may adjust the region's end and note
-    const region = decodeChosenRegion(input, { ...listed }, this.setup.input);
+    // a copy: decoding may adjust the region's end and note; under an address-space limit, a
+    // region it leaves no room to simulate is this region's error line
+    const region = decodeChosenRegion(input, { ...listed }, { ...this.setup.input, admit: refuseRegionOverLimit });
     const loop = loopFor(s.iterations);
     const graph = buildDependencyGraph(region.instructions, { loop });
     this.data ??= loadArchData(this.machine.arch, {
