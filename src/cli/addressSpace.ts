@@ -62,7 +62,7 @@ export const REGION_BYTES_PER_LINE = 20 * 1024;
  *  `graph --dg` of 19,999 ran, `graph --dg` and `--cfg` of 49,999 and `disasm` of 99,999
  *  failed; under 1,500,000 `disasm` and `graph --dg` of 99,999 ran: 6 KiB a line, with the
  *  same fixed part. */
-export const LISTED_BYTES_PER_LINE = 6 * 1024;
+const LISTED_BYTES_PER_LINE = 6 * 1024;
 
 /** Under an address-space limit, refuses in one line a region of `lines` that the limit leaves no
  *  room for (`perLine` beside the fixed part): V8 would end the process with its out-of-memory

@@ -37,6 +37,27 @@ function stamp(d = new Date()): string {
   return `${d.getFullYear()}${p(d.getMonth() + 1)}${p(d.getDate())}-${p(d.getHours())}${p(d.getMinutes())}${p(d.getSeconds())}`;
 }
 
+/** The data options the session and the non-terminal report share. */
+function dataOptsOf(args: ExploreArgv) {
+  return {
+    ...(args.uopsXml !== undefined ? { uopsXml: args.uopsXml } : {}),
+    ...(args.fallback !== undefined ? { fallback: args.fallback } : {}),
+    ...measuredOf(args),
+  };
+}
+
+/** The explorer's Ink modules, in a terminal only. */
+async function explorerModules(
+  tty: boolean,
+): Promise<typeof import('../runExplorer.js') | { runExplorer: null; pickRegion: null }> {
+  if (!tty) return { runExplorer: null, pickRegion: null };
+  prepareInk();
+  // Ink's layout engine (yoga) makes a WebAssembly memory when it loads: reserved small
+  return withWasmReservation(YOGA_MEMORY_PAGES, () =>
+    importEsm<typeof import('../runExplorer.js')>(new URL('../runExplorer.js', import.meta.url).href),
+  );
+}
+
 export async function runExplore(args: ExploreArgv): Promise<void> {
   const sel = inputFromArgv(args, { simulates: true });
   if (!sel.file && !sel.hex && !sel.raw)
@@ -53,23 +74,13 @@ export async function runExplore(args: ExploreArgv): Promise<void> {
   const { mechanisms } = mechanismsFromArgv(args, eff.model.value);
   // what can be checked before the user is asked anything (the region picker): the architecture
   // is known and there are measurements for it (memoized: the session reuses them)
-  const dataOpts = {
-    ...(args.uopsXml !== undefined ? { uopsXml: args.uopsXml } : {}),
-    ...(args.fallback !== undefined ? { fallback: args.fallback } : {}),
-    ...measuredOf(args),
-  };
+  const dataOpts = dataOptsOf(args);
   const [machine, other] = await machinesOf(arch, args);
   const input = await loadInput(sel);
   const tty = Boolean(process.stdout.isTTY && process.stdin.isTTY);
   const regions = listRegions(input);
   let region = sel.region;
-  if (tty) prepareInk();
-  const { runExplorer, pickRegion } = tty
-    ? // Ink's layout engine (yoga) makes a WebAssembly memory when it loads: reserved small
-      await withWasmReservation(YOGA_MEMORY_PAGES, () =>
-        importEsm<typeof import('../runExplorer.js')>(new URL('../runExplorer.js', import.meta.url).href),
-      )
-    : { runExplorer: null, pickRegion: null };
+  const { runExplorer, pickRegion } = await explorerModules(tty);
   if (tty && pickRegion) {
     const picked = await pickWhatToExplore(pickRegion, input, regions, sel);
     if (picked === 'interrupt') {
