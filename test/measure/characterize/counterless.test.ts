@@ -25,6 +25,20 @@ const use = (count: number, ports: number[]): PortUse => ({
   from: 'measured',
 });
 
+/** An empty measured file of a made-up Zen 4 host. */
+const zen4File = () =>
+  emptyMeasured({
+    cpu: 'AMD EPYC',
+    cpuid: 'AuthenticAMD family 25 model 0x11 stepping 1',
+    microcode: '0x1000065',
+    kernel: 'Linux 6.1',
+    virtualMachine: true,
+    date: '2026-11-29T09:00:00Z',
+    uopscope: '0.1.0',
+    command: 'test',
+    core: { arch: 'ZEN4', why: 'test' },
+  });
+
 test("the throughput bound counts overlapping groups' µops over their union", () => {
   // FMUL FP0/1 (9, 10) and a group FP0/3 (9, 12): 2 µops on 3 pipes, not 1 on each of 2
   assert.equal(portBound([use(1, [9, 10])], []), 0.5);
@@ -107,17 +121,7 @@ test('not measurable here is not failed: the form is used, and the table says so
   assert.equal(f.check.notMeasurable?.length, 1);
   assert.deepEqual(f.ports, [{ uops: 1, ports: 'p0123', from: 'record' }], "the record's group, labelled");
   assert.equal(measuredUsed(f), true);
-  const file = emptyMeasured({
-    cpu: 'AMD EPYC',
-    cpuid: 'AuthenticAMD family 25 model 0x11 stepping 1',
-    microcode: '0x1000065',
-    kernel: 'Linux 6.1',
-    virtualMachine: true,
-    date: '2026-11-29T09:00:00Z',
-    uopscope: '0.1.0',
-    command: 'test',
-    core: { arch: 'ZEN4', why: 'test' },
-  });
+  const file = zen4File();
   file.forms['ADDSD (XMM, XMM)'] = f;
   file.forms['SUBSD (XMM, XMM)'] = measuredForm(form());
   const u = measuredUsage(file);
@@ -130,17 +134,7 @@ test('a latency that is not a whole number of cycles fails, naming the check', (
   );
   assert.equal(f.check.status, 'failed');
   assert.match(f.check.notes![0]!, /^latency op0 \(xmm\) → op0 \(xmm\): 0\.50 cycles, not a whole number/);
-  const file = emptyMeasured({
-    cpu: 'x',
-    cpuid: 'x',
-    microcode: 'x',
-    kernel: 'x',
-    virtualMachine: true,
-    date: '2026-11-29T09:00:00Z',
-    uopscope: '0.1.0',
-    command: 'test',
-    core: { arch: 'ZEN4', why: 'test' },
-  });
+  const file = zen4File();
   file.forms['ADDSD (XMM, XMM)'] = f;
   assert.deepEqual(measuredUsage(file).marked, [['latency not a whole number', 1]]);
 });
@@ -189,17 +183,7 @@ test('a throughput faster than the port usage allows fails, naming the check', (
     }),
   );
   assert.equal(f.check.status, 'failed');
-  const file = emptyMeasured({
-    cpu: 'x',
-    cpuid: 'x',
-    microcode: 'x',
-    kernel: 'x',
-    virtualMachine: true,
-    date: '2026-11-29T09:00:00Z',
-    uopscope: '0.1.0',
-    command: 'test',
-    core: { arch: 'ZEN4', why: 'test' },
-  });
+  const file = zen4File();
   file.forms['ADDSD (XMM, XMM)'] = f;
   assert.deepEqual(measuredUsage(file).marked, [["throughput faster than the port usage's pipes allow", 1]]);
 });
