@@ -25,7 +25,7 @@ import { branchPaths } from '../../src/disasm/depgraph.js';
 import type { DecodedInstruction } from '../../src/disasm/types.js';
 import { measure } from '../../src/cli/commands/measureRun.js';
 import { fmtBytes, memoryLayout } from '../../src/measure/layout.js';
-import { CANARY_GATE, CANARY_IDLE, canary, quiet } from './canary.js';
+import { CANARY_GATE, CANARY_IDLE, CANARY_LOW, canary, quiet } from './canary.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const HERE = join(ROOT, 'bench', 'measure');
@@ -257,7 +257,8 @@ async function validate(k: Kernel, cc: string, dir: string, rounds: number): Pro
   row.canary = canaries;
   row.dropped = dropped;
   row.rounds = measuredRuns.length;
-  if (!measuredRuns.length) return { ...row, skipped: `the canary never came under ${CANARY_GATE} (contention)` };
+  if (!measuredRuns.length)
+    return { ...row, skipped: `the canary never read between ${CANARY_LOW} and ${CANARY_GATE} (contention)` };
   // the least disturbed round of each: contention on a shared core only slows a run, and the
   // canary (integer adds) does not see all of it (a load/store- or FP-bound loop's sibling)
   row.measured = Math.min(...measuredRuns);
@@ -284,7 +285,7 @@ function table(rows: Row[], started: Date, load: [number[], number[]], dropped: 
   const out = [
     `Generated ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC by \`taskset -c 1 node --import tsx bench/measure/validate.ts --write\` on ${model} (${vendor} family ${fam} model ${mod}${virt}), ${cpus().length} vCPUs; load average ${load[0].map((x) => x.toFixed(2)).join(' ')} at the start, ${load[1].map((x) => x.toFixed(2)).join(' ')} at the end. ${ver('gcc')}; ${ver(clangName() ?? 'clang')}.`,
     '',
-    `Each row: the loop's figure from \`uopscope measure\` (its "loop" variant, 10th percentile of ${REPS} repetitions) and from the driver (the compiled function over real arrays: ticks of the longer length minus the shorter, over the iterations gdb counted, in cycles by the same add chain), each the lowest of the quiet rounds (in brackets: the lowest and highest round, when they differ; each driver round is a new process). Both time the two lengths through one piece of code (the harness's one code buffer, the driver's one call site) and enter the loop after 12 different numbers of instructions (the harness's lead-in, the driver's NOPs before the call), each timed briefly, the fastest then with all the repetitions: a loop whose macro-ops fill whole dispatch groups keeps the phase it was entered at, which the code before it decides; the column "over the 12 entries" gives the lowest and highest brief median of each. A round counts when the canary (16 independent adds, ${CANARY_IDLE.toFixed(2)} cycles/iteration on an idle core) measured at most ${CANARY_GATE} before and after it. ${dropped} round(s) were dropped for contention.`,
+    `Each row: the loop's figure from \`uopscope measure\` (its "loop" variant, 10th percentile of ${REPS} repetitions) and from the driver (the compiled function over real arrays: ticks of the longer length minus the shorter, over the iterations gdb counted, in cycles by the same add chain), each the lowest of the quiet rounds (in brackets: the lowest and highest round, when they differ; each driver round is a new process). Both time the two lengths through one piece of code (the harness's one code buffer, the driver's one call site) and enter the loop after 12 different numbers of instructions (the harness's lead-in, the driver's NOPs before the call), each timed briefly, the fastest then with all the repetitions: a loop whose macro-ops fill whole dispatch groups keeps the phase it was entered at, which the code before it decides; the column "over the 12 entries" gives the lowest and highest brief median of each. A round counts when the canary (16 independent adds, ${CANARY_IDLE.toFixed(2)} cycles/iteration on an idle core) measured between ${CANARY_LOW} and ${CANARY_GATE} before and after it (above: the core was shared; below: the cycle calibration ran slow, and the run reads low with it). ${dropped} round(s) were dropped for contention.`,
     '',
     '| loop | compiler, flags | data per run (longer length) | iterations counted | measure | driver | difference | agree (5 %) | over the 12 entries: measure; driver | canary (min–max) |',
     '|---|---|---|---:|---:|---:|---:|---|---|---|',

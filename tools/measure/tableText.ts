@@ -4,7 +4,7 @@
 // measure`, assets/uarch/measured/<ARCH>.json), loop by loop whether the refined model with them
 // comes closer to the measurement than llvm-mca-19. Pure: what it needs from the machine (LLVM's
 // version, the core's -mcpu) is passed in, so tests can check the columns without measuring.
-import { CANARY_GATE, CANARY_IDLE, quiet } from '../../bench/measure/canary.js';
+import { CANARY_GATE, CANARY_IDLE, CANARY_LOW, quiet } from '../../bench/measure/canary.js';
 import { DEFAULT_MODEL_NAME, MECHANISM_INFO } from '../../src/sim/mechanisms.js';
 
 export const REPS = 200;
@@ -177,7 +177,7 @@ export function tableSections(run: Run, env: Env): { doc: string[]; readme: stri
     '',
     `Generated ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC by \`${run.command}\`. Machine: ${run.machine}; load average ${loads(run.loadStart)} at the start, ${loads(run.loadEnd)} at the end. Predictions for ${arch}${archFlag ? ' (--arch)' : ` (the host's core: ${run.hostWhy ?? 'unknown'})`}; llvm-mca: ${env.mcaVersion}, \`-mcpu=${env.llvmCpu ?? '?'} -iterations=200\`, Total Cycles / Iterations. Measured: \`uopscope measure\`, the variant that corresponds to the simulation (loop for a loop), 10th percentile of ${REPS} repetitions, cycles per iteration.${run.predicted ? ` uopscope's predictions made again ${run.predicted.slice(0, 16).replace('T', ' ')} UTC from this run's saved measurements (\`tools/measure/table.ts --predict\`: nothing measured again; llvm-mca's figures kept).` : ''}`,
     '',
-    `Noise: each measurement ran between two runs of the contention canary (bench/measure/canary.ts: 16 independent adds, ${CANARY_IDLE.toFixed(2)} cycles per iteration on an idle core); one with a canary above ${CANARY_GATE} was dropped and measured again, 2 s later, at most ${ATTEMPTS} times. ${dropped} measurement(s) were dropped; ${noisy.length ? `${noisy.length} loop(s) never had a quiet run and keep their last one (marked †): ${noisy.join(', ')}` : 'every loop kept has quiet canaries'}. The spread is (median − 10th percentile) / 10th percentile of the repetitions.`,
+    `Noise: each measurement ran between two runs of the contention canary (bench/measure/canary.ts: 16 independent adds, ${CANARY_IDLE.toFixed(2)} cycles per iteration on an idle core); one with a canary above ${CANARY_GATE} (the core was shared) or below ${CANARY_LOW} (the cycle calibration ran slow, so the measurement reads low with it) was dropped and measured again, 2 s later, at most ${ATTEMPTS} times. ${dropped} measurement(s) were dropped; ${noisy.length ? `${noisy.length} loop(s) never had a quiet run and keep their last one (marked †): ${noisy.join(', ')}` : 'every loop kept has quiet canaries'}. The spread is (median − 10th percentile) / 10th percentile of the repetitions.`,
     '',
     `Mean absolute percentage error against the measurement: **uopscope --model suaca ${of((r) => r.uopscope)}**, **uopscope --model refined ${of((r) => r.refined)}**, **uopscope --model refined with the figures measured here ${of((r) => r.measuredHere)}**, **llvm-mca-19 ${of((r) => r.mca)}**. The default model (src/sim/mechanisms.ts DEFAULT_MODEL_NAME) is ${DEFAULT_MODEL_NAME}.`,
     '',

@@ -10,6 +10,7 @@ import type { Figure, FormResult, MachineResult } from '../../../src/measure/cha
 import type { Runner } from '../../../src/measure/characterize/runner.js';
 import { characterizeMachine, DEFAULT_BLOCKERS } from '../../../src/measure/characterize/machine.js';
 import { decodeRegion } from '../../../src/disasm/decode.js';
+import { CANARY_GATE, CANARY_LOW, quiet } from '../../../bench/measure/canary.js';
 
 const s = (cycles: number, before: number, after = before): Sample => ({ cycles, canary: [before, after] });
 
@@ -22,6 +23,17 @@ test('the floor is the lowest reading another confirms; a lone low reading is no
   assert.equal(g.quiet(s(1, 4.0, 4.05)), true);
   assert.equal(g.quiet(s(1, 4.0, 4.2)), false, 'a canary 5 % above the floor after the sample');
   assert.equal(g.quiet(s(1, 5.3, 4.0)), false, 'a canary 33 % above the floor before it');
+  // below the floor: the calibration ran slow, and the sample's cycles read low with the canary
+  assert.equal(g.quiet(s(1, 3.76, 3.98)), false, 'a canary 6 % below the floor before the sample');
+  assert.equal(g.quiet(s(1, 3.98, 3.46)), false, 'a canary 13 % below the floor after it');
+  assert.equal(g.quiet(s(1, 3.93, 3.98)), true, 'within 2 % below');
+});
+
+test("the timing runs' gate is a band around the idle canary: low readings are dropped too", () => {
+  assert.deepEqual([CANARY_LOW, CANARY_GATE], [3.92, 4.08]);
+  assert.equal(quiet(3.98, 4.01), true);
+  assert.equal(quiet(3.98, 4.2), false, 'shared after the run');
+  assert.equal(quiet(3.46, 3.98), false, 'a slow calibration before it');
 });
 
 test('samples taken while the canary read high are dropped, not averaged in; the share kept goes with the figure', () => {
