@@ -224,7 +224,7 @@ export function usageLines(file: MeasuredFile, runner?: { runsDone: number; runs
   const out = ['', 'Forms:', ...rows.map(([a, n, t]) => `  ${a.padEnd(8)} ${n.padStart(w)}  ${t}`)];
   if (runner && runner.runsDone > 0)
     out.push(
-      `Runs: ${runner.runsDone} harness runs, ${runner.runsDropped} dropped (the contention canary read high around them), ${(((runner.runsDone - runner.runsDropped) / runner.runsDone) * 100).toFixed(0)} % kept`,
+      `Runs: ${runner.runsDone} harness runs, ${runner.runsDropped} dropped (the contention canary read outside its band around them), ${(((runner.runsDone - runner.runsDropped) / runner.runsDone) * 100).toFixed(0)} % kept`,
     );
   return out;
 }

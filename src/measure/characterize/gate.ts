@@ -64,16 +64,23 @@ export function gatedTiming(samples: readonly Sample[], gate: CanaryFloor): Timi
   const runs = quiet.map((s) => s.cycles).filter((c) => c > 0);
   const kept = { kept: runs.length, tried: samples.length };
   if (runs.length === 0) {
-    const high = samples.length - quiet.length;
+    const top = gate.floor * (1 + CANARY_TOLERANCE);
+    const high = samples.filter((s) => s.canary.some((r) => !(r <= top))).length;
+    const low = samples.length - quiet.length - high;
+    const why = [
+      high > 0 &&
+        `the contention canary read high around ${high} of ${samples.length} runs (above ${top.toFixed(2)} cycles): the core was shared`,
+      low > 0 &&
+        `the canary read low around ${low} of ${samples.length} runs (below ${(gate.floor * (1 - CANARY_TOLERANCE)).toFixed(2)} cycles): the cycle calibration ran slow`,
+    ].filter((w): w is string => typeof w === 'string');
     return {
       cycles: NaN,
       high: NaN,
       runs,
       kept,
-      failed:
-        high > 0
-          ? `the contention canary read high around ${high} of ${samples.length} runs (above ${(gate.floor * (1 + CANARY_TOLERANCE)).toFixed(2)} cycles): the core was shared, no figure kept`
-          : `in each of ${samples.length} runs the longer length was no slower than the shorter one (noise)`,
+      failed: why.length
+        ? `${why.join('; ')}, no figure kept`
+        : `in each of ${samples.length} runs the longer length was no slower than the shorter one (noise)`,
     };
   }
   return { cycles: Math.min(...runs), high: Math.max(...runs), runs, kept };

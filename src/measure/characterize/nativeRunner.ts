@@ -34,7 +34,7 @@ export class NativeRunner implements Runner {
   readonly kind = 'host' as const;
   readonly loopBranch = true;
   runsDone = 0;
-  /** runs dropped because the canary read high around them */
+  /** runs dropped because the canary read outside its band around them */
   runsDropped = 0;
   /** the lowest canary reading of the session (cycles per copy) */
   readonly gate = new CanaryFloor();

@@ -50,7 +50,7 @@ test("a region's forms into a file that validates; a second run keeps them", {
   const add = f.forms['ADD (R64, R64)']!;
   const self = add.latencies.find((l) => l.from === 'o0' && l.to === 'o0');
   // on a machine shared with other work the chain's runs may all have been dropped for contention
-  // (the canary read high around them): then the file says so, and there is no figure to check
+  // (the canary read outside its band around them): then the file says so, and there is no figure to check
   if (self) assert.ok(self.cycles >= 0.8 && self.cycles <= 1.3, `add chain ${self.cycles}`);
   else assert.match(add.check.notes?.join('\n') ?? '', /contention canary read high/, JSON.stringify(add.check));
   assert.ok(f.forms['IMUL (R64, R64)'], Object.keys(f.forms).join(', '));

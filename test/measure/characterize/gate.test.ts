@@ -58,6 +58,11 @@ test('a benchmark runs until it has the quiet samples wanted, or its tries are s
   const t = gatedTiming([...noisy, ...noisy], g);
   assert.ok(Number.isNaN(t.cycles));
   assert.match(t.failed!, /canary read high around 6 of 6 runs/);
+  const slow = gatedTiming([s(2, 3.5), s(2, 4.6), s(2, 3.98, 3.6)], g);
+  assert.match(
+    slow.failed!,
+    /read high around 1 of 3 runs .*; the canary read low around 2 of 3 runs \(below 3\.92 cycles\): the cycle calibration ran slow, no figure kept/,
+  );
   assert.deepEqual(t.kept, { kept: 0, tried: 6 });
   // quiet, but the longer length was not slower: noise of another kind, said as such
   assert.match(gatedTiming([s(-0.1, 4)], g).failed!, /no slower than the shorter one/);
