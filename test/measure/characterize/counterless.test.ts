@@ -14,9 +14,9 @@ import {
 import { measuredForm } from '../../../src/measure/characterize/measuredOut.js';
 import { recordBlockers } from '../../../src/measure/characterize/session.js';
 import { VirtualCpu } from '../../../src/measure/characterize/virtualCpu.js';
-import { emptyMeasured, measuredUsage, measuredUsed } from '../../../src/data/measuredFormat.js';
+import { measuredUsage, measuredUsed } from '../../../src/data/measuredFormat.js';
 import type { Combination, FormResult, PortUse } from '../../../src/measure/characterize/types.js';
-import { VIRTUAL } from './virtualMachine.js';
+import { BLOCKER_FORM, VIRTUAL, zen4File } from './virtualMachine.js';
 
 const use = (count: number, ports: number[]): PortUse => ({
   count,
@@ -24,20 +24,6 @@ const use = (count: number, ports: number[]): PortUse => ({
   ports,
   from: 'measured',
 });
-
-/** An empty measured file of a made-up Zen 4 host. */
-const zen4File = () =>
-  emptyMeasured({
-    cpu: 'AMD EPYC',
-    cpuid: 'AuthenticAMD family 25 model 0x11 stepping 1',
-    microcode: '0x1000065',
-    kernel: 'Linux 6.1',
-    virtualMachine: true,
-    date: '2026-11-29T09:00:00Z',
-    uopscope: '0.1.0',
-    command: 'test',
-    core: { arch: 'ZEN4', why: 'test' },
-  });
 
 test("the throughput bound counts overlapping groups' µops over their union", () => {
   // FMUL FP0/1 (9, 10) and a group FP0/3 (9, 12): 2 µops on 3 pipes, not 1 on each of 2
@@ -77,17 +63,7 @@ test('a blocker whose record group its pairs with the others contradict is left 
   // the virtual CPU has vpmuludq on ports 0 and 1; a record that says 5 and 6 has the right size
   // (two pipes), so only a pair shows it: with vpaddd (0, 1, 5) the record predicts 4 pipes busy,
   // the virtual CPU keeps 3
-  const truth = (text: string): number[] => {
-    const key: Record<string, string> = {
-      'add r64, r64': 'ADD (R64, R64)',
-      'imul r64, r64, imm8': 'IMUL (R64, R64, I8)',
-      'mov r64, [r64]': 'MOV (R64, M64)',
-      'vpaddd xmm, xmm, xmm': 'VPADDD (XMM, XMM, XMM)',
-      'pshufd xmm, xmm, imm8': 'PSHUFD (XMM, XMM, I8)',
-      'vpmuludq xmm, xmm, xmm': 'VPMULUDQ (XMM, XMM, XMM)',
-    };
-    return VIRTUAL.forms[key[text]!]!.ports[0]!.ports;
-  };
+  const truth = (text: string): number[] => VIRTUAL.forms[BLOCKER_FORM[text]!]!.ports[0]!.ports;
   const wrong = withPorts(DEFAULT_BLOCKERS, (b) => (b.text.startsWith('vpmuludq') ? [5, 6] : truth(b.text)));
   const m = characterizeMachine(new VirtualCpu(VIRTUAL), wrong);
   assert.ok(!m.combinations.some((c) => c.blocker.startsWith('vpmuludq')), 'vpmuludq blocks nothing');

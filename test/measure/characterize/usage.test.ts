@@ -7,7 +7,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { emptyMeasured, userMeasuredPath, writeMeasured } from '../../../src/data/measuredFormat.js';
+import { userMeasuredPath, writeMeasured } from '../../../src/data/measuredFormat.js';
+import { zen4File } from './virtualMachine.js';
 import { measuredForm } from '../../../src/measure/characterize/measuredOut.js';
 import { comparePasses } from '../../../src/measure/characterize/passes.js';
 import type { FormResult } from '../../../src/measure/characterize/types.js';
@@ -30,17 +31,7 @@ const result = (key: string, lat: number, tp: number, extra: Partial<FormResult>
 
 test("data measure's closing table and data list agree on what is used", () => {
   const cache = join(dir, 'cache');
-  const file = emptyMeasured({
-    cpu: 'AMD EPYC',
-    cpuid: 'AuthenticAMD family 25 model 0x11 stepping 1',
-    microcode: '0x1000065',
-    kernel: 'Linux 6.1',
-    virtualMachine: true,
-    date: '2026-11-29T09:00:00Z',
-    uopscope: '0.1.0',
-    command: 'uopscope data measure --hex 4801d8',
-    core: { arch: 'ZEN4', why: 'test' },
-  });
+  const file = zen4File('uopscope data measure --hex 4801d8');
   file.forms['ADD (R64, R64)'] = measuredForm(
     comparePasses(result('ADD (R64, R64)', 1, 0.25), result('ADD (R64, R64)', 1, 0.25)),
   );

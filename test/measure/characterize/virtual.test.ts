@@ -9,18 +9,9 @@ import { characterizeForm } from '../../../src/measure/characterize/characterize
 import { formOf } from '../../../src/measure/characterize/forms.js';
 import { decodeRegion } from '../../../src/disasm/decode.js';
 import type { FormResult } from '../../../src/measure/characterize/types.js';
-import { HYPOTHESIS, VIRTUAL } from './virtualMachine.js';
+import { BLOCKER_FORM, HYPOTHESIS, VIRTUAL } from './virtualMachine.js';
 
 const cpu = new VirtualCpu(VIRTUAL);
-/** the blockers' ports as the virtual CPU has them (the hypothesis a real run takes from LLVM) */
-const BLOCKER_FORM: Record<string, string> = {
-  'add r64, r64': 'ADD (R64, R64)',
-  'imul r64, r64, imm8': 'IMUL (R64, R64, I8)',
-  'mov r64, [r64]': 'MOV (R64, M64)',
-  'vpaddd xmm, xmm, xmm': 'VPADDD (XMM, XMM, XMM)',
-  'pshufd xmm, xmm, imm8': 'PSHUFD (XMM, XMM, I8)',
-  'vpmuludq xmm, xmm, xmm': 'VPMULUDQ (XMM, XMM, XMM)',
-};
 const blockers = withPorts(DEFAULT_BLOCKERS, (b) => VIRTUAL.forms[BLOCKER_FORM[b.text]!]!.ports[0]!.ports);
 const machine = characterizeMachine(cpu, blockers);
 

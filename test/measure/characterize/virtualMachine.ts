@@ -2,6 +2,7 @@
 // Skylake's port numbers, and figures per form chosen to exercise every method — including a
 // form the LLVM hypothesis gets wrong. Nothing here comes from a real core; the tests check the
 // inference recovers exactly these figures.
+import { emptyMeasured } from '../../../src/data/measuredFormat.js';
 import type { VirtualMachine } from '../../../src/measure/characterize/virtualCpu.js';
 
 const P0156 = [0, 1, 5, 6];
@@ -58,3 +59,28 @@ export const HYPOTHESIS: Record<string, { count: number; ports: number[] }[]> = 
   'ADD (R64, M64)': [g(1, P0156), g(1, [2, 3])],
   'MOV (M64, R64)': [g(1, [2, 3, 7]), g(1, [4])],
 };
+
+/** The default blockers' forms, to read their ports off the virtual CPU (the hypothesis a real
+ *  run takes from the core's record). */
+export const BLOCKER_FORM: Record<string, string> = {
+  'add r64, r64': 'ADD (R64, R64)',
+  'imul r64, r64, imm8': 'IMUL (R64, R64, I8)',
+  'mov r64, [r64]': 'MOV (R64, M64)',
+  'vpaddd xmm, xmm, xmm': 'VPADDD (XMM, XMM, XMM)',
+  'pshufd xmm, xmm, imm8': 'PSHUFD (XMM, XMM, I8)',
+  'vpmuludq xmm, xmm, xmm': 'VPMULUDQ (XMM, XMM, XMM)',
+};
+
+/** An empty measured file of a made-up Zen 4 host. */
+export const zen4File = (command = 'test') =>
+  emptyMeasured({
+    cpu: 'AMD EPYC',
+    cpuid: 'AuthenticAMD family 25 model 0x11 stepping 1',
+    microcode: '0x1000065',
+    kernel: 'Linux 6.1',
+    virtualMachine: true,
+    date: '2026-11-29T09:00:00Z',
+    uopscope: '0.1.0',
+    command,
+    core: { arch: 'ZEN4', why: 'test' },
+  });
