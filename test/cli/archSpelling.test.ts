@@ -5,21 +5,15 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { listMachines } from '../../src/data/machines.js';
+import { runCli } from '../helpers/cli.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const MAIN = join(ROOT, 'src', 'cli', 'main.cts');
 const BRANCH = join(ROOT, 'examples', 'bin', 'branch');
 
 function run(args: string[], env: Record<string, string> = {}) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', MAIN, ...args], {
-    encoding: 'utf8',
-    env: { ...process.env, ...env },
-    timeout: 60000,
-  });
-  return { code: r.status, out: r.stdout, err: r.stderr };
+  return runCli(args, { env });
 }
 
 test('every compiler name in the records is accepted and means its core', () => {

@@ -3,18 +3,18 @@
 // core's figures are its own report's, and a bad core name is one line and status 2.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runCli } from '../helpers/cli.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const STENCIL = 'examples/bin/stencil';
 
 function run(...args: string[]) {
-  const r = spawnSync('node', ['--import', 'tsx', 'src/cli/main.cts', ...args], { cwd: ROOT, encoding: 'utf8' });
-  return { out: r.stdout, err: r.stderr, status: r.status };
+  const r = runCli(args, { cwd: ROOT });
+  return { ...r, status: r.code };
 }
 
 const throughput = (text: string) => /^Block throughput: ([\d.]+) cycles/m.exec(text)![1]!;

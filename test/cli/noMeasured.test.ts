@@ -5,7 +5,6 @@
 // cycles per iteration with the measured figures and at 3 without them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,10 +13,10 @@ import { buildReport } from '../../src/cli/commands/reportRun.js';
 import { resetArchDataMemo } from '../../src/data/archData.js';
 import { measuredText, parseMeasured, userMeasuredPath } from '../../src/data/measuredFormat.js';
 import { tempDir } from '../data/helpers.js';
+import { runCli } from '../helpers/cli.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const FIXTURE = join(HERE, '..', 'fixtures', 'measured', 'SKL.json');
-const MAIN = join(HERE, '..', '..', 'src', 'cli', 'main.cts');
 const ASM = '.intel_syntax noprefix\n.globl f\nf:\n.L1:\n  imul rax, rbx\n  dec rcx\n  jnz .L1\n  ret\n';
 
 function setup(): { cacheDir: string; file: string } {
@@ -79,14 +78,7 @@ test('buildReport: measured: false changes the prediction, as the table generato
 
 test('the command line: report, a batch, disasm and --help know --no-measured', () => {
   const { cacheDir, file } = setup();
-  const run = (...args: string[]) => {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', MAIN, ...args], {
-      encoding: 'utf8',
-      env: { ...process.env, UOPSCOPE_CACHE_DIR: cacheDir },
-      timeout: 120000,
-    });
-    return { code: r.status, out: r.stdout, err: r.stderr };
-  };
+  const run = (...args: string[]) => runCli(args, { env: { UOPSCOPE_CACHE_DIR: cacheDir } });
   try {
     const json = (...args: string[]) => {
       const r = run('report', file, '--arch', 'SKL', '--fast', '--json', ...args);

@@ -1,19 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { spawnSync } from 'node:child_process';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { runCli } from '../helpers/cli.js';
 import { SMALL, smallText, tempDir } from './helpers.js';
 
-const MAIN = join(import.meta.dirname, '..', '..', 'src', 'cli', 'main.cts');
-
 function run(args: string[], cacheDir: string) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', MAIN, ...args], {
-    encoding: 'utf8',
-    env: { ...process.env, UOPSCOPE_CACHE_DIR: cacheDir },
-    timeout: 60000,
-  });
-  return { code: r.status, out: r.stdout, err: r.stderr };
+  return runCli(args, { env: { UOPSCOPE_CACHE_DIR: cacheDir } });
 }
 
 test('data import, then data list shows the imported architectures', () => {

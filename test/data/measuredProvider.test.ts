@@ -14,6 +14,7 @@ import { userMeasuredPath } from '../../src/data/measuredFormat.js';
 import { listDataSources } from '../../src/data/sources.js';
 import { dataFootnote, resolvedJson } from '../../src/report/listing.js';
 import { UserError } from '../../src/errors.js';
+import { runCli } from '../helpers/cli.js';
 import { SMALL, tempDir } from './helpers.js';
 
 const FIXTURE = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'measured', 'SKL.json');
@@ -134,17 +135,8 @@ test('a damaged measured file is one line naming it and how to remove it', async
 });
 
 test('the command line: report and JSON show U, data list its provenance, data remove the files (never the shipped ones)', async () => {
-  const { spawnSync } = await import('node:child_process');
   const { cacheDir, file } = setup();
-  const MAIN = join(import.meta.dirname, '..', '..', 'src', 'cli', 'main.cts');
-  const run = (...args: string[]) => {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', MAIN, ...args], {
-      encoding: 'utf8',
-      env: { ...process.env, UOPSCOPE_CACHE_DIR: cacheDir },
-      timeout: 120000,
-    });
-    return { code: r.status, out: r.stdout, err: r.stderr };
-  };
+  const run = (...args: string[]) => runCli(args, { env: { UOPSCOPE_CACHE_DIR: cacheDir } });
   try {
     const rep = run('report', file, '--arch', 'SKL', '--fast');
     assert.equal(rep.code, 0, rep.err);

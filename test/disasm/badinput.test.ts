@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { UserError } from '../../src/errors.js';
 import { loadRegion, type InputOptions, type RegionSelection } from '../../src/disasm/index.js';
-import { runCli } from './helpers.js';
+import { runCli } from '../helpers/cli.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'uopscope-bad-'));
 const branch = readFileSync('examples/bin/branch');
@@ -176,31 +176,30 @@ for (const name of [
   test(`bad input, CLI: ${c.name} → one line on stderr, exit 2`, () => {
     const r = runCli(['disasm', ...toArgs(c.opts)]);
     assert.equal(r.code, 2);
-    assert.equal(r.stdout, '');
-    const lines = r.stderr.trimEnd().split('\n');
-    assert.equal(lines.length, 1, r.stderr);
+    assert.equal(r.out, '');
+    const lines = r.err.trimEnd().split('\n');
+    assert.equal(lines.length, 1, r.err);
     assert.match(lines[0]!, /^uopscope: /);
     assert.match(lines[0]!, c.expect);
-    assert.doesNotMatch(r.stderr, /\bat .*\.(ts|js):\d+/);
+    assert.doesNotMatch(r.err, /\bat .*\.(ts|js):\d+/);
   });
 }
 
 test('missing assembler: the error names the tool', () => {
-  const r = runCli(['disasm', 'examples/thesis/branch.s'], { ...process.env, PATH: '/nonexistent' });
+  const r = runCli(['disasm', 'examples/thesis/branch.s'], { env: { PATH: '/nonexistent' } });
   assert.equal(r.code, 2);
   assert.match(
-    r.stderr.trim(),
+    r.err.trim(),
     /^uopscope: examples\/thesis\/branch\.s: cannot assemble: 'as' is not installed; install binutils/,
   );
   const c = runCli(['disasm', 'examples/thesis/branch.s', '--assembler', 'clang'], {
-    ...process.env,
-    PATH: '/nonexistent',
+    env: { PATH: '/nonexistent' },
   });
-  assert.match(c.stderr.trim(), /cannot assemble: 'clang' is not installed/);
+  assert.match(c.err.trim(), /cannot assemble: 'clang' is not installed/);
 });
 
 test('graph --dg into a missing directory: one line, nothing half-written', () => {
   const r = runCli(['graph', 'examples/bin/branch', '--dg', join(tmp, 'no-dir', 'dg.dot')]);
   assert.equal(r.code, 2);
-  assert.match(r.stderr.trim(), /dg\.dot: cannot write the dependency graph \(ENOENT\)/);
+  assert.match(r.err.trim(), /dg\.dot: cannot write the dependency graph \(ENOENT\)/);
 });

@@ -11,7 +11,7 @@ import {
   loadRegion,
   type DependencyGraph,
 } from '../../src/disasm/index.js';
-import { runCli } from './helpers.js';
+import { runCli } from '../helpers/cli.js';
 
 const edges = (g: DependencyGraph, loopCarried: boolean): string[] =>
   g.edges
@@ -82,7 +82,7 @@ test('a conditional jump out of the loop before the compared one: the comparison
   );
   const r = runCli(['report', '--hex', '4883c0014839d8740e4885c974044883c20148ffce75e6', '--branch', '--fast']);
   assert.match(
-    r.stdout.replaceAll('\n  ', ' '),
+    r.out.replaceAll('\n  ', ' '),
     /Branch analysis \(line 4, the first conditional jump to a later line of the region; before it, line 2 leaves the region: no second side to compare\):/,
   );
 });

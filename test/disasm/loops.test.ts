@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { branchPaths, listRegions, loadInput, loadRegion } from '../../src/disasm/index.js';
 import { prepareSide } from '../../src/measure/prepare.js';
-import { runCli } from './helpers.js';
+import { runCli } from '../helpers/cli.js';
 
 const FIX = 'test/fixtures/loops';
 
@@ -82,12 +82,12 @@ test('without a region option the main loop is analysed, and the note says why',
 
 test('uopscope report FILE (no region option) prints the choice before the figures', () => {
   const res = runCli(['report', `${FIX}/dot.clang-O3.o`, '--iterations', '20']);
-  assert.equal(res.code, 0, res.stderr);
-  const lines = res.stdout.split('\n');
+  assert.equal(res.code, 0, res.err);
+  const lines = res.out.split('\n');
   const why = lines.findIndex((l) => /the main loop of dot/.test(l));
   const tp = lines.findIndex((l) => /^Block throughput/.test(l));
-  assert.ok(why >= 0 && why < tp, res.stdout);
-  assert.match(res.stderr, /note: analysing region 1 of 2, the main loop of dot/);
+  assert.ok(why >= 0 && why < tp, res.out);
+  assert.match(res.err, /note: analysing region 1 of 2, the main loop of dot/);
 });
 
 test('--function with a main loop and its remainder takes the main loop and names the other', async () => {

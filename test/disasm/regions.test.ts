@@ -8,7 +8,8 @@ import { test } from 'node:test';
 import { listRegions, loadInput, loadRegion } from '../../src/disasm/index.js';
 import type { Region } from '../../src/disasm/index.js';
 import { regionsJson } from '../../src/cli/commands/regionsRun.js';
-import { hasTool, runCli } from './helpers.js';
+import { runCli } from '../helpers/cli.js';
+import { hasTool } from './helpers.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'uopscope-regions-'));
 
@@ -152,18 +153,18 @@ test('raw input: --hex and --raw FILE', async () => {
 
 test('CLI: regions, disasm --json and graph write what they say', () => {
   const reg = runCli(['regions', 'examples/bin/two-regions.exe']);
-  assert.equal(reg.code, 0, reg.stderr);
-  assert.match(reg.stdout, /examples\/bin\/two-regions\.exe \(pe, x86-64\): 2 regions/);
-  assert.match(reg.stdout, /2 {2}iaca {6}0x14000[0-9a-f]+–0x14000[0-9a-f]+ {2}15 bytes {2}IACA region 2/);
+  assert.equal(reg.code, 0, reg.err);
+  assert.match(reg.out, /examples\/bin\/two-regions\.exe \(pe, x86-64\): 2 regions/);
+  assert.match(reg.out, /2 {2}iaca {6}0x14000[0-9a-f]+–0x14000[0-9a-f]+ {2}15 bytes {2}IACA region 2/);
   const js = runCli(['disasm', 'examples/bin/stencil.macho.o', '--json']);
-  assert.equal(js.code, 0, js.stderr);
-  const parsed = JSON.parse(js.stdout) as { instructions: { signature: string }[] };
+  assert.equal(js.code, 0, js.err);
+  const parsed = JSON.parse(js.out) as { instructions: { signature: string }[] };
   assert.equal(parsed.instructions.length, 8);
   assert.equal(parsed.instructions[1]!.signature, 'VADDSD (XMM, XMM, M64)');
   const cfg = join(tmp, 'cfg.dot');
   const dg = join(tmp, 'dg.dot');
   const g = runCli(['graph', 'examples/bin/branch', '--cfg', cfg, '--dg', dg]);
-  assert.equal(g.code, 0, g.stderr);
+  assert.equal(g.code, 0, g.err);
   const dot = readFileSync(dg, 'utf8');
   assert.match(dot, /^digraph "dg" \{/);
   assert.match(dot, /n1 -> n2 \[label="zf"\];/);
@@ -188,10 +189,10 @@ test('regions --json: the bytes of JSON.stringify of the whole list, written in 
       if (n > chunk) assert.ok(pieces.length >= Math.ceil(n / chunk), 'written in pieces');
     }
   const cli = runCli(['regions', 'examples/bin/two-regions.exe', '--json']);
-  assert.equal(cli.code, 0, cli.stderr);
-  const parsed = JSON.parse(cli.stdout) as { regions: Region[] };
+  assert.equal(cli.code, 0, cli.err);
+  const parsed = JSON.parse(cli.out) as { regions: Region[] };
   assert.equal(parsed.regions.length, 2);
-  assert.equal(cli.stdout, `${JSON.stringify(parsed, null, 2)}\n`);
+  assert.equal(cli.out, `${JSON.stringify(parsed, null, 2)}\n`);
 });
 
 test('--range as objdump prints it, or starting inside an instruction: said, not silent', async () => {
@@ -231,29 +232,29 @@ test("a benchmark's second timing loop, under its own outer loop, is not the fir
 
 test('regions: one size a line, a loop in blocks says so', () => {
   const r = runCli(['regions', 'test/fixtures/loops/ifelse.gcc-O2.o']);
-  assert.equal(r.code, 0, r.stderr);
-  const line = r.stdout.split('\n').find((l) => /^\s+1\s/.test(l))!;
+  assert.equal(r.code, 0, r.err);
+  const line = r.out.split('\n').find((l) => /^\s+1\s/.test(l))!;
   assert.equal((line.match(/\d+ bytes/g) ?? []).length, 1, line);
   assert.match(line, /^ {3}1 {2}loop {6}0x10–0x37 {2}loop at 0x20 in ifelse \(39 bytes in 2 blocks\) {2}\[\.text\]$/);
   // a function or a marked region keeps its size column
   const f = runCli(['regions', 'examples/bin/two-regions']);
-  assert.match(f.stdout, /^ {3}1 {2}iaca {6}0x40111f–0x40112c {2}13 bytes {2}IACA region 1 {2}\[\.text\]$/m);
+  assert.match(f.out, /^ {3}1 {2}iaca {6}0x40111f–0x40112c {2}13 bytes {2}IACA region 1 {2}\[\.text\]$/m);
 });
 
 test('--range in an object whose code sections share addresses: the candidates named, SECTION:START:END chooses', () => {
   const f = 'test/fixtures/loops/sections.gcc-O2-function-sections.o';
   const r = runCli(['disasm', f, '--range', '0x10:0x20']);
   assert.equal(r.code, 2);
-  assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+  assert.equal(r.err.trim().split('\n').length, 1, r.err);
   assert.match(
-    r.stderr,
+    r.err,
     /lies in 2 code sections \(\.text\.dot, \.text\.hist;.*name one, e\.g\. --range \.text\.dot:0x10:0x20/,
   );
   const hist = runCli(['disasm', f, '--range', '.text.hist:0x10:0x20']);
-  assert.equal(hist.code, 0, hist.stderr);
-  assert.match(hist.stdout, /range 0x10:0x20, 0x10–0x20 in \.text\.hist/);
-  assert.match(hist.stdout, /movzx eax, byte ptr \[rdi\]/);
+  assert.equal(hist.code, 0, hist.err);
+  assert.match(hist.out, /range 0x10:0x20, 0x10–0x20 in \.text\.hist/);
+  assert.match(hist.out, /movzx eax, byte ptr \[rdi\]/);
   const none = runCli(['disasm', f, '--range', '.text.nope:0x10:0x20']);
   assert.equal(none.code, 2);
-  assert.match(none.stderr, /no code section '\.text\.nope' \(\.text\.dot 0x0–0x/);
+  assert.match(none.err, /no code section '\.text\.nope' \(\.text\.dot 0x0–0x/);
 });
