@@ -264,6 +264,19 @@ function matchLea(d: DecodedInstruction, idx: Index): ArchForm | null {
   return top;
 }
 
+/** A gather's or scatter's signature key as uops.info writes it: the memory operand named by its
+ *  vector index's width (`VGATHERDPD (YMM, VSIB_XMM, YMM)`), where the decoder writes the width
+ *  of each element loaded (`M64`); null for other instructions. */
+function vsibKey(d: DecodedInstruction): string | null {
+  const v = d.memory?.vsib;
+  if (!v) return null;
+  const s = splitSignature(d.signature);
+  const at = s.operands.findIndex((o) => /^M(\d+|EM)$/.test(o));
+  if (at < 0) return null;
+  const ops = s.operands.map((o, i) => (i === at ? `VSIB_${v}` : o));
+  return signatureKey(`${[...s.prefixes, s.mnemonic].join(' ')} (${ops.join(', ')})`);
+}
+
 function match(d: DecodedInstruction, idx: Index): { form: ArchForm; rule: MatchRule } | null {
   const key = signatureKey(d.signature);
   if (d.iform) {
@@ -274,7 +287,8 @@ function match(d: DecodedInstruction, idx: Index): { form: ArchForm; rule: Match
     }
   }
   const local = sub(idx, rootOf(d.signature));
-  const bySig = local.bySig.get(key);
+  const vsib = vsibKey(d);
+  const bySig = local.bySig.get(key) ?? (vsib ? local.bySig.get(vsib) : undefined);
   if (bySig) return { form: best(bySig, d), rule: 'signature' };
   if (d.mnemonic === 'LEA') {
     const lea = matchLea(d, idx);
@@ -838,11 +852,13 @@ export function resolveInstructions(
     const missing = have && d.cpuid ? missingIsa(have, d.cpuid) : [];
     if (missing.length)
       return unknownOne(orig, fallback, aluPorts, `${data.arch} cannot run it (needs ${missing.join(', ')})`, missing);
+    const found = (hit: ResolvedInstruction) =>
+      hit.form && pipeNames() ? withIntegerPipes(hit, d, layers, pipeNames()!) : hit;
     let why: string | null = null;
     for (const layer of layers) {
       const hit = layer.lookup(d);
       if (!hit) continue;
-      if ('line' in hit) return hit.form && pipeNames() ? withIntegerPipes(hit, d, layers, pipeNames()!) : hit;
+      if ('line' in hit) return found(hit);
       why ??= hit.why;
     }
     return unknownOne(
