@@ -24,6 +24,7 @@ import { missingIsa } from './isa.js';
 import { DIVIDER_MNEMONIC } from './divider.js';
 import { loadLlvmModel, type LlvmArchModel, type LlvmRecord } from './llvmModel.js';
 import { loadMachine } from './machines.js';
+import { microcodeDependence, type MicrocodeDependence } from './microcode.js';
 import { formatPorts } from './ports.js';
 import { normalizeRegister } from './registers.js';
 import { canonicalMnemonic, operandClass, operandWidth, signatureKey, splitSignature } from './signature.js';
@@ -797,6 +798,21 @@ function withWork(d: DecodedInstruction, rec: LlvmRecord, model: LlvmArchModel):
   return { ...rec, uops, ports, portString: formatPorts(ports), zeroUops: given };
 }
 
+/** A line's figures measured on this machine, taken before the other sources' because the
+ *  microcode decides them: its provenance says so. */
+function hostFirst(hit: ResolvedInstruction, why: MicrocodeDependence): ResolvedInstruction {
+  const rule = `measured on this machine, ranked before every other source: a ${why}'s figures depend on the microcode`;
+  const p = hit.provenance;
+  return {
+    ...hit,
+    provenance: {
+      key: p?.key ?? hit.form?.string ?? '',
+      text: p ? `${p.text}; ${rule}` : rule,
+      detail: { ...(p?.detail ?? {}), rankedFirst: why },
+    },
+  };
+}
+
 /** The layers of a core's figures in resolution order: ArchData's own list, or, for ArchData
  *  made by hand, its forms, its embedded forms and its LLVM model. */
 export function layersOf(data: ArchData): FigureLayer[] {
@@ -854,6 +870,14 @@ export function resolveInstructions(
       return unknownOne(orig, fallback, aluPorts, `${data.arch} cannot run it (needs ${missing.join(', ')})`, missing);
     const found = (hit: ResolvedInstruction) =>
       hit.form && pipeNames() ? withIntegerPipes(hit, d, layers, pipeNames()!) : hit;
+    const dependence = microcodeDependence(d);
+    if (dependence) {
+      // the microcode decides these figures: this machine's own measurement outranks every other
+      for (const layer of layers) {
+        const hit = layer.hostLookup?.(d);
+        if (hit && 'line' in hit) return hostFirst(found(hit), dependence);
+      }
+    }
     let why: string | null = null;
     for (const layer of layers) {
       const hit = layer.lookup(d);

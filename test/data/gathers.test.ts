@@ -1,5 +1,7 @@
-// Gathers and uops.info's figures: uops.info names a gather's memory operand by its vector index
-// (VSIB_XMM). On gcc's gather loop (test/fixtures/loops/gather.c, two
+// Gathers and their figures. uops.info names a gather's memory operand by its vector index
+// (VSIB_XMM). Forms whose figures depend on the microcode (src/data/microcode.ts: gathers) take the
+// figures measured on this machine before every other source, an imported uops.info file included;
+// every other form keeps the sources' order. On gcc's gather loop (test/fixtures/loops/gather.c, two
 // vgatherdpd ymm per iteration) with the hand-written fixtures test/fixtures/data/
 // gather-instructions.xml (uops.info's schema, not its figures) and test/fixtures/measured/
 // SKX-gather.json (the measured format, not a measurement).
@@ -11,6 +13,8 @@ import { analyse } from '../../src/cli/pipeline.js';
 import { importUopsXml } from '../../src/data/cache.js';
 import { resetArchDataMemo } from '../../src/data/archData.js';
 import { userMeasuredPath } from '../../src/data/measuredFormat.js';
+import { microcodeDependence } from '../../src/data/microcode.js';
+import { measuredLayer } from '../../src/data/providers/measured.js';
 import { FIXTURES, tempDir } from './helpers.js';
 
 const LOOP = join(FIXTURES, '..', 'loops', 'gather.gcc-O3-skylake.o');
@@ -36,6 +40,13 @@ async function run(opts: { imported: boolean; measured: boolean; noMeasured?: bo
   }
 }
 
+test('gathers and only gathers are forms whose figures depend on the microcode', () => {
+  for (const m of ['VGATHERDPD', 'VGATHERQPS', 'VPGATHERDD', 'VPGATHERQQ', 'VGATHERDPS', 'VPGATHERDQ'])
+    assert.equal(microcodeDependence({ mnemonic: m }), 'gather', m);
+  for (const m of ['VGATHERPF0DPS', 'VSCATTERDPD', 'VMOVUPD', 'VADDPD', 'GATHER'])
+    assert.equal(microcodeDependence({ mnemonic: m }), null, m);
+});
+
 test("an imported uops.info file gives gcc's vgatherdpd its figures (VSIB_XMM matches the decoded M64)", async () => {
   const { gathers } = await run({ imported: true, measured: false });
   assert.equal(gathers.length, 2);
@@ -45,4 +56,31 @@ test("an imported uops.info file gives gcc's vgatherdpd its figures (VSIB_XMM ma
     assert.equal(g.uops, 6);
     assert.equal(Math.max(...Object.values(g.latencyByResource)), 17);
   }
+});
+
+test('figures measured on this machine win for gathers over an imported file; other forms keep the order', async () => {
+  const { gathers, adds } = await run({ imported: true, measured: true });
+  for (const g of gathers) {
+    assert.equal(g.origin, 'measured');
+    assert.equal(g.uops, 5);
+    assert.equal(Math.max(...Object.values(g.latencyByResource)), 33);
+    assert.match(
+      g.provenance!.text,
+      /^measured by uopscope on TEST FIXTURE .*\(VGATHERDPD \(YMM, M64, YMM\)\); measured on this machine, ranked before every other source: a gather's figures depend on the microcode$/,
+    );
+    assert.equal(g.provenance!.detail!.rankedFirst, 'gather');
+  }
+  // vaddpd is in both files: the imported one wins, as for every form whose figures do not depend
+  // on the microcode
+  assert.ok(adds.length > 0);
+  for (const a of adds) assert.equal(a.origin, 'uops.info');
+  // --no-measured leaves the measured figures out: the imported file's again
+  const without = await run({ imported: true, measured: true, noMeasured: true });
+  for (const g of without.gathers) assert.equal(g.origin, 'uops.info');
+});
+
+test('only the figures measured on this machine rank first: not the file shipped with uopscope', () => {
+  assert.equal(typeof measuredLayer({ user: MEASURED })?.hostLookup, 'function');
+  assert.equal(measuredLayer({ shipped: MEASURED })?.hostLookup, undefined);
+  assert.equal(typeof measuredLayer({ user: MEASURED, shipped: MEASURED })?.hostLookup, 'function');
 });
