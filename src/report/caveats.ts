@@ -109,3 +109,22 @@ export function microcodeCaveats(
   }
   return out;
 }
+
+/** The notes `uopscope measure` gives a loop with gathers: the report's (microcodeCaveats), and
+ *  what this machine's kernel says of Gather Data Sampling (`state`; null: it says nothing), under
+ *  which the loop was measured. */
+export function measuredGatherNotes(
+  machine: Pick<MachineModel, 'arch' | 'microcode'>,
+  instrs: readonly DecodedInstruction[],
+  resolved: readonly Pick<ResolvedInstruction, 'origin' | 'provenance'>[],
+  state: string | null,
+): string[] {
+  if (!instrs.some((i) => microcodeDependence(i) === 'gather')) return [];
+  const file = '/sys/devices/system/cpu/vulnerabilities/gather_data_sampling';
+  return [
+    ...microcodeCaveats(machine, instrs, resolved),
+    state === null
+      ? `this machine's kernel does not say whether the Gather Data Sampling mitigation is on (no ${file}): the measured gathers run as its microcode runs them`
+      : `this machine's kernel reports Gather Data Sampling: ${state} (${file}); the measured gathers run under it`,
+  ];
+}

@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -52,4 +52,27 @@ test("figures measured on this machine: taken first for the gathers, said, and t
   assert.doesNotMatch(t, /Gather Data Sampling/);
   // --no-measured: the figures that predate the mitigation again, said again
   assert.match(head(report(cache, '--arch', 'SKX', '--no-measured')), GDS);
+});
+
+test("uopscope measure's notes on a loop with gathers: the report's, and what this machine's kernel says", async () => {
+  const { analyse } = await import('../../src/cli/pipeline.js');
+  const { measuredGatherNotes } = await import('../../src/report/caveats.js');
+  const { gatherDataSamplingState } = await import('../../src/measure/host.js');
+  const a = await analyse({ file: LOOP, arch: 'SKX', cacheDir: join(dir, 'empty') });
+  const notes = measuredGatherNotes(a.machine, a.region.instructions, a.resolved, 'Mitigation: Microcode');
+  assert.equal(notes.length, 2);
+  assert.match(notes[0]!, /^lines 2, 5 \(vgatherdpd\): SKX is affected by Gather Data Sampling/);
+  assert.equal(
+    notes[1],
+    "this machine's kernel reports Gather Data Sampling: Mitigation: Microcode (/sys/devices/system/cpu/vulnerabilities/gather_data_sampling); the measured gathers run under it",
+  );
+  assert.match(measuredGatherNotes(a.machine, a.region.instructions, a.resolved, null)[1]!, /does not say whether/);
+  // a loop without gathers: nothing
+  const plain = await analyse({ file: 'test/fixtures/loops/sum.gcc-O2.o', arch: 'SKX', cacheDir: join(dir, 'empty') });
+  assert.deepEqual(measuredGatherNotes(plain.machine, plain.region.instructions, plain.resolved, 'Vulnerable'), []);
+  // the kernel's file, read as it is; none: null
+  const state = join(dir, 'gather_data_sampling');
+  writeFileSync(state, 'Mitigation: Microcode\n');
+  assert.equal(gatherDataSamplingState(state), 'Mitigation: Microcode');
+  assert.equal(gatherDataSamplingState(join(dir, 'absent')), null);
 });
