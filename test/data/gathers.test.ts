@@ -2,8 +2,9 @@
 // (VSIB_XMM). Forms whose figures depend on the microcode (src/data/microcode.ts: gathers) take the
 // figures measured on this machine before every other source, an imported uops.info file included;
 // every other form keeps the sources' order. On gcc's gather loop (test/fixtures/loops/gather.c, two
-// vgatherdpd ymm per iteration) with the hand-written fixtures test/fixtures/data/
-// gather-instructions.xml (uops.info's schema, not its figures) and test/fixtures/measured/
+// vgatherdpd ymm per iteration) with the hand-written fixtures test/fixtures/gathers/
+// instructions.xml (uops.info's schema, not its figures; not in test/fixtures/data, whose every XML
+// file is read as embedded data by test/data/embedded.test.ts) and test/fixtures/measured/
 // SKX-gather.json (the measured format, not a measurement).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -18,7 +19,7 @@ import { measuredLayer } from '../../src/data/providers/measured.js';
 import { FIXTURES, tempDir } from './helpers.js';
 
 const LOOP = join(FIXTURES, '..', 'loops', 'gather.gcc-O3-skylake.o');
-const XML = join(FIXTURES, 'gather-instructions.xml');
+const XML = join(FIXTURES, '..', 'gathers', 'instructions.xml');
 const MEASURED = join(FIXTURES, '..', 'measured', 'SKX-gather.json');
 
 async function run(opts: { imported: boolean; measured: boolean; noMeasured?: boolean }) {
