@@ -29,6 +29,9 @@ export const SRC = {
   moveElimIcl:
     'Intel Ice Lake spec update erratum ICL065 (GPR move elimination disabled by microcode); uiCA microArchConfigs ICL moveEliminationGPRSlots=0',
   jccErratum: 'Intel white paper "Mitigations for Jump Conditional Code Erratum" (2019)',
+  /** which cores Gather Data Sampling affects, and that the mitigation is on by default; no
+   *  per-instruction figure under it is published */
+  gds: 'Intel "Gather Data Sampling" (technical paper ID 785676, 2023: the affected processors; the mitigation is a microcode update) and "Gather Data Sampling Mitigation Performance Analysis" (ID 785681, 2024: on by default, may be disabled; gathers in hot paths slow down); Linux arch/x86/kernel/cpu/common.c cpu_vuln_blacklist, the GDS bit',
   uica: 'uiCA microArchConfigs.py (github.com/andreas-abel/uiCA, commit 53aeef6)',
   uicaLsdUnroll: 'uiCA microArchConfigs.py (github.com/andreas-abel/uiCA, commit b86ce90) LSDUnrolling',
   /** the later configuration, where SKX, KBL, CFL and CLX are copies of SKL's (CLX with the LSD

@@ -64,6 +64,9 @@ const SECTIONS: Record<string, Record<string, [(x: unknown) => boolean, boolean]
     evexMoveElimination: [isBool, false],
     immediateAdds: [isBool, false],
   },
+  microcode: {
+    gatherDataSampling: [isBool, false],
+  },
 };
 
 /** Figures a record may leave out (absent: the mechanism does not exist on the core). */

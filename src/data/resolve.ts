@@ -24,6 +24,7 @@ import { missingIsa } from './isa.js';
 import { DIVIDER_MNEMONIC } from './divider.js';
 import { loadLlvmModel, type LlvmArchModel, type LlvmRecord } from './llvmModel.js';
 import { loadMachine } from './machines.js';
+import { microcodeDependence, type MicrocodeDependence } from './microcode.js';
 import { formatPorts } from './ports.js';
 import { normalizeRegister } from './registers.js';
 import { canonicalMnemonic, operandClass, operandWidth, signatureKey, splitSignature } from './signature.js';
@@ -264,6 +265,19 @@ function matchLea(d: DecodedInstruction, idx: Index): ArchForm | null {
   return top;
 }
 
+/** A gather's or scatter's signature key as uops.info writes it: the memory operand named by its
+ *  vector index's width (`VGATHERDPD (YMM, VSIB_XMM, YMM)`), where the decoder writes the width
+ *  of each element loaded (`M64`); null for other instructions. */
+function vsibKey(d: DecodedInstruction): string | null {
+  const v = d.memory?.vsib;
+  if (!v) return null;
+  const s = splitSignature(d.signature);
+  const at = s.operands.findIndex((o) => /^M(\d+|EM)$/.test(o));
+  if (at < 0) return null;
+  const ops = s.operands.map((o, i) => (i === at ? `VSIB_${v}` : o));
+  return signatureKey(`${[...s.prefixes, s.mnemonic].join(' ')} (${ops.join(', ')})`);
+}
+
 function match(d: DecodedInstruction, idx: Index): { form: ArchForm; rule: MatchRule } | null {
   const key = signatureKey(d.signature);
   if (d.iform) {
@@ -274,7 +288,8 @@ function match(d: DecodedInstruction, idx: Index): { form: ArchForm; rule: Match
     }
   }
   const local = sub(idx, rootOf(d.signature));
-  const bySig = local.bySig.get(key);
+  const vsib = vsibKey(d);
+  const bySig = local.bySig.get(key) ?? (vsib ? local.bySig.get(vsib) : undefined);
   if (bySig) return { form: best(bySig, d), rule: 'signature' };
   if (d.mnemonic === 'LEA') {
     const lea = matchLea(d, idx);
@@ -783,6 +798,21 @@ function withWork(d: DecodedInstruction, rec: LlvmRecord, model: LlvmArchModel):
   return { ...rec, uops, ports, portString: formatPorts(ports), zeroUops: given };
 }
 
+/** A line's figures measured on this machine, taken before the other sources' because the
+ *  microcode decides them: its provenance says so. */
+function hostFirst(hit: ResolvedInstruction, why: MicrocodeDependence): ResolvedInstruction {
+  const rule = `measured on this machine, ranked before every other source: a ${why}'s figures depend on the microcode`;
+  const p = hit.provenance;
+  return {
+    ...hit,
+    provenance: {
+      key: p?.key ?? hit.form?.string ?? '',
+      text: p ? `${p.text}; ${rule}` : rule,
+      detail: { ...(p?.detail ?? {}), rankedFirst: why },
+    },
+  };
+}
+
 /** The layers of a core's figures in resolution order: ArchData's own list, or, for ArchData
  *  made by hand, its forms, its embedded forms and its LLVM model. */
 export function layersOf(data: ArchData): FigureLayer[] {
@@ -838,11 +868,21 @@ export function resolveInstructions(
     const missing = have && d.cpuid ? missingIsa(have, d.cpuid) : [];
     if (missing.length)
       return unknownOne(orig, fallback, aluPorts, `${data.arch} cannot run it (needs ${missing.join(', ')})`, missing);
+    const found = (hit: ResolvedInstruction) =>
+      hit.form && pipeNames() ? withIntegerPipes(hit, d, layers, pipeNames()!) : hit;
+    const dependence = microcodeDependence(d);
+    if (dependence) {
+      // the microcode decides these figures: this machine's own measurement outranks every other
+      for (const layer of layers) {
+        const hit = layer.hostLookup?.(d);
+        if (hit && 'line' in hit) return hostFirst(found(hit), dependence);
+      }
+    }
     let why: string | null = null;
     for (const layer of layers) {
       const hit = layer.lookup(d);
       if (!hit) continue;
-      if ('line' in hit) return hit.form && pipeNames() ? withIntegerPipes(hit, d, layers, pipeNames()!) : hit;
+      if ('line' in hit) return found(hit);
       why ??= hit.why;
     }
     return unknownOne(

@@ -331,6 +331,14 @@ export interface CoreFrontEndFigures {
   notModelled?: string | null;
 }
 
+/** Microcode updates that change the figures of some forms on the core (src/data/microcode.ts). */
+interface CoreMicrocode {
+  /** the core is affected by Gather Data Sampling (CVE-2022-40982): Intel's mitigation, in
+   *  microcode since August 2023 and on by default, makes gathers slower than the figures measured
+   *  before it */
+  gatherDataSampling: Cited<boolean>;
+}
+
 /**
  * One core (assets/uarch/machines/<ARCH>.json): everything that makes it, each figure with its
  * source. A file may name another core in `inherits`: its fields are that core's, with the file's
@@ -369,6 +377,9 @@ export interface MachineModel {
   fusion?: CoreFusion;
   rename?: CoreRename;
   frontEnd?: CoreFrontEndFigures;
+  /** what the core's current microcode changes in the figures measured before it; absent: no
+   *  change named for the core */
+  microcode?: CoreMicrocode;
   /** source ids this file adds to the shared ones (src/data/citations.ts) for its figures */
   citations?: Record<string, string>;
   /** where each figure comes from */

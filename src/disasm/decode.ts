@@ -21,7 +21,7 @@ import {
 } from './iced.js';
 import { UserError } from '../errors.js';
 import { hex } from './bytes.js';
-import { resourceOfRegister, writtenName } from './icedRegisters.js';
+import { registerKind, resourceOfRegister, writtenName } from './icedRegisters.js';
 import { idiomKind } from './idioms.js';
 import { iformOf, operandKind, signatureOf, xedMnemonic } from './signature.js';
 import type { Branch, BranchKind, DecodedInstruction, DecodedOperand, Flag, MemoryOperand, Resource } from './types.js';
@@ -335,6 +335,12 @@ function registerAccesses(info: InstructionFacts): { reads: Set<Resource>; write
   return { reads, writes };
 }
 
+/** A vector index register's width (VSIB addressing), as uops.info names such an operand. */
+function vsibOf(index: Register): { vsib?: 'XMM' | 'YMM' | 'ZMM' } {
+  const k = registerKind(index);
+  return k === 'XMM' || k === 'YMM' || k === 'ZMM' ? { vsib: k } : {};
+}
+
 /** The memory access: the explicit memory operand's, else an implicit one's (push, movs…). */
 function memoryOperand(
   ins: Instruction,
@@ -365,6 +371,7 @@ function memoryOperand(
       size: ins.mnemonic === Mnemonic.Lea ? 0 : MemorySizeExt.size(ins.memorySize),
       read: ins.mnemonic === Mnemonic.Lea ? false : read,
       write: ins.mnemonic === Mnemonic.Lea ? false : write,
+      ...vsibOf(ins.memoryIndex),
     };
   }
   const m = used[0]!;

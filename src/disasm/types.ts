@@ -23,6 +23,9 @@ export interface MemoryOperand {
   size: number; // bytes accessed (0 for LEA / unknown)
   read: boolean;
   write: boolean;
+  /** a gather's or scatter's vector index (VSIB addressing): the index register's width, as
+   *  uops.info names the operand (`VSIB_XMM`); `index` is its normalized register */
+  vsib?: 'XMM' | 'YMM' | 'ZMM';
 }
 
 export type BranchKind =

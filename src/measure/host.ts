@@ -272,6 +272,19 @@ export function hostCore(path = '/proc/cpuinfo', env: NodeJS.ProcessEnv = proces
   return identifyHost({ cpuinfo, l2KiB: readL2KiB(), named: env.UOPSCOPE_HOST_ARCH });
 }
 
+/** What this machine's kernel says of Gather Data Sampling ('Mitigation: Microcode', 'Vulnerable',
+ *  'Not affected', …), or null when it says nothing (a kernel without the file). */
+export function gatherDataSamplingState(
+  path = '/sys/devices/system/cpu/vulnerabilities/gather_data_sampling',
+): string | null {
+  try {
+    const text = printable(readFileSync(path, 'utf8').trim(), 200);
+    return text || null;
+  } catch {
+    return null;
+  }
+}
+
 /** 'family 6 model 0xa7 stepping 1' */
 export function cpuidText(h: HostCore): string {
   return `${h.vendor} family ${h.family} model ${hex(h.model)} stepping ${h.stepping}`;

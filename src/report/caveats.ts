@@ -2,6 +2,9 @@
 // instructions: said at the top of the report, where the figures are read.
 
 import type { DecodedInstruction } from '../disasm/types.js';
+import { microcodeChange, microcodeDependence } from '../data/microcode.js';
+import { originText } from '../data/origins.js';
+import type { MachineModel, ResolvedInstruction } from '../data/types.js';
 import { fixed } from './format.js';
 
 /** The caveats of simulating `instrs` as one loop body (`branchAsked`: --branch runs the sides). */
@@ -71,4 +74,57 @@ export function missingIsaCaveat(
     return `${arch} cannot run ${features.join(', ')} (${which}), nor can any core uopscope has`;
   const named = `${running.slice(0, 4).join(', ')}${running.length > 4 ? ', …' : ''}`;
   return `${arch} cannot run ${features.join(', ')} (${which}): ${named} ${running.length === 1 ? 'runs' : 'run'} ${lines.length === 1 ? 'it' : 'them'} (--arch ${running[0]})`;
+}
+
+/** 'line 5 (vgatherdpd)', 'lines 5, 7 (vgatherdpd)' */
+function linesNamed(instrs: readonly DecodedInstruction[]): string {
+  const mnemonics = [...new Set(instrs.map((i) => i.mnemonic.toLowerCase()))].join(', ');
+  return `${instrs.length === 1 ? 'line' : 'lines'} ${instrs.map((i) => i.line).join(', ')} (${mnemonics})`;
+}
+
+/** The caveats of lines whose figures depend on the microcode (src/data/microcode.ts): those
+ *  measured on this machine, which rank first, and on a core whose record names a microcode
+ *  change of their figures (Gather Data Sampling), those whose figures predate it. */
+export function microcodeCaveats(
+  machine: Pick<MachineModel, 'arch' | 'microcode'>,
+  instrs: readonly DecodedInstruction[],
+  resolved: readonly Pick<ResolvedInstruction, 'origin' | 'provenance'>[],
+): string[] {
+  const gathers = instrs.filter((i) => microcodeDependence(i) === 'gather');
+  if (gathers.length === 0) return [];
+  const here = (i: DecodedInstruction) => resolved[i.line]?.provenance?.detail?.rankedFirst === 'gather';
+  const out: string[] = [];
+  const measured = gathers.filter(here);
+  if (measured.length > 0)
+    out.push(
+      `${linesNamed(measured)}: figures measured on this machine (${originText('measured')}), ranked before every other source: a gather's figures depend on the microcode`,
+    );
+  const change = microcodeChange(machine, 'gather');
+  const elsewhere = gathers.filter((i) => !here(i) && resolved[i.line]?.origin !== 'none');
+  if (change && elsewhere.length > 0) {
+    const from = [...new Set(elsewhere.map((i) => originText(resolved[i.line]!.origin)))].join(', ');
+    out.push(
+      `${linesNamed(elsewhere)}: ${machine.arch} is affected by Gather Data Sampling (CVE-2022-40982; Intel 785676, 785681): its microcode mitigation, on by default since August 2023, slows gathers down, and no public source gives their figures under it. These lines' figures (${from}) are those without it: the prediction is for a machine with the mitigation off. 'uopscope measure' runs the loop on this machine; figures measured on this machine rank first for gathers (docs/data.md)`,
+    );
+  }
+  return out;
+}
+
+/** The notes `uopscope measure` gives a loop with gathers: the report's (microcodeCaveats), and
+ *  what this machine's kernel says of Gather Data Sampling (`state`; null: it says nothing), under
+ *  which the loop was measured. */
+export function measuredGatherNotes(
+  machine: Pick<MachineModel, 'arch' | 'microcode'>,
+  instrs: readonly DecodedInstruction[],
+  resolved: readonly Pick<ResolvedInstruction, 'origin' | 'provenance'>[],
+  state: string | null,
+): string[] {
+  if (!instrs.some((i) => microcodeDependence(i) === 'gather')) return [];
+  const file = '/sys/devices/system/cpu/vulnerabilities/gather_data_sampling';
+  return [
+    ...microcodeCaveats(machine, instrs, resolved),
+    state === null
+      ? `this machine's kernel does not say whether the Gather Data Sampling mitigation is on (no ${file}): the measured gathers run as its microcode runs them`
+      : `this machine's kernel reports Gather Data Sampling: ${state} (${file}); the measured gathers run under it`,
+  ];
 }

@@ -138,6 +138,31 @@ test('ISA lists: AVX-512 only on the server and Ice Lake family cores, AVX2+FMA 
   for (const m of listMachines()) assert.ok(m.isa.includes('SSE2'), m.arch);
 });
 
+test('Gather Data Sampling: the affected cores say so with its sources, the others do not', () => {
+  // Linux's cpu_vuln_blacklist gives the GDS bit to Skylake (client and server: Cascade Lake),
+  // Kaby/Coffee Lake, Ice Lake, Tiger Lake and Rocket Lake; not to Haswell, Broadwell or Golden Cove
+  const affected = ['SKL', 'SKX', 'KBL', 'CFL', 'CLX', 'ICL', 'TGL', 'RKL'];
+  for (const m of listMachines()) {
+    const gds = m.microcode?.gatherDataSampling;
+    if (affected.includes(m.arch)) {
+      assert.equal(gds?.value, true, m.arch);
+      assert.match(
+        gds!.source,
+        /Intel "Gather Data Sampling" \(technical paper ID 785676.*785681.*cpu_vuln_blacklist/,
+        m.arch,
+      );
+    } else assert.equal(gds, undefined, m.arch);
+  }
+  const skl = loadMachine('SKL');
+  const bad = (v: unknown) => validateMachine({ ...skl, microcode: v as never });
+  assert.deepEqual(bad({ gatherDataSampling: { value: 'yes', source: 'gds' } }), ['microcode.gatherDataSampling']);
+  assert.deepEqual(bad({ gatherDataSampling: { value: true } }), ['microcode.gatherDataSampling']);
+  assert.deepEqual(bad({}), ['microcode.gatherDataSampling']);
+  assert.deepEqual(bad({ gatherDataSampling: { value: true, source: 'gds' }, other: 1 }), [
+    'microcode.other (unknown field)',
+  ]);
+});
+
 test('inheritance is explicit and resolves to existing models', () => {
   assert.deepEqual(inheritanceChain('KBL'), ['KBL', 'SKL']);
   assert.deepEqual(inheritanceChain('CFL'), ['CFL', 'SKL']);

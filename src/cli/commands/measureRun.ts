@@ -9,7 +9,8 @@ import { mechanismLabel } from '../../sim/mechanisms.js';
 import { parseArch } from '../config.js';
 import { UserError } from '../../errors.js';
 import { nothingSimulated, originSummary, type ReportModel } from '../../report/model.js';
-import { cpuidText, hostCore, type HostCore } from '../../measure/host.js';
+import { cpuidText, gatherDataSamplingState, hostCore, type HostCore } from '../../measure/host.js';
+import { measuredGatherNotes } from '../../report/caveats.js';
 import { lineAtOffset, prepareRegion, prepareSide, type PreparedRegion } from '../../measure/prepare.js';
 import {
   cyclesOf,
@@ -305,6 +306,7 @@ export async function measure(input: InputOptions & RegionSelection, a: MeasureA
   });
   noteRegion(analysis.region.region.note);
   const instrs = analysis.region.instructions;
+  archNotes.push(...measuredGatherNotes(analysis.machine, instrs, analysis.resolved, gatherDataSamplingState()));
   const bitness = analysis.region.format === 'elf32' ? 32 : 64;
   const base = {
     source: {

@@ -1,7 +1,13 @@
 // The work of `uopscope report` (see report.ts for the command's options): loaded only when
 // the command runs, so that the CLI starts without the disasm, data, sim and report stages.
 
-import { missingIsaCaveat, placementCaveat, placementShifts, predictionCaveats } from '../../report/caveats.js';
+import {
+  microcodeCaveats,
+  missingIsaCaveat,
+  placementCaveat,
+  placementShifts,
+  predictionCaveats,
+} from '../../report/caveats.js';
 import { listMachines } from '../../data/machines.js';
 import { effectiveSettings, parseIterations, resolveArch } from '../config.js';
 import { analyse, branchPrograms, loopFor, programAt, type Analysis } from '../pipeline.js';
@@ -188,6 +194,7 @@ export async function reportOfAnalysis(
       cited: citedLines(analysis.resolved),
       caveats: [
         ...predictionCaveats(analysis.region.instructions, branch !== undefined),
+        ...microcodeCaveats(analysis.machine, analysis.region.instructions, analysis.resolved),
         ...(placed ? [placed] : []),
         ...(elsewhere ? [elsewhere] : []),
       ],

@@ -2,12 +2,14 @@
 // on this machine, in the user's cache (<cache root>/measured/<ARCH>.json), and those shipped
 // with uopscope for the cores it was run on (assets/uarch/measured/<ARCH>.json). The user's own
 // file is asked first, the shipped one for the forms it lacks. Origin 'measured': asked after an
-// imported uops.info file and before the thesis's facts and the LLVM model.
+// imported uops.info file and before the thesis's facts and the LLVM model; for a form whose
+// figures depend on the microcode (src/data/microcode.ts), the user's file before every source.
 //
 // A measured form becomes a form of uops.info's schema (its latency pairs, ports, µops and
 // variants in the fields the resolver and the refined rules read), so it is matched and resolved
 // exactly as uops.info's forms are. A form whose consistency check failed is left out.
 import { statSync } from 'node:fs';
+import type { DecodedInstruction } from '../../disasm/types.js';
 import { splitSignature } from '../signature.js';
 import { formsLayer } from '../resolve.js';
 import {
@@ -252,15 +254,21 @@ function files(paths: Paths): { loaded: Loaded; shipped: boolean }[] {
 /** The layer of a core's measured files (either may be absent; null when both are): the user's
  *  forms first, the shipped file's for the forms it lacks. */
 export function measuredLayer(paths: Paths): FigureLayer | null {
-  const layers = files(paths).map((f) => layerOf(f.loaded, f.shipped));
+  const found = files(paths);
+  const layers = found.map((f) => layerOf(f.loaded, f.shipped));
   if (layers.length === 0) return null;
-  if (layers.length === 1) return layers[0]!;
+  // the user's file is the one `data measure` wrote on this machine: its figures are this
+  // microcode's; the shipped file was measured on the machine its provenance names
+  const own = found[0]!.shipped ? undefined : layers[0]!;
+  const host = own ? { hostLookup: (d: DecodedInstruction) => own.lookup(d) } : {};
+  if (layers.length === 1) return { ...layers[0]!, ...host };
   const [user, shipped] = layers as [FigureLayer, FigureLayer];
   return {
     provider: 'measured',
     describe: `${user.describe}, then ${shipped.describe}`,
     label: `${user.label}, then ${shipped.label}`,
     lookup: (d) => user.lookup(d) ?? shipped.lookup(d),
+    ...host,
   };
 }
 

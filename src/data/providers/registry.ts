@@ -19,6 +19,10 @@ export interface FigureLayer {
   provider: string;
   /** the figures for this instruction (as the core executes it), or why there are none */
   lookup(d: DecodedInstruction): LayerHit;
+  /** the same, from the figures this layer has that were measured on this machine, under its
+   *  microcode (absent: none were): asked before every layer for a form whose figures depend on
+   *  the microcode (src/data/microcode.ts) */
+  hostLookup?(d: DecodedInstruction): LayerHit;
   /** how the listing's footnote names this layer ('imported data (FILE, DATE, 14,000 forms)'),
    *  or null when it is not named there */
   describe: string | null;
