@@ -484,6 +484,25 @@ function dsbBlocks(ins: SimInstruction[], units: Unit[]): DsbBlock[] {
   return blocks;
 }
 
+/** The slots a cycle has left when `block` ends with `slots` left (uiCA DSB.cycle, 6-wide µop
+ *  caches): none when `next` is in the same window and the block ended the loop (unless the cycle
+ *  was `delayed` by a large immediate); into another window, 4 after 1–2 entries taken, 2 after
+ *  3–4, 1 after 5 when the cycle began at this block's start (`fresh`), else at the loop's end 4
+ *  after one entry (or two ending at the block's fifth entry or later) and at most 2 otherwise. */
+function slotsAfterBlock(
+  slots: number,
+  block: DsbBlock,
+  next: DsbBlock,
+  c: { ends: boolean; delayed: boolean; fresh: boolean; taken: number },
+): number {
+  const { ends, taken } = c;
+  if (next.window === block.window) return ends && !c.delayed ? 0 : slots;
+  if (c.fresh) return taken <= 2 ? 4 : taken <= 4 ? 2 : taken === 5 ? 1 : slots;
+  if (!ends) return slots;
+  const slot = block.units.reduce((s, x) => s + Math.max(1, x.fused), 0) - 1;
+  return taken === 1 || (taken === 2 && slot >= 4) ? 4 : Math.min(slots, 2);
+}
+
 /**
  * The µop cache's delivery where the core's record gives uiCA's block rule (`dsbTwoBlocks`) and
  * the whole loop is cached: per cycle up to `dsbWidth` entries, from the block where the last
@@ -536,8 +555,7 @@ function dsbBlockDelivery(
       taken = 0,
       second = false;
     /** the unit whose µops the microcode sequencer delivers after this cycle, and its instance */
-    let toMs: Unit | null = null,
-      msAt = 0;
+    let toMs: [Unit, number] | null = null;
     for (;;) {
       const block = blocks[b]!;
       const u = block.units[k]!;
@@ -547,10 +565,7 @@ function dsbBlockDelivery(
       g.end = it * n + u.end;
       g.fused += u.fused - u.ms;
       taken += Math.max(1, u.fused - u.ms);
-      if (u.ms > 0) {
-        toMs = u;
-        msAt = it * n + u.start;
-      }
+      if (u.ms > 0) toMs = [u, it * n + u.start];
       slots = f.microcodeSequencer ? 0 : slots - entries;
       if (f.dsbExtraEntry) {
         slots = 0;
@@ -568,21 +583,16 @@ function dsbBlockDelivery(
         it++;
       }
       const next = blocks[b]!;
-      if (slots > 0 && width === DSB_BLOCK_ENTRIES) {
-        const slot = block.units.reduce((s, x) => s + Math.max(1, x.fused), 0) - 1;
-        if (next.window === block.window) {
-          if (ends && !delayed) slots = 0;
-        } else if (freshStart && !second) {
-          slots = taken <= 2 ? 4 : taken <= 4 ? 2 : taken === 5 ? 1 : slots;
-        } else if (ends) {
-          slots = taken === 1 || (taken === 2 && slot >= 4) ? 4 : Math.min(slots, 2);
-        }
-      }
+      if (slots > 0 && width === DSB_BLOCK_ENTRIES)
+        slots = slotsAfterBlock(slots, block, next, { ends, delayed, fresh: freshStart && !second, taken });
       if (slots <= 0 || second || next.endsInMs) break;
       if (!ends && next.units[0]!.addr !== u.endAddr) break;
       second = true;
     }
     groups.push(g);
-    if (toMs !== null) sequencerGroups(groups, msAt, toMs.fused - toMs.ms, toMs.ms, ms!.width, ms!.dsbStall, 0);
+    if (toMs !== null) {
+      const [x, at] = toMs;
+      sequencerGroups(groups, at, x.fused - x.ms, x.ms, ms!.width, ms!.dsbStall, 0);
+    }
   }
 }
