@@ -362,6 +362,8 @@ class Delivery {
   private slots = 0;
   /** MITE: end of the bytes fetched up to the current cycle */
   private fetched = 0;
+  /** MITE: the microcode sequencer ended the last cycle; the bytes fetched stay fetched */
+  private afterMs = false;
   private readonly lastDecoderOk: boolean;
 
   constructor(
@@ -378,6 +380,7 @@ class Delivery {
   sequencer(u: Unit, decoded: boolean): void {
     const s = this.ms!;
     this.close();
+    this.afterMs = decoded;
     sequencerGroups(
       this.groups,
       u.start,
@@ -399,6 +402,7 @@ class Delivery {
    *  the same 32-byte window, and stays within the cache's µops per cycle. */
   fromCache(u: Unit, jump: boolean): void {
     const c = this.cur;
+    this.afterMs = false;
     if (
       c === null ||
       jump ||
@@ -422,10 +426,11 @@ class Delivery {
     let c = this.cur;
     if (c?.source !== 'MITE' || jump) {
       this.close();
-      this.fetched = Math.floor(u.addr / fb) * fb + fb;
+      if (jump || !this.afterMs) this.fetched = Math.floor(u.addr / fb) * fb + fb;
       c = this.cur = { start: u.start, end: u.start, fused: 0, source: 'MITE' };
       this.slots = 0;
     }
+    this.afterMs = false;
     // next cycle while the bytes are not fetched yet, the decoders are used up, a complex
     // instruction finds the complex decoder taken, or a macro-fusible one would be on the last
     while (

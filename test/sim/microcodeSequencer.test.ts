@@ -77,6 +77,13 @@ test('from the legacy decoders (SKX): the stalls before and after and the µops 
   const fromDecoder = ms[mite]!.skip!;
   assert.deepEqual([dec.start, dec.fused], [IDIV_LINE, fromDecoder]);
   assert.ok(fromDecoder >= 1, 'at least one µop from the decoder');
+  // after the sequencer the decoders go on with the bytes fetched before it (0x10–0x2f): the
+  // loop's other three units (add, add, cmp/jne at 0x17–0x22) in one cycle
+  const rest = plan.groups.slice(first + ms.length);
+  assert.deepEqual(
+    rest.map((g) => [g.start, g.end, g.source]),
+    [[IDIV_LINE + 1, an.program.instructions.length, 'MITE']],
+  );
   // the applied figures are named with their sources
   for (const l of [
     'microcode sequencer µops per cycle',
