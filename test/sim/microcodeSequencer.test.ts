@@ -4,9 +4,11 @@
 // a MADE-UP split (uops_MITE 2, uops_MS 8: no public figure was found), the tests check the
 // mechanism's arithmetic against the core's record: the sequencer's µops per cycle, the switch
 // stalls from the legacy decoders (SKX: the JCC erratum keeps this loop out of the µop cache) and
-// from the µop cache (HSW). Without a split (the data uopscope ships) nothing changes.
+// from the µop cache (HSW). Without a split (the data uopscope ships) nothing changes, and the
+// report says the sequencer is not modelled for the line.
 
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { analyse } from '../../src/cli/pipeline.js';
@@ -170,4 +172,25 @@ test('without a split (the data uopscope ships) the sequencer is not modelled: t
     assert.deepEqual(limits.plan, planOf({ program: an.program, params: bare }).plan);
     assert.equal(cyclesPerIteration(an), cyclesPerIteration(an, bare));
   }
+});
+
+test('`uopscope report` on the idiv loop: without a split the header says the sequencer is not modelled for line 2; with the made-up split it says the front end applied the sequencer’s figures', () => {
+  const report = (extra: string[]) => {
+    const r = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/main.cts', 'report', IDIV32, '--arch', 'SKX', '--no-measured', ...extra],
+      { encoding: 'utf8', cwd: ROOT, env: { ...process.env, UOPSCOPE_CONFIG_DIR: join(ROOT, 'no-such-config') } },
+    );
+    assert.equal(r.status, 0, r.stderr);
+    return r.stdout.replace(/\n +/g, ' ');
+  };
+  const shipped = report([]);
+  assert.match(
+    shipped,
+    /Not modelled on SKX: the front end's microcode sequencer for line 2 \(idiv dword ptr \[rsi\+rcx\*4\]\) \(no figure splits its \d+ fused µops/,
+  );
+  const split = report(['--uops-xml', MADE_UP_SPLIT]);
+  assert.doesNotMatch(split, /microcode sequencer for line/);
+  assert.match(split, /microcode sequencer µops per cycle 4/);
+  assert.match(split, /legacy decoders to microcode sequencer stall cycles \(and back\) 1/);
 });
