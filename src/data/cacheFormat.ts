@@ -25,6 +25,7 @@ interface EncExtra {
   mf?: string[];
   rs?: number;
   mi?: number;
+  ms?: number;
 }
 /** The measurement, JSON-encoded inside the form's array: loading an architecture then creates one
  *  string per form instead of a dozen small arrays (less work for the garbage collector). */
@@ -173,6 +174,7 @@ export class ArchEncoder {
     if (m.macroFusible) x.mf = m.macroFusible;
     if (m.retireSlots !== undefined) x.rs = m.retireSlots;
     if (m.uopsMite !== undefined) x.mi = m.uopsMite;
+    if (m.uopsMs !== undefined) x.ms = m.uopsMs;
     const mEnc: EncMeasurement = [m.uops, this.port(m.ports), m.latencies.map(encLat), Object.keys(x).length ? x : 0];
     const enc: EncForm = [
       f.string,
@@ -236,6 +238,7 @@ function decodeMeasurement(f: EncForm, ports: (i: number) => PortGroup[]): Measu
     if (x.mf) m.macroFusible = x.mf;
     if (x.rs !== undefined) m.retireSlots = x.rs;
     if (x.mi !== undefined) m.uopsMite = x.mi;
+    if (x.ms !== undefined) m.uopsMs = x.ms;
   }
   return m;
 }

@@ -12,6 +12,7 @@ export const SRC = {
   macroFusibleXml: 'uops.info attribute macro_fusible',
   retireSlotsXml: 'uops.info attribute uops_retire_slots',
   uopsMiteXml: 'uops.info attribute uops_MITE',
+  uopsMsXml: 'uops.info attribute uops_MS',
   /** the manual's Sandy Bridge "Micro-op Queue and the Loop Stream Detector" passage: micro-fused
    *  µops with an index register unlaminate */
   unlaminationSnb: 'intel-opt-manual §2.5.2.4 (SnB unlamination)',
@@ -46,6 +47,13 @@ export const SRC = {
    *  slots left after the first block's end set by its DSB.cycle */
   uicaDsb:
     'uiCA uiCA.py DSB.cycle and getDSBBlocks (github.com/andreas-abel/uiCA, commit 6ebeeab): µop-cache blocks of 6 µops, up to two blocks delivered per cycle',
+  /** uiCA's microcode sequencer: it delivers up to 4 µops per cycle and the front end nothing else
+   *  meanwhile; entered from the legacy decoders it stalls 1 cycle before and 1 after (entered
+   *  from the µop cache: DSB_MS_Stall before, none after) */
+  uicaMs:
+    'uiCA uiCA.py MicrocodeSequencer (cycle, addUops), Decoder.cycle and DSB.cycle (github.com/andreas-abel/uiCA, commit 6ebeeab): 4 µops per cycle from the sequencer, nothing else meanwhile; from the legacy decoders 1 stall cycle before and 1 after',
+  uicaLsdMs:
+    'uiCA instructions.py Instr.canBeUsedByLSD (github.com/andreas-abel/uiCA, commit 6ebeeab): the LSD does not stream a loop with µops from the microcode sequencer',
   lsdErratum: 'Intel 6th-gen spec update erratum SKL150 (LSD disabled by microcode); uiCA LSDEnabled=False',
   legacyDecode: 'intel-opt-manual ch. 2 (legacy decode pipeline: 16 aligned bytes fetched per cycle, 4 decoders)',
   goldenCove:

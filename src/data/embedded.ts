@@ -74,8 +74,8 @@ function hashFiles(files: string[]): { hash: string; texts: string[] } {
   const h = new TextHash();
   // the summary's layout is part of the key (origins per architecture since summary 2; their
   // file names without the directory since summary 3), and so are the measurement fields the
-  // compiled forms keep (uops_retire_slots and uops_MITE since fields 2)
-  h.update(`v${CACHE_VERSION}\nsummary 3\nfields 2\n`);
+  // compiled forms keep (uops_retire_slots and uops_MITE since fields 2, uops_MS since fields 3)
+  h.update(`v${CACHE_VERSION}\nsummary 3\nfields 3\n`);
   const texts = files.map((f) => readFileSync(f, 'utf8'));
   files.forEach((f, i) => {
     h.update(f.replace(/^.*\//, ''));

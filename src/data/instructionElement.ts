@@ -222,6 +222,8 @@ function measurement(node: XmlNode, pipes: PipeNames | null): Measurement {
   if (rs !== undefined) m.retireSlots = rs;
   const mite = num(a.uops_MITE, 'uops_MITE', UOPS);
   if (mite !== undefined) m.uopsMite = mite;
+  const ms = num(a.uops_MS, 'uops_MS', UOPS);
+  if (ms !== undefined) m.uopsMs = ms;
   if (a.macro_fusible !== undefined && a.macro_fusible !== '') {
     m.macroFusible = a.macro_fusible
       .split(';')

@@ -52,6 +52,9 @@ const SECTIONS: Record<string, Record<string, [(x: unknown) => boolean, boolean]
     both32ByteBlocksMustBeCacheable: [isBool, true],
     macroFusibleOnLastDecoder: [isBool, true],
     dsbTwoBlocks: [isBool, true],
+    msWidth: [isCount, true],
+    dsbMsStall: [isCount, true],
+    miteMsStall: [isCount, true],
   },
   fusion: {
     macro: [(x) => x === 'nhm' || x === 'snb' || x === 'icl' || x === 'zen' || x === 'zen3', true],
@@ -70,7 +73,14 @@ const SECTIONS: Record<string, Record<string, [(x: unknown) => boolean, boolean]
 };
 
 /** Figures a record may leave out (absent: the mechanism does not exist on the core). */
-const OPTIONAL = new Set(['rename.immediateAdds', 'rename.evexMoveElimination', 'frontEnd.dsbTwoBlocks']);
+const OPTIONAL = new Set([
+  'rename.immediateAdds',
+  'rename.evexMoveElimination',
+  'frontEnd.dsbTwoBlocks',
+  'frontEnd.msWidth',
+  'frontEnd.dsbMsStall',
+  'frontEnd.miteMsStall',
+]);
 
 /** Fields of a section that are not cited figures. */
 const PLAIN: Record<string, Record<string, (x: unknown) => boolean>> = {

@@ -47,6 +47,9 @@ export function coreFrontEnd(machine: Pick<MachineModel, 'arch' | 'issueWidth' |
     jccErratum: fe?.jccErratum ?? NO_JCC_ERRATUM,
     macroFusibleOnLastDecoder: fe?.macroFusibleOnLastDecoder ?? null,
     dsbTwoBlocks: fe?.dsbTwoBlocks ?? null,
+    msWidth: fe?.msWidth ?? null,
+    dsbMsStall: fe?.dsbMsStall ?? null,
+    miteMsStall: fe?.miteMsStall ?? null,
     ...(fe?.notModelled ? { notModelled: fe.notModelled } : {}),
     gprMoveElimination: machine.rename?.gprMoveElimination ?? NO_MOVE_ELIMINATION,
     vecMoveElimination: machine.rename?.vecMoveElimination ?? NO_MOVE_ELIMINATION,
@@ -158,8 +161,13 @@ export interface RefinedFacts {
     jccErratumApplies: boolean;
     /** needs the complex decoder: more than one fused-domain µop */
     complexDecoder: boolean;
-    /** comes from the microcode sequencer: more than 4 fused-domain µops */
+    /** comes from the microcode sequencer: uops.info's uops_MS above 0 where the form has it,
+     *  else more than 4 fused-domain µops */
     microcodeSequencer: boolean;
+    /** fused-domain µops the microcode sequencer delivers (uops.info's uops_MS for the form; the
+     *  rest come from the decoder or the µop-cache entry); absent: no figure splits the
+     *  instruction, and a microcoded one's µops all enter as the decoder's */
+    msUops?: number;
     /** takes an extra µop-cache entry: an immediate beyond 32 bits, or beyond 16 bits with a
      *  memory operand (uiCA getDSBBlocks; Agner Fog's microarchitecture guide §9.3); absent in
      *  facts made before it existed */
@@ -358,6 +366,15 @@ function memoryFacts(
   };
 }
 
+/** µops the microcode sequencer delivers: uops.info's uops_MS where the line's figures are a
+ *  measurement of its form that has it (for any address: the sequencer's µops are not the ones
+ *  an index register unlaminates), else null. */
+function sequencerUops(r: ResolvedInstruction | undefined): number | null {
+  const ms = r?.form?.m.uopsMs;
+  if (ms === undefined || !hasCapability(r?.origin, 'measured-fused-uops') || r!.variant === 'same_reg') return null;
+  return ms;
+}
+
 /** Fused-domain µops: uops.info's figures when the form has them, else the rule. */
 function microFusion(
   ins: DecodedInstruction,
@@ -542,6 +559,7 @@ export function refinedFacts(
     const mf = macroFusionFacts(ins, r, i, fusedWithNext, core);
     const memory = memoryFacts(ins, r, uops, core);
     const micro = microFusion(ins, r, uops, memory, core);
+    const ms = sequencerUops(r);
     let jcc32B: RefinedFacts['frontEnd']['jcc32B'] = null;
     if (ins.branch) {
       const s = mf.fusesWithPrevious ? instrs[i - 1]!.address : ins.address;
@@ -569,9 +587,10 @@ export function refinedFacts(
         jcc32B,
         jccErratumApplies: erratum && jcc32B !== null && (jcc32B.crosses || jcc32B.endsOn),
         complexDecoder: micro.decodedUops > 1,
-        microcodeSequencer: micro.decodedUops > 4,
+        microcodeSequencer: ms !== null ? ms > 0 : micro.decodedUops > 4,
+        ...(ms !== null ? { msUops: ms } : {}),
         dsbExtraEntry: dsbExtraEntry(ins),
-        source: `${SRC.decoded}; ${SRC.jccErratum}`,
+        source: `${SRC.decoded}; ${SRC.jccErratum}${ms !== null ? `; ${SRC.uopsMsXml}` : ''}`,
       },
       memory,
     });

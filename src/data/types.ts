@@ -62,6 +62,8 @@ export interface Measurement {
   retireSlots?: number;
   /** `uops_MITE`: fused-domain µops the legacy decoders deliver (before unlamination), when measured */
   uopsMite?: number;
+  /** `uops_MS`: fused-domain µops the microcode sequencer delivers, when measured */
+  uopsMs?: number;
 }
 
 /** One instruction form (one `<instruction>` element) with its measurements per architecture. */
@@ -326,6 +328,15 @@ export interface CoreFrontEndFigures {
   /** the µop cache delivers from up to two of its blocks (ways of 6 µops) per cycle, with uiCA's
    *  slot rule at a block's end (its DSB.cycle); absent or null: one 32-byte window per cycle */
   dsbTwoBlocks?: Cited<boolean> | null;
+  /** fused-domain µops the microcode sequencer delivers per cycle (uiCA's MicrocodeSequencer);
+   *  absent or null: the sequencer is not modelled (its µops enter as the decoder's) */
+  msWidth?: Cited<number> | null;
+  /** cycles the front end delivers nothing when it switches from the µop cache to the microcode
+   *  sequencer (uiCA's DSB_MS_Stall) */
+  dsbMsStall?: Cited<number> | null;
+  /** cycles the front end delivers nothing when it switches from the legacy decoders to the
+   *  microcode sequencer, and again when it switches back (uiCA's MicrocodeSequencer.addUops) */
+  miteMsStall?: Cited<number> | null;
   /** why the front end's delivery is not modelled on this core although figures are cited (a
    *  mechanism the figures do not describe); absent: modelled as far as the figures go */
   notModelled?: string | null;

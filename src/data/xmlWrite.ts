@@ -60,6 +60,7 @@ function measurementXml(m: Measurement, indent = ''): string {
     ports: m.ports.length ? formatPorts(m.ports) : undefined,
     uops: m.uops,
     uops_MITE: m.uopsMite,
+    uops_MS: m.uopsMs,
     uops_retire_slots: m.retireSlots,
   };
   if (m.sameReg) {

@@ -1,6 +1,7 @@
 // The refined front end's delivery plan (mechanism `frontEnd`): which source delivers
-// the loop — the loop stream detector (LSD), the µop cache (DSB) or the legacy decoders (MITE) —
-// and which instructions each source delivers per front-end cycle, computed once per program from
+// the loop — the loop stream detector (LSD), the µop cache (DSB) or the legacy decoders (MITE),
+// with the microcode sequencer (MS) for a microcoded instruction's µops where a figure splits
+// them — and which instructions each source delivers per front-end cycle, computed once per program from
 // the instructions' front-end facts (src/data/refinedFacts.ts) and the core's figures
 // (MachineParams.frontEnd, from the core's record). Static and deterministic: the same loop gives the same groups every
 // iteration. docs/engine.md, "The refined front end", states the rules and their sources.
@@ -9,14 +10,18 @@ import { SRC } from '../data/refinedFacts.js';
 import type { CoreFrontEnd } from '../data/refinedFacts.js';
 import type { MachineParams, SimInstruction, SimProgram } from './types.js';
 
-type FrontEndSource = 'DSB' | 'MITE' | 'LSD';
+type FrontEndSource = 'DSB' | 'MITE' | 'LSD' | 'MS';
 
 /** Instances [start, end) delivered in one front-end cycle, counted from the plan's first instance
  *  (iteration 0, line 0; a group may run past the loop's end into the next iteration); may be
- *  empty: a cycle in which the legacy decoders wait for fetched bytes. */
+ *  empty: a cycle in which the legacy decoders wait for fetched bytes, or a switch to or from the
+ *  microcode sequencer. */
 interface DeliveryGroup {
   start: number;
   end: number;
+  /** fused-domain µops of instance `start` that earlier groups delivered (the microcode
+   *  sequencer delivers an instruction's µops after its decoder's, over several cycles) */
+  skip?: number;
   /** fused-domain µops delivered */
   fused: number;
   source: FrontEndSource;
@@ -64,6 +69,19 @@ interface Unit {
   complex: boolean;
   /** a flag-setting instruction that can fuse with a following Jcc on this core */
   fusible: boolean;
+  /** fused-domain µops the microcode sequencer delivers after the unit's others (0: none, or no
+   *  figure splits them: then all are the decoder's) */
+  ms: number;
+}
+
+/** The microcode sequencer's figures from the core's record. */
+interface Sequencer {
+  /** µops per cycle */
+  width: number;
+  /** cycles without delivery on a switch from the µop cache to the sequencer */
+  dsbStall: number;
+  /** cycles without delivery on a switch from the legacy decoders, and again on the way back */
+  miteStall: number;
 }
 
 /**
@@ -96,21 +114,23 @@ export function frontEndPlan(
   let total = 0;
   for (let i = 0; i < n; i++) total += fused[i]!;
   const units = deliveryUnits(ins, fused, pairFirst);
+  const ms = sequencer(fe, machine.arch, ins, units, limits);
   const uncached = uncachedWindows(fe, ins, units, limits);
-  const unroll = lsdUnroll(fe, machine.arch, total, idq, uncached.size > 0, limits);
+  const someMs = ms !== null && units.some((u) => u.ms > 0);
+  const unroll = lsdUnroll(fe, machine.arch, total, idq, uncached.size > 0, someMs, limits);
   if (unroll !== null) {
     limits.plan = { source: 'LSD', groups: [], repeatFrom: 0, period: 1, idqSize: idq, lsdUnroll: unroll };
     return limits;
   }
   const why = decoderFigures(fe, machine.arch, units, uncached, limits);
   if (why !== null) return none(why);
-  const blocks = uncached.size === 0 ? dsbBlockDelivery(ins, fe, units, limits) : null;
+  const blocks = uncached.size === 0 ? dsbBlockDelivery(ins, fe, units, ms, limits) : null;
   if (blocks !== null) {
     limits.plan = { source: 'DSB', ...blocks, idqSize: idq, lsdUnroll: 1 };
     return limits;
   }
-  const groups = deliveryGroups(ins, fe, units, uncached);
-  const kinds = new Set(groups.map((g) => g.source));
+  const groups = deliveryGroups(ins, fe, units, uncached, ms);
+  const kinds = new Set(groups.map((g) => g.source).filter((x) => x !== 'MS'));
   const source = kinds.size === 2 ? 'DSB+MITE' : kinds.has('MITE') ? 'MITE' : 'DSB';
   limits.plan = { source, groups, repeatFrom: 0, period: 1, idqSize: idq, lsdUnroll: 1 };
   return limits;
@@ -134,10 +154,77 @@ function deliveryUnits(ins: SimInstruction[], fused: Int32Array, pairFirst: Uint
       window: Math.floor(f.address / 32),
       complex: f.complexDecoder,
       fusible: ins[i]!.refined!.macroFusion.firstHalf,
+      ms: 0,
     });
     i = j;
   }
   return units;
+}
+
+/**
+ * The microcode sequencer: each unit's µops from it (`Unit.ms`: uops.info's uops_MS for the
+ * form, at most all but one of its fused µops: uiCA takes at least one from the decoder), and the
+ * core's figures; null when the core's record has none. A microcoded instruction (more than 4
+ * fused µops) that no figure splits is named in `notApplied`: its µops enter as the decoder's.
+ */
+function sequencer(
+  fe: CoreFrontEnd,
+  arch: string,
+  ins: SimInstruction[],
+  units: Unit[],
+  limits: FrontEndLimits,
+): Sequencer | null {
+  const split: Unit[] = [];
+  for (const u of units) {
+    const f = ins[u.start]!.refined!.frontEnd;
+    if (!f.microcodeSequencer || u.end - u.start !== 1) continue;
+    const x = ins[u.start]!;
+    if (f.msUops === undefined) {
+      limits.notApplied.push({
+        limit: `microcode sequencer for line ${x.line} (${x.asm})`,
+        why: `no figure splits its ${u.fused} fused µops between the decoders and the sequencer (uops.info's uops_MS is not in its figures): they enter as the decoders' µops`,
+      });
+    } else split.push(u);
+  }
+  if (split.length === 0) return null;
+  const { msWidth: w, dsbMsStall: dsb, miteMsStall: mite } = fe;
+  if (!w || !dsb || !mite) {
+    limits.notApplied.push({
+      limit: 'microcode sequencer',
+      why: `no citable delivery rate or switch stalls for ${arch}: its µops enter as the decoders' µops`,
+    });
+    return null;
+  }
+  for (const u of split) u.ms = Math.min(ins[u.start]!.refined!.frontEnd.msUops!, u.fused - 1);
+  limits.applied.push({ limit: 'microcode sequencer µops per cycle', value: w.value, source: w.source });
+  limits.applied.push({ limit: 'µop cache to microcode sequencer stall cycles', value: dsb.value, source: dsb.source });
+  limits.applied.push({
+    limit: 'legacy decoders to microcode sequencer stall cycles (and back)',
+    value: mite.value,
+    source: mite.source,
+  });
+  return { width: w.value, dsbStall: dsb.value, miteStall: mite.value };
+}
+
+/** The groups of a switch to the microcode sequencer for the instance at `at` (counted from the
+ *  plan's first), whose first `dec` fused µops its decoder or µop-cache entry delivered:
+ *  `before` cycles without delivery, its `ms` µops `width` per cycle, `after` cycles without
+ *  delivery (uiCA MicrocodeSequencer.cycle). */
+function sequencerGroups(
+  groups: DeliveryGroup[],
+  at: number,
+  dec: number,
+  ms: number,
+  width: number,
+  before: number,
+  after: number,
+): void {
+  for (let k = 0; k < before; k++) groups.push({ start: at, end: at, skip: dec, fused: 0, source: 'MS' });
+  for (let d = 0; d < ms; d += width) {
+    const f = Math.min(width, ms - d);
+    groups.push({ start: at, end: d + f === ms ? at + 1 : at, skip: dec + d, fused: f, source: 'MS' });
+  }
+  for (let k = 0; k < after; k++) groups.push({ start: at + 1, end: at + 1, fused: 0, source: 'MS' });
 }
 
 /** The 32-byte windows the µop cache does not hold: the JCC erratum (a jump or fused pair crossing
@@ -172,6 +259,7 @@ function lsdUnroll(
   total: number,
   idq: number,
   someUncached: boolean,
+  someMs: boolean,
   limits: FrontEndLimits,
 ): number | null {
   const { applied, notApplied } = limits;
@@ -179,15 +267,17 @@ function lsdUnroll(
     notApplied.push({ limit: 'loop stream detector', why: `no citable figure for ${arch}` });
     return null;
   }
-  if (!fe.lsd.value || total > idq || someUncached) {
+  if (!fe.lsd.value || total > idq || someUncached || someMs) {
     applied.push({
       limit: 'loop stream detector',
-      source: `${fe.lsd.source}; ${SRC.uicaLsdRule}`,
+      source: `${fe.lsd.source}; ${SRC.uicaLsdRule}${fe.lsd.value && total <= idq && !someUncached ? `; ${SRC.uicaLsdMs}` : ''}`,
       value: !fe.lsd.value
         ? 'off on this core'
         : total > idq
           ? `the loop's ${total} fused µops exceed the IDQ (${idq})`
-          : 'not used: part of the loop cannot be cached',
+          : someUncached
+            ? 'not used: part of the loop cannot be cached'
+            : 'not used: the microcode sequencer delivers part of the loop',
     });
     return null;
   }
@@ -246,8 +336,9 @@ function deliveryGroups(
   fe: CoreFrontEnd,
   units: Unit[],
   uncached: Set<number>,
+  ms: Sequencer | null,
 ): DeliveryGroup[] {
-  const delivery = new Delivery(ins, fe);
+  const delivery = new Delivery(ins, fe, ms);
   let prevEnd = -1;
   for (const u of units) {
     // a taken jump (the address does not continue) ends the cycle's delivery
@@ -255,6 +346,7 @@ function deliveryGroups(
     prevEnd = u.endAddr;
     if (uncached.has(u.window)) delivery.decode(u, jump);
     else delivery.fromCache(u, jump);
+    if (u.ms > 0) delivery.sequencer(u, uncached.has(u.window));
   }
   delivery.close();
   return delivery.groups;
@@ -270,13 +362,34 @@ class Delivery {
   private slots = 0;
   /** MITE: end of the bytes fetched up to the current cycle */
   private fetched = 0;
+  /** MITE: the microcode sequencer ended the last cycle; the bytes fetched stay fetched */
+  private afterMs = false;
   private readonly lastDecoderOk: boolean;
 
   constructor(
     private readonly ins: SimInstruction[],
     private readonly fe: CoreFrontEnd,
+    private readonly ms: Sequencer | null,
   ) {
     this.lastDecoderOk = fe.macroFusibleOnLastDecoder?.value ?? true;
+  }
+
+  /** `u`'s decoder or µop-cache µops ended the cycle's group: the sequencer delivers the rest, the
+   *  switch's stalls around them (from the legacy decoders: before and after; from the µop cache:
+   *  before); the next unit starts a new cycle. */
+  sequencer(u: Unit, decoded: boolean): void {
+    const s = this.ms!;
+    this.close();
+    this.afterMs = decoded;
+    sequencerGroups(
+      this.groups,
+      u.start,
+      u.fused - u.ms,
+      u.ms,
+      s.width,
+      decoded ? s.miteStall : s.dsbStall,
+      decoded ? s.miteStall : 0,
+    );
   }
 
   /** The current cycle's group is complete. */
@@ -289,18 +402,19 @@ class Delivery {
    *  the same 32-byte window, and stays within the cache's µops per cycle. */
   fromCache(u: Unit, jump: boolean): void {
     const c = this.cur;
+    this.afterMs = false;
     if (
       c === null ||
       jump ||
       c.source !== 'DSB' ||
       Math.floor(this.ins[c.start]!.refined!.frontEnd.address / 32) !== u.window ||
-      c.fused + u.fused > this.fe.dsbWidth!.value
+      c.fused + u.fused - u.ms > this.fe.dsbWidth!.value
     ) {
       this.close();
-      this.cur = { start: u.start, end: u.end, fused: u.fused, source: 'DSB' };
+      this.cur = { start: u.start, end: u.end, fused: u.fused - u.ms, source: 'DSB' };
     } else {
       c.end = u.end;
-      c.fused += u.fused;
+      c.fused += u.fused - u.ms;
     }
   }
 
@@ -312,10 +426,11 @@ class Delivery {
     let c = this.cur;
     if (c?.source !== 'MITE' || jump) {
       this.close();
-      this.fetched = Math.floor(u.addr / fb) * fb + fb;
+      if (jump || !this.afterMs) this.fetched = Math.floor(u.addr / fb) * fb + fb;
       c = this.cur = { start: u.start, end: u.start, fused: 0, source: 'MITE' };
       this.slots = 0;
     }
+    this.afterMs = false;
     // next cycle while the bytes are not fetched yet, the decoders are used up, a complex
     // instruction finds the complex decoder taken, or a macro-fusible one would be on the last
     while (
@@ -330,7 +445,7 @@ class Delivery {
       this.fetched += fb;
     }
     c.end = u.end;
-    c.fused += u.fused;
+    c.fused += u.fused - u.ms;
     this.slots++;
   }
 }
@@ -350,7 +465,7 @@ interface DsbBlock {
 /** µop-cache entries of a unit: one per fused µop (at least one; a macro-fused pair one), one more
  *  for a large immediate (`dsbExtraEntry`). */
 function dsbEntries(ins: SimInstruction[], u: Unit): number {
-  return Math.max(1, u.fused) + (ins[u.start]!.refined!.frontEnd.dsbExtraEntry ? 1 : 0);
+  return Math.max(1, u.fused - u.ms) + (ins[u.start]!.refined!.frontEnd.dsbExtraEntry ? 1 : 0);
 }
 
 /** The loop's µop-cache blocks in order: each window's units packed into ways of 6 entries, a
@@ -374,6 +489,25 @@ function dsbBlocks(ins: SimInstruction[], units: Unit[]): DsbBlock[] {
   return blocks;
 }
 
+/** The slots a cycle has left when `block` ends with `slots` left (uiCA DSB.cycle, 6-wide µop
+ *  caches): none when `next` is in the same window and the block ended the loop (unless the cycle
+ *  was `delayed` by a large immediate); into another window, 4 after 1–2 entries taken, 2 after
+ *  3–4, 1 after 5 when the cycle began at this block's start (`fresh`), else at the loop's end 4
+ *  after one entry (or two ending at the block's fifth entry or later) and at most 2 otherwise. */
+function slotsAfterBlock(
+  slots: number,
+  block: DsbBlock,
+  next: DsbBlock,
+  c: { ends: boolean; delayed: boolean; fresh: boolean; taken: number },
+): number {
+  const { ends, taken } = c;
+  if (next.window === block.window) return ends && !c.delayed ? 0 : slots;
+  if (c.fresh) return taken <= 2 ? 4 : taken <= 4 ? 2 : taken === 5 ? 1 : slots;
+  if (!ends) return slots;
+  const slot = block.units.reduce((s, x) => s + Math.max(1, x.fused), 0) - 1;
+  return taken === 1 || (taken === 2 && slot >= 4) ? 4 : Math.min(slots, 2);
+}
+
 /**
  * The µop cache's delivery where the core's record gives uiCA's block rule (`dsbTwoBlocks`) and
  * the whole loop is cached: per cycle up to `dsbWidth` entries, from the block where the last
@@ -392,6 +526,7 @@ function dsbBlockDelivery(
   ins: SimInstruction[],
   fe: CoreFrontEnd,
   units: Unit[],
+  ms: Sequencer | null,
   limits: FrontEndLimits,
 ): Pick<FrontEndPlan, 'groups' | 'repeatFrom' | 'period'> | null {
   const rule = fe.dsbTwoBlocks;
@@ -424,6 +559,8 @@ function dsbBlockDelivery(
     let slots = width,
       taken = 0,
       second = false;
+    /** the unit whose µops the microcode sequencer delivers after this cycle, and its instance */
+    let toMs: [Unit, number] | null = null;
     for (;;) {
       const block = blocks[b]!;
       const u = block.units[k]!;
@@ -431,8 +568,9 @@ function dsbBlockDelivery(
       const entries = dsbEntries(ins, u);
       if (entries > slots && g.end > g.start) break;
       g.end = it * n + u.end;
-      g.fused += u.fused;
-      taken += Math.max(1, u.fused);
+      g.fused += u.fused - u.ms;
+      taken += Math.max(1, u.fused - u.ms);
+      if (u.ms > 0) toMs = [u, it * n + u.start];
       slots = f.microcodeSequencer ? 0 : slots - entries;
       if (f.dsbExtraEntry) {
         slots = 0;
@@ -450,20 +588,16 @@ function dsbBlockDelivery(
         it++;
       }
       const next = blocks[b]!;
-      if (slots > 0 && width === DSB_BLOCK_ENTRIES) {
-        const slot = block.units.reduce((s, x) => s + Math.max(1, x.fused), 0) - 1;
-        if (next.window === block.window) {
-          if (ends && !delayed) slots = 0;
-        } else if (freshStart && !second) {
-          slots = taken <= 2 ? 4 : taken <= 4 ? 2 : taken === 5 ? 1 : slots;
-        } else if (ends) {
-          slots = taken === 1 || (taken === 2 && slot >= 4) ? 4 : Math.min(slots, 2);
-        }
-      }
+      if (slots > 0 && width === DSB_BLOCK_ENTRIES)
+        slots = slotsAfterBlock(slots, block, next, { ends, delayed, fresh: freshStart && !second, taken });
       if (slots <= 0 || second || next.endsInMs) break;
       if (!ends && next.units[0]!.addr !== u.endAddr) break;
       second = true;
     }
     groups.push(g);
+    if (toMs !== null) {
+      const [x, at] = toMs;
+      sequencerGroups(groups, at, x.fused - x.ms, x.ms, ms!.width, ms!.dsbStall, 0);
+    }
   }
 }

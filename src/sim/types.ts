@@ -200,11 +200,12 @@ export interface Snapshot {
     loadedThisCycle: number;
     /** the refined front end's state (present when micro-fusion or the front end mechanism
      *  is on): the source whose turn it was this cycle (null: no delivery modelled, or the program's
-     *  end; `delivered` 0 with a source: the IDQ was full), fused-domain µops delivered into the
+     *  end; `delivered` 0 with a source: the IDQ was full, or a switch to or from the microcode
+     *  sequencer), fused-domain µops delivered into the
      *  IDQ and issued from it this cycle, and
      *  the IDQ's occupancy and size (null: no delivery limits modelled) */
     refined?: {
-      source: 'DSB' | 'MITE' | 'LSD' | null;
+      source: 'DSB' | 'MITE' | 'LSD' | 'MS' | null;
       delivered: number;
       issued: number;
       idq: number | null;

@@ -20,6 +20,7 @@ import { readFileSync } from 'node:fs';
 import { SMALL } from './helpers.js';
 import { analyse, branchPrograms, forArch, withLoop } from '../../src/cli/pipeline.js';
 
+const MADE_UP_SPLIT = join(import.meta.dirname, '../fixtures/microcode/idiv-m32-made-up-split.xml');
 const dir = mkdtempSync(join(tmpdir(), 'uopscope-facts-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -116,7 +117,7 @@ test("macro-fusion from uops.info's macro_fusible list when the imported file ha
   assert.equal(add.source, `${SRC.retireSlotsXml}; ${SRC.uopsMiteXml}`);
 });
 
-test('uops_retire_slots and uops_MITE are read from the file and survive the cache encoding', () => {
+test('uops_retire_slots, uops_MITE and uops_MS are read from the file and survive the cache encoding', () => {
   const parsed = parseUopsXmlText(readFileSync(SMALL, 'utf8'));
   const add = parsed.archs.get('SKL')!.find((f) => f.string === 'ADD_01 (R64, R64)')!;
   assert.equal(add.m.retireSlots, 1);
@@ -126,6 +127,12 @@ test('uops_retire_slots and uops_MITE are read from the file and survive the cac
   const back = decodeArch(encodeArch(1, 'SKL', [add]))[0]!;
   assert.equal(back.m.retireSlots, 1);
   assert.equal(back.m.uopsMite, 1);
+  assert.equal(back.m.uopsMs, undefined);
+  // uops_MS likewise (the made-up split of test/fixtures/microcode)
+  const idiv = parseUopsXmlText(readFileSync(MADE_UP_SPLIT, 'utf8')).archs.get('SKX')![0]!;
+  assert.deepEqual([idiv.m.uopsMite, idiv.m.uopsMs], [2, 8]);
+  const idivBack = decodeArch(encodeArch(1, 'SKX', [idiv]))[0]!;
+  assert.deepEqual([idivBack.m.uopsMite, idivBack.m.uopsMs], [2, 8]);
 });
 
 test('micro-fusion and unlamination: add rax,[rdi+rcx*8] fused on HSW, unlaminated on SNB; vaddps 3-operand indexed unlaminated on HSW', async () => {
@@ -293,7 +300,23 @@ test("the embedded data's measured fused-domain counts reach the facts (div r64 
   assert.equal(div.fusedUops, 5);
   assert.equal(div.decodedUops, 5);
   assert.equal(div.source, `${SRC.retireSlotsXml}; ${SRC.uopsMiteXml}`);
-  assert.equal(line(p, /^div/).refined!.frontEnd.microcodeSequencer, true);
+  // its 5 µops are more than the 4 of the rule, but uops.info's uops_MS (0 on ADL-P) says none
+  // comes from the microcode sequencer: the figure wins
+  const fe = line(p, /^div/).refined!.frontEnd;
+  assert.equal(fe.msUops, 0);
+  assert.equal(fe.microcodeSequencer, false);
+  assert.match(fe.source, /uops_MS/);
+});
+
+test('uops_MS from an imported file splits a microcoded form (made-up IDIV (M32) figures); without it the rule (more than 4 µops) stands', async () => {
+  const body = '1:\n  idiv dword ptr [rsi+rcx*4]\n  dec rdx\n  jnz 1b';
+  const split = line(await facts(body, 'SKX', MADE_UP_SPLIT), /^idiv/).refined!.frontEnd;
+  assert.equal(split.msUops, 8);
+  assert.equal(split.microcodeSequencer, true);
+  const rule = line(await facts(body, 'SKX'), /^idiv/).refined!.frontEnd;
+  assert.equal(rule.msUops, undefined);
+  assert.equal(rule.microcodeSequencer, true);
+  assert.doesNotMatch(rule.source, /uops_MS/);
 });
 
 test('an instruction without unfused µops (a zero idiom, executed by the reorder buffer) is still one fused-domain µop: it takes an issue slot', async () => {

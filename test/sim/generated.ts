@@ -86,6 +86,10 @@ export function withRefinedFacts(p: SimProgram, seed: number, arch = 'SKL'): Sim
     const fusedUops = Math.max(1, unfused - (unfused > 1 && r() < 0.5 ? 1 : 0));
     const last = i === n - 1;
     const fuses = last && x.uops.length > 0 && r() < 0.6;
+    // some instructions of 2 or more fused µops take some from the microcode sequencer (a
+    // separate stream: the other facts stay those of the seed)
+    const rm = rng(seed * 104729 + i);
+    const msUops = fusedUops > 1 && rm() < 0.5 ? 1 + Math.floor(rm() * (fusedUops - 1)) : 0;
     const facts = {
       arch,
       macroFusion: { firstHalf: i === n - 2, fusesWithPrevious: fuses, fusesWithNext: false, source: 'generated' },
@@ -100,7 +104,8 @@ export function withRefinedFacts(p: SimProgram, seed: number, arch = 'SKL'): Sim
         jcc32B: null,
         jccErratumApplies: last && r() < 0.4,
         complexDecoder: fusedUops > 1,
-        microcodeSequencer: fusedUops > 4,
+        microcodeSequencer: msUops > 0 || fusedUops > 4,
+        ...(msUops > 0 ? { msUops } : {}),
         source: 'generated',
       },
       memory: null,

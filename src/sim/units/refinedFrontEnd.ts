@@ -1,7 +1,8 @@
 // The refined model's front end (mechanisms microFusion / frontEnd; docs/engine.md, "The refined
 // front end"): fused-domain µops issue from the IDQ into the station, up to the issue width; with
 // the front end mechanism the plan (frontEndPlan.ts) delivers groups of instructions into the IDQ
-// from the decoders or the µop cache, or the loop stream detector streams the loop.
+// from the decoders, the µop cache or the microcode sequencer, or the loop stream detector streams
+// the loop.
 
 import type { CompiledProgram } from '../compiled.js';
 import type { Snapshot } from '../types.js';
@@ -15,7 +16,8 @@ import type { Fields, KeyAt, KeyWriter, Periods } from './state.js';
 const SRC_DSB = 1;
 const SRC_MITE = 2;
 const SRC_LSD = 3;
-const SOURCE = [null, 'DSB', 'MITE', 'LSD'] as const;
+const SRC_MS = 4;
+const SOURCE = [null, 'DSB', 'MITE', 'LSD', 'MS'] as const;
 
 interface RefinedFrontEndState extends FrontEndPosition {
   /** fused-domain µops of `next` issued so far */
@@ -29,7 +31,7 @@ interface RefinedFrontEndState extends FrontEndPosition {
   /** fused-domain µops in the instruction decode queue (delivered, not issued) */
   idq: number;
   /** fused-domain µops delivered / issued in the last cycle, and the source that delivered
-   *  (0 none, SRC_DSB, SRC_MITE, SRC_LSD) */
+   *  (0 none, SRC_DSB, SRC_MITE, SRC_LSD, SRC_MS) */
   deliveredThisCycle: number;
   issuedThisCycle: number;
   source: number;
@@ -71,6 +73,8 @@ export class RefinedFrontEnd implements FrontEnd, RefinedFrontEndState {
   source = 0;
   private readonly groupStart: Int32Array;
   private readonly groupFused: Int32Array;
+  /** fused µops of the group's first instance delivered by earlier groups (the sequencer's) */
+  private readonly groupSkip: Int32Array;
   private readonly groupSrc: Uint8Array;
   /** after the last group delivery goes on with group `repeatFrom`, `period` iterations later */
   private readonly repeatFrom: number;
@@ -95,7 +99,10 @@ export class RefinedFrontEnd implements FrontEnd, RefinedFrontEndState {
     const groups = plan === null || this.lsd ? [] : plan.groups;
     this.groupStart = Int32Array.from(groups.map((g) => g.start));
     this.groupFused = Int32Array.from(groups.map((g) => g.fused));
-    this.groupSrc = Uint8Array.from(groups.map((g) => (g.source === 'DSB' ? SRC_DSB : SRC_MITE)));
+    this.groupSkip = Int32Array.from(groups.map((g) => g.skip ?? 0));
+    this.groupSrc = Uint8Array.from(
+      groups.map((g) => (g.source === 'DSB' ? SRC_DSB : g.source === 'MS' ? SRC_MS : SRC_MITE)),
+    );
     this.repeatFrom = plan?.repeatFrom ?? 0;
     this.period = plan?.period ?? 1;
     this.idqSize = plan?.idqSize ?? 0;
@@ -117,7 +124,7 @@ export class RefinedFrontEnd implements FrontEnd, RefinedFrontEndState {
     const fused = this.cp.fused,
       n = this.cp.n;
     let line = this.groupStart[this.dGroup]!;
-    let rest = this.dPart;
+    let rest = this.dPart + this.groupSkip[this.dGroup]!;
     while (rest > 0 && fused[line % n]! <= rest) rest -= fused[line++ % n]!;
     return this.dIter * this.cp.n + line;
   }
@@ -128,7 +135,7 @@ export class RefinedFrontEnd implements FrontEnd, RefinedFrontEndState {
     const fused = this.cp.fused,
       n = this.cp.n;
     let line = this.groupStart[this.dGroup]!;
-    let rest = this.dPart;
+    let rest = this.dPart + this.groupSkip[this.dGroup]!;
     while (rest > 0 && fused[line % n]! <= rest) rest -= fused[line++ % n]!;
     return rest;
   }
@@ -164,7 +171,7 @@ export class RefinedFrontEnd implements FrontEnd, RefinedFrontEndState {
     // with scheduler queues each µop needs room in the queue it is steered to instead
     const qs = this.queues;
     const upTo = this.deliveredUpTo();
-    const partF = this.dPart > 0 ? this.partDelivered() : 0;
+    const partF = this.dPart > 0 || (this.groupSkip[this.dGroup] ?? 0) > 0 ? this.partDelivered() : 0;
     let issued = 0,
       loadedNow = 0;
     // the position as locals (rs.enter / loadUops do not read the front end), written back below
