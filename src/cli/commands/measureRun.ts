@@ -28,6 +28,7 @@ import {
   describeLayout,
   fillText,
   harnessMemory,
+  lengthsText,
   WORKING_SETS,
   type Fill,
   type Layout,
@@ -51,7 +52,7 @@ interface LayoutJson {
   workingSet: WorkingSet;
   bytes: number;
   targetBytes: number;
-  loopIterations: [number, number];
+  loopIterations: number[];
   unrolledCopies: [number, number];
   fill: string;
   unplacedLines: number[];
@@ -109,8 +110,9 @@ interface MeasuredVariant {
   median: number;
   /** (median - low) / low */
   spread: number;
-  /** the two sizes timed (copies of the body, or loop iterations) */
-  sizes: [number, number];
+  /** the sizes timed: the unrolled variant's two copy counts, the loop variant's lengths
+   *  (iterations), whose Theil–Sen slope the figure is */
+  sizes: number[];
   /** the loop variant: the body entered after each of `count` numbers of instructions, each timed
    *  briefly (cycles per iteration, the lowest and highest median); the figure is the fastest
    *  entry's, timed again with all the repetitions. A loop
@@ -193,7 +195,12 @@ export interface MeasureResult {
 function variantOf(r: Extract<HarnessResult, { ok: true }>, v: HarnessVariant): MeasuredVariant {
   const low = cyclesOf(r, v.p10);
   const median = cyclesOf(r, v.p50);
-  return { cyclesPerIteration: low, median, spread: low > 0 ? (median - low) / low : 0, sizes: [v.n1, v.n2] };
+  return {
+    cyclesPerIteration: low,
+    median,
+    spread: low > 0 ? (median - low) / low : 0,
+    sizes: v.lengths ?? [v.n1, v.n2],
+  };
 }
 
 function entriesOf(r: Extract<HarnessResult, { ok: true }>): Pick<MeasuredVariant, 'entries'> {
@@ -498,7 +505,7 @@ function renderMeasurement(out: string[], me: Measurement, ind: string): void {
     line(
       'loop',
       me.ownLoop
-        ? `the body closed by its own line ${me.ownLoop.line} (${me.ownLoop.instruction}), ${me.ownLoop.boundRegister} set for ${me.layout.loopIterations.join(' and ')} iterations`
+        ? `the body closed by its own line ${me.ownLoop.line} (${me.ownLoop.instruction}), ${me.ownLoop.boundRegister} set for ${lengthsText(me.layout.loopIterations)}`
         : `the body closed by dec ${me.counterRegister}; jnz`,
     ),
   );
