@@ -44,8 +44,9 @@
  * repetition's difference divided by n2 - n1 its figure; the loop variant runs every L= length
  * once per repetition, in a shuffled order, the Theil–Sen slope of those timings its figure
  * (slope.h): both cancel the cost of the prologue, the call and the timer reads. The loop variant
- * is entered 12 ways (after 16 + k filler instructions, k = 0 … 11), each timed briefly, the
- * fastest with all the repetitions. Cycles come from perf_event_open (core cycles, user space) when
+ * is entered 24 ways (after 16 + k filler instructions, k = 0 … 11, each without and with a
+ * front-end restart), each timed briefly, the fastest with all the repetitions. Cycles come from
+ * perf_event_open (core cycles, user space) when
  * the kernel allows it, else from the TSC, converted to core cycles by a chain of dependent
  * `add rax, rbx` (latency 1) measured the same way in the same process before and after.
  * The child is bounded: alarm() and RLIMIT_CPU, RLIMIT_FSIZE 0, RLIMIT_AS, at most MAX_PAGES
@@ -110,9 +111,10 @@ static const char *PHASE[] = { "setup", "calibration", "unrolled", "loop" };
 enum { FR_OK, FR_PAGES, FR_MAPFAIL, FR_PROT, FR_GP, FR_SEGV, FR_ILL, FR_FPE, FR_BUS, FR_TRAP, FR_SETUP };
 
 struct variant { double p10, p50; uint64_t n1, n2; };
-/* the loop variant's entries timed (lead_in) */
+/* the loop variant's entries timed: LEADS numbers of filler instructions (lead_in), each without
+   and with a front-end restart at the end of the prologue (entries LEADS … ENTRIES - 1) */
 #define LEADS 12
-#define ENTRIES LEADS
+#define ENTRIES (2 * LEADS)
 #define MAX_STREAMS 16
 /* an address stream: its own memory, the register that points into it, its fill */
 struct stream { int reg; uint64_t size, offset, param; char fill; int elem; uint8_t *mem; };
@@ -146,7 +148,7 @@ struct result {
   uint64_t stream_at[MAX_STREAMS];      /* where each stream's register started */
   uint64_t resolution;                  /* the cycle counter's smallest step */
   double canary[2];                     /* the contention canary before and after the loop variant */
-  double entry[ENTRIES];                /* the loop variant's brief median for each entry (lead_in) */
+  double entry[ENTRIES];                /* the loop variant's brief median for each entry (lead_in, restart) */
   int lead;                             /* the entry the loop variant's figure is from */
   char setup[120];
 };
@@ -290,7 +292,7 @@ static void lead_in(struct buf *b, int lead) {
    value: the loop variant's lengths differ only in it (the iteration count, or the bound of the
    region's own compare), so all run the same code at the same address, entered the same way,
    and differ in nothing but the length. LEAD: -1 for no entry filler, 0 … LEADS - 1 for 16 + LEAD
-   filler instructions. */
+   filler instructions, LEADS … ENTRIES - 1 for the same after a front-end restart. */
 static void *build(const uint8_t *body, size_t len, uint64_t copies, int counter, int arg_reg, int lead, size_t *size) {
   size_t cap = 672 + 16 * (size_t)nvecs + len * copies;
   cap = (cap + 4095) & ~(size_t)4095;
@@ -335,8 +337,19 @@ static void *build(const uint8_t *body, size_t len, uint64_t copies, int counter
     put1(&b, (uint8_t)(0x48 | (arg_reg >= 8 ? 1 : 0))); put1(&b, 0x89); put1(&b, (uint8_t)(0xC0 | (7 << 3) | (arg_reg & 7)));
   }
   for (int r = 0; r < 16; r++) if (r != 4 && r != arg_reg) movabs(&b, r, start_value[r]);
+  if (lead >= LEADS) {
+    /* the restart entries: call 1f; 1: add qword [rsp], 6; ret (on the harness's stack, before rsp
+       is set). The return predictor predicts the add, so the core discards what it fetched after
+       the ret and restarts there: what the prologue ran before it (cld, ldmxcsr, kxorw …) no
+       longer decides how the loop runs (gcc's histogram: 1.27 cycles per iteration after them,
+       1.00 after the restart, as in the program). The entries without it stay: after it gcc's
+       512-bit daxpy ran at 2.47-2.56 whatever the filler, without it 2.17-2.20 at some (the
+       program: 2.20). Which one a program's loop is in is the program's code before it. */
+    static const uint8_t rs[] = { 0xE8, 0, 0, 0, 0, 0x48, 0x83, 0x04, 0x24, 0x06, 0xC3 };
+    put(&b, rs, sizeof rs);
+  }
   put1(&b, 0xBC); uint32_t sp = (uint32_t)(PATTERN + 4 * REG_STEP); put(&b, &sp, 4);   /* mov esp, imm32 */
-  lead_in(&b, lead);
+  lead_in(&b, lead >= LEADS ? lead - LEADS : lead);
   size_t top = b.n;
   for (uint64_t c = 0; c < copies; c++) put(&b, body, len);
   if (counter >= 0) {
@@ -626,7 +639,7 @@ static void child(const uint8_t *body, size_t len, int counter, int timeout) {
   while (u1 > 2 && len * u2 > (1u << 20)) { u1 /= 2; u2 /= 2; }
   void *cal1 = build(chain, sizeof chain, 10, -1, -1, -1, &sz), *cal2 = build(chain, sizeof chain, 20, -1, -1, -1, &sz);
   void *un1 = build(body, len - (size_t)own_jump, u1, -1, -1, -1, &sz), *un2 = build(body, len - (size_t)own_jump, u2, -1, -1, -1, &sz);
-  /* the loop variant: one code buffer per entry (lead_in), each running every length, the
+  /* the loop variant: one code buffer per entry (lead_in, restart), each running every length, the
      length in the call's argument */
   void *lp[ENTRIES];
   uint64_t lp_arg[SLOPE_MAX_LENGTHS];

@@ -201,8 +201,9 @@ export type HarnessResult =
        *  loop variant, when one was given */
       canary?: [number, number];
       /** the loop variant's entries (harness.c lead_in: 16 + lead filler instructions before the
-       *  body's top): each one's brief median (ticks per iteration, as `loop`'s) and the entry
-       *  `loop` was then timed at, the fastest */
+       *  body's top, for lead 0 … 11, then the same 12 after a front-end restart): each one's
+       *  brief median (ticks per iteration, as `loop`'s) and the entry `loop` was then timed at,
+       *  the fastest */
       entry?: { lead: number; p50: number[] };
     }
   | {

@@ -226,13 +226,14 @@ test('the contention canary is timed around the loop variant when given, in the 
   assert.equal(ok(run('add rbx, rax')).canary, undefined);
 });
 
-test('the loop variant runs every length from one code buffer at 12 entries and is timed at the fastest', {
+test('the loop variant runs every length from one code buffer at 24 entries and is timed at the fastest', {
   skip: !linux && 'Linux x86-64 only',
 }, () => {
   const r = ok(run(times(8, 'add rbx, rax')));
   assert.ok(r.entry, 'the entries are reported');
   const { lead, p50 } = r.entry!;
-  assert.equal(p50.length, 12);
+  // 12 numbers of filler instructions, each without and with a front-end restart
+  assert.equal(p50.length, 24);
   assert.equal(p50[lead], Math.min(...p50), 'the loop figure is the fastest entry');
   // a dependency chain's speed does not depend on how it is entered: every entry near 1 per add
   for (const [k, t] of p50.entries()) {

@@ -113,7 +113,8 @@ interface MeasuredVariant {
   /** the sizes timed: the unrolled variant's two copy counts, the loop variant's lengths
    *  (iterations), whose Theil–Sen slope the figure is */
   sizes: number[];
-  /** the loop variant: the body entered after each of `count` numbers of instructions, each timed
+  /** the loop variant: the body entered `count` ways (count / 2 numbers of instructions before
+   *  it, each with and without a front-end restart before them), each timed
    *  briefly (cycles per iteration, the lowest and highest median); the figure is the fastest
    *  entry's, timed again with all the repetitions. A loop
    *  whose macro-ops fill whole dispatch groups keeps the phase it was entered at, which the
@@ -513,7 +514,7 @@ function renderMeasurement(out: string[], me: Measurement, ind: string): void {
   // the entry matters when it moves the figure by more than the timing's own noise
   if (en && en.highest > en.lowest * 1.02)
     out.push(
-      `${ind}           entered after ${en.count} different numbers of instructions: ${f2(en.lowest)}–${f2(en.highest)} cycles/iteration; the fastest entry's figure above (the program's code before the loop decides which)`,
+      `${ind}           entered ${en.count} ways (${en.count / 2} numbers of instructions before it, each with and without a front-end restart): ${f2(en.lowest)}–${f2(en.highest)} cycles/iteration; the fastest entry's figure above (the program's code before the loop decides which)`,
     );
   out.push(line('unrolled', `the body ×${me.unrolled.sizes[0]} and ×${me.unrolled.sizes[1]}, straight-line`));
   if (me.caveat) out.push(`${ind}Caveat: ${me.caveat}`);
