@@ -12,8 +12,9 @@
  * which holds the harness's stack pointer while the region runs. K=HEX: the contention canary's
  * bytes (src/measure/canary.ts), timed unrolled just before and just after the loop variant. REG=VALUE (decimal, REG a register number but 4): a start value
  * other than the pattern, e.g. 0 for the high half of a division's dividend
- * (src/measure/prepare.ts says when). L= and U=: the loop variant's two iteration counts and the
- * unrolled variant's two copy counts (default 1000,2000 and 100,200). M=: one address stream of
+ * (src/measure/prepare.ts says when). L=: the loop variant's lengths, 2 to 16 increasing iteration
+ * counts (default 1000,2000; src/measure/layout.ts loopLengths gives 12). U=: the unrolled
+ * variant's two copy counts (default 100,200). M=: one address stream of
  * the region (src/measure/layout.ts): SIZE bytes of its own memory, mapped at a random address,
  * register REG pointing OFFSET bytes into it, filled with elements of ELEM bytes: FILL s (element
  * k = 1 + k mod 127, an integer, k counted from the element REG points at), v (divisors: 1 + k mod
@@ -25,10 +26,10 @@
  * region uses it (src/measure/layout.ts vectorInputs): WIDTH s (a legacy-SSE movdqu of 16 bytes,
  * the upper bits left clean: SSE code after a dirty upper state runs several times slower), x, y
  * or z (a VEX or EVEX load of 16, 32 or 64 bytes).
- * J=2|6 B=REG,STREAM,AT1,AT2: the loop variant closes with the region's own compare and branch (the
+ * J=2|6 B=REG,STREAM,AT1,AT2,…: the loop variant closes with the region's own compare and branch (the
  * body's last 2 or 6 bytes, a jne back to its start, left out of the unrolled copies), register REG
- * starting at AT1 and AT2 (plus the address stream STREAM's start unless it is -1) for the two
- * lengths, so that the loop runs them (src/measure/layout.ts ownLoop). Prints one JSON line.
+ * starting at AT1, AT2 … (plus the address stream STREAM's start unless it is -1) for each of the
+ * L= lengths, so that the loop runs them (src/measure/layout.ts ownLoop). Prints one JSON line.
  *
  * Method (BHive's): a forked child builds the code — a prologue that sets every general-purpose
  * register (rsp too) to PATTERN + REG_STEP × its number, zeroes the vector registers but those V= starts, then the body repeated
@@ -38,10 +39,14 @@
  * PATTERN, so pointers loaded from it point into mapped memory again. MXCSR has
  * denormals-are-zero and flush-to-zero set (PATTERN read as a double is a denormal); it is loaded
  * again after the region, which may have unmasked FP exceptions that the harness's own arithmetic
- * would then raise. The caller's MXCSR is not restored: the child ends after the runs. Each
- * variant runs at two sizes (n1, n2) interleaved over REPS repetitions; the
- * difference of their low percentiles, divided by n2 - n1, is the cost of one iteration with
- * the prologue's cost cancelled. Cycles come from perf_event_open (core cycles, user space) when
+ * would then raise. The caller's MXCSR is not restored: the child ends after the runs. The
+ * unrolled variant runs at two sizes (n1, n2) interleaved over REPS repetitions, each
+ * repetition's difference divided by n2 - n1 its figure; the loop variant runs every L= length
+ * once per repetition, in a shuffled order, the Theil–Sen slope of those timings its figure
+ * (slope.h): both cancel the cost of the prologue, the call and the timer reads. The loop variant
+ * is entered 24 ways (after 16 + k filler instructions, k = 0 … 11, each without and with a
+ * front-end restart), each timed briefly, the fastest with all the repetitions. Cycles come from
+ * perf_event_open (core cycles, user space) when
  * the kernel allows it, else from the TSC, converted to core cycles by a chain of dependent
  * `add rax, rbx` (latency 1) measured the same way in the same process before and after.
  * The child is bounded: alarm() and RLIMIT_CPU, RLIMIT_FSIZE 0, RLIMIT_AS, at most MAX_PAGES
@@ -79,6 +84,7 @@
 #include <asm/prctl.h>
 #include <ucontext.h>
 #include <unistd.h>
+#include "slope.h"
 
 #ifndef MAP_FIXED_NOREPLACE
 #define MAP_FIXED_NOREPLACE 0x100000
@@ -105,8 +111,10 @@ static const char *PHASE[] = { "setup", "calibration", "unrolled", "loop" };
 enum { FR_OK, FR_PAGES, FR_MAPFAIL, FR_PROT, FR_GP, FR_SEGV, FR_ILL, FR_FPE, FR_BUS, FR_TRAP, FR_SETUP };
 
 struct variant { double p10, p50; uint64_t n1, n2; };
-/* the loop variant's entries timed (lead_in) */
+/* the loop variant's entries timed: LEADS numbers of filler instructions (lead_in), each without
+   and with a front-end restart at the end of the prologue (entries LEADS … ENTRIES - 1) */
 #define LEADS 12
+#define ENTRIES (2 * LEADS)
 #define MAX_STREAMS 16
 /* an address stream: its own memory, the register that points into it, its fill */
 struct stream { int reg; uint64_t size, offset, param; char fill; int elem; uint8_t *mem; };
@@ -118,12 +126,16 @@ struct vstart { int reg; char fill; int elem; uint64_t param; char width; };
 static struct vstart vecs[MAX_VECS];
 static int nvecs;
 static uint8_t *vec_block;                /* 64 bytes per V=, loaded by the prologue */
-static uint64_t loop_n[2] = { 1000, 2000 }, unrolled_n[2] = { 100, 200 };
+/* the loop variant's lengths (L=, increasing): each repetition times them all, and its figure is
+   their Theil–Sen slope (slope.h) */
+static uint64_t loop_n[SLOPE_MAX_LENGTHS] = { 1000, 2000 }, unrolled_n[2] = { 100, 200 };
+static int nloop = 2;
+
 /* the loop variant closed by the region's own branch: the body's last own_jump bytes jump back to
    its start (not part of the unrolled copies), and register bound_reg starts at bound_at[k] (plus
    the address of stream bound_stream when it is one) for each length, so the loop runs loop_n[k] */
-static int own_jump, bound_reg = -1, bound_stream = -1;
-static uint64_t bound_at[2];
+static int own_jump, bound_reg = -1, bound_stream = -1, nbound;
+static uint64_t bound_at[SLOPE_MAX_LENGTHS];
 /* the contention canary (K=): a block timed (unrolled) just before and just after the loop
    variant, so that the caller can tell a sample taken while another guest shared the core */
 #define MAX_CANARY 256
@@ -136,7 +148,7 @@ struct result {
   uint64_t stream_at[MAX_STREAMS];      /* where each stream's register started */
   uint64_t resolution;                  /* the cycle counter's smallest step */
   double canary[2];                     /* the contention canary before and after the loop variant */
-  double entry[LEADS];                  /* the loop variant's brief median for each entry (lead_in) */
+  double entry[ENTRIES];                /* the loop variant's brief median for each entry (lead_in, restart) */
   int lead;                             /* the entry the loop variant's figure is from */
   char setup[120];
 };
@@ -183,7 +195,7 @@ static struct result res;
 static uint64_t start_value[16];
 /* the code buffers built, to say where in the body a fault happened */
 struct built { uint64_t base, top, end, len; };
-static struct built builtv[24];
+static struct built builtv[40];
 static int nbuilt;
 static int64_t body_offset(uint64_t addr) {
   for (int k = 0; k < nbuilt; k++)
@@ -277,11 +289,12 @@ static void lead_in(struct buf *b, int lead) {
 }
 /* A function `void f(uint64_t arg)`: prologue, filler (lead_in), body × copies (or the body closed
    by `dec COUNTER; jnz`), epilogue. Register ARG_REG (unless -1) starts at arg instead of its start
-   value: the loop variant's two lengths differ only in it (the iteration count, or the bound of
-   the region's own compare), so both run the same code at the same address, entered the same
-   way, and differ in nothing but the length. */
+   value: the loop variant's lengths differ only in it (the iteration count, or the bound of the
+   region's own compare), so all run the same code at the same address, entered the same way,
+   and differ in nothing but the length. LEAD: -1 for no entry filler, 0 … LEADS - 1 for 16 + LEAD
+   filler instructions, LEADS … ENTRIES - 1 for the same after a front-end restart. */
 static void *build(const uint8_t *body, size_t len, uint64_t copies, int counter, int arg_reg, int lead, size_t *size) {
-  size_t cap = 640 + 16 * (size_t)nvecs + len * copies;
+  size_t cap = 672 + 16 * (size_t)nvecs + len * copies;
   cap = (cap + 4095) & ~(size_t)4095;
   uint8_t *mem = random_map(cap);
   if (!mem) return NULL;
@@ -320,14 +333,23 @@ static void *build(const uint8_t *body, size_t len, uint64_t copies, int counter
       put1(&b, 0xF3); if (n & 8) put1(&b, 0x44); put1(&b, 0x0F); put1(&b, 0x6F); put1(&b, m);
     }
   }
-  movabs(&b, 0, PATTERN + 4 * REG_STEP);
-  static const uint8_t set_rsp[] = { 0x48, 0x89, 0xC4 };            /* mov rsp, rax */
-  put(&b, set_rsp, sizeof set_rsp);
   if (arg_reg >= 0 && arg_reg != 7) {                              /* mov ARG_REG, rdi */
     put1(&b, (uint8_t)(0x48 | (arg_reg >= 8 ? 1 : 0))); put1(&b, 0x89); put1(&b, (uint8_t)(0xC0 | (7 << 3) | (arg_reg & 7)));
   }
   for (int r = 0; r < 16; r++) if (r != 4 && r != arg_reg) movabs(&b, r, start_value[r]);
-  lead_in(&b, lead);
+  if (lead >= LEADS) {
+    /* the restart entries: call 1f; 1: add qword [rsp], 6; ret (on the harness's stack, before rsp
+       is set). The return predictor predicts the add, so the core discards what it fetched after
+       the ret and restarts there: what the prologue ran before it (cld, ldmxcsr, kxorw …) no
+       longer decides how the loop runs (gcc's histogram: 1.27 cycles per iteration after them,
+       1.00 after the restart, as in the program). The entries without it stay: after it gcc's
+       512-bit daxpy ran at 2.47-2.56 whatever the filler, without it 2.17-2.20 at some (the
+       program: 2.20). Which one a program's loop is in is the program's code before it. */
+    static const uint8_t rs[] = { 0xE8, 0, 0, 0, 0, 0x48, 0x83, 0x04, 0x24, 0x06, 0xC3 };
+    put(&b, rs, sizeof rs);
+  }
+  put1(&b, 0xBC); uint32_t sp = (uint32_t)(PATTERN + 4 * REG_STEP); put(&b, &sp, 4);   /* mov esp, imm32 */
+  lead_in(&b, lead >= LEADS ? lead - LEADS : lead);
   size_t top = b.n;
   for (uint64_t c = 0; c < copies; c++) put(&b, body, len);
   if (counter >= 0) {
@@ -342,7 +364,7 @@ static void *build(const uint8_t *body, size_t len, uint64_t copies, int counter
   /* execute-only: the kernel gives such a mapping an execute-only protection key where the CPU
      has them (PKU); elsewhere x86 lets code be read */
   if (mprotect(mem, cap, PROT_EXEC) != 0) return NULL;
-  if (nbuilt < 24) builtv[nbuilt++] = (struct built){ (uint64_t)(uintptr_t)mem, top, (uint64_t)(uintptr_t)mem + top + len * copies, len };
+  if (nbuilt < 40) builtv[nbuilt++] = (struct built){ (uint64_t)(uintptr_t)mem, top, (uint64_t)(uintptr_t)mem + top + len * copies, len };
   *size = cap;
   return mem;
 }
@@ -419,6 +441,39 @@ static struct variant time_pair(code_fn f1, uint64_t a1, code_fn f2, uint64_t a2
   int lo = (n - 1) / 10, mid = (n - 1) / 2;
   double per = (double)calls * (double)(n2 - n1);
   struct variant v = { ((double)s3[lo] - (double)off) / per, ((double)s3[mid] - (double)off) / per, n1, n2 };
+  return v;
+}
+
+/* The loop variant: f at each of the nloop lengths (arg[i] runs loop_n[i] iterations), every
+   length once per repetition in a shuffled order, `calls` calls each; each repetition's figure is
+   the Theil–Sen slope of its lengths (slope.h), and the percentiles are over the quiet
+   repetitions. A difference of two lengths cancels the call's fixed cost only when that cost is
+   the same at both, and on Zen 4 it steps by about 26 cycles with the exact trip count. `calls`
+   makes the difference between the shortest and the longest length at least 400 counter steps. */
+static uint64_t *samples;
+static double *scratch;
+static struct variant time_lengths(code_fn f, const uint64_t *arg) {
+  int k = nloop, order[SLOPE_MAX_LENGTHS];
+  for (int w = 0; w < 3; w++) for (int i = 0; i < k; i++) f(arg[i]);
+  uint64_t d = UINT64_MAX;
+  for (int w = 0; w < 8; w++) {
+    uint64_t a = now(); f(arg[0]); uint64_t b = now(); f(arg[k - 1]); uint64_t c = now();
+    if (c - b > b - a && (c - b) - (b - a) < d) d = (c - b) - (b - a);
+  }
+  uint64_t calls = 1, seed = SLOPE_SEED;
+  if (d == UINT64_MAX || d == 0) d = 1;
+  while (calls < 4096 && calls * d < 400 * resolution) calls *= 2;
+  for (int r = 0; r < reps; r++) {
+    slope_order(order, k, &seed);
+    for (int j = 0; j < k; j++) {
+      int i = order[j];
+      uint64_t a = now();
+      for (uint64_t c = 0; c < calls; c++) f(arg[i]);
+      samples[(size_t)r * (size_t)k + (size_t)i] = now() - a;
+    }
+  }
+  struct variant v = { 0, 0, loop_n[0], loop_n[k - 1] };
+  slope_percentiles(loop_n, k, samples, reps, calls, scratch, &v.p10, &v.p50);
   return v;
 }
 
@@ -563,7 +618,9 @@ static void child(const uint8_t *body, size_t len, int counter, int timeout) {
   map_vectors();
   s1 = malloc(sizeof(uint64_t) * (size_t)reps); s2 = malloc(sizeof(uint64_t) * (size_t)reps);
   s3 = malloc(sizeof(uint64_t) * (size_t)reps);
-  if (!s1 || !s2 || !s3) setup_fail("malloc");
+  samples = malloc(sizeof(uint64_t) * (size_t)reps * (size_t)nloop);
+  scratch = malloc(sizeof(double) * SLOPE_SCRATCH(reps, nloop));
+  if (!s1 || !s2 || !s3 || !samples || !scratch) setup_fail("malloc");
   static uint8_t altstack[65536];
   stack_t ss = { altstack, 0, sizeof altstack };
   if (sigaltstack(&ss, NULL) != 0) setup_fail("sigaltstack");
@@ -582,18 +639,14 @@ static void child(const uint8_t *body, size_t len, int counter, int timeout) {
   while (u1 > 2 && len * u2 > (1u << 20)) { u1 /= 2; u2 /= 2; }
   void *cal1 = build(chain, sizeof chain, 10, -1, -1, -1, &sz), *cal2 = build(chain, sizeof chain, 20, -1, -1, -1, &sz);
   void *un1 = build(body, len - (size_t)own_jump, u1, -1, -1, -1, &sz), *un2 = build(body, len - (size_t)own_jump, u2, -1, -1, -1, &sz);
-  /* the loop variant: one code buffer per entry (lead_in), each running both lengths, the length
-     in the call's argument */
-  void *lp[LEADS];
-  uint64_t lp_arg[2];
+  /* the loop variant: one code buffer per entry (lead_in, restart), each running every length, the
+     length in the call's argument */
+  void *lp[ENTRIES];
+  uint64_t lp_arg[SLOPE_MAX_LENGTHS];
   int lp_ok = 1;
-  if (own_jump) {
-    uint64_t at = bound_stream >= 0 ? start_value[streams[bound_stream].reg] : 0;
-    lp_arg[0] = at + bound_at[0]; lp_arg[1] = at + bound_at[1];
-  } else {
-    lp_arg[0] = loop_n[0]; lp_arg[1] = loop_n[1];
-  }
-  for (int k = 0; k < LEADS; k++) {
+  uint64_t at = own_jump && bound_stream >= 0 ? start_value[streams[bound_stream].reg] : 0;
+  for (int i = 0; i < nloop; i++) lp_arg[i] = own_jump ? at + bound_at[i] : loop_n[i];
+  for (int k = 0; k < ENTRIES; k++) {
     lp[k] = own_jump ? build(body, len, 1, -1, bound_reg, k, &sz) : build(body, len, 1, counter, counter, k, &sz);
     if (!lp[k]) lp_ok = 0;
   }
@@ -628,13 +681,13 @@ static void child(const uint8_t *body, size_t len, int counter, int timeout) {
      it), which the harness does not have */
   int all = reps, best = 0;
   reps = reps / LEADS > 10 ? reps / LEADS : 10;
-  for (int k = 0; k < LEADS; k++) {
-    res.entry[k] = time_pair((code_fn)lp[k], lp_arg[0], (code_fn)lp[k], lp_arg[1], loop_n[0], loop_n[1]).p50;
+  for (int k = 0; k < ENTRIES; k++) {
+    res.entry[k] = time_lengths((code_fn)lp[k], lp_arg).p50;
     if (res.entry[k] < res.entry[best]) best = k;
   }
   reps = all;
   res.lead = best;
-  res.v[1] = time_pair((code_fn)lp[best], lp_arg[0], (code_fn)lp[best], lp_arg[1], loop_n[0], loop_n[1]);
+  res.v[1] = time_lengths((code_fn)lp[best], lp_arg);
   phase = PH_CAL;
   if (canary_len) res.canary[1] = time_pair((code_fn)ca1, 0, (code_fn)ca2, 0, 100, 200).p10;
   phase = PH_CAL;
@@ -663,7 +716,7 @@ static void json_str(const char *s) {
    an offset within the body, the sizes the parent asked for, finite figures. */
 static int fair(double x) { return isfinite(x) && x > -1e12 && x < 1e12; }
 static int entries_fair(const struct result *g) {
-  for (int k = 0; k < LEADS; k++) if (!fair(g->entry[k])) return 0;
+  for (int k = 0; k < ENTRIES; k++) if (!fair(g->entry[k])) return 0;
   return 1;
 }
 static int valid_result(struct result *g, uint64_t u1, uint64_t u2) {
@@ -673,8 +726,8 @@ static int valid_result(struct result *g, uint64_t u1, uint64_t u2) {
   if (g->reason == FR_OK) {
     return (g->perf == 0 || g->perf == 1) && fair(g->cal_before) && fair(g->canary[0]) && fair(g->canary[1]) && fair(g->cal_after)
       && fair(g->v[0].p10) && fair(g->v[0].p50) && fair(g->v[1].p10) && fair(g->v[1].p50)
-      && g->v[0].n1 == u1 && g->v[0].n2 == u2 && g->v[1].n1 == loop_n[0] && g->v[1].n2 == loop_n[1]
-      && g->lead >= 0 && g->lead < LEADS && entries_fair(g);
+      && g->v[0].n1 == u1 && g->v[0].n2 == u2 && g->v[1].n1 == loop_n[0] && g->v[1].n2 == loop_n[nloop - 1]
+      && g->lead >= 0 && g->lead < ENTRIES && entries_fair(g);
   }
   return g->reason > FR_OK && g->reason <= FR_SETUP && g->offset >= -1 && g->offset < MAX_BODY;
 }
@@ -699,11 +752,26 @@ int main(int argc, char **argv) {
   }
   for (int k = first; k < argc; k++) {
     char *end = NULL; errno = 0;
-    if ((argv[k][0] == 'L' || argv[k][0] == 'U') && argv[k][1] == '=') {
-      uint64_t *n = argv[k][0] == 'L' ? loop_n : unrolled_n;
+    if (argv[k][0] == 'L' && argv[k][1] == '=') {
+      /* 2 to SLOPE_MAX_LENGTHS increasing lengths */
+      const char *q = argv[k] + 2;
+      int n = 0, ok = 1;
+      while (ok && n < SLOPE_MAX_LENGTHS) {
+        unsigned long long a = strtoull(q, &end, 10);
+        if (end == q || a < 1 || a > 100000000ULL || (n && a <= loop_n[n - 1])) ok = 0;
+        else loop_n[n++] = a;
+        if (*end != ',') break;
+        q = end + 1;
+      }
+      if (!ok || *end || errno || n < 2) { fprintf(stderr, "harness: bad lengths %s\n", argv[k]); return 2; }
+      nloop = n;
+      continue;
+    }
+    if (argv[k][0] == 'U' && argv[k][1] == '=') {
+      uint64_t *n = unrolled_n;
       unsigned long long a = strtoull(argv[k] + 2, &end, 10), b = 0;
       if (*end == ',') b = strtoull(end + 1, &end, 10);
-      if (*end || errno || a < 1 || b <= a || b > (argv[k][0] == 'L' ? 100000000ULL : 100000ULL)) { fprintf(stderr, "harness: bad sizes %s\n", argv[k]); return 2; }
+      if (*end || errno || a < 1 || b <= a || b > 100000ULL) { fprintf(stderr, "harness: bad sizes %s\n", argv[k]); return 2; }
       n[0] = a; n[1] = b;
       continue;
     }
@@ -728,9 +796,9 @@ int main(int argc, char **argv) {
     if (argv[k][0] == 'B' && argv[k][1] == '=') {
       long r = strtol(argv[k] + 2, &end, 10), st = -2;
       if (*end == ',') st = strtol(end + 1, &end, 10);
-      if (*end == ',') bound_at[0] = strtoull(end + 1, &end, 10);
-      if (*end == ',') bound_at[1] = strtoull(end + 1, &end, 10);
-      if (*end || errno || r < 0 || r > 15 || r == 4 || r == counter || st < -1 || st >= MAX_STREAMS) { fprintf(stderr, "harness: bad bound %s\n", argv[k]); return 2; }
+      nbound = 0;
+      while (*end == ',' && nbound < SLOPE_MAX_LENGTHS) bound_at[nbound++] = strtoull(end + 1, &end, 10);
+      if (*end || errno || nbound < 2 || r < 0 || r > 15 || r == 4 || r == counter || st < -1 || st >= MAX_STREAMS) { fprintf(stderr, "harness: bad bound %s\n", argv[k]); return 2; }
       bound_reg = (int)r; bound_stream = (int)st;
       continue;
     }
@@ -774,7 +842,7 @@ int main(int argc, char **argv) {
   }
   for (int k = 0; k < nstreams; k++)
     if (streams[k].fill == 'p' && (int)streams[k].param >= nstreams) { fprintf(stderr, "harness: bad stream target\n"); return 2; }
-  if ((own_jump != 0) != (bound_reg >= 0) || bound_stream >= nstreams || (own_jump && len <= (size_t)own_jump)) { fprintf(stderr, "harness: J= and B= go together\n"); return 2; }
+  if ((own_jump != 0) != (bound_reg >= 0) || (own_jump && nbound != nloop) || bound_stream >= nstreams || (own_jump && len <= (size_t)own_jump)) { fprintf(stderr, "harness: J= and B= go together\n"); return 2; }
   for (int k = 0; k < nvecs; k++)
     if (vecs[k].reg == stash) { fprintf(stderr, "harness: V= names the stash register\n"); return 2; }
   if (len == 0 || len > MAX_BODY) { fprintf(stderr, "harness: the body must be 1..%d bytes\n", MAX_BODY); return 2; }
@@ -804,11 +872,16 @@ int main(int argc, char **argv) {
   }
   if (have == sizeof got && got.reason == FR_OK && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
     printf("{\"ok\":true,\"method\":\"%s\",\"repetitions\":%d,\"pages\":%d,\"perfError\":%d,\"calibration\":[%.6f,%.6f]", got.perf ? "perf" : "tsc", reps, got.pages, got.perf_err, got.cal_before, got.cal_after);
-    for (int k = 0; k < 2; k++)
-      printf(",\"%s\":{\"p10\":%.6f,\"p50\":%.6f,\"n1\":%llu,\"n2\":%llu}", k ? "loop" : "unrolled", got.v[k].p10, got.v[k].p50, (unsigned long long)got.v[k].n1, (unsigned long long)got.v[k].n2);
+    for (int k = 0; k < 2; k++) {
+      printf(",\"%s\":{\"p10\":%.6f,\"p50\":%.6f,\"n1\":%llu,\"n2\":%llu", k ? "loop" : "unrolled", got.v[k].p10, got.v[k].p50, (unsigned long long)got.v[k].n1, (unsigned long long)got.v[k].n2);
+      printf(",\"lengths\":[");          /* every length timed: the unrolled variant's two, the loop's nloop */
+      if (k) for (int i = 0; i < nloop; i++) printf("%s%llu", i ? "," : "", (unsigned long long)loop_n[i]);
+      else printf("%llu,%llu", (unsigned long long)got.v[k].n1, (unsigned long long)got.v[k].n2);
+      printf("]}");
+    }
     if (canary_len) printf(",\"canary\":[%.6f,%.6f]", got.canary[0], got.canary[1]);
     printf(",\"entry\":{\"lead\":%d,\"p50\":[", got.lead);
-    for (int k = 0; k < LEADS; k++) printf("%s%.6f", k ? "," : "", got.entry[k]);
+    for (int k = 0; k < ENTRIES; k++) printf("%s%.6f", k ? "," : "", got.entry[k]);
     printf("]}");
     printf(",\"resolution\":%llu,\"streams\":[", (unsigned long long)got.resolution);
     for (int k = 0; k < nstreams; k++) printf("%s%llu", k ? "," : "", (unsigned long long)got.stream_at[k]);

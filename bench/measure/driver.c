@@ -3,10 +3,13 @@
  * kernel of bench/measure/kernels over real arrays, as a program would, and times it the way the
  * harness times a region (assets/measure/harness.c), so the two figures can be compared:
  *
- *   driver time N1 N2 REPS   the kernel at N1 and N2 elements, interleaved, REPS samples; prints
- *                            the TSC ticks per call of (N2 - N1) elements (10th and 50th
- *                            percentile over the quiet samples) and ticks per core cycle, from
- *                            the same chain of dependent `add rax, rbx` the harness times
+ *   driver time REPS N1:I1 N2:I2 …   the kernel at N1, N2 … elements (2 to 16 lengths, the loop
+ *                            running I1, I2 … iterations at each, as counted), every length once
+ *                            per sample in a shuffled order, REPS samples; prints the TSC ticks
+ *                            per iteration, the Theil–Sen slope over the lengths as the harness
+ *                            takes it (assets/measure/slope.h; 10th and 50th percentile over the
+ *                            quiet samples), and ticks per core cycle, from the same chain of
+ *                            dependent `add rax, rbx` the harness times
  *   driver count N           one call at N elements (bench/measure/validate.ts counts the loop's
  *                            iterations with a gdb breakpoint on its closing branch)
  *
@@ -21,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include "../../assets/measure/slope.h"
 
 /* one letter per array: d double, l long, v long divisor, b byte, u 32-bit counters (4 KiB),
    c complex (two doubles) */
@@ -71,7 +75,11 @@ void cmul(cplx *, const cplx *, const cplx *, long);
 #endif
 
 static void *arr[8];
-static long n1, n2;
+static long n1;
+/* the lengths timed: elements, and the loop's iterations at each (validate.ts counts them) */
+static int nlen;
+static long elems[SLOPE_MAX_LENGTHS];
+static uint64_t iters[SLOPE_MAX_LENGTHS];
 
 /* The kernel called `calls` times at n elements from one call site, after 16 + K NOPs: both
    lengths go through the same code, entered the same way (two call sites, one per length, put
@@ -148,24 +156,35 @@ static void time_pair(void (*f1)(void), void (*f2)(void), int reps, double *p10,
   free(s1); free(s2); free(s3);
 }
 
-/* time_pair for the kernel: batch(n1) and batch(n2) of one entry, interleaved, in ticks per call */
+/* the harness's time_lengths for the kernel: every length of one entry once per sample, in the
+   harness's shuffled orders, `calls` calls each; the Theil–Sen slope per sample (slope.h), in
+   ticks per iteration */
 static void time_kernel(void (*b)(long, long), int reps, double *p10, double *p50) {
-  for (int w = 0; w < 3; w++) { b(n1, 1); b(n2, 1); }
+  int k = nlen, order[SLOPE_MAX_LENGTHS];
+  for (int w = 0; w < 3; w++) for (int i = 0; i < k; i++) b(elems[i], 1);
   uint64_t d = UINT64_MAX;
   for (int w = 0; w < 8; w++) {
-    uint64_t a = now(); b(n1, 1); uint64_t m = now(); b(n2, 1); uint64_t c = now();
+    uint64_t a = now(); b(elems[0], 1); uint64_t m = now(); b(elems[k - 1], 1); uint64_t c = now();
     if (c - m > m - a && (c - m) - (m - a) < d) d = (c - m) - (m - a);
   }
   long calls = 1;
+  uint64_t seed = SLOPE_SEED;
   if (d == UINT64_MAX || d == 0) d = 1;
   while (calls < 4096 && (uint64_t)calls * d < 400 * resolution) calls *= 2;
-  uint64_t *s1 = malloc(8 * (size_t)reps), *s2 = malloc(8 * (size_t)reps), *s3 = malloc(8 * (size_t)reps);
+  uint64_t *samples = malloc(8 * (size_t)reps * (size_t)k);
+  double *scratch = malloc(sizeof(double) * SLOPE_SCRATCH(reps, k));
+  if (!samples || !scratch) { perror("malloc"); exit(2); }
   for (int r = 0; r < reps; r++) {
-    uint64_t a = now(); b(n1, calls); uint64_t m = now(); b(n2, calls); uint64_t c = now();
-    s1[r] = m - a; s2[r] = c - m;
+    slope_order(order, k, &seed);
+    for (int j = 0; j < k; j++) {
+      int i = order[j];
+      uint64_t a = now();
+      b(elems[i], calls);
+      samples[(size_t)r * (size_t)k + (size_t)i] = now() - a;
+    }
   }
-  percentiles(s1, s2, s3, reps, (uint64_t)calls, p10, p50);
-  free(s1); free(s2); free(s3);
+  slope_percentiles(iters, k, samples, reps, (uint64_t)calls, scratch, p10, p50);
+  free(samples); free(scratch);
 }
 
 static void setup(long n) {
@@ -201,11 +220,22 @@ int main(int argc, char **argv) {
     batch0(n1, 1);
     return 0;
   }
-  if (argc != 5 || strcmp(argv[1], "time")) { fprintf(stderr, "usage: driver time N1 N2 REPS | driver count N\n"); return 2; }
-  n1 = atol(argv[2]); n2 = atol(argv[3]);
-  int reps = atoi(argv[4]);
-  if (n1 < 1 || n2 <= n1 || reps < 10) { fprintf(stderr, "driver: bad sizes\n"); return 2; }
-  setup(n2);
+  if (argc < 5 || argc > 3 + SLOPE_MAX_LENGTHS || strcmp(argv[1], "time")) {
+    fprintf(stderr, "usage: driver time REPS N1:I1 N2:I2 … | driver count N\n");
+    return 2;
+  }
+  int reps = atoi(argv[2]);
+  nlen = argc - 3;
+  long most = 0;
+  for (int i = 0; i < nlen; i++) {
+    char *end = NULL;
+    elems[i] = strtol(argv[3 + i], &end, 10);
+    iters[i] = *end == ':' ? strtoull(end + 1, &end, 10) : 0;
+    if (*end || elems[i] < 1 || iters[i] < 1) { fprintf(stderr, "driver: bad length %s\n", argv[3 + i]); return 2; }
+    if (elems[i] > most) most = elems[i];
+  }
+  if (reps < 10) { fprintf(stderr, "driver: bad repetitions\n"); return 2; }
+  setup(most);
   resolution = UINT64_MAX;
   for (int i = 0; i < 2000; i++) { uint64_t a = now(), b = now(); while (b == a) b = now(); if (b - a < resolution) resolution = b - a; }
   double c1, c1m, c2, c2m, k10, k50, entry[LEADS], ignored;

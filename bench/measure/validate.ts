@@ -2,8 +2,9 @@
 // built with gcc and with clang, is measured by `uopscope measure` (its hot loop, the default L1
 // working set and ordinary fill) and by bench/measure/driver.c, which calls the compiled function
 // over real arrays of the same data size (the lengths the layout chose, in elements), counts the
-// loop's iterations exactly (a gdb breakpoint on its closing branch, at both lengths), times the
-// two lengths through one call site and subtracts, and converts ticks to cycles with the harness's
+// loop's iterations exactly (a gdb breakpoint on its closing branch, at every length), times the
+// harness's lengths through one call site and takes their Theil–Sen slope as the harness does
+// (assets/measure/slope.h), and converts ticks to cycles with the harness's
 // add-chain calibration. Both enter the loop after 12 different numbers of instructions and report
 // the fastest entry (docs/measure.md, "Where the loop is entered").
 // Each pair of runs is gated on a contention canary (16 independent adds: 4.00 cycles per
@@ -24,7 +25,7 @@ import { listRegions, loadInput, loadRegion } from '../../src/disasm/index.js';
 import { branchPaths } from '../../src/disasm/depgraph.js';
 import type { DecodedInstruction } from '../../src/disasm/types.js';
 import { measure } from '../../src/cli/commands/measureRun.js';
-import { fmtBytes, memoryLayout } from '../../src/measure/layout.js';
+import { fmtBytes, LOOP_LENGTHS, memoryLayout } from '../../src/measure/layout.js';
 import { CANARY_GATE, CANARY_IDLE, CANARY_LOW, canary, quiet } from './canary.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -88,9 +89,11 @@ interface Row {
   region?: string;
   /** a loop with a branch inside: the side measured, the one the driver's data takes */
   side?: string;
-  elements?: [number, number];
+  /** the lengths timed, in elements */
+  elements?: number[];
   bytes?: number;
-  iterations?: [number, number];
+  /** the loop's iterations at each length timed, as gdb counted them */
+  iterations?: number[];
   measured?: number;
   driver?: number;
   /** every quiet round's figures (each driver round is a new process, its arrays where ASLR put them) */
@@ -202,8 +205,8 @@ async function validate(k: Kernel, cc: string, dir: string, rounds: number): Pro
   const body = best.instrs.filter((i) => !(i.branch && i.address === best!.offset));
   const layout = memoryLayout(body);
   const perIteration = probe / best.hits;
-  const n1 = Math.round(layout.loop[0] * perIteration);
-  const n2 = Math.round(layout.loop[1] * perIteration);
+  const elements = [...new Set(layout.loop.map((n) => Math.max(1, Math.round(n * perIteration))))];
+  const n2 = elements[elements.length - 1]!;
   // a loop with a branch inside: which side of its first conditional jump the driver's data
   // takes, from the hits on each side's first line (gdb), as `uopscope measure` measures each side
   let taken: 'fall-through' | 'taken' | null = null;
@@ -218,10 +221,9 @@ async function validate(k: Kernel, cc: string, dir: string, rounds: number): Pro
     taken = jump > fall ? 'taken' : 'fall-through';
     row.side = `${taken} side of line ${paths.branchLine} (${br.intel.split(' ')[0]}), which ${Math.max(fall, jump)} of ${best.hits} iterations take`;
   }
-  const it1 = count(exe, k.symbol, best.offset, n1);
-  const it2 = count(exe, k.symbol, best.offset, n2);
-  row.elements = [n1, n2];
-  row.iterations = [it1, it2];
+  const iterations = elements.map((n) => count(exe, k.symbol, best!.offset, n));
+  row.elements = elements;
+  row.iterations = iterations;
   row.bytes = k.elements.reduce((s, e) => s + (e === 0 ? 4 * 128 : e * n2), 0);
 
   const measuredRuns: number[] = [];
@@ -232,7 +234,14 @@ async function validate(k: Kernel, cc: string, dir: string, rounds: number): Pro
   let dropped = 0;
   for (let attempt = 0; measuredRuns.length < rounds && attempt < rounds * 4; attempt++) {
     const before = canary(REPS);
-    const d = run('taskset', ['-c', '1', exe, 'time', String(n1), String(n2), String(REPS)]);
+    const d = run('taskset', [
+      '-c',
+      '1',
+      exe,
+      'time',
+      String(REPS),
+      ...elements.map((n, i) => `${n}:${iterations[i]}`),
+    ]);
     if (d.status !== 0) return { ...row, skipped: `the driver failed: ${d.stderr.split('\n')[0]}` };
     const dj = JSON.parse(d.stdout) as { ticksPerCycle: [number, number]; p10: number; entry: number[] };
     const m = await measure({ file: obj, region: best.index }, { repetitions: REPS });
@@ -248,7 +257,8 @@ async function validate(k: Kernel, cc: string, dir: string, rounds: number): Pro
       continue;
     }
     measuredRuns.push(figure.loop.cyclesPerIteration);
-    const perIt = (ticks: number) => ticks / (it2 - it1) / ((dj.ticksPerCycle[0] + dj.ticksPerCycle[1]) / 2);
+    // the driver's figures are ticks per iteration already (the slope over the counted iterations)
+    const perIt = (ticks: number) => ticks / ((dj.ticksPerCycle[0] + dj.ticksPerCycle[1]) / 2);
     driverRuns.push(perIt(dj.p10));
     const e = figure.loop.entries;
     if (e) measuredEntries.push(e.lowest, e.highest);
@@ -274,6 +284,11 @@ async function validate(k: Kernel, cc: string, dir: string, rounds: number): Pro
   return row;
 }
 
+/** "12 lengths, 191–766" (the lengths timed, as gdb counted their iterations) */
+function iterationsText(its: readonly number[]): string {
+  return its.length === 2 ? `${its[0]} and ${its[1]}` : `${its.length} lengths, ${its[0]}–${its[its.length - 1]}`;
+}
+
 function table(rows: Row[], started: Date, load: [number[], number[]], dropped: number): string {
   const cpu = readFileSync('/proc/cpuinfo', 'utf8');
   const model = /^model name\s*:\s*(.*)$/m.exec(cpu)?.[1] ?? 'unknown';
@@ -285,9 +300,9 @@ function table(rows: Row[], started: Date, load: [number[], number[]], dropped: 
   const out = [
     `Generated ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC by \`taskset -c 1 node --import tsx bench/measure/validate.ts --write\` on ${model} (${vendor} family ${fam} model ${mod}${virt}), ${cpus().length} vCPUs; load average ${load[0].map((x) => x.toFixed(2)).join(' ')} at the start, ${load[1].map((x) => x.toFixed(2)).join(' ')} at the end. ${ver('gcc')}; ${ver(clangName() ?? 'clang')}.`,
     '',
-    `Each row: the loop's figure from \`uopscope measure\` (its "loop" variant, 10th percentile of ${REPS} repetitions) and from the driver (the compiled function over real arrays: ticks of the longer length minus the shorter, over the iterations gdb counted, in cycles by the same add chain), each the lowest of the quiet rounds (in brackets: the lowest and highest round, when they differ; each driver round is a new process). Both time the two lengths through one piece of code (the harness's one code buffer, the driver's one call site) and enter the loop after 12 different numbers of instructions (the harness's lead-in, the driver's NOPs before the call), each timed briefly, the fastest then with all the repetitions: a loop whose macro-ops fill whole dispatch groups keeps the phase it was entered at, which the code before it decides; the column "over the 12 entries" gives the lowest and highest brief median of each. A round counts when the canary (16 independent adds, ${CANARY_IDLE.toFixed(2)} cycles/iteration on an idle core) measured between ${CANARY_LOW} and ${CANARY_GATE} before and after it (above: the core was shared; below: the cycle calibration ran slow, and the run reads low with it). ${dropped} round(s) were dropped for contention.`,
+    `Each row: the loop's figure from \`uopscope measure\` (its "loop" variant, 10th percentile of ${REPS} repetitions) and from the driver (the compiled function over real arrays: the Theil–Sen slope of the ticks over the iterations gdb counted at each length, in cycles by the same add chain), each the lowest of the quiet rounds (in brackets: the lowest and highest round, when they differ; each driver round is a new process). Both time the same ${LOOP_LENGTHS} lengths (from a quarter of the layout's longest to the longest, in a shuffled order, every length once per repetition) through one piece of code (the harness's one code buffer, the driver's one call site), take each repetition's Theil–Sen slope (assets/measure/slope.h: the median of the slopes of all pairs of lengths) and enter the loop after 12 different numbers of instructions (the harness's lead-in, the driver's NOPs before the call; the harness each also after a front-end restart, 24 entries), each timed briefly, the fastest then with all the repetitions: a loop whose macro-ops fill whole dispatch groups keeps the phase it was entered at, which the code before it decides; the column "over the entries" gives the lowest and highest brief median of each. A round counts when the canary (16 independent adds, ${CANARY_IDLE.toFixed(2)} cycles/iteration on an idle core) measured between ${CANARY_LOW} and ${CANARY_GATE} before and after it (above: the core was shared; below: the cycle calibration ran slow, and the run reads low with it). ${dropped} round(s) were dropped for contention.`,
     '',
-    '| loop | compiler, flags | data per run (longer length) | iterations counted | measure | driver | difference | agree (5 %) | over the 12 entries: measure; driver | canary (min–max) |',
+    '| loop | compiler, flags | data per run (longer length) | iterations counted | measure | driver | difference | agree (5 %) | over the entries: measure (24); driver (12) | canary (min–max) |',
     '|---|---|---|---:|---:|---:|---:|---|---|---|',
   ];
   for (const r of rows) {
@@ -304,7 +319,7 @@ function table(rows: Row[], started: Date, load: [number[], number[]], dropped: 
     const entries = (e: [number, number] | undefined) => (e ? `${e[0].toFixed(2)}–${e[1].toFixed(2)}` : '–');
     const can = r.canary!.length ? `${Math.min(...r.canary!).toFixed(2)}–${Math.max(...r.canary!).toFixed(2)}` : '';
     out.push(
-      `| ${r.kernel}${r.side ? ` (${r.side})` : ''} | ${r.compiler} ${r.flags} | ${r.elements![1]} elements, ${fmtBytes(r.bytes!)} | ${r.iterations![0]} and ${r.iterations![1]} | ${r.measured!.toFixed(2)}${range(r.measuredRuns!)} | ${r.driver!.toFixed(2)}${range(r.driverRuns!)} | ${(diff * 100).toFixed(1)} % | ${Math.abs(diff) <= AGREE ? 'yes' : '**no**'} | ${entries(r.measuredEntries)}; ${entries(r.driverEntries)} | ${can}${r.dropped ? ` (${r.dropped} dropped)` : ''} |`,
+      `| ${r.kernel}${r.side ? ` (${r.side})` : ''} | ${r.compiler} ${r.flags} | ${r.elements![r.elements!.length - 1]} elements, ${fmtBytes(r.bytes!)} | ${iterationsText(r.iterations!)} | ${r.measured!.toFixed(2)}${range(r.measuredRuns!)} | ${r.driver!.toFixed(2)}${range(r.driverRuns!)} | ${(diff * 100).toFixed(1)} % | ${Math.abs(diff) <= AGREE ? 'yes' : '**no**'} | ${entries(r.measuredEntries)}; ${entries(r.driverEntries)} | ${can}${r.dropped ? ` (${r.dropped} dropped)` : ''} |`,
     );
   }
   return out.join('\n');

@@ -8,7 +8,7 @@ import { execFile, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, lstatSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { writeFileAtomic } from '../atomicWrite.js';
 import { foreignWriter, readSmallFile } from '../readSmall.js';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { cacheRoot, packageRoot } from '../data/paths.js';
 import { printable, UserError } from '../errors.js';
 import { makeDirs } from '../mkdirs.js';
@@ -79,7 +79,12 @@ interface Target {
 
 function harnessTarget(opts: { cacheDir?: string }): Target {
   const src = harnessSource();
-  const hash = createHash('sha256').update(readFileSync(src)).digest('hex').slice(0, 16);
+  // the harness includes slope.h beside it: a change to either builds a new one
+  const hash = createHash('sha256')
+    .update(readFileSync(src))
+    .update(readFileSync(join(dirname(src), 'slope.h')))
+    .digest('hex')
+    .slice(0, 16);
   const dir = join(cacheRoot(opts.cacheDir), 'measure');
   const exe = join(dir, `harness-${hash}`);
   if (!existsSync(exe)) {
@@ -166,12 +171,15 @@ function noCompiler(tried: string[]): UserError {
   );
 }
 
-/** One measured variant: core cycles per iteration, low (10th) and middle percentile. */
+/** One measured variant: core cycles per iteration, low (10th) and middle percentile, the
+ *  shortest and longest length timed, and every length timed (the unrolled variant's two copy
+ *  counts; the loop variant's lengths, whose Theil–Sen slope the figures are). */
 export interface HarnessVariant {
   p10: number;
   p50: number;
   n1: number;
   n2: number;
+  lengths?: number[];
 }
 
 export type HarnessResult =
@@ -193,8 +201,9 @@ export type HarnessResult =
        *  loop variant, when one was given */
       canary?: [number, number];
       /** the loop variant's entries (harness.c lead_in: 16 + lead filler instructions before the
-       *  body's top): each one's brief median (ticks per iteration, as `loop`'s) and the entry
-       *  `loop` was then timed at, the fastest */
+       *  body's top, for lead 0 … 11, then the same 12 after a front-end restart): each one's
+       *  brief median (ticks per iteration, as `loop`'s) and the entry `loop` was then timed at,
+       *  the fastest */
       entry?: { lead: number; p50: number[] };
     }
   | {
@@ -317,7 +326,10 @@ const variantOk = (v: unknown): boolean =>
   finite((v as HarnessVariant).p50) &&
   Number.isInteger((v as HarnessVariant).n1) &&
   Number.isInteger((v as HarnessVariant).n2) &&
-  (v as HarnessVariant).n2 > (v as HarnessVariant).n1;
+  (v as HarnessVariant).n2 > (v as HarnessVariant).n1 &&
+  ((v as HarnessVariant).lengths === undefined ||
+    (Array.isArray((v as HarnessVariant).lengths) &&
+      (v as HarnessVariant).lengths!.every((n) => Number.isSafeInteger(n) && n > 0)));
 const entryOk = (e: unknown): boolean => {
   if (typeof e !== 'object' || e === null) return false;
   const { lead, p50 } = e as { lead: unknown; p50: unknown };

@@ -70,7 +70,8 @@ export interface Layout {
   /** the bytes the streams span in one run of the longer length, and the cache size aimed at */
   bytes: number;
   target: { bytes: number; cache: string };
-  loop: [number, number];
+  /** the loop variant's lengths (iterations, increasing; loopLengths) */
+  loop: number[];
   unrolled: [number, number];
   fill: Fill;
   /** addressing the layout does not place (stack, RIP-relative, absolute, an index without a
@@ -124,7 +125,32 @@ function cacheSizes(): { l1: number; l2: number; l3: number } {
 const PAGE = 4096;
 /** The most memory one layout maps (the `memory` working set's bound). */
 const MAX_BYTES = 512 << 20;
-const DEFAULT_LOOP: [number, number] = [1000, 2000];
+/** the loop variant's longest length when the working set does not bound it */
+const DEFAULT_LONGEST = 2000;
+/** how many lengths the loop variant times */
+export const LOOP_LENGTHS = 12;
+
+/**
+ * The loop variant's lengths: LOOP_LENGTHS lengths spread evenly from a quarter of the longest to
+ * the longest (fewer when the longest is too short to give that many). The harness times each
+ * and takes the Theil–Sen slope (assets/measure/slope.h): a call's fixed cost steps with the
+ * exact trip count on Zen 4, which a difference of two lengths does not cancel; over lengths this
+ * far apart such a step is small beside the iterations, and the median of the pairwise slopes is
+ * not moved by it.
+ */
+export function loopLengths(longest: number): number[] {
+  const lo = Math.max(1, Math.ceil(longest / 4));
+  const out = new Set<number>();
+  for (let i = 0; i < LOOP_LENGTHS; i++) out.add(Math.round(lo + ((longest - lo) * i) / (LOOP_LENGTHS - 1)));
+  return [...out].sort((a, b) => a - b);
+}
+
+/** "12 lengths from 500 to 2000 iterations" */
+export function lengthsText(lengths: readonly number[]): string {
+  return lengths.length === 2
+    ? `${lengths[0]} and ${lengths[1]} iterations`
+    : `${lengths.length} lengths from ${lengths[0]} to ${lengths[lengths.length - 1]} iterations`;
+}
 const DEFAULT_UNROLLED: [number, number] = [100, 200];
 
 /** The registers a line writes that are general-purpose. */
@@ -312,18 +338,18 @@ function runLengths(
     workingSet === 'memory' ? Math.min(4 * caches.l3, MAX_BYTES) : Math.floor((caches[workingSet] * 3) / 4);
   const perIter = shapes.reduce((s, x) => s + Math.abs(x.perIteration ?? 0), 0);
   const fixed = shapes.reduce((s, x) => s + (x.hi - x.lo), 0);
-  let loop = DEFAULT_LOOP;
+  let loop = loopLengths(DEFAULT_LONGEST);
   let unrolled = DEFAULT_UNROLLED;
   let bounded: string | null = null;
   if (perIter > 0) {
     const n2 = Math.max(2, Math.floor(Math.max(targetBytes - fixed, perIter * 2) / perIter));
-    const n = workingSet === 'l1' ? Math.min(n2, DEFAULT_LOOP[1]) : n2;
-    loop = [Math.floor(n / 2), n - (n % 2)];
+    const n = workingSet === 'l1' ? Math.min(n2, DEFAULT_LONGEST) : n2;
+    loop = loopLengths(n);
     unrolled = n >= DEFAULT_UNROLLED[1] ? DEFAULT_UNROLLED : [Math.max(1, Math.floor(n / 2)), Math.max(2, n - (n % 2))];
-    if (n < DEFAULT_LOOP[1])
-      bounded = `${loop[0]} and ${loop[1]} iterations (not 1000 and 2000) keep the streams' ${fmtBytes(perIter * loop[1])} within ${fmtBytes(targetBytes)} (3/4 of the ${cache})`;
+    if (n < DEFAULT_LONGEST)
+      bounded = `at most ${n} iterations (not ${DEFAULT_LONGEST}) keep the streams' ${fmtBytes(perIter * n)} within ${fmtBytes(targetBytes)} (3/4 of the ${cache})`;
   }
-  const longest = Math.max(loop[1], unrolled[1]);
+  const longest = Math.max(loop[loop.length - 1]!, unrolled[1]);
   return { target: { bytes: targetBytes, cache }, loop, unrolled, bounded, bytes: perIter * longest + fixed };
 }
 
@@ -380,7 +406,12 @@ export function memoryLayout(body: Body, opts: { workingSet?: WorkingSet; fill?:
   const roles = streamRoles(body, loadedFrom(body));
   const shapes = streamShapes(body, keys);
   const lengths = runLengths(shapes, workingSet, caches);
-  const streams = placeStreams(shapes, roles, fill, Math.max(lengths.loop[1], lengths.unrolled[1]));
+  const streams = placeStreams(
+    shapes,
+    roles,
+    fill,
+    Math.max(lengths.loop[lengths.loop.length - 1]!, lengths.unrolled[1]),
+  );
   return {
     streams,
     indices: indices.map((r) => r.toLowerCase()),
@@ -521,7 +552,7 @@ function constantBits(f: { element: number; value: bigint; type: 'int' | 'float'
 function layoutArgs(l: Layout): string[] {
   const index = new Map(l.streams.map((s, k) => [s.register, k]));
   return [
-    `L=${l.loop[0]},${l.loop[1]}`,
+    `L=${l.loop.join(',')}`,
     `U=${l.unrolled[0]},${l.unrolled[1]}`,
     ...l.streams.map((s) => {
       const f = s.fill;
@@ -560,7 +591,7 @@ export function describeLayout(l: Layout): string[] {
   if (l.indices.length)
     out.push(`  index register${l.indices.length > 1 ? 's' : ''} ${l.indices.join(', ')} start at 0`);
   out.push(
-    `Working set: ${fmtBytes(l.bytes)} in the longer run, within ${fmtBytes(l.target.bytes)} (${l.workingSet}: 3/4 of the host's ${l.target.cache}${l.workingSet === 'memory' ? ', 4 × L3 bounded to 512 MiB' : ''}); loop ${l.loop[0]} and ${l.loop[1]} iterations, unrolled ×${l.unrolled[0]} and ×${l.unrolled[1]}`,
+    `Working set: ${fmtBytes(l.bytes)} in the longer run, within ${fmtBytes(l.target.bytes)} (${l.workingSet}: 3/4 of the host's ${l.target.cache}${l.workingSet === 'memory' ? ', 4 × L3 bounded to 512 MiB' : ''}); loop ${lengthsText(l.loop)}, unrolled ×${l.unrolled[0]} and ×${l.unrolled[1]}`,
   );
   if (l.bounded) out.push(`  ${l.bounded}`);
   if (l.vectorInputs.length) {
@@ -649,7 +680,7 @@ function ownLoop(
     intel: closing.intel,
     bound: bound.toLowerCase(),
     jump,
-    args: [`J=${jump.length}`, `B=${GPR_NUMBER[bound]},${stream},${at(layout.loop[0])},${at(layout.loop[1])}`],
+    args: [`J=${jump.length}`, `B=${GPR_NUMBER[bound]},${stream},${layout.loop.map(at).join(',')}`],
   };
 }
 
@@ -688,7 +719,7 @@ function countDown(
     intel: closing.intel,
     bound: reg.toLowerCase(),
     jump,
-    args: [`J=${jump.length}`, `B=${GPR_NUMBER[reg]},-1,${from(layout.loop[0])},${from(layout.loop[1])}`],
+    args: [`J=${jump.length}`, `B=${GPR_NUMBER[reg]},-1,${layout.loop.map(from).join(',')}`],
   };
 }
 

@@ -16,6 +16,7 @@ const linux = process.platform === 'linux' && process.arch === 'x64';
 const NOBODY = 65534;
 const hash = createHash('sha256')
   .update(readFileSync(join(ROOT, 'assets', 'measure', 'harness.c')))
+  .update(readFileSync(join(ROOT, 'assets', 'measure', 'slope.h')))
   .digest('hex')
   .slice(0, 16);
 

@@ -226,19 +226,44 @@ test('the contention canary is timed around the loop variant when given, in the 
   assert.equal(ok(run('add rbx, rax')).canary, undefined);
 });
 
-test('the loop variant runs both lengths from one code buffer at 12 entries and is timed at the fastest', {
+test('the loop variant runs every length from one code buffer at 24 entries and is timed at the fastest', {
   skip: !linux && 'Linux x86-64 only',
 }, () => {
   const r = ok(run(times(8, 'add rbx, rax')));
   assert.ok(r.entry, 'the entries are reported');
   const { lead, p50 } = r.entry!;
-  assert.equal(p50.length, 12);
+  // 12 numbers of filler instructions, each without and with a front-end restart
+  assert.equal(p50.length, 24);
   assert.equal(p50[lead], Math.min(...p50), 'the loop figure is the fastest entry');
   // a dependency chain's speed does not depend on how it is entered: every entry near 1 per add
   for (const [k, t] of p50.entries()) {
     const c = cyclesOf(r, t) / 8;
     assert.ok(c >= 0.5 && c <= 3, `entry ${k}: ${c} cycles per add`);
   }
+});
+
+test('the loop variant times the lengths it is given (L=), the slope over them its figure', {
+  skip: !linux && 'Linux x86-64 only',
+}, () => {
+  const lengths = [300, 420, 550, 700, 900, 1200];
+  const r = ok(
+    runHarness(assemble(times(4, 'add rbx, rax')), {
+      counter: R15,
+      cacheDir: cache,
+      repetitions: 30,
+      layout: [`L=${lengths.join(',')}`],
+    }),
+  );
+  assert.deepEqual(r.loop.lengths, lengths);
+  assert.deepEqual([r.loop.n1, r.loop.n2], [300, 1200]);
+  const c = cyclesOf(r, r.loop.p10) / 4;
+  assert.ok(c >= 0.5 && c <= 3, `${c} cycles per add`);
+  for (const bad of ['L=5', 'L=5,5', 'L=9,3', `L=${Array.from({ length: 17 }, (_, k) => k + 1).join(',')}`])
+    assert.throws(
+      () => runHarness(assemble('nop'), { counter: R15, cacheDir: cache, layout: [bad] }),
+      /bad lengths/,
+      bad,
+    );
 });
 
 test("a result's entries are checked field by field", () => {

@@ -12,7 +12,7 @@ import { decodeRegion } from '../../src/disasm/decode.js';
 import { loadRegion } from '../../src/disasm/index.js';
 import type { DecodedInstruction } from '../../src/disasm/types.js';
 import { type HarnessResult, notMeasurable, runHarness } from '../../src/measure/harness.js';
-import { describeLayout, harnessMemory, memoryLayout, ORDINARY_MAX } from '../../src/measure/layout.js';
+import { describeLayout, harnessMemory, loopLengths, memoryLayout, ORDINARY_MAX } from '../../src/measure/layout.js';
 import { prepareRegion } from '../../src/measure/prepare.js';
 import { assemble } from './asm.js';
 
@@ -56,19 +56,23 @@ test('streams start apart within 4 KiB and cover the run; the run is cut to stay
         const d = Math.abs(starts[a]! - starts[b]!);
         assert.ok(Math.min(d, 4096 - d) >= 4096 / starts.length - 64, `${file}: starts ${starts}`);
       }
-    const longest = Math.max(l.loop[1], l.unrolled[1]);
+    const longest = Math.max(l.loop.at(-1)!, l.unrolled[1]);
     for (const s of l.streams) {
       assert.ok(s.advance !== null && s.advance !== 0, `${file} ${s.register}`);
       assert.ok(s.offset + Math.abs(s.advance!) * longest <= s.size, `${file} ${s.register} covers the run`);
     }
     assert.ok(l.bytes <= l.target.bytes, `${file}: ${l.bytes} bytes within ${l.target.bytes}`);
     assert.equal(l.target.bytes, 24 << 10);
-    assert.equal(l.loop[1], 2 * l.loop[0]);
+    // the loop's lengths: 12, evenly spread from a quarter of the longest to the longest
+    assert.equal(l.loop.length, 12);
+    assert.equal(l.loop[0], Math.ceil(l.loop.at(-1)! / 4));
+    assert.deepEqual(l.loop, loopLengths(l.loop.at(-1)!));
   }
   const copy = memoryLayout(await body('examples/corpus/bin/stream_copy.gcc.O2.sse2.o'), { caches: CACHES });
   assert.equal(copy.mayCoincide, null, 'a copy loads one stream and stores another');
-  assert.deepEqual(copy.loop, [767, 1534]);
-  assert.match(copy.bounded!, /^767 and 1534 iterations/);
+  assert.deepEqual(copy.loop, [384, 489, 593, 698, 803, 907, 1012, 1116, 1221, 1326, 1430, 1535]);
+  assert.match(copy.bounded!, /^at most 1535 iterations \(not 2000\)/);
+  assert.match(describeLayout(copy).join('\n'), /loop 12 lengths from 384 to 1535 iterations, unrolled ×100 and ×200/);
 });
 
 test('working sets: l2, l3 and memory lengthen the run to 3/4 of L2, L3, or 4 × L3', async () => {
@@ -81,7 +85,7 @@ test('working sets: l2, l3 and memory lengthen the run to 3/4 of L2, L3, or 4 ×
   ] as const) {
     const l = memoryLayout(b, { caches: CACHES, workingSet: ws });
     assert.equal(l.target.bytes, bytes);
-    assert.ok(l.loop[1] * per <= bytes && l.loop[1] * per > bytes * 0.9, `${ws}: ${l.loop}`);
+    assert.ok(l.loop.at(-1)! * per <= bytes && l.loop.at(-1)! * per > bytes * 0.9, `${ws}: ${l.loop}`);
   }
 });
 
@@ -187,13 +191,15 @@ test("the loop closes with the region's own compare and branch, its bound regist
       instrs.find((i) => i.line === p.region.closingBranch),
     );
   };
-  // add rax, 1; cmp rdx, rax; jne: rax (an index) starts at 0, rdx at 1000 and 2000
+  // add rax, 1; cmp rdx, rax; jne: rax (an index) starts at 0, rdx at each length
   const saxpy = await own('test/fixtures/loops/saxpy.gcc-O2.o');
   assert.equal(saxpy.ownLoop?.bound, 'rdx');
-  assert.deepEqual(saxpy.args.slice(-2), ['J=2', `B=2,-1,${saxpy.layout.loop[0]},${saxpy.layout.loop[1]}`]);
+  assert.deepEqual(saxpy.args.slice(-2), ['J=2', `B=2,-1,${saxpy.layout.loop.join(',')}`]);
   // add rsi, 1; …; cmp rsi, rdx; jne: rsi is the keys' stream (stream 0): rdx = its start + n
   const hist = await own('test/fixtures/loops/hist.gcc-O2.o');
-  assert.deepEqual(hist.args.slice(-2), ['J=2', 'B=2,0,1000,2000']);
+  assert.deepEqual(hist.layout.loop, loopLengths(2000));
+  assert.deepEqual(hist.args.slice(-2), ['J=2', `B=2,0,${loopLengths(2000).join(',')}`]);
+  assert.ok(hist.args.includes(`L=${loopLengths(2000).join(',')}`));
   // the jump back: jne rel8 to the body's start
   assert.deepEqual([...hist.code.slice(-2)], [0x75, (256 - hist.code.length) & 0xff]);
   // an IACA-marked loop jumps back to its start marker: the same
@@ -219,11 +225,11 @@ test('a loop that counts a register to zero closes with its own branch, the regi
     (await loadRegion({ file: 'test/fixtures/measure-loops/cmul.clang-O2.o', region: 1 })).instructions,
   );
   assert.equal(cmul.ownLoop?.bound, 'r9');
-  assert.deepEqual(cmul.args.slice(-2), ['J=2', `B=9,-1,${2 * cmul.layout.loop[0]},${2 * cmul.layout.loop[1]}`]);
+  assert.deepEqual(cmul.args.slice(-2), ['J=2', `B=9,-1,${cmul.layout.loop.map((n) => 2 * n).join(',')}`]);
   // counting up to zero: add r9, 1 starts at -n (two's complement)
   const up = await own(decoded('top:\nmovsd xmm0, [rsi+r8]\nadd r8, 8\nadd r9, 1\njne top'));
   assert.equal(up.ownLoop?.bound, 'r9');
-  const n = BigInt(up.layout.loop[0]);
+  const n = BigInt(up.layout.loop[0]!);
   assert.equal(up.args.at(-1)?.split(',')[2], String(2n ** 64n - n));
   // the count register read by another line (an index), or a 32-bit count: the harness's dec/jnz
   assert.equal((await own(decoded('top:\nmovsd xmm0, [rsi+r9*8]\nadd r9, 1\njne top'))).ownLoop, null);

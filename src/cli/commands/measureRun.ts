@@ -29,6 +29,7 @@ import {
   describeLayout,
   fillText,
   harnessMemory,
+  lengthsText,
   WORKING_SETS,
   type Fill,
   type Layout,
@@ -52,7 +53,7 @@ interface LayoutJson {
   workingSet: WorkingSet;
   bytes: number;
   targetBytes: number;
-  loopIterations: [number, number];
+  loopIterations: number[];
   unrolledCopies: [number, number];
   fill: string;
   unplacedLines: number[];
@@ -110,9 +111,11 @@ interface MeasuredVariant {
   median: number;
   /** (median - low) / low */
   spread: number;
-  /** the two sizes timed (copies of the body, or loop iterations) */
-  sizes: [number, number];
-  /** the loop variant: the body entered after each of `count` numbers of instructions, each timed
+  /** the sizes timed: the unrolled variant's two copy counts, the loop variant's lengths
+   *  (iterations), whose Theil–Sen slope the figure is */
+  sizes: number[];
+  /** the loop variant: the body entered `count` ways (count / 2 numbers of instructions before
+   *  it, each with and without a front-end restart before them), each timed
    *  briefly (cycles per iteration, the lowest and highest median); the figure is the fastest
    *  entry's, timed again with all the repetitions. A loop
    *  whose macro-ops fill whole dispatch groups keeps the phase it was entered at, which the
@@ -194,7 +197,12 @@ export interface MeasureResult {
 function variantOf(r: Extract<HarnessResult, { ok: true }>, v: HarnessVariant): MeasuredVariant {
   const low = cyclesOf(r, v.p10);
   const median = cyclesOf(r, v.p50);
-  return { cyclesPerIteration: low, median, spread: low > 0 ? (median - low) / low : 0, sizes: [v.n1, v.n2] };
+  return {
+    cyclesPerIteration: low,
+    median,
+    spread: low > 0 ? (median - low) / low : 0,
+    sizes: v.lengths ?? [v.n1, v.n2],
+  };
 }
 
 function entriesOf(r: Extract<HarnessResult, { ok: true }>): Pick<MeasuredVariant, 'entries'> {
@@ -500,7 +508,7 @@ function renderMeasurement(out: string[], me: Measurement, ind: string): void {
     line(
       'loop',
       me.ownLoop
-        ? `the body closed by its own line ${me.ownLoop.line} (${me.ownLoop.instruction}), ${me.ownLoop.boundRegister} set for ${me.layout.loopIterations.join(' and ')} iterations`
+        ? `the body closed by its own line ${me.ownLoop.line} (${me.ownLoop.instruction}), ${me.ownLoop.boundRegister} set for ${lengthsText(me.layout.loopIterations)}`
         : `the body closed by dec ${me.counterRegister}; jnz`,
     ),
   );
@@ -508,7 +516,7 @@ function renderMeasurement(out: string[], me: Measurement, ind: string): void {
   // the entry matters when it moves the figure by more than the timing's own noise
   if (en && en.highest > en.lowest * 1.02)
     out.push(
-      `${ind}           entered after ${en.count} different numbers of instructions: ${f2(en.lowest)}–${f2(en.highest)} cycles/iteration; the fastest entry's figure above (the program's code before the loop decides which)`,
+      `${ind}           entered ${en.count} ways (${en.count / 2} numbers of instructions before it, each with and without a front-end restart): ${f2(en.lowest)}–${f2(en.highest)} cycles/iteration; the fastest entry's figure above (the program's code before the loop decides which)`,
     );
   out.push(line('unrolled', `the body ×${me.unrolled.sizes[0]} and ×${me.unrolled.sizes[1]}, straight-line`));
   if (me.caveat) out.push(`${ind}Caveat: ${me.caveat}`);
