@@ -27,7 +27,14 @@ import { loadMachine } from './machines.js';
 import { microcodeDependence, type MicrocodeDependence } from './microcode.js';
 import { formatPorts } from './ports.js';
 import { normalizeRegister } from './registers.js';
-import { canonicalMnemonic, operandClass, operandWidth, signatureKey, splitSignature } from './signature.js';
+import {
+  canonicalMnemonic,
+  operandClass,
+  operandWidth,
+  signatureKey,
+  splitSignature,
+  vsibSignature,
+} from './signature.js';
 import type { FigureLayer } from './providers/registry.js';
 import type {
   ArchData,
@@ -265,17 +272,10 @@ function matchLea(d: DecodedInstruction, idx: Index): ArchForm | null {
   return top;
 }
 
-/** A gather's or scatter's signature key as uops.info writes it: the memory operand named by its
- *  vector index's width (`VGATHERDPD (YMM, VSIB_XMM, YMM)`), where the decoder writes the width
- *  of each element loaded (`M64`); null for other instructions. */
+/** A gather's or scatter's signature key as uops.info writes it (vsibSignature), or null. */
 function vsibKey(d: DecodedInstruction): string | null {
-  const v = d.memory?.vsib;
-  if (!v) return null;
-  const s = splitSignature(d.signature);
-  const at = s.operands.findIndex((o) => /^M(\d+|EM)$/.test(o));
-  if (at < 0) return null;
-  const ops = s.operands.map((o, i) => (i === at ? `VSIB_${v}` : o));
-  return signatureKey(`${[...s.prefixes, s.mnemonic].join(' ')} (${ops.join(', ')})`);
+  const s = vsibSignature(d);
+  return s ? signatureKey(s) : null;
 }
 
 function match(d: DecodedInstruction, idx: Index): { form: ArchForm; rule: MatchRule } | null {

@@ -106,6 +106,24 @@ export function splitSignature(sig: string): SplitSignature {
   return { prefixes, mnemonic: canonicalMnemonic(base), variant, operands: ops };
 }
 
+/** A gather's or scatter's signature as uops.info writes it: the memory operand named by its
+ *  vector index's width (`VGATHERDPD (YMM, VSIB_XMM, YMM)`), where the decoder writes the width of
+ *  each element loaded (`M64`), which does not tell `vgatherqps xmm, [ymm]` (four lanes) from
+ *  `vgatherqps xmm, [xmm]` (two); null for other instructions. */
+export function vsibSignature(d: {
+  signature: string;
+  memory?: { vsib?: 'XMM' | 'YMM' | 'ZMM' } | null;
+}): string | null {
+  const v = d.memory?.vsib;
+  const m = v ? /^([^(]*\()(.*)\)$/.exec(d.signature) : null;
+  if (!m) return null;
+  const ops = m[2]!.split(', ');
+  const at = ops.findIndex((o) => /^M(\d+|EM)$/.test(o));
+  if (at < 0) return null;
+  ops[at] = `VSIB_${v}`;
+  return `${m[1]}${ops.join(', ')})`;
+}
+
 /** The key both sides are indexed by: 'ADD(R64,M64)' (prefixes kept, 'LOCK ADD(M64,R64)'). */
 export function signatureKey(sig: string): string {
   const s = splitSignature(sig);

@@ -5,7 +5,7 @@
 // vgatherdpd ymm per iteration) with the hand-written fixtures test/fixtures/gathers/
 // instructions.xml (uops.info's schema, not its figures; not in test/fixtures/data, whose every XML
 // file is read as embedded data by test/data/embedded.test.ts) and test/fixtures/measured/
-// SKX-gather.json (the measured format, not a measurement).
+// SKX-gather.json and ZEN4-gather.json (the measured format, not measurements).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
@@ -84,4 +84,33 @@ test('only the figures measured on this machine rank first: not the file shipped
   assert.equal(typeof measuredLayer({ user: MEASURED })?.hostLookup, 'function');
   assert.equal(measuredLayer({ shipped: MEASURED })?.hostLookup, undefined);
   assert.equal(typeof measuredLayer({ user: MEASURED, shipped: MEASURED })?.hostLookup, 'function');
+});
+
+test("a gather measured by `data measure` (keyed VSIB_XMM) gives gcc's vgatherdpd its figures on ZEN4", async () => {
+  // test/fixtures/measured/ZEN4-gather.json: the measured format as `data measure` writes a gather
+  // (its key names the vector index, its latency from the index o1.index; not a measurement)
+  const cacheDir = tempDir('measured-gather');
+  try {
+    mkdirSync(join(cacheDir, 'measured'));
+    copyFileSync(join(FIXTURES, '..', 'measured', 'ZEN4-gather.json'), userMeasuredPath('ZEN4', cacheDir));
+    resetArchDataMemo();
+    const a = await analyse({ file: LOOP, arch: 'ZEN4', cacheDir });
+    const gathers = a.region.instructions.filter((i) => i.mnemonic === 'VGATHERDPD').map((i) => a.resolved[i.line]!);
+    assert.equal(gathers.length, 2);
+    for (const g of gathers) {
+      assert.equal(g.origin, 'measured');
+      assert.equal(g.form?.string, 'VGATHERDPD (YMM, VSIB_XMM, YMM)');
+      assert.equal(g.uops, 7);
+      // the index → result figure (19) is the result's latency: the largest of its pairs
+      assert.equal(Math.max(...Object.values(g.latencyByResource)), 19);
+      assert.equal(g.provenance!.detail!.rankedFirst, 'gather');
+    }
+    resetArchDataMemo();
+    const without = await analyse({ file: LOOP, arch: 'ZEN4', cacheDir, measured: false });
+    for (const i of without.region.instructions.filter((x) => x.mnemonic === 'VGATHERDPD'))
+      assert.notEqual(without.resolved[i.line]!.origin, 'measured');
+  } finally {
+    rmSync(cacheDir, { recursive: true, force: true });
+    resetArchDataMemo();
+  }
 });

@@ -46,7 +46,8 @@ function kindOperand(kind: string, idx: number): DataOperand {
   if (/^ST/.test(k)) return reg('ST0');
   if (/^R(8|16|32|64)$/.test(k)) return reg(k === 'R8' ? 'AL' : k === 'R16' ? 'AX' : k === 'R32' ? 'EAX' : 'RAX');
   if (/^(AL|AX|EAX|RAX|CL|DX)$/.test(k)) return reg(k);
-  if (/^M/.test(k)) return { idx, type: 'mem', read: false, write: false, suppressed: false };
+  // a gather's memory operand as uops.info names it by its vector index (VSIB_XMM)
+  if (/^M/.test(k) || /^VSIB_/.test(k)) return { idx, type: 'mem', read: false, write: false, suppressed: false };
   if (/^REL/.test(k)) return { idx, type: 'relbr', read: true, write: false, suppressed: false };
   if (k === 'AGEN') return { idx, type: 'agen', read: true, write: false, suppressed: false };
   return { idx, type: 'imm', read: true, write: false, suppressed: false };

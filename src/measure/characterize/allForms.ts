@@ -5,9 +5,10 @@
 // characterization excludes (system, serializing, branches, …) are listed with their reason by
 // formOf, as for a region.
 
-import { Code, CodeExt, Instruction, OpCodeOperandKind, OpKind, Register } from '../../disasm/iced.js';
+import { Code, CodeExt, Instruction, MemorySizeExt, OpCodeOperandKind, OpKind, Register } from '../../disasm/iced.js';
 import { decodeRegion } from '../../disasm/decode.js';
 import type { DecodedInstruction } from '../../disasm/types.js';
+import { vsibSignature } from '../../data/signature.js';
 import { encode, reg, type RegClass } from './x86.js';
 
 /** iced's CPUID feature names → /proc/cpuinfo flags, where they are not the same in lower case. */
@@ -120,6 +121,11 @@ function build(code: Code, memory: boolean): Instruction | string {
       ins.setOpRegister(i, reg(cls, n));
     } else if (kind === 'mem') {
       setMemory(ins, i);
+    } else if (/^mem_vsib(32|64)[xyz]$/.test(kind)) {
+      // a gather's (or scatter's) vector index, scaled by the element's size
+      setMemory(ins, i);
+      ins.memoryIndex = reg(({ x: 'xmm', y: 'ymm', z: 'zmm' } as const)[kind.slice(-1) as 'x' | 'y' | 'z'], v++);
+      ins.memoryIndexScale = MemorySizeExt.size(ins.memorySize);
     } else if (kind in FIXED) {
       ins.setOpKind(i, OpKind.Register);
       ins.setOpRegister(i, FIXED[kind]!);
@@ -132,6 +138,7 @@ function build(code: Code, memory: boolean): Instruction | string {
       return `operand kind ${kind}`;
     }
   }
+  if (op.requireOpMaskRegister) ins.opMask = Register.K1;
   return ins;
 }
 
@@ -182,12 +189,15 @@ export function allInstructions(flags: ReadonlySet<string>): {
         unbuilt++;
         continue;
       }
-      if (!d || seen.has(d.signature)) continue;
+      // a gather's signature names its element, not its index (vgatherqps xmm, [xmm] and [ymm]): the
+      // key names both (src/data/signature.ts vsibSignature)
+      const key = d ? (vsibSignature(d) ?? d.signature) : '';
+      if (!d || seen.has(key)) continue;
       if (!d.cpuid.every((f) => hostHas(f, flags))) {
         unsupported++;
         continue;
       }
-      seen.add(d.signature);
+      seen.add(key);
       instrs.push({ ...d, line: instrs.length });
     }
   }

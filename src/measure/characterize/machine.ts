@@ -3,7 +3,7 @@
 // tests check the same code.
 
 import type { Instruction } from '../../disasm/iced.js';
-import type { Bench, Runner } from './runner.js';
+import type { Runner, Starts } from './runner.js';
 import { spreadOf, SPREAD_LIMIT } from './runner.js';
 import type { Combination, Figure, MachineResult } from './types.js';
 import * as x from './x86.js';
@@ -15,9 +15,9 @@ export function figure(
   code: Uint8Array,
   per: number,
   method: string,
-  startValues?: Bench['startValues'],
+  starts?: Starts,
 ): Figure {
-  const t = runner.run({ name, code, ...(startValues ? { startValues } : {}) });
+  const t = runner.run({ name, code, ...starts });
   const kept = t.kept ? { kept: t.kept } : {};
   if (t.failed) return { value: NaN, spread: 0, method, inconsistent: t.failed, ...kept };
   const spread = spreadOf(t);
@@ -242,7 +242,7 @@ export function fusedBetweenNops(
   each: readonly Instruction[],
   k: number,
   tp: number,
-  startValues?: Bench['startValues'],
+  starts?: Starts,
 ): Figure {
   const m = Math.min(1200, Math.ceil(2 * W * k * Math.max(tp, 1)) + 2 * Math.round(W));
   const per = Math.ceil(m / each.length);
@@ -258,7 +258,7 @@ export function fusedBetweenNops(
     x.encode(body),
     1,
     `${k} instances between ${nops} NOPs (rename-bound at ${W.toFixed(2)} per cycle): µops = cycles × width − NOPs, less one per dependency breaker`,
-    startValues,
+    starts,
   );
   const breakersPer = each.length / k - 1;
   const v = (f.value * W - nops) / k - breakersPer;
@@ -412,7 +412,7 @@ export function confined(
   instances: number,
   atLeast = 8,
   extra?: (k: number) => Instruction[],
-  startValues?: Bench['startValues'],
+  starts?: Starts,
 ): number {
   const n = Math.max(atLeast, size * 8);
   if (!(n > 0)) return NaN; // a size or length from a benchmark without a usable run
@@ -421,13 +421,13 @@ export function confined(
     ? runner.run({
         name: `block ${b.text} ×${n} + breakers`,
         code: x.encode(rep(instances, (k) => [...blk(k), ...extra(k)])),
-        ...(startValues ? { startValues } : {}),
+        ...starts,
       }).cycles / instances
     : blockCycles(runner, b, n, instances);
   const withForm = runner.run({
     name: `block ${b.text} ×${n} + form`,
     code: x.encode(rep(instances, (k) => [...blk(k), ...(extra ? extra(k) : []), ...make(k)])),
-    ...(startValues ? { startValues } : {}),
+    ...starts,
   });
   return (withForm.cycles / instances - base) * size;
 }

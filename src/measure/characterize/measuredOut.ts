@@ -7,10 +7,13 @@ import type { MeasuredForm, MeasuredMachine, MeasuredParameter, MeasuredPorts } 
 import { formatPorts, MAX_PORTS } from '../../data/ports.js';
 import type { Figure, FormResult, MachineResult } from './types.js';
 
-/** 'op1 (gpr64)' → 'o1', 'op1 address' → 'o1.base', 'flags', 'RAX' as they are. */
+/** 'op1 (gpr64)' → 'o1', 'op1 address' → 'o1.base', a gather's 'op1 index' → 'o1.index',
+ *  'flags', 'RAX' as they are. */
 function operandRef(label: string): string | null {
   let m = /^op(\d+) address$/.exec(label);
   if (m) return `o${m[1]}.base`;
+  m = /^op(\d+) index$/.exec(label);
+  if (m) return `o${m[1]}.index`;
   m = /^op(\d+) \(/.exec(label);
   if (m) return `o${m[1]}`;
   if (label === 'flags' || /^[A-Z][A-Z0-9]{0,7}$/.test(label)) return label;

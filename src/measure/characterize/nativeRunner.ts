@@ -11,7 +11,7 @@ import { CANARY, canaryReading } from '../canary.js';
 import { cyclesOf, hostHasAvx512, notMeasurable, runHarness } from '../harness.js';
 import { CanaryFloor, enough, gatedTiming, type Sample } from './gate.js';
 import { COUNTER, stashFor } from './x86.js';
-import type { Bench, Runner, Timing } from './runner.js';
+import type { Bench, Runner, Timing, VectorStart } from './runner.js';
 
 interface NativeOptions {
   /** timed repetitions per harness run (default 30) */
@@ -83,6 +83,7 @@ export class NativeRunner implements Runner {
         canary: CANARY,
         repetitions: this.o.repetitions ?? 30,
         ...(b.startValues ? { startValues: b.startValues } : {}),
+        ...(b.vectorStarts?.length ? { layout: b.vectorStarts.map(vectorStartArg) } : {}),
         ...(this.o.cacheDir !== undefined ? { cacheDir: this.o.cacheDir } : {}),
       });
       if (!r.ok) return { cycles: NaN, high: NaN, runs: [], failed: notMeasurable(r) };
@@ -92,4 +93,11 @@ export class NativeRunner implements Runner {
     }
     return null;
   }
+}
+
+/** The harness's V= argument for a vector register's start (assets/measure/harness.c): ordinal
+ *  lanes are its `s` fill (lane k = 1 + k), all ones its `c` fill with every bit set. */
+function vectorStartArg(v: VectorStart): string {
+  const fill = v.lanes === 'ones' ? `c,${v.element},${(1n << BigInt(8 * v.element)) - 1n}` : `s,${v.element},0`;
+  return `V=${v.number},${fill},${v.width[0]}`;
 }

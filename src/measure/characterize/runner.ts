@@ -12,7 +12,21 @@ export interface Bench {
   code: Uint8Array;
   /** general-purpose registers that start at another value than the harness's pattern */
   startValues?: readonly { number: number; value: bigint }[];
+  /** vector registers that start at another value than the harness's zero (a gather's index) */
+  vectorStarts?: readonly VectorStart[];
 }
+
+/** A vector register's start: lanes of `element` bytes holding 1, 2, 3, … (`ordinal`: a gather's
+ *  small in-range indices) or every bit set (`ones`), loaded at the register's width. */
+export interface VectorStart {
+  number: number;
+  lanes: 'ordinal' | 'ones';
+  element: 4 | 8;
+  width: 'xmm' | 'ymm' | 'zmm';
+}
+
+/** What a benchmark's registers start at, when not the harness's defaults. */
+export type Starts = Pick<Bench, 'startValues' | 'vectorStarts'>;
 
 /** Core cycles of one execution of a bench's body. */
 export interface Timing {

@@ -7,6 +7,7 @@ import { decodeRegion } from '../../disasm/decode.js';
 import type { DecodedInstruction } from '../../disasm/types.js';
 import { loadArchData, loadMachine, resolveInstructions } from '../../data/index.js';
 import type { ArchName, PortGroup } from '../../data/types.js';
+import { vsibSignature } from '../../data/signature.js';
 import {
   emptyMeasured,
   measuredFormKey,
@@ -89,7 +90,9 @@ export async function hypotheses(
   const forms = new Map<string, PortGroup[]>();
   instrs.forEach((d, k) => {
     const p = record(k);
-    if (p && !forms.has(d.signature)) forms.set(d.signature, p);
+    // keyed as the forms are (a gather by its vector index: forms.ts)
+    const key = vsibSignature(d) ?? d.signature;
+    if (p && !forms.has(key)) forms.set(key, p);
   });
   const blockers = recordBlockers(BLOCKER_CANDIDATES, (k) => record(instrs.length + k));
   const names = machine.portNames;

@@ -171,6 +171,27 @@ export const vpsllq = (a: number, b: number): Instruction =>
   Instruction.createRegRegU32(Code.VEX_Vpsllq_xmm_xmm_imm8, reg('xmm', a), reg('xmm', b), 1);
 export const shlImm = (a: number, imm: number): Instruction =>
   Instruction.createRegU32(Code.Shl_rm64_imm8, reg('gpr64', a), imm);
+/** vpxor (VEX; vpxord, EVEX, for zmm): a gather's result xored twice into its index or mask
+ *  register leaves that register's value as it was and puts the result on its chain */
+export function vpxor(cls: 'xmm' | 'ymm' | 'zmm', dst: number, a: number, b: number): Instruction {
+  const code =
+    cls === 'xmm'
+      ? Code.VEX_Vpxor_xmm_xmm_xmmm128
+      : cls === 'ymm'
+        ? Code.VEX_Vpxor_ymm_ymm_ymmm256
+        : Code.EVEX_Vpxord_zmm_k1z_zmm_zmmm512b32;
+  return Instruction.createRegRegReg(code, reg(cls, dst), reg(cls, a), reg(cls, b));
+}
+/** vpcmpeqd mask, z, z: every lane all ones whatever z holds; it reads only z, which no benchmark
+ *  instruction writes, so it resets an AVX2 gather's mask without a dependency on anything */
+export function vpcmpeqdOnes(cls: 'xmm' | 'ymm', dst: number, z: number): Instruction {
+  const code = cls === 'xmm' ? Code.VEX_Vpcmpeqd_xmm_xmm_xmmm128 : Code.VEX_Vpcmpeqd_ymm_ymm_ymmm256;
+  return Instruction.createRegRegReg(code, reg(cls, dst), reg(cls, z), reg(cls, z));
+}
+/** kxnorw k, k0, k0: every bit set; k0 is never written (it cannot be a gather's mask), so it
+ *  resets an AVX-512 gather's opmask without a dependency on anything */
+export const kxnorOnes = (k: number): Instruction =>
+  Instruction.createRegRegReg(Code.VEX_Kxnorw_kr_kr_kr, reg('k', k), Register.K0, Register.K0);
 /** nop dword ptr [rax+0] (4 bytes): a rename slot and no execution port; not the one-byte 0x90,
  *  of which more fit in 32 bytes than the µop cache holds, so that they would measure the legacy
  *  decoders instead */
