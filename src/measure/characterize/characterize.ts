@@ -832,21 +832,13 @@ function measureCombinations(
       portNotes.push(`${combo.name}: not measured (not enough registers beside the blocker's)`);
       continue;
     }
-    // a throughput without a usable run (NaN) sets no length
-    const lengthFor = (instances: number): number =>
-      Math.ceil(combo.size * Math.max(8, (2 * maxLat) / instances, Number.isFinite(tp) ? 2 * tp : 0));
-    // 8 blocks per body, fewer where a slow form's blocks (a gather's) would not fit the harness
-    const blockBytes = x.encode([b.make(0)]).length;
-    const tailBytes = x.encode([...(made.makeBrk ? made.makeBrk(0) : []), ...made.makeForm(0)]).length;
-    const instances = [8, 4, 2, 1].find(
-      (k) => k * (Math.max(lengthFor(k), combo.size * 8) * blockBytes + tailBytes) <= MAX_BODY,
-    );
-    if (instances === undefined) {
+    const body = blockedBody(combo, b, made, maxLat, tp);
+    if (!body) {
       portNotes.push(`${combo.name}: not measured (its block would exceed the harness's ${MAX_BODY} bytes of code)`);
       continue;
     }
     c.benches += made.makeBrk ? 2 : 1;
-    const atLeast = lengthFor(instances);
+    const { instances, atLeast } = body;
     const raw = confined(c.runner, b, combo.size, made.makeForm, instances, atLeast, made.makeBrk, made.starts);
     let u = raw;
     for (const sub of combo.subsets) u -= measuredOn.get(sub) ?? 0;
@@ -893,6 +885,28 @@ function measureCombinations(
     if (r > 0) measuredOn.set(combo.name, r);
   }
   return measuredOn;
+}
+
+/** A blocking run's body: how many of the form's instances it holds and the blocker instructions
+ *  before each, long enough to outlast the form's latency and throughput; 8 instances, fewer
+ *  where a slow form's blocks (a gather's) would not fit the harness's code; null when not even
+ *  one fits. */
+function blockedBody(
+  combo: Combination,
+  b: CharacterizeOptions['blockers'][number],
+  made: NonNullable<ReturnType<typeof blockedInstances>>,
+  maxLat: number,
+  tp: number,
+): { instances: number; atLeast: number } | null {
+  // a throughput without a usable run (NaN) sets no length
+  const lengthFor = (instances: number): number =>
+    Math.ceil(combo.size * Math.max(8, (2 * maxLat) / instances, Number.isFinite(tp) ? 2 * tp : 0));
+  const blockBytes = x.encode([b.make(0)]).length;
+  const tailBytes = x.encode([...(made.makeBrk ? made.makeBrk(0) : []), ...made.makeForm(0)]).length;
+  const instances = [8, 4, 2, 1].find(
+    (k) => k * (Math.max(lengthFor(k), combo.size * 8) * blockBytes + tailBytes) <= MAX_BODY,
+  );
+  return instances === undefined ? null : { instances, atLeast: lengthFor(instances) };
 }
 
 /** The form's instances beside a blocker (registers the blocker leaves free): 4 register sets,

@@ -55,7 +55,7 @@ export interface FormSpec {
 /** A gather's operands beside its slots. It clears its mask as it completes, so every benchmark
  *  resets the mask before each instance; its vector index starts with small lane values (1, 2, …)
  *  so that every lane reads inside the harness's memory. */
-export interface GatherSpec {
+interface GatherSpec {
   /** the vector index register's class (uops.info's VSIB_XMM …) and its lanes' size in bytes */
   index: 'xmm' | 'ymm' | 'zmm';
   indexElement: 4 | 8;
