@@ -100,19 +100,7 @@ BATCH(0) BATCH(1) BATCH(2) BATCH(3) BATCH(4) BATCH(5) BATCH(6) BATCH(7) BATCH(8)
 static void (*const batches[LEADS])(long, long) = { batch0, batch1, batch2, batch3, batch4, batch5,
                                                     batch6, batch7, batch8, batch9, batch10, batch11 };
 
-static inline uint64_t now(void) {
-  uint32_t lo, hi;
-  __asm__ volatile("lfence\n\trdtsc\n\tlfence" : "=a"(lo), "=d"(hi) :: "memory");
-  return ((uint64_t)hi << 32) | lo;
-}
-
-/* the harness's calibration: 1000 and 2000 dependent `add rax, rbx` */
-#define ADD10 "add %%rbx, %%rax\n\t" "add %%rbx, %%rax\n\t" "add %%rbx, %%rax\n\t" "add %%rbx, %%rax\n\t" "add %%rbx, %%rax\n\t" \
-              "add %%rbx, %%rax\n\t" "add %%rbx, %%rax\n\t" "add %%rbx, %%rax\n\t" "add %%rbx, %%rax\n\t" "add %%rbx, %%rax\n\t"
-#define ADD100 ADD10 ADD10 ADD10 ADD10 ADD10 ADD10 ADD10 ADD10 ADD10 ADD10
-static void chain1(void) { uint64_t a = 0, b = 1; __asm__ volatile(ADD100 ADD100 ADD100 ADD100 ADD100 ADD100 ADD100 ADD100 ADD100 ADD100 : "+a"(a) : "b"(b)); }
-static void chain2(void) { uint64_t a = 0, b = 1; __asm__ volatile(ADD100 ADD100 ADD100 ADD100 ADD100 ADD100 ADD100 ADD100 ADD100 ADD100
-                                                                   ADD100 ADD100 ADD100 ADD100 ADD100 ADD100 ADD100 ADD100 ADD100 ADD100 : "+a"(a) : "b"(b)); }
+#include "calibrate.h"
 
 static int cmp(const void *x, const void *y) { uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y; return a < b ? -1 : a > b; }
 

@@ -82,18 +82,7 @@ static const struct variant variants[] = {
   V(lfence_nop400) V(lfence_callret) V(ret_movabs)
 };
 
-static inline uint64_t now(void) {
-  uint32_t lo, hi;
-  __asm__ volatile("lfence\n\trdtsc\n\tlfence" : "=a"(lo), "=d"(hi) :: "memory");
-  return ((uint64_t)hi << 32) | lo;
-}
-/* the harness's calibration: 1000 and 2000 dependent `add rax, rbx` */
-#define ADD10 "add %%rbx, %%rax\n\t" "add %%rbx, %%rax\n\t" "add %%rbx, %%rax\n\t" "add %%rbx, %%rax\n\t" "add %%rbx, %%rax\n\t" \
-              "add %%rbx, %%rax\n\t" "add %%rbx, %%rax\n\t" "add %%rbx, %%rax\n\t" "add %%rbx, %%rax\n\t" "add %%rbx, %%rax\n\t"
-#define ADD100 ADD10 ADD10 ADD10 ADD10 ADD10 ADD10 ADD10 ADD10 ADD10 ADD10
-__attribute__((noinline)) static void chain1(void) { uint64_t a = 0, b = 1; __asm__ volatile(ADD100 ADD100 ADD100 ADD100 ADD100 ADD100 ADD100 ADD100 ADD100 ADD100 : "+a"(a) : "b"(b)); }
-__attribute__((noinline)) static void chain2(void) { uint64_t a = 0, b = 1; __asm__ volatile(ADD100 ADD100 ADD100 ADD100 ADD100 ADD100 ADD100 ADD100 ADD100 ADD100
-                                                                   ADD100 ADD100 ADD100 ADD100 ADD100 ADD100 ADD100 ADD100 ADD100 ADD100 : "+a"(a) : "b"(b)); }
+#include "calibrate.h"
 static int cmpd(const void *x, const void *y) { double a = *(const double *)x, b = *(const double *)y; return a < b ? -1 : a > b; }
 
 int main(int argc, char **argv) {
