@@ -178,19 +178,21 @@ test('a division by loaded values runs on the ordinary fill; with --fill 0 it di
   assert.match(notMeasurable(zero as Extract<HarnessResult, { ok: false }>), /division by zero/);
 });
 
+/** The harness's memory for a region that closes with its own branch. */
+function ownLoopMemory(instrs: DecodedInstruction[]) {
+  const p = prepareRegion(instrs);
+  assert.ok(p.ok);
+  const b = p.region.lines.map((line) => instrs.find((i) => i.line === line)!);
+  return harnessMemory(
+    b,
+    p.region,
+    { caches: CACHES },
+    instrs.find((i) => i.line === p.region.closingBranch),
+  );
+}
+
 test("the loop closes with the region's own compare and branch, its bound register set for the run's lengths", async () => {
-  const own = async (file: string) => {
-    const instrs = (await loadRegion({ file })).instructions;
-    const p = prepareRegion(instrs);
-    assert.ok(p.ok);
-    const b = p.region.lines.map((line) => instrs.find((i) => i.line === line)!);
-    return harnessMemory(
-      b,
-      p.region,
-      { caches: CACHES },
-      instrs.find((i) => i.line === p.region.closingBranch),
-    );
-  };
+  const own = async (file: string) => ownLoopMemory((await loadRegion({ file })).instructions);
   // add rax, 1; cmp rdx, rax; jne: rax (an index) starts at 0, rdx at each length
   const saxpy = await own('test/fixtures/loops/saxpy.gcc-O2.o');
   assert.equal(saxpy.ownLoop?.bound, 'rdx');
@@ -209,17 +211,7 @@ test("the loop closes with the region's own compare and branch, its bound regist
 });
 
 test('a loop that counts a register to zero closes with its own branch, the register started n steps before 0', async () => {
-  const own = async (instrs: DecodedInstruction[]) => {
-    const p = prepareRegion(instrs);
-    assert.ok(p.ok);
-    const b = p.region.lines.map((line) => instrs.find((i) => i.line === line)!);
-    return harnessMemory(
-      b,
-      p.region,
-      { caches: CACHES },
-      instrs.find((i) => i.line === p.region.closingBranch),
-    );
-  };
+  const own = async (instrs: DecodedInstruction[]) => ownLoopMemory(instrs);
   // clang's complex multiply: …; add r8, 0x20; add r9, -2; jne: r9 starts at 2n for n iterations
   const cmul = await own(
     (await loadRegion({ file: 'test/fixtures/measure-loops/cmul.clang-O2.o', region: 1 })).instructions,
