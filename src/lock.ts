@@ -5,7 +5,7 @@
 // a pid that no longer exists, or one the kernel has given to another process since (its start
 // time differs), so a reused pid never keeps a lock. A live holder is waited for, saying once
 // whom the command waits for.
-import { closeSync, linkSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, linkSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 
 export interface LockOptions {
   /** what the holder does, for the waiting process's message ('import into the cache') */
@@ -60,26 +60,49 @@ function holderOf(lock: string): Holder | null {
   return { text, live, describe: `pid ${pid}${what.length ? ` (${what.join(' ').slice(0, 80)})` : ''}` };
 }
 
+/**
+ * Creates the lock with its holder already written: the text goes to a file of this process's own,
+ * which is then hard-linked to the lock's name (atomic, and refused when the name exists). A lock
+ * created empty and written after would be seen empty by another process, taken for stale and
+ * removed while its holder works. Where the file system has no hard links, the lock is created
+ * exclusively and written at once. False when the lock exists.
+ */
+function create(lock: string, text: string): boolean {
+  const mineFile = `${lock}.${process.pid}-${Math.random().toString(36).slice(2)}`;
+  try {
+    writeFileSync(mineFile, text, { flag: 'wx' });
+    linkSync(mineFile, lock);
+    return true;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'EMLINK') throw e;
+  } finally {
+    rmSync(mineFile, { force: true });
+  }
+  let fd: number;
+  try {
+    fd = openSync(lock, 'wx');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw e;
+  }
+  try {
+    writeSync(fd, text);
+  } finally {
+    closeSync(fd);
+  }
+  return true;
+}
+
 /** One try: true when the lock is now ours, else its live holder. Stale locks are taken over. */
 function tryTake(lock: string, what: string): true | Holder {
   for (;;) {
-    let fd: number;
-    try {
-      fd = openSync(lock, 'wx');
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      const h = holderOf(lock);
-      if (!h) continue; // released meanwhile
-      if (h.live) return h;
-      takeOver(lock, h.text);
-      continue;
-    }
-    try {
-      writeSync(fd, `${mine()} ${what}\n`);
-    } finally {
-      closeSync(fd);
-    }
-    return true;
+    if (create(lock, `${mine()} ${what}\n`)) return true;
+    const h = holderOf(lock);
+    if (!h) continue; // released meanwhile
+    if (h.live) return h;
+    takeOver(lock, h.text);
   }
 }
 

@@ -164,3 +164,33 @@ test('a live holder (its start time matches) is waited for; a pid given to anoth
     b.other.kill('SIGKILL');
   }
 });
+
+// the lock's file appears with its holder written: one created empty and written after was,
+// for a moment, an empty lock that another process took for stale and removed
+test('many processes counting under one lock lose no count', { timeout: 120_000 }, async () => {
+  const dir = tempDir('lockstress');
+  const counter = join(dir, 'count');
+  writeFileSync(counter, '0');
+  const worker = `
+    import { readFileSync, writeFileSync } from 'node:fs';
+    import { withLockSync } from ${JSON.stringify(join(ROOT, 'src', 'lock.ts'))};
+    for (let i = 0; i < 40; i++)
+      withLockSync(${JSON.stringify(`${counter}.lock`)}, { what: 'count', waitMs: 60_000 }, () => {
+        const n = Number(readFileSync(${JSON.stringify(counter)}, 'utf8'));
+        writeFileSync(${JSON.stringify(counter)}, String(n + 1));
+      });`;
+  const codes = await Promise.all(
+    Array.from(
+      { length: 6 },
+      () =>
+        new Promise<number | null>((res) => {
+          const c = spawn(process.execPath, ['--import', TSX, '--input-type=module', '-e', worker], {
+            stdio: ['ignore', 'inherit', 'inherit'],
+          });
+          c.on('exit', (code) => res(code));
+        }),
+    ),
+  );
+  assert.deepEqual(codes, [0, 0, 0, 0, 0, 0]);
+  assert.equal(Number(readFileSync(counter, 'utf8')), 240);
+});
